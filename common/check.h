@@ -1,0 +1,40 @@
+/* check.h - the one way every CUDA call is checked.
+ *
+ *   CUDA_CHECK(cudaMalloc(&p, bytes));   // any runtime call
+ *   kernel<<<grid, block, 0, s>>>(...);
+ *   CUDA_CHECK_LAUNCH();                  // after every launch: bad configurations show here
+ *
+ * On failure it prints the call's text, file, line and CUDA's own error name and string, lets
+ * the grader's runner record the error (cuda_set_fail_hook), and exits with status 3. */
+#ifndef COMMON_CHECK_H
+#define COMMON_CHECK_H
+
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUDA_EXIT_STATUS 3 /* exit status of a program stopped by a CUDA error */
+
+#define CUDA_CHECK(call) cuda_check((call), #call, __FILE__, __LINE__)
+#define CUDA_CHECK_LAUNCH() cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+
+/* Called once, before exiting, with the failed call's details. */
+typedef void (*cuda_fail_hook)(cudaError_t err, const char *call, const char *file, int line);
+void cuda_set_fail_hook(cuda_fail_hook hook);
+
+/* Report `err` for `call` at file:line and exit; never returns. */
+void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
+    __attribute__((noreturn));
+
+static inline void cuda_check(cudaError_t err, const char *call, const char *file, int line)
+{
+    if (err != cudaSuccess)
+        cuda_fail(err, call, file, line);
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

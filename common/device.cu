@@ -1,0 +1,126 @@
+/* device.cu - device properties and the measured SM clock. See device.h. */
+#include "device.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int attribute(cudaDeviceAttr attr, int dev)
+{
+    int v = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, dev));
+    return v;
+}
+
+void device_query(int ordinal, device_info *d)
+{
+    cudaDeviceProp p;
+    memset(d, 0, sizeof *d);
+    CUDA_CHECK(cudaSetDevice(ordinal));
+    CUDA_CHECK(cudaGetDeviceProperties(&p, ordinal));
+    d->ordinal = ordinal;
+    snprintf(d->name, sizeof d->name, "%s", p.name);
+    d->cc_major = p.major;
+    d->cc_minor = p.minor;
+    d->sm_count = p.multiProcessorCount;
+    d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    d->max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+    d->regs_per_sm = p.regsPerMultiprocessor;
+    d->smem_per_sm = p.sharedMemPerMultiprocessor;
+    d->smem_per_block_optin = p.sharedMemPerBlockOptin;
+    d->l2_bytes = (size_t)p.l2CacheSize;
+    d->global_mem_bytes = p.totalGlobalMem;
+    d->mem_bus_bits = p.memoryBusWidth;
+    d->async_engines = p.asyncEngineCount;
+    d->ecc = p.ECCEnabled;
+    /* CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain. */
+    d->sm_clock_khz = attribute(cudaDevAttrClockRate, ordinal);
+    d->mem_clock_khz = attribute(cudaDevAttrMemoryClockRate, ordinal);
+    size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    d->free_mem_bytes = free_b;
+    CUDA_CHECK(cudaDriverGetVersion(&d->driver_version));
+    CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
+#ifdef CUDA_EMU
+    d->emulated = 1;
+#endif
+}
+
+int device_fp32_lanes_per_sm(const device_info *d)
+{
+    /* GA10x, AD10x, GH100 and later issue FP32 on 128 lanes per SM; Turing and GA100, 64. */
+    const int cc = d->cc_major * 10 + d->cc_minor;
+    if (cc >= 86)
+        return 128;
+    return 64;
+}
+
+double device_dram_peak_gbs(const device_info *d)
+{
+    /* double data rate: two transfers per memory clock */
+    return 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
+}
+
+double device_fma_peak_gflops(const device_info *d, double mhz)
+{
+    return 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * mhz * 1e6 / 1e9;
+}
+
+/* Eight independent FMA chains per thread keep every FP32 lane busy, so the SM is at the
+ * clock a compute-bound kernel gets (boost may drop under load). Block 0's thread 0 reads
+ * the cycle counter around the work. */
+__global__ void clock_probe_kernel(float *sink, long long *cycles, int iters)
+{
+    float a[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+        a[k] = threadIdx.x * 1e-3f + k;
+    const long long start = clock64();
+    for (int i = 0; i < iters; i++) {
+#pragma unroll
+        for (int k = 0; k < 8; k++)
+            a[k] = fmaf(a[k], 0.999f, 0.001f);
+    }
+    __syncthreads();
+    const long long stop = clock64();
+    float s = 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++)
+        s += a[k];
+    if (s == 12345.678f) /* never true; keeps the chains alive */
+        sink[threadIdx.x] = s;
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *cycles = stop - start;
+}
+
+double device_measure_sm_clock_mhz(const device_info *d, cudaStream_t s)
+{
+    float *sink;
+    long long *cycles, host_cycles = 0;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaMalloc(&sink, 1024 * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&cycles, sizeof(long long)));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    const int threads = 512;
+    const int blocks = d->sm_count * (d->max_threads_per_sm / threads); /* exactly one wave */
+    const int iters = d->emulated ? 10 : 200000;
+    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, iters / 10); /* warm-up */
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(e0, s));
+    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, iters);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(e1, s));
+    CUDA_CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    CUDA_CHECK(cudaMemcpy(&host_cycles, cycles, sizeof host_cycles, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaFree(sink));
+    CUDA_CHECK(cudaFree(cycles));
+    if (ms <= 0)
+        return d->sm_clock_khz / 1e3;
+    return (double)host_cycles / (ms * 1e3);
+}

@@ -1,0 +1,50 @@
+/* config.h - the instructor's overrides of each lab's defaults.
+ *
+ * Defaults live in the lab tables. A course config file (GRADER_CONFIG=path, or
+ * grader/course.conf if present) and then the environment variable GRADER_SET override them:
+ *
+ *     # course.conf: one `lab.key = value` per line, '#' starts a comment
+ *     transpose.threshold = 0.75     # pass mark: reference time / student time
+ *     transpose.speed_points = 10    # points of the speed check
+ *     transpose.correct_points = 1   # points of each correctness check
+ *     transpose.timeout = 120        # seconds one check may run before it is killed
+ *     *.threshold = 0.7              # '*' applies to every lab (a named lab wins)
+ *
+ *     GRADER_SET="transpose.threshold=0.8,reduction.timeout=300"
+ *
+ * Every override that applied is recorded (key, value, where it came from) in results.json. */
+#ifndef GRADER_CONFIG_H
+#define GRADER_CONFIG_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CONFIG_MAX_ENTRIES 128
+
+typedef struct config_entry {
+    char lab[64];     /* lab name, or "*" for every lab */
+    char key[32];     /* threshold, speed_points, correct_points or timeout */
+    double value;     /* the number given */
+    char source[160]; /* "course.conf:12" or "GRADER_SET" */
+} config_entry;
+
+typedef struct config {
+    config_entry entry[CONFIG_MAX_ENTRIES]; /* later entries win over earlier ones */
+    int n;                                  /* entries in use */
+} config;
+
+/* Parse one file; appends entries. Returns 0, or -1 with a message in err (file:line: what). */
+int config_parse_file(config *c, const char *path, char *err, int errlen);
+/* Parse "lab.key=value,lab.key=value" (commas or semicolons); same contract. */
+int config_parse_list(config *c, const char *list, const char *source, char *err, int errlen);
+
+/* The value for lab/key: the last matching entry naming the lab, else the last '*' entry,
+ * else `fallback`. *source (if not NULL) gets the entry's source or "default". */
+double config_get(const config *c, const char *lab, const char *key, double fallback,
+                  const char **source);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,96 @@
+/* harness.h - the trusted side of a lab runner: how a lab plugs its problem into the grader.
+ *
+ * A runner is one executable per lab: harness.cu (owns main, the device, streams, timing),
+ * the lab's table (lab_<name>.c), the lab's problem code (lab_<name>.cu, which implements the
+ * lab_task hooks below), the student object and the reference object. The hooks never decide
+ * a verdict: they create inputs, call an implementation, and report what they compared.
+ *
+ * Implementations a hook's `impl` argument names: */
+#ifndef GRADER_HARNESS_H
+#define GRADER_HARNESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime.h>
+
+#include "../common/compare.h"
+#include "../common/device.h"
+#include "../common/rng.h"
+#include "lab.h"
+
+#define IMPL_STUDENT 0   /* the student's file (or the skeleton, untouched) */
+#define IMPL_REFERENCE 1 /* solutions/, linked in under ref_ names */
+#define IMPL_CEILING 2   /* the hardware's best case for this traffic (bench, and the grade's
+                            "fraction of ceiling"): cudaMemcpy, CUB, cuBLAS, ... */
+#define IMPL_EXTRA 3     /* IMPL_EXTRA + k: the lab's k-th extra bench variant (ladder steps) */
+
+/* What a task's verify hook found. The harness turns it into a `correct` record; the driver
+ * decides. Fields are only meaningful as their comments say. */
+typedef struct verify_result {
+    compare_report out;  /* comparison of the whole output against the CPU reference */
+    size_t cols;         /* row length for (row, col) in messages; 0 for a flat index */
+    int guard_ok;        /* 1 if the guard zones around every output are intact */
+    long long guard_at;  /* first clobbered byte relative to the output start; if !guard_ok */
+    int input_ok;        /* 1 if every input is bit-for-bit unchanged */
+    size_t input_at;     /* first changed input byte; if !input_ok */
+    char problem[256];   /* anything else wrong ("a stream was not destroyed"), "" if none */
+} verify_result;
+
+typedef struct lab_task {
+    const char *name;     /* entry point or part: "coalescing", "ilp_memory" */
+    const char *unit;     /* rate unit of work(): "GB/s" or "GFLOP/s" */
+    const char *ceiling;  /* what IMPL_CEILING runs, for the report: "cudaMemcpy D2D" */
+    int host_clock;       /* 1: time with the host clock (the student makes own streams) */
+    const char *const *extra; /* names of IMPL_EXTRA + k variants for make bench */
+    int n_extra;              /* how many */
+
+    /* Allocate inputs and outputs for `size`, fill inputs from `seed`, compute the CPU
+     * reference. Returns the lab's private problem state. */
+    void *(*create)(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d);
+    void (*destroy)(void *p);
+    /* Untimed, before every call: poison outputs, reset whatever the call consumes. */
+    void (*prepare)(void *p, int impl, cudaStream_t s);
+    /* One call of implementation `impl` on stream s (asynchronous is fine). */
+    void (*run)(void *p, int impl, cudaStream_t s);
+    /* Host side, after the device is synchronised: compare the output of the last call. */
+    void (*verify)(void *p, verify_result *v);
+    /* Bytes (GB/s labs) or flops (GFLOP/s labs) one call must move or compute. */
+    double (*work)(const void *p);
+    /* Human-readable size, e.g. "rows=33 cols=65". */
+    void (*describe)(const void *p, char *buf, size_t len);
+    /* The timed problem for this device: working set >= 4x L2, fits in memory, each call far
+     * above launch overhead. */
+    void (*speed_size)(const device_info *d, long long size[LAB_MAX_DIMS]);
+    /* A hidden correctness size drawn from r (awkward sizes likely). */
+    void (*hidden_size)(rng *r, long long size[LAB_MAX_DIMS]);
+} lab_task;
+
+/* Defined by each lab's grader/lab_<name>.cu. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const lab_info *const harness_lab;
+extern const lab_task harness_tasks[];
+extern const int harness_n_tasks;
+
+/* Helpers for hooks. */
+
+/* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,
+ * filling v->out, v->guard_*. `got` is host scratch of n floats. */
+struct dbuf;
+void harness_check_exact(const struct dbuf *out, const float *expected, size_t n, float *got,
+                         verify_result *v);
+/* Same with the relative rule of compare_close_f32. */
+void harness_check_close(const struct dbuf *out, const double *expected, const double *scale,
+                         size_t n, double tol, double abs_floor, float *got, verify_result *v);
+/* Record in v whether an input buffer still equals its host copy. */
+void harness_check_input(const struct dbuf *in, const void *host, size_t bytes,
+                         verify_result *v);
+
+/* Largest problem (bytes) the harness lets a lab allocate: a fraction of free memory. */
+size_t harness_memory_budget(const device_info *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

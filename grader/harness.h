@@ -63,6 +63,11 @@ typedef struct lab_task {
     void (*speed_size)(const device_info *d, long long size[LAB_MAX_DIMS]);
     /* A hidden correctness size drawn from r (awkward sizes likely). */
     void (*hidden_size)(rng *r, long long size[LAB_MAX_DIMS]);
+    /* Optional. The ceiling's time in ms for this problem when it is not one timed call of
+     * IMPL_CEILING: computed (work over the FMA peak at the measured clock), or assembled
+     * from several measurements the hook makes itself (time_one in common/timing.h). NULL:
+     * the harness times IMPL_CEILING. */
+    double (*ceiling_ms)(void *p, const device_info *d, double clock_mhz, cudaStream_t s);
 } lab_task;
 
 /* Defined by each lab's grader/lab_<name>.cu. */

@@ -21,7 +21,7 @@ const lab_info lab_coalescing = {
     "coalescing",
     "Global-memory coalescing",
     "coalescing",
-    0.60,
+    0.50,
     "Each output element must be in[r*cols+c]*scale[r]+bias[r]. Check your row/column "
     "index arithmetic and the bounds test for sizes that are not multiples of the block.",
     "Consecutive threads of a warp should touch consecutive addresses. Map threadIdx.x to "

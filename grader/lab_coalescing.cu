@@ -170,6 +170,6 @@ static const char *const extras[] = {"coalesced, 1 float/thread"};
 const lab_info *const harness_lab = &lab_coalescing;
 const lab_task harness_tasks[] = {
     {"coalescing", "GB/s", "cudaMemcpy D2D", 0, extras, 1, create, destroy, prepare, run, verify,
-     work, describe, speed_size, hidden_size},
+     work, describe, speed_size, hidden_size, NULL},
 };
 const int harness_n_tasks = 1;

@@ -215,6 +215,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     }
     json_array_begin(w, "checks");
     int lab_earned = 0, lab_possible = 0, all_correct = 1;
+    int env_error = 0; /* set once a check could not run for a reason outside the code */
     for (int i = 0; i < lab->n_checks; i++) {
         const lab_check *c = &lab->checks[i];
         int points = c->points;
@@ -236,6 +237,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (!built) {
             d.v = VERDICT_FAIL;
             snprintf(d.message, sizeof d.message, "not run: the build failed");
+        } else if (env_error) { /* the machine cannot run this lab: say it once */
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run (same reason as above)");
         } else if (c->kind == CHECK_SPEED && !all_correct) {
             d.v = VERDICT_SKIP;
             snprintf(d.message, sizeof d.message,
@@ -258,6 +262,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         }
         if (c->kind != CHECK_SPEED && d.v != VERDICT_OK)
             all_correct = 0;
+        if (d.v == VERDICT_ERROR)
+            env_error = 1;
         const int earned = d.v == VERDICT_OK ? points : 0;
         lab_earned += earned;
         if (d.v == VERDICT_FAIL)

@@ -1,0 +1,136 @@
+/* fake_runner.c - stands in for a lab runner in the driver's tests: misbehaves on request.
+ *
+ * Takes the runner's arguments (--check N --seed S --threshold T --results FILE) and does what
+ * the environment variable FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
+ * hang, exit7, garbage, truncated, noend, slow, escaped, skipped, chatty. Records are written
+ * with the real writer (grader/results.c), as a runner would. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "../grader/results.h"
+
+static void rec_begin(void)
+{
+    results_begin("begin");
+    results_str("lab", "fake");
+    results_emit();
+    results_begin("case");
+    results_str("size", "33 x 33");
+    results_emit();
+}
+
+static void rec_correct(long long bad, int guard_ok, int input_ok)
+{
+    results_begin("correct");
+    results_str("impl", "student");
+    results_int("n", 1089);
+    results_int("bad", bad);
+    results_str("detail", bad ? "3 of 1089 elements wrong; first at index 34 (row 1, col 1): got "
+                                "1.5, expected 2.25" : "all 1089 elements right");
+    results_int("guard_ok", guard_ok);
+    if (!guard_ok)
+        results_int("guard_at", 1089 * 4 + 8);
+    results_int("input_ok", input_ok);
+    if (!input_ok)
+        results_int("input_at", 12);
+    results_str("problem", "");
+    results_emit();
+}
+
+/* 30 pairs with reference/student time ratio `ratio` and a little noise. */
+static void rec_speed(double ratio, int escaped)
+{
+    for (int i = 0; i < 30; i++) {
+        const double stu = 2.0 + 0.01 * (i % 5);
+        results_begin("sample");
+        results_num("stu_ms", stu);
+        results_num("ref_ms", stu * ratio);
+        results_num("stu_host_ms", escaped ? stu * 3 : stu + 0.01);
+        results_num("ref_host_ms", stu * ratio + 0.01);
+        results_emit();
+    }
+    results_begin("speed");
+    results_num("work", 4e9);
+    results_str("unit", "GB/s");
+    results_str("ceiling", "cudaMemcpy D2D");
+    results_num("ceiling_ms", 1.0);
+    results_int("host_clock", 0);
+    results_int("escaped", escaped);
+    results_emit();
+}
+
+static void rec_end(void)
+{
+    results_begin("end");
+    results_emit();
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--results"))
+            path = argv[i + 1];
+    const char *mode = getenv("FAKE_MODE");
+    if (!path || !mode)
+        return 4;
+    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    results_set_fd(fd);
+    rec_begin();
+    if (!strcmp(mode, "pass") || !strcmp(mode, "chatty")) {
+        if (!strcmp(mode, "chatty"))
+            for (int i = 0; i < 1000; i++)
+                printf("debug print %d from a kernel\n", i);
+        rec_correct(0, 1, 1);
+        rec_speed(1.0, 0);
+    } else if (!strcmp(mode, "wrong")) {
+        rec_correct(3, 1, 1);
+    } else if (!strcmp(mode, "guard")) {
+        rec_correct(0, 0, 1);
+    } else if (!strcmp(mode, "input")) {
+        rec_correct(0, 1, 0);
+    } else if (!strcmp(mode, "slow")) {
+        rec_correct(0, 1, 1);
+        rec_speed(0.25, 0);
+    } else if (!strcmp(mode, "escaped")) {
+        rec_correct(0, 1, 1);
+        rec_speed(1.0, 1);
+    } else if (!strcmp(mode, "skipped")) {
+        results_begin("skipped");
+        results_str("reason", "CPU emulation: there is no GPU to time");
+        results_emit();
+    } else if (!strcmp(mode, "cuda") || !strcmp(mode, "nodevice")) {
+        results_begin("error");
+        results_str("kind", "cuda");
+        results_str("name", !strcmp(mode, "cuda") ? "cudaErrorIllegalAddress" : "cudaErrorNoDevice");
+        results_str("message", "an illegal memory access was encountered");
+        results_str("call", "cudaDeviceSynchronize()");
+        results_str("where", "grader/harness.cu:123");
+        results_emit();
+        return 3;
+    } else if (!strcmp(mode, "segv")) {
+        raise(SIGSEGV);
+    } else if (!strcmp(mode, "hang")) {
+        if (fork() == 0) /* a grandchild, to check the whole group is killed */
+            for (;;)
+                pause();
+        for (;;)
+            pause();
+    } else if (!strcmp(mode, "exit7")) {
+        return 7;
+    } else if (!strcmp(mode, "garbage")) {
+        dprintf(fd, "Segmentation fault? no: this = not a record\n");
+    } else if (!strcmp(mode, "truncated")) {
+        dprintf(fd, "correct impl=student n=10 bad=0 guard_o");
+        return 0;
+    } else if (!strcmp(mode, "noend")) {
+        rec_correct(0, 1, 1);
+        return 0;
+    }
+    rec_end();
+    return 0;
+}

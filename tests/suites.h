@@ -1,0 +1,10 @@
+/* suites.h - the CUnit suites linked into tests/unit_tests. */
+#ifndef TESTS_SUITES_H
+#define TESTS_SUITES_H
+#include <CUnit/CUnit.h>
+extern CU_SuiteInfo common_suite;
+extern CU_SuiteInfo grader_suite;
+extern CU_SuiteInfo driver_suite;
+/* Path of the fake runner the driver tests start (set by main from argv). */
+extern const char *fake_runner_path;
+#endif

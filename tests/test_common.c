@@ -1,0 +1,258 @@
+/* test_common.c - CUnit tests of common/'s host code: comparison, statistics, inputs, JSON. */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../common/compare.h"
+#include "../common/json.h"
+#include "../common/rng.h"
+#include "../common/stats.h"
+#include "suites.h"
+
+/* ---- compare ---------------------------------------------------------------------------- */
+
+static void test_exact_equal_and_counterexample(void)
+{
+    float got[5] = {1, 2, 3, 4, 5}, want[5] = {1, 2, 3, 4, 5};
+    compare_report r;
+    compare_exact_f32(got, want, 5, &r);
+    CU_ASSERT_EQUAL(r.n, 5);
+    CU_ASSERT_EQUAL(r.n_bad, 0);
+    got[3] = 4.5f;
+    got[4] = 0.f;
+    compare_exact_f32(got, want, 5, &r);
+    CU_ASSERT_EQUAL(r.n_bad, 2);
+    CU_ASSERT_EQUAL(r.first_bad, 3);
+    CU_ASSERT_DOUBLE_EQUAL(r.got, 4.5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(r.expected, 4.0, 0);
+}
+
+static void test_exact_is_bitwise(void)
+{
+    /* -0.0 == 0.0 as floats, but a transpose that turns one into the other moved no data */
+    float got[1] = {-0.0f}, want[1] = {0.0f};
+    compare_report r;
+    compare_exact_f32(got, want, 1, &r);
+    CU_ASSERT_EQUAL(r.n_bad, 1);
+    /* the poisoned pattern (all bits set, a NaN) never matches a real value */
+    unsigned bits = 0xFFFFFFFFu;
+    memcpy(&got[0], &bits, 4);
+    want[0] = 1.0f;
+    compare_exact_f32(got, want, 1, &r);
+    CU_ASSERT_EQUAL(r.n_bad, 1);
+}
+
+static void test_close_bound_and_nan(void)
+{
+    float got[4] = {1.0f, 2.0f, NAN, 100.0f};
+    double want[4] = {1.0 + 1e-8, 2.0, 3.0, 100.5};
+    compare_report r;
+    compare_close_f32(got, want, NULL, 4, 1e-6, 0.0, &r);
+    CU_ASSERT_EQUAL(r.n_bad, 2);     /* the NaN and 100 vs 100.5 */
+    CU_ASSERT_EQUAL(r.first_bad, 2); /* NaN is wrong even though NaN comparisons are false */
+    CU_ASSERT(isnan(r.got));
+    compare_close_f32(got + 3, want + 3, NULL, 1, 1e-2, 0.0, &r); /* 0.5 <= 1.005 */
+    CU_ASSERT_EQUAL(r.n_bad, 0);
+    CU_ASSERT(r.worst_ratio > 0.49 && r.worst_ratio < 0.51);
+}
+
+static void test_close_uses_scale_and_floor(void)
+{
+    float got[2] = {0.0005f, -0.5f};
+    double want[2] = {0.0, -0.50002};
+    double scale[2] = {10.0, 1.0};
+    compare_report r;
+    compare_close_f32(got, want, scale, 2, 1e-4, 0.0, &r); /* allowed 1e-3 and 1e-4 */
+    CU_ASSERT_EQUAL(r.n_bad, 0);
+    compare_close_f32(got, want, NULL, 2, 1e-4, 0.0, &r); /* |expected| = 0: nothing allowed */
+    CU_ASSERT_EQUAL(r.n_bad, 1);
+    CU_ASSERT_EQUAL(r.first_bad, 0);
+    compare_close_f32(got, want, NULL, 2, 1e-4, 2e-3, &r); /* the absolute floor saves it */
+    CU_ASSERT_EQUAL(r.n_bad, 0);
+}
+
+static void test_merge_and_describe(void)
+{
+    compare_report total = {0}, a, b;
+    float g1[3] = {1, 2, 3}, w1[3] = {1, 2, 3};
+    float g2[3] = {1, 9, 9}, w2[3] = {1, 2, 3};
+    compare_exact_f32(g1, w1, 3, &a);
+    compare_exact_f32(g2, w2, 3, &b);
+    compare_merge(&total, &a, 0);
+    compare_merge(&total, &b, 3);
+    CU_ASSERT_EQUAL(total.n, 6);
+    CU_ASSERT_EQUAL(total.n_bad, 2);
+    CU_ASSERT_EQUAL(total.first_bad, 4);
+    char text[256];
+    compare_describe(&total, 3, text, sizeof text);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "2 of 6 elements wrong"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "index 4 (row 1, col 1)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, "got 9, expected 2"));
+    compare_describe(&a, 0, text, sizeof text);
+    CU_ASSERT_STRING_EQUAL(text, "all 3 elements right");
+}
+
+/* ---- stats ------------------------------------------------------------------------------ */
+
+static void test_median(void)
+{
+    double odd[5] = {5, 1, 4, 2, 3}, even[4] = {4, 1, 3, 2};
+    CU_ASSERT_DOUBLE_EQUAL(stats_median(odd, 5), 3.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(stats_median(even, 4), 2.5, 0);
+    CU_ASSERT_DOUBLE_EQUAL(odd[0], 5.0, 0); /* input untouched */
+}
+
+static void test_median_ci_order_statistics(void)
+{
+    double x[100];
+    for (int i = 0; i < 100; i++)
+        x[i] = 100 - i; /* 1..100 in reverse */
+    double lo, hi;
+    stats_median_ci(x, 100, &lo, &hi);
+    /* ranks 50 -+ 1.96*10/2 = 40.2 .. 59.8 -> floor 40, ceil 60 */
+    CU_ASSERT_DOUBLE_EQUAL(lo, 40.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 60.0, 0);
+    CU_ASSERT(lo <= stats_median(x, 100) && stats_median(x, 100) <= hi);
+    double few[3] = {2, 9, 4};
+    stats_median_ci(few, 3, &lo, &hi);
+    CU_ASSERT_DOUBLE_EQUAL(lo, 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(hi, 9.0, 0);
+}
+
+static void test_ci_covers_true_median(void)
+{
+    /* Over many draws of 60 samples from a skewed distribution whose median is ln 2 (the
+     * exponential), the 95% interval must contain it about 95% of the time. */
+    rng r;
+    rng_seed(&r, 42);
+    int covered = 0;
+    const int trials = 2000;
+    for (int t = 0; t < trials; t++) {
+        double x[60], lo, hi;
+        for (int i = 0; i < 60; i++)
+            x[i] = -log(1.0 - rng_unit(&r));
+        stats_median_ci(x, 60, &lo, &hi);
+        covered += lo <= log(2.0) && log(2.0) <= hi;
+    }
+    CU_ASSERT(covered > 0.93 * trials && covered < 0.985 * trials);
+}
+
+static void test_position_and_precision(void)
+{
+    CU_ASSERT_EQUAL(stats_position(0.81, 0.85, 0.8), RATIO_ABOVE);
+    CU_ASSERT_EQUAL(stats_position(0.70, 0.79, 0.8), RATIO_BELOW);
+    CU_ASSERT_EQUAL(stats_position(0.78, 0.82, 0.8), RATIO_STRADDLES);
+    CU_ASSERT_TRUE(stats_precise(1.0, 0.995, 1.005, 0.01));
+    CU_ASSERT_FALSE(stats_precise(1.0, 0.97, 1.01, 0.01));
+    double num[3] = {2, 3, 4}, den[3] = {1, 3, 8}, out[3];
+    stats_ratios(num, den, 3, out);
+    CU_ASSERT_DOUBLE_EQUAL(out[0], 2.0, 0);
+    CU_ASSERT_DOUBLE_EQUAL(out[2], 0.5, 0);
+}
+
+/* ---- rng ----------------------------------------------------------------------------------- */
+
+static void test_rng_reproducible_and_ranged(void)
+{
+    rng a, b;
+    rng_seed(&a, 7);
+    rng_seed(&b, 7);
+    for (int i = 0; i < 100; i++)
+        CU_ASSERT_EQUAL(rng_u64(&a), rng_u64(&b));
+    CU_ASSERT_NOT_EQUAL(rng_derive(7, 1), rng_derive(7, 2));
+    CU_ASSERT_EQUAL(rng_derive(7, 1), rng_derive(7, 1));
+    int seen_lo = 0, seen_hi = 0;
+    for (int i = 0; i < 10000; i++) {
+        long long v = rng_range(&a, -3, 3);
+        CU_ASSERT(v >= -3 && v <= 3);
+        seen_lo |= v == -3;
+        seen_hi |= v == 3;
+    }
+    CU_ASSERT(seen_lo && seen_hi);
+    float x[1000];
+    fill_uniform_f32(x, 1000, 99, -1.f, 1.f);
+    int zeros = 0, neg = 0;
+    for (int i = 0; i < 1000; i++) {
+        CU_ASSERT(x[i] >= -1.f && x[i] < 1.f);
+        zeros += x[i] == 0.f;
+        neg += x[i] < 0;
+    }
+    CU_ASSERT(zeros < 3);
+    CU_ASSERT(neg > 400 && neg < 600);
+}
+
+/* ---- json ---------------------------------------------------------------------------------- */
+
+static char *json_text(void (*write)(json_writer *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    json_writer w;
+    json_init(&w, f);
+    write(&w);
+    fclose(f);
+    return buf;
+}
+
+static void write_escapes(json_writer *w)
+{
+    json_object_begin(w, NULL);
+    json_string(w, "s", "a\"b\\c\nd\te\001f/é");
+    json_number(w, "nan", NAN);
+    json_int(w, "i", -42);
+    json_bool(w, "t", 1);
+    json_string(w, "null", NULL);
+    json_array_begin(w, "a");
+    json_number(w, NULL, 0.5);
+    json_number(w, NULL, 2);
+    json_array_end(w);
+    json_array_begin(w, "empty");
+    json_array_end(w);
+    json_object_end(w);
+}
+
+static void test_json_escaping_and_shape(void)
+{
+    char *t = json_text(write_escapes);
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"s\": \"a\\\"b\\\\c\\nd\\te\\u0001f/é\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"nan\": null"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"i\": -42"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"t\": true"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"null\": null"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "0.5,"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"empty\": []"));
+    /* commas: exactly one between each of the 7 members */
+    int depth = 0, commas_top = 0;
+    for (char *p = t; *p; p++) {
+        if (*p == '"') { /* skip strings */
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\') p++;
+            continue;
+        }
+        depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
+        commas_top += depth == 1 && *p == ',';
+    }
+    CU_ASSERT_EQUAL(depth, 0);
+    CU_ASSERT_EQUAL(commas_top, 6);
+    free(t);
+}
+
+static CU_TestInfo common_tests[] = {
+    {"exact comparison finds the first bad element", test_exact_equal_and_counterexample},
+    {"exact comparison is bitwise", test_exact_is_bitwise},
+    {"close comparison: bound and NaN", test_close_bound_and_nan},
+    {"close comparison: scale and absolute floor", test_close_uses_scale_and_floor},
+    {"reports merge and read well", test_merge_and_describe},
+    {"median", test_median},
+    {"median interval from order statistics", test_median_ci_order_statistics},
+    {"median interval covers ~95%", test_ci_covers_true_median},
+    {"threshold position and precision", test_position_and_precision},
+    {"rng is reproducible and in range", test_rng_reproducible_and_ranged},
+    {"json escaping and shape", test_json_escaping_and_shape},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo common_suite = {"common", NULL, NULL, NULL, NULL, common_tests};

@@ -1,0 +1,144 @@
+/* test_driver.c - the driver against real child processes (tests/fake_runner), not mocks:
+ * a runner that passes, is wrong, crashes, hangs, exits non-zero, prints garbage, dies
+ * mid-record, or reports a CUDA error. */
+#include <CUnit/CUnit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../grader/driver.h"
+#include "suites.h"
+
+static const lab_check checks[] = {
+    {"33 x 33", CHECK_VISIBLE, 0, {33, 33}, 1},
+    {"speed", CHECK_SPEED, 0, {0}, 5},
+};
+static const lab_info lab = {"99", "fake", "A fake lab", "fake", 0.8, "HINT-CORRECT",
+                             "HINT-SPEED", 10, checks, 2};
+
+/* Run the fake runner in `mode` for check `c` with a time limit; decide. */
+static void run_mode(const char *mode, int c, double timeout, check_decision *d, child_outcome *o)
+{
+    char results[] = "/tmp/driver-test-results-XXXXXX";
+    char log[] = "/tmp/driver-test-log-XXXXXX";
+    close(mkstemp(results));
+    close(mkstemp(log));
+    setenv("FAKE_MODE", mode, 1);
+    char *argv[] = {(char *)fake_runner_path, "--check", "0", "--seed", "0x1", "--threshold",
+                    "0.8", "--results", results, NULL};
+    CU_ASSERT_EQUAL(run_child(argv, log, timeout, o), 0);
+    record_list l;
+    read_records(results, &l);
+    decide_check(&lab, &checks[c], 0.8, o, &l, d);
+    free_records(&l);
+    remove(results);
+    remove(log);
+}
+
+static void test_pass_and_wrong(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("pass", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(o.exited, 1);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    run_mode("pass", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 1.0, 1e-9);
+    run_mode("chatty", 0, 10, &d, &o); /* a student's printf does not disturb the records */
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    run_mode("wrong", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "got 1.5, expected 2.25"));
+    run_mode("guard", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "past its end"));
+    run_mode("input", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "modified an input"));
+}
+
+static void test_speed_modes(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("slow", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 0.25, 1e-9);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.25x the reference (needs 0.80x)"));
+    run_mode("escaped", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "escaped"));
+    run_mode("skipped", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_SKIP);
+}
+
+static void test_crash_hang_exit(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("segv", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(o.exited, 0);
+    CU_ASSERT_EQUAL(o.signal, SIGSEGV);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed: Segmentation fault (signal 11) in fake"));
+
+    run_mode("hang", 0, 0.5, &d, &o);
+    CU_ASSERT_EQUAL(o.timed_out, 1);
+    CU_ASSERT(o.seconds >= 0.5 && o.seconds < 5);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "hung"));
+
+    run_mode("exit7", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(o.status, 7);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "status 7"));
+
+    run_mode("noend", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "without reporting"));
+}
+
+static void test_garbage_and_cuda_errors(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("garbage", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "garbage"));
+    run_mode("truncated", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "unterminated"));
+    run_mode("cuda", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(o.status, 3);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed: illegal memory access"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "grader/harness.cu:123"));
+    run_mode("nodevice", 0, 10, &d, &o); /* no GPU is not the student's fault */
+    CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "could not run"));
+}
+
+static void test_missing_program(void)
+{
+    child_outcome o;
+    char log[] = "/tmp/driver-test-log-XXXXXX";
+    close(mkstemp(log));
+    char *argv[] = {"/nonexistent/runner", NULL};
+    CU_ASSERT_EQUAL(run_child(argv, log, 5, &o), -1);
+    CU_ASSERT_EQUAL(o.status, 127);
+    remove(log);
+}
+
+static CU_TestInfo driver_tests[] = {
+    {"passing, wrong, out-of-bounds and input-modifying runners", test_pass_and_wrong},
+    {"slow, escaped and skipped speed checks", test_speed_modes},
+    {"crashing, hanging and failing runners", test_crash_hang_exit},
+    {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
+    {"a runner that cannot start", test_missing_program},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo driver_suite = {"driver", NULL, NULL, NULL, NULL, driver_tests};

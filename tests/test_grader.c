@@ -1,0 +1,283 @@
+/* test_grader.c - CUnit tests of the grader's records, config and verdicts (no processes). */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../grader/config.h"
+#include "../grader/driver.h"
+#include "../grader/results.h"
+#include "suites.h"
+
+/* ---- records ----------------------------------------------------------------------------- */
+
+static void test_escape_roundtrip(void)
+{
+    const char *nasty = "a b=c%d\ne\tf\x01g é";
+    char esc[256];
+    CU_ASSERT_TRUE(results_escape(nasty, esc, sizeof esc));
+    CU_ASSERT_PTR_NULL(strchr(esc, ' '));
+    CU_ASSERT_PTR_NULL(strchr(esc, '='));
+    CU_ASSERT_PTR_NULL(strchr(esc, '\n'));
+    char line[512];
+    snprintf(line, sizeof line, "correct detail=%s n=5", esc);
+    record r;
+    const char *why = NULL;
+    CU_ASSERT_EQUAL_FATAL(record_parse(line, &r, &why), 0);
+    CU_ASSERT_STRING_EQUAL(r.type, "correct");
+    CU_ASSERT_STRING_EQUAL(record_get(&r, "detail"), nasty);
+    double n = 0;
+    CU_ASSERT_EQUAL(record_get_num(&r, "n", &n), 0);
+    CU_ASSERT_DOUBLE_EQUAL(n, 5, 0);
+    CU_ASSERT_EQUAL(record_get_num(&r, "detail", &n), -1); /* not a number */
+    CU_ASSERT_PTR_NULL(record_get(&r, "missing"));
+    record_free(&r);
+    char tiny[4];
+    CU_ASSERT_FALSE(results_escape("a b c", tiny, sizeof tiny)); /* did not fit: says so */
+}
+
+static void test_parse_rejects_garbage(void)
+{
+    static const char *const bad[] = {
+        "",                           /* no type */
+        "Correct n=1",                /* type not lowercase */
+        "correct n",                  /* field without '=' */
+        "correct =1",                 /* empty key */
+        "correct n=%zz",              /* bad escape */
+        "correct n=%4",               /* short escape */
+        "correct n=1  bad=2",         /* empty field */
+        "segfault at 0x0: core dumped",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        record r;
+        const char *why = NULL;
+        CU_ASSERT_EQUAL(record_parse(bad[i], &r, &why), -1);
+        CU_ASSERT_PTR_NOT_NULL(why);
+    }
+    record r;
+    const char *why;
+    CU_ASSERT_EQUAL(record_parse("end", &r, &why), 0); /* a bare type is fine */
+    CU_ASSERT_EQUAL(r.n, 0);
+    record_free(&r);
+}
+
+/* ---- config ------------------------------------------------------------------------------ */
+
+static void test_config_file_and_precedence(void)
+{
+    char path[] = "/tmp/grader-conf-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("# course settings\n"
+          "*.threshold = 0.7\n"
+          "transpose.threshold = 0.75   # tighter here\n"
+          "\n"
+          "transpose.speed_points=10\n", f);
+    fclose(f);
+    config c = {.n = 0};
+    char err[256] = "";
+    CU_ASSERT_EQUAL_FATAL(config_parse_file(&c, path, err, sizeof err), 0);
+    CU_ASSERT_EQUAL(c.n, 3);
+    const char *src;
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "transpose", "threshold", 0.9, &src), 0.75, 1e-12);
+    CU_ASSERT_PTR_NOT_NULL(strstr(src, ":3"));
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "reduction", "threshold", 0.9, &src), 0.7, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "reduction", "timeout", 60, &src), 60, 0);
+    CU_ASSERT_STRING_EQUAL(src, "default");
+    /* the environment list comes later and wins */
+    CU_ASSERT_EQUAL(config_parse_list(&c, "transpose.threshold=0.8; reduction.timeout=300",
+                                      "GRADER_SET", err, sizeof err), 0);
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "transpose", "threshold", 0.9, &src), 0.8, 1e-12);
+    CU_ASSERT_STRING_EQUAL(src, "GRADER_SET");
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "reduction", "timeout", 60, NULL), 300, 0);
+    remove(path);
+}
+
+static void test_config_errors_say_where(void)
+{
+    config c = {.n = 0};
+    char err[256];
+    CU_ASSERT_EQUAL(config_parse_list(&c, "transpose.treshold=0.8", "GRADER_SET", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "unknown key `treshold`"));
+    CU_ASSERT_EQUAL(config_parse_list(&c, "threshold=0.8", "GRADER_SET", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "lab.key"));
+    CU_ASSERT_EQUAL(config_parse_list(&c, "sgemm.threshold=fast", "GRADER_SET", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "not a non-negative number"));
+    CU_ASSERT_EQUAL(config_parse_file(&c, "/nonexistent/course.conf", err, sizeof err), -1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "/nonexistent/course.conf"));
+    CU_ASSERT_EQUAL(c.n, 0);
+}
+
+/* ---- verdicts from records (no process) ------------------------------------------------- */
+
+static const lab_check test_checks[] = {
+    {"33 x 33", CHECK_VISIBLE, 0, {33, 33}, 1},
+    {"speed", CHECK_SPEED, 0, {0}, 5},
+};
+static const lab_info test_lab = {"99", "fake", "A fake lab", "fake", 0.8, "HINT-CORRECT",
+                                  "HINT-SPEED", 10, test_checks, 2};
+
+/* Parse lines into a record list as read_records would. */
+static void make_list(record_list *l, const char *const *lines, int n)
+{
+    memset(l, 0, sizeof *l);
+    l->rec = calloc((size_t)n, sizeof *l->rec);
+    for (int i = 0; i < n; i++) {
+        const char *why;
+        CU_ASSERT_EQUAL_FATAL(record_parse(lines[i], &l->rec[l->n], &why), 0);
+        l->n++;
+    }
+}
+
+static const child_outcome clean_exit = {1, 0, 0, 0, 0.1};
+
+static void test_correct_verdicts(void)
+{
+    const char *ok[] = {"begin", "case size=33%20x%2033",
+                        "correct impl=student n=1089 bad=0 guard_ok=1 input_ok=1 problem=", "end"};
+    record_list l;
+    check_decision d;
+    make_list(&l, ok, 4);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.size, "33 x 33");
+    free_records(&l);
+
+    const char *leak[] = {"begin",
+                          "correct impl=student n=1089 bad=0 guard_ok=1 input_ok=1 "
+                          "problem=2%20streams%20not%20destroyed", "end"};
+    make_list(&l, leak, 3);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "2 streams not destroyed"));
+    CU_ASSERT_STRING_EQUAL(d.detail, "HINT-CORRECT");
+    free_records(&l);
+
+    const char *before[] = {"begin",
+                            "correct impl=student n=10 bad=0 guard_ok=0 guard_at=-4 input_ok=1", "end"};
+    make_list(&l, before, 3);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "4 bytes before the start"));
+    free_records(&l);
+
+    const char *no_end[] = {"begin", "correct impl=student n=10 bad=0 guard_ok=1 input_ok=1"};
+    make_list(&l, no_end, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "without reporting"));
+    free_records(&l);
+
+    const char *no_n[] = {"begin", "correct impl=student bad=0 guard_ok=1 input_ok=1", "end"};
+    make_list(&l, no_n, 3);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL); /* an incomplete record never passes */
+    free_records(&l);
+}
+
+/* A speed record list with 20 pairs whose ratios are given by f(i). */
+static void speed_list(record_list *l, double (*ratio)(int), const char *timed_correct)
+{
+    char lines[40][256];
+    const char *ptrs[40];
+    int n = 0;
+    snprintf(lines[n++], 256, "begin");
+    snprintf(lines[n++], 256, "correct impl=student n=10 bad=0 guard_ok=1 input_ok=1");
+    for (int i = 0; i < 20; i++)
+        snprintf(lines[n++], 256, "sample stu_ms=2 ref_ms=%.6f stu_host_ms=2.01 ref_host_ms=2.01",
+                 2 * ratio(i));
+    if (timed_correct)
+        snprintf(lines[n++], 256, "%s", timed_correct);
+    snprintf(lines[n++], 256, "speed work=4e9 unit=GB/s ceiling=memcpy ceiling_ms=1 host_clock=0 escaped=0");
+    snprintf(lines[n++], 256, "end");
+    for (int i = 0; i < n; i++)
+        ptrs[i] = lines[i];
+    make_list(l, ptrs, n);
+}
+
+static double ratio_fast(int i) { return 0.95 + 0.001 * (i % 3); }
+static double ratio_slow(int i) { return 0.40 + 0.001 * (i % 3); }
+static double ratio_close(int i) { return 0.78 + 0.002 * i; } /* 0.78 .. 0.818 */
+
+static void test_speed_verdicts(void)
+{
+    record_list l;
+    check_decision d;
+    speed_list(&l, ratio_fast, NULL);
+    decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_TRUE(d.has_speed);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 0.951, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.rate, 2000.0, 1e-6);        /* 4e9 bytes / 2 ms */
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ceiling_rate, 4000.0, 1e-6); /* 4e9 bytes / 1 ms */
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.50 of memcpy"));
+    free_records(&l);
+
+    speed_list(&l, ratio_slow, NULL);
+    decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_STRING_EQUAL(d.detail, "HINT-SPEED");
+    CU_ASSERT_FALSE(d.speed.close_call);
+    free_records(&l);
+
+    /* the same samples pass at a lower threshold set by the instructor */
+    speed_list(&l, ratio_slow, NULL);
+    decide_check(&test_lab, &test_checks[1], 0.35, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    free_records(&l);
+
+    speed_list(&l, ratio_close, NULL);
+    decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_TRUE(d.speed.close_call);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "close call"));
+    free_records(&l);
+
+    /* fast but a timed call's output was wrong: correctness wins */
+    speed_list(&l, ratio_fast, "correct impl=student-timed n=10 bad=1 first_bad=3 detail=x "
+                               "guard_ok=1 input_ok=1");
+    decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "in a timed call"));
+    free_records(&l);
+}
+
+static void test_process_verdicts(void)
+{
+    record_list empty = {0};
+    check_decision d;
+    const child_outcome hung = {0, 0, 0, 1, 60.0};
+    decide_check(&test_lab, &test_checks[0], 0.8, &hung, &empty, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "hung"));
+    const child_outcome segv = {0, 0, 11, 0, 0.2};
+    decide_check(&test_lab, &test_checks[0], 0.8, &segv, &empty, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "signal 11"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "fake"));
+}
+
+static void test_find_lab(void)
+{
+    CU_ASSERT_PTR_NOT_NULL(find_lab("coalescing"));
+    CU_ASSERT_PTR_EQUAL(find_lab("01"), find_lab("coalescing"));
+    CU_ASSERT_PTR_EQUAL(find_lab("1"), find_lab("coalescing"));
+    CU_ASSERT_PTR_EQUAL(find_lab("01-coalescing"), find_lab("coalescing"));
+    CU_ASSERT_PTR_NULL(find_lab("coalesce"));
+    CU_ASSERT_PTR_NULL(find_lab("1x"));
+    CU_ASSERT_PTR_NULL(find_lab(""));
+}
+
+static CU_TestInfo grader_tests[] = {
+    {"records escape and parse back", test_escape_roundtrip},
+    {"malformed records are rejected", test_parse_rejects_garbage},
+    {"config file, '*' and GRADER_SET precedence", test_config_file_and_precedence},
+    {"config errors say where and what", test_config_errors_say_where},
+    {"correctness verdicts", test_correct_verdicts},
+    {"speed verdicts", test_speed_verdicts},
+    {"hang and crash verdicts", test_process_verdicts},
+    {"labs are found by name, number or directory", test_find_lab},
+    CU_TEST_INFO_NULL,
+};
+
+CU_SuiteInfo grader_suite = {"grader", NULL, NULL, NULL, NULL, grader_tests};

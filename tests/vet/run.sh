@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# run.sh - student objects that grader/vet.sh must reject, and one it must accept.
+#   tests/vet/run.sh HARNESS_SYMBOLS_FILE     (NVCC and BUILD from the environment)
+# Each case is a small .cu file compiled like a student's; the table says which lab's rules
+# apply and which words the rejection must contain (the offending symbol).
+set -u
+syms=$1
+out=${BUILD:-build}/tests/vet
+mkdir -p "$out"
+here=$(dirname "$0")
+pass=0 fail=0
+
+#      file                       lab          entries      forbidden regex        must contain ("" = accepted)
+cases=(
+  "good.cu                        coalescing   coalescing   -                      -"
+  "defines_cuda_timer.cu          coalescing   coalescing   -                      cudaEventElapsedTime"
+  "defines_memcpy.cu              coalescing   coalescing   -                      memcpy"
+  "defines_harness_symbol.cu      coalescing   coalescing   -                      harness_check_exact"
+  "calls_reference.cu             coalescing   coalescing   -                      ref_coalescing"
+  "calls_dlopen.cu                coalescing   coalescing   -                      dlopen"
+  "missing_entry.cu               coalescing   coalescing   -                      does-not-define"
+  "uses_cublas.cu                 sgemm        sgemm        cublas|cutlass         cublas"
+)
+for row in "${cases[@]}"; do
+    read -r file lab entries forbid want <<<"$row"
+    [ "$forbid" = - ] && forbid=""
+    obj=$out/${file%.cu}.o
+    if ! "$NVCC" -c -arch=sm_75 -Igrader/contracts -Icommon "$here/$file" -o "$obj" 2>"$obj.cc.log"; then
+        echo "FAIL $file: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
+    fi
+    msg=$(grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$syms" "$forbid" "" 2>&1)
+    rc=$?
+    if [ "$want" = - ]; then
+        if [ $rc -eq 0 ] && nm -g --defined-only "$obj.vetted" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -qvx "$entries"; then
+            echo "FAIL $file: accepted, but helpers were left global"; fail=$((fail + 1))
+        elif [ $rc -eq 0 ]; then
+            echo "ok   $file: accepted"; pass=$((pass + 1))
+        else
+            echo "FAIL $file: rejected: $msg"; fail=$((fail + 1))
+        fi
+    else
+        [ "$want" = does-not-define ] && want="does not define"
+        if [ $rc -ne 0 ] && grep -q -- "$want" <<<"$msg"; then
+            echo "ok   $file: rejected ($(head -1 <<<"$msg" | sed 's/.*: it /it /'))"; pass=$((pass + 1))
+        else
+            echo "FAIL $file: expected a rejection naming '$want', got rc=$rc: $msg"; fail=$((fail + 1))
+        fi
+    fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -5,6 +5,7 @@
 #   make grade LAB=transpose   one lab (name or number: LAB=06); LAB=01,06 for several
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)
+#   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
 #   make test                  the whole test suite (no GPU needed)
 #   make bench                 skeleton vs reference vs hardware ceiling, one table (GPU)
 #   make                       build the grader and every lab's runner
@@ -147,7 +148,7 @@ $(foreach n,$(LAB_NAMES),$(eval ENTRY_$(n) ?= $(n)))
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade bench test clean toolkit help runner-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help runner-%
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) lab runners. Next: make grade (or make test)."
@@ -177,6 +178,10 @@ endif
 	    --student $(STUDENT) --json $(BUILD)/grade/results.json --logs $(BUILD)/grade \
 	    --build '$(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) STUDENT=$(STUDENT)'
 
+grade-batch: $(DRIVER)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-batch SUBMISSIONS=dir (one subfolder per student)" >&2; exit 2; }
+	@BUILD=$(BUILD) SEED="$(SEED)" LAB="$(LAB)" MAKE="$(MAKE)" grader/batch.sh $(SUBMISSIONS)
+
 bench: $(DRIVER)
 ifneq ($(MODE),gpu)
 	@echo "make bench times kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2
@@ -192,6 +197,6 @@ clean:
 	rm -rf $(BUILD)
 
 help:
-	@sed -n '3,17p' Makefile | sed 's/^# \{0,1\}//'
+	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
 include tests/tests.mk

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# run-all.sh - everything that needs a GPU, in one command, for a lent or a local GPU.
+#
+#   tests/gpu/run-all.sh [bench] [grade] [emu-compare]     (default: all three)
+#
+#   bench        make bench: skeleton, reference, ceiling and ladder steps of every lab
+#   grade        make grade STUDENT=solutions three times (every lab must pass each time) and
+#                make grade on the untouched skeletons three times (every speed check must fail)
+#   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
+#                to the emulator's (see common/emu/README.md)
+#
+# Logs go to $OUT (or build/gpu-run); a short summary is printed last.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-build/gpu-run}
+mkdir -p "$OUT"
+parts=${*:-bench grade emu-compare}
+summary=$OUT/summary.txt
+: >"$summary"
+jobs=$(nproc)
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,ecc.mode.current \
+    --format=csv | tee -a "$summary"
+if ! make -j"$jobs" all >"$OUT/build.log" 2>&1 || ! make -j"$jobs" runners STUDENT=solutions >>"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"
+    exit 1
+fi
+
+for part in $parts; do
+    case $part in
+    bench)
+        make --no-print-directory bench 2>&1 | tee "$OUT/bench.txt"
+        { echo; echo "== bench"; cat "$OUT/bench.txt"; } >>"$summary"
+        ;;
+    grade)
+        : >"$OUT/grades.txt"
+        for who in solutions labs; do
+            for i in 1 2 3; do
+                make --no-print-directory grade STUDENT=$who >"$OUT/grade.tmp" 2>&1
+                status=$?
+                cat "$OUT/grade.tmp" >>"$OUT/grades.txt"
+                speed=$(grep -E '^  speed' "$OUT/grade.tmp" | awk '{print $(NF>0?1:1)}' | wc -l)
+                fails=$(grep -cE '(FAIL|ERROR) ' "$OUT/grade.tmp")
+                speed_fails=$(grep -E '^  speed' "$OUT/grade.tmp" | grep -cE ' FAIL ')
+                printf '%-9s run %d: exit %d, %s, %d checks not OK, %d of %d speed checks failed\n' \
+                    "$who" "$i" "$status" "$(grep '^Score' "$OUT/grade.tmp")" "$fails" \
+                    "$speed_fails" "$speed" | tee -a "$summary"
+                grep -E '^  speed' "$OUT/grade.tmp" | sed "s/^/    $who $i /" >>"$summary"
+            done
+        done
+        rm -f "$OUT/grade.tmp"
+        ;;
+    emu-compare)
+        if [ -x tests/emu/gpu-compare.sh ]; then
+            tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
+            { echo; echo "== emulator vs GPU"; tail -30 "$OUT/emu-compare.txt"; } >>"$summary"
+        else
+            echo "no tests/emu/gpu-compare.sh here: skipped" | tee -a "$summary"
+        fi
+        ;;
+    *)
+        echo "unknown part '$part' (bench, grade, emu-compare)" >&2
+        exit 2
+        ;;
+    esac
+done
+echo
+echo "==================== summary ===================="
+cat "$summary"

@@ -1,0 +1,733 @@
+/* lab_streams.cu - lab 05's problem for the harness: the kernel, the inputs, the calls, the
+ * verification, the leak count, the sizes and the ideal pipeline.
+ *
+ * The student writes host code only: h_out[i] = f(h_in[i]) by copying a pinned host array to
+ * the device, running the grader's kernel (passed in as a launcher, `process`) and copying
+ * the result back. f is k fused multiply-adds, x <- fmaf(x, A, B), with k picked from the
+ * device in hand so that the kernel and each copy direction take about the same time.
+ *
+ * Verification is exact. The student only moves data and calls our kernel, and fmaf is
+ * correctly rounded (IEEE 754) on the GPU and in the C library alike, so the expected output
+ * is known bit for bit: computed on the CPU for every element when that is cheap, otherwise
+ * by our kernel on the whole array at once, itself checked bit for bit against the CPU on a
+ * sample. Every output element is compared.
+ *
+ * Leaks: the runner is linked with --wrap for the CUDA functions that create and destroy
+ * streams and events (grader/lab_streams.mk); the __wrap_ functions below count, and run()
+ * reads the counters around each call of an implementation. The rule (in the contract):
+ * whatever a call creates, it destroys before it returns.
+ *
+ * Timing: host clock around a device-wide synchronize (host_clock = 1), because the student's
+ * work runs on streams the harness does not know. The ceiling is the ideal pipeline
+ * (ceiling_ms below), assembled from three measurements made in the same process. */
+#include "harness.h"
+#include "contracts/streams.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/timing.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern "C" const lab_info lab_streams; /* the table, lab_streams.c */
+extern "C" void ref_streams(float *h_out, const float *h_in, float *d_out, float *d_in, size_t n,
+                            streams_kernel process);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The kernel: f(x) = k times x <- fmaf(x, A, B)                                               */
+
+/* A = 1 - 2^-13 and B = 2^-14, both exact floats: the map contracts slowly towards its fixed
+ * point B / (1 - A) = 0.5, so inputs in [-1, 1) stay there, and after k steps an input still
+ * shows in its output (A^k is 0.29 at k = 10000): a wrong index cannot pass by luck. */
+#define STREAMS_A (1.0f - 0x1p-13f)
+#define STREAMS_B 0x1p-14f
+#define PROCESS_THREADS 256
+#define MAX_K (1 << 16) /* the most work per element the calibration may pick */
+
+/* One element per thread, k dependent FMAs on it. At full occupancy each scheduler has 16
+ * warps to cover the 4-cycle FMA latency, so the SMs run near their FMA peak: the kernel is
+ * compute-bound and its time is k * n / (FMA rate), which is what the calibration scales. */
+__global__ void __launch_bounds__(PROCESS_THREADS)
+process_kernel(float *__restrict__ out, const float *__restrict__ in, size_t n, int k)
+{
+    const size_t i = blockIdx.x * (size_t)PROCESS_THREADS + threadIdx.x;
+    if (i >= n)
+        return;
+    float x = in[i];
+#pragma unroll 16
+    for (int j = 0; j < k; j++)
+        x = fmaf(x, STREAMS_A, STREAMS_B);
+    out[i] = x;
+}
+
+static void launch_process(float *out, const float *in, size_t n, int k, cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    const size_t blocks = (n + PROCESS_THREADS - 1) / PROCESS_THREADS;
+    process_kernel<<<(unsigned)blocks, PROCESS_THREADS, 0, s>>>(out, in, n, k);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* The same function on the CPU, bit for bit. */
+static float f_cpu(float x, int k)
+{
+    for (int j = 0; j < k; j++)
+        x = fmaf(x, STREAMS_A, STREAMS_B);
+    return x;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Counting streams and events (the linker sends every call here: see lab_streams.mk)          */
+
+typedef struct wrap_counts {
+    long long streams_created;   /* successful cudaStreamCreate* calls */
+    long long streams_destroyed; /* successful cudaStreamDestroy calls */
+    long long events_created;    /* successful cudaEventCreate* calls */
+    long long events_destroyed;  /* successful cudaEventDestroy calls */
+} wrap_counts;
+
+static wrap_counts g_wrap;
+/* Calls nested inside a wrapped call (a runtime that implements one entry point with
+ * another) are not counted twice. */
+static thread_local int g_wrap_depth;
+
+#define WRAP_COUNT(field, call)                                                             \
+    do {                                                                                    \
+        g_wrap_depth++;                                                                     \
+        const cudaError_t e_ = (call);                                                      \
+        g_wrap_depth--;                                                                     \
+        if (e_ == cudaSuccess && g_wrap_depth == 0)                                         \
+            __atomic_add_fetch(&g_wrap.field, 1, __ATOMIC_RELAXED);                         \
+        return e_;                                                                          \
+    } while (0)
+
+extern "C" {
+cudaError_t __real_cudaStreamCreate(cudaStream_t *s);
+cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags);
+cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int prio);
+cudaError_t __real_cudaStreamDestroy(cudaStream_t s);
+cudaError_t __real_cudaEventCreate(cudaEvent_t *e);
+cudaError_t __real_cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags);
+cudaError_t __real_cudaEventDestroy(cudaEvent_t e);
+
+cudaError_t __wrap_cudaStreamCreate(cudaStream_t *s)
+{
+    WRAP_COUNT(streams_created, __real_cudaStreamCreate(s));
+}
+cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
+{
+    WRAP_COUNT(streams_created, __real_cudaStreamCreateWithFlags(s, flags));
+}
+cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int prio)
+{
+    WRAP_COUNT(streams_created, __real_cudaStreamCreateWithPriority(s, flags, prio));
+}
+cudaError_t __wrap_cudaStreamDestroy(cudaStream_t s)
+{
+    WRAP_COUNT(streams_destroyed, __real_cudaStreamDestroy(s));
+}
+cudaError_t __wrap_cudaEventCreate(cudaEvent_t *e)
+{
+    WRAP_COUNT(events_created, __real_cudaEventCreate(e));
+}
+cudaError_t __wrap_cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
+{
+    WRAP_COUNT(events_created, __real_cudaEventCreateWithFlags(e, flags));
+}
+cudaError_t __wrap_cudaEventDestroy(cudaEvent_t e)
+{
+    WRAP_COUNT(events_destroyed, __real_cudaEventDestroy(e));
+}
+}
+
+static wrap_counts wrap_snapshot(void)
+{
+    wrap_counts c;
+    c.streams_created = __atomic_load_n(&g_wrap.streams_created, __ATOMIC_RELAXED);
+    c.streams_destroyed = __atomic_load_n(&g_wrap.streams_destroyed, __ATOMIC_RELAXED);
+    c.events_created = __atomic_load_n(&g_wrap.events_created, __ATOMIC_RELAXED);
+    c.events_destroyed = __atomic_load_n(&g_wrap.events_destroyed, __ATOMIC_RELAXED);
+    return c;
+}
+
+/* Once per process: a leak check that counts nothing would pass every leak. Create and
+ * destroy one stream and one event through the public names and insist that all four
+ * counters moved; if not, the runner was linked without the wraps (or a runtime defines these
+ * functions inline), and no grade is better than a wrong one. */
+static void wrap_self_test(void)
+{
+    static int done;
+    if (done)
+        return;
+    const wrap_counts a = wrap_snapshot();
+    cudaStream_t s;
+    cudaEvent_t e;
+    CUDA_CHECK(cudaStreamCreate(&s));
+    CUDA_CHECK(cudaStreamDestroy(s));
+    CUDA_CHECK(cudaEventCreate(&e));
+    CUDA_CHECK(cudaEventDestroy(e));
+    const wrap_counts b = wrap_snapshot();
+    if (b.streams_created == a.streams_created || b.streams_destroyed == a.streams_destroyed ||
+        b.events_created == a.events_created || b.events_destroyed == a.events_destroyed)
+        fatal("lab streams: the stream/event leak check is not wired: link the runner with "
+              "LIBS_streams from grader/lab_streams.mk (-Xlinker --wrap=cudaStreamCreate ...)");
+    done = 1;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The problem                                                                                 */
+
+#define HOST_GUARD_BYTES 4096 /* around each pinned host buffer, like dbuf's device guards */
+#define HOST_GUARD_BYTE 0x5A
+#define N_EXTRA 5
+#define N_IMPLS (IMPL_EXTRA + N_EXTRA)
+
+/* What the calls of one implementation did, over the life of the problem. */
+typedef struct impl_record {
+    long long calls;          /* calls so far */
+    long long streams_leaked; /* streams created minus destroyed, over all those calls */
+    long long events_leaked;  /* events created minus destroyed, over all those calls */
+    size_t elements;          /* elements passed to process() in the call in progress / last */
+    int chunks;               /* process() calls in the call in progress / last one */
+    char problem[200];        /* first thing found wrong in any call ("" if none) */
+} impl_record;
+
+typedef struct problem {
+    size_t n;                  /* floats pushed through the device */
+    int k;                     /* FMAs per element in the kernel */
+    int calls;                 /* calls of the implementation per run() */
+    int engines;               /* the device's asyncEngineCount */
+    unsigned char *h_in_base;  /* pinned allocation: guard | h_in | guard */
+    unsigned char *h_out_base; /* pinned allocation: guard | h_out | guard */
+    float *h_in;               /* the input, pinned */
+    float *h_out;              /* the output, pinned, poisoned before every call */
+    float *h_in_copy;          /* pageable copy of the input: the read-only check */
+    float *h_expected;         /* the right output, bit for bit */
+    dbuf d_in, d_out;          /* the device buffers handed to the student, guarded */
+    int last_impl;             /* the implementation whose output h_out holds */
+    impl_record rec[N_IMPLS];  /* per implementation */
+} problem;
+
+/* The problem whose call is in progress: the launcher handed to the student finds it here. */
+static problem *g_active;
+static impl_record *g_active_rec;
+
+static int inside(const void *ptr, size_t count, const dbuf *b)
+{
+    const uintptr_t lo = (uintptr_t)b->data, hi = lo + b->bytes, a = (uintptr_t)ptr;
+    return a >= lo && a <= hi && count <= (hi - a) / sizeof(float);
+}
+
+/* The launcher the student's code calls: checks where it is pointed, counts, launches. A
+ * range outside the grader's device buffers is reported (not launched: it would fault). */
+static void counted_process(float *d_out, const float *d_in, size_t n, cudaStream_t stream)
+{
+    problem *p = g_active;
+    impl_record *r = g_active_rec;
+    if (!p)
+        fatal("lab streams: process() called outside a call of streams()");
+    r->chunks++;
+    if (!inside(d_in, n, &p->d_in) || !inside(d_out, n, &p->d_out)) {
+        if (!r->problem[0])
+            snprintf(r->problem, sizeof r->problem,
+                     "process(d_out=%p, d_in=%p, n=%zu) reaches outside the device buffers "
+                     "d_out=%p and d_in=%p of %zu floats: not launched",
+                     (void *)d_out, (const void *)d_in, n, p->d_out.data, p->d_in.data, p->n);
+        return;
+    }
+    r->elements += n;
+    launch_process(d_out, d_in, n, p->k, stream);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Harness-side variants for make bench: the same pipeline with fewer chunks, fewer streams,  */
+/* or the kernels on the legacy default stream.                                               */
+
+typedef struct pipeline_shape {
+    const char *name;     /* bench row */
+    int chunks;           /* pieces of the array */
+    int streams;          /* streams used round-robin */
+    int kernel_on_legacy; /* 1: kernels on stream 0, copies on blocking streams */
+} pipeline_shape;
+
+static const pipeline_shape shapes[N_EXTRA] = {
+    {"64 chunks, 1 stream", 64, 1, 0},
+    {"64 chunks, 2 streams", 64, 2, 0},
+    {"4 chunks, 4 streams", 4, 4, 0},
+    {"16 chunks, 4 streams", 16, 4, 0},
+    {"64 chunks, kernels on stream 0", 64, 4, 1},
+};
+
+/* The reference's schedule (solutions/05-streams/streams.cu explains it) with a given shape. */
+static void pipeline(problem *p, const pipeline_shape *sh)
+{
+    const size_t n = p->n;
+    size_t chunks = (size_t)sh->chunks < n ? (size_t)sh->chunks : n;
+    const size_t chunk = (n + chunks - 1) / chunks;
+    chunks = (n + chunk - 1) / chunk;
+    cudaStream_t st[8];
+    for (int i = 0; i < sh->streams; i++)
+        CUDA_CHECK(sh->kernel_on_legacy ? cudaStreamCreate(&st[i])
+                                        : cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
+    for (size_t step = 0; step <= chunks; step++) {
+        if (step < chunks) {
+            const size_t off = step * chunk, len = n - off < chunk ? n - off : chunk;
+            cudaStream_t s = st[step % sh->streams];
+            CUDA_CHECK(cudaMemcpyAsync((float *)p->d_in.data + off, p->h_in + off,
+                                       len * sizeof(float), cudaMemcpyHostToDevice, s));
+            counted_process((float *)p->d_out.data + off, (const float *)p->d_in.data + off, len,
+                            sh->kernel_on_legacy ? (cudaStream_t)0 : s);
+        }
+        if (step >= 1) {
+            const size_t j = step - 1, off = j * chunk, len = n - off < chunk ? n - off : chunk;
+            CUDA_CHECK(cudaMemcpyAsync(p->h_out + off, (const float *)p->d_out.data + off,
+                                       len * sizeof(float), cudaMemcpyDeviceToHost,
+                                       st[j % sh->streams]));
+        }
+    }
+    for (int i = 0; i < sh->streams; i++)
+        CUDA_CHECK(cudaStreamDestroy(st[i]));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Timing helpers for the calibration and the ideal (each op alone on the stream given)       */
+
+enum op {
+    OP_H2D,          /* h_in -> d_in, pinned */
+    OP_KERNEL,       /* process on d_in -> d_out */
+    OP_D2H,          /* d_out -> h_out, pinned */
+    OP_BOTH,         /* H2D and D2H at the same time, on two streams (host clock) */
+    OP_PAGEABLE_H2D, /* pageable host -> d_in (host clock) */
+    OP_PAGEABLE_D2H, /* d_out -> pageable host (host clock) */
+};
+
+typedef struct op_ctx {
+    problem *p;          /* buffers */
+    size_t m;            /* elements moved or computed */
+    int k;               /* kernel work per element */
+    cudaStream_t second; /* the other stream of OP_BOTH */
+    float *pageable;     /* pageable destination of OP_PAGEABLE_D2H */
+} op_ctx;
+
+static void run_op(void *vctx, int op, cudaStream_t s)
+{
+    op_ctx *c = (op_ctx *)vctx;
+    problem *p = c->p;
+    const size_t bytes = c->m * sizeof(float);
+    switch (op) {
+    case OP_H2D:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        break;
+    case OP_KERNEL:
+        launch_process((float *)p->d_out.data, (const float *)p->d_in.data, c->m, c->k, s);
+        break;
+    case OP_D2H:
+        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        break;
+    case OP_BOTH:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost,
+                                   c->second));
+        break;
+    case OP_PAGEABLE_H2D:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in_copy, bytes, cudaMemcpyHostToDevice, s));
+        break;
+    case OP_PAGEABLE_D2H:
+        CUDA_CHECK(cudaMemcpyAsync(c->pageable, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        break;
+    }
+}
+
+/* Median of `reps` timings of op (event clock, or host clock for ops that leave the stream). */
+static double median_op_ms(op_ctx *c, int op, int reps, cudaStream_t s, cudaEvent_t e0,
+                           cudaEvent_t e1)
+{
+    double t[16];
+    reps = reps > 16 ? 16 : reps;
+    const int host = op == OP_BOTH || op == OP_PAGEABLE_H2D || op == OP_PAGEABLE_D2H;
+    for (int r = 0; r < reps; r++) {
+        double ev, ho;
+        time_one(NULL, run_op, c, op, NULL, s, e0, e1, &ev, &ho);
+        t[r] = host ? ho : ev;
+    }
+    for (int i = 1; i < reps; i++) /* insertion sort: a handful of values */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            const double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return t[reps / 2];
+}
+
+/* The balance point: the k at which the kernel on the whole array takes as long as the copy
+ * engines' busiest load. Timed on a probe of up to 64 MiB (the pipeline's chunks are that
+ * size or smaller): the kernel at two values of k gives its fixed cost and its cost per FMA,
+ * a straight line; the copies give the target. With two or more copy engines the two
+ * directions run at once, so the target is the slower direction; with one engine they take
+ * turns, so it is their sum. */
+static int calibrate_k(problem *p)
+{
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    const size_t probe = (size_t)16 << 20;
+    op_ctx c = {p, p->n < probe ? p->n : probe, 64, NULL, NULL};
+    median_op_ms(&c, OP_KERNEL, 1, s, e0, e1); /* warm-up: module load, clocks */
+    median_op_ms(&c, OP_H2D, 1, s, e0, e1);
+    const double h2d = median_op_ms(&c, OP_H2D, 5, s, e0, e1);
+    const double d2h = median_op_ms(&c, OP_D2H, 5, s, e0, e1);
+    const int k1 = 64, k2 = 1088;
+    c.k = k1;
+    const double t1 = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    c.k = k2;
+    const double t2 = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaStreamDestroy(s));
+    const double per_k = (t2 - t1) / (k2 - k1);
+    const double fixed = t1 - k1 * per_k;
+    const double target = p->engines >= 2 ? (h2d > d2h ? h2d : d2h) : h2d + d2h;
+    double k = per_k > 0 ? (target - fixed) / per_k : MAX_K;
+    if (!(k >= 16))
+        k = 16;
+    if (k > MAX_K)
+        k = MAX_K;
+    return (int)lround(k);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hooks                                                                                       */
+
+static void *alloc_pinned(size_t bytes, unsigned char **base)
+{
+    CUDA_CHECK(cudaHostAlloc((void **)base, bytes + 2 * HOST_GUARD_BYTES, cudaHostAllocDefault));
+    memset(*base, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
+    memset(*base + HOST_GUARD_BYTES + bytes, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
+    return *base + HOST_GUARD_BYTES;
+}
+
+/* 1 if both host guards around a pinned buffer are intact; else 0 and *at the first changed
+ * byte relative to the buffer's start (negative before it). */
+static int host_guards_intact(const unsigned char *base, size_t bytes, long long *at)
+{
+    for (size_t i = 0; i < HOST_GUARD_BYTES; i++)
+        if (base[i] != HOST_GUARD_BYTE) {
+            *at = (long long)i - HOST_GUARD_BYTES;
+            return 0;
+        }
+    const unsigned char *after = base + HOST_GUARD_BYTES + bytes;
+    for (size_t i = 0; i < HOST_GUARD_BYTES; i++)
+        if (after[i] != HOST_GUARD_BYTE) {
+            *at = (long long)(bytes + i);
+            return 0;
+        }
+    return 1;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    wrap_self_test();
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->n = (size_t)size[0];
+    p->calls = size[2] > 0 ? (int)size[2] : 1;
+    p->engines = d->async_engines;
+    const size_t bytes = p->n * sizeof(float);
+    p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
+    p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
+    p->h_in_copy = (float *)xmalloc(bytes);
+    p->h_expected = (float *)xmalloc(bytes);
+    fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
+    memcpy(p->h_in_copy, p->h_in, bytes);
+    memset(p->h_out, 0xFF, bytes);
+    dbuf_alloc(&p->d_in, bytes);
+    dbuf_alloc(&p->d_out, bytes);
+    p->k = size[1] > 0 ? (int)size[1] : d->emulated ? 8 : calibrate_k(p);
+
+    /* The expected output: on the CPU for every element when that is cheap (always in the
+     * correctness checks); otherwise our kernel on the whole array in one launch, checked
+     * bit for bit against the CPU on a sample of 4097 evenly spread elements. */
+    if ((double)p->n * p->k <= 4e8) {
+        for (size_t i = 0; i < p->n; i++)
+            p->h_expected[i] = f_cpu(p->h_in[i], p->k);
+    } else {
+        dbuf_upload(&p->d_in, p->h_in, bytes);
+        launch_process((float *)p->d_out.data, (const float *)p->d_in.data, p->n, p->k, 0);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        dbuf_download(&p->d_out, p->h_expected, bytes);
+        for (size_t j = 0; j <= 4096; j++) {
+            const size_t i = (size_t)((double)(p->n - 1) * j / 4096);
+            const float want = f_cpu(p->h_in[i], p->k);
+            if (memcmp(&want, &p->h_expected[i], sizeof want))
+                fatal("lab streams: the GPU kernel gave %.9g at index %zu where the CPU gives "
+                      "%.9g (k = %d): the grader's kernel is miscompiled", p->h_expected[i], i,
+                      want, p->k);
+        }
+        dbuf_poison(&p->d_in, 0);
+        dbuf_poison(&p->d_out, 0);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    p->last_impl = -1;
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->d_in);
+    dbuf_free(&p->d_out);
+    CUDA_CHECK(cudaFreeHost(p->h_in_base));
+    CUDA_CHECK(cudaFreeHost(p->h_out_base));
+    free(p->h_in_copy);
+    free(p->h_expected);
+    free(p);
+}
+
+/* Poison the output and both device buffers: an element the call never copied back, or
+ * copied back without copying in or computing, cannot pass for a result left by an
+ * earlier call. */
+static void poison(problem *p, cudaStream_t s)
+{
+    memset(p->h_out, 0xFF, p->n * sizeof(float));
+    dbuf_poison(&p->d_in, s);
+    dbuf_poison(&p->d_out, s);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    poison((problem *)vp, s);
+}
+
+/* One call of implementation impl, bracketed by the leak counters and the launch count. */
+static void call_impl(problem *p, int impl)
+{
+    impl_record *r = &p->rec[impl];
+    r->elements = 0;
+    r->chunks = 0;
+    g_active = p;
+    g_active_rec = r;
+    const wrap_counts before = wrap_snapshot();
+    float *d_out = (float *)p->d_out.data, *d_in = (float *)p->d_in.data;
+    switch (impl) {
+    case IMPL_STUDENT:
+        streams(p->h_out, p->h_in, d_out, d_in, p->n, counted_process);
+        break;
+    case IMPL_REFERENCE:
+        ref_streams(p->h_out, p->h_in, d_out, d_in, p->n, counted_process);
+        break;
+    default:
+        if (impl < IMPL_EXTRA || impl >= N_IMPLS)
+            fatal("lab streams: no implementation %d (the ideal is assembled, not run)", impl);
+        pipeline(p, &shapes[impl - IMPL_EXTRA]);
+    }
+    const wrap_counts after = wrap_snapshot();
+    g_active = NULL;
+    g_active_rec = NULL;
+    r->calls++;
+    r->streams_leaked += (after.streams_created - before.streams_created) -
+                         (after.streams_destroyed - before.streams_destroyed);
+    r->events_leaked += (after.events_created - before.events_created) -
+                        (after.events_destroyed - before.events_destroyed);
+    if (r->elements != p->n && !r->problem[0])
+        snprintf(r->problem, sizeof r->problem,
+                 "process() was given %zu elements in %d call(s) in all, for n = %zu: every "
+                 "element goes through the kernel exactly once", r->elements, r->chunks, p->n);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    p->last_impl = impl;
+    for (int c = 0; c < p->calls; c++) {
+        if (c > 0) { /* repeated-call check: verify the call before, then start afresh */
+            CUDA_CHECK(cudaDeviceSynchronize());
+            compare_report cr;
+            compare_exact_f32(p->h_out, p->h_expected, p->n, &cr);
+            impl_record *r = &p->rec[impl];
+            if (cr.n_bad && !r->problem[0]) {
+                char what[160];
+                compare_describe(&cr, 0, what, sizeof what);
+                snprintf(r->problem, sizeof r->problem, "call %d of %d: %s", c, p->calls, what);
+            }
+            poison(p, s);
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        call_impl(p, impl);
+    }
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    const size_t bytes = p->n * sizeof(float);
+    compare_exact_f32(p->h_out, p->h_expected, p->n, &v->out);
+    v->cols = 0;
+    v->guard_ok = host_guards_intact(p->h_out_base, bytes, &v->guard_at);
+    long long at;
+    if (memcmp(p->h_in, p->h_in_copy, bytes)) {
+        size_t i = 0;
+        while (((const unsigned char *)p->h_in)[i] == ((const unsigned char *)p->h_in_copy)[i])
+            i++;
+        v->input_ok = 0;
+        v->input_at = i;
+    } else if (!host_guards_intact(p->h_in_base, bytes, &at)) {
+        v->input_ok = 0;
+        v->input_at = (size_t)(at < 0 ? 0 : at);
+    }
+    if (p->last_impl < 0)
+        return;
+    const impl_record *r = &p->rec[p->last_impl];
+    if (r->problem[0]) {
+        snprintf(v->problem, sizeof v->problem, "%s", r->problem);
+    } else if (r->streams_leaked > 0 || r->events_leaked > 0) {
+        snprintf(v->problem, sizeof v->problem,
+                 "%lld stream(s) and %lld event(s) created and not destroyed in %lld call(s): "
+                 "destroy what you create before returning (a stream may be destroyed with "
+                 "work still queued)", r->streams_leaked > 0 ? r->streams_leaked : 0,
+                 r->events_leaked > 0 ? r->events_leaked : 0, r->calls);
+    } else if (!dbuf_guards_intact(&p->d_in, &at)) {
+        snprintf(v->problem, sizeof v->problem,
+                 "a copy wrote outside d_in (byte %lld from its start; it holds n floats)", at);
+    } else if (!dbuf_guards_intact(&p->d_out, &at)) {
+        snprintf(v->problem, sizeof v->problem,
+                 "something wrote outside d_out (byte %lld from its start; it holds n floats)",
+                 at);
+    }
+}
+
+static double work(const void *vp)
+{
+    const problem *p = (const problem *)vp;
+    return 2.0 * p->n * sizeof(float); /* bytes over the host link: in and back out */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const problem *p = (const problem *)vp;
+    if (p->calls > 1)
+        snprintf(buf, len, "n=%zu k=%d x%d calls", p->n, p->k, p->calls);
+    else
+        snprintf(buf, len, "n=%zu k=%d", p->n, p->k);
+}
+
+/* 1 GiB each way where the machine allows (host memory holds four such arrays: pinned in
+ * and out, the input's copy and the expected output), at least 4x the L2 when it can. The
+ * count is a little short of a power of two, so no chunk size divides it. */
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    size_t bytes = (size_t)1 << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && bytes > (size_t)pages * page / 16)
+        bytes = (size_t)pages * page / 16;
+    if (2 * bytes + ((size_t)64 << 20) > harness_memory_budget(d))
+        bytes = (harness_memory_budget(d) - ((size_t)64 << 20)) / 2;
+    if (bytes < 4 * d->l2_bytes)
+        fprintf(stderr, "note: lab streams: %zu MiB each way is under 4x the L2 here\n",
+                bytes >> 20);
+    if (d->emulated)
+        bytes = (size_t)1 << 20;
+    size[0] = (long long)(bytes / sizeof(float)) - 7;
+    size[1] = 0; /* calibrate */
+    size[2] = 1;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    /* log-uniform from 1 to 4M, sometimes a chunk-like power of two plus or minus a little */
+    const double e = rng_unit(r) * 22.0;
+    long long n = (long long)exp2(e);
+    if (rng_range(r, 0, 2) == 0)
+        n = ((long long)1 << rng_range(r, 5, 22)) + rng_range(r, -3, 3);
+    size[0] = n < 1 ? 1 : n;
+    size[1] = rng_range(r, 1, 12);
+    size[2] = rng_range(r, 1, 2);
+}
+
+/* The ideal pipeline, each term measured here and now on the whole array, each alone:
+ *
+ *     Tin  = H2D of all n floats, Tk = the kernel on all n, Tout = D2H of all n
+ *     B    = max(Tin, Tk, Tout)          two or more copy engines (the directions overlap)
+ *          = max(Tin + Tout, Tk)         one copy engine (the directions take turns)
+ *          = Tin + Tk + Tout             no copy engine runs beside kernels (nothing overlaps)
+ *     ideal = B + (Tin + Tk + Tout - B) / C
+ *
+ * with C the number of chunks the reference used (process() calls, counted). That is the
+ * makespan of C equal chunks through three stages: the busiest stage runs without a gap
+ * (B), plus one chunk's worth of the other stages to fill the pipe before it and drain it
+ * after. It leaves out what the hardware charges for running the stages at once (both copy
+ * directions together move a little less than each alone: printed below) and the fixed cost
+ * of each operation; the reference reaching 0.85 of it is the target. */
+static double ceiling_ms(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (p->rec[IMPL_REFERENCE].calls == 0) { /* learn the reference's chunk count */
+        poison(p, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        call_impl(p, IMPL_REFERENCE);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    const int chunks = p->rec[IMPL_REFERENCE].chunks > 0 ? p->rec[IMPL_REFERENCE].chunks : 1;
+    cudaStream_t s2;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    const size_t m_pageable = p->n < ((size_t)64 << 20) ? p->n : ((size_t)64 << 20);
+    float *pageable = (float *)xmalloc(m_pageable * sizeof(float));
+    memset(pageable, 0, m_pageable * sizeof(float)); /* fault the pages in first */
+    op_ctx c = {p, p->n, p->k, s2, pageable};
+    const double tin = median_op_ms(&c, OP_H2D, 5, s, e0, e1);
+    const double tk = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    const double tout = median_op_ms(&c, OP_D2H, 5, s, e0, e1);
+    const double both = median_op_ms(&c, OP_BOTH, 3, s, e0, e1);
+    c.m = m_pageable;
+    const double pg_in = median_op_ms(&c, OP_PAGEABLE_H2D, 3, s, e0, e1);
+    const double pg_out = median_op_ms(&c, OP_PAGEABLE_D2H, 3, s, e0, e1);
+    free(pageable);
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaStreamDestroy(s2));
+    poison(p, s); /* the ops above left real data in the buffers */
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    const double sum = tin + tk + tout;
+    double busiest;
+    if (d->async_engines >= 2)
+        busiest = fmax(tin, fmax(tk, tout));
+    else if (d->async_engines == 1)
+        busiest = fmax(tin + tout, tk);
+    else
+        busiest = sum;
+    const double ideal = busiest + (sum - busiest) / chunks;
+    const double gb = p->n * sizeof(float) / 1e9, gb_pg = m_pageable * sizeof(float) / 1e9;
+    printf("streams ideal: n=%zu k=%d copy_engines=%d reference_chunks=%d sm_clock=%.0f MHz\n"
+           "  H2D pinned %.3f ms (%.1f GB/s) | kernel %.3f ms (%.1f TFLOP/s) | D2H pinned "
+           "%.3f ms (%.1f GB/s)\n"
+           "  H2D+D2H at once %.3f ms (%.1f GB/s in all) | pageable (%zu MiB) H2D %.1f GB/s, "
+           "D2H %.1f GB/s\n"
+           "  sequential sum %.3f ms | ideal = B + (sum - B)/C = %.3f + %.3f/%d = %.3f ms\n",
+           p->n, p->k, d->async_engines, chunks, clock_mhz, tin, gb / tin * 1e3, tk,
+           2.0 * p->k * p->n / (tk * 1e9), tout, gb / tout * 1e3, both, 2 * gb / both * 1e3,
+           (m_pageable * sizeof(float)) >> 20, gb_pg / pg_in * 1e3, gb_pg / pg_out * 1e3, sum,
+           busiest, sum - busiest, chunks, ideal);
+    fflush(stdout);
+    return ideal;
+}
+
+static const char *const extras[N_EXTRA] = {shapes[0].name, shapes[1].name, shapes[2].name,
+                                            shapes[3].name, shapes[4].name};
+
+const lab_info *const harness_lab = &lab_streams;
+const lab_task harness_tasks[] = {
+    {"streams", "GB/s", "ideal pipeline", 1, extras, N_EXTRA, create, destroy, prepare, run,
+     verify, work, describe, speed_size, hidden_size, ceiling_ms},
+};
+const int harness_n_tasks = 1;

@@ -1,0 +1,36 @@
+/* lab_sgemm.c - lab 09's checks, as data (see lab.h). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                          kind           task  size {M, N, K}     points */
+    {"1 x 1 x 1",                                    CHECK_VISIBLE, 0,    {1, 1, 1},          1},
+    {"33 x 65 x 17: no multiple of any tile",        CHECK_VISIBLE, 0,    {33, 65, 17},       1},
+    {"4099 x 7 x 33: tall and thin",                 CHECK_VISIBLE, 0,    {4099, 7, 33},      1},
+    {"5 x 3001 x 17: short and wide",                CHECK_VISIBLE, 0,    {5, 3001, 17},      1},
+    {"3 x 1000 x 4097: long K, odd",                 CHECK_VISIBLE, 0,    {3, 1000, 4097},    1},
+    {"257 x 263 x 251: primes",                      CHECK_VISIBLE, 0,    {257, 263, 251},    1},
+    {"2100 x 2116 x 44: more than one wave",         CHECK_VISIBLE, 0,    {2100, 2116, 44},   1},
+    {"512 x 512 x 512: large square",                CHECK_VISIBLE, 0,    {512, 512, 512},    1},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"speed: device-sized square",                   CHECK_SPEED,   0,    {0},                5},
+};
+
+const lab_info lab_sgemm = {
+    "09",
+    "sgemm",
+    "SGEMM: from a naive kernel to the FMA roofline",
+    "sgemm",
+    0.50,
+    "Each C[i][j] must be alpha * (row i of A . column j of B) + beta * C[i][j] (C is read, "
+    "then written). Check the edges: M, N, K need not be multiples of your tile: rows and "
+    "columns past the edge must not be stored, and k past K must contribute zero.",
+    "Each output needs K multiply-adds, but a thread that reads its row of A and column of B "
+    "from global memory does 1 FMA per 8 bytes. Stage BK-deep tiles of A and B in shared "
+    "memory, give each thread an 8x8 block of C in registers (8 + 8 shared loads feed 64 "
+    "FMAs), load with float4 and store A transposed (README steps 1-5; 6-8 to reach cuBLAS).",
+    120,
+    checks,
+    (int)(sizeof checks / sizeof checks[0]),
+};

@@ -1,0 +1,83 @@
+# common/emu/emu.mk -- building CUDA sources for the CPU emulator.
+#
+# Included by the top-level Makefile (which sets BUILD) and by
+# tests/emu/emu_tests.mk. It defines how to build the two tools of the
+# emulator and how to compile a .cu file with them:
+#
+#   $(EMU_REWRITE)   the source rewriter (launches, __shared__, #line)
+#   $(EMU_LIB)       the runtime: CUDA API, fibers, race and bounds checks
+#   $(call emu_compile_cu,SRC.cu,OUT.o[,EXTRA_FLAGS])
+#                    a recipe line: rewrite SRC.cu to OUT.cpp, compile it to
+#                    OUT.o; EXTRA_FLAGS (-I, -D) go to both steps
+#
+# and the flags to build and link an emulated program with:
+#   $(EMU_CXX) $(EMU_LDFLAGS) objects... -o prog $(EMU_LDLIBS)
+# Plain .c files linked into it: $(EMU_CC) $(EMU_CPPFLAGS) $(EMU_CFLAGS) -c.
+
+ifndef EMU_MK_INCLUDED
+EMU_MK_INCLUDED := 1
+
+EMU_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+BUILD ?= build
+EMU_BUILD := $(BUILD)/emu
+
+EMU_CXX ?= g++
+EMU_CC ?= gcc
+
+# AddressSanitizer and UBSan on everything; the first report ends the run.
+EMU_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+EMU_CPPFLAGS := -I$(EMU_DIR)/include -DCUDA_EMU=1
+# Call mode sends every load and store of a rewritten .cu file through the
+# runtime's checks (common/emu/src/track.cpp).
+EMU_CXXFLAGS := -std=c++17 -g -O1 $(EMU_SANITIZE) --param asan-instrumentation-with-call-threshold=0
+EMU_CFLAGS := -g -O1 $(EMU_SANITIZE)
+EMU_LDFLAGS := $(EMU_SANITIZE)
+EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
+EMU_LIB := $(EMU_BUILD)/tools/libcudaemu.a
+EMU_LDLIBS := $(EMU_LIB)
+
+# emu_compile_cu(SRC, OUT, EXTRA_FLAGS): the .o depends on $(EMU_REWRITE)
+# and $(EMU_LIB)'s headers through the dependency files written here.
+define emu_compile_cu
+@mkdir -p $(dir $(2))
+$(EMU_REWRITE) $(filter -I%,$(3)) -MF $(2).rw.d -MT $(2) -o $(basename $(2)).cpp $(1)
+$(EMU_CXX) $(EMU_CPPFLAGS) $(3) -iquote $(dir $(1)) $(EMU_CXXFLAGS) -MMD -MP -MF $(2).d -MT $(2) -c $(basename $(2)).cpp -o $(2)
+endef
+
+# ---- The tools ---------------------------------------------------------------
+
+EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_main.cpp
+EMU_LIB_SRCS := $(addprefix $(EMU_DIR)/src/,runtime.cpp exec.cpp warp.cpp atomics.cpp report.cpp fiber.cpp)
+EMU_LIB_OBJS := $(patsubst $(EMU_DIR)/src/%.cpp,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_SRCS)) \
+                $(EMU_BUILD)/tools/track.o $(EMU_BUILD)/tools/fiber_x86_64.o
+EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h $(EMU_DIR)/src/*.h)
+
+$(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) -std=c++17 -O2 -g -Wall -Wextra -o $@ $(EMU_REWRITE_SRCS)
+
+$(EMU_LIB): $(EMU_LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+# The runtime is itself checked by the sanitizers, in their ordinary mode.
+$(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -Wall -Wextra -c $< -o $@
+
+# The access hooks run for every load and store: no sanitizer inside them.
+$(EMU_BUILD)/tools/track.o: $(EMU_DIR)/src/track.cpp $(EMU_HEADERS)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer -Wall -Wextra -c $< -o $@
+
+$(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
+	@mkdir -p $(dir $@)
+	$(EMU_CC) -c $< -o $@
+
+# A rewritten .cpp is made by its object's recipe; if one goes missing, this
+# empty rule lets make rebuild the object instead of stopping.
+$(EMU_BUILD)/%.cpp: ;
+
+-include $(shell find $(EMU_BUILD) -name '*.d' 2>/dev/null)
+
+endif

@@ -1,0 +1,35 @@
+/*
+ * cuda_emu/defines.h -- CUDA's declaration qualifiers, spelled for a host compiler.
+ *
+ * Under the emulator every function is a host function, so __device__,
+ * __host__ and __global__ vanish and __constant__ data is ordinary host data.
+ * __shared__ and __launch_bounds__ need work per block and per launch; the
+ * emu-rewrite step replaces them before the compiler sees the file, so the
+ * definitions here only matter in a file that step did not process.
+ */
+#ifndef CUDA_EMU_DEFINES_H
+#define CUDA_EMU_DEFINES_H
+
+#define __host__
+#define __device__
+#define __global__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+#define __device_builtin__
+#define __cudart_builtin__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __launch_bounds__(...)
+#define __maxnreg__(n)
+#define CUDARTAPI
+
+/* A __shared__ variable needs one copy per block, which only the rewrite can
+ * arrange; fail the build where it was skipped instead of sharing one copy. */
+#define __shared__                                                                   \
+    _Pragma("GCC error \"__shared__ in a file that emu-rewrite did not process: "    \
+            "build it with $(call emu_compile_cu,...) from common/emu/emu.mk\"")
+
+#endif /* CUDA_EMU_DEFINES_H */

@@ -1,0 +1,394 @@
+/*
+ * cuda_emu/device.h -- the device functions a kernel calls: barriers, warp
+ * collectives, atomics, fences, memory hints and math intrinsics.
+ *
+ * Everything that synchronises threads (barriers, warp collectives, atomics,
+ * fences, __nanosleep) is a call into the emulator runtime, because that is
+ * where a fiber can wait for its block or warp; the runtime reads its own
+ * return address to name the source line, so the thin templates here are
+ * always inlined into the kernel. Pure arithmetic is inline C++ with CUDA's
+ * semantics (IEEE single precision, round to nearest even).
+ */
+#ifndef CUDA_EMU_DEVICE_H
+#define CUDA_EMU_DEVICE_H
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "../device_launch_parameters.h"
+#include "../vector_functions.h"
+#include "defines.h"
+
+#define CUDA_EMU_INLINE inline __attribute__((always_inline))
+
+namespace cuda_emu {
+
+/* The warp collectives, as the runtime's warp_op() tells them apart. */
+enum WarpOpKind : int {
+    op_shfl_idx,   /* __shfl_sync */
+    op_shfl_up,    /* __shfl_up_sync */
+    op_shfl_down,  /* __shfl_down_sync */
+    op_shfl_xor,   /* __shfl_xor_sync */
+    op_ballot,     /* __ballot_sync */
+    op_any,        /* __any_sync */
+    op_all,        /* __all_sync */
+    op_syncwarp,   /* __syncwarp */
+    op_activemask, /* __activemask */
+    op_reduce_add, /* __reduce_add_sync (32-bit wrap-around sum) */
+    op_reduce_min_u, op_reduce_max_u, op_reduce_min_i, op_reduce_max_i,
+    op_reduce_and, op_reduce_or, op_reduce_xor,
+    op_match_any,  /* __match_any_sync */
+    op_match_all,  /* __match_all_sync */
+    op_count       /* number of kinds */
+};
+
+/* Rendezvous of the lanes in MASK at one warp collective; returns this lane's
+ * result. VALUE is the lane's operand (for shuffles, the bits of one 8-byte
+ * chunk), B the lane or delta operand and C the PTX clamp/segment operand.
+ * WIDTH is only used to check it and to word error messages. */
+uint64_t warp_op(int kind, unsigned mask, uint64_t value, int b, int c, int width);
+
+/* One shuffle of an arbitrary trivially copyable T, in 8-byte chunks, as CUDA
+ * moves an 8-byte type in two 4-byte shuffles. */
+template <class T>
+CUDA_EMU_INLINE T shfl(int kind, unsigned mask, T var, int b, int c, int width)
+{
+    static_assert(std::is_trivially_copyable<T>::value, "__shfl_*_sync needs a trivially copyable type");
+    constexpr size_t chunks = (sizeof(T) + 7) / 8;
+    uint64_t bits[chunks] = {};
+    std::memcpy(bits, &var, sizeof(T));
+    for (size_t i = 0; i < chunks; ++i)
+        bits[i] = warp_op(kind, mask, bits[i], b, c, width);
+    T out;
+    std::memcpy(&out, bits, sizeof(T));
+    return out;
+}
+
+/* Nominal SM clock of the emulated device: clock64() counts nanoseconds at 1 GHz. */
+long long clock_ticks();
+
+} // namespace cuda_emu
+
+/* ---- Barriers and fences ------------------------------------------------ */
+
+void __syncthreads();
+int __syncthreads_count(int predicate);
+int __syncthreads_and(int predicate);
+int __syncthreads_or(int predicate);
+void __threadfence();
+void __threadfence_block();
+void __threadfence_system();
+void __nanosleep(unsigned int ns);
+
+CUDA_EMU_INLINE long long clock64() { return cuda_emu::clock_ticks(); }
+CUDA_EMU_INLINE unsigned long long __globaltimer() { return (unsigned long long)cuda_emu::clock_ticks(); }
+
+/* ---- Warp collectives --------------------------------------------------- */
+
+CUDA_EMU_INLINE void __syncwarp(unsigned mask = 0xffffffffu)
+{
+    cuda_emu::warp_op(cuda_emu::op_syncwarp, mask, 0, 0, 0, 32);
+}
+CUDA_EMU_INLINE unsigned __activemask()
+{
+    return (unsigned)cuda_emu::warp_op(cuda_emu::op_activemask, 0xffffffffu, 0, 0, 0, 32);
+}
+CUDA_EMU_INLINE unsigned __ballot_sync(unsigned mask, int pred)
+{
+    return (unsigned)cuda_emu::warp_op(cuda_emu::op_ballot, mask, pred != 0, 0, 0, 32);
+}
+CUDA_EMU_INLINE int __any_sync(unsigned mask, int pred)
+{
+    return (int)cuda_emu::warp_op(cuda_emu::op_any, mask, pred != 0, 0, 0, 32);
+}
+CUDA_EMU_INLINE int __all_sync(unsigned mask, int pred)
+{
+    return (int)cuda_emu::warp_op(cuda_emu::op_all, mask, pred != 0, 0, 0, 32);
+}
+
+/* The C operand below is the one CUDA's own header passes to PTX shfl.sync:
+ * bits 12:8 select the segment, bits 4:0 clamp; see warp_op() for its use. */
+template <class T>
+CUDA_EMU_INLINE T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize)
+{
+    return cuda_emu::shfl(cuda_emu::op_shfl_idx, mask, var, srcLane,
+                          ((warpSize - width) << 8) | 0x1f, width);
+}
+template <class T>
+CUDA_EMU_INLINE T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)
+{
+    return cuda_emu::shfl(cuda_emu::op_shfl_up, mask, var, (int)delta, (warpSize - width) << 8,
+                          width);
+}
+template <class T>
+CUDA_EMU_INLINE T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)
+{
+    return cuda_emu::shfl(cuda_emu::op_shfl_down, mask, var, (int)delta,
+                          ((warpSize - width) << 8) | 0x1f, width);
+}
+template <class T>
+CUDA_EMU_INLINE T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize)
+{
+    return cuda_emu::shfl(cuda_emu::op_shfl_xor, mask, var, laneMask,
+                          ((warpSize - width) << 8) | 0x1f, width);
+}
+
+#define CUDA_EMU_REDUCE(name, kind, T)                                                  \
+    CUDA_EMU_INLINE T name(unsigned mask, T value)                                      \
+    {                                                                                   \
+        return (T)cuda_emu::warp_op(cuda_emu::kind, mask, (uint32_t)value, 0, 0, 32);    \
+    }
+CUDA_EMU_REDUCE(__reduce_add_sync, op_reduce_add, unsigned)
+CUDA_EMU_REDUCE(__reduce_add_sync, op_reduce_add, int)
+CUDA_EMU_REDUCE(__reduce_min_sync, op_reduce_min_u, unsigned)
+CUDA_EMU_REDUCE(__reduce_min_sync, op_reduce_min_i, int)
+CUDA_EMU_REDUCE(__reduce_max_sync, op_reduce_max_u, unsigned)
+CUDA_EMU_REDUCE(__reduce_max_sync, op_reduce_max_i, int)
+CUDA_EMU_REDUCE(__reduce_and_sync, op_reduce_and, unsigned)
+CUDA_EMU_REDUCE(__reduce_or_sync, op_reduce_or, unsigned)
+CUDA_EMU_REDUCE(__reduce_xor_sync, op_reduce_xor, unsigned)
+#undef CUDA_EMU_REDUCE
+
+template <class T>
+CUDA_EMU_INLINE unsigned __match_any_sync(unsigned mask, T value)
+{
+    uint64_t bits = 0;
+    static_assert(sizeof(T) <= 8, "__match_any_sync takes 4- or 8-byte values");
+    std::memcpy(&bits, &value, sizeof(T));
+    return (unsigned)cuda_emu::warp_op(cuda_emu::op_match_any, mask, bits, 0, 0, 32);
+}
+template <class T>
+CUDA_EMU_INLINE unsigned __match_all_sync(unsigned mask, T value, int *pred)
+{
+    uint64_t bits = 0;
+    static_assert(sizeof(T) <= 8, "__match_all_sync takes 4- or 8-byte values");
+    std::memcpy(&bits, &value, sizeof(T));
+    unsigned r = (unsigned)cuda_emu::warp_op(cuda_emu::op_match_all, mask, bits, 0, 0, 32);
+    *pred = r != 0;
+    return r;
+}
+
+/* ---- Atomics ------------------------------------------------------------
+ * Implemented in the runtime: it tells the race checker that the access is
+ * atomic, counts it as synchronisation and notices a thread that polls one
+ * address with atomics. Fibers never switch inside one, so they are atomic. */
+
+int atomicAdd(int *address, int val);
+unsigned int atomicAdd(unsigned int *address, unsigned int val);
+unsigned long long atomicAdd(unsigned long long *address, unsigned long long val);
+float atomicAdd(float *address, float val);
+double atomicAdd(double *address, double val);
+int atomicSub(int *address, int val);
+unsigned int atomicSub(unsigned int *address, unsigned int val);
+int atomicExch(int *address, int val);
+unsigned int atomicExch(unsigned int *address, unsigned int val);
+unsigned long long atomicExch(unsigned long long *address, unsigned long long val);
+float atomicExch(float *address, float val);
+int atomicMin(int *address, int val);
+unsigned int atomicMin(unsigned int *address, unsigned int val);
+long long atomicMin(long long *address, long long val);
+unsigned long long atomicMin(unsigned long long *address, unsigned long long val);
+int atomicMax(int *address, int val);
+unsigned int atomicMax(unsigned int *address, unsigned int val);
+long long atomicMax(long long *address, long long val);
+unsigned long long atomicMax(unsigned long long *address, unsigned long long val);
+unsigned int atomicInc(unsigned int *address, unsigned int val);
+unsigned int atomicDec(unsigned int *address, unsigned int val);
+int atomicCAS(int *address, int compare, int val);
+unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int val);
+unsigned long long atomicCAS(unsigned long long *address, unsigned long long compare,
+                             unsigned long long val);
+unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short val);
+int atomicAnd(int *address, int val);
+unsigned int atomicAnd(unsigned int *address, unsigned int val);
+unsigned long long atomicAnd(unsigned long long *address, unsigned long long val);
+int atomicOr(int *address, int val);
+unsigned int atomicOr(unsigned int *address, unsigned int val);
+unsigned long long atomicOr(unsigned long long *address, unsigned long long val);
+int atomicXor(int *address, int val);
+unsigned int atomicXor(unsigned int *address, unsigned int val);
+unsigned long long atomicXor(unsigned long long *address, unsigned long long val);
+
+/* The _block and _system scopes are the same operation on one device. */
+#define CUDA_EMU_SCOPED_ATOMIC(name)                                                    \
+    template <class T, class... V>                                                      \
+    CUDA_EMU_INLINE auto name##_block(T *address, V... v) -> decltype(name(address, v...)) \
+    {                                                                                   \
+        return name(address, v...);                                                     \
+    }                                                                                   \
+    template <class T, class... V>                                                      \
+    CUDA_EMU_INLINE auto name##_system(T *address, V... v) -> decltype(name(address, v...)) \
+    {                                                                                   \
+        return name(address, v...);                                                     \
+    }
+CUDA_EMU_SCOPED_ATOMIC(atomicAdd)
+CUDA_EMU_SCOPED_ATOMIC(atomicSub)
+CUDA_EMU_SCOPED_ATOMIC(atomicExch)
+CUDA_EMU_SCOPED_ATOMIC(atomicMin)
+CUDA_EMU_SCOPED_ATOMIC(atomicMax)
+CUDA_EMU_SCOPED_ATOMIC(atomicInc)
+CUDA_EMU_SCOPED_ATOMIC(atomicDec)
+CUDA_EMU_SCOPED_ATOMIC(atomicCAS)
+CUDA_EMU_SCOPED_ATOMIC(atomicAnd)
+CUDA_EMU_SCOPED_ATOMIC(atomicOr)
+CUDA_EMU_SCOPED_ATOMIC(atomicXor)
+#undef CUDA_EMU_SCOPED_ATOMIC
+
+/* ---- Load and store hints: caching has no meaning on the CPU ------------ */
+
+template <class T> CUDA_EMU_INLINE T __ldg(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE T __ldca(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE T __ldcg(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE T __ldcs(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE T __ldlu(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE T __ldcv(const T *p) { return *p; }
+template <class T> CUDA_EMU_INLINE void __stwb(T *p, T v) { *p = v; }
+template <class T> CUDA_EMU_INLINE void __stcg(T *p, T v) { *p = v; }
+template <class T> CUDA_EMU_INLINE void __stcs(T *p, T v) { *p = v; }
+template <class T> CUDA_EMU_INLINE void __stwt(T *p, T v) { *p = v; }
+
+/* ---- Integer intrinsics -------------------------------------------------- */
+
+CUDA_EMU_INLINE int __popc(unsigned int x) { return __builtin_popcount(x); }
+CUDA_EMU_INLINE int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+CUDA_EMU_INLINE int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned)x); }
+CUDA_EMU_INLINE int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll((unsigned long long)x); }
+CUDA_EMU_INLINE int __ffs(int x) { return __builtin_ffs(x); }
+CUDA_EMU_INLINE int __ffsll(long long x) { return __builtin_ffsll(x); }
+CUDA_EMU_INLINE unsigned int __brev(unsigned int x)
+{
+    x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+    x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+    x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+    return __builtin_bswap32(x);
+}
+CUDA_EMU_INLINE unsigned long long __brevll(unsigned long long x)
+{
+    return ((unsigned long long)__brev((unsigned)x) << 32) | __brev((unsigned)(x >> 32));
+}
+CUDA_EMU_INLINE int __mul24(int x, int y)
+{
+    return (int)((long long)((x << 8) >> 8) * (long long)((y << 8) >> 8));
+}
+CUDA_EMU_INLINE unsigned int __umul24(unsigned int x, unsigned int y)
+{
+    return (x & 0xffffffu) * (y & 0xffffffu);
+}
+CUDA_EMU_INLINE int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+CUDA_EMU_INLINE unsigned int __umulhi(unsigned int x, unsigned int y)
+{
+    return (unsigned)(((unsigned long long)x * y) >> 32);
+}
+CUDA_EMU_INLINE long long __mul64hi(long long x, long long y)
+{
+    return (long long)(((__int128)x * y) >> 64);
+}
+CUDA_EMU_INLINE unsigned long long __umul64hi(unsigned long long x, unsigned long long y)
+{
+    return (unsigned long long)(((unsigned __int128)x * y) >> 64);
+}
+CUDA_EMU_INLINE unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s)
+{
+    unsigned long long bytes = ((unsigned long long)y << 32) | x;
+    unsigned int r = 0;
+    for (int i = 0; i < 4; ++i)
+        r |= (unsigned)((bytes >> (8 * ((s >> (4 * i)) & 7))) & 0xff) << (8 * i);
+    return r;
+}
+CUDA_EMU_INLINE unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned)((v << (shift & 31)) >> 32);
+}
+CUDA_EMU_INLINE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned)(v >> (shift & 31));
+}
+
+/* ---- Reinterpretation ---------------------------------------------------- */
+
+CUDA_EMU_INLINE int __float_as_int(float x) { int r; std::memcpy(&r, &x, 4); return r; }
+CUDA_EMU_INLINE unsigned int __float_as_uint(float x) { unsigned r; std::memcpy(&r, &x, 4); return r; }
+CUDA_EMU_INLINE float __int_as_float(int x) { float r; std::memcpy(&r, &x, 4); return r; }
+CUDA_EMU_INLINE float __uint_as_float(unsigned int x) { float r; std::memcpy(&r, &x, 4); return r; }
+CUDA_EMU_INLINE long long __double_as_longlong(double x) { long long r; std::memcpy(&r, &x, 8); return r; }
+CUDA_EMU_INLINE double __longlong_as_double(long long x) { double r; std::memcpy(&r, &x, 8); return r; }
+
+/* ---- Float intrinsics: correctly rounded where CUDA's are; the fast
+ * approximations (__expf, __fdividef ...) use the accurate function, which is
+ * within the approximation's documented error. -------------------------------- */
+
+CUDA_EMU_INLINE float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+CUDA_EMU_INLINE float __fadd_rn(float a, float b) { return a + b; }
+CUDA_EMU_INLINE float __fsub_rn(float a, float b) { return a - b; }
+CUDA_EMU_INLINE float __fmul_rn(float a, float b) { return a * b; }
+CUDA_EMU_INLINE float __fdiv_rn(float a, float b) { return a / b; }
+CUDA_EMU_INLINE float __frcp_rn(float a) { return 1.0f / a; }
+CUDA_EMU_INLINE float __fsqrt_rn(float a) { return sqrtf(a); }
+CUDA_EMU_INLINE double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+CUDA_EMU_INLINE double __dadd_rn(double a, double b) { return a + b; }
+CUDA_EMU_INLINE double __dmul_rn(double a, double b) { return a * b; }
+CUDA_EMU_INLINE float __fdividef(float a, float b) { return a / b; }
+CUDA_EMU_INLINE float fdividef(float a, float b) { return a / b; }
+CUDA_EMU_INLINE float __expf(float x) { return expf(x); }
+CUDA_EMU_INLINE float __exp10f(float x) { return powf(10.0f, x); }
+CUDA_EMU_INLINE float __logf(float x) { return logf(x); }
+CUDA_EMU_INLINE float __log2f(float x) { return log2f(x); }
+CUDA_EMU_INLINE float __log10f(float x) { return log10f(x); }
+CUDA_EMU_INLINE float __powf(float x, float y) { return powf(x, y); }
+CUDA_EMU_INLINE float __sinf(float x) { return sinf(x); }
+CUDA_EMU_INLINE float __cosf(float x) { return cosf(x); }
+CUDA_EMU_INLINE float __tanf(float x) { return tanf(x); }
+CUDA_EMU_INLINE void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+CUDA_EMU_INLINE float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+CUDA_EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+CUDA_EMU_INLINE double rsqrt(double x) { return 1.0 / sqrt(x); }
+CUDA_EMU_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+CUDA_EMU_INLINE int __float2int_rn(float x) { return (int)nearbyintf(x); }
+CUDA_EMU_INLINE int __float2int_rz(float x) { return (int)x; }
+CUDA_EMU_INLINE int __float2int_rd(float x) { return (int)floorf(x); }
+CUDA_EMU_INLINE int __float2int_ru(float x) { return (int)ceilf(x); }
+CUDA_EMU_INLINE unsigned int __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
+CUDA_EMU_INLINE unsigned int __float2uint_rz(float x) { return (unsigned)x; }
+CUDA_EMU_INLINE float __int2float_rn(int x) { return (float)x; }
+CUDA_EMU_INLINE float __uint2float_rn(unsigned int x) { return (float)x; }
+CUDA_EMU_INLINE int __double2int_rn(double x) { return (int)nearbyint(x); }
+CUDA_EMU_INLINE float __double2float_rn(double x) { return (float)x; }
+
+/* ---- min and max: the overload set of CUDA's math_functions.hpp --------- */
+
+#define CUDA_EMU_MINMAX(R, A, B)                                                \
+    CUDA_EMU_INLINE R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }       \
+    CUDA_EMU_INLINE R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+CUDA_EMU_MINMAX(int, int, int)
+CUDA_EMU_MINMAX(unsigned int, unsigned int, unsigned int)
+CUDA_EMU_MINMAX(unsigned int, int, unsigned int)
+CUDA_EMU_MINMAX(unsigned int, unsigned int, int)
+CUDA_EMU_MINMAX(long, long, long)
+CUDA_EMU_MINMAX(unsigned long, unsigned long, unsigned long)
+CUDA_EMU_MINMAX(unsigned long, long, unsigned long)
+CUDA_EMU_MINMAX(unsigned long, unsigned long, long)
+CUDA_EMU_MINMAX(long long, long long, long long)
+CUDA_EMU_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+CUDA_EMU_MINMAX(unsigned long long, long long, unsigned long long)
+CUDA_EMU_MINMAX(unsigned long long, unsigned long long, long long)
+#undef CUDA_EMU_MINMAX
+CUDA_EMU_INLINE float min(float a, float b) { return fminf(a, b); }
+CUDA_EMU_INLINE float max(float a, float b) { return fmaxf(a, b); }
+CUDA_EMU_INLINE double min(double a, double b) { return fmin(a, b); }
+CUDA_EMU_INLINE double max(double a, double b) { return fmax(a, b); }
+CUDA_EMU_INLINE double min(float a, double b) { return fmin(a, b); }
+CUDA_EMU_INLINE double min(double a, float b) { return fmin(a, b); }
+CUDA_EMU_INLINE double max(float a, double b) { return fmax(a, b); }
+CUDA_EMU_INLINE double max(double a, float b) { return fmax(a, b); }
+CUDA_EMU_INLINE unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+CUDA_EMU_INLINE unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+CUDA_EMU_INLINE long long llmin(long long a, long long b) { return a < b ? a : b; }
+CUDA_EMU_INLINE long long llmax(long long a, long long b) { return a > b ? a : b; }
+CUDA_EMU_INLINE unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+CUDA_EMU_INLINE unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+
+#endif /* CUDA_EMU_DEVICE_H */

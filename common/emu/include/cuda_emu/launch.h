@@ -1,0 +1,152 @@
+/*
+ * cuda_emu/launch.h -- what the emu-rewrite step turns launches and __shared__
+ * declarations into.
+ *
+ *   k<T, 4><<<grid, block, smem, stream>>>(a, b);
+ * becomes
+ *   ::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(k<T, 4>), "k<T, 4>",
+ *                      ::cuda_emu::config(grid, block, smem, stream),
+ *                      [&](auto... cuda_emu_a) { k<T, 4>(cuda_emu_a...); }, a, b);
+ *
+ * The arguments are evaluated once, at the launch, as in CUDA; every CUDA
+ * thread then calls the kernel with its own copy of them, so a kernel that
+ * modifies a parameter modifies only its own. The lambda lets C++ deduce the
+ * template arguments of a kernel launched as k<<<...>>>(x) just as nvcc does;
+ * the kernel's address, when it has a single one, identifies it to
+ * cudaFuncSetAttribute.
+ *
+ *   __shared__ float tile[32][33];
+ * becomes (inside a function)
+ *   struct cuda_emu_sh_12_0 { float tile[32][33]; };
+ *   auto &tile = ::cuda_emu::shared_var<decltype(cuda_emu_sh_12_0::tile)>(
+ *       &::cuda_emu::shared_key<cuda_emu_sh_12_0>, 0, "tile");
+ * The local struct only names the declared type; the storage is allocated by
+ * the runtime once per block, on the first thread to reach the declaration.
+ */
+#ifndef CUDA_EMU_LAUNCH_H
+#define CUDA_EMU_LAUNCH_H
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "../cuda_runtime_api.h"
+
+namespace cuda_emu {
+
+/* The four values between <<< and >>>. */
+struct LaunchConfig {
+    dim3 grid;           /* blocks in the grid */
+    dim3 block;          /* threads per block */
+    size_t smem;         /* dynamic shared memory per block, bytes */
+    cudaStream_t stream; /* stream the launch is issued to (0: legacy default) */
+};
+
+inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t stream = 0)
+{
+    return LaunchConfig{grid, block, smem, stream};
+}
+
+/* Runs INVOKE(CTX) once per CUDA thread of the grid described by CFG, or
+ * records CUDA's error for a bad configuration. KERNEL (may be null when the
+ * kernel's address is not known) and NAME identify the kernel in error
+ * messages and to cudaFuncSetAttribute. Returns when the grid has finished. */
+void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+                   void (*invoke)(void *), void *ctx);
+
+template <class Body, class... Args>
+void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
+            Args &&...args)
+{
+    struct Context {
+        Body body;                                 /* calls the kernel with a thread's copy */
+        std::tuple<std::decay_t<Args>...> args;    /* the arguments, evaluated at the launch */
+    };
+    Context ctx{body, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+    launch_erased(kernel, name, cfg,
+                  [](void *p) {
+                      Context *c = static_cast<Context *>(p);
+                      std::apply(c->body, c->args);
+                  },
+                  &ctx);
+}
+
+/* The address of a kernel that names exactly one function, else null:
+ * kernel_address<Tag> only deduces from a single function, and the Tag makes
+ * the probe lambda's return type dependent, so an overload set or a template
+ * whose arguments come from the call is a substitution failure, not an error. */
+template <class Tag, class R, class... P>
+const void *kernel_address(R (*fn)(P...))
+{
+    return reinterpret_cast<const void *>(fn);
+}
+template <class Probe>
+const void *kernel_address_or_null(Probe probe)
+{
+    if constexpr (std::is_invocable_v<Probe, int>)
+        return probe(0);
+    else
+        return nullptr;
+}
+
+/* cudaLaunchKernel's argument array, unpacked into the parameter types of FN. */
+template <class... P, size_t... I>
+void launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
+                       std::index_sequence<I...>)
+{
+    launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
+           *static_cast<std::decay_t<P> *>(args[I])...);
+}
+
+/* ---- Shared memory ------------------------------------------------------- */
+
+/* One address per __shared__ declaration (per instantiation of its function,
+ * since each instantiation has its own local struct S). */
+template <class S>
+inline const char shared_key = 0;
+
+/* The running block's copy of the INDEX-th variable declared with KEY, SIZE
+ * bytes aligned to ALIGN, allocated (and filled with the 0xff poison) when
+ * the first thread of the block gets here. NAME and ELEM_SIZE are for
+ * messages. */
+void *shared_static(const void *key, unsigned index, size_t size, size_t align, const char *name,
+                    size_t elem_size);
+
+template <class T>
+T &shared_var(const void *key, unsigned index, const char *name)
+{
+    return *static_cast<T *>(shared_static(key, index, sizeof(T), alignof(T), name,
+                                           sizeof(std::remove_all_extents_t<T>)));
+}
+
+/* The running block's dynamic shared memory (the smem bytes of the launch). */
+void *shared_dynamic(const char *name, size_t elem_size);
+
+template <class T>
+T *dynamic_shared(const char *name)
+{
+    return static_cast<T *>(shared_dynamic(name, sizeof(T)));
+}
+
+/* An extern __shared__ array at file scope is a pointer the runtime points at
+ * the running block's dynamic shared memory whenever it switches blocks; SET
+ * stores its argument into that pointer. Returns true (for a static initializer). */
+bool register_dynamic_shared_alias(void (*set)(void *));
+
+/* The check __launch_bounds__(MAX_THREADS, ...) stands for: a launch with more
+ * threads per block fails with cudaErrorLaunchOutOfResources, as on a GPU.
+ * The rewrite puts this call first in the kernel's body. */
+void kernel_launch_bounds(long long max_threads, long long min_blocks = 0,
+                          long long max_blocks_per_cluster = 0);
+
+} // namespace cuda_emu
+
+#define CUDA_EMU_KERNEL_PTR(...)                                                        \
+    ::cuda_emu::kernel_address_or_null(                                                \
+        [&](auto cuda_emu_tag)                                                          \
+            -> decltype(::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__)) { \
+            return ::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__);    \
+        })
+
+#endif /* CUDA_EMU_LAUNCH_H */

@@ -1,0 +1,10 @@
+/*
+ * cuda_profiler_api.h -- cudaProfilerStart/Stop for the CPU emulator, where
+ * there is no profiler: they succeed and do nothing.
+ */
+#ifndef CUDA_EMU_CUDA_PROFILER_API_H
+#define CUDA_EMU_CUDA_PROFILER_API_H
+
+#include "cuda_runtime_api.h"
+
+#endif /* CUDA_EMU_CUDA_PROFILER_API_H */

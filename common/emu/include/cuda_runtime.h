@@ -1,0 +1,178 @@
+/*
+ * cuda_runtime.h -- the CUDA runtime for the CPU emulator (what nvcc includes
+ * into every .cu file, and what host code includes by name).
+ *
+ * The C API is in cuda_runtime_api.h; this header adds what C++ code expects
+ * from NVIDIA's cuda_runtime.h: the device functions, the templates that take
+ * a kernel or a T** directly, and the launch machinery the emu-rewrite step
+ * targets. The emulator itself is described in common/emu/README.md.
+ */
+#ifndef CUDA_EMU_CUDA_RUNTIME_H
+#define CUDA_EMU_CUDA_RUNTIME_H
+
+#include "cuda_runtime_api.h"
+#include "device_launch_parameters.h"
+#include "vector_functions.h"
+#include "vector_types.h"
+
+#ifdef __cplusplus
+
+#include "cuda_emu/defines.h"
+#include "cuda_emu/device.h"
+#include "cuda_emu/launch.h"
+
+/* ---- C++ conveniences with CUDA's signatures ----------------------------- */
+
+template <class T>
+inline cudaError_t cudaMalloc(T **devPtr, size_t size)
+{
+    return ::cudaMalloc(reinterpret_cast<void **>(devPtr), size);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
+{
+    return ::cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+{
+    return ::cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal)
+{
+    return ::cudaMallocManaged(reinterpret_cast<void **>(devPtr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    return ::cudaMallocPitch(reinterpret_cast<void **>(devPtr), pitch, width, height);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
+{
+    return ::cudaMallocAsync(reinterpret_cast<void **>(devPtr), size, stream);
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
+{
+    return ::cudaEventCreateWithFlags(event, flags);
+}
+
+template <class T>
+inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
+{
+    return ::cudaFuncGetAttributes(attr, reinterpret_cast<const void *>(entry));
+}
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+{
+    return ::cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
+}
+template <class T>
+inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig)
+{
+    return ::cudaFuncSetCacheConfig(reinterpret_cast<const void *>(func), cacheConfig);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize)
+{
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize);
+}
+
+/* The block size with the most resident threads per SM (the largest such
+ * size on a tie), and the grid that fills the device at that size. */
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                                      size_t dynamicSMemSize = 0,
+                                                      int blockSizeLimit = 0)
+{
+    if (minGridSize == nullptr || blockSize == nullptr)
+        return cudaErrorInvalidValue;
+    int sms = 0, limit = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxThreadsPerBlock, 0);
+    if (blockSizeLimit > 0 && blockSizeLimit < limit)
+        limit = blockSizeLimit;
+    int best_size = 0, best_threads = 0, best_blocks = 0;
+    for (int size = limit; size > 0; size -= (size % 32 != 0 ? size % 32 : 32)) {
+        int blocks = 0;
+        cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, size,
+                                                                        dynamicSMemSize);
+        if (err != cudaSuccess)
+            return err;
+        if (blocks * size > best_threads) {
+            best_threads = blocks * size;
+            best_size = size;
+            best_blocks = blocks;
+        }
+    }
+    *blockSize = best_size;
+    *minGridSize = best_blocks * sms;
+    return cudaSuccess;
+}
+
+template <class... P>
+inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem = 0, cudaStream_t stream = 0)
+{
+    cuda_emu::launch_with_array(func, "cudaLaunchKernel", cuda_emu::config(gridDim, blockDim, sharedMem, stream),
+                                args, std::index_sequence_for<P...>{});
+    return cudaPeekAtLastError();
+}
+
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+                                      size_t offset = 0,
+                                      enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
+{
+    if (offset > sizeof(T) || count > sizeof(T) - offset)
+        return ::cudaMemcpyToSymbol(nullptr, src, count, offset, kind);
+    return ::cudaMemcpyToSymbol(&symbol, src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+                                        size_t offset = 0,
+                                        enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
+{
+    if (offset > sizeof(T) || count > sizeof(T) - offset)
+        return ::cudaMemcpyFromSymbol(dst, nullptr, count, offset, kind);
+    return ::cudaMemcpyFromSymbol(dst, &symbol, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+                                           size_t offset = 0,
+                                           enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                           cudaStream_t stream = 0)
+{
+    cudaError_t err = cudaStreamQuery(stream);
+    return err != cudaSuccess ? err : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+                                             size_t offset = 0,
+                                             enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                             cudaStream_t stream = 0)
+{
+    cudaError_t err = cudaStreamQuery(stream);
+    return err != cudaSuccess ? err : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
+{
+    *devPtr = const_cast<void *>(static_cast<const void *>(&symbol));
+    return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
+{
+    (void)symbol;
+    *size = sizeof(T);
+    return cudaSuccess;
+}
+
+#endif /* __cplusplus */
+
+#endif /* CUDA_EMU_CUDA_RUNTIME_H */

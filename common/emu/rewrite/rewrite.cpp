@@ -1,0 +1,749 @@
+/*
+ * rewrite.cpp -- the source rewrite described in rewrite.h.
+ *
+ * A first pass classifies every byte as code, comment or literal and marks
+ * preprocessor directive lines; everything after works on code bytes only,
+ * so "<<<" in a string or a commented-out __shared__ is left alone. A second
+ * pass walks the code once, keeping a stack of braces (to tell file scope
+ * from function scope), and collects edits; they are applied at the end.
+ * Each edit keeps the newlines of the text it replaces, so lines stay put.
+ */
+#include "rewrite.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace emu_rewrite {
+
+namespace {
+
+constexpr size_t npos = std::string::npos;
+
+enum ByteKind : uint8_t { code, comment, literal };
+
+bool ident_char(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
+
+struct Edit {
+    size_t begin;            /* first byte replaced */
+    size_t end;              /* one past the last (== begin for an insertion) */
+    std::string replacement; /* what goes there */
+};
+
+class Rewriter {
+  public:
+    Rewriter(const std::string &text, const std::string &path, const IncludeMapper &includes)
+        : s_(text), path_(path), includes_(includes), kind_(text.size(), code),
+          directive_(text.size(), 0)
+    {
+        lex();
+    }
+
+    bool run(std::string *error);
+    std::string apply() const;
+
+  private:
+    /* ---- First pass ---------------------------------------------------- */
+    void lex();
+    size_t lex_literal(size_t i);
+
+    /* ---- Navigation over code bytes ------------------------------------- */
+    bool is_code(size_t i) const { return i < s_.size() && kind_[i] == code; }
+    bool code_at(size_t i, const char *token) const;
+    size_t skip_space(size_t i) const;      /* forward to the next code non-space byte */
+    size_t skip_space_back(size_t end) const; /* back over space and comments; returns an end */
+    size_t ident_begin(size_t end) const;   /* start of the identifier ending at END */
+    size_t ident_end(size_t i) const;       /* end of the identifier starting at I */
+    size_t match_forward(size_t i) const;   /* closer matching the opener at I */
+    size_t match_backward(size_t i) const;  /* opener matching the closer at I */
+    size_t match_angle_backward(size_t i) const;
+    size_t line_of(size_t i) const;
+    size_t directive_end(size_t i) const;   /* the newline ending the directive at I */
+    std::string flatten(size_t begin, size_t end) const; /* code text on one line */
+    size_t newlines(size_t begin, size_t end) const;
+
+    /* ---- Second pass ------------------------------------------------------ */
+    bool fail(size_t at, const std::string &message);
+    bool handle_directive(size_t hash, size_t *next);
+    bool handle_launch(size_t at, size_t *next);
+    size_t callee_begin(size_t end) const;
+    bool handle_shared(size_t at, size_t *next);
+    bool handle_launch_bounds(size_t at, size_t *next);
+    bool at_file_scope() const;
+    void open_brace(size_t at);
+
+    const std::string &s_;
+    const std::string &path_;
+    const IncludeMapper &includes_;
+    std::vector<uint8_t> kind_;      /* ByteKind of every byte */
+    std::vector<uint8_t> directive_; /* 1 for bytes of a preprocessor directive */
+    std::vector<bool> scopes_;       /* open braces: true for namespace / extern "C" */
+    std::vector<Edit> edits_;
+    std::string error_;
+    unsigned counter_ = 0;           /* makes generated names unique in the file */
+};
+
+/* ---- First pass ----------------------------------------------------------- */
+
+void Rewriter::lex()
+{
+    const size_t n = s_.size();
+    bool line_start = true;   /* only blanks since the last newline */
+    bool in_directive = false;
+    for (size_t i = 0; i < n;) {
+        char c = s_[i];
+        if (c == '\n') {
+            size_t k = i;
+            while (k > 0 && s_[k - 1] == '\r')
+                --k;
+            if (!(in_directive && k > 0 && s_[k - 1] == '\\'))
+                in_directive = false;
+            directive_[i] = in_directive;
+            line_start = true;
+            ++i;
+            continue;
+        }
+        if (c == '/' && i + 1 < n && s_[i + 1] == '/') {
+            while (i < n && !(s_[i] == '\n' && s_[i - 1] != '\\')) {
+                kind_[i] = comment;
+                directive_[i] = in_directive;
+                ++i;
+            }
+            continue;
+        }
+        if (c == '/' && i + 1 < n && s_[i + 1] == '*') {
+            size_t close = s_.find("*/", i + 2);
+            size_t stop = close == npos ? n : close + 2;
+            for (; i < stop; ++i) {
+                kind_[i] = comment;
+                directive_[i] = in_directive;
+            }
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            size_t stop = lex_literal(i);
+            if (stop != i) {
+                for (; i < stop; ++i) {
+                    kind_[i] = literal;
+                    directive_[i] = in_directive;
+                }
+                line_start = false;
+                continue;
+            }
+        }
+        if (line_start && c == '#')
+            in_directive = true;
+        if (!std::isspace((unsigned char)c))
+            line_start = false;
+        directive_[i] = in_directive;
+        ++i;
+    }
+}
+
+/* The end of the string or character literal whose quote is at I, or I if
+ * the quote does not start one (a digit separator: 1'000'000). */
+size_t Rewriter::lex_literal(size_t i)
+{
+    const size_t n = s_.size();
+    size_t word = i;
+    while (word > 0 && (ident_char(s_[word - 1]) || s_[word - 1] == '.' || s_[word - 1] == '\''))
+        --word;
+    if (s_[i] == '\'' && word < i && std::isdigit((unsigned char)s_[word]))
+        return i; /* digit separator */
+    std::string prefix = s_.substr(word, i - word);
+    if (s_[i] == '"' && !prefix.empty() && prefix.back() == 'R' &&
+        (prefix == "R" || prefix == "u8R" || prefix == "uR" || prefix == "UR" || prefix == "LR")) {
+        size_t open = s_.find('(', i + 1);
+        if (open == npos)
+            return n;
+        std::string close = ")" + s_.substr(i + 1, open - i - 1) + "\"";
+        size_t end = s_.find(close, open + 1);
+        return end == npos ? n : end + close.size();
+    }
+    char quote = s_[i];
+    for (size_t j = i + 1; j < n; ++j) {
+        if (s_[j] == '\\') {
+            ++j;
+            continue;
+        }
+        if (s_[j] == quote || s_[j] == '\n')
+            return j + 1;
+    }
+    return n;
+}
+
+/* ---- Navigation ----------------------------------------------------------- */
+
+bool Rewriter::code_at(size_t i, const char *token) const
+{
+    for (size_t k = 0; token[k] != '\0'; ++k)
+        if (!is_code(i + k) || s_[i + k] != token[k])
+            return false;
+    return true;
+}
+
+size_t Rewriter::skip_space(size_t i) const
+{
+    while (i < s_.size() && (kind_[i] == comment || std::isspace((unsigned char)s_[i])))
+        ++i;
+    return i;
+}
+
+size_t Rewriter::skip_space_back(size_t end) const
+{
+    while (end > 0 && (kind_[end - 1] == comment || std::isspace((unsigned char)s_[end - 1])))
+        --end;
+    return end;
+}
+
+size_t Rewriter::ident_begin(size_t end) const
+{
+    while (end > 0 && is_code(end - 1) && ident_char(s_[end - 1]))
+        --end;
+    return end;
+}
+
+size_t Rewriter::ident_end(size_t i) const
+{
+    while (is_code(i) && ident_char(s_[i]))
+        ++i;
+    return i;
+}
+
+size_t Rewriter::match_forward(size_t i) const
+{
+    std::string stack;
+    for (size_t j = i; j < s_.size(); ++j) {
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == '(' || c == '[' || c == '{') {
+            stack.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (stack.empty() || stack.back() != c)
+                return npos;
+            stack.pop_back();
+            if (stack.empty())
+                return j;
+        }
+    }
+    return npos;
+}
+
+size_t Rewriter::match_backward(size_t i) const
+{
+    std::string stack;
+    for (size_t j = i + 1; j-- > 0;) {
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == ')' || c == ']' || c == '}') {
+            stack.push_back(c == ')' ? '(' : c == ']' ? '[' : '{');
+        } else if (c == '(' || c == '[' || c == '{') {
+            if (stack.empty() || stack.back() != c)
+                return npos;
+            stack.pop_back();
+            if (stack.empty())
+                return j;
+        }
+    }
+    return npos;
+}
+
+/* The '<' that opens the template argument list closed by the '>' at I. */
+size_t Rewriter::match_angle_backward(size_t i) const
+{
+    int depth = 0;
+    for (size_t j = i + 1; j-- > 0;) {
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == '>') {
+            ++depth;
+        } else if (c == '<') {
+            if (--depth == 0)
+                return j;
+        } else if (c == ')' || c == ']') {
+            j = match_backward(j);
+            if (j == npos)
+                return npos;
+        } else if (c == ';' || c == '{' || c == '}') {
+            return npos;
+        }
+    }
+    return npos;
+}
+
+size_t Rewriter::line_of(size_t i) const
+{
+    return 1 + (size_t)std::count(s_.begin(), s_.begin() + (long)std::min(i, s_.size()), '\n');
+}
+
+size_t Rewriter::directive_end(size_t i) const
+{
+    while (i < s_.size() && !(s_[i] == '\n' && !directive_[i]))
+        ++i;
+    return i;
+}
+
+std::string Rewriter::flatten(size_t begin, size_t end) const
+{
+    std::string out;
+    bool space = false;
+    for (size_t i = begin; i < end; ++i) {
+        bool blank = kind_[i] == comment || std::isspace((unsigned char)s_[i]) ||
+                     (s_[i] == '\\' && i + 1 < end && s_[i + 1] == '\n');
+        if (blank) {
+            space = !out.empty();
+            continue;
+        }
+        if (space)
+            out += ' ';
+        space = false;
+        out += s_[i];
+    }
+    return out;
+}
+
+size_t Rewriter::newlines(size_t begin, size_t end) const
+{
+    return (size_t)std::count(s_.begin() + (long)begin, s_.begin() + (long)end, '\n');
+}
+
+std::string quoted(const std::string &text)
+{
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+/* ---- Second pass ----------------------------------------------------------- */
+
+bool Rewriter::fail(size_t at, const std::string &message)
+{
+    error_ = path_ + ":" + std::to_string(line_of(at)) + ": error: " + message;
+    return false;
+}
+
+bool Rewriter::at_file_scope() const
+{
+    return std::all_of(scopes_.begin(), scopes_.end(), [](bool ns) { return ns; });
+}
+
+/* Pushes the brace at AT: a namespace or extern "C" body, or anything else
+ * (function bodies, classes, initialisers). */
+void Rewriter::open_brace(size_t at)
+{
+    size_t end = skip_space_back(at);
+    bool ns = false;
+    if (end > 0 && kind_[end - 1] == literal) {
+        size_t begin = end;
+        while (begin > 0 && kind_[begin - 1] == literal)
+            --begin;
+        size_t before = skip_space_back(begin);
+        ns = s_.compare(ident_begin(before), before - ident_begin(before), "extern") == 0;
+    } else {
+        /* namespace, namespace x, namespace x::y, inline namespace x */
+        while (end > 0 && is_code(end - 1) && ident_char(s_[end - 1])) {
+            size_t begin = ident_begin(end);
+            if (s_.compare(begin, end - begin, "namespace") == 0) {
+                ns = true;
+                break;
+            }
+            end = skip_space_back(begin);
+            if (end >= 2 && s_[end - 1] == ':' && s_[end - 2] == ':')
+                end = skip_space_back(end - 2);
+        }
+    }
+    scopes_.push_back(ns);
+}
+
+bool Rewriter::handle_directive(size_t hash, size_t *next)
+{
+    size_t end = directive_end(hash);
+    size_t w = skip_space(hash + 1);
+    size_t we = ident_end(w);
+    std::string word = s_.substr(w, we - w);
+    *next = end;
+    if (word == "define") {
+        *next = we; /* launches inside a macro are rewritten like any others */
+        return true;
+    }
+    if (word == "pragma") {
+        size_t p = skip_space(we);
+        std::string what = s_.substr(p, ident_end(p) - p);
+        if (what == "unroll" || what.compare(0, 3, "nv_") == 0) {
+            std::string blank;
+            for (size_t i = hash; i < end; ++i)
+                blank += s_[i] == '\n' ? '\n' : ' ';
+            edits_.push_back(Edit{hash, end, blank});
+        }
+        return true;
+    }
+    if (word == "include") {
+        size_t q = skip_space(we);
+        if (q < end && s_[q] == '"') {
+            size_t close = s_.find('"', q + 1);
+            if (close != npos && close < end) {
+                std::string mapped = includes_(s_.substr(q + 1, close - q - 1));
+                if (!mapped.empty())
+                    edits_.push_back(Edit{q, close + 1, quoted(mapped)});
+            }
+        }
+    }
+    return true;
+}
+
+/* The start of the kernel expression that ends at END, just before "<<<":
+ * a name, possibly qualified (ns::k, Class::k), with template arguments
+ * (k<T, 4>), or an expression like kernels[i] or (ptr). npos if none. */
+size_t Rewriter::callee_begin(size_t end) const
+{
+    size_t pos = end;
+    for (;;) {
+        if (pos == 0)
+            return npos;
+        char c = s_[pos - 1];
+        if (c == '>') {
+            size_t open = match_angle_backward(pos - 1);
+            if (open == npos)
+                return npos;
+            size_t name_end = skip_space_back(open);
+            if (name_end == 0 || !ident_char(s_[name_end - 1]))
+                return npos;
+            pos = ident_begin(name_end);
+        } else if (c == ')' || c == ']') {
+            size_t open = match_backward(pos - 1);
+            if (open == npos)
+                return npos;
+            size_t name_end = skip_space_back(open);
+            if (name_end == 0 || !ident_char(s_[name_end - 1]))
+                return open; /* a parenthesised expression */
+            pos = ident_begin(name_end);
+        } else if (ident_char(c)) {
+            pos = ident_begin(pos);
+        } else {
+            return npos;
+        }
+        size_t w = skip_space_back(pos);
+        if (w >= 2 && s_[w - 1] == ':' && s_[w - 2] == ':') {
+            size_t before = skip_space_back(w - 2);
+            if (before > 0 && (ident_char(s_[before - 1]) || s_[before - 1] == '>')) {
+                pos = before;
+                continue;
+            }
+            return w - 2; /* ::kernel */
+        }
+        if (w >= 1 && s_[w - 1] == '.' && !(w >= 2 && std::isdigit((unsigned char)s_[w - 2]))) {
+            pos = skip_space_back(w - 1);
+            continue;
+        }
+        if (w >= 2 && s_[w - 1] == '>' && s_[w - 2] == '-') {
+            pos = skip_space_back(w - 2);
+            continue;
+        }
+        return pos;
+    }
+}
+
+bool Rewriter::handle_launch(size_t at, size_t *next)
+{
+    size_t callee_end = skip_space_back(at);
+    size_t callee = callee_begin(callee_end);
+    if (callee == npos)
+        return fail(at, "cannot find the kernel before <<<");
+    /* The configuration ends at the first >>> outside brackets. */
+    size_t cfg = at + 3, cfg_end = npos;
+    for (size_t j = cfg; j < s_.size(); ++j) {
+        if (!is_code(j))
+            continue;
+        if (s_[j] == '(' || s_[j] == '[' || s_[j] == '{') {
+            j = match_forward(j);
+            if (j == npos)
+                break;
+        } else if (s_[j] == ';' || s_[j] == ')' || s_[j] == ']' || s_[j] == '}') {
+            break;
+        } else if (code_at(j, ">>>")) {
+            cfg_end = j;
+            break;
+        }
+    }
+    if (cfg_end == npos)
+        return fail(at, "cannot find the >>> that ends this launch configuration");
+    size_t open = skip_space(cfg_end + 3);
+    if (open >= s_.size() || s_[open] != '(' || !is_code(open))
+        return fail(at, "expected the kernel's argument list after >>>");
+    size_t close = match_forward(open);
+    if (close == npos)
+        return fail(open, "unbalanced parentheses in the kernel's argument list");
+    std::string kernel = flatten(callee, callee_end);
+    bool has_args = skip_space(open + 1) < close;
+    std::string out = "::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(" + kernel + "), " + quoted(kernel) +
+                      ", ::cuda_emu::config(" + s_.substr(cfg, cfg_end - cfg) +
+                      "), [&](auto... cuda_emu_a) { " + kernel + "(cuda_emu_a...); }" +
+                      (has_args ? ", " + s_.substr(open + 1, close - open - 1) : std::string()) + ")";
+    out += std::string(newlines(callee, at) + newlines(cfg_end, open), '\n');
+    edits_.push_back(Edit{callee, close + 1, out});
+    *next = close + 1;
+    return true;
+}
+
+/* The names of the declarators in MEMBER ("float a[4], *b" gives a, b):
+ * for each comma-separated part, the last identifier before its first '['
+ * or '=' that is not an attribute-like word followed by '('. */
+std::vector<std::string> declarator_names(const std::string &member)
+{
+    std::vector<std::string> names;
+    std::string last;
+    int depth = 0;
+    bool done = false; /* past this declarator's name */
+    for (size_t i = 0; i <= member.size(); ++i) {
+        char c = i < member.size() ? member[i] : ',';
+        if (depth == 0 && c == ',') {
+            names.push_back(last);
+            last.clear();
+            done = false;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{' || c == '<') {
+            if (depth == 0 && (c == '[' || c == '('))
+                done = done || c == '[';
+            ++depth;
+            continue;
+        }
+        if (c == ')' || c == ']' || c == '}' || c == '>') {
+            --depth;
+            continue;
+        }
+        if (depth == 0 && c == '=')
+            done = true;
+        if (depth != 0 || done || !ident_char(c) || (i > 0 && ident_char(member[i - 1])))
+            continue;
+        size_t e = i;
+        while (e < member.size() && ident_char(member[e]))
+            ++e;
+        size_t after = e;
+        while (after < member.size() && member[after] == ' ')
+            ++after;
+        std::string word = member.substr(i, e - i);
+        bool qualifier = word == "const" || word == "volatile" || word == "__restrict__" ||
+                         word == "__restrict" || word == "restrict";
+        if (!std::isdigit((unsigned char)word[0]) && !qualifier &&
+            !(after < member.size() && member[after] == '('))
+            last = word;
+        i = e - 1;
+    }
+    return names;
+}
+
+bool Rewriter::handle_shared(size_t at, size_t *next)
+{
+    /* The declaration runs from after the previous ; { } or directive line
+     * to the next ; outside brackets. */
+    size_t begin = at;
+    for (size_t j = at; j-- > 0;) {
+        if (directive_[j]) {
+            begin = j + 1;
+            break;
+        }
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == ')' || c == ']') {
+            j = match_backward(j);
+            if (j == npos)
+                return fail(at, "unbalanced brackets before __shared__");
+            continue;
+        }
+        if (c == ';' || c == '{' || c == '}') {
+            begin = j + 1;
+            break;
+        }
+        begin = j;
+    }
+    begin = skip_space(begin);
+    size_t semi = npos;
+    for (size_t j = at; j < s_.size(); ++j) {
+        if (!is_code(j))
+            continue;
+        if (s_[j] == '(' || s_[j] == '[') {
+            j = match_forward(j);
+            if (j == npos)
+                break;
+        } else if (s_[j] == ';') {
+            semi = j;
+            break;
+        } else if (s_[j] == '{' || s_[j] == '}') {
+            break;
+        }
+    }
+    if (semi == npos)
+        return fail(at, "cannot find the end of this __shared__ declaration");
+
+    /* The declaration without __shared__, extern and static: a struct member. */
+    std::string member;
+    bool is_extern = false;
+    for (size_t i = begin; i < semi;) {
+        if (is_code(i) && ident_char(s_[i]) && (i == begin || !ident_char(s_[i - 1]))) {
+            size_t e = ident_end(i);
+            std::string word = s_.substr(i, e - i);
+            if (word == "__shared__" || word == "extern" || word == "static") {
+                is_extern |= word == "extern";
+                member += ' ';
+                i = e;
+                continue;
+            }
+            member += word;
+            i = e;
+            continue;
+        }
+        member += kind_[i] == comment || s_[i] == '\n' || (s_[i] == '\\' && i + 1 < semi && s_[i + 1] == '\n') ? ' ' : s_[i];
+        ++i;
+    }
+    std::vector<std::string> names = declarator_names(member);
+    for (const std::string &name : names)
+        if (name.empty())
+            return fail(at, "cannot find the name declared by this __shared__ declaration");
+
+    const unsigned id = counter_++;
+    const std::string tag = "cuda_emu_shared_" + std::to_string(line_of(at)) + "_" + std::to_string(id);
+    const bool file_scope = at_file_scope();
+    std::string out;
+    if (is_extern) {
+        if (names.size() != 1)
+            return fail(at, "declare one extern __shared__ array per declaration");
+        size_t open = member.find('[');
+        size_t close = open == npos ? npos : member.find(']', open);
+        if (close == npos || member.find_first_not_of(' ', open + 1) != close)
+            return fail(at, "an extern __shared__ declaration must be an array of unknown size, "
+                            "like extern __shared__ float smem[]");
+        member.replace(open, close - open + 1, "[1]");
+        const std::string &name = names[0];
+        std::string elem = "std::remove_extent_t<decltype(" + tag + "::" + name + ")>";
+        out = "struct " + tag + " { " + member + "; }; ";
+        if (file_scope)
+            out += "static " + elem + " *" + name + "; [[maybe_unused]] static const bool " + tag +
+                   "_registered = ::cuda_emu::register_dynamic_shared_alias([](void *cuda_emu_p) { " +
+                   name + " = static_cast<" + elem + " *>(cuda_emu_p); });";
+        else
+            out += "auto *" + name + " = ::cuda_emu::dynamic_shared<" + elem + ">(" +
+                   quoted(name) + ");";
+    } else {
+        if (file_scope)
+            return fail(at, "the emulator cannot give each block its own copy of a __shared__ "
+                            "variable declared at file scope; declare it inside the kernel");
+        out = "struct " + tag + " { " + member + "; };";
+        for (size_t k = 0; k < names.size(); ++k)
+            out += " auto &" + names[k] + " = ::cuda_emu::shared_var<decltype(" + tag + "::" +
+                   names[k] + ")>(&::cuda_emu::shared_key<" + tag + ">, " + std::to_string(k) +
+                   ", " + quoted(names[k]) + ");";
+    }
+    out += std::string(newlines(begin, semi + 1), '\n');
+    edits_.push_back(Edit{begin, semi + 1, out});
+    *next = semi + 1;
+    return true;
+}
+
+bool Rewriter::handle_launch_bounds(size_t at, size_t *next)
+{
+    size_t open = skip_space(ident_end(at));
+    if (open >= s_.size() || s_[open] != '(')
+        return fail(at, "expected ( after __launch_bounds__");
+    size_t close = match_forward(open);
+    if (close == npos)
+        return fail(at, "unbalanced parentheses in __launch_bounds__");
+    *next = close + 1;
+    for (size_t j = close + 1; j < s_.size(); ++j) {
+        if (!is_code(j))
+            continue;
+        if (s_[j] == '(' || s_[j] == '[') {
+            j = match_forward(j);
+            if (j == npos)
+                return true;
+        } else if (s_[j] == ';' || s_[j] == '}') {
+            return true; /* a declaration: the definition carries the check */
+        } else if (s_[j] == '{') {
+            edits_.push_back(Edit{j + 1, j + 1,
+                                  " ::cuda_emu::kernel_launch_bounds(" + flatten(open + 1, close) +
+                                      ");"});
+            return true;
+        }
+    }
+    return true;
+}
+
+bool Rewriter::run(std::string *error)
+{
+    const size_t n = s_.size();
+    for (size_t i = 0; i < n;) {
+        if (!is_code(i)) {
+            ++i;
+            continue;
+        }
+        size_t next = i + 1;
+        bool ok = true;
+        char c = s_[i];
+        if (c == '#' && directive_[i] && (i == 0 || !directive_[i - 1] || s_[i - 1] == '\n')) {
+            ok = handle_directive(i, &next);
+        } else if (c == '{') {
+            open_brace(i);
+        } else if (c == '}') {
+            if (!scopes_.empty())
+                scopes_.pop_back();
+        } else if (code_at(i, "<<<")) {
+            ok = handle_launch(i, &next);
+        } else if (ident_char(c) && (i == 0 || !ident_char(s_[i - 1]))) {
+            next = ident_end(i);
+            std::string word = s_.substr(i, next - i);
+            if (!directive_[i] && word == "__shared__")
+                ok = handle_shared(i, &next);
+            else if (!directive_[i] && word == "__launch_bounds__")
+                ok = handle_launch_bounds(i, &next);
+        }
+        if (!ok) {
+            *error = error_;
+            return false;
+        }
+        i = next;
+    }
+    return true;
+}
+
+std::string Rewriter::apply() const
+{
+    std::vector<Edit> edits = edits_;
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const Edit &a, const Edit &b) { return a.begin < b.begin; });
+    std::string out;
+    size_t pos = 0;
+    for (const Edit &e : edits) {
+        if (e.begin < pos)
+            continue; /* inside an edit already made (a launch inside a launch's arguments) */
+        out.append(s_, pos, e.begin - pos);
+        out += e.replacement;
+        pos = e.end;
+    }
+    out.append(s_, pos, npos);
+    return out;
+}
+
+} // namespace
+
+bool rewrite_source(const std::string &text, const std::string &display_path, bool prelude,
+                    const IncludeMapper &includes, std::string *out, std::string *error)
+{
+    Rewriter r(text, display_path, includes);
+    if (!r.run(error))
+        return false;
+    *out = (prelude ? "#include <cuda_emu/prelude.h>\n" : "") + std::string("#line 1 ") +
+           quoted(display_path) + "\n" + r.apply();
+    return true;
+}
+
+} // namespace emu_rewrite

@@ -1,0 +1,89 @@
+/*
+ * atomics.cpp -- atomic read-modify-write operations and memory fences.
+ *
+ * Fibers only switch at waits, never inside these functions, so a plain
+ * read-modify-write is atomic here. What makes them more than that is the
+ * bookkeeping: the race checker must know an access was atomic (atomics do
+ * not race with each other), that it may order other accesses (a ticket taken
+ * after a __threadfence() publishes a block's results), and that a thread
+ * polling a flag with atomics that change nothing is spinning.
+ */
+#include <cstring>
+
+#include "emu_internal.h"
+
+namespace cuda_emu {
+
+namespace {
+
+template <class T, class F>
+__attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc)
+{
+    T old = *address;
+    T now = update(old);
+    *address = now;
+    /* After the write: tracking may let another fiber run (a spinning thread). */
+    track_atomic(address, sizeof(T), std::memcmp(&old, &now, sizeof(T)) != 0, pc);
+    return old;
+}
+
+} // namespace
+
+} // namespace cuda_emu
+
+using cuda_emu::rmw;
+
+#define CUDA_EMU_PC __builtin_return_address(0)
+
+#define CUDA_EMU_ATOMIC2(name, T, expr)                                                 \
+    T name(T *address, T val)                                                           \
+    {                                                                                   \
+        return rmw(address, [val](T old) -> T { (void)old; return expr; }, CUDA_EMU_PC);           \
+    }
+
+CUDA_EMU_ATOMIC2(atomicAdd, int, (int)((unsigned)old + (unsigned)val))
+CUDA_EMU_ATOMIC2(atomicAdd, unsigned int, old + val)
+CUDA_EMU_ATOMIC2(atomicAdd, unsigned long long, old + val)
+CUDA_EMU_ATOMIC2(atomicAdd, float, old + val)
+CUDA_EMU_ATOMIC2(atomicAdd, double, old + val)
+CUDA_EMU_ATOMIC2(atomicSub, int, (int)((unsigned)old - (unsigned)val))
+CUDA_EMU_ATOMIC2(atomicSub, unsigned int, old - val)
+CUDA_EMU_ATOMIC2(atomicExch, int, val)
+CUDA_EMU_ATOMIC2(atomicExch, unsigned int, val)
+CUDA_EMU_ATOMIC2(atomicExch, unsigned long long, val)
+CUDA_EMU_ATOMIC2(atomicExch, float, val)
+CUDA_EMU_ATOMIC2(atomicMin, int, old < val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMin, unsigned int, old < val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMin, long long, old < val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMin, unsigned long long, old < val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMax, int, old > val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMax, unsigned int, old > val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMax, long long, old > val ? old : val)
+CUDA_EMU_ATOMIC2(atomicMax, unsigned long long, old > val ? old : val)
+CUDA_EMU_ATOMIC2(atomicInc, unsigned int, old >= val ? 0u : old + 1)
+CUDA_EMU_ATOMIC2(atomicDec, unsigned int, (old == 0 || old > val) ? val : old - 1)
+CUDA_EMU_ATOMIC2(atomicAnd, int, old & val)
+CUDA_EMU_ATOMIC2(atomicAnd, unsigned int, old & val)
+CUDA_EMU_ATOMIC2(atomicAnd, unsigned long long, old & val)
+CUDA_EMU_ATOMIC2(atomicOr, int, old | val)
+CUDA_EMU_ATOMIC2(atomicOr, unsigned int, old | val)
+CUDA_EMU_ATOMIC2(atomicOr, unsigned long long, old | val)
+CUDA_EMU_ATOMIC2(atomicXor, int, old ^ val)
+CUDA_EMU_ATOMIC2(atomicXor, unsigned int, old ^ val)
+CUDA_EMU_ATOMIC2(atomicXor, unsigned long long, old ^ val)
+
+#define CUDA_EMU_ATOMIC_CAS(T)                                                          \
+    T atomicCAS(T *address, T compare, T val)                                           \
+    {                                                                                   \
+        return rmw(address, [compare, val](T old) -> T { return old == compare ? val : old; }, \
+                   CUDA_EMU_PC);                                                        \
+    }
+CUDA_EMU_ATOMIC_CAS(int)
+CUDA_EMU_ATOMIC_CAS(unsigned int)
+CUDA_EMU_ATOMIC_CAS(unsigned long long)
+CUDA_EMU_ATOMIC_CAS(unsigned short)
+
+/* One device, one order: all three fence scopes are the same here. */
+void __threadfence() { cuda_emu::track_sync(); }
+void __threadfence_block() { cuda_emu::track_sync(); }
+void __threadfence_system() { cuda_emu::track_sync(); }

@@ -1,0 +1,241 @@
+/*
+ * emu_internal.h -- the emulator runtime's shared state, between its parts:
+ *
+ *   runtime.cpp  the CUDA host API: devices, memory, streams, events, errors
+ *   exec.cpp     launches: blocks, fibers, barriers, shared memory, spin-waits
+ *   warp.cpp     warp collectives (shuffles, votes, __syncwarp ...)
+ *   atomics.cpp  atomics and fences
+ *   track.cpp    the memory-access hooks: race and uninitialized-read checks
+ *   report.cpp   error messages with kernel, block, thread and source line
+ *
+ * One host thread runs everything: CUDA threads are fibers switched by the
+ * scheduler in exec.cpp, so none of this state needs a lock.
+ */
+#ifndef CUDA_EMU_INTERNAL_H
+#define CUDA_EMU_INTERNAL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../include/cuda_runtime.h"
+#include "fiber.h"
+
+#define CUDA_EMU_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+
+namespace cuda_emu {
+
+/* ---- The emulated device (documented in common/emu/README.md) ------------ */
+
+constexpr int kSMs = 4;                          /* streaming multiprocessors */
+constexpr int kWarpSize = 32;                    /* lanes per warp */
+constexpr int kMaxThreadsPerBlock = 1024;        /* threads per block */
+constexpr int kMaxBlockDim[3] = {1024, 1024, 64};/* block extent per axis */
+constexpr int kMaxGridDim[3] = {2147483647, 65535, 65535}; /* grid extent per axis */
+constexpr int kMaxThreadsPerSM = 2048;           /* resident threads per SM */
+constexpr int kMaxBlocksPerSM = 32;              /* resident blocks per SM */
+constexpr size_t kSharedPerBlock = 48 * 1024;    /* shared memory per block without opt-in */
+constexpr size_t kSharedOptin = 227 * 1024;      /* shared memory per block with opt-in */
+constexpr size_t kSharedPerSM = 228 * 1024;      /* shared memory per SM */
+constexpr size_t kReservedSharedPerBlock = 1024; /* shared memory the driver keeps per block */
+constexpr int kRegsPerSM = 65536;                /* 32-bit registers per SM */
+constexpr int kRegsPerThread = 32;               /* nominal registers per thread */
+constexpr int kL2Bytes = 4 * 1024 * 1024;        /* L2 cache */
+constexpr size_t kGlobalMem = (size_t)2 << 30;   /* device memory cudaMalloc may hand out */
+
+/* ---- Settings read once from the environment ---------------------------- */
+
+struct Settings {
+    bool check;           /* CUDA_EMU_CHECK: race and uninitialized-read checks (default on) */
+    unsigned spin_limit;  /* CUDA_EMU_SPIN_LIMIT: scheduling rounds without progress before a
+                             spin-wait is reported as a hang */
+    size_t stack_bytes;   /* CUDA_EMU_STACK_KB: stack per CUDA thread */
+    size_t check_max;     /* CUDA_EMU_CHECK_MAX_MB: allocations above this are not checked */
+};
+const Settings &settings();
+
+/* ---- Launches, blocks and threads ----------------------------------------- */
+
+enum class ThreadState : uint8_t {
+    ready,      /* may run */
+    at_barrier, /* waits at __syncthreads() */
+    at_warp_op, /* waits for the other lanes of a warp collective */
+    spinning,   /* gave the CPU back because it seemed to poll memory */
+    exited      /* returned from the kernel */
+};
+
+struct Block;
+
+/* A lane's part in a pending warp collective (see warp.cpp). */
+struct WarpOp {
+    int kind;           /* WarpOpKind */
+    unsigned mask;      /* the lanes it names */
+    uint64_t value;     /* its operand */
+    int b;              /* lane, delta or lane mask operand */
+    int c;              /* PTX shfl clamp/segment operand */
+    int width;          /* the width the source passed, for messages */
+    uint64_t result;    /* filled in when the collective completes */
+};
+
+struct Thread {
+    Context ctx;              /* saved registers while it does not run */
+    Stack stack;              /* its stack, from the pool */
+    void *fake_stack;         /* AddressSanitizer's fake-stack handle across switches */
+    Block *block;             /* the block it belongs to */
+    uint3 idx;                /* threadIdx */
+    unsigned tid;             /* linear index in the block: x + y*X + z*X*Y */
+    ThreadState state;        /* what it waits for, if anything */
+    const void *wait_pc;      /* where it waits: barrier, collective or spin site */
+    int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
+    int bar_pred;             /* its predicate for the __syncthreads_* variants */
+    int bar_result;           /* the variant's result, set when the barrier opens */
+    WarpOp op;                /* its pending warp collective, valid in at_warp_op */
+    uint32_t phase;           /* block barriers passed in this launch */
+    uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
+    uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
+    uint32_t sync_phase;      /* phase of that atomic or fence */
+    uintptr_t spin_addr;      /* address of its latest run of same-address loads */
+    uint32_t spin_count;      /* length of that run */
+    const void *spin_pc;      /* where the run's loads are */
+};
+
+/* One __shared__ variable of one block. */
+struct SharedVar {
+    const void *key;    /* identifies the declaration (see launch.h) */
+    unsigned index;     /* declarator index within it */
+    void *ptr;          /* this block's copy */
+    size_t size;        /* bytes */
+};
+
+struct Block {
+    uint3 idx;                        /* blockIdx */
+    unsigned long long linear;        /* linear block index: x + y*X + z*X*Y */
+    std::vector<Thread> threads;      /* its CUDA threads, by tid */
+    unsigned nwarps;                  /* warps, the last possibly partial */
+    unsigned exited;                  /* threads that returned */
+    unsigned at_barrier;              /* threads waiting at __syncthreads() */
+    unsigned cursor;                  /* where the round-robin search resumes */
+    std::vector<SharedVar> shared;    /* static __shared__ variables, by first use */
+    size_t static_shared;             /* their total size, bytes */
+    void *dynamic_shared;             /* the launch's dynamic shared memory, for this block */
+    std::vector<uint32_t> warp_clock; /* [warp][lane][other]: the __syncwarp count of OTHER
+                                         that LANE has synchronised with; empty until the
+                                         block's first __syncwarp */
+};
+
+struct Launch {
+    const void *kernel;          /* kernel address, or null if not known */
+    const char *name;            /* kernel as written at the launch */
+    dim3 grid;                   /* grid shape */
+    dim3 block;                  /* block shape */
+    size_t smem;                 /* dynamic shared memory per block */
+    void (*invoke)(void *);      /* runs the kernel for the current thread */
+    void *ctx;                   /* its argument */
+    uint32_t serial;             /* distinguishes this launch's access records; never 0 */
+    unsigned threads_per_block;  /* block.x * block.y * block.z */
+    unsigned long long nblocks;  /* grid.x * grid.y * grid.z */
+    uint32_t clock;              /* ticks at every atomic and fence (race checker) */
+    cudaError_t error;           /* first error, cudaSuccess while all is well */
+    bool rejected;               /* error is a launch failure, not sticky (launch bounds) */
+    bool stop;                   /* abandon the rest of the grid */
+};
+
+extern Thread *g_thread; /* the running CUDA thread, null while host code runs */
+extern Launch *g_launch; /* the launch in progress, null between launches */
+
+/* From a running fiber: wait in state S at call site PC until the scheduler
+ * resumes this thread. */
+void wait_here(ThreadState s, const void *pc);
+
+/* From a running fiber: end the launch with ERR (already reported) and never
+ * return. */
+[[noreturn]] void fail_from_fiber(cudaError_t err);
+
+/* From the scheduler: end the launch with ERR (already reported). */
+void fail_launch(cudaError_t err);
+
+/* Warp collectives (warp.cpp): try to complete what the lanes of WARP wait
+ * for, after a lane of it changed state. */
+void warp_progress(Block *b, unsigned warp);
+
+/* Describes what lanes of B that are stuck at warp collectives wait for. */
+void warp_describe_stuck(Block *b);
+
+/* ---- Runtime state shared with the host API (runtime.cpp) ----------------- */
+
+/* Records ERR as the result of an API call: it becomes the last error. */
+cudaError_t record_error(cudaError_t err);
+
+/* Makes ERR sticky, as a fault in a kernel is on a GPU: every later call
+ * returns it until cudaDeviceReset(). */
+void set_sticky_error(cudaError_t err);
+cudaError_t sticky_error();
+
+/* Checks a stream handle: 0, the two default streams and live streams are valid. */
+bool stream_valid(cudaStream_t s);
+
+/* The largest dynamic shared memory cudaFuncSetAttribute allowed KERNEL. */
+size_t kernel_max_dynamic_shared(const void *kernel);
+
+/* Blocks of THREADS threads using SMEM bytes of dynamic shared memory that fit
+ * on one SM of the emulated device (0 if none fits). */
+int blocks_per_sm(int threads, size_t smem);
+
+/* Makes sure the runtime is initialised (settings, sanitizer callbacks). */
+void init_runtime();
+
+/* ---- Memory tracking (track.cpp) --------------------------------------- */
+
+enum class RegionKind : uint8_t {
+    device,         /* cudaMalloc */
+    managed,        /* cudaMallocManaged: also written by the host, so not init-checked */
+    shared_static,  /* a block's __shared__ variable */
+    shared_dynamic  /* a block's dynamic shared memory */
+};
+
+/* Starts tracking [P, P+SIZE). NAME and ELEM_SIZE describe shared variables
+ * in messages; ALLOC_PC is where a device allocation was made. */
+void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
+                  const void *alloc_pc);
+/* Stops tracking the region that starts at P. */
+void untrack_region(void *p);
+/* The kind of the tracked region that holds [P, P+SIZE) entirely, in *KIND;
+ * false if there is none. BASE and REGION_SIZE describe it. */
+bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base,
+                  size_t *region_size);
+/* Host writes: [P, P+N) now holds defined data. */
+void mark_written(void *p, size_t n);
+/* Host copies: DST gets SRC's written/unwritten state. */
+void copy_written(void *dst, const void *src, size_t n);
+/* Reports host reads of never-written device memory in [P, P+N), by the API
+ * call WHAT at PC; returns false (and reports) if there are any. */
+bool check_written(const void *p, size_t n, const char *what, const void *pc);
+/* An atomic access of SIZE bytes at ADDR that CHANGED memory or not. */
+void track_atomic(void *addr, size_t size, bool changed, const void *pc);
+/* A fence, or an atomic: everything this thread did before is ordered
+ * before what other threads do after they synchronise with it. */
+void track_sync();
+/* Forgets the bounds of the block-local regions of B (at block end). */
+void untrack_block(Block *b);
+
+/* ---- Reports (report.cpp) ---------------------------------------------- */
+
+/* "file.cu:LINE" for a return address inside the program, or "pc 0x...". */
+std::string where(const void *pc);
+/* "(x,y,z)" */
+std::string dim_str(uint3 v);
+/* The threads of B listed in TIDS, compactly: "(0,0,0)..(15,0,0), (20,0,0)". */
+std::string thread_list(const Block *b, const std::vector<unsigned> &tids);
+/* Prints "cuda-emu: error: WHAT in kernel K, block (..), thread (..)" (the
+ * thread part only when T is not null) to stderr. */
+void report_head(const char *what, const Block *b, const Thread *t);
+/* Prints one indented detail line. */
+void report_line(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* Describes the memory at [P, P+N) for a message: which allocation or
+ * __shared__ variable, at what offset. */
+std::string describe_memory(const void *p, size_t n);
+
+} // namespace cuda_emu
+
+#endif /* CUDA_EMU_INTERNAL_H */

@@ -1,0 +1,672 @@
+/*
+ * exec.cpp -- running a grid: blocks of fibers, barriers, shared memory and
+ * spin-waits.
+ *
+ * A launch runs at the moment it is issued. Blocks run one after another;
+ * within a block the scheduler (on the host's own stack) resumes its threads
+ * in order, each until it waits: at __syncthreads(), at a warp collective, at
+ * its end, or when it seems to poll memory. A barrier opens when every thread
+ * of the block waits at it; a thread that exited instead, or threads waiting
+ * at different barriers, are reported, because on a GPU that is undefined
+ * (a hang or silent corruption). If every thread of the running blocks is
+ * polling memory, the scheduler starts further blocks up to what the emulated
+ * device keeps resident, so a block may wait for a later one; when none can
+ * start and nothing changes for CUDA_EMU_SPIN_LIMIT rounds, the wait is
+ * reported as a hang instead of hanging the emulator.
+ */
+#include <sys/types.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+#include "emu_internal.h"
+
+extern "C" {
+uint3 threadIdx; /* see device_launch_parameters.h */
+uint3 blockIdx;
+dim3 blockDim;
+dim3 gridDim;
+}
+
+namespace cuda_emu {
+
+Thread *g_thread;
+Launch *g_launch;
+
+namespace {
+
+Context g_host_ctx;                /* the scheduler's context while a fiber runs */
+void *g_host_fake_stack;           /* AddressSanitizer's fake stack of the host side */
+const void *g_host_stack_lo;       /* the host stack, for switching back to it */
+size_t g_host_stack_size;
+Block *g_shown_block;              /* block whose blockIdx and shared aliases are set */
+uint32_t g_launch_serial;          /* last serial handed out */
+
+/* The setters of file-scope extern __shared__ arrays (launch.h). */
+std::vector<void (*)(void *)> &shared_aliases()
+{
+    static auto &setters = *new std::vector<void (*)(void *)>(); /* never destroyed */
+    return setters;
+}
+
+/* ---- Fiber switching, with AddressSanitizer told about each stack --------- */
+
+void start_switch(void **fake_save, const void *lo, size_t size)
+{
+#ifdef __SANITIZE_ADDRESS__
+    __sanitizer_start_switch_fiber(fake_save, lo, size);
+#else
+    (void)fake_save, (void)lo, (void)size;
+#endif
+}
+
+void finish_switch(void *fake, const void **old_lo, size_t *old_size)
+{
+#ifdef __SANITIZE_ADDRESS__
+    __sanitizer_finish_switch_fiber(fake, old_lo, old_size);
+#else
+    (void)fake, (void)old_lo, (void)old_size;
+#endif
+}
+
+/* From thread T's fiber back to the scheduler. FINAL: T never resumes. */
+void switch_to_host(Thread *t, bool final)
+{
+    start_switch(final ? nullptr : &t->fake_stack, g_host_stack_lo, g_host_stack_size);
+    context_switch(&t->ctx, &g_host_ctx);
+    finish_switch(t->fake_stack, &g_host_stack_lo, &g_host_stack_size);
+}
+
+void thread_main(void *arg)
+{
+    Thread *t = static_cast<Thread *>(arg);
+    finish_switch(nullptr, &g_host_stack_lo, &g_host_stack_size);
+    g_launch->invoke(g_launch->ctx);
+    t->state = ThreadState::exited;
+    switch_to_host(t, true);
+    __builtin_unreachable();
+}
+
+/* Makes T's indices (and its block's shared aliases) the visible ones. */
+void show(Thread *t)
+{
+    threadIdx = t->idx;
+    if (g_shown_block != t->block) {
+        g_shown_block = t->block;
+        blockIdx = t->block->idx;
+        for (auto set : shared_aliases())
+            set(t->block->dynamic_shared);
+    }
+}
+
+/* Runs T until it waits or ends. */
+void resume(Thread *t)
+{
+    t->state = ThreadState::ready;
+    show(t);
+    g_thread = t;
+    start_switch(&g_host_fake_stack, t->stack.lo, t->stack.size);
+    context_switch(&g_host_ctx, &t->ctx);
+    finish_switch(g_host_fake_stack, nullptr, nullptr);
+    g_thread = nullptr;
+}
+
+/* ---- Blocks --------------------------------------------------------------- */
+
+uint3 unflatten(unsigned long long i, dim3 shape)
+{
+    return uint3{(unsigned)(i % shape.x), (unsigned)(i / shape.x % shape.y),
+                 (unsigned)(i / ((unsigned long long)shape.x * shape.y))};
+}
+
+Block *start_block(Launch &L, unsigned long long linear)
+{
+    Block *b = new Block();
+    b->idx = unflatten(linear, L.grid);
+    b->linear = linear;
+    b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
+    b->threads.resize(L.threads_per_block);
+    for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
+        Thread &t = b->threads[tid];
+        t.block = b;
+        t.tid = tid;
+        t.idx = unflatten(tid, L.block);
+        t.state = ThreadState::ready;
+        t.stack = stack_acquire(settings().stack_bytes);
+        context_make(&t.ctx, t.stack, thread_main, &t);
+    }
+    /* Fresh shared memory holds the 0xff poison, never the last block's data. */
+    if (posix_memalign(&b->dynamic_shared, 256, L.smem) != 0) {
+        fprintf(stderr, "cuda-emu: fatal: out of host memory for %zu bytes of shared memory\n",
+                L.smem);
+        abort();
+    }
+    memset(b->dynamic_shared, 0xff, L.smem);
+    track_region(b->dynamic_shared, L.smem, RegionKind::shared_dynamic, "extern __shared__", 1,
+                 nullptr);
+    return b;
+}
+
+/* Frees B. Threads that did not finish leave frames on their stacks, which
+ * the stack pool must clean before reuse. */
+void finish_block(Block *b)
+{
+    for (Thread &t : b->threads)
+        stack_release(t.stack, t.state != ThreadState::exited);
+    untrack_block(b);
+    for (SharedVar &v : b->shared)
+        free(v.ptr);
+    free(b->dynamic_shared);
+    if (g_shown_block == b)
+        g_shown_block = nullptr;
+    delete b;
+}
+
+std::vector<unsigned> threads_where(const Block *b, ThreadState s, const void *pc = nullptr)
+{
+    std::vector<unsigned> tids;
+    for (const Thread &t : b->threads)
+        if (t.state == s && (pc == nullptr || t.wait_pc == pc))
+            tids.push_back(t.tid);
+    return tids;
+}
+
+/* Lists the threads of B waiting in state S, grouped by where they wait. */
+void describe_waiters(const Block *b, ThreadState s, const char *what)
+{
+    std::vector<const void *> sites;
+    for (const Thread &t : b->threads)
+        if (t.state == s && std::find(sites.begin(), sites.end(), t.wait_pc) == sites.end())
+            sites.push_back(t.wait_pc);
+    for (const void *pc : sites) {
+        std::vector<unsigned> tids = threads_where(b, s, pc);
+        report_line("%zu thread%s wait%s at %s at %s: %s", tids.size(), tids.size() == 1 ? "" : "s",
+                    tids.size() == 1 ? "s" : "", what, where(pc).c_str(),
+                    thread_list(b, tids).c_str());
+    }
+}
+
+/* Opens B's barrier if every thread that has not exited waits at it. */
+void barrier_progress(Block *b)
+{
+    unsigned n = (unsigned)b->threads.size();
+    if (b->at_barrier == 0 || b->at_barrier + b->exited < n)
+        return;
+    if (b->exited > 0) {
+        report_head("__syncthreads() not reached by every thread of the block", b, nullptr);
+        describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
+        std::vector<unsigned> gone = threads_where(b, ThreadState::exited);
+        report_line("%zu thread%s exited without reaching it: %s", gone.size(),
+                    gone.size() == 1 ? "" : "s", thread_list(b, gone).c_str());
+        report_line("every thread of a block must reach each __syncthreads(); on a GPU this "
+                    "hangs or corrupts shared memory (return early only after the last barrier)");
+        fail_launch(cudaErrorLaunchFailure);
+        return;
+    }
+    /* Threads waiting at different barriers are as undefined as a missing
+     * one. The compiler may duplicate a call, so compare source lines. */
+    const void *pc0 = b->threads[0].wait_pc;
+    std::string line0;
+    for (const Thread &t : b->threads) {
+        if (t.wait_pc == pc0)
+            continue;
+        if (line0.empty())
+            line0 = where(pc0);
+        if (where(t.wait_pc) != line0) {
+            report_head("threads of a block wait at different __syncthreads()", b, nullptr);
+            describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
+            report_line("all threads of a block must reach the same __syncthreads(); one "
+                        "inside a branch that only some threads take is a bug");
+            fail_launch(cudaErrorLaunchFailure);
+            return;
+        }
+    }
+    int count = 0;
+    for (const Thread &t : b->threads)
+        count += t.bar_pred != 0;
+    for (Thread &t : b->threads) {
+        switch (t.bar_kind) {
+        case 1: t.bar_result = count; break;
+        case 2: t.bar_result = count == (int)n; break;
+        case 3: t.bar_result = count > 0; break;
+        default: t.bar_result = 0; break;
+        }
+        t.state = ThreadState::ready;
+        t.wait_pc = nullptr;
+        ++t.phase;
+        t.wsync = 0;
+    }
+    b->at_barrier = 0;
+    b->cursor = 0;
+    std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
+}
+
+/* Bookkeeping after T came back to the scheduler. */
+void after_resume(Thread *t)
+{
+    Block *b = t->block;
+    switch (t->state) {
+    case ThreadState::exited:
+        ++b->exited;
+        warp_progress(b, t->tid / kWarpSize);
+        barrier_progress(b);
+        break;
+    case ThreadState::at_barrier:
+        ++b->at_barrier;
+        warp_progress(b, t->tid / kWarpSize); /* an __activemask() may now complete */
+        barrier_progress(b);
+        break;
+    case ThreadState::at_warp_op:
+        warp_progress(b, t->tid / kWarpSize);
+        break;
+    case ThreadState::spinning:
+    case ThreadState::ready:
+        break;
+    }
+}
+
+Thread *next_ready(Block *b)
+{
+    unsigned n = (unsigned)b->threads.size();
+    for (unsigned k = 0; k < n; ++k) {
+        unsigned i = (b->cursor + k) % n;
+        if (b->threads[i].state == ThreadState::ready) {
+            b->cursor = i + 1;
+            return &b->threads[i];
+        }
+    }
+    return nullptr;
+}
+
+void report_deadlock(Block *b)
+{
+    report_head("deadlock: no thread of the block can continue", b, nullptr);
+    describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
+    describe_waiters(b, ThreadState::at_warp_op, "a warp collective");
+    warp_describe_stuck(b);
+    std::vector<unsigned> gone = threads_where(b, ThreadState::exited);
+    if (!gone.empty())
+        report_line("%zu thread%s exited: %s", gone.size(), gone.size() == 1 ? "" : "s",
+                    thread_list(b, gone).c_str());
+    fail_launch(cudaErrorLaunchFailure);
+}
+
+struct BlockRun {
+    bool done;     /* every thread exited */
+    bool progress; /* something other than a polling thread ran */
+};
+
+/* Runs B until it finishes, fails, or only polling threads are left. */
+BlockRun run_block(Block *b)
+{
+    Launch &L = *g_launch;
+    BlockRun r{false, false};
+    while (!L.stop) {
+        if (Thread *t = next_ready(b)) {
+            resume(t);
+            after_resume(t);
+            r.progress = true;
+            continue;
+        }
+        if (b->exited == b->threads.size()) {
+            r.done = true;
+            return r;
+        }
+        std::vector<unsigned> spinners = threads_where(b, ThreadState::spinning);
+        if (spinners.empty()) {
+            report_deadlock(b);
+            return r;
+        }
+        /* Give every polling thread one more turn; if all come back polling,
+         * the block waits for something outside it. */
+        bool moved = false;
+        for (unsigned tid : spinners) {
+            Thread *t = &b->threads[tid];
+            resume(t);
+            after_resume(t);
+            moved |= t->state != ThreadState::spinning;
+            if (L.stop)
+                return r;
+        }
+        if (!moved)
+            return r;
+        r.progress = true;
+    }
+    return r;
+}
+
+void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks)
+{
+    Launch &L = *g_launch;
+    bool first = true;
+    for (Block *b : active) {
+        for (Thread &t : b->threads) {
+            if (t.state != ThreadState::spinning)
+                continue;
+            if (first) {
+                report_head("a thread waits forever for memory to change", b, &t);
+                if (t.spin_addr != 0)
+                    report_line("it keeps reading %s at %s, and no running thread changes it",
+                                describe_memory(reinterpret_cast<void *>(t.spin_addr), 4).c_str(),
+                                where(t.spin_pc).c_str());
+                else
+                    report_line("it keeps sleeping or polling at %s, and no running thread "
+                                "changes what it waits for",
+                                where(t.spin_pc).c_str());
+                first = false;
+            }
+        }
+        std::vector<unsigned> spinners = threads_where(b, ThreadState::spinning);
+        report_line("block %s: %zu thread%s polling: %s", dim_str(b->idx).c_str(), spinners.size(),
+                    spinners.size() == 1 ? "" : "s", thread_list(b, spinners).c_str());
+    }
+    if (more_blocks)
+        report_line("%zu block%s resident; the emulated device keeps at most %u blocks of this "
+                    "size resident (%d SMs), so the grid's other %llu blocks cannot start until "
+                    "these finish, as on a GPU",
+                    active.size(), active.size() == 1 ? " is" : "s are", resident_limit, kSMs,
+                    L.nblocks - active.size());
+    fail_launch(cudaErrorLaunchTimeout);
+}
+
+void run_grid(Launch &L)
+{
+    unsigned resident_limit = std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+    std::deque<Block *> active;
+    unsigned long long next = 0;
+    unsigned stalled_rounds = 0;
+    while (!L.stop) {
+        if (active.empty()) {
+            if (next == L.nblocks)
+                break;
+            active.push_back(start_block(L, next++));
+        }
+        bool progress = false;
+        for (size_t i = 0; i < active.size() && !L.stop;) {
+            BlockRun r = run_block(active[i]);
+            progress |= r.progress;
+            if (r.done) {
+                finish_block(active[i]);
+                active.erase(active.begin() + (long)i);
+                progress = true;
+            } else {
+                ++i;
+            }
+        }
+        if (L.stop)
+            break;
+        if (progress) {
+            stalled_rounds = 0;
+            continue;
+        }
+        /* Every running block polls: let another block in, as a GPU would
+         * have it resident already. */
+        if (next < L.nblocks && active.size() < resident_limit) {
+            active.push_back(start_block(L, next++));
+            stalled_rounds = 0;
+            continue;
+        }
+        if (++stalled_rounds >= settings().spin_limit)
+            report_hang(active, resident_limit, next < L.nblocks);
+    }
+    for (Block *b : active)
+        finish_block(b);
+}
+
+/* CUDA's launch checks, in the order a GPU applies them. Returns the error
+ * the launch fails with, after explaining it on stderr. */
+cudaError_t check_launch(const Launch &L, cudaStream_t stream)
+{
+    const char *name = L.name;
+    const unsigned bd[3] = {L.block.x, L.block.y, L.block.z};
+    const unsigned gd[3] = {L.grid.x, L.grid.y, L.grid.z};
+    for (int a = 0; a < 3; ++a) {
+        if (bd[a] == 0 || bd[a] > (unsigned)kMaxBlockDim[a]) {
+            fprintf(stderr,
+                    "cuda-emu: launch of %s failed: block dimension %c is %u; it must be 1..%d "
+                    "(cudaErrorInvalidConfiguration)\n",
+                    name, "xyz"[a], bd[a], kMaxBlockDim[a]);
+            return cudaErrorInvalidConfiguration;
+        }
+        if (gd[a] == 0 || gd[a] > (unsigned)kMaxGridDim[a]) {
+            fprintf(stderr,
+                    "cuda-emu: launch of %s failed: grid dimension %c is %u; it must be 1..%d "
+                    "(cudaErrorInvalidConfiguration)\n",
+                    name, "xyz"[a], gd[a], kMaxGridDim[a]);
+            return cudaErrorInvalidConfiguration;
+        }
+    }
+    unsigned long long threads = (unsigned long long)bd[0] * bd[1] * bd[2];
+    if (threads > (unsigned long long)kMaxThreadsPerBlock) {
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: %llu threads per block (%ux%ux%u); at most %d "
+                "(cudaErrorInvalidConfiguration)\n",
+                name, threads, bd[0], bd[1], bd[2], kMaxThreadsPerBlock);
+        return cudaErrorInvalidConfiguration;
+    }
+    size_t max_dynamic = kernel_max_dynamic_shared(L.kernel);
+    if (L.smem > max_dynamic) {
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: %zu bytes of dynamic shared memory; the limit is "
+                "%zu%s (cudaErrorInvalidValue)\n",
+                name, L.smem, max_dynamic,
+                max_dynamic == kSharedPerBlock
+                    ? " unless cudaFuncSetAttribute(kernel, "
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) raises it"
+                    : "");
+        return cudaErrorInvalidValue;
+    }
+    if (!stream_valid(stream)) {
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: stream %p is not a live stream "
+                "(cudaErrorInvalidResourceHandle)\n",
+                name, static_cast<void *>(stream));
+        return cudaErrorInvalidResourceHandle;
+    }
+    return cudaSuccess;
+}
+
+} // namespace
+
+/* ---- Interface to the other parts ----------------------------------------- */
+
+void wait_here(ThreadState s, const void *pc)
+{
+    Thread *t = g_thread;
+    t->state = s;
+    t->wait_pc = pc;
+    switch_to_host(t, false);
+}
+
+void fail_from_fiber(cudaError_t err)
+{
+    fail_launch(err);
+    Thread *t = g_thread;
+    switch_to_host(t, true);
+    __builtin_unreachable();
+}
+
+void fail_launch(cudaError_t err)
+{
+    if (g_launch->error == cudaSuccess)
+        g_launch->error = err;
+    g_launch->stop = true;
+}
+
+void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+                   void (*invoke)(void *), void *ctx)
+{
+    init_runtime();
+    if (g_launch != nullptr) {
+        fprintf(stderr,
+                "cuda-emu: launch of %s from inside kernel %s: dynamic parallelism is not "
+                "emulated (cudaErrorNotSupported)\n",
+                name, g_launch->name);
+        fail_from_fiber(cudaErrorNotSupported);
+    }
+    if (cudaError_t sticky = sticky_error()) {
+        record_error(sticky);
+        return;
+    }
+    Launch L{};
+    L.kernel = kernel;
+    L.name = name;
+    L.grid = cfg.grid;
+    L.block = cfg.block;
+    L.smem = cfg.smem;
+    L.invoke = invoke;
+    L.ctx = ctx;
+    if (cudaError_t err = check_launch(L, cfg.stream)) {
+        record_error(err);
+        return;
+    }
+    L.threads_per_block = cfg.block.x * cfg.block.y * cfg.block.z;
+    L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
+    L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
+    L.clock = 1;
+    blockDim = cfg.block;
+    gridDim = cfg.grid;
+    g_launch = &L;
+    run_grid(L);
+    g_launch = nullptr;
+    g_shown_block = nullptr;
+    if (L.error == cudaSuccess)
+        return;
+    if (L.rejected)
+        record_error(L.error);
+    else
+        set_sticky_error(L.error);
+}
+
+/* ---- Shared memory -------------------------------------------------------- */
+
+namespace {
+
+Thread *device_only(const char *what)
+{
+    if (g_thread == nullptr) {
+        fprintf(stderr, "cuda-emu: fatal: %s used outside a kernel\n", what);
+        abort();
+    }
+    return g_thread;
+}
+
+} // namespace
+
+void *shared_static(const void *key, unsigned index, size_t size, size_t align, const char *name,
+                    size_t elem_size)
+{
+    Thread *t = device_only("a __shared__ variable");
+    Block *b = t->block;
+    for (const SharedVar &v : b->shared)
+        if (v.key == key && v.index == index)
+            return v.ptr;
+    if (b->static_shared + size > kSharedPerBlock) {
+        report_head("too much static shared memory", b, t);
+        report_line("__shared__ %s (%zu bytes) at %s brings the block's static shared memory to "
+                    "%zu bytes; the limit is %zu (nvcc refuses such a kernel); use dynamic shared "
+                    "memory and cudaFuncSetAttribute for more",
+                    name, size, where(__builtin_return_address(0)).c_str(),
+                    b->static_shared + size, kSharedPerBlock);
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    if (b->static_shared + size + g_launch->smem > kSharedOptin) {
+        report_head("too much shared memory", b, t);
+        report_line("__shared__ %s (%zu bytes) at %s brings static (%zu) plus dynamic (%zu) "
+                    "shared memory over the device's %zu bytes per block",
+                    name, size, where(__builtin_return_address(0)).c_str(),
+                    b->static_shared + size, g_launch->smem, kSharedOptin);
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    void *p = nullptr;
+    if (posix_memalign(&p, std::max<size_t>(align, 16), size) != 0) {
+        fprintf(stderr, "cuda-emu: fatal: out of host memory for __shared__ %s\n", name);
+        abort();
+    }
+    memset(p, 0xff, size);
+    track_region(p, size, RegionKind::shared_static, name, elem_size, nullptr);
+    b->shared.push_back(SharedVar{key, index, p, size});
+    b->static_shared += size;
+    return p;
+}
+
+void *shared_dynamic(const char *name, size_t elem_size)
+{
+    (void)name, (void)elem_size;
+    return device_only("extern __shared__ memory")->block->dynamic_shared;
+}
+
+bool register_dynamic_shared_alias(void (*set)(void *))
+{
+    shared_aliases().push_back(set);
+    return true;
+}
+
+void kernel_launch_bounds(long long max_threads, long long min_blocks,
+                          long long max_blocks_per_cluster)
+{
+    (void)min_blocks, (void)max_blocks_per_cluster;
+    device_only("__launch_bounds__");
+    Launch &L = *g_launch;
+    if (max_threads <= 0 || L.threads_per_block <= max_threads)
+        return;
+    fprintf(stderr,
+            "cuda-emu: launch of %s failed: %u threads per block, but the kernel is compiled "
+            "with __launch_bounds__(%lld) at %s (cudaErrorLaunchOutOfResources)\n",
+            L.name, L.threads_per_block, max_threads, where(__builtin_return_address(0)).c_str());
+    /* This runs as the first statement of the first thread, so nothing of the
+     * grid has run yet: the launch fails as a whole, without a sticky error. */
+    L.rejected = true;
+    fail_from_fiber(cudaErrorLaunchOutOfResources);
+}
+
+/* ---- Barriers, sleeping and time ------------------------------------------ */
+
+namespace {
+
+int barrier(int kind, int pred, const void *pc)
+{
+    Thread *t = device_only("__syncthreads()");
+    t->bar_kind = kind;
+    t->bar_pred = pred;
+    wait_here(ThreadState::at_barrier, pc);
+    return t->bar_result;
+}
+
+} // namespace
+
+long long clock_ticks()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+} // namespace cuda_emu
+
+using cuda_emu::barrier;
+
+void __syncthreads() { barrier(0, 0, __builtin_return_address(0)); }
+int __syncthreads_count(int predicate) { return barrier(1, predicate, __builtin_return_address(0)); }
+int __syncthreads_and(int predicate) { return barrier(2, predicate, __builtin_return_address(0)); }
+int __syncthreads_or(int predicate) { return barrier(3, predicate, __builtin_return_address(0)); }
+
+void __nanosleep(unsigned int ns)
+{
+    (void)ns;
+    cuda_emu::Thread *t = cuda_emu::g_thread;
+    if (t == nullptr)
+        return;
+    /* A thread sleeps in a loop that waits for another thread: let it run. */
+    t->spin_addr = 0;
+    t->spin_pc = __builtin_return_address(0);
+    cuda_emu::wait_here(cuda_emu::ThreadState::spinning, t->spin_pc);
+}

@@ -1,0 +1,142 @@
+/*
+ * fiber.cpp -- fiber stacks (pooled, guarded) and context creation.
+ * The switch itself is fiber_x86_64.S; elsewhere, or when built with
+ * -DCUDA_EMU_FIBER_UCONTEXT, the slower but portable ucontext calls.
+ */
+#include "fiber.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace cuda_emu {
+
+namespace {
+
+std::vector<Stack> g_pool; /* released stacks, all of the size in use */
+
+/* The top of a stack is where a fresh fiber's frames live; clearing the
+ * sanitizer's marks there is cheap and covers a fiber that returned normally. */
+constexpr size_t kTopToClean = 16 * 1024;
+
+size_t page_size()
+{
+    static const size_t size = (size_t)sysconf(_SC_PAGESIZE);
+    return size;
+}
+
+} // namespace
+
+Stack stack_acquire(size_t size)
+{
+    while (!g_pool.empty()) {
+        Stack s = g_pool.back();
+        g_pool.pop_back();
+        if (s.size == size)
+            return s;
+        munmap(s.lo - page_size(), s.size + page_size());
+    }
+    size_t guard = page_size();
+    void *p = mmap(nullptr, size + guard, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) {
+        fprintf(stderr,
+                "cuda-emu: fatal: cannot map a %zu KB thread stack (%s); "
+                "try a smaller CUDA_EMU_STACK_KB or fewer threads per block\n",
+                size / 1024, strerror(errno));
+        abort();
+    }
+    mprotect(p, guard, PROT_NONE);
+    return Stack{static_cast<char *>(p) + guard, size};
+}
+
+void stack_release(Stack s, bool dirty)
+{
+#ifdef __SANITIZE_ADDRESS__
+    size_t clean = dirty || s.size < kTopToClean ? s.size : kTopToClean;
+    __asan_unpoison_memory_region(s.lo + s.size - clean, clean);
+#else
+    (void)dirty;
+#endif
+    g_pool.push_back(s);
+}
+
+#ifndef CUDA_EMU_USE_UCONTEXT
+
+extern "C" void cuda_emu_switch(void **save_sp, void *new_sp);
+extern "C" void cuda_emu_trampoline();
+
+void context_make(Context *c, Stack s, void (*entry)(void *), void *arg)
+{
+    /* The frame cuda_emu_switch pops, lowest address first: control words,
+     * r15, r14, r13, r12, rbx, rbp, return address. It ends 16-byte aligned,
+     * so the trampoline's call leaves the entry function with the usual
+     * rsp % 16 == 8 at its first instruction. */
+    uintptr_t top = (reinterpret_cast<uintptr_t>(s.lo) + s.size) & ~uintptr_t(15);
+    uint64_t *frame = reinterpret_cast<uint64_t *>(top) - 10;
+    uint32_t mxcsr;
+    uint16_t fpucw;
+    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+    __asm__ volatile("fnstcw %0" : "=m"(fpucw));
+    frame[0] = mxcsr | (uint64_t)fpucw << 32;
+    frame[1] = 0;                                        /* r15 */
+    frame[2] = 0;                                        /* r14 */
+    frame[3] = reinterpret_cast<uint64_t>(entry);        /* r13 */
+    frame[4] = reinterpret_cast<uint64_t>(arg);          /* r12 */
+    frame[5] = 0;                                        /* rbx */
+    frame[6] = 0;                                        /* rbp: ends frame-pointer walks */
+    frame[7] = reinterpret_cast<uint64_t>(&cuda_emu_trampoline);
+    frame[8] = 0;
+    frame[9] = 0;
+    c->sp = frame;
+}
+
+void context_switch(Context *from, Context *to)
+{
+    cuda_emu_switch(&from->sp, to->sp);
+}
+
+#else /* CUDA_EMU_USE_UCONTEXT */
+
+namespace {
+
+void trampoline(unsigned hi, unsigned lo)
+{
+    Context *c = reinterpret_cast<Context *>((uintptr_t)hi << 32 | lo);
+    c->entry(c->arg);
+    abort(); /* entry functions switch away for good */
+}
+
+} // namespace
+
+void context_make(Context *c, Stack s, void (*entry)(void *), void *arg)
+{
+    getcontext(&c->uc);
+    c->uc.uc_stack.ss_sp = s.lo;
+    c->uc.uc_stack.ss_size = s.size;
+    c->uc.uc_link = nullptr;
+    c->entry = entry;
+    c->arg = arg;
+    uintptr_t self = reinterpret_cast<uintptr_t>(c);
+    makecontext(&c->uc, reinterpret_cast<void (*)()>(&trampoline), 2, (unsigned)(self >> 32),
+                (unsigned)self);
+}
+
+void context_switch(Context *from, Context *to)
+{
+    swapcontext(&from->uc, &to->uc);
+}
+
+#endif
+
+} // namespace cuda_emu

@@ -1,0 +1,55 @@
+/*
+ * fiber_x86_64.S -- the context switch for x86-64 (System V ABI).
+ *
+ * void cuda_emu_switch(void **save_sp, void *new_sp)
+ *   pushes the callee-saved registers and the MXCSR / x87 control words on
+ *   the current stack, stores the stack pointer in *save_sp, loads new_sp and
+ *   pops the same frame from there. Caller-saved registers need no saving:
+ *   the compiler assumes a call clobbers them.
+ *
+ * A new context's stack is prepared by context_make() in fiber.cpp to look
+ * like a suspended switch whose return address is cuda_emu_trampoline, with
+ * the entry function in r13 and its argument in r12.
+ */
+#if defined(__x86_64__) && !defined(CUDA_EMU_FIBER_UCONTEXT)
+    .text
+    .globl cuda_emu_switch
+    .type cuda_emu_switch, @function
+cuda_emu_switch:
+    .cfi_startproc
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $8, %rsp
+    stmxcsr (%rsp)
+    fnstcw 4(%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    ldmxcsr (%rsp)
+    fldcw 4(%rsp)
+    addq $8, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .cfi_endproc
+    .size cuda_emu_switch, .-cuda_emu_switch
+
+    .globl cuda_emu_trampoline
+    .type cuda_emu_trampoline, @function
+cuda_emu_trampoline:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    callq *%r13
+    ud2
+    .cfi_endproc
+    .size cuda_emu_trampoline, .-cuda_emu_trampoline
+#endif
+    .section .note.GNU-stack, "", @progbits

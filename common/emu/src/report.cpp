@@ -1,0 +1,90 @@
+/*
+ * report.cpp -- how the emulator words an error.
+ *
+ * Every report starts with one line a grader or a test can match:
+ *   cuda-emu: error: <what went wrong> in kernel <K>, block (x,y,z), thread (x,y,z)
+ * followed by indented lines that say where (source lines come from the
+ * program's debug information through the sanitizer symbolizer; emu-rewrite's
+ * #line directives make them the .cu file's lines), what was expected and
+ * what to try. A sanitizer report (out-of-bounds access, undefined behaviour)
+ * is followed by one such line naming the kernel, block and thread.
+ */
+#include <cstdarg>
+#include <cstdio>
+
+#include <sanitizer/common_interface_defs.h>
+
+#include "emu_internal.h"
+
+namespace cuda_emu {
+
+std::string where(const void *pc)
+{
+    if (pc == nullptr)
+        return "an unknown place";
+    char buf[512] = "";
+    /* A return address points after the call; the call's line is one byte back. */
+    __sanitizer_symbolize_pc(const_cast<char *>(static_cast<const char *>(pc)) - 1, "%s:%l", buf,
+                             sizeof buf);
+    if (buf[0] == '\0' || buf[0] == ':' || std::string(buf).find("<null>") != std::string::npos) {
+        snprintf(buf, sizeof buf, "pc %p", pc);
+    }
+    return buf;
+}
+
+std::string dim_str(uint3 v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "(%u,%u,%u)", v.x, v.y, v.z);
+    return buf;
+}
+
+std::string thread_list(const Block *b, const std::vector<unsigned> &tids)
+{
+    constexpr size_t kMaxRanges = 6; /* enough to see the pattern, short enough to read */
+    std::string out;
+    size_t ranges = 0;
+    for (size_t i = 0; i < tids.size();) {
+        size_t j = i;
+        while (j + 1 < tids.size() && tids[j + 1] == tids[j] + 1)
+            ++j;
+        if (ranges == kMaxRanges) {
+            char more[64];
+            snprintf(more, sizeof more, ", and %zu more", tids.size() - i);
+            out += more;
+            break;
+        }
+        if (!out.empty())
+            out += ", ";
+        out += dim_str(b->threads[tids[i]].idx);
+        if (j > i)
+            out += ".." + dim_str(b->threads[tids[j]].idx);
+        ++ranges;
+        i = j + 1;
+    }
+    return out;
+}
+
+void report_head(const char *what, const Block *b, const Thread *t)
+{
+    std::string place;
+    if (g_launch != nullptr)
+        place = std::string(" in kernel ") + g_launch->name;
+    if (b != nullptr)
+        place += ", block " + dim_str(b->idx);
+    if (t != nullptr)
+        place += ", thread " + dim_str(t->idx);
+    fprintf(stderr, "cuda-emu: error: %s%s\n", what, place.c_str());
+}
+
+void report_line(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("  ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+} // namespace cuda_emu

@@ -1,0 +1,1112 @@
+/*
+ * runtime.cpp -- the CUDA runtime's host API on the CPU: the emulated device,
+ * memory, streams, events, kernel attributes and error state.
+ *
+ * Work runs when it is issued (a copy copies, a launch runs the grid), so
+ * every stream is idle and every recorded event complete by the time a call
+ * returns; the legacy default stream's implicit synchronisation and
+ * cudaStreamWaitEvent hold trivially. Event timestamps are host time at the
+ * record, which is after the work issued before it: cudaEventElapsedTime
+ * measures that work on the CPU.
+ *
+ * Errors follow CUDA: a bad argument returns its code and becomes the last
+ * error (cudaGetLastError returns and clears it); an error found while a
+ * kernel runs (a race, a barrier not all threads reach ...) is sticky, like a
+ * fault on a GPU: every later call returns it until cudaDeviceReset().
+ */
+#include <time.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <sanitizer/common_interface_defs.h>
+
+#include "emu_internal.h"
+
+/* The opaque handle types of driver_types.h. */
+struct CUstream_st {
+    unsigned flags; /* cudaStreamDefault or cudaStreamNonBlocking */
+    int priority;   /* as created; has no effect here */
+};
+struct CUevent_st {
+    unsigned flags;   /* cudaEventDisableTiming ... */
+    bool recorded;    /* cudaEventRecord has been called */
+    long long ns;     /* host time of the last record, CLOCK_MONOTONIC */
+};
+
+namespace cuda_emu {
+
+namespace {
+
+/* An allocation from cudaMalloc, cudaMallocManaged or cudaMallocHost. */
+struct Allocation {
+    size_t size;       /* bytes asked for */
+    RegionKind kind;   /* device or managed (pinned host memory is not tracked) */
+};
+
+/* What cudaFuncSetAttribute set for one kernel. */
+struct KernelAttributes {
+    size_t max_dynamic_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout */
+};
+
+cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns */
+cudaError_t g_sticky = cudaSuccess;     /* a kernel fault: every call returns it */
+size_t g_device_used;                   /* bytes of device memory handed out */
+/* The tables below are never destroyed: LeakSanitizer checks after static
+ * destructors run, and memory a program did not free before exit (CUDA frees
+ * it with the context) must still be reachable from here. */
+auto &g_device = *new std::unordered_map<void *, Allocation>();      /* device and managed memory */
+auto &g_pinned = *new std::unordered_map<void *, size_t>();          /* cudaMallocHost memory */
+auto &g_streams = *new std::unordered_set<cudaStream_t>();           /* live streams */
+auto &g_events = *new std::unordered_set<cudaEvent_t>();             /* live events */
+auto &g_kernels = *new std::unordered_map<const void *, KernelAttributes>(); /* by kernel address */
+
+long long now_ns()
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+size_t env_number(const char *name, size_t fallback)
+{
+    const char *text = getenv(name);
+    if (text == nullptr || *text == '\0')
+        return fallback;
+    char *end = nullptr;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (*end != '\0') {
+        fprintf(stderr, "cuda-emu: note: %s=%s is not a number; using %zu\n", name, text, fallback);
+        return fallback;
+    }
+    return (size_t)v;
+}
+
+/* After a sanitizer report, say which CUDA thread made the bad access. */
+void on_sanitizer_death()
+{
+    if (g_thread != nullptr && g_launch != nullptr)
+        fprintf(stderr, "cuda-emu: error: the report above is from kernel %s, block %s, thread %s\n",
+                g_launch->name, dim_str(g_thread->block->idx).c_str(),
+                dim_str(g_thread->idx).c_str());
+}
+
+/* The device allocation that holds [P, P+N) entirely, or null. */
+const Allocation *device_range(const void *p, size_t n)
+{
+    RegionKind kind;
+    void *base = nullptr;
+    size_t size = 0;
+    if (find_tracked(p, n == 0 ? 1 : n, &kind, &base, &size) &&
+        (kind == RegionKind::device || kind == RegionKind::managed)) {
+        auto it = g_device.find(base);
+        return it == g_device.end() ? nullptr : &it->second;
+    }
+    /* Allocations too large to check are not tracked; look them up directly. */
+    for (auto &a : g_device) {
+        const char *lo = static_cast<const char *>(a.first);
+        if (p >= lo && static_cast<const char *>(p) + n <= lo + a.second.size)
+            return &a.second;
+    }
+    return nullptr;
+}
+
+const char *kind_name(cudaMemcpyKind kind)
+{
+    static const char *const names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
+                                        "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice",
+                                        "cudaMemcpyDefault"};
+    return (unsigned)kind < 5 ? names[kind] : "an unknown cudaMemcpyKind";
+}
+
+/* One contiguous copy of COUNT bytes for the API call WHAT at PC. */
+cudaError_t copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, const char *what,
+                 const void *pc)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (dst == nullptr || src == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    bool dst_dev = device_range(dst, count) != nullptr;
+    bool src_dev = device_range(src, count) != nullptr;
+    if ((unsigned)kind > cudaMemcpyDefault)
+        return record_error(cudaErrorInvalidMemcpyDirection);
+    if (kind == cudaMemcpyDefault)
+        kind = dst_dev ? (src_dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                       : (src_dev ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    bool want_dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    bool want_src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    if ((want_dst_dev && !dst_dev) || (want_src_dev && !src_dev)) {
+        fprintf(stderr,
+                "cuda-emu: %s(%s) of %zu bytes at %s fails: the %s %p is not device memory from "
+                "cudaMalloc, or the copy runs past the end of its allocation "
+                "(cudaErrorInvalidValue)\n",
+                what, kind_name(kind), count, where(pc).c_str(),
+                want_dst_dev && !dst_dev ? "destination" : "source",
+                want_dst_dev && !dst_dev ? dst : const_cast<void *>(src));
+        return record_error(cudaErrorInvalidValue);
+    }
+    bool written = true;
+    if (src_dev && !dst_dev)
+        written = check_written(src, count, what, pc);
+    if (dst_dev)
+        copy_written(dst, src, count);
+    memmove(dst, src, count);
+    if (!written) {
+        set_sticky_error(cudaErrorLaunchFailure);
+        return cudaErrorLaunchFailure;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                    size_t height, cudaMemcpyKind kind, const char *what, const void *pc)
+{
+    if (width > dpitch || width > spitch)
+        return record_error(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; ++row) {
+        cudaError_t err = copy(static_cast<char *>(dst) + row * dpitch,
+                               static_cast<const char *>(src) + row * spitch, width, kind, what, pc);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t fill(void *p, int value, size_t count, const char *what, const void *pc)
+{
+    if (count == 0)
+        return cudaSuccess;
+    if (device_range(p, count) == nullptr) {
+        fprintf(stderr,
+                "cuda-emu: %s of %zu bytes at %s fails: %p is not device memory from cudaMalloc, "
+                "or the range runs past the end of its allocation (cudaErrorInvalidValue)\n",
+                what, count, where(pc).c_str(), p);
+        return record_error(cudaErrorInvalidValue);
+    }
+    memset(p, value, count);
+    mark_written(p, count);
+    return cudaSuccess;
+}
+
+cudaError_t allocate(void **ptr, size_t size, RegionKind kind, const void *pc)
+{
+    if (ptr == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *ptr = nullptr;
+    if (size == 0)
+        return cudaSuccess;
+    if (size > kGlobalMem - g_device_used)
+        return record_error(cudaErrorMemoryAllocation);
+    void *p = nullptr;
+    if (posix_memalign(&p, 256, size) != 0)
+        return record_error(cudaErrorMemoryAllocation);
+    /* Fresh memory is poison (NaN as float, -1 as int), so a skipped write shows. */
+    memset(p, 0xff, size);
+    track_region(p, size, kind, nullptr, 1, pc);
+    g_device[p] = Allocation{size, kind};
+    g_device_used += size;
+    *ptr = p;
+    return cudaSuccess;
+}
+
+cudaError_t release(void *p)
+{
+    auto it = g_device.find(p);
+    if (it == g_device.end())
+        return record_error(cudaErrorInvalidValue);
+    untrack_region(p);
+    g_device_used -= it->second.size;
+    g_device.erase(it);
+    free(p);
+    return cudaSuccess;
+}
+
+#define CUDA_EMU_STICKY()                                                               \
+    do {                                                                                \
+        init_runtime();                                                                 \
+        if (g_sticky != cudaSuccess)                                                    \
+            return record_error(g_sticky);                                              \
+    } while (0)
+
+#define CUDA_EMU_PC __builtin_return_address(0)
+
+/* CUDA's name and message for each error code this runtime returns. */
+struct ErrorText {
+    cudaError_t code;    /* the error */
+    const char *name;    /* what cudaGetErrorName returns */
+    const char *message; /* what cudaGetErrorString returns */
+};
+const ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorCudartUnloading, "cudaErrorCudartUnloading", "driver shutting down"},
+    {cudaErrorProfilerDisabled, "cudaErrorProfilerDisabled", "profiler disabled while using external profiling tool"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorStartupFailure, "cudaErrorStartupFailure", "device not ready"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorIllegalState, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered", "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered", "pointer does not correspond to a registered memory region"},
+    {cudaErrorHardwareStackError, "cudaErrorHardwareStackError", "hardware stack error"},
+    {cudaErrorIllegalInstruction, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorInvalidAddressSpace, "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space"},
+    {cudaErrorInvalidPc, "cudaErrorInvalidPc", "invalid program counter"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
+    {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorTimeout, "cudaErrorTimeout", "wait operation timed out"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText *error_text(cudaError_t err)
+{
+    for (const ErrorText &e : kErrors)
+        if (e.code == err)
+            return &e;
+    return nullptr;
+}
+
+} // namespace
+
+/* ---- Shared with the other parts (emu_internal.h) ------------------------- */
+
+const Settings &settings()
+{
+    static const Settings s = [] {
+        Settings v;
+        v.check = env_number("CUDA_EMU_CHECK", 1) != 0;
+        v.spin_limit = (unsigned)env_number("CUDA_EMU_SPIN_LIMIT", 20000);
+        if (v.spin_limit == 0)
+            v.spin_limit = 1;
+        v.stack_bytes = env_number("CUDA_EMU_STACK_KB", 256) * 1024;
+        if (v.stack_bytes < 64 * 1024)
+            v.stack_bytes = 64 * 1024;
+        v.check_max = env_number("CUDA_EMU_CHECK_MAX_MB", 512) << 20;
+        return v;
+    }();
+    return s;
+}
+
+void init_runtime()
+{
+    static bool done = false;
+    if (done)
+        return;
+    done = true;
+    settings();
+    __sanitizer_set_death_callback(on_sanitizer_death);
+}
+
+cudaError_t record_error(cudaError_t err)
+{
+    if (err != cudaSuccess)
+        g_last_error = err;
+    return err;
+}
+
+void set_sticky_error(cudaError_t err)
+{
+    g_sticky = err;
+    g_last_error = err;
+}
+
+cudaError_t sticky_error() { return g_sticky; }
+
+bool stream_valid(cudaStream_t s)
+{
+    return s == nullptr || s == cudaStreamLegacy || s == cudaStreamPerThread ||
+           g_streams.count(s) != 0;
+}
+
+size_t kernel_max_dynamic_shared(const void *kernel)
+{
+    if (kernel == nullptr)
+        return kSharedOptin; /* unknown kernel: only the device limit can be checked */
+    auto it = g_kernels.find(kernel);
+    return it == g_kernels.end() ? kSharedPerBlock : it->second.max_dynamic_shared;
+}
+
+int blocks_per_sm(int threads, size_t smem)
+{
+    if (threads <= 0 || threads > kMaxThreadsPerBlock || smem > kSharedOptin)
+        return 0;
+    int warps = (threads + kWarpSize - 1) / kWarpSize;
+    int by_threads = kMaxThreadsPerSM / (warps * kWarpSize);
+    int by_registers = kRegsPerSM / (kRegsPerThread * warps * kWarpSize);
+    int by_shared = (int)(kSharedPerSM / (smem + kReservedSharedPerBlock));
+    int n = by_threads < by_registers ? by_threads : by_registers;
+    n = n < by_shared ? n : by_shared;
+    return n < kMaxBlocksPerSM ? n : kMaxBlocksPerSM;
+}
+
+} // namespace cuda_emu
+
+using namespace cuda_emu;
+
+/* ---- Errors ---------------------------------------------------------------- */
+
+cudaError_t cudaGetLastError(void)
+{
+    cudaError_t err = g_last_error;
+    g_last_error = g_sticky;
+    return err;
+}
+
+cudaError_t cudaPeekAtLastError(void) { return g_last_error; }
+
+const char *cudaGetErrorString(cudaError_t error)
+{
+    const ErrorText *e = error_text(error);
+    return e ? e->message : "unrecognized error code";
+}
+
+const char *cudaGetErrorName(cudaError_t error)
+{
+    const ErrorText *e = error_text(error);
+    return e ? e->name : "cudaErrorUnknown";
+}
+
+/* ---- Device ---------------------------------------------------------------- */
+
+cudaError_t cudaGetDeviceCount(int *count)
+{
+    if (count == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *count = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int *device)
+{
+    if (device == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device)
+{
+    return device == 0 ? cudaSuccess : record_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags)
+{
+    (void)flags;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceFlags(unsigned int *flags)
+{
+    if (flags == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *flags = cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return record_error(cudaErrorInvalidDevice);
+    int v = 0;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: v = kMaxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: v = kMaxBlockDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: v = kMaxBlockDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: v = kMaxBlockDim[2]; break;
+    case cudaDevAttrMaxGridDimX: v = kMaxGridDim[0]; break;
+    case cudaDevAttrMaxGridDimY: v = kMaxGridDim[1]; break;
+    case cudaDevAttrMaxGridDimZ: v = kMaxGridDim[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: v = (int)kSharedPerBlock; break;
+    case cudaDevAttrTotalConstantMemory: v = 65536; break;
+    case cudaDevAttrWarpSize: v = kWarpSize; break;
+    case cudaDevAttrMaxPitch: v = 2147483647; break;
+    case cudaDevAttrMaxRegistersPerBlock: v = kRegsPerSM; break;
+    case cudaDevAttrClockRate: v = 1000000; break;       /* kHz: clock64() counts ns */
+    case cudaDevAttrTextureAlignment: v = 512; break;
+    case cudaDevAttrGpuOverlap: v = 1; break;
+    case cudaDevAttrMultiProcessorCount: v = kSMs; break;
+    case cudaDevAttrKernelExecTimeout: v = 0; break;
+    case cudaDevAttrIntegrated: v = 0; break;
+    case cudaDevAttrCanMapHostMemory: v = 1; break;
+    case cudaDevAttrComputeMode: v = cudaComputeModeDefault; break;
+    case cudaDevAttrConcurrentKernels: v = 1; break;
+    case cudaDevAttrEccEnabled: v = 0; break;
+    case cudaDevAttrPciBusId: v = 0; break;
+    case cudaDevAttrPciDeviceId: v = 0; break;
+    case cudaDevAttrTccDriver: v = 0; break;
+    case cudaDevAttrMemoryClockRate: v = 1000000; break; /* kHz, nominal */
+    case cudaDevAttrGlobalMemoryBusWidth: v = 256; break;
+    case cudaDevAttrL2CacheSize: v = kL2Bytes; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: v = kMaxThreadsPerSM; break;
+    case cudaDevAttrAsyncEngineCount: v = 2; break;
+    case cudaDevAttrUnifiedAddressing: v = 1; break;
+    case cudaDevAttrPciDomainId: v = 0; break;
+    case cudaDevAttrTexturePitchAlignment: v = 32; break;
+    case cudaDevAttrComputeCapabilityMajor: v = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: v = 0; break;
+    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: v = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = (int)kSharedPerSM; break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: v = kRegsPerSM; break;
+    case cudaDevAttrManagedMemory: v = 1; break;
+    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
+    case cudaDevAttrMultiGpuBoardGroupID: v = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: v = 0; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: v = 2; break;
+    case cudaDevAttrPageableMemoryAccess: v = 0; break;
+    case cudaDevAttrConcurrentManagedAccess: v = 1; break;
+    case cudaDevAttrComputePreemptionSupported: v = 0; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
+    case cudaDevAttrCooperativeLaunch: v = 0; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)kSharedOptin; break;
+    case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
+    case cudaDevAttrHostRegisterSupported: v = 1; break;
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: v = 0; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: v = 1; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: v = kMaxBlocksPerSM; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: v = 0; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: v = 0; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)kReservedSharedPerBlock; break;
+    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
+    case cudaDevAttrClusterLaunch: v = 0; break;
+    default: return record_error(cudaErrorInvalidValue);
+    }
+    *value = v;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    if (prop == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return record_error(cudaErrorInvalidDevice);
+    memset(prop, 0, sizeof *prop);
+    snprintf(prop->name, sizeof prop->name, "CUDA CPU emulator (cuda-emu)");
+    /* Every field that has a device attribute reads it, so the two agree. */
+    auto attr = [](cudaDeviceAttr a) {
+        int v = 0;
+        cudaDeviceGetAttribute(&v, a, 0);
+        return v;
+    };
+    prop->totalGlobalMem = kGlobalMem;
+    prop->sharedMemPerBlock = kSharedPerBlock;
+    prop->regsPerBlock = attr(cudaDevAttrMaxRegistersPerBlock);
+    prop->warpSize = kWarpSize;
+    prop->memPitch = (size_t)attr(cudaDevAttrMaxPitch);
+    prop->maxThreadsPerBlock = kMaxThreadsPerBlock;
+    for (int a = 0; a < 3; ++a) {
+        prop->maxThreadsDim[a] = kMaxBlockDim[a];
+        prop->maxGridSize[a] = kMaxGridDim[a];
+    }
+    prop->totalConstMem = (size_t)attr(cudaDevAttrTotalConstantMemory);
+    prop->major = attr(cudaDevAttrComputeCapabilityMajor);
+    prop->minor = attr(cudaDevAttrComputeCapabilityMinor);
+    prop->textureAlignment = (size_t)attr(cudaDevAttrTextureAlignment);
+    prop->texturePitchAlignment = (size_t)attr(cudaDevAttrTexturePitchAlignment);
+    prop->multiProcessorCount = kSMs;
+    prop->canMapHostMemory = attr(cudaDevAttrCanMapHostMemory);
+    prop->surfaceAlignment = 512;
+    prop->concurrentKernels = attr(cudaDevAttrConcurrentKernels);
+    prop->asyncEngineCount = attr(cudaDevAttrAsyncEngineCount);
+    prop->unifiedAddressing = attr(cudaDevAttrUnifiedAddressing);
+    prop->memoryBusWidth = attr(cudaDevAttrGlobalMemoryBusWidth);
+    prop->l2CacheSize = kL2Bytes;
+    prop->maxThreadsPerMultiProcessor = kMaxThreadsPerSM;
+    prop->streamPrioritiesSupported = attr(cudaDevAttrStreamPrioritiesSupported);
+    prop->globalL1CacheSupported = attr(cudaDevAttrGlobalL1CacheSupported);
+    prop->localL1CacheSupported = attr(cudaDevAttrLocalL1CacheSupported);
+    prop->sharedMemPerMultiprocessor = kSharedPerSM;
+    prop->regsPerMultiprocessor = kRegsPerSM;
+    prop->managedMemory = attr(cudaDevAttrManagedMemory);
+    prop->concurrentManagedAccess = attr(cudaDevAttrConcurrentManagedAccess);
+    prop->canUseHostPointerForRegisteredMem = attr(cudaDevAttrCanUseHostPointerForRegisteredMem);
+    prop->sharedMemPerBlockOptin = kSharedOptin;
+    prop->directManagedMemAccessFromHost = attr(cudaDevAttrDirectManagedMemAccessFromHost);
+    prop->maxBlocksPerMultiProcessor = kMaxBlocksPerSM;
+    prop->reservedSharedMemPerBlock = kReservedSharedPerBlock;
+    prop->hostRegisterSupported = attr(cudaDevAttrHostRegisterSupported);
+    prop->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
+    prop->hostNumaId = -1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
+{
+    if (leastPriority)
+        *leastPriority = 0;
+    if (greatestPriority)
+        *greatestPriority = -5;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    (void)value;
+    return (unsigned)limit <= cudaLimitPersistingL2CacheSize ? cudaSuccess
+                                                            : record_error(cudaErrorUnsupportedLimit);
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    static const size_t defaults[] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
+        return record_error(cudaErrorUnsupportedLimit);
+    *value = defaults[limit];
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+    (void)config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+    CUDA_EMU_STICKY();
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset(void)
+{
+    init_runtime();
+    while (!g_device.empty())
+        release(g_device.begin()->first);
+    for (auto &p : g_pinned)
+        free(p.first);
+    g_pinned.clear();
+    for (cudaStream_t s : g_streams)
+        delete s;
+    g_streams.clear();
+    for (cudaEvent_t e : g_events)
+        delete e;
+    g_events.clear();
+    g_kernels.clear();
+    g_sticky = cudaSuccess;
+    g_last_error = cudaSuccess;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDriverGetVersion(int *driverVersion)
+{
+    if (driverVersion == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    if (runtimeVersion == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* ---- Memory ---------------------------------------------------------------- */
+
+cudaError_t cudaMalloc(void **devPtr, size_t size)
+{
+    CUDA_EMU_STICKY();
+    return allocate(devPtr, size, RegionKind::device, CUDA_EMU_PC);
+}
+
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    return allocate(devPtr, size, RegionKind::managed, CUDA_EMU_PC);
+}
+
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+    CUDA_EMU_STICKY();
+    if (pitch == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *pitch = (width + 511) / 512 * 512; /* rows start on 512-byte boundaries */
+    return allocate(devPtr, *pitch * height, RegionKind::device, CUDA_EMU_PC);
+}
+
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return allocate(devPtr, size, RegionKind::device, CUDA_EMU_PC);
+}
+
+cudaError_t cudaFree(void *devPtr)
+{
+    CUDA_EMU_STICKY();
+    if (devPtr == nullptr)
+        return cudaSuccess;
+    if (g_device.count(devPtr) == 0) {
+        fprintf(stderr,
+                "cuda-emu: cudaFree(%p) at %s fails: not a pointer cudaMalloc returned, or "
+                "already freed (cudaErrorInvalidValue)\n",
+                devPtr, where(CUDA_EMU_PC).c_str());
+        return record_error(cudaErrorInvalidValue);
+    }
+    return release(devPtr);
+}
+
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (devPtr == nullptr)
+        return cudaSuccess;
+    return release(devPtr);
+}
+
+cudaError_t cudaMallocHost(void **ptr, size_t size) { return cudaHostAlloc(ptr, size, 0); }
+
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (pHost == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    void *p = nullptr;
+    if (posix_memalign(&p, 256, size == 0 ? 1 : size) != 0)
+        return record_error(cudaErrorMemoryAllocation);
+    memset(p, 0xff, size);
+    g_pinned[p] = size;
+    *pHost = p;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void *ptr)
+{
+    CUDA_EMU_STICKY();
+    if (ptr == nullptr)
+        return cudaSuccess;
+    auto it = g_pinned.find(ptr);
+    if (it == g_pinned.end()) {
+        fprintf(stderr,
+                "cuda-emu: cudaFreeHost(%p) at %s fails: not a pointer cudaMallocHost or "
+                "cudaHostAlloc returned (cudaErrorInvalidValue)\n",
+                ptr, where(CUDA_EMU_PC).c_str());
+        return record_error(cudaErrorInvalidValue);
+    }
+    g_pinned.erase(it);
+    free(ptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+    (void)size, (void)flags;
+    return ptr == nullptr ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *ptr)
+{
+    return ptr == nullptr ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+    (void)flags;
+    if (pDevice == nullptr || pHost == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *pDevice = pHost; /* one address space */
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total)
+{
+    CUDA_EMU_STICKY();
+    if (free)
+        *free = kGlobalMem - g_device_used;
+    if (total)
+        *total = kGlobalMem;
+    return cudaSuccess;
+}
+
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    if (attributes == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    memset(attributes, 0, sizeof *attributes);
+    attributes->device = 0;
+    void *p = const_cast<void *>(ptr);
+    if (const Allocation *a = device_range(ptr, 1)) {
+        attributes->type = a->kind == RegionKind::managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice;
+        attributes->devicePointer = p;
+        attributes->hostPointer = a->kind == RegionKind::managed ? p : nullptr;
+        return cudaSuccess;
+    }
+    for (auto &h : g_pinned)
+        if (ptr >= h.first && static_cast<const char *>(ptr) < static_cast<char *>(h.first) + h.second) {
+            attributes->type = cudaMemoryTypeHost;
+            attributes->devicePointer = p;
+            attributes->hostPointer = p;
+            return cudaSuccess;
+        }
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = cudaInvalidDeviceId;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    CUDA_EMU_STICKY();
+    return copy(dst, src, count, kind, "cudaMemcpy", CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return copy(dst, src, count, kind, "cudaMemcpyAsync", CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind)
+{
+    CUDA_EMU_STICKY();
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D", CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync",
+                   CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemset(void *devPtr, int value, size_t count)
+{
+    CUDA_EMU_STICKY();
+    return fill(devPtr, value, count, "cudaMemset", CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return fill(devPtr, value, count, "cudaMemsetAsync", CUDA_EMU_PC);
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    CUDA_EMU_STICKY();
+    if (width > pitch)
+        return record_error(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; ++row) {
+        cudaError_t err = fill(static_cast<char *>(devPtr) + row * pitch, value, width,
+                               "cudaMemset2D", CUDA_EMU_PC);
+        if (err != cudaSuccess)
+            return err;
+    }
+    return cudaSuccess;
+}
+
+/* ---- Streams ---------------------------------------------------------------- */
+
+cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+{
+    return cudaStreamCreateWithPriority(pStream, cudaStreamDefault, 0);
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+{
+    return cudaStreamCreateWithPriority(pStream, flags, 0);
+}
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority)
+{
+    CUDA_EMU_STICKY();
+    if (pStream == nullptr || flags > cudaStreamNonBlocking)
+        return record_error(cudaErrorInvalidValue);
+    *pStream = new CUstream_st{flags, priority};
+    g_streams.insert(*pStream);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (g_streams.erase(stream) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    delete stream;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream) || g_events.count(event) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
+{
+    if (flags == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    *flags = g_streams.count(stream) ? stream->flags : cudaStreamDefault;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int *priority)
+{
+    if (priority == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    *priority = g_streams.count(stream) ? stream->priority : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (callback == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    callback(stream, cudaSuccess, userData); /* everything before it is done */
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    CUDA_EMU_STICKY();
+    if (fn == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    fn(userData);
+    return cudaSuccess;
+}
+
+/* ---- Events ---------------------------------------------------------------- */
+
+cudaError_t cudaEventCreate(cudaEvent_t *event)
+{
+    return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+    CUDA_EMU_STICKY();
+    if (event == nullptr || (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming |
+                                                 cudaEventInterprocess)) != 0)
+        return record_error(cudaErrorInvalidValue);
+    *event = new CUevent_st{flags, false, 0};
+    g_events.insert(*event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (g_events.count(event) == 0 || !stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    event->recorded = true;
+    event->ns = now_ns();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event)
+{
+    CUDA_EMU_STICKY();
+    return g_events.count(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event)
+{
+    CUDA_EMU_STICKY();
+    return g_events.count(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+    CUDA_EMU_STICKY();
+    if (ms == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (g_events.count(start) == 0 || g_events.count(end) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    /* CUDA: both must be recorded, and neither created with cudaEventDisableTiming. */
+    if (!start->recorded || !end->recorded || (start->flags & cudaEventDisableTiming) ||
+        (end->flags & cudaEventDisableTiming))
+        return record_error(cudaErrorInvalidResourceHandle);
+    *ms = (float)((double)(end->ns - start->ns) / 1e6);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+    CUDA_EMU_STICKY();
+    if (g_events.erase(event) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    delete event;
+    return cudaSuccess;
+}
+
+/* ---- Kernels ---------------------------------------------------------------- */
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    CUDA_EMU_STICKY();
+    if (attr == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    memset(attr, 0, sizeof *attr);
+    attr->maxThreadsPerBlock = kMaxThreadsPerBlock;
+    attr->numRegs = kRegsPerThread;
+    attr->ptxVersion = 90;
+    attr->binaryVersion = 90;
+    attr->maxDynamicSharedSizeBytes = (int)kernel_max_dynamic_shared(func);
+    auto it = g_kernels.find(func);
+    attr->preferredShmemCarveout = it == g_kernels.end() ? -1 : it->second.carveout;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    CUDA_EMU_STICKY();
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{kSharedPerBlock, -1}).first->second;
+    switch (attr) {
+    case cudaFuncAttributeMaxDynamicSharedMemorySize:
+        if (value < 0 || (size_t)value > kSharedOptin)
+            return record_error(cudaErrorInvalidValue);
+        k.max_dynamic_shared = (size_t)value;
+        return cudaSuccess;
+    case cudaFuncAttributePreferredSharedMemoryCarveout:
+        if (value < -1 || value > 100)
+            return record_error(cudaErrorInvalidValue);
+        k.carveout = value;
+        return cudaSuccess;
+    default:
+        return record_error(cudaErrorNotSupported); /* clusters are not emulated */
+    }
+}
+
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    (void)cacheConfig;
+    return func == nullptr ? record_error(cudaErrorInvalidDeviceFunction) : cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize,
+                                                                  dynamicSMemSize, 0);
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                   const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (numBlocks == nullptr || blockSize <= 0)
+        return record_error(cudaErrorInvalidValue);
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func)
+                     ? 0
+                     : blocks_per_sm(blockSize, dynamicSMemSize);
+    return cudaSuccess;
+}
+
+/* ---- Symbols ---------------------------------------------------------------- */
+
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind)
+{
+    CUDA_EMU_STICKY();
+    if (symbol == nullptr)
+        return record_error(cudaErrorInvalidSymbol);
+    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return record_error(cudaErrorInvalidMemcpyDirection);
+    memcpy(static_cast<char *>(const_cast<void *>(symbol)) + offset, src, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind)
+{
+    CUDA_EMU_STICKY();
+    if (symbol == nullptr)
+        return record_error(cudaErrorInvalidSymbol);
+    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
+        kind != cudaMemcpyDefault)
+        return record_error(cudaErrorInvalidMemcpyDirection);
+    memcpy(dst, static_cast<const char *>(symbol) + offset, count);
+    return cudaSuccess;
+}
+
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+
+/* Sanitizer defaults for emulated programs: a UBSan report with its stack. */
+extern "C" const char *__ubsan_default_options() { return "print_stacktrace=1"; }

@@ -1,0 +1,617 @@
+/*
+ * track.cpp -- every load and store of emulated code, checked.
+ *
+ * Rewritten .cu files are compiled with AddressSanitizer in its "call" mode
+ * (--param asan-instrumentation-with-call-threshold=0): instead of an inline
+ * shadow check, each access calls __asan_load4(addr), __asan_store16(addr)
+ * and so on. This file defines those functions, so they run here rather than
+ * in libasan: they do AddressSanitizer's own bounds check (and hand a bad
+ * access to its reporter, which prints the kernel's source line), and then:
+ *
+ *  - inside a kernel, on device and shared memory, the race and
+ *    uninitialized-read checks below;
+ *  - inside a kernel, notice a thread that keeps loading one address (a
+ *    spin-wait) and let the other threads run;
+ *  - outside a kernel, stop host code that dereferences a cudaMalloc pointer,
+ *    which crashes on a GPU but would silently work here.
+ *
+ * The race check. Every 4-byte granule of tracked memory remembers its last
+ * write and its last read: launch, block, thread, barrier phase, __syncwarp
+ * count, launch clock and source location. A read conflicts with the last
+ * write (and a write with the last read) made by another thread of the same
+ * launch unless something orders them:
+ *   same block:  a __syncthreads() between them (different barrier phase),
+ *                a __syncwarp() both took part in (same warp), or an atomic
+ *                or fence by the second thread after the first access;
+ *   other block: an atomic or fence by the second thread after the first
+ *                access, or either access being atomic or made after a fence
+ *                (the flag of a publish/consume pattern).
+ * Threads run one at a time between waits, so a conflict is found whichever
+ * order they run in: a missing barrier is reported even when this schedule
+ * happens to produce the right result. Write-after-write is not reported:
+ * threads storing the same value to a flag are common and harmless.
+ *
+ * The uninitialized-read check. Each granule also records which of its bytes
+ * have ever been written (by a kernel, cudaMemcpy or cudaMemset); reading a
+ * byte that never was, in a kernel or by copying it to the host, is reported.
+ *
+ * Cost: 56 bytes of bookkeeping per 4 bytes of checked memory (mapped lazily,
+ * so only what kernels touch), and a few tens of nanoseconds per access.
+ * CUDA_EMU_CHECK=0 turns the checks off; allocations above
+ * CUDA_EMU_CHECK_MAX_MB are not checked.
+ *
+ * This file is compiled without sanitizers: it is called for every access.
+ */
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+
+#include "emu_internal.h"
+
+namespace cuda_emu {
+
+namespace {
+
+enum : uint8_t {
+    acc_atomic = 1,   /* made by an atomic operation */
+    acc_released = 2  /* made after a fence or atomic in the same barrier phase */
+};
+
+/* One access, as remembered by a granule. */
+struct Access {
+    uint32_t launch; /* launch serial; 0 (or an old serial) means none this launch */
+    uint32_t block;  /* linear block index (low 32 bits) */
+    uint32_t phase;  /* the thread's barrier phase */
+    uint32_t wsync;  /* the thread's __syncwarp count in that phase */
+    uint32_t clock;  /* launch clock when it happened */
+    int32_t pc;      /* source location, as an offset from pc_base(); 0 if unknown */
+    uint16_t thread; /* linear thread index in the block */
+    uint8_t flags;   /* acc_atomic, acc_released */
+    uint8_t unused;  /* padding */
+};
+
+struct Cell {
+    Access write; /* last write (plain or atomic) */
+    Access read;  /* last plain read */
+};
+
+struct Region {
+    uintptr_t lo, hi;      /* the tracked bytes [lo, hi) */
+    RegionKind kind;       /* what memory it is */
+    Cell *cells;           /* one per 4-byte granule; null if too large to check */
+    size_t cells_bytes;    /* size of the cells mapping */
+    uint8_t *written;      /* per granule, bit i: byte i was ever written; null if unchecked */
+    const char *name;      /* variable name (shared memory) */
+    size_t elem_size;      /* element size (shared memory), for element indices */
+    const void *alloc_pc;  /* where cudaMalloc was called (device memory) */
+};
+
+/* Tracked regions, sorted by lo, disjoint. Never destroyed: LeakSanitizer
+ * checks after static destructors run, and must still see them reachable. */
+std::vector<Region *> &g_regions = *new std::vector<Region *>();
+Region *g_last_region;                 /* most recently found, checked first */
+uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
+uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
+uintptr_t g_shadow_offset;             /* AddressSanitizer's shadow mapping */
+bool g_noted_unchecked;                /* the "too large to check" note was printed */
+
+constexpr uint32_t kSpinRun = 64;      /* same-address loads in a row that look like polling */
+
+uintptr_t pc_base() { return reinterpret_cast<uintptr_t>(&pc_base); }
+
+int32_t pc_offset(const void *pc)
+{
+    intptr_t d = (intptr_t)reinterpret_cast<uintptr_t>(pc) - (intptr_t)pc_base();
+    return d > INT32_MIN && d < INT32_MAX ? (int32_t)d : 0;
+}
+
+const void *pc_from(int32_t off)
+{
+    return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
+}
+
+Region *find_region(uintptr_t a)
+{
+    Region *r = g_last_region;
+    if (r != nullptr && a - r->lo < r->hi - r->lo)
+        return r;
+    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), a,
+                               [](uintptr_t x, const Region *q) { return x < q->lo; });
+    if (it == g_regions.begin())
+        return nullptr;
+    r = *(it - 1);
+    if (a - r->lo >= r->hi - r->lo)
+        return nullptr;
+    g_last_region = r;
+    return r;
+}
+
+bool is_shared(const Region *r)
+{
+    return r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
+}
+
+/* ---- AddressSanitizer's check, done here ---------------------------------- */
+
+bool poisoned(uintptr_t a, size_t n)
+{
+    if (g_shadow_offset == 0) {
+        size_t scale = 0;
+        __asan_get_shadow_mapping(&scale, &g_shadow_offset);
+    }
+    const int8_t *sh = reinterpret_cast<const int8_t *>((a >> 3) + g_shadow_offset);
+    if (n <= 8) {
+        int8_t s = sh[0];
+        if (s != 0 && (int8_t)((a & 7) + n - 1) >= s)
+            return true;
+        if ((a & 7) + n > 8) {
+            int8_t s2 = sh[1];
+            if (s2 != 0 && (int8_t)((a + n - 1) & 7) >= s2)
+                return true;
+        }
+        return false;
+    }
+    if (n == 16 && (a & 7) == 0 && sh[0] == 0 && sh[1] == 0)
+        return false;
+    return __asan_region_is_poisoned(reinterpret_cast<void *>(a), n) != nullptr;
+}
+
+/* ---- Reports -------------------------------------------------------------- */
+
+std::string thread_of(const Access &x)
+{
+    const Launch &L = *g_launch;
+    uint3 t{x.thread % L.block.x, x.thread / L.block.x % L.block.y,
+            x.thread / (L.block.x * L.block.y)};
+    return dim_str(t);
+}
+
+std::string block_of(const Access &x)
+{
+    const Launch &L = *g_launch;
+    uint3 b{x.block % L.grid.x, x.block / L.grid.x % L.grid.y, x.block / (L.grid.x * L.grid.y)};
+    return dim_str(b);
+}
+
+[[noreturn]] void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atomic,
+                                       const void *pc)
+{
+    const char *verb = atomic ? "updates atomically" : "reads";
+    if (is_shared(r)) {
+        report_head("read of shared memory that no thread of the block has written yet "
+                    "(missing __syncthreads()?)",
+                    t->block, t);
+        report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
+                    describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
+        report_line("if another thread writes it, a __syncthreads() is missing between that "
+                    "write and this read; fresh shared memory holds no data from earlier "
+                    "blocks (here: the 0xff poison)");
+    } else {
+        report_head("read of uninitialized device memory", t->block, t);
+        report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
+                    describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
+        report_line("nothing (no kernel, cudaMemcpy or cudaMemset) has written these bytes "
+                    "since the allocation; initialise them first (cudaMemset, or a kernel that "
+                    "writes before it reads)");
+    }
+    fail_from_fiber(cudaErrorLaunchFailure);
+}
+
+[[noreturn]] void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
+                              const Access &other, bool me_writes)
+{
+    bool same_block = other.block == me.block;
+    report_head(is_shared(r) ? "data race on shared memory" : "data race on device memory",
+                t->block, t);
+    const char *my_verb = me_writes ? ((me.flags & acc_atomic) ? "updates atomically" : "writes")
+                                    : "reads";
+    const char *other_verb = me_writes ? "read" : ((other.flags & acc_atomic) ? "updated" : "wrote");
+    report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), my_verb,
+                describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc_from(me.pc)).c_str());
+    if (same_block) {
+        report_line("thread %s of the same block %s it at %s, and no __syncthreads() (nor a "
+                    "__syncwarp(), atomic or fence) orders the two: the result depends on which "
+                    "thread runs first",
+                    thread_of(other).c_str(), other_verb, where(pc_from(other.pc)).c_str());
+        report_line(is_shared(r) ? "put a __syncthreads() between the write and the read"
+                                 : "use an atomic operation (atomicAdd ...) or a __syncthreads() "
+                                   "between the two");
+    } else {
+        report_line("thread %s of block %s %s it at %s; blocks run in no fixed order, so the "
+                    "result depends on timing: use atomic operations, or exchange data between "
+                    "kernels",
+                    thread_of(other).c_str(), block_of(other).c_str(), other_verb,
+                    where(pc_from(other.pc)).c_str());
+    }
+    fail_from_fiber(cudaErrorLaunchFailure);
+}
+
+/* ---- The checks ------------------------------------------------------------ */
+
+/* Whether ORIGIN, made by another thread, may still be concurrent with ME by
+ * thread T (see the top of this file). */
+bool concurrent(const Access &origin, const Access &me, const Thread *t)
+{
+    if (origin.block == me.block && origin.thread == me.thread)
+        return false;
+    bool synced_since = t->last_sync > origin.clock;
+    if (origin.block != me.block)
+        return !synced_since && !((origin.flags | me.flags) & (acc_atomic | acc_released));
+    if (origin.phase != me.phase || synced_since)
+        return false;
+    const Block *b = t->block;
+    if (origin.thread / kWarpSize == me.thread / kWarpSize && !b->warp_clock.empty()) {
+        size_t warp = me.thread / kWarpSize;
+        uint32_t known = b->warp_clock[(warp * kWarpSize + me.thread % kWarpSize) * kWarpSize +
+                                       origin.thread % kWarpSize];
+        if (known > origin.wsync)
+            return false;
+    }
+    return true;
+}
+
+enum class Op { read, write, atomic };
+
+void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
+{
+    const Launch &L = *g_launch;
+    uintptr_t off = a - r->lo;
+    if (off + n > r->hi - r->lo)
+        n = r->hi - r->lo - off;
+    Access me{};
+    me.launch = L.serial;
+    me.block = (uint32_t)t->block->linear;
+    me.phase = t->phase;
+    me.wsync = t->wsync;
+    me.clock = L.clock;
+    me.pc = pc_offset(pc);
+    me.thread = (uint16_t)t->tid;
+    me.flags = (op == Op::atomic ? acc_atomic : 0) |
+               (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
+    const bool check_init = r->kind != RegionKind::managed;
+    for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
+        uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
+        uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4));
+        Cell &c = r->cells[g];
+        if (op != Op::write && check_init && (r->written[g] & bytes) != bytes)
+            report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+        if (op == Op::read) {
+            if (c.write.launch == L.serial && concurrent(c.write, me, t))
+                report_race(t, r, a, n, me, c.write, false);
+            c.read = me;
+            continue;
+        }
+        if (op == Op::atomic && c.write.launch == L.serial && !(c.write.flags & acc_atomic) &&
+            concurrent(c.write, me, t))
+            report_race(t, r, a, n, me, c.write, true);
+        if (c.read.launch == L.serial && concurrent(c.read, me, t))
+            report_race(t, r, a, n, me, c.read, true);
+        c.write = me;
+        r->written[g] |= bytes;
+    }
+}
+
+/* A load by T of ADDR: a long run of loads of one address, with no store in
+ * between, is a thread polling a flag; let the others run. */
+void note_load(Thread *t, uintptr_t a, const void *pc)
+{
+    if (a != t->spin_addr) {
+        t->spin_addr = a;
+        t->spin_count = 1;
+        return;
+    }
+    if (++t->spin_count < kSpinRun)
+        return;
+    t->spin_count = 0;
+    t->spin_pc = pc;
+    wait_here(ThreadState::spinning, pc);
+}
+
+__attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, const void *pc)
+{
+    Thread *t = g_thread;
+    if (a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
+        return; /* its own locals */
+    if (write)
+        t->spin_count = 0;
+    else
+        note_load(t, a, pc);
+    if (!settings().check)
+        return;
+    Region *r = find_region(a);
+    if (r != nullptr && r->cells != nullptr)
+        check(r, t, a, n, write ? Op::write : Op::read, pc);
+}
+
+__attribute__((noinline)) void host_access(uintptr_t a, size_t n, bool write, const void *pc)
+{
+    Region *r = find_region(a);
+    if (r == nullptr || r->kind != RegionKind::device)
+        return;
+    fprintf(stderr, "cuda-emu: error: host code %s device memory\n", write ? "writes" : "reads");
+    report_line("%s at %s", describe_memory(reinterpret_cast<void *>(a), n).c_str(),
+                where(pc).c_str());
+    report_line("a cudaMalloc pointer is only valid in kernels (on a GPU the host crashes "
+                "here); copy the data with cudaMemcpy first");
+    __sanitizer_print_stack_trace();
+    abort();
+}
+
+__attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool write,
+                                                  const void *pc, void *bp)
+{
+    if (__builtin_expect(poisoned(a, n), 0))
+        __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
+    if (g_thread != nullptr)
+        kernel_access(a, n, write, pc);
+    else if (a >= g_dev_lo && a < g_dev_hi)
+        host_access(a, n, write, pc);
+}
+
+} // namespace
+
+/* ---- The interface to the rest of the runtime ------------------------------ */
+
+void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
+                  const void *alloc_pc)
+{
+    if (size == 0)
+        return;
+    Region *r = new Region();
+    r->lo = reinterpret_cast<uintptr_t>(p);
+    r->hi = r->lo + size;
+    r->kind = kind;
+    r->name = name;
+    r->elem_size = elem_size;
+    r->alloc_pc = alloc_pc;
+    size_t granules = (size + 3) / 4;
+    if (size <= settings().check_max) {
+        r->cells_bytes = granules * sizeof(Cell);
+        void *m = mmap(nullptr, r->cells_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            fprintf(stderr, "cuda-emu: fatal: cannot map %zu bytes of race-check bookkeeping\n",
+                    r->cells_bytes);
+            abort();
+        }
+        r->cells = static_cast<Cell *>(m);
+        r->written = static_cast<uint8_t *>(calloc(granules, 1));
+        if (kind == RegionKind::managed)
+            memset(r->written, 0x0f, granules);
+    } else if (!g_noted_unchecked) {
+        g_noted_unchecked = true;
+        fprintf(stderr,
+                "cuda-emu: note: allocations over %zu MB (CUDA_EMU_CHECK_MAX_MB) are not checked "
+                "for races and uninitialized reads\n",
+                settings().check_max >> 20);
+    }
+    if (kind == RegionKind::device || kind == RegionKind::managed) {
+        g_dev_lo = std::min(g_dev_lo, r->lo);
+        g_dev_hi = std::max(g_dev_hi, r->hi);
+    }
+    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), r->lo,
+                               [](uintptr_t x, const Region *q) { return x < q->lo; });
+    g_regions.insert(it, r);
+}
+
+void untrack_region(void *p)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    auto it = std::lower_bound(g_regions.begin(), g_regions.end(), a,
+                               [](const Region *q, uintptr_t x) { return q->lo < x; });
+    if (it == g_regions.end() || (*it)->lo != a)
+        return;
+    Region *r = *it;
+    g_regions.erase(it);
+    if (g_last_region == r)
+        g_last_region = nullptr;
+    if (r->cells != nullptr)
+        munmap(r->cells, r->cells_bytes);
+    free(r->written);
+    delete r;
+}
+
+void untrack_block(Block *b)
+{
+    for (const SharedVar &v : b->shared)
+        untrack_region(v.ptr);
+    untrack_region(b->dynamic_shared);
+}
+
+bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base, size_t *region_size)
+{
+    Region *r = find_region(reinterpret_cast<uintptr_t>(p));
+    if (r == nullptr || size > r->hi - reinterpret_cast<uintptr_t>(p))
+        return false;
+    *kind = r->kind;
+    *base = reinterpret_cast<void *>(r->lo);
+    *region_size = r->hi - r->lo;
+    return true;
+}
+
+namespace {
+
+/* Calls FN(region, granule, byte mask) for the checked granules of [P, P+N). */
+template <class Fn>
+void for_granules(const void *p, size_t n, Fn fn)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    Region *r = find_region(a);
+    if (r == nullptr || r->written == nullptr || n == 0)
+        return;
+    uintptr_t off = a - r->lo;
+    n = std::min<size_t>(n, r->hi - a);
+    for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
+        uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
+        fn(r, g, (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)));
+    }
+}
+
+bool byte_written(const void *p)
+{
+    bool w = true;
+    for_granules(p, 1, [&](Region *r, uintptr_t g, uint8_t bytes) { w = r->written[g] & bytes; });
+    return w;
+}
+
+} // namespace
+
+void mark_written(void *p, size_t n)
+{
+    for_granules(p, n, [](Region *r, uintptr_t g, uint8_t bytes) { r->written[g] |= bytes; });
+}
+
+void copy_written(void *dst, const void *src, size_t n)
+{
+    Region *from = find_region(reinterpret_cast<uintptr_t>(src));
+    if (from == nullptr || from->written == nullptr) {
+        mark_written(dst, n); /* host memory counts as written */
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        bool w = byte_written(static_cast<const char *>(src) + i);
+        for_granules(static_cast<char *>(dst) + i, 1, [&](Region *r, uintptr_t g, uint8_t bytes) {
+            r->written[g] = w ? (r->written[g] | bytes) : (r->written[g] & ~bytes);
+        });
+    }
+}
+
+bool check_written(const void *p, size_t n, const char *what, const void *pc)
+{
+    if (!settings().check)
+        return true;
+    size_t first = SIZE_MAX, last = 0, count = 0;
+    const char *c = static_cast<const char *>(p);
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    for_granules(p, n, [&](Region *r, uintptr_t g, uint8_t bytes) {
+        uint8_t missing = bytes & ~r->written[g];
+        for (int i = 0; missing != 0 && i < 4; ++i)
+            if (missing >> i & 1) {
+                size_t at = r->lo + g * 4 + i - a;
+                first = std::min(first, at);
+                last = at;
+                ++count;
+            }
+    });
+    if (count == 0)
+        return true;
+    fprintf(stderr, "cuda-emu: error: %s copies device memory that was never written\n", what);
+    report_line("%zu of the %zu bytes copied were never written (the first is %s, the last "
+                "byte offset %zu of the copy), at %s",
+                count, n, describe_memory(c + first, 1).c_str(), last, where(pc).c_str());
+    report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: a kernel "
+                "probably skips part of its output (the emulator fills fresh allocations with "
+                "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
+    return false;
+}
+
+void track_atomic(void *addr, size_t size, bool changed, const void *pc)
+{
+    Thread *t = g_thread;
+    if (t == nullptr)
+        return;
+    uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+    if (a - reinterpret_cast<uintptr_t>(t->stack.lo) >= t->stack.size && settings().check) {
+        Region *r = find_region(a);
+        if (r != nullptr && r->cells != nullptr)
+            check(r, t, a, size, Op::atomic, pc);
+    }
+    track_sync();
+    /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)
+     * is a load for the spin detector; one that changes memory is a store. */
+    if (changed)
+        t->spin_count = 0;
+    else
+        note_load(t, a, pc);
+}
+
+void track_sync()
+{
+    Thread *t = g_thread;
+    if (t == nullptr)
+        return;
+    t->last_sync = ++g_launch->clock;
+    t->sync_phase = t->phase;
+}
+
+std::string describe_memory(const void *p, size_t n)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    Region *r = find_region(a);
+    char buf[512];
+    if (r == nullptr) {
+        snprintf(buf, sizeof buf, "%zu byte%s at address %p", n, n == 1 ? "" : "s", p);
+        return buf;
+    }
+    size_t off = a - r->lo, size = r->hi - r->lo;
+    switch (r->kind) {
+    case RegionKind::shared_static:
+        snprintf(buf, sizeof buf, "__shared__ %s, element %zu (%zu byte%s at byte offset %zu of %zu)",
+                 r->name, off / r->elem_size, n, n == 1 ? "" : "s", off, size);
+        break;
+    case RegionKind::shared_dynamic:
+        snprintf(buf, sizeof buf, "extern __shared__ memory (%zu byte%s at byte offset %zu of %zu)",
+                 n, n == 1 ? "" : "s", off, size);
+        break;
+    case RegionKind::device:
+    case RegionKind::managed:
+        snprintf(buf, sizeof buf, "%zu byte%s at byte offset %zu of a %zu-byte %s allocation (made at %s)",
+                 n, n == 1 ? "" : "s", off, size,
+                 r->kind == RegionKind::device ? "cudaMalloc" : "cudaMallocManaged",
+                 where(r->alloc_pc).c_str());
+        break;
+    }
+    return buf;
+}
+
+} // namespace cuda_emu
+
+/* ---- The hooks AddressSanitizer's call mode emits -------------------------- */
+
+using cuda_emu::access;
+
+/* The frame pointer of a hook's caller: the one saved in the hook's frame
+ * (this file is built with frame pointers). */
+#define CUDA_EMU_CALLER_FRAME (*static_cast<void **>(__builtin_frame_address(0)))
+
+#define CUDA_EMU_HOOK(kind, is_write, size)                                             \
+    extern "C" __attribute__((noinline)) void __asan_##kind##size(void *p)              \
+    {                                                                                   \
+        access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0), \
+               CUDA_EMU_CALLER_FRAME);                                             \
+    }                                                                                   \
+    extern "C" __attribute__((noinline)) void __asan_##kind##size##_noabort(void *p)    \
+    {                                                                                   \
+        access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0), \
+               CUDA_EMU_CALLER_FRAME);                                             \
+    }
+CUDA_EMU_HOOK(load, false, 1)
+CUDA_EMU_HOOK(load, false, 2)
+CUDA_EMU_HOOK(load, false, 4)
+CUDA_EMU_HOOK(load, false, 8)
+CUDA_EMU_HOOK(load, false, 16)
+CUDA_EMU_HOOK(store, true, 1)
+CUDA_EMU_HOOK(store, true, 2)
+CUDA_EMU_HOOK(store, true, 4)
+CUDA_EMU_HOOK(store, true, 8)
+CUDA_EMU_HOOK(store, true, 16)
+
+#define CUDA_EMU_HOOK_N(kind, is_write)                                                 \
+    extern "C" __attribute__((noinline)) void __asan_##kind##N(void *p, size_t n)       \
+    {                                                                                   \
+        access(reinterpret_cast<uintptr_t>(p), n, is_write, __builtin_return_address(0), \
+               CUDA_EMU_CALLER_FRAME);                                             \
+    }                                                                                   \
+    extern "C" __attribute__((noinline)) void __asan_##kind##N_noabort(void *p, size_t n) \
+    {                                                                                   \
+        access(reinterpret_cast<uintptr_t>(p), n, is_write, __builtin_return_address(0), \
+               CUDA_EMU_CALLER_FRAME);                                             \
+    }
+CUDA_EMU_HOOK_N(load, false)
+CUDA_EMU_HOOK_N(store, true)

@@ -1,0 +1,206 @@
+/* lab_divergence.cu - lab 03's problem for the harness: inputs, calls, verification, sizes.
+ *
+ * Every element runs its class's chain of DIVERGENCE_STEPS fused multiply-adds (contract:
+ * grader/contracts/divergence.h). Inputs are multiples of 2^-14 in [0, 4), drawn from the
+ * seed, so at most 65536 distinct values exist: the double-precision CPU reference runs the
+ * chain once per distinct value (a lazily filled table) instead of once per element, which
+ * keeps a 32-million-element check to a fraction of a second.
+ *
+ * The ceiling (IMPL_CEILING) is the same arithmetic with no branch at all: the class picks
+ * the chain's two constants from a table, then every thread runs one identical loop. It
+ * computes the right answer too (this lab's four chains share a shape, y = y*m + b), so its
+ * time is exactly "the chains, without divergence and without any regrouping". */
+#include "harness.h"
+#include "contracts/divergence.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const lab_info lab_divergence; /* the table, lab_divergence.c */
+extern "C" void ref_divergence(float *out, const float *in, int n, cudaStream_t stream);
+
+#define GRID_BITS 14                   /* inputs are k * 2^-GRID_BITS */
+#define DISTINCT (4 << GRID_BITS)      /* distinct inputs in [0, 4) */
+
+typedef struct problem {
+    int n;              /* elements */
+    float *h_in;        /* host copy of the input */
+    double *h_expected; /* CPU result in double precision */
+    float *h_got;       /* scratch for the downloaded output */
+    dbuf in, out;       /* device buffers, guarded */
+} problem;
+
+/* ---------------------------------------------------------------------------------------- */
+/* The ceiling: class as data, no branch                                                     */
+
+/* The class's constants as data: m = f * M_SLOPE[c] + M_BASE[c], b = f * B_SLOPE[c] +
+ * B_BASE[c] reproduce the contract's m and b exactly (every product and sum is exact). */
+__constant__ float M_SLOPE[4] = {0x1p-9f, 0x1p-9f, 0x1p-9f, -0x1p-9f};
+__constant__ float M_BASE[4] = {1.0f - 0x1p-8f, 1.0f - 0x1p-9f, 1.0f, 1.0f + 0x1p-9f};
+__constant__ float B_SLOPE[4] = {1.0f, -1.0f, 0.5f, 0.0f};
+__constant__ float B_BASE[4] = {0.0f, 1.0f, 0.0f, 0.25f};
+
+__global__ void branch_free_kernel(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const float x = in[i];
+    const int c = (int)x;
+    const float f = x - (float)c;
+    /* Indexing a table by the class costs a few constant-cache reads, and every lane of the
+     * warp then runs the very same instructions: no branch on the data anywhere. */
+    const float m = fmaf(f, M_SLOPE[c], M_BASE[c]);
+    const float b = fmaf(f, B_SLOPE[c], B_BASE[c]);
+    float y = f;
+    for (int k = 0; k < DIVERGENCE_STEPS; k++)
+        y = fmaf(y, m, b);
+    out[i] = y;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* CPU reference                                                                              */
+
+/* The contract's chain for input k * 2^-14, in double. m and b are exact in float, so these
+ * are the very constants the GPU uses; only the roundings of the steps differ. */
+static double evolve_cpu(int k)
+{
+    const int c = k >> GRID_BITS;
+    const double f = (k & ((1 << GRID_BITS) - 1)) * ldexp(1.0, -GRID_BITS);
+    double m, b;
+    switch (c) {
+    case 0: m = 1.0 - ldexp(1.0, -8) + f * ldexp(1.0, -9), b = f; break;
+    case 1: m = 1.0 - ldexp(1.0, -9) + f * ldexp(1.0, -9), b = 1.0 - f; break;
+    case 2: m = 1.0 + f * ldexp(1.0, -9), b = 0.5 * f; break;
+    default: m = 1.0 + ldexp(1.0, -9) - f * ldexp(1.0, -9), b = 0.25; break;
+    }
+    double y = f;
+    for (int s = 0; s < DIVERGENCE_STEPS; s++)
+        y = y * m + b;
+    return y;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->n = (int)size[0];
+    p->h_in = (float *)xmalloc((size_t)p->n * sizeof(float));
+    p->h_expected = (double *)xmalloc((size_t)p->n * sizeof(double));
+    p->h_got = (float *)xmalloc((size_t)p->n * sizeof(float));
+    double *table = (double *)xmalloc(DISTINCT * sizeof(double));
+    unsigned char *known = (unsigned char *)xcalloc(DISTINCT, 1);
+    rng r;
+    rng_seed(&r, rng_derive(seed, 1));
+    for (int i = 0; i < p->n; i++) {
+        const int k = (int)(rng_u64(&r) % DISTINCT); /* class and parameter, uniform */
+        p->h_in[i] = (float)ldexp((double)k, -GRID_BITS);
+        if (!known[k]) {
+            table[k] = evolve_cpu(k);
+            known[k] = 1;
+        }
+        p->h_expected[i] = table[k];
+    }
+    free(table);
+    free(known);
+    dbuf_alloc(&p->in, (size_t)p->n * sizeof(float));
+    dbuf_alloc(&p->out, (size_t)p->n * sizeof(float));
+    dbuf_upload(&p->in, p->h_in, (size_t)p->n * sizeof(float));
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->in);
+    dbuf_free(&p->out);
+    free(p->h_in);
+    free(p->h_expected);
+    free(p->h_got);
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    dbuf_poison(&((problem *)vp)->out, s);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    float *out = (float *)p->out.data;
+    const float *in = (const float *)p->in.data;
+    switch (impl) {
+    case IMPL_STUDENT:
+        divergence(out, in, p->n, s);
+        break;
+    case IMPL_REFERENCE:
+        ref_divergence(out, in, p->n, s);
+        break;
+    default: /* IMPL_CEILING */
+        branch_free_kernel<<<(p->n + 255) / 256, 256, 0, s>>>(out, in, p->n);
+        CUDA_CHECK_LAUNCH();
+    }
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    /* Bound: every term of the chain is >= 0 (y0 = f >= 0, m > 0, b >= 0), so a rounding
+     * error of a step is never amplified by cancellation: each of the K = DIVERGENCE_STEPS
+     * steps adds at most u = 2^-24 to the relative error when fused, 2u when the multiply and
+     * the add round separately. (2K + 8) u (about 1.2e-4) admits both; a wrong class changes
+     * m by at least 2^-9 and the result by a factor near e, a skipped step by 3e-4 or more. */
+    const double tol = (2.0 * DIVERGENCE_STEPS + 8.0) * 0x1p-24;
+    harness_check_close(&p->out, p->h_expected, NULL, (size_t)p->n, tol, 1e-30, p->h_got, v);
+    harness_check_input(&p->in, p->h_in, (size_t)p->n * sizeof(float), v);
+}
+
+static double work(const void *vp)
+{
+    return 2.0 * DIVERGENCE_STEPS * ((const problem *)vp)->n; /* flops of the chains */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    snprintf(buf, len, "n = %d", ((const problem *)vp)->n);
+}
+
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
+     * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
+     * An odd n leaves a partial tile and partial warps at the end. */
+    size_t bytes = 4 * d->l2_bytes;
+    if (bytes < ((size_t)256 << 20))
+        bytes = (size_t)256 << 20;
+    if (bytes > harness_memory_budget(d))
+        bytes = harness_memory_budget(d);
+    size[0] = (long long)(bytes / (2 * sizeof(float))) + 5;
+    if (d->emulated)
+        size[0] = 20011;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    switch (rng_range(r, 0, 3)) {
+    case 0: size[0] = rng_range(r, 1, 100); break;                            /* tiny */
+    case 1: size[0] = 2048 * rng_range(r, 1, 64) + rng_range(r, -1, 1); break; /* tile edges */
+    default: size[0] = rng_range(r, 1000, 2000000); break;
+    }
+    if (size[0] < 1)
+        size[0] = 1;
+}
+
+const lab_info *const harness_lab = &lab_divergence;
+const lab_task harness_tasks[] = {
+    {"divergence", "GFLOP/s", "no branch (class as data)", 0, NULL, 0, create, destroy,
+     prepare, run, verify, work, describe, speed_size, hidden_size, NULL},
+};
+const int harness_n_tasks = 1;

@@ -1,0 +1,118 @@
+/* Lab 04 - ILP vs TLP: REFERENCE SOLUTION.
+ *
+ * The launch is fixed by the grader (contract: grader/contracts/ilp.h): one block per SM, 1/8
+ * of the SM's thread slots (256 threads, 8 warps, on an H200). Occupancy cannot supply the
+ * parallelism that hides latency, so each thread supplies it itself: instruction-level
+ * parallelism, independent operations in flight per thread.
+ *
+ * Little's law: work in flight = throughput x latency.
+ *   Memory: about 4.2 TB/s x about 0.7 us = about 3 MB in flight over the whole GPU, about
+ *   22 KB per SM. 256 threads x 4 bytes (one float each) = 1 KB: 5% of it. 256 threads x
+ *   16 float4 loads x 16 bytes = 64 KB: enough with room to spare.
+ *   Arithmetic: 4 schedulers per SM, each issuing one FMA per cycle, each FMA ready 4 cycles
+ *   after its input: 16 independent FMAs per SM per cycle. 8 warps x 1 chain = 8; 8 warps x 4
+ *   independent chains = 32: enough. */
+#include "ilp.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Memory: 16 independent float4 loads in flight per thread                                   */
+
+#define LOADS 16 /* float4 loads issued before the first use: 256 bytes per thread */
+
+__device__ __forceinline__ float4 scale4(float4 v, float a)
+{
+    return make_float4(v.x * a, v.y * a, v.z * a, v.w * a);
+}
+
+/* Block b streams its own contiguous share of the array (equal shares: no block finishes
+ * much later than the others), LOADS x blockDim.x float4 at a time. Within a chunk, load k of
+ * a warp reads 32 consecutive float4: 512 contiguous bytes, coalesced. */
+__global__ void scale_vec4_kernel(float4 *__restrict__ out, const float4 *__restrict__ in,
+                                  float a, int n)
+{
+    const int n4 = n / 4;
+    const int share = (n4 + gridDim.x - 1) / gridDim.x;
+    const int begin = blockIdx.x * share;
+    const int end = begin + share < n4 ? begin + share : n4;
+    const int T = blockDim.x, chunk = LOADS * blockDim.x;
+    int base = begin + threadIdx.x;
+    /* Whole chunks: all LOADS loads are issued first, unconditionally; only then does the
+     * thread touch the first of them. The loads' latencies overlap instead of adding up. */
+    for (; base + (LOADS - 1) * T < end; base += chunk) {
+        float4 v[LOADS];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++)
+            v[k] = in[base + k * T];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++)
+            out[base + k * T] = scale4(v[k], a);
+    }
+    /* The rest of this block's share: the same, with a bounds test per load. */
+    if (base < end) {
+        float4 v[LOADS];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++)
+            if (base + k * T < end)
+                v[k] = in[base + k * T];
+#pragma unroll
+        for (int k = 0; k < LOADS; k++)
+            if (base + k * T < end)
+                out[base + k * T] = scale4(v[k], a);
+    }
+    /* The last n % 4 floats, which no float4 covers. */
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n - 4 * n4) {
+        const int i = 4 * n4 + threadIdx.x;
+        ((float *)out)[i] = ((const float *)in)[i] * a;
+    }
+}
+
+void ilp_memory(float *out, const float *in, float a, int n, int blocks, int threads,
+                cudaStream_t stream)
+{
+    scale_vec4_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Arithmetic: 4 independent chains per thread                                                */
+
+#define CHAINS 4 /* elements whose chains a thread advances side by side */
+
+/* Thread t takes elements t, t + S, t + 2S, t + 3S (S = all threads of the grid), then the
+ * next 4S, and so on. In the step loop the 4 FMAs of one step do not depend on each other,
+ * so the scheduler issues them on consecutive cycles; by the time it comes back to chain 0,
+ * 4 cycles later, chain 0's previous FMA is done. The next group's inputs are loaded before
+ * this group's chains start, so their DRAM latency hides behind 4096 FMAs. */
+__global__ void chains_kernel(float *__restrict__ out, const float *__restrict__ in, int n)
+{
+    const int S = gridDim.x * blockDim.x;
+    int base = blockIdx.x * blockDim.x + threadIdx.x;
+    float next[CHAINS];
+#pragma unroll
+    for (int j = 0; j < CHAINS; j++)
+        next[j] = base + j * S < n ? in[base + j * S] : 1.0f;
+    for (; base < n; base += CHAINS * S) {
+        float x[CHAINS], y[CHAINS];
+#pragma unroll
+        for (int j = 0; j < CHAINS; j++) {
+            x[j] = y[j] = next[j];
+            const int i = base + CHAINS * S + j * S;
+            next[j] = i < n ? in[i] : 1.0f; /* past the end: a dummy chain, never stored */
+        }
+        /* Unrolled 64 steps deep: the loop's own counter and branch cost 3 issue slots per
+         * 256 FMAs, not per 4. */
+#pragma unroll 64
+        for (int k = 0; k < ILP_STEPS; k++)
+#pragma unroll
+            for (int j = 0; j < CHAINS; j++)
+                y[j] = fmaf(y[j], x[j], ILP_C);
+#pragma unroll
+        for (int j = 0; j < CHAINS; j++)
+            if (base + j * S < n)
+                out[base + j * S] = y[j];
+    }
+}
+
+void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
+{
+    chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+}

@@ -52,7 +52,9 @@ typedef struct problem {
     float *h_got;          /* scratch for the downloaded output */
     dbuf in, out;          /* device buffers, guarded */
     cudaStream_t capture;  /* private stream the entry point is recorded on */
+#if !defined(CUDA_EMU)
     cudaGraphExec_t exec;  /* the recorded call; run() launches it */
+#endif
     char launch_problem[240]; /* what was wrong with the recorded launch; "" if nothing */
 } problem;
 
@@ -82,6 +84,28 @@ __global__ void scale_ladder_kernel(float4 *__restrict__ out, const float4 *__re
     for (; base < end; base += T) {
         const float4 v = in[base];
         out[base] = make_float4(v.x * a, v.y * a, v.z * a, v.w * a);
+    }
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n - 4 * n4)
+        ((float *)out)[4 * n4 + threadIdx.x] = ((const float *)in)[4 * n4 + threadIdx.x] * a;
+}
+
+/* Memory, 16 float4 in flight per thread, but the whole grid sweeps the array together
+ * (grid-stride, a bounds test per load) instead of each block streaming its own share. */
+__global__ void scale_gridstride16_kernel(float4 *__restrict__ out,
+                                          const float4 *__restrict__ in, float a, int n)
+{
+    const int n4 = n / 4, S = gridDim.x * blockDim.x;
+    for (int base = blockIdx.x * blockDim.x + threadIdx.x; base < n4; base += 16 * S) {
+        float4 v[16];
+#pragma unroll
+        for (int k = 0; k < 16; k++)
+            if (base + k * S < n4)
+                v[k] = in[base + k * S];
+#pragma unroll
+        for (int k = 0; k < 16; k++)
+            if (base + k * S < n4)
+                out[base + k * S] =
+                    make_float4(v[k].x * a, v[k].y * a, v[k].z * a, v[k].w * a);
     }
     if (blockIdx.x == gridDim.x - 1 && threadIdx.x < n - 4 * n4)
         ((float *)out)[4 * n4 + threadIdx.x] = ((const float *)in)[4 * n4 + threadIdx.x] * a;
@@ -367,7 +391,8 @@ static void run(void *vp, int impl, cudaStream_t s)
         case 2: scale_ladder_kernel<4><<<B, T, 0, s>>>(o4, i4, p->a, n); break;
         case 3: scale_ladder_kernel<8><<<B, T, 0, s>>>(o4, i4, p->a, n); break;
         case 4: scale_ladder_kernel<16><<<B, T, 0, s>>>(o4, i4, p->a, n); break;
-        case 5: scale_scalar_kernel<<<p->full_blocks, 256, 0, s>>>(out, in, p->a, n); break;
+        case 5: scale_gridstride16_kernel<<<B, T, 0, s>>>(o4, i4, p->a, n); break;
+        case 6: scale_scalar_kernel<<<p->full_blocks, 256, 0, s>>>(out, in, p->a, n); break;
         default: scale_ladder_kernel<1><<<p->full_blocks, 256, 0, s>>>(o4, i4, p->a, n); break;
         }
     } else {
@@ -475,7 +500,8 @@ static void hidden_size_arith(rng *r, long long size[LAB_MAX_DIMS])
 
 static const char *const memory_extras[] = {
     "float4 x1 in flight",  "float4 x2 in flight", "float4 x4 in flight",
-    "float4 x8 in flight",  "float4 x16 in flight", "scalar, full occupancy (TLP)",
+    "float4 x8 in flight",  "float4 x16 in flight", "float4 x16, grid-stride",
+    "scalar, full occupancy (TLP)",
     "float4 x1, full occupancy (TLP)",
 };
 static const char *const arith_extras[] = {

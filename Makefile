@@ -64,8 +64,9 @@ NVFLAGS := -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) -Igrader/contracts -Icommon
 
 # ------------------------------------------------------------------------------------------
 # The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, grader/lab_name.{c,cu}
-# and grader/contracts/name.h. A lab may add grader/lab_name.mk (extra libraries, what
-# its student file may not use).
+# and grader/contracts/name.h. A lab may add grader/lab_name.mk: ENTRY_name (entry points,
+# default: the name), LIBS_name (runner link flags), and what its student file may not use:
+# FORBID_name (regex over symbols), FORBID_PTX_name and FORBID_SASS_name (over instructions).
 
 LAB_DIRS  := $(sort $(notdir $(wildcard solutions/[0-9][0-9]-*)))
 LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))
@@ -135,8 +136,9 @@ $(GPU)/solutions_raw/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grade
 $(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) $(GPU)/harness.syms grader/vet.sh | toolkit
 	@mkdir -p $(@D)
 	$(NVCC) $(NVFLAGS) -c $< -o $@.raw
+	$(if $(FORBID_PTX_$*),$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
 	CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" $(GPU)/harness.syms \
-	    "$(FORBID_$*)" "$(FORBID_SASS_$*)"
+	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
 
 # Harness first, student last: see grader/vet.sh on weak symbols.
 $(BUILD)/gpu/%/runner: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_$$(notdir $$*).o $(BUILD)/host/grader/lab_$$(notdir $$*).o $(GPU)/ref/$$(notdir $$*).o $$(dir $$@)student.o

@@ -67,60 +67,89 @@ double device_fma_peak_gflops(const device_info *d, double mhz)
     return 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * mhz * 1e6 / 1e9;
 }
 
-/* Eight independent FMA chains per thread keep every FP32 lane busy, so the SM is at the
- * clock a compute-bound kernel gets (boost may drop under load). Block 0's thread 0 reads
- * the cycle counter around the work. */
-__global__ void clock_probe_kernel(float *sink, long long *cycles, int iters)
+/* The cycle counter and the global nanosecond timer, read with "memory" clobbers so the
+ * compiler keeps them where they are written relative to the loads and stores around them. */
+__device__ __forceinline__ long long read_clock64(void)
 {
+#if defined(CUDA_EMU)
+    return clock64();
+#else
+    long long c;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(c)::"memory");
+    return c;
+#endif
+}
+
+__device__ __forceinline__ unsigned long long read_globaltimer_ns(void)
+{
+#if defined(CUDA_EMU)
+    return 0;
+#else
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+    return t;
+#endif
+}
+
+/* Eight independent FMA chains per thread keep every FP32 lane busy, so the SM runs at the
+ * clock a compute-bound kernel gets (boost may drop under load). Block 0's thread 0 reads
+ * the cycle counter and the nanosecond timer side by side before and after the work:
+ * cycles / nanoseconds is the clock, whatever else the block's timing includes. The chains
+ * start from the first clock reading and end in a shared-memory store before the second, so
+ * the work cannot be moved outside the measured interval. */
+__global__ void clock_probe_kernel(float *sink, long long *cycles, unsigned long long *ns,
+                                   int iters)
+{
+    __shared__ volatile float result[1024];
+    const unsigned long long t0 = read_globaltimer_ns();
+    const long long c0 = read_clock64();
     float a[8];
 #pragma unroll
     for (int k = 0; k < 8; k++)
-        a[k] = threadIdx.x * 1e-3f + k;
-    const long long start = clock64();
+        a[k] = threadIdx.x * 1e-3f + k + (float)(c0 & 1);
     for (int i = 0; i < iters; i++) {
 #pragma unroll
         for (int k = 0; k < 8; k++)
             a[k] = fmaf(a[k], 0.999f, 0.001f);
     }
-    __syncthreads();
-    const long long stop = clock64();
     float s = 0;
 #pragma unroll
     for (int k = 0; k < 8; k++)
         s += a[k];
-    if (s == 12345.678f) /* never true; keeps the chains alive */
+    result[threadIdx.x] = s;
+    __syncthreads();
+    const long long c1 = read_clock64();
+    const unsigned long long t1 = read_globaltimer_ns();
+    if (result[threadIdx.x] == 12345.678f) /* never true; keeps the chains alive */
         sink[threadIdx.x] = s;
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        *cycles = stop - start;
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        *cycles = c1 - c0;
+        *ns = t1 - t0;
+    }
 }
 
 double device_measure_sm_clock_mhz(const device_info *d, cudaStream_t s)
 {
     float *sink;
     long long *cycles, host_cycles = 0;
-    cudaEvent_t e0, e1;
+    unsigned long long *ns, host_ns = 0;
     CUDA_CHECK(cudaMalloc(&sink, 1024 * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&cycles, sizeof(long long)));
-    CUDA_CHECK(cudaEventCreate(&e0));
-    CUDA_CHECK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaMalloc(&ns, sizeof(unsigned long long)));
     const int threads = 512;
-    const int blocks = d->sm_count * (d->max_threads_per_sm / threads); /* exactly one wave */
-    const int iters = d->emulated ? 10 : 200000;
-    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, iters / 10); /* warm-up */
+    const int blocks = d->sm_count * (d->max_threads_per_sm / threads); /* one full wave */
+    const int iters = d->emulated ? 10 : 100000;                        /* ~10 ms on an H200 */
+    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, ns, iters / 10); /* warm-up */
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaEventRecord(e0, s));
-    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, iters);
+    clock_probe_kernel<<<blocks, threads, 0, s>>>(sink, cycles, ns, iters);
     CUDA_CHECK_LAUNCH();
-    CUDA_CHECK(cudaEventRecord(e1, s));
-    CUDA_CHECK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    CUDA_CHECK(cudaStreamSynchronize(s));
     CUDA_CHECK(cudaMemcpy(&host_cycles, cycles, sizeof host_cycles, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaEventDestroy(e0));
-    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaMemcpy(&host_ns, ns, sizeof host_ns, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaFree(sink));
     CUDA_CHECK(cudaFree(cycles));
-    if (ms <= 0)
+    CUDA_CHECK(cudaFree(ns));
+    if (host_ns < 1000000) /* under 1 ms (or an emulator): too short to trust */
         return d->sm_clock_khz / 1e3;
-    return (double)host_cycles / (ms * 1e3);
+    return (double)host_cycles * 1e3 / (double)host_ns;
 }

@@ -338,6 +338,13 @@ static int bench_lab(const options *o, const lab_info *lab)
         free_records(&l);
         return 1;
     }
+    const record *dev = find_record(&l, "device", 0);
+    if (dev) {
+        double mhz = 0;
+        record_get_num(dev, "measured_clock_mhz", &mhz);
+        printf("%s %-12s on %s, SM clock under load %.0f MHz\n", lab->number, lab->name,
+               record_get(dev, "name") ? record_get(dev, "name") : "?", mhz);
+    }
     /* The skeleton and reference rows of a task set the columns "x ref" and "x ceiling". */
     for (int i = 0; i < l.n; i++) {
         const record *r = &l.rec[i];

@@ -2,6 +2,7 @@
 # vet.sh - admit a student object into a runner, or reject it with the symbol that is wrong.
 #
 #   vet.sh LAB OBJECT OUTPUT "ENTRY POINTS" HARNESS_SYMBOLS_FILE "FORBIDDEN REGEXES" "SASS REGEX"
+#          [PTX_FILE "PTX REGEX"]
 #
 # A student object may define its lab's entry points and its own helpers, nothing that
 # belongs to the C library, the CUDA runtime or driver, or the grader's harness (defining
@@ -12,6 +13,7 @@
 # the entry points made local, so no helper name can clash with the harness or the reference.
 set -eu
 lab=$1 obj=$2 out=$3 entries=$4 harness_syms=$5 forbidden=${6:-} sass_forbidden=${7:-}
+ptx_file=${8:-} ptx_forbidden=${9:-}
 NM=${NM:-nm} OBJCOPY=${OBJCOPY:-objcopy} CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
 
 reject() {
@@ -73,6 +75,12 @@ if [ -n "$forbidden" ]; then
     [ -z "$hit" ] || reject "it uses '$hit', which lab $lab forbids: the point is to write it yourself."
 fi
 
+# The PTX (compiled for compute_90, so code behind __CUDA_ARCH__ >= 800 guards shows) always;
+# the SASS where cuobjdump is installed (CUDA's own packages have it, some CI images not).
+if [ -n "$ptx_forbidden" ] && [ -n "$ptx_file" ]; then
+    hit=$(grep -E -m1 -o -- "$ptx_forbidden" "$ptx_file" || true)
+    [ -z "$hit" ] || reject "its device code contains the PTX instruction '$hit', which lab $lab forbids."
+fi
 if [ -n "$sass_forbidden" ] && command -v "$CUOBJDUMP" >/dev/null 2>&1; then
     hit=$($CUOBJDUMP -sass "$obj" 2>/dev/null | grep -E -m1 -o -- "$sass_forbidden" || true)
     [ -z "$hit" ] || reject "its device code contains '$hit' instructions, which lab $lab forbids."

@@ -10,25 +10,32 @@ mkdir -p "$out"
 here=$(dirname "$0")
 pass=0 fail=0
 
-#      file                       lab          entries      forbidden regex        must contain ("" = accepted)
+#      file                       lab          entries      forbidden symbols  forbidden PTX      must contain (- = accepted)
 cases=(
-  "good.cu                        coalescing   coalescing   -                      -"
-  "defines_cuda_timer.cu          coalescing   coalescing   -                      cudaEventElapsedTime"
-  "defines_memcpy.cu              coalescing   coalescing   -                      memcpy"
-  "defines_harness_symbol.cu      coalescing   coalescing   -                      harness_check_exact"
-  "calls_reference.cu             coalescing   coalescing   -                      ref_coalescing"
-  "calls_dlopen.cu                coalescing   coalescing   -                      dlopen"
-  "missing_entry.cu               coalescing   coalescing   -                      does-not-define"
-  "uses_cublas.cu                 sgemm        sgemm        cublas|cutlass         cublas"
+  "good.cu                        coalescing   coalescing   -                  -                  -"
+  "defines_cuda_timer.cu          coalescing   coalescing   -                  -                  cudaEventElapsedTime"
+  "defines_memcpy.cu              coalescing   coalescing   -                  -                  memcpy"
+  "defines_harness_symbol.cu      coalescing   coalescing   -                  -                  harness_check_exact"
+  "calls_reference.cu             coalescing   coalescing   -                  -                  ref_coalescing"
+  "calls_dlopen.cu                coalescing   coalescing   -                  -                  dlopen"
+  "missing_entry.cu               coalescing   coalescing   -                  -                  does-not-define"
+  "uses_cublas.cu                 sgemm        sgemm        cublas|cutlass     -                  cublas"
+  "uses_tensor_cores.cu           sgemm        sgemm        -                  mma|wgmma|tf32     mma"
 )
 for row in "${cases[@]}"; do
-    read -r file lab entries forbid want <<<"$row"
+    read -r file lab entries forbid ptx_forbid want <<<"$row"
     [ "$forbid" = - ] && forbid=""
+    [ "$ptx_forbid" = - ] && ptx_forbid=""
     obj=$out/${file%.cu}.o
     if ! "$NVCC" -c -arch=sm_75 -Igrader/contracts -Icommon "$here/$file" -o "$obj" 2>"$obj.cc.log"; then
         echo "FAIL $file: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
     fi
-    msg=$(grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$syms" "$forbid" "" 2>&1)
+    ptx=""
+    if [ -n "$ptx_forbid" ]; then
+        ptx=$obj.ptx
+        "$NVCC" -ptx -arch=compute_90 -Igrader/contracts -Icommon "$here/$file" -o "$ptx" || fail=$((fail + 1))
+    fi
+    msg=$(grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$syms" "$forbid" "" "$ptx" "$ptx_forbid" 2>&1)
     rc=$?
     if [ "$want" = - ]; then
         if [ $rc -eq 0 ] && nm -g --defined-only "$obj.vetted" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -qvx "$entries"; then

@@ -29,7 +29,7 @@ const lab_info lab_sgemm = {
     "Each output needs K multiply-adds, but a thread that reads its row of A and column of B "
     "from global memory does 1 FMA per 8 bytes. Stage BK-deep tiles of A and B in shared "
     "memory, give each thread an 8x8 block of C in registers (8 + 8 shared loads feed 64 "
-    "FMAs), load with float4 and store A transposed (README steps 1-5; 6-8 to reach cuBLAS).",
+    "FMAs), load with float4 and store A transposed (README steps 1-5; 6-7 reach cuBLAS).",
     120,
     checks,
     (int)(sizeof checks / sizeof checks[0]),

@@ -53,13 +53,28 @@ for step in $steps; do
         # the fastest configuration at 4096 in tune.txt, if any, besides the ladder
         best=$(awk '/n = 4096/ {on = 1; next} /n = / {on = 0} on && $1 ~ /_a[0-9]|_regs/ {print $4, $1}' \
             "$OUT/tune.txt" 2>/dev/null | sort -rn | head -1 | cut -d' ' -f2)
-        timeout 100 $NCU --clock-control none -k regex:'gemm|ladder' \
+        timeout 60 $NCU --clock-control none \
             --section SpeedOfLight --section ComputeWorkloadAnalysis \
             --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section Occupancy --section LaunchStats --section WarpStateStats \
             --section SchedulerStats --section InstructionStats \
             $TUNE once 2048 step0_naive step1_coalesced step2_smem step3_1d step4_2d step5_vec \
-            step6_warptile step7_regs reference $best cublas >"$OUT/ncu.txt" 2>&1
-        echo "ncu: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu.txt") kernels profiled (best: $best)" ;;
+            step6_warptile reference step7b_async $best cublas >"$OUT/ncu.txt" 2>&1
+        echo "ncu: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu.txt") kernels profiled (best: $best)"
+        # the counters behind the README's table: FFMA share, shared-memory wavefronts and
+        # bank conflicts, and why warps stall
+        m=smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+        m=$m,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+        m=$m,smsp__issue_active.avg.pct_of_peak_sustained_active
+        m=$m,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+        m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+        m=$m,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+        for r in barrier long_scoreboard short_scoreboard mio_throttle math_pipe_throttle not_selected wait lg_throttle; do
+            m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
+        done
+        timeout 45 $NCU --clock-control none --metrics $m \
+            $TUNE once 2048 step0_naive step1_coalesced step2_smem step3_1d step4_2d step5_vec \
+            step6_warptile reference step7b_async cublas >"$OUT/ncu-metrics.txt" 2>&1
+        echo "ncu metrics: exit $?" ;;
     esac
 done

@@ -13,9 +13,17 @@
  *   register tile  per k step a lane loads 4*MI + 4*NI floats and does 16*MI*NI FMAs: an
  *                  8x8 tile is 16 floats for 64 FMAs, so the FMA pipe, not shared memory,
  *                  limits the speed.
- *   pipelining     the next BK slice is fetched while the current one is multiplied: with
- *                  cp.async (sm_80 and later: copies global -> shared without registers, several
- *                  stages deep) or through registers (sm_75, and the CPU emulator).
+ *   pipelining     the next BK slice is read from global memory into registers before the
+ *                  current one is multiplied and stored to the other of two shared stages
+ *                  after it, so its latency hides behind 512 FMAs per thread and there is one
+ *                  barrier per slice. This runs on every GPU (and the CPU emulator).
+ *                  The alternative, cp.async (sm_80+: global -> shared without registers,
+ *                  several stages deep; PIPE_ASYNC below), measured 25% SLOWER on an H200:
+ *                  A must be transposed on its way into shared memory, which cp.async can
+ *                  only do 4 bytes at a time, and those small copies go through L1 and crowd
+ *                  the same pipe as the LDS.128 fragment loads (ncu: issue slots busy 62%
+ *                  against 79%). The reference therefore uses registers everywhere; the
+ *                  cp.async pipeline stays here as a bench variant (README, step 7b).
  *   edges          any M, N, K: rows and columns past the edge of C are clamped to the last
  *                  valid one on load (always in bounds, no branch in the main loop) and
  *                  discarded on store; the last, partial BK slice is zero-filled. When K or N
@@ -68,7 +76,7 @@ struct Tile {
     static_assert(B_ELEMS % 4 == 0 && THREADS % BN == 0, "B splits into whole columns");
 };
 
-/* Ways of feeding shared memory (the ladder's last three steps). */
+/* Ways of feeding shared memory (ladder steps 6, 7 and 7b in the README). */
 enum Pipe {
     PIPE_NONE = 0,  /* load a slice, barrier, multiply, barrier: loads and math never overlap */
     PIPE_REGS = 1,  /* double buffer: the next slice waits in registers while this one is used */
@@ -443,10 +451,13 @@ void launch_tiled(int M, int N, int K, float alpha, const float *A, const float 
     }
 }
 
-/* The configurations the reference chooses from.
- * Large: 128 x 128 tiles, 8 warps of 64 x 32, 8 x 8 per lane: 64 accumulators, 16 floats of
- * fragments per k, 2 blocks (16 warps) per SM within the 128-register budget that allows.
- * Small: 64 x 64 tiles for problems with too few 128 x 128 tiles to fill the SMs. */
+/* The configurations the reference chooses from (measured on an H200 with
+ * solutions/09-sgemm/tune.cu against 25 others: BK 8/16/32, 128x256 and 256x128 tiles, 8x16
+ * lane tiles, cp.async with 2-4 stages; this one was the fastest at 4096^3 and 2048^3).
+ * Large: 128 x 128 tiles, BK = 8, 8 warps of 64 x 32, 8 x 8 per lane: 64 accumulators and
+ * 16 fragment floats per k, 125 registers, so 2 blocks (16 warps) fit an SM's 64K registers;
+ * 2 x 16.6 KB of shared memory per block. (STAGES = 3 is used by the cp.async variant only.)
+ * Small: 64 x 64 tiles for problems with fewer 128 x 128 tiles than SMs. */
 typedef Tile<128, 128, 8, 64, 32, 2, 2, 3, 2> TileLarge;
 typedef Tile<64, 64, 8, 32, 32, 1, 2, 3, 3> TileSmall;
 
@@ -456,28 +467,19 @@ typedef Tile<64, 64, 8, 32, 32, 1, 2, 3, 3> TileSmall;
 void sgemm(int M, int N, int K, float alpha, const float *A, const float *B, float beta,
            float *C, cudaStream_t stream)
 {
-    /* Read once per device: the SM count sizes the choice of tile, the compute capability
-     * whether cp.async exists (sm_80+). */
-    static int cached_dev = -1, sms = 0, cc_major = 0;
+    /* The SM count, read once per device, decides the tile: with fewer 128 x 128 tiles than
+     * SMs, some SMs would idle, and 64 x 64 tiles give four times as many blocks. */
+    static int cached_dev = -1, sms = 0;
     int dev = 0;
     cudaGetDevice(&dev);
     if (dev != cached_dev) {
         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaDeviceGetAttribute(&cc_major, cudaDevAttrComputeCapabilityMajor, dev);
         cached_dev = dev;
     }
     const long long large_tiles = (long long)((M + 127) / 128) * ((N + 127) / 128);
-    const bool async = cc_major >= 8;
-    if (large_tiles >= sms) {
-        if (async)
-            launch_tiled<TileLarge, PIPE_ASYNC>(M, N, K, alpha, A, B, beta, C, stream);
-        else
-            launch_tiled<TileLarge, PIPE_REGS>(M, N, K, alpha, A, B, beta, C, stream);
-    } else {
-        if (async)
-            launch_tiled<TileSmall, PIPE_ASYNC>(M, N, K, alpha, A, B, beta, C, stream);
-        else
-            launch_tiled<TileSmall, PIPE_REGS>(M, N, K, alpha, A, B, beta, C, stream);
-    }
+    if (large_tiles >= sms)
+        launch_tiled<TileLarge, PIPE_REGS>(M, N, K, alpha, A, B, beta, C, stream);
+    else
+        launch_tiled<TileSmall, PIPE_REGS>(M, N, K, alpha, A, B, beta, C, stream);
 }
 #endif

@@ -3,7 +3,7 @@
  *
  *   nvcc -O3 -std=c++17 -arch=native -Igrader/contracts solutions/09-sgemm/tune.cu -lcublas -o tune
  *   ./tune time [n ...]       every configuration below and cuBLAS (fp32, pedantic) on n^3
- *                             (default 4096 2048), interleaved rounds, median TFLOP/s each
+ *                             (default 4096 2048 1024), interleaved rounds, median TFLOP/s each
  *   ./tune once n [names]     one call of each ladder step / configuration, for
  *                             ncu --clock-control none ./tune once 2048
  *
@@ -88,11 +88,12 @@ static const variant variants[] = {
     {"step4_2d", run_ladder<4>, 1},
     {"step5_vec", run_ladder<5>, 1},
     {"step6_warptile", run_cfg<TileLarge, PIPE_NONE>, 1},
-    {"step7_regs", run_cfg<TileLarge, PIPE_REGS>, 1},
-    {"reference", sgemm, 1},
+    {"reference", sgemm, 1}, /* step 7: TileLarge, PIPE_REGS */
+    {"step7b_async", run_cfg<TileLarge, PIPE_ASYNC>, 1},
     {"L8_a3", run_cfg<L8, PIPE_ASYNC>, 1},
     {"L8_a4", run_cfg<L8s4, PIPE_ASYNC>, 1},
     {"L8_regs", run_cfg<L8, PIPE_REGS>, 1},
+    {"W8_regs", run_cfg<W8, PIPE_REGS>, 1},
     {"L16_a3", run_cfg<L16, PIPE_ASYNC>, 1},
     {"L16_a4", run_cfg<L16s4, PIPE_ASYNC>, 1},
     {"L16_regs", run_cfg<L16, PIPE_REGS>, 1},
@@ -239,6 +240,7 @@ int main(int argc, char **argv)
         if (argc == 2) {
             bad |= time_size(4096, s);
             bad |= time_size(2048, s);
+            bad |= time_size(1024, s);
         }
         for (int i = 2; i < argc; i++)
             bad |= time_size(atoi(argv[i]), s);

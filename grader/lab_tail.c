@@ -29,8 +29,9 @@ const lab_info lab_tail = {
     "The tail effect",
     "tail",
     /* Reference time / student time. On an H200 (labs/08-tail/README.md) one block per item
-     * runs at about 0.5 of the reference with 1 wave + 1 block and 0.67 with 2 waves + 1;
-     * splitting items into 8 or more pieces, or a persistent grid, clears it. */
+     * runs at 0.52 of the reference with 1 wave + 1 block and 0.69 with 2 waves + 1; items
+     * split into 4 blocks at 0.79 / 0.88, into 32 blocks at 0.93 / 0.94. The mark sits
+     * between them: the tail must shrink to well under a quarter of a wave. */
     0.85,
     "Every result must be the wrap-around sum of tail_sample(seeds[item], item, lane, round) "
     "over round < rounds. If you split an item over several blocks, each piece must be added "

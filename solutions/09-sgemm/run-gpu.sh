@@ -9,7 +9,7 @@
 #   ncu      Nsight Compute on one call of each ladder step, the best configuration and cuBLAS
 #
 #   solutions/09-sgemm/run-gpu.sh [steps...]    (default: tune bench grade ncu; GRADES=1)
-# Logs go to $OUT (or build/sgemm-run).
+# Logs go to $OUT (or build/sgemm-run), seven files at most (a lent machine returns eight).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/sgemm-run}
@@ -20,14 +20,13 @@ L="LAB_DIRS=09-sgemm"
 TUNE=build/sgemm-tune
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu \
-    --format=csv >"$OUT/smi.txt" 2>&1
-cat "$OUT/smi.txt"
+    --format=csv 2>&1 | tee "$OUT/build.log"
 mkdir -p build
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 NCU=$(command -v ncu || ls -d /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)
 ($NVCC -O3 -std=c++17 -arch=native -Igrader/contracts solutions/09-sgemm/tune.cu -lcublas \
     -o $TUNE >"$OUT/tune-build.log" 2>&1 || echo "tune build failed" >>"$OUT/tune-build.log") &
-if ! { make -j16 $L all STUDENT=solutions && make -j16 $L runners; } >"$OUT/build.log" 2>&1; then
+if ! { make -j16 $L all STUDENT=solutions && make -j16 $L runners; } >>"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     exit 1
 fi
@@ -41,14 +40,17 @@ for step in $steps; do
     bench)
         timeout 110 make --no-print-directory $L bench LAB=sgemm 2>&1 | tee "$OUT/bench.txt" ;;
     grade)
+        : >"$OUT/grades.txt"
         for i in $(seq "$GRADES"); do
             for who in solutions labs; do
                 timeout 100 make --no-print-directory $L grade LAB=sgemm STUDENT=$who \
-                    >"$OUT/grade-$who-$i.txt" 2>&1
+                    >"$OUT/grade.tmp" 2>&1
                 echo "grade $who run $i: exit $?"
-                grep -E 'speed|Score' "$OUT/grade-$who-$i.txt"
+                grep -E 'speed|Score' "$OUT/grade.tmp"
+                cat "$OUT/grade.tmp" >>"$OUT/grades.txt"
             done
-        done ;;
+        done
+        rm -f "$OUT/grade.tmp" ;;
     ncu)
         # the fastest configuration at 4096 in tune.txt, if any, besides the ladder
         best=$(awk '/n = 4096/ {on = 1; next} /n = / {on = 0} on && $1 ~ /_a[0-9]|_regs/ {print $4, $1}' \
@@ -58,7 +60,7 @@ for step in $steps; do
             --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
             --section Occupancy --section LaunchStats --section WarpStateStats \
             --section SchedulerStats --section InstructionStats \
-            $TUNE once 2048 step0_naive step1_coalesced step2_smem step3_1d step4_2d step5_vec \
+            $TUNE once 2048 student step1_coalesced step2_smem step3_1d step4_2d step5_vec \
             step6_warptile reference step7b_async $best cublas >"$OUT/ncu.txt" 2>&1
         echo "ncu: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu.txt") kernels profiled (best: $best)"
         # the counters behind the README's table: FFMA share, shared-memory wavefronts and
@@ -73,7 +75,7 @@ for step in $steps; do
             m=$m,smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio
         done
         timeout 45 $NCU --clock-control none --metrics $m \
-            $TUNE once 2048 step0_naive step1_coalesced step2_smem step3_1d step4_2d step5_vec \
+            $TUNE once 2048 student step1_coalesced step2_smem step3_1d step4_2d step5_vec \
             step6_warptile reference step7b_async cublas >"$OUT/ncu-metrics.txt" 2>&1
         echo "ncu metrics: exit $?" ;;
     esac

@@ -443,7 +443,8 @@ static void verify(void *vp, verify_result *v)
         /* Bound: y0 = x > 0, x > 0 and ILP_C > 0, so every term of every step is positive
          * and no rounding error is amplified by cancellation: each of the K = ILP_STEPS steps
          * adds at most u = 2^-24 to the relative error when fused, 2u unfused. (2K + 8) u,
-         * about 1.2e-4, admits both; a skipped step moves the result by 5e-4 or more. */
+         * about 1.2e-4, admits both. One step too few or too many moves every result with
+         * x >= 1 (half the inputs) by 2.5e-4 or more, so a wrong step count cannot pass. */
         const double tol = (2.0 * ILP_STEPS + 8.0) * 0x1p-24;
         harness_check_close(&p->out, p->h_expected, NULL, (size_t)p->n, tol, 0.0, p->h_got, v);
     }

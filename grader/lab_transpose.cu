@@ -70,16 +70,17 @@ enum tile_order {
 __device__ __forceinline__ int swizzle64(int r, int c) { return r * 64 + (c ^ (r & 28)); }
 
 /* The reference's fast kernel (solutions/06-transpose) with its design choices as parameters:
- * threads per block, the order of tiles over the grid, and streaming cache hints. Needs rows
- * and cols multiples of 4. */
-template <int THREADS, int ORDER, bool HINTS>
+ * threads per block, the order of tiles over the grid, streaming cache hints, and the tile's
+ * height (64 or 128 input rows: 256- or 512-byte runs in each output row). Needs rows and
+ * cols multiples of 4. */
+template <int THREADS, int ORDER, bool HINTS, int TILE_R>
 __global__ void __launch_bounds__(THREADS)
 tile64_vec4_kernel(float *__restrict__ out, const float *__restrict__ in, int rows, int cols,
                    int tiles_r, int tiles_c)
 {
-    constexpr int LOAD_ROWS = THREADS / 16, LOAD_PASSES = 64 / LOAD_ROWS;
-    constexpr int WARPS = THREADS / 32, STORE_PASSES = 32 / WARPS;
-    __shared__ __align__(16) float tile[64 * 64];
+    constexpr int LOAD_ROWS = THREADS / 16, LOAD_PASSES = TILE_R / LOAD_ROWS;
+    constexpr int WARPS = THREADS / 32, STORE_PASSES = 16 * (TILE_R / 32) / WARPS;
+    __shared__ __align__(16) float tile[TILE_R * 64];
     int tr, tc;
     if (ORDER == ROW_MAJOR) {
         tr = blockIdx.x / tiles_c;
@@ -94,7 +95,7 @@ tile64_vec4_kernel(float *__restrict__ out, const float *__restrict__ in, int ro
         tc = i / height;
         tr = first + (i - tc * height);
     }
-    const int r0 = tr * 64, c0 = tc * 64;
+    const int r0 = tr * TILE_R, c0 = tc * 64;
     const int q = threadIdx.x % 16, rq = threadIdx.x / 16;
     const bool col_in = c0 + 4 * q < cols;
     float4 v[LOAD_PASSES];
@@ -141,14 +142,14 @@ static void launch_tile32(float *out, const float *in, int rows, int cols, cudaS
     CUDA_CHECK_LAUNCH();
 }
 
-template <int THREADS, int ORDER, bool HINTS>
+template <int THREADS, int ORDER, bool HINTS, int TILE_R = 64>
 static void launch_tile64(float *out, const float *in, int rows, int cols, cudaStream_t s)
 {
     if (rows % 4 || cols % 4)
         fatal("lab transpose: the float4 variants need rows and cols multiples of 4");
-    const int tiles_r = (rows + 63) / 64, tiles_c = (cols + 63) / 64;
+    const int tiles_r = (rows + TILE_R - 1) / TILE_R, tiles_c = (cols + 63) / 64;
     const long long tiles = (long long)tiles_r * tiles_c;
-    tile64_vec4_kernel<THREADS, ORDER, HINTS>
+    tile64_vec4_kernel<THREADS, ORDER, HINTS, TILE_R>
         <<<(unsigned)tiles, THREADS, 0, s>>>(out, in, rows, cols, tiles_r, tiles_c);
     CUDA_CHECK_LAUNCH();
 }
@@ -160,6 +161,7 @@ static const char *const extras[] = {
     "64x64 float4, column order",
     "64x64 float4, grouped order",
     "64x64 float4, 128 threads",
+    "128x64 float4 (512 B runs)",
 };
 
 /* ------------------------------------------------------------------------------------------ */
@@ -230,6 +232,7 @@ static void run(void *vp, int impl, cudaStream_t s)
     case IMPL_EXTRA + 3: launch_tile64<256, COL_MAJOR, true>(out, in, R, C, s); break;
     case IMPL_EXTRA + 4: launch_tile64<256, GROUPED, true>(out, in, R, C, s); break;
     case IMPL_EXTRA + 5: launch_tile64<128, ROW_MAJOR, true>(out, in, R, C, s); break;
+    case IMPL_EXTRA + 6: launch_tile64<256, ROW_MAJOR, true, 128>(out, in, R, C, s); break;
     default: fatal("lab transpose: no implementation %d", impl);
     }
 }

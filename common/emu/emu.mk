@@ -27,9 +27,14 @@ EMU_CC ?= gcc
 # AddressSanitizer and UBSan on everything; the first report ends the run.
 EMU_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 EMU_CPPFLAGS := -I$(EMU_DIR)/include -DCUDA_EMU=1
-# Call mode sends every load and store of a rewritten .cu file through the
-# runtime's checks (common/emu/src/track.cpp).
-EMU_CXXFLAGS := -std=c++17 -g -O1 $(EMU_SANITIZE) --param asan-instrumentation-with-call-threshold=0
+# A rewritten .cu file gets ThreadSanitizer's instrumentation instead of
+# AddressSanitizer's: every load and store then calls the runtime's checks
+# (bounds, races, uninitialized reads: common/emu/src/track.cpp), which stand
+# in for the ThreadSanitizer runtime. Link with $(EMU_LDFLAGS) only: adding
+# these flags to the link line would ask for both sanitizer runtimes.
+EMU_CXXFLAGS := -std=c++17 -g -O1 -fsanitize=thread,undefined -fno-sanitize-recover=all \
+                -fno-omit-frame-pointer --param tsan-instrument-func-entry-exit=0 \
+                --param tsan-distinguish-volatile=1
 EMU_CFLAGS := -g -O1 $(EMU_SANITIZE)
 EMU_LDFLAGS := $(EMU_SANITIZE)
 EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
@@ -42,6 +47,7 @@ define emu_compile_cu
 @mkdir -p $(dir $(2))
 $(EMU_REWRITE) $(filter -I%,$(3)) -MF $(2).rw.d -MT $(2) -o $(basename $(2)).cpp $(1)
 $(EMU_CXX) $(EMU_CPPFLAGS) $(3) -iquote $(dir $(1)) $(EMU_CXXFLAGS) -MMD -MP -MF $(2).d -MT $(2) -c $(basename $(2)).cpp -o $(2)
+@sed -i 's|$(basename $(2)).cpp|$(1)|' $(2).d
 endef
 
 # ---- The tools ---------------------------------------------------------------
@@ -73,10 +79,6 @@ $(EMU_BUILD)/tools/track.o: $(EMU_DIR)/src/track.cpp $(EMU_HEADERS)
 $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)
 	$(EMU_CC) -c $< -o $@
-
-# A rewritten .cpp is made by its object's recipe; if one goes missing, this
-# empty rule lets make rebuild the object instead of stopping.
-$(EMU_BUILD)/%.cpp: ;
 
 -include $(shell find $(EMU_BUILD) -name '*.d' 2>/dev/null)
 

@@ -24,57 +24,57 @@
 /* ---- C++ conveniences with CUDA's signatures ----------------------------- */
 
 template <class T>
-inline cudaError_t cudaMalloc(T **devPtr, size_t size)
+CUDA_EMU_INLINE cudaError_t cudaMalloc(T **devPtr, size_t size)
 {
     return ::cudaMalloc(reinterpret_cast<void **>(devPtr), size);
 }
 template <class T>
-inline cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
+CUDA_EMU_INLINE cudaError_t cudaMallocHost(T **ptr, size_t size, unsigned int flags = 0)
 {
     return ::cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
 }
 template <class T>
-inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
+CUDA_EMU_INLINE cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned int flags)
 {
     return ::cudaHostAlloc(reinterpret_cast<void **>(ptr), size, flags);
 }
 template <class T>
-inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal)
+CUDA_EMU_INLINE cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = cudaMemAttachGlobal)
 {
     return ::cudaMallocManaged(reinterpret_cast<void **>(devPtr), size, flags);
 }
 template <class T>
-inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
+CUDA_EMU_INLINE cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height)
 {
     return ::cudaMallocPitch(reinterpret_cast<void **>(devPtr), pitch, width, height);
 }
 template <class T>
-inline cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
+CUDA_EMU_INLINE cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_t stream)
 {
     return ::cudaMallocAsync(reinterpret_cast<void **>(devPtr), size, stream);
 }
-inline cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
+CUDA_EMU_INLINE cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {
     return ::cudaEventCreateWithFlags(event, flags);
 }
 
 template <class T>
-inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
+CUDA_EMU_INLINE cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *entry)
 {
     return ::cudaFuncGetAttributes(attr, reinterpret_cast<const void *>(entry));
 }
 template <class T>
-inline cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
+CUDA_EMU_INLINE cudaError_t cudaFuncSetAttribute(T *entry, enum cudaFuncAttribute attr, int value)
 {
     return ::cudaFuncSetAttribute(reinterpret_cast<const void *>(entry), attr, value);
 }
 template <class T>
-inline cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig)
+CUDA_EMU_INLINE cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig)
 {
     return ::cudaFuncSetCacheConfig(reinterpret_cast<const void *>(func), cacheConfig);
 }
 template <class T>
-inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
                                                                  int blockSize,
                                                                  size_t dynamicSMemSize)
 {
@@ -85,7 +85,7 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks,
 /* The block size with the most resident threads per SM (the largest such
  * size on a tie), and the grid that fills the device at that size. */
 template <class T>
-inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
                                                       size_t dynamicSMemSize = 0,
                                                       int blockSizeLimit = 0)
 {
@@ -115,7 +115,7 @@ inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blo
 }
 
 template <class... P>
-inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void **args,
+CUDA_EMU_INLINE cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem = 0, cudaStream_t stream = 0)
 {
     cuda_emu::launch_with_array(func, "cudaLaunchKernel", cuda_emu::config(gridDim, blockDim, sharedMem, stream),
@@ -124,7 +124,7 @@ inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 block
 }
 
 template <class T>
-inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+CUDA_EMU_INLINE cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                                       size_t offset = 0,
                                       enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
 {
@@ -133,7 +133,7 @@ inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t c
     return ::cudaMemcpyToSymbol(&symbol, src, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+CUDA_EMU_INLINE cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
                                         size_t offset = 0,
                                         enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
 {
@@ -142,7 +142,7 @@ inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count
     return ::cudaMemcpyFromSymbol(dst, &symbol, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
+CUDA_EMU_INLINE cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,
                                            size_t offset = 0,
                                            enum cudaMemcpyKind kind = cudaMemcpyHostToDevice,
                                            cudaStream_t stream = 0)
@@ -151,7 +151,7 @@ inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, siz
     return err != cudaSuccess ? err : cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+CUDA_EMU_INLINE cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
                                              size_t offset = 0,
                                              enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
                                              cudaStream_t stream = 0)
@@ -160,13 +160,13 @@ inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t 
     return err != cudaSuccess ? err : cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 template <class T>
-inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
+CUDA_EMU_INLINE cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol)
 {
     *devPtr = const_cast<void *>(static_cast<const void *>(&symbol));
     return cudaSuccess;
 }
 template <class T>
-inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
+CUDA_EMU_INLINE cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
 {
     (void)symbol;
     *size = sizeof(T);

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "cuda_emu/defines.h"
 #include "driver_types.h"
 #include "vector_types.h"
 

@@ -212,6 +212,11 @@ enum cudaDeviceAttr {
 /* Opaque handles. Streams and events are emulator objects; see runtime.cpp. */
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+/* CUDA graphs are not emulated; the handle types exist so that code keeping
+ * them in a struct, behind #if !defined(CUDA_EMU) for the calls, compiles. */
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 

@@ -95,9 +95,10 @@ struct Thread {
     uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
     uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
     uint32_t sync_phase;      /* phase of that atomic or fence */
-    uintptr_t spin_addr;      /* address of its latest run of same-address loads */
-    uint32_t spin_count;      /* length of that run */
-    const void *spin_pc;      /* where the run's loads are */
+    uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
+    uint32_t spin_addrs;      /* how many of spin_addr are in use */
+    uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
+    const void *spin_pc;      /* where the run's last load is */
 };
 
 /* One __shared__ variable of one block. */

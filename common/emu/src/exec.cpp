@@ -353,9 +353,18 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
                 continue;
             if (first) {
                 report_head("a thread waits forever for memory to change", b, &t);
-                if (t.spin_addr != 0)
+                /* Name the polled device or shared memory, not gridDim and the like. */
+                uintptr_t polled = t.spin_addrs > 0 ? t.spin_addr[0] : 0;
+                for (uint32_t k = 0; k < t.spin_addrs; ++k) {
+                    RegionKind kind;
+                    void *base;
+                    size_t size;
+                    if (find_tracked(reinterpret_cast<void *>(t.spin_addr[k]), 1, &kind, &base, &size))
+                        polled = t.spin_addr[k];
+                }
+                if (polled != 0)
                     report_line("it keeps reading %s at %s, and no running thread changes it",
-                                describe_memory(reinterpret_cast<void *>(t.spin_addr), 4).c_str(),
+                                describe_memory(reinterpret_cast<void *>(polled), 4).c_str(),
                                 where(t.spin_pc).c_str());
                 else
                     report_line("it keeps sleeping or polling at %s, and no running thread "
@@ -666,7 +675,6 @@ void __nanosleep(unsigned int ns)
     if (t == nullptr)
         return;
     /* A thread sleeps in a loop that waits for another thread: let it run. */
-    t->spin_addr = 0;
     t->spin_pc = __builtin_return_address(0);
     cuda_emu::wait_here(cuda_emu::ThreadState::spinning, t->spin_pc);
 }

@@ -11,6 +11,7 @@
  */
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include <sanitizer/common_interface_defs.h>
 
@@ -22,13 +23,27 @@ std::string where(const void *pc)
 {
     if (pc == nullptr)
         return "an unknown place";
-    char buf[512] = "";
-    /* A return address points after the call; the call's line is one byte back. */
+    /* A return address points after the call; the call's line is one byte
+     * back. The symbolizer writes one "file:line" per inlined frame, innermost
+     * first, each ending in a NUL; the first outside the emulator's own
+     * headers is the line the program's author wrote. */
+    char buf[2048] = "";
     __sanitizer_symbolize_pc(const_cast<char *>(static_cast<const char *>(pc)) - 1, "%s:%l", buf,
-                             sizeof buf);
-    if (buf[0] == '\0' || buf[0] == ':' || std::string(buf).find("<null>") != std::string::npos) {
-        snprintf(buf, sizeof buf, "pc %p", pc);
+                             sizeof buf - 1);
+    std::string first;
+    for (const char *frame = buf; *frame != '\0' && frame < buf + sizeof buf;
+         frame += strlen(frame) + 1) {
+        std::string f = frame;
+        if (f[0] == ':' || f.find("<null>") != std::string::npos)
+            continue;
+        if (first.empty())
+            first = f;
+        if (f.find("emu/include/") == std::string::npos)
+            return f;
     }
+    if (!first.empty())
+        return first;
+    snprintf(buf, sizeof buf, "pc %p", pc);
     return buf;
 }
 

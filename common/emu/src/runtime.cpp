@@ -24,6 +24,7 @@
 
 #include <sanitizer/common_interface_defs.h>
 
+#include "../include/cuda_emu/testing.h"
 #include "emu_internal.h"
 
 /* The opaque handle types of driver_types.h. */
@@ -297,9 +298,11 @@ const ErrorText *error_text(cudaError_t err)
 
 /* ---- Shared with the other parts (emu_internal.h) ------------------------- */
 
-const Settings &settings()
+namespace {
+
+Settings &mutable_settings()
 {
-    static const Settings s = [] {
+    static Settings s = [] {
         Settings v;
         v.check = env_number("CUDA_EMU_CHECK", 1) != 0;
         v.spin_limit = (unsigned)env_number("CUDA_EMU_SPIN_LIMIT", 20000);
@@ -313,6 +316,12 @@ const Settings &settings()
     }();
     return s;
 }
+
+} // namespace
+
+const Settings &settings() { return mutable_settings(); }
+
+void set_checks(bool on) { mutable_settings().check = on; }
 
 void init_runtime()
 {

@@ -1,12 +1,16 @@
 /*
  * track.cpp -- every load and store of emulated code, checked.
  *
- * Rewritten .cu files are compiled with AddressSanitizer in its "call" mode
- * (--param asan-instrumentation-with-call-threshold=0): instead of an inline
- * shadow check, each access calls __asan_load4(addr), __asan_store16(addr)
- * and so on. This file defines those functions, so they run here rather than
- * in libasan: they do AddressSanitizer's own bounds check (and hand a bad
- * access to its reporter, which prints the kernel's source line), and then:
+ * Rewritten .cu files are compiled with ThreadSanitizer's instrumentation
+ * (-fsanitize=thread) but linked without its runtime: every load and store
+ * calls __tsan_read4(addr), __tsan_write16(addr) and so on, and this file
+ * defines those functions. (AddressSanitizer's own call mode would do, but it
+ * skips a store to an address the same basic block already loaded from, as
+ * in x += y, and those stores matter here.) The program is linked with
+ * AddressSanitizer, whose allocator and shadow memory cover every heap
+ * allocation, device memory included; the hooks do its bounds check (and
+ * hand a bad access to its reporter, which prints the kernel's source line,
+ * as for any other AddressSanitizer report), and then:
  *
  *  - inside a kernel, on device and shared memory, the race and
  *    uninitialized-read checks below;
@@ -41,6 +45,10 @@
  * CUDA_EMU_CHECK_MAX_MB are not checked.
  *
  * This file is compiled without sanitizers: it is called for every access.
+ * What the .cu files lose against full AddressSanitizer instrumentation is
+ * its red zones around their own stack frames and globals; UBSan's array
+ * bounds check (-fsanitize=bounds, part of undefined) covers indexing of
+ * arrays whose size is known there, __shared__ arrays included.
  */
 #include <sys/mman.h>
 
@@ -297,14 +305,21 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     }
 }
 
-/* A load by T of ADDR: a long run of loads of one address, with no store in
- * between, is a thread polling a flag; let the others run. */
+/* A load by T of ADDR: a long run of loads of the same few addresses (a flag,
+ * and gridDim or a loop bound), with no store in between, is a thread polling
+ * memory that another thread is to change; let the others run. A loop that
+ * reads through an array touches new addresses and is never taken for one. */
 void note_load(Thread *t, uintptr_t a, const void *pc)
 {
-    if (a != t->spin_addr) {
-        t->spin_addr = a;
-        t->spin_count = 1;
-        return;
+    uint32_t k = 0;
+    while (k < t->spin_addrs && t->spin_addr[k] != a)
+        ++k;
+    if (k == t->spin_addrs) {
+        if (t->spin_addrs == 4) {
+            t->spin_addrs = 0;
+            t->spin_count = 0;
+        }
+        t->spin_addr[t->spin_addrs++] = a;
     }
     if (++t->spin_count < kSpinRun)
         return;
@@ -313,13 +328,20 @@ void note_load(Thread *t, uintptr_t a, const void *pc)
     wait_here(ThreadState::spinning, pc);
 }
 
+/* A store (or an atomic that changed memory): T is doing work, not polling. */
+void note_store(Thread *t)
+{
+    t->spin_count = 0;
+    t->spin_addrs = 0;
+}
+
 __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, const void *pc)
 {
     Thread *t = g_thread;
     if (a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
         return; /* its own locals */
     if (write)
-        t->spin_count = 0;
+        note_store(t);
     else
         note_load(t, a, pc);
     if (!settings().check)
@@ -346,6 +368,8 @@ __attribute__((noinline)) void host_access(uintptr_t a, size_t n, bool write, co
 __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool write,
                                                   const void *pc, void *bp)
 {
+    if (n == 0)
+        return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
     if (g_thread != nullptr)
@@ -526,7 +550,7 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc)
     /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)
      * is a load for the spin detector; one that changes memory is a store. */
     if (changed)
-        t->spin_count = 0;
+        note_store(t);
     else
         note_load(t, a, pc);
 }
@@ -572,46 +596,90 @@ std::string describe_memory(const void *p, size_t n)
 
 } // namespace cuda_emu
 
-/* ---- The hooks AddressSanitizer's call mode emits -------------------------- */
+/* ---- The hooks ThreadSanitizer's instrumentation calls ---------------------- */
 
 using cuda_emu::access;
 
 /* The frame pointer of a hook's caller: the one saved in the hook's frame
  * (this file is built with frame pointers). */
 #define CUDA_EMU_CALLER_FRAME (*static_cast<void **>(__builtin_frame_address(0)))
+#define CUDA_EMU_ACCESS(p, size, is_write)                                               \
+    access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0),  \
+           CUDA_EMU_CALLER_FRAME)
 
-#define CUDA_EMU_HOOK(kind, is_write, size)                                             \
-    extern "C" __attribute__((noinline)) void __asan_##kind##size(void *p)              \
-    {                                                                                   \
-        access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0), \
-               CUDA_EMU_CALLER_FRAME);                                             \
-    }                                                                                   \
-    extern "C" __attribute__((noinline)) void __asan_##kind##size##_noabort(void *p)    \
-    {                                                                                   \
-        access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0), \
-               CUDA_EMU_CALLER_FRAME);                                             \
-    }
-CUDA_EMU_HOOK(load, false, 1)
-CUDA_EMU_HOOK(load, false, 2)
-CUDA_EMU_HOOK(load, false, 4)
-CUDA_EMU_HOOK(load, false, 8)
-CUDA_EMU_HOOK(load, false, 16)
-CUDA_EMU_HOOK(store, true, 1)
-CUDA_EMU_HOOK(store, true, 2)
-CUDA_EMU_HOOK(store, true, 4)
-CUDA_EMU_HOOK(store, true, 8)
-CUDA_EMU_HOOK(store, true, 16)
+extern "C" {
 
-#define CUDA_EMU_HOOK_N(kind, is_write)                                                 \
-    extern "C" __attribute__((noinline)) void __asan_##kind##N(void *p, size_t n)       \
+#define CUDA_EMU_HOOKS(size)                                                             \
+    __attribute__((noinline)) void __tsan_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
+    __attribute__((noinline)) void __tsan_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); } \
+    __attribute__((noinline)) void __tsan_unaligned_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
+    __attribute__((noinline)) void __tsan_unaligned_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); } \
+    __attribute__((noinline)) void __tsan_volatile_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
+    __attribute__((noinline)) void __tsan_volatile_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); }
+CUDA_EMU_HOOKS(1)
+CUDA_EMU_HOOKS(2)
+CUDA_EMU_HOOKS(4)
+CUDA_EMU_HOOKS(8)
+CUDA_EMU_HOOKS(16)
+#undef CUDA_EMU_HOOKS
+
+__attribute__((noinline)) void __tsan_read_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, false); }
+__attribute__((noinline)) void __tsan_write_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, true); }
+
+/* Annotations the instrumentation may also emit; nothing to do here. */
+void __tsan_init() {}
+void __tsan_func_entry(void *caller) { (void)caller; }
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void **vptr, void *value) { (void)vptr, (void)value; }
+void __tsan_vptr_read(void **vptr) { (void)vptr; }
+
+/* C++ atomics (std::atomic, __atomic builtins) in instrumented code: done
+ * with the same builtins, sequentially consistent. They are host-side
+ * synchronisation, not CUDA atomics, so they are not tracked. */
+#define CUDA_EMU_TSAN_ATOMICS(bits, T)                                                   \
+    T __tsan_atomic##bits##_load(const volatile void *a, int mo)                         \
+    { (void)mo; return __atomic_load_n((const volatile T *)a, __ATOMIC_SEQ_CST); }        \
+    void __tsan_atomic##bits##_store(volatile void *a, T v, int mo)                      \
+    { (void)mo; __atomic_store_n((volatile T *)a, v, __ATOMIC_SEQ_CST); }                 \
+    T __tsan_atomic##bits##_exchange(volatile void *a, T v, int mo)                      \
+    { (void)mo; return __atomic_exchange_n((volatile T *)a, v, __ATOMIC_SEQ_CST); }       \
+    T __tsan_atomic##bits##_fetch_add(volatile void *a, T v, int mo)                     \
+    { (void)mo; return __atomic_fetch_add((volatile T *)a, v, __ATOMIC_SEQ_CST); }        \
+    T __tsan_atomic##bits##_fetch_sub(volatile void *a, T v, int mo)                     \
+    { (void)mo; return __atomic_fetch_sub((volatile T *)a, v, __ATOMIC_SEQ_CST); }        \
+    T __tsan_atomic##bits##_fetch_and(volatile void *a, T v, int mo)                     \
+    { (void)mo; return __atomic_fetch_and((volatile T *)a, v, __ATOMIC_SEQ_CST); }        \
+    T __tsan_atomic##bits##_fetch_or(volatile void *a, T v, int mo)                      \
+    { (void)mo; return __atomic_fetch_or((volatile T *)a, v, __ATOMIC_SEQ_CST); }         \
+    T __tsan_atomic##bits##_fetch_xor(volatile void *a, T v, int mo)                     \
+    { (void)mo; return __atomic_fetch_xor((volatile T *)a, v, __ATOMIC_SEQ_CST); }        \
+    T __tsan_atomic##bits##_fetch_nand(volatile void *a, T v, int mo)                    \
+    { (void)mo; return __atomic_fetch_nand((volatile T *)a, v, __ATOMIC_SEQ_CST); }       \
+    bool __tsan_atomic##bits##_compare_exchange_strong(volatile void *a, void *expected, T v, \
+                                                       int mo, int fail_mo)             \
     {                                                                                   \
-        access(reinterpret_cast<uintptr_t>(p), n, is_write, __builtin_return_address(0), \
-               CUDA_EMU_CALLER_FRAME);                                             \
+        (void)mo, (void)fail_mo;                                                        \
+        return __atomic_compare_exchange_n((volatile T *)a, (T *)expected, v, false,     \
+                                           __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);         \
     }                                                                                   \
-    extern "C" __attribute__((noinline)) void __asan_##kind##N_noabort(void *p, size_t n) \
+    bool __tsan_atomic##bits##_compare_exchange_weak(volatile void *a, void *expected, T v, \
+                                                     int mo, int fail_mo)               \
     {                                                                                   \
-        access(reinterpret_cast<uintptr_t>(p), n, is_write, __builtin_return_address(0), \
-               CUDA_EMU_CALLER_FRAME);                                             \
+        return __tsan_atomic##bits##_compare_exchange_strong(a, expected, v, mo, fail_mo); \
+    }                                                                                   \
+    T __tsan_atomic##bits##_compare_exchange_val(volatile void *a, T expected, T v, int mo, \
+                                                 int fail_mo)                           \
+    {                                                                                   \
+        __tsan_atomic##bits##_compare_exchange_strong(a, &expected, v, mo, fail_mo);    \
+        return expected;                                                                \
     }
-CUDA_EMU_HOOK_N(load, false)
-CUDA_EMU_HOOK_N(store, true)
+CUDA_EMU_TSAN_ATOMICS(8, unsigned char)
+CUDA_EMU_TSAN_ATOMICS(16, unsigned short)
+CUDA_EMU_TSAN_ATOMICS(32, unsigned int)
+CUDA_EMU_TSAN_ATOMICS(64, unsigned long)
+#undef CUDA_EMU_TSAN_ATOMICS
+
+void __tsan_atomic_thread_fence(int mo) { (void)mo; __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int mo) { (void)mo; __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+} // extern "C"

@@ -6,6 +6,8 @@
  * __shared__ and __launch_bounds__ need work per block and per launch; the
  * emu-rewrite step replaces them before the compiler sees the file, so the
  * definitions here only matter in a file that step did not process.
+ * Plain C files see these too (as with NVIDIA's host_defines.h), so a header
+ * shared by C and CUDA code may mark functions __host__ __device__.
  */
 #ifndef CUDA_EMU_DEFINES_H
 #define CUDA_EMU_DEFINES_H
@@ -18,7 +20,11 @@
 #define __grid_constant__
 #define __device_builtin__
 #define __cudart_builtin__
+#ifdef __cplusplus
 #define __forceinline__ inline __attribute__((always_inline))
+#else
+#define __forceinline__ static inline __attribute__((always_inline))
+#endif
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))

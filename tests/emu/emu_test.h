@@ -1,0 +1,45 @@
+/*
+ * emu_test.h -- helpers shared by the CPU emulator's CUnit suites.
+ *
+ * The suites are CUDA sources: they are built through emu-rewrite and run on
+ * the emulator, so every assertion checks the emulator against what CUDA
+ * documents. Tests that provoke an emulator error capture stderr to check
+ * its wording, then clear the sticky error with cudaDeviceReset().
+ */
+#ifndef EMU_TEST_H
+#define EMU_TEST_H
+
+#include <CUnit/CUnit.h>
+
+#include <string>
+
+/* A CUDA call that must succeed; stops the test if it does not. */
+#define EXPECT_OK(call) CU_ASSERT_EQUAL_FATAL((call), cudaSuccess)
+
+/* Whether TEXT contains PART; on a miss, prints TEXT so the failure says why. */
+bool contains(const std::string &text, const std::string &part);
+
+/* Redirects stderr to a temporary file until stop(), which returns what was
+ * written (and echoes nothing: the suite's output stays readable). */
+class StderrCapture {
+  public:
+    StderrCapture();
+    ~StderrCapture();
+    std::string stop();
+
+  private:
+    int saved_; /* the real stderr, while capturing; -1 once stopped */
+    int file_;  /* the temporary file */
+};
+
+/* Each suite file registers its tests; unit_main.cu runs them all. */
+void add_warp_suite();
+void add_block_suite();
+void add_memory_suite();
+void add_sync_suite();
+void add_launch_suite();
+
+/* Adds a suite named NAME with TESTS (a null-terminated CU_TestInfo array). */
+void add_suite(const char *name, CU_TestInfo *tests);
+
+#endif /* EMU_TEST_H */

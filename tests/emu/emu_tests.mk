@@ -1,0 +1,85 @@
+# tests/emu/emu_tests.mk -- the CPU emulator's own tests. Needs no GPU.
+#
+#   make emu-test          build and run all of them; fails if any check fails
+#   make emu-planted-gpu   build the planted-bug programs with nvcc (for a GPU run:
+#                          tests/emu/planted/README.md says how to compare verdicts)
+#
+# Standalone: make -f tests/emu/emu_tests.mk emu-test (from the repository root).
+#
+#   rewrite   CUnit tests of emu-rewrite's source transformation (native)
+#   unit      CUnit suites run on the emulator: warp collectives, barriers, shared
+#             memory, atomics, spin-waits, streams, events, launch errors ...
+#   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
+#             the emulator must report each bug, naming its block and thread, and
+#             stay silent on each fix
+#   abi       every enum value, struct size and alignment of the emulator's headers
+#             against NVIDIA's, where a CUDA toolkit is installed
+
+BUILD ?= build
+include $(dir $(lastword $(MAKEFILE_LIST)))../../common/emu/emu.mk
+
+EMU_TEST_DIR := tests/emu
+EMU_TEST_BUILD := $(EMU_BUILD)/tests
+EMU_CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
+EMU_PLANTED := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/planted/*.cu)))
+EMU_UNIT_SRCS := $(wildcard $(EMU_TEST_DIR)/*.cu)
+EMU_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(EMU_NVCC))../include /usr/local/cuda/include))
+
+.PHONY: emu-test emu-planted-gpu
+
+$(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR))
+
+$(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB)
+	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
+
+$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h
+	@mkdir -p $(@D)
+	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
+
+# Each planted bug, as written and as fixed.
+$(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@)
+$(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@,-DFIXED)
+$(EMU_TEST_BUILD)/planted/%: $(EMU_TEST_BUILD)/planted/%.o $(EMU_LIB)
+	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+
+$(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c
+	@mkdir -p $(@D)
+	$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
+
+# The same probe against the emulator's headers and, when installed, NVIDIA's.
+$(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
+	@mkdir -p $(@D)
+	$(EMU_CC) -std=c11 $(EMU_CPPFLAGS) $< -o $@
+$(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
+	@mkdir -p $(@D)
+	$(EMU_CC) -std=c11 -I$(EMU_CUDA_INCLUDE) $< -o $@
+
+EMU_PLANTED_BINS := $(foreach p,$(EMU_PLANTED),$(EMU_TEST_BUILD)/planted/$(p) $(EMU_TEST_BUILD)/planted/$(p)_fixed)
+
+emu-test: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
+          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda)
+	@failed=0; \
+	echo "== emu: rewrite"; $(EMU_TEST_BUILD)/rewrite_tests || failed=$$((failed + 1)); \
+	echo "== emu: unit (emulated CUDA semantics)"; $(EMU_TEST_BUILD)/unit/unit_tests || failed=$$((failed + 1)); \
+	echo "== emu: planted bugs"; $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted || failed=$$((failed + 1)); \
+	echo "== emu: ABI against NVIDIA's headers"; \
+	if [ -x $(EMU_TEST_BUILD)/abi_cuda ]; then \
+	    if diff <($(EMU_TEST_BUILD)/abi_emu) <($(EMU_TEST_BUILD)/abi_cuda) >$(EMU_TEST_BUILD)/abi.diff; then \
+	        echo "   $$($(EMU_TEST_BUILD)/abi_emu | wc -l) values and layouts agree"; \
+	    else echo "   differences (emulator < > CUDA):"; cat $(EMU_TEST_BUILD)/abi.diff; failed=$$((failed + 1)); fi; \
+	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; fi; \
+	if [ $$failed -eq 0 ]; then echo "emu-test: 4 passed, 0 failed"; \
+	else echo "emu-test: $$((4 - failed)) passed, $$failed failed"; exit 1; fi
+
+emu-planted-gpu:
+	@test -n "$(EMU_NVCC)" || { echo "emu-planted-gpu: no nvcc found" >&2; exit 2; }
+	@mkdir -p $(BUILD)/emu-gpu
+	for p in $(EMU_PLANTED); do \
+	    $(EMU_NVCC) -O2 -std=c++17 -o $(BUILD)/emu-gpu/$$p $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
+	    $(EMU_NVCC) -O2 -std=c++17 -DFIXED -o $(BUILD)/emu-gpu/$${p}_fixed $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
+	done
+	@echo "Built $(words $(EMU_PLANTED)) planted bugs (and fixes) in $(BUILD)/emu-gpu. Next: on a GPU, bash tests/emu/planted/run_gpu.sh $(BUILD)/emu-gpu"

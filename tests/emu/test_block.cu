@@ -1,0 +1,320 @@
+/*
+ * test_block.cu -- what a block shares: __syncthreads() and its variants,
+ * static and dynamic shared memory (one fresh allocation per block), and the
+ * errors for barriers not every thread reaches.
+ */
+#include <cuda_runtime.h>
+#include <cuda_emu/testing.h>
+
+#include <vector>
+
+#include "emu_test.h"
+
+namespace {
+
+__global__ void barrier_variants(int *out)
+{
+    int t = threadIdx.x;
+    out[0 + t * 4] = __syncthreads_count(t % 3 == 0);
+    out[1 + t * 4] = __syncthreads_and(t < 100);
+    out[2 + t * 4] = __syncthreads_and(t < 99);
+    out[3 + t * 4] = __syncthreads_or(t == 57);
+}
+
+void test_syncthreads_variants()
+{
+    int *d;
+    std::vector<int> h(400);
+    EXPECT_OK(cudaMalloc(&d, 400 * sizeof(int)));
+    barrier_variants<<<1, 100>>>(d);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(h.data(), d, 400 * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 100; ++t) {
+        CU_ASSERT_EQUAL(h[t * 4 + 0], 34);
+        CU_ASSERT_EQUAL(h[t * 4 + 1], 1);
+        CU_ASSERT_EQUAL(h[t * 4 + 2], 0);
+        CU_ASSERT_EQUAL(h[t * 4 + 3], 1);
+    }
+    cudaFree(d);
+}
+
+/* The textbook tiled transpose: a 32x33 tile (padded against bank
+ * conflicts), 32x8 threads, sizes that are no multiple of the tile. */
+template <int TILE, int ROWS>
+__global__ void transpose(float *out, const float *in, int rows, int cols)
+{
+    __shared__ float tile[TILE][TILE + 1];
+    int x = blockIdx.x * TILE + threadIdx.x, y = blockIdx.y * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        if (x < cols && y + j < rows)
+            tile[threadIdx.y + j][threadIdx.x] = in[(size_t)(y + j) * cols + x];
+    __syncthreads();
+    x = blockIdx.y * TILE + threadIdx.x;
+    y = blockIdx.x * TILE + threadIdx.y;
+    for (int j = 0; j < TILE; j += ROWS)
+        if (x < rows && y + j < cols)
+            out[(size_t)(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+void test_tiled_transpose()
+{
+    const int rows = 70, cols = 33;
+    std::vector<float> in(rows * cols), out(rows * cols);
+    for (int i = 0; i < rows * cols; ++i)
+        in[i] = (float)i;
+    float *din, *dout;
+    EXPECT_OK(cudaMalloc(&din, in.size() * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&dout, in.size() * sizeof(float)));
+    EXPECT_OK(cudaMemcpy(din, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
+    dim3 grid((cols + 31) / 32, (rows + 31) / 32), block(32, 8);
+    transpose<32, 8><<<grid, block>>>(dout, din, rows, cols);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c)
+            wrong += out[(size_t)c * rows + r] != in[(size_t)r * cols + c];
+    CU_ASSERT_EQUAL(wrong, 0);
+    cudaFree(din);
+    cudaFree(dout);
+}
+
+/* Two variables in one declaration, and one in a device function called
+ * twice: each is one allocation per block, the same on every call. */
+__device__ int *block_counter()
+{
+    __shared__ int counter;
+    return &counter;
+}
+
+__global__ void declarators(int *out)
+{
+    __shared__ int a[4], b[4];
+    if (threadIdx.x < 4) {
+        a[threadIdx.x] = 10 + threadIdx.x;
+        b[threadIdx.x] = 20 + threadIdx.x;
+    }
+    if (threadIdx.x == 0)
+        *block_counter() = (int)blockIdx.x;
+    __syncthreads();
+    if (threadIdx.x < 4)
+        out[blockIdx.x * 12 + threadIdx.x] = a[threadIdx.x] + b[3 - threadIdx.x];
+    if (threadIdx.x == 0) {
+        out[blockIdx.x * 12 + 4] = block_counter() == block_counter();
+        out[blockIdx.x * 12 + 5] = *block_counter();
+        out[blockIdx.x * 12 + 6] = (int)(b - a != 0);
+        out[blockIdx.x * 12 + 7] = (int)sizeof(a);
+    }
+}
+
+void test_shared_declarators()
+{
+    int *d;
+    std::vector<int> h(24, 0);
+    EXPECT_OK(cudaMalloc(&d, 24 * sizeof(int)));
+    EXPECT_OK(cudaMemset(d, 0, 24 * sizeof(int)));
+    declarators<<<2, 32>>>(d);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(h.data(), d, 24 * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int blk = 0; blk < 2; ++blk) {
+        for (int i = 0; i < 4; ++i)
+            CU_ASSERT_EQUAL(h[blk * 12 + i], 10 + i + 20 + 3 - i);
+        CU_ASSERT_EQUAL(h[blk * 12 + 4], 1);
+        CU_ASSERT_EQUAL(h[blk * 12 + 5], blk);
+        CU_ASSERT_EQUAL(h[blk * 12 + 6], 1);
+        CU_ASSERT_EQUAL(h[blk * 12 + 7], 16);
+    }
+    cudaFree(d);
+}
+
+extern __shared__ float file_scope_smem[];
+
+/* Each block fills its dynamic shared memory and sums it back: sizes and
+ * contents are per block. */
+__global__ void dynamic_fill(float *out, int n)
+{
+    extern __shared__ float smem[];
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        smem[i] = (float)blockIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float s = 0;
+        for (int i = 0; i < n; ++i)
+            s += file_scope_smem[i]; /* the same memory under its file-scope name */
+        out[blockIdx.x] = s;
+    }
+}
+
+void test_dynamic_shared_memory()
+{
+    const int n = 1000, blocks = 3;
+    float *d, h[blocks];
+    EXPECT_OK(cudaMalloc(&d, blocks * sizeof(float)));
+    dynamic_fill<<<blocks, 128, n * sizeof(float)>>>(d, n);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; ++b)
+        CU_ASSERT_EQUAL(h[b], (float)(b * n));
+    cudaFree(d);
+}
+
+/* Block 0 writes its shared word; block 1 only reads: it must find the
+ * poison of fresh shared memory, not block 0's value. */
+__global__ void shared_leak(unsigned *out)
+{
+    __shared__ unsigned word;
+    if (blockIdx.x == 0)
+        word = 42;
+    __syncthreads();
+    out[blockIdx.x] = word;
+}
+
+void test_fresh_shared_memory_per_block()
+{
+    unsigned *d, h[2];
+    EXPECT_OK(cudaMalloc(&d, sizeof h));
+    cuda_emu::set_checks(false);
+    shared_leak<<<2, 1>>>(d);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    cuda_emu::set_checks(true);
+    CU_ASSERT_EQUAL(h[0], 42u);
+    CU_ASSERT_EQUAL(h[1], 0xffffffffu);
+    /* With the check on, block 1's read is reported. */
+    StderrCapture cap;
+    shared_leak<<<2, 1>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT(contains(err, "cuda-emu: error: read of shared memory that no thread of the block "
+                            "has written yet (missing __syncthreads()?) in kernel shared_leak, "
+                            "block (1,0,0), thread (0,0,0)"));
+    CU_ASSERT(contains(err, "reads __shared__ word, element 0"));
+    EXPECT_OK(cudaDeviceReset());
+}
+
+__global__ void shared_overflow(int *out)
+{
+    extern __shared__ int dyn[];
+    dyn[threadIdx.x] = 1;
+    __syncthreads();
+    out[threadIdx.x] = dyn[threadIdx.x];
+}
+
+void test_shared_memory_limits()
+{
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 64 * sizeof(int)));
+    /* 48 KB is the default limit of dynamic shared memory... */
+    StderrCapture cap;
+    shared_overflow<<<1, 32, 48 * 1024 + 4>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidValue);
+    CU_ASSERT(contains(err, "cudaFuncAttributeMaxDynamicSharedMemorySize"));
+    /* ...which the kernel's attribute raises, up to the opt-in maximum. */
+    EXPECT_OK(cudaFuncSetAttribute(shared_overflow, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   64 * 1024));
+    shared_overflow<<<1, 32, 64 * 1024>>>(d);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess);
+    CU_ASSERT_EQUAL(cudaFuncSetAttribute(shared_overflow,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, 300 * 1024),
+                    cudaErrorInvalidValue);
+    cudaFuncAttributes attr;
+    EXPECT_OK(cudaFuncGetAttributes(&attr, shared_overflow));
+    CU_ASSERT_EQUAL(attr.maxDynamicSharedSizeBytes, 64 * 1024);
+    cudaGetLastError();
+    cudaFree(d);
+}
+
+__global__ void exit_before_barrier(int *out)
+{
+    if (threadIdx.x >= 48)
+        return;
+    out[threadIdx.x] = 1;
+    __syncthreads();
+}
+
+void test_barrier_after_early_exit_is_an_error()
+{
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 64 * sizeof(int)));
+    StderrCapture cap;
+    exit_before_barrier<<<2, 64>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    CU_ASSERT(contains(err, "cuda-emu: error: __syncthreads() not reached by every thread of "
+                            "the block in kernel exit_before_barrier, block (0,0,0)"));
+    CU_ASSERT(contains(err, "48 threads wait at __syncthreads() at tests/emu/test_block.cu:"));
+    CU_ASSERT(contains(err, "16 threads exited without reaching it: (48,0,0)..(63,0,0)"));
+    /* Sticky, as a fault on a GPU: every call fails until the reset. */
+    void *p;
+    CU_ASSERT_EQUAL(cudaMalloc(&p, 4), cudaErrorLaunchFailure);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorLaunchFailure);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorLaunchFailure);
+    EXPECT_OK(cudaDeviceReset());
+    EXPECT_OK(cudaMalloc(&p, 4));
+    EXPECT_OK(cudaFree(p));
+}
+
+__global__ void divergent_barriers(int *out)
+{
+    if (threadIdx.y == 0) {
+        out[threadIdx.x] = 1;
+        __syncthreads();
+    } else {
+        out[threadIdx.x + 32] = 2;
+        __syncthreads();
+    }
+}
+
+void test_divergent_barriers_are_an_error()
+{
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 64 * sizeof(int)));
+    StderrCapture cap;
+    divergent_barriers<<<1, dim3(32, 2)>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    CU_ASSERT(contains(err, "threads of a block wait at different __syncthreads()"));
+    CU_ASSERT(contains(err, "32 threads wait at __syncthreads() at tests/emu/test_block.cu:"));
+    CU_ASSERT(contains(err, "(0,1,0)..(31,1,0)"));
+    EXPECT_OK(cudaDeviceReset());
+}
+
+__global__ void barrier_vs_shuffle(int *out)
+{
+    if (threadIdx.x < 16)
+        __syncthreads();
+    else
+        out[threadIdx.x] = __shfl_sync(0xffffffffu, 1, 0);
+}
+
+void test_deadlock_is_reported()
+{
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 32 * sizeof(int)));
+    StderrCapture cap;
+    barrier_vs_shuffle<<<1, 32>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    CU_ASSERT(contains(err, "cuda-emu: error: deadlock: no thread of the block can continue in "
+                            "kernel barrier_vs_shuffle, block (0,0,0)"));
+    CU_ASSERT(contains(err, "16 threads wait at __syncthreads()"));
+    CU_ASSERT(contains(err, "for lane 0, which waits at __syncthreads() instead"));
+    EXPECT_OK(cudaDeviceReset());
+}
+
+CU_TestInfo tests[] = {
+    {"syncthreads_count, _and, _or", test_syncthreads_variants},
+    {"tiled transpose with a padded 32x33 tile", test_tiled_transpose},
+    {"shared declarators: one per block, one per declaration", test_shared_declarators},
+    {"dynamic shared memory, in and out of the kernel", test_dynamic_shared_memory},
+    {"fresh shared memory per block: poisoned, checked", test_fresh_shared_memory_per_block},
+    {"dynamic shared memory limit and the opt-in attribute", test_shared_memory_limits},
+    {"barrier after some threads exit is an error (sticky)", test_barrier_after_early_exit_is_an_error},
+    {"different barriers in a block are an error", test_divergent_barriers_are_an_error},
+    {"barrier against a shuffle: deadlock", test_deadlock_is_reported},
+    CU_TEST_INFO_NULL,
+};
+
+} // namespace
+
+void add_block_suite() { add_suite("blocks and shared memory", tests); }

@@ -1,0 +1,327 @@
+/*
+ * test_memory.cu -- the host API: allocations and copies (with their error
+ * codes), poisoned fresh memory and the uninitialized-read checks, streams
+ * and events, the emulated device's properties, the occupancy API, vector
+ * types and a few device intrinsics.
+ */
+#include <cuda_runtime.h>
+#include <cuda_emu/testing.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "emu_test.h"
+
+namespace {
+
+void test_malloc_copy_errors()
+{
+    float *d = nullptr;
+    std::vector<float> h(256, 1.0f), back(256);
+    size_t free0, total, free1;
+    EXPECT_OK(cudaMemGetInfo(&free0, &total));
+    EXPECT_OK(cudaMalloc(&d, 256 * sizeof(float)));
+    EXPECT_OK(cudaMemGetInfo(&free1, &total));
+    CU_ASSERT_EQUAL(free0 - free1, 256 * sizeof(float));
+    CU_ASSERT_EQUAL((uintptr_t)d % 256, 0u);
+    /* A host pointer as the destination of a host-to-device copy. */
+    StderrCapture cap;
+    CU_ASSERT_EQUAL(cudaMemcpy(back.data(), h.data(), 1024, cudaMemcpyHostToDevice),
+                    cudaErrorInvalidValue);
+    /* A copy past the end of the allocation. */
+    CU_ASSERT_EQUAL(cudaMemcpy(d + 1, h.data(), 1024, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    CU_ASSERT_EQUAL(cudaFree(h.data()), cudaErrorInvalidValue);
+    std::string err = cap.stop();
+    CU_ASSERT(contains(err, "cudaMemcpy(cudaMemcpyHostToDevice) of 1024 bytes at "
+                            "tests/emu/test_memory.cu:"));
+    CU_ASSERT(contains(err, "the destination"));
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidValue);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess); /* not sticky */
+    EXPECT_OK(cudaMemcpy(d, h.data(), 1024, cudaMemcpyDefault));
+    EXPECT_OK(cudaMemset(d + 128, 0, 128 * sizeof(float)));
+    EXPECT_OK(cudaMemcpy(back.data(), d, 1024, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(back[127], 1.0f);
+    CU_ASSERT_EQUAL(back[128], 0.0f);
+    EXPECT_OK(cudaFree(d));
+    CU_ASSERT_EQUAL(cudaFree(nullptr), cudaSuccess);
+}
+
+void test_pitched_2d_copies()
+{
+    float *d;
+    size_t pitch = 0;
+    EXPECT_OK(cudaMallocPitch(&d, &pitch, 10 * sizeof(float), 5));
+    CU_ASSERT_EQUAL(pitch % 512, 0u);
+    CU_ASSERT(pitch >= 10 * sizeof(float));
+    float h[5][10], back[5][10];
+    for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 10; ++c)
+            h[r][c] = (float)(r * 10 + c);
+    EXPECT_OK(cudaMemcpy2D(d, pitch, h, sizeof h[0], sizeof h[0], 5, cudaMemcpyHostToDevice));
+    EXPECT_OK(cudaMemcpy2D(back, sizeof back[0], d, pitch, sizeof back[0], 5, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(memcmp(h, back, sizeof h), 0);
+    CU_ASSERT_EQUAL(cudaMemcpy2D(d, 8, h, sizeof h[0], sizeof h[0], 5, cudaMemcpyHostToDevice),
+                    cudaErrorInvalidPitchValue);
+    cudaGetLastError();
+    cudaFree(d);
+}
+
+__global__ void accumulate(float *out, const float *in, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] += in[i];
+}
+
+void test_fresh_device_memory_is_poison()
+{
+    float *d, h[4];
+    EXPECT_OK(cudaMalloc(&d, sizeof h));
+    cuda_emu::set_checks(false);
+    EXPECT_OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    cuda_emu::set_checks(true);
+    unsigned bits;
+    memcpy(&bits, &h[2], 4);
+    CU_ASSERT_EQUAL(bits, 0xffffffffu);
+    CU_ASSERT(std::isnan(h[2]));
+    cudaFree(d);
+}
+
+void test_uninitialized_reads_are_reported()
+{
+    float *out, *in, h[64];
+    EXPECT_OK(cudaMalloc(&out, sizeof h));
+    EXPECT_OK(cudaMalloc(&in, sizeof h));
+    EXPECT_OK(cudaMemset(in, 0, sizeof h));
+    /* In a kernel: += on memory nothing wrote. */
+    StderrCapture cap;
+    accumulate<<<1, 64>>>(out, in, 64);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    CU_ASSERT(contains(err, "cuda-emu: error: read of uninitialized device memory in kernel "
+                            "accumulate, block (0,0,0), thread (0,0,0)"));
+    CU_ASSERT(contains(err, "reads 4 bytes at byte offset 0 of a 256-byte cudaMalloc allocation "
+                            "(made at tests/emu/test_memory.cu:"));
+    EXPECT_OK(cudaDeviceReset());
+    /* On the host: copying back bytes nothing wrote. */
+    EXPECT_OK(cudaMalloc(&out, sizeof h));
+    EXPECT_OK(cudaMemset(out, 0, 60 * sizeof(float)));
+    StderrCapture cap2;
+    CU_ASSERT_EQUAL(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost), cudaErrorLaunchFailure);
+    err = cap2.stop();
+    CU_ASSERT(contains(err, "cuda-emu: error: cudaMemcpy copies device memory that was never "
+                            "written"));
+    CU_ASSERT(contains(err, "16 of the 256 bytes copied were never written (the first is 1 byte "
+                            "at byte offset 240 of a 256-byte cudaMalloc allocation"));
+    EXPECT_OK(cudaDeviceReset());
+}
+
+__global__ void busy_wait(long long ns)
+{
+    long long start = clock64();
+    while (clock64() - start < ns) {
+    }
+}
+
+void test_streams_and_events()
+{
+    cudaStream_t a, b;
+    cudaEvent_t start, stop, untimed, never;
+    EXPECT_OK(cudaStreamCreate(&a));
+    EXPECT_OK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    unsigned flags = 9;
+    EXPECT_OK(cudaStreamGetFlags(b, &flags));
+    CU_ASSERT_EQUAL(flags, (unsigned)cudaStreamNonBlocking);
+    EXPECT_OK(cudaEventCreate(&start));
+    EXPECT_OK(cudaEventCreate(&stop));
+    EXPECT_OK(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming));
+    EXPECT_OK(cudaEventCreate(&never));
+    CU_ASSERT_EQUAL(cudaEventQuery(never), cudaSuccess); /* never recorded: complete */
+    EXPECT_OK(cudaEventRecord(start, a));
+    busy_wait<<<1, 1, 0, a>>>(20 * 1000 * 1000);
+    EXPECT_OK(cudaEventRecord(stop, a));
+    EXPECT_OK(cudaEventRecord(untimed, a));
+    EXPECT_OK(cudaStreamWaitEvent(b, stop, 0));
+    CU_ASSERT_EQUAL(cudaStreamQuery(a), cudaSuccess);
+    CU_ASSERT_EQUAL(cudaEventQuery(stop), cudaSuccess);
+    EXPECT_OK(cudaEventSynchronize(stop));
+    float ms = 0;
+    EXPECT_OK(cudaEventElapsedTime(&ms, start, stop));
+    CU_ASSERT(ms >= 20.0f && ms < 2000.0f);
+    CU_ASSERT_EQUAL(cudaEventElapsedTime(&ms, start, untimed), cudaErrorInvalidResourceHandle);
+    CU_ASSERT_EQUAL(cudaEventElapsedTime(&ms, never, stop), cudaErrorInvalidResourceHandle);
+    /* The default streams are always valid; a destroyed stream is not. */
+    EXPECT_OK(cudaStreamSynchronize(0));
+    EXPECT_OK(cudaStreamSynchronize(cudaStreamLegacy));
+    EXPECT_OK(cudaStreamSynchronize(cudaStreamPerThread));
+    EXPECT_OK(cudaStreamDestroy(b));
+    CU_ASSERT_EQUAL(cudaStreamQuery(b), cudaErrorInvalidResourceHandle);
+    StderrCapture cap;
+    busy_wait<<<1, 1, 0, b>>>(0);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidResourceHandle);
+    CU_ASSERT(contains(err, "is not a live stream"));
+    EXPECT_OK(cudaEventDestroy(start));
+    CU_ASSERT_EQUAL(cudaEventDestroy(start), cudaErrorInvalidResourceHandle);
+    cudaEventDestroy(stop);
+    cudaEventDestroy(untimed);
+    cudaEventDestroy(never);
+    cudaStreamDestroy(a);
+    cudaGetLastError();
+}
+
+__global__ void write_value(int *p, int v) { *p = v; }
+
+void host_step(void *data)
+{
+    std::vector<int> *log = static_cast<std::vector<int> *>(data);
+    log->push_back((int)log->size());
+}
+
+void test_stream_order()
+{
+    cudaStream_t s;
+    int *d, h = 0;
+    std::vector<int> log;
+    EXPECT_OK(cudaStreamCreate(&s));
+    EXPECT_OK(cudaMalloc(&d, sizeof(int)));
+    /* A kernel, a host function and a copy on one stream run in issue order. */
+    write_value<<<1, 1, 0, s>>>(d, 7);
+    EXPECT_OK(cudaLaunchHostFunc(s, host_step, &log));
+    EXPECT_OK(cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, s));
+    EXPECT_OK(cudaLaunchHostFunc(s, host_step, &log));
+    EXPECT_OK(cudaStreamSynchronize(s));
+    CU_ASSERT_EQUAL(h, 7);
+    CU_ASSERT_EQUAL(log.size(), 2u);
+    cudaFree(d);
+    cudaStreamDestroy(s);
+}
+
+__global__ void some_kernel(float *p) { p[threadIdx.x] = 0; }
+
+void test_device_properties()
+{
+    int count = 0, dev = -1, v = 0;
+    EXPECT_OK(cudaGetDeviceCount(&count));
+    CU_ASSERT_EQUAL(count, 1);
+    EXPECT_OK(cudaGetDevice(&dev));
+    CU_ASSERT_EQUAL(dev, 0);
+    CU_ASSERT_EQUAL(cudaSetDevice(1), cudaErrorInvalidDevice);
+    cudaGetLastError();
+    cudaDeviceProp p;
+    EXPECT_OK(cudaGetDeviceProperties(&p, 0));
+    CU_ASSERT_STRING_EQUAL(p.name, "CUDA CPU emulator (cuda-emu)");
+    CU_ASSERT_EQUAL(p.major, 9);
+    CU_ASSERT_EQUAL(p.minor, 0);
+    CU_ASSERT_EQUAL(p.multiProcessorCount, 4);
+    CU_ASSERT_EQUAL(p.warpSize, 32);
+    CU_ASSERT_EQUAL(p.maxThreadsPerBlock, 1024);
+    CU_ASSERT_EQUAL(p.maxThreadsPerMultiProcessor, 2048);
+    CU_ASSERT_EQUAL(p.sharedMemPerBlock, 48u * 1024);
+    CU_ASSERT_EQUAL(p.l2CacheSize, 4 * 1024 * 1024);
+    CU_ASSERT_EQUAL(p.asyncEngineCount, 2);
+    EXPECT_OK(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0));
+    CU_ASSERT_EQUAL(v, p.multiProcessorCount);
+    EXPECT_OK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+    CU_ASSERT_EQUAL((size_t)v, p.sharedMemPerBlockOptin);
+    EXPECT_OK(cudaDeviceGetAttribute(&v, cudaDevAttrClockRate, 0));
+    CU_ASSERT_EQUAL(v, 1000000);
+    EXPECT_OK(cudaDriverGetVersion(&v));
+    CU_ASSERT_EQUAL(v, 13000);
+    EXPECT_OK(cudaRuntimeGetVersion(&v));
+    CU_ASSERT_EQUAL(v, 13000);
+    int blocks = 0;
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, some_kernel, 256, 0));
+    CU_ASSERT_EQUAL(blocks, 8);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, some_kernel, 1024, 0));
+    CU_ASSERT_EQUAL(blocks, 2);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, some_kernel, 32, 0));
+    CU_ASSERT_EQUAL(blocks, 32);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, some_kernel, 100, 0));
+    CU_ASSERT_EQUAL(blocks, 16); /* 4 warps per block */
+    EXPECT_OK(cudaFuncSetAttribute(some_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   100 * 1024));
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, some_kernel, 256, 100 * 1024));
+    CU_ASSERT_EQUAL(blocks, 2);
+    int min_grid = 0, block = 0;
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, some_kernel));
+    CU_ASSERT_EQUAL(block, 1024);
+    CU_ASSERT_EQUAL(min_grid, 8);
+}
+
+void test_error_names()
+{
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorName(cudaErrorInvalidConfiguration),
+                           "cudaErrorInvalidConfiguration");
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorString(cudaErrorInvalidConfiguration),
+                           "invalid configuration argument");
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorString(cudaErrorLaunchFailure), "unspecified launch failure");
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorString(cudaSuccess), "no error");
+    CU_ASSERT_STRING_EQUAL(cudaGetErrorString((cudaError_t)12345), "unrecognized error code");
+}
+
+static_assert(alignof(float4) == 16 && sizeof(float4) == 16, "float4");
+static_assert(alignof(float2) == 8 && sizeof(float3) == 12 && alignof(float3) == 4, "float2/3");
+static_assert(alignof(int4) == 16 && alignof(uint4) == 16 && alignof(int2) == 8, "int vectors");
+static_assert(alignof(double2) == 16 && alignof(char4) == 4 && alignof(short2) == 4, "others");
+static_assert(sizeof(dim3) == 12, "dim3");
+
+__global__ void intrinsics(unsigned *out, const float *in)
+{
+    out[0] = __float_as_uint(__ldg(in));
+    out[1] = __float_as_uint(__fmaf_rn(in[0], 2.0f, 1.0f));
+    out[2] = (unsigned)__popc(0xf0f0u);
+    out[3] = (unsigned)__clz(1);
+    out[4] = __brev(1u);
+    out[5] = (unsigned)min(-3, 4) ^ (unsigned)max(2u, 7u);
+    out[6] = __float_as_uint(fmaxf(in[0], 3.0f));
+    float4 v = make_float4(1, 2, 3, 4);
+    out[7] = (unsigned)(v.x + v.y + v.z + v.w);
+    long long t0 = clock64();
+    __threadfence();
+    out[8] = clock64() >= t0;
+}
+
+void test_device_intrinsics()
+{
+    float x = 1.5f, *din;
+    unsigned *dout, h[9];
+    EXPECT_OK(cudaMalloc(&din, sizeof x));
+    EXPECT_OK(cudaMalloc(&dout, sizeof h));
+    EXPECT_OK(cudaMemcpy(din, &x, sizeof x, cudaMemcpyHostToDevice));
+    intrinsics<<<1, 1>>>(dout, din);
+    EXPECT_OK(cudaMemcpy(h, dout, sizeof h, cudaMemcpyDeviceToHost));
+    float f;
+    memcpy(&f, &h[0], 4);
+    CU_ASSERT_EQUAL(f, 1.5f);
+    memcpy(&f, &h[1], 4);
+    CU_ASSERT_EQUAL(f, 4.0f);
+    CU_ASSERT_EQUAL(h[2], 8u);
+    CU_ASSERT_EQUAL(h[3], 31u);
+    CU_ASSERT_EQUAL(h[4], 0x80000000u);
+    CU_ASSERT_EQUAL(h[5], (unsigned)-3 ^ 7u);
+    memcpy(&f, &h[6], 4);
+    CU_ASSERT_EQUAL(f, 3.0f);
+    CU_ASSERT_EQUAL(h[7], 10u);
+    CU_ASSERT_EQUAL(h[8], 1u);
+    cudaFree(din);
+    cudaFree(dout);
+}
+
+CU_TestInfo tests[] = {
+    {"cudaMalloc, cudaMemcpy, cudaMemset and their errors", test_malloc_copy_errors},
+    {"cudaMallocPitch and cudaMemcpy2D", test_pitched_2d_copies},
+    {"fresh device memory holds the 0xff poison", test_fresh_device_memory_is_poison},
+    {"uninitialized reads: in a kernel and by a copy", test_uninitialized_reads_are_reported},
+    {"streams and events: queries, elapsed time, errors", test_streams_and_events},
+    {"a stream runs kernels, copies and host functions in order", test_stream_order},
+    {"device properties, attributes and occupancy", test_device_properties},
+    {"error names and strings", test_error_names},
+    {"vector types and device intrinsics", test_device_intrinsics},
+    CU_TEST_INFO_NULL,
+};
+
+} // namespace
+
+void add_memory_suite() { add_suite("host API and memory", tests); }

@@ -18,7 +18,14 @@
  *     thread) nor the 4-byte loads (a tile column, 4 rows per thread) conflict: an XOR
  *     swizzle, since a padded row (65 floats) would break the 16-byte alignment the stores
  *     need, and a 68-float row leaves the column reads 4-way conflicted;
- *   - streaming cache hints (__ldcs/__stcs: evict first), since nothing is read twice.
+ *   - streaming cache hints (__ldcs/__stcs: evict first), since nothing is read twice;
+ *   - tiles handed out column by column: the blocks resident at any moment then write whole
+ *     rows of `out` between them (64 KB runs) and read 1 KB runs of many rows of `in`.
+ *     Measured on the H200 (make bench, ladder "column order"): 0.91 of the same run's
+ *     cudaMemcpy in this order, 0.86 with the tiles row by row (long runs on the read side).
+ *     Our reading: reads are waited for, and the bytes in flight cover their latency in either
+ *     order; writes are posted and drain from L2 to DRAM, where long runs keep DRAM pages
+ *     open.
  *
  * 16-byte accesses need rows of `in` and `out` that start on 16-byte boundaries: rows and
  * cols multiples of 4. Other shapes take the classic kernel: 32 x 32 tiles of single floats
@@ -46,12 +53,12 @@ __device__ __forceinline__ int swizzle(int r, int c)
 
 __global__ void __launch_bounds__(THREADS)
 transpose_tile64_vec4(float *__restrict__ out, const float *__restrict__ in, int rows, int cols,
-                      int tiles_c)
+                      int tiles_r)
 {
     __shared__ __align__(16) float tile[TILE * TILE]; /* 16 KB */
-    /* Tiles in row-major order, one per block: the blocks resident at any moment read whole
-     * rows of `in` between them, which keeps DRAM pages open on the read side. */
-    const int tr = blockIdx.x / tiles_c, tc = blockIdx.x - tr * tiles_c;
+    /* One tile per block, numbered down the columns of tiles: consecutive blocks write
+     * consecutive 256-byte pieces of the same 64 rows of `out` (see the header). */
+    const int tc = blockIdx.x / tiles_r, tr = blockIdx.x - tc * tiles_r;
     const int r0 = tr * TILE, c0 = tc * TILE;
 
     /* Read: 16 threads cover a tile row (256 bytes), a warp two rows, the block 16 rows per
@@ -125,12 +132,12 @@ transpose_tile32(float *__restrict__ out, const float *__restrict__ in, int rows
 
 void transpose(float *out, const float *in, int rows, int cols, cudaStream_t stream)
 {
-    /* One block per tile, numbered row-major over a 1-D grid (which has no 65535 limit). */
+    /* One block per tile over a 1-D grid (which has no 65535 limit). */
     if (rows % 4 == 0 && cols % 4 == 0) {
-        const int tiles_c = (cols + TILE - 1) / TILE;
-        const long long tiles = (long long)((rows + TILE - 1) / TILE) * tiles_c;
+        const int tiles_r = (rows + TILE - 1) / TILE;
+        const long long tiles = (long long)tiles_r * ((cols + TILE - 1) / TILE);
         transpose_tile64_vec4<<<(unsigned)tiles, THREADS, 0, stream>>>(out, in, rows, cols,
-                                                                       tiles_c);
+                                                                       tiles_r);
     } else {
         const int tiles_c = (cols + T32 - 1) / T32;
         const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;

@@ -20,9 +20,9 @@ __global__ void transpose_kernel(float *out, const float *in, int rows, int cols
 {
     /* TODO(student): stage a tile through shared memory, so that the warp that writes an
      * output row segment reads it from the tile instead of from scattered input rows: then
-     * both the global reads and the global writes are whole lines (README: "tiling"). Then
-     * fix the tile's bank conflicts (lab 02), then move more data per thread and per
-     * instruction (README: "the last 15%"). */
+     * both the global reads and the global writes are whole lines (README: "The ladder").
+     * Then fix the tile's bank conflicts (lab 02), then move more data per thread and per
+     * instruction (README: "The last 15%"). */
     const int c = blockIdx.x * BLOCK_X + threadIdx.x;
     if (c >= cols)
         return;

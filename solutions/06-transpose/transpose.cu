@@ -12,8 +12,9 @@
  *   - 16-byte accesses (float4): a warp moves 512 bytes per instruction, a quarter of the
  *     instructions and address arithmetic of 4-byte accesses;
  *   - a 64 x 64 tile (16 KB) per block of 256 threads: each thread has 4 independent 16-byte
- *     loads in flight, and with 6-8 resident blocks an SM keeps ~100 KB of reads in flight,
- *     several times what covers DRAM latency at full bandwidth (Little's law; lab 04);
+ *     loads in flight, and at 32 registers per thread 8 blocks fit per SM, which keeps up to
+ *     128 KB of reads in flight per SM, several times what covers DRAM latency at full
+ *     bandwidth (Little's law; lab 04);
  *   - a shared-memory layout where neither the 16-byte stores (a tile row, 4 columns per
  *     thread) nor the 4-byte loads (a tile column, 4 rows per thread) conflict: an XOR
  *     swizzle, since a padded row (65 floats) would break the 16-byte alignment the stores
@@ -21,8 +22,9 @@
  *   - streaming cache hints (__ldcs/__stcs: evict first), since nothing is read twice;
  *   - tiles handed out column by column: the blocks resident at any moment then write whole
  *     rows of `out` between them (64 KB runs) and read 1 KB runs of many rows of `in`.
- *     Measured on the H200 (make bench, ladder "column order"): 0.91 of the same run's
- *     cudaMemcpy in this order, 0.86 with the tiles row by row (long runs on the read side).
+ *     Measured on the H200 (make bench): 0.91 of the same run's cudaMemcpy in this order,
+ *     0.86 with the tiles row by row (ladder step "64x64 float4, row order": long runs on
+ *     the read side instead).
  *     Our reading: reads are waited for, and the bytes in flight cover their latency in either
  *     order; writes are posted and drain from L2 to DRAM, where long runs keep DRAM pages
  *     open.
@@ -44,8 +46,9 @@
 
 /* Word of tile element (r, c) in shared memory. The 16-byte group of column c is XORed with
  * bits 2-4 of the row: a 16-byte group stays whole and aligned (float4 stores of a row stay
- * possible), and the 8 rows 4j+m, j = 0..7, that one quarter of the store phase reads
- * (same m) put a given column in 8 different groups, hence 8 x 4 = 32 different banks. */
+ * possible), and one 4-byte read of the write phase, in which a warp reads rows 4j+m
+ * (j = 0..7, one m) of 4 neighbouring columns, finds those 8 rows in 8 different groups:
+ * 8 groups x 4 columns = 32 different banks. */
 __device__ __forceinline__ int swizzle(int r, int c)
 {
     return r * TILE + (c ^ (r & 28));

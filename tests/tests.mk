@@ -4,13 +4,15 @@
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
 #   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
-#   test-emu      every lab's solution and skeleton graded under the CPU emulator, and the
-#                 emulator's own tests (once common/emu exists)
+#   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
+#                 correctness check OK, speed skipped), and the emulator's own tests
 
 CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-unit test-vet test-build cunit
+.PHONY: test test-unit test-vet test-build test-emu emu-runners emu-grade-solutions emu-grade-labs cunit
+
+-include tests/emu/emu_tests.mk
 
 cunit:
 ifeq ($(CUNIT_LIBS),)
@@ -37,5 +39,20 @@ test-build: | toolkit
 	$(MAKE) --no-print-directory runners STUDENT=labs
 	$(MAKE) --no-print-directory runners STUDENT=solutions
 
-test: test-unit test-vet test-build
-	@echo "make test: all suites passed."
+# Build both trees' emulated runners first (one make at a time writes the shared objects),
+# then grade the two trees side by side.
+emu-runners: $(DRIVER)
+	$(MAKE) --no-print-directory $(LAB_NAMES:%=$(BUILD)/emu/solutions/%/runner) STUDENT=solutions EMU=1
+	$(MAKE) --no-print-directory $(LAB_NAMES:%=$(BUILD)/emu/labs/%/runner) STUDENT=labs EMU=1
+
+emu-grade-solutions: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh solutions
+
+emu-grade-labs: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
+
+test-emu: emu-test emu-grade-solutions emu-grade-labs
+
+test: test-unit test-vet test-build test-emu
+	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons all passed"
+	@echo "suites: 6 passed, 0 failed"

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # run-all.sh - everything that needs a GPU, in one command, for a lent or a local GPU.
 #
-#   tests/gpu/run-all.sh [bench] [grade] [emu-compare]     (default: all three)
+#   tests/gpu/run-all.sh [bench] [grade-solutions] [grade-labs] [emu-compare]   (default: all)
 #
-#   bench        make bench: skeleton, reference, ceiling and ladder steps of every lab
-#   grade        make grade STUDENT=solutions three times (every lab must pass each time) and
-#                make grade on the untouched skeletons three times (every speed check must fail)
+#   bench            make bench: skeleton, reference, ceiling and ladder steps of every lab
+#   grade-solutions  make grade STUDENT=solutions three times: every lab must pass each time
+#   grade-labs       make grade on the untouched skeletons three times: every correctness
+#                    check must pass and every speed check fail
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -14,7 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/gpu-run}
 mkdir -p "$OUT"
-parts=${*:-bench grade emu-compare}
+parts=${*:-bench grade-solutions grade-labs emu-compare}
 summary=$OUT/summary.txt
 : >"$summary"
 jobs=$(nproc)
@@ -32,13 +33,13 @@ for part in $parts; do
         make --no-print-directory bench 2>&1 | tee "$OUT/bench.txt"
         { echo; echo "== bench"; cat "$OUT/bench.txt"; } >>"$summary"
         ;;
-    grade)
-        : >"$OUT/grades.txt"
-        for who in solutions labs; do
-            for i in 1 2 3; do
+    grade-solutions | grade-labs)
+        who=${part#grade-}
+        for i in 1 2 3; do
                 make --no-print-directory grade STUDENT=$who >"$OUT/grade.tmp" 2>&1
                 status=$?
-                cat "$OUT/grade.tmp" >>"$OUT/grades.txt"
+                cat "$OUT/grade.tmp" >>"$OUT/grades-$who.txt"
+                cp "${BUILD:-build}/grade/results.json" "$OUT/results-$who-$i.json"
                 # a speed line reports "0.93x the reference (needs 0.50x)" or why it was skipped
                 speed_re='x the reference \(needs|skipped: speed'
                 speed=$(grep -cE "$speed_re" "$OUT/grade.tmp")
@@ -48,7 +49,6 @@ for part in $parts; do
                     "$who" "$i" "$status" "$(grep '^Score' "$OUT/grade.tmp")" "$fails" \
                     "$speed_fails" "$speed" | tee -a "$summary"
                 grep -E "$speed_re" "$OUT/grade.tmp" | sed "s/^/    $who $i /" >>"$summary"
-            done
         done
         rm -f "$OUT/grade.tmp"
         ;;
@@ -61,7 +61,7 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, emu-compare)" >&2
         exit 2
         ;;
     esac

@@ -56,7 +56,7 @@ $(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
 	$(EMU_CC) -std=c11 $(EMU_CPPFLAGS) $< -o $@
 $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	@mkdir -p $(@D)
-	$(EMU_CC) -std=c11 -I$(EMU_CUDA_INCLUDE) $< -o $@
+	$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
 EMU_PLANTED_BINS := $(foreach p,$(EMU_PLANTED),$(EMU_TEST_BUILD)/planted/$(p) $(EMU_TEST_BUILD)/planted/$(p)_fixed)
 
@@ -68,8 +68,10 @@ emu-test: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EM
 	echo "== emu: planted bugs"; $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted || failed=$$((failed + 1)); \
 	echo "== emu: ABI against NVIDIA's headers"; \
 	if [ -x $(EMU_TEST_BUILD)/abi_cuda ]; then \
-	    if diff <($(EMU_TEST_BUILD)/abi_emu) <($(EMU_TEST_BUILD)/abi_cuda) >$(EMU_TEST_BUILD)/abi.diff; then \
-	        echo "   $$($(EMU_TEST_BUILD)/abi_emu | wc -l) values and layouts agree"; \
+	    $(EMU_TEST_BUILD)/abi_emu >$(EMU_TEST_BUILD)/abi_emu.txt; \
+	    $(EMU_TEST_BUILD)/abi_cuda >$(EMU_TEST_BUILD)/abi_cuda.txt; \
+	    if diff $(EMU_TEST_BUILD)/abi_emu.txt $(EMU_TEST_BUILD)/abi_cuda.txt >$(EMU_TEST_BUILD)/abi.diff; then \
+	        echo "   $$(wc -l <$(EMU_TEST_BUILD)/abi_emu.txt) values and layouts agree"; \
 	    else echo "   differences (emulator < > CUDA):"; cat $(EMU_TEST_BUILD)/abi.diff; failed=$$((failed + 1)); fi; \
 	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; fi; \
 	if [ $$failed -eq 0 ]; then echo "emu-test: 4 passed, 0 failed"; \

@@ -456,7 +456,7 @@ bool Rewriter::handle_launch(size_t at, size_t *next)
 {
     size_t callee_end = skip_space_back(at);
     size_t callee = callee_begin(callee_end);
-    if (callee == npos)
+    if (callee == npos || std::isdigit((unsigned char)s_[callee]))
         return fail(at, "cannot find the kernel before <<<");
     /* The configuration ends at the first >>> outside brackets. */
     size_t cfg = at + 3, cfg_end = npos;

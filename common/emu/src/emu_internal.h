@@ -51,9 +51,12 @@ struct Settings {
     unsigned spin_limit;  /* CUDA_EMU_SPIN_LIMIT: scheduling rounds without progress before a
                              spin-wait is reported as a hang */
     size_t stack_bytes;   /* CUDA_EMU_STACK_KB: stack per CUDA thread */
-    size_t check_max;     /* CUDA_EMU_CHECK_MAX_MB: allocations above this are not checked */
+    size_t check_max;     /* CUDA_EMU_CHECK_MAX_MB: device memory checked for races and
+                             uninitialized reads, at most (first come, first checked) */
 };
 const Settings &settings();
+/* The check switch, read on every memory access; settings().check, cached. */
+extern bool g_check;
 
 /* ---- Launches, blocks and threads ----------------------------------------- */
 
@@ -112,6 +115,8 @@ struct SharedVar {
 struct Block {
     uint3 idx;                        /* blockIdx */
     unsigned long long linear;        /* linear block index: x + y*X + z*X*Y */
+    uint32_t serial;                  /* unique among all blocks run so far; tags the race
+                                         checker's records of its shared memory */
     std::vector<Thread> threads;      /* its CUDA threads, by tid */
     unsigned nwarps;                  /* warps, the last possibly partial */
     unsigned exited;                  /* threads that returned */
@@ -120,6 +125,8 @@ struct Block {
     std::vector<SharedVar> shared;    /* static __shared__ variables, by first use */
     size_t static_shared;             /* their total size, bytes */
     void *dynamic_shared;             /* the launch's dynamic shared memory, for this block */
+    std::vector<uint8_t> warp_waiting; /* per warp: lanes waiting at a collective (0: nothing
+                                         for warp_progress to do) */
     std::vector<uint32_t> warp_clock; /* [warp][lane][other]: the __syncwarp count of OTHER
                                          that LANE has synchronised with; empty until the
                                          block's first __syncwarp */

@@ -23,9 +23,7 @@
 #include <cstring>
 #include <deque>
 
-#ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/common_interface_defs.h>
-#endif
 
 #include "emu_internal.h"
 
@@ -48,7 +46,8 @@ void *g_host_fake_stack;           /* AddressSanitizer's fake stack of the host 
 const void *g_host_stack_lo;       /* the host stack, for switching back to it */
 size_t g_host_stack_size;
 Block *g_shown_block;              /* block whose blockIdx and shared aliases are set */
-uint32_t g_launch_serial;          /* last serial handed out */
+uint32_t g_launch_serial;          /* last serial handed out to a launch */
+uint32_t g_block_serial;           /* last serial handed out to a block */
 
 /* The setters of file-scope extern __shared__ arrays (launch.h). */
 std::vector<void (*)(void *)> &shared_aliases()
@@ -57,24 +56,17 @@ std::vector<void (*)(void *)> &shared_aliases()
     return setters;
 }
 
-/* ---- Fiber switching, with AddressSanitizer told about each stack --------- */
+/* ---- Fiber switching, with AddressSanitizer told about each stack (emulated
+ * programs always link it; see emu.mk) -------------------------------------- */
 
 void start_switch(void **fake_save, const void *lo, size_t size)
 {
-#ifdef __SANITIZE_ADDRESS__
     __sanitizer_start_switch_fiber(fake_save, lo, size);
-#else
-    (void)fake_save, (void)lo, (void)size;
-#endif
 }
 
 void finish_switch(void *fake, const void **old_lo, size_t *old_size)
 {
-#ifdef __SANITIZE_ADDRESS__
     __sanitizer_finish_switch_fiber(fake, old_lo, old_size);
-#else
-    (void)fake, (void)old_lo, (void)old_size;
-#endif
 }
 
 /* From thread T's fiber back to the scheduler. FINAL: T never resumes. */
@@ -132,8 +124,10 @@ Block *start_block(Launch &L, unsigned long long linear)
     Block *b = new Block();
     b->idx = unflatten(linear, L.grid);
     b->linear = linear;
+    b->serial = ++g_block_serial != 0 ? g_block_serial : ++g_block_serial;
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
     b->threads.resize(L.threads_per_block);
+    b->warp_waiting.assign(b->nwarps, 0);
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
         t.block = b;
@@ -265,6 +259,7 @@ void after_resume(Thread *t)
         barrier_progress(b);
         break;
     case ThreadState::at_warp_op:
+        ++b->warp_waiting[t->tid / kWarpSize];
         warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::spinning:

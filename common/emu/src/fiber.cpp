@@ -15,9 +15,7 @@
 #include <cstring>
 #include <vector>
 
-#ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/asan_interface.h>
-#endif
 
 namespace cuda_emu {
 
@@ -62,12 +60,8 @@ Stack stack_acquire(size_t size)
 
 void stack_release(Stack s, bool dirty)
 {
-#ifdef __SANITIZE_ADDRESS__
     size_t clean = dirty || s.size < kTopToClean ? s.size : kTopToClean;
     __asan_unpoison_memory_region(s.lo + s.size - clean, clean);
-#else
-    (void)dirty;
-#endif
     g_pool.push_back(s);
 }
 

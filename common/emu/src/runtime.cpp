@@ -311,7 +311,7 @@ Settings &mutable_settings()
         v.stack_bytes = env_number("CUDA_EMU_STACK_KB", 256) * 1024;
         if (v.stack_bytes < 64 * 1024)
             v.stack_bytes = 64 * 1024;
-        v.check_max = env_number("CUDA_EMU_CHECK_MAX_MB", 512) << 20;
+        v.check_max = env_number("CUDA_EMU_CHECK_MAX_MB", 256) << 20;
         return v;
     }();
     return s;
@@ -321,7 +321,9 @@ Settings &mutable_settings()
 
 const Settings &settings() { return mutable_settings(); }
 
-void set_checks(bool on) { mutable_settings().check = on; }
+bool g_check = true;
+
+void set_checks(bool on) { mutable_settings().check = g_check = on; }
 
 void init_runtime()
 {
@@ -329,7 +331,7 @@ void init_runtime()
     if (done)
         return;
     done = true;
-    settings();
+    g_check = settings().check;
     __sanitizer_set_death_callback(on_sanitizer_death);
 }
 

@@ -89,6 +89,15 @@ struct Cell {
     Access read;  /* last plain read */
 };
 
+/* Bookkeeping of shared memory is reused from block to block without being
+ * cleared: its records carry the block's serial instead of the launch's, so
+ * a new block never sees the last one's. Fresh pages for every block would
+ * cost a page fault and a page of zeroes per 73 bytes of shared memory. */
+struct CellBuffer {
+    Cell *cells;  /* mapping of BYTES bytes */
+    size_t bytes; /* its size */
+};
+
 struct Region {
     uintptr_t lo, hi;      /* the tracked bytes [lo, hi) */
     RegionKind kind;       /* what memory it is */
@@ -104,10 +113,13 @@ struct Region {
  * checks after static destructors run, and must still see them reachable. */
 std::vector<Region *> &g_regions = *new std::vector<Region *>();
 Region *g_last_region;                 /* most recently found, checked first */
+std::vector<CellBuffer> &g_spare_cells = *new std::vector<CellBuffer>(); /* for shared memory */
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
 uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
 uintptr_t g_shadow_offset;             /* AddressSanitizer's shadow mapping */
 bool g_noted_unchecked;                /* the "too large to check" note was printed */
+size_t g_checked_device;               /* bytes of device memory being checked */
+constexpr size_t kSpareCellBuffers = 256; /* enough for several resident blocks' variables */
 
 constexpr uint32_t kSpinRun = 64;      /* same-address loads in a row that look like polling */
 
@@ -266,14 +278,39 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
 
 enum class Op { read, write, atomic };
 
+/* One granule G of an access: BYTES are the bytes of it the access covers. */
+__attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, uintptr_t a,
+                                                         size_t n, Op op, const void *pc,
+                                                         const Access &me, uintptr_t g,
+                                                         uint8_t bytes)
+{
+    const uint32_t serial = me.launch;
+    Cell &c = r->cells[g];
+    if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes)
+        report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+    if (op == Op::read) {
+        if (c.write.launch == serial && concurrent(c.write, me, t))
+            report_race(t, r, a, n, me, c.write, false);
+        c.read = me;
+        return;
+    }
+    if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
+        concurrent(c.write, me, t))
+        report_race(t, r, a, n, me, c.write, true);
+    if (c.read.launch == serial && concurrent(c.read, me, t))
+        report_race(t, r, a, n, me, c.read, true);
+    c.write = me;
+    r->written[g] |= bytes;
+}
+
 void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
 {
     const Launch &L = *g_launch;
     uintptr_t off = a - r->lo;
     if (off + n > r->hi - r->lo)
         n = r->hi - r->lo - off;
-    Access me{};
-    me.launch = L.serial;
+    Access me;
+    me.launch = is_shared(r) ? t->block->serial : L.serial;
     me.block = (uint32_t)t->block->linear;
     me.phase = t->phase;
     me.wsync = t->wsync;
@@ -282,26 +319,16 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.thread = (uint16_t)t->tid;
     me.flags = (op == Op::atomic ? acc_atomic : 0) |
                (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
-    const bool check_init = r->kind != RegionKind::managed;
+    me.unused = 0;
+    if ((off & 3) + n <= 4) { /* the common case: within one granule */
+        check_granule(r, t, a, n, op, pc, me, off / 4,
+                      (uint8_t)(((1u << n) - 1) << (off & 3)));
+        return;
+    }
     for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
         uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
-        uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4));
-        Cell &c = r->cells[g];
-        if (op != Op::write && check_init && (r->written[g] & bytes) != bytes)
-            report_uninitialized(t, r, a, n, op == Op::atomic, pc);
-        if (op == Op::read) {
-            if (c.write.launch == L.serial && concurrent(c.write, me, t))
-                report_race(t, r, a, n, me, c.write, false);
-            c.read = me;
-            continue;
-        }
-        if (op == Op::atomic && c.write.launch == L.serial && !(c.write.flags & acc_atomic) &&
-            concurrent(c.write, me, t))
-            report_race(t, r, a, n, me, c.write, true);
-        if (c.read.launch == L.serial && concurrent(c.read, me, t))
-            report_race(t, r, a, n, me, c.read, true);
-        c.write = me;
-        r->written[g] |= bytes;
+        check_granule(r, t, a, n, op, pc, me, g,
+                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)));
     }
 }
 
@@ -344,7 +371,7 @@ __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, 
         note_store(t);
     else
         note_load(t, a, pc);
-    if (!settings().check)
+    if (!g_check)
         return;
     Region *r = find_region(a);
     if (r != nullptr && r->cells != nullptr)
@@ -395,24 +422,35 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
     r->elem_size = elem_size;
     r->alloc_pc = alloc_pc;
     size_t granules = (size + 3) / 4;
-    if (size <= settings().check_max) {
+    bool shared = kind == RegionKind::shared_static || kind == RegionKind::shared_dynamic;
+    if (shared || g_checked_device + size <= settings().check_max) {
         r->cells_bytes = granules * sizeof(Cell);
-        void *m = mmap(nullptr, r->cells_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED) {
-            fprintf(stderr, "cuda-emu: fatal: cannot map %zu bytes of race-check bookkeeping\n",
-                    r->cells_bytes);
-            abort();
+        for (size_t i = 0; shared && r->cells == nullptr && i < g_spare_cells.size(); ++i)
+            if (g_spare_cells[i].bytes >= r->cells_bytes) {
+                r->cells = g_spare_cells[i].cells;
+                r->cells_bytes = g_spare_cells[i].bytes;
+                g_spare_cells.erase(g_spare_cells.begin() + (long)i);
+            }
+        if (r->cells == nullptr) {
+            void *m = mmap(nullptr, r->cells_bytes, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) {
+                fprintf(stderr, "cuda-emu: fatal: cannot map %zu bytes of race-check bookkeeping\n",
+                        r->cells_bytes);
+                abort();
+            }
+            r->cells = static_cast<Cell *>(m);
         }
-        r->cells = static_cast<Cell *>(m);
         r->written = static_cast<uint8_t *>(calloc(granules, 1));
         if (kind == RegionKind::managed)
             memset(r->written, 0x0f, granules);
+        if (!shared)
+            g_checked_device += size;
     } else if (!g_noted_unchecked) {
         g_noted_unchecked = true;
         fprintf(stderr,
-                "cuda-emu: note: allocations over %zu MB (CUDA_EMU_CHECK_MAX_MB) are not checked "
-                "for races and uninitialized reads\n",
+                "cuda-emu: note: device memory beyond the first %zu MB (CUDA_EMU_CHECK_MAX_MB) is "
+                "not checked for races and uninitialized reads, only for bounds\n",
                 settings().check_max >> 20);
     }
     if (kind == RegionKind::device || kind == RegionKind::managed) {
@@ -435,8 +473,13 @@ void untrack_region(void *p)
     g_regions.erase(it);
     if (g_last_region == r)
         g_last_region = nullptr;
-    if (r->cells != nullptr)
+    bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
+    if (r->cells != nullptr && shared && g_spare_cells.size() < kSpareCellBuffers)
+        g_spare_cells.push_back(CellBuffer{r->cells, r->cells_bytes});
+    else if (r->cells != nullptr)
         munmap(r->cells, r->cells_bytes);
+    if (r->cells != nullptr && !shared)
+        g_checked_device -= r->hi - r->lo;
     free(r->written);
     delete r;
 }
@@ -508,7 +551,7 @@ void copy_written(void *dst, const void *src, size_t n)
 
 bool check_written(const void *p, size_t n, const char *what, const void *pc)
 {
-    if (!settings().check)
+    if (!g_check)
         return true;
     size_t first = SIZE_MAX, last = 0, count = 0;
     const char *c = static_cast<const char *>(p);
@@ -541,7 +584,7 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc)
     if (t == nullptr)
         return;
     uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-    if (a - reinterpret_cast<uintptr_t>(t->stack.lo) >= t->stack.size && settings().check) {
+    if (a - reinterpret_cast<uintptr_t>(t->stack.lo) >= t->stack.size && g_check) {
         Region *r = find_region(a);
         if (r != nullptr && r->cells != nullptr)
             check(r, t, a, size, Op::atomic, pc);

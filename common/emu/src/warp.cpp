@@ -186,6 +186,7 @@ bool complete(Block *b, unsigned warp, unsigned group)
         if (lanes[l]) {
             lanes[l]->state = ThreadState::ready;
             lanes[l]->wait_pc = nullptr;
+            --b->warp_waiting[warp];
         }
     return true;
 }
@@ -223,6 +224,7 @@ void complete_activemask(Block *b, unsigned warp)
                 u->op.result = group;
                 u->state = ThreadState::ready;
                 u->wait_pc = nullptr;
+                --b->warp_waiting[warp];
             }
     }
 }
@@ -231,6 +233,8 @@ void complete_activemask(Block *b, unsigned warp)
 
 void warp_progress(Block *b, unsigned warp)
 {
+    if (b->warp_waiting[warp] == 0)
+        return;
     for (unsigned l = 0; l < (unsigned)kWarpSize; ++l) {
         Thread *t = lane_thread(b, warp, l);
         if (!at_collective(t))

@@ -109,30 +109,32 @@ CUDA_EMU_INLINE int __all_sync(unsigned mask, int pred)
 }
 
 /* The C operand below is the one CUDA's own header passes to PTX shfl.sync:
- * bits 12:8 select the segment, bits 4:0 clamp; see warp_op() for its use. */
+ * bits 12:8 select the segment, bits 4:0 clamp; see warp_op() for its use.
+ * It is computed unsigned so a bad width (above 32) reaches warp_op()'s
+ * check instead of tripping UBSan on a negative shift. */
+#define CUDA_EMU_SHFL_C(width, clamp) ((int)((unsigned)(warpSize - (width)) << 8) | (clamp))
 template <class T>
 CUDA_EMU_INLINE T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize)
 {
     return cuda_emu::shfl(cuda_emu::op_shfl_idx, mask, var, srcLane,
-                          ((warpSize - width) << 8) | 0x1f, width);
+                          CUDA_EMU_SHFL_C(width, 0x1f), width);
 }
 template <class T>
 CUDA_EMU_INLINE T __shfl_up_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)
 {
-    return cuda_emu::shfl(cuda_emu::op_shfl_up, mask, var, (int)delta, (warpSize - width) << 8,
-                          width);
+    return cuda_emu::shfl(cuda_emu::op_shfl_up, mask, var, (int)delta, CUDA_EMU_SHFL_C(width, 0), width);
 }
 template <class T>
 CUDA_EMU_INLINE T __shfl_down_sync(unsigned mask, T var, unsigned int delta, int width = warpSize)
 {
     return cuda_emu::shfl(cuda_emu::op_shfl_down, mask, var, (int)delta,
-                          ((warpSize - width) << 8) | 0x1f, width);
+                          CUDA_EMU_SHFL_C(width, 0x1f), width);
 }
 template <class T>
 CUDA_EMU_INLINE T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = warpSize)
 {
     return cuda_emu::shfl(cuda_emu::op_shfl_xor, mask, var, laneMask,
-                          ((warpSize - width) << 8) | 0x1f, width);
+                          CUDA_EMU_SHFL_C(width, 0x1f), width);
 }
 
 #define CUDA_EMU_REDUCE(name, kind, T)                                                  \
@@ -270,7 +272,7 @@ CUDA_EMU_INLINE unsigned long long __brevll(unsigned long long x)
 }
 CUDA_EMU_INLINE int __mul24(int x, int y)
 {
-    return (int)((long long)((x << 8) >> 8) * (long long)((y << 8) >> 8));
+    return (int)((long long)((int)((unsigned)x << 8) >> 8) * (long long)((int)((unsigned)y << 8) >> 8));
 }
 CUDA_EMU_INLINE unsigned int __umul24(unsigned int x, unsigned int y)
 {

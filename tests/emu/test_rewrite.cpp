@@ -1,0 +1,186 @@
+/*
+ * test_rewrite.cpp -- emu-rewrite's source transformation, on strings: what
+ * it must change (launches, __shared__, __launch_bounds__, #pragma unroll,
+ * quoted includes), what it must leave alone (comments, strings, raw strings,
+ * digit separators), that line numbers never move, and its error messages.
+ * test_launch.cu checks that rewritten launches also compile and run.
+ */
+#include <CUnit/Basic.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "rewrite.h"
+
+namespace {
+
+/* Rewrites SRC (as file "k.cu", no prelude); "" and *ERROR on failure. */
+std::string rw(const std::string &src, std::string *error = nullptr)
+{
+    std::string out, err;
+    auto no_includes = [](const std::string &) { return std::string(); };
+    bool ok = emu_rewrite::rewrite_source(src, "k.cu", false, no_includes, &out, &err);
+    if (error)
+        *error = err;
+    if (!ok)
+        return "";
+    return out.substr(out.find('\n') + 1); /* drop the #line directive */
+}
+
+bool has(const std::string &text, const std::string &part)
+{
+    if (text.find(part) != std::string::npos)
+        return true;
+    printf("\n    expected to find: %s\n    in: %s\n", part.c_str(), text.c_str());
+    return false;
+}
+
+size_t lines(const std::string &text) { return (size_t)std::count(text.begin(), text.end(), '\n'); }
+
+void test_launch_forms()
+{
+    std::string out = rw("void f() { k<<<g, b>>>(x, y); }\n");
+    CU_ASSERT(has(out, "::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(k), \"k\", "
+                       "::cuda_emu::config(g, b), [&](auto... cuda_emu_a) { k(cuda_emu_a...); }, x, y);"));
+    out = rw("void f() { ns::k<float, 4><<<dim3((n + 255) / 256), 256, smem, s>>>(p, f(a, b)); }\n");
+    CU_ASSERT(has(out, "CUDA_EMU_KERNEL_PTR(ns::k<float, 4>), \"ns::k<float, 4>\", "
+                       "::cuda_emu::config(dim3((n + 255) / 256), 256, smem, s)"));
+    CU_ASSERT(has(out, "{ ns::k<float, 4>(cuda_emu_a...); }, p, f(a, b))"));
+    out = rw("void f() { k<A<B<int>>><<<1, 1>>>(); }\n"); /* >>> closing three templates */
+    CU_ASSERT(has(out, "CUDA_EMU_KERNEL_PTR(k<A<B<int>>>), \"k<A<B<int>>>\", ::cuda_emu::config(1, 1), "
+                       "[&](auto... cuda_emu_a) { k<A<B<int>>>(cuda_emu_a...); })"));
+    out = rw("void f() { kernels[i]<<<n >> 5, 32>>>(p); }\n");
+    CU_ASSERT(has(out, "CUDA_EMU_KERNEL_PTR(kernels[i]), \"kernels[i]\", ::cuda_emu::config(n >> 5, 32)"));
+    out = rw("#define LAUNCH(k, p) k<<<1, 32>>>(p)\n");
+    CU_ASSERT(has(out, "#define LAUNCH(k, p) ::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(k), \"k\""));
+}
+
+void test_launch_keeps_lines()
+{
+    const std::string src = "void f() {\n"
+                            "  k<<<grid, // blocks\n"
+                            "      block>>>(a, /* first */\n"
+                            "               b);\n"
+                            "  after();\n"
+                            "}\n";
+    std::string out = rw(src);
+    CU_ASSERT_EQUAL(lines(out), lines(src));
+    CU_ASSERT(has(out, "// blocks\n"));
+    CU_ASSERT(has(out, "\n  after();\n"));
+}
+
+void test_comments_and_strings_untouched()
+{
+    const std::string src = "const char *s = \"k<<<1, 1>>>(x)\";\n"
+                            "const char *r = R\"x(a<<<b>>>() __shared__ int t;)x\";\n"
+                            "char c = '<';\n"
+                            "int big = 1'000'000; void f() { k<<<1, 1>>>(); }\n"
+                            "// k<<<1, 1>>>(x); __shared__ float t[4];\n"
+                            "/* __launch_bounds__(32) k<<<1,1>>>() */\n";
+    std::string out = rw(src);
+    CU_ASSERT(has(out, "\"k<<<1, 1>>>(x)\""));
+    CU_ASSERT(has(out, "R\"x(a<<<b>>>() __shared__ int t;)x\""));
+    CU_ASSERT(has(out, "// k<<<1, 1>>>(x); __shared__ float t[4];"));
+    CU_ASSERT(has(out, "/* __launch_bounds__(32) k<<<1,1>>>() */"));
+    /* the digit separators did not open a character literal: the launch after them is rewritten */
+    CU_ASSERT(has(out, "int big = 1'000'000; void f() { ::cuda_emu::launch("));
+}
+
+void test_shared_in_functions()
+{
+    std::string out = rw("__global__ void k() {\n  __shared__ float tile[32][33];\n}\n");
+    CU_ASSERT(has(out, "struct cuda_emu_shared_2_0 {   float tile[32][33]; }; auto &tile = "
+                       "::cuda_emu::shared_var<decltype(cuda_emu_shared_2_0::tile)>("
+                       "&::cuda_emu::shared_key<cuda_emu_shared_2_0>, 0, \"tile\");"));
+    out = rw("void k() { volatile __shared__ int a[4], b[8]; }\n");
+    CU_ASSERT(has(out, "{ volatile   int a[4], b[8]; };"));
+    CU_ASSERT(has(out, "auto &a = ::cuda_emu::shared_var<decltype(cuda_emu_shared_1_0::a)>"));
+    CU_ASSERT(has(out, "auto &b = ::cuda_emu::shared_var<decltype(cuda_emu_shared_1_0::b)>"
+                       "(&::cuda_emu::shared_key<cuda_emu_shared_1_0>, 1, \"b\");"));
+    out = rw("void k() { extern __shared__ __align__(16) unsigned char smem[]; }\n");
+    CU_ASSERT(has(out, "struct cuda_emu_shared_1_0 {     __align__(16) unsigned char smem[1]; }; "
+                       "auto *smem = ::cuda_emu::dynamic_shared<std::remove_extent_t<"
+                       "decltype(cuda_emu_shared_1_0::smem)>>(\"smem\");"));
+    out = rw("template <class T> void k() { __shared__ typename T::value_type buf[T::N]; }\n");
+    CU_ASSERT(has(out, "auto &buf = ::cuda_emu::shared_var<decltype(cuda_emu_shared_1_0::buf)>"));
+    /* a declaration over two lines keeps its line count */
+    const std::string two = "void k() {\n  __shared__ float\n    t[4];\n  use(t);\n}\n";
+    CU_ASSERT_EQUAL(lines(rw(two)), lines(two));
+}
+
+void test_shared_at_file_scope()
+{
+    std::string out = rw("namespace a { extern \"C\" { extern __shared__ float smem[]; } }\n");
+    CU_ASSERT(has(out, "static std::remove_extent_t<decltype(cuda_emu_shared_1_0::smem)> *smem;"));
+    CU_ASSERT(has(out, "::cuda_emu::register_dynamic_shared_alias("));
+    std::string err;
+    out = rw("int x;\n__shared__ float t[32];\n", &err);
+    CU_ASSERT_EQUAL(out, "");
+    CU_ASSERT(has(err, "k.cu:2: error: the emulator cannot give each block its own copy of a "
+                       "__shared__ variable declared at file scope"));
+}
+
+void test_launch_bounds_and_pragmas()
+{
+    std::string out = rw("__global__ void __launch_bounds__(256, 2) k(int *p) { p[0] = 1; }\n");
+    CU_ASSERT(has(out, "k(int *p) { ::cuda_emu::kernel_launch_bounds(256, 2); p[0] = 1; }"));
+    out = rw("__global__ void __launch_bounds__(256) k(int *p);\n");
+    CU_ASSERT(out.find("kernel_launch_bounds") == std::string::npos);
+    const std::string src = "void f() {\n#pragma unroll 4\n  for (;;) {}\n#pragma once\n}\n";
+    out = rw(src);
+    CU_ASSERT(out.find("unroll") == std::string::npos);
+    CU_ASSERT(has(out, "#pragma once"));
+    CU_ASSERT_EQUAL(lines(out), lines(src));
+}
+
+void test_includes_and_line_directive()
+{
+    std::string out, err;
+    auto map = [](const std::string &name) {
+        return name == "lab.cuh" ? std::string("/abs/copy/lab.cuh") : std::string();
+    };
+    CU_ASSERT(emu_rewrite::rewrite_source("#include \"lab.cuh\"\n#include \"other.h\"\n#include <cstdio>\n",
+                                          "labs/x/a \"q\".cu", true, map, &out, &err));
+    CU_ASSERT(has(out, "#include <cuda_emu/prelude.h>\n#line 1 \"labs/x/a \\\"q\\\".cu\"\n"));
+    CU_ASSERT(has(out, "#include \"/abs/copy/lab.cuh\"\n#include \"other.h\"\n#include <cstdio>\n"));
+}
+
+void test_errors()
+{
+    std::string err;
+    CU_ASSERT_EQUAL(rw("void f() {\n  k<<<1, 1(x);\n}\n", &err), "");
+    CU_ASSERT(has(err, "k.cu:2: error: cannot find the >>> that ends this launch configuration"));
+    CU_ASSERT_EQUAL(rw("void f() { k<<<1, 1>>>; }\n", &err), "");
+    CU_ASSERT(has(err, "k.cu:1: error: expected the kernel's argument list after >>>"));
+    CU_ASSERT_EQUAL(rw("void f() { 3 <<<1, 1>>>(); }\n", &err), "");
+    CU_ASSERT(has(err, "error: cannot find the kernel before <<<"));
+}
+
+CU_TestInfo tests[] = {
+    {"launch forms: qualified, templated, indexed, in a macro", test_launch_forms},
+    {"a launch over several lines keeps line numbers", test_launch_keeps_lines},
+    {"comments, strings, raw strings, digit separators", test_comments_and_strings_untouched},
+    {"__shared__ in functions: static, several, extern, dependent", test_shared_in_functions},
+    {"__shared__ at file scope: extern is an alias, static an error", test_shared_at_file_scope},
+    {"__launch_bounds__ check and #pragma unroll", test_launch_bounds_and_pragmas},
+    {"quoted includes, the prelude and #line", test_includes_and_line_directive},
+    {"errors name the file and line", test_errors},
+    CU_TEST_INFO_NULL,
+};
+
+} // namespace
+
+int main()
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("emu-rewrite", nullptr, nullptr);
+    for (CU_TestInfo *t = tests; t->pName != nullptr; ++t)
+        CU_add_test(s, t->pName, t->pTestFunc);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failed = CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed == 0 ? 0 : 1;
+}

@@ -56,6 +56,9 @@ EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_ma
 # The API side (runtime, atomics, reports) is itself built with the sanitizers;
 # the scheduler and the access hooks, which run at every switch and every load
 # and store, are built for speed.
+# EMU_LIB_DEFS=-DCUDA_EMU_FIBER_UCONTEXT selects the portable (slower) context
+# switch that other architectures get anyway; x86-64 uses fiber_x86_64.S.
+EMU_LIB_DEFS ?=
 EMU_LIB_CHECKED := runtime atomics report
 EMU_LIB_FAST := exec warp fiber track
 EMU_LIB_OBJS := $(patsubst %,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_CHECKED) $(EMU_LIB_FAST) fiber_x86_64)
@@ -71,11 +74,11 @@ $(EMU_LIB): $(EMU_LIB_OBJS)
 
 $(EMU_LIB_CHECKED:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -Wall -Wextra -c $< -o $@
+	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_LIB_FAST:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer -Wall -Wextra -c $< -o $@
+	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)

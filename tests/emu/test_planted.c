@@ -68,6 +68,11 @@ static const planted_case cases[] = {
       "3072 of a 4000-byte cudaMalloc allocation \\(made at tests/emu/planted/uninit_tail\\.cu:41\\)",
       "at tests/emu/planted/uninit_tail\\.cu:50",
       "CUDA error: cudaErrorLaunchFailure"}},
+    {"host_deref",
+     {"cuda-emu: error: host code reads device memory",
+      "4 bytes at byte offset 0 of a 4-byte cudaMalloc allocation \\(made at "
+      "tests/emu/planted/host_deref\\.cu:43\\) at tests/emu/planted/host_deref\\.cu:51",
+      "#2 .* in main tests/emu/planted/host_deref\\.cu:51"}},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -147,8 +152,9 @@ CASE_TEST(3)
 CASE_TEST(4)
 CASE_TEST(5)
 CASE_TEST(6)
+CASE_TEST(7)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
-                                           test_case_4, test_case_5, test_case_6};
+                                           test_case_4, test_case_5, test_case_6, test_case_7};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

@@ -376,7 +376,59 @@ void test_mask_errors()
     EXPECT_OK(cudaDeviceReset());
 }
 
+/* A realistic block reduction: grid-stride loads as float4, a warp sum with
+ * __shfl_down_sync, warp sums through shared memory, one atomicAdd per
+ * block; checked against a double-precision sum on the CPU. */
+__global__ void reduce_sum(const float *in, int n, float *total)
+{
+    __shared__ float warp_sums[8];
+    float v = 0.0f;
+    const float4 *in4 = reinterpret_cast<const float4 *>(in);
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n / 4; i += gridDim.x * blockDim.x) {
+        float4 q = __ldg(&in4[i]);
+        v += (q.x + q.y) + (q.z + q.w);
+    }
+    for (int i = n / 4 * 4 + blockIdx.x * blockDim.x + threadIdx.x; i < n;
+         i += gridDim.x * blockDim.x)
+        v += in[i];
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(FULL, v, offset);
+    if (threadIdx.x % 32 == 0)
+        warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+        v = threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0f;
+        for (int offset = 16; offset > 0; offset /= 2)
+            v += __shfl_down_sync(FULL, v, offset);
+        if (threadIdx.x == 0)
+            atomicAdd(total, v);
+    }
+}
+
+void test_block_reduction_against_cpu()
+{
+    const int n = 100003;
+    std::vector<float> h(n);
+    double expect = 0;
+    for (int i = 0; i < n; ++i) {
+        h[i] = (float)((i * 7919) % 1000) / 1000.0f;
+        expect += h[i];
+    }
+    float *d, *total, got = 0;
+    EXPECT_OK(cudaMalloc(&d, n * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&total, sizeof(float)));
+    EXPECT_OK(cudaMemcpy(d, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    EXPECT_OK(cudaMemset(total, 0, sizeof(float)));
+    reduce_sum<<<12, 256>>>(d, n, total);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(&got, total, sizeof(float), cudaMemcpyDeviceToHost));
+    CU_ASSERT_DOUBLE_EQUAL(got, expect, expect * 1e-5);
+    cudaFree(d);
+    cudaFree(total);
+}
+
 CU_TestInfo tests[] = {
+    {"float4 loads, shuffle and shared-memory reduction vs the CPU", test_block_reduction_against_cpu},
     {"shfl_sync: source lane modulo width", test_shfl_idx_widths},
     {"shfl_up_sync: low lanes keep their value, per segment", test_shfl_up_edges},
     {"shfl_down_sync: high lanes keep their value, per segment", test_shfl_down_edges},

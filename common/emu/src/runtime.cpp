@@ -14,6 +14,7 @@
  * kernel runs (a race, a barrier not all threads reach ...) is sticky, like a
  * fault on a GPU: every later call returns it until cudaDeviceReset().
  */
+#include <dlfcn.h>
 #include <time.h>
 
 #include <cstdio>
@@ -333,6 +334,14 @@ void init_runtime()
     done = true;
     g_check = settings().check;
     __sanitizer_set_death_callback(on_sanitizer_death);
+    /* UBSan's runtime is a library of its own, with its own list of death
+     * callbacks; the call above reached AddressSanitizer's. */
+    if (void *ubsan = dlopen("libubsan.so.1", RTLD_NOW | RTLD_NOLOAD)) {
+        auto set = reinterpret_cast<void (*)(void (*)())>(dlsym(ubsan, "__sanitizer_set_death_callback"));
+        if (set != nullptr)
+            set(on_sanitizer_death);
+        dlclose(ubsan);
+    }
 }
 
 cudaError_t record_error(cudaError_t err)

@@ -155,7 +155,39 @@ void test_multidimensional_grid()
     cudaFree(d);
 }
 
+__constant__ int table[4];
+__device__ int device_counter;
+
+__global__ void use_symbols(int *out)
+{
+    out[threadIdx.x] = table[threadIdx.x % 4];
+    if (threadIdx.x == 0)
+        atomicAdd(&device_counter, 5);
+}
+
+void test_symbols_and_launch_kernel()
+{
+    const int values[4] = {3, 1, 4, 1};
+    EXPECT_OK(cudaMemcpyToSymbol(table, values, sizeof values));
+    int zero = 0, counter = -1;
+    EXPECT_OK(cudaMemcpyToSymbol(device_counter, &zero, sizeof zero));
+    CU_ASSERT_EQUAL(cudaMemcpyToSymbol(table, values, sizeof values, 4), cudaErrorInvalidValue);
+    cudaGetLastError();
+    int *d = device_ints(8);
+    use_symbols<<<1, 8>>>(d);
+    CU_ASSERT_EQUAL(at(d, 6), 4);
+    EXPECT_OK(cudaMemcpyFromSymbol(&counter, device_counter, sizeof counter));
+    CU_ASSERT_EQUAL(counter, 5);
+    /* cudaLaunchKernel with an argument array, as CUDA's C++ API takes it */
+    int n = 8, value = 77;
+    void *args[] = {&d, &n, &value};
+    EXPECT_OK(cudaLaunchKernel(fill, dim3(1), dim3(8), args, 0, 0));
+    CU_ASSERT_EQUAL(at(d, 7), 77);
+    cudaFree(d);
+}
+
 CU_TestInfo tests[] = {
+    {"__constant__/__device__ symbols and cudaLaunchKernel", test_symbols_and_launch_kernel},
     {"rewritten launch forms run the right kernel", test_rewritten_forms},
     {"bad configurations fail with CUDA's codes", test_bad_configurations},
     {"a 3-D grid runs every block once", test_multidimensional_grid},

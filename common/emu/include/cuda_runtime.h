@@ -128,18 +128,16 @@ CUDA_EMU_INLINE cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src,
                                       size_t offset = 0,
                                       enum cudaMemcpyKind kind = cudaMemcpyHostToDevice)
 {
-    if (offset > sizeof(T) || count > sizeof(T) - offset)
-        return ::cudaMemcpyToSymbol(nullptr, src, count, offset, kind);
-    return ::cudaMemcpyToSymbol(&symbol, src, count, offset, kind);
+    return cuda_emu::symbol_copy(const_cast<T *>(&symbol), sizeof(T), offset, src, count, kind,
+                                 true);
 }
 template <class T>
 CUDA_EMU_INLINE cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
                                         size_t offset = 0,
                                         enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost)
 {
-    if (offset > sizeof(T) || count > sizeof(T) - offset)
-        return ::cudaMemcpyFromSymbol(dst, nullptr, count, offset, kind);
-    return ::cudaMemcpyFromSymbol(dst, &symbol, count, offset, kind);
+    return cuda_emu::symbol_copy(const_cast<T *>(&symbol), sizeof(T), offset, dst, count, kind,
+                                 false);
 }
 template <class T>
 CUDA_EMU_INLINE cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src, size_t count,

@@ -297,6 +297,28 @@ const ErrorText *error_text(cudaError_t err)
 
 } // namespace
 
+/* ---- Called by the headers' templates ------------------------------------- */
+
+cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const void *data,
+                        size_t count, cudaMemcpyKind kind, bool to_symbol)
+{
+    CUDA_EMU_STICKY();
+    if (symbol == nullptr)
+        return record_error(cudaErrorInvalidSymbol);
+    if (offset > symbol_size || count > symbol_size - offset)
+        return record_error(cudaErrorInvalidValue);
+    bool ok_kind = kind == cudaMemcpyDefault || kind == cudaMemcpyDeviceToDevice ||
+                   kind == (to_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+    if (!ok_kind)
+        return record_error(cudaErrorInvalidMemcpyDirection);
+    char *at = static_cast<char *>(symbol) + offset;
+    if (to_symbol)
+        memcpy(at, data, count);
+    else
+        memcpy(const_cast<void *>(data), at, count);
+    return cudaSuccess;
+}
+
 /* ---- Shared with the other parts (emu_internal.h) ------------------------- */
 
 namespace {
@@ -1102,27 +1124,13 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
 cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
                                enum cudaMemcpyKind kind)
 {
-    CUDA_EMU_STICKY();
-    if (symbol == nullptr)
-        return record_error(cudaErrorInvalidSymbol);
-    if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return record_error(cudaErrorInvalidMemcpyDirection);
-    memcpy(static_cast<char *>(const_cast<void *>(symbol)) + offset, src, count);
-    return cudaSuccess;
+    return symbol_copy(const_cast<void *>(symbol), SIZE_MAX, offset, src, count, kind, true);
 }
 
 cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
                                  enum cudaMemcpyKind kind)
 {
-    CUDA_EMU_STICKY();
-    if (symbol == nullptr)
-        return record_error(cudaErrorInvalidSymbol);
-    if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice &&
-        kind != cudaMemcpyDefault)
-        return record_error(cudaErrorInvalidMemcpyDirection);
-    memcpy(dst, static_cast<const char *>(symbol) + offset, count);
-    return cudaSuccess;
+    return symbol_copy(const_cast<void *>(symbol), SIZE_MAX, offset, dst, count, kind, false);
 }
 
 cudaError_t cudaProfilerStart(void) { return cudaSuccess; }

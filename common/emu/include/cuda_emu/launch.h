@@ -140,6 +140,14 @@ bool register_dynamic_shared_alias(void (*set)(void *));
 void kernel_launch_bounds(long long max_threads, long long min_blocks = 0,
                           long long max_blocks_per_cluster = 0);
 
+/* ---- Symbols -------------------------------------------------------------- */
+
+/* cudaMemcpyToSymbol (TO_SYMBOL) or cudaMemcpyFromSymbol: COUNT bytes between
+ * SYMBOL + OFFSET (a variable of SYMBOL_SIZE bytes) and DATA, with CUDA's
+ * checks and error codes. */
+cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const void *data,
+                        size_t count, cudaMemcpyKind kind, bool to_symbol);
+
 } // namespace cuda_emu
 
 #define CUDA_EMU_KERNEL_PTR(...)                                                        \

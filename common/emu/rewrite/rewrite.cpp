@@ -312,6 +312,7 @@ size_t Rewriter::newlines(size_t begin, size_t end) const
     return (size_t)std::count(s_.begin() + (long)begin, s_.begin() + (long)end, '\n');
 }
 
+/* TEXT as a C string literal. */
 std::string quoted(const std::string &text)
 {
     std::string out = "\"";

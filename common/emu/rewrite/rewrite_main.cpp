@@ -36,6 +36,7 @@ struct Options {
     std::string target;                    /* -MT: the rule's target */
 };
 
+/* Reads the file at PATH into *TEXT; false if it cannot be read. */
 bool read_file(const std::string &path, std::string *text)
 {
     std::ifstream in(path, std::ios::binary);
@@ -60,6 +61,7 @@ bool write_file(const std::string &path, const std::string &text)
     return rename(tmp.c_str(), path.c_str()) == 0;
 }
 
+/* Creates the directories leading to the file PATH. */
 bool make_dirs(const std::string &path)
 {
     for (size_t slash = path.find('/', 1); slash != std::string::npos;
@@ -71,6 +73,7 @@ bool make_dirs(const std::string &path)
     return true;
 }
 
+/* PATH made absolute (and canonical, when it exists). */
 std::string absolute(const std::string &path)
 {
     char buf[PATH_MAX];
@@ -82,6 +85,7 @@ std::string absolute(const std::string &path)
     return getcwd(cwd, sizeof cwd) ? std::string(cwd) + "/" + path : path;
 }
 
+/* The directory part of PATH ("." if it has none). */
 std::string dir_of(const std::string &path)
 {
     size_t slash = path.rfind('/');
@@ -203,6 +207,7 @@ class Tree {
     std::vector<std::string> read_;            /* every file read, main first */
 };
 
+/* Prints the command line to stderr. */
 void usage()
 {
     fprintf(stderr, "usage: emu-rewrite [-I DIR]... [-MF DEPFILE -MT TARGET] -o OUT.cpp IN.cu\n");

@@ -59,11 +59,14 @@ std::vector<void (*)(void *)> &shared_aliases()
 /* ---- Fiber switching, with AddressSanitizer told about each stack (emulated
  * programs always link it; see emu.mk) -------------------------------------- */
 
+/* Tells AddressSanitizer the stack [LO, LO+SIZE) is about to run (its API
+ * wants both halves of every switch). */
 void start_switch(void **fake_save, const void *lo, size_t size)
 {
     __sanitizer_start_switch_fiber(fake_save, lo, size);
 }
 
+/* Tells AddressSanitizer a switch is complete; returns the previous stack. */
 void finish_switch(void *fake, const void **old_lo, size_t *old_size)
 {
     __sanitizer_finish_switch_fiber(fake, old_lo, old_size);
@@ -77,6 +80,8 @@ void switch_to_host(Thread *t, bool final)
     finish_switch(t->fake_stack, &g_host_stack_lo, &g_host_stack_size);
 }
 
+/* The body of every fiber: run the kernel for thread ARG, then hand the CPU
+ * back for good. */
 void thread_main(void *arg)
 {
     Thread *t = static_cast<Thread *>(arg);
@@ -119,6 +124,8 @@ uint3 unflatten(unsigned long long i, dim3 shape)
                  (unsigned)(i / ((unsigned long long)shape.x * shape.y))};
 }
 
+/* Creates block LINEAR of launch L: its threads (ready, on pooled stacks) and
+ * its dynamic shared memory. */
 Block *start_block(Launch &L, unsigned long long linear)
 {
     Block *b = new Block();
@@ -164,6 +171,7 @@ void finish_block(Block *b)
     delete b;
 }
 
+/* The threads of B in state S (and waiting at PC, when given), by tid. */
 std::vector<unsigned> threads_where(const Block *b, ThreadState s, const void *pc = nullptr)
 {
     std::vector<unsigned> tids;
@@ -268,6 +276,7 @@ void after_resume(Thread *t)
     }
 }
 
+/* The next ready thread of B after the last one run, or null if none is ready. */
 Thread *next_ready(Block *b)
 {
     unsigned n = (unsigned)b->threads.size();
@@ -281,6 +290,7 @@ Thread *next_ready(Block *b)
     return nullptr;
 }
 
+/* Reports that no thread of B can go on, and what each waits for. */
 void report_deadlock(Block *b)
 {
     report_head("deadlock: no thread of the block can continue", b, nullptr);
@@ -338,6 +348,8 @@ BlockRun run_block(Block *b)
     return r;
 }
 
+/* Reports the polling threads of the ACTIVE blocks as a wait that never ends;
+ * MORE_BLOCKS: blocks beyond RESIDENT_LIMIT were still to start. */
 void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks)
 {
     Launch &L = *g_launch;
@@ -381,6 +393,8 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
     fail_launch(cudaErrorLaunchTimeout);
 }
 
+/* Runs every block of L (or until it fails): one at a time, more while the
+ * running ones only poll. */
 void run_grid(Launch &L)
 {
     unsigned resident_limit = std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
@@ -554,6 +568,7 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
 
 namespace {
 
+/* The running CUDA thread; aborts with a message if WHAT is used from host code. */
 Thread *device_only(const char *what)
 {
     if (g_thread == nullptr) {
@@ -636,6 +651,8 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks,
 
 namespace {
 
+/* One __syncthreads variant (KIND, see Thread::bar_kind) with predicate PRED,
+ * called at PC; returns the variant's result. */
 int barrier(int kind, int pred, const void *pc)
 {
     Thread *t = device_only("__syncthreads()");

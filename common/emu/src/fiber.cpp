@@ -27,6 +27,7 @@ std::vector<Stack> g_pool; /* released stacks, all of the size in use */
  * sanitizer's marks there is cheap and covers a fiber that returned normally. */
 constexpr size_t kTopToClean = 16 * 1024;
 
+/* The system page size, for the guard page below each stack. */
 size_t page_size()
 {
     static const size_t size = (size_t)sysconf(_SC_PAGESIZE);
@@ -104,6 +105,8 @@ void context_switch(Context *from, Context *to)
 
 namespace {
 
+/* First function of a ucontext fiber: makecontext passes ints, so the
+ * Context pointer comes in two halves. */
 void trampoline(unsigned hi, unsigned lo)
 {
     Context *c = reinterpret_cast<Context *>((uintptr_t)hi << 32 | lo);

@@ -74,6 +74,8 @@ long long now_ns()
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* The environment variable NAME as a number, or FALLBACK if it is unset or
+ * not a number (then with a note on stderr). */
 size_t env_number(const char *name, size_t fallback)
 {
     const char *text = getenv(name);
@@ -117,6 +119,7 @@ const Allocation *device_range(const void *p, size_t n)
     return nullptr;
 }
 
+/* The name of a copy direction, for messages. */
 const char *kind_name(cudaMemcpyKind kind)
 {
     static const char *const names[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice",
@@ -179,6 +182,8 @@ cudaError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, si
     return cudaSuccess;
 }
 
+/* cudaMemset of COUNT bytes at P, which must lie in one device allocation;
+ * WHAT and PC name the API call in messages. */
 cudaError_t fill(void *p, int value, size_t count, const char *what, const void *pc)
 {
     if (count == 0)
@@ -195,6 +200,8 @@ cudaError_t fill(void *p, int value, size_t count, const char *what, const void 
     return cudaSuccess;
 }
 
+/* A device (or managed) allocation of SIZE bytes, 256-byte aligned as
+ * cudaMalloc's are, poisoned and tracked; PC is where it was asked for. */
 cudaError_t allocate(void **ptr, size_t size, RegionKind kind, const void *pc)
 {
     if (ptr == nullptr)
@@ -216,6 +223,7 @@ cudaError_t allocate(void **ptr, size_t size, RegionKind kind, const void *pc)
     return cudaSuccess;
 }
 
+/* Frees the device allocation that starts at P; cudaErrorInvalidValue if none does. */
 cudaError_t release(void *p)
 {
     auto it = g_device.find(p);
@@ -287,6 +295,7 @@ const ErrorText kErrors[] = {
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 
+/* The table row of ERR, or null for a code the table does not hold. */
 const ErrorText *error_text(cudaError_t err)
 {
     for (const ErrorText &e : kErrors)
@@ -323,6 +332,7 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
 
 namespace {
 
+/* The settings, read from the environment on first use. */
 Settings &mutable_settings()
 {
     static Settings s = [] {

@@ -125,17 +125,20 @@ constexpr uint32_t kSpinRun = 64;      /* same-address loads in a row that look 
 
 uintptr_t pc_base() { return reinterpret_cast<uintptr_t>(&pc_base); }
 
+/* PC as a 32-bit offset from pc_base(), 0 if it is too far away. */
 int32_t pc_offset(const void *pc)
 {
     intptr_t d = (intptr_t)reinterpret_cast<uintptr_t>(pc) - (intptr_t)pc_base();
     return d > INT32_MIN && d < INT32_MAX ? (int32_t)d : 0;
 }
 
+/* The PC an offset from pc_offset() stands for (null for 0). */
 const void *pc_from(int32_t off)
 {
     return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
 }
 
+/* The tracked region holding address A, or null. */
 Region *find_region(uintptr_t a)
 {
     Region *r = g_last_region;
@@ -152,6 +155,7 @@ Region *find_region(uintptr_t a)
     return r;
 }
 
+/* Whether R is a block's shared memory (its records carry block serials). */
 bool is_shared(const Region *r)
 {
     return r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
@@ -184,6 +188,7 @@ bool poisoned(uintptr_t a, size_t n)
 
 /* ---- Reports -------------------------------------------------------------- */
 
+/* "(x,y,z)" of the thread that made access X. */
 std::string thread_of(const Access &x)
 {
     const Launch &L = *g_launch;
@@ -192,6 +197,7 @@ std::string thread_of(const Access &x)
     return dim_str(t);
 }
 
+/* "(x,y,z)" of the block that made access X. */
 std::string block_of(const Access &x)
 {
     const Launch &L = *g_launch;
@@ -303,6 +309,8 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
     r->written[g] |= bytes;
 }
 
+/* The race and uninitialized-read checks of an access of N bytes at A (in
+ * region R) by thread T at PC, and its record. */
 void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
 {
     const Launch &L = *g_launch;
@@ -362,6 +370,8 @@ void note_store(Thread *t)
     t->spin_addrs = 0;
 }
 
+/* An access of N bytes at A by the running CUDA thread, at PC: spin
+ * detection and the race and uninitialized-read checks. */
 __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, const void *pc)
 {
     Thread *t = g_thread;
@@ -378,6 +388,8 @@ __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, 
         check(r, t, a, n, write ? Op::write : Op::read, pc);
 }
 
+/* An access by host code at A that lies between device allocations: stops
+ * the program if it is inside one. */
 __attribute__((noinline)) void host_access(uintptr_t a, size_t n, bool write, const void *pc)
 {
     Region *r = find_region(a);
@@ -520,6 +532,7 @@ void for_granules(const void *p, size_t n, Fn fn)
     }
 }
 
+/* Whether the byte at P has been written (true for untracked memory). */
 bool byte_written(const void *p)
 {
     bool w = true;

@@ -31,6 +31,7 @@ const char *const kOpNames[op_count] = {
 
 bool is_shuffle(int kind) { return kind <= op_shfl_xor; }
 
+/* The thread at LANE of WARP in B, or null where a partial last warp has no such lane. */
 Thread *lane_thread(Block *b, unsigned warp, unsigned lane)
 {
     size_t tid = (size_t)warp * kWarpSize + lane;
@@ -191,6 +192,7 @@ bool complete(Block *b, unsigned warp, unsigned group)
     return true;
 }
 
+/* Whether T waits at a collective other than __activemask() (which groups differently). */
 bool at_collective(const Thread *t)
 {
     return t != nullptr && t->state == ThreadState::at_warp_op && t->op.kind != op_activemask;

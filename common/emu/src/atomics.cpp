@@ -8,6 +8,7 @@
  * after a __threadfence() publishes a block's results), and that a thread
  * polling a flag with atomics that change nothing is spinning.
  */
+#include <cstdint>
 #include <cstring>
 
 #include "emu_internal.h"
@@ -22,8 +23,12 @@ __attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc
     T old = *address;
     T now = update(old);
     *address = now;
+    /* Compared as bits: a float that stays NaN is no change. */
+    uint64_t before = 0, after = 0;
+    std::memcpy(&before, &old, sizeof(T));
+    std::memcpy(&after, &now, sizeof(T));
     /* After the write: tracking may let another fiber run (a spinning thread). */
-    track_atomic(address, sizeof(T), std::memcmp(&old, &now, sizeof(T)) != 0, pc);
+    track_atomic(address, sizeof(T), before != after, pc);
     return old;
 }
 

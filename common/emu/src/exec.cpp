@@ -49,6 +49,15 @@ Block *g_shown_block;              /* block whose blockIdx and shared aliases ar
 uint32_t g_launch_serial;          /* last serial handed out to a launch */
 uint32_t g_block_serial;           /* last serial handed out to a block */
 
+/* Blocks that ran, kept for the next ones: a block's thread table is tens of
+ * kilobytes, and allocating one per block keeps AddressSanitizer's quarantine
+ * handing out fresh pages. Never destroyed (LeakSanitizer, see runtime.cpp). */
+std::vector<Block *> &spare_blocks()
+{
+    static auto &blocks = *new std::vector<Block *>();
+    return blocks;
+}
+
 /* The setters of file-scope extern __shared__ arrays (launch.h). */
 std::vector<void (*)(void *)> &shared_aliases()
 {
@@ -128,13 +137,17 @@ uint3 unflatten(unsigned long long i, dim3 shape)
  * its dynamic shared memory. */
 Block *start_block(Launch &L, unsigned long long linear)
 {
-    Block *b = new Block();
+    Block *b = spare_blocks().empty() ? new Block() : spare_blocks().back();
+    if (!spare_blocks().empty())
+        spare_blocks().pop_back();
     b->idx = unflatten(linear, L.grid);
     b->linear = linear;
     b->serial = ++g_block_serial != 0 ? g_block_serial : ++g_block_serial;
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
-    b->threads.resize(L.threads_per_block);
+    b->threads.assign(L.threads_per_block, Thread());
     b->warp_waiting.assign(b->nwarps, 0);
+    b->exited = b->at_barrier = b->cursor = 0;
+    b->static_shared = 0;
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
         t.block = b;
@@ -168,7 +181,9 @@ void finish_block(Block *b)
     free(b->dynamic_shared);
     if (g_shown_block == b)
         g_shown_block = nullptr;
-    delete b;
+    b->shared.clear();
+    b->warp_clock.clear();
+    spare_blocks().push_back(b);
 }
 
 /* The threads of B in state S (and waiting at PC, when given), by tid. */

@@ -160,7 +160,10 @@ cudaError_t copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, 
         written = check_written(src, count, what, pc);
     if (dst_dev)
         copy_written(dst, src, count);
-    memmove(dst, src, count);
+    if (src_dev && dst_dev)
+        memmove(dst, src, count); /* within device memory the ranges may overlap */
+    else
+        memcpy(dst, src, count);
     if (!written) {
         set_sticky_error(cudaErrorLaunchFailure);
         return cudaErrorLaunchFailure;

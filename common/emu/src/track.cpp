@@ -112,7 +112,7 @@ struct Region {
 /* Tracked regions, sorted by lo, disjoint. Never destroyed: LeakSanitizer
  * checks after static destructors run, and must still see them reachable. */
 std::vector<Region *> &g_regions = *new std::vector<Region *>();
-Region *g_last_region;                 /* most recently found, checked first */
+Region *g_last_region[2];              /* most recently found, checked first */
 std::vector<CellBuffer> &g_spare_cells = *new std::vector<CellBuffer>(); /* for shared memory */
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
 uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
@@ -141,17 +141,20 @@ const void *pc_from(int32_t off)
 /* The tracked region holding address A, or null. */
 Region *find_region(uintptr_t a)
 {
-    Region *r = g_last_region;
-    if (r != nullptr && a - r->lo < r->hi - r->lo)
-        return r;
+    /* Kernels alternate between a few regions (an input, an output, a tile):
+     * the last two found are tried first. */
+    for (Region *r : g_last_region)
+        if (r != nullptr && a - r->lo < r->hi - r->lo)
+            return r;
     auto it = std::upper_bound(g_regions.begin(), g_regions.end(), a,
                                [](uintptr_t x, const Region *q) { return x < q->lo; });
     if (it == g_regions.begin())
         return nullptr;
-    r = *(it - 1);
+    Region *r = *(it - 1);
     if (a - r->lo >= r->hi - r->lo)
         return nullptr;
-    g_last_region = r;
+    g_last_region[1] = g_last_region[0];
+    g_last_region[0] = r;
     return r;
 }
 
@@ -483,8 +486,9 @@ void untrack_region(void *p)
         return;
     Region *r = *it;
     g_regions.erase(it);
-    if (g_last_region == r)
-        g_last_region = nullptr;
+    for (Region *&last : g_last_region)
+        if (last == r)
+            last = nullptr;
     bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
     if (r->cells != nullptr && shared && g_spare_cells.size() < kSpareCellBuffers)
         g_spare_cells.push_back(CellBuffer{r->cells, r->cells_bytes});

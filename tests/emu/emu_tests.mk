@@ -28,7 +28,7 @@ EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(EMU_NVCC))../include /usr/loc
 
 .PHONY: emu-test emu-planted-gpu
 
-$(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE)
+$(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE)
 	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR))
 
 $(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB)
@@ -38,12 +38,16 @@ $(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rew
 	@mkdir -p $(@D)
 	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
 
-# Each planted bug, as written and as fixed.
-$(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+# Each planted bug, as written and as fixed (static patterns: the programs have no suffix).
+EMU_PLANTED_BUGS := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%)
+EMU_PLANTED_FIXES := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%_fixed)
+EMU_PLANTED_BINS := $(EMU_PLANTED_BUGS) $(EMU_PLANTED_FIXES)
+
+$(EMU_PLANTED_BUGS:%=%.o): $(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
 	$(call emu_compile_cu,$<,$@)
-$(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+$(EMU_PLANTED_FIXES:%=%.o): $(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
 	$(call emu_compile_cu,$<,$@,-DFIXED)
-$(EMU_TEST_BUILD)/planted/%: $(EMU_TEST_BUILD)/planted/%.o $(EMU_LIB)
+$(EMU_PLANTED_BINS): %: %.o $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
 
 $(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c
@@ -57,8 +61,6 @@ $(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
 $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	@mkdir -p $(@D)
 	$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
-
-EMU_PLANTED_BINS := $(foreach p,$(EMU_PLANTED),$(EMU_TEST_BUILD)/planted/$(p) $(EMU_TEST_BUILD)/planted/$(p)_fixed)
 
 emu-test: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda)

@@ -101,7 +101,7 @@ void test_shared_in_functions()
     out = rw("void k() { extern __shared__ __align__(16) unsigned char smem[]; }\n");
     CU_ASSERT(has(out, "struct cuda_emu_shared_1_0 {     __align__(16) unsigned char smem[1]; }; "
                        "auto *smem = ::cuda_emu::dynamic_shared<std::remove_extent_t<"
-                       "decltype(cuda_emu_shared_1_0::smem)>>(\"smem\");"));
+                       "decltype(cuda_emu_shared_1_0::smem)>>();"));
     out = rw("template <class T> void k() { __shared__ typename T::value_type buf[T::N]; }\n");
     CU_ASSERT(has(out, "auto &buf = ::cuda_emu::shared_var<decltype(cuda_emu_shared_1_0::buf)>"));
     /* a declaration over two lines keeps its line count */

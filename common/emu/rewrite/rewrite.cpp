@@ -633,8 +633,7 @@ bool Rewriter::handle_shared(size_t at, size_t *next)
                    "_registered = ::cuda_emu::register_dynamic_shared_alias([](void *cuda_emu_p) { " +
                    name + " = static_cast<" + elem + " *>(cuda_emu_p); });";
         else
-            out += "auto *" + name + " = ::cuda_emu::dynamic_shared<" + elem + ">(" +
-                   quoted(name) + ");";
+            out += "auto *" + name + " = ::cuda_emu::dynamic_shared<" + elem + ">();";
     } else {
         if (file_scope)
             return fail(at, "the emulator cannot give each block its own copy of a __shared__ "

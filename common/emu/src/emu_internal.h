@@ -77,7 +77,6 @@ struct WarpOp {
     uint64_t value;     /* its operand */
     int b;              /* lane, delta or lane mask operand */
     int c;              /* PTX shfl clamp/segment operand */
-    int width;          /* the width the source passed, for messages */
     uint64_t result;    /* filled in when the collective completes */
 };
 

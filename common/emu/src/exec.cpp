@@ -632,9 +632,8 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
     return p;
 }
 
-void *shared_dynamic(const char *name, size_t elem_size)
+void *shared_dynamic()
 {
-    (void)name, (void)elem_size;
     return device_only("extern __shared__ memory")->block->dynamic_shared;
 }
 

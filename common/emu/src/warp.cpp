@@ -315,7 +315,7 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, int b, int c, int widt
                     kOpNames[kind], where(pc).c_str(), width);
         fail_from_fiber(cudaErrorLaunchFailure);
     }
-    t->op = WarpOp{kind, mask, value, b, c, width, 0};
+    t->op = WarpOp{kind, mask, value, b, c, 0};
     wait_here(ThreadState::at_warp_op, pc);
     return t->op.result;
 }

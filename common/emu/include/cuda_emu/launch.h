@@ -121,12 +121,12 @@ T &shared_var(const void *key, unsigned index, const char *name)
 }
 
 /* The running block's dynamic shared memory (the smem bytes of the launch). */
-void *shared_dynamic(const char *name, size_t elem_size);
+void *shared_dynamic();
 
 template <class T>
-T *dynamic_shared(const char *name)
+T *dynamic_shared()
 {
-    return static_cast<T *>(shared_dynamic(name, sizeof(T)));
+    return static_cast<T *>(shared_dynamic());
 }
 
 /* An extern __shared__ array at file scope is a pointer the runtime points at

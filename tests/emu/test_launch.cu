@@ -6,6 +6,7 @@
  */
 #include <cuda_runtime.h>
 
+#include <cassert>
 #include <cstring>
 #include <string>
 
@@ -186,7 +187,27 @@ void test_symbols_and_launch_kernel()
     cudaFree(d);
 }
 
+__global__ void checked(int *out)
+{
+    assert(threadIdx.x < 5);
+    out[threadIdx.x] = 1;
+}
+
+void test_device_assert()
+{
+    int *d = device_ints(8);
+    StderrCapture cap;
+    checked<<<1, 8>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorAssert);
+    CU_ASSERT(contains(err, "cuda-emu: error: device-side assertion failed in kernel checked, "
+                            "block (0,0,0), thread (5,0,0)"));
+    CU_ASSERT(contains(err, "Assertion `threadIdx.x < 5' failed."));
+    EXPECT_OK(cudaDeviceReset());
+}
+
 CU_TestInfo tests[] = {
+    {"assert in a kernel: cudaErrorAssert, with block and thread", test_device_assert},
     {"__constant__/__device__ symbols and cudaLaunchKernel", test_symbols_and_launch_kernel},
     {"rewritten launch forms run the right kernel", test_rewritten_forms},
     {"bad configurations fail with CUDA's codes", test_bad_configurations},

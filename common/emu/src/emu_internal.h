@@ -148,8 +148,10 @@ struct Launch {
     bool stop;                   /* abandon the rest of the grid */
 };
 
-extern Thread *g_thread; /* the running CUDA thread, null while host code runs */
-extern Launch *g_launch; /* the launch in progress, null between launches */
+/* Per host thread, so that host threads of the program (a CPU reference
+ * computed in parallel) never take their accesses for a kernel's. */
+extern thread_local Thread *g_thread; /* the running CUDA thread, null while host code runs */
+extern thread_local Launch *g_launch; /* the launch in progress, null between launches */
 
 /* From a running fiber: wait in state S at call site PC until the scheduler
  * resumes this thread. */

@@ -14,7 +14,7 @@
  * start and nothing changes for CUDA_EMU_SPIN_LIMIT rounds, the wait is
  * reported as a hang instead of hanging the emulator.
  */
-#include <sys/types.h>
+#include <errno.h>
 #include <time.h>
 
 #include <algorithm>
@@ -36,8 +36,8 @@ dim3 gridDim;
 
 namespace cuda_emu {
 
-Thread *g_thread;
-Launch *g_launch;
+thread_local Thread *g_thread;
+thread_local Launch *g_launch;
 
 namespace {
 
@@ -693,6 +693,22 @@ void __syncthreads() { barrier(0, 0, __builtin_return_address(0)); }
 int __syncthreads_count(int predicate) { return barrier(1, predicate, __builtin_return_address(0)); }
 int __syncthreads_and(int predicate) { return barrier(2, predicate, __builtin_return_address(0)); }
 int __syncthreads_or(int predicate) { return barrier(3, predicate, __builtin_return_address(0)); }
+
+/* assert() in a kernel is CUDA's device-side assert: the message names the
+ * block and thread, the launch fails with the sticky cudaErrorAssert, and the
+ * program goes on (to report it). On the host, glibc's behaviour. */
+extern "C" void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                              const char *function) noexcept
+{
+    if (cuda_emu::Thread *t = cuda_emu::g_thread) {
+        cuda_emu::report_head("device-side assertion failed", t->block, t);
+        cuda_emu::report_line("%s:%u: %s: Assertion `%s' failed.", file, line, function, assertion);
+        cuda_emu::fail_from_fiber(cudaErrorAssert);
+    }
+    fprintf(stderr, "%s: %s:%u: %s: Assertion `%s' failed.\n", program_invocation_short_name, file,
+            line, function, assertion);
+    abort();
+}
 
 void __nanosleep(unsigned int ns)
 {

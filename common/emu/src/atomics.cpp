@@ -38,8 +38,6 @@ __attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc
 
 using cuda_emu::rmw;
 
-#define CUDA_EMU_PC __builtin_return_address(0)
-
 #define CUDA_EMU_ATOMIC2(name, T, expr)                                                 \
     T name(T *address, T val)                                                           \
     {                                                                                   \

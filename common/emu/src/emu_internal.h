@@ -23,6 +23,8 @@
 #include "fiber.h"
 
 #define CUDA_EMU_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+/* Where the running API function or device function was called from. */
+#define CUDA_EMU_PC __builtin_return_address(0)
 
 namespace cuda_emu {
 
@@ -152,6 +154,9 @@ struct Launch {
  * computed in parallel) never take their accesses for a kernel's. */
 extern thread_local Thread *g_thread; /* the running CUDA thread, null while host code runs */
 extern thread_local Launch *g_launch; /* the launch in progress, null between launches */
+
+/* The (x,y,z) index of linear index I in a grid or block of SHAPE. */
+uint3 unflatten(unsigned long long i, dim3 shape);
 
 /* From a running fiber: wait in state S at call site PC until the scheduler
  * resumes this thread. */

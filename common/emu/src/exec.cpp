@@ -127,12 +127,6 @@ void resume(Thread *t)
 
 /* ---- Blocks --------------------------------------------------------------- */
 
-uint3 unflatten(unsigned long long i, dim3 shape)
-{
-    return uint3{(unsigned)(i % shape.x), (unsigned)(i / shape.x % shape.y),
-                 (unsigned)(i / ((unsigned long long)shape.x * shape.y))};
-}
-
 /* Creates block LINEAR of launch L: its threads (ready, on pooled stacks) and
  * its dynamic shared memory. */
 Block *start_block(Launch &L, unsigned long long linear)
@@ -510,6 +504,12 @@ cudaError_t check_launch(const Launch &L, cudaStream_t stream)
 } // namespace
 
 /* ---- Interface to the other parts ----------------------------------------- */
+
+uint3 unflatten(unsigned long long i, dim3 shape)
+{
+    return uint3{(unsigned)(i % shape.x), (unsigned)(i / shape.x % shape.y),
+                 (unsigned)(i / ((unsigned long long)shape.x * shape.y))};
+}
 
 void wait_here(ThreadState s, const void *pc)
 {

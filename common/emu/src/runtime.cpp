@@ -67,13 +67,6 @@ auto &g_streams = *new std::unordered_set<cudaStream_t>();           /* live str
 auto &g_events = *new std::unordered_set<cudaEvent_t>();             /* live events */
 auto &g_kernels = *new std::unordered_map<const void *, KernelAttributes>(); /* by kernel address */
 
-long long now_ns()
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* The environment variable NAME as a number, or FALLBACK if it is unset or
  * not a number (then with a note on stderr). */
 size_t env_number(const char *name, size_t fallback)
@@ -245,8 +238,6 @@ cudaError_t release(void *p)
         if (g_sticky != cudaSuccess)                                                    \
             return record_error(g_sticky);                                              \
     } while (0)
-
-#define CUDA_EMU_PC __builtin_return_address(0)
 
 /* CUDA's name and message for each error code this runtime returns. */
 struct ErrorText {
@@ -1019,7 +1010,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     if (g_events.count(event) == 0 || !stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
     event->recorded = true;
-    event->ns = now_ns();
+    event->ns = clock_ticks();
     return cudaSuccess;
 }
 

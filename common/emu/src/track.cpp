@@ -194,18 +194,13 @@ bool poisoned(uintptr_t a, size_t n)
 /* "(x,y,z)" of the thread that made access X. */
 std::string thread_of(const Access &x)
 {
-    const Launch &L = *g_launch;
-    uint3 t{x.thread % L.block.x, x.thread / L.block.x % L.block.y,
-            x.thread / (L.block.x * L.block.y)};
-    return dim_str(t);
+    return dim_str(unflatten(x.thread, g_launch->block));
 }
 
 /* "(x,y,z)" of the block that made access X. */
 std::string block_of(const Access &x)
 {
-    const Launch &L = *g_launch;
-    uint3 b{x.block % L.grid.x, x.block / L.grid.x % L.grid.y, x.block / (L.grid.x * L.grid.y)};
-    return dim_str(b);
+    return dim_str(unflatten(x.block, g_launch->grid));
 }
 
 [[noreturn]] void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atomic,

@@ -28,7 +28,7 @@ for dir in "$subs"/*/; do
     # graded as the untouched skeleton (correct, too slow), never as missing.
     cp -r labs/. "$tree"/
     cp -r "$dir". "$tree"/ 2>/dev/null
-    $make_cmd --no-print-directory grade STUDENT="$tree" SEED="$seed" LAB="${LAB:-}" \
+    MAKE=$make_cmd grader/grade.sh STUDENT="$tree" SEED="$seed" LAB="${LAB:-}" \
         BUILD="${BUILD:-build}" >"$out/$student.txt" 2>&1
     status=$?
     cp "${BUILD:-build}/grade/results.json" "$out/$student.json" 2>/dev/null

@@ -518,8 +518,8 @@ int main(int argc, char **argv)
     fclose(jf);
 
     printf("\nScore: %d/%d\n", t.earned, t.possible);
-    if (t.not_run && !t.failed)
-        printf("Some checks could not run here (%d); see SKIP/ERROR above.\n", t.not_run);
-    printf("Details: %s\n", o.json);
+    static const char *const meaning[] = {"full marks", "a point was lost",
+                                          "a check could not run here (and none failed)"};
+    printf("Exit status %d: %s. Details: %s\n", status, meaning[status], o.json);
     return status;
 }

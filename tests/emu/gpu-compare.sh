@@ -17,7 +17,10 @@ for src in tests/emu/planted/*.cu; do
         found=""
         for tool in memcheck racecheck synccheck initcheck; do
             report=$(timeout 120 "$sanitizer" --tool "$tool" --error-exitcode 99 "build/emu-gpu/$prog" 2>&1)
-            errors=$(printf '%s\n' "$report" | sed -n 's/.*ERROR SUMMARY: \([0-9]*\) error.*/\1/p' | tail -1)
+            # memcheck, synccheck, initcheck: "ERROR SUMMARY: N errors"; racecheck:
+            # "RACECHECK SUMMARY: N hazards displayed"
+            errors=$(printf '%s\n' "$report" |
+                sed -n 's/.*\(ERROR\|RACECHECK\) SUMMARY: \([0-9]*\) \(error\|hazard\).*/\2/p' | tail -1)
             found+="${errors:-?} / "
         done
         printf '%-22s %-5s %-34.34s %s\n' "$prog" "$status" "$(printf '%s\n' "$out" | tail -n 1)" "${found% / }"

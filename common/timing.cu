@@ -73,13 +73,20 @@ void timing_series(const timing_result *r, int host_clock, int v, double *out)
         out[i] = (host_clock ? r->host_ms : r->event_ms)[i * r->n_variants + v];
 }
 
-/* Decide whether to stop after `rounds` kept rounds; STOP_FIXED here means "go on". */
-static timing_stop should_stop(const timing_plan *p, const timing_result *r, double elapsed)
+/* Whether to stop after r->rounds kept rounds; if so, *why says the reason. */
+static int should_stop(const timing_plan *p, const timing_result *r, double elapsed,
+                       timing_stop *why)
 {
-    if (r->rounds >= p->max_rounds)
-        return p->ratio_num < 0 ? STOP_FIXED : STOP_MAX_ROUNDS;
+    if (r->rounds >= p->max_rounds) {
+        *why = p->ratio_num < 0 ? STOP_FIXED : STOP_MAX_ROUNDS;
+        return 1;
+    }
+    if (elapsed >= p->hard_cap_s && r->rounds >= 3) {
+        *why = STOP_HARD_CAP;
+        return 1;
+    }
     if (p->ratio_num < 0 || r->rounds < p->min_rounds)
-        return (elapsed >= p->hard_cap_s && r->rounds >= 3) ? STOP_HARD_CAP : STOP_FIXED;
+        return 0;
     double *num = (double *)xmalloc(r->rounds * sizeof *num);
     double *den = (double *)xmalloc(r->rounds * sizeof *den);
     timing_series(r, p->host_clock, p->ratio_num, num);
@@ -92,13 +99,17 @@ static timing_stop should_stop(const timing_plan *p, const timing_result *r, dou
     free(den);
     const int straddles =
         p->threshold > 0 && stats_position(lo, hi, p->threshold) == RATIO_STRADDLES;
-    if (!straddles && stats_precise(med, lo, hi, p->precision))
-        return STOP_PRECISE;
-    if (!straddles && elapsed >= p->soft_cap_s)
-        return STOP_SOFT_CAP;
-    if (elapsed >= p->hard_cap_s)
-        return STOP_HARD_CAP;
-    return STOP_FIXED;
+    if (straddles) /* keep measuring until the hard cap */
+        return 0;
+    if (stats_precise(med, lo, hi, p->precision)) {
+        *why = STOP_PRECISE;
+        return 1;
+    }
+    if (elapsed >= p->soft_cap_s) {
+        *why = STOP_SOFT_CAP;
+        return 1;
+    }
+    return 0;
 }
 
 void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, void *ctx,
@@ -130,11 +141,8 @@ void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, vo
         out->rounds++;
         if (after_round)
             after_round(ctx, r);
-        const timing_stop st = should_stop(plan, out, wall_seconds() - start);
-        if (st != STOP_FIXED || out->rounds >= plan->max_rounds) {
-            out->stop = (st == STOP_FIXED) ? STOP_FIXED : st;
+        if (should_stop(plan, out, wall_seconds() - start, &out->stop))
             break;
-        }
     }
     out->seconds = wall_seconds() - start;
     CUDA_CHECK(cudaEventDestroy(e0));

@@ -95,6 +95,11 @@ void harness_check_input(const struct dbuf *in, const void *host, size_t bytes,
 /* Largest problem (bytes) the harness lets a lab allocate: a fraction of free memory. */
 size_t harness_memory_budget(const device_info *d);
 
+/* Bytes for each of `buffers` equal device buffers of a speed case: l2_multiple times the L2,
+ * but at least 256 MB, so nothing of one call survives in cache for the next; capped so that
+ * all of them together fit harness_memory_budget. */
+size_t harness_speed_bytes(const device_info *d, int l2_multiple, int buffers);
+
 #ifdef __cplusplus
 }
 #endif

@@ -213,11 +213,7 @@ static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
      * as that takes: over a million on an H200, several waves of blocks, so the last partial
      * wave costs little. */
     const long long steps = 100;
-    size_t bytes = 8 * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (2 * bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d) / 2;
+    size_t bytes = harness_speed_bytes(d, 8, 2);
     if (d->emulated)
         bytes = (size_t)200 << 10;
     size[0] = steps;

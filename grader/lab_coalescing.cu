@@ -146,11 +146,7 @@ static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
     /* Each of in and out is 8x the L2 (so in + out is 16x): nothing survives in cache
      * between calls. An odd row length keeps rows misaligned, as real data often is. */
     const long long cols = 8191;
-    size_t bytes = 8 * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (2 * bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d) / 2;
+    size_t bytes = harness_speed_bytes(d, 8, 2);
     if (d->emulated)
         bytes = (size_t)1 << 20;
     size[0] = (long long)(bytes / (cols * sizeof(float)));

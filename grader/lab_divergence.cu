@@ -214,11 +214,7 @@ static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
     /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
      * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
      * An odd n leaves a partial tile and partial warps at the end. */
-    size_t bytes = 4 * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d);
+    const size_t bytes = harness_speed_bytes(d, 4, 1); /* in + out together */
     size[0] = (long long)(bytes / (2 * sizeof(float))) + 5;
     if (d->emulated)
         size[0] = 20011;

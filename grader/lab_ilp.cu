@@ -482,11 +482,7 @@ static void speed_size_memory(const device_info *d, long long size[LAB_MAX_DIMS]
 {
     /* Each of in and out is 8x the L2 (at least 256 MB): nothing survives in cache between
      * calls. n % 4 == 1 leaves a scalar tail. */
-    size_t bytes = 8 * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (2 * bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d) / 2;
+    const size_t bytes = harness_speed_bytes(d, 8, 2);
     size[0] = (long long)(bytes / sizeof(float)) - 3;
     if (d->emulated)
         size[0] = 100003;
@@ -496,11 +492,7 @@ static void speed_size_arith(const device_info *d, long long size[LAB_MAX_DIMS])
 {
     /* Compute-bound (2048 flops per 8 bytes), but in + out is still 4x the L2 (at least
      * 256 MB), and each call takes about a millisecond on an H200. */
-    size_t bytes = 4 * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d);
+    const size_t bytes = harness_speed_bytes(d, 4, 1); /* in + out together */
     size[0] = (long long)(bytes / (2 * sizeof(float))) + 3;
     if (d->emulated)
         size[0] = 4099;

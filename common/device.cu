@@ -56,12 +56,6 @@ int device_fp32_lanes_per_sm(const device_info *d)
     return 64;
 }
 
-double device_dram_peak_gbs(const device_info *d)
-{
-    /* double data rate: two transfers per memory clock */
-    return 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
-}
-
 double device_fma_peak_gflops(const device_info *d, double mhz)
 {
     return 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * mhz * 1e6 / 1e9;

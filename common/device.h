@@ -42,12 +42,9 @@ void device_query(int ordinal, device_info *d);
 /* FP32 FMA lanes per SM for this compute capability (64 or 128). */
 int device_fp32_lanes_per_sm(const device_info *d);
 
-/* DRAM bandwidth implied by the reported clock and bus width, GB/s (a datasheet-style
- * figure, not a measurement). */
-double device_dram_peak_gbs(const device_info *d);
-
-/* SM clock under a full-device FMA load, MHz: clock64() cycles over event time of one
- * wave of busy blocks. The clock a compute-bound kernel really runs at. */
+/* SM clock under a full-device FMA load, MHz: clock64() cycles over %globaltimer
+ * nanoseconds, read side by side in one block of a wave of busy blocks. The clock a
+ * compute-bound kernel really runs at. */
 double device_measure_sm_clock_mhz(const device_info *d, cudaStream_t s);
 
 /* FP32 FMA peak in GFLOP/s (2 flops per FMA) at clock `mhz`. */

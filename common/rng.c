@@ -19,14 +19,6 @@ uint64_t rng_derive(uint64_t parent, uint64_t label)
     return rng_u64(&r);
 }
 
-uint64_t rng_hash_string(const char *s)
-{
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001B3ull;
-    return h;
-}
-
 long long rng_range(rng *r, long long lo, long long hi)
 {
     uint64_t span = (uint64_t)(hi - lo) + 1u;

@@ -23,9 +23,6 @@ void rng_seed(rng *r, uint64_t seed);
  * so each case's inputs do not depend on which other cases ran. */
 uint64_t rng_derive(uint64_t parent, uint64_t label);
 
-/* Hash a string to a label for rng_derive (FNV-1a). */
-uint64_t rng_hash_string(const char *s);
-
 uint64_t rng_u64(rng *r);
 /* Uniform integer in [lo, hi], both included; lo <= hi. */
 long long rng_range(rng *r, long long lo, long long hi);

@@ -59,6 +59,18 @@ endif
 
 CC      ?= cc
 CFLAGS  := -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror=implicit-function-declaration
+# The build prints one short line per step (V=1 prints the full commands).
+ifeq ($(V),1)
+Q_CC :=
+Q_NVCC :=
+Q_LINK :=
+Q_VET :=
+else
+Q_CC = @echo "  CC      $<";
+Q_NVCC = @echo "  NVCC    $<";
+Q_LINK = @echo "  LINK    $@";
+Q_VET = @echo "  VET     $<";
+endif
 NVFLAGS := -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) -Igrader/contracts -Icommon \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
 
@@ -88,7 +100,7 @@ TABLE_OBJS  := $(LAB_NAMES:%=$(BUILD)/host/grader/lab_%.o)
 
 $(BUILD)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(Q_CC)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/host/labs_registry.c: Makefile $(wildcard solutions/*)
 	@mkdir -p $(@D)
@@ -101,68 +113,109 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard solutions/*)
 	   echo 'const int n_all_labs = sizeof all_labs / sizeof all_labs[0];'; } > $@
 
 $(DRIVER): $(BUILD)/host/grader/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
-	$(CC) $(CFLAGS) $^ -lm -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
-	$(CC) $(CFLAGS) -Igrader -c $< -o $@
+	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
 # ------------------------------------------------------------------------------------------
-# GPU runners (nvcc)
+# GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
+# the grader (see README.md, "How grading works"):
+#   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
+#   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/shims/)
+#   $(RUNNERS)/<lab>/student.so the student's vetted object behind the same shim
+# and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
-GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o) $(GPU)/grader/harness.o
+LABB = $(BUILD)/$(MODE)/lab
+PIC := -Xcompiler -fPIC
+CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
+GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
+              $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o
+GPU_SHIM := $(GPU)/pic/grader/shim_untrusted.o
+
+# cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
+# without it (some CI images) get it from its PyPI wheel; where neither works, a lab that
+# forbids instructions fails closed: the student object is rejected with the reason.
+CUOBJDUMP := $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(BUILD)/tools/cuobjdump)
+$(BUILD)/tools/cuobjdump:
+	@mkdir -p $(@D)/wheel
+	@echo "  FETCH   cuobjdump (not in this CUDA toolkit): pip wheel nvidia-cuda-cuobjdump"
+	@python3 -m pip download -q --no-deps -d $(@D)/wheel nvidia-cuda-cuobjdump >/dev/null 2>&1 && \
+	    cd $(@D)/wheel && unzip -q -o *.whl && cp nvidia/cu*/bin/cuobjdump ../cuobjdump || \
+	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
 
 $(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/contracts/*.h) | toolkit
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) -c $< -o $@
 
-# Every symbol the harness side defines: a student object may not define any of them.
-$(GPU)/harness.syms: $(GPU_COMMON) $(HOST_OBJS) $(TABLE_OBJS) $(LAB_NAMES:%=$(GPU)/grader/lab_%.o)
-	nm -g --defined-only $^ 2>/dev/null | awk 'NF == 3 {print $$3}' | sort -u > $@
-
-# The reference solution, its strong symbols made local but its entry points, renamed ref_*.
-$(GPU)/ref/%.o: $(GPU)/solutions_raw/%.o $(GPU)/harness.syms grader/vet.sh
+$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/contracts/*.h) | toolkit
 	@mkdir -p $(@D)
-	grader/vet.sh $* $< $@.tmp "$(ENTRY_$*)" $(GPU)/harness.syms "" ""
-	objcopy $(foreach e,$(ENTRY_$*),--redefine-sym $(e)=ref_$(e)) $@.tmp $@
-	@rm -f $@.tmp
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
+
+$(BUILD)/gpu/worker: grader/worker_untrusted.c
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
+
+# The harness: trusted code only.
+$(GPU)/lab/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_%.o $(BUILD)/host/grader/lab_%.o
+	@mkdir -p $(@D)
+	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) -ldl -lpthread -o $@
 
 .SECONDARY:
 .SECONDEXPANSION:
-$(GPU)/solutions_raw/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) | toolkit
+# The reference, compiled like any implementation, behind the lab's shim.
+$(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) | toolkit
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
-$(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) $(GPU)/harness.syms grader/vet.sh | toolkit
+$(GPU)/lab/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $(GPU)/pic/solutions/%.o
 	@mkdir -p $(@D)
-	$(NVCC) $(NVFLAGS) -c $< -o $@.raw
-	$(if $(FORBID_PTX_$*),$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
-	CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" $(GPU)/harness.syms \
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) -o $@
+
+# The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
+$(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
+	@mkdir -p $(@D)
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw
+	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
+	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
 	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
 
-# Harness first, student last: see grader/vet.sh on weak symbols.
-$(BUILD)/gpu/%/runner: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_$$(notdir $$*).o $(BUILD)/host/grader/lab_$$(notdir $$*).o $(GPU)/ref/$$(notdir $$*).o $$(dir $$@)student.o
-	$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$(notdir $*)) -o $@
+$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $$(@D)/student.o
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) -o $@
+
+# Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
+$(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/grader/shims/$$(firstword $$(subst /, ,$$*))_untrusted.o $(GPU)/pic/steps/%.o
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) -o $@
+$(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(wildcard grader/contracts/*.h) | toolkit
+	@mkdir -p $(@D)
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
 # Default entry point: the lab's name (a lab's .mk may list several in ENTRY_name).
 $(foreach n,$(LAB_NAMES),$(eval ENTRY_$(n) ?= $(n)))
 
+# Everything one lab needs to be graded, in this mode.
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/student.so $(BUILD)/$(MODE)/worker
+
 # ------------------------------------------------------------------------------------------
-# CPU-emulator runners (common/emu): the same sources compiled as C++ for the CPU, with the
-# emulator's bounds, barrier and race checks. Only correctness runs there.
+# CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the
+# emulator's bounds, barrier and race checks. Only correctness runs there. The harness and
+# the worker carry the emulator's runtime and export it (-rdynamic) to the .so they load.
 
 ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
-EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o) $(EMUB)/grader/harness.o
+EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
+              $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o
-EMU_INCLUDES := -Icommon -Igrader/contracts
+EMU_INCLUDES := -Icommon -Igrader/contracts -Igrader
+EMU_EXPORT := -rdynamic -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
 
 $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
 	@mkdir -p $(@D)
-	$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -c $< -o $@
+	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -c $< -o $@
 
 $(EMUB)/common/%.o: common/%.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
@@ -170,38 +223,48 @@ $(EMUB)/common/%.o: common/%.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/grader/%.o: grader/%.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
 
-$(EMUB)/harness.syms: $(EMU_COMMON) $(EMU_HOST_OBJS) $(LAB_NAMES:%=$(EMUB)/host/grader/lab_%.o) $(LAB_NAMES:%=$(EMUB)/grader/lab_%.o)
-	nm -g --defined-only $^ 2>/dev/null | awk 'NF == 3 {print $$3}' | sort -u > $@
+$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
+	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/solutions_raw/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
+$(EMUB)/worker-emu: $(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
-$(EMUB)/ref/%.o: $(EMUB)/solutions_raw/%.o $(EMUB)/harness.syms grader/vet.sh
+$(EMUB)/lab/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/grader/lab_%.o $(EMUB)/host/grader/lab_%.o $(EMU_LIB)
 	@mkdir -p $(@D)
-	grader/vet.sh $* $< $@.tmp "$(ENTRY_$*)" $(EMUB)/harness.syms "" ""
-	objcopy $(foreach e,$(ENTRY_$*),--redefine-sym $(e)=ref_$(e)) $@.tmp $@
-	@rm -f $@.tmp
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$*) -ldl -lpthread -o $@
 
-$(EMUB)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(EMUB)/harness.syms grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES))
-	grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" $(EMUB)/harness.syms "$(FORBID_$*)" ""
+$(EMUB)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(EMU_REWRITE) $(EMU_LIB)
+	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/%/runner: $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/grader/lab_$$(notdir $$*).o $(EMUB)/host/grader/lab_$$(notdir $$*).o $(EMUB)/ref/$$(notdir $$*).o $$(dir $$@)student.o $(EMU_LIB)
-	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_LDLIBS) $(EMU_LIBS_$(notdir $*)) -lpthread -o $@
+$(EMUB)/lab/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $(EMUB)/pic/solutions/%.o
+	@mkdir -p $(@D)
+	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
+
+$(EMUB)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
+	$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC)
+	$(Q_VET)grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" ""
+
+$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $$(@D)/student.o
+	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 endif
+
+# Everything one lab needs to be graded, in this mode. The worker program under emulation
+# carries the emulator.
+WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/student.so $(WORKER)
 
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help runner-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help runner-% bench-pieces-%
 
 all: $(DRIVER) runners
-	@echo "Built the grader and $(words $(LAB_NAMES)) lab runners. Next: make grade (or make test)."
+	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
 
-runners: $(LAB_NAMES:%=$(BUILD)/gpu/$(STUDENT_TAG)/%/runner)
+runners: $(foreach n,$(LAB_NAMES),$(call lab_pieces,$(n)))
 
 runner-%:
-	@$(MAKE) --no-print-directory $(RUNNERS)/$*/runner
+	@$(MAKE) --no-print-directory $(call lab_pieces,$*)
 
 toolkit:
 ifdef NVCC_MISSING
@@ -211,6 +274,9 @@ ifdef NVCC_MISSING
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
+# GRADER_ISOLATION=off grades in one process (no sandbox): only for machines that cannot
+# isolate, and every report then says the run is not tamper-proof.
+GRADER_ISOLATION ?= on
 
 grade: $(DRIVER)
 ifeq ($(MODE),emu)
@@ -218,13 +284,23 @@ ifeq ($(MODE),emu)
 	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
 endif
 	@mkdir -p $(GRADE_DIR)
-	@$(DRIVER) --runners $(RUNNERS) --mode $(MODE) --lab "$(LAB)" --seed "$(SEED)" \
-	    --student $(STUDENT) --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
+	@$(DRIVER) --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) --mode $(MODE) \
+	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
+	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
 	    --build '$(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 
 grade-batch: $(DRIVER)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-batch SUBMISSIONS=dir (one subfolder per student)" >&2; exit 2; }
 	@BUILD=$(BUILD) SEED="$(SEED)" LAB="$(LAB)" MAKE="$(MAKE)" grader/batch.sh $(SUBMISSIONS)
+
+# make bench: per lab, the skeleton (or STUDENT's file), every ladder rung in
+# solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
+steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
+bench_pieces = $(call lab_pieces,$(1)) $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+bench_variants = skeleton=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+
+bench-pieces-%:
+	@$(MAKE) --no-print-directory $(call bench_pieces,$*)
 
 bench: $(DRIVER)
 ifneq ($(MODE),gpu)
@@ -232,9 +308,10 @@ ifneq ($(MODE),gpu)
 	@exit 2
 endif
 	@mkdir -p $(BUILD)/bench
-	@set -o pipefail; $(DRIVER) --bench --runners $(RUNNERS) --mode gpu --lab "$(LAB)" \
-	    --student $(STUDENT) --logs $(BUILD)/bench \
-	    --build '$(MAKE) -s --no-print-directory runner-%s MODE=gpu STUDENT=$(STUDENT)' \
+	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) \
+	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
+	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
+	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    | tee $(BUILD)/bench/table.txt
 
 clean:

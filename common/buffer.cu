@@ -15,6 +15,10 @@ static void guard_fill(unsigned char *host, size_t n)
         host[i] = guard_pattern(i);
 }
 
+static dbuf_hook hook;
+
+void dbuf_set_hook(dbuf_hook h) { hook = h; }
+
 void dbuf_alloc(dbuf *b, size_t bytes)
 {
     unsigned char guard[DBUF_GUARD_BYTES];
@@ -26,12 +30,17 @@ void dbuf_alloc(dbuf *b, size_t bytes)
     CUDA_CHECK(cudaMemcpy((unsigned char *)b->data + bytes, guard, sizeof guard,
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(b->data, DBUF_POISON_BYTE, bytes));
+    if (hook)
+        hook(b->base, bytes + 2 * (size_t)DBUF_GUARD_BYTES, 0);
 }
 
 void dbuf_free(dbuf *b)
 {
-    if (b->base)
+    if (b->base) {
+        if (hook)
+            hook(b->base, b->bytes + 2 * (size_t)DBUF_GUARD_BYTES, 1);
         CUDA_CHECK(cudaFree(b->base));
+    }
     memset(b, 0, sizeof *b);
 }
 

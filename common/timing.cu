@@ -91,6 +91,14 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
     double *den = (double *)xmalloc(r->rounds * sizeof *den);
     timing_series(r, p->host_clock, p->ratio_num, num);
     timing_series(r, p->host_clock, p->ratio_den, den);
+    if (p->ratio_offset >= 0) {
+        double *off = (double *)xmalloc(r->rounds * sizeof *off);
+        timing_series(r, p->host_clock, p->ratio_offset, off);
+        const double o = stats_median(off, r->rounds);
+        for (int i = 0; i < r->rounds; i++)
+            num[i] -= o, den[i] -= o;
+        free(off);
+    }
     stats_ratios(num, den, r->rounds, num);
     double lo, hi;
     const double med = stats_median(num, r->rounds);
@@ -127,12 +135,19 @@ void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, vo
     out->event_ms = (double *)xmalloc((size_t)plan->max_rounds * nv * sizeof(double));
     out->host_ms = (double *)xmalloc((size_t)plan->max_rounds * nv * sizeof(double));
     double scratch_e, scratch_h;
-    for (int w = 0; w < plan->warmup_rounds; w++)
+    for (int w = 0; w < plan->warmup_rounds; w++) {
+        if (plan->before_round)
+            plan->before_round(ctx, -1 - w);
         for (int v = 0; v < nv; v++)
             time_one(prepare, fn, ctx, v, f, s, e0, e1, &scratch_e, &scratch_h);
+        if (after_round)
+            after_round(ctx, -1 - w);
+    }
     const double start = wall_seconds();
     for (;;) {
         const int r = out->rounds;
+        if (plan->before_round)
+            plan->before_round(ctx, r);
         for (int k = 0; k < nv; k++) {
             const int v = (r + k) % nv; /* rotate who goes first */
             time_one(prepare, fn, ctx, v, f, s, e0, e1, &out->event_ms[r * nv + v],

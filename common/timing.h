@@ -47,9 +47,13 @@ typedef struct timing_plan {
     double hard_cap_s;  /* stop here whatever the interval says */
     int ratio_num;      /* the stopping rule watches time[ratio_num] / time[ratio_den]... */
     int ratio_den;      /* ...per round; ratio_num < 0 disables the rule (fixed rounds) */
+    int ratio_offset;   /* a variant subtracted from both first (a null call's cost through
+                           the same path), or -1 for none */
     double threshold;   /* keep measuring while the ratio's interval contains this (0: none) */
     double precision;   /* stop once the interval's half-width is this fraction of the median */
-    int host_clock;     /* 1: the host clock is the measurement (work on several streams) */
+    int host_clock;     /* 1: the host clock is the measurement (work on several streams, or
+                           in another process) */
+    void (*before_round)(void *ctx, int round); /* optional, untimed: fresh inputs, ... */
 } timing_plan;
 
 #define TIMING_MAX_VARIANTS 16

@@ -1,29 +1,44 @@
-/* driver.c - `make grade` and `make bench`: the trusted grader's main program.
+/* driver.c - TRUSTED, NO GPU: `make grade` and `make bench`, the grader's main program.
  *
- *   grade-driver --runners DIR --mode gpu|emu [--lab NAME,...] [--seed S] [--student DIR]
- *                [--build 'COMMAND %s'] [--json FILE] [--logs DIR] [--bench]
+ *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
+ *                [--seed S] [--student DIR] [--isolation on|off] [--build 'COMMAND %s']
+ *                [--json FILE] [--logs DIR] [--bench --variants 'LAB:NAME=SO ...' ...]
  *
- * For each lab: build its runner (the command, with %s replaced by the lab's name), then run
- * each row of the lab's table in its own child process with a time limit, and decide each
- * verdict here from the records the runner wrote. A build failure, crash or hang costs that
- * lab's points and grading goes on. Prints one line per check and `Score: N/M`; writes
- * everything needed to regrade to the JSON file. Exit: 0 full marks, 1 a point was lost,
- * 2 a check could not run (and none failed). */
+ * First every selected lab is built (the command, with %s replaced by the lab's name), so no
+ * student code runs before all building and vetting is done. Then, per lab, one harness
+ * process (grader/harness.cu) runs the rows of the lab's table one by one, each with a time
+ * limit, and this program decides each verdict from the records the harness wrote. The
+ * harness holds no student code: that runs in sandboxed workers the harness starts. A build
+ * failure, crash or hang costs that check's points and grading goes on. Prints one line per
+ * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
+ * marks, 1 a point was lost, 2 a check could not run (and none failed). */
 #include "config.h"
 #include "driver.h"
 #include "../common/json.h"
 #include "../common/util.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 typedef struct options {
-    const char *runners;  /* directory holding <lab>/runner */
+    const char *labdir;   /* directory holding <lab>/harness and <lab>/reference.so */
+    const char *runners;  /* directory holding <lab>/student.so */
+    const char *worker;   /* the worker program */
+    const char *isolation;/* "on" or "off" */
+    const char *variants[64]; /* bench: "lab:name=so name=so ..." */
+    int n_variants;
     const char *mode;     /* "gpu" or "emu" */
     const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
     const char *student;  /* the student directory graded, for the report */
@@ -138,13 +153,157 @@ static void print_build_errors(const char *log_path)
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The lab's harness: one process per lab, one command per check                              */
+
+typedef struct harness_proc {
+    pid_t pid;   /* 0 when not running */
+    FILE *cmd;   /* its stdin: one command per line */
+    int reply;   /* its stdout: "done N" per check */
+} harness_proc;
+
+static volatile sig_atomic_t stop_signal; /* SIGINT/SIGTERM: stop after killing the children */
+static pid_t running_group;               /* the harness's process group, for the handler */
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+    if (running_group > 0)
+        kill(-running_group, SIGKILL);
+}
+
+static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+        return -1;
+    char exe[512], ref[512], stu[512], log_path[512];
+    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
+    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
+    snprintf(stu, sizeof stu, "%s/%s/student.so", o->runners, lab->name);
+    snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: a timeout or Ctrl-C kills it and its workers */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (log >= 0)
+            dup2(log, 2);
+        char *argv[] = {exe, "--serve", "--worker", (char *)o->worker, "--student", stu,
+                        "--reference", ref, "--isolation", (char *)o->isolation, NULL};
+        execv(exe, argv);
+        fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    close(in[0]);
+    close(out[1]);
+    h->pid = pid;
+    h->cmd = fdopen(in[1], "w");
+    h->reply = out[0];
+    running_group = pid;
+    return 0;
+}
+
+/* Stop the harness and everything it started (its workers die with it: PDEATHSIG). */
+static void harness_stop(harness_proc *h, child_outcome *o)
+{
+    if (h->pid <= 0)
+        return;
+    int status = 0;
+    if (h->cmd)
+        fclose(h->cmd);
+    kill(-h->pid, SIGKILL);
+    waitpid(h->pid, &status, 0);
+    close(h->reply);
+    if (o && !o->timed_out) {
+        if (WIFEXITED(status)) {
+            o->exited = 1;
+            o->status = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+            o->signal = WTERMSIG(status);
+        }
+    }
+    running_group = 0;
+    memset(h, 0, sizeof *h);
+}
+
+/* Run check `i` through the harness; fills o as if the check had been a process of its own
+ * (exited 0 when the harness answered "done"). */
+static void harness_check(const options *o, const lab_info *lab, harness_proc *h, int i,
+                          double threshold, double timeout, const char *records,
+                          const char *log_path, child_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    const double start = wall_seconds();
+    if (h->pid <= 0 && harness_start(o, lab, h) != 0) {
+        out->exited = 1;
+        out->status = 127;
+        return;
+    }
+    fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
+            15.0, timeout, records, log_path);
+    fflush(h->cmd);
+    char buf[64];
+    size_t got = 0;
+    for (;;) {
+        const double left = timeout - (wall_seconds() - start);
+        struct pollfd pf = {h->reply, POLLIN, 0};
+        const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        if (r < 0 && errno == EINTR && !stop_signal)
+            continue;
+        if (r <= 0) { /* the time limit (or Ctrl-C): everything of the lab's goes */
+            out->timed_out = !stop_signal;
+            harness_stop(h, out);
+            break;
+        }
+        const ssize_t n = read(h->reply, buf + got, sizeof buf - 1 - got);
+        if (n <= 0) { /* the harness died */
+            harness_stop(h, out);
+            break;
+        }
+        got += (size_t)n;
+        buf[got] = 0;
+        if (strchr(buf, '\n')) {
+            out->exited = 1;
+            out->status = strncmp(buf, "done ", 5) == 0 ? 0 : 3;
+            break;
+        }
+        if (got >= sizeof buf - 1) {
+            harness_stop(h, out);
+            break;
+        }
+    }
+    out->seconds = wall_seconds() - start;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Grading                                                                                     */
 
 typedef struct totals {
     int earned, possible; /* points */
     int failed;           /* checks that lost points */
     int not_run;          /* checks skipped or in error */
+    int tamper_proof;     /* 1 while every check so far ran isolated */
+    char isolation[256];  /* what the harness said about isolation */
 } totals;
+
+static void json_samples(json_writer *w, const record_list *l, const char *type, const char *key,
+                         const char *name)
+{
+    json_array_begin(w, name);
+    for (int i = 0; i < l->n; i++) {
+        double v;
+        if (!strcmp(l->rec[i].type, type) && !record_get_num(&l->rec[i], key, &v))
+            json_number(w, NULL, v);
+    }
+    json_array_end(w);
+}
 
 static void json_speed(json_writer *w, const speed_figures *f, double threshold,
                        const record_list *l)
@@ -156,24 +315,19 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     json_number(w, "threshold", threshold);
     json_bool(w, "close_call", f->close_call);
     json_int(w, "rounds", f->rounds);
+    json_int(w, "calls_per_unit", f->calls);
     json_number(w, "student_ms_median", f->stu_ms);
     json_number(w, "reference_ms_median", f->ref_ms);
+    json_number(w, "null_call_ms_median", f->null_ms);
+    json_number(w, "reference_alone_ms_median", f->ref_alone_ms);
     json_number(w, "rate", f->rate);
     json_string(w, "unit", f->unit);
     json_string(w, "ceiling", f->ceiling);
     json_number(w, "ceiling_rate", f->ceiling_rate);
-    const char *keys[] = {"stu_ms", "ref_ms", "stu_host_ms", "ref_host_ms"};
-    const char *names[] = {"student_event_ms", "reference_event_ms", "student_host_ms",
-                           "reference_host_ms"};
-    for (int k = 0; k < 4; k++) {
-        json_array_begin(w, names[k]);
-        for (int i = 0; i < l->n; i++) {
-            double v;
-            if (!strcmp(l->rec[i].type, "sample") && !record_get_num(&l->rec[i], keys[k], &v))
-                json_number(w, NULL, v);
-        }
-        json_array_end(w);
-    }
+    json_samples(w, l, "sample", "stu_ms", "student_unit_ms");
+    json_samples(w, l, "sample", "ref_ms", "reference_unit_ms");
+    json_samples(w, l, "sample", "null_ms", "null_call_ms");
+    json_samples(w, l, "alone", "ref_ms", "reference_alone_unit_ms");
     json_object_end(w);
 }
 
@@ -185,8 +339,18 @@ static void json_device(json_writer *w, const record *dev)
     json_object_end(w);
 }
 
-static void grade_lab(const options *o, const config *cfg, const lab_info *lab, json_writer *w,
-                      totals *t)
+/* Build every selected lab before any student code runs; built[i] says which did. */
+static void build_all(const options *o, const lab_info *const *labs, int n, int *built,
+                      char logs[][512])
+{
+    if (o->build)
+        printf("Building %d lab%s...\n", n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++)
+        built[i] = build_lab(o, labs[i], logs[i], sizeof logs[i]);
+}
+
+static void grade_lab(const options *o, const config *cfg, const lab_info *lab, int built,
+                      const char *build_log, json_writer *w, totals *t)
 {
     const char *thr_src, *spd_src, *cor_src, *tmo_src;
     const double threshold = config_get(cfg, lab->name, "threshold", lab->threshold, &thr_src);
@@ -204,15 +368,14 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_number(w, "threshold", threshold);
     json_string(w, "threshold_source", thr_src);
     json_number(w, "timeout_s", timeout);
-
-    char build_log[512];
-    const int built = build_lab(o, lab, build_log, sizeof build_log);
     json_bool(w, "built", built);
     if (!built) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(build_log);
         json_string(w, "build_log", build_log);
     }
+    harness_proc h;
+    memset(&h, 0, sizeof h);
     json_array_begin(w, "checks");
     int lab_earned = 0, lab_possible = 0, all_correct = 1;
     int env_error = 0; /* set once a check could not run for a reason outside the code */
@@ -234,7 +397,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         char log_path[512] = "";
         char name[160];
         snprintf(name, sizeof name, "%s", c->name);
-        if (!built) {
+        if (stop_signal) {
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run: grading was interrupted");
+        } else if (!built) {
             d.v = VERDICT_FAIL;
             snprintf(d.message, sizeof d.message, "not run: the build failed");
         } else if (env_error) { /* the machine cannot run this lab: say it once */
@@ -245,20 +411,22 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             snprintf(d.message, sizeof d.message,
                      "skipped: speed counts only once every correctness check passes");
         } else {
-            char runner[512], results[512], check_s[16], seed_s[32], thr_s[32];
-            snprintf(runner, sizeof runner, "%s/%s/runner", o->runners, lab->name);
+            char results[512];
             snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
             snprintf(log_path, sizeof log_path, "%s/%s.%d.log", o->logs, lab->name, i);
-            snprintf(check_s, sizeof check_s, "%d", i);
-            snprintf(seed_s, sizeof seed_s, "0x%llx", o->seed);
-            snprintf(thr_s, sizeof thr_s, "%.6g", threshold);
             unlink(results);
             unlink(log_path);
-            char *argv[] = {runner, "--check", check_s, "--seed", seed_s, "--threshold", thr_s,
-                            "--results", results, NULL};
-            run_child(argv, log_path, timeout, &out);
+            harness_check(o, lab, &h, i, threshold, timeout, results, log_path, &out);
             read_records(results, &l);
             decide_check(lab, c, threshold, &out, &l, &d);
+            const record *iso = find_record(&l, "isolation", 0);
+            double tp = 0;
+            if (iso && !record_get_num(iso, "tamper_proof", &tp)) {
+                if (tp == 0)
+                    t->tamper_proof = 0;
+                if (record_get(iso, "detail"))
+                    snprintf(t->isolation, sizeof t->isolation, "%s", record_get(iso, "detail"));
+            }
         }
         if (c->kind != CHECK_SPEED && d.v != VERDICT_OK)
             all_correct = 0;
@@ -275,7 +443,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         print_line(name, d.v, out.seconds, d.message);
         if (d.v == VERDICT_FAIL) {
             print_indented("HINT: ", d.detail);
-            if (log_path[0] && (out.timed_out || !out.exited || out.status != 0))
+            if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
+                                find_record(&l, "error", 0)))
                 print_log_tail(log_path, 8);
         }
         const record *dev = find_record(&l, "device", 0);
@@ -299,6 +468,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_object_end(w);
         free_records(&l);
     }
+    harness_stop(&h, NULL);
     json_array_end(w);
     json_int(w, "score", lab_earned);
     json_int(w, "max", lab_possible);
@@ -319,22 +489,47 @@ static int bench_lab(const options *o, const lab_info *lab)
         print_build_errors(build_log);
         return 1;
     }
-    char runner[512], results[512], log_path[512];
-    snprintf(runner, sizeof runner, "%s/%s/runner", o->runners, lab->name);
+    char exe[512], ref[512], worker_arg[512], results[512], log_path[512];
+    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
+    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
+    snprintf(worker_arg, sizeof worker_arg, "%s", o->worker);
     snprintf(results, sizeof results, "%s/%s.bench.records", o->logs, lab->name);
     snprintf(log_path, sizeof log_path, "%s/%s.bench.log", o->logs, lab->name);
     unlink(results);
     unlink(log_path);
-    char *argv[] = {runner, "--bench", "--results", results, "--cap", "20", NULL};
+    char *argv[64];
+    int n = 0;
+    argv[n++] = exe;
+    argv[n++] = "--bench";
+    argv[n++] = "--worker";
+    argv[n++] = worker_arg;
+    argv[n++] = "--reference";
+    argv[n++] = ref;
+    argv[n++] = "--cap";
+    argv[n++] = "20";
+    char *copy = NULL;
+    size_t name_len = strlen(lab->name);
+    for (int i = 0; i < o->n_variants; i++)
+        if (!strncmp(o->variants[i], lab->name, name_len) && o->variants[i][name_len] == ':') {
+            copy = strdup(o->variants[i] + name_len + 1);
+            char *save = NULL;
+            for (char *v = strtok_r(copy, " ", &save); v && n < 60; v = strtok_r(NULL, " ", &save)) {
+                argv[n++] = "--variant";
+                argv[n++] = v;
+            }
+        }
+    argv[n] = NULL;
     child_outcome out;
-    run_child(argv, log_path, 600, &out);
+    /* the bench's records go to stdout, which run_child sends to the log: read from there */
+    run_child(argv, results, 1200, &out);
+    free(copy);
     record_list l;
     read_records(results, &l);
     check_decision d;
     memset(&d, 0, sizeof d);
     if (decide_process(lab, &out, &l, &d)) {
         printf("%s %-12s %s\n", lab->number, lab->name, d.message[0] ? d.message : "failed");
-        print_log_tail(log_path, 12);
+        print_log_tail(results, 12);
         free_records(&l);
         return 1;
     }
@@ -345,30 +540,30 @@ static int bench_lab(const options *o, const lab_info *lab)
         printf("%s %-12s on %s, SM clock under load %.0f MHz\n", lab->number, lab->name,
                record_get(dev, "name") ? record_get(dev, "name") : "?", mhz);
     }
-    /* The skeleton and reference rows of a task set the columns "x ref" and "x ceiling". */
     for (int i = 0; i < l.n; i++) {
         const record *r = &l.rec[i];
         if (strcmp(r->type, "bench"))
             continue;
-        const char *task = record_get(r, "task");
-        double ms = 0, rate = 0, impl = 0, ref_ms = 0, ceil_ms = 0;
+        const char *task = record_get(r, "task"), *path = record_get(r, "path");
+        double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0;
         record_get_num(r, "ms", &ms);
         record_get_num(r, "rate", &rate);
-        record_get_num(r, "impl", &impl);
-        for (int j = 0; j < l.n; j++) {
+        for (int j = 0; j < l.n; j++) { /* the reference and ceiling of the same task and path */
             const record *q = &l.rec[j];
             double qi;
             if (strcmp(q->type, "bench") || strcmp(record_get(q, "task"), task) ||
                 record_get_num(q, "impl", &qi))
                 continue;
-            if (qi == 1)
+            if (qi == 1 && !strcmp(record_get(q, "path"), path))
                 record_get_num(q, "ms", &ref_ms);
             if (qi == 2)
                 record_get_num(q, "ms", &ceil_ms);
         }
-        printf("%s %-12s %-14s %-18s %-30s %10.4f %10.1f %-8s %8.2f %8.2f\n", lab->number,
-               lab->name, task, record_get(r, "size"), record_get(r, "variant"), ms, rate,
-               record_get(r, "unit"), ref_ms > 0 ? ref_ms / ms : 0, ceil_ms > 0 ? ceil_ms / ms : 0);
+        printf("%s\t%s\t%s\t%s\t%s\t%.4f\t%.1f\t%s\t%.3f\t%.3f\n", lab->number, lab->name, task,
+               record_get(r, "size"), record_get(r, "variant"), ms, rate,
+               record_get(r, "unit"), ref_ms > 0 ? ref_ms / ms : 0,
+               ceil_ms > 0 ? ceil_ms / ms : 0);
+        printf("  (%s)\n", path ? path : "");
     }
     free_records(&l);
     return 0;
@@ -379,39 +574,68 @@ static int bench_lab(const options *o, const lab_info *lab)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: grade-driver --runners DIR --mode gpu|emu [--lab NAME,...] [--seed S]\n"
-                    "                    [--student DIR] [--build 'CMD %%s'] [--json FILE]\n"
-                    "                    [--logs DIR] [--bench]\n"
+    fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
+                    "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
+                    "                    [--build 'CMD %%s'] [--json FILE] [--logs DIR]\n"
+                    "                    [--bench --variants 'LAB:NAME=SO ...']\n"
                     "Run it through `make grade` or `make bench`.\n");
     exit(2);
 }
 
 static options parse_options(int argc, char **argv)
 {
-    options o = {NULL, "gpu", NULL, "labs", NULL, "build/grade/results.json", "build/grade", 0, 0};
+    options o;
+    memset(&o, 0, sizeof o);
+    o.mode = "gpu";
+    o.student = "labs";
+    o.json = "build/grade/results.json";
+    o.logs = "build/grade";
+    o.isolation = "on";
     int have_seed = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--bench")) { o.bench = 1; continue; }
-        if (!v) usage();
-        if (!strcmp(a, "--runners")) o.runners = v;
-        else if (!strcmp(a, "--mode")) o.mode = v;
-        else if (!strcmp(a, "--lab")) o.labs = *v ? v : NULL;
-        else if (!strcmp(a, "--student")) o.student = v;
-        else if (!strcmp(a, "--build")) o.build = *v ? v : NULL;
-        else if (!strcmp(a, "--json")) o.json = v;
-        else if (!strcmp(a, "--logs")) o.logs = v;
-        else if (!strcmp(a, "--seed")) {
-            if (*v) {
+    static const struct option longs[] = {
+        {"labdir", required_argument, NULL, 'L'}, {"student-dir", required_argument, NULL, 'S'},
+        {"worker", required_argument, NULL, 'W'}, {"mode", required_argument, NULL, 'm'},
+        {"lab", required_argument, NULL, 'l'},    {"student", required_argument, NULL, 's'},
+        {"build", required_argument, NULL, 'b'},  {"json", required_argument, NULL, 'j'},
+        {"logs", required_argument, NULL, 'g'},   {"seed", required_argument, NULL, 'e'},
+        {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
+        {"variants", required_argument, NULL, 'v'}, {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'L': o.labdir = optarg; break;
+        case 'S': o.runners = optarg; break;
+        case 'W': o.worker = optarg; break;
+        case 'm': o.mode = optarg; break;
+        case 'l': o.labs = *optarg ? optarg : NULL; break;
+        case 's': o.student = optarg; break;
+        case 'b': o.build = *optarg ? optarg : NULL; break;
+        case 'j': o.json = optarg; break;
+        case 'g': o.logs = optarg; break;
+        case 'i':
+            if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+                fatal("GRADER_ISOLATION=%s: use on or off", optarg);
+            o.isolation = optarg;
+            break;
+        case 'B': o.bench = 1; break;
+        case 'v':
+            if (o.n_variants < 64)
+                o.variants[o.n_variants++] = optarg;
+            break;
+        case 'e':
+            if (*optarg) {
                 char *end;
-                o.seed = strtoull(v, &end, 0);
-                if (*end) fatal("SEED=%s is not a number (try SEED=0x1234abcd)", v);
+                errno = 0;
+                o.seed = strtoull(optarg, &end, 0);
+                if (*end || errno || optarg[0] == '-')
+                    fatal("SEED=%s is not a number (try SEED=0x1234abcd)", optarg);
                 have_seed = 1;
             }
-        } else usage();
-        i++;
+            break;
+        default: usage();
+        }
     }
-    if (!o.runners)
+    if (!o.labdir || !o.runners || !o.worker || optind != argc)
         usage();
     if (!have_seed && getrandom(&o.seed, sizeof o.seed, 0) != sizeof o.seed)
         o.seed = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid();
@@ -437,9 +661,18 @@ static int select_labs(const options *o, const lab_info **out)
             fprintf(stderr, "\n");
             exit(2);
         }
-        out[n++] = lab;
+        int seen = 0; /* LAB=01,1,coalescing names one lab: grade it once */
+        for (int i = 0; i < n; i++)
+            seen |= out[i] == lab;
+        if (!seen)
+            out[n++] = lab;
     }
     free(copy);
+    if (n == 0) {
+        fprintf(stderr, "error: LAB=%s names no lab. Try LAB=transpose, LAB=06 or LAB=01,06 "
+                        "(or leave LAB out to grade every lab).\n", o->labs);
+        exit(2);
+    }
     return n;
 }
 
@@ -473,19 +706,31 @@ int main(int argc, char **argv)
     mkdir(o.logs, 0755);
     const lab_info *labs[64];
     const int n = select_labs(&o, labs);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop; /* Ctrl-C, SIGTERM: kill the lab's processes, report, exit */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
 
     if (o.bench) {
-        printf("%-2s %-12s %-14s %-18s %-30s %10s %10s %-8s %8s %8s\n", "#", "lab", "task", "size",
-               "variant", "ms", "rate", "unit", "x ref", "x ceil");
+        printf("#\tlab\ttask\tsize\tvariant\tms\trate\tunit\tx_ref\tx_ceil\n");
         int bad = 0;
         for (int i = 0; i < n; i++)
             bad |= bench_lab(&o, labs[i]);
         return bad ? 1 : 0;
     }
 
-    FILE *jf = fopen(o.json, "w");
+    /* Build (and vet) everything before any student code runs. */
+    int built[64];
+    static char build_logs[64][512];
+    build_all(&o, labs, n, built, build_logs);
+
+    char json_tmp[1024];
+    snprintf(json_tmp, sizeof json_tmp, "%s.tmp.%d", o.json, (int)getpid());
+    FILE *jf = fopen(json_tmp, "w");
     if (!jf)
-        fatal("cannot write %s", o.json);
+        fatal("cannot write %s", json_tmp);
     json_writer w;
     json_init(&w, jf);
     json_object_begin(&w, NULL);
@@ -505,18 +750,33 @@ int main(int argc, char **argv)
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
            o.student, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
            "skipped)", seed_s, seed_s);
-    totals t = {0, 0, 0, 0};
+    totals t;
+    memset(&t, 0, sizeof t);
+    t.tamper_proof = 1;
     json_array_begin(&w, "labs");
     for (int i = 0; i < n; i++)
-        grade_lab(&o, &cfg, labs[i], &w, &t);
+        grade_lab(&o, &cfg, labs[i], built[i], build_logs[i], &w, &t);
     json_array_end(&w);
+    json_bool(&w, "tamper_proof", t.tamper_proof);
+    json_string(&w, "isolation", t.isolation);
     json_int(&w, "score", t.earned);
     json_int(&w, "max", t.possible);
     const int status = t.failed ? 1 : t.not_run ? 2 : 0;
     json_int(&w, "exit_status", status);
+    json_bool(&w, "interrupted", stop_signal != 0);
     json_object_end(&w);
-    fclose(jf);
+    if (fclose(jf) != 0 || rename(json_tmp, o.json) != 0)
+        fatal("cannot write %s", o.json);
 
+    if (!t.tamper_proof)
+        printf("\nNOTE: not tamper-proof on this machine: %s. Student code ran in the grader's "
+               "own process; a score from this run is feedback, not a grade.\n",
+               t.isolation[0] ? t.isolation : "isolation was off");
+    if (stop_signal) {
+        printf("\nInterrupted (signal %d): grading stopped; nothing of it is left running.\n",
+               (int)stop_signal);
+        return 2;
+    }
     printf("\nScore: %d/%d\n", t.earned, t.possible);
     static const char *const meaning[] = {"full marks", "a point was lost",
                                           "a check could not run here (and none failed)"};

@@ -50,7 +50,11 @@ const record *find_record(const record_list *l, const char *type, int from);
 
 /* The speed figures decided from a speed check's samples. */
 typedef struct speed_figures {
-    int rounds;          /* interleaved sample pairs */
+    int rounds;          /* interleaved rounds (student, reference, null call) */
+    int calls;           /* calls per timed unit (each sample times this many) */
+    double null_ms;      /* median time of a null call through the same path */
+    double ref_alone_ms; /* median reference unit with the student's process gone (0: none) */
+    double slowdown;     /* ref_ms / ref_alone_ms - 1 (0 when not measured) */
     double ratio;        /* median over pairs of reference time / student time */
     double ci_lo, ci_hi; /* its ~95% confidence interval */
     double stu_ms;       /* median student time */

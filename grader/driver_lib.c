@@ -200,10 +200,30 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
         const char *where = record_get(err, "where");
         const char *call = record_get(err, "call");
         const char *msg = record_get(err, "message");
+        const char *who = record_get(err, "who");
+        const char *kind = record_get(err, "kind");
+        const record *iso = find_record(l, "isolation", 0);
+        double isolated = 0;
+        if (iso)
+            record_get_num(iso, "tamper_proof", &isolated);
         name = name ? name : "unknown";
         const char *meaning = cuda_error_meaning(name);
-        if (is_environment_error(name)) {
+        if (who && !strcmp(who, "reference")) {
+            set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)",
+                msg && *msg ? msg : name);
+        } else if (is_environment_error(name) ||
+                   (who && !strcmp(who, "harness") && isolated)) {
             set(d, VERDICT_ERROR, "could not run: %s (%s)", msg ? msg : name, name);
+        } else if (kind && !strcmp(kind, "hang")) {
+            set(d, VERDICT_FAIL, "hung: %s (killed)", msg && *msg ? msg : "no answer");
+            snprintf(d->detail, sizeof d->detail,
+                     "Look for a loop whose exit condition never becomes true, or a block waiting "
+                     "on a barrier or flag that other threads never reach.");
+        } else if (kind && !strcmp(kind, "crash")) {
+            set(d, VERDICT_FAIL, "crashed: %s", msg && *msg ? msg : "the process died");
+            snprintf(d->detail, sizeof d->detail,
+                     "Your code runs in a process of its own; it ended during the call. The log "
+                     "below shows what it printed.");
         } else {
             set(d, VERDICT_FAIL, "crashed: %s in %s", meaning ? meaning : (msg ? msg : name),
                 lab->name);
@@ -283,50 +303,79 @@ static int decide_correct(const lab_info *lab, const record *c, check_decision *
     return 0;
 }
 
+/* Median of `key` over the records of `type` (0 if none); *n gets how many there were. */
+static double median_field(const record_list *l, const char *type, const char *key, int *n)
+{
+    double *x = xmalloc((size_t)(l->n + 1) * sizeof *x);
+    int k = 0;
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->rec[i].type, type) && !record_get_num(&l->rec[i], key, &x[k]))
+            k++;
+    const double m = k ? stats_median(x, (size_t)k) : 0;
+    free(x);
+    if (n)
+        *n = k;
+    return m;
+}
+
+/* The reference may not run slower beside the student's process than alone by more than this
+ * (a student's process that keeps the GPU busy between its calls slows the reference). */
+#define SLOWDOWN_LIMIT 0.05
+
 static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
                          check_decision *d)
 {
     const record *sp = find_record(l, "speed", 0);
-    double work = 0, ceiling_ms = 0, host_clock = 0, escaped = 0;
-    if (!sp || record_get_num(sp, "work", &work) || record_get_num(sp, "host_clock", &host_clock)) {
-        set(d, VERDICT_FAIL, "garbage in the runner's results (no complete `speed` record)");
+    double work = 0, ceiling_ms = 0, calls = 1;
+    if (!sp || record_get_num(sp, "work", &work)) {
+        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `speed` record)");
         return;
     }
     record_get_num(sp, "ceiling_ms", &ceiling_ms);
-    record_get_num(sp, "escaped", &escaped);
+    record_get_num(sp, "calls_per_unit", &calls);
+    calls = calls >= 1 ? calls : 1;
     int n = 0;
     for (int i = 0; i < l->n; i++)
         n += strcmp(l->rec[i].type, "sample") == 0;
     if (n < 3) {
-        set(d, VERDICT_FAIL, "garbage in the runner's results (%d timing samples)", n);
+        set(d, VERDICT_FAIL, "garbage in the harness's results (%d timing samples)", n);
         return;
     }
+    speed_figures *f = &d->speed;
+    f->null_ms = median_field(l, "sample", "null_ms", NULL);
     double *stu = xmalloc(n * sizeof *stu), *ref = xmalloc(n * sizeof *ref);
     int k = 0;
     for (int i = 0; i < l->n; i++) {
         if (strcmp(l->rec[i].type, "sample") != 0)
             continue;
-        const char *sk = host_clock ? "stu_host_ms" : "stu_ms";
-        const char *rk = host_clock ? "ref_host_ms" : "ref_ms";
-        if (record_get_num(&l->rec[i], sk, &stu[k]) || record_get_num(&l->rec[i], rk, &ref[k]) ||
-            !(stu[k] > 0) || !(ref[k] > 0)) {
+        if (record_get_num(&l->rec[i], "stu_ms", &stu[k]) ||
+            record_get_num(&l->rec[i], "ref_ms", &ref[k]) || !(stu[k] > 0) || !(ref[k] > 0)) {
             free(stu);
             free(ref);
-            set(d, VERDICT_FAIL, "garbage in the runner's results (bad sample %d)", k + 1);
+            set(d, VERDICT_FAIL, "garbage in the harness's results (bad sample %d)", k + 1);
             return;
         }
+        /* less the path's own cost (a null call through the same path), never below 1% */
+        stu[k] = fmax(stu[k] - f->null_ms, 0.01 * stu[k]);
+        ref[k] = fmax(ref[k] - f->null_ms, 0.01 * ref[k]);
         k++;
     }
-    speed_figures *f = &d->speed;
     d->has_speed = 1;
     f->rounds = n;
-    f->stu_ms = stats_median(stu, n);
-    f->ref_ms = stats_median(ref, n);
-    stats_ratios(ref, stu, n, ref); /* ref[] now holds the per-pair ratios */
+    f->calls = (int)calls;
+    f->stu_ms = stats_median(stu, n) / calls;
+    f->ref_ms = stats_median(ref, n) / calls;
+    stats_ratios(ref, stu, n, ref); /* ref[] now holds the per-round ratios */
     f->ratio = stats_median(ref, n);
     stats_median_ci(ref, n, &f->ci_lo, &f->ci_hi);
     free(stu);
     free(ref);
+    int n_alone = 0;
+    const double alone = median_field(l, "alone", "ref_ms", &n_alone);
+    if (n_alone >= 3) {
+        f->ref_alone_ms = fmax(alone - median_field(l, "alone", "null_ms", NULL), 1e-9) / calls;
+        f->slowdown = f->ref_ms / f->ref_alone_ms - 1;
+    }
     f->rate = work / (f->stu_ms * 1e6);
     f->ceiling_rate = ceiling_ms > 0 ? work / (ceiling_ms * 1e6) : 0;
     snprintf(f->unit, sizeof f->unit, "%s", record_get(sp, "unit") ? record_get(sp, "unit") : "");
@@ -334,26 +383,33 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
              record_get(sp, "ceiling") ? record_get(sp, "ceiling") : "");
     f->close_call = stats_position(f->ci_lo, f->ci_hi, threshold) == RATIO_STRADDLES;
 
+    /* Near the pass mark, enough digits that the ratio never reads as equal to it. */
+    const int digits = fabs(f->ratio - threshold) < 0.01 ? 3 : 2;
     char figures[256];
-    snprintf(figures, sizeof figures, "%.2fx the reference (needs %.2fx): %.0f %s", f->ratio,
-             threshold, f->rate, f->unit);
+    snprintf(figures, sizeof figures, "%.*fx the reference (needs %.2fx): %.0f %s", digits,
+             f->ratio, threshold, f->rate, f->unit);
     if (f->ceiling_rate > 0) {
         char more[96];
         snprintf(more, sizeof more, ", %.2f of %s", f->rate / f->ceiling_rate, f->ceiling);
         strncat(figures, more, sizeof figures - strlen(figures) - 1);
     }
-    if (escaped) {
-        set(d, VERDICT_FAIL, "work escaped the timing stream: %s", figures);
+    if (f->slowdown > SLOWDOWN_LIMIT) {
+        set(d, VERDICT_FAIL, "the reference ran %.0f%% slower beside your code than alone: %s",
+            100 * f->slowdown, figures);
         snprintf(d->detail, sizeof d->detail,
-                 "The host clock saw far more time than the stream you were given: launch every "
-                 "kernel on the `stream` argument (not the default stream or one of your own).");
+                 "Something of yours kept the GPU busy while the reference was timed (work left "
+                 "running after your call returned, or a thread). Finish all your work before "
+                 "your entry point returns.");
         return;
     }
     if (f->ratio >= threshold) {
         set(d, VERDICT_OK, "%s", figures);
     } else {
         set(d, VERDICT_FAIL, "%s", figures);
-        snprintf(d->detail, sizeof d->detail, "%s", lab->hint_speed);
+        /* how far off, in the lab's own terms: the rate at the pass mark */
+        const double pass_rate = work / (f->ref_ms / threshold * 1e6);
+        snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",
+                 pass_rate - f->rate, f->unit, pass_rate, f->unit, lab->hint_speed);
     }
     if (f->close_call) {
         char note[96];

@@ -1,13 +1,23 @@
-/* harness.cu - main() of every lab runner: runs one check of the lab's table, or the bench.
+/* harness.cu - TRUSTED PROCESS: main() of a lab's harness. It owns the device buffers, the
+ * inputs, the expected outputs, verification and timing, and never loads student code
+ * (where the machine can isolate; see worker_trusted.h for the fallback).
  *
- *   runner --check N --seed S --results FILE [--threshold T] [--cap SECONDS]
- *   runner --bench --results FILE [--cap SECONDS]
+ *   harness --serve  --worker EXE --student SO --reference SO [--isolation on|off]
+ *   harness --bench  --worker EXE --reference SO --variant NAME=SO ... [--cap SECONDS]
  *
- * It reports raw facts as records (results.h) to FILE; the driver decides verdicts. Anything
- * the student's code prints goes to stdout/stderr, which the driver keeps in a log. A CUDA
- * error anywhere ends the process with an `error` record and status 3. */
+ * --serve: the driver writes one command per line on stdin,
+ *     check N SEED THRESHOLD CAP_SECONDS TIMEOUT_SECONDS RECORDS_PATH LOG_PATH
+ * and the harness runs check N of the lab's table, writes its records (results.h) to
+ * RECORDS_PATH, what the workers printed to LOG_PATH (capped), and answers "done N" on
+ * stdout. The seed reaches no other process. The student's and the reference's workers live
+ * across the lab's checks; a crash or a hang fails that check and restarts the worker.
+ *
+ * --bench: every variant (skeleton, ladder rungs, reference) timed side by side twice, in
+ * this process with CUDA events and through the isolated path, plus the ceiling. */
 #include "harness.h"
+#include "proto.h"
 #include "results.h"
+#include "worker_trusted.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
 #include "../common/stats.h"
@@ -15,11 +25,17 @@
 #include "../common/util.h"
 
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+int harness_device_only;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Helpers for the labs' hooks                                                                 */
@@ -64,6 +80,37 @@ size_t harness_speed_bytes(const device_info *d, int l2_multiple, int buffers)
     return bytes;
 }
 
+/* Calls go to the workers (worker_trusted.cu); what a shim reported is kept per impl. */
+static char problems[IMPL_EXTRA + 16][256];
+
+void harness_call(int impl, cudaStream_t s, int entry, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    workers_call(impl, s, entry, fmt, ap);
+    va_end(ap);
+}
+
+const char *harness_problem(int impl) { return problems[impl]; }
+void harness_clear_problem(int impl) { problems[impl][0] = 0; }
+void harness_note_problem(int impl, const char *problem)
+{
+    if (!problems[impl][0])
+        snprintf(problems[impl], sizeof problems[impl], "%s", problem);
+}
+
+void *harness_host_alloc(size_t bytes) { return workers_host_alloc(bytes); }
+void harness_host_free(void *p) { workers_host_free(p); }
+
+/* dbuf allocations are registered with the workers' buffer table. */
+static void on_dbuf(void *base, size_t bytes, int freeing)
+{
+    if (freeing)
+        workers_unregister(base);
+    else
+        workers_register_device(base, bytes);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Records                                                                                     */
 
@@ -72,11 +119,30 @@ static void on_cuda_error(cudaError_t err, const char *call, const char *file, i
     char where[512];
     snprintf(where, sizeof where, "%s:%d", file, line);
     results_begin("error");
+    results_str("who", "harness");
     results_str("kind", "cuda");
     results_str("name", cudaGetErrorName(err));
     results_str("message", cudaGetErrorString(err));
     results_str("call", call);
     results_str("where", where);
+    results_emit();
+}
+
+static const char *impl_who(int impl)
+{
+    return impl == IMPL_STUDENT ? "student" : impl == IMPL_REFERENCE ? "reference" : "variant";
+}
+
+static void emit_worker_failure(const worker_failure *f)
+{
+    static const char *const kinds[] = {"", "cuda", "crash", "hang"};
+    results_begin("error");
+    results_str("who", impl_who(f->impl));
+    results_str("kind", kinds[f->kind]);
+    results_str("name", f->kind == WORKER_FAIL_CUDA ? f->cuda_name : kinds[f->kind]);
+    results_str("message", f->detail);
+    results_str("call", "your entry point");
+    results_str("where", "the worker process");
     results_emit();
 }
 
@@ -132,65 +198,232 @@ static int verify_passed(const verify_result *v)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Running implementations                                                                     */
+/* Correctness: one call, checked against the CPU's answer                                     */
 
-typedef struct run_ctx {
-    const lab_task *task; /* the task being run */
-    void *problem;        /* its state */
-    const int *impl_of;   /* variant index -> IMPL_* */
-    int n_variants;       /* entries in impl_of */
-    int student_variant;  /* variant index of IMPL_STUDENT, -1 if none */
-    int reverified;       /* timed student outputs verified so far */
-    int reverify_failed;  /* 1 once one of them was wrong */
-    verify_result last_bad; /* the failing verification, if any */
-} run_ctx;
-
-static void prepare_variant(void *ctx, int variant, cudaStream_t s)
-{
-    run_ctx *c = (run_ctx *)ctx;
-    c->task->prepare(c->problem, c->impl_of[variant], s);
-}
-
-static void run_variant(void *ctx, int variant, cudaStream_t s)
-{
-    run_ctx *c = (run_ctx *)ctx;
-    c->task->run(c->problem, c->impl_of[variant], s);
-}
-
-/* Re-verify the student's timed output in rounds where the student ran last (poisoned right
- * before that call, so what is there came from it): rounds 2^k - 1 and k >= 0 ... */
-static void after_round(void *ctx, int round)
-{
-    run_ctx *c = (run_ctx *)ctx;
-    if (c->student_variant < 0 || c->reverify_failed)
-        return;
-    const int last = (round + c->n_variants - 1) % c->n_variants;
-    if (last != c->student_variant || ((round + 1) & round) != 0)
-        return;
-    verify_result v;
-    memset(&v, 0, sizeof v);
-    v.input_ok = 1;
-    CUDA_CHECK(cudaDeviceSynchronize());
-    c->task->verify(c->problem, &v);
-    c->reverified++;
-    if (!verify_passed(&v)) {
-        c->reverify_failed = 1;
-        c->last_bad = v;
-    }
-}
-
-/* One untimed call of impl, checked. */
 static void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
                             verify_result *v)
 {
     memset(v, 0, sizeof *v);
     v->input_ok = 1;
+    harness_clear_problem(impl);
     t->prepare(p, impl, s);
     CUDA_CHECK(cudaDeviceSynchronize());
     t->run(p, impl, s);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
     t->verify(p, v);
+    if (harness_problem(impl)[0] && !v->problem[0])
+        snprintf(v->problem, sizeof v->problem, "%s", harness_problem(impl));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Speed: K problems per timed unit, fresh inputs every round, every output compared          */
+
+#define MAX_INSTANCES PROTO_MAX_CALLS
+#define MAX_IO 8
+#define V_STUDENT 0
+#define V_REFERENCE 1
+#define V_NULL 2
+
+typedef struct speed_ctx {
+    const lab_task *t;          /* the task timed */
+    void *inst[MAX_INSTANCES];  /* its problems: one call each per timed unit */
+    int k;                      /* how many */
+    int impl_of[TIMING_MAX_VARIANTS]; /* variant -> implementation (IMPL_NULL: null call) */
+    uint64_t seed;              /* fresh inputs of round r come from rng_derive(seed, r) */
+    void *saved[MAX_INSTANCES][MAX_IO]; /* outputs of whoever ran first in the round */
+    uint64_t in_hash[MAX_INSTANCES][MAX_IO]; /* inputs as refreshed */
+    int pending;                /* the variant whose sample just ran, -1 if none */
+    int first;                  /* the first of student/reference to run this round, -1 */
+    int compare;                /* 1: compare outputs (grading); 0: bench, time only */
+    int failed;                 /* 1 once a timed output or input was wrong */
+    verify_result bad;          /* what was wrong, if failed */
+    long long compared;         /* timed outputs compared in full */
+} speed_ctx;
+
+static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
+{
+    const int n = c->t->outputs(c->inst[i], out, MAX_IO, s);
+    if (n < 1 || n > MAX_IO)
+        fatal("lab task %s: outputs() returned %d", c->t->name, n);
+    return n;
+}
+
+/* Untimed, after the sample of `v`: inputs must be unchanged after the student ran, and the
+ * first runner's outputs are saved for comparison with the second's. */
+static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
+{
+    if (c->impl_of[v] == IMPL_NULL || !c->compare || c->failed)
+        return;
+    if (c->impl_of[v] == IMPL_STUDENT) {
+        for (int i = 0; i < c->k; i++) {
+            lab_input in[MAX_IO];
+            const int n = c->t->inputs(c->inst[i], in, MAX_IO);
+            for (int j = 0; j < n; j++)
+                if (dev_hash(in[j].data, in[j].bytes, s) != c->in_hash[i][j]) {
+                    c->failed = 1;
+                    memset(&c->bad, 0, sizeof c->bad);
+                    c->bad.out.n = 1;
+                    c->bad.guard_ok = 1;
+                    c->bad.input_ok = 0;
+                    c->bad.input_at = 0;
+                    return;
+                }
+        }
+    }
+    if (c->first < 0) {
+        c->first = v;
+        for (int i = 0; i < c->k; i++) {
+            lab_output out[MAX_IO];
+            const int n = speed_outputs(c, i, out, s);
+            for (int j = 0; j < n; j++)
+                CUDA_CHECK(cudaMemcpyAsync(c->saved[i][j], out[j].data, out[j].n * 4,
+                                           cudaMemcpyDeviceToDevice, s));
+        }
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        return;
+    }
+    /* The second runner: compare its outputs (live) with the first's (saved). */
+    const int student_saved = c->impl_of[c->first] == IMPL_STUDENT;
+    for (int i = 0; i < c->k && !c->failed; i++) {
+        lab_output out[MAX_IO];
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++) {
+            dev_compare_result r;
+            const void *got = student_saved ? c->saved[i][j] : out[j].data;
+            const void *want = student_saved ? out[j].data : c->saved[i][j];
+            dev_compare(got, want, out[j].n, out[j].type, out[j].rel, out[j].abs, &r, s);
+            c->compared++;
+            if (r.n_bad) {
+                c->failed = 1;
+                memset(&c->bad, 0, sizeof c->bad);
+                c->bad.out.n = out[j].n;
+                c->bad.out.n_bad = r.n_bad;
+                c->bad.out.first_bad = r.first_bad;
+                c->bad.out.got = r.got;
+                c->bad.out.expected = r.want;
+                c->bad.guard_ok = c->bad.input_ok = 1;
+                break;
+            }
+        }
+    }
+}
+
+static void speed_before_round(void *ctx, int round)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    cudaStream_t s = 0;
+    for (int i = 0; i < c->k; i++) {
+        c->t->refresh(c->inst[i], rng_derive(c->seed, (uint64_t)(round + 1000) * 64 + i), s);
+        if (c->compare) {
+            lab_input in[MAX_IO];
+            const int n = c->t->inputs(c->inst[i], in, MAX_IO);
+            for (int j = 0; j < n; j++)
+                c->in_hash[i][j] = dev_hash(in[j].data, in[j].bytes, s);
+        }
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    c->pending = -1;
+    c->first = -1;
+}
+
+static void speed_prepare(void *ctx, int v, cudaStream_t s)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    if (c->pending >= 0)
+        settle_sample(c, c->pending, s);
+    c->pending = v;
+    if (c->impl_of[v] == IMPL_NULL)
+        return;
+    for (int i = 0; i < c->k; i++)
+        c->t->prepare(c->inst[i], c->impl_of[v], s);
+}
+
+static void speed_run(void *ctx, int v, cudaStream_t s)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    if (c->impl_of[v] == IMPL_NULL) {
+        workers_null_call(IMPL_REFERENCE, s);
+        return;
+    }
+    if (c->impl_of[v] == IMPL_CEILING) {
+        for (int i = 0; i < c->k; i++)
+            c->t->run(c->inst[i], IMPL_CEILING, s);
+        return;
+    }
+    workers_batch_begin();
+    for (int i = 0; i < c->k; i++)
+        c->t->run(c->inst[i], c->impl_of[v], s);
+    workers_batch_end();
+}
+
+static void speed_after_round(void *ctx, int round)
+{
+    (void)round;
+    speed_ctx *c = (speed_ctx *)ctx;
+    if (c->pending >= 0)
+        settle_sample(c, c->pending, 0);
+    c->pending = -1;
+}
+
+/* Make the K problems of a timed unit: enough calls that a unit lasts `unit_ms` at the
+ * reference's speed, within the memory budget. */
+static void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,
+                            const device_info *d, double unit_ms, cudaStream_t s)
+{
+    size_t free0, free1, total;
+    CUDA_CHECK(cudaMemGetInfo(&free0, &total));
+    harness_device_only = 1;
+    c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
+    CUDA_CHECK(cudaMemGetInfo(&free1, &total));
+    size_t per = free0 > free1 ? free0 - free1 : 0;
+    lab_output out[MAX_IO];
+    const int n_out = speed_outputs(c, 0, out, s);
+    for (int j = 0; j < n_out; j++)
+        per += out[j].n * 4;
+    /* One call of the reference, twice (the first pays for module loading). */
+    c->k = 1;
+    speed_before_round(c, -100);
+    double t = 1e9;
+    for (int rep = 0; rep < 2; rep++) {
+        c->t->prepare(c->inst[0], IMPL_REFERENCE, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const double t0 = wall_seconds();
+        c->t->run(c->inst[0], IMPL_REFERENCE, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const double ms = (wall_seconds() - t0) * 1e3;
+        t = ms < t ? ms : t;
+    }
+    int k = (int)ceil(unit_ms / (t > 1e-3 ? t : 1e-3));
+    const size_t budget = harness_memory_budget(d);
+    if (per > 0 && (size_t)k * per > budget)
+        k = (int)(budget / per);
+    k = k < 1 ? 1 : k > MAX_INSTANCES ? MAX_INSTANCES : k;
+    if (d->emulated)
+        k = 1;
+    for (int i = 1; i < k; i++)
+        c->inst[i] = c->t->create(size, rng_derive(seed, (uint64_t)i), d);
+    harness_device_only = 0;
+    c->k = k;
+    for (int i = 0; i < k; i++) {
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++)
+            CUDA_CHECK(cudaMalloc(&c->saved[i][j], out[j].n * 4));
+    }
+}
+
+static void speed_free(speed_ctx *c)
+{
+    for (int i = 0; i < c->k; i++) {
+        for (int j = 0; j < MAX_IO; j++)
+            if (c->saved[i][j])
+                CUDA_CHECK(cudaFree(c->saved[i][j]));
+        if (c->inst[i])
+            c->t->destroy(c->inst[i]);
+    }
+    memset(c->inst, 0, sizeof c->inst);
+    memset(c->saved, 0, sizeof c->saved);
+    c->k = 0;
 }
 
 static double median_of(const timing_result *r, int host_clock, int v)
@@ -213,52 +446,142 @@ static const char *stop_name(timing_stop s)
     }
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* Checks                                                                                      */
+/* The ceiling's time for one call of this problem: the task's own hook, or the median of 7
+ * event-timed calls of IMPL_CEILING in this process (each after an L2 flush). */
+static double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l2_flusher *f,
+                         cudaStream_t s)
+{
+    if (c->t->ceiling_ms)
+        return c->t->ceiling_ms(c->inst[0], d, clock_mhz, s);
+    speed_ctx one = *c;
+    one.k = 1;
+    one.compare = 0;
+    one.impl_of[0] = IMPL_CEILING;
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = 1;
+    plan.warmup_rounds = 1;
+    plan.min_rounds = plan.max_rounds = 7;
+    plan.ratio_num = plan.ratio_offset = -1;
+    plan.hard_cap_s = 60;
+    plan.host_clock = c->t->host_clock;
+    timing_result r;
+    time_interleaved(&plan, speed_prepare, speed_run, &one, NULL, f, s, &r);
+    const double ms = median_of(&r, c->t->host_clock, 0);
+    timing_result_free(&r);
+    return ms;
+}
 
 typedef struct options {
-    int check;          /* table row, or -1 for --bench */
-    uint64_t seed;      /* the run's secret seed */
-    const char *results;/* path of the records file */
-    double threshold;   /* the pass mark the stopping rule watches */
-    double cap_s;       /* soft time cap of a speed check */
+    int serve, bench;
+    const char *worker, *student_so, *reference_so;
+    int isolate;
+    double cap_s;
+    const char *variant_name[16];
+    const char *variant_so[16];
+    int n_variants;
 } options;
 
-static void usage(void)
+/* A check's command from the driver. */
+typedef struct check_cmd {
+    int check;
+    uint64_t seed;
+    double threshold, cap_s, timeout_s;
+    char records[1024], log[1024];
+} check_cmd;
+
+static void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
+                      const device_info *d, double clock_mhz, cudaStream_t s, speed_ctx *c)
 {
-    fprintf(stderr,
-            "usage: runner --check N --seed S --results FILE [--threshold T] [--cap SECONDS]\n"
-            "       runner --bench --results FILE [--cap SECONDS]\n"
-            "This program is started by the grader; run `make grade` instead.\n");
-    exit(4);
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->seed = rng_derive(o->seed, 5000u + (uint64_t)o->check);
+    c->compare = 1;
+    c->impl_of[V_STUDENT] = IMPL_STUDENT;
+    c->impl_of[V_REFERENCE] = IMPL_REFERENCE;
+    c->impl_of[V_NULL] = IMPL_NULL;
+    speed_instances(c, size, c->seed, d, 5.0, s);
+    char desc[256];
+    t->describe(c->inst[0], desc, sizeof desc);
+    results_begin("case");
+    results_str("size", desc);
+    results_int("calls_per_unit", c->k);
+    results_emit();
+
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = 3;
+    plan.warmup_rounds = 2;
+    plan.min_rounds = 10;
+    plan.max_rounds = 1000;
+    plan.soft_cap_s = o->cap_s;
+    plan.hard_cap_s = 3 * o->cap_s;
+    plan.ratio_num = V_REFERENCE; /* reference time ... */
+    plan.ratio_den = V_STUDENT;   /* ... over student time, */
+    plan.ratio_offset = V_NULL;   /* each less the path's own cost */
+    plan.threshold = o->threshold;
+    plan.precision = 0.01;
+    plan.host_clock = 1;
+    plan.before_round = speed_before_round;
+    timing_result r;
+    time_interleaved(&plan, speed_prepare, speed_run, c, speed_after_round, NULL, s, &r);
+    for (int i = 0; i < r.rounds; i++) {
+        results_begin("sample");
+        results_num("stu_ms", r.host_ms[3 * i + V_STUDENT]);
+        results_num("ref_ms", r.host_ms[3 * i + V_REFERENCE]);
+        results_num("null_ms", r.host_ms[3 * i + V_NULL]);
+        results_emit();
+    }
+    if (c->failed)
+        emit_verify(&c->bad, "student-timed");
+    const timing_stop stop = r.stop;
+    const double seconds = r.seconds;
+    timing_result_free(&r);
+
+    /* The reference alone, the student's process gone: was it slowed beside the student? */
+    if (!c->failed) {
+        workers_kill(IMPL_STUDENT);
+        speed_ctx alone = *c;
+        alone.compare = 0;
+        alone.impl_of[0] = IMPL_REFERENCE;
+        alone.impl_of[1] = IMPL_NULL;
+        timing_plan ap = plan;
+        ap.n_variants = 2;
+        ap.warmup_rounds = 1;
+        ap.min_rounds = ap.max_rounds = 15;
+        ap.ratio_num = ap.ratio_offset = -1;
+        ap.threshold = 0;
+        ap.hard_cap_s = o->cap_s;
+        time_interleaved(&ap, speed_prepare, speed_run, &alone, speed_after_round, NULL, s, &r);
+        for (int i = 0; i < r.rounds; i++) {
+            results_begin("alone");
+            results_num("ref_ms", r.host_ms[2 * i + 0]);
+            results_num("null_ms", r.host_ms[2 * i + 1]);
+            results_emit();
+        }
+        timing_result_free(&r);
+    }
+
+    l2_flusher f;
+    l2_flusher_init(&f, d);
+    const double ceiling = ceiling_ms(c, d, clock_mhz, &f, s);
+    l2_flusher_free(&f);
+    results_begin("speed");
+    results_num("work", t->work(c->inst[0]));
+    results_str("unit", t->unit);
+    results_str("ceiling", t->ceiling);
+    results_num("ceiling_ms", ceiling);
+    results_int("calls_per_unit", c->k);
+    results_int("host_clock", 1);
+    results_int("escaped", 0);
+    results_str("stop", stop_name(stop));
+    results_num("seconds", seconds);
+    results_int("reverified", (long long)c->compared);
+    results_emit();
 }
 
-static options parse_options(int argc, char **argv)
-{
-    options o = {-2, 0, NULL, 0.0, 15.0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--bench")) {
-            o.check = -1;
-        } else if (!strcmp(a, "--check") && val) {
-            o.check = atoi(val), i++;
-        } else if (!strcmp(a, "--seed") && val) {
-            o.seed = strtoull(val, NULL, 0), i++;
-        } else if (!strcmp(a, "--results") && val) {
-            o.results = val, i++;
-        } else if (!strcmp(a, "--threshold") && val) {
-            o.threshold = atof(val), i++;
-        } else if (!strcmp(a, "--cap") && val) {
-            o.cap_s = atof(val), i++;
-        } else {
-            usage();
-        }
-    }
-    if (o.check == -2 || !o.results)
-        usage();
-    return o;
-}
+/* ------------------------------------------------------------------------------------------ */
+/* One check                                                                                   */
 
 static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                       const device_info *d, long long size[LAB_MAX_DIMS])
@@ -273,246 +596,294 @@ static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t
     }
 }
 
-/* The ceiling's time for this problem: the task's own hook, or the median of 7 timed calls of
- * IMPL_CEILING (each after an L2 flush, like every sample). */
-static double ceiling_ms(const lab_task *t, void *p, const device_info *d, double clock_mhz,
-                         l2_flusher *f, cudaStream_t s)
-{
-    if (t->ceiling_ms)
-        return t->ceiling_ms(p, d, clock_mhz, s);
-    static const int ceil_impl[1] = {IMPL_CEILING};
-    run_ctx ctx = {t, p, ceil_impl, 1, -1, 0, 0, {}};
-    timing_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.n_variants = 1;
-    plan.warmup_rounds = 1;
-    plan.min_rounds = plan.max_rounds = 7;
-    plan.ratio_num = -1;
-    plan.hard_cap_s = 60;
-    plan.host_clock = t->host_clock;
-    timing_result r;
-    time_interleaved(&plan, prepare_variant, run_variant, &ctx, NULL, f, s, &r);
-    const double ms = median_of(&r, t->host_clock, 0);
-    timing_result_free(&r);
-    return ms;
-}
+static jmp_buf check_jump;
 
-static void run_speed(const options *o, const lab_task *t, void *p, const device_info *d,
-                      double clock_mhz, cudaStream_t s)
-{
-    static const int impls[2] = {IMPL_STUDENT, IMPL_REFERENCE};
-    run_ctx ctx = {t, p, impls, 2, 0, 0, 0, {}};
-    timing_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.n_variants = 2;
-    plan.warmup_rounds = 2;
-    plan.min_rounds = 10;
-    plan.max_rounds = 1000;
-    plan.soft_cap_s = o->cap_s;
-    plan.hard_cap_s = 3 * o->cap_s;
-    plan.ratio_num = 1; /* reference time ... */
-    plan.ratio_den = 0; /* ... over student time */
-    plan.threshold = o->threshold;
-    plan.precision = 0.01;
-    plan.host_clock = t->host_clock;
-    l2_flusher f;
-    l2_flusher_init(&f, d);
-    timing_result r;
-    time_interleaved(&plan, prepare_variant, run_variant, &ctx, after_round, &f, s, &r);
-    for (int i = 0; i < r.rounds; i++) {
-        results_begin("sample");
-        results_num("stu_ms", r.event_ms[2 * i + 0]);
-        results_num("ref_ms", r.event_ms[2 * i + 1]);
-        results_num("stu_host_ms", r.host_ms[2 * i + 0]);
-        results_num("ref_host_ms", r.host_ms[2 * i + 1]);
-        results_emit();
-    }
-    if (ctx.reverify_failed)
-        emit_verify(&ctx.last_bad, "student-timed");
-
-    const double ceiling = ceiling_ms(t, p, d, clock_mhz, &f, s);
-    results_begin("speed");
-    results_num("work", t->work(p));
-    results_str("unit", t->unit);
-    results_str("ceiling", t->ceiling);
-    results_num("ceiling_ms", ceiling);
-    results_int("host_clock", t->host_clock);
-    results_int("escaped", !t->host_clock && timing_escaped(&r, 0, 0.25));
-    results_str("stop", stop_name(r.stop));
-    results_num("seconds", r.seconds);
-    results_int("reverified", ctx.reverified);
-    results_emit();
-    timing_result_free(&r);
-    l2_flusher_free(&f);
-}
-
-static void run_check(const options *o)
+static void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
     const lab_info *lab = harness_lab;
-    if (o->check < 0 || o->check >= lab->n_checks)
-        fatal("check %d does not exist in lab %s (0..%d)", o->check, lab->name,
-              lab->n_checks - 1);
     const lab_check *c = &lab->checks[o->check];
     const lab_task *t = &harness_tasks[c->task];
     results_begin("begin");
     results_str("lab", lab->name);
     results_int("check", o->check);
     results_emit();
+    results_begin("isolation");
+    results_int("tamper_proof", workers_isolated());
+    results_str("detail", isolation_why);
+    results_emit();
 
-    device_info d;
-    device_query(0, &d);
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double mhz =
-        (c->kind == CHECK_SPEED && !d.emulated) ? device_measure_sm_clock_mhz(&d, s) : 0.0;
-    emit_device(&d, mhz);
-
+        (c->kind == CHECK_SPEED && !d->emulated) ? device_measure_sm_clock_mhz(d, s) : 0.0;
+    emit_device(d, mhz);
     long long size[LAB_MAX_DIMS];
-    sizes_for(c, t, o->check, o->seed, &d, size);
-    void *p = t->create(size, rng_derive(o->seed, 1000u + (uint64_t)o->check), &d);
-    char desc[256];
-    t->describe(p, desc, sizeof desc);
-    results_begin("case");
-    results_str("size", desc);
-    results_emit();
+    sizes_for(c, t, o->check, o->seed, d, size);
 
-    if (c->kind == CHECK_SPEED && d.emulated) {
-        results_begin("skipped");
-        results_str("reason", "CPU emulation: there is no GPU to time");
-        results_emit();
+    static void *p;            /* static: survives the longjmp below */
+    static speed_ctx sc;
+    static worker_failure failure;
+    p = NULL;
+    memset(&sc, 0, sizeof sc);
+    workers_set_failure_target(&check_jump, &failure);
+    workers_begin_check(o->timeout_s, o->log);
+    if (setjmp(check_jump) == 0) {
+        if (c->kind == CHECK_SPEED && d->emulated) {
+            results_begin("skipped");
+            results_str("reason", "CPU emulation: there is no GPU to time");
+            results_emit();
+        } else if (c->kind == CHECK_SPEED) {
+            run_speed(o, t, size, d, mhz, s, &sc);
+        } else {
+            p = t->create(size, rng_derive(o->seed, 1000u + (uint64_t)o->check), d);
+            char desc[256];
+            t->describe(p, desc, sizeof desc);
+            results_begin("case");
+            results_str("size", desc);
+            results_emit();
+            verify_result v;
+            call_and_verify(t, p, IMPL_STUDENT, s, &v);
+            emit_verify(&v, "student");
+        }
     } else {
-        verify_result v;
-        call_and_verify(t, p, IMPL_STUDENT, s, &v);
-        emit_verify(&v, "student");
-        if (c->kind == CHECK_SPEED && verify_passed(&v))
-            run_speed(o, t, p, &d, mhz, s);
+        emit_worker_failure(&failure);
+        CUDA_CHECK(cudaDeviceSynchronize());
     }
-    t->destroy(p);
+    workers_end_check();
+    if (sc.k)
+        speed_free(&sc);
+    if (p)
+        t->destroy(p);
     CUDA_CHECK(cudaStreamDestroy(s));
     results_begin("end");
     results_emit();
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Bench: every variant of every timed task, side by side, in one process                      */
+/* Bench: every variant side by side, in this process (events) and isolated (host clock)      */
 
-static void run_bench(const options *o)
+static void run_bench(const options *o, const device_info *d)
 {
     const lab_info *lab = harness_lab;
     results_begin("begin");
     results_str("lab", lab->name);
     results_str("mode", "bench");
     results_emit();
-    device_info d;
-    device_query(0, &d);
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    const double clock_mhz = d.emulated ? 0.0 : device_measure_sm_clock_mhz(&d, s);
-    emit_device(&d, clock_mhz);
+    const double clock_mhz = d->emulated ? 0.0 : device_measure_sm_clock_mhz(d, s);
+    emit_device(d, clock_mhz);
+    static worker_failure failure;
+    static jmp_buf bench_jump;
+    for (int v = 0; v < o->n_variants; v++)
+        workers_set_so(IMPL_EXTRA + v, o->variant_so[v]);
     for (int i = 0; i < lab->n_checks; i++) {
-        const lab_check *c = &lab->checks[i];
-        if (c->kind != CHECK_SPEED)
+        const lab_check *ck = &lab->checks[i];
+        if (ck->kind != CHECK_SPEED)
             continue;
-        const lab_task *t = &harness_tasks[c->task];
+        const lab_task *t = &harness_tasks[ck->task];
         long long size[LAB_MAX_DIMS];
-        sizes_for(c, t, i, 1, &d, size);
-        void *p = t->create(size, 12345u + (uint64_t)i, &d);
+        sizes_for(ck, t, i, 1, d, size);
+        static speed_ctx c;
+        memset(&c, 0, sizeof c);
+        c.t = t;
+        c.seed = 12345u + (uint64_t)i;
+        c.impl_of[0] = IMPL_REFERENCE;
+        workers_set_failure_target(&bench_jump, &failure);
+        workers_begin_check(1e6, NULL);
+        if (setjmp(bench_jump)) {
+            fatal("bench: variant %s failed: %s", impl_who(failure.impl), failure.detail);
+        }
+        speed_instances(&c, size, c.seed, d, 5.0, s);
         char desc[256];
-        t->describe(p, desc, sizeof desc);
-        int impls[TIMING_MAX_VARIANTS];
-        const char *names[TIMING_MAX_VARIANTS];
-        int nv = 0;
-        impls[nv] = IMPL_STUDENT, names[nv++] = "skeleton";
-        impls[nv] = IMPL_REFERENCE, names[nv++] = "reference";
-        if (!t->ceiling_ms) /* a timed ceiling runs interleaved with the others */
-            impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
-        for (int k = 0; k < t->n_extra && nv < TIMING_MAX_VARIANTS; k++)
-            impls[nv] = IMPL_EXTRA + k, names[nv++] = t->extra[k];
-        /* Every variant that produces the output must produce it right before it is timed. */
-        for (int v = 0; v < nv; v++) {
-            if (impls[v] == IMPL_CEILING)
-                continue;
-            verify_result vr;
-            call_and_verify(t, p, impls[v], s, &vr);
-            if (!verify_passed(&vr)) {
-                emit_verify(&vr, names[v]);
-                fatal("bench: variant %s of %s is wrong; fix it before timing", names[v],
-                      t->name);
+        t->describe(c.inst[0], desc, sizeof desc);
+        /* Variants: every rung (IMPL_EXTRA + k, skeleton first), the reference, the null
+         * call, and (timed ones) the ceiling. Each timed twice: isolated, then in-process. */
+        for (int mode = 0; mode < 2; mode++) {
+            const int inproc = mode == 1;
+            if (inproc && !workers_isolated())
+                break; /* the fallback is in-process already */
+            workers_force_inprocess(inproc);
+            int impls[TIMING_MAX_VARIANTS];
+            const char *names[TIMING_MAX_VARIANTS];
+            int nv = 0;
+            for (int v = 0; v < o->n_variants && nv < TIMING_MAX_VARIANTS - 3; v++)
+                impls[nv] = IMPL_EXTRA + v, names[nv++] = o->variant_name[v];
+            const int ref_v = nv;
+            impls[nv] = IMPL_REFERENCE, names[nv++] = "reference";
+            const int null_v = nv;
+            impls[nv] = IMPL_NULL, names[nv++] = "null call";
+            int ceil_v = -1;
+            if (!t->ceiling_ms && inproc)
+                ceil_v = nv, impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
+            static speed_ctx bc;
+            bc = c;
+            bc.compare = 0;
+            for (int v = 0; v < nv; v++)
+                bc.impl_of[v] = impls[v];
+            timing_plan plan;
+            memset(&plan, 0, sizeof plan);
+            plan.n_variants = nv;
+            plan.warmup_rounds = 2;
+            plan.min_rounds = 15;
+            plan.max_rounds = 200;
+            plan.soft_cap_s = plan.hard_cap_s = o->cap_s;
+            plan.ratio_num = 0;
+            plan.ratio_den = ref_v;
+            plan.ratio_offset = inproc ? -1 : null_v;
+            plan.precision = 0.01;
+            plan.host_clock = !inproc || t->host_clock;
+            plan.before_round = speed_before_round;
+            timing_result r;
+            time_interleaved(&plan, speed_prepare, speed_run, &bc, speed_after_round, NULL, s, &r);
+            const double null_ms = inproc ? 0 : median_of(&r, plan.host_clock, null_v);
+            for (int v = 0; v < nv; v++) {
+                if (v == null_v && inproc)
+                    continue;
+                double *x = (double *)xmalloc(r.rounds * sizeof *x);
+                timing_series(&r, plan.host_clock, v, x);
+                if (v != null_v)
+                    for (int q = 0; q < r.rounds; q++)
+                        x[q] = (x[q] - null_ms) / c.k;
+                double lo, hi;
+                const double ms = stats_median(x, r.rounds);
+                stats_median_ci(x, r.rounds, &lo, &hi);
+                free(x);
+                results_begin("bench");
+                results_str("task", t->name);
+                results_str("size", desc);
+                results_str("variant", names[v]);
+                results_str("path", inproc ? "in-process events" : "isolated host clock");
+                results_int("impl", impls[v] == IMPL_REFERENCE ? 1 : impls[v] == IMPL_CEILING
+                                                                        ? 2 : impls[v] == IMPL_NULL ? -1 : 0);
+                results_int("calls_per_unit", c.k);
+                results_num("ms", ms);
+                results_num("ms_lo", lo);
+                results_num("ms_hi", hi);
+                results_num("rate", v == null_v ? 0 : t->work(c.inst[0]) / (ms * 1e6));
+                results_str("unit", t->unit);
+                results_int("rounds", r.rounds);
+                results_emit();
             }
+            (void)ceil_v;
+            timing_result_free(&r);
         }
-        run_ctx ctx = {t, p, impls, nv, -1, 0, 0, {}};
-        timing_plan plan;
-        memset(&plan, 0, sizeof plan);
-        plan.n_variants = nv;
-        plan.warmup_rounds = 2;
-        plan.min_rounds = 15;
-        plan.max_rounds = 200;
-        plan.soft_cap_s = o->cap_s;
-        plan.hard_cap_s = o->cap_s;
-        plan.ratio_num = 0; /* skeleton */
-        plan.ratio_den = 1; /* reference */
-        plan.precision = 0.01;
-        plan.host_clock = t->host_clock;
-        l2_flusher f;
-        l2_flusher_init(&f, &d);
-        timing_result r;
-        time_interleaved(&plan, prepare_variant, run_variant, &ctx, NULL, &f, s, &r);
-        for (int v = 0; v < nv; v++) {
-            const double ms = median_of(&r, t->host_clock, v);
-            double *x = (double *)xmalloc(r.rounds * sizeof *x);
-            double lo, hi;
-            timing_series(&r, t->host_clock, v, x);
-            stats_median_ci(x, r.rounds, &lo, &hi);
-            free(x);
-            results_begin("bench");
-            results_str("task", t->name);
-            results_str("size", desc);
-            results_str("variant", names[v]);
-            results_int("impl", impls[v]);
-            results_num("ms", ms);
-            results_num("ms_lo", lo);
-            results_num("ms_hi", hi);
-            results_num("rate", t->work(p) / (ms * 1e6));
-            results_str("unit", t->unit);
-            results_int("rounds", r.rounds);
-            results_emit();
-        }
+        workers_force_inprocess(0);
         if (t->ceiling_ms) { /* a computed or assembled ceiling: one more row */
-            const double ms = t->ceiling_ms(p, &d, clock_mhz, s);
+            const double ms = t->ceiling_ms(c.inst[0], d, clock_mhz, s);
             results_begin("bench");
             results_str("task", t->name);
             results_str("size", desc);
             results_str("variant", t->ceiling);
-            results_int("impl", IMPL_CEILING);
+            results_str("path", "computed");
+            results_int("impl", 2);
+            results_int("calls_per_unit", 1);
             results_num("ms", ms);
             results_num("ms_lo", ms);
             results_num("ms_hi", ms);
-            results_num("rate", t->work(p) / (ms * 1e6));
+            results_num("rate", t->work(c.inst[0]) / (ms * 1e6));
             results_str("unit", t->unit);
             results_int("rounds", 0);
             results_emit();
         }
-        timing_result_free(&r);
-        l2_flusher_free(&f);
-        t->destroy(p);
+        workers_end_check();
+        speed_free(&c);
     }
     CUDA_CHECK(cudaStreamDestroy(s));
     results_begin("end");
     results_emit();
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* main                                                                                        */
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: harness --serve --worker EXE --student SO --reference SO [--isolation on|off]\n"
+            "       harness --bench --worker EXE --reference SO --variant NAME=SO ... [--cap S]\n"
+            "The grader starts this program; run `make grade` or `make bench` instead.\n");
+    exit(4);
+}
+
+static options parse_options(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.isolate = 1;
+    o.cap_s = 15.0;
+    static const struct option longs[] = {
+        {"serve", no_argument, NULL, 's'},     {"bench", no_argument, NULL, 'b'},
+        {"worker", required_argument, NULL, 'w'}, {"student", required_argument, NULL, 'u'},
+        {"reference", required_argument, NULL, 'r'},
+        {"isolation", required_argument, NULL, 'i'}, {"cap", required_argument, NULL, 'c'},
+        {"variant", required_argument, NULL, 'v'}, {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        switch (ch) {
+        case 's': o.serve = 1; break;
+        case 'b': o.bench = 1; break;
+        case 'w': o.worker = optarg; break;
+        case 'u': o.student_so = optarg; break;
+        case 'r': o.reference_so = optarg; break;
+        case 'i': o.isolate = strcmp(optarg, "off") != 0; break;
+        case 'c': o.cap_s = atof(optarg); break;
+        case 'v': {
+            char *eq = strchr(optarg, '=');
+            if (!eq || o.n_variants == 16)
+                usage();
+            *eq = 0;
+            o.variant_name[o.n_variants] = optarg;
+            o.variant_so[o.n_variants++] = eq + 1;
+            break;
+        }
+        default: usage();
+        }
+    }
+    if (o.serve == o.bench || !o.worker || !o.reference_so || (o.serve && !o.student_so))
+        usage();
+    return o;
+}
+
+static int parse_command(const char *line, check_cmd *c)
+{
+    unsigned long long seed;
+    memset(c, 0, sizeof *c);
+    return sscanf(line, "check %d %llx %lf %lf %lf %1023s %1023s", &c->check, &seed,
+                  &c->threshold, &c->cap_s, &c->timeout_s, c->records, c->log) == 7
+               ? (c->seed = seed, 0)
+               : -1;
+}
+
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
-    const int fd = open(o.results, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0)
-        fatal("cannot write results to %s", o.results);
-    results_set_fd(fd);
     cuda_set_fail_hook(on_cuda_error);
-    if (o.check >= 0)
-        run_check(&o);
-    else
-        run_bench(&o);
-    close(fd);
+    dbuf_set_hook(on_dbuf);
+    device_info d;
+    device_query(0, &d);
+    char why[256];
+    workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
+    if (o.bench) {
+        results_set_fd(1);
+        run_bench(&o, &d);
+        workers_shutdown();
+        return 0;
+    }
+    char line[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        check_cmd c;
+        if (parse_command(line, &c) != 0 || c.check < 0 || c.check >= harness_lab->n_checks)
+            fatal("bad command from the driver: %s", line);
+        const int fd = open(c.records, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        if (fd < 0)
+            fatal("cannot write records to %s", c.records);
+        results_set_fd(fd);
+        run_check(&c, &d, why);
+        close(fd);
+        printf("done %d\n", c.check);
+        fflush(stdout);
+    }
+    workers_shutdown();
     return 0;
 }

@@ -15,6 +15,7 @@
 
 #include "../common/compare.h"
 #include "../common/device.h"
+#include "../common/devcheck.h"
 #include "../common/rng.h"
 #include "lab.h"
 
@@ -23,6 +24,24 @@
 #define IMPL_CEILING 2   /* the hardware's best case for this traffic (bench, and the grade's
                             "fraction of ceiling"): cudaMemcpy, CUB, cuBLAS, ... */
 #define IMPL_EXTRA 3     /* IMPL_EXTRA + k: the lab's k-th extra bench variant (ladder steps) */
+
+#define IMPL_NULL (-1)     /* no implementation: an empty call through the reference's path */
+
+/* An output of a call, for comparing two implementations on the device (speed checks):
+ * bit for bit when rel == abs == 0, otherwise |a - b| <= rel * max(|a|, |b|) + abs. */
+typedef struct lab_output {
+    void *data;    /* device pointer */
+    size_t n;      /* elements (4 bytes each) */
+    dev_elem type; /* DEV_F32 or DEV_U32 */
+    double rel;    /* relative bound (0: exact) */
+    double abs;    /* absolute bound (0: exact) */
+} lab_output;
+
+/* An input a call must leave unchanged. */
+typedef struct lab_input {
+    const void *data; /* device (or shared host) pointer */
+    size_t bytes;     /* a multiple of 4 */
+} lab_input;
 
 /* What a task's verify hook found. The harness turns it into a `correct` record; the driver
  * decides. Fields are only meaningful as their comments say. */
@@ -68,6 +87,14 @@ typedef struct lab_task {
      * from several measurements the hook makes itself (time_one in common/timing.h). NULL:
      * the harness times IMPL_CEILING. */
     double (*ceiling_ms)(void *p, const device_info *d, double clock_mhz, cudaStream_t s);
+    /* Speed checks. The problem was made with harness_device_only set (no host copies, no
+     * CPU answer). refresh: new inputs in place, on the device, from `seed` (every timed
+     * round gets fresh ones). outputs: what a call writes and the bound for comparing the
+     * student's against the reference's (may launch work on s, e.g. to size a bound).
+     * inputs: what a call must not change. Both return how many they filled (<= max). */
+    void (*refresh)(void *p, uint64_t seed, cudaStream_t s);
+    int (*outputs)(void *p, lab_output *out, int max, cudaStream_t s);
+    int (*inputs)(void *p, lab_input *in, int max);
 } lab_task;
 
 /* Defined by each lab's grader/lab_<name>.cu. */
@@ -79,6 +106,26 @@ extern const lab_task harness_tasks[];
 extern const int harness_n_tasks;
 
 /* Helpers for hooks. */
+
+/* Set while the harness creates a speed check's problems: create() allocates and fills
+ * device buffers only (refresh() makes the inputs), no host copies, no CPU answer. */
+extern int harness_device_only;
+
+/* Call entry point `entry` (its index in the lab's shim) of implementation `impl` on stream
+ * s, with arguments as fmt says: 'p' a buffer the harness allocated (dbuf data, or host
+ * memory from harness_host_alloc), 'i' int, 'l' long long, 'z' size_t, 'f' float or
+ * double. The call runs in the implementation's worker process (the stream is then the
+ * worker's; the harness times the whole call from outside) or, where the machine cannot
+ * isolate, here. Asynchronous: the caller synchronizes. */
+void harness_call(int impl, cudaStream_t s, int entry, const char *fmt, ...);
+/* A rule the shim saw broken during impl's last call ("3 streams were not destroyed"); the
+ * lab's verify copies it into verify_result.problem. "" if none since harness_clear_problem. */
+const char *harness_problem(int impl);
+void harness_clear_problem(int impl);
+void harness_note_problem(int impl, const char *problem);
+/* Pinned host memory that a worker can be given (lab 05's host arrays). */
+void *harness_host_alloc(size_t bytes);
+void harness_host_free(void *p);
 
 /* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,
  * filling v->out, v->guard_*. `got` is host scratch of n floats. */

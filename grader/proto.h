@@ -1,0 +1,106 @@
+/* proto.h - the messages between the trusted harness and an untrusted worker process.
+ *
+ * A worker holds one implementation of a lab's contract (the student's file, or the
+ * reference) behind the lab's shim, and nothing else: no grader code, no seed, no expected
+ * outputs, no results file. The harness sends it commands over a Unix socket; the worker
+ * answers each with exactly one reply. Everything a verdict depends on (outputs compared,
+ * times measured, records written) happens in the harness, which trusts no field of a reply
+ * beyond "the call came back" and reads every reply with a time limit.
+ *
+ * Device buffers cross as CUDA IPC handles (under the CPU emulator, its own shared-memory
+ * handles of the same size); host buffers (pinned memory, lab 05) cross as memfd file
+ * descriptors passed with SCM_RIGHTS. Each buffer has an id that the harness never reuses;
+ * the worker maps it on first use and unmaps it on PROTO_FORGET. */
+#ifndef GRADER_PROTO_H
+#define GRADER_PROTO_H
+
+#include <stdint.h>
+
+#if defined(CUDA_EMU) && !defined(CUDA_EMU_HAS_IPC)
+/* An emulator without cross-process buffers: isolation is reported as unavailable. */
+#include <cuda_runtime.h>
+typedef struct cudaIpcMemHandle_st {
+    char reserved[64];
+} cudaIpcMemHandle_t;
+#define cudaIpcMemLazyEnablePeerAccess 1
+static inline cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p)
+{
+    (void)h, (void)p;
+    return cudaErrorNotSupported;
+}
+static inline cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h, unsigned flags)
+{
+    (void)p, (void)h, (void)flags;
+    return cudaErrorNotSupported;
+}
+static inline cudaError_t cudaIpcCloseMemHandle(void *p)
+{
+    (void)p;
+    return cudaErrorNotSupported;
+}
+#endif
+
+#define PROTO_MAGIC 0x43554442u /* "CUDB" */
+#define PROTO_MAX_ARGS 12       /* arguments of one entry-point call */
+#define PROTO_MAX_CALLS 16      /* calls in one PROTO_CALL (a timed unit of several calls) */
+#define PROTO_MAX_BUFS 24       /* buffers one command names */
+#define PROTO_HANDLE_BYTES 64   /* sizeof(cudaIpcMemHandle_t) */
+
+typedef enum proto_op {
+    PROTO_CALL = 1, /* run call[0..n_calls) in order on the worker's stream, then synchronize */
+    PROTO_NULL,     /* launch one empty kernel and synchronize: the path's own cost */
+    PROTO_FORGET,   /* unmap buf[0..n_bufs): the harness is about to free them */
+    PROTO_QUIT      /* exit */
+} proto_op;
+
+typedef enum proto_buf_kind {
+    PROTO_BUF_DEVICE = 1, /* handle holds a cudaIpcMemHandle_t of the allocation's base */
+    PROTO_BUF_HOST        /* a memfd, passed with the message, mapped and cudaHostRegister'd */
+} proto_buf_kind;
+
+typedef struct proto_buf {
+    uint32_t id;    /* the harness's name for the allocation, never reused */
+    uint32_t kind;  /* proto_buf_kind */
+    uint64_t bytes; /* size of the whole allocation */
+    unsigned char handle[PROTO_HANDLE_BYTES]; /* PROTO_BUF_DEVICE: the IPC handle */
+} proto_buf;
+
+typedef enum proto_arg_type {
+    PROTO_ARG_PTR = 1, /* buf[arg.buf] mapped, plus arg.offset bytes */
+    PROTO_ARG_INT,     /* v.i */
+    PROTO_ARG_FLOAT    /* v.f */
+} proto_arg_type;
+
+typedef struct proto_arg {
+    uint32_t type;   /* proto_arg_type */
+    uint32_t buf;    /* PROTO_ARG_PTR: index into the command's buf[] */
+    uint64_t offset; /* PROTO_ARG_PTR: byte offset from the allocation's base */
+    union {
+        int64_t i;
+        double f;
+    } v;             /* the scalar */
+} proto_arg;
+
+typedef struct proto_call {
+    int32_t entry;  /* which entry point of the lab (its index in the lab's shim) */
+    int32_t n_args; /* arguments in arg[] */
+    proto_arg arg[PROTO_MAX_ARGS];
+} proto_call;
+
+typedef struct proto_cmd {
+    uint32_t magic;  /* PROTO_MAGIC */
+    uint32_t op;     /* proto_op */
+    int32_t n_bufs;  /* buffers in buf[] (PROTO_CALL: those its arguments name) */
+    int32_t n_calls; /* calls in call[] */
+    proto_buf buf[PROTO_MAX_BUFS];
+    proto_call call[PROTO_MAX_CALLS];
+} proto_cmd;
+
+typedef struct proto_reply {
+    uint32_t magic;      /* PROTO_MAGIC */
+    int32_t cuda_error;  /* 0, or the cudaError_t the worker's synchronize or launch returned */
+    char error_name[64]; /* its name, for the report ("cudaErrorIllegalAddress") */
+    char problem[256];   /* a rule the shim saw broken ("launched 2 kernels"), "" if none */
+} proto_reply;
+
+#endif

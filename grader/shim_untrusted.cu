@@ -1,0 +1,228 @@
+/* shim_untrusted.cu - UNTRUSTED SIDE: the worker's command loop (see proto.h).
+ *
+ * Linked into the same shared object as the implementation it serves (a student's file or
+ * the reference), so it runs in a process whose every byte the implementation can change.
+ * Nothing here decides anything: it maps the buffers the harness names, calls the lab's shim,
+ * synchronizes and answers. The harness times each command from outside and checks every
+ * output itself. */
+#include "proto.h"
+#include "shim.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+/* A buffer this worker has mapped. */
+typedef struct mapped {
+    uint32_t id;    /* the harness's id; 0 for a free slot */
+    uint32_t kind;  /* proto_buf_kind */
+    void *ptr;      /* where it lives in this process */
+    uint64_t bytes; /* its size */
+} mapped;
+
+#define MAX_MAPPED 256
+static mapped maps[MAX_MAPPED];
+
+__global__ void shim_null_kernel(void) {}
+
+/* Read exactly `len` bytes, collecting file descriptors sent alongside into fds[]. */
+static int recv_full(int sock, void *buf, size_t len, int *fds, int max_fds, int *n_fds)
+{
+    size_t got = 0;
+    *n_fds = 0;
+    while (got < len) {
+        struct iovec iov = {(char *)buf + got, len - got};
+        char control[CMSG_SPACE(sizeof(int) * PROTO_MAX_BUFS)];
+        struct msghdr msg;
+        memset(&msg, 0, sizeof msg);
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        const ssize_t r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+            if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+                continue;
+            const int k = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+            for (int j = 0; j < k && *n_fds < max_fds; j++)
+                memcpy(&fds[(*n_fds)++], CMSG_DATA(c) + j * sizeof(int), sizeof(int));
+        }
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static void reply(int sock, cudaError_t err, const char *problem)
+{
+    proto_reply r;
+    memset(&r, 0, sizeof r);
+    r.magic = PROTO_MAGIC;
+    r.cuda_error = (int32_t)err;
+    if (err != cudaSuccess)
+        snprintf(r.error_name, sizeof r.error_name, "%s", cudaGetErrorName(err));
+    snprintf(r.problem, sizeof r.problem, "%s", problem ? problem : "");
+    const char *p = (const char *)&r;
+    size_t left = sizeof r;
+    while (left > 0) {
+        const ssize_t w = write(sock, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            exit(1);
+        p += w;
+        left -= (size_t)w;
+    }
+}
+
+static mapped *find_mapped(uint32_t id)
+{
+    for (int i = 0; i < MAX_MAPPED; i++)
+        if (maps[i].id == id)
+            return &maps[i];
+    return NULL;
+}
+
+/* Map buf (using the next passed descriptor for a host buffer). */
+static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
+                              mapped **out)
+{
+    mapped *m = find_mapped(b->id);
+    if (m) {
+        *out = m;
+        return cudaSuccess;
+    }
+    m = find_mapped(0);
+    if (!m)
+        return cudaErrorMemoryAllocation;
+    void *ptr = NULL;
+    if (b->kind == PROTO_BUF_DEVICE) {
+        cudaIpcMemHandle_t h;
+        memcpy(&h, b->handle, sizeof h);
+        const cudaError_t e = cudaIpcOpenMemHandle(&ptr, h, cudaIpcMemLazyEnablePeerAccess);
+        if (e != cudaSuccess)
+            return e;
+    } else {
+        if (*next_fd >= n_fds)
+            return cudaErrorInvalidValue;
+        const int fd = fds[*next_fd];
+        fds[(*next_fd)++] = -1; /* consumed: closed here, not again by the loop */
+        ptr = mmap(NULL, b->bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (ptr == MAP_FAILED)
+            return cudaErrorMemoryAllocation;
+        const cudaError_t e = cudaHostRegister(ptr, b->bytes, cudaHostRegisterDefault);
+        if (e != cudaSuccess) {
+            munmap(ptr, b->bytes);
+            return e;
+        }
+    }
+    m->id = b->id;
+    m->kind = b->kind;
+    m->ptr = ptr;
+    m->bytes = b->bytes;
+    *out = m;
+    return cudaSuccess;
+}
+
+static cudaError_t unmap_buffer(uint32_t id)
+{
+    mapped *m = find_mapped(id);
+    if (!m || id == 0)
+        return cudaSuccess;
+    cudaError_t e = cudaSuccess;
+    if (m->kind == PROTO_BUF_DEVICE) {
+        e = cudaIpcCloseMemHandle(m->ptr);
+    } else {
+        e = cudaHostUnregister(m->ptr);
+        munmap(m->ptr, m->bytes);
+    }
+    memset(m, 0, sizeof *m);
+    return e;
+}
+
+static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream_t s,
+                             char *problem, size_t len)
+{
+    mapped *bufs[PROTO_MAX_BUFS];
+    int next_fd = 0;
+    for (int b = 0; b < c->n_bufs; b++) {
+        const cudaError_t e = map_buffer(&c->buf[b], fds, n_fds, &next_fd, &bufs[b]);
+        if (e != cudaSuccess)
+            return e;
+    }
+    for (int k = 0; k < c->n_calls; k++) {
+        const proto_call *call = &c->call[k];
+        shim_arg args[PROTO_MAX_ARGS];
+        memset(args, 0, sizeof args);
+        for (int a = 0; a < call->n_args; a++) {
+            const proto_arg *pa = &call->arg[a];
+            if (pa->type == PROTO_ARG_PTR)
+                args[a].p = (char *)bufs[pa->buf]->ptr + pa->offset;
+            else if (pa->type == PROTO_ARG_INT)
+                args[a].i = pa->v.i;
+            else
+                args[a].f = pa->v.f;
+        }
+        lab_shim_call(call->entry, args, call->n_args, s, problem, len);
+    }
+    cudaError_t e = cudaGetLastError();
+    const cudaError_t sync = cudaDeviceSynchronize();
+    return e != cudaSuccess ? e : sync;
+}
+
+extern "C" int shim_serve(int sock)
+{
+    cudaStream_t s;
+    cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    static proto_cmd c; /* 6 KB: not on a thread's stack */
+    for (;;) {
+        int fds[PROTO_MAX_BUFS], n_fds = 0;
+        if (recv_full(sock, &c, sizeof c, fds, PROTO_MAX_BUFS, &n_fds) != 0)
+            return 0; /* the harness went away */
+        if (c.magic != PROTO_MAGIC || c.n_bufs < 0 || c.n_bufs > PROTO_MAX_BUFS ||
+            c.n_calls < 0 || c.n_calls > PROTO_MAX_CALLS)
+            return 1;
+        char problem[256] = "";
+        switch (c.op) {
+        case PROTO_CALL:
+            if (e == cudaSuccess)
+                e = run_calls(&c, fds, n_fds, s, problem, sizeof problem);
+            reply(sock, e, problem);
+            break;
+        case PROTO_NULL:
+            if (e == cudaSuccess) {
+                shim_null_kernel<<<1, 1, 0, s>>>();
+                e = cudaGetLastError();
+                if (e == cudaSuccess)
+                    e = cudaStreamSynchronize(s);
+            }
+            reply(sock, e, "");
+            break;
+        case PROTO_FORGET: {
+            cudaError_t f = cudaSuccess;
+            for (int b = 0; b < c.n_bufs; b++) {
+                const cudaError_t u = unmap_buffer(c.buf[b].id);
+                if (f == cudaSuccess)
+                    f = u;
+            }
+            reply(sock, e != cudaSuccess ? e : f, "");
+            break;
+        }
+        case PROTO_QUIT:
+            return 0;
+        default:
+            return 1;
+        }
+        for (int i = 0; i < n_fds; i++) /* descriptors of a command that did not use them */
+            if (fds[i] >= 0)
+                close(fds[i]);
+    }
+}

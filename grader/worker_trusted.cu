@@ -1,0 +1,796 @@
+/* worker_trusted.cu - TRUSTED SIDE: starting, sandboxing and talking to worker processes.
+ * See worker_trusted.h. */
+#include "harness.h"
+#include "proto.h"
+#include "shim.h"
+#include "worker_trusted.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define MAX_IMPLS (IMPL_EXTRA + 16)
+#define MAX_SHARED 512
+
+/* ------------------------------------------------------------------------------------------ */
+/* State                                                                                       */
+
+/* A buffer the harness may hand to workers. */
+typedef struct shared_buf {
+    char *base;       /* harness address; NULL for a free slot */
+    size_t bytes;     /* size */
+    uint32_t id;      /* never reused */
+    int host;         /* 1: host memory backed by memfd `fd` */
+    int fd;           /* the memfd (host buffers) */
+    cudaIpcMemHandle_t handle; /* device buffers */
+    int have_handle;  /* handle made (lazily: only buffers a worker is given need one) */
+    unsigned mapped;  /* bit i: worker slot i has mapped it */
+} shared_buf;
+
+/* One worker process (isolated mode) or loaded object (fallback). */
+typedef struct worker {
+    char so[512];      /* the shared object */
+    pid_t pid;         /* running process, 0 if none */
+    int sock;          /* command socket */
+    int out;           /* read end of its stdout/stderr pipe */
+    void *dl;          /* fallback: dlopen handle */
+    void (*call)(int, const shim_arg *, int, cudaStream_t, char *, size_t); /* fallback */
+    proto_cmd batch;   /* queued calls (inside a batch) */
+    int pending_fds[PROTO_MAX_BUFS];
+    int n_pending_fds;
+} worker;
+
+static struct {
+    char exe[512];           /* worker_untrusted binary */
+    int isolated;            /* 1: processes; 0: fallback */
+    int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
+    worker w[MAX_IMPLS];
+    shared_buf buf[MAX_SHARED];
+    uint32_t next_id;
+    int in_batch;
+    jmp_buf *fail_jump;
+    worker_failure *fail;
+    double deadline;         /* wall_seconds() by which the current check must end */
+    pthread_mutex_t log_lock;
+    int log_fd;              /* the current check's log */
+    long long log_kept, log_dropped;
+} W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Failures: record what happened and leave the check                                         */
+
+static void fail_check(int impl, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+static void fail_check(int impl, int kind, const char *fmt, ...)
+{
+    if (!W.fail_jump)
+        fatal("a worker failed outside a check");
+    memset(W.fail, 0, sizeof *W.fail);
+    W.fail->impl = impl;
+    W.fail->kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(W.fail->detail, sizeof W.fail->detail, fmt, ap);
+    va_end(ap);
+    workers_kill(impl);
+    longjmp(*W.fail_jump, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Output relay: a worker's stdout/stderr into the current check's log, capped               */
+
+static void *relay(void *arg)
+{
+    const int fd = (int)(intptr_t)arg;
+    char buf[8192];
+    for (;;) {
+        const ssize_t r = read(fd, buf, sizeof buf);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        pthread_mutex_lock(&W.log_lock);
+        long long keep = WORKER_LOG_CAP - W.log_kept;
+        keep = keep < 0 ? 0 : keep > r ? r : keep;
+        if (W.log_fd >= 0 && keep > 0 && write(W.log_fd, buf, (size_t)keep) < 0)
+            keep = 0;
+        W.log_kept += keep;
+        W.log_dropped += r - keep;
+        pthread_mutex_unlock(&W.log_lock);
+    }
+    close(fd);
+    return NULL;
+}
+
+void workers_begin_check(double seconds, const char *log_path)
+{
+    pthread_mutex_lock(&W.log_lock);
+    W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    W.log_kept = W.log_dropped = 0;
+    pthread_mutex_unlock(&W.log_lock);
+    W.deadline = wall_seconds() + seconds;
+}
+
+void workers_end_check(void)
+{
+    pthread_mutex_lock(&W.log_lock);
+    if (W.log_fd >= 0) {
+        if (W.log_dropped > 0)
+            dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
+                    W.log_dropped, WORKER_LOG_CAP);
+        close(W.log_fd);
+    }
+    W.log_fd = -1;
+    pthread_mutex_unlock(&W.log_lock);
+    W.fail_jump = NULL;
+}
+
+void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
+{
+    W.fail_jump = jb;
+    W.fail = f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The sandbox, set up in the child between fork and exec                                    */
+
+static int write_file(const char *path, const char *text)
+{
+    const int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    const ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Every mount read-only, in a mount namespace of the child's own; a private /tmp. Returns 0,
+ * or -1 with errno. As an ordinary user this needs a user namespace. */
+static int enter_readonly_view(int keep_shm)
+{
+    const uid_t uid = getuid();
+    const gid_t gid = getgid();
+    if (uid == 0) {
+        if (unshare(CLONE_NEWNS) != 0)
+            return -1;
+    } else {
+        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+            return -1;
+        char map[64];
+        write_file("/proc/self/setgroups", "deny");
+        snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
+        if (write_file("/proc/self/uid_map", map) != 0)
+            return -1;
+        snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
+        if (write_file("/proc/self/gid_map", map) != 0)
+            return -1;
+    }
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+        return -1;
+    /* A private, small /tmp (some libraries want one), before everything goes read-only. */
+    mount("grader-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
+    FILE *mi = fopen("/proc/self/mountinfo", "re");
+    if (!mi)
+        return -1;
+    char line[4096];
+    int failed = 0;
+    while (fgets(line, sizeof line, mi)) {
+        /* "id parent major:minor root mountpoint options ..." */
+        char mp[2048];
+        if (sscanf(line, "%*s %*s %*s %*s %2047s", mp) != 1)
+            continue;
+        if (!strcmp(mp, "/tmp") || (keep_shm && !strcmp(mp, "/dev/shm")))
+            continue;
+        if (!strncmp(mp, "/proc", 5) && (mp[5] == 0 || mp[5] == '/'))
+            continue; /* kernel views: writing them needs capabilities the worker lacks */
+        if (!strncmp(mp, "/sys", 4) && (mp[4] == 0 || mp[4] == '/'))
+            continue;
+        struct statvfs sv;
+        if (statvfs(mp, &sv) != 0)
+            continue; /* not reachable from here */
+        unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
+        if (sv.f_flag & ST_NOSUID) flags |= MS_NOSUID;
+        if (sv.f_flag & ST_NODEV) flags |= MS_NODEV;
+        if (sv.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+        if (sv.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+        if (sv.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+        if (sv.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+        if (sv.f_flag & ST_RDONLY)
+            continue;
+        if (mount(NULL, mp, NULL, flags, NULL) != 0)
+            failed = 1;
+    }
+    fclose(mi);
+    if (failed)
+        return errno = EPERM, -1;
+    return 0;
+}
+
+/* No capabilities, now or after exec (a root worker keeps uid 0 but loses every privilege
+ * that uid gives: it cannot ptrace, read other processes' memory or override permissions). */
+static int drop_privileges(void)
+{
+    for (int cap = 0; cap <= 63; cap++)
+        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
+            return -1;
+    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+static void set_limit(int what, rlim_t value)
+{
+    struct rlimit r = {value, value};
+    setrlimit(what, &r);
+}
+
+/* In the child: the whole sandbox but seccomp (which the worker installs before loading any
+ * untrusted code). Never returns on failure: exits 121 with the reason on stderr. */
+static void child_sandbox(int keep_shm)
+{
+    setsid(); /* no controlling terminal to type into */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (enter_readonly_view(keep_shm) != 0) {
+        fprintf(stderr, "sandbox: no read-only view of the file system: %s\n", strerror(errno));
+        _exit(121);
+    }
+    if (drop_privileges() != 0) {
+        fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
+        _exit(121);
+    }
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
+    set_limit(RLIMIT_NOFILE, 1024);
+    set_limit(RLIMIT_CPU, 3600);
+    if (chdir("/tmp") != 0 && chdir("/") != 0)
+        _exit(121);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Starting and stopping workers                                                               */
+
+static int impl_slot(int impl)
+{
+    if (impl < 0 || impl >= MAX_IMPLS)
+        fatal("no implementation %d", impl);
+    return impl;
+}
+
+static void start_worker(int impl)
+{
+    worker *w = &W.w[impl_slot(impl)];
+    if (!w->so[0])
+        fatal("implementation %d has no shared object", impl);
+    int sv[2], pipefd[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC))
+        fatal("cannot make a worker's channels: %s", strerror(errno));
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid < 0)
+        fatal("cannot start a worker: %s", strerror(errno));
+    if (pid == 0) {
+        /* child: stdin from /dev/null, stdout and stderr into the relay, the socket as fd 3 */
+        const int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        dup2(pipefd[1], 1);
+        dup2(pipefd[1], 2);
+        dup2(sv[1], 3);
+        closefrom(4);
+#if defined(CUDA_EMU)
+        child_sandbox(1); /* the emulator's device memory is shared through /dev/shm */
+#else
+        child_sandbox(0);
+#endif
+        char *argv[] = {W.exe, w->so, (char *)"3", NULL};
+        /* Only what a CUDA program needs from the environment: no seed, no grader state. */
+        const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
+                              "CUDA_EMU_SHARED", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                              "TSAN_OPTIONS", "CUDA_DEVICE_ORDER"};
+        char *envp[16];
+        int ne = 0;
+        static char kept[16][1024];
+        for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
+            const char *v = getenv(keep[i]);
+            if (v && ne < 14) {
+                snprintf(kept[ne], sizeof kept[ne], "%s=%s", keep[i], v);
+                envp[ne] = kept[ne];
+                ne++;
+            }
+        }
+        envp[ne++] = (char *)"HOME=/tmp";
+        envp[ne] = NULL;
+        execve(W.exe, argv, envp);
+        fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
+        _exit(127);
+    }
+    close(sv[1]);
+    close(pipefd[1]);
+    w->pid = pid;
+    w->sock = sv[0];
+    w->out = pipefd[0];
+    pthread_t t;
+    if (pthread_create(&t, NULL, relay, (void *)(intptr_t)pipefd[0]) != 0)
+        fatal("cannot start an output relay");
+    pthread_detach(t);
+}
+
+void workers_kill(int impl)
+{
+    worker *w = &W.w[impl_slot(impl)];
+    if (w->pid == 0)
+        return;
+    if (w->pid > 0) { /* -1: already reaped by describe_death */
+        kill(w->pid, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+    }
+    close(w->sock);
+    w->pid = 0;
+    w->batch.n_calls = w->batch.n_bufs = 0;
+    w->n_pending_fds = 0;
+    const unsigned bit = 1u << impl;
+    for (int i = 0; i < MAX_SHARED; i++)
+        W.buf[i].mapped &= ~bit;
+}
+
+void workers_shutdown(void)
+{
+    for (int i = 0; i < MAX_IMPLS; i++)
+        workers_kill(i);
+}
+
+int workers_isolated(void) { return W.isolated; }
+
+void workers_force_inprocess(int on) { W.inprocess = on || !W.isolated; }
+
+/* Load implementation impl's object into this process (the fallback, and the bench). */
+static void load_here(int impl)
+{
+    worker *w = &W.w[impl];
+    if (w->dl)
+        return;
+    w->dl = dlopen(w->so, RTLD_NOW | RTLD_LOCAL);
+    if (!w->dl)
+        fatal("cannot load %s: %s", w->so, dlerror());
+    w->call = (void (*)(int, const shim_arg *, int, cudaStream_t, char *, size_t))dlsym(
+        w->dl, "lab_shim_call");
+    if (!w->call)
+        fatal("%s has no lab_shim_call", w->so);
+}
+
+void workers_set_so(int impl, const char *so)
+{
+    worker *w = &W.w[impl_slot(impl)];
+    if (strcmp(w->so, so ? so : "")) {
+        workers_kill(impl);
+        snprintf(w->so, sizeof w->so, "%s", so ? so : "");
+    }
+}
+
+/* Can this machine isolate? CUDA IPC on a device buffer, and the sandbox in a child. */
+static int probe_isolation(char *why, size_t len)
+{
+    void *p = NULL;
+    cudaIpcMemHandle_t h;
+    CUDA_CHECK(cudaMalloc(&p, 1 << 20));
+    const cudaError_t e = cudaIpcGetMemHandle(&h, p);
+    CUDA_CHECK(cudaFree(p));
+    cudaGetLastError();
+    if (e != cudaSuccess) {
+        snprintf(why, len, "CUDA IPC is not supported here (%s)", cudaGetErrorName(e));
+        return 0;
+    }
+    int pipefd[2];
+    char probe[1024], cwd[900];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    snprintf(probe, sizeof probe, "%s/.grader-write-probe-%d", cwd, (int)getpid());
+    if (pipe(pipefd) != 0)
+        return snprintf(why, len, "cannot make a pipe"), 0;
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        dup2(pipefd[1], 2);
+        child_sandbox(0);
+        const int fd = open(probe, O_WRONLY | O_CREAT, 0600);
+        if (fd >= 0) {
+            fprintf(stderr, "sandbox: the tree stayed writable\n");
+            unlink(probe);
+            _exit(122);
+        }
+        _exit(0);
+    }
+    close(pipefd[1]);
+    char msg[256] = "";
+    const ssize_t r = read(pipefd[0], msg, sizeof msg - 1);
+    close(pipefd[0]);
+    msg[r > 0 ? r : 0] = 0;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char *nl = strchr(msg, '\n');
+        if (nl)
+            *nl = 0;
+        snprintf(why, len, "%s", msg[0] ? msg : "the sandbox could not be set up here");
+        return 0;
+    }
+    snprintf(why, len, "student code runs in its own sandboxed process");
+    return 1;
+}
+
+int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
+                 int isolate, char *why, size_t why_len)
+{
+    snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
+    if (student_so)
+        workers_set_so(IMPL_STUDENT, student_so);
+    if (reference_so)
+        workers_set_so(IMPL_REFERENCE, reference_so);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
+    if (!isolate) {
+        snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
+        W.isolated = 0;
+    } else {
+        W.isolated = probe_isolation(why, why_len);
+    }
+    W.inprocess = !W.isolated;
+    return W.isolated;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Shared buffers                                                                              */
+
+static shared_buf *find_buf(const void *p)
+{
+    const char *c = (const char *)p;
+    for (int i = 0; i < MAX_SHARED; i++)
+        if (W.buf[i].base && c >= W.buf[i].base && c < W.buf[i].base + W.buf[i].bytes)
+            return &W.buf[i];
+    return NULL;
+}
+
+static shared_buf *new_buf(void *base, size_t bytes)
+{
+    for (int i = 0; i < MAX_SHARED; i++)
+        if (!W.buf[i].base) {
+            shared_buf *b = &W.buf[i];
+            memset(b, 0, sizeof *b);
+            b->base = (char *)base;
+            b->bytes = bytes;
+            b->id = W.next_id++;
+            b->fd = -1;
+            return b;
+        }
+    fatal("more than %d shared buffers", MAX_SHARED);
+}
+
+void workers_register_device(void *base, size_t bytes)
+{
+    new_buf(base, bytes);
+}
+
+/* Round trip of one command with a time limit; the reply is checked, never trusted. */
+static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r);
+
+void workers_unregister(void *base)
+{
+    shared_buf *b = find_buf(base);
+    if (!b)
+        return;
+    /* Workers that mapped it unmap it first (CUDA requires it before the free). */
+    for (int impl = 0; impl < MAX_IMPLS; impl++) {
+        if (!(b->mapped & (1u << impl)) || W.w[impl].pid <= 0)
+            continue;
+        static proto_cmd c;
+        memset(&c, 0, sizeof c);
+        c.magic = PROTO_MAGIC;
+        c.op = PROTO_FORGET;
+        c.n_bufs = 1;
+        c.buf[0].id = b->id;
+        proto_reply r;
+        jmp_buf *saved = W.fail_jump;
+        W.fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
+        if (W.w[impl].pid > 0) {
+            kill(W.w[impl].pid, SIGCONT);
+            const ssize_t n = write(W.w[impl].sock, &c, sizeof c);
+            struct pollfd pf = {W.w[impl].sock, POLLIN, 0};
+            if (n != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
+                read(W.w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
+                workers_kill(impl);
+            else
+                kill(W.w[impl].pid, SIGSTOP);
+        }
+        W.fail_jump = saved;
+    }
+    if (b->host) {
+        cudaHostUnregister(b->base);
+        munmap(b->base, b->bytes);
+        close(b->fd);
+    }
+    memset(b, 0, sizeof *b);
+}
+
+void *workers_host_alloc(size_t bytes)
+{
+    if (!W.isolated) {
+        void *p = NULL;
+        CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+        return p;
+    }
+    const int fd = memfd_create("grader-host", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0)
+        fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(errno));
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED)
+        fatal("cannot map %zu bytes of shared host memory: %s", bytes, strerror(errno));
+    CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    shared_buf *b = new_buf(p, bytes);
+    b->host = 1;
+    b->fd = fd;
+    return p;
+}
+
+void workers_host_free(void *p)
+{
+    if (!W.isolated) {
+        CUDA_CHECK(cudaFreeHost(p));
+        return;
+    }
+    workers_unregister(p);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Calls                                                                                       */
+
+static void send_all(int impl, int sock, const void *data, size_t len, const int *fds, int n_fds)
+{
+    const char *p = (const char *)data;
+    int first = 1;
+    while (len > 0) {
+        struct iovec iov = {(void *)p, len};
+        char control[CMSG_SPACE(sizeof(int) * PROTO_MAX_BUFS)];
+        struct msghdr msg;
+        memset(&msg, 0, sizeof msg);
+        msg.msg_iov = &iov;
+        msg.msg_iovlen = 1;
+        if (first && n_fds > 0) {
+            msg.msg_control = control;
+            msg.msg_controllen = CMSG_SPACE(sizeof(int) * n_fds);
+            struct cmsghdr *cm = CMSG_FIRSTHDR(&msg);
+            cm->cmsg_level = SOL_SOCKET;
+            cm->cmsg_type = SCM_RIGHTS;
+            cm->cmsg_len = CMSG_LEN(sizeof(int) * n_fds);
+            memcpy(CMSG_DATA(cm), fds, sizeof(int) * n_fds);
+        }
+        const ssize_t w = sendmsg(sock, &msg, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            fail_check(impl, WORKER_FAIL_CRASH, "the process stopped reading its commands");
+        first = 0;
+        p += w;
+        len -= (size_t)w;
+    }
+}
+
+/* Why a worker's process ended, for the report; reaps it. */
+static void describe_death(int impl, char *buf, size_t len, int *sig)
+{
+    worker *w = &W.w[impl];
+    int status = 0;
+    *sig = 0;
+    const pid_t r = waitpid(w->pid, &status, WNOHANG);
+    if (r == w->pid && WIFSIGNALED(status)) {
+        *sig = WTERMSIG(status);
+        if (*sig == SIGSYS)
+            snprintf(buf, len, "stopped by the sandbox (signal %d, %s): the code "
+                     "made a system call a grading process may not make (starting programs, "
+                     "new processes, debugging other processes)", *sig, strsignal(*sig));
+        else
+            snprintf(buf, len, "%s (signal %d)", strsignal(*sig), *sig);
+    } else if (r == w->pid && WIFEXITED(status)) {
+        snprintf(buf, len, "the process exited with status %d during a call",
+                 WEXITSTATUS(status));
+    } else {
+        snprintf(buf, len, "the process broke its channel to the grader");
+    }
+    if (r == w->pid)
+        w->pid = -1; /* reaped: workers_kill must not wait for it again */
+}
+
+static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+{
+    worker *w = &W.w[impl];
+    if (w->pid <= 0)
+        start_worker(impl);
+    kill(w->pid, SIGCONT);
+    send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
+    size_t got = 0;
+    while (got < sizeof *r) {
+        double left = W.deadline - wall_seconds();
+        if (left < 0)
+            left = 0;
+        struct pollfd pf = {w->sock, POLLIN, 0};
+        const int pr = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0)
+            fail_check(impl, WORKER_FAIL_HANG, "no answer from the call within the check's "
+                       "time limit");
+        const ssize_t n = read(w->sock, (char *)r + got, sizeof *r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            char why[256];
+            int sig;
+            describe_death(impl, why, sizeof why, &sig);
+            memset(W.fail, 0, sizeof *W.fail);
+            fail_check(impl, WORKER_FAIL_CRASH, "%s", why);
+        }
+        got += (size_t)n;
+    }
+    kill(w->pid, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
+    r->error_name[sizeof r->error_name - 1] = 0;
+    r->problem[sizeof r->problem - 1] = 0;
+    if (r->magic != PROTO_MAGIC)
+        fail_check(impl, WORKER_FAIL_CRASH, "garbage on the worker's channel");
+    if (r->cuda_error != 0) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", r->error_name[0] ? r->error_name : "cudaError");
+        memset(W.fail, 0, sizeof *W.fail);
+        W.fail->impl = impl;
+        W.fail->kind = WORKER_FAIL_CUDA;
+        snprintf(W.fail->cuda_name, sizeof W.fail->cuda_name, "%s", name);
+        snprintf(W.fail->detail, sizeof W.fail->detail, "%s", name);
+        workers_kill(impl); /* its context is broken: the next check starts a fresh one */
+        if (!W.fail_jump)
+            fatal("a worker failed outside a check");
+        longjmp(*W.fail_jump, 1);
+    }
+}
+
+/* Add buffer b to command c for worker impl (with its descriptor, first time only). */
+static uint32_t add_buf(proto_cmd *c, int impl, shared_buf *b, int *fds, int *n_fds)
+{
+    for (int i = 0; i < c->n_bufs; i++)
+        if (c->buf[i].id == b->id)
+            return (uint32_t)i;
+    if (c->n_bufs == PROTO_MAX_BUFS)
+        fatal("a call names more than %d buffers", PROTO_MAX_BUFS);
+    proto_buf *pb = &c->buf[c->n_bufs];
+    pb->id = b->id;
+    pb->bytes = b->bytes;
+    if (b->host) {
+        pb->kind = PROTO_BUF_HOST;
+        if (!(b->mapped & (1u << impl)))
+            fds[(*n_fds)++] = b->fd;
+    } else {
+        pb->kind = PROTO_BUF_DEVICE;
+        if (!b->have_handle) {
+            CUDA_CHECK(cudaIpcGetMemHandle(&b->handle, b->base));
+            b->have_handle = 1;
+        }
+        memcpy(pb->handle, &b->handle, sizeof b->handle);
+    }
+    b->mapped |= 1u << impl; /* after this command it is (or the worker is gone) */
+    return (uint32_t)c->n_bufs++;
+}
+
+static void send_batch(int impl)
+{
+    worker *w = &W.w[impl];
+    if (w->batch.n_calls == 0)
+        return;
+    proto_reply r;
+    exchange(impl, &w->batch, w->pending_fds, w->n_pending_fds, &r);
+    w->batch.n_calls = w->batch.n_bufs = 0;
+    w->n_pending_fds = 0;
+    if (r.problem[0]) /* a rule the shim saw broken: reported with the output */
+        harness_note_problem(impl, r.problem);
+}
+
+void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
+{
+    worker *w = &W.w[impl_slot(impl)];
+    if (W.inprocess) {
+        load_here(impl);
+        shim_arg args[PROTO_MAX_ARGS];
+        memset(args, 0, sizeof args);
+        int n = 0;
+        for (const char *f = fmt; *f && n < PROTO_MAX_ARGS; f++, n++) {
+            switch (*f) {
+            case 'p': args[n].p = va_arg(ap, void *); break;
+            case 'i': args[n].i = va_arg(ap, int); break;
+            case 'l': args[n].i = va_arg(ap, long long); break;
+            case 'z': args[n].i = (long long)va_arg(ap, size_t); break;
+            case 'f': args[n].f = va_arg(ap, double); break;
+            default: fatal("harness_call: bad format '%c'", *f);
+            }
+        }
+        char problem[256] = "";
+        w->call(entry, args, n, s, problem, sizeof problem);
+        if (problem[0])
+            harness_note_problem(impl, problem);
+        return;
+    }
+    proto_cmd *c = &w->batch;
+    if (c->n_calls == PROTO_MAX_CALLS)
+        send_batch(impl);
+    c->magic = PROTO_MAGIC;
+    c->op = PROTO_CALL;
+    proto_call *call = &c->call[c->n_calls];
+    memset(call, 0, sizeof *call);
+    call->entry = entry;
+    int n = 0;
+    for (const char *f = fmt; *f; f++, n++) {
+        if (n == PROTO_MAX_ARGS)
+            fatal("harness_call: more than %d arguments", PROTO_MAX_ARGS);
+        proto_arg *a = &call->arg[n];
+        switch (*f) {
+        case 'p': {
+            void *p = va_arg(ap, void *);
+            shared_buf *b = find_buf(p);
+            if (!b)
+                fatal("harness_call: argument %d is not a buffer the harness shares", n + 1);
+            a->type = PROTO_ARG_PTR;
+            a->buf = add_buf(c, impl, b, w->pending_fds, &w->n_pending_fds);
+            a->offset = (uint64_t)((char *)p - b->base);
+            break;
+        }
+        case 'i': a->type = PROTO_ARG_INT, a->v.i = va_arg(ap, int); break;
+        case 'l': a->type = PROTO_ARG_INT, a->v.i = va_arg(ap, long long); break;
+        case 'z': a->type = PROTO_ARG_INT, a->v.i = (int64_t)va_arg(ap, size_t); break;
+        case 'f': a->type = PROTO_ARG_FLOAT, a->v.f = va_arg(ap, double); break;
+        default: fatal("harness_call: bad format '%c'", *f);
+        }
+    }
+    call->n_args = n;
+    c->n_calls++;
+    if (!W.in_batch)
+        send_batch(impl);
+}
+
+void workers_batch_begin(void) { W.in_batch = 1; }
+
+void workers_batch_end(void)
+{
+    W.in_batch = 0;
+    for (int impl = 0; impl < MAX_IMPLS; impl++)
+        send_batch(impl);
+}
+
+__global__ void harness_null_kernel(void) {}
+
+void workers_null_call(int impl, cudaStream_t s)
+{
+    if (W.inprocess) {
+        harness_null_kernel<<<1, 1, 0, s>>>();
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        return;
+    }
+    static proto_cmd c;
+    memset(&c, 0, sizeof c);
+    c.magic = PROTO_MAGIC;
+    c.op = PROTO_NULL;
+    proto_reply r;
+    exchange(impl, &c, NULL, 0, &r);
+}

@@ -1,0 +1,85 @@
+/* worker_trusted.h - TRUSTED SIDE: the harness's view of its worker processes.
+ *
+ * Each implementation a lab times or checks (the student's file, the reference) lives in a
+ * shared object: the implementation plus the lab's shim (grader/shims/). By default each one
+ * runs in a worker process of its own (grader/worker_untrusted.c), sandboxed: a read-only
+ * mount namespace, no capabilities, rlimits, a seccomp filter, stopped (SIGSTOP) whenever
+ * the harness is not waiting for it, its output capped. The harness shares buffers with it
+ * and sends it calls (proto.h); nothing it says is trusted beyond "the call came back".
+ *
+ * Where the machine cannot isolate (no CUDA IPC, as on WSL2, or no namespaces), the shared
+ * objects are loaded into the harness itself and called through the same shims: grading
+ * works, and every record says it is not tamper-proof. */
+#ifndef GRADER_WORKER_TRUSTED_H
+#define GRADER_WORKER_TRUSTED_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cuda_runtime.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WORKER_LOG_CAP (1 << 20) /* bytes of a worker's output kept per check */
+
+/* What happened to the worker during the check that is failing (set before longjmp). */
+typedef struct worker_failure {
+    int impl;            /* IMPL_STUDENT or IMPL_REFERENCE */
+    int kind;            /* WORKER_FAIL_* */
+    int signal;          /* the signal that ended it (WORKER_FAIL_CRASH), 0 if it exited */
+    int exit_status;     /* its exit status, if it exited */
+    char cuda_name[64];  /* WORKER_FAIL_CUDA: the CUDA error's name */
+    char detail[256];    /* one line for the report */
+} worker_failure;
+
+enum {
+    WORKER_FAIL_CUDA = 1, /* a CUDA error came back from the call */
+    WORKER_FAIL_CRASH,    /* the process died (signal, exit, bad reply) */
+    WORKER_FAIL_HANG      /* no reply within the check's time */
+};
+
+/* Start-up: where the pieces are, and whether to isolate. `student_so` / `reference_so` may
+ * be NULL (bench variants are given later). Decides isolation (probing the machine when
+ * `isolate` is 1) and returns 1 if workers are isolated, 0 if the fallback is in force, with
+ * `why` saying why. */
+int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
+                 int isolate, char *why, size_t why_len);
+/* The shared object of implementation `impl` (IMPL_EXTRA + k for bench variants). */
+void workers_set_so(int impl, const char *so);
+/* Where a failing call jumps to (the current check's setjmp), and where its story goes. */
+void workers_set_failure_target(jmp_buf *jb, worker_failure *f);
+/* Per check: the time left for calls (seconds) and where the workers' output goes. */
+void workers_begin_check(double seconds, const char *log_path);
+void workers_end_check(void);
+/* Stop (kill) implementation impl's worker; the next call starts a fresh one. */
+void workers_kill(int impl);
+void workers_shutdown(void);
+/* 1 when implementations run in sandboxed processes. */
+int workers_isolated(void);
+/* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA
+ * events can then time them), 0 back to the workers. */
+void workers_force_inprocess(int on);
+
+/* Buffers the workers may be given: registered by the harness's allocators. */
+void workers_register_device(void *base, size_t bytes);
+void workers_unregister(void *base);
+/* Host memory shared with workers (pinned in every process that maps it); free with
+ * workers_host_free. */
+void *workers_host_alloc(size_t bytes);
+void workers_host_free(void *p);
+
+/* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */
+void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap);
+/* Inside a batch, calls of one implementation are queued and sent as one command at
+ * workers_batch_end (a timed unit of several calls costs one round trip). */
+void workers_batch_begin(void);
+void workers_batch_end(void);
+/* One empty kernel through the path of implementation `impl`: the path's own cost. */
+void workers_null_call(int impl, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

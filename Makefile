@@ -127,7 +127,7 @@ $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
-LABB = $(BUILD)/$(MODE)/lab
+LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
@@ -158,7 +158,7 @@ $(BUILD)/gpu/worker: grader/worker_untrusted.c
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
 
 # The harness: trusted code only.
-$(GPU)/lab/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_%.o $(BUILD)/host/grader/lab_%.o
+$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_%.o $(BUILD)/host/grader/lab_%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) -ldl -lpthread -o $@
 
@@ -169,7 +169,7 @@ $(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grade
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
-$(GPU)/lab/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $(GPU)/pic/solutions/%.o
+$(GPU)/.grader/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $(GPU)/pic/solutions/%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) -o $@
 
@@ -229,14 +229,14 @@ $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/worker-emu: $(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
-$(EMUB)/lab/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/grader/lab_%.o $(EMUB)/host/grader/lab_%.o $(EMU_LIB)
+$(EMUB)/.grader/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/grader/lab_%.o $(EMUB)/host/grader/lab_%.o $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$*) -ldl -lpthread -o $@
 
 $(EMUB)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/lab/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $(EMUB)/pic/solutions/%.o
+$(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $(EMUB)/pic/solutions/%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 

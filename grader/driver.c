@@ -194,8 +194,20 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
-        char *argv[] = {exe, "--serve", "--worker", (char *)o->worker, "--student", stu,
-                        "--reference", ref, "--isolation", (char *)o->isolation, NULL};
+        /* The student's worker may not see the reference's object, its source or the logs. */
+        static char hide_lab[4096], hide_sol[4096], hide_logs[4096];
+        char *argv[20];
+        int n = 0;
+        argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
+        argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
+        argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
+        if (realpath(o->labdir, hide_lab))
+            argv[n++] = "--hide", argv[n++] = hide_lab;
+        if (realpath("solutions", hide_sol))
+            argv[n++] = "--hide", argv[n++] = hide_sol;
+        if (realpath(o->logs, hide_logs))
+            argv[n++] = "--hide", argv[n++] = hide_logs;
+        argv[n] = NULL;
         execv(exe, argv);
         fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
         _exit(127);

@@ -321,6 +321,8 @@ static double median_field(const record_list *l, const char *type, const char *k
 /* The reference may not run slower beside the student's process than alone by more than this
  * (a student's process that keeps the GPU busy between its calls slows the reference). */
 #define SLOWDOWN_LIMIT 0.05
+/* Measured rates above the hardware's peak by more than this are impossible, not fast. */
+#define PHYSICAL_MARGIN 1.08
 
 static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
                          check_decision *d)
@@ -392,6 +394,17 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
         char more[96];
         snprintf(more, sizeof more, ", %.2f of %s", f->rate / f->ceiling_rate, f->ceiling);
         strncat(figures, more, sizeof figures - strlen(figures) - 1);
+    }
+    double bound = 0;
+    record_get_num(sp, "bound_rate", &bound);
+    if (bound > 0 && f->rate > PHYSICAL_MARGIN * bound) {
+        set(d, VERDICT_FAIL, "faster than the hardware can do this work (%.0f %s, the peak is "
+            "%.0f): %s", f->rate, f->unit, bound, figures);
+        snprintf(d->detail, sizeof d->detail,
+                 "No kernel that does the lab's work in the lab's arithmetic runs above the "
+                 "hardware's peak: the result came from somewhere the lab does not allow "
+                 "(tensor cores, work skipped or kept from an earlier call).");
+        return;
     }
     if (f->slowdown > SLOWDOWN_LIMIT) {
         set(d, VERDICT_FAIL, "the reference ran %.0f%% slower beside your code than alone: %s",

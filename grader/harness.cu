@@ -333,6 +333,11 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
     if (c->pending >= 0)
         settle_sample(c, c->pending, s);
     c->pending = v;
+#if !defined(CUDA_EMU)
+    /* Lines an implementation marked persisting (an access-policy window) would survive
+     * from one call to the next: every sample starts from a normal L2. */
+    CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+#endif
     if (c->impl_of[v] == IMPL_NULL)
         return;
     for (int i = 0; i < c->k; i++)
@@ -472,6 +477,19 @@ static double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l
     return ms;
 }
 
+/* The fastest the hardware can do the task's work at all, in its unit (0: no such bound): the
+ * DRAM's peak bandwidth from its clock and bus width for GB/s, the FP32 FMA peak at the
+ * measured SM clock for GFLOP/s. A student faster than this did not do the work as counted
+ * (tensor cores in SGEMM, skipped or cached traffic). */
+static double physical_bound(const lab_task *t, const device_info *d, double clock_mhz)
+{
+    if (!strcmp(t->unit, "GB/s"))
+        return 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
+    if (!strcmp(t->unit, "GFLOP/s"))
+        return device_fma_peak_gflops(d, clock_mhz > 0 ? clock_mhz : d->sm_clock_khz / 1e3);
+    return 0;
+}
+
 typedef struct options {
     int serve, bench;
     const char *worker, *student_so, *reference_so;
@@ -571,6 +589,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_str("unit", t->unit);
     results_str("ceiling", t->ceiling);
     results_num("ceiling_ms", ceiling);
+    results_num("bound_rate", physical_bound(t, d, clock_mhz));
     results_int("calls_per_unit", c->k);
     results_int("host_clock", 1);
     results_int("escaped", 0);
@@ -801,6 +820,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: harness --serve --worker EXE --student SO --reference SO [--isolation on|off]\n"
+            "                       [--hide DIR ...]\n"
             "       harness --bench --worker EXE --reference SO --variant NAME=SO ... [--cap S]\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
@@ -817,7 +837,8 @@ static options parse_options(int argc, char **argv)
         {"worker", required_argument, NULL, 'w'}, {"student", required_argument, NULL, 'u'},
         {"reference", required_argument, NULL, 'r'},
         {"isolation", required_argument, NULL, 'i'}, {"cap", required_argument, NULL, 'c'},
-        {"variant", required_argument, NULL, 'v'}, {NULL, 0, NULL, 0}};
+        {"variant", required_argument, NULL, 'v'}, {"hide", required_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
@@ -828,6 +849,7 @@ static options parse_options(int argc, char **argv)
         case 'r': o.reference_so = optarg; break;
         case 'i': o.isolate = strcmp(optarg, "off") != 0; break;
         case 'c': o.cap_s = atof(optarg); break;
+        case 'h': workers_hide(optarg); break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)

@@ -1,14 +1,17 @@
 # lab_sgemm.mk - lab 09's build settings (included by the Makefile).
 #
 # The runner times cuBLAS as the ceiling. The student's object may not use cuBLAS or CUTLASS
-# (by symbol), nor tensor cores or TF32 in its device code: PTX mma/wmma/wgmma/tcgen05 and
-# conversions to tf32 (checked always; \< keeps a path like /home/emma.x/ in the PTX's .file
-# lines from matching), and in the machine code HMMA/IMMA (Volta to Ada, TF32
-# included), HGMMA/IGMMA/QGMMA (Hopper wgmma), UTC*MMA (Blackwell) where cuobjdump exists.
+# (by symbol), nor tensor cores or reduced precision in its device code: every PTX form of
+# mma (mma, mma.sp, wmma, wgmma) and tcgen05, conversions to tf32, half, bf16 or fp8 (vet.sh
+# reads instructions only, not the .file lines that hold source paths), and in the machine
+# code HMMA/IMMA/DMMA (Volta to Ada, TF32 included), HGMMA/IGMMA/QGMMA (Hopper wgmma),
+# UTC*MMA (Blackwell), packed half arithmetic and conversions (F2FP, HFMA2, HADD2, HMUL2).
+# Whatever slips past this, the speed check's inputs expose (a TF32 or half product rounds
+# them) and a rate above the FP32 FMA peak is rejected as impossible.
 LIBS_sgemm := -lcublas
 FORBID_sgemm := cublas|cutlass|wmma|mma_sync|nvcuda
-FORBID_PTX_sgemm := \<(w|wg)?mma\.(sync|load|store|mma)[a-z0-9._]*|\<tcgen05\.mma[a-z0-9._]*|\<cvt\.[a-z.]*tf32
-FORBID_SASS_sgemm := HMMA|HGMMA|IMMA|IGMMA|QGMMA|BMMA|UTCHMMA|UTCQMMA
+FORBID_PTX_sgemm := \<(w|wg)?mma(\.[a-z0-9_:]+)+|\<tcgen05\.[a-z0-9._:]+|\<cvt\.[a-z0-9.]*(tf32|f16|bf16|e4m3|e5m2)
+FORBID_SASS_sgemm := HMMA|HGMMA|IMMA|IGMMA|QGMMA|BMMA|DMMA|UTC[A-Z]*MMA|F2FP|HFMA2|HADD2|HMUL2
 
 # grader/lab_sgemm.cu includes the reference kernels and the ladder steps.
 $(BUILD)/gpu/grader/lab_sgemm.o: $(wildcard solutions/09-sgemm/*.cu solutions/09-sgemm/*.cuh)

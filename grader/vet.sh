@@ -36,6 +36,7 @@ done
 
 for s in $undefined; do
     case $s in
+    ref_*) reject "it calls '$s', the reference solution, which your code cannot reach. Write your own." ;;
     dlopen | dlsym | dlvsym | dlmopen | system | popen | fork | vfork | posix_spawn* | exec[lv]* | ptrace)
         reject "it calls '$s', which a lab has no use for (loading code or starting processes)." ;;
     esac
@@ -50,7 +51,8 @@ fi
 # The PTX (compiled for compute_90, so code behind __CUDA_ARCH__ >= 800 guards shows) and the
 # machine code of every architecture in the object.
 if [ -n "$ptx_forbidden" ] && [ -n "$ptx_file" ]; then
-    hit=$(grep -E -m1 -o -- "$ptx_forbidden" "$ptx_file" || true)
+    # instructions only: not the .file lines (source paths) or comments
+    hit=$(grep -v -E '^[[:space:]]*(\.file|//)' "$ptx_file" | grep -E -m1 -o -- "$ptx_forbidden" || true)
     [ -z "$hit" ] || reject "its device code contains the PTX instruction '$hit', which lab $lab forbids."
 fi
 if [ -n "$sass_forbidden" ]; then

@@ -60,6 +60,8 @@ typedef struct worker {
 
 static struct {
     char exe[512];           /* worker_untrusted binary */
+    char *hide[8];           /* folders the student's worker must not see */
+    int n_hide;
     int isolated;            /* 1: processes; 0: fallback */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
     worker w[MAX_IMPLS];
@@ -164,7 +166,7 @@ static int write_file(const char *path, const char *text)
 
 /* Every mount read-only, in a mount namespace of the child's own; a private /tmp. Returns 0,
  * or -1 with errno. As an ordinary user this needs a user namespace. */
-static int enter_readonly_view(int keep_shm)
+static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
 {
     const uid_t uid = getuid();
     const gid_t gid = getgid();
@@ -221,6 +223,12 @@ static int enter_readonly_view(int keep_shm)
     fclose(mi);
     if (failed)
         return errno = EPERM, -1;
+    /* Folders this worker must not even read (the reference's object, the logs): an empty,
+     * read-only file system over each. */
+    for (int i = 0; i < n_hide; i++)
+        if (mount("grader-hidden", hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                  "size=4k,mode=000") != 0 && errno != ENOENT)
+            return -1;
     return 0;
 }
 
@@ -243,11 +251,11 @@ static void set_limit(int what, rlim_t value)
 
 /* In the child: the whole sandbox but seccomp (which the worker installs before loading any
  * untrusted code). Never returns on failure: exits 121 with the reason on stderr. */
-static void child_sandbox(int keep_shm)
+static void child_sandbox(int keep_shm, char *const *hide, int n_hide)
 {
     setsid(); /* no controlling terminal to type into */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (enter_readonly_view(keep_shm) != 0) {
+    if (enter_readonly_view(keep_shm, hide, n_hide) != 0) {
         fprintf(stderr, "sandbox: no read-only view of the file system: %s\n", strerror(errno));
         _exit(121);
     }
@@ -293,10 +301,12 @@ static void start_worker(int impl)
         dup2(pipefd[1], 2);
         dup2(sv[1], 3);
         closefrom(4);
+        /* The student's worker cannot see the reference's object or the logs. */
+        const int n_hide = impl == IMPL_STUDENT ? W.n_hide : 0;
 #if defined(CUDA_EMU)
-        child_sandbox(1); /* the emulator's device memory is shared through /dev/shm */
+        child_sandbox(1, W.hide, n_hide); /* the emulator shares memory through /dev/shm */
 #else
-        child_sandbox(0);
+        child_sandbox(0, W.hide, n_hide);
 #endif
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
@@ -374,6 +384,12 @@ static void load_here(int impl)
         fatal("%s has no lab_shim_call", w->so);
 }
 
+void workers_hide(const char *dir)
+{
+    if (W.n_hide < 8)
+        W.hide[W.n_hide++] = strdup(dir);
+}
+
 void workers_set_so(int impl, const char *so)
 {
     worker *w = &W.w[impl_slot(impl)];
@@ -408,7 +424,7 @@ static int probe_isolation(char *why, size_t len)
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], 2);
-        child_sandbox(0);
+        child_sandbox(0, W.hide, W.n_hide);
         const int fd = open(probe, O_WRONLY | O_CREAT, 0600);
         if (fd >= 0) {
             fprintf(stderr, "sandbox: the tree stayed writable\n");

@@ -46,6 +46,9 @@ enum {
  * `why` saying why. */
 int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
                  int isolate, char *why, size_t why_len);
+/* A folder the student's worker must not see (the reference's object, logs); before
+ * workers_init. */
+void workers_hide(const char *dir);
 /* The shared object of implementation `impl` (IMPL_EXTRA + k for bench variants). */
 void workers_set_so(int impl, const char *so);
 /* Where a failing call jumps to (the current check's setjmp), and where its story goes. */

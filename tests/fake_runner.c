@@ -2,7 +2,7 @@
  *
  * Takes the runner's arguments (--check N --seed S --threshold T --results FILE) and does what
  * the environment variable FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
- * hang, exit7, garbage, truncated, noend, slow, escaped, skipped, chatty. Records are written
+ * hang, exit7, garbage, truncated, noend, slow, slowed, impossible, skipped, chatty. Records are written
  * with the real writer (grader/results.c), as a runner would. */
 #include <signal.h>
 #include <stdio.h>
@@ -41,16 +41,23 @@ static void rec_correct(long long bad, int guard_ok, int input_ok)
     results_emit();
 }
 
-/* 30 pairs with reference/student time ratio `ratio` and a little noise. */
-static void rec_speed(double ratio, int escaped)
+/* 30 rounds with reference/student time ratio `ratio` (each time plus a null call of 0.3 ms
+ * through the same path) and a little noise; then the reference alone, `slowed` times faster
+ * than beside the student; `bound` is the hardware's peak rate (0: none). */
+static void rec_speed(double ratio, double slowed, double bound)
 {
     for (int i = 0; i < 30; i++) {
         const double stu = 2.0 + 0.01 * (i % 5);
         results_begin("sample");
-        results_num("stu_ms", stu);
-        results_num("ref_ms", stu * ratio);
-        results_num("stu_host_ms", escaped ? stu * 3 : stu + 0.01);
-        results_num("ref_host_ms", stu * ratio + 0.01);
+        results_num("stu_ms", stu + 0.3);
+        results_num("ref_ms", stu * ratio + 0.3);
+        results_num("null_ms", 0.3);
+        results_emit();
+    }
+    for (int i = 0; i < 15; i++) {
+        results_begin("alone");
+        results_num("ref_ms", 2.02 * ratio / slowed + 0.3);
+        results_num("null_ms", 0.3);
         results_emit();
     }
     results_begin("speed");
@@ -58,8 +65,8 @@ static void rec_speed(double ratio, int escaped)
     results_str("unit", "GB/s");
     results_str("ceiling", "cudaMemcpy D2D");
     results_num("ceiling_ms", 1.0);
-    results_int("host_clock", 0);
-    results_int("escaped", escaped);
+    results_num("bound_rate", bound);
+    results_int("calls_per_unit", 1);
     results_emit();
 }
 
@@ -86,7 +93,7 @@ int main(int argc, char **argv)
             for (int i = 0; i < 1000; i++)
                 printf("debug print %d from a kernel\n", i);
         rec_correct(0, 1, 1);
-        rec_speed(1.0, 0);
+        rec_speed(1.0, 1.0, 0);
     } else if (!strcmp(mode, "wrong")) {
         rec_correct(3, 1, 1);
     } else if (!strcmp(mode, "guard")) {
@@ -95,10 +102,13 @@ int main(int argc, char **argv)
         rec_correct(0, 1, 0);
     } else if (!strcmp(mode, "slow")) {
         rec_correct(0, 1, 1);
-        rec_speed(0.25, 0);
-    } else if (!strcmp(mode, "escaped")) {
+        rec_speed(0.25, 1.0, 0);
+    } else if (!strcmp(mode, "slowed")) { /* the reference ran 30% slower beside the student */
         rec_correct(0, 1, 1);
-        rec_speed(1.0, 1);
+        rec_speed(1.0, 1.3, 0);
+    } else if (!strcmp(mode, "impossible")) { /* 2000 GB/s where the hardware peaks at 1000 */
+        rec_correct(0, 1, 1);
+        rec_speed(1.0, 1.0, 1000);
     } else if (!strcmp(mode, "skipped")) {
         results_begin("skipped");
         results_str("reason", "CPU emulation: there is no GPU to time");

@@ -60,6 +60,8 @@ static void test_pass_and_wrong(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "modified an input"));
 }
 
+/* Speed verdicts from the harness's samples: slow, a reference slowed beside the student, a
+ * rate no hardware reaches, and skipped. */
 static void test_speed_modes(void)
 {
     check_decision d;
@@ -68,9 +70,13 @@ static void test_speed_modes(void)
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 0.25, 1e-9);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.25x the reference (needs 0.80x)"));
-    run_mode("escaped", 1, 10, &d, &o);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "short of the pass mark"));
+    run_mode("slowed", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "escaped"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "slower beside your code"));
+    run_mode("impossible", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "faster than the hardware"));
     run_mode("skipped", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_SKIP);
 }
@@ -134,7 +140,7 @@ static void test_missing_program(void)
 
 static CU_TestInfo driver_tests[] = {
     {"passing, wrong, out-of-bounds and input-modifying runners", test_pass_and_wrong},
-    {"slow, escaped and skipped speed checks", test_speed_modes},
+    {"slow, slowed-reference, impossible and skipped speed checks", test_speed_modes},
     {"crashing, hanging and failing runners", test_crash_hang_exit},
     {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
     {"a runner that cannot start", test_missing_program},

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# run.sh - grade every cheating submission and every honest control, and check each verdict.
+#
+#   tests/cheats/run.sh [CASE ...]        (EMU=1 or no GPU: the cases marked `where: emu`)
+#
+# Each case is one student file (tests/cheats/*.cu) whose header says which lab it is for,
+# where it can show (emu: during correctness checks, on any machine; gpu: speed), and what
+# must happen:
+#   expect: build=FAIL          the build rejects it
+#   expect: correct=FAIL        some correctness check fails (none is left in error)
+#   expect: all-correct=OK      every correctness check passes
+#   expect: speed=OK|FAIL       the speed check's verdict
+#   expect: message=REGEX       some check's message matches
+#   expect: tree-unchanged      no tracked file, lab binary or grader script changed
+#   expect: log-under=BYTES     no log of the lab is larger
+#   expect: seed-hidden         the run's seed appears in no log
+# `copy: path` grades that file of the tree instead (honest controls: reference, skeleton).
+# Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+here=tests/cheats
+work=${CHEATS_WORK:-${BUILD:-build}/cheats}
+mode=gpu
+{ [ "${EMU:-}" = 1 ] || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; } && mode=emu
+seed=0x5eed5eed12345678
+mkdir -p "$work"
+pass=0 fail=0
+
+# Everything grading depends on: tracked files, and the grader's own programs and scripts.
+fingerprint() {
+    { git ls-files -z | xargs -0 sha256sum 2>/dev/null
+      find "${BUILD:-build}"/*/.grader "${BUILD:-build}"/*/worker* -type f 2>/dev/null | sort | xargs -r sha256sum
+      ls -la; } | sha256sum
+}
+
+field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
+
+# The cases attack the machine they run on: without the sandbox they would change this tree.
+# One honest file first, to see whether this machine isolates.
+probe=$work/isolation-probe
+rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
+grader/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
+if ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
+        "$probe/grade/results.json" 2>/dev/null; then
+    echo "cheats: this machine cannot isolate student code ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
+    echo "cheats: 0 passed, 1 failed"
+    exit 1
+fi
+
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=($(cd $here && ls [cgh][0-9]*.cu))
+for c in "${cases[@]}"; do
+    f=$here/${c%.cu}.cu
+    name=${c%.cu}
+    lab=$(field lab "$f")
+    where=$(field where "$f")
+    case " $where " in *" $mode "*) ;; *) continue ;; esac
+    dir=$(ls -d labs/[0-9][0-9]-"$lab")
+    tree=$work/$name/tree
+    rm -rf "$work/$name"
+    mkdir -p "$tree"
+    cp -r "$dir" "$tree/"
+    src=$(field copy "$f")
+    cp "${src:-$f}" "$tree/$(basename "$dir")/$lab.cu"
+    cp $here/cheat_common.cuh "$tree/$(basename "$dir")/"
+    before=$(fingerprint)
+    grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed GRADE_DIR="$work/$name/grade" \
+        >"$work/$name/out.txt" 2>&1
+    status=$?
+    after=$(fingerprint)
+    problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" <<'EOF'
+import json, os, re, sys
+case, out, status, before, after, seed = sys.argv[1:]
+expects = [l.split("expect:", 1)[1].replace("*/", "").strip() for l in open(case)
+           if "expect:" in l]
+try:
+    res = json.load(open(os.path.join(out, "grade", "results.json")))
+except Exception as e:
+    print(f"no results.json ({e}); exit {status}")
+    sys.exit()
+lab = res["labs"][0]
+checks = lab["checks"]
+correct = [c for c in checks if c["kind"] != "speed"]
+speed = [c for c in checks if c["kind"] == "speed"]
+logs = [os.path.join(out, "grade", n) for n in os.listdir(os.path.join(out, "grade"))
+        if n.endswith(".log")]
+bad = []
+for e in expects:
+    key, _, val = e.partition("=")
+    if key == "build":
+        ok = (not lab["built"]) == (val == "FAIL")
+    elif key == "correct":
+        ok = lab["built"] and any(c["verdict"] == "FAIL" for c in correct) and \
+             not any(c["verdict"] == "ERROR" for c in correct)
+    elif key == "all-correct":
+        ok = lab["built"] and all(c["verdict"] == "OK" for c in correct)
+    elif key == "speed":
+        ok = bool(speed) and all(c["verdict"] == val for c in speed)
+    elif key == "message":
+        ok = any(re.search(val, c["message"] + " " + c["detail"]) for c in checks)
+    elif key == "tree-unchanged":
+        ok = before == after
+    elif key == "log-under":
+        ok = all(os.path.getsize(p) < int(val) for p in logs)
+    elif key == "seed-hidden":
+        ok = not any(seed[2:] in open(p, errors="replace").read() for p in logs)
+    else:
+        ok = False
+    if not ok:
+        got = "; ".join(f'{c["name"]}: {c["verdict"]} {c["message"]}' for c in checks
+                        if c["verdict"] != "OK")[:300]
+        bad.append(f"expected {e}, got built={lab['built']} {got}")
+print(" | ".join(bad))
+EOF
+)
+    if [ -z "$problems" ]; then
+        echo "ok   $name"
+        pass=$((pass + 1))
+    else
+        echo "FAIL $name: $problems (log: $work/$name/out.txt)"
+        fail=$((fail + 1))
+    fi
+done
+echo "cheats ($mode): $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -135,9 +135,9 @@ static const char *impl_who(int impl)
 
 static void emit_worker_failure(const worker_failure *f)
 {
-    static const char *const kinds[] = {"", "cuda", "crash", "hang"};
+    static const char *const kinds[] = {"", "cuda", "crash", "hang", "start"};
     results_begin("error");
-    results_str("who", impl_who(f->impl));
+    results_str("who", f->kind == WORKER_FAIL_START ? "harness" : impl_who(f->impl));
     results_str("kind", kinds[f->kind]);
     results_str("name", f->kind == WORKER_FAIL_CUDA ? f->cuda_name : kinds[f->kind]);
     results_str("message", f->detail);
@@ -192,10 +192,6 @@ static void emit_verify(const verify_result *v, const char *impl)
     results_emit();
 }
 
-static int verify_passed(const verify_result *v)
-{
-    return v->out.n > 0 && v->out.n_bad == 0 && v->guard_ok && v->input_ok && !v->problem[0];
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Correctness: one call, checked against the CPU's answer                                     */
@@ -732,9 +728,8 @@ static void run_bench(const options *o, const device_info *d)
             impls[nv] = IMPL_REFERENCE, names[nv++] = "reference";
             const int null_v = nv;
             impls[nv] = IMPL_NULL, names[nv++] = "null call";
-            int ceil_v = -1;
-            if (!t->ceiling_ms && inproc)
-                ceil_v = nv, impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
+            if (!t->ceiling_ms && inproc) /* the ceiling: trusted code, timed in-process */
+                impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
             static speed_ctx bc;
             bc = c;
             bc.compare = 0;
@@ -784,7 +779,6 @@ static void run_bench(const options *o, const device_info *d)
                 results_int("rounds", r.rounds);
                 results_emit();
             }
-            (void)ceil_v;
             timing_result_free(&r);
         }
         workers_force_inprocess(0);

@@ -393,9 +393,12 @@ void workers_hide(const char *dir)
 void workers_set_so(int impl, const char *so)
 {
     worker *w = &W.w[impl_slot(impl)];
-    if (strcmp(w->so, so ? so : "")) {
+    char abs_so[512];
+    if (!so || !realpath(so, abs_so))
+        snprintf(abs_so, sizeof abs_so, "%s", so ? so : ""); /* reported when it is loaded */
+    if (strcmp(w->so, abs_so)) {
         workers_kill(impl);
-        snprintf(w->so, sizeof w->so, "%s", so ? so : "");
+        snprintf(w->so, sizeof w->so, "%s", abs_so);
     }
 }
 
@@ -454,7 +457,9 @@ static int probe_isolation(char *why, size_t len)
 int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
                  int isolate, char *why, size_t why_len)
 {
-    snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
+    /* absolute: the worker starts in its own /tmp */
+    if (!worker_exe || !realpath(worker_exe, W.exe))
+        snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
     if (student_so)
         workers_set_so(IMPL_STUDENT, student_so);
     if (reference_so)
@@ -622,6 +627,12 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
                      "new processes, debugging other processes)", *sig, strsignal(*sig));
         else
             snprintf(buf, len, "%s (signal %d)", strsignal(*sig), *sig);
+    } else if (r == w->pid && WIFEXITED(status) &&
+               (WEXITSTATUS(status) == 121 || WEXITSTATUS(status) == 127 ||
+                WEXITSTATUS(status) == 2)) {
+        *sig = -1; /* the worker could not start: the grader's problem, not the student's */
+        snprintf(buf, len, "a worker process could not start (status %d): see the check's log",
+                 WEXITSTATUS(status));
     } else if (r == w->pid && WIFEXITED(status)) {
         snprintf(buf, len, "the process exited with status %d during a call",
                  WEXITSTATUS(status));
@@ -658,8 +669,7 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
             char why[256];
             int sig;
             describe_death(impl, why, sizeof why, &sig);
-            memset(W.fail, 0, sizeof *W.fail);
-            fail_check(impl, WORKER_FAIL_CRASH, "%s", why);
+            fail_check(impl, sig < 0 ? WORKER_FAIL_START : WORKER_FAIL_CRASH, "%s", why);
         }
         got += (size_t)n;
     }

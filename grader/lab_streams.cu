@@ -1,25 +1,28 @@
-/* lab_streams.cu - lab 05's problem for the harness: the kernel, the inputs, the calls, the
- * verification, the leak count, the sizes and the ideal pipeline.
+/* lab_streams.cu - lab 05's problem for the harness: the inputs, the calls, the verification,
+ * the sizes and the ideal pipeline.
  *
  * The student writes host code only: h_out[i] = f(h_in[i]) by copying a pinned host array to
  * the device, running the grader's kernel (passed in as a launcher, `process`) and copying
  * the result back. f is k fused multiply-adds, x <- fmaf(x, A, B), with k picked from the
  * device in hand so that the kernel and each copy direction take about the same time.
  *
+ * Implementations run in their worker processes behind the lab's shim
+ * (grader/shims/streams_untrusted.cu). The shim holds the kernel and the launcher handed to
+ * the student, counts the elements it is given, and counts the streams and events the call
+ * creates and destroys (the shared object is linked with --wrap for those functions:
+ * grader/lab_streams.mk). What it finds wrong (a leak, an element count, a launch outside the
+ * buffers) comes back as text and fails the check. The host arrays are shared with the
+ * worker (harness_host_alloc), pinned in both processes.
+ *
  * Verification is exact. The student only moves data and calls our kernel, and fmaf is
  * correctly rounded (IEEE 754) on the GPU and in the C library alike, so the expected output
- * is known bit for bit: computed on the CPU for every element when that is cheap, otherwise
- * by our kernel on the whole array at once, itself checked bit for bit against the CPU on a
- * sample. Every output element is compared.
+ * is known bit for bit: computed on the CPU for every element. Every output element is
+ * compared. Speed checks: device-only problems, a fresh input every round, the student's
+ * output compared with the reference's bit for bit on the device.
  *
- * Leaks: the runner is linked with --wrap for the CUDA functions that create and destroy
- * streams and events (grader/lab_streams.mk); the __wrap_ functions below count, and run()
- * reads the counters around each call of an implementation. The rule (in the contract):
- * whatever a call creates, it destroys before it returns.
- *
- * Timing: host clock around a device-wide synchronize (host_clock = 1), because the student's
- * work runs on streams the harness does not know. The ceiling is the ideal pipeline
- * (ceiling_ms below), assembled from three measurements made in the same process. */
+ * Timing: host clock around the whole call (host_clock = 1), because the student's work runs
+ * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
+ * assembled from measurements made in this process with this file's copy of the kernel. */
 #include "harness.h"
 #include "contracts/streams.h"
 #include "../common/buffer.h"
@@ -35,11 +38,10 @@
 #include <unistd.h>
 
 extern "C" const lab_info lab_streams; /* the table, lab_streams.c */
-extern "C" void ref_streams(float *h_out, const float *h_in, float *d_out, float *d_in, size_t n,
-                            streams_kernel process);
 
 /* ------------------------------------------------------------------------------------------ */
-/* The kernel: f(x) = k times x <- fmaf(x, A, B)                                               */
+/* The kernel: f(x) = k times x <- fmaf(x, A, B). The same code as the shim's (the one the     */
+/* implementations call); this copy times the ideal and the calibration.                      */
 
 /* A = 1 - 2^-13 and B = 2^-14, both exact floats: the map contracts slowly towards its fixed
  * point B / (1 - A) = 0.5, so inputs in [-1, 1) stay there, and after k steps an input still
@@ -83,217 +85,30 @@ static float f_cpu(float x, int k)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Counting streams and events (the linker sends every call here: see lab_streams.mk)          */
-
-typedef struct wrap_counts {
-    long long streams_created;   /* successful cudaStreamCreate* calls */
-    long long streams_destroyed; /* successful cudaStreamDestroy calls */
-    long long events_created;    /* successful cudaEventCreate* calls */
-    long long events_destroyed;  /* successful cudaEventDestroy calls */
-} wrap_counts;
-
-static wrap_counts g_wrap;
-/* Calls nested inside a wrapped call (a runtime that implements one entry point with
- * another) are not counted twice. */
-static thread_local int g_wrap_depth;
-
-#define WRAP_COUNT(field, call)                                                             \
-    do {                                                                                    \
-        g_wrap_depth++;                                                                     \
-        const cudaError_t e_ = (call);                                                      \
-        g_wrap_depth--;                                                                     \
-        if (e_ == cudaSuccess && g_wrap_depth == 0)                                         \
-            __atomic_add_fetch(&g_wrap.field, 1, __ATOMIC_RELAXED);                         \
-        return e_;                                                                          \
-    } while (0)
-
-extern "C" {
-cudaError_t __real_cudaStreamCreate(cudaStream_t *s);
-cudaError_t __real_cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags);
-cudaError_t __real_cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int prio);
-cudaError_t __real_cudaStreamDestroy(cudaStream_t s);
-cudaError_t __real_cudaEventCreate(cudaEvent_t *e);
-cudaError_t __real_cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags);
-cudaError_t __real_cudaEventDestroy(cudaEvent_t e);
-
-cudaError_t __wrap_cudaStreamCreate(cudaStream_t *s)
-{
-    WRAP_COUNT(streams_created, __real_cudaStreamCreate(s));
-}
-cudaError_t __wrap_cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int flags)
-{
-    WRAP_COUNT(streams_created, __real_cudaStreamCreateWithFlags(s, flags));
-}
-cudaError_t __wrap_cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int flags, int prio)
-{
-    WRAP_COUNT(streams_created, __real_cudaStreamCreateWithPriority(s, flags, prio));
-}
-cudaError_t __wrap_cudaStreamDestroy(cudaStream_t s)
-{
-    WRAP_COUNT(streams_destroyed, __real_cudaStreamDestroy(s));
-}
-cudaError_t __wrap_cudaEventCreate(cudaEvent_t *e)
-{
-    WRAP_COUNT(events_created, __real_cudaEventCreate(e));
-}
-cudaError_t __wrap_cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags)
-{
-    WRAP_COUNT(events_created, __real_cudaEventCreateWithFlags(e, flags));
-}
-cudaError_t __wrap_cudaEventDestroy(cudaEvent_t e)
-{
-    WRAP_COUNT(events_destroyed, __real_cudaEventDestroy(e));
-}
-}
-
-static wrap_counts wrap_snapshot(void)
-{
-    wrap_counts c;
-    c.streams_created = __atomic_load_n(&g_wrap.streams_created, __ATOMIC_RELAXED);
-    c.streams_destroyed = __atomic_load_n(&g_wrap.streams_destroyed, __ATOMIC_RELAXED);
-    c.events_created = __atomic_load_n(&g_wrap.events_created, __ATOMIC_RELAXED);
-    c.events_destroyed = __atomic_load_n(&g_wrap.events_destroyed, __ATOMIC_RELAXED);
-    return c;
-}
-
-/* Once per process: a leak check that counts nothing would pass every leak. Create and
- * destroy one stream and one event through the public names and insist that all four
- * counters moved; if not, the runner was linked without the wraps (or a runtime defines these
- * functions inline), and no grade is better than a wrong one. */
-static void wrap_self_test(void)
-{
-    static int done;
-    if (done)
-        return;
-    const wrap_counts a = wrap_snapshot();
-    cudaStream_t s;
-    cudaEvent_t e;
-    CUDA_CHECK(cudaStreamCreate(&s));
-    CUDA_CHECK(cudaStreamDestroy(s));
-    CUDA_CHECK(cudaEventCreate(&e));
-    CUDA_CHECK(cudaEventDestroy(e));
-    const wrap_counts b = wrap_snapshot();
-    if (b.streams_created == a.streams_created || b.streams_destroyed == a.streams_destroyed ||
-        b.events_created == a.events_created || b.events_destroyed == a.events_destroyed)
-        fatal("lab streams: the stream/event leak check is not wired: link the runner with "
-              "LIBS_streams from grader/lab_streams.mk (-Xlinker --wrap=cudaStreamCreate ...)");
-    done = 1;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* The problem                                                                                 */
 
 #define HOST_GUARD_BYTES 4096 /* around each pinned host buffer, like dbuf's device guards */
 #define HOST_GUARD_BYTE 0x5A
-#define N_EXTRA 5
-#define N_IMPLS (IMPL_EXTRA + N_EXTRA)
-
-/* What the calls of one implementation did, over the life of the problem. */
-typedef struct impl_record {
-    long long calls;          /* calls so far */
-    long long streams_leaked; /* streams created minus destroyed, over all those calls */
-    long long events_leaked;  /* events created minus destroyed, over all those calls */
-    size_t elements;          /* elements passed to process() in the call in progress / last */
-    int chunks;               /* process() calls in the call in progress / last one */
-    char problem[200];        /* first thing found wrong in any call ("" if none) */
-} impl_record;
 
 typedef struct problem {
     size_t n;                  /* floats pushed through the device */
     int k;                     /* FMAs per element in the kernel */
     int calls;                 /* calls of the implementation per run() */
     int engines;               /* the device's asyncEngineCount */
-    unsigned char *h_in_base;  /* pinned allocation: guard | h_in | guard */
-    unsigned char *h_out_base; /* pinned allocation: guard | h_out | guard */
+    unsigned char *h_in_base;  /* shared pinned allocation: guard | h_in | guard */
+    unsigned char *h_out_base; /* shared pinned allocation: guard | h_out | guard */
     float *h_in;               /* the input, pinned */
     float *h_out;              /* the output, pinned, poisoned before every call */
+    long long *stats;          /* shared: what the shim counted in the last call
+                                  ([0] process() calls, [1] elements) */
     float *h_in_copy;          /* pageable copy of the input: the read-only check */
-    float *h_expected;         /* the right output, bit for bit */
+    float *h_expected;         /* the right output, bit for bit (NULL in device-only problems) */
     dbuf d_in, d_out;          /* the device buffers handed to the student, guarded */
     int last_impl;             /* the implementation whose output h_out holds */
-    impl_record rec[N_IMPLS];  /* per implementation */
+    int ref_chunks;            /* the reference's process() calls (the ideal), 0 if unknown */
 } problem;
 
-/* The problem whose call is in progress: the launcher handed to the student finds it here. */
-static problem *g_active;
-static impl_record *g_active_rec;
-
-static int inside(const void *ptr, size_t count, const dbuf *b)
-{
-    const uintptr_t lo = (uintptr_t)b->data, hi = lo + b->bytes, a = (uintptr_t)ptr;
-    return a >= lo && a <= hi && count <= (hi - a) / sizeof(float);
-}
-
-/* The launcher the student's code calls: checks where it is pointed, counts, launches. A
- * range outside the grader's device buffers is reported (not launched: it would fault). */
-static void counted_process(float *d_out, const float *d_in, size_t n, cudaStream_t stream)
-{
-    problem *p = g_active;
-    impl_record *r = g_active_rec;
-    if (!p)
-        fatal("lab streams: process() called outside a call of streams()");
-    r->chunks++;
-    if (!inside(d_in, n, &p->d_in) || !inside(d_out, n, &p->d_out)) {
-        if (!r->problem[0])
-            snprintf(r->problem, sizeof r->problem,
-                     "process(d_out=%p, d_in=%p, n=%zu) reaches outside the device buffers "
-                     "d_out=%p and d_in=%p of %zu floats: not launched",
-                     (void *)d_out, (const void *)d_in, n, p->d_out.data, p->d_in.data, p->n);
-        return;
-    }
-    r->elements += n;
-    launch_process(d_out, d_in, n, p->k, stream);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Harness-side variants for make bench: the same pipeline with fewer chunks, fewer streams,  */
-/* or the kernels on the legacy default stream.                                               */
-
-typedef struct pipeline_shape {
-    const char *name;     /* bench row */
-    int chunks;           /* pieces of the array */
-    int streams;          /* streams used round-robin */
-    int kernel_on_legacy; /* 1: kernels on stream 0, copies on blocking streams */
-} pipeline_shape;
-
-static const pipeline_shape shapes[N_EXTRA] = {
-    {"64 chunks, 1 stream", 64, 1, 0},
-    {"64 chunks, 2 streams", 64, 2, 0},
-    {"4 chunks, 4 streams", 4, 4, 0},
-    {"16 chunks, 4 streams", 16, 4, 0},
-    {"64 chunks, kernels on stream 0", 64, 4, 1},
-};
-
-/* The reference's schedule (solutions/05-streams/streams.cu explains it) with a given shape. */
-static void pipeline(problem *p, const pipeline_shape *sh)
-{
-    const size_t n = p->n;
-    size_t chunks = (size_t)sh->chunks < n ? (size_t)sh->chunks : n;
-    const size_t chunk = (n + chunks - 1) / chunks;
-    chunks = (n + chunk - 1) / chunk;
-    cudaStream_t st[8];
-    for (int i = 0; i < sh->streams; i++)
-        CUDA_CHECK(sh->kernel_on_legacy ? cudaStreamCreate(&st[i])
-                                        : cudaStreamCreateWithFlags(&st[i], cudaStreamNonBlocking));
-    for (size_t step = 0; step <= chunks; step++) {
-        if (step < chunks) {
-            const size_t off = step * chunk, len = n - off < chunk ? n - off : chunk;
-            cudaStream_t s = st[step % sh->streams];
-            CUDA_CHECK(cudaMemcpyAsync((float *)p->d_in.data + off, p->h_in + off,
-                                       len * sizeof(float), cudaMemcpyHostToDevice, s));
-            counted_process((float *)p->d_out.data + off, (const float *)p->d_in.data + off, len,
-                            sh->kernel_on_legacy ? (cudaStream_t)0 : s);
-        }
-        if (step >= 1) {
-            const size_t j = step - 1, off = j * chunk, len = n - off < chunk ? n - off : chunk;
-            CUDA_CHECK(cudaMemcpyAsync(p->h_out + off, (const float *)p->d_out.data + off,
-                                       len * sizeof(float), cudaMemcpyDeviceToHost,
-                                       st[j % sh->streams]));
-        }
-    }
-    for (int i = 0; i < sh->streams; i++)
-        CUDA_CHECK(cudaStreamDestroy(st[i]));
-}
+static void poison(problem *p, cudaStream_t s);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Timing helpers for the calibration and the ideal (each op alone on the stream given)       */
@@ -312,7 +127,7 @@ typedef struct op_ctx {
     size_t m;            /* elements moved or computed */
     int k;               /* kernel work per element */
     cudaStream_t second; /* the other stream of OP_BOTH */
-    float *pageable;     /* pageable destination of OP_PAGEABLE_D2H */
+    float *pageable;     /* pageable source and destination of OP_PAGEABLE_* */
 } op_ctx;
 
 static void run_op(void *vctx, int op, cudaStream_t s)
@@ -336,7 +151,7 @@ static void run_op(void *vctx, int op, cudaStream_t s)
                                    c->second));
         break;
     case OP_PAGEABLE_H2D:
-        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in_copy, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, c->pageable, bytes, cudaMemcpyHostToDevice, s));
         break;
     case OP_PAGEABLE_D2H:
         CUDA_CHECK(cudaMemcpyAsync(c->pageable, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
@@ -371,7 +186,7 @@ static double median_op_ms(op_ctx *c, int op, int reps, cudaStream_t s, cudaEven
  * a straight line; the copies give the target. With two or more copy engines the two
  * directions run at once, so the target is the slower direction; with one engine they take
  * turns, so it is their sum. */
-static int calibrate_k(problem *p)
+static int calibrate_k_once(problem *p)
 {
     cudaStream_t s;
     cudaEvent_t e0, e1;
@@ -403,12 +218,25 @@ static int calibrate_k(problem *p)
     return (int)lround(k);
 }
 
+/* Once per size and process: every problem of a speed check gets the same k. */
+static int calibrate_k(problem *p)
+{
+    static size_t done_n;
+    static int done_k;
+    if (done_n != p->n) {
+        done_k = calibrate_k_once(p);
+        done_n = p->n;
+    }
+    return done_k;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Hooks                                                                                       */
 
+/* Pinned host memory shared with the workers, with guard zones around it. */
 static void *alloc_pinned(size_t bytes, unsigned char **base)
 {
-    CUDA_CHECK(cudaHostAlloc((void **)base, bytes + 2 * HOST_GUARD_BYTES, cudaHostAllocDefault));
+    *base = (unsigned char *)harness_host_alloc(bytes + 2 * HOST_GUARD_BYTES);
     memset(*base, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
     memset(*base + HOST_GUARD_BYTES + bytes, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
     return *base + HOST_GUARD_BYTES;
@@ -434,47 +262,29 @@ static int host_guards_intact(const unsigned char *base, size_t bytes, long long
 
 static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
 {
-    wrap_self_test();
     problem *p = (problem *)xcalloc(1, sizeof *p);
     p->n = (size_t)size[0];
     p->calls = size[2] > 0 ? (int)size[2] : 1;
     p->engines = d->async_engines;
+    p->last_impl = -1;
     const size_t bytes = p->n * sizeof(float);
+    dbuf_alloc(&p->d_in, bytes);
+    dbuf_alloc(&p->d_out, bytes);
+    /* The call's host arrays (shared with the workers) are part of every problem. */
     p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
     p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
+    p->stats = (long long *)harness_host_alloc(4096);
+    memset(p->stats, 0, 4096);
+    memset(p->h_out, 0xFF, bytes);
+    p->k = size[1] > 0 ? (int)size[1] : d->emulated ? 8 : calibrate_k(p);
+    if (harness_device_only) /* a speed check's problem: refresh() makes the input */
+        return p;
     p->h_in_copy = (float *)xmalloc(bytes);
     p->h_expected = (float *)xmalloc(bytes);
     fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
     memcpy(p->h_in_copy, p->h_in, bytes);
-    memset(p->h_out, 0xFF, bytes);
-    dbuf_alloc(&p->d_in, bytes);
-    dbuf_alloc(&p->d_out, bytes);
-    p->k = size[1] > 0 ? (int)size[1] : d->emulated ? 8 : calibrate_k(p);
-
-    /* The expected output: on the CPU for every element when that is cheap (always in the
-     * correctness checks); otherwise our kernel on the whole array in one launch, checked
-     * bit for bit against the CPU on a sample of 4097 evenly spread elements. */
-    if ((double)p->n * p->k <= 4e8) {
-        for (size_t i = 0; i < p->n; i++)
-            p->h_expected[i] = f_cpu(p->h_in[i], p->k);
-    } else {
-        dbuf_upload(&p->d_in, p->h_in, bytes);
-        launch_process((float *)p->d_out.data, (const float *)p->d_in.data, p->n, p->k, 0);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        dbuf_download(&p->d_out, p->h_expected, bytes);
-        for (size_t j = 0; j <= 4096; j++) {
-            const size_t i = (size_t)((double)(p->n - 1) * j / 4096);
-            const float want = f_cpu(p->h_in[i], p->k);
-            if (memcmp(&want, &p->h_expected[i], sizeof want))
-                fatal("lab streams: the GPU kernel gave %.9g at index %zu where the CPU gives "
-                      "%.9g (k = %d): the grader's kernel is miscompiled", p->h_expected[i], i,
-                      want, p->k);
-        }
-        dbuf_poison(&p->d_in, 0);
-        dbuf_poison(&p->d_out, 0);
-        CUDA_CHECK(cudaDeviceSynchronize());
-    }
-    p->last_impl = -1;
+    for (size_t i = 0; i < p->n; i++) /* the visible and hidden sizes: n k <= 5 x 10^7 */
+        p->h_expected[i] = f_cpu(p->h_in[i], p->k);
     return p;
 }
 
@@ -483,8 +293,9 @@ static void destroy(void *vp)
     problem *p = (problem *)vp;
     dbuf_free(&p->d_in);
     dbuf_free(&p->d_out);
-    CUDA_CHECK(cudaFreeHost(p->h_in_base));
-    CUDA_CHECK(cudaFreeHost(p->h_out_base));
+    harness_host_free(p->h_in_base);
+    harness_host_free(p->h_out_base);
+    harness_host_free(p->stats);
     free(p->h_in_copy);
     free(p->h_expected);
     free(p);
@@ -506,61 +317,36 @@ static void prepare(void *vp, int impl, cudaStream_t s)
     poison((problem *)vp, s);
 }
 
-/* One call of implementation impl, bracketed by the leak counters and the launch count. */
-static void call_impl(problem *p, int impl)
+/* One call of implementation impl through its shim, which counts and checks (see the top). */
+static void call_impl(problem *p, int impl, cudaStream_t s)
 {
-    impl_record *r = &p->rec[impl];
-    r->elements = 0;
-    r->chunks = 0;
-    g_active = p;
-    g_active_rec = r;
-    const wrap_counts before = wrap_snapshot();
-    float *d_out = (float *)p->d_out.data, *d_in = (float *)p->d_in.data;
-    switch (impl) {
-    case IMPL_STUDENT:
-        streams(p->h_out, p->h_in, d_out, d_in, p->n, counted_process);
-        break;
-    case IMPL_REFERENCE:
-        ref_streams(p->h_out, p->h_in, d_out, d_in, p->n, counted_process);
-        break;
-    default:
-        if (impl < IMPL_EXTRA || impl >= N_IMPLS)
-            fatal("lab streams: no implementation %d (the ideal is assembled, not run)", impl);
-        pipeline(p, &shapes[impl - IMPL_EXTRA]);
-    }
-    const wrap_counts after = wrap_snapshot();
-    g_active = NULL;
-    g_active_rec = NULL;
-    r->calls++;
-    r->streams_leaked += (after.streams_created - before.streams_created) -
-                         (after.streams_destroyed - before.streams_destroyed);
-    r->events_leaked += (after.events_created - before.events_created) -
-                        (after.events_destroyed - before.events_destroyed);
-    if (r->elements != p->n && !r->problem[0])
-        snprintf(r->problem, sizeof r->problem,
-                 "process() was given %zu elements in %d call(s) in all, for n = %zu: every "
-                 "element goes through the kernel exactly once", r->elements, r->chunks, p->n);
+    harness_call(impl, s, 0, "ppppzip", p->h_out, p->h_in, p->d_out.data, p->d_in.data, p->n,
+                 p->k, p->stats);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
+    if (impl == IMPL_CEILING)
+        fatal("lab streams: the ideal is assembled (ceiling_ms), not run");
     p->last_impl = impl;
     for (int c = 0; c < p->calls; c++) {
         if (c > 0) { /* repeated-call check: verify the call before, then start afresh */
             CUDA_CHECK(cudaDeviceSynchronize());
-            compare_report cr;
-            compare_exact_f32(p->h_out, p->h_expected, p->n, &cr);
-            impl_record *r = &p->rec[impl];
-            if (cr.n_bad && !r->problem[0]) {
-                char what[160];
-                compare_describe(&cr, 0, what, sizeof what);
-                snprintf(r->problem, sizeof r->problem, "call %d of %d: %s", c, p->calls, what);
+            if (p->h_expected) {
+                compare_report cr;
+                compare_exact_f32(p->h_out, p->h_expected, p->n, &cr);
+                if (cr.n_bad) {
+                    char what[160], text[200];
+                    compare_describe(&cr, 0, what, sizeof what);
+                    snprintf(text, sizeof text, "call %d of %d: %s", c, p->calls, what);
+                    harness_note_problem(impl, text);
+                }
             }
             poison(p, s);
             CUDA_CHECK(cudaDeviceSynchronize());
         }
-        call_impl(p, impl);
+        call_impl(p, impl, s);
     }
 }
 
@@ -584,15 +370,9 @@ static void verify(void *vp, verify_result *v)
     }
     if (p->last_impl < 0)
         return;
-    const impl_record *r = &p->rec[p->last_impl];
-    if (r->problem[0]) {
-        snprintf(v->problem, sizeof v->problem, "%s", r->problem);
-    } else if (r->streams_leaked > 0 || r->events_leaked > 0) {
-        snprintf(v->problem, sizeof v->problem,
-                 "%lld stream(s) and %lld event(s) created and not destroyed in %lld call(s): "
-                 "destroy what you create before returning (a stream may be destroyed with "
-                 "work still queued)", r->streams_leaked > 0 ? r->streams_leaked : 0,
-                 r->events_leaked > 0 ? r->events_leaked : 0, r->calls);
+    /* What the shim counted (leaks, elements) or a repeated call got wrong comes first. */
+    if (harness_problem(p->last_impl)[0]) {
+        snprintf(v->problem, sizeof v->problem, "%s", harness_problem(p->last_impl));
     } else if (!dbuf_guards_intact(&p->d_in, &at)) {
         snprintf(v->problem, sizeof v->problem,
                  "a copy wrote outside d_in (byte %lld from its start; it holds n floats)", at);
@@ -618,9 +398,9 @@ static void describe(const void *vp, char *buf, size_t len)
         snprintf(buf, len, "n=%zu k=%d", p->n, p->k);
 }
 
-/* 1 GiB each way where the machine allows (host memory holds four such arrays: pinned in
- * and out, the input's copy and the expected output), at least 4x the L2 when it can. The
- * count is a little short of a power of two, so no chunk size divides it. */
+/* 1 GiB each way where the machine allows (host memory holds the pinned in and out arrays, and
+ * for a correctness size also the input's copy and the expected output), at least 4x the L2
+ * when it can. The count is a little short of a power of two, so no chunk size divides it. */
 static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
 {
     size_t bytes = (size_t)1 << 30;
@@ -668,13 +448,15 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 static double ceiling_ms(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    if (p->rec[IMPL_REFERENCE].calls == 0) { /* learn the reference's chunk count */
+    if (p->ref_chunks == 0) { /* learn the reference's chunk count (its shim counts them) */
         poison(p, s);
         CUDA_CHECK(cudaDeviceSynchronize());
-        call_impl(p, IMPL_REFERENCE);
+        p->stats[0] = 0;
+        call_impl(p, IMPL_REFERENCE, s);
         CUDA_CHECK(cudaDeviceSynchronize());
+        p->ref_chunks = p->stats[0] > 0 && p->stats[0] < (1 << 30) ? (int)p->stats[0] : 1;
     }
-    const int chunks = p->rec[IMPL_REFERENCE].chunks > 0 ? p->rec[IMPL_REFERENCE].chunks : 1;
+    const int chunks = p->ref_chunks;
     cudaStream_t s2;
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
@@ -722,12 +504,42 @@ static double ceiling_ms(void *vp, const device_info *d, double clock_mhz, cudaS
     return ideal;
 }
 
-static const char *const extras[N_EXTRA] = {shapes[0].name, shapes[1].name, shapes[2].name,
-                                            shapes[3].name, shapes[4].name};
+/* Speed checks: a new input, made on the device and copied into the shared host array. */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_f32((float *)p->d_in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+    CUDA_CHECK(cudaMemcpyAsync(p->h_in, p->d_in.data, p->n * sizeof(float),
+                               cudaMemcpyDeviceToHost, s));
+}
+
+/* The output lives in host memory: staged into d_out (the next call poisons it anyway) so
+ * that the harness compares device memory, bit for bit (the kernel is the grader's, and
+ * fmaf is correctly rounded: one right answer per element). */
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
+                               cudaMemcpyHostToDevice, s));
+    out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0};
+    return 1;
+}
+
+/* h_in is read-only: shared pinned memory, which the device reads in place. */
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->h_in, p->n * sizeof(float)};
+    return 1;
+}
 
 const lab_info *const harness_lab = &lab_streams;
 const lab_task harness_tasks[] = {
-    {"streams", "GB/s", "ideal pipeline", 1, extras, N_EXTRA, create, destroy, prepare, run,
-     verify, work, describe, speed_size, hidden_size, ceiling_ms},
+    {.name = "streams", .unit = "GB/s", .ceiling = "ideal pipeline", .host_clock = 1,
+     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .ceiling_ms = ceiling_ms, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -1,5 +1,6 @@
-/* lab_tail.cu - lab 08's problem for the harness: inputs, calls, verification, sizes, the ideal
- * time and two bench-only ladder steps.
+/* lab_tail.cu - lab 08's problem for the harness: inputs, calls, verification, sizes and the
+ * ideal time. Implementations are called through the lab's shim (grader/shims/
+ * tail_untrusted.cu), in their worker processes.
  *
  * out[item][lane] = sum over round < rounds of tail_sample(seeds[item], item, lane, round),
  * modulo 2^32 (grader/contracts/tail.h). Integer arithmetic, so the check is exact: the CPU
@@ -14,7 +15,10 @@
  *
  * The ideal. Total work over the whole device's rate, measured in the same run: the skeleton's
  * kernel on exactly the full waves (every SM busy from start to end, no tail), timed, and
- * scaled by all items / full-wave items. */
+ * scaled by all items / full-wave items.
+ *
+ * Speed checks: device-only problems (no CPU answer); refresh() draws new seeds on the device
+ * every round and the student's output is compared with the reference's bit for bit. */
 #include "harness.h"
 #include "contracts/tail.h"
 #include "../common/buffer.h"
@@ -30,8 +34,6 @@
 #include <vector>
 
 extern "C" const lab_info lab_tail; /* the table, lab_tail.c */
-extern "C" void ref_tail(unsigned *out, const unsigned *seeds, int items, int rounds,
-                         cudaStream_t stream);
 
 #define SPEED_ROUNDS 2048 /* rounds per item in the timed cases: about a millisecond per wave
                              on an H200, far above launch overhead */
@@ -69,39 +71,6 @@ item_kernel(unsigned *out, const unsigned *seeds, int rounds)
         acc += tail_sample(seed, item, lane, (unsigned)r);
     out[(size_t)item * TAIL_LANES + lane] = acc;
 }
-
-/* Ladder step (make bench): finer units without a persistent grid. Each item's rounds are cut
- * into `slices` blocks; the hardware's block scheduler spreads them. The tail shrinks to one
- * slice (1/slices of an item) plus the cost of more, shorter blocks. */
-__global__ void __launch_bounds__(TAIL_LANES, 1)
-slice_kernel(unsigned *out, const unsigned *seeds, int rounds, int slices)
-{
-    const unsigned item = blockIdx.x / slices, slice = blockIdx.x % slices, lane = threadIdx.x;
-    const unsigned seed = seeds[item];
-    const int r1 = (int)((long long)rounds * (slice + 1) / slices);
-    int r = (int)((long long)rounds * slice / slices);
-    unsigned acc = 0;
-    for (; r + ILP <= r1; r += ILP) {
-#pragma unroll
-        for (int k = 0; k < ILP; k++)
-            acc += tail_sample(seed, item, lane, (unsigned)(r + k));
-    }
-    for (; r < r1; r++)
-        acc += tail_sample(seed, item, lane, (unsigned)r);
-    atomicAdd(&out[(size_t)item * TAIL_LANES + lane], acc);
-}
-
-static void run_sliced(problem *p, int slices, cudaStream_t s)
-{
-    unsigned *out = (unsigned *)p->out.data;
-    CUDA_CHECK(cudaMemsetAsync(out, 0, (size_t)p->items * TAIL_LANES * sizeof(unsigned), s));
-    slice_kernel<<<(unsigned)p->items * slices, TAIL_LANES, 0, s>>>(
-        out, (const unsigned *)p->seeds.data, p->rounds, slices);
-    CUDA_CHECK_LAUNCH();
-}
-
-static const char *const extras[] = {"items split in 4 blocks", "items split in 32 blocks"};
-static const int extra_slices[] = {4, 32};
 
 /* Blocks of item_kernel in one wave of this GPU. */
 static int item_kernel_wave(const device_info *d)
@@ -159,6 +128,10 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     p->rounds = (int)size[1];
     p->full_items = (int)size[2];
     const size_t n = (size_t)p->items * TAIL_LANES;
+    dbuf_alloc(&p->seeds, p->items * sizeof(unsigned));
+    dbuf_alloc(&p->out, n * sizeof(unsigned));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the seeds */
+        return p;
     p->h_seeds = (unsigned *)xmalloc(p->items * sizeof(unsigned));
     p->h_expected = (unsigned *)xmalloc(n * sizeof(unsigned));
     p->h_got = (unsigned *)xmalloc(n * sizeof(unsigned));
@@ -167,8 +140,6 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     for (int i = 0; i < p->items; i++)
         p->h_seeds[i] = (unsigned)(rng_u64(&r) >> 32);
     compute_expected(p);
-    dbuf_alloc(&p->seeds, p->items * sizeof(unsigned));
-    dbuf_alloc(&p->out, n * sizeof(unsigned));
     dbuf_upload(&p->seeds, p->h_seeds, p->items * sizeof(unsigned));
     return p;
 }
@@ -193,22 +164,9 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    unsigned *out = (unsigned *)p->out.data;
-    const unsigned *seeds = (const unsigned *)p->seeds.data;
-    switch (impl) {
-    case IMPL_STUDENT:
-        tail(out, seeds, p->items, p->rounds, s);
-        break;
-    case IMPL_REFERENCE:
-        ref_tail(out, seeds, p->items, p->rounds, s);
-        break;
-    case IMPL_EXTRA + 0:
-    case IMPL_EXTRA + 1:
-        run_sliced(p, extra_slices[impl - IMPL_EXTRA], s);
-        break;
-    default: /* the ceiling is the ceiling_ms hook, never a call */
+    if (impl == IMPL_CEILING) /* the ceiling is the ceiling_ms hook, never a call */
         fatal("lab tail: no implementation %d", impl);
-    }
+    harness_call(impl, s, 0, "ppii", p->out.data, p->seeds.data, p->items, p->rounds);
 }
 
 /* Exact comparison of unsigned results; the counterexample shows (item, lane) and integers. */
@@ -307,11 +265,41 @@ static void *create_timed(const long long size[LAB_MAX_DIMS], uint64_t seed, con
     return p;
 }
 
+/* Speed checks: new seeds on the device, uniform 32-bit words as create() draws them. */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_u32((unsigned *)p->seeds.data, (size_t)p->items, rng_derive(seed, 1), s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    /* sums modulo 2^32: the same bits in any order of the additions */
+    out[0] = (lab_output){p->out.data, (size_t)p->items * TAIL_LANES, DEV_U32, 0, 0};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->seeds.data, (size_t)p->items * sizeof(unsigned)};
+    return 1;
+}
+
 const lab_info *const harness_lab = &lab_tail;
 const lab_task harness_tasks[] = {
-    {"tail", "Gsample/s", "ideal (full-wave rate)", 0, extras, 2, create_timed, destroy, prepare,
-     run, verify, work, describe, speed_size, hidden_size, ideal_ms},
-    {"tail 2 waves", "Gsample/s", "ideal (full-wave rate)", 0, extras, 2, create_timed, destroy,
-     prepare, run, verify, work, describe, speed_size, hidden_size, ideal_ms},
+    {.name = "tail", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
+     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
+     .outputs = outputs, .inputs = inputs},
+    {.name = "tail 2 waves", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
+     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
+     .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 2;

@@ -130,6 +130,9 @@ GPU := $(BUILD)/gpu
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
+# The driver API (virtual-memory allocations shared by file descriptor); the toolkit's stub
+# satisfies the link where no driver is installed.
+LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o
 GPU_SHIM := $(GPU)/pic/grader/shim_untrusted.o
@@ -160,7 +163,7 @@ $(BUILD)/gpu/worker: grader/worker_untrusted.c
 # The harness: trusted code only.
 $(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_%.o $(BUILD)/host/grader/lab_%.o
 	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) -ldl -lpthread -o $@
+	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -ldl -lpthread -o $@
 
 .SECONDARY:
 .SECONDEXPANSION:
@@ -171,7 +174,7 @@ $(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grade
 
 $(GPU)/.grader/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $(GPU)/pic/solutions/%.o
 	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) -o $@
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
 $(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
@@ -182,11 +185,11 @@ $(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wild
 	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
 
 $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $$(@D)/student.o
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) -o $@
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
 $(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/grader/shims/$$(firstword $$(subst /, ,$$*))_untrusted.o $(GPU)/pic/steps/%.o
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) -o $@
+	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) $(LIBCUDA) -o $@
 $(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(wildcard grader/contracts/*.h) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@

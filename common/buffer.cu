@@ -15,32 +15,37 @@ static void guard_fill(unsigned char *host, size_t n)
         host[i] = guard_pattern(i);
 }
 
-static dbuf_hook hook;
+static dbuf_alloc_fn alloc_fn;
+static dbuf_free_fn free_fn;
 
-void dbuf_set_hook(dbuf_hook h) { hook = h; }
+void dbuf_set_allocator(dbuf_alloc_fn alloc, dbuf_free_fn release)
+{
+    alloc_fn = alloc;
+    free_fn = release;
+}
 
 void dbuf_alloc(dbuf *b, size_t bytes)
 {
     unsigned char guard[DBUF_GUARD_BYTES];
     b->bytes = bytes;
-    CUDA_CHECK(cudaMalloc((void **)&b->base, bytes + 2 * (size_t)DBUF_GUARD_BYTES));
+    if (alloc_fn)
+        b->base = (unsigned char *)alloc_fn(bytes + 2 * (size_t)DBUF_GUARD_BYTES);
+    else
+        CUDA_CHECK(cudaMalloc((void **)&b->base, bytes + 2 * (size_t)DBUF_GUARD_BYTES));
     b->data = b->base + DBUF_GUARD_BYTES;
     guard_fill(guard, sizeof guard);
     CUDA_CHECK(cudaMemcpy(b->base, guard, sizeof guard, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy((unsigned char *)b->data + bytes, guard, sizeof guard,
                           cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemset(b->data, DBUF_POISON_BYTE, bytes));
-    if (hook)
-        hook(b->base, bytes + 2 * (size_t)DBUF_GUARD_BYTES, 0);
 }
 
 void dbuf_free(dbuf *b)
 {
-    if (b->base) {
-        if (hook)
-            hook(b->base, b->bytes + 2 * (size_t)DBUF_GUARD_BYTES, 1);
+    if (b->base && free_fn)
+        free_fn(b->base);
+    else if (b->base)
         CUDA_CHECK(cudaFree(b->base));
-    }
     memset(b, 0, sizeof *b);
 }
 

@@ -24,10 +24,11 @@ typedef struct dbuf {
     size_t bytes;        /* usable bytes at data */
 } dbuf;
 
-/* Told of every allocation (freeing = 0) and, before it happens, every free (freeing = 1): the
- * grader's harness shares its buffers with worker processes this way. */
-typedef void (*dbuf_hook)(void *base, size_t bytes, int freeing);
-void dbuf_set_hook(dbuf_hook hook);
+/* Where dbuf memory comes from: cudaMalloc/cudaFree unless an allocator is set (the grader's
+ * harness allocates memory it can share with worker processes). */
+typedef void *(*dbuf_alloc_fn)(size_t bytes);
+typedef void (*dbuf_free_fn)(void *base);
+void dbuf_set_allocator(dbuf_alloc_fn alloc, dbuf_free_fn release);
 
 /* Allocate `bytes` usable bytes with guards on both sides; the data starts poisoned. */
 void dbuf_alloc(dbuf *b, size_t bytes);

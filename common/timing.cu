@@ -113,6 +113,12 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         *why = STOP_PRECISE;
         return 1;
     }
+    /* Far from the pass mark, the verdict is certain long before the ratio is known to 1%. */
+    if (p->threshold > 0 && r->rounds >= 2 * p->min_rounds &&
+        (hi < 0.8 * p->threshold || lo > 1.25 * p->threshold)) {
+        *why = STOP_CLEAR;
+        return 1;
+    }
     if (elapsed >= p->soft_cap_s) {
         *why = STOP_SOFT_CAP;
         return 1;

@@ -251,7 +251,7 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
         return 1;
     }
     if (l->malformed_line) {
-        set(d, VERDICT_FAIL, "garbage in the runner's results (line %d: %s)",
+        set(d, VERDICT_FAIL, "garbage in the harness's results (line %d: %s)",
             l->malformed_line, l->malformed_why);
         return 1;
     }
@@ -273,14 +273,19 @@ static int decide_correct(const lab_info *lab, const record *c, check_decision *
     double n = 0, bad = 0, guard_ok = 0, input_ok = 0;
     if (!c || record_get_num(c, "n", &n) || record_get_num(c, "bad", &bad) ||
         record_get_num(c, "guard_ok", &guard_ok) || record_get_num(c, "input_ok", &input_ok)) {
-        set(d, VERDICT_FAIL, "garbage in the runner's results (no complete `correct` record)");
+        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `correct` record)");
         return 0;
     }
     const char *problem = record_get(c, "problem");
     const char *detail = record_get(c, "detail");
     const char *impl = record_get(c, "impl");
     const char *when = (impl && !strcmp(impl, "student-timed")) ? "in a timed call: " : "";
-    if (bad > 0 || n <= 0) {
+    if (input_ok == 0) { /* first: a changed input explains any wrong output */
+        double at = 0;
+        record_get_num(c, "input_at", &at);
+        set(d, VERDICT_FAIL, "%smodified an input (first changed byte %.0f); inputs are read-only",
+            when, at);
+    } else if (bad > 0 || n <= 0) {
         set(d, VERDICT_FAIL, "%swrong output: %s", when, detail ? detail : "?");
     } else if (guard_ok == 0) {
         double at = 0;
@@ -289,11 +294,6 @@ static int decide_correct(const lab_info *lab, const record *c, check_decision *
             set(d, VERDICT_FAIL, "%swrote %.0f bytes before the start of the output", when, -at);
         else
             set(d, VERDICT_FAIL, "%swrote outside the output: byte %.0f, past its end", when, at);
-    } else if (input_ok == 0) {
-        double at = 0;
-        record_get_num(c, "input_at", &at);
-        set(d, VERDICT_FAIL, "%smodified an input (first changed byte %.0f); inputs are read-only",
-            when, at);
     } else if (problem && *problem) {
         set(d, VERDICT_FAIL, "%s%s", when, problem);
     } else {

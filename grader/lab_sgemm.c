@@ -17,6 +17,9 @@ static const lab_check checks[] = {
     {"257 x 263 x 251: primes",                      CHECK_VISIBLE, 0,    {257, 263, 251},    1},
     {"2100 x 2116 x 44: more than one wave",         CHECK_VISIBLE, 0,    {2100, 2116, 44},   1},
     {"512 x 512 x 512: large square",                CHECK_VISIBLE, 0,    {512, 512, 512},    1},
+    /* task 1: A and C multiples of 2^-12, B in {-1, 0, 1}, alpha 1.5, beta -0.75: fp32 gets
+     * within a rounding or two of the exact result, TF32 or half precision far from it */
+    {"precision probe: inputs TF32 would round",     CHECK_VISIBLE, 1,    {257, 263, 1031},   1},
     {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
     {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
     {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},

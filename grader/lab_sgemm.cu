@@ -3,7 +3,9 @@
  * C = alpha * A * B + beta * C, fp32, row-major (grader/contracts/sgemm.h). Inputs are
  * uniform in [-1, 1) from the seed; alpha and beta are neither 1 nor 0, and C holds seeded
  * values on entry, so prepare() restores it before every call (C is read and written; an
- * element the kernel skips keeps its old value, which is wrong).
+ * element the kernel skips keeps its old value, which is wrong). Implementations run in their
+ * worker processes behind the lab's shim (grader/shims/sgemm_untrusted.cu); cuBLAS, the
+ * ceiling, runs here.
  *
  * Verification, against a double-precision CPU result:
  *     |c - c_ref| <= 1.1 (K + 2) u (|alpha| sum_k |a_ik b_kj| + |beta c_ij|),  u = 2^-24.
@@ -14,29 +16,26 @@
  * K + 2; the factor 1.1 covers the 1 / (1 - n u) in gamma for n up to 10^6, and the double
  * reference's own error (about K 2^-53) is far below it. Any correct fp32 kernel passes on
  * every input; a missing or doubled term of the sum is off by about |a b| ~ scale / K, which
- * the bound rejects for the K of the correctness checks (it is a worst-case bound, so at the
- * speed size it is loose: the visible and hidden checks are where edges are caught).
+ * the bound rejects for the K of the correctness checks.
  *
- * Every element is verified for the visible and hidden sizes. At the speed size (4096^3 on
- * an H200) a full CPU reference would take minutes, so it is verified on sampled rows and
- * columns: one random row in each of at least 32 equal bands of rows, one random column
- * in each band of columns (every 128 x 128 tile of C has a sampled row and a sampled column).
+ * Every element is verified for the visible and hidden sizes (above FULL_CHECK_MAX_MACS,
+ * sampled rows and columns: one random row in each of at least 32 equal bands of rows, one
+ * random column in each band of columns).
  *
- * Bench variants: the ladder steps of labs/09-sgemm/README.md (1-5 from
- * solutions/09-sgemm/ladder.cuh; 6 and 7b the reference kernel with its pipeline off and
- * through cp.async; step 7 is the reference itself), cuBLAS, and "8 x (n/2)^3": the
- * reference and cuBLAS each run 8 independent
- * half-size products (the same flops as one n^3 product, 2^37 at n = 4096), which is how the
- * bench reports the 2048^3 figures beside the 4096^3 ones. */
+ * Precision. The bound above is loose enough that a TF32 or half-precision product could
+ * pass it on uniform inputs. Two places use inputs that make every honest fp32 kernel exact
+ * up to its last roundings, whatever its summation order, and a reduced-precision one far
+ * off (see dyadic_bound below): the visible check "precision probe" (task 1, a tight CPU
+ * bound) and every timed call of the speed check (student against reference on the device).
+ *
+ * Speed checks: device-only problems; refresh() draws the dyadic inputs on the device every
+ * round, alpha = 1.5 and beta = -0.75, and the student's C is compared with the reference's
+ * with dyadic_bound. The teaching ladder lives in solutions/09-sgemm/steps/ (make bench). */
 #include "harness.h"
 #include "contracts/sgemm.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
 #include "../common/util.h"
-
-#define SGEMM_KERNELS_ONLY /* the reference's kernels, for ladder steps 6 and 7b */
-#include "../solutions/09-sgemm/sgemm.cu"
-#include "../solutions/09-sgemm/ladder.cuh"
 
 #if !defined(CUDA_EMU)
 #include <cublas_v2.h>
@@ -48,14 +47,16 @@
 #include <string.h>
 
 extern "C" const lab_info lab_sgemm; /* the table, lab_sgemm.c */
-extern "C" void ref_sgemm(int M, int N, int K, float alpha, const float *A, const float *B,
-                          float beta, float *C, cudaStream_t stream);
-
-#define HALF_SETS 8 /* half-size products that make one bench sample of "8 x (n/2)^3" */
+/* The dyadic inputs (the precision probe and the speed check): A and C on entry multiples of
+ * 2^-12 in [-1, 1), B in {-1, 0, 1}, and these scalars. */
+#define DYADIC_STEP 0x1p-12f
+#define DYADIC_ALPHA 1.5f
+#define DYADIC_BETA (-0.75f)
 
 /* One product's data and its CPU answer (for every element, or for sampled rows/columns). */
 typedef struct gemm_case {
     int M, N, K;
+    int dyadic;                /* 1: the dyadic inputs, checked with the tight bound */
     float *h_a, *h_b, *h_c0;   /* host inputs; h_c0 is C on entry */
     dbuf a, b, c;              /* device, guarded; c is read and written */
     float *d_c0;               /* device copy of h_c0 that prepare() restores c from */
@@ -70,9 +71,6 @@ typedef struct gemm_case {
 typedef struct problem {
     float alpha, beta;         /* the scalars of every call */
     gemm_case main;            /* the problem every implementation solves */
-    gemm_case *half;           /* [HALF_SETS] (n/2)^3 products, made on first use (bench) */
-    uint64_t seed;             /* for the half sets */
-    int last_half;             /* 1 when the last call ran on the half sets */
 #if !defined(CUDA_EMU)
     cublasHandle_t blas;       /* made on first use, outside any timing */
 #endif
@@ -100,7 +98,8 @@ static void reference_row(const gemm_case *g, float alpha, float beta, int i, do
     for (int j = 0; j < N; j++) {
         const double c0 = g->h_c0[(size_t)i * N + j];
         exp[j] = (double)alpha * sum[j] + (double)beta * c0;
-        sc[j] = fabs((double)alpha) * abs_sum[j] + fabs((double)beta * c0);
+        sc[j] = g->dyadic ? fabs(exp[j]) + fabs((double)beta)
+                          : fabs((double)alpha) * abs_sum[j] + fabs((double)beta * c0);
     }
 }
 
@@ -121,7 +120,8 @@ static void reference_col(const gemm_case *g, float alpha, float beta, int j, do
         }
         const double c0 = g->h_c0[(size_t)i * N + j];
         exp[i] = (double)alpha * s + (double)beta * c0;
-        sc[i] = fabs((double)alpha) * as + fabs((double)beta * c0);
+        sc[i] = g->dyadic ? fabs(exp[i]) + fabs((double)beta)
+                          : fabs((double)alpha) * as + fabs((double)beta * c0);
     }
 }
 
@@ -137,20 +137,50 @@ static void pick_banded(int *out, int n, int count, rng *r)
 /* Above this many multiply-adds the CPU reference samples rows and columns. */
 #define FULL_CHECK_MAX_MACS 2.5e9
 
-static void case_create(gemm_case *g, int M, int N, int K, float alpha, float beta,
+/* Host copies of the dyadic inputs: x rounded down to a multiple of 2^-12 (as dev_fill_f32
+ * with that step does), and B's entries drawn from {-1, 0, 1}. */
+static void dyadic_round(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(floor((double)x[i] / DYADIC_STEP) * DYADIC_STEP);
+}
+
+static void fill_signs(float *x, size_t n, uint64_t seed)
+{
+    rng r;
+    rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(rng_range(&r, 0, 2) - 1);
+}
+
+static void case_create(gemm_case *g, int M, int N, int K, float alpha, float beta, int dyadic,
                         uint64_t seed)
 {
     memset(g, 0, sizeof *g);
     g->M = M, g->N = N, g->K = K;
+    g->dyadic = dyadic;
     const size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    dbuf_alloc(&g->a, na * sizeof(float));
+    dbuf_alloc(&g->b, nb * sizeof(float));
+    dbuf_alloc(&g->c, nc * sizeof(float));
+    CUDA_CHECK(cudaMalloc((void **)&g->d_c0, nc * sizeof(float)));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return;
     g->h_a = (float *)xmalloc(na * sizeof(float));
     g->h_b = (float *)xmalloc(nb * sizeof(float));
     g->h_c0 = (float *)xmalloc(nc * sizeof(float));
     g->got = (float *)xmalloc(nc * sizeof(float));
     g->gather = (float *)xmalloc((size_t)M * sizeof(float));
     fill_uniform_f32(g->h_a, na, rng_derive(seed, 1), -1.f, 1.f);
-    fill_uniform_f32(g->h_b, nb, rng_derive(seed, 2), -1.f, 1.f);
+    if (dyadic)
+        fill_signs(g->h_b, nb, rng_derive(seed, 2));
+    else
+        fill_uniform_f32(g->h_b, nb, rng_derive(seed, 2), -1.f, 1.f);
     fill_uniform_f32(g->h_c0, nc, rng_derive(seed, 3), -1.f, 1.f);
+    if (dyadic) {
+        dyadic_round(g->h_a, na);
+        dyadic_round(g->h_c0, nc);
+    }
 
     rng r;
     rng_seed(&r, rng_derive(seed, 4));
@@ -185,12 +215,8 @@ static void case_create(gemm_case *g, int M, int N, int K, float alpha, float be
     free(t1);
     free(t2);
 
-    dbuf_alloc(&g->a, na * sizeof(float));
-    dbuf_alloc(&g->b, nb * sizeof(float));
-    dbuf_alloc(&g->c, nc * sizeof(float));
     dbuf_upload(&g->a, g->h_a, na * sizeof(float));
     dbuf_upload(&g->b, g->h_b, nb * sizeof(float));
-    CUDA_CHECK(cudaMalloc((void **)&g->d_c0, nc * sizeof(float)));
     CUDA_CHECK(cudaMemcpy(g->d_c0, g->h_c0, nc * sizeof(float), cudaMemcpyHostToDevice));
 }
 
@@ -216,7 +242,8 @@ static void case_restore(gemm_case *g, cudaStream_t s)
 static void case_verify(gemm_case *g, verify_result *v)
 {
     const int M = g->M, N = g->N, K = g->K;
-    const double tol = 1.1 * (K + 2) * 0x1p-24; /* see the top of this file */
+    /* see the top of this file; the dyadic inputs: dyadic_bound below */
+    const double tol = g->dyadic ? 0x1p-22 : 1.1 * (K + 2) * 0x1p-24;
     const double floor_abs = 1e-30;
     dbuf_download(&g->c, g->got, (size_t)M * N * sizeof(float));
     for (int r = 0; r < g->n_rows; r++) {
@@ -249,61 +276,41 @@ static void case_verify(gemm_case *g, verify_result *v)
 /* ------------------------------------------------------------------------------------------ */
 /* Hooks                                                                                       */
 
-/* Bench variants beyond student / reference / ceiling, in IMPL_EXTRA order. */
-enum {
-    EXTRA_COALESCED,   /* ladder step 1 */
-    EXTRA_SMEM,        /* 2 */
-    EXTRA_1D,          /* 3 */
-    EXTRA_2D,          /* 4 */
-    EXTRA_VEC,         /* 5 */
-    EXTRA_WARPTILE,    /* 6: reference kernel, no pipelining */
-    EXTRA_ASYNC,       /* 7b: reference kernel, cp.async pipeline (3 stages) */
-    EXTRA_HALF_REF,    /* the reference on 8 half-size products */
-    EXTRA_HALF_CUBLAS, /* cuBLAS on the same */
-    N_EXTRAS
-};
-
-static const char *const extras[N_EXTRAS] = {
-    "1 coalesced",
-    "2 smem tiles 32x32",
-    "3 1D regs 64x64x8, 8/thr",
-    "4 2D regs 128x128x8, 8x8",
-    "5 float4 + LDS.128",
-    "6 warp tiles, no pipeline",
-    "7b cp.async, 3 stages",
-    "ref, 8 x (n/2)^3",
-    "cuBLAS, 8 x (n/2)^3",
-};
-
-static int is_half(int impl)
+static void *create_with(const long long size[LAB_MAX_DIMS], uint64_t seed, int dyadic)
 {
-    return impl == IMPL_EXTRA + EXTRA_HALF_REF || impl == IMPL_EXTRA + EXTRA_HALF_CUBLAS;
-}
-
-static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
-{
-    (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
     rng r;
     rng_seed(&r, rng_derive(seed, 10));
     /* |alpha| in [1.25, 2), |beta| in [0.25, 0.75), random signs: never 1 or 0 */
     p->alpha = (float)((1.25 + 0.75 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
     p->beta = (float)((0.25 + 0.5 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
-    p->seed = seed;
+    if (dyadic || harness_device_only) { /* exact in fp32 (dyadic_bound) */
+        p->alpha = DYADIC_ALPHA;
+        p->beta = DYADIC_BETA;
+    }
     case_create(&p->main, (int)size[0], (int)size[1], (int)size[2], p->alpha, p->beta,
-                rng_derive(seed, 20));
+                dyadic || harness_device_only, rng_derive(seed, 20));
     return p;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    return create_with(size, seed, 0);
+}
+
+/* Task 1, the precision probe: the dyadic inputs, checked on the CPU with the tight bound. */
+static void *create_probe(const long long size[LAB_MAX_DIMS], uint64_t seed,
+                          const device_info *d)
+{
+    (void)d;
+    return create_with(size, seed, 1);
 }
 
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
     case_destroy(&p->main);
-    if (p->half) {
-        for (int i = 0; i < HALF_SETS; i++)
-            case_destroy(&p->half[i]);
-        free(p->half);
-    }
 #if !defined(CUDA_EMU)
     if (p->blas)
         cublasDestroy(p->blas);
@@ -315,26 +322,16 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
 #if !defined(CUDA_EMU)
-    if (!p->blas && (impl == IMPL_CEILING || impl == IMPL_EXTRA + EXTRA_HALF_CUBLAS)) {
+    if (!p->blas && impl == IMPL_CEILING) {
         if (cublasCreate(&p->blas) != CUBLAS_STATUS_SUCCESS)
             fatal("cublasCreate failed");
         /* Pedantic: plain fp32 arithmetic, never TF32 (NVIDIA_TF32_OVERRIDE cannot change it). */
         cublasSetMathMode(p->blas, CUBLAS_PEDANTIC_MATH);
     }
+#else
+    (void)impl;
 #endif
-    p->last_half = is_half(impl);
-    if (p->last_half) {
-        if (!p->half) { /* first use (bench only): 8 independent products of half the size */
-            p->half = (gemm_case *)xcalloc(HALF_SETS, sizeof *p->half);
-            for (int i = 0; i < HALF_SETS; i++)
-                case_create(&p->half[i], (p->main.M + 1) / 2, (p->main.N + 1) / 2,
-                            (p->main.K + 1) / 2, p->alpha, p->beta, rng_derive(p->seed, 30 + i));
-        }
-        for (int i = 0; i < HALF_SETS; i++)
-            case_restore(&p->half[i], s);
-    } else {
-        case_restore(&p->main, s);
-    }
+    case_restore(&p->main, s);
 }
 
 #if !defined(CUDA_EMU)
@@ -356,56 +353,21 @@ static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
     gemm_case *g = &p->main;
-    const float *A = (const float *)g->a.data, *B = (const float *)g->b.data;
-    float *C = (float *)g->c.data;
-    switch (impl) {
-    case IMPL_STUDENT:
-        sgemm(g->M, g->N, g->K, p->alpha, A, B, p->beta, C, s);
-        break;
-    case IMPL_REFERENCE:
-        ref_sgemm(g->M, g->N, g->K, p->alpha, A, B, p->beta, C, s);
-        break;
-    case IMPL_CEILING:
+    if (impl == IMPL_CEILING) {
 #if !defined(CUDA_EMU)
         cublas_rowmajor(p, g, s);
 #endif
-        break;
-    case IMPL_EXTRA + EXTRA_WARPTILE:
-        launch_tiled<TileLarge, PIPE_NONE>(g->M, g->N, g->K, p->alpha, A, B, p->beta, C, s);
-        CUDA_CHECK_LAUNCH();
-        break;
-    case IMPL_EXTRA + EXTRA_ASYNC:
-        launch_tiled<TileLarge, PIPE_ASYNC>(g->M, g->N, g->K, p->alpha, A, B, p->beta, C, s);
-        CUDA_CHECK_LAUNCH();
-        break;
-    case IMPL_EXTRA + EXTRA_HALF_REF:
-    case IMPL_EXTRA + EXTRA_HALF_CUBLAS:
-        for (int i = 0; i < HALF_SETS; i++) {
-            gemm_case *h = &p->half[i];
-            if (impl == IMPL_EXTRA + EXTRA_HALF_REF)
-                ref_sgemm(h->M, h->N, h->K, p->alpha, (const float *)h->a.data,
-                          (const float *)h->b.data, p->beta, (float *)h->c.data, s);
-#if !defined(CUDA_EMU)
-            else
-                cublas_rowmajor(p, h, s);
-#endif
-        }
-        break;
-    default: /* ladder steps 1-5 */
-        ladder_launch(impl - IMPL_EXTRA + 1, g->M, g->N, g->K, p->alpha, A, B, p->beta, C, s);
-        CUDA_CHECK_LAUNCH();
+        return;
     }
+    harness_call(impl, s, 0, "iiifppfp", g->M, g->N, g->K, (double)p->alpha, g->a.data,
+                 g->b.data, (double)p->beta, g->c.data);
 }
 
 static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
     v->guard_ok = 1;
-    if (p->last_half)
-        for (int i = 0; i < HALF_SETS; i++)
-            case_verify(&p->half[i], v);
-    else
-        case_verify(&p->main, v);
+    case_verify(&p->main, v);
 }
 
 static double work(const void *vp)
@@ -417,7 +379,7 @@ static double work(const void *vp)
 static void describe(const void *vp, char *buf, size_t len)
 {
     const gemm_case *g = &((const problem *)vp)->main;
-    snprintf(buf, len, "%d x %d x %d%s", g->M, g->N, g->K,
+    snprintf(buf, len, "%d x %d x %d%s%s", g->M, g->N, g->K, g->dyadic ? ", dyadic inputs" : "",
              g->n_cols ? " (sampled check)" : "");
 }
 
@@ -429,8 +391,9 @@ static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
     const double peak = 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * d->sm_clock_khz * 1e3;
     long long n = (long long)(cbrt(peak * 2e-3 / 2.0) / 512.0 + 0.5) * 512;
     n = n < 1024 ? 1024 : n > 4096 ? 4096 : n;
-    /* A, B, C and C's entry copy, plus the bench's 8 half-size sets (twice that again). */
-    while (n > 512 && 12.0 * n * n * sizeof(float) > (double)harness_memory_budget(d))
+    /* A, B, C, C's entry copy and the harness's saved copy of C; K <= 4096 keeps the speed
+     * check's sums exact (dyadic_bound). */
+    while (n > 512 && 5.0 * n * n * sizeof(float) > (double)harness_memory_budget(d))
         n -= 512;
     if (d->emulated)
         n = 96; /* the CPU emulator checks correctness only; keep it quick */
@@ -461,9 +424,74 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     size[0] = M, size[1] = N, size[2] = K;
 }
 
+/* Speed checks: the dyadic inputs, on the device (alpha and beta were set by create()). */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    gemm_case *g = &((problem *)vp)->main;
+    static const float signs[3] = {-1.f, 0.f, 1.f};
+    dev_fill_f32((float *)g->a.data, (size_t)g->M * g->K, rng_derive(seed, 1), -1.f, 1.f,
+                 DYADIC_STEP, s);
+    dev_fill_choice_f32((float *)g->b.data, (size_t)g->K * g->N, rng_derive(seed, 2), signs, 3,
+                        s);
+    dev_fill_f32(g->d_c0, (size_t)g->M * g->N, rng_derive(seed, 3), -1.f, 1.f, DYADIC_STEP, s);
+}
+
+/* dyadic_bound: how far apart two honest fp32 results may be on the dyadic inputs.
+ *
+ * A's entries are i 2^-12 with |i| <= 2^12 and B's are -1, 0 or 1, so every product a b is
+ * exact and a multiple of 2^-12 of magnitude <= 1, and every partial sum of K <= 4096 of them
+ * (the speed sizes stop at 4096) is a multiple of 2^-12 of magnitude <= 2^12, that is m 2^-12
+ * with |m| <= 2^24: exact in fp32. So the dot product S comes out exact in ANY order of the
+ * additions (tiles, warps, split-K, fused or not). (Kernels that fold alpha or beta * C into
+ * the running sum stay exact while its partial sums stay under 2^11 or 2^10; with these
+ * random signs they are about 30 in size, sigma = sqrt(4096 * 2/9).) What remains rounds:
+ * beta c is exact (c = j 2^-12, |j| <= 2^12, times 3/4: 14 bits), alpha S = 1.5 S may round
+ * once (|d1| <= u = 2^-24), and the final add rounds once (|d2| <= u); an FMA only drops
+ * one of these. With E = alpha S + beta c exact, each result is
+ *     R = (alpha S (1 + d1) + beta c)(1 + d2),
+ *     |R - E| <= u (1 + u) |alpha S| + u |E| <= u (2 + u) |E| + u (1 + u) |beta|
+ * using |alpha S| <= |E| + |beta c| and |c| <= 1. Two results R1, R2 are then apart by at most
+ *     2u (2 + u) |E| + 2u (1 + u) |beta|,
+ * and |E| <= max(|R1|, |R2|) (1 + 3u) + 2u |beta| gives
+ *     |R1 - R2| <= 4u (1 + 4u) max(|R1|, |R2|) + 2u (1 + 3u) |beta|.
+ * The bound used: rel = 4.25 u, abs = 4 u |beta| (a little slack over the above).
+ *
+ * A TF32 or half product rounds a to 11 significant bits: a quarter of A's entries (those
+ * with 12) move by 2^-12, about 700 of a 4096-term sum's products with random signs, an error
+ * near 1.5 * 26 * 2^-12 = 1e-2 on results near 45: a relative 2e-4, hundreds of times the
+ * bound, on most elements. The
+ * visible precision probe (task 1) makes the same inputs for the CPU check, where the double
+ * result is exact, with rel 4u against |E| + |beta| (each result is within
+ * 2u |E| + u |beta| of it). */
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    gemm_case *g = &p->main;
+    out[0] = (lab_output){g->c.data, (size_t)g->M * g->N, DEV_F32, 4.25 * 0x1p-24,
+                          4.0 * 0x1p-24 * fabs((double)p->beta)};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    gemm_case *g = &((problem *)vp)->main;
+    in[0] = (lab_input){g->a.data, (size_t)g->M * g->K * sizeof(float)};
+    in[1] = (lab_input){g->b.data, (size_t)g->K * g->N * sizeof(float)};
+    return 2;
+}
+
 const lab_info *const harness_lab = &lab_sgemm;
 const lab_task harness_tasks[] = {
-    {"sgemm", "GFLOP/s", "cuBLAS SGEMM fp32", 0, extras, N_EXTRAS, create, destroy, prepare,
-     run, verify, work, describe, speed_size, hidden_size, NULL},
+    {.name = "sgemm", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32", .create = create,
+     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
+     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+    /* the precision probe: visible check only (dyadic inputs, tight CPU bound) */
+    {.name = "sgemm precision probe", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32",
+     .create = create_probe, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
-const int harness_n_tasks = 1;
+const int harness_n_tasks = 2;

@@ -12,6 +12,3 @@ LIBS_sgemm := -lcublas
 FORBID_sgemm := cublas|cutlass|wmma|mma_sync|nvcuda
 FORBID_PTX_sgemm := \<(w|wg)?mma(\.[a-z0-9_:]+)+|\<tcgen05\.[a-z0-9._:]+|\<cvt\.[a-z0-9.]*(tf32|f16|bf16|e4m3|e5m2)
 FORBID_SASS_sgemm := HMMA|HGMMA|IMMA|IGMMA|QGMMA|BMMA|DMMA|UTC[A-Z]*MMA|F2FP|HFMA2|HADD2|HMUL2
-
-# grader/lab_sgemm.cu includes the reference kernels and the ladder steps.
-$(BUILD)/gpu/grader/lab_sgemm.o: $(wildcard solutions/09-sgemm/*.cu solutions/09-sgemm/*.cuh)

@@ -7,9 +7,10 @@
  * times measured, records written) happens in the harness, which trusts no field of a reply
  * beyond "the call came back" and reads every reply with a time limit.
  *
- * Device buffers cross as CUDA IPC handles (under the CPU emulator, its own shared-memory
- * handles of the same size); host buffers (pinned memory, lab 05) cross as memfd file
- * descriptors passed with SCM_RIGHTS. Each buffer has an id that the harness never reuses;
+ * Device buffers cross as file descriptors of CUDA virtual-memory allocations (the VMM API's
+ * shareable handles; under the CPU emulator, its own shared-memory IPC handles), host buffers
+ * (pinned memory, lab 05) as memfd descriptors, both passed with SCM_RIGHTS over the
+ * command socket: the worker needs no other channel. Each buffer has an id that the harness never reuses;
  * the worker maps it on first use and unmaps it on PROTO_FORGET. */
 #ifndef GRADER_PROTO_H
 #define GRADER_PROTO_H
@@ -43,7 +44,7 @@ static inline cudaError_t cudaIpcCloseMemHandle(void *p)
 #define PROTO_MAGIC 0x43554442u /* "CUDB" */
 #define PROTO_MAX_ARGS 12       /* arguments of one entry-point call */
 #define PROTO_MAX_CALLS 16      /* calls in one PROTO_CALL (a timed unit of several calls) */
-#define PROTO_MAX_BUFS 24       /* buffers one command names */
+#define PROTO_MAX_BUFS 128      /* buffers one command names (16 calls of up to 8) */
 #define PROTO_HANDLE_BYTES 64   /* sizeof(cudaIpcMemHandle_t) */
 
 typedef enum proto_op {
@@ -54,7 +55,9 @@ typedef enum proto_op {
 } proto_op;
 
 typedef enum proto_buf_kind {
-    PROTO_BUF_DEVICE = 1, /* handle holds a cudaIpcMemHandle_t of the allocation's base */
+    PROTO_BUF_DEVICE = 1, /* GPU: a CUDA virtual-memory allocation exported as a file
+                             descriptor (passed with the message; mapped with cuMemMap).
+                             Emulator: handle holds its cudaIpcMemHandle_t. */
     PROTO_BUF_HOST        /* a memfd, passed with the message, mapped and cudaHostRegister'd */
 } proto_buf_kind;
 

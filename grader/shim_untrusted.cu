@@ -8,6 +8,9 @@
 #include "proto.h"
 #include "shim.h"
 
+#if !defined(CUDA_EMU)
+#include <cuda.h>
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,11 +107,39 @@ static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next
         return cudaErrorMemoryAllocation;
     void *ptr = NULL;
     if (b->kind == PROTO_BUF_DEVICE) {
+#if defined(CUDA_EMU)
         cudaIpcMemHandle_t h;
         memcpy(&h, b->handle, sizeof h);
         const cudaError_t e = cudaIpcOpenMemHandle(&ptr, h, cudaIpcMemLazyEnablePeerAccess);
         if (e != cudaSuccess)
             return e;
+#else
+        /* the allocation's file descriptor: import, reserve addresses, map, allow access */
+        if (*next_fd >= n_fds)
+            return cudaErrorInvalidValue;
+        const int fd = fds[*next_fd];
+        fds[(*next_fd)++] = -1;
+        int dev = 0;
+        cudaGetDevice(&dev);
+        CUmemGenericAllocationHandle h;
+        CUdeviceptr p = 0;
+        CUmemAccessDesc access;
+        memset(&access, 0, sizeof access);
+        access.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+        access.location.id = dev;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        const int ok =
+            cuMemImportFromShareableHandle(&h, (void *)(uintptr_t)fd,
+                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) == CUDA_SUCCESS &&
+            cuMemAddressReserve(&p, b->bytes, 0, 0, 0) == CUDA_SUCCESS &&
+            cuMemMap(p, b->bytes, 0, h, 0) == CUDA_SUCCESS &&
+            cuMemSetAccess(p, b->bytes, &access, 1) == CUDA_SUCCESS;
+        close(fd);
+        if (!ok)
+            return cudaErrorMapBufferObjectFailed;
+        cuMemRelease(h); /* the mapping keeps the memory */
+        ptr = (void *)p;
+#endif
     } else {
         if (*next_fd >= n_fds)
             return cudaErrorInvalidValue;
@@ -139,7 +170,14 @@ static cudaError_t unmap_buffer(uint32_t id)
         return cudaSuccess;
     cudaError_t e = cudaSuccess;
     if (m->kind == PROTO_BUF_DEVICE) {
+#if defined(CUDA_EMU)
         e = cudaIpcCloseMemHandle(m->ptr);
+#else
+        cudaDeviceSynchronize();
+        if (cuMemUnmap((CUdeviceptr)m->ptr, m->bytes) != CUDA_SUCCESS ||
+            cuMemAddressFree((CUdeviceptr)m->ptr, m->bytes) != CUDA_SUCCESS)
+            e = cudaErrorUnknown;
+#endif
     } else {
         e = cudaHostUnregister(m->ptr);
         munmap(m->ptr, m->bytes);

@@ -7,6 +7,9 @@
 #include "../common/check.h"
 #include "../common/util.h"
 
+#if !defined(CUDA_EMU)
+#include <cuda.h>
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +28,7 @@
 #include <sys/socket.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_IMPLS (IMPL_EXTRA + 16)
@@ -39,15 +43,16 @@ typedef struct shared_buf {
     size_t bytes;     /* size */
     uint32_t id;      /* never reused */
     int host;         /* 1: host memory backed by memfd `fd` */
-    int fd;           /* the memfd (host buffers) */
-    cudaIpcMemHandle_t handle; /* device buffers */
+    int fd;           /* host: the memfd; device (GPU): the exported allocation, else -1 */
+    unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
+    cudaIpcMemHandle_t handle; /* device (emulator): its IPC handle */
     int have_handle;  /* handle made (lazily: only buffers a worker is given need one) */
     unsigned mapped;  /* bit i: worker slot i has mapped it */
 } shared_buf;
 
 /* One worker process (isolated mode) or loaded object (fallback). */
 typedef struct worker {
-    char so[512];      /* the shared object */
+    char so[4096];     /* the shared object (absolute) */
     pid_t pid;         /* running process, 0 if none */
     int sock;          /* command socket */
     int out;           /* read end of its stdout/stderr pipe */
@@ -59,7 +64,7 @@ typedef struct worker {
 } worker;
 
 static struct {
-    char exe[512];           /* worker_untrusted binary */
+    char exe[4096];          /* worker_untrusted binary (absolute) */
     char *hide[8];           /* folders the student's worker must not see */
     int n_hide;
     int isolated;            /* 1: processes; 0: fallback */
@@ -393,7 +398,7 @@ void workers_hide(const char *dir)
 void workers_set_so(int impl, const char *so)
 {
     worker *w = &W.w[impl_slot(impl)];
-    char abs_so[512];
+    char abs_so[4096];
     if (!so || !realpath(so, abs_so))
         snprintf(abs_so, sizeof abs_so, "%s", so ? so : ""); /* reported when it is loaded */
     if (strcmp(w->so, abs_so)) {
@@ -405,6 +410,7 @@ void workers_set_so(int impl, const char *so)
 /* Can this machine isolate? CUDA IPC on a device buffer, and the sandbox in a child. */
 static int probe_isolation(char *why, size_t len)
 {
+#if defined(CUDA_EMU)
     void *p = NULL;
     cudaIpcMemHandle_t h;
     CUDA_CHECK(cudaMalloc(&p, 1 << 20));
@@ -412,9 +418,21 @@ static int probe_isolation(char *why, size_t len)
     CUDA_CHECK(cudaFree(p));
     cudaGetLastError();
     if (e != cudaSuccess) {
-        snprintf(why, len, "CUDA IPC is not supported here (%s)", cudaGetErrorName(e));
+        snprintf(why, len, "the emulator cannot share memory between processes (%s)",
+                 cudaGetErrorName(e));
         return 0;
     }
+#else
+    int dev = 0, supported = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaFree(0)); /* a current context for the driver API */
+    if (cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+                             dev) != CUDA_SUCCESS || !supported) {
+        snprintf(why, len, "this GPU or driver cannot share memory between processes "
+                           "(no POSIX file-descriptor handles, as on WSL2)");
+        return 0;
+    }
+#endif
     int pipefd[2];
     char probe[1024], cwd[900];
     if (!getcwd(cwd, sizeof cwd))
@@ -497,15 +515,97 @@ static shared_buf *new_buf(void *base, size_t bytes)
             b->base = (char *)base;
             b->bytes = bytes;
             b->id = W.next_id++;
-            b->fd = -1;
+            b->fd = -1; /* set by the caller where there is one */
             return b;
         }
     fatal("more than %d shared buffers", MAX_SHARED);
 }
 
-void workers_register_device(void *base, size_t bytes)
+#if !defined(CUDA_EMU)
+#define CU_CHECK(call)                                                                      \
+    do {                                                                                    \
+        const CUresult r_ = (call);                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                           \
+            const char *n_ = "?";                                                           \
+            cuGetErrorName(r_, &n_);                                                        \
+            fatal("%s failed: %s (%s:%d)", #call, n_, __FILE__, __LINE__);                  \
+        }                                                                                   \
+    } while (0)
+
+static CUmemAllocationProp shareable_prop(void)
 {
-    new_buf(base, bytes);
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    return prop;
+}
+#endif
+
+void *workers_device_alloc(size_t bytes)
+{
+#if !defined(CUDA_EMU)
+    if (W.isolated) {
+        /* A virtual-memory allocation that can be exported as a file descriptor. */
+        CUmemAllocationProp prop = shareable_prop();
+        size_t gran = 0;
+        CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+        const size_t size = (bytes + gran - 1) / gran * gran;
+        CUmemGenericAllocationHandle h;
+        const CUresult r = cuMemCreate(&h, size, &prop, 0);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY)
+            cuda_fail(cudaErrorMemoryAllocation, "cuMemCreate", __FILE__, __LINE__);
+        CU_CHECK(r);
+        CUdeviceptr ptr;
+        CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
+        CU_CHECK(cuMemMap(ptr, size, 0, h, 0));
+        CUmemAccessDesc access;
+        memset(&access, 0, sizeof access);
+        access.location = prop.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        CU_CHECK(cuMemSetAccess(ptr, size, &access, 1));
+        int fd = -1;
+        CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        shared_buf *b = new_buf((void *)ptr, size);
+        b->fd = fd;
+        b->vmm = (unsigned long long)h;
+        return (void *)ptr;
+    }
+#endif
+    void *p = NULL;
+    CUDA_CHECK(cudaMalloc(&p, bytes));
+    if (W.isolated)
+        new_buf(p, bytes); /* the emulator shares it through its IPC handle */
+    return p;
+}
+
+void workers_device_free(void *p)
+{
+    shared_buf *b = find_buf(p);
+    if (!b) {
+        CUDA_CHECK(cudaFree(p));
+        return;
+    }
+    const int fd = b->fd;
+    const unsigned long long vmm = b->vmm;
+    const size_t size = b->bytes;
+    workers_unregister(p); /* every worker unmaps it first */
+#if !defined(CUDA_EMU)
+    if (fd >= 0) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CU_CHECK(cuMemUnmap((CUdeviceptr)p, size));
+        CU_CHECK(cuMemAddressFree((CUdeviceptr)p, size));
+        CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)vmm));
+        close(fd);
+        return;
+    }
+#endif
+    (void)fd, (void)vmm, (void)size;
+    CUDA_CHECK(cudaFree(p));
 }
 
 /* Round trip of one command with a time limit; the reply is checked, never trusted. */
@@ -547,6 +647,7 @@ void workers_unregister(void *base)
         close(b->fd);
     }
     memset(b, 0, sizeof *b);
+    b->fd = -1;
 }
 
 void *workers_host_alloc(size_t bytes)
@@ -618,7 +719,15 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
     worker *w = &W.w[impl];
     int status = 0;
     *sig = 0;
-    const pid_t r = waitpid(w->pid, &status, WNOHANG);
+    /* It closed its end: it is exiting, or pretending to. Half a second to finish dying. */
+    pid_t r = 0;
+    for (int i = 0; i < 100 && r == 0; i++) {
+        r = waitpid(w->pid, &status, WNOHANG);
+        if (r == 0) {
+            const struct timespec nap = {0, 5 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
     if (r == w->pid && WIFSIGNALED(status)) {
         *sig = WTERMSIG(status);
         if (*sig == SIGSYS)
@@ -708,7 +817,11 @@ static uint32_t add_buf(proto_cmd *c, int impl, shared_buf *b, int *fds, int *n_
         pb->kind = PROTO_BUF_HOST;
         if (!(b->mapped & (1u << impl)))
             fds[(*n_fds)++] = b->fd;
-    } else {
+    } else if (b->fd >= 0) { /* GPU: the allocation's file descriptor */
+        pb->kind = PROTO_BUF_DEVICE;
+        if (!(b->mapped & (1u << impl)))
+            fds[(*n_fds)++] = b->fd;
+    } else { /* the emulator: its IPC handle */
         pb->kind = PROTO_BUF_DEVICE;
         if (!b->have_handle) {
             CUDA_CHECK(cudaIpcGetMemHandle(&b->handle, b->base));

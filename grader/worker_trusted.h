@@ -66,8 +66,10 @@ int workers_isolated(void);
  * events can then time them), 0 back to the workers. */
 void workers_force_inprocess(int on);
 
-/* Buffers the workers may be given: registered by the harness's allocators. */
-void workers_register_device(void *base, size_t bytes);
+/* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
+ * worker the first time a call names it, unmapped there before it is freed. */
+void *workers_device_alloc(size_t bytes);
+void workers_device_free(void *p);
 void workers_unregister(void *base);
 /* Host memory shared with workers (pinned in every process that maps it); free with
  * workers_host_free. */

@@ -58,7 +58,9 @@ static const int allowed[] = {
     SYS_epoll_wait, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
     SYS_timerfd_gettime, SYS_membarrier, SYS_sendmsg, SYS_recvmsg, SYS_sendto,
     SYS_recvfrom, SYS_getsockopt, SYS_getrandom, SYS_restart_syscall, SYS_sched_setscheduler,
-    SYS_capget, SYS_socketpair,
+    SYS_capget, SYS_socketpair, SYS_symlink, SYS_symlinkat, SYS_link, SYS_linkat,
+    SYS_getsockname, SYS_getpeername, SYS_shutdown, SYS_bind, SYS_setsockopt, SYS_listen,
+    SYS_accept, SYS_accept4,
 };
 
 /* System calls whose only use here is an escape: the process is killed on the spot. */
@@ -138,7 +140,28 @@ static int install_filter(void)
     EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0x541C /* TIOCLINUX */, 0, 1);
     EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
     EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
-    /* Then the allowlist (nr is still in the accumulator on this path). */
+    /* prlimit64: reading limits only (getrlimit); no new limit, no other process. */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_prlimit64, 0, 7);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2), 0, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2) + 4, 0, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), 0, 0);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
+    /* socket: Unix sockets only. The CUDA driver makes, binds and listens on one of its own
+     * at start-up; connect is refused, so no socket of the worker reaches another process
+     * (the command socket, inherited, is its only channel out). */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 0, 4);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0), 0, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 1 /* AF_UNIX */, 0, 1);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES, 0, 0);
+    /* connect: no socket of this process reaches another (the driver's own probes for an
+     * MPS server are told nobody is there). */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_connect, 0, 1);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ECONNREFUSED, 0, 0);
+    /* Then the allowlist (nr is in the accumulator on this path). */
     for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
         EMIT(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)allowed[i], 0, 1);
         EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);

@@ -1,9 +1,9 @@
 /* Cheat: a slow kernel, plus thousands of fast "timing samples" written to every descriptor
  * the process has (the records file, in a grader that let the student's process hold it).
+ * Writing into the command socket breaks the worker's channel: that check fails.
  * lab: coalescing
  * where: gpu
- * expect: all-correct=OK
- * expect: speed=FAIL */
+ * expect: correct=FAIL */
 #include "coalescing.h"
 #include "cheat_common.cuh"
 #include <stdio.h>

@@ -85,6 +85,16 @@ LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))
 lab_dir    = $(filter %-$(1),$(LAB_DIRS))
 -include $(wildcard grader/lab_*.mk)
 
+# STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no
+# shell or make syntax and no spaces. Folders with such names are graded through
+# `make grade-batch`, which copies each submission to a safe path first.
+STUDENT_RAW := $(value STUDENT)
+ifneq ($(words $(STUDENT_RAW)),1)
+$(error STUDENT='$(STUDENT_RAW)' must be one path without spaces (copy the folder to a simple name, or use make grade-batch))
+endif
+ifneq ($(strip $(foreach c,$$ ' " ` | ; & < > * ?,$(findstring $(c),$(STUDENT_RAW)))),)
+$(error STUDENT names a path with shell or make characters in it; copy the folder to a simple name (letters, digits, . _ - /), or use make grade-batch)
+endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
 RUNNERS     := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
@@ -277,6 +287,8 @@ ifdef NVCC_MISSING
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
+# Builds of several grading runs at once take turns (they share the grader's objects).
+BUILD_LOCK = $(if $(shell command -v flock 2>/dev/null),flock $(BUILD)/.build-lock)
 # GRADER_ISOLATION=off grades in one process (no sandbox): only for machines that cannot
 # isolate, and every report then says the run is not tamper-proof.
 GRADER_ISOLATION ?= on
@@ -286,11 +298,11 @@ ifeq ($(MODE),emu)
 	@echo "No NVIDIA GPU here$(if $(filter 1,$(EMU)), (EMU=1)): checking correctness on the CPU emulator."
 	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
 endif
-	@mkdir -p $(GRADE_DIR)
+	@mkdir -p $(GRADE_DIR) $(BUILD)
 	@$(DRIVER) --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
-	    --build '$(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
+	    --build '$(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 
 grade-batch: $(DRIVER)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-batch SUBMISSIONS=dir (one subfolder per student)" >&2; exit 2; }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -381,10 +382,19 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_string(w, "threshold_source", thr_src);
     json_number(w, "timeout_s", timeout);
     json_bool(w, "built", built);
-    if (!built) {
+    char expected[1024];
+    snprintf(expected, sizeof expected, "%s/%s-%s/%s.cu", o->student, lab->number, lab->name,
+             lab->name);
+    const int missing = !built && access(expected, R_OK) != 0;
+    if (missing) {
+        printf("  your file was not found: expected it at %s\n", expected);
+        json_string(w, "build_log", "");
+        json_string(w, "reason", "file not found");
+    } else if (!built) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(build_log);
         json_string(w, "build_log", build_log);
+        json_string(w, "reason", "build failed");
     }
     harness_proc h;
     memset(&h, 0, sizeof h);
@@ -414,7 +424,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             snprintf(d.message, sizeof d.message, "not run: grading was interrupted");
         } else if (!built) {
             d.v = VERDICT_FAIL;
-            snprintf(d.message, sizeof d.message, "not run: the build failed");
+            snprintf(d.message, sizeof d.message, "not run: %s",
+                     missing ? "the file was not found" : "the build failed");
         } else if (env_error) { /* the machine cannot run this lab: say it once */
             d.v = VERDICT_ERROR;
             snprintf(d.message, sizeof d.message, "not run (same reason as above)");
@@ -731,6 +742,18 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)
             bad |= bench_lab(&o, labs[i]);
         return bad ? 1 : 0;
+    }
+
+    /* One grading run at a time per report folder: a second one waits, and says so. */
+    char lock_path[1024];
+    snprintf(lock_path, sizeof lock_path, "%s/.lock", o.logs);
+    const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        printf("Another grading run is using %s; waiting for it to finish (use GRADE_DIR=... "
+               "to grade side by side)...\n", o.logs);
+        fflush(stdout);
+        if (flock(lock_fd, LOCK_EX) != 0)
+            fatal("cannot lock %s", lock_path);
     }
 
     /* Build (and vet) everything before any student code runs. */

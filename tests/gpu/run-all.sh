@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # run-all.sh - everything that needs a GPU, in one command, for a lent or a local GPU.
 #
-#   tests/gpu/run-all.sh [bench] [grade-solutions] [grade-labs] [emu-compare]   (default: all)
+#   tests/gpu/run-all.sh [bench] [grade-solutions] [grade-labs] [cheats] [emu-compare]
+#                                                                          (default: all)
 #
-#   bench            make bench: skeleton, reference, ceiling and ladder steps of every lab
-#   grade-solutions  make grade STUDENT=solutions three times: every lab must pass each time
-#   grade-labs       make grade on the untouched skeletons three times: every correctness
-#                    check must pass and every speed check fail
+#   bench            make bench: skeleton, ladder rungs, reference and ceiling of every lab,
+#                    each timed in-process (CUDA events) and through the isolated path
+#   grade-solutions  make grade STUDENT=solutions three times (timed): every lab must pass
+#   grade-labs       make grade on the untouched skeletons: every correctness check must
+#                    pass and every speed check fail
+#   cheats           tests/cheats/run.sh: every cheating submission and honest control
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -15,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/gpu-run}
 mkdir -p "$OUT"
-parts=${*:-bench grade-solutions grade-labs emu-compare}
+parts=${*:-bench grade-solutions grade-labs cheats}
 summary=$OUT/summary.txt
 : >"$summary"
 jobs=$(nproc)
@@ -35,9 +38,13 @@ for part in $parts; do
         ;;
     grade-solutions | grade-labs)
         who=${part#grade-}
-        for i in 1 2 3; do
+        runs=3
+        [ "$who" = labs ] && runs=1
+        for i in $(seq $runs); do
+                start=$(date +%s%N)
                 make --no-print-directory grade STUDENT=$who >"$OUT/grade.tmp" 2>&1
                 status=$?
+                echo "$who run $i: make grade took $(( ($(date +%s%N) - start) / 1000000 )) ms (warm build)" | tee -a "$summary"
                 cat "$OUT/grade.tmp" >>"$OUT/grades-$who.txt"
                 cp "${BUILD:-build}/grade/results.json" "$OUT/results-$who-$i.json"
                 # a speed line reports "0.93x the reference (needs 0.50x)" or why it was skipped
@@ -52,6 +59,10 @@ for part in $parts; do
         done
         rm -f "$OUT/grade.tmp"
         ;;
+    cheats)
+        tests/cheats/run.sh 2>&1 | tee "$OUT/cheats.txt"
+        { echo; echo "== cheats"; cat "$OUT/cheats.txt"; } >>"$summary"
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -61,7 +72,7 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade-solutions, grade-labs, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, emu-compare)" >&2
         exit 2
         ;;
     esac

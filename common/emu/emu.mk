@@ -6,9 +6,10 @@
 #
 #   $(EMU_REWRITE)   the source rewriter (launches, __shared__, #line)
 #   $(EMU_LIB)       the runtime: CUDA API, fibers, race and bounds checks
+#   $(EMU_NVCC)      common/emu/emu-nvcc: nvcc's command line, for the CPU
 #   $(call emu_compile_cu,SRC.cu,OUT.o[,EXTRA_FLAGS])
-#                    a recipe line: rewrite SRC.cu to OUT.cpp, compile it to
-#                    OUT.o; EXTRA_FLAGS (-I, -D) go to both steps
+#                    a recipe line: emu-nvcc -c SRC.cu -o OUT.o (rewrite to
+#                    OUT.cpp, compile); EXTRA_FLAGS (-I, -D) go to both steps
 #
 # and the flags to build and link an emulated program with:
 #   $(EMU_CXX) $(EMU_LDFLAGS) objects... -o prog $(EMU_LDLIBS)
@@ -24,30 +25,29 @@ EMU_BUILD := $(BUILD)/emu
 EMU_CXX ?= g++
 EMU_CC ?= gcc
 
-# AddressSanitizer and UBSan on everything; the first report ends the run.
-EMU_SANITIZE := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-EMU_CPPFLAGS := -I$(EMU_DIR)/include -DCUDA_EMU=1
-# A rewritten .cu file gets ThreadSanitizer's instrumentation instead of
-# AddressSanitizer's: every load and store then calls the runtime's checks
-# (bounds, races, uninitialized reads: common/emu/src/track.cpp), which stand
-# in for the ThreadSanitizer runtime. Link with $(EMU_LDFLAGS) only: adding
-# these flags to the link line would ask for both sanitizer runtimes.
-EMU_CXXFLAGS := -std=c++17 -g -O1 -fsanitize=thread,undefined -fno-sanitize-recover=all \
-                -fno-omit-frame-pointer --param tsan-instrument-func-entry-exit=0 \
-                --param tsan-distinguish-volatile=1
-EMU_CFLAGS := -g -O1 $(EMU_SANITIZE)
-EMU_LDFLAGS := $(EMU_SANITIZE)
+# The flags live in emu-nvcc, the command that compiles CUDA C for the emulator
+# (common/emu/emu-nvcc); these are the same sets, for rules that call the
+# compilers themselves. A rewritten .cu file gets ThreadSanitizer's
+# instrumentation instead of AddressSanitizer's: every load and store then
+# calls the runtime's checks (bounds, races, uninitialized reads:
+# common/emu/src/track.cpp), which stand in for the ThreadSanitizer runtime.
+# Link with $(EMU_LDFLAGS) only: adding EMU_CXXFLAGS to the link line would
+# ask for both sanitizer runtimes.
+EMU_NVCC := $(EMU_DIR)/emu-nvcc
+EMU_SANITIZE := $(shell $(EMU_NVCC) --emu-print sanitize)
+EMU_CPPFLAGS := $(shell $(EMU_NVCC) --emu-print cppflags)
+EMU_CXXFLAGS := $(shell $(EMU_NVCC) --emu-print cxxflags)
+EMU_CFLAGS := $(shell $(EMU_NVCC) --emu-print cflags)
+EMU_LDFLAGS := $(shell $(EMU_NVCC) --emu-print ldflags)
 EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
 EMU_LIB := $(EMU_BUILD)/tools/libcudaemu.a
-EMU_LDLIBS := $(EMU_LIB)
+EMU_LDLIBS := $(EMU_LIB) $(shell $(EMU_NVCC) --emu-print ldlibs)
 
-# emu_compile_cu(SRC, OUT, EXTRA_FLAGS): the .o depends on $(EMU_REWRITE)
-# and $(EMU_LIB)'s headers through the dependency files written here.
+# emu_compile_cu(SRC, OUT, EXTRA_FLAGS): emu-nvcc -c, with the tools of this
+# build; the .o depends on $(EMU_REWRITE) and every header it read through the
+# dependency files written here (OUT.d, OUT.d.rw.d).
 define emu_compile_cu
-@mkdir -p $(dir $(2))
-$(EMU_REWRITE) $(filter -I%,$(3)) -MF $(2).rw.d -MT $(2) -o $(basename $(2)).cpp $(1)
-$(EMU_CXX) $(EMU_CPPFLAGS) $(3) -iquote $(dir $(1)) $(EMU_CXXFLAGS) -MMD -MP -MF $(2).d -MT $(2) -c $(basename $(2)).cpp -o $(2)
-@sed -i 's|$(basename $(2)).cpp|$(1)|' $(2).d
+EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) $(EMU_NVCC) -c $(1) -o $(2) $(3) -MD -MF $(2).d -MT $(2)
 endef
 
 # ---- The tools ---------------------------------------------------------------
@@ -60,7 +60,7 @@ EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_ma
 # switch that other architectures get anyway; x86-64 uses fiber_x86_64.S.
 EMU_LIB_DEFS ?=
 EMU_LIB_CHECKED := runtime atomics report
-EMU_LIB_FAST := exec warp fiber track
+EMU_LIB_FAST := exec warp fiber track devmem
 EMU_LIB_OBJS := $(patsubst %,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_CHECKED) $(EMU_LIB_FAST) fiber_x86_64)
 EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h $(EMU_DIR)/src/*.h)
 

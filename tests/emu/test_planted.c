@@ -34,7 +34,7 @@ static const planted_case cases[] = {
      {"ERROR: AddressSanitizer: heap-buffer-overflow",
       "WRITE of size 4",
       "#0 .* in ramp\\(float\\*, float, int\\) tests/emu/planted/oob_tail\\.cu:32",
-      "is located 0 bytes to the right of 4000-byte region",
+      "cuda-emu: the address is 0 bytes past the end of a 4000-byte cudaMalloc allocation",
       "cuda-emu: error: the report above is from kernel ramp, block \\(3,0,0\\), "
       "thread \\(232,0,0\\)"}},
     {"half_barrier",

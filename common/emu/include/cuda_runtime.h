@@ -53,6 +53,16 @@ CUDA_EMU_INLINE cudaError_t cudaMallocAsync(T **devPtr, size_t size, cudaStream_
 {
     return ::cudaMallocAsync(reinterpret_cast<void **>(devPtr), size, stream);
 }
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags)
+{
+    return ::cudaHostGetDevicePointer(reinterpret_cast<void **>(pDevice), pHost, flags);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaIpcOpenMemHandle(T **devPtr, cudaIpcMemHandle_t handle, unsigned int flags)
+{
+    return ::cudaIpcOpenMemHandle(reinterpret_cast<void **>(devPtr), handle, flags);
+}
 CUDA_EMU_INLINE cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {
     return ::cudaEventCreateWithFlags(event, flags);

@@ -35,6 +35,8 @@ enum cudaError {
     cudaErrorInvalidDevice = 101,
     cudaErrorStartupFailure = 127,
     cudaErrorInvalidKernelImage = 200,
+    cudaErrorDeviceUninitialized = 201,
+    cudaErrorMapBufferObjectFailed = 205,
     cudaErrorNoKernelImageForDevice = 209,
     cudaErrorUnsupportedLimit = 215,
     cudaErrorInvalidResourceHandle = 400,
@@ -186,6 +188,7 @@ enum cudaDeviceAttr {
 #define cudaHostRegisterMapped 0x02
 #define cudaHostRegisterIoMemory 0x04
 #define cudaHostRegisterReadOnly 0x08
+#define cudaIpcMemLazyEnablePeerAccess 0x01
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaEventDefault 0x00
@@ -218,6 +221,15 @@ typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef void (*cudaHostFn_t)(void *userData);
+
+/* CUDA IPC handles: 64 opaque bytes, passed between processes by value. */
+#define CUDA_IPC_HANDLE_SIZE 64
+typedef struct cudaIpcMemHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE]; /* opaque */
+} cudaIpcMemHandle_t;
+typedef struct cudaIpcEventHandle_st {
+    char reserved[CUDA_IPC_HANDLE_SIZE]; /* opaque */
+} cudaIpcEventHandle_t;
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
 
 /* The legacy default stream and the per-thread default stream, as CUDA spells them. */

@@ -233,6 +233,27 @@ void track_sync();
 /* Forgets the bounds of the block-local regions of B (at block end). */
 void untrack_block(Block *b);
 
+/* ---- Device memory (devmem.cpp) ------------------------------------------ */
+
+/* A device allocation's memory: a POSIX shared memory object mapped between
+ * guard pages, so another process can map it too (CUDA IPC). */
+struct DeviceMapping {
+    char *base;       /* the whole mapping: [guard page][data][guard page] */
+    size_t map_len;   /* its length */
+    char *data;       /* the allocation, page-aligned */
+    size_t size;      /* bytes asked for; the rest of the mapping is a red zone */
+    char name[40];    /* shm_open name, "/cuda-emu.PID.N" */
+    int owner;        /* pid that created (and unlinks) it; 0 for one opened from a handle */
+};
+/* Creates and maps a new object of SIZE bytes; false if the system refuses. */
+bool devmem_create(size_t size, DeviceMapping *m);
+/* Maps the object NAME of at least SIZE bytes made by another process. */
+bool devmem_open(const char *name, size_t size, DeviceMapping *m);
+/* Unmaps M and, if this process made it, unlinks its name. */
+void devmem_release(DeviceMapping *m);
+/* Unlinks every object this process made (before an abnormal exit). */
+void devmem_unlink_all();
+
 /* ---- Reports (report.cpp) ---------------------------------------------- */
 
 /* "file.cu:LINE" for a return address inside the program, or "pc 0x...". */

@@ -15,6 +15,7 @@
  * fault on a GPU: every later call returns it until cudaDeviceReset().
  */
 #include <dlfcn.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <cstdio>
@@ -23,6 +24,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 
 #include "../include/cuda_emu/testing.h"
@@ -43,10 +45,13 @@ namespace cuda_emu {
 
 namespace {
 
-/* An allocation from cudaMalloc, cudaMallocManaged or cudaMallocHost. */
+/* An allocation from cudaMalloc or cudaMallocManaged, or a mapping opened
+ * with cudaIpcOpenMemHandle. */
 struct Allocation {
-    size_t size;       /* bytes asked for */
-    RegionKind kind;   /* device or managed (pinned host memory is not tracked) */
+    size_t size;         /* bytes asked for */
+    RegionKind kind;     /* device or managed */
+    DeviceMapping *map;  /* the shared memory object behind it (devmem.cpp) */
+    bool imported;       /* opened from an IPC handle: cudaIpcCloseMemHandle unmaps it */
 };
 
 /* What cudaFuncSetAttribute set for one kernel. */
@@ -63,6 +68,7 @@ size_t g_device_used;                   /* bytes of device memory handed out */
  * it with the context) must still be reachable from here. */
 auto &g_device = *new std::unordered_map<void *, Allocation>();      /* device and managed memory */
 auto &g_pinned = *new std::unordered_map<void *, size_t>();          /* cudaMallocHost memory */
+auto &g_registered = *new std::unordered_map<void *, size_t>();      /* cudaHostRegister ranges */
 auto &g_streams = *new std::unordered_set<cudaStream_t>();           /* live streams */
 auto &g_events = *new std::unordered_set<cudaEvent_t>();             /* live events */
 auto &g_kernels = *new std::unordered_map<const void *, KernelAttributes>(); /* by kernel address */
@@ -83,9 +89,25 @@ size_t env_number(const char *name, size_t fallback)
     return (size_t)v;
 }
 
-/* After a sanitizer report, say which CUDA thread made the bad access. */
+/* After a sanitizer report: which device allocation the bad address is next
+ * to (AddressSanitizer cannot say: the emulator maps device memory itself),
+ * and which CUDA thread made the access. */
 void on_sanitizer_death()
 {
+    devmem_unlink_all();
+    uintptr_t a = reinterpret_cast<uintptr_t>(__asan_get_report_address());
+    for (auto &d : g_device) {
+        const DeviceMapping *m = d.second.map;
+        uintptr_t lo = reinterpret_cast<uintptr_t>(m->data), hi = lo + d.second.size;
+        uintptr_t map_lo = reinterpret_cast<uintptr_t>(m->base);
+        if (a == 0 || a < map_lo || a >= map_lo + m->map_len || (a >= lo && a < hi))
+            continue;
+        fprintf(stderr, "cuda-emu: the address is %zu bytes %s a %zu-byte %s allocation\n",
+                a >= hi ? (size_t)(a - hi) : (size_t)(lo - a),
+                a >= hi ? "past the end of" : "before the start of", d.second.size,
+                d.second.imported ? "cudaIpcOpenMemHandle"
+                : d.second.kind == RegionKind::managed ? "cudaMallocManaged" : "cudaMalloc");
+    }
     if (g_thread != nullptr && g_launch != nullptr)
         fprintf(stderr, "cuda-emu: error: the report above is from kernel %s, block %s, thread %s\n",
                 g_launch->name, dim_str(g_thread->block->idx).c_str(),
@@ -207,28 +229,35 @@ cudaError_t allocate(void **ptr, size_t size, RegionKind kind, const void *pc)
         return cudaSuccess;
     if (size > kGlobalMem - g_device_used)
         return record_error(cudaErrorMemoryAllocation);
-    void *p = nullptr;
-    if (posix_memalign(&p, 256, size) != 0)
+    DeviceMapping *m = new DeviceMapping();
+    if (!devmem_create(size, m)) {
+        delete m;
         return record_error(cudaErrorMemoryAllocation);
+    }
+    void *p = m->data;
     /* Fresh memory is poison (NaN as float, -1 as int), so a skipped write shows. */
     memset(p, 0xff, size);
     track_region(p, size, kind, nullptr, 1, pc);
-    g_device[p] = Allocation{size, kind};
+    g_device[p] = Allocation{size, kind, m, false};
     g_device_used += size;
     *ptr = p;
     return cudaSuccess;
 }
 
-/* Frees the device allocation that starts at P; cudaErrorInvalidValue if none does. */
+/* Frees the device allocation (or IPC mapping) that starts at P;
+ * cudaErrorInvalidValue if none does. */
 cudaError_t release(void *p)
 {
     auto it = g_device.find(p);
     if (it == g_device.end())
         return record_error(cudaErrorInvalidValue);
     untrack_region(p);
-    g_device_used -= it->second.size;
+    if (!it->second.imported)
+        g_device_used -= it->second.size;
+    DeviceMapping *m = it->second.map;
     g_device.erase(it);
-    free(p);
+    devmem_release(m);
+    delete m;
     return cudaSuccess;
 }
 
@@ -263,6 +292,8 @@ const ErrorText kErrors[] = {
     {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {cudaErrorStartupFailure, "cudaErrorStartupFailure", "device not ready"},
+    {cudaErrorDeviceUninitialized, "cudaErrorDeviceUninitialized", "invalid device context"},
+    {cudaErrorMapBufferObjectFailed, "cudaErrorMapBufferObjectFailed", "mapping of buffer object failed"},
     {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
     {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
     {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
@@ -360,6 +391,7 @@ void init_runtime()
     done = true;
     g_check = settings().check;
     __sanitizer_set_death_callback(on_sanitizer_death);
+    /* A sanitizer report ends the process without running atexit handlers. */
     /* UBSan's runtime is a library of its own, with its own list of death
      * callbacks; the call above reached AddressSanitizer's. */
     if (void *ubsan = dlopen("libubsan.so.1", RTLD_NOW | RTLD_NOLOAD)) {
@@ -654,6 +686,7 @@ cudaError_t cudaDeviceReset(void)
     for (auto &p : g_pinned)
         free(p.first);
     g_pinned.clear();
+    g_registered.clear();
     for (cudaStream_t s : g_streams)
         delete s;
     g_streams.clear();
@@ -719,10 +752,12 @@ cudaError_t cudaFree(void *devPtr)
     CUDA_EMU_STICKY();
     if (devPtr == nullptr)
         return cudaSuccess;
-    if (g_device.count(devPtr) == 0) {
+    auto found = g_device.find(devPtr);
+    if (found == g_device.end() || found->second.imported) {
         fprintf(stderr,
                 "cuda-emu: cudaFree(%p) at %s fails: not a pointer cudaMalloc returned, or "
-                "already freed (cudaErrorInvalidValue)\n",
+                "already freed, or opened with cudaIpcOpenMemHandle (close that with "
+                "cudaIpcCloseMemHandle) (cudaErrorInvalidValue)\n",
                 devPtr, where(CUDA_EMU_PC).c_str());
         return record_error(cudaErrorInvalidValue);
     }
@@ -776,13 +811,107 @@ cudaError_t cudaFreeHost(void *ptr)
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
-    (void)size, (void)flags;
-    return ptr == nullptr ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (ptr == nullptr || size == 0)
+        return record_error(cudaErrorInvalidValue);
+    const char *lo = static_cast<const char *>(ptr);
+    for (auto &r : g_registered)
+        if (lo < static_cast<char *>(r.first) + r.second && static_cast<char *>(r.first) < lo + size)
+            return record_error(cudaErrorHostMemoryAlreadyRegistered);
+    g_registered[ptr] = size;
+    return cudaSuccess;
 }
 
 cudaError_t cudaHostUnregister(void *ptr)
 {
-    return ptr == nullptr ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+    CUDA_EMU_STICKY();
+    if (ptr == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (g_registered.erase(ptr) == 0)
+        return record_error(cudaErrorHostMemoryNotRegistered);
+    return cudaSuccess;
+}
+
+/* ---- Interprocess memory (CUDA IPC) ------------------------------------------ */
+
+namespace {
+
+/* What a cudaIpcMemHandle_t holds here (64 bytes, as CUDA's). */
+struct IpcHandle {
+    uint32_t magic;   /* kIpcMagic: a handle this emulator made */
+    int32_t pid;      /* the process that made the allocation */
+    uint64_t size;    /* the allocation's size in bytes */
+    uint64_t offset;  /* always 0: a handle names a whole allocation */
+    char name[40];    /* its shm_open name */
+};
+static_assert(sizeof(IpcHandle) == sizeof(cudaIpcMemHandle_t), "a CUDA IPC handle is 64 bytes");
+constexpr uint32_t kIpcMagic = 0x43454d55; /* "CEMU" */
+
+} // namespace
+
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
+{
+    CUDA_EMU_STICKY();
+    if (handle == nullptr || devPtr == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    RegionKind kind;
+    void *base = nullptr;
+    size_t size = 0;
+    auto it = g_device.end();
+    if (find_tracked(devPtr, 1, &kind, &base, &size))
+        it = g_device.find(base);
+    if (it == g_device.end() || it->second.imported || it->second.kind != RegionKind::device) {
+        fprintf(stderr, "cuda-emu: cudaIpcGetMemHandle(%p) at %s fails: not memory from "
+                "cudaMalloc (cudaErrorInvalidValue)\n", devPtr, where(CUDA_EMU_PC).c_str());
+        return record_error(cudaErrorInvalidValue);
+    }
+    IpcHandle h;
+    memset(&h, 0, sizeof h);
+    h.magic = kIpcMagic;
+    h.pid = it->second.map->owner;
+    h.size = it->second.size;
+    h.offset = 0;
+    snprintf(h.name, sizeof h.name, "%s", it->second.map->name);
+    memcpy(handle, &h, sizeof h);
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags)
+{
+    CUDA_EMU_STICKY();
+    if (devPtr == nullptr || (flags & ~cudaIpcMemLazyEnablePeerAccess) != 0)
+        return record_error(cudaErrorInvalidValue);
+    *devPtr = nullptr;
+    IpcHandle h;
+    memcpy(&h, &handle, sizeof h);
+    if (h.magic != kIpcMagic || memchr(h.name, '\0', sizeof h.name) == nullptr)
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (h.pid == (int32_t)getpid()) /* as CUDA: a process cannot open its own handle */
+        return record_error(cudaErrorDeviceUninitialized);
+    DeviceMapping *m = new DeviceMapping();
+    if (!devmem_open(h.name, h.size, m)) {
+        delete m;
+        fprintf(stderr, "cuda-emu: cudaIpcOpenMemHandle at %s fails: the allocation %s is gone "
+                "(freed, or its process ended) (cudaErrorMapBufferObjectFailed)\n",
+                where(CUDA_EMU_PC).c_str(), h.name);
+        return record_error(cudaErrorMapBufferObjectFailed);
+    }
+    /* Its contents come from the other process: count them as written. */
+    track_region(m->data, h.size, RegionKind::device, nullptr, 1, CUDA_EMU_PC);
+    mark_written(m->data, h.size);
+    g_device[m->data] = Allocation{h.size, RegionKind::device, m, true};
+    *devPtr = m->data;
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcCloseMemHandle(void *devPtr)
+{
+    CUDA_EMU_STICKY();
+    auto it = g_device.find(devPtr);
+    if (it == g_device.end() || !it->second.imported)
+        return record_error(cudaErrorInvalidValue);
+    return release(devPtr);
 }
 
 cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
@@ -817,6 +946,13 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
         attributes->hostPointer = a->kind == RegionKind::managed ? p : nullptr;
         return cudaSuccess;
     }
+    for (auto &h : g_registered)
+        if (ptr >= h.first && static_cast<const char *>(ptr) < static_cast<char *>(h.first) + h.second) {
+            attributes->type = cudaMemoryTypeHost;
+            attributes->devicePointer = p;
+            attributes->hostPointer = p;
+            return cudaSuccess;
+        }
     for (auto &h : g_pinned)
         if (ptr >= h.first && static_cast<const char *>(ptr) < static_cast<char *>(h.first) + h.second) {
             attributes->type = cudaMemoryTypeHost;

@@ -17,29 +17,6 @@
 
 #include <stdint.h>
 
-#if defined(CUDA_EMU) && !defined(CUDA_EMU_HAS_IPC)
-/* An emulator without cross-process buffers: isolation is reported as unavailable. */
-#include <cuda_runtime.h>
-typedef struct cudaIpcMemHandle_st {
-    char reserved[64];
-} cudaIpcMemHandle_t;
-#define cudaIpcMemLazyEnablePeerAccess 1
-static inline cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p)
-{
-    (void)h, (void)p;
-    return cudaErrorNotSupported;
-}
-static inline cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h, unsigned flags)
-{
-    (void)p, (void)h, (void)flags;
-    return cudaErrorNotSupported;
-}
-static inline cudaError_t cudaIpcCloseMemHandle(void *p)
-{
-    (void)p;
-    return cudaErrorNotSupported;
-}
-#endif
 
 #define PROTO_MAGIC 0x43554442u /* "CUDB" */
 #define PROTO_MAX_ARGS 12       /* arguments of one entry-point call */

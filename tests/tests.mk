@@ -6,11 +6,12 @@
 #   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
+#   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 
 CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-unit test-vet test-build test-emu emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 
@@ -35,15 +36,22 @@ test-unit: $(TESTS)/unit_tests $(TESTS)/fake_runner
 test-vet: | toolkit
 	@NVCC="$(NVCC)" BUILD=$(BUILD) bash tests/vet/run.sh
 
+# The GPU build (fat binaries: every architecture from sm_75 up, plus PTX), with or without a
+# GPU here.
 test-build: | toolkit
-	$(MAKE) --no-print-directory runners STUDENT=labs
-	$(MAKE) --no-print-directory runners STUDENT=solutions
+	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs
+	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions
 
-# Build both trees' emulated runners first (one make at a time writes the shared objects),
+# Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.
 emu-runners: $(DRIVER)
-	$(MAKE) --no-print-directory $(LAB_NAMES:%=$(BUILD)/emu/solutions/%/runner) STUDENT=solutions EMU=1
-	$(MAKE) --no-print-directory $(LAB_NAMES:%=$(BUILD)/emu/labs/%/runner) STUDENT=labs EMU=1
+	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=solutions
+	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=labs
+
+# Cheating submissions and honest controls, graded in the sandbox (the emulator's cases here;
+# tests/gpu/run-all.sh runs the GPU's).
+test-cheats: emu-runners
+	@BUILD=$(BUILD) EMU=1 tests/cheats/run.sh
 
 emu-grade-solutions: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh solutions
@@ -53,6 +61,6 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-unit test-vet test-build test-emu
-	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons all passed"
-	@echo "suites: 6 passed, 0 failed"
+test: test-unit test-vet test-build test-emu test-cheats
+	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats all passed"
+	@echo "suites: 7 passed, 0 failed"

@@ -153,9 +153,10 @@ GPU_SHIM := $(GPU)/pic/grader/shim_untrusted.o
 CUOBJDUMP := $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(BUILD)/tools/cuobjdump)
 $(BUILD)/tools/cuobjdump:
 	@mkdir -p $(@D)/wheel
-	@echo "  FETCH   cuobjdump (not in this CUDA toolkit): pip wheel nvidia-cuda-cuobjdump"
-	@python3 -m pip download -q --no-deps -d $(@D)/wheel nvidia-cuda-cuobjdump >/dev/null 2>&1 && \
-	    cd $(@D)/wheel && unzip -q -o *.whl && cp nvidia/cu*/bin/cuobjdump ../cuobjdump || \
+	@echo "  FETCH   cuobjdump and nvdisasm (not in this CUDA toolkit): their PyPI wheels"
+	@python3 -m pip download -q --no-deps -d $(@D)/wheel nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm >/dev/null 2>&1 && \
+	    cd $(@D)/wheel && for w in *.whl; do unzip -q -o $$w; done && \
+	    cp nvidia/cu*/bin/nvdisasm ../nvdisasm && cp nvidia/cu*/bin/cuobjdump ../cuobjdump || \
 	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
 
 $(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/contracts/*.h) | toolkit
@@ -191,7 +192,7 @@ $(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wild
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw
 	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
-	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
+	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
 	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
 
 $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $$(@D)/student.o

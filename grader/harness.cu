@@ -243,6 +243,14 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
 {
     if (c->impl_of[v] == IMPL_NULL || !c->compare || c->failed)
         return;
+    if (c->impl_of[v] == IMPL_STUDENT && harness_problem(IMPL_STUDENT)[0]) {
+        c->failed = 1; /* a rule the shim saw broken in a timed call */
+        memset(&c->bad, 0, sizeof c->bad);
+        c->bad.out.n = 1;
+        c->bad.guard_ok = c->bad.input_ok = 1;
+        snprintf(c->bad.problem, sizeof c->bad.problem, "%s", harness_problem(IMPL_STUDENT));
+        return;
+    }
     if (c->impl_of[v] == IMPL_STUDENT) {
         for (int i = 0; i < c->k; i++) {
             lab_input in[MAX_IO];
@@ -321,6 +329,8 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
     if (c->pending >= 0)
         settle_sample(c, c->pending, s);
     c->pending = v;
+    if (c->impl_of[v] == IMPL_STUDENT)
+        harness_clear_problem(IMPL_STUDENT);
 #if !defined(CUDA_EMU)
     /* Lines an implementation marked persisting (an access-policy window) would survive
      * from one call to the next: every sample starts from a normal L2. */

@@ -7,6 +7,7 @@
  * output itself. */
 #include "proto.h"
 #include "shim.h"
+#include "../common/check.h"
 
 #if !defined(CUDA_EMU)
 #include <cuda.h>
@@ -31,6 +32,16 @@ typedef struct mapped {
 static mapped maps[MAX_MAPPED];
 
 __global__ void shim_null_kernel(void) {}
+
+/* common/check.h's CUDA_CHECK, for implementations that use it (the skeletons do): in a
+ * worker a failed call ends the process, which the harness reports with the call's output. */
+extern "C" void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
+{
+    fprintf(stderr, "CUDA error %s (%s) at %s:%d in `%s`\n", cudaGetErrorName(err),
+            cudaGetErrorString(err), file, line, call);
+    fflush(stderr);
+    _exit(CUDA_EXIT_STATUS);
+}
 
 /* Read exactly `len` bytes, collecting file descriptors sent alongside into fds[]. */
 static int recv_full(int sock, void *buf, size_t len, int *fds, int max_fds, int *n_fds)

@@ -60,7 +60,7 @@ if [ -n "$sass_forbidden" ]; then
         reject "its machine code cannot be checked for the instructions lab $lab forbids: cuobjdump is missing (install the CUDA toolkit's cuobjdump, or let make fetch it with python3 -m pip)."
     fi
     sass=$($CUOBJDUMP -sass "$obj" 2>&1) ||
-        reject "cuobjdump could not read its machine code: $(echo "$sass" | head -1)"
+        reject "cuobjdump could not read its machine code: $(echo "$sass" | grep -m1 .)"
     hit=$(echo "$sass" | grep -E -m1 -o -- "$sass_forbidden" || true)
     [ -z "$hit" ] || reject "its device code contains '$hit' instructions, which lab $lab forbids."
 fi

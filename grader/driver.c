@@ -262,7 +262,7 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
     fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
             15.0, timeout, records, log_path);
     fflush(h->cmd);
-    char buf[64];
+    char buf[512];
     size_t got = 0;
     for (;;) {
         const double left = timeout - (wall_seconds() - start);
@@ -282,14 +282,17 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         }
         got += (size_t)n;
         buf[got] = 0;
-        if (strchr(buf, '\n')) {
+        char *nl = strchr(buf, '\n');
+        if (nl && strncmp(buf, "done ", 5) == 0) {
             out->exited = 1;
-            out->status = strncmp(buf, "done ", 5) == 0 ? 0 : 3;
+            out->status = 0;
             break;
         }
-        if (got >= sizeof buf - 1) {
-            harness_stop(h, out);
-            break;
+        if (nl) { /* not an answer: drop the line, keep waiting */
+            got -= (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, got + 1);
+        } else if (got >= sizeof buf - 1) {
+            got = 0;
         }
     }
     out->seconds = wall_seconds() - start;

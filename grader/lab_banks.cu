@@ -8,8 +8,8 @@
  * slot-major, window[32][THREADS]: slot k of the warp's 32 threads is then 32 consecutive
  * words, conflict-free by construction, with the same instructions, the same global traffic
  * and the same occupancy. It is what removing every conflict can buy; the reference (padding)
- * should match it. The extra variants are the same kernel with other row lengths (n-way
- * conflicts, n = gcd(row length, 32)) and with 16-byte reads of the window, for the README. */
+ * should match it. It runs here, in the harness (trusted code); the student's file and the
+ * reference run in worker processes, behind grader/shims/banks_untrusted.cu. */
 #include "harness.h"
 #include "contracts/banks.h"
 #include "../common/buffer.h"
@@ -22,8 +22,6 @@
 #include <string.h>
 
 extern "C" const lab_info lab_banks; /* the table, lab_banks.c */
-extern "C" void ref_rolling_max(float *out, const float *in, int steps, int series,
-                                cudaStream_t stream);
 
 typedef struct problem {
     int steps, series;  /* time steps (rows) and series (columns) */
@@ -35,43 +33,24 @@ typedef struct problem {
 } problem;
 
 /* ------------------------------------------------------------------------------------------ */
-/* Bench-only variants of the reference kernel: only the window's layout changes.              */
+/* The ceiling: the reference kernel with a slot-major window                                  */
 
-#define VAR_THREADS 128 /* as the reference: series per block */
+#define CEIL_THREADS 128 /* as the reference: series per block */
 
-enum window_layout {
-    ROWS,        /* slot k of thread tid at word tid * STRIDE + k (the skeleton: STRIDE 32) */
-    ROWS_SCALAR, /* ROWS, read through a volatile pointer: one 4-byte LDS per slot, never
-                    merged into wider loads, so the 4-byte conflict arithmetic shows alone */
-    SLOT_MAJOR,  /* slot k of thread tid at word k * VAR_THREADS + tid: conflict-free */
-    SWIZZLE      /* 32-float rows, 16-byte group g of thread tid stored at g ^ (tid % 8) */
-};
-
-/* Word offset of slot k in thread tid's part of the window, from its base pointer below. */
-template <int LAYOUT, int STRIDE>
-__device__ __forceinline__ int slot_offset(int tid, int k)
+/* The reference kernel (solutions/02-banks) with slot k of thread tid at word
+ * k * CEIL_THREADS + tid: a warp's 32 reads of slot k are 32 consecutive words, one per bank. */
+__global__ void __launch_bounds__(CEIL_THREADS)
+rolling_max_slot_major(float *__restrict__ out, const float *__restrict__ in, int steps,
+                       int series)
 {
-    if (LAYOUT == SLOT_MAJOR)
-        return k * VAR_THREADS;
-    if (LAYOUT == SWIZZLE)
-        return ((((k >> 2) ^ tid) & 7) << 2) | (k & 3);
-    return k;
-}
-
-/* The reference kernel (solutions/02-banks) with the window's layout as a parameter. */
-template <int LAYOUT, int STRIDE>
-__global__ void __launch_bounds__(VAR_THREADS)
-rolling_max_variant(float *__restrict__ out, const float *__restrict__ in, int steps, int series)
-{
-    __shared__ __align__(16) float window[LAYOUT == SLOT_MAJOR ? 32 * VAR_THREADS
-                                                                 : VAR_THREADS * STRIDE];
+    __shared__ __align__(16) float window[ROLLING_WINDOW * CEIL_THREADS];
     const int tid = threadIdx.x;
-    const int s = blockIdx.x * VAR_THREADS + tid;
+    const int s = blockIdx.x * CEIL_THREADS + tid;
     if (s >= series)
         return;
-    float *w = window + (LAYOUT == SLOT_MAJOR ? tid : tid * STRIDE);
+    float *w = window + tid;
     for (int k = 0; k < ROLLING_WINDOW; k++)
-        w[slot_offset<LAYOUT, STRIDE>(tid, k)] = -INFINITY;
+        w[k * CEIL_THREADS] = -INFINITY;
     float x1 = in[s];
     float x2 = steps > 1 ? in[(size_t)series + s] : 0.0f;
 #pragma unroll 1
@@ -79,38 +58,14 @@ rolling_max_variant(float *__restrict__ out, const float *__restrict__ in, int s
         const float x = x1;
         x1 = x2;
         x2 = t + 2 < steps ? in[(size_t)(t + 2) * series + s] : 0.0f;
-        w[slot_offset<LAYOUT, STRIDE>(tid, t % ROLLING_WINDOW)] = x;
+        w[(t % ROLLING_WINDOW) * CEIL_THREADS] = x;
         float m = -INFINITY;
-        if (LAYOUT == ROWS_SCALAR) {
-            const volatile float *v = w;
 #pragma unroll
-            for (int k = 0; k < ROLLING_WINDOW; k++)
-                m = fmaxf(m, v[k]);
-        } else {
-#pragma unroll
-            for (int k = 0; k < ROLLING_WINDOW; k++)
-                m = fmaxf(m, w[slot_offset<LAYOUT, STRIDE>(tid, k)]);
-        }
+        for (int k = 0; k < ROLLING_WINDOW; k++)
+            m = fmaxf(m, w[k * CEIL_THREADS]);
         out[(size_t)t * series + s] = m;
     }
 }
-
-template <int LAYOUT, int STRIDE>
-static void launch_variant(float *out, const float *in, int steps, int series, cudaStream_t s)
-{
-    const unsigned blocks = (unsigned)((series + VAR_THREADS - 1) / VAR_THREADS);
-    rolling_max_variant<LAYOUT, STRIDE><<<blocks, VAR_THREADS, 0, s>>>(out, in, steps, series);
-    CUDA_CHECK_LAUNCH();
-}
-
-static const char *const extras[] = {
-    "[128][32], 4-byte reads",
-    "[128][34]",
-    "[128][36] (+16 bytes)",
-    "[128][40]",
-    "[128][48]",
-    "[128][32], XOR swizzle",
-};
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                     */
@@ -138,13 +93,15 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     p->steps = (int)size[0];
     p->series = (int)size[1];
     p->n = (size_t)p->steps * p->series;
+    dbuf_alloc(&p->in, p->n * sizeof(float));
+    dbuf_alloc(&p->out, p->n * sizeof(float));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return p;
     p->h_in = (float *)xmalloc(p->n * sizeof(float));
     p->h_expected = (float *)xmalloc(p->n * sizeof(float));
     p->h_got = (float *)xmalloc(p->n * sizeof(float));
     fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
     cpu_rolling_max(p->h_expected, p->h_in, p->steps, p->series);
-    dbuf_alloc(&p->in, p->n * sizeof(float));
-    dbuf_alloc(&p->out, p->n * sizeof(float));
     dbuf_upload(&p->in, p->h_in, p->n * sizeof(float));
     return p;
 }
@@ -169,20 +126,13 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    float *out = (float *)p->out.data;
-    const float *in = (const float *)p->in.data;
-    const int T = p->steps, S = p->series;
-    switch (impl) {
-    case IMPL_STUDENT: rolling_max(out, in, T, S, s); break;
-    case IMPL_REFERENCE: ref_rolling_max(out, in, T, S, s); break;
-    case IMPL_CEILING: launch_variant<SLOT_MAJOR, 32>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 0: launch_variant<ROWS_SCALAR, 32>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 1: launch_variant<ROWS, 34>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 2: launch_variant<ROWS, 36>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 3: launch_variant<ROWS, 40>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 4: launch_variant<ROWS, 48>(out, in, T, S, s); break;
-    case IMPL_EXTRA + 5: launch_variant<SWIZZLE, 32>(out, in, T, S, s); break;
-    default: fatal("lab banks: no implementation %d", impl);
+    if (impl == IMPL_CEILING) { /* the reference's kernel, free of conflicts by layout */
+        const unsigned blocks = (unsigned)((p->series + CEIL_THREADS - 1) / CEIL_THREADS);
+        rolling_max_slot_major<<<blocks, CEIL_THREADS, 0, s>>>(
+            (float *)p->out.data, (const float *)p->in.data, p->steps, p->series);
+        CUDA_CHECK_LAUNCH();
+    } else {
+        harness_call(impl, s, 0, "ppii", p->out.data, p->in.data, p->steps, p->series);
     }
 }
 
@@ -230,10 +180,34 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
         size[1] = 128 * rng_range(r, 1, 30) + (rng_range(r, 0, 1) ? 1 : -1);
 }
 
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_f32((float *)p->in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    /* a maximum only selects one of its inputs: two right answers are equal bit for bit */
+    out[0] = (lab_output){p->out.data, p->n, DEV_F32, 0, 0};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->in.data, p->n * sizeof(float)};
+    return 1;
+}
+
 const lab_info *const harness_lab = &lab_banks;
 const lab_task harness_tasks[] = {
-    {"rolling_max", "GB/s", "conflict-free layout (slot-major)", 0, extras,
-     (int)(sizeof extras / sizeof extras[0]), create, destroy, prepare, run, verify, work,
-     describe, speed_size, hidden_size, NULL},
+    {.name = "rolling_max", .unit = "GB/s", .ceiling = "conflict-free layout (slot-major)",
+     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

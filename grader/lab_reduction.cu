@@ -1,5 +1,6 @@
-/* lab_reduction.cu - lab 07's problem for the harness: inputs, calls, verification, sizes,
- * the CUB ceiling and the classic ladder of kernels (make bench).
+/* lab_reduction.cu - lab 07's problem for the harness: inputs, calls, verification, sizes
+ * and the CUB ceiling (trusted code, in the harness: the student's file and the reference run
+ * in worker processes, behind grader/shims/reduction_untrusted.cu).
  *
  * *result = in[0] + ... + in[n-1]. Inputs are uniform in [-0.5, 1): mixed signs, and a mean of
  * 0.25 so that the sum grows with n (with a zero mean the sum is a random walk near 0 and a
@@ -40,8 +41,6 @@
 #include <string.h>
 
 extern "C" const lab_info lab_reduction; /* the table, lab_reduction.c */
-extern "C" void ref_reduction(float *result, const float *in, long long n, float *scratch,
-                              cudaStream_t stream);
 
 typedef struct problem {
     long long n;         /* elements */
@@ -55,189 +54,6 @@ typedef struct problem {
     void *cub_temp;      /* CUB's temporary storage for the ceiling (not in emulation) */
     size_t cub_bytes;    /* its size */
 } problem;
-
-/* ------------------------------------------------------------------------------------------ */
-/* The ladder (make bench): Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA,
- * 2007), kernels 2 to 7, written for today's GPUs (warp shuffles instead of volatile shared
- * memory in the last warp: since Volta a warp's lanes are not guaranteed to run in lockstep).
- * Kernel 1 is the skeleton (labs/07-reduction/reduction.cu); the reference is step 8. */
-
-#define LT 256 /* threads per block of every ladder kernel */
-
-__device__ __forceinline__ float ladder_warp_sum(float v)
-{
-#pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
-
-/* 2: interleaved addressing, strided index. No `%` and no divergence inside the active
- * warps, but thread t touches word 2*s*t: at s = 16 a warp's 32 accesses fall in 2 banks. */
-__global__ void step2_strided_index(float *out, const float *in, long long n)
-{
-    __shared__ float sdata[LT];
-    const unsigned tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned s = 1; s < blockDim.x; s *= 2) {
-        const unsigned index = 2 * s * tid;
-        if (index < blockDim.x)
-            sdata[index] += sdata[index + s];
-        __syncthreads();
-    }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
-}
-
-/* 3: sequential addressing. Active threads are the low ones (whole warps retire) and read
- * consecutive words (conflict-free). Half the threads are idle from the first level on. */
-__global__ void step3_sequential(float *out, const float *in, long long n)
-{
-    __shared__ float sdata[LT];
-    const unsigned tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
-}
-
-/* 4: first add during load. Each thread loads two elements and adds them: half the blocks,
- * every thread busy at the first level, two loads in flight per thread. */
-__global__ void step4_first_add(float *out, const float *in, long long n)
-{
-    __shared__ float sdata[LT];
-    const unsigned tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * (2 * blockDim.x) + tid;
-    sdata[tid] = (i < n ? in[i] : 0.0f) + (i + blockDim.x < n ? in[i + blockDim.x] : 0.0f);
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid == 0)
-        out[blockIdx.x] = sdata[0];
-}
-
-/* 5: the last warp by shuffles. Below 64 values one warp does the work: registers and
- * __shfl_down_sync, no shared memory and no block-wide barrier for the last 5 levels. */
-__global__ void step5_last_warp(float *out, const float *in, long long n)
-{
-    __shared__ float sdata[LT];
-    const unsigned tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * (2 * blockDim.x) + tid;
-    sdata[tid] = (i < n ? in[i] : 0.0f) + (i + blockDim.x < n ? in[i + blockDim.x] : 0.0f);
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid < 32) {
-        const float v = ladder_warp_sum(sdata[tid] + sdata[tid + 32]);
-        if (tid == 0)
-            out[blockIdx.x] = v;
-    }
-}
-
-/* 6: completely unrolled. The block size is a template parameter, so the loop over levels
- * and its tests disappear at compile time. */
-template <unsigned BLOCK>
-__global__ void __launch_bounds__(BLOCK) step6_unrolled(float *out, const float *in, long long n)
-{
-    __shared__ float sdata[BLOCK];
-    const unsigned tid = threadIdx.x;
-    const long long i = (long long)blockIdx.x * (2 * BLOCK) + tid;
-    sdata[tid] = (i < n ? in[i] : 0.0f) + (i + BLOCK < n ? in[i + BLOCK] : 0.0f);
-    __syncthreads();
-#pragma unroll
-    for (unsigned s = BLOCK / 2; s > 32; s >>= 1) {
-        if (tid < s)
-            sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid < 32) {
-        const float v = ladder_warp_sum(sdata[tid] + sdata[tid + 32]);
-        if (tid == 0)
-            out[blockIdx.x] = v;
-    }
-}
-
-/* 7: multiple elements per thread. A grid that fills the GPU once, a grid-stride loop of
- * scalar loads, a block sum by shuffles; a second launch of one block adds the partials. */
-__global__ void __launch_bounds__(LT) step7_grid_stride(float *out, const float *in, long long n)
-{
-    __shared__ float warp_sums[LT / 32];
-    float sum = 0.0f;
-    for (long long i = (long long)blockIdx.x * LT + threadIdx.x; i < n;
-         i += (long long)gridDim.x * LT)
-        sum += in[i];
-    sum = ladder_warp_sum(sum);
-    if (threadIdx.x % 32 == 0)
-        warp_sums[threadIdx.x / 32] = sum;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        sum = ladder_warp_sum(threadIdx.x < LT / 32 ? warp_sums[threadIdx.x] : 0.0f);
-        if (threadIdx.x == 0)
-            out[blockIdx.x] = sum;
-    }
-}
-
-typedef void (*pass_kernel)(float *, const float *, long long);
-
-/* Steps 2-6: one launch per tree level, each block reducing `per_block` elements, partial
- * sums ping-ponging in scratch (the same layout as the skeleton's). */
-static void run_multipass(pass_kernel kernel, long long per_block, float *result, const float *in,
-                          long long n, float *scratch, cudaStream_t s)
-{
-    float *level[2] = {scratch, scratch + (n + 255) / 256};
-    const float *src = in;
-    long long m = n;
-    int pass = 0;
-    do {
-        const long long blocks = (m + per_block - 1) / per_block;
-        float *dst = blocks == 1 ? result : level[pass & 1];
-        kernel<<<(unsigned)blocks, LT, 0, s>>>(dst, src, m);
-        CUDA_CHECK_LAUNCH();
-        src = dst;
-        m = blocks;
-        pass++;
-    } while (m > 1);
-}
-
-static void run_step7(float *result, const float *in, long long n, float *scratch,
-                      cudaStream_t s)
-{
-    static int full = 0;
-    if (full == 0) {
-        int dev = 0, sms = 0, per_sm = 0;
-        CUDA_CHECK(cudaGetDevice(&dev));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step7_grid_stride, LT, 0));
-        full = sms * (per_sm > 0 ? per_sm : 1);
-    }
-    const long long wanted = (n + LT - 1) / LT;
-    const int grid = (int)(wanted < full ? wanted : full);
-    step7_grid_stride<<<grid, LT, 0, s>>>(grid == 1 ? result : scratch, in, n);
-    CUDA_CHECK_LAUNCH();
-    if (grid > 1) {
-        step7_grid_stride<<<1, LT, 0, s>>>(result, scratch, grid);
-        CUDA_CHECK_LAUNCH();
-    }
-}
-
-static const char *const extras[] = {
-    "2 strided index (no %)",  "3 sequential addressing", "4 first add during load",
-    "5 last warp by shuffles", "6 completely unrolled",   "7 grid-stride, 2 passes",
-};
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                    */
@@ -256,6 +72,24 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     problem *p = (problem *)xcalloc(1, sizeof *p);
     p->n = size[0];
     const size_t bytes = (size_t)p->n * sizeof(float);
+    p->tol = 4.0 * 0x1p-24 * (ceil_log2(p->n) + 2);
+    p->scratch_bytes = (size_t)reduction_scratch_floats(p->n) * sizeof(float);
+    dbuf_alloc(&p->in, bytes);
+    dbuf_alloc(&p->result, sizeof(float));
+    dbuf_alloc(&p->scratch, p->scratch_bytes);
+#if !defined(CUDA_EMU)
+    /* CUB's temporary storage, sized by CUB itself and allocated here, outside any timing
+     * (a speed check's problem needs it too: the ceiling is timed on it). */
+    if (p->n <= INT_MAX)
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
+                                          (float *)p->result.data, (int)p->n));
+    else
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
+                                          (float *)p->result.data, p->n));
+    CUDA_CHECK(cudaMalloc(&p->cub_temp, p->cub_bytes ? p->cub_bytes : 1));
+#endif
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return p;
     p->h_in = (float *)xmalloc(bytes);
     fill_uniform_f32(p->h_in, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f);
     /* Double precision, in blocks of 1024 (the block sums are added in double again): its own
@@ -273,22 +107,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     }
     p->expected = sum;
     p->abs_sum = abs_sum;
-    p->tol = 4.0 * 0x1p-24 * (ceil_log2(p->n) + 2);
-    p->scratch_bytes = (size_t)reduction_scratch_floats(p->n) * sizeof(float);
-    dbuf_alloc(&p->in, bytes);
-    dbuf_alloc(&p->result, sizeof(float));
-    dbuf_alloc(&p->scratch, p->scratch_bytes);
     dbuf_upload(&p->in, p->h_in, bytes);
-#if !defined(CUDA_EMU)
-    /* CUB's temporary storage, sized by CUB itself and allocated here, outside any timing. */
-    if (p->n <= INT_MAX)
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
-                                          (float *)p->result.data, (int)p->n));
-    else
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
-                                          (float *)p->result.data, p->n));
-    CUDA_CHECK(cudaMalloc(&p->cub_temp, p->cub_bytes ? p->cub_bytes : 1));
-#endif
     return p;
 }
 
@@ -316,44 +135,21 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    float *result = (float *)p->result.data, *scratch = (float *)p->scratch.data;
-    const float *in = (const float *)p->in.data;
-    switch (impl) {
-    case IMPL_STUDENT:
-        reduction(result, in, p->n, scratch, s);
-        break;
-    case IMPL_REFERENCE:
-        ref_reduction(result, in, p->n, scratch, s);
-        break;
 #if !defined(CUDA_EMU)
-    case IMPL_CEILING: /* the library's best: CUB, the same bytes read */
+    if (impl == IMPL_CEILING) { /* the library's best: CUB, the same bytes read */
+        const float *in = (const float *)p->in.data;
+        float *result = (float *)p->result.data;
         if (p->n <= INT_MAX)
             CUDA_CHECK(cub::DeviceReduce::Sum(p->cub_temp, p->cub_bytes, in, result, (int)p->n, s));
         else
             CUDA_CHECK(cub::DeviceReduce::Sum(p->cub_temp, p->cub_bytes, in, result, p->n, s));
-        break;
-#endif
-    case IMPL_EXTRA + 0:
-        run_multipass(step2_strided_index, LT, result, in, p->n, scratch, s);
-        break;
-    case IMPL_EXTRA + 1:
-        run_multipass(step3_sequential, LT, result, in, p->n, scratch, s);
-        break;
-    case IMPL_EXTRA + 2:
-        run_multipass(step4_first_add, 2 * LT, result, in, p->n, scratch, s);
-        break;
-    case IMPL_EXTRA + 3:
-        run_multipass(step5_last_warp, 2 * LT, result, in, p->n, scratch, s);
-        break;
-    case IMPL_EXTRA + 4:
-        run_multipass(step6_unrolled<LT>, 2 * LT, result, in, p->n, scratch, s);
-        break;
-    case IMPL_EXTRA + 5:
-        run_step7(result, in, p->n, scratch, s);
-        break;
-    default:
-        fatal("lab reduction: no implementation %d", impl);
+        return;
     }
+#else
+    if (impl == IMPL_CEILING)
+        fatal("lab reduction: no CUB ceiling under the CPU emulator");
+#endif
+    harness_call(impl, s, 0, "pplp", p->result.data, p->in.data, p->n, p->scratch.data);
 }
 
 static void verify(void *vp, verify_result *v)
@@ -418,10 +214,38 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     size[0] = n < 1 ? 1 : n;
 }
 
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    /* as create(): uniform in [-0.5, 1). The scratch is cleared in prepare(), before every
+     * call. */
+    dev_fill_f32((float *)p->in.data, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f, 0.f, s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    /* each side within tol * sum|x| of the exact sum (see verify): twice that apart. The
+     * bound depends on this round's inputs, so sum|x| is taken on the device now. */
+    const double abs_sum = dev_abs_sum_f32((const float *)p->in.data, (size_t)p->n, s);
+    out[0] = (lab_output){p->result.data, 1, DEV_F32, 0, 2 * p->tol * abs_sum};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->in.data, (size_t)p->n * sizeof(float)}; /* not the scratch */
+    return 1;
+}
+
 const lab_info *const harness_lab = &lab_reduction;
 const lab_task harness_tasks[] = {
-    {"reduction", "GB/s", "CUB DeviceReduce::Sum", 0, extras,
-     (int)(sizeof extras / sizeof extras[0]), create, destroy, prepare, run, verify, work,
-     describe, speed_size, hidden_size, NULL},
+    {.name = "reduction", .unit = "GB/s", .ceiling = "CUB DeviceReduce::Sum", .create = create,
+     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
+     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -1,0 +1,12 @@
+/* divergence_untrusted.cu - UNTRUSTED SIDE: lab 03's shim (see grader/shim.h).
+ *
+ * Entry 0: divergence(out, in, n), arguments "ppi". */
+#include "shim.h"
+#include "divergence.h"
+
+extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t s,
+                              char *problem, size_t len)
+{
+    (void)entry, (void)n, (void)problem, (void)len;
+    divergence((float *)a[0].p, (const float *)a[1].p, (int)a[2].i, s);
+}

@@ -49,6 +49,9 @@ for labdir in solutions/[0-9][0-9]-*/; do
         cp "$rung" "$tree/$lab/$name.cu"
         log=$tree.log
         problems=""
+        # Early rungs are slow under the emulator (one float per thread, a launch per tree
+        # level): allow each check far longer than a GPU would need.
+        GRADER_SET="$name.timeout=${STEPS_TIMEOUT:-900}${GRADER_SET:+,$GRADER_SET}" \
         ${MAKE:-make} --no-print-directory grade EMU=1 STUDENT="$tree" LAB="$num" \
             GRADE_DIR="$tree.grade" SEED="${SEED:-}" >"$log" 2>&1
         status=$?

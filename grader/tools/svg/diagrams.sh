@@ -168,8 +168,68 @@ tree() {
     }' > "$root/labs/07-reduction/tree.svg"
 }
 
-sectors; banks; timeline; waves; tree
+# Lab 06: a tile's trip through shared memory.
+transpose_tile() {
+    awk "$PRELUDE"'
+    BEGIN {
+        head(900, 360)
+        text(12, 22, "Transpose through a shared tile: read rows of in, write rows of out (columns of the tile)", "font-size=\"15\" font-weight=\"bold\"")
+        G = 8; c = 22                        # an 8 x 8 grid of tiles shown, cell size
+        grid(30, 60, "in (rows x cols)", 2, 5, "#4c78a8", "rows")
+        grid(620, 60, "out (cols x rows)", 5, 2, "#2e7d32", "cols")
+        # the shared tile in the middle, 8 x 8 elements with row arrows in, column arrows out
+        x0 = 330; y0 = 90; e = 22
+        text(x0, y0 - 12, "shared tile[32][33] (8 x 8 shown)", "font-weight=\"bold\"")
+        for (r = 0; r < 8; r++) for (k = 0; k < 8; k++)
+            box(x0 + k * e, y0 + r * e, e - 2, e - 2, r == 2 ? "#4c78a8" : (k == 5 ? "#2e7d32" : "#eeeeee"), "")
+        line(30 + 5 * c + c, 60 + 2 * c + c / 2, x0 - 4, y0 + 2 * e + e / 2, "#4c78a8", "stroke-width=\"2\" marker-end=\"url(#a)\"")
+        line(x0 + 5 * e + e / 2, y0 + 8 * e + 4, 620 + 2 * c + c / 2, 60 + 5 * c + c + 4, "#2e7d32", "stroke-width=\"2\"")
+        text(30, 300, "1. a warp reads one row segment of the tile from in: 32 consecutive floats, whole sectors", "")
+        text(30, 320, "2. __syncthreads(); a warp reads one COLUMN of the tile from shared memory (the +1 padding: 32 banks)", "")
+        text(30, 340, "3. ... and writes it as one row segment of out: 32 consecutive floats again", "")
+        foot()
+    }
+    function grid(x, y, title, tr, tc, col, what,    i, j) {
+        text(x, y - 12, title, "font-weight=\"bold\"")
+        for (i = 0; i < G; i++) for (j = 0; j < G; j++)
+            box(x + j * c, y + i * c, c - 2, c - 2, (i == tr && j == tc) ? col : "#eeeeee", "")
+        text(x, y + G * c + 16, "highlighted: the tile at (" tr ", " tc ")", "font-size=\"11\"")
+    }' > "$root/labs/06-transpose/tile.svg"
+}
+
+# Lab 09: which parts of A and B a block tile of C reads, one BK slice at a time.
+sgemm_tiling() {
+    awk "$PRELUDE"'
+    BEGIN {
+        head(900, 445)
+        text(12, 22, "Block tiling: a BM x BN tile of C needs a BM-row strip of A and a BN-column strip of B", "font-size=\"15\" font-weight=\"bold\"")
+        # B on top right, A left, C below right
+        bx = 360; by = 50; ax = 60; ay = 200; u = 16
+        text(bx, by - 8, "B (K x N)", "font-weight=\"bold\"")
+        box(bx, by, 26 * u / 2, 8 * u / 2 + 60, "#eeeeee", "#999")
+        box(bx + 5 * u, by, 4 * u, 8 * u / 2 + 60, "#cfe0f1", "#4c78a8")
+        box(bx + 5 * u, by + 2 * u, 4 * u, u, "#4c78a8", "")
+        text(bx + 9 * u + 6, by + 2 * u + 12, "one BK slice of B (BK x BN) in shared memory", "font-size=\"11\"")
+        text(ax, ay - 8, "A (M x K)", "font-weight=\"bold\"")
+        box(ax, ay, 8 * u / 2 + 60, 12 * u, "#eeeeee", "#999")
+        box(ax, ay + 4 * u, 8 * u / 2 + 60, 4 * u, "#f6e3b4", "#b8860b")
+        box(ax + 2 * u, ay + 4 * u, u, 4 * u, "#f2b134", "")
+        text(ax, ay + 12 * u + 16, "one BK slice of A (BM x BK), stored transposed", "font-size=\"11\"")
+        text(bx, ay - 8, "C (M x N)", "font-weight=\"bold\"")
+        box(bx, ay, 26 * u / 2, 12 * u, "#eeeeee", "#999")
+        box(bx + 5 * u, ay + 4 * u, 4 * u, 4 * u, "#2e7d32", "")
+        text(bx + 5 * u, ay + 4 * u - 4, "BM x BN tile of one block", "font-size=\"11\"")
+        for (i = 0; i < 4; i++) for (j = 0; j < 4; j++)
+            box(bx + 5 * u + j * u + 3, ay + 4 * u + i * u + 3, u - 6, u - 6, "none", "white")
+        text(bx + 9 * u + 6, ay + 6 * u, "each small square: one thread'"'"'s register tile (8 x 8 outputs)", "font-size=\"11\"")
+        text(60, 435, "Per slice: load BK x (BM + BN) floats once into shared memory, then every thread does 64 FMAs per k from 16 loaded values.", "font-size=\"11\"")
+        foot()
+    }' > "$root/labs/09-sgemm/tiling.svg"
+}
+
+sectors; banks; timeline; waves; tree; transpose_tile; sgemm_tiling
 for f in labs/01-coalescing/sectors.svg labs/02-banks/banks.svg labs/05-streams/timeline.svg \
-         labs/08-tail/waves.svg labs/07-reduction/tree.svg; do
+         labs/08-tail/waves.svg labs/07-reduction/tree.svg labs/06-transpose/tile.svg \
+         labs/09-sgemm/tiling.svg; do
     echo "diagrams: wrote $f"
 done

@@ -10,7 +10,11 @@
 #
 # Environment: MAKE, BUILD (default build), SEED (hidden cases), NVCC (default: nvcc on PATH,
 # else $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc), STEPS_NVCC=0 skips the nvcc compile.
-# Prints one line per rung and a summary; exits 1 if any rung failed.
+# Prints one line per rung and a summary; exits 1 if any rung failed. Slow under the emulator:
+# most rungs take seconds, but lab 07's rungs 1-5 (one float per thread, a launch per tree
+# level) need about 10 minutes each for the 10^8-element case on one core, and lab 09's first
+# rungs several minutes; STEPS_TIMEOUT (seconds per check on a GPU, x5 under the emulator,
+# default 900) bounds each check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

@@ -337,3 +337,4 @@ help:
 	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
 include tests/tests.mk
+include slides/slides.mk

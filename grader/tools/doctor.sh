@@ -1,0 +1,120 @@
+#!/bin/sh
+# doctor.sh - `make doctor`: is this machine ready for the workbook? Reports the CUDA toolkit,
+# the driver, the GPU(s) and their compute capability and clocks, other processes on the GPU,
+# whether profiler counters are permitted, and the optional tools; every missing piece comes
+# with the fix. Works without a GPU (it says so and points to the CPU emulator).
+#
+#   grader/tools/doctor.sh          (NVCC, CUDA_HOME from the environment, like the Makefile)
+#
+# Exit status: 0 when a GPU is usable for grading, 2 when grading can only run on the CPU
+# emulator or the toolkit is missing. Lines: "ok", "--" (missing, optional), "!!" (a problem).
+set -u
+problems=0
+ok() { printf 'ok   %-22s %s\n' "$1" "$2"; }
+opt() { printf -- '--   %-22s %s\n' "$1" "$2"; }
+bad() { printf '!!   %-22s %s\n' "$1" "$2"; problems=$((problems + 1)); }
+
+# ---- toolkit --------------------------------------------------------------------------------
+nvcc=""
+if [ -n "${CUDA_HOME:-}" ] && [ -x "$CUDA_HOME/bin/nvcc" ]; then nvcc=$CUDA_HOME/bin/nvcc
+elif command -v nvcc >/dev/null 2>&1; then nvcc=$(command -v nvcc)
+elif [ -x /usr/local/cuda/bin/nvcc ]; then nvcc=/usr/local/cuda/bin/nvcc; fi
+if [ -n "$nvcc" ]; then
+    ver=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+    home=$(cd "$(dirname "$nvcc")/.." && pwd)
+    ok "CUDA toolkit" "nvcc $ver at $nvcc (CUDA_HOME=${CUDA_HOME:-$home})"
+    case $ver in 1[3-9].* | [2-9][0-9].*) ;; *) opt "toolkit version" "tested with CUDA 13.0; $ver may work (older toolkits have not been tried)" ;; esac
+else
+    bad "CUDA toolkit" "no nvcc on PATH, in CUDA_HOME or /usr/local/cuda: install the CUDA Toolkit, or run make CUDA_HOME=/path/to/cuda"
+fi
+tooldir=${nvcc:+$(dirname "$nvcc")}
+
+# ---- driver and GPUs ------------------------------------------------------------------------
+gpu=0
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    gpu=1
+    drv=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+    cuda_drv=$(nvidia-smi 2>/dev/null | sed -n 's/.*CUDA Version: *\([0-9.]*\).*/\1/p' | head -1)
+    ok "driver" "$drv (supports CUDA up to ${cuda_drv:-?})"
+    nvidia-smi --query-gpu=index,name,compute_cap,memory.total,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw,power.limit \
+        --format=csv,noheader 2>/dev/null | while IFS=, read -r i name cc mem sm smmax memclk temp pw pl; do
+        ok "GPU $i" "$(echo "$name" | sed 's/^ *//'), compute capability$cc,$mem"
+        ok "  clocks" "SM$sm now (max$smmax), memory$memclk;$temp C,$pw of$pl"
+        case $(echo "$cc" | tr -d ' ') in
+        [0-6].* | 7.[0-4]) bad "  compute capability" "$cc is below 7.5: the workbook needs a T4 / RTX 20xx or newer" ;;
+        esac
+    done
+    procs=$(nvidia-smi --query-compute-apps=pid,process_name,used_memory --format=csv,noheader 2>/dev/null)
+    if [ -n "$procs" ]; then
+        opt "other GPU processes" "timings will be noisy while these run:"
+        echo "$procs" | sed 's/^/       /'
+    else
+        ok "other GPU processes" "none: timings will not be disturbed"
+    fi
+else
+    if command -v nvidia-smi >/dev/null 2>&1; then
+        bad "GPU" "nvidia-smi lists no GPU (driver not loaded, or no NVIDIA GPU here)"
+    else
+        opt "GPU" "no nvidia-smi, so no NVIDIA driver here"
+    fi
+    echo "     No GPU: make grade checks correctness on the CPU emulator (speed is skipped);"
+    echo "     make test needs no GPU. Force the emulator anywhere with EMU=1."
+fi
+
+# ---- profiler counters ----------------------------------------------------------------------
+ncu=""
+if command -v ncu >/dev/null 2>&1; then ncu=$(command -v ncu)
+elif [ -n "$tooldir" ] && [ -x "$tooldir/ncu" ]; then ncu=$tooldir/ncu; fi
+if [ -n "$ncu" ]; then
+    ok "Nsight Compute" "$ncu ($("$ncu" --version 2>/dev/null | tail -1))"
+else
+    opt "Nsight Compute" "ncu not found: make profile needs it (it ships with the CUDA Toolkit, or apt-get install nsight-compute)"
+fi
+restricted=$(sed -n 's/^RmProfilingAdminOnly: *//p' /proc/driver/nvidia/params 2>/dev/null)
+if [ "$gpu" = 1 ]; then
+    if [ "$restricted" = 1 ] && [ "$(id -u)" != 0 ]; then
+        bad "profiler counters" "restricted to administrators (ncu reports ERR_NVGPUCTRPERM). Fix: run make profile as root, or add 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' to a file in /etc/modprobe.d/, then reload the nvidia module (or reboot)"
+    elif [ "$restricted" = 1 ]; then
+        ok "profiler counters" "restricted to administrators, and you are root: permitted"
+    elif [ "$restricted" = 0 ]; then
+        ok "profiler counters" "permitted for every user"
+    else
+        opt "profiler counters" "could not read /proc/driver/nvidia/params; if ncu reports ERR_NVGPUCTRPERM, run as root or set 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' in /etc/modprobe.d/"
+    fi
+fi
+
+# ---- optional tools -------------------------------------------------------------------------
+find_tool() { # find_tool NAME: on PATH or beside nvcc
+    if command -v "$1" >/dev/null 2>&1; then command -v "$1"
+    elif [ -n "$tooldir" ] && [ -x "$tooldir/$1" ]; then echo "$tooldir/$1"; fi
+}
+t=$(find_tool compute-sanitizer)
+[ -n "$t" ] && ok "compute-sanitizer" "$t" || opt "compute-sanitizer" "not found: make sanitize needs it (part of the CUDA Toolkit)"
+t=$(find_tool cuobjdump)
+[ -n "$t" ] && ok "cuobjdump" "$t" || opt "cuobjdump" "not found: reading SASS (and vetting lab 09's tensor-core ban) needs it (part of the CUDA Toolkit)"
+if pkg-config --exists cunit 2>/dev/null || [ -f /usr/include/CUnit/CUnit.h ]; then
+    ok "CUnit" "found: make test can build the unit suites"
+else
+    opt "CUnit" "not found: make test needs it: sudo apt-get install libcunit1-dev"
+fi
+if command -v pandoc >/dev/null 2>&1 && kpsewhich beamer.cls >/dev/null 2>&1; then
+    ok "pandoc + beamer" "$(pandoc --version | head -1): make slides can build the decks"
+else
+    opt "pandoc + beamer" "make slides needs them: sudo apt-get install pandoc texlive-latex-recommended texlive-pictures texlive-fonts-recommended lmodern librsvg2-bin poppler-utils"
+fi
+for t in gcc make nm objcopy; do
+    command -v $t >/dev/null 2>&1 || bad "$t" "not found: the build needs it (apt-get install build-essential binutils)"
+done
+
+echo
+if [ -z "$nvcc" ]; then
+    echo "doctor: the CUDA toolkit is missing: nothing can be built yet (see above)."
+    exit 2
+elif [ "$gpu" = 0 ]; then
+    echo "doctor: no GPU here: make grade runs every correctness check on the CPU emulator; speed needs an NVIDIA GPU."
+    exit 2
+elif [ "$problems" -gt 0 ]; then
+    echo "doctor: $problems problem(s) above, each with its fix."
+    exit 2
+fi
+echo "doctor: ready. Next: make grade"

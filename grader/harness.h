@@ -29,12 +29,14 @@
 
 /* An output of a call, for comparing two implementations on the device (speed checks):
  * bit for bit when rel == abs == 0, otherwise |a - b| <= rel * max(|a|, |b|) + abs. */
+struct dbuf;
 typedef struct lab_output {
     void *data;    /* device pointer */
-    size_t n;      /* elements (4 bytes each) */
+    size_t n;      /* elements (4 bytes each); 0: not compared (a buffer listed for its guards) */
     dev_elem type; /* DEV_F32 or DEV_U32 */
     double rel;    /* relative bound (0: exact) */
     double abs;    /* absolute bound (0: exact) */
+    const struct dbuf *buf; /* if not NULL: its guard zones must be intact after each call */
 } lab_output;
 
 /* An input a call must leave unchanged. */

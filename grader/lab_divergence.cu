@@ -214,7 +214,7 @@ static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
     /* each side within DIVERGENCE_TOL (relative) of the exact chain (see verify): twice
      * that apart */
     out[0] = (lab_output){p->out.data, (size_t)p->n, DEV_F32, 2 * DIVERGENCE_TOL,
-                          2 * DIVERGENCE_FLOOR};
+                          2 * DIVERGENCE_FLOOR, &p->out};
     return 1;
 }
 

@@ -229,8 +229,9 @@ static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
     /* each side within tol * sum|x| of the exact sum (see verify): twice that apart. The
      * bound depends on this round's inputs, so sum|x| is taken on the device now. */
     const double abs_sum = dev_abs_sum_f32((const float *)p->in.data, (size_t)p->n, s);
-    out[0] = (lab_output){p->result.data, 1, DEV_F32, 0, 2 * p->tol * abs_sum};
-    return 1;
+    out[0] = (lab_output){p->result.data, 1, DEV_F32, 0, 2 * p->tol * abs_sum, &p->result};
+    out[1] = (lab_output){p->scratch.data, 0, DEV_F32, 0, 0, &p->scratch}; /* guards only */
+    return 2;
 }
 
 static int inputs(void *vp, lab_input *in, int max)

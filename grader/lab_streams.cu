@@ -522,7 +522,7 @@ static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
     problem *p = (problem *)vp;
     CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
                                cudaMemcpyHostToDevice, s));
-    out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0};
+    out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0, &p->d_out};
     return 1;
 }
 

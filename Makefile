@@ -200,6 +200,7 @@ $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrus
 
 # Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
 $(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/grader/shims/$$(firstword $$(subst /, ,$$*))_untrusted.o $(GPU)/pic/steps/%.o
+	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) $(LIBCUDA) -o $@
 $(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(wildcard grader/contracts/*.h) | toolkit
 	@mkdir -p $(@D)

@@ -533,6 +533,8 @@ static int bench_lab(const options *o, const lab_info *lab)
     argv[n++] = ref;
     argv[n++] = "--cap";
     argv[n++] = "20";
+    argv[n++] = "--results";
+    argv[n++] = results;
     char *copy = NULL;
     size_t name_len = strlen(lab->name);
     for (int i = 0; i < o->n_variants; i++)
@@ -546,8 +548,7 @@ static int bench_lab(const options *o, const lab_info *lab)
         }
     argv[n] = NULL;
     child_outcome out;
-    /* the bench's records go to stdout, which run_child sends to the log: read from there */
-    run_child(argv, results, 1200, &out);
+    run_child(argv, log_path, 1200, &out);
     free(copy);
     record_list l;
     read_records(results, &l);
@@ -555,7 +556,7 @@ static int bench_lab(const options *o, const lab_info *lab)
     memset(&d, 0, sizeof d);
     if (decide_process(lab, &out, &l, &d)) {
         printf("%s %-12s %s\n", lab->number, lab->name, d.message[0] ? d.message : "failed");
-        print_log_tail(results, 12);
+        print_log_tail(log_path, 12);
         free_records(&l);
         return 1;
     }

@@ -3,7 +3,8 @@
  * (where the machine can isolate; see worker_trusted.h for the fallback).
  *
  *   harness --serve  --worker EXE --student SO --reference SO [--isolation on|off]
- *   harness --bench  --worker EXE --reference SO --variant NAME=SO ... [--cap SECONDS]
+ *   harness --bench  --worker EXE --reference SO --results FILE --variant NAME=SO ...
+ *                    [--cap SECONDS]
  *
  * --serve: the driver writes one command per line on stdin,
  *     check N SEED THRESHOLD CAP_SECONDS TIMEOUT_SECONDS RECORDS_PATH LOG_PATH
@@ -208,6 +209,9 @@ static void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s
 /* Speed: K problems per timed unit, fresh inputs every round, every output compared          */
 
 #define MAX_INSTANCES PROTO_MAX_CALLS
+/* How long a timed unit lasts at the reference's speed: long enough that what going between
+ * processes costs beyond a null call (about 0.1-0.2 ms, on an H200) is 1-2% of it. */
+#define UNIT_MS 10.0
 #define MAX_IO 8
 #define V_STUDENT 0
 #define V_REFERENCE 1
@@ -518,6 +522,7 @@ typedef struct options {
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;
+    const char *results; /* bench: where the records go */
     const char *variant_name[16];
     const char *variant_so[16];
     int n_variants;
@@ -541,7 +546,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     c->impl_of[V_STUDENT] = IMPL_STUDENT;
     c->impl_of[V_REFERENCE] = IMPL_REFERENCE;
     c->impl_of[V_NULL] = IMPL_NULL;
-    speed_instances(c, size, c->seed, d, 5.0, s);
+    speed_instances(c, size, c->seed, d, UNIT_MS, s);
     char desc[256];
     t->describe(c->inst[0], desc, sizeof desc);
     results_begin("case");
@@ -742,7 +747,7 @@ static void run_bench(const options *o, const device_info *d)
         if (setjmp(bench_jump)) {
             fatal("bench: variant %s failed: %s", impl_who(failure.impl), failure.detail);
         }
-        speed_instances(&c, size, c.seed, d, 5.0, s);
+        speed_instances(&c, size, c.seed, d, UNIT_MS, s);
         char desc[256];
         t->describe(c.inst[0], desc, sizeof desc);
         /* Variants: every rung (IMPL_EXTRA + k, skeleton first), the reference, the null
@@ -848,7 +853,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: harness --serve --worker EXE --student SO --reference SO [--isolation on|off]\n"
             "                       [--hide DIR ...]\n"
-            "       harness --bench --worker EXE --reference SO --variant NAME=SO ... [--cap S]\n"
+            "       harness --bench --worker EXE --reference SO --results FILE\n"
+            "                       --variant NAME=SO ... [--cap S]\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
 }
@@ -865,6 +871,7 @@ static options parse_options(int argc, char **argv)
         {"reference", required_argument, NULL, 'r'},
         {"isolation", required_argument, NULL, 'i'}, {"cap", required_argument, NULL, 'c'},
         {"variant", required_argument, NULL, 'v'}, {"hide", required_argument, NULL, 'h'},
+        {"results", required_argument, NULL, 'o'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -877,6 +884,7 @@ static options parse_options(int argc, char **argv)
         case 'i': o.isolate = strcmp(optarg, "off") != 0; break;
         case 'c': o.cap_s = atof(optarg); break;
         case 'h': workers_hide(optarg); break;
+        case 'o': o.results = optarg; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)
@@ -889,7 +897,8 @@ static options parse_options(int argc, char **argv)
         default: usage();
         }
     }
-    if (o.serve == o.bench || !o.worker || !o.reference_so || (o.serve && !o.student_so))
+    if (o.serve == o.bench || !o.worker || !o.reference_so || (o.serve && !o.student_so) ||
+        (o.bench && !o.results))
         usage();
     return o;
 }
@@ -914,8 +923,12 @@ int main(int argc, char **argv)
     char why[256];
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
     if (o.bench) {
-        results_set_fd(1);
+        const int fd = open(o.results, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0)
+            fatal("cannot write records to %s", o.results);
+        results_set_fd(fd);
         run_bench(&o, &d);
+        close(fd);
         workers_shutdown();
         return 0;
     }

@@ -20,8 +20,9 @@
 
 #define PROTO_MAGIC 0x43554442u /* "CUDB" */
 #define PROTO_MAX_ARGS 12       /* arguments of one entry-point call */
-#define PROTO_MAX_CALLS 16      /* calls in one PROTO_CALL (a timed unit of several calls) */
-#define PROTO_MAX_BUFS 128      /* buffers one command names (16 calls of up to 8) */
+#define PROTO_MAX_CALLS 48      /* calls in one PROTO_CALL (a timed unit of several calls) */
+#define PROTO_MAX_BUFS 240      /* buffers one command names (48 calls of 5; under the 253
+                                   descriptors one Unix-socket message can carry) */
 #define PROTO_HANDLE_BYTES 64   /* sizeof(cudaIpcMemHandle_t) */
 
 typedef enum proto_op {

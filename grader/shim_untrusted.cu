@@ -28,7 +28,7 @@ typedef struct mapped {
     uint64_t bytes; /* its size */
 } mapped;
 
-#define MAX_MAPPED 256
+#define MAX_MAPPED 2048
 static mapped maps[MAX_MAPPED];
 
 __global__ void shim_null_kernel(void) {}
@@ -96,13 +96,21 @@ static void reply(int sock, cudaError_t err, const char *problem)
     }
 }
 
-static mapped *find_mapped(uint32_t id)
+/* Buffer `id`'s slot, or NULL; with `insert`, a free slot for it. Probes from the id's home
+ * slot (the lookup runs for every argument of every call). */
+static mapped *slot_of(uint32_t id, int insert)
 {
-    for (int i = 0; i < MAX_MAPPED; i++)
-        if (maps[i].id == id)
-            return &maps[i];
+    for (uint32_t k = 0; k < MAX_MAPPED; k++) {
+        mapped *m = &maps[(id + k) % MAX_MAPPED];
+        if (m->id == id)
+            return m;
+        if (m->id == 0 && insert)
+            return m;
+    }
     return NULL;
 }
+
+static mapped *find_mapped(uint32_t id) { return slot_of(id, 0); }
 
 /* Map buf (using the next passed descriptor for a host buffer). */
 static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
@@ -113,7 +121,7 @@ static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next
         *out = m;
         return cudaSuccess;
     }
-    m = find_mapped(0);
+    m = slot_of(b->id, 1);
     if (!m)
         return cudaErrorMemoryAllocation;
     void *ptr = NULL;

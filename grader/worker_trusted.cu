@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #define MAX_IMPLS (IMPL_EXTRA + 16)
-#define MAX_SHARED 512
+#define MAX_SHARED 2048
 
 /* ------------------------------------------------------------------------------------------ */
 /* State                                                                                       */
@@ -373,6 +373,8 @@ void workers_shutdown(void)
 int workers_isolated(void) { return W.isolated; }
 
 void workers_force_inprocess(int on) { W.inprocess = on || !W.isolated; }
+
+int workers_inprocess(void) { return W.inprocess; }
 
 /* Load implementation impl's object into this process (the fallback, and the bench). */
 static void load_here(int impl)

@@ -65,6 +65,8 @@ int workers_isolated(void);
 /* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA
  * events can then time them), 0 back to the workers. */
 void workers_force_inprocess(int on);
+/* 1 when calls run in this process (the fallback, or forced for the bench). */
+int workers_inprocess(void);
 
 /* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
  * worker the first time a call names it, unmapped there before it is freed. */

@@ -223,8 +223,7 @@ endif
 	    --build '$(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 
 grade-batch: $(DRIVER)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-batch SUBMISSIONS=dir (one subfolder per student)" >&2; exit 2; }
-	@BUILD=$(BUILD) SEED="$(SEED)" LAB="$(LAB)" MAKE="$(MAKE)" grader/batch.sh $(SUBMISSIONS)
+	@$(BATCH_RUN)
 
 bench: $(DRIVER)
 ifneq ($(MODE),gpu)
@@ -243,4 +242,5 @@ clean:
 help:
 	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
+include grader/batch/batch.mk
 include tests/tests.mk

@@ -1316,7 +1316,12 @@ int main(int argc, char **argv)
                          "its folder id collides with another student's; rename it");
 
     if (!strcmp(S.cmd, "prepare")) {
-        printf("students %d\nseed %s\n", n, B.seed);
+        char labs[sizeof B.labs_arg];
+        snprintf(labs, sizeof labs, "%s", B.labs_arg);
+        for (char *p = labs; *p; p++)
+            if (*p == ',')
+                *p = ' ';
+        printf("students %d\nseed %s\nlabs %s\n", n, B.seed, labs);
         return 0;
     }
     int rc = 0;

@@ -13,6 +13,7 @@ TESTS := $(BUILD)/tests
 .PHONY: test test-unit test-vet test-build test-emu emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
+-include tests/batch/batch_tests.mk
 
 cunit:
 ifeq ($(CUNIT_LIBS),)
@@ -53,6 +54,6 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-unit test-vet test-build test-emu
+test: test-unit test-vet test-build test-emu test-batch
 	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons all passed"
 	@echo "suites: 6 passed, 0 failed"

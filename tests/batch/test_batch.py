@@ -74,7 +74,7 @@ STUDENTS = {
     "Zoë Ångström 山田".encode(): "solution",
     b"bad\xffutf8": "skeleton",
     b".hidden": "skeleton",
-    b'=HYPERLINK("http://x","y")': "skeleton",
+    b'=HYPERLINK("x","y")': "skeleton",
     b"`touch Y`": "skeleton",
     b"build-fails": "broken",
     b"link-passwd": "link:/etc/passwd",
@@ -328,6 +328,7 @@ def test_html(tmp, out):
         if c["kind"] == "speed":
             c.update(verdict="OK", earned=5, message="0.98x the reference (needs 0.75x)")
             c["speed"] = {"ratio_median": 0.98, "threshold": 0.75}
+    second["score"] = 15
     res["labs"].append(second)
     fixture = os.path.join(tmp, "gpu-results.json")
     json.dump(res, open(fixture, "w"))
@@ -366,6 +367,47 @@ def test_html(tmp, out):
           r.stdout.decode(errors="replace")[-800:])
 
 
+def test_gradescope_kit(tmp):
+    kit = os.path.join(tmp, "kit")
+    r = subprocess.run(["grader/batch/gradescope/make-kit.sh", kit], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=dict(os.environ, LAB="01"))
+    import zipfile
+    names = zipfile.ZipFile(kit + ".zip").namelist() if os.path.exists(kit + ".zip") else []
+    modes = {i.filename: i.external_attr >> 16 for i in zipfile.ZipFile(kit + ".zip").infolist()} if names else {}
+    check(r.returncode == 0 and "setup.sh" in names and "run_autograder" in names
+          and modes.get("run_autograder", 0) & 0o111 and "workbook/Makefile" in names
+          and not any(n.startswith("workbook/build/") for n in names),
+          "Gradescope kit: setup.sh and run_autograder at the top of the zip, the workbook inside",
+          r.stdout.decode(errors="replace")[-500:])
+    syntax = [subprocess.run(["bash", "-n", os.path.join(kit, f)]).returncode for f in ("setup.sh", "run_autograder")]
+    check(syntax == [0, 0], "Gradescope kit scripts parse (bash -n)")
+    # A trial of run_autograder outside Gradescope: its own root, a flat-file submission, and
+    # the emulator objects already built here (setup.sh builds them on Gradescope).
+    ag = os.path.join(tmp, "ag")
+    os.makedirs(os.path.join(ag, "submission"))
+    shutil.copytree(kit, os.path.join(ag, "source"), symlinks=True)
+    for sub in ("emu", "host"):
+        if os.path.isdir(os.path.join(ROOT, BUILD, sub)):
+            shutil.copytree(os.path.join(ROOT, BUILD, sub), os.path.join(ag, "source", "workbook", "build", sub),
+                            symlinks=True)
+    open(os.path.join(ag, "submission", "coalescing.cu"), "wb").write(SOLUTION)
+    env = dict(os.environ, AUTOGRADER=ag)
+    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(k, None)
+    r = subprocess.run([os.path.join(ag, "source", "run_autograder")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=env)
+    try:
+        gs = json.load(open(os.path.join(ag, "results", "results.json")))
+    except (OSError, ValueError) as e:
+        gs = {"error": str(e)}
+    tests = gs.get("tests", [])
+    speed = [t for t in tests if "speed" in t.get("name", "")]
+    check(gs.get("score") == 10 and len(tests) == 11 and speed and speed[0]["max_score"] == 0
+          and "graded on a GPU" in gs.get("output", ""),
+          "Gradescope run_autograder (trial): correctness 10/10 on the emulator, speed left to a GPU",
+          r.stdout.decode(errors="replace")[-1500:] + json.dumps(gs)[:500])
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="batch-test.")
     try:
@@ -373,6 +415,7 @@ def main():
         subs_all, out_all = test_hostile(tmp)
         subs6, ref_book = test_resume_and_lock(tmp, subs_all, out_all)
         test_html(tmp, out_all)
+        test_gradescope_kit(tmp)
         r = subprocess.run(["tests/batch/slurm.sh", subs6, ref_book, SEED, LAB],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         text = r.stdout.decode(errors="replace")

@@ -160,6 +160,14 @@ def test_input_errors(tmp):
               "input error %s %s: one line naming it" % (" ".join(extra), env or ""), msg)
 
 
+    if not shutil.which("nvidia-smi"):
+        r = subprocess.run([BATCH, "prepare", "SUBMISSIONS=" + subs, "OUT=" + out, "GPUS=all"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        msg = r.stdout.decode(errors="replace")
+        check(r.returncode == 0 and "lists no GPU here; one worker" in msg,
+              "GPUS=all with no GPU: one worker on the CPU emulator", msg)
+
+
 def test_hostile(tmp):
     subs = os.path.join(tmp, "subs")
     make_submissions(subs, list(STUDENTS))

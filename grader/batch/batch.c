@@ -1,7 +1,7 @@
 /* batch.c - grade a folder of submissions into one gradebook, safely and resumably.
  *
  *   grade-batch grade   SUBMISSIONS=dir [OUT=dir] [LAB=..] [SEED=..] [EMU=1] [GPUS=all|0,1]
- *                       [WAIT=1] [TASK=k TASKS=n]        grade, then write the gradebook
+ *                       [JOBS=n] [WAIT=1] [TASK=k TASKS=n]   grade, then write the gradebook
  *   grade-batch merge   SUBMISSIONS=dir [OUT=dir] ...    the gradebook from results on disk
  *   grade-batch prepare SUBMISSIONS=dir [OUT=dir] ...    check everything, fix the seed, count
  *   grade-batch export  RESULTS=results.json NAME=student DEST=dir   one student's exports
@@ -26,7 +26,7 @@
  * One run per OUT: an exclusive flock on OUT/.lock (shared for the tasks of a Slurm array).
  *
  * Workers. One per GPU (GPUS=all: every GPU nvidia-smi lists, each worker with its own
- * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR). Workers run one at a time unless
+ * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR), or JOBS=n without GPUS. Workers run one at a time unless
  * BATCH_PARALLEL=1, until `make grade` is safe to run side by side in one checkout. Each
  * grade runs in a process group of its own under a keeper process that kills the group when
  * the batch dies (a parent-death signal), so a killed batch leaves no grading behind. */
@@ -47,6 +47,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../common/json.h"
@@ -245,6 +246,7 @@ typedef struct settings {
     const char *seed;                 /* SEED as given, or NULL */
     const char *gpus;                 /* GPUS as given, or NULL */
     const char *build;                /* BUILD passed on to make grade, or NULL */
+    int jobs;                         /* JOBS: workers when GPUS is not given (default 1) */
     const char *results, *name, *dest; /* export: one results.json, the name, where to */
     int emu;                          /* EMU=1 */
     int wait;                         /* WAIT=1: wait for the lock instead of failing */
@@ -300,6 +302,7 @@ static void parse_args(int argc, char **argv)
         else if (IS("SEED")) S.seed = *v ? v : NULL;
         else if (IS("GPUS")) S.gpus = *v ? v : NULL;
         else if (IS("BUILD")) S.build = *v ? v : NULL;
+        else if (IS("JOBS")) S.jobs = *v ? parse_int_arg("JOBS", v, 1, MAX_WORKERS) : 0;
         else if (IS("EMU")) S.emu = *v && strcmp(v, "0");
         else if (IS("WAIT")) S.wait = *v && strcmp(v, "0");
         else if (IS("TASK")) task = *v ? v : NULL;
@@ -307,7 +310,7 @@ static void parse_args(int argc, char **argv)
         else if (IS("RESULTS")) S.results = v;
         else if (IS("NAME")) S.name = v;
         else if (IS("DEST")) S.dest = v;
-        else die("unknown setting `%.*s` (SUBMISSIONS, OUT, LAB, SEED, EMU, GPUS, WAIT, BUILD, "
+        else die("unknown setting `%.*s` (SUBMISSIONS, OUT, LAB, SEED, EMU, GPUS, JOBS, WAIT, BUILD, "
                  "TASK, TASKS; for export RESULTS, NAME, DEST)", (int)k, a);
 #undef IS
     }
@@ -425,8 +428,14 @@ static void choose_workers(void)
 {
     B.workers = 1;
     B.gpu[0] = NULL;
-    if (!S.gpus)
+    if (!S.gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
+        B.workers = S.jobs ? S.jobs : 1;
+        for (int w = 0; w < B.workers; w++)
+            B.gpu[w] = NULL;
         return;
+    }
+    if (S.jobs)
+        die("give GPUS or JOBS, not both (GPUS runs one worker per GPU)");
     if (!strcmp(S.gpus, "all")) {
         int fds[2];
         if (pipe(fds))
@@ -983,6 +992,7 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
     char *report = malloc(REPORT_CAP + 1);
     size_t kept = 0, dropped = 0;
     int status = 0, exited = 0, quiet = 0;
+    struct timespec exit_time = {0, 0}, now;
     for (;;) {
         struct pollfd p = {fds[0], POLLIN, 0};
         int r = poll(&p, 1, 200);
@@ -999,8 +1009,13 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
         } else if (exited && ++quiet > 10) {
             break;
         }
-        if (!exited && waitpid(g, &status, WNOHANG) == g)
+        if (!exited && waitpid(g, &status, WNOHANG) == g) {
             exited = 1;
+            clock_gettime(CLOCK_MONOTONIC, &exit_time);
+        }
+        /* Something grade.sh left behind that keeps writing: stop listening 5 s after it ended. */
+        if (exited && clock_gettime(CLOCK_MONOTONIC, &now) == 0 && now.tv_sec - exit_time.tv_sec > 5)
+            break;
     }
     if (!exited)
         waitpid(g, &status, 0);
@@ -1286,6 +1301,14 @@ int main(int argc, char **argv)
     else
         snprintf(B.out, sizeof B.out, "%s/%s", B.root, S.out);
     require_plain_path("OUT", B.out);
+    mkdirs(B.out);
+    char real_subs[PATH_MAX], real_out[PATH_MAX];
+    if (realpath(S.submissions, real_subs) && realpath(B.out, real_out)) {
+        const size_t n = strlen(real_subs);
+        if (!strncmp(real_out, real_subs, n) && (real_out[n] == '/' || real_out[n] == 0))
+            die("OUT=%s is inside SUBMISSIONS=%s: it would be graded as a student; put it elsewhere",
+                B.out, S.submissions);
+    }
     if (S.build)
         require_plain_path("BUILD", S.build);
     select_labs();

@@ -12,6 +12,7 @@ BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/batch/repo
               $(BUILD)/host/common/json_read.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
+JOBS       ?=
 WAIT       ?=
 KIT        ?= $(BUILD)/gradescope
 
@@ -26,7 +27,7 @@ grade-batch: $(BATCH)
 
 # The recipe of grade-batch (in the Makefile). Only the instructor's own settings pass here.
 BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)' \
-            SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' WAIT='$(WAIT)'
+            SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' JOBS='$(JOBS)' WAIT='$(WAIT)'
 
 # What every student's grade shares, built once before the workers start (grade-batch runs
 # this itself): the driver, and per lab the harness side and the reference object.

@@ -308,7 +308,7 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
                  jv_str(jv_get(results, "seed"), "?"),
                  emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
                        "(run `make grade` on one, or wait for your instructor's GPU run)." : "",
-                 row->reason[0] ? "\nPoints lost: " : "", row->reason);
+                 row->reason[0] ? "\nPoints not earned: " : "", row->reason);
     json_clean_string(&w, "output", output);
     json_string(&w, "output_format", "text");
     json_string(&w, "visibility", "visible");
@@ -419,7 +419,7 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
     fputs("\n\n", f);
     md_summary(f, row, results);
     if (row->reason[0]) {
-        fputs(strcmp(row->state, "graded") ? "Not graded: " : "Points lost: ", f);
+        fputs(strcmp(row->state, "graded") ? "Not graded: " : "Points not earned: ", f);
         put_md(f, row->reason);
         fputs("\n\n", f);
     }
@@ -491,21 +491,26 @@ static void svg_chart(FILE *f, const jv *labs)
         fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s %s</text>\n", y + 15,
                 jv_str(jv_get(lab, "number"), ""), jv_str(jv_get(lab, "lab"), ""));
         const double ratio = jv_num(jv_get(speed, "ratio_median"), NAN);
-        if (speed && isfinite(ratio)) {
+        const int tx = left + (int)(width * thr / top);
+        const int measured = speed && isfinite(ratio);
+        if (!measured) /* under the text, which is haloed so that it stays readable */
+            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
+        if (measured) {
             const int pass = !strcmp(jv_str(jv_get(speed_check, "verdict"), ""), "OK");
             fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
                        "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.2fx</text>\n",
                     left, y, (int)(width * ratio / top), bar_h, pass ? "#2e7d32" : "#c62828",
                     left + (int)(width * ratio / top) + 4, y + 15, ratio);
         } else {
-            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#666\">not measured: ", left + 4,
-                    y + 15);
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#666\" stroke=\"#fff\" "
+                       "stroke-width=\"4\" paint-order=\"stroke\">not measured: ", left + 4, y + 15);
             put_xml(f, jv_str(jv_get(speed_check, "message"), "no speed check"));
             fputs("</text>\n", f);
         }
-        const int tx = left + (int)(width * thr / top);
-        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
-                   "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
+        if (measured) /* over the bar, so the pass mark shows against it */
+            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
     }
     fputs("</svg>\n", f);
 }
@@ -529,7 +534,7 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
     }
     fputs("</p>\n", f);
     if (row->reason[0]) {
-        fprintf(f, "<p>%s", strcmp(row->state, "graded") ? "Not graded: " : "Points lost: ");
+        fprintf(f, "<p>%s", strcmp(row->state, "graded") ? "Not graded: " : "Points not earned: ");
         put_xml(f, row->reason);
         fputs("</p>\n", f);
     }

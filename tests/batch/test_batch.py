@@ -182,6 +182,9 @@ def test_hostile(tmp):
               "no command in a name ran (no X or Y in %s)" % where)
 
     raw, rows = read_csv(os.path.join(out, "gradebook.csv"))
+    print("  gradebook.csv, as Python's csv module reads it (name, 01, total, max, exit, state, reason):")
+    for r in rows[1:]:
+        print("    %r" % ([r[0], r[1]] + r[10:14] + [r[14][:60]],))
     header = rows[0]
     labs = sorted(d for d in os.listdir(os.path.join(ROOT, "solutions")) if d[:2].isdigit())
     check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "reason"],

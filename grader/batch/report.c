@@ -161,7 +161,7 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
         const char *tag_num = jv_str(jv_get(lab, "number"), "");
         const char *tag_name = jv_str(jv_get(lab, "lab"), "");
         if (!jv_bool(jv_get(lab, "built"), 1)) {
-            append(row->reason, sizeof row->reason, "%s%s %s: build failed or the file was rejected",
+            append(row->reason, sizeof row->reason, "%s%s %s: build failed or the file was rejected (see report.txt)",
                    row->reason[0] ? "; " : "", tag_num, tag_name);
             continue;
         }

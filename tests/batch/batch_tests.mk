@@ -21,3 +21,9 @@ test-batch-unit: $(TESTS)/batch_unit_tests
 test-batch: test-batch-unit $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@python3 tests/batch/test_batch.py $(BUILD)
+
+# Under `make test` (often with -j) the batch tests start after the emulator tests: both
+# build the emulator's shared objects, and one make at a time may write them.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-batch: | test-emu
+endif

@@ -736,6 +736,21 @@ static void scan_student(student *s)
     hash_field(&h, B.labs_arg, strlen(B.labs_arg));
     hash_field(&h, S.emu ? "emu" : "auto", S.emu ? 3 : 4);
     hash_field(&h, B.config_text, B.config_len);
+    /* The lab tables compiled into this grader: a changed check, point or pass mark regrades. */
+    for (int k = 0; k < n_all_labs; k++) {
+        const lab_info *lab = all_labs[k];
+        char line[256];
+        snprintf(line, sizeof line, "%s %s %.17g %d %d", lab->number, lab->name, lab->threshold,
+                 lab->timeout_s, lab->n_checks);
+        hash_field(&h, line, strlen(line));
+        for (int i = 0; i < lab->n_checks; i++) {
+            const lab_check *c = &lab->checks[i];
+            snprintf(line, sizeof line, "%d %d %lld %lld %lld %d ", c->kind, c->task, c->size[0],
+                     c->size[1], c->size[2], c->points);
+            hash_field(&h, line, strlen(line));
+            hash_field(&h, c->name, strlen(c->name));
+        }
+    }
     hash_field(&h, s->name, strlen(s->name));
     hash_field(&h, s->refusal, strlen(s->refusal));
     for (int k = 0; k < n_all_labs && !s->refusal[0]; k++)
@@ -1036,6 +1051,10 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
     init_row(&row, s);
     char err[600];
     snprintf(path, sizeof path, "%s/results.json", gdir);
+    /* No results at all: the grader itself did not run (a missing toolkit, a full disk), which
+     * says nothing about the student. No record, so that the next run grades them again. */
+    if (access(path, F_OK))
+        _exit(4);
     jv *results = access(path, F_OK) == 0 ? jv_parse_file(path, RESULTS_CAP, err, sizeof err) : NULL;
     row_from_results(&row, results, grade_status);
     if (!results && access(path, F_OK) == 0)
@@ -1191,8 +1210,14 @@ static int grade_all(student *list, int n)
                 failed++;
                 printf("[%d/%d] ", ++done, mine);
                 show_name(stdout, s->name);
-                printf(": not graded (the grading process ended with status %d); rerun to retry\n",
-                       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+                    printf(": not graded: the grader stopped before writing its results (see "
+                           "%s/students/%s/report.txt); run the same command again to retry\n",
+                           B.out, s->id);
+                else
+                    printf(": not graded (the grading process ended with status %d); run the same "
+                           "command again to retry\n",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
             }
         }
     }

@@ -6,6 +6,7 @@
 #   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
+#   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
 
 # Recursive (=): looked up when a test links, after the `cunit` rule may have installed it.
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
@@ -54,5 +55,5 @@ emu-grade-labs: emu-runners
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
 test: test-unit test-vet test-build test-emu test-batch
-	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons all passed"
-	@echo "suites: 6 passed, 0 failed"
+	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, batch grading all passed"
+	@echo "suites: 7 passed, 0 failed"

@@ -307,8 +307,7 @@ endif
 	    --build '$(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 
 grade-batch: $(DRIVER)
-	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-batch SUBMISSIONS=dir (one subfolder per student)" >&2; exit 2; }
-	@BUILD=$(BUILD) SEED="$(SEED)" LAB="$(LAB)" MAKE="$(MAKE)" grader/batch.sh $(SUBMISSIONS)
+	@$(BATCH_RUN)
 
 # make bench: per lab, the skeleton (or STUDENT's file), every ladder rung in
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
@@ -337,5 +336,6 @@ clean:
 help:
 	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
+include grader/batch/batch.mk
 include tests/tests.mk
 include slides/slides.mk

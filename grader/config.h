@@ -12,7 +12,11 @@
  *
  *     GRADER_SET="transpose.threshold=0.8,reduction.timeout=300"
  *
- * Every override that applied is recorded (key, value, where it came from) in results.json. */
+ * Every override that applied is recorded (key, value, where it came from) in results.json.
+ * Every value is checked when it is read: the lab must be `*` or a lab's name, the key one of
+ * the four, and the value a finite number in the key's range (threshold above 0 and at most
+ * 100; points whole, 0 to 1000; timeout above 0, at most a day). An error is one line naming
+ * the file and line, or the GRADER_SET item, and what is allowed. */
 #ifndef GRADER_CONFIG_H
 #define GRADER_CONFIG_H
 
@@ -21,6 +25,9 @@ extern "C" {
 #endif
 
 #define CONFIG_MAX_ENTRIES 128
+#define CONFIG_MAX_POINTS 1000     /* points of one check: far from overflowing any total */
+#define CONFIG_MAX_THRESHOLD 100.0 /* reference time / student time needed */
+#define CONFIG_MAX_TIMEOUT 86400.0 /* seconds one check may run */
 
 typedef struct config_entry {
     char lab[64];     /* lab name, or "*" for every lab */
@@ -36,7 +43,8 @@ typedef struct config {
 
 /* Parse one file; appends entries. Returns 0, or -1 with a message in err (file:line: what). */
 int config_parse_file(config *c, const char *path, char *err, int errlen);
-/* Parse "lab.key=value,lab.key=value" (commas or semicolons); same contract. */
+/* Parse "lab.key=value,lab.key=value" (commas or semicolons); same contract, and the error
+ * names the offending item ("GRADER_SET item 2 `sgemm.threshold=nan`: ..."). */
 int config_parse_list(config *c, const char *list, const char *source, char *err, int errlen);
 
 /* The value for lab/key: the last matching entry naming the lab, else the last '*' entry,

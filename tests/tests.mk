@@ -7,19 +7,20 @@
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
+#   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
 
-CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
+# Recursive (=): looked up when a test links, after the `cunit` rule may have installed it.
+CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
 .PHONY: test test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
+-include tests/batch/batch_tests.mk
 
+# CUnit is installed when missing (apt-get or dnf, as root or through sudo).
 cunit:
-ifeq ($(CUNIT_LIBS),)
-	@echo "error: CUnit is not installed. Install it with: sudo apt-get install libcunit1-dev" >&2
-	@exit 2
-endif
+	@tests/install-cunit.sh
 
 $(TESTS)/fake_runner: tests/fake_runner.c $(BUILD)/host/grader/results.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
@@ -61,6 +62,6 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-unit test-vet test-build test-emu test-cheats
-	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats all passed"
-	@echo "suites: 7 passed, 0 failed"
+test: test-unit test-vet test-build test-emu test-cheats test-batch
+	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading all passed"
+	@echo "suites: 8 passed, 0 failed"

@@ -1,0 +1,1389 @@
+/* batch.c - grade a folder of submissions into one gradebook, safely and resumably.
+ *
+ *   grade-batch grade   SUBMISSIONS=dir [OUT=dir] [LAB=..] [SEED=..] [EMU=1] [GPUS=all|0,1]
+ *                       [JOBS=n] [WAIT=1] [TASK=k TASKS=n]   grade, then write the gradebook
+ *   grade-batch merge   SUBMISSIONS=dir [OUT=dir] ...    the gradebook from results on disk
+ *   grade-batch prepare SUBMISSIONS=dir [OUT=dir] ...    check everything, fix the seed, count
+ *   grade-batch export  RESULTS=results.json NAME=student DEST=dir   one student's exports
+ *
+ * Run it through `make grade-batch` (grader/batch/batch.mk) or grader/slurm/submit.
+ *
+ * Names are data. A student's folder name is read from the directory and never reaches a
+ * shell, make or a command line: each submission is copied (its lab files only, read with
+ * O_NOFOLLOW) into OUT/work/<id>/tree, where <id> is a hash of the name, and graded there by
+ * exec'ing grader/grade.sh with generated paths only. A submission holding a symbolic link or
+ * a special file anywhere, or a lab file over FILE_CAP, is refused with the reason, and
+ * appears in the gradebook like everyone else.
+ *
+ * Resume. Each student's outcome is OUT/students/<id>/record.json, written last and
+ * atomically (temporary file, fsync, rename), with a fingerprint of everything the grade
+ * depends on: seed, labs, mode, course config, name and the bytes of every lab file graded.
+ * A record whose fingerprint matches is final; anything else is graded again. Nothing written
+ * to the gradebook depends on the time, so a run that was killed and resumed writes the same
+ * bytes as one that was not. OUT/seed keeps the seed of the first run, so the same command,
+ * even without SEED=, resumes with it.
+ *
+ * One run per OUT: an exclusive flock on OUT/.lock (shared for the tasks of a Slurm array).
+ *
+ * Workers. One per GPU (GPUS=all: every GPU nvidia-smi lists, each worker with its own
+ * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR), or JOBS=n without GPUS. Workers run one at a time unless
+ * BATCH_PARALLEL=1, until `make grade` is safe to run side by side in one checkout. Each
+ * grade runs in a process group of its own under a keeper process that kills the group when
+ * the batch dies (a parent-death signal), so a killed batch leaves no grading behind. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../common/json.h"
+#include "../../common/json_read.h"
+#include "../config.h"
+#include "../lab.h"
+#include "report.h"
+
+const lab_info *find_lab(const char *key); /* grader/driver_lib.c */
+
+#define FILE_CAP (1 << 20)          /* largest lab file accepted, bytes */
+#define MAX_ENTRIES 10000           /* files and folders walked in one submission */
+#define MAX_DEPTH 16                /* folder depth walked in one submission */
+#define REPORT_CAP (256 << 10)      /* bytes of the student's report kept */
+#define RESULTS_CAP (256u << 20)    /* largest results.json read */
+#define MAX_WORKERS 64
+
+/* ------------------------------------------------------------------------------------------ */
+/* Errors and small helpers                                                                    */
+
+__attribute__((format(printf, 1, 2), noreturn)) static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("grade-batch: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(2);
+}
+
+static char *xstrdup(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        die("out of memory");
+    return d;
+}
+
+/* A name as the terminal may show it: printable UTF-8 as is, anything else as \xNN. */
+static void show_name(FILE *f, const char *name)
+{
+    int changed;
+    char *c = utf8_clean(name, &changed);
+    free(c);
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p < 0x20 || *p == 0x7F || (changed && *p >= 0x80))
+            fprintf(f, "\\x%02x", *p);
+        else
+            fputc(*p, f);
+    }
+}
+
+typedef struct hash128 {
+    uint64_t a, b; /* two FNV-1a 64 streams with different offset bases */
+} hash128;
+
+static void hash_init(hash128 *h)
+{
+    h->a = 0xcbf29ce484222325ull;
+    h->b = 0x84222325cbf29ce4ull;
+}
+
+static void hash_bytes(hash128 *h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h->a = (h->a ^ p[i]) * 0x100000001b3ull;
+        h->b = (h->b ^ (unsigned char)(p[i] + 0x5b)) * 0x100000001b3ull;
+    }
+}
+
+/* A length, then the bytes: so ("ab","c") and ("a","bc") differ. */
+static void hash_field(hash128 *h, const void *data, size_t n)
+{
+    uint64_t len = n;
+    hash_bytes(h, &len, sizeof len);
+    hash_bytes(h, data, n);
+}
+
+static void hash_hex(const hash128 *h, char *out, size_t len)
+{
+    snprintf(out, len, "%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
+}
+
+/* mkdir -p for generated paths. */
+static void mkdirs(const char *path)
+{
+    char buf[PATH_MAX];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        mkdir(buf, 0755);
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) && errno != EEXIST)
+        die("cannot create %s: %s", buf, strerror(errno));
+}
+
+/* rm -rf below dirfd/name without following any symbolic link. */
+static void rm_tree_at(int dirfd, const char *name)
+{
+    struct stat st;
+    if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW))
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        if (fd >= 0) {
+            DIR *d = fdopendir(fd);
+            struct dirent *e;
+            while (d && (e = readdir(d)))
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                    rm_tree_at(fd, e->d_name);
+            if (d)
+                closedir(d);
+            else
+                close(fd);
+        }
+        unlinkat(dirfd, name, AT_REMOVEDIR);
+    } else {
+        unlinkat(dirfd, name, 0);
+    }
+}
+
+static void rm_tree(const char *path)
+{
+    rm_tree_at(AT_FDCWD, path);
+}
+
+/* Write a file atomically: everything to path.tmp.PID, fsync, then rename over path. */
+typedef struct atomic_file {
+    FILE *f;
+    char tmp[PATH_MAX + 32];
+    char path[PATH_MAX];
+} atomic_file;
+
+static FILE *atomic_open(atomic_file *a, const char *path)
+{
+    snprintf(a->path, sizeof a->path, "%s", path);
+    snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%d", path, (int)getpid());
+    a->f = fopen(a->tmp, "wb");
+    if (!a->f)
+        die("cannot write %s: %s", a->tmp, strerror(errno));
+    return a->f;
+}
+
+static void atomic_commit(atomic_file *a)
+{
+    if (fflush(a->f) || fsync(fileno(a->f)) || ferror(a->f))
+        die("cannot write %s: %s", a->tmp, strerror(errno));
+    fclose(a->f);
+    if (rename(a->tmp, a->path))
+        die("cannot rename %s to %s: %s", a->tmp, a->path, strerror(errno));
+}
+
+static void write_whole(const char *path, const void *data, size_t n)
+{
+    atomic_file a;
+    fwrite(data, 1, n, atomic_open(&a, path));
+    atomic_commit(&a);
+}
+
+/* Read a trusted file whole (the skeletons, the course config). NULL if absent. */
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    size_t got;
+    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap)
+            buf = realloc(buf, (cap *= 2) + 1);
+    }
+    fclose(f);
+    if (!buf)
+        die("out of memory");
+    buf[n] = 0;
+    if (len)
+        *len = n;
+    return buf;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Settings                                                                                    */
+
+typedef struct settings {
+    const char *cmd;                  /* grade, merge, prepare or export */
+    const char *submissions;          /* SUBMISSIONS: one folder per student */
+    const char *out;                  /* OUT: where everything goes (default build/batch) */
+    const char *lab;                  /* LAB as given */
+    const char *seed;                 /* SEED as given, or NULL */
+    const char *gpus;                 /* GPUS as given, or NULL */
+    const char *build;                /* BUILD passed on to make grade, or NULL */
+    int jobs;                         /* JOBS: workers when GPUS is not given (default 1) */
+    const char *results, *name, *dest; /* export: one results.json, the name, where to */
+    int emu;                          /* EMU=1 */
+    int wait;                         /* WAIT=1: wait for the lock instead of failing */
+    int task, tasks;                  /* TASK/TASKS: grade only index % tasks == task */
+} settings;
+
+static settings S = {.cmd = "grade", .out = "build/batch", .lab = "", .tasks = 0};
+
+/* The state every part of the run shares, fixed before any student is looked at. */
+static struct {
+    char root[PATH_MAX];           /* the checkout (the current directory) */
+    char out[PATH_MAX];            /* OUT, absolute */
+    int selected[ROW_MAX_LABS];    /* labs graded this run, registry order */
+    int lab_max[ROW_MAX_LABS];     /* their points possible under the course config */
+    char labs_arg[1024];           /* "coalescing,banks": LAB= for grade.sh */
+    char seed[32];                 /* "0x..." */
+    char *config_text;             /* course config file bytes + GRADER_SET, for fingerprints */
+    size_t config_len;
+    char *gpu[MAX_WORKERS];        /* CUDA_VISIBLE_DEVICES per worker; NULL: leave unset */
+    int workers;
+    int subs_fd;                   /* SUBMISSIONS, open */
+} B;
+
+static int parse_int_arg(const char *key, const char *v, int lo, int hi)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi)
+        die("%s=%s is not a whole number from %d to %d", key, v, lo, hi);
+    return (int)x;
+}
+
+static void parse_args(int argc, char **argv)
+{
+    int i = 1;
+    if (argc > 1 && !strchr(argv[1], '='))
+        S.cmd = argv[i++];
+    if (strcmp(S.cmd, "grade") && strcmp(S.cmd, "merge") && strcmp(S.cmd, "prepare") &&
+        strcmp(S.cmd, "export"))
+        die("unknown command `%s` (grade, merge, prepare or export)", S.cmd);
+    const char *task = NULL, *tasks = NULL;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *eq = strchr(a, '=');
+        if (!eq)
+            die("expected KEY=value, got `%s`", a);
+        const char *v = eq + 1;
+        const size_t k = (size_t)(eq - a);
+#define IS(name) (k == strlen(name) && !strncmp(a, name, k))
+        if (IS("SUBMISSIONS")) S.submissions = v;
+        else if (IS("OUT")) S.out = *v ? v : S.out;
+        else if (IS("LAB")) S.lab = v;
+        else if (IS("SEED")) S.seed = *v ? v : NULL;
+        else if (IS("GPUS")) S.gpus = *v ? v : NULL;
+        else if (IS("BUILD")) S.build = *v ? v : NULL;
+        else if (IS("JOBS")) S.jobs = *v ? parse_int_arg("JOBS", v, 1, MAX_WORKERS) : 0;
+        else if (IS("EMU")) S.emu = *v && strcmp(v, "0");
+        else if (IS("WAIT")) S.wait = *v && strcmp(v, "0");
+        else if (IS("TASK")) task = *v ? v : NULL;
+        else if (IS("TASKS")) tasks = *v ? v : NULL;
+        else if (IS("RESULTS")) S.results = v;
+        else if (IS("NAME")) S.name = v;
+        else if (IS("DEST")) S.dest = v;
+        else die("unknown setting `%.*s` (SUBMISSIONS, OUT, LAB, SEED, EMU, GPUS, JOBS, WAIT, BUILD, "
+                 "TASK, TASKS; for export RESULTS, NAME, DEST)", (int)k, a);
+#undef IS
+    }
+    if (!!task != !!tasks)
+        die("TASK and TASKS go together (TASK=k TASKS=n grades every n-th student from the k-th)");
+    if (tasks) {
+        S.tasks = parse_int_arg("TASKS", tasks, 1, 1000000);
+        S.task = parse_int_arg("TASK", task, 0, S.tasks - 1);
+    }
+}
+
+/* Paths handed to make as variables must not hold what make or a shell would interpret. */
+static void require_plain_path(const char *what, const char *path)
+{
+    for (const char *p = path; *p; p++)
+        if (!(*p >= 'a' && *p <= 'z') && !(*p >= 'A' && *p <= 'Z') && !(*p >= '0' && *p <= '9') &&
+            !strchr("._/+-", *p))
+            die("%s `%s` has a `%c`: it is passed to make, so it may hold only letters, digits and "
+                ". _ / + -", what, path, *p);
+}
+
+/* LAB: names or numbers, separated by commas (or spaces); empty means every lab. An empty
+ * item ("LAB=,"), an unknown lab or a lab named twice is an error, never "nothing graded". */
+static void select_labs(void)
+{
+    const int all = strspn(S.lab, " ") == strlen(S.lab);
+    for (int k = 0; k < n_all_labs; k++)
+        B.selected[k] = all;
+    if (!all) {
+        char *copy = xstrdup(S.lab);
+        for (char *item = copy, *comma; item; item = comma ? comma + 1 : NULL) {
+            comma = strchr(item, ',');
+            if (comma)
+                *comma = 0;
+            if (strspn(item, " ") == strlen(item))
+                die("LAB=%s has an empty item; give lab names or numbers, e.g. LAB=01,transpose",
+                    S.lab);
+            for (char *save = NULL, *t = strtok_r(item, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+                const lab_info *lab = find_lab(t);
+                if (!lab) {
+                    fprintf(stderr, "grade-batch: error: LAB=%s: no lab called `%s`. Labs:", S.lab, t);
+                    for (int k = 0; k < n_all_labs; k++)
+                        fprintf(stderr, " %s (%s)", all_labs[k]->name, all_labs[k]->number);
+                    fputc('\n', stderr);
+                    exit(2);
+                }
+                for (int k = 0; k < n_all_labs; k++) {
+                    if (all_labs[k] != lab)
+                        continue;
+                    if (B.selected[k])
+                        die("LAB=%s names lab %s %s twice", S.lab, lab->number, lab->name);
+                    B.selected[k] = 1;
+                }
+            }
+        }
+        free(copy);
+    }
+    B.labs_arg[0] = 0;
+    for (int k = 0; k < n_all_labs; k++)
+        if (B.selected[k])
+            snprintf(B.labs_arg + strlen(B.labs_arg), sizeof B.labs_arg - strlen(B.labs_arg), "%s%s",
+                     B.labs_arg[0] ? "," : "", all_labs[k]->name);
+}
+
+/* The course config as the driver will read it: validated now (one clear error before any
+ * student is graded), its bytes kept for the fingerprints, each lab's maximum computed. */
+static void load_course_config(void)
+{
+    config cfg = {.n = 0};
+    char err[512];
+    const char *path = getenv("GRADER_CONFIG");
+    if (!path && access("grader/course.conf", R_OK) == 0)
+        path = "grader/course.conf";
+    size_t flen = 0;
+    char *ftext = path ? read_whole(path, &flen) : NULL;
+    if (path && !ftext)
+        die("GRADER_CONFIG=%s cannot be read: %s", path, strerror(errno));
+    if (path && config_parse_file(&cfg, path, err, sizeof err))
+        die("%s", err);
+    const char *set = getenv("GRADER_SET");
+    if (set && config_parse_list(&cfg, set, "GRADER_SET", err, sizeof err))
+        die("%s", err);
+    const size_t slen = set ? strlen(set) : 0;
+    B.config_len = flen + 1 + slen;
+    B.config_text = malloc(B.config_len + 1);
+    if (!B.config_text)
+        die("out of memory");
+    if (flen)
+        memcpy(B.config_text, ftext, flen);
+    B.config_text[flen] = 0;
+    if (slen)
+        memcpy(B.config_text + flen + 1, set, slen);
+    free(ftext);
+    /* The same points rule as the driver's: a course value replaces the table's. */
+    for (int k = 0; k < n_all_labs; k++) {
+        const lab_info *lab = all_labs[k];
+        const double sp = config_get(&cfg, lab->name, "speed_points", -1, NULL);
+        const double cp = config_get(&cfg, lab->name, "correct_points", -1, NULL);
+        int max = 0;
+        for (int i = 0; i < lab->n_checks; i++) {
+            int pts = lab->checks[i].points;
+            if (lab->checks[i].kind == CHECK_SPEED && sp >= 0)
+                pts = (int)sp;
+            if (lab->checks[i].kind != CHECK_SPEED && cp >= 0)
+                pts = (int)cp;
+            max += pts;
+        }
+        B.lab_max[k] = max;
+    }
+}
+
+/* GPUS: unset = one worker on whatever make grade finds; all = one per GPU nvidia-smi lists;
+ * "0,1" (indices or UUIDs) = those. */
+static void choose_workers(void)
+{
+    B.workers = 1;
+    B.gpu[0] = NULL;
+    if (!S.gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
+        B.workers = S.jobs ? S.jobs : 1;
+        for (int w = 0; w < B.workers; w++)
+            B.gpu[w] = NULL;
+        return;
+    }
+    if (S.jobs)
+        die("give GPUS or JOBS, not both (GPUS runs one worker per GPU)");
+    if (!strcmp(S.gpus, "all")) {
+        int fds[2];
+        if (pipe(fds))
+            die("pipe: %s", strerror(errno));
+        pid_t pid = fork();
+        if (pid == 0) {
+            dup2(fds[1], 1);
+            int null = open("/dev/null", O_WRONLY);
+            dup2(null, 2);
+            close(fds[0]);
+            execlp("nvidia-smi", "nvidia-smi", "-L", (char *)NULL);
+            _exit(127);
+        }
+        close(fds[1]);
+        FILE *f = fdopen(fds[0], "r");
+        char line[512];
+        int n = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            unsigned idx;
+            if (sscanf(line, "GPU %u:", &idx) == 1 && n < MAX_WORKERS) {
+                char id[16];
+                snprintf(id, sizeof id, "%u", idx);
+                B.gpu[n++] = xstrdup(id);
+            }
+        }
+        if (f)
+            fclose(f);
+        waitpid(pid, NULL, 0);
+        if (n == 0) {
+            printf("GPUS=all: nvidia-smi lists no GPU here; one worker, correctness on the CPU "
+                   "emulator.\n");
+            return;
+        }
+        B.workers = n;
+        return;
+    }
+    char *copy = xstrdup(S.gpus);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (!*t || strspn(t, "0123456789abcdefABCDEF-GPUMIG/") != strlen(t))
+            die("GPUS=%s: `%s` is not a GPU index or UUID (GPUS=all, or GPUS=0,1)", S.gpus, t);
+        if (n == MAX_WORKERS)
+            die("GPUS=%s: more than %d GPUs", S.gpus, MAX_WORKERS);
+        B.gpu[n++] = xstrdup(t);
+    }
+    if (n == 0)
+        die("GPUS=%s names no GPU (GPUS=all, or GPUS=0,1)", S.gpus);
+    B.workers = n;
+}
+
+static int parse_seed(const char *text, char *out, size_t len)
+{
+    char *end;
+    errno = 0;
+    if (!text[0] || text[0] == '-' || text[0] == '+' || text[0] == ' ')
+        return -1;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (*end || errno)
+        return -1;
+    snprintf(out, len, "0x%llx", v);
+    return 0;
+}
+
+/* SEED as given; else the one OUT/seed kept from an earlier run; else a fresh one. */
+static void fix_seed(int write_it)
+{
+    char path[PATH_MAX + 16], kept[64] = "";
+    snprintf(path, sizeof path, "%s/seed", B.out);
+    char *text = read_whole(path, NULL);
+    if (text) {
+        if (parse_seed(strtok(text, "\n") ? text : "", kept, sizeof kept))
+            kept[0] = 0;
+        free(text);
+    }
+    if (S.seed) {
+        if (parse_seed(S.seed, B.seed, sizeof B.seed))
+            die("SEED=%s is not a number from 0 to 2^64-1 (for example SEED=0x1234abcd)", S.seed);
+        if (kept[0] && strcmp(kept, B.seed))
+            printf("SEED=%s differs from this output folder's earlier seed %s: every student is "
+                   "graded again.\n", B.seed, kept);
+    } else if (kept[0]) {
+        snprintf(B.seed, sizeof B.seed, "%s", kept);
+        printf("Resuming with the seed kept in %s: %s.\n", path, B.seed);
+    } else {
+        unsigned long long v;
+        if (getrandom(&v, sizeof v, 0) != sizeof v)
+            die("getrandom: %s", strerror(errno));
+        snprintf(B.seed, sizeof B.seed, "0x%llx", v);
+    }
+    if (write_it) {
+        char line[48];
+        snprintf(line, sizeof line, "%s\n", B.seed);
+        write_whole(path, line, strlen(line));
+    }
+}
+
+/* One run per OUT. Exclusive for grade, merge and prepare; shared for the tasks of an array. */
+static void take_lock(int shared)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/.lock", B.out);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        die("cannot open the lock %s: %s", path, strerror(errno));
+    const int how = shared ? LOCK_SH : LOCK_EX;
+    if (flock(fd, how | LOCK_NB)) {
+        if (errno != EWOULDBLOCK)
+            die("cannot lock %s: %s", path, strerror(errno));
+        char holder[64] = "";
+        ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+        holder[n > 0 ? n : 0] = 0;
+        holder[strcspn(holder, "\n")] = 0;
+        if (!S.wait)
+            die("another grading run holds %s (%s); it grades into the same folder. Wait for it "
+                "to finish, add WAIT=1 to wait, or choose another OUT=", path,
+                holder[0] ? holder : "a Slurm task");
+        printf("Another grading run holds %s (%s): waiting for it.\n", path,
+               holder[0] ? holder : "a Slurm task");
+        fflush(stdout);
+        if (flock(fd, how))
+            die("cannot lock %s: %s", path, strerror(errno));
+    }
+    if (!shared) {
+        char me[64];
+        snprintf(me, sizeof me, "pid %d\n", (int)getpid());
+        if (ftruncate(fd, 0) == 0 && pwrite(fd, me, strlen(me), 0) < 0)
+            fprintf(stderr, "grade-batch: warning: cannot note the pid in %s\n", path);
+    }
+    /* fd stays open (and locked) until the process ends, however it ends. */
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Students: scan, refuse, fingerprint                                                         */
+
+typedef struct student {
+    char *name;                    /* the folder's name, exact bytes */
+    char id[40];                   /* "s" + hash of the name: the safe folder name */
+    char fingerprint[40];          /* what the grade depends on; see the file comment */
+    char refusal[1024];            /* why it is not graded; empty when it is */
+    char *file[ROW_MAX_LABS];      /* every lab's file as it will be graded (theirs or skeleton) */
+    size_t size[ROW_MAX_LABS];
+    int theirs[ROW_MAX_LABS];      /* 1 where file[k] came from the submission */
+} student;
+
+/* Walk a submission: no symbolic link, no special file, bounded size. Returns 0, or -1 with
+ * the reason in s->refusal. rel is the path shown in messages. */
+static int walk(student *s, int dirfd, const char *rel, int depth, int *entries)
+{
+    if (depth > MAX_DEPTH)
+        return snprintf(s->refusal, sizeof s->refusal, "folders nested deeper than %d (%s)",
+                        MAX_DEPTH, rel), -1;
+    DIR *d = fdopendir(dirfd);
+    if (!d)
+        return snprintf(s->refusal, sizeof s->refusal, "cannot read %s: %s", rel, strerror(errno)), -1;
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char path[2048];
+        snprintf(path, sizeof path, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        if (++*entries > MAX_ENTRIES) {
+            snprintf(s->refusal, sizeof s->refusal, "more than %d files and folders", MAX_ENTRIES);
+            rc = -1;
+            break;
+        }
+        struct stat st;
+        if (fstatat(dirfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
+            snprintf(s->refusal, sizeof s->refusal, "cannot inspect %s: %s", path, strerror(errno));
+            rc = -1;
+        } else if (S_ISLNK(st.st_mode)) {
+            char target[512];
+            ssize_t n = readlinkat(dirfd, e->d_name, target, sizeof target - 1);
+            target[n > 0 ? n : 0] = 0;
+            snprintf(s->refusal, sizeof s->refusal,
+                     "%s is a symbolic link (to %s): symbolic links are refused and never "
+                     "followed; submit the file itself", path, target);
+            rc = -1;
+        } else if (S_ISDIR(st.st_mode)) {
+            int fd = openat(dirfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+            if (fd < 0) {
+                snprintf(s->refusal, sizeof s->refusal, "cannot open %s: %s", path, strerror(errno));
+                rc = -1;
+            } else {
+                rc = walk(s, fd, path, depth + 1, entries);
+            }
+        } else if (!S_ISREG(st.st_mode)) {
+            snprintf(s->refusal, sizeof s->refusal,
+                     "%s is a special file (a pipe, socket or device), not a plain file", path);
+            rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+/* The submission's file for lab k: 1 and the bytes if present, 0 if absent, -1 if refused. */
+static int read_lab_file(student *s, int subfd, int k)
+{
+    const lab_info *lab = all_labs[k];
+    char dir[96], file[96];
+    snprintf(dir, sizeof dir, "%s-%s", lab->number, lab->name);
+    snprintf(file, sizeof file, "%s.cu", lab->name);
+    int dfd = openat(subfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    if (dfd < 0) {
+        if (errno == ENOENT)
+            return 0;
+        return snprintf(s->refusal, sizeof s->refusal, "%s is not a folder", dir), -1;
+    }
+    int fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    close(dfd);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return 0;
+        return snprintf(s->refusal, sizeof s->refusal, "%s/%s cannot be opened: %s", dir, file,
+                        strerror(errno)), -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return snprintf(s->refusal, sizeof s->refusal, "%s/%s is not a plain file", dir, file), -1;
+    }
+    if (st.st_size > FILE_CAP) {
+        close(fd);
+        return snprintf(s->refusal, sizeof s->refusal, "%s/%s is %lld bytes; the limit is %d",
+                        dir, file, (long long)st.st_size, FILE_CAP), -1;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    size_t n = 0;
+    ssize_t got;
+    while (buf && n <= (size_t)st.st_size && (got = read(fd, buf + n, (size_t)st.st_size + 1 - n)) > 0)
+        n += (size_t)got;
+    close(fd);
+    if (!buf)
+        die("out of memory");
+    if (n > (size_t)st.st_size) { /* grew while being read */
+        free(buf);
+        return snprintf(s->refusal, sizeof s->refusal, "%s/%s changed while it was read", dir, file), -1;
+    }
+    s->file[k] = buf;
+    s->size[k] = n;
+    s->theirs[k] = 1;
+    return 1;
+}
+
+/* Look at one entry of SUBMISSIONS: refuse it with a reason, or load the files it will be
+ * graded with; then fingerprint it. */
+static void scan_student(student *s)
+{
+    hash128 h;
+    hash_init(&h);
+    hash_field(&h, s->name, strlen(s->name));
+    hash_hex(&h, s->id, sizeof s->id);
+    s->id[0] = 's'; /* "s" + 31 hex digits of the name's hash */
+    s->id[32] = 0;
+
+    struct stat st;
+    if (fstatat(B.subs_fd, s->name, &st, AT_SYMLINK_NOFOLLOW)) {
+        snprintf(s->refusal, sizeof s->refusal, "cannot inspect it: %s", strerror(errno));
+    } else if (S_ISLNK(st.st_mode)) {
+        char target[512];
+        ssize_t n = readlinkat(B.subs_fd, s->name, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = 0;
+        snprintf(s->refusal, sizeof s->refusal,
+                 "the submission is a symbolic link (to %s), not a folder; symbolic links are "
+                 "refused and never followed", target);
+    } else if (!S_ISDIR(st.st_mode)) {
+        snprintf(s->refusal, sizeof s->refusal,
+                 "not a folder: each submission is a folder laid out like labs/");
+    } else {
+        int fd = openat(B.subs_fd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        int entries = 0;
+        if (fd < 0) {
+            snprintf(s->refusal, sizeof s->refusal, "cannot open it: %s", strerror(errno));
+        } else if (walk(s, dup(fd), "", 0, &entries) == 0) {
+            for (int k = 0; k < n_all_labs && !s->refusal[0]; k++)
+                if (read_lab_file(s, fd, k) < 0)
+                    break;
+        }
+        if (fd >= 0)
+            close(fd);
+    }
+    /* Labs left out are graded as the untouched skeleton. */
+    for (int k = 0; k < n_all_labs && !s->refusal[0]; k++) {
+        if (s->file[k])
+            continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "labs/%s-%s/%s.cu", all_labs[k]->number, all_labs[k]->name,
+                 all_labs[k]->name);
+        s->file[k] = read_whole(path, &s->size[k]);
+        if (!s->file[k])
+            die("the skeleton %s is missing from this checkout", path);
+    }
+
+    hash_init(&h);
+    hash_field(&h, "grade-batch fingerprint 1", 25);
+    hash_field(&h, B.seed, strlen(B.seed));
+    hash_field(&h, B.labs_arg, strlen(B.labs_arg));
+    hash_field(&h, S.emu ? "emu" : "auto", S.emu ? 3 : 4);
+    hash_field(&h, B.config_text, B.config_len);
+    /* The lab tables compiled into this grader: a changed check, point or pass mark regrades. */
+    for (int k = 0; k < n_all_labs; k++) {
+        const lab_info *lab = all_labs[k];
+        char line[256];
+        snprintf(line, sizeof line, "%s %s %.17g %d %d", lab->number, lab->name, lab->threshold,
+                 lab->timeout_s, lab->n_checks);
+        hash_field(&h, line, strlen(line));
+        for (int i = 0; i < lab->n_checks; i++) {
+            const lab_check *c = &lab->checks[i];
+            snprintf(line, sizeof line, "%d %d %lld %lld %lld %d ", c->kind, c->task, c->size[0],
+                     c->size[1], c->size[2], c->points);
+            hash_field(&h, line, strlen(line));
+            hash_field(&h, c->name, strlen(c->name));
+        }
+    }
+    hash_field(&h, s->name, strlen(s->name));
+    hash_field(&h, s->refusal, strlen(s->refusal));
+    for (int k = 0; k < n_all_labs && !s->refusal[0]; k++)
+        hash_field(&h, s->file[k], s->size[k]);
+    hash_hex(&h, s->fingerprint, sizeof s->fingerprint);
+}
+
+static void free_student(student *s)
+{
+    for (int k = 0; k < ROW_MAX_LABS; k++)
+        free(s->file[k]);
+    free(s->name);
+    memset(s, 0, sizeof *s);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every entry of SUBMISSIONS but . and .., sorted by bytes. */
+static char **list_students(int *count)
+{
+    int fd = dup(B.subs_fd);
+    DIR *d = fdopendir(fd);
+    if (!d)
+        die("cannot read SUBMISSIONS=%s: %s", S.submissions, strerror(errno));
+    int n = 0, cap = 64;
+    char **names = malloc(cap * sizeof *names);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap)
+            names = realloc(names, (cap *= 2) * sizeof *names);
+        if (!names)
+            die("out of memory");
+        names[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_name);
+    *count = n;
+    return names;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Records                                                                                     */
+
+static void student_dir(const student *s, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/students/%s", B.out, s->id);
+}
+
+static void init_row(grade_row *row, const student *s)
+{
+    memset(row, 0, sizeof *row);
+    row->name = s->name;
+    snprintf(row->id, sizeof row->id, "%s", s->id);
+    for (int k = 0; k < n_all_labs; k++) {
+        row->selected[k] = B.selected[k];
+        row->lab_max[k] = B.lab_max[k];
+        if (B.selected[k])
+            row->max += B.lab_max[k];
+    }
+}
+
+/* record.json: the row, the name's exact bytes and the fingerprint. Written last. */
+static void write_record(const student *s, const grade_row *row)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    student_dir(s, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/record.json", dir);
+    atomic_file a;
+    FILE *f = atomic_open(&a, path);
+    json_writer w;
+    json_init(&w, f);
+    json_object_begin(&w, NULL);
+    json_int(&w, "schema", 1);
+    char *hex = malloc(strlen(s->name) * 2 + 1);
+    for (size_t i = 0; s->name[i]; i++)
+        sprintf(hex + 2 * i, "%02x", (unsigned char)s->name[i]);
+    hex[strlen(s->name) * 2] = 0;
+    json_string(&w, "name_hex", hex);
+    free(hex);
+    json_string(&w, "id", s->id);
+    json_string(&w, "fingerprint", s->fingerprint);
+    json_string(&w, "state", row->state);
+    json_object_begin(&w, "labs");
+    for (int k = 0; k < n_all_labs; k++) {
+        if (!row->selected[k])
+            continue;
+        json_object_begin(&w, all_labs[k]->name);
+        json_int(&w, "score", row->lab_score[k]);
+        json_int(&w, "max", row->lab_max[k]);
+        json_object_end(&w);
+    }
+    json_object_end(&w);
+    json_int(&w, "total", row->total);
+    json_int(&w, "max", row->max);
+    json_int(&w, "exit_status", row->exit_status);
+    json_string(&w, "reason", row->reason);
+    json_object_end(&w);
+    fputc('\n', f);
+    atomic_commit(&a);
+}
+
+/* The row of a record whose fingerprint matches s; 0, or -1 when there is none. */
+static int read_record(const student *s, grade_row *row)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 16], err[512];
+    student_dir(s, dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/record.json", dir);
+    if (access(path, F_OK))
+        return -1;
+    jv *r = jv_parse_file(path, 1 << 20, err, sizeof err);
+    if (!r) {
+        fprintf(stderr, "grade-batch: warning: %s; grading this student again\n", err);
+        return -1;
+    }
+    int ok = !strcmp(jv_str(jv_get(r, "fingerprint"), ""), s->fingerprint) &&
+             !strcmp(jv_str(jv_get(r, "id"), ""), s->id);
+    if (ok) {
+        init_row(row, s);
+        const char *state = jv_str(jv_get(r, "state"), "missing");
+        snprintf(row->state, sizeof row->state, "%s", state);
+        const jv *labs = jv_get(r, "labs");
+        for (int k = 0; k < n_all_labs; k++) {
+            if (!row->selected[k])
+                continue;
+            const jv *l = jv_get(labs, all_labs[k]->name);
+            if (!l)
+                ok = 0;
+            row->lab_score[k] = (int)jv_num(jv_get(l, "score"), 0);
+            row->lab_max[k] = (int)jv_num(jv_get(l, "max"), 0);
+        }
+        row->total = (int)jv_num(jv_get(r, "total"), 0);
+        row->max = (int)jv_num(jv_get(r, "max"), 0);
+        row->exit_status = (int)jv_num(jv_get(r, "exit_status"), 2);
+        snprintf(row->reason, sizeof row->reason, "%s", jv_str(jv_get(r, "reason"), ""));
+    }
+    jv_free(r);
+    return ok ? 0 : -1;
+}
+
+/* One student's exports beside the record: Gradescope, JUnit, Markdown, HTML. */
+static void write_exports(const char *dir, const grade_row *row, const jv *results)
+{
+    char path[PATH_MAX + 32];
+    atomic_file a;
+    snprintf(path, sizeof path, "%s/gradescope.json", dir);
+    write_gradescope(atomic_open(&a, path), row, results);
+    atomic_commit(&a);
+    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    FILE *f = atomic_open(&a, path);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"CUDA workbook\">\n", f);
+    write_junit_suites(f, row, results);
+    fputs("</testsuites>\n", f);
+    atomic_commit(&a);
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    write_markdown(atomic_open(&a, path), row, results);
+    atomic_commit(&a);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    write_html(atomic_open(&a, path), row, results);
+    atomic_commit(&a);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Grading one student (in a keeper process of its own)                                        */
+
+static volatile pid_t grade_group; /* the process group of grade.sh and everything it started */
+
+static void keeper_stop(int sig)
+{
+    (void)sig;
+    if (grade_group > 0)
+        kill(-grade_group, SIGKILL);
+    _exit(3);
+}
+
+/* The keeper: build the tree, run grade.sh in its own process group with generated paths
+ * only, keep its report (capped), and write the exports and the record. Never returns. */
+static void keeper(const student *s, const char *gpu, pid_t batch_pid)
+{
+    signal(SIGTERM, keeper_stop);
+    signal(SIGINT, keeper_stop);
+    signal(SIGHUP, keeper_stop);
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != batch_pid) /* the batch died before the line above */
+        _exit(3);
+
+    char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
+    snprintf(work, sizeof work, "%s/work/%s", B.out, s->id);
+    snprintf(tree, sizeof tree, "%s/tree", work);
+    snprintf(gdir, sizeof gdir, "%s/grade", work);
+    student_dir(s, sdir, sizeof sdir);
+    rm_tree(work);
+    mkdirs(tree);
+    mkdirs(gdir);
+    mkdirs(sdir);
+    for (int k = 0; k < n_all_labs; k++) {
+        snprintf(path, sizeof path, "%s/%s-%s", tree, all_labs[k]->number, all_labs[k]->name);
+        mkdirs(path);
+        snprintf(path + strlen(path), sizeof path - strlen(path), "/%s.cu", all_labs[k]->name);
+        write_whole(path, s->file[k], s->size[k]);
+    }
+
+    char a_student[PATH_MAX + 16], a_grade[PATH_MAX + 16], a_seed[64], a_lab[1100], a_build[PATH_MAX];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_grade, sizeof a_grade, "GRADE_DIR=%s", gdir);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", B.seed);
+    snprintf(a_lab, sizeof a_lab, "LAB=%s", B.labs_arg);
+    char *argv[8] = {"grader/grade.sh", a_student, a_grade, a_seed, a_lab};
+    int argc = 5;
+    if (S.emu)
+        argv[argc++] = "EMU=1";
+    if (S.build) {
+        snprintf(a_build, sizeof a_build, "BUILD=%s", S.build);
+        argv[argc++] = a_build;
+    }
+    argv[argc] = NULL;
+
+    int fds[2];
+    if (pipe(fds))
+        die("pipe: %s", strerror(errno));
+    pid_t g = fork();
+    if (g < 0)
+        die("fork: %s", strerror(errno));
+    if (g == 0) {
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDONLY);
+        dup2(null, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        /* A make around us must not pass its variables (SUBMISSIONS, its jobserver) down. */
+        unsetenv("MAKEFLAGS");
+        unsetenv("MFLAGS");
+        unsetenv("MAKELEVEL");
+        unsetenv("GNUMAKEFLAGS");
+        unsetenv("MAKEOVERRIDES");
+        if (gpu)
+            setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+        execv(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(2);
+    }
+    setpgid(g, g);
+    grade_group = g;
+    close(fds[1]);
+
+    /* The report: what the student would have seen, capped. Read until grade.sh has exited
+     * and the pipe is quiet; anything of its group still holding the pipe is then killed. */
+    char *report = malloc(REPORT_CAP + 1);
+    size_t kept = 0, dropped = 0;
+    int status = 0, exited = 0, quiet = 0;
+    struct timespec exit_time = {0, 0}, now;
+    for (;;) {
+        struct pollfd p = {fds[0], POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        if (r > 0) {
+            char buf[65536];
+            ssize_t n = read(fds[0], buf, sizeof buf);
+            if (n <= 0)
+                break;
+            size_t room = REPORT_CAP - kept, take = (size_t)n < room ? (size_t)n : room;
+            memcpy(report + kept, buf, take);
+            kept += take;
+            dropped += (size_t)n - take;
+            quiet = 0;
+        } else if (exited && ++quiet > 10) {
+            break;
+        }
+        if (!exited && waitpid(g, &status, WNOHANG) == g) {
+            exited = 1;
+            clock_gettime(CLOCK_MONOTONIC, &exit_time);
+        }
+        /* Something grade.sh left behind that keeps writing: stop listening 5 s after it ended. */
+        if (exited && clock_gettime(CLOCK_MONOTONIC, &now) == 0 && now.tv_sec - exit_time.tv_sec > 5)
+            break;
+    }
+    if (!exited)
+        waitpid(g, &status, 0);
+    kill(-g, SIGKILL);
+    close(fds[0]);
+    const int grade_status = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+
+    snprintf(path, sizeof path, "%s/report.txt", sdir);
+    atomic_file a;
+    FILE *f = atomic_open(&a, path);
+    fwrite(report, 1, kept, f);
+    if (dropped)
+        fprintf(f, "\n[report cut here: %zu more bytes were not kept]\n", dropped);
+    atomic_commit(&a);
+    free(report);
+
+    grade_row row;
+    init_row(&row, s);
+    char err[600];
+    snprintf(path, sizeof path, "%s/results.json", gdir);
+    /* No results at all: the grader itself did not run (a missing toolkit, a full disk), which
+     * says nothing about the student. No record, so that the next run grades them again. */
+    if (access(path, F_OK))
+        _exit(4);
+    jv *results = access(path, F_OK) == 0 ? jv_parse_file(path, RESULTS_CAP, err, sizeof err) : NULL;
+    row_from_results(&row, results, grade_status);
+    if (!results && access(path, F_OK) == 0)
+        snprintf(row.reason, sizeof row.reason, "the grader's report could not be read: %s", err);
+    if (results) { /* keep the full report beside the record */
+        char copy[PATH_MAX + 16];
+        snprintf(copy, sizeof copy, "%s/results.json", sdir);
+        size_t n;
+        char *text = read_whole(path, &n);
+        write_whole(copy, text, n);
+        free(text);
+    }
+    write_exports(sdir, &row, results);
+    write_record(s, &row);
+    jv_free(results);
+
+    /* The runners built for this tree are not needed again (a regrade rebuilds them). */
+    char tag[PATH_MAX], runners[PATH_MAX * 2];
+    snprintf(tag, sizeof tag, "%s", tree);
+    for (char *p = tag; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    for (int m = 0; m < 2; m++) {
+        snprintf(runners, sizeof runners, "%s/%s/%s", S.build ? S.build : "build",
+                 m ? "gpu" : "emu", tag);
+        rm_tree(runners);
+    }
+    _exit(0);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The run                                                                                     */
+
+static void print_outcome(int done, int total, const student *s, const grade_row *row,
+                          const char *how)
+{
+    printf("[%d/%d] ", done, total);
+    show_name(stdout, s->name);
+    if (!strcmp(row->state, "refused"))
+        printf(": %s\n", row->reason);
+    else
+        printf(": %d/%d (exit %d)%s\n", row->total, row->max, row->exit_status, how);
+    fflush(stdout);
+}
+
+/* Build what every student shares once, before any worker starts (workers then only build
+ * their own objects). Runs make with fixed arguments only. */
+static void prebuild(void)
+{
+    char labs[1200];
+    snprintf(labs, sizeof labs, "BATCH_LABS=%s", B.labs_arg);
+    for (char *p = labs; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    char a_build[PATH_MAX];
+    char *argv[8] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
+                     "batch-prebuild", labs};
+    int argc = 5;
+    if (S.emu)
+        argv[argc++] = "EMU=1";
+    if (S.build) {
+        snprintf(a_build, sizeof a_build, "BUILD=%s", S.build);
+        argv[argc++] = a_build;
+    }
+    argv[argc] = NULL;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        unsetenv("MAKEFLAGS");
+        unsetenv("MFLAGS");
+        unsetenv("MAKELEVEL");
+        unsetenv("MAKEOVERRIDES");
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status))
+        die("building the grader failed (see above); nothing was graded");
+}
+
+typedef struct slot {
+    pid_t pid;      /* keeper running, or 0 */
+    int student;    /* its index into the list */
+} slot;
+
+static int grade_all(student *list, int n)
+{
+    int mine = 0, done = 0;
+    for (int i = 0; i < n; i++)
+        mine += S.tasks == 0 || i % S.tasks == S.task;
+    int *queue = malloc((n + 1) * sizeof *queue), nq = 0;
+    for (int i = 0; i < n; i++) {
+        if (S.tasks && i % S.tasks != S.task)
+            continue;
+        student *s = &list[i];
+        grade_row row;
+        if (read_record(s, &row) == 0) {
+            print_outcome(++done, mine, s, &row, ", graded earlier");
+            continue;
+        }
+        if (s->refusal[0]) {
+            char dir[PATH_MAX];
+            student_dir(s, dir, sizeof dir);
+            mkdirs(dir);
+            init_row(&row, s);
+            snprintf(row.state, sizeof row.state, "refused");
+            snprintf(row.reason, sizeof row.reason, "refused: %s", s->refusal);
+            row.exit_status = 1;
+            write_exports(dir, &row, NULL);
+            write_record(s, &row);
+            print_outcome(++done, mine, s, &row, "");
+            continue;
+        }
+        queue[nq++] = i;
+    }
+    if (nq == 0)
+        return 0;
+    prebuild();
+    const int parallel = getenv("BATCH_PARALLEL") && !strcmp(getenv("BATCH_PARALLEL"), "1")
+                             ? B.workers : 1;
+    slot slots[MAX_WORKERS] = {{0, 0}};
+    const pid_t me = getpid();
+    int next = 0, running = 0, failed = 0;
+    while (next < nq || running) {
+        for (int w = 0; w < parallel && next < nq; w++) {
+            if (slots[w].pid)
+                continue;
+            fflush(stdout);
+            pid_t pid = fork();
+            if (pid < 0)
+                die("fork: %s", strerror(errno));
+            if (pid == 0)
+                keeper(&list[queue[next]], B.gpu[w], me);
+            slots[w].pid = pid;
+            slots[w].student = queue[next++];
+            running++;
+        }
+        int status;
+        pid_t pid = wait(&status);
+        if (pid < 0)
+            die("wait: %s", strerror(errno));
+        for (int w = 0; w < parallel; w++) {
+            if (slots[w].pid != pid)
+                continue;
+            slots[w].pid = 0;
+            running--;
+            student *s = &list[slots[w].student];
+            grade_row row;
+            if (read_record(s, &row) == 0) {
+                print_outcome(++done, mine, s, &row, "");
+            } else {
+                failed++;
+                printf("[%d/%d] ", ++done, mine);
+                show_name(stdout, s->name);
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+                    printf(": not graded: the grader stopped before writing its results (see "
+                           "%s/students/%s/report.txt); run the same command again to retry\n",
+                           B.out, s->id);
+                else
+                    printf(": not graded (the grading process ended with status %d); run the same "
+                           "command again to retry\n",
+                           WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+            }
+        }
+    }
+    free(queue);
+    return failed;
+}
+
+/* The gradebook of every student from the records on disk: CSV, JSON Lines, JUnit XML.
+ * Returns how many students have no current record. */
+static int merge(student *list, int n)
+{
+    char path[PATH_MAX + 32];
+    atomic_file csv, jsonl, junit;
+    snprintf(path, sizeof path, "%s/gradebook.csv", B.out);
+    FILE *fc = atomic_open(&csv, path);
+    snprintf(path, sizeof path, "%s/gradebook.jsonl", B.out);
+    FILE *fj = atomic_open(&jsonl, path);
+    snprintf(path, sizeof path, "%s/junit.xml", B.out);
+    FILE *fx = atomic_open(&junit, path);
+    csv_header(fc);
+    fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"CUDA workbook\">\n", fx);
+    int missing = 0, graded = 0, refused = 0;
+    for (int i = 0; i < n; i++) {
+        student *s = &list[i];
+        grade_row row;
+        jv *results = NULL;
+        if (read_record(s, &row)) {
+            missing++;
+            init_row(&row, s);
+            snprintf(row.state, sizeof row.state, "missing");
+            snprintf(row.reason, sizeof row.reason,
+                     "not graded yet: no result for this submission as it is now (run the same "
+                     "command again to resume)");
+            row.exit_status = 2;
+        } else if (!strcmp(row.state, "graded")) {
+            char dir[PATH_MAX], file[PATH_MAX + 32], err[600];
+            student_dir(s, dir, sizeof dir);
+            snprintf(file, sizeof file, "%s/results.json", dir);
+            results = access(file, F_OK) == 0 ? jv_parse_file(file, RESULTS_CAP, err, sizeof err) : NULL;
+            graded++;
+        } else {
+            refused++;
+        }
+        csv_row(fc, &row);
+        jsonl_row(fj, &row);
+        write_junit_suites(fx, &row, results);
+        jv_free(results);
+    }
+    fputs("</testsuites>\n", fx);
+    atomic_commit(&csv);
+    atomic_commit(&jsonl);
+    atomic_commit(&junit);
+    printf("Gradebook: %s/gradebook.csv (and gradebook.jsonl, junit.xml): %d students, %d graded, "
+           "%d refused%s", B.out, n, graded, refused, missing ? ", " : ".\n");
+    if (missing)
+        printf("%d without a result yet (run the same command again to grade them).\n", missing);
+    printf("Each student's report, Gradescope results and HTML page: %s/students/<id>/ "
+           "(gradebook.jsonl maps names to ids).\n", B.out);
+    return missing;
+}
+
+/* export: one results.json to Gradescope, JUnit, Markdown and HTML (the Gradescope kit). */
+static int export_one(void)
+{
+    if (!S.results || !S.dest)
+        die("export needs RESULTS=path/to/results.json and DEST=folder (NAME=student optional)");
+    char err[600];
+    jv *results = jv_parse_file(S.results, RESULTS_CAP, err, sizeof err);
+    grade_row row;
+    memset(&row, 0, sizeof row);
+    row.name = (char *)(S.name ? S.name : "submission");
+    snprintf(row.id, sizeof row.id, "export");
+    if (results) {
+        const jv *labs = jv_get(results, "labs");
+        for (int i = 0; i < jv_len(labs); i++)
+            for (int k = 0; k < n_all_labs; k++)
+                if (!strcmp(all_labs[k]->name, jv_str(jv_get(jv_at(labs, i), "lab"), "")))
+                    row.selected[k] = 1;
+    }
+    row_from_results(&row, results, results ? 0 : 2);
+    if (!results)
+        snprintf(row.reason, sizeof row.reason, "the grader's report could not be read: %s", err);
+    mkdirs(S.dest);
+    write_exports(S.dest, &row, results);
+    jv_free(results);
+    printf("%s: %d/%d (exit %d); exports in %s\n", row.name, row.total, row.max, row.exit_status,
+           S.dest);
+    return results ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    parse_args(argc, argv);
+    if (!strcmp(S.cmd, "export"))
+        return export_one();
+    if (!getcwd(B.root, sizeof B.root) || access("grader/grade.sh", X_OK))
+        die("run me from the workbook's top folder (through make grade-batch)");
+    if (!S.submissions || !*S.submissions)
+        die("SUBMISSIONS= is required: the folder with one subfolder per student");
+    B.subs_fd = open(S.submissions, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (B.subs_fd < 0)
+        die("SUBMISSIONS=%s is not a folder I can read: %s", S.submissions, strerror(errno));
+    if (S.out[0] == '/')
+        snprintf(B.out, sizeof B.out, "%s", S.out);
+    else
+        snprintf(B.out, sizeof B.out, "%s/%s", B.root, S.out);
+    require_plain_path("OUT", B.out);
+    mkdirs(B.out);
+    char real_subs[PATH_MAX], real_out[PATH_MAX];
+    if (realpath(S.submissions, real_subs) && realpath(B.out, real_out)) {
+        const size_t n = strlen(real_subs);
+        if (!strncmp(real_out, real_subs, n) && (real_out[n] == '/' || real_out[n] == 0))
+            die("OUT=%s is inside SUBMISSIONS=%s: it would be graded as a student; put it elsewhere",
+                B.out, S.submissions);
+    }
+    if (S.build)
+        require_plain_path("BUILD", S.build);
+    select_labs();
+    load_course_config();
+    choose_workers();
+    mkdirs(B.out);
+    char sub[PATH_MAX + 16];
+    snprintf(sub, sizeof sub, "%s/students", B.out);
+    mkdirs(sub);
+    snprintf(sub, sizeof sub, "%s/work", B.out);
+    mkdirs(sub);
+    take_lock(S.tasks > 0);
+    fix_seed(!S.tasks); /* array tasks read the seed `prepare` wrote; they never write it */
+
+    int n;
+    char **names = list_students(&n);
+    student *list = calloc(n ? n : 1, sizeof *list);
+    for (int i = 0; i < n; i++) {
+        list[i].name = names[i];
+        scan_student(&list[i]);
+    }
+    free(names);
+    /* Two names with one id would share a folder: refuse the later one (never seen so far). */
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(list[i].id, list[j].id) && !list[i].refusal[0])
+                snprintf(list[i].refusal, sizeof list[i].refusal,
+                         "its folder id collides with another student's; rename it");
+
+    if (!strcmp(S.cmd, "prepare")) {
+        char labs[sizeof B.labs_arg];
+        snprintf(labs, sizeof labs, "%s", B.labs_arg);
+        for (char *p = labs; *p; p++)
+            if (*p == ',')
+                *p = ' ';
+        printf("students %d\nseed %s\nlabs %s\n", n, B.seed, labs);
+        return 0;
+    }
+    int rc = 0;
+    if (!strcmp(S.cmd, "grade")) {
+        printf("Grading %d submission%s in %s (labs: %s) with hidden-case seed %s%s; %d worker%s.\n",
+               n, n == 1 ? "" : "s", S.submissions, B.labs_arg, B.seed,
+               S.tasks ? "" : " (SEED= reproduces it; the same command resumes)", B.workers,
+               B.workers == 1 ? "" : "s");
+        rc = grade_all(list, n) ? 1 : 0;
+    }
+    if (!S.tasks)
+        rc |= merge(list, n) ? 1 : 0;
+    for (int i = 0; i < n; i++)
+        free_student(&list[i]);
+    free(list);
+    return rc;
+}

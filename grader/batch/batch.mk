@@ -1,0 +1,47 @@
+# grader/batch/batch.mk - `make grade-batch`: a folder of submissions into one gradebook.
+#
+#   make grade-batch SUBMISSIONS=dir [OUT=build/batch] [LAB=..] [SEED=..] [EMU=1] [GPUS=all]
+#                    [WAIT=1]
+#   make gradescope-kit [KIT=build/gradescope]    the Gradescope autograder folder and zip
+#
+# The work is done by build/host/grade-batch (grader/batch/batch.c); student folder names
+# never pass through make or a shell. See README.md, "For instructors".
+
+BATCH      := $(BUILD)/host/grade-batch
+BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/batch/report.o \
+              $(BUILD)/host/common/json_read.o
+OUT        ?= $(BUILD)/batch
+GPUS       ?=
+JOBS       ?=
+WAIT       ?=
+KIT        ?= $(BUILD)/gradescope
+
+# Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
+$(BATCH_OBJS): CFLAGS += -Wno-format-truncation
+$(BATCH_OBJS): grader/batch/report.h common/json_read.h common/json.h grader/config.h grader/lab.h
+
+$(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+	$(CC) $(CFLAGS) $^ -lm -o $@
+
+grade-batch: $(BATCH)
+
+# The recipe of grade-batch (in the Makefile). Only the instructor's own settings pass here.
+BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)' \
+            SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' JOBS='$(JOBS)' WAIT='$(WAIT)'
+
+# What every student's grade shares, built once before the workers start (grade-batch runs
+# this itself): the driver, and per lab the harness side and the reference object.
+BATCH_LABS ?= $(LAB_NAMES)
+.PHONY: batch-prebuild gradescope-kit
+batch-prebuild: $(DRIVER) $(BATCH)
+ifeq ($(MODE),emu)
+batch-prebuild: $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) \
+                $(BATCH_LABS:%=$(EMUB)/ref/%.o) $(BATCH_LABS:%=$(EMUB)/grader/lab_%.o) \
+                $(BATCH_LABS:%=$(EMUB)/host/grader/lab_%.o)
+else
+batch-prebuild: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(BATCH_LABS:%=$(GPU)/ref/%.o) \
+                $(BATCH_LABS:%=$(GPU)/grader/lab_%.o) $(BATCH_LABS:%=$(BUILD)/host/grader/lab_%.o)
+endif
+
+gradescope-kit:
+	@grader/batch/gradescope/make-kit.sh '$(KIT)'

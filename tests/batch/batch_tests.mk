@@ -1,0 +1,29 @@
+# tests/batch/batch_tests.mk - tests of batch grading (included by tests/tests.mk).
+#
+#   test-batch-unit   CUnit: the JSON reader, gradebook CSV and rows, config validation
+#   test-batch        the unit tests, then tests/batch/test_batch.py under the CPU emulator,
+#                     lab 01: hostile folder names, symlinks refused, CSV/JSONL/JUnit/Gradescope
+#                     read back, two batches on one output, kill -9 and resume (byte-identical
+#                     gradebook), the HTML report in headless Chromium, a Slurm job array
+
+.PHONY: test-batch test-batch-unit
+
+$(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/batch/report.o \
+                           $(BUILD)/host/common/json_read.o $(BUILD)/host/labs_registry.o \
+                           $(HOST_OBJS) $(TABLE_OBJS) | cunit
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
+
+test-batch-unit: $(TESTS)/batch_unit_tests
+	$(TESTS)/batch_unit_tests
+
+# The emulated build of lab 01 first (one make at a time writes the shared objects).
+test-batch: test-batch-unit $(BATCH)
+	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
+	@python3 tests/batch/test_batch.py $(BUILD)
+
+# Under `make test` (often with -j) the batch tests start after the emulator tests: both
+# build the emulator's shared objects, and one make at a time may write them.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-batch: | test-emu
+endif

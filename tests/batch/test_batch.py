@@ -1,0 +1,453 @@
+#!/usr/bin/env python3
+"""tests/batch/test_batch.py - batch grading end to end, under the CPU emulator (lab 01).
+
+    tests/batch/test_batch.py BUILD_DIR
+
+1. A batch of hostile folder names (shell and make syntax, quotes, commas, a newline, a
+   leading dash, non-ASCII and non-UTF-8 bytes, a dot-folder, a spreadsheet formula), a build
+   failure, symbolic links to /etc/passwd and to a solution, a stray file: every entry is in
+   the gradebook exactly once, unchanged (or refused with its reason), nothing ran.
+2. The gradebook read back with Python's csv module (RFC 4180, CRLF), JSON Lines, JUnit XML
+   (ElementTree), Gradescope results.json against the specification's fields.
+3. Two batches on one output folder: the second says plainly that the first holds it.
+4. kill -9 in the middle of a batch, then the same command: it resumes, leaves no grading
+   process behind, and writes a gradebook byte-identical to an uninterrupted run's.
+5. The HTML report rendered by headless Chromium to a PNG (installed with apt-get when
+   missing; skipped, with the reason, where it cannot be).
+6. The same students as a Slurm job array (tests/batch/slurm.sh): the same gradebook.
+Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+ROOT = os.getcwd()
+BUILD = sys.argv[1] if len(sys.argv) > 1 else "build"
+BATCH = os.path.join(ROOT, BUILD, "host", "grade-batch")
+SEED = "0x5eed"
+LAB = "01"
+PASSED, FAILED, SKIPPED = [], [], []
+
+
+def check(ok, what, detail=""):
+    (PASSED if ok else FAILED).append(what)
+    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else ": " + str(detail)[:2000]))
+    sys.stdout.flush()
+
+
+def skip(what, why):
+    SKIPPED.append(what)
+    print("SKIP %s: %s" % (what, why))
+
+
+def batch(cmd, subs, out, *extra, wait=True, **kw):
+    args = [BATCH, cmd, "SUBMISSIONS=" + subs, "OUT=" + out, "LAB=" + LAB, "SEED=" + SEED, "EMU=1", *extra]
+    env = dict(os.environ)
+    env.update(kw.pop("env", {}))
+    if not wait:
+        return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                                start_new_session=True)
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, **kw)
+
+
+SOLUTION = open(os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu"), "rb").read()
+
+# name (bytes) -> what the folder holds: "solution", "skeleton" (nothing), "broken",
+# "empty-lab" (the lab folder without the file), or a special case.
+STUDENTS = {
+    b"$(shell touch X)": "skeleton",
+    b"a|b": "solution",
+    b'x"y': "empty-lab",
+    b"Smith, John": "solution",
+    b"o'brien": "skeleton",
+    b"with  spaces ": "skeleton",
+    b"new\nline": "solution",
+    b"-rf": "skeleton",
+    "Zoë Ångström 山田".encode(): "solution",
+    b"bad\xffutf8": "skeleton",
+    b".hidden": "skeleton",
+    b'=HYPERLINK("x","y")': "skeleton",
+    b"`touch Y`": "skeleton",
+    b"build-fails": "broken",
+    b"link-passwd": "link:/etc/passwd",
+    b"link-solution": "link:" + os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu"),
+    b"toplink": "toplink",
+    b"notes.txt": "file",
+}
+SUBSET = [b"a|b", b"Smith, John", b"new\nline", b"-rf", "Zoë Ångström 山田".encode(), b"build-fails"]
+
+
+def make_submissions(base, names):
+    os.makedirs(base, exist_ok=True)
+    for name in names:
+        kind = STUDENTS[name]
+        path = os.path.join(os.fsencode(base), name)
+        lab = os.path.join(path, b"01-coalescing")
+        if kind == "file":
+            open(path, "wb").write(b"not a submission\n")
+        elif kind == "toplink":
+            os.symlink(os.path.join(os.fsencode(base), b"a|b"), path)
+        else:
+            os.makedirs(path)
+            if kind == "solution":
+                os.makedirs(lab)
+                open(os.path.join(lab, b"coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "broken":
+                os.makedirs(lab)
+                open(os.path.join(lab, b"coalescing.cu"), "wb").write(b"this is not CUDA C\n")
+            elif kind == "empty-lab":
+                os.makedirs(lab)
+            elif kind.startswith("link:"):
+                os.makedirs(lab)
+                os.symlink(kind[5:], os.path.join(lab, b"coalescing.cu"))
+
+
+def read_csv(path):
+    raw = open(path, "rb").read()
+    text = raw.decode("utf-8", "surrogateescape")
+    return raw, list(csv.reader(io.StringIO(text, newline="")))
+
+
+def csv_name(cell):
+    """The folder name a CSV cell stands for (a neutralised formula loses its quote)."""
+    if cell[:2] in ("'=", "'+", "'-", "'@", "'\t", "'\r"):
+        cell = cell[1:]
+    return cell.encode("utf-8", "surrogateescape")
+
+
+def all_bytes_under(path):
+    for d, _, files in os.walk(path):
+        for f in files:
+            p = os.path.join(d, f)
+            if not os.path.islink(p):
+                yield p, open(p, "rb").read()
+
+
+# ------------------------------------------------------------------------------------------
+def test_input_errors(tmp):
+    subs = os.path.join(tmp, "empty-subs")
+    os.makedirs(subs)
+    out = os.path.join(tmp, "out-errors")
+    cases = [
+        (["LAB=,"], {}, "empty item"),
+        (["LAB=01,1"], {}, "twice"),
+        (["LAB=nosuchlab"], {}, "no lab called `nosuchlab`"),
+        (["SEED=-1"], {}, "SEED=-1 is not a number"),
+        (["SEED=12abc"], {}, "SEED=12abc is not a number"),
+        ([], {"GRADER_SET": "coalescing.threshold=nan"}, "nan"),
+        ([], {"GRADER_SET": "nosuch.threshold=0.5"}, "nosuch"),
+        ([], {"GRADER_SET": "coalescing.timeout=0"}, "timeout"),
+        (["OUT=" + tmp + "/a b"], {}, "has a ` `"),
+        (["GPUS=0;rm"], {}, "not a GPU index"),
+    ]
+    for extra, env, want in cases:
+        args = [BATCH, "prepare", "SUBMISSIONS=" + subs, "OUT=" + out]
+        lab_given = any(a.startswith("LAB=") for a in extra)
+        args += ([] if lab_given else ["LAB=01"]) + [a for a in extra]
+        e = dict(os.environ)
+        e.update(env)
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=e)
+        msg = r.stdout.decode(errors="replace").strip()
+        check(r.returncode == 2 and want in msg and msg.count("\n") == 0,
+              "input error %s %s: one line naming it" % (" ".join(extra), env or ""), msg)
+
+
+    if not shutil.which("nvidia-smi"):
+        r = subprocess.run([BATCH, "prepare", "SUBMISSIONS=" + subs, "OUT=" + out, "GPUS=all"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        msg = r.stdout.decode(errors="replace")
+        check(r.returncode == 0 and "lists no GPU here; one worker" in msg,
+              "GPUS=all with no GPU: one worker on the CPU emulator", msg)
+
+
+def test_hostile(tmp):
+    subs = os.path.join(tmp, "subs")
+    make_submissions(subs, list(STUDENTS))
+    out = os.path.join(tmp, "out-hostile")
+    t0 = time.time()
+    r = batch("grade", subs, out, cwd=ROOT)
+    log = r.stdout.decode(errors="replace")
+    print("  (hostile batch: %d entries in %.0f s)" % (len(STUDENTS), time.time() - t0))
+    check(r.returncode == 0, "hostile-names batch finished", log[-3000:])
+    for where in (ROOT, subs, tmp, os.path.join(out)):
+        check(not os.path.exists(os.path.join(where, "X")) and not os.path.exists(os.path.join(where, "Y")),
+              "no command in a name ran (no X or Y in %s)" % where)
+
+    raw, rows = read_csv(os.path.join(out, "gradebook.csv"))
+    print("  gradebook.csv, as Python's csv module reads it (name, 01, total, max, exit, state, reason):")
+    for r in rows[1:]:
+        print("    %r" % ([r[0], r[1]] + r[10:14] + [r[14][:60]],))
+    header = rows[0]
+    labs = sorted(d for d in os.listdir(os.path.join(ROOT, "solutions")) if d[:2].isdigit())
+    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "reason"],
+          "CSV header: one fixed column per lab in workbook order", header)
+    check(all(len(r) == len(header) for r in rows), "CSV: every row as wide as the header",
+          [len(r) for r in rows])
+    check(raw.count(b"\r\n") == len(rows) and raw.endswith(b"\r\n"),
+          "CSV: every record ends with CRLF (embedded newlines stay inside quotes)")
+    names = [csv_name(r[0]) for r in rows[1:]]
+    check(sorted(names) == sorted(STUDENTS), "every entry of SUBMISSIONS is in the gradebook once",
+          set(STUDENTS) ^ set(names))
+    by = {csv_name(r[0]): dict(zip(header, r)) for r in rows[1:]}
+    check(rows[1:] and b"'=HYPERLINK" in raw and b"\"'=HYPERLINK" in raw,
+          "CSV: a name starting with = is neutralised with a quote")
+    check(by[b"-rf"]["student"] == "'-rf", "CSV: a leading dash is neutralised", by[b"-rf"]["student"])
+    for name, kind in STUDENTS.items():
+        row = by.get(name, {})
+        if kind in ("solution", "skeleton", "empty-lab"):
+            ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
+                  and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
+            check(ok, "graded correctly: %r" % name, row)
+        elif kind == "broken":
+            check(row.get("state") == "graded" and row.get("total") == "0" and row.get("max") == "15"
+                  and row.get("exit_status") == "1" and "build failed" in row.get("reason", ""),
+                  "a build failure has a full row with zeros and the reason", row)
+        else:
+            want = {"file": "not a folder", "toplink": "symbolic link"}.get(kind, "symbolic link")
+            check(row.get("state") == "refused" and row.get("total") == "0" and want in row.get("reason", ""),
+                  "refused with a clear reason: %r" % name, row)
+    passwd_line = open("/etc/passwd", "rb").readline().strip()
+    leaked = [p for p, data in all_bytes_under(out) if passwd_line in data]
+    check(not leaked, "nothing of /etc/passwd was read into the output", leaked)
+
+    lines = open(os.path.join(out, "gradebook.jsonl"), "rb").read().splitlines()
+    objs = [json.loads(l) for l in lines]
+    got = set()
+    for o in objs:
+        got.add(bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode())
+    check(len(objs) == len(STUDENTS) and got == set(STUDENTS),
+          "JSON Lines: one object per student, names exactly (student_hex where not UTF-8)")
+
+    junit = ET.parse(os.path.join(out, "junit.xml")).getroot()
+    suites = junit.findall("testsuite")
+    check(junit.tag == "testsuites" and len(suites) == len(STUDENTS) and
+          all(int(s.get("tests")) == len(s.findall("testcase")) for s in suites),
+          "JUnit XML parses; one suite per student and lab, counts match", len(suites))
+
+    allowed_vis = {"hidden", "after_due_date", "after_published", "visible"}
+    bad = []
+    for o in objs:
+        gs = json.load(open(os.path.join(out, "students", o["id"], "gradescope.json")))
+        tests = gs.get("tests", [])
+        if not isinstance(gs.get("score"), (int, float)) or not isinstance(tests, list):
+            bad.append((o["id"], "top level"))
+        if abs(sum(t["score"] for t in tests) - gs["score"]) > 1e-9:
+            bad.append((o["id"], "score is not the sum of the tests"))
+        for t in tests:
+            if not (isinstance(t.get("name"), str) and isinstance(t.get("score"), (int, float)) and
+                    isinstance(t.get("max_score"), (int, float)) and isinstance(t.get("output"), str) and
+                    t.get("visibility") in allowed_vis and t.get("status", "passed") in ("passed", "failed")):
+                bad.append((o["id"], t))
+            if "hidden" in t["name"] and t["visibility"] != "after_due_date":
+                bad.append((o["id"], "hidden check visible", t["name"]))
+        if o["state"] == "graded" and o["exit_status"] != 1:
+            if gs["score"] != 10 or len(tests) != 11 or not any(t["visibility"] == "after_due_date" for t in tests):
+                bad.append((o["id"], "content", gs["score"], len(tests)))
+        for f in ("report.md", "report.html", "junit.xml"):
+            if not os.path.exists(os.path.join(out, "students", o["id"], f)):
+                bad.append((o["id"], "missing " + f))
+    check(not bad, "Gradescope results.json per student: the specification's fields, hidden checks "
+          "after_due_date, speed not counted under the emulator", bad[:5])
+    return subs, out
+
+
+def test_resume_and_lock(tmp, subs_all, out_all):
+    subs = os.path.join(tmp, "subs6")
+    make_submissions(subs, SUBSET)
+    # The uninterrupted run's gradebook for these six: the hostile run graded them; a batch of
+    # the six into a copy of its output folder finds every result current and grades nothing.
+    ref_out = os.path.join(tmp, "out-ref")
+    shutil.copytree(out_all, ref_out, symlinks=True)
+    r = batch("grade", subs, ref_out)
+    log = r.stdout.decode(errors="replace")
+    check(r.returncode == 0 and log.count("graded earlier") == len(SUBSET),
+          "resume: results already on disk are kept, not graded again", log[-1500:])
+    ref = open(os.path.join(ref_out, "gradebook.csv"), "rb").read()
+
+    out = os.path.join(tmp, "out-kill")
+    a = batch("grade", subs, out, wait=False)
+    lock = os.path.join(out, ".lock")
+    for _ in range(200):
+        if os.path.exists(lock) and open(lock).read().startswith("pid"):
+            break
+        time.sleep(0.1)
+    b = batch("grade", subs, out)
+    msg = b.stdout.decode(errors="replace")
+    check(b.returncode == 2 and "another grading run holds" in msg,
+          "two batches on one output: the second says another run holds it", msg)
+
+    # Kill -9 once two students are recorded and the third is being graded.
+    students = os.path.join(out, "students")
+    def records():
+        return sum(os.path.exists(os.path.join(students, d, "record.json"))
+                   for d in (os.listdir(students) if os.path.isdir(students) else []))
+    t0 = time.time()
+    while records() < 2 and time.time() - t0 < 300 and a.poll() is None:
+        time.sleep(0.2)
+    time.sleep(3)
+    os.kill(a.pid, signal.SIGKILL)
+    a.wait()
+    n_before = records()
+    check(2 <= n_before < len(SUBSET), "kill -9 in the middle of the batch (%d of %d recorded)" %
+          (n_before, len(SUBSET)))
+    time.sleep(2)
+    left = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if out.encode() in open("/proc/%s/cmdline" % pid, "rb").read():
+                    left.append(pid)
+            except OSError:
+                pass
+    check(not left, "no grading process outlives the killed batch", left)
+    check(not os.path.exists(os.path.join(out, "gradebook.csv")), "a killed batch left no gradebook")
+
+    r = batch("grade", subs, out)
+    log = r.stdout.decode(errors="replace")
+    check(r.returncode == 0 and log.count("graded earlier") == n_before,
+          "the same command resumes where it stopped (%d kept)" % n_before, log[-1500:])
+    got = open(os.path.join(out, "gradebook.csv"), "rb").read()
+    check(got == ref, "resumed gradebook is byte-identical to an uninterrupted run's",
+          "\n" + ref.decode(errors="replace") + "\nvs\n" + got.decode(errors="replace"))
+    check(open(os.path.join(out, "gradebook.jsonl"), "rb").read() ==
+          open(os.path.join(ref_out, "gradebook.jsonl"), "rb").read(),
+          "resumed gradebook.jsonl is byte-identical too")
+    return subs, os.path.join(ref_out, "gradebook.csv")
+
+
+def test_html(tmp, out):
+    # A report with speed measured (a GPU run's shape), so the chart has bars and thresholds.
+    sid = json.loads(open(os.path.join(out, "gradebook.jsonl"), "rb").readline())["id"]
+    res = json.load(open(os.path.join(out, "students", sid, "results.json")))
+    res["mode"] = "gpu"
+    for lab in res["labs"]:
+        for c in lab["checks"]:
+            if c["kind"] == "speed":
+                c.update(verdict="FAIL", earned=0, message="0.14x the reference (needs 0.50x)")
+                c["speed"] = {"ratio_median": 0.14, "threshold": lab["threshold"]}
+    second = json.loads(json.dumps(res["labs"][0]))
+    second.update(lab="transpose", number="06", threshold=0.75)
+    for c in second["checks"]:
+        if c["kind"] == "speed":
+            c.update(verdict="OK", earned=5, message="0.98x the reference (needs 0.75x)")
+            c["speed"] = {"ratio_median": 0.98, "threshold": 0.75}
+    second["score"] = 15
+    res["labs"].append(second)
+    fixture = os.path.join(tmp, "gpu-results.json")
+    json.dump(res, open(fixture, "w"))
+    dest = os.path.join(tmp, "export")
+    r = subprocess.run([BATCH, "export", "RESULTS=" + fixture, "NAME=<Zoë> & \"friends\"", "DEST=" + dest],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    html = open(os.path.join(dest, "report.html"), encoding="utf-8").read()
+    check(r.returncode == 0 and "<svg" in html and "&lt;Zoë&gt; &amp; &quot;friends&quot;" in html
+          and "0.14x" in html and "0.98x" in html and "<script" not in html and "http" not in html.split("<svg")[0].replace("http://www.w3.org", ""),
+          "HTML report: self-contained, escaped, an inline SVG chart with ratios", r.stdout)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium and shutil.which("apt-get"):
+        sudo = [] if os.geteuid() == 0 else ["sudo", "-n"]
+        print("  installing chromium (apt-get) to render the HTML report...")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        if subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "chromium"], env=env,
+                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+            subprocess.run(sudo + ["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "chromium"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        chromium = shutil.which("chromium")
+    if not chromium:
+        skip("HTML report rendered in headless Chromium", "chromium is not installed and apt-get could not install it")
+        return
+    png = os.path.join(ROOT, BUILD, "tests", "batch-report.png")
+    os.makedirs(os.path.dirname(png), exist_ok=True)
+    if os.path.exists(png):
+        os.unlink(png)
+    r = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        "--user-data-dir=" + os.path.join(tmp, "chromium-profile"),
+                        "--screenshot=" + png, "--window-size=900,900",
+                        "file://" + os.path.join(dest, "report.html")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+    ok = os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000
+    check(ok, "HTML report rendered by headless Chromium to %s" % os.path.relpath(png, ROOT),
+          r.stdout.decode(errors="replace")[-800:])
+
+
+def test_gradescope_kit(tmp):
+    kit = os.path.join(tmp, "kit")
+    r = subprocess.run(["grader/batch/gradescope/make-kit.sh", kit], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=dict(os.environ, LAB="01"))
+    import zipfile
+    names = zipfile.ZipFile(kit + ".zip").namelist() if os.path.exists(kit + ".zip") else []
+    modes = {i.filename: i.external_attr >> 16 for i in zipfile.ZipFile(kit + ".zip").infolist()} if names else {}
+    check(r.returncode == 0 and "setup.sh" in names and "run_autograder" in names
+          and modes.get("run_autograder", 0) & 0o111 and "workbook/Makefile" in names
+          and not any(n.startswith("workbook/build/") for n in names),
+          "Gradescope kit: setup.sh and run_autograder at the top of the zip, the workbook inside",
+          r.stdout.decode(errors="replace")[-500:])
+    syntax = [subprocess.run(["bash", "-n", os.path.join(kit, f)]).returncode for f in ("setup.sh", "run_autograder")]
+    check(syntax == [0, 0], "Gradescope kit scripts parse (bash -n)")
+    # A trial of run_autograder outside Gradescope: its own root, a flat-file submission, and
+    # the emulator objects already built here (setup.sh builds them on Gradescope).
+    ag = os.path.join(tmp, "ag")
+    os.makedirs(os.path.join(ag, "submission"))
+    shutil.copytree(kit, os.path.join(ag, "source"), symlinks=True)
+    for sub in ("emu", "host"):
+        if os.path.isdir(os.path.join(ROOT, BUILD, sub)):
+            shutil.copytree(os.path.join(ROOT, BUILD, sub), os.path.join(ag, "source", "workbook", "build", sub),
+                            symlinks=True)
+    open(os.path.join(ag, "submission", "coalescing.cu"), "wb").write(SOLUTION)
+    env = dict(os.environ, AUTOGRADER=ag)
+    for k in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
+        env.pop(k, None)
+    r = subprocess.run([os.path.join(ag, "source", "run_autograder")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=env)
+    try:
+        gs = json.load(open(os.path.join(ag, "results", "results.json")))
+    except (OSError, ValueError) as e:
+        gs = {"error": str(e)}
+    tests = gs.get("tests", [])
+    speed = [t for t in tests if "speed" in t.get("name", "")]
+    check(gs.get("score") == 10 and len(tests) == 11 and speed and speed[0]["max_score"] == 0
+          and "graded on a GPU" in gs.get("output", ""),
+          "Gradescope run_autograder (trial): correctness 10/10 on the emulator, speed left to a GPU",
+          r.stdout.decode(errors="replace")[-1500:] + json.dumps(gs)[:500])
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="batch-test.")
+    try:
+        test_input_errors(tmp)
+        subs_all, out_all = test_hostile(tmp)
+        subs6, ref_book = test_resume_and_lock(tmp, subs_all, out_all)
+        test_html(tmp, out_all)
+        test_gradescope_kit(tmp)
+        r = subprocess.run(["tests/batch/slurm.sh", subs6, ref_book, SEED, LAB],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        text = r.stdout.decode(errors="replace")
+        print("\n".join("  " + l for l in text.splitlines() if not l[:4] in ("ok  ", "FAIL", "SKIP") and " passed, " not in l))
+        for l in text.splitlines():
+            if l.startswith("ok   "):
+                check(True, l[5:])
+            elif l.startswith("FAIL "):
+                check(False, l[5:])
+            elif l.startswith("SKIP "):
+                skip(l[5:].split(":")[0], l[5:].split(":", 1)[-1].strip())
+        if r.returncode and not any(l.startswith(("FAIL", "ok", "SKIP")) for l in text.splitlines()):
+            check(False, "Slurm test ran", text[-1500:])
+    finally:
+        if not FAILED:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            print("(kept %s for a look)" % tmp)
+    print("%d passed, %d failed, %d skipped" % (len(PASSED), len(FAILED), len(SKIPPED)))
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,260 @@
+/* test_batch_unit.c - CUnit tests of the JSON reader, the gradebook's CSV and rows, and the
+ * course configuration's validation. Runs as its own program: batch_unit_tests. */
+#include <CUnit/Basic.h>
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/json_read.h"
+#include "../../grader/batch/report.h"
+#include "../../grader/config.h"
+
+/* ---- JSON reader ------------------------------------------------------------------------- */
+
+static void test_json_values(void)
+{
+    const char *text = " {\"a\": [1, -2.5e3, true, false, null], \"s\": \"q\\\"\\\\\\/\\n\\t\\u00e9\\ud83d\\ude00\","
+                       " \"o\": {\"x\": {}}, \"e\": []} ";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_EQUAL(v->type, JV_OBJECT);
+    CU_ASSERT_EQUAL(jv_len(jv_get(v, "a")), 5);
+    CU_ASSERT_DOUBLE_EQUAL(jv_num(jv_at(jv_get(v, "a"), 0), 0), 1, 0);
+    CU_ASSERT_DOUBLE_EQUAL(jv_num(jv_at(jv_get(v, "a"), 1), 0), -2500, 0);
+    CU_ASSERT_EQUAL(jv_bool(jv_at(jv_get(v, "a"), 2), 0), 1);
+    CU_ASSERT_EQUAL(jv_bool(jv_at(jv_get(v, "a"), 3), 1), 0);
+    CU_ASSERT_EQUAL(jv_at(jv_get(v, "a"), 4)->type, JV_NULL);
+    CU_ASSERT_STRING_EQUAL(jv_str(jv_get(v, "s"), ""), "q\"\\/\n\t\xc3\xa9\xf0\x9f\x98\x80");
+    CU_ASSERT_EQUAL(jv_get(jv_get(v, "o"), "x")->type, JV_OBJECT);
+    CU_ASSERT_EQUAL(jv_len(jv_get(v, "e")), 0);
+    /* Lookups that miss give NULL and the fallbacks, never a crash. */
+    CU_ASSERT_PTR_NULL(jv_get(v, "missing"));
+    CU_ASSERT_PTR_NULL(jv_get(jv_get(jv_get(v, "missing"), "deeper"), "still"));
+    CU_ASSERT_STRING_EQUAL(jv_str(jv_get(v, "a"), "fb"), "fb");
+    CU_ASSERT_DOUBLE_EQUAL(jv_num(NULL, 7), 7, 0);
+    CU_ASSERT_PTR_NULL(jv_at(jv_get(v, "a"), 5));
+    jv_free(v);
+}
+
+static void test_json_rejects(void)
+{
+    static const char *const bad[] = {
+        "", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "01", "1.", "-", "1e", "tru", "\"abc",
+        "\"a\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\u0000\"", "\"tab\there\"",
+        "[1] 2", "nan", "{'a': 1}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[256] = "";
+        jv *v = jv_parse(bad[i], strlen(bad[i]), err, sizeof err);
+        CU_ASSERT_PTR_NULL(v);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "line 1, column"));
+        jv_free(v);
+    }
+    char deep[200];
+    memset(deep, '[', sizeof deep - 1);
+    deep[sizeof deep - 1] = 0;
+    char err[256];
+    CU_ASSERT_PTR_NULL(jv_parse(deep, strlen(deep), err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "deeper"));
+    const char *two_lines = "{\n  \"a\": x}";
+    CU_ASSERT_PTR_NULL(jv_parse(two_lines, strlen(two_lines), err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "line 2, column 8"));
+}
+
+static void test_json_file(void)
+{
+    char path[] = "/tmp/json-read-XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+    fputs("{\"schema\": 1, \"labs\": [{\"lab\": \"coalescing\", \"score\": 10}]}\n", f);
+    fclose(f);
+    char err[256];
+    jv *v = jv_parse_file(path, 1 << 20, err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_STRING_EQUAL(jv_str(jv_get(jv_at(jv_get(v, "labs"), 0), "lab"), ""), "coalescing");
+    jv_free(v);
+    CU_ASSERT_PTR_NULL(jv_parse_file(path, 10, err, sizeof err)); /* over the cap */
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "larger than"));
+    remove(path);
+    CU_ASSERT_PTR_NULL(jv_parse_file(path, 1 << 20, err, sizeof err));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, path));
+}
+
+/* ---- CSV and rows ------------------------------------------------------------------------ */
+
+static char *csv_of(const char *s)
+{
+    static char buf[512];
+    memset(buf, 0, sizeof buf);
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    csv_field(f, s);
+    fclose(f);
+    return buf;
+}
+
+static void test_csv_fields(void)
+{
+    CU_ASSERT_STRING_EQUAL(csv_of("plain"), "plain");
+    CU_ASSERT_STRING_EQUAL(csv_of("Smith, John"), "\"Smith, John\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("x\"y"), "\"x\"\"y\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("new\nline"), "\"new\nline\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("o'brien"), "o'brien");
+    CU_ASSERT_STRING_EQUAL(csv_of("=1+1"), "'=1+1");
+    CU_ASSERT_STRING_EQUAL(csv_of("+1"), "'+1");
+    CU_ASSERT_STRING_EQUAL(csv_of("-rf"), "'-rf");
+    CU_ASSERT_STRING_EQUAL(csv_of("@SUM(A1)"), "'@SUM(A1)");
+    CU_ASSERT_STRING_EQUAL(csv_of("\tx"), "'\tx");
+    CU_ASSERT_STRING_EQUAL(csv_of("\rx"), "\"'\rx\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+    CU_ASSERT_STRING_EQUAL(csv_of("=HYPERLINK(\"a\",\"b\")"), "\"'=HYPERLINK(\"\"a\"\",\"\"b\"\")\"");
+    CU_ASSERT_STRING_EQUAL(csv_of(""), "");
+}
+
+static void test_row_from_results(void)
+{
+    const char *text =
+        "{\"mode\": \"emu\", \"exit_status\": 1, \"labs\": ["
+        " {\"lab\": \"coalescing\", \"number\": \"01\", \"built\": true, \"score\": 4, \"max\": 15,"
+        "  \"checks\": [{\"name\": \"1 x 1\", \"verdict\": \"OK\", \"message\": \"\"},"
+        "              {\"name\": \"33 x 33\", \"verdict\": \"FAIL\", \"message\": \"3 of 1089 wrong\"},"
+        "              {\"name\": \"speed\", \"verdict\": \"SKIP\", \"message\": \"skipped: speed counts only once every correctness check passes\"}]},"
+        " {\"lab\": \"banks\", \"number\": \"02\", \"built\": false, \"score\": 0, \"max\": 9, \"checks\": []}]}";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    grade_row row;
+    memset(&row, 0, sizeof row);
+    row.name = "n";
+    row.selected[0] = row.selected[1] = row.selected[2] = 1;
+    row.lab_max[2] = 7; /* selected but absent from the report: 0 of its table maximum */
+    row_from_results(&row, v, 1);
+    CU_ASSERT_EQUAL(row.lab_score[0], 4);
+    CU_ASSERT_EQUAL(row.lab_max[1], 9);
+    CU_ASSERT_EQUAL(row.total, 4);
+    CU_ASSERT_EQUAL(row.max, 15 + 9 + 7);
+    CU_ASSERT_EQUAL(row.exit_status, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row.reason, "01 coalescing: 33 x 33: FAIL 3 of 1089 wrong"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row.reason, "02 banks: build failed"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(row.reason, "not in the report"));
+    CU_ASSERT_PTR_NULL(strstr(row.reason, "only once every")); /* follows from the failure */
+    jv_free(v);
+
+    memset(&row, 0, sizeof row);
+    row.selected[0] = 1;
+    row.lab_max[0] = 15;
+    row_from_results(&row, NULL, 2); /* no report at all: a full row of zeros and the reason */
+    CU_ASSERT_EQUAL(row.total, 0);
+    CU_ASSERT_EQUAL(row.max, 15);
+    CU_ASSERT_EQUAL(row.exit_status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row.reason, "no results"));
+}
+
+static void test_utf8_clean(void)
+{
+    int changed;
+    char *c = utf8_clean("Zo\xc3\xab", &changed);
+    CU_ASSERT_STRING_EQUAL(c, "Zo\xc3\xab");
+    CU_ASSERT_EQUAL(changed, 0);
+    free(c);
+    c = utf8_clean("bad\xff!\xc3", &changed);
+    CU_ASSERT_STRING_EQUAL(c, "bad\xef\xbf\xbd!\xef\xbf\xbd");
+    CU_ASSERT_EQUAL(changed, 1);
+    free(c);
+    c = utf8_clean("\xed\xa0\x80", &changed); /* an encoded surrogate is not UTF-8 */
+    CU_ASSERT_EQUAL(changed, 1);
+    free(c);
+}
+
+/* ---- course configuration: every value checked, one line naming it ---------------------- */
+
+static void test_config_validation(void)
+{
+    static const struct {
+        const char *set;  /* GRADER_SET */
+        const char *want; /* in the error */
+    } bad[] = {
+        {"coalescing.threshold=nan", "`nan` is not a non-negative number"},
+        {"coalescing.threshold=inf", "`inf` is not"},
+        {"coalescing.threshold=-0.5", "out of range"},
+        {"coalescing.threshold=0", "above 0"},
+        {"coalescing.threshold=101", "at most 100"},
+        {"coalescing.correct_points=1e12", "0 to 1000"},
+        {"coalescing.speed_points=2.5", "whole number"},
+        {"coalescing.timeout=0", "above 0"},
+        {"coalescing.timeout=-3", "out of range"},
+        {"nosuchlab.threshold=0.5", "unknown lab `nosuchlab`"},
+        {"06.threshold=0.5", "write transpose.key"},
+        {"coalescing.speed=3", "unknown key `speed`"},
+        {"coalescing.threshold=", "`` is not"},
+        {"coalescing.threshold=0.5x", "`0.5x` is not"},
+        {"coalescing.threshold=0x10", "`0x10` is not"},
+        {"coalescing.threshold=0.5,banks.timeout=nan", "item 2 `banks.timeout=nan`"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        config c = {.n = 0};
+        char err[512] = "";
+        const int rc = config_parse_list(&c, bad[i].set, "GRADER_SET", err, sizeof err);
+        CU_ASSERT_EQUAL(rc, -1);
+        if (!strstr(err, bad[i].want))
+            printf("\n  GRADER_SET=%s gave: %s (wanted `%s`)\n", bad[i].set, err, bad[i].want);
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, bad[i].want));
+        CU_ASSERT_PTR_NULL(strchr(err, '\n'));
+        CU_ASSERT_PTR_NOT_NULL(strstr(err, "GRADER_SET"));
+    }
+    config c = {.n = 0};
+    char err[512];
+    CU_ASSERT_EQUAL(config_parse_list(&c, "*.threshold=0.7, coalescing.speed_points=1000, "
+                                          "banks.correct_points=0, tail.timeout=0.5",
+                                      "GRADER_SET", err, sizeof err), 0);
+    CU_ASSERT_EQUAL(c.n, 4);
+    CU_ASSERT_DOUBLE_EQUAL(config_get(&c, "banks", "threshold", 0.5, NULL), 0.7, 0);
+    /* The file names its line. */
+    char path[] = "/tmp/course-conf-XXXXXX";
+    FILE *f = fdopen(mkstemp(path), "w");
+    fputs("# ok\ncoalescing.threshold = 0.6\n\nsgemm.threshold = inf\n", f);
+    fclose(f);
+    config d = {.n = 0};
+    CU_ASSERT_EQUAL(config_parse_file(&d, path, err, sizeof err), -1);
+    char where[64];
+    snprintf(where, sizeof where, "%s:4", path);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, where));
+    remove(path);
+}
+
+int main(void)
+{
+    CU_TestInfo json_tests[] = {
+        {"values, escapes, surrogate pairs, lookups", test_json_values},
+        {"malformed input refused with line and column", test_json_rejects},
+        {"files, and the size cap", test_json_file},
+        CU_TEST_INFO_NULL,
+    };
+    CU_TestInfo book_tests[] = {
+        {"CSV fields: RFC 4180 quoting, formulas neutralised", test_csv_fields},
+        {"gradebook row from results.json", test_row_from_results},
+        {"UTF-8 cleaning for JSON and XML", test_utf8_clean},
+        CU_TEST_INFO_NULL,
+    };
+    CU_TestInfo config_tests[] = {
+        {"every value validated, one line naming it", test_config_validation},
+        CU_TEST_INFO_NULL,
+    };
+    CU_SuiteInfo suites[] = {
+        {"json_read", NULL, NULL, NULL, NULL, json_tests},
+        {"gradebook", NULL, NULL, NULL, NULL, book_tests},
+        {"config", NULL, NULL, NULL, NULL, config_tests},
+        CU_SUITE_INFO_NULL,
+    };
+    if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS) {
+        fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
+        return 2;
+    }
+    CU_basic_set_mode(CU_BRM_NORMAL);
+    CU_basic_run_tests();
+    const unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+    CU_cleanup_registry();
+    return failed ? 1 : 0;
+}

@@ -26,8 +26,8 @@
  * One run per OUT: an exclusive flock on OUT/.lock (shared for the tasks of a Slurm array).
  *
  * Workers. One per GPU (GPUS=all: every GPU nvidia-smi lists, each worker with its own
- * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR), or JOBS=n without GPUS. Workers run one at a time unless
- * BATCH_PARALLEL=1, until `make grade` is safe to run side by side in one checkout. Each
+ * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR), or JOBS=n without GPUS (the emulator:
+ * one GPU is never shared by two students being timed). Workers grade side by side. Each
  * grade runs in a process group of its own under a keeper process that kills the group when
  * the batch dies (a parent-death signal), so a killed batch leaves no grading behind. */
 #include <dirent.h>
@@ -430,6 +430,10 @@ static void choose_workers(void)
     B.gpu[0] = NULL;
     if (!S.gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
         B.workers = S.jobs ? S.jobs : 1;
+        /* Two students timed on one GPU at once would disturb each other's timings. */
+        if (B.workers > 1 && !S.emu && system("nvidia-smi -L 2>/dev/null | grep -q '^GPU'") == 0)
+            die("JOBS=%d would time %d students on one GPU at once; use GPUS=all (one worker "
+                "per GPU), or EMU=1 for correctness only", B.workers, B.workers);
         for (int w = 0; w < B.workers; w++)
             B.gpu[w] = NULL;
         return;
@@ -1174,8 +1178,7 @@ static int grade_all(student *list, int n)
     if (nq == 0)
         return 0;
     prebuild();
-    const int parallel = getenv("BATCH_PARALLEL") && !strcmp(getenv("BATCH_PARALLEL"), "1")
-                             ? B.workers : 1;
+    const int parallel = B.workers; /* make grade runs side by side safely (own folders, locks) */
     slot slots[MAX_WORKERS] = {{0, 0}};
     const pid_t me = getpid();
     int next = 0, running = 0, failed = 0;

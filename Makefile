@@ -96,6 +96,8 @@ ifneq ($(strip $(foreach c,$$ ' " ` | ; & < > * ?,$(findstring $(c),$(STUDENT_RA
 $(error STUDENT names a path with shell or make characters in it; copy the folder to a simple name (letters, digits, . _ - /), or use make grade-batch)
 endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
+# STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
+student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_dir,$(1))/$(1).cu)
 RUNNERS     := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 
@@ -188,7 +190,7 @@ $(GPU)/.grader/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
-$(GPU)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
+$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $(wildcard grader/contracts/*.h) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw
 	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
@@ -255,7 +257,7 @@ $(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 
-$(EMUB)/$(STUDENT_TAG)/%/student.o: $(STUDENT)/$$(call lab_dir,$$*)/$$*.cu grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
+$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC)
 	$(Q_VET)grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" ""
 
@@ -271,7 +273,7 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/stud
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help runner-% bench-pieces-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help doctor runner-% bench-pieces-%
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -313,7 +315,7 @@ grade-batch: $(DRIVER)
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
 steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
 bench_pieces = $(call lab_pieces,$(1)) $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
-bench_variants = skeleton=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+bench_variants = $(if $(filter labs,$(STUDENT)),skeleton,yours)=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
 bench-pieces-%:
 	@$(MAKE) --no-print-directory $(call bench_pieces,$*)
@@ -329,6 +331,11 @@ endif
 	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    | tee $(BUILD)/bench/table.txt
+	@grader/tools/bench-chart -o $(BUILD)/bench $(wildcard $(BUILD)/bench/*.tsv) && \
+	    echo "Charts: $(BUILD)/bench/<lab>.svg. Tables for the lessons: grader/tools/bench-tables $(BUILD)/bench/<lab>.tsv"
+
+doctor:
+	@grader/tools/doctor.sh
 
 clean:
 	rm -rf $(BUILD)

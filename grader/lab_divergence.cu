@@ -6,15 +6,12 @@
  * chain once per distinct value (a lazily filled table) instead of once per element, which
  * keeps a 32-million-element check to a fraction of a second.
  *
- * The ceiling slot (IMPL_CEILING) runs the branch-free baseline: the same arithmetic with no
- * branch at all, the class picking the chain's two constants from a table, then every thread
- * running one identical loop. It computes the right answer too (this lab's four chains share
- * a shape, y = y*m + b), so its time is "the chains, without divergence and without any
- * regrouping". It is a baseline, not a bound: the reference beats it (about 1.12x on an H200;
- * its m and b in registers make every step a three-register FFMA, which issues slower than the
- * regrouped loops' FFMA with an immediate, see labs/03-divergence/README.md). It runs here, in
- * the harness (trusted code); the student's file and the reference run in worker processes,
- * behind grader/shims/divergence_untrusted.cu. */
+ * The ceiling is a true bound: the chains' fused multiply-adds at the FP32 FMA peak of the
+ * clock measured in the same run (ceiling_ms). The branch-free baseline, the same arithmetic
+ * with the class as data and no branch at all, is a ladder rung
+ * (solutions/03-divergence/steps/2-class-as-data.cu), not a ceiling: the reference beats it.
+ * The student's file and the reference run in worker processes, behind
+ * grader/shims/divergence_untrusted.cu. */
 #include "harness.h"
 #include "contracts/divergence.h"
 #include "../common/buffer.h"
@@ -41,34 +38,6 @@ typedef struct problem {
     float *h_got;       /* scratch for the downloaded output */
     dbuf in, out;       /* device buffers, guarded */
 } problem;
-
-/* ---------------------------------------------------------------------------------------- */
-/* The branch-free baseline: class as data                                                    */
-
-/* The class's constants as data: m = f * M_SLOPE[c] + M_BASE[c], b = f * B_SLOPE[c] +
- * B_BASE[c] reproduce the contract's m and b exactly (every product and sum is exact). */
-__constant__ float M_SLOPE[4] = {0x1p-9f, 0x1p-9f, 0x1p-9f, -0x1p-9f};
-__constant__ float M_BASE[4] = {1.0f - 0x1p-8f, 1.0f - 0x1p-9f, 1.0f, 1.0f + 0x1p-9f};
-__constant__ float B_SLOPE[4] = {1.0f, -1.0f, 0.5f, 0.0f};
-__constant__ float B_BASE[4] = {0.0f, 1.0f, 0.0f, 0.25f};
-
-__global__ void branch_free_kernel(float *__restrict__ out, const float *__restrict__ in, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    const float x = in[i];
-    const int c = (int)x;
-    const float f = x - (float)c;
-    /* Indexing a table by the class costs a few constant-cache reads, and every lane of the
-     * warp then runs the very same instructions: no branch on the data anywhere. */
-    const float m = fmaf(f, M_SLOPE[c], M_BASE[c]);
-    const float b = fmaf(f, B_SLOPE[c], B_BASE[c]);
-    float y = f;
-    for (int k = 0; k < DIVERGENCE_STEPS; k++)
-        y = fmaf(y, m, b);
-    out[i] = y;
-}
 
 /* ---------------------------------------------------------------------------------------- */
 /* CPU reference                                                                              */
@@ -143,13 +112,9 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    if (impl == IMPL_CEILING) { /* the branch-free baseline */
-        branch_free_kernel<<<(p->n + 255) / 256, 256, 0, s>>>((float *)p->out.data,
-                                                              (const float *)p->in.data, p->n);
-        CUDA_CHECK_LAUNCH();
-    } else {
-        harness_call(impl, s, 0, "ppi", p->out.data, p->in.data, p->n);
-    }
+    if (impl == IMPL_CEILING) /* computed, never run (ceiling_ms) */
+        fatal("lab divergence: the ceiling is the FMA peak, computed");
+    harness_call(impl, s, 0, "ppi", p->out.data, p->in.data, p->n);
 }
 
 static void verify(void *vp, verify_result *v)
@@ -175,6 +140,13 @@ static double work(const void *vp)
 static void describe(const void *vp, char *buf, size_t len)
 {
     snprintf(buf, len, "n = %d", ((const problem *)vp)->n);
+}
+
+/* The chains' flops at the FP32 FMA peak of the measured clock: no kernel is faster. */
+static double ceiling_fma(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
+{
+    (void)s;
+    return work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
 }
 
 static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
@@ -228,9 +200,8 @@ static int inputs(void *vp, lab_input *in, int max)
 
 const lab_info *const harness_lab = &lab_divergence;
 const lab_task harness_tasks[] = {
-    {.name = "divergence", .unit = "GFLOP/s", .ceiling = "branch-free baseline (class as data)",
-     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+    {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
      .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
-     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .ceiling_ms = ceiling_fma, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

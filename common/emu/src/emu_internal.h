@@ -97,6 +97,8 @@ struct Thread {
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
     uint32_t phase;           /* block barriers passed in this launch */
     uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
+    bool tainted;             /* it read uninitialized data (directly or through memory
+                                 other tainted threads wrote): what it writes is tainted */
     uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
     uint32_t sync_phase;      /* phase of that atomic or fence */
     uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
@@ -225,6 +227,8 @@ void copy_written(void *dst, const void *src, size_t n);
 /* Reports host reads of never-written device memory in [P, P+N), by the API
  * call WHAT at PC; returns false (and reports) if there are any. */
 bool check_written(const void *p, size_t n, const char *what, const void *pc);
+/* Forgets the uninitialized reads reported so far (cudaDeviceReset). */
+void reset_uninitialized_reports();
 /* An atomic access of SIZE bytes at ADDR that CHANGED memory or not. */
 void track_atomic(void *addr, size_t size, bool changed, const void *pc);
 /* A fence, or an atomic: everything this thread did before is ordered

@@ -436,9 +436,14 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
 {
     if (n == 0)
         return;
+    Thread *t = g_thread;
+    /* A CUDA thread's own locals (most accesses of a kernel with register
+     * arrays) need no check: nothing else can reach its stack. */
+    if (t != nullptr && a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
+        return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
-    if (g_thread != nullptr)
+    if (t != nullptr)
         kernel_access(a, n, write, pc);
     else if (a >= g_dev_lo && a < g_dev_hi)
         host_access(a, n, write, pc);

@@ -7,6 +7,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <ctime>
+#include <thread>
 
 #include "emu_test.h"
 
@@ -175,7 +176,54 @@ void test_cooperative_groups()
     cudaFree(dout);
 }
 
+__global__ void add_one(int *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] += 1;
+}
+
+/* Each host thread allocates, launches, copies and frees on its own stream. */
+void host_worker(int seed, int *failures)
+{
+    const int n = 300;
+    cudaStream_t s;
+    if (cudaStreamCreate(&s) != cudaSuccess) {
+        ++*failures;
+        return;
+    }
+    for (int round = 0; round < 20; ++round) {
+        int h[n], *d;
+        for (int i = 0; i < n; ++i)
+            h[i] = seed + i;
+        if (cudaMalloc(&d, sizeof h) != cudaSuccess) {
+            ++*failures;
+            continue;
+        }
+        cudaMemcpyAsync(d, h, sizeof h, cudaMemcpyHostToDevice, s);
+        add_one<<<(n + 63) / 64, 64, 0, s>>>(d, n);
+        cudaMemcpyAsync(h, d, sizeof h, cudaMemcpyDeviceToHost, s);
+        cudaStreamSynchronize(s);
+        for (int i = 0; i < n; ++i)
+            *failures += h[i] != seed + i + 1;
+        cudaFree(d);
+    }
+    *failures += cudaGetLastError() != cudaSuccess;
+    cudaStreamDestroy(s);
+}
+
+void test_cuda_from_several_host_threads()
+{
+    int failures[3] = {0, 0, 0};
+    std::thread a(host_worker, 1000, &failures[0]), b(host_worker, 2000, &failures[1]);
+    host_worker(3000, &failures[2]);
+    a.join();
+    b.join();
+    CU_ASSERT_EQUAL(failures[0] + failures[1] + failures[2], 0);
+}
+
 CU_TestInfo tests[] = {
+    {"CUDA calls from several host threads", test_cuda_from_several_host_threads},
     {"__CUDA_ARCH__ and NVIDIA's header guards", test_cuda_arch_matches_the_device},
     {"clock() in a kernel is the device clock", test_device_clock},
     {"races are tracked per byte", test_races_are_per_byte},

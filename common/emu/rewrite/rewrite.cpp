@@ -718,6 +718,10 @@ bool Rewriter::run(std::string *error)
                 ok = handle_shared(i, &next);
             else if (!directive_[i] && word == "__launch_bounds__")
                 ok = handle_launch_bounds(i, &next);
+            else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm"))
+                /* Inline PTX cannot run here: a build error where it is compiled
+                 * (not in a branch #if leaves out), see prelude.h. */
+                edits_.push_back(Edit{i, next, "CUDA_EMU_INLINE_ASM"});
         }
         if (!ok) {
             *error = error_;

@@ -8,14 +8,16 @@
  *   track.cpp    the memory-access hooks: race and uninitialized-read checks
  *   report.cpp   error messages with kernel, block, thread and source line
  *
- * One host thread runs everything: CUDA threads are fibers switched by the
- * scheduler in exec.cpp, so none of this state needs a lock.
+ * One host thread at a time runs in here (api_mutex): CUDA threads are fibers
+ * switched by the scheduler in exec.cpp, so none of this state needs a lock
+ * of its own.
  */
 #ifndef CUDA_EMU_INTERNAL_H
 #define CUDA_EMU_INTERNAL_H
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -197,6 +199,10 @@ size_t kernel_max_dynamic_shared(const void *kernel);
 /* Blocks of THREADS threads using SMEM bytes of dynamic shared memory that fit
  * on one SM of the emulated device (0 if none fits). */
 int blocks_per_sm(int threads, size_t smem);
+
+/* Held by a host thread for the length of an API call or a launch: CUDA may
+ * be called from several host threads, one at a time in here. */
+std::recursive_mutex &api_mutex();
 
 /* Makes sure the runtime is initialised (settings, sanitizer callbacks). */
 void init_runtime();

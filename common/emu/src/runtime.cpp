@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -60,7 +61,7 @@ struct KernelAttributes {
     int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout */
 };
 
-cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns */
+thread_local cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns (per host thread, as in CUDA) */
 cudaError_t g_sticky = cudaSuccess;     /* a kernel fault: every call returns it */
 size_t g_device_used;                   /* bytes of device memory handed out */
 /* The tables below are never destroyed: LeakSanitizer checks after static
@@ -261,12 +262,13 @@ cudaError_t release(void *p)
     return cudaSuccess;
 }
 
+/* The start of most API calls: one host thread at a time in the runtime (the
+ * lock is held to the end of the call), and the sticky error. */
 #define CUDA_EMU_STICKY()                                                               \
-    do {                                                                                \
-        init_runtime();                                                                 \
-        if (g_sticky != cudaSuccess)                                                    \
-            return record_error(g_sticky);                                              \
-    } while (0)
+    std::lock_guard<std::recursive_mutex> cuda_emu_api_lock(api_mutex());               \
+    init_runtime();                                                                     \
+    if (g_sticky != cudaSuccess)                                                        \
+    return record_error(g_sticky)
 
 /* CUDA's name and message for each error code this runtime returns. */
 struct ErrorText {
@@ -378,6 +380,12 @@ Settings &mutable_settings()
 } // namespace
 
 const Settings &settings() { return mutable_settings(); }
+
+std::recursive_mutex &api_mutex()
+{
+    static std::recursive_mutex &m = *new std::recursive_mutex();
+    return m;
+}
 
 bool g_check = true;
 

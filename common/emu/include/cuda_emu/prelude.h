@@ -20,6 +20,10 @@
 #define __CUDA_ARCH_LIST__ 900
 #define __NVCC__ 1
 
+/* emu-rewrite puts this where the .cu file has asm (inline PTX). */
+#define CUDA_EMU_INLINE_ASM \
+    _Pragma("GCC error \"cuda-emu: inline PTX (asm) cannot run on the CPU emulator; keep a portable version for #ifdef CUDA_EMU\"") __asm__
+
 #include <cuda_runtime.h>
 
 #endif /* CUDA_EMU_PRELUDE_H */

@@ -55,10 +55,55 @@ template <class T> struct unsupported : std::false_type {};
 
 } // namespace details
 
-/* ---- Groups ---------------------------------------------------------------- */
+/* ---- Groups ----------------------------------------------------------------
+ * thread_group is what every group converts to (a function taking a
+ * thread_group accepts a block, a tile or a coalesced group); it keeps what
+ * it was, so its sync() and ranks stay right. */
 
-class thread_block {
+class thread_group {
   public:
+    CUDA_EMU_INLINE void sync() const
+    {
+        if (kind_ == kind_block || (kind_ == kind_tile && size_ >= details::block_size()))
+            __syncthreads();
+        else
+            __syncwarp(kind_ == kind_tile ? details::tile_mask(size_) : mask_);
+    }
+    CUDA_EMU_INLINE unsigned thread_rank() const
+    {
+        if (kind_ == kind_coalesced)
+            return (unsigned)__builtin_popcount(mask_ & ((1u << details::lane()) - 1));
+        return kind_ == kind_block ? details::block_rank() : details::block_rank() % size_;
+    }
+    CUDA_EMU_INLINE unsigned size() const
+    {
+        if (kind_ == kind_coalesced)
+            return (unsigned)__builtin_popcount(mask_);
+        return kind_ == kind_block ? details::block_size() : size_;
+    }
+    CUDA_EMU_INLINE unsigned num_threads() const { return size(); }
+    CUDA_EMU_INLINE unsigned meta_group_rank() const
+    {
+        return kind_ == kind_tile ? details::block_rank() / size_ : 0;
+    }
+    CUDA_EMU_INLINE unsigned meta_group_size() const
+    {
+        return kind_ == kind_tile ? (details::block_size() + size_ - 1) / size_ : 1;
+    }
+
+  protected:
+    enum Kind : unsigned { kind_block, kind_tile, kind_coalesced };
+    thread_group(Kind kind, unsigned size, unsigned mask) : kind_(kind), size_(size), mask_(mask) {}
+    Kind kind_;     /* what the group is */
+    unsigned size_; /* threads in a tile */
+    unsigned mask_; /* lanes of a coalesced group */
+
+    template <class Parent> friend thread_group tiled_partition(const Parent &, unsigned);
+};
+
+class thread_block : public thread_group {
+  public:
+    thread_block() : thread_group(kind_block, 0, 0) {}
     CUDA_EMU_INLINE void sync() const { __syncthreads(); }
     CUDA_EMU_INLINE static void barrier_wait() { __syncthreads(); }
     CUDA_EMU_INLINE unsigned thread_rank() const { return details::block_rank(); }
@@ -72,31 +117,6 @@ class thread_block {
 
 CUDA_EMU_INLINE thread_block this_thread_block() { return thread_block(); }
 
-/* A group of consecutive threads of the block: a tile of a warp (SIZE <= 32,
- * a power of 2) or the whole block. The result of tiled_partition(g, n). */
-class thread_group {
-  public:
-    explicit thread_group(unsigned size) : size_(size) {}
-    CUDA_EMU_INLINE void sync() const
-    {
-        if (size_ >= details::block_size())
-            __syncthreads();
-        else
-            __syncwarp(details::tile_mask(size_));
-    }
-    CUDA_EMU_INLINE unsigned thread_rank() const { return details::block_rank() % size_; }
-    CUDA_EMU_INLINE unsigned size() const { return size_; }
-    CUDA_EMU_INLINE unsigned num_threads() const { return size_; }
-    CUDA_EMU_INLINE unsigned meta_group_rank() const { return details::block_rank() / size_; }
-    CUDA_EMU_INLINE unsigned meta_group_size() const
-    {
-        return (details::block_size() + size_ - 1) / size_;
-    }
-
-  protected:
-    unsigned size_; /* threads in the group */
-};
-
 /* A tile of SIZE threads of one warp, with the warp collectives. */
 template <unsigned Size, class Parent = void>
 class thread_block_tile : public thread_group {
@@ -104,9 +124,9 @@ class thread_block_tile : public thread_group {
                   "cuda-emu: tiles of 1, 2, 4, 8, 16 or 32 threads are emulated (not wider than a warp)");
 
   public:
-    thread_block_tile() : thread_group(Size) {}
+    thread_block_tile() : thread_group(kind_tile, Size, 0) {}
     template <class P>
-    thread_block_tile(const thread_block_tile<Size, P> &) : thread_group(Size) {}
+    thread_block_tile(const thread_block_tile<Size, P> &) : thread_group(kind_tile, Size, 0) {}
     static constexpr unsigned num_threads() { return Size; }
     static constexpr unsigned size() { return Size; }
     CUDA_EMU_INLINE void sync() const { __syncwarp(details::tile_mask(Size)); }
@@ -163,13 +183,13 @@ CUDA_EMU_INLINE thread_group tiled_partition(const Parent &, unsigned n)
                "8, 16 or 32 threads, or the whole block\n", n);
         __assert_fail("tiled_partition size", __FILE__, __LINE__, __func__);
     }
-    return thread_group(n);
+    return thread_group(thread_group::kind_tile, n, 0);
 }
 
 /* The threads of the warp that are running this call together. */
-class coalesced_group {
+class coalesced_group : public thread_group {
   public:
-    CUDA_EMU_INLINE coalesced_group() : mask_(__activemask()) {}
+    CUDA_EMU_INLINE coalesced_group() : thread_group(kind_coalesced, 0, __activemask()) {}
     CUDA_EMU_INLINE void sync() const { __syncwarp(mask_); }
     CUDA_EMU_INLINE unsigned thread_rank() const
     {
@@ -186,12 +206,12 @@ class coalesced_group {
     template <class T> CUDA_EMU_INLINE T shfl_down(T var, unsigned delta) const
     {
         unsigned r = thread_rank() + delta;
-        return __shfl_sync(mask_, var, r < size() ? lane_of(r) : details::lane());
+        return __shfl_sync(mask_, var, r < size() ? lane_of(r) : (int)details::lane());
     }
     template <class T> CUDA_EMU_INLINE T shfl_up(T var, unsigned delta) const
     {
         unsigned r = thread_rank();
-        return __shfl_sync(mask_, var, r >= delta ? lane_of(r - delta) : details::lane());
+        return __shfl_sync(mask_, var, r >= delta ? lane_of(r - delta) : (int)details::lane());
     }
     CUDA_EMU_INLINE unsigned ballot(int pred) const
     {
@@ -213,7 +233,6 @@ class coalesced_group {
             m &= m - 1;
         return __builtin_ctz(m);
     }
-    unsigned mask_; /* the lanes in the group */
 };
 
 CUDA_EMU_INLINE coalesced_group coalesced_threads() { return coalesced_group(); }

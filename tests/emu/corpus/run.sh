@@ -103,7 +103,7 @@ for row in "${PROGRAMS[@]}"; do
         b=yes; built=$((built + 1))
         start=$(date +%s.%N)
         # shellcheck disable=SC2086
-        (cd "$src_dir" && timeout 300 "$OUT/bin/$name" $args) >"$log.run" 2>&1 </dev/null
+        (cd "$src_dir" && timeout 120 "$OUT/bin/$name" $args) >"$log.run" 2>&1 </dev/null
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc)
         secs=$(printf '%.1f' "$secs")

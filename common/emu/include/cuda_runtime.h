@@ -88,6 +88,12 @@ CUDA_EMU_INLINE cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
                                   device == cudaCpuDeviceId ? 0 : device};
     return ::cudaMemAdvise(devPtr, count, advice, loc);
 }
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                                                     unsigned int flags = cudaMemAttachSingle)
+{
+    return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
+}
 CUDA_EMU_INLINE cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {
     return ::cudaEventCreateWithFlags(event, flags);

@@ -842,6 +842,66 @@ cudaError_t cudaHostUnregister(void *ptr)
     return cudaSuccess;
 }
 
+/* An event opened from another process's handle: work is done when it is
+ * issued, so whatever it marks is complete; it counts as recorded. */
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
+{
+    CUDA_EMU_STICKY();
+    if (handle == nullptr || g_events.count(event) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    if ((event->flags & cudaEventInterprocess) == 0 || (event->flags & cudaEventDisableTiming) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->reserved, "cuda-emu event", 14);
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle)
+{
+    CUDA_EMU_STICKY();
+    if (event == nullptr || memcmp(handle.reserved, "cuda-emu event", 14) != 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    *event = new CUevent_st{cudaEventDisableTiming | cudaEventInterprocess, true, 0};
+    g_events.insert(*event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    (void)length;
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (devPtr == nullptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+                              flags != cudaMemAttachSingle))
+        return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+/* One device: no peers. */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (canAccessPeer == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0 || peerDevice != 0)
+        return record_error(cudaErrorInvalidDevice);
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    (void)peerDevice, (void)flags;
+    return record_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    (void)peerDevice;
+    return record_error(cudaErrorInvalidDevice);
+}
+
 /* ---- Managed memory hints and memory pools -------------------------------- */
 
 /* One memory space, work done at issue: a prefetch or advice only checks its arguments. */

@@ -9,10 +9,11 @@
 # --fetch clones it into build/corpus/cuda-samples first (needs the network). The programs'
 # sources never enter this repository. Each program is built with common/emu/emu-nvcc as its
 # own build would build it (same sources, -I Common), and run with only its size flags
-# changed, so it finishes in seconds on a CPU. NAME... runs only those programs.
+# changed, so it finishes in seconds on a CPU. NAME... runs only those programs;
+# CORPUS_TIMEOUT (seconds, default 120) bounds each run.
 #
-# "passed" means: exit status 0 and no line saying FAIL/FAILED/mismatch in its output (the
-# programs check their own results). "expected" marks a program that uses a feature the
+# "passed" means: exit status 0 and no line saying FAILED, "Result = FAIL", "test failed" or
+# mismatch in its output (the programs check their own results). "expected" marks a program that uses a feature the
 # emulator refuses at build time (grid.sync, inline PTX ...): it counts as right when the
 # build fails with a one-line message naming the feature. Logs: build/corpus/logs/NAME.*.
 # Not part of `make test`: the corpus is large and fetched from outside.
@@ -102,11 +103,11 @@ for row in "${PROGRAMS[@]}"; do
         b=yes; built=$((built + 1))
         start=$(date +%s.%N)
         # shellcheck disable=SC2086
-        (cd "$src_dir" && timeout 120 "$OUT/bin/$name" $args) >"$log.run" 2>&1 </dev/null
+        (cd "$src_dir" && timeout ${CORPUS_TIMEOUT:-120} "$OUT/bin/$name" $args) >"$log.run" 2>&1 </dev/null
         rc=$?
         secs=$(echo "$(date +%s.%N) - $start" | bc)
         secs=$(printf '%.1f' "$secs")
-        if [ $rc -eq 0 ] && ! grep -qiE 'FAIL|mismatch' "$log.run"; then
+        if [ $rc -eq 0 ] && ! grep -qE 'FAILED|Result = FAIL|[Tt]est failed|[Mm]ismatch|MISMATCH' "$log.run"; then
             p=yes; passed=$((passed + 1))
         else
             note="exit $rc: $(grep -m1 -E 'cuda-emu: error|FAIL|ERROR|error' "$log.run" | cut -c1-80)"

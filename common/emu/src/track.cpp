@@ -212,8 +212,9 @@ std::string &g_taint_origin = *new std::string();
 constexpr unsigned kMaxUninitReports = 3;
 
 /* A read of bytes nothing wrote: a warning (the value is the 0xff poison; on a
- * GPU, whatever was there). It becomes an error only if data computed from it
- * is copied to the host (check_written): thread T is tainted from here on. */
+ * GPU, whatever was there, so a wrong result shows here as NaN or -1). Thread T
+ * is marked from here on, so that a copy to the host of what it wrote can say
+ * where the data came from (check_written). */
 void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atomic,
                           const void *pc)
 {
@@ -233,7 +234,7 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
         report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
                     describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
         report_line("fresh shared memory holds no data from earlier blocks (here: the 0xff "
-                    "poison); this is an error only if the value reaches an output");
+                    "poison), so a result computed from it shows as NaN or -1");
     } else {
         fprintf(stderr, "cuda-emu: warning: read of uninitialized device memory in kernel %s, "
                         "block %s, thread %s\n",
@@ -241,7 +242,8 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
         report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
                     describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
         report_line("nothing (no kernel, cudaMemcpy or cudaMemset) has written these bytes "
-                    "since the allocation; this is an error only if the value reaches an output");
+                    "since the allocation (they hold the 0xff poison: a result computed from them shows as "
+                    "NaN or -1)");
     }
     if (g_uninit_reports == kMaxUninitReports)
         report_line("(further uninitialized reads are not listed)");
@@ -638,16 +640,20 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
                     "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
     }
     if (tainted != 0) {
-        fprintf(stderr, "cuda-emu: error: %s copies results computed from uninitialized memory\n",
-                what);
-        report_line("%zu of the %zu bytes copied were written by threads that had read bytes "
-                    "nothing wrote (the first is %s), at %s",
+        /* A warning: a thread that read uninitialized bytes may still write
+         * correct results (a scan that reads a whole warp's slots and uses a
+         * few); the values themselves show the poison when they are wrong. */
+        fprintf(stderr, "cuda-emu: warning: %s copies results computed by threads that read "
+                        "uninitialized memory\n", what);
+        report_line("%zu of the %zu bytes copied were written by such threads (the first is %s), "
+                    "at %s",
                     tainted, n, describe_memory(c + first_tainted, 1).c_str(), where(pc).c_str());
-        report_line("the first such read: %s (see the warning above); initialise that memory "
+        report_line("the first such read: %s; if these results are wrong, initialise that memory "
                     "(cudaMemset, or a kernel that writes before it reads)",
                     g_taint_origin.c_str());
+        for_granules(p, n, [](Region *r, uintptr_t g, uint8_t bytes) { r->tainted[g] &= (uint8_t)~bytes; });
     }
-    return false;
+    return count == 0;
 }
 
 void reset_uninitialized_reports()

@@ -318,7 +318,11 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
         t->tainted = true;
     /* Races are per byte: only accesses that share a byte conflict. */
     if (op == Op::read) {
-        if (c.write.launch == serial && (c.write.bytes & bytes) && concurrent(c.write, me, t))
+        /* A plain read against another thread's atomic update is no race: it
+         * reads one value or the other, as a relaxed load would (the "check,
+         * then atomically claim" pattern). */
+        if (c.write.launch == serial && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
+            concurrent(c.write, me, t))
             report_race(t, r, a, n, me, c.write, false);
         c.read = me;
         c.read.bytes = bytes;
@@ -327,7 +331,8 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
     if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
         (c.write.bytes & bytes) && concurrent(c.write, me, t))
         report_race(t, r, a, n, me, c.write, true);
-    if (c.read.launch == serial && (c.read.bytes & bytes) && concurrent(c.read, me, t))
+    if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
+        concurrent(c.read, me, t))
         report_race(t, r, a, n, me, c.read, true);
     c.write = me;
     c.write.bytes = bytes;

@@ -25,10 +25,11 @@ typedef struct {
 
 static const planted_case cases[] = {
     {"missing_sync",
-     {"cuda-emu: error: read of shared memory that no thread of the block has written yet "
+     {"cuda-emu: warning: read of shared memory that no thread of the block has written yet "
       "\\(missing __syncthreads\\(\\)\\?\\) in kernel rotate, block \\(0,0,0\\), thread \\(0,0,0\\)",
-      "thread \\(0,0,0\\) reads __shared__ s, element 1 \\(4 bytes at byte offset 4 of 512\\) at "
-      "tests/emu/planted/missing_sync\\.cu:35",
+      "cuda-emu: error: data race on shared memory in kernel rotate, block \\(0,0,0\\), "
+      "thread \\(1,0,0\\)",
+      "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/missing_sync\\.cu:35",
       "CUDA error: cudaErrorLaunchFailure"}},
     {"oob_tail",
      {"ERROR: AddressSanitizer: heap-buffer-overflow",
@@ -57,11 +58,14 @@ static const planted_case cases[] = {
       "thread \\(0,0,0\\) of the same block wrote it at tests/emu/planted/global_race\\.cu:31",
       "CUDA error: cudaErrorLaunchFailure"}},
     {"uninit_output",
-     {"cuda-emu: error: read of uninitialized device memory in kernel add_into, block \\(0,0,0\\), "
+     {"cuda-emu: warning: read of uninitialized device memory in kernel add_into, block \\(0,0,0\\), "
       "thread \\(0,0,0\\)",
       "reads 4 bytes at byte offset 0 of a 4000-byte cudaMalloc allocation \\(made at "
       "tests/emu/planted/uninit_output\\.cu:40\\) at tests/emu/planted/uninit_output\\.cu:29",
-      "CUDA error: cudaErrorLaunchFailure"}},
+      "cuda-emu: warning: cudaMemcpy copies results computed by threads that read uninitialized memory",
+      "the first such read: kernel add_into, block \\(0,0,0\\), thread \\(0,0,0\\), at "
+      "tests/emu/planted/uninit_output\\.cu:29",
+      "RESULT: wrong: 1000 of 1000"}},
     {"uninit_tail",
      {"cuda-emu: error: cudaMemcpy copies device memory that was never written",
       "928 of the 4000 bytes copied were never written \\(the first is 1 byte at byte offset "

@@ -9,6 +9,7 @@
  */
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "cuda_runtime_api.h"
 #include "device_launch_parameters.h"
@@ -62,6 +63,36 @@ template <class T>
 CUDA_EMU_INLINE cudaError_t cudaIpcOpenMemHandle(T **devPtr, cudaIpcMemHandle_t handle, unsigned int flags)
 {
     return ::cudaIpcOpenMemHandle(reinterpret_cast<void **>(devPtr), handle, flags);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaMallocFromPoolAsync(T **ptr, size_t size, cudaMemPool_t memPool,
+                                                    cudaStream_t stream)
+{
+    return ::cudaMallocFromPoolAsync(reinterpret_cast<void **>(ptr), size, memPool, stream);
+}
+/* The older form of cudaMemPrefetchAsync and cudaMemAdvise: a device ordinal,
+ * or cudaCpuDeviceId for the host. */
+CUDA_EMU_INLINE cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, int dstDevice,
+                                                 cudaStream_t stream = 0)
+{
+    struct cudaMemLocation loc = {dstDevice == cudaCpuDeviceId ? cudaMemLocationTypeHost
+                                                               : cudaMemLocationTypeDevice,
+                                  dstDevice == cudaCpuDeviceId ? 0 : dstDevice};
+    return ::cudaMemPrefetchAsync(devPtr, count, loc, 0, stream);
+}
+CUDA_EMU_INLINE cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
+                                          enum cudaMemoryAdvise advice, int device)
+{
+    struct cudaMemLocation loc = {device == cudaCpuDeviceId ? cudaMemLocationTypeHost
+                                                            : cudaMemLocationTypeDevice,
+                                  device == cudaCpuDeviceId ? 0 : device};
+    return ::cudaMemAdvise(devPtr, count, advice, loc);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                                                     unsigned int flags = cudaMemAttachSingle)
+{
+    return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
 }
 CUDA_EMU_INLINE cudaError_t cudaEventCreate(cudaEvent_t *event, unsigned int flags)
 {

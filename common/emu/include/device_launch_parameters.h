@@ -8,6 +8,7 @@
  */
 #ifndef CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
 #define CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
+#define __DEVICE_LAUNCH_PARAMETERS_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "vector_types.h"
 

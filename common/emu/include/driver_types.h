@@ -10,6 +10,7 @@
  */
 #ifndef CUDA_EMU_DRIVER_TYPES_H
 #define CUDA_EMU_DRIVER_TYPES_H
+#define __DRIVER_TYPES_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include <stddef.h>
 
@@ -95,6 +96,64 @@ enum cudaFuncCache {
     cudaFuncCachePreferL1 = 2,
     cudaFuncCachePreferEqual = 3
 };
+
+/* cudaFuncAttributePreferredSharedMemoryCarveout values (percent otherwise). */
+enum cudaSharedCarveout {
+    cudaSharedmemCarveoutDefault = -1,
+    cudaSharedmemCarveoutMaxShared = 100,
+    cudaSharedmemCarveoutMaxL1 = 0
+};
+
+/* Where memory is, for prefetches and advice. */
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+    enum cudaMemLocationType type; /* device or host */
+    int id;                        /* device ordinal, or NUMA node */
+};
+enum cudaMemoryAdvise {
+    cudaMemAdviseSetReadMostly = 1,
+    cudaMemAdviseUnsetReadMostly = 2,
+    cudaMemAdviseSetPreferredLocation = 3,
+    cudaMemAdviseUnsetPreferredLocation = 4,
+    cudaMemAdviseSetAccessedBy = 5,
+    cudaMemAdviseUnsetAccessedBy = 6
+};
+
+/* Stream-ordered allocation: memory pools. */
+enum cudaMemPoolAttr {
+    cudaMemPoolReuseFollowEventDependencies = 0x1,
+    cudaMemPoolReuseAllowOpportunistic = 0x2,
+    cudaMemPoolReuseAllowInternalDependencies = 0x3,
+    cudaMemPoolAttrReleaseThreshold = 0x4,
+    cudaMemPoolAttrReservedMemCurrent = 0x5,
+    cudaMemPoolAttrReservedMemHigh = 0x6,
+    cudaMemPoolAttrUsedMemCurrent = 0x7,
+    cudaMemPoolAttrUsedMemHigh = 0x8
+};
+enum cudaMemAllocationType {
+    cudaMemAllocationTypeInvalid = 0x0,
+    cudaMemAllocationTypePinned = 0x1
+};
+enum cudaMemAllocationHandleType {
+    cudaMemHandleTypeNone = 0x0,
+    cudaMemHandleTypePosixFileDescriptor = 0x1
+};
+struct cudaMemPoolProps {
+    enum cudaMemAllocationType allocType;         /* pinned */
+    enum cudaMemAllocationHandleType handleTypes; /* none here */
+    struct cudaMemLocation location;              /* the device */
+    void *win32SecurityAttributes;                /* unused */
+    size_t maxSize;                               /* 0: no limit */
+    unsigned short usage;                         /* unused */
+    unsigned char reserved[54];                   /* reserved by CUDA */
+};
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
 enum cudaLimit {
     cudaLimitStackSize = 0x00,
@@ -220,6 +279,7 @@ typedef struct CUevent_st *cudaEvent_t;
 typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
+#define CUDART_CB
 typedef void (*cudaHostFn_t)(void *userData);
 
 /* CUDA IPC handles: 64 opaque bytes, passed between processes by value. */

@@ -6,6 +6,7 @@
  */
 #ifndef CUDA_EMU_VECTOR_FUNCTIONS_H
 #define CUDA_EMU_VECTOR_FUNCTIONS_H
+#define __VECTOR_FUNCTIONS_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "vector_types.h"
 

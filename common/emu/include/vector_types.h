@@ -11,6 +11,7 @@
  */
 #ifndef CUDA_EMU_VECTOR_TYPES_H
 #define CUDA_EMU_VECTOR_TYPES_H
+#define __VECTOR_TYPES_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #define CUDA_EMU_ALIGN(n) __attribute__((aligned(n)))
 

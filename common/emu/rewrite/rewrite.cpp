@@ -380,10 +380,23 @@ bool Rewriter::handle_directive(size_t hash, size_t *next)
         size_t p = skip_space(we);
         std::string what = s_.substr(p, ident_end(p) - p);
         if (what == "unroll" || what.compare(0, 3, "nv_") == 0) {
-            std::string blank;
+            /* #pragma unroll [N] becomes GCC's own (a register array indexed in
+             * a fully unrolled loop then stays in registers, which the access
+             * checks never see); nvcc's other pragmas are blanked. Newlines
+             * are kept, so lines still match the .cu file. */
+            std::string text;
+            if (what == "unroll") {
+                size_t n = skip_space(ident_end(p));
+                size_t ne = n;
+                while (ne < end && isdigit((unsigned char)s_[ne]))
+                    ++ne;
+                std::string count = ne > n ? s_.substr(n, ne - n) : "8";
+                text = "#pragma GCC unroll " + (count.size() > 5 ? std::string("8") : count);
+            }
             for (size_t i = hash; i < end; ++i)
-                blank += s_[i] == '\n' ? '\n' : ' ';
-            edits_.push_back(Edit{hash, end, blank});
+                if (s_[i] == '\n')
+                    text += '\n';
+            edits_.push_back(Edit{hash, end, text});
         }
         return true;
     }
@@ -705,6 +718,10 @@ bool Rewriter::run(std::string *error)
                 ok = handle_shared(i, &next);
             else if (!directive_[i] && word == "__launch_bounds__")
                 ok = handle_launch_bounds(i, &next);
+            else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm"))
+                /* Inline PTX cannot run here: a build error where it is compiled
+                 * (not in a branch #if leaves out), see prelude.h. */
+                edits_.push_back(Edit{i, next, "CUDA_EMU_INLINE_ASM"});
         }
         if (!ok) {
             *error = error_;

@@ -8,14 +8,16 @@
  *   track.cpp    the memory-access hooks: race and uninitialized-read checks
  *   report.cpp   error messages with kernel, block, thread and source line
  *
- * One host thread runs everything: CUDA threads are fibers switched by the
- * scheduler in exec.cpp, so none of this state needs a lock.
+ * One host thread at a time runs in here (api_mutex): CUDA threads are fibers
+ * switched by the scheduler in exec.cpp, so none of this state needs a lock
+ * of its own.
  */
 #ifndef CUDA_EMU_INTERNAL_H
 #define CUDA_EMU_INTERNAL_H
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,8 @@ struct Thread {
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
     uint32_t phase;           /* block barriers passed in this launch */
     uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
+    bool tainted;             /* it read uninitialized data (directly or through memory
+                                 other tainted threads wrote): what it writes is tainted */
     uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
     uint32_t sync_phase;      /* phase of that atomic or fence */
     uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
@@ -196,6 +200,10 @@ size_t kernel_max_dynamic_shared(const void *kernel);
  * on one SM of the emulated device (0 if none fits). */
 int blocks_per_sm(int threads, size_t smem);
 
+/* Held by a host thread for the length of an API call or a launch: CUDA may
+ * be called from several host threads, one at a time in here. */
+std::recursive_mutex &api_mutex();
+
 /* Makes sure the runtime is initialised (settings, sanitizer callbacks). */
 void init_runtime();
 
@@ -225,6 +233,8 @@ void copy_written(void *dst, const void *src, size_t n);
 /* Reports host reads of never-written device memory in [P, P+N), by the API
  * call WHAT at PC; returns false (and reports) if there are any. */
 bool check_written(const void *p, size_t n, const char *what, const void *pc);
+/* Forgets the uninitialized reads reported so far (cudaDeviceReset). */
+void reset_uninitialized_reports();
 /* An atomic access of SIZE bytes at ADDR that CHANGED memory or not. */
 void track_atomic(void *addr, size_t size, bool changed, const void *pc);
 /* A fence, or an atomic: everything this thread did before is ordered

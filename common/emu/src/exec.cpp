@@ -545,6 +545,8 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
                 name, g_launch->name);
         fail_from_fiber(cudaErrorNotSupported);
     }
+    /* One launch at a time, whichever host thread issues it. */
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
     if (cudaError_t sticky = sticky_error()) {
         record_error(sticky);
         return;

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -60,7 +61,7 @@ struct KernelAttributes {
     int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout */
 };
 
-cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns */
+thread_local cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns (per host thread, as in CUDA) */
 cudaError_t g_sticky = cudaSuccess;     /* a kernel fault: every call returns it */
 size_t g_device_used;                   /* bytes of device memory handed out */
 /* The tables below are never destroyed: LeakSanitizer checks after static
@@ -261,12 +262,13 @@ cudaError_t release(void *p)
     return cudaSuccess;
 }
 
+/* The start of most API calls: one host thread at a time in the runtime (the
+ * lock is held to the end of the call), and the sticky error. */
 #define CUDA_EMU_STICKY()                                                               \
-    do {                                                                                \
-        init_runtime();                                                                 \
-        if (g_sticky != cudaSuccess)                                                    \
-            return record_error(g_sticky);                                              \
-    } while (0)
+    std::lock_guard<std::recursive_mutex> cuda_emu_api_lock(api_mutex());               \
+    init_runtime();                                                                     \
+    if (g_sticky != cudaSuccess)                                                        \
+    return record_error(g_sticky)
 
 /* CUDA's name and message for each error code this runtime returns. */
 struct ErrorText {
@@ -378,6 +380,12 @@ Settings &mutable_settings()
 } // namespace
 
 const Settings &settings() { return mutable_settings(); }
+
+std::recursive_mutex &api_mutex()
+{
+    static std::recursive_mutex &m = *new std::recursive_mutex();
+    return m;
+}
 
 bool g_check = true;
 
@@ -694,6 +702,7 @@ cudaError_t cudaDeviceReset(void)
         delete e;
     g_events.clear();
     g_kernels.clear();
+    reset_uninitialized_reports();
     g_sticky = cudaSuccess;
     g_last_error = cudaSuccess;
     return cudaSuccess;
@@ -833,6 +842,183 @@ cudaError_t cudaHostUnregister(void *ptr)
     return cudaSuccess;
 }
 
+/* An event opened from another process's handle: work is done when it is
+ * issued, so whatever it marks is complete; it counts as recorded. */
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)
+{
+    CUDA_EMU_STICKY();
+    if (handle == nullptr || g_events.count(event) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    if ((event->flags & cudaEventInterprocess) == 0 || (event->flags & cudaEventDisableTiming) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->reserved, "cuda-emu event", 14);
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle)
+{
+    CUDA_EMU_STICKY();
+    if (event == nullptr || memcmp(handle.reserved, "cuda-emu event", 14) != 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    *event = new CUevent_st{cudaEventDisableTiming | cudaEventInterprocess, true, 0};
+    g_events.insert(*event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags)
+{
+    (void)length;
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (devPtr == nullptr || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost &&
+                              flags != cudaMemAttachSingle))
+        return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+/* One device: no peers. */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+    if (canAccessPeer == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0 || peerDevice != 0)
+        return record_error(cudaErrorInvalidDevice);
+    *canAccessPeer = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+    (void)peerDevice, (void)flags;
+    return record_error(cudaErrorInvalidDevice);
+}
+
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice)
+{
+    (void)peerDevice;
+    return record_error(cudaErrorInvalidDevice);
+}
+
+/* ---- Managed memory hints and memory pools -------------------------------- */
+
+/* One memory space, work done at issue: a prefetch or advice only checks its arguments. */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream)
+{
+    (void)flags;
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (devPtr == nullptr || device_range(devPtr, count) == nullptr ||
+        (location.type == cudaMemLocationTypeDevice && location.id != 0))
+        return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location)
+{
+    (void)advice, (void)location;
+    CUDA_EMU_STICKY();
+    if (devPtr == nullptr || device_range(devPtr, count) == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+struct CUmemPoolHandle_st {
+    size_t release_threshold; /* cudaMemPoolAttrReleaseThreshold, kept for Get */
+    size_t used, used_high;   /* bytes handed out now and at most (not tracked per pool) */
+};
+namespace {
+CUmemPoolHandle_st g_default_pool;
+cudaMemPool_t g_current_pool = &g_default_pool;
+} // namespace
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    if (memPool == nullptr || device != 0)
+        return record_error(memPool == nullptr ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+    *memPool = &g_default_pool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+    if (memPool == nullptr || device != 0)
+        return record_error(memPool == nullptr ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+    *memPool = g_current_pool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+    if (memPool == nullptr || device != 0)
+        return record_error(memPool == nullptr ? cudaErrorInvalidValue : cudaErrorInvalidDevice);
+    g_current_pool = memPool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    if (memPool == nullptr || poolProps == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *memPool = new CUmemPoolHandle_st();
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+    if (memPool == nullptr || memPool == &g_default_pool)
+        return record_error(cudaErrorInvalidValue);
+    if (g_current_pool == memPool)
+        g_current_pool = &g_default_pool;
+    delete memPool;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    if (memPool == nullptr || value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (attr == cudaMemPoolAttrReleaseThreshold)
+        memPool->release_threshold = (size_t) * static_cast<unsigned long long *>(value);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    if (memPool == nullptr || value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    unsigned long long *v = static_cast<unsigned long long *>(value);
+    if (attr == cudaMemPoolAttrReleaseThreshold)
+        *v = memPool->release_threshold;
+    else if (attr >= cudaMemPoolAttrReservedMemCurrent)
+        *v = g_device_used;
+    else
+        *static_cast<int *>(value) = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+    (void)minBytesToKeep;
+    return memPool == nullptr ? record_error(cudaErrorInvalidValue) : cudaSuccess;
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (memPool == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    return allocate(ptr, size, RegionKind::device, CUDA_EMU_PC);
+}
+
 /* ---- Interprocess memory (CUDA IPC) ------------------------------------------ */
 
 namespace {
@@ -866,6 +1052,9 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
                 "cudaMalloc (cudaErrorInvalidValue)\n", devPtr, where(CUDA_EMU_PC).c_str());
         return record_error(cudaErrorInvalidValue);
     }
+    /* Another process may write it from now on, which this one's bookkeeping
+     * cannot see: count all of it as written. */
+    mark_written(it->first, it->second.size);
     IpcHandle h;
     memset(&h, 0, sizeof h);
     h.magic = kIpcMagic;
@@ -1278,3 +1467,35 @@ cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
 
 /* Sanitizer defaults for emulated programs: a UBSan report with its stack. */
 extern "C" const char *__ubsan_default_options() { return "print_stacktrace=1"; }
+
+/* Host memory a program never frees is a warning, as it is on a GPU build
+ * (where nothing checks): LeakSanitizer's own check at exit, which fails the
+ * run, is off; the one below reports and lets the exit status stand. */
+extern "C" const char *__asan_default_options() { return "leak_check_at_exit=0"; }
+extern "C" int __lsan_do_recoverable_leak_check();
+
+namespace {
+
+void leak_warning()
+{
+    if (__lsan_do_recoverable_leak_check() != 0)
+        fprintf(stderr, "cuda-emu: warning: the program leaks the host memory listed above "
+                        "(a warning: the run's result stands)\n");
+}
+
+const bool g_leak_check_registered = [] { return atexit(leak_warning) == 0; }();
+
+} // namespace
+
+/* clock() in a kernel reads the SM's clock (here: clock_ticks(), 1 GHz
+ * nominal); in host code, the process's CPU time, as libc's clock(). One
+ * symbol serves both, so it decides by whether a CUDA thread is running. */
+extern "C" clock_t clock(void) __THROW
+{
+    if (cuda_emu::g_thread != nullptr)
+        return (clock_t)(int)(unsigned)cuda_emu::clock_ticks();
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return (clock_t)-1;
+    return (clock_t)(ts.tv_sec * CLOCKS_PER_SEC + ts.tv_nsec / (1000000000 / CLOCKS_PER_SEC));
+}

@@ -81,7 +81,7 @@ struct Access {
     int32_t pc;      /* source location, as an offset from pc_base(); 0 if unknown */
     uint16_t thread; /* linear thread index in the block */
     uint8_t flags;   /* acc_atomic, acc_released */
-    uint8_t unused;  /* padding */
+    uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
 
 struct Cell {
@@ -104,6 +104,8 @@ struct Region {
     Cell *cells;           /* one per 4-byte granule; null if too large to check */
     size_t cells_bytes;    /* size of the cells mapping */
     uint8_t *written;      /* per granule, bit i: byte i was ever written; null if unchecked */
+    uint8_t *tainted;      /* per granule, bit i: byte i holds data computed from an
+                              uninitialized read; null if unchecked */
     const char *name;      /* variable name (shared memory) */
     size_t elem_size;      /* element size (shared memory), for element indices */
     const void *alloc_pc;  /* where cudaMalloc was called (device memory) */
@@ -203,28 +205,48 @@ std::string block_of(const Access &x)
     return dim_str(unflatten(x.block, g_launch->grid));
 }
 
-[[noreturn]] void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atomic,
-                                       const void *pc)
+/* Uninitialized reads reported so far in this process, and the first one's
+ * description (named again if tainted data reaches the host). */
+unsigned g_uninit_reports;
+std::string &g_taint_origin = *new std::string();
+constexpr unsigned kMaxUninitReports = 3;
+
+/* A read of bytes nothing wrote: a warning (the value is the 0xff poison; on a
+ * GPU, whatever was there, so a wrong result shows here as NaN or -1). Thread T
+ * is marked from here on, so that a copy to the host of what it wrote can say
+ * where the data came from (check_written). */
+void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atomic,
+                          const void *pc)
 {
+    t->tainted = true;
+    if (g_taint_origin.empty())
+        g_taint_origin = std::string("kernel ") + g_launch->name + ", block " +
+                         dim_str(t->block->idx) + ", thread " + dim_str(t->idx) + ", at " +
+                         where(pc);
+    if (++g_uninit_reports > kMaxUninitReports) {
+        return;
+    }
     const char *verb = atomic ? "updates atomically" : "reads";
     if (is_shared(r)) {
-        report_head("read of shared memory that no thread of the block has written yet "
-                    "(missing __syncthreads()?)",
-                    t->block, t);
+        fprintf(stderr, "cuda-emu: warning: read of shared memory that no thread of the block has "
+                        "written yet (missing __syncthreads()?) in kernel %s, block %s, thread %s\n",
+                g_launch->name, dim_str(t->block->idx).c_str(), dim_str(t->idx).c_str());
         report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
                     describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
-        report_line("if another thread writes it, a __syncthreads() is missing between that "
-                    "write and this read; fresh shared memory holds no data from earlier "
-                    "blocks (here: the 0xff poison)");
+        report_line("fresh shared memory holds no data from earlier blocks (here: the 0xff "
+                    "poison), so a result computed from it shows as NaN or -1");
     } else {
-        report_head("read of uninitialized device memory", t->block, t);
+        fprintf(stderr, "cuda-emu: warning: read of uninitialized device memory in kernel %s, "
+                        "block %s, thread %s\n",
+                g_launch->name, dim_str(t->block->idx).c_str(), dim_str(t->idx).c_str());
         report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), verb,
                     describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
         report_line("nothing (no kernel, cudaMemcpy or cudaMemset) has written these bytes "
-                    "since the allocation; initialise them first (cudaMemset, or a kernel that "
-                    "writes before it reads)");
+                    "since the allocation (they hold the 0xff poison: a result computed from them shows as "
+                    "NaN or -1)");
     }
-    fail_from_fiber(cudaErrorLaunchFailure);
+    if (g_uninit_reports == kMaxUninitReports)
+        report_line("(further uninitialized reads are not listed)");
 }
 
 [[noreturn]] void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
@@ -292,19 +314,33 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
     Cell &c = r->cells[g];
     if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes)
         report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+    if (op != Op::write && (r->tainted[g] & bytes))
+        t->tainted = true;
+    /* Races are per byte: only accesses that share a byte conflict. */
     if (op == Op::read) {
-        if (c.write.launch == serial && concurrent(c.write, me, t))
+        /* A plain read against another thread's atomic update is no race: it
+         * reads one value or the other, as a relaxed load would (the "check,
+         * then atomically claim" pattern). */
+        if (c.write.launch == serial && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
+            concurrent(c.write, me, t))
             report_race(t, r, a, n, me, c.write, false);
         c.read = me;
+        c.read.bytes = bytes;
         return;
     }
     if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
-        concurrent(c.write, me, t))
+        (c.write.bytes & bytes) && concurrent(c.write, me, t))
         report_race(t, r, a, n, me, c.write, true);
-    if (c.read.launch == serial && concurrent(c.read, me, t))
+    if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
+        concurrent(c.read, me, t))
         report_race(t, r, a, n, me, c.read, true);
     c.write = me;
+    c.write.bytes = bytes;
     r->written[g] |= bytes;
+    if (t->tainted)
+        r->tainted[g] |= bytes;
+    else
+        r->tainted[g] &= (uint8_t)~bytes;
 }
 
 /* The race and uninitialized-read checks of an access of N bytes at A (in
@@ -325,7 +361,7 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.thread = (uint16_t)t->tid;
     me.flags = (op == Op::atomic ? acc_atomic : 0) |
                (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
-    me.unused = 0;
+    me.bytes = 0;
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
         check_granule(r, t, a, n, op, pc, me, off / 4,
                       (uint8_t)(((1u << n) - 1) << (off & 3)));
@@ -407,9 +443,14 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
 {
     if (n == 0)
         return;
+    Thread *t = g_thread;
+    /* A CUDA thread's own locals (most accesses of a kernel with register
+     * arrays) need no check: nothing else can reach its stack. */
+    if (t != nullptr && a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
+        return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
-    if (g_thread != nullptr)
+    if (t != nullptr)
         kernel_access(a, n, write, pc);
     else if (a >= g_dev_lo && a < g_dev_hi)
         host_access(a, n, write, pc);
@@ -452,6 +493,7 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
             r->cells = static_cast<Cell *>(m);
         }
         r->written = static_cast<uint8_t *>(calloc(granules, 1));
+        r->tainted = static_cast<uint8_t *>(calloc(granules, 1));
         if (kind == RegionKind::managed)
             memset(r->written, 0x0f, granules);
         if (!shared)
@@ -492,6 +534,7 @@ void untrack_region(void *p)
     if (r->cells != nullptr && !shared)
         g_checked_device -= r->hi - r->lo;
     free(r->written);
+    free(r->tainted);
     delete r;
 }
 
@@ -543,7 +586,10 @@ bool byte_written(const void *p)
 
 void mark_written(void *p, size_t n)
 {
-    for_granules(p, n, [](Region *r, uintptr_t g, uint8_t bytes) { r->written[g] |= bytes; });
+    for_granules(p, n, [](Region *r, uintptr_t g, uint8_t bytes) {
+        r->written[g] |= bytes;
+        r->tainted[g] &= (uint8_t)~bytes;
+    });
 }
 
 void copy_written(void *dst, const void *src, size_t n)
@@ -555,8 +601,12 @@ void copy_written(void *dst, const void *src, size_t n)
     }
     for (size_t i = 0; i < n; ++i) {
         bool w = byte_written(static_cast<const char *>(src) + i);
+        bool tainted = false;
+        for_granules(static_cast<const char *>(src) + i, 1,
+                     [&](Region *r, uintptr_t g, uint8_t bytes) { tainted = r->tainted[g] & bytes; });
         for_granules(static_cast<char *>(dst) + i, 1, [&](Region *r, uintptr_t g, uint8_t bytes) {
             r->written[g] = w ? (r->written[g] | bytes) : (r->written[g] & ~bytes);
+            r->tainted[g] = tainted ? (r->tainted[g] | bytes) : (r->tainted[g] & ~bytes);
         });
     }
 }
@@ -565,29 +615,56 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
 {
     if (!g_check)
         return true;
-    size_t first = SIZE_MAX, last = 0, count = 0;
+    size_t first = SIZE_MAX, last = 0, count = 0, tainted = 0, first_tainted = SIZE_MAX;
     const char *c = static_cast<const char *>(p);
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     for_granules(p, n, [&](Region *r, uintptr_t g, uint8_t bytes) {
         uint8_t missing = bytes & ~r->written[g];
-        for (int i = 0; missing != 0 && i < 4; ++i)
+        uint8_t bad = bytes & r->written[g] & r->tainted[g];
+        for (int i = 0; (missing | bad) != 0 && i < 4; ++i) {
+            size_t at = r->lo + g * 4 + i - a;
             if (missing >> i & 1) {
-                size_t at = r->lo + g * 4 + i - a;
                 first = std::min(first, at);
                 last = at;
                 ++count;
+            } else if (bad >> i & 1) {
+                first_tainted = std::min(first_tainted, at);
+                ++tainted;
             }
+        }
     });
-    if (count == 0)
+    if (count == 0 && tainted == 0)
         return true;
-    fprintf(stderr, "cuda-emu: error: %s copies device memory that was never written\n", what);
-    report_line("%zu of the %zu bytes copied were never written (the first is %s, the last "
-                "byte offset %zu of the copy), at %s",
-                count, n, describe_memory(c + first, 1).c_str(), last, where(pc).c_str());
-    report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: a kernel "
-                "probably skips part of its output (the emulator fills fresh allocations with "
-                "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
-    return false;
+    if (count != 0) {
+        fprintf(stderr, "cuda-emu: error: %s copies device memory that was never written\n", what);
+        report_line("%zu of the %zu bytes copied were never written (the first is %s, the last "
+                    "byte offset %zu of the copy), at %s",
+                    count, n, describe_memory(c + first, 1).c_str(), last, where(pc).c_str());
+        report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: a kernel "
+                    "probably skips part of its output (the emulator fills fresh allocations with "
+                    "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
+    }
+    if (tainted != 0) {
+        /* A warning: a thread that read uninitialized bytes may still write
+         * correct results (a scan that reads a whole warp's slots and uses a
+         * few); the values themselves show the poison when they are wrong. */
+        fprintf(stderr, "cuda-emu: warning: %s copies results computed by threads that read "
+                        "uninitialized memory\n", what);
+        report_line("%zu of the %zu bytes copied were written by such threads (the first is %s), "
+                    "at %s",
+                    tainted, n, describe_memory(c + first_tainted, 1).c_str(), where(pc).c_str());
+        report_line("the first such read: %s; if these results are wrong, initialise that memory "
+                    "(cudaMemset, or a kernel that writes before it reads)",
+                    g_taint_origin.c_str());
+        for_granules(p, n, [](Region *r, uintptr_t g, uint8_t bytes) { r->tainted[g] &= (uint8_t)~bytes; });
+    }
+    return count == 0;
+}
+
+void reset_uninitialized_reports()
+{
+    g_uninit_reports = 0;
+    g_taint_origin.clear();
 }
 
 void track_atomic(void *addr, size_t size, bool changed, const void *pc)
@@ -685,8 +762,13 @@ __attribute__((noinline)) void __tsan_write_range(void *p, size_t n) { CUDA_EMU_
 void __tsan_init() {}
 void __tsan_func_entry(void *caller) { (void)caller; }
 void __tsan_func_exit() {}
-void __tsan_vptr_update(void **vptr, void *value) { (void)vptr, (void)value; }
-void __tsan_vptr_read(void **vptr) { (void)vptr; }
+/* A constructor storing an object's vtable pointer, and a virtual call reading it. */
+__attribute__((noinline)) void __tsan_vptr_update(void **vptr, void *value)
+{
+    (void)value;
+    CUDA_EMU_ACCESS(vptr, sizeof(void *), true);
+}
+__attribute__((noinline)) void __tsan_vptr_read(void **vptr) { CUDA_EMU_ACCESS(vptr, sizeof(void *), false); }
 
 /* C++ atomics (std::atomic, __atomic builtins) in instrumented code: done
  * with the same builtins, sequentially consistent. They are host-side

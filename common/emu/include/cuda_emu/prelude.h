@@ -1,8 +1,10 @@
 /*
  * cuda_emu/prelude.h -- what emu-rewrite puts at the top of every rewritten
  * .cu file: the macros nvcc predefines for a CUDA source, and the runtime
- * header nvcc includes implicitly. __CUDA_ARCH__ stays undefined: the file is
- * compiled once, for the host, and that is the pass that macro marks.
+ * header nvcc includes implicitly. The file is compiled once, for host and
+ * device at the same time, so __CUDA_ARCH__ is defined throughout, as the
+ * emulated device's compute capability (9.0): code guarded by it runs, as it
+ * does on such a GPU. Host-only .cpp and .c files do not see it.
  */
 #ifndef CUDA_EMU_PRELUDE_H
 #define CUDA_EMU_PRELUDE_H
@@ -12,6 +14,15 @@
 #endif
 #define __CUDACC_VER_MAJOR__ 13
 #define __CUDACC_VER_MINOR__ 0
+#ifndef __CUDA_ARCH__
+#define __CUDA_ARCH__ 900
+#endif
+#define __CUDA_ARCH_LIST__ 900
+#define __NVCC__ 1
+
+/* emu-rewrite puts this where the .cu file has asm (inline PTX). */
+#define CUDA_EMU_INLINE_ASM \
+    _Pragma("GCC error \"cuda-emu: inline PTX (asm) cannot run on the CPU emulator; keep a portable version for #ifdef CUDA_EMU\"") __asm__
 
 #include <cuda_runtime.h>
 

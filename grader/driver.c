@@ -588,7 +588,8 @@ static int bench_lab(const options *o, const lab_info *lab)
     for (int i = 0; i < l.n; i++) {
         const record *r = &l.rec[i];
         const char *path = record_get(r, "path");
-        if (strcmp(r->type, "bench") || !path || strcmp(path, "in-process events"))
+        if (strcmp(r->type, "bench") || !path ||
+            (strcmp(path, "in-process events") && strcmp(path, "computed")))
             continue;
         const char *task = record_get(r, "task"), *variant = record_get(r, "variant");
         double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0, iso_ms = 0, iso_ref = 0;

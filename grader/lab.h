@@ -24,6 +24,9 @@ typedef struct lab_check {
     int task;                     /* which of the lab's tasks (entry points) it exercises */
     long long size[LAB_MAX_DIMS]; /* problem size of a visible check; unused otherwise */
     int points;                   /* earned only when the check passes */
+    long long emu_size[LAB_MAX_DIMS]; /* the size under the CPU emulator, where `size` would
+                                         take it minutes (the same awkwardness, smaller); {0}:
+                                         `size` everywhere */
 } lab_check;
 
 typedef struct lab_info {

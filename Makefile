@@ -305,6 +305,7 @@ endif
 	@mkdir -p $(GRADE_DIR) $(BUILD)
 	@$(DRIVER) --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
+	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
 	    --build '$(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 

@@ -40,6 +40,7 @@ typedef struct options {
     const char *isolation;/* "on" or "off" */
     const char *variants[64]; /* bench: "lab:name=so name=so ..." */
     int n_variants;
+    int require_isolation; /* 1: a run that cannot isolate student code stops (batch grading) */
     const char *mode;     /* "gpu" or "emu" */
     const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
     const char *student;  /* the student directory graded, for the report */
@@ -163,6 +164,7 @@ typedef struct harness_proc {
 } harness_proc;
 
 static volatile sig_atomic_t stop_signal; /* SIGINT/SIGTERM: stop after killing the children */
+static int refused_unisolated;             /* stopped: isolation was required and impossible */
 static pid_t running_group;               /* the harness's process group, for the handler */
 
 static void on_stop(int sig)
@@ -208,6 +210,8 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
             argv[n++] = "--hide", argv[n++] = hide_sol;
         if (realpath(o->logs, hide_logs))
             argv[n++] = "--hide", argv[n++] = hide_logs;
+        if (o->require_isolation)
+            argv[n++] = "--require-isolation";
         argv[n] = NULL;
         execv(exe, argv);
         fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
@@ -434,7 +438,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         snprintf(name, sizeof name, "%s", c->name);
         if (stop_signal) {
             d.v = VERDICT_ERROR;
-            snprintf(d.message, sizeof d.message, "not run: grading was interrupted");
+            snprintf(d.message, sizeof d.message, "not run: %s",
+                     refused_unisolated ? "student code cannot be isolated here"
+                                        : "grading was interrupted");
         } else if (!built) {
             d.v = VERDICT_FAIL;
             snprintf(d.message, sizeof d.message, "not run: %s",
@@ -460,6 +466,14 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             if (iso && !record_get_num(iso, "tamper_proof", &tp)) {
                 if (tp == 0)
                     t->tamper_proof = 0;
+                if (tp == 0 && o->require_isolation && !stop_signal) {
+                    printf("  error: this machine cannot isolate student code (%s); a grade from "
+                           "it would not be tamper-proof. Grade where it can, or allow it "
+                           "explicitly (ALLOW_UNISOLATED=1).\n",
+                           record_get(iso, "detail") ? record_get(iso, "detail") : "?");
+                    stop_signal = SIGTERM; /* no further check runs */
+                    refused_unisolated = 1;
+                }
                 if (record_get(iso, "detail"))
                     snprintf(t->isolation, sizeof t->isolation, "%s", record_get(iso, "detail"));
             }
@@ -660,7 +674,8 @@ static options parse_options(int argc, char **argv)
         {"build", required_argument, NULL, 'b'},  {"json", required_argument, NULL, 'j'},
         {"logs", required_argument, NULL, 'g'},   {"seed", required_argument, NULL, 'e'},
         {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
-        {"variants", required_argument, NULL, 'v'}, {NULL, 0, NULL, 0}};
+        {"variants", required_argument, NULL, 'v'},
+        {"require-isolation", no_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
@@ -679,6 +694,7 @@ static options parse_options(int argc, char **argv)
             o.isolation = optarg;
             break;
         case 'B': o.bench = 1; break;
+        case 'R': o.require_isolation = 1; break;
         case 'v':
             if (o.n_variants < 64)
                 o.variants[o.n_variants++] = optarg;
@@ -846,6 +862,10 @@ int main(int argc, char **argv)
         printf("\nNOTE: not tamper-proof on this machine: %s. Student code ran in the grader's "
                "own process; a score from this run is feedback, not a grade.\n",
                t.isolation[0] ? t.isolation : "isolation was off");
+    if (refused_unisolated) {
+        printf("\nNot graded: student code cannot be isolated on this machine.\n");
+        return 2;
+    }
     if (stop_signal) {
         printf("\nInterrupted (signal %d): grading stopped; nothing of it is left running.\n",
                (int)stop_signal);

@@ -208,7 +208,10 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
             record_get_num(iso, "tamper_proof", &isolated);
         name = name ? name : "unknown";
         const char *meaning = cuda_error_meaning(name);
-        if (who && !strcmp(who, "reference")) {
+        if (kind && !strcmp(kind, "isolation")) {
+            set(d, VERDICT_ERROR, "not run: student code cannot be isolated here (%s)",
+                msg && *msg ? msg : "no sandbox");
+        } else if (who && !strcmp(who, "reference")) {
             set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)",
                 msg && *msg ? msg : name);
         } else if (is_environment_error(name) ||

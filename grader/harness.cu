@@ -660,6 +660,7 @@ static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t
 }
 
 static jmp_buf check_jump;
+static int require_isolation; /* --require-isolation: run no student code unsandboxed */
 
 static void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
@@ -674,6 +675,17 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     results_int("tamper_proof", workers_isolated());
     results_str("detail", isolation_why);
     results_emit();
+    if (require_isolation && !workers_isolated()) { /* not one call of student code */
+        results_begin("error");
+        results_str("who", "harness");
+        results_str("kind", "isolation");
+        results_str("name", "no sandbox");
+        results_str("message", isolation_why);
+        results_emit();
+        results_begin("end");
+        results_emit();
+        return;
+    }
 
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -882,6 +894,7 @@ static options parse_options(int argc, char **argv)
         {"isolation", required_argument, NULL, 'i'}, {"cap", required_argument, NULL, 'c'},
         {"variant", required_argument, NULL, 'v'}, {"hide", required_argument, NULL, 'h'},
         {"results", required_argument, NULL, 'o'},
+        {"require-isolation", no_argument, NULL, 'q'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -895,6 +908,7 @@ static options parse_options(int argc, char **argv)
         case 'c': o.cap_s = atof(optarg); break;
         case 'h': workers_hide(optarg); break;
         case 'o': o.results = optarg; break;
+        case 'q': require_isolation = 1; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)

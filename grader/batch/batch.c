@@ -250,6 +250,9 @@ typedef struct settings {
     const char *results, *name, *dest; /* export: one results.json, the name, where to */
     int emu;                          /* EMU=1 */
     int wait;                         /* WAIT=1: wait for the lock instead of failing */
+    int allow_unisolated;             /* ALLOW_UNISOLATED=1: grade where student code cannot be
+                                         isolated (every report then says it is not
+                                         tamper-proof); otherwise such a run stops */
     int task, tasks;                  /* TASK/TASKS: grade only index % tasks == task */
 } settings;
 
@@ -305,12 +308,14 @@ static void parse_args(int argc, char **argv)
         else if (IS("JOBS")) S.jobs = *v ? parse_int_arg("JOBS", v, 1, MAX_WORKERS) : 0;
         else if (IS("EMU")) S.emu = *v && strcmp(v, "0");
         else if (IS("WAIT")) S.wait = *v && strcmp(v, "0");
+        else if (IS("ALLOW_UNISOLATED")) S.allow_unisolated = *v && strcmp(v, "0");
         else if (IS("TASK")) task = *v ? v : NULL;
         else if (IS("TASKS")) tasks = *v ? v : NULL;
         else if (IS("RESULTS")) S.results = v;
         else if (IS("NAME")) S.name = v;
         else if (IS("DEST")) S.dest = v;
-        else die("unknown setting `%.*s` (SUBMISSIONS, OUT, LAB, SEED, EMU, GPUS, JOBS, WAIT, BUILD, "
+        else die("unknown setting `%.*s` (SUBMISSIONS, OUT, LAB, SEED, EMU, GPUS, JOBS, WAIT, "
+                 "ALLOW_UNISOLATED, BUILD, "
                  "TASK, TASKS; for export RESULTS, NAME, DEST)", (int)k, a);
 #undef IS
     }
@@ -998,6 +1003,8 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
         unsetenv("MAKEOVERRIDES");
         if (gpu)
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+        /* a grade that is not tamper-proof is refused unless asked for */
+        setenv("GRADER_REQUIRE_ISOLATION", S.allow_unisolated ? "0" : "1", 1);
         execv(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(2);

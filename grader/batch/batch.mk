@@ -27,7 +27,8 @@ grade-batch: $(BATCH)
 
 # The recipe of grade-batch (in the Makefile). Only the instructor's own settings pass here.
 BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)' \
-            SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' JOBS='$(JOBS)' WAIT='$(WAIT)'
+            SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' JOBS='$(JOBS)' WAIT='$(WAIT)' \
+            ALLOW_UNISOLATED='$(ALLOW_UNISOLATED)'
 
 # What every student's grade shares, built once before the workers start (grade-batch runs
 # this itself): the driver, and per lab the harness side and the reference object.

@@ -24,6 +24,8 @@ static const struct key_rule {
     {"speed_points", 0, CONFIG_MAX_POINTS, 0, 1, "a whole number of points from 0 to 1000"},
     {"correct_points", 0, CONFIG_MAX_POINTS, 0, 1, "a whole number of points from 0 to 1000"},
     {"timeout", 0, CONFIG_MAX_TIMEOUT, 1, 0, "seconds, above 0 and at most 86400"},
+    {"partial_threshold", 0, CONFIG_MAX_THRESHOLD, 0, 0, "a ratio from 0 (no partial credit) to 100"},
+    {"partial_points", 0, CONFIG_MAX_POINTS, 0, 1, "a whole number of points from 0 to 1000"},
 };
 
 /* 1 if lab is "*" or the name of a lab compiled into this program. */
@@ -76,7 +78,7 @@ static int parse_assignment(config *c, char *text, const char *source, char *err
     if (!rule)
         return snprintf(err, errlen,
                         "%s: unknown key `%s` (known: threshold, speed_points, correct_points, "
-                        "timeout)", source, key), -1;
+                        "timeout, partial_threshold, partial_points)", source, key), -1;
     char *lab = trim(lhs), hint[128];
     if (!known_lab(lab, hint, sizeof hint)) {
         int k = snprintf(err, errlen, "%s: unknown lab `%s`%s; labs: *", source, lab, hint);

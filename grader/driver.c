@@ -377,6 +377,12 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     const double speed_pts = config_get(cfg, lab->name, "speed_points", -1, &spd_src);
     const double correct_pts = config_get(cfg, lab->name, "correct_points", -1, &cor_src);
     double timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
+    /* Partial speed credit: part of the points at a lower pass mark (by default half of them at
+     * 0.6 of the threshold: a student between the ladder's middle rungs and the pass mark). */
+    const char *pthr_src, *ppts_src;
+    const double partial_thr =
+        config_get(cfg, lab->name, "partial_threshold", 0.6 * threshold, &pthr_src);
+    const double partial_pts_cfg = config_get(cfg, lab->name, "partial_points", -1, &ppts_src);
     if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
         timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
 
@@ -394,6 +400,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_number(w, "threshold", threshold);
     json_string(w, "threshold_source", thr_src);
     json_number(w, "timeout_s", timeout);
+    json_number(w, "partial_threshold", partial_thr);
     json_bool(w, "built", built);
     char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
     const size_t sl = strlen(o->student);
@@ -482,7 +489,16 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             all_correct = 0;
         if (d.v == VERDICT_ERROR)
             env_error = 1;
-        const int earned = d.v == VERDICT_OK ? points : 0;
+        int earned = d.v == VERDICT_OK ? points : 0;
+        if (c->kind == CHECK_SPEED && d.v == VERDICT_FAIL && d.below_threshold &&
+            partial_thr > 0 && d.speed.ratio >= partial_thr) {
+            const int partial = partial_pts_cfg >= 0 ? (int)partial_pts_cfg : points / 2;
+            earned = partial < points ? partial : points;
+            char more[160];
+            snprintf(more, sizeof more, " [partial credit: %d of %d points, for %.2fx or more]",
+                     earned, points, partial_thr);
+            strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
+        }
         lab_earned += earned;
         if (d.v == VERDICT_FAIL)
             t->failed++;

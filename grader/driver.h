@@ -72,6 +72,8 @@ typedef struct check_decision {
     char message[512];    /* one line for the grade table */
     char detail[1024];    /* further lines (counterexample, what to try), may be empty */
     int has_speed;        /* 1 if speed holds figures */
+    int below_threshold;  /* 1 if a speed check failed only for its ratio (partial credit may
+                             apply); 0 for every other verdict and reason */
     speed_figures speed;  /* valid only if has_speed */
     char size[128];       /* problem size the runner reported, may be empty */
 } check_decision;

@@ -422,6 +422,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
         set(d, VERDICT_OK, "%s", figures);
     } else {
         set(d, VERDICT_FAIL, "%s", figures);
+        d->below_threshold = 1;
         /* how far off, in the lab's own terms: the rate at the pass mark */
         const double pass_rate = work / (f->ref_ms / threshold * 1e6);
         snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",

@@ -71,12 +71,15 @@ static void test_speed_modes(void)
     CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 0.25, 1e-9);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.25x the reference (needs 0.80x)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "short of the pass mark"));
+    CU_ASSERT_TRUE(d.below_threshold); /* slow and nothing else: partial credit may apply */
     run_mode("slowed", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "slower beside your code"));
+    CU_ASSERT_FALSE(d.below_threshold); /* a slowed reference earns nothing */
     run_mode("impossible", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "faster than the hardware"));
+    CU_ASSERT_FALSE(d.below_threshold);
     run_mode("skipped", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_SKIP);
 }

@@ -9,7 +9,7 @@
  *     transpose.correct_points = 1   # points of each correctness check
  *     transpose.timeout = 120        # seconds one check may run before it is killed
  *     transpose.partial_threshold = 0.4  # a lower pass mark that earns part of the speed
- *     transpose.partial_points = 2       # points... (defaults: 0.6 x threshold, half the points)
+ *     transpose.partial_points = 2       # points... (defaults: 0.8 x threshold, half the points)
  *     *.threshold = 0.7              # '*' applies to every lab (a named lab wins)
  *
  *     GRADER_SET="transpose.threshold=0.8,reduction.timeout=300"

@@ -378,10 +378,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     const double correct_pts = config_get(cfg, lab->name, "correct_points", -1, &cor_src);
     double timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
     /* Partial speed credit: part of the points at a lower pass mark (by default half of them at
-     * 0.6 of the threshold: a student between the ladder's middle rungs and the pass mark). */
+     * 0.8 of the threshold: above every untouched skeleton on an H200, below the pass mark). */
     const char *pthr_src, *ppts_src;
     const double partial_thr =
-        config_get(cfg, lab->name, "partial_threshold", 0.6 * threshold, &pthr_src);
+        config_get(cfg, lab->name, "partial_threshold", 0.8 * threshold, &pthr_src);
     const double partial_pts_cfg = config_get(cfg, lab->name, "partial_points", -1, &ppts_src);
     if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
         timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */

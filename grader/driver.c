@@ -490,7 +490,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (d.v == VERDICT_ERROR)
             env_error = 1;
         int earned = d.v == VERDICT_OK ? points : 0;
-        if (c->kind == CHECK_SPEED && d.v == VERDICT_FAIL && d.below_threshold &&
+        if (c->kind == CHECK_SPEED && d.v == VERDICT_FAIL && d.below_threshold && points > 0 &&
             partial_thr > 0 && d.speed.ratio >= partial_thr) {
             const int partial = partial_pts_cfg >= 0 ? (int)partial_pts_cfg : points / 2;
             earned = partial < points ? partial : points;

@@ -169,7 +169,7 @@ static int write_file(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Every mount read-only, in a mount namespace of the child's own; a private /tmp. Returns 0,
+/* Every mount read-only, in a mount namespace of the child's own; a private /dev/shm. Returns 0,
  * or -1 with errno. As an ordinary user this needs a user namespace. */
 static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
 {
@@ -192,8 +192,6 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
     }
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
         return -1;
-    /* A private, small /tmp (some libraries want one), before everything goes read-only. */
-    mount("grader-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
     FILE *mi = fopen("/proc/self/mountinfo", "re");
     if (!mi)
         return -1;
@@ -204,7 +202,7 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
         char mp[2048];
         if (sscanf(line, "%*s %*s %*s %*s %2047s", mp) != 1)
             continue;
-        if (!strcmp(mp, "/tmp") || (keep_shm && !strcmp(mp, "/dev/shm")))
+        if (keep_shm && !strcmp(mp, "/dev/shm"))
             continue;
         if (!strncmp(mp, "/proc", 5) && (mp[5] == 0 || mp[5] == '/'))
             continue; /* kernel views: writing them needs capabilities the worker lacks */
@@ -228,6 +226,11 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
     fclose(mi);
     if (failed)
         return errno = EPERM, -1;
+    /* The worker's only writable place: a small private /dev/shm (HOME and TMPDIR point
+     * there; some libraries want one). Not /tmp: the tree itself may live under /tmp. Under
+     * the emulator /dev/shm stays shared: device memory lives there. */
+    if (!keep_shm)
+        mount("grader-tmp", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
     /* Folders this worker must not even read (the reference's object, the logs): an empty,
      * read-only file system over each. */
     for (int i = 0; i < n_hide; i++)
@@ -272,7 +275,7 @@ static void child_sandbox(int keep_shm, char *const *hide, int n_hide)
     set_limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
     set_limit(RLIMIT_NOFILE, 1024);
     set_limit(RLIMIT_CPU, 3600);
-    if (chdir("/tmp") != 0 && chdir("/") != 0)
+    if (chdir("/dev/shm") != 0 && chdir("/") != 0)
         _exit(121);
 }
 
@@ -318,7 +321,7 @@ static void start_worker(int impl)
         const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
                               "CUDA_EMU_SHARED", "ASAN_OPTIONS", "UBSAN_OPTIONS",
                               "TSAN_OPTIONS", "CUDA_DEVICE_ORDER"};
-        char *envp[16];
+        char *envp[18];
         int ne = 0;
         static char kept[16][1024];
         for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
@@ -329,7 +332,8 @@ static void start_worker(int impl)
                 ne++;
             }
         }
-        envp[ne++] = (char *)"HOME=/tmp";
+        envp[ne++] = (char *)"HOME=/dev/shm";
+        envp[ne++] = (char *)"TMPDIR=/dev/shm";
         envp[ne] = NULL;
         execve(W.exe, argv, envp);
         fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
@@ -477,7 +481,7 @@ static int probe_isolation(char *why, size_t len)
 int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
                  int isolate, char *why, size_t why_len)
 {
-    /* absolute: the worker starts in its own /tmp */
+    /* absolute: the worker starts in its own /dev/shm */
     if (!worker_exe || !realpath(worker_exe, W.exe))
         snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
     if (student_so)

@@ -26,6 +26,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -169,9 +170,37 @@ static int write_file(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-/* Every mount read-only, in a mount namespace of the child's own; a private /dev/shm. Returns 0,
- * or -1 with errno. As an ordinary user this needs a user namespace. */
-static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
+/* After a private /tmp is mounted: the folder of /tmp that holds `path` (the tree, when it
+ * lives under /tmp), bound back in from the old /tmp (`old_tmp`, an O_PATH descriptor),
+ * read-only. */
+static int keep_under_tmp(int old_tmp, const char *path)
+{
+    if (strncmp(path, "/tmp/", 5) != 0)
+        return 0;
+    char top[1024], from[1100], to[1100];
+    snprintf(top, sizeof top, "%s", path + 5);
+    char *slash = strchr(top, '/');
+    if (slash)
+        *slash = 0;
+    if (!top[0])
+        return 0;
+    snprintf(to, sizeof to, "/tmp/%s", top);
+    snprintf(from, sizeof from, "/proc/self/fd/%d/%s", old_tmp, top);
+    struct stat st;
+    if (stat(to, &st) == 0)
+        return 0; /* bound already */
+    if (mkdir(to, 0755) != 0 || mount(from, to, NULL, MS_BIND | MS_REC, NULL) != 0 ||
+        mount(NULL, to, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
+        return -1;
+    return 0;
+}
+
+/* Every mount read-only, in a mount namespace of the child's own; a private /tmp and (but
+ * under the emulator) /dev/shm are the only writable places. `keep` are paths that must stay
+ * visible (the worker and its object) even where they live under /tmp. Returns 0, or -1 with
+ * errno. As an ordinary user this needs a user namespace. */
+static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
+                               const char *const *keep, int n_keep)
 {
     const uid_t uid = getuid();
     const gid_t gid = getgid();
@@ -226,11 +255,19 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide)
     fclose(mi);
     if (failed)
         return errno = EPERM, -1;
-    /* The worker's only writable place: a small private /dev/shm (HOME and TMPDIR point
-     * there; some libraries want one). Not /tmp: the tree itself may live under /tmp. Under
-     * the emulator /dev/shm stays shared: device memory lives there. */
+    /* A small private /tmp (the CUDA driver and other libraries want one), with the folders
+     * the worker needs bound back in read-only where they live under /tmp; a private
+     * /dev/shm too, except under the emulator (its device memory is shared there). */
+    const int old_tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (mount("grader-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777") != 0)
+        return -1;
+    for (int i = 0; i < n_keep; i++)
+        if (keep[i] && old_tmp >= 0 && keep_under_tmp(old_tmp, keep[i]) != 0)
+            return -1;
+    if (old_tmp >= 0)
+        close(old_tmp);
     if (!keep_shm)
-        mount("grader-tmp", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
+        mount("grader-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
     /* Folders this worker must not even read (the reference's object, the logs): an empty,
      * read-only file system over each. */
     for (int i = 0; i < n_hide; i++)
@@ -259,11 +296,12 @@ static void set_limit(int what, rlim_t value)
 
 /* In the child: the whole sandbox but seccomp (which the worker installs before loading any
  * untrusted code). Never returns on failure: exits 121 with the reason on stderr. */
-static void child_sandbox(int keep_shm, char *const *hide, int n_hide)
+static void child_sandbox(int keep_shm, char *const *hide, int n_hide, const char *so)
 {
     setsid(); /* no controlling terminal to type into */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (enter_readonly_view(keep_shm, hide, n_hide) != 0) {
+    const char *keep[2] = {W.exe, so};
+    if (enter_readonly_view(keep_shm, hide, n_hide, keep, 2) != 0) {
         fprintf(stderr, "sandbox: no read-only view of the file system: %s\n", strerror(errno));
         _exit(121);
     }
@@ -275,7 +313,7 @@ static void child_sandbox(int keep_shm, char *const *hide, int n_hide)
     set_limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
     set_limit(RLIMIT_NOFILE, 1024);
     set_limit(RLIMIT_CPU, 3600);
-    if (chdir("/dev/shm") != 0 && chdir("/") != 0)
+    if (chdir("/tmp") != 0 && chdir("/") != 0)
         _exit(121);
 }
 
@@ -312,9 +350,9 @@ static void start_worker(int impl)
         /* The student's worker cannot see the reference's object or the logs. */
         const int n_hide = impl == IMPL_STUDENT ? W.n_hide : 0;
 #if defined(CUDA_EMU)
-        child_sandbox(1, W.hide, n_hide); /* the emulator shares memory through /dev/shm */
+        child_sandbox(1, W.hide, n_hide, w->so); /* the emulator shares memory in /dev/shm */
 #else
-        child_sandbox(0, W.hide, n_hide);
+        child_sandbox(0, W.hide, n_hide, w->so);
 #endif
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
@@ -332,8 +370,8 @@ static void start_worker(int impl)
                 ne++;
             }
         }
-        envp[ne++] = (char *)"HOME=/dev/shm";
-        envp[ne++] = (char *)"TMPDIR=/dev/shm";
+        envp[ne++] = (char *)"HOME=/tmp";
+        envp[ne++] = (char *)"TMPDIR=/tmp";
         envp[ne] = NULL;
         execve(W.exe, argv, envp);
         fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
@@ -451,7 +489,7 @@ static int probe_isolation(char *why, size_t len)
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], 2);
-        child_sandbox(0, W.hide, W.n_hide);
+        child_sandbox(0, W.hide, W.n_hide, NULL);
         const int fd = open(probe, O_WRONLY | O_CREAT, 0600);
         if (fd >= 0) {
             fprintf(stderr, "sandbox: the tree stayed writable\n");
@@ -481,7 +519,7 @@ static int probe_isolation(char *why, size_t len)
 int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
                  int isolate, char *why, size_t why_len)
 {
-    /* absolute: the worker starts in its own /dev/shm */
+    /* absolute: the worker starts in its own /tmp */
     if (!worker_exe || !realpath(worker_exe, W.exe))
         snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
     if (student_so)

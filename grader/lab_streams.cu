@@ -46,26 +46,9 @@ extern "C" const lab_info lab_streams; /* the table, lab_streams.c */
 /* A = 1 - 2^-13 and B = 2^-14, both exact floats: the map contracts slowly towards its fixed
  * point B / (1 - A) = 0.5, so inputs in [-1, 1) stay there, and after k steps an input still
  * shows in its output (A^k is 0.29 at k = 10000): a wrong index cannot pass by luck. */
-#define STREAMS_A (1.0f - 0x1p-13f)
-#define STREAMS_B 0x1p-14f
-#define PROCESS_THREADS 256
-#define MAX_K (1 << 16) /* the most work per element the calibration may pick */
+#include "streams_kernel.cuh" /* f, the same definition the shim hands the student */
 
-/* One element per thread, k dependent FMAs on it. At full occupancy each scheduler has 16
- * warps to cover the 4-cycle FMA latency, so the SMs run near their FMA peak: the kernel is
- * compute-bound and its time is k * n / (FMA rate), which is what the calibration scales. */
-__global__ void __launch_bounds__(PROCESS_THREADS)
-process_kernel(float *__restrict__ out, const float *__restrict__ in, size_t n, int k)
-{
-    const size_t i = blockIdx.x * (size_t)PROCESS_THREADS + threadIdx.x;
-    if (i >= n)
-        return;
-    float x = in[i];
-#pragma unroll 16
-    for (int j = 0; j < k; j++)
-        x = fmaf(x, STREAMS_A, STREAMS_B);
-    out[i] = x;
-}
+#define MAX_K (1 << 16) /* the most work per element the calibration may pick */
 
 static void launch_process(float *out, const float *in, size_t n, int k, cudaStream_t s)
 {

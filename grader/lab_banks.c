@@ -17,18 +17,18 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_banks = {
-    "02",
-    "banks",
-    "Shared-memory bank conflicts",
-    "rolling_max",
-    0.60,
-    "out[t*series + s] must be the largest of in[u*series + s] over the last 32 steps u <= t "
-    "(fewer at the start of a series). Check the ring-buffer slot (t % 32), that every slot "
-    "starts at -INFINITY, and the threads whose series s >= series.",
-    "The 32 threads of a warp read slot k of their windows at the same moment. With rows of "
-    "32 floats, those 32 words are 32 words apart: one bank, 32 passes. Pad each row by one "
-    "float (window[THREADS][33]), or store the window slot-major (window[32][THREADS]).",
-    60,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .number = "02",
+    .name = "banks",
+    .title = "Shared-memory bank conflicts",
+    .entry_points = "rolling_max",
+    .threshold = 0.60,
+    .hint_correct = "out[t*series + s] must be the largest of in[u*series + s] over the last 32 steps u <= t "
+                    "(fewer at the start of a series). Check the ring-buffer slot (t % 32), that every slot "
+                    "starts at -INFINITY, and the threads whose series s >= series.",
+    .hint_speed = "The 32 threads of a warp read slot k of their windows at the same moment. With rows of "
+                  "32 floats, those 32 words are 32 words apart: one bank, 32 passes. Pad each row by one "
+                  "float (window[THREADS][33]), or store the window slot-major (window[32][THREADS]).",
+    .timeout_s = 60,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -17,16 +17,16 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_coalescing = {
-    "01",
-    "coalescing",
-    "Global-memory coalescing",
-    "coalescing",
-    0.50,
-    "Each output element must be in[r*cols+c]*scale[r]+bias[r]. Check your row/column "
-    "index arithmetic and the bounds test for sizes that are not multiples of the block.",
-    "Consecutive threads of a warp should touch consecutive addresses. Map threadIdx.x to "
-    "the column (the contiguous dimension), not the row; then try float4 (16-byte) accesses.",
-    60,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .number = "01",
+    .name = "coalescing",
+    .title = "Global-memory coalescing",
+    .entry_points = "coalescing",
+    .threshold = 0.50,
+    .hint_correct = "Each output element must be in[r*cols+c]*scale[r]+bias[r]. Check your row/column "
+                    "index arithmetic and the bounds test for sizes that are not multiples of the block.",
+    .hint_speed = "Consecutive threads of a warp should touch consecutive addresses. Map threadIdx.x to "
+                  "the column (the contiguous dimension), not the row; then try float4 (16-byte) accesses.",
+    .timeout_s = 60,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -16,20 +16,20 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_divergence = {
-    "03",
-    "divergence",
-    "Warp divergence",
-    "divergence",
+    .number = "03",
+    .name = "divergence",
+    .title = "Warp divergence",
+    .entry_points = "divergence",
     /* Pass mark: reference time / student time. Measured on the H200 (see the README): the
      * skeleton, whose warps run all four chains, sits near 0.26; the reference at 1.0. */
-    0.60,
-    "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
-    "DIVERGENCE_STEPS times y = fmaf(y, m, b) with that class's m and b, and out[i] = y. If you "
-    "regroup elements, carry each one's index with it, and do not drop the last partial group.",
-    "Your warps still mix classes, so each runs several chains one after the other. Regroup "
-    "the work so that all 32 lanes of a warp hold elements of one class (sort a block's tile "
-    "by class in shared memory, then hand out groups of 32) and each warp runs one chain.",
-    90,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .threshold = 0.60,
+    .hint_correct = "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
+                    "DIVERGENCE_STEPS times y = fmaf(y, m, b) with that class's m and b, and out[i] = y. If you "
+                    "regroup elements, carry each one's index with it, and do not drop the last partial group.",
+    .hint_speed = "Your warps still mix classes, so each runs several chains one after the other. Regroup "
+                  "the work so that all 32 lanes of a warp hold elements of one class (sort a block's tile "
+                  "by class in shared memory, then hand out groups of 32) and each warp runs one chain.",
+    .timeout_s = 90,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -22,24 +22,24 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_ilp = {
-    "04",
-    "ilp",
-    "ILP vs TLP: more work per thread at low occupancy",
-    "ilp_memory ilp_arith",
+    .number = "04",
+    .name = "ilp",
+    .title = "ILP vs TLP: more work per thread at low occupancy",
+    .entry_points = "ilp_memory ilp_arith",
     /* Pass mark: reference time / student time, for both speed checks. From the H200 bench
      * (labs/04-ilp/README.md), relative to the reference: skeletons 0.15 (memory) and 0.44
      * (arith); one or two float4 in flight per thread 0.63, four 0.75; two chains per thread
      * 0.81. So one load in flight fails, several pass, and the skeletons are far below. */
-    0.65,
-    "ilp_memory: out[i] = in[i] * a for every i < n, including the last n % 4 elements. "
-    "ilp_arith: y = x, then ILP_STEPS times y = fmaf(y, x, ILP_C), for every element. Launch "
-    "exactly one kernel <<<blocks, threads, 0, stream>>> with the blocks and threads you are "
-    "given: the grader rejects any other launch (see the check's message).",
-    "At this fixed, low occupancy each thread must keep more independent work in flight. "
-    "Memory: issue several float4 loads into registers before using the first (Little's law: "
-    "bytes in flight = bandwidth x latency). Arith: advance 4 independent elements' chains "
-    "side by side, so the scheduler has an FMA to issue every cycle.",
-    120,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .threshold = 0.65,
+    .hint_correct = "ilp_memory: out[i] = in[i] * a for every i < n, including the last n % 4 elements. "
+                    "ilp_arith: y = x, then ILP_STEPS times y = fmaf(y, x, ILP_C), for every element. Launch "
+                    "exactly one kernel <<<blocks, threads, 0, stream>>> with the blocks and threads you are "
+                    "given: the grader rejects any other launch (see the check's message).",
+    .hint_speed = "At this fixed, low occupancy each thread must keep more independent work in flight. "
+                  "Memory: issue several float4 loads into registers before using the first (Little's law: "
+                  "bytes in flight = bandwidth x latency). Arith: advance 4 independent elements' chains "
+                  "side by side, so the scheduler has an FMA to issue every cycle.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -19,24 +19,24 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_reduction = {
-    "07",
-    "reduction",
-    "Parallel reduction",
-    "reduction",
+    .number = "07",
+    .name = "reduction",
+    .title = "Parallel reduction",
+    .entry_points = "reduction",
     /* Reference time / student time. Measured on an H200 (labs/07-reduction/README.md): the
      * skeleton runs at 0.09 of the reference, Harris's steps 2-6 (one launch per tree level)
      * at 0.15-0.55, the grid-stride step 7 at 0.97: the mark sits between the last tree-per-
      * 512-elements kernel and the first that keeps many loads in flight per thread. */
-    0.75,
-    "The result must equal the sum of all n inputs within the bound in the README (it grows "
-    "with log2(n) and the sum of |x|). Check the bounds test for the last block (n is rarely a "
-    "multiple of your block or of 4), that every block's partial is added exactly once, and a "
-    "__syncthreads() between tree levels that read what another thread wrote.",
-    "A sum is limited by how fast DRAM can be read. Keep many loads in flight: a grid of a few "
-    "blocks per SM with a grid-stride loop, several independent float4 loads per thread before "
-    "the first add, sequential addressing and warp shuffles for the tree, and one pass (a "
-    "counter in scratch finds the last block) instead of one launch per tree level.",
-    120,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .threshold = 0.75,
+    .hint_correct = "The result must equal the sum of all n inputs within the bound in the README (it grows "
+                    "with log2(n) and the sum of |x|). Check the bounds test for the last block (n is rarely a "
+                    "multiple of your block or of 4), that every block's partial is added exactly once, and a "
+                    "__syncthreads() between tree levels that read what another thread wrote.",
+    .hint_speed = "A sum is limited by how fast DRAM can be read. Keep many loads in flight: a grid of a few "
+                  "blocks per SM with a grid-stride loop, several independent float4 loads per thread before "
+                  "the first add, sequential addressing and warp shuffles for the tree, and one pass (a "
+                  "counter in scratch finds the last block) instead of one launch per tree level.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -27,19 +27,19 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_sgemm = {
-    "09",
-    "sgemm",
-    "SGEMM: from a naive kernel to the FMA roofline",
-    "sgemm",
-    0.50,
-    "Each C[i][j] must be alpha * (row i of A . column j of B) + beta * C[i][j] (C is read, "
-    "then written). Check the edges: M, N, K need not be multiples of your tile: rows and "
-    "columns past the edge must not be stored, and k past K must contribute zero.",
-    "Each output needs K multiply-adds, but a thread that reads its row of A and column of B "
-    "from global memory does 1 FMA per 8 bytes. Stage BK-deep tiles of A and B in shared "
-    "memory, give each thread an 8x8 block of C in registers (8 + 8 shared loads feed 64 "
-    "FMAs), load with float4 and store A transposed (README steps 1-5; 6-7 reach cuBLAS).",
-    120,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .number = "09",
+    .name = "sgemm",
+    .title = "SGEMM: from a naive kernel to the FMA roofline",
+    .entry_points = "sgemm",
+    .threshold = 0.50,
+    .hint_correct = "Each C[i][j] must be alpha * (row i of A . column j of B) + beta * C[i][j] (C is read, "
+                    "then written). Check the edges: M, N, K need not be multiples of your tile: rows and "
+                    "columns past the edge must not be stored, and k past K must contribute zero.",
+    .hint_speed = "Each output needs K multiply-adds, but a thread that reads its row of A and column of B "
+                  "from global memory does 1 FMA per 8 bytes. Stage BK-deep tiles of A and B in shared "
+                  "memory, give each thread an 8x8 block of C in registers (8 + 8 shared loads feed 64 "
+                  "FMAs), load with float4 and store A transposed (README steps 1-5; 6-7 reach cuBLAS).",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

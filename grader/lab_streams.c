@@ -21,24 +21,24 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_streams = {
-    "05",
-    "streams",
-    "Streams: overlap copies and compute",
-    "streams",
+    .number = "05",
+    .name = "streams",
+    .title = "Streams: overlap copies and compute",
+    .entry_points = "streams",
     /* H200, one bench run: skeleton 0.39, reference 1.00; the ladder steps 4 chunks x 4
      * streams 0.75 and 64 chunks x 2 streams 0.73 fail, 16 chunks x 4 streams 0.96 passes
      * (8 chunks, by the same fill-and-drain arithmetic, about 0.85). */
-    0.80,
-    "h_out[i] must be process() applied to h_in[i]: copy every element in, call process() on "
-    "each element exactly once, copy every element back, and destroy every stream and event "
-    "you create before returning. For chunks, check the offset and length of the last one "
-    "(n is rarely a multiple of the chunk).",
-    "One stream runs copy-in, kernel and copy-out one after another while two copy engines "
-    "and the SMs take turns idling. Split the array into chunks (8 or more) and issue each "
-    "chunk's copy-in, process() and copy-out on one of 3 or 4 streams of your own "
-    "(cudaMemcpyAsync from the pinned buffers), so chunk i+1 comes in while chunk i computes "
-    "and chunk i-1 goes out.",
-    120,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .threshold = 0.80,
+    .hint_correct = "h_out[i] must be process() applied to h_in[i]: copy every element in, call process() on "
+                    "each element exactly once, copy every element back, and destroy every stream and event "
+                    "you create before returning. For chunks, check the offset and length of the last one "
+                    "(n is rarely a multiple of the chunk).",
+    .hint_speed = "One stream runs copy-in, kernel and copy-out one after another while two copy engines "
+                  "and the SMs take turns idling. Split the array into chunks (8 or more) and issue each "
+                  "chunk's copy-in, process() and copy-out on one of 3 or 4 streams of your own "
+                  "(cudaMemcpyAsync from the pinned buffers), so chunk i+1 comes in while chunk i computes "
+                  "and chunk i-1 goes out.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

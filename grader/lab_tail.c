@@ -24,24 +24,24 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_tail = {
-    "08",
-    "tail",
-    "The tail effect",
-    "tail",
+    .number = "08",
+    .name = "tail",
+    .title = "The tail effect",
+    .entry_points = "tail",
     /* Reference time / student time. On an H200 (labs/08-tail/README.md) one block per item
      * runs at 0.52 of the reference with 1 wave + 1 block and 0.69 with 2 waves + 1; items
      * split into 4 blocks at 0.79 / 0.88, into 32 blocks at 0.93 / 0.94. The mark sits
      * between them: the tail must shrink to well under a quarter of a wave. */
-    0.85,
-    "Every result must be the wrap-around sum of tail_sample(seeds[item], item, lane, round) "
-    "over round < rounds. If you split an item over several blocks, each piece must be added "
-    "exactly once (atomicAdd into an output you zeroed on the same stream), and the last piece "
-    "of an item must stop at `rounds`.",
-    "The last wave of blocks is nearly empty: one block per item makes the item the unit of "
-    "scheduling, so one extra item costs a whole wave. Make the unit smaller (split each item's "
-    "rounds over several blocks), or launch exactly one wave of persistent blocks (SMs x "
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor) and give each an equal share of all the work.",
-    120,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .threshold = 0.85,
+    .hint_correct = "Every result must be the wrap-around sum of tail_sample(seeds[item], item, lane, round) "
+                    "over round < rounds. If you split an item over several blocks, each piece must be added "
+                    "exactly once (atomicAdd into an output you zeroed on the same stream), and the last piece "
+                    "of an item must stop at `rounds`.",
+    .hint_speed = "The last wave of blocks is nearly empty: one block per item makes the item the unit of "
+                  "scheduling, so one extra item costs a whole wave. Make the unit smaller (split each item's "
+                  "rounds over several blocks), or launch exactly one wave of persistent blocks (SMs x "
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor) and give each an equal share of all the work.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

@@ -18,18 +18,18 @@ static const lab_check checks[] = {
 };
 
 const lab_info lab_transpose = {
-    "06",
-    "transpose",
-    "Matrix transpose",
-    "transpose",
-    0.70,
-    "out[c * rows + r] must equal in[r * cols + c]: out has cols rows of length rows. Check "
-    "which index is the row on each side, and the bounds tests of partial tiles (rows and "
-    "cols need not be multiples of your tile).",
-    "A warp should read whole 128-byte lines of the input AND write whole lines of the output: "
-    "stage a tile in shared memory, pad it ([32][33]) so its columns are conflict-free, then "
-    "move more bytes per thread (several elements, 16-byte accesses).",
-    90,
-    checks,
-    (int)(sizeof checks / sizeof checks[0]),
+    .number = "06",
+    .name = "transpose",
+    .title = "Matrix transpose",
+    .entry_points = "transpose",
+    .threshold = 0.70,
+    .hint_correct = "out[c * rows + r] must equal in[r * cols + c]: out has cols rows of length rows. Check "
+                    "which index is the row on each side, and the bounds tests of partial tiles (rows and "
+                    "cols need not be multiples of your tile).",
+    .hint_speed = "A warp should read whole 128-byte lines of the input AND write whole lines of the output: "
+                  "stage a tile in shared memory, pad it ([32][33]) so its columns are conflict-free, then "
+                  "move more bytes per thread (several elements, 16-byte accesses).",
+    .timeout_s = 90,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
 };

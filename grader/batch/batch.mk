@@ -31,17 +31,13 @@ BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)
             ALLOW_UNISOLATED='$(ALLOW_UNISOLATED)'
 
 # What every student's grade shares, built once before the workers start (grade-batch runs
-# this itself): the driver, and per lab the harness side and the reference object.
+# this itself): the driver, the worker, and per lab the harness and the reference's object.
 BATCH_LABS ?= $(LAB_NAMES)
 .PHONY: batch-prebuild gradescope-kit
-batch-prebuild: $(DRIVER) $(BATCH)
+batch-prebuild: $(DRIVER) $(BATCH) $(BATCH_LABS:%=$(LABB)/%/harness) \
+                $(BATCH_LABS:%=$(LABB)/%/reference.so) $(WORKER)
 ifeq ($(MODE),emu)
-batch-prebuild: $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) \
-                $(BATCH_LABS:%=$(EMUB)/ref/%.o) $(BATCH_LABS:%=$(EMUB)/grader/lab_%.o) \
-                $(BATCH_LABS:%=$(EMUB)/host/grader/lab_%.o)
-else
-batch-prebuild: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(BATCH_LABS:%=$(GPU)/ref/%.o) \
-                $(BATCH_LABS:%=$(GPU)/grader/lab_%.o) $(BATCH_LABS:%=$(BUILD)/host/grader/lab_%.o)
+batch-prebuild: $(EMU_REWRITE) $(EMU_LIB)
 endif
 
 gradescope-kit:

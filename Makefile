@@ -346,4 +346,4 @@ help:
 
 include grader/batch/batch.mk
 include tests/tests.mk
-include slides/slides.mk
+-include slides/slides.mk

@@ -71,19 +71,24 @@ Q_NVCC = @echo "  NVCC    $<";
 Q_LINK = @echo "  LINK    $@";
 Q_VET = @echo "  VET     $<";
 endif
-NVFLAGS := -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) -Igrader/contracts -Icommon \
+NVFLAGS = -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
 
 # ------------------------------------------------------------------------------------------
-# The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, grader/lab_name.{c,cu}
-# and grader/contracts/name.h. A lab may add grader/lab_name.mk: ENTRY_name (entry points,
+# The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/
+# with the contract name.h, the check table table.c, the problem problem.cu and the shim
+# shim_untrusted.cu. A lab may add grader/labs/NN-name/lab.mk: ENTRY_name (entry points,
 # default: the name), LIBS_name (runner link flags), and what its student file may not use:
 # FORBID_name (regex over symbols), FORBID_PTX_name and FORBID_SASS_name (over instructions).
 
 LAB_DIRS  := $(sort $(notdir $(wildcard solutions/[0-9][0-9]-*)))
 LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))
 lab_dir    = $(filter %-$(1),$(LAB_DIRS))
--include $(wildcard grader/lab_*.mk)
+# A lab's grader folder, and every contract on the include path (each lab's name.h).
+lab_grader = grader/labs/$(call lab_dir,$(1))
+LAB_INCLUDES := $(LAB_DIRS:%=-Igrader/labs/%)
+CONTRACTS := $(foreach d,$(LAB_DIRS),$(wildcard grader/labs/$(d)/*.h grader/labs/$(d)/*.cuh))
+-include $(wildcard grader/labs/*/lab.mk)
 
 # STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no
 # shell or make syntax and no spaces. Folders with such names are graded through
@@ -108,11 +113,11 @@ HOST_COMMON := util rng compare stats json
 HOST_GRADER := results config driver_lib
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
-TABLE_OBJS  := $(LAB_NAMES:%=$(BUILD)/host/grader/lab_%.o)
+TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
 $(BUILD)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
 	@mkdir -p $(@D)
-	$(Q_CC)$(CC) $(CFLAGS) -c $< -o $@
+	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
 $(BUILD)/host/labs_registry.c: Makefile $(wildcard solutions/*)
 	@mkdir -p $(@D)
@@ -134,7 +139,7 @@ $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
 # the grader (see README.md, "How grading works"):
 #   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
-#   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/shims/)
+#   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
 #   $(RUNNERS)/<lab>/student.so the student's vetted object behind the same shim
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
@@ -161,11 +166,11 @@ $(BUILD)/tools/cuobjdump:
 	    cp nvidia/cu*/bin/nvdisasm ../nvdisasm && cp nvidia/cu*/bin/cuobjdump ../cuobjdump || \
 	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
 
-$(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/contracts/*.h) | toolkit
+$(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
-	$(Q_NVCC)$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) -Igrader -c $< -o $@
 
-$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/contracts/*.h) | toolkit
+$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
 
@@ -173,38 +178,38 @@ $(BUILD)/gpu/worker: grader/worker_untrusted.c
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
 
+.SECONDARY:
+.SECONDEXPANSION:
 # The harness: trusted code only.
-$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/grader/lab_%.o $(BUILD)/host/grader/lab_%.o
+$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $$(GPU)/$$(call lab_grader,$$*)/problem.o $$(BUILD)/host/$$(call lab_grader,$$*)/table.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -ldl -lpthread -o $@
 
-.SECONDARY:
-.SECONDEXPANSION:
 # The reference, compiled like any implementation, behind the lab's shim.
-$(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(wildcard grader/contracts/*.h) | toolkit
+$(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
-$(GPU)/.grader/%/reference.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $(GPU)/pic/solutions/%.o
+$(GPU)/.grader/%/reference.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $(GPU)/pic/solutions/%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
-$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $(wildcard grader/contracts/*.h) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
+$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $(CONTRACTS) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw
 	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
 	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
 	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
 
-$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $(GPU)/pic/grader/shims/%_untrusted.o $$(@D)/student.o
+$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
-$(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/grader/shims/$$(firstword $$(subst /, ,$$*))_untrusted.o $(GPU)/pic/steps/%.o
+$(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$(firstword $$(subst /, ,$$*)))/shim_untrusted.o $(GPU)/pic/steps/%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) $(LIBCUDA) -o $@
-$(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(wildcard grader/contracts/*.h) | toolkit
+$(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
@@ -225,14 +230,14 @@ EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o
-EMU_INCLUDES := -Icommon -Igrader/contracts -Igrader
+EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader
 EMU_EXPORT := -rdynamic -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
 
 $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
 	@mkdir -p $(@D)
-	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -c $< -o $@
+	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Igrader -c $< -o $@
 
 $(EMUB)/common/%.o: common/%.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
@@ -246,14 +251,14 @@ $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/worker-emu: $(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
-$(EMUB)/.grader/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/grader/lab_%.o $(EMUB)/host/grader/lab_%.o $(EMU_LIB)
+$(EMUB)/.grader/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $$(EMUB)/$$(call lab_grader,$$*)/problem.o $$(EMUB)/host/$$(call lab_grader,$$*)/table.o $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$*) -ldl -lpthread -o $@
 
 $(EMUB)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $(EMUB)/pic/solutions/%.o
+$(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $(EMUB)/pic/solutions/%.o
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 
@@ -261,7 +266,7 @@ $(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) grader/vet.sh $(EMU
 	$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC)
 	$(Q_VET)grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" ""
 
-$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $(EMUB)/pic/grader/shims/%_untrusted.o $$(@D)/student.o
+$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 endif
 

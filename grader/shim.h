@@ -1,6 +1,6 @@
 /* shim.h - what each lab's shim gives the worker: how to call its entry points.
  *
- * A shim is the untrusted side's only lab-specific code (grader/shims/<lab>_untrusted.cu). It
+ * A shim is the untrusted side's only lab-specific code (grader/labs/NN-name/shim_untrusted.cu). It
  * is linked into the same shared object as the implementation it calls (the student's file
  * or the reference), and turns a list of arguments into one call of an entry point with the
  * contract's signature. The harness never trusts what a shim reports: `problem` only lets a

@@ -1,7 +1,7 @@
 /* worker_trusted.h - TRUSTED SIDE: the harness's view of its worker processes.
  *
  * Each implementation a lab times or checks (the student's file, the reference) lives in a
- * shared object: the implementation plus the lab's shim (grader/shims/). By default each one
+ * shared object: the implementation plus the lab's shim (grader/labs/NN-name/shim_untrusted.cu). By default each one
  * runs in a worker process of its own (grader/worker_untrusted.c), sandboxed: a read-only
  * mount namespace, no capabilities, rlimits, a seccomp filter, stopped (SIGSTOP) whenever
  * the harness is not waiting for it, its output capped. The harness shares buffers with it

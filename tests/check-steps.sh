@@ -66,7 +66,7 @@ for labdir in solutions/[0-9][0-9]-*/; do
         [ -z "$bad" ] || problems+="failed: $bad. "
         grep -q 'SKIP  (.*skipped: CPU emulation' "$log" || problems+="no speed check skipped. "
         if [ -n "$nvcc" ] && [ -z "$problems" ]; then
-            if ! "$nvcc" -arch=sm_90 -std=c++17 -O3 -Igrader/contracts -Icommon \
+            if ! "$nvcc" -arch=sm_90 -std=c++17 -O3 -Igrader/labs/$lab -Icommon \
                  -Xcompiler -Wall -c "$rung" -o "$tree.o" >"$tree.nvcc.log" 2>&1; then
                 problems+="nvcc -arch=sm_90 failed: $(head -3 "$tree.nvcc.log"). "
             fi

@@ -1,7 +1,7 @@
 /* Lab 01 - global-memory coalescing: YOUR FILE.
  *
  * Task: out[r][c] = in[r][c] * scale[r] + bias[r] on a row-major rows x cols matrix
- * (contract: grader/contracts/coalescing.h). Read labs/01-coalescing/README.md first.
+ * (contract: grader/labs/01-coalescing/coalescing.h). Read labs/01-coalescing/README.md first.
  *
  * What is yours: everything in this file. Keep the function `coalescing` with its signature;
  * add kernels and helpers as you like. What is not: the contract header, the grader, and any

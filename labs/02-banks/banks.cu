@@ -1,7 +1,7 @@
 /* Lab 02 - shared-memory bank conflicts: YOUR FILE.
  *
  * Task: the rolling maximum over the last 32 steps of many time series (contract:
- * grader/contracts/banks.h). Read labs/02-banks/README.md first.
+ * grader/labs/02-banks/banks.h). Read labs/02-banks/README.md first.
  *
  * What is yours: everything in this file. Keep the function `rolling_max` with its signature;
  * add kernels and helpers as you like. What is not: the contract header and the grader.

@@ -1,7 +1,7 @@
 /* Lab 03 - warp divergence: YOUR FILE.
  *
  * Task: evolve every element with its class's update rule, DIVERGENCE_STEPS dependent steps
- * (contract: grader/contracts/divergence.h). Read labs/03-divergence/README.md first.
+ * (contract: grader/labs/03-divergence/divergence.h). Read labs/03-divergence/README.md first.
  *
  * What is yours: everything in this file. Keep the function `divergence` with its signature;
  * add kernels and helpers as you like. What is not: the contract header, the grader, and the

@@ -1,6 +1,6 @@
 /* Lab 04 - ILP vs TLP (Volkov's "better performance at lower occupancy"): YOUR FILE.
  *
- * Two tasks, two entry points (contract: grader/contracts/ilp.h). Read labs/04-ilp/README.md.
+ * Two tasks, two entry points (contract: grader/labs/04-ilp/ilp.h). Read labs/04-ilp/README.md.
  *   ilp_memory: out[i] = in[i] * a over a large array (memory-bound)
  *   ilp_arith:  a chain of ILP_STEPS dependent FMAs per element (compute-bound)
  *

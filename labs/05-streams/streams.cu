@@ -2,7 +2,7 @@
  *
  * Task: h_out[i] = f(h_in[i]) for a large array in pinned host memory: copy it to the
  * device, run the grader's kernel `process` on it, copy the result back (contract:
- * grader/contracts/streams.h). Read labs/05-streams/README.md first.
+ * grader/labs/05-streams/streams.h). Read labs/05-streams/README.md first.
  *
  * What is yours: everything in this file. Keep the function `streams` with its signature;
  * add helpers as you like. What is not: the contract header, the grader, and the kernel

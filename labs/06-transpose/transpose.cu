@@ -1,7 +1,7 @@
 /* Lab 06 - matrix transpose: YOUR FILE.
  *
  * Task: out = transpose(in) for a row-major rows x cols float matrix of any shape (contract:
- * grader/contracts/transpose.h). Read labs/06-transpose/README.md first.
+ * grader/labs/06-transpose/transpose.h). Read labs/06-transpose/README.md first.
  *
  * What is yours: everything in this file. Keep the function `transpose` with its signature;
  * add kernels and helpers as you like. What is not: the contract header, the grader, and any

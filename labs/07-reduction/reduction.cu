@@ -1,6 +1,6 @@
 /* Lab 07 - parallel reduction: YOUR FILE.
  *
- * Task: *result = in[0] + ... + in[n-1] for any n >= 1 (contract: grader/contracts/reduction.h).
+ * Task: *result = in[0] + ... + in[n-1] for any n >= 1 (contract: grader/labs/07-reduction/reduction.h).
  * Read labs/07-reduction/README.md first.
  *
  * What is yours: everything in this file. Keep the function `reduction` with its signature;

@@ -1,7 +1,7 @@
 /* Lab 08 - the tail effect: YOUR FILE.
  *
  * Task: for every work item and lane, add up `rounds` Philox samples (contract and the exact
- * formula: grader/contracts/tail.h). Read labs/08-tail/README.md first.
+ * formula: grader/labs/08-tail/tail.h). Read labs/08-tail/README.md first.
  *
  * What is yours: everything in this file. Keep the function `tail` with its signature; add
  * kernels and helpers as you like, but use tail_sample() from the contract as it is: the work

@@ -1,7 +1,7 @@
 /* Lab 09 - SGEMM: YOUR FILE.
  *
  * Task: C = alpha * A * B + beta * C in fp32, all matrices row-major, A is M x K, B is K x N,
- * C is M x N, for any M, N, K (contract: grader/contracts/sgemm.h). Read
+ * C is M x N, for any M, N, K (contract: grader/labs/09-sgemm/sgemm.h). Read
  * labs/09-sgemm/README.md first: it walks the ladder from this kernel to ~cuBLAS speed.
  *
  * What is yours: everything in this file. Keep the function `sgemm` with its signature; add

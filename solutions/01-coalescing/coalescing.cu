@@ -1,6 +1,6 @@
 /* Lab 01 - global-memory coalescing: REFERENCE SOLUTION.
  *
- * out[r][c] = in[r][c] * scale[r] + bias[r] (contract: grader/contracts/coalescing.h).
+ * out[r][c] = in[r][c] * scale[r] + bias[r] (contract: grader/labs/01-coalescing/coalescing.h).
  *
  * The matrix is row-major, so the whole thing is one contiguous array of rows*cols floats.
  * Consecutive threads take consecutive 16-byte chunks (float4) of that array: a warp's load

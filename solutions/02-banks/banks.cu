@@ -1,6 +1,6 @@
 /* Lab 02 - shared-memory bank conflicts: REFERENCE SOLUTION.
  *
- * Rolling maximum over 32 steps of many time series (contract: grader/contracts/banks.h).
+ * Rolling maximum over 32 steps of many time series (contract: grader/labs/02-banks/banks.h).
  *
  * Shared memory is 32 banks, each 4 bytes wide: word w lives in bank w % 32, and a bank
  * serves one word per clock. A warp's 32 accesses take one pass when they fall in 32

@@ -1,7 +1,7 @@
 /* Lab 03 - warp divergence: REFERENCE SOLUTION.
  *
  * Every element runs its class's chain of DIVERGENCE_STEPS dependent FMAs (contract:
- * grader/contracts/divergence.h). The four chains are different code. A warp issues one
+ * grader/labs/03-divergence/divergence.h). The four chains are different code. A warp issues one
  * instruction for one path at a time, so a warp whose 32 elements belong to four classes
  * runs four chains back to back: 4x the time of a warp whose elements share a class.
  *

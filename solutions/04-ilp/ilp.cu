@@ -1,6 +1,6 @@
 /* Lab 04 - ILP vs TLP: REFERENCE SOLUTION.
  *
- * The launch is fixed by the grader (contract: grader/contracts/ilp.h): one block per SM, 1/8
+ * The launch is fixed by the grader (contract: grader/labs/04-ilp/ilp.h): one block per SM, 1/8
  * of the SM's thread slots (256 threads, 8 warps, on an H200). Occupancy cannot supply the
  * parallelism that hides latency, so each thread supplies it itself: instruction-level
  * parallelism, independent operations in flight per thread.

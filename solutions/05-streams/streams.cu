@@ -1,6 +1,6 @@
 /* Lab 05 - streams: overlap copies and compute: REFERENCE SOLUTION.
  *
- * h_out[i] = f(h_in[i]) through the device (contract: grader/contracts/streams.h).
+ * h_out[i] = f(h_in[i]) through the device (contract: grader/labs/05-streams/streams.h).
  *
  * Three kinds of hardware can work at the same time: a copy engine moving host -> device,
  * another moving device -> host, and the SMs running kernels. One stream uses one at a time

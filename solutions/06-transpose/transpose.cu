@@ -1,7 +1,7 @@
 /* Lab 06 - matrix transpose: REFERENCE SOLUTION.
  *
  * out (cols x rows) = transpose of in (rows x cols), both row-major, any shape (contract:
- * grader/contracts/transpose.h).
+ * grader/labs/06-transpose/transpose.h).
  *
  * A transpose reads every element once and writes it once, like a copy, so a copy of the same
  * bytes is its ceiling. The difficulty is that a warp can be given consecutive addresses on

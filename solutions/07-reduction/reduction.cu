@@ -1,6 +1,6 @@
 /* Lab 07 - parallel reduction: REFERENCE SOLUTION.
  *
- * *result = in[0] + ... + in[n-1] (contract: grader/contracts/reduction.h).
+ * *result = in[0] + ... + in[n-1] (contract: grader/labs/07-reduction/reduction.h).
  *
  * A sum reads every byte once and does almost no arithmetic (1 add per 4 bytes), so its
  * limit is DRAM read bandwidth. Everything below serves one goal: keep enough loads in flight

@@ -1,6 +1,6 @@
 /* Lab 08 - the tail effect: REFERENCE SOLUTION.
  *
- * out[item][lane] = sum of `rounds` Philox samples (contract: grader/contracts/tail.h).
+ * out[item][lane] = sum of `rounds` Philox samples (contract: grader/labs/08-tail/tail.h).
  *
  * The work is pure arithmetic, so the ideal time is the total work over the rate of the whole
  * GPU. One block per item gets that rate only while every SM has a block: a grid of one wave

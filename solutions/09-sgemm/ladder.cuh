@@ -4,7 +4,7 @@
  * (sgemm.cu beside this file) with its pipeline switched off, through registers, and through
  * cp.async. Every step computes the contract's C = alpha * A * B + beta * C for any M, N, K
  * (the bench checks each one's output before timing it), so the only thing that changes
- * from one step to the next is the idea in its comment. Included by grader/lab_sgemm.cu;
+ * from one step to the next is the idea in its comment. Included by grader/labs/09-sgemm/problem.cu;
  * everything is in an anonymous namespace. */
 #ifndef SOLUTIONS_SGEMM_LADDER_CUH
 #define SOLUTIONS_SGEMM_LADDER_CUH

@@ -1,7 +1,7 @@
 /* Lab 09 - SGEMM: REFERENCE SOLUTION.
  *
  * C = alpha * A * B + beta * C in fp32, row-major, any M, N, K (contract:
- * grader/contracts/sgemm.h). This is the top of the ladder in labs/09-sgemm/README.md:
+ * grader/labs/09-sgemm/sgemm.h). This is the top of the ladder in labs/09-sgemm/README.md:
  *
  *   block tiling   a block computes a BM x BN tile of C; A and B pass through shared memory
  *                  in BK-deep slices, so each global element is read once per tile, not

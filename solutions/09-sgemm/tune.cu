@@ -1,7 +1,7 @@
 /* tune.cu - lab 09's tuning and profiling tool (not part of grading): how the reference's
  * tile configuration was chosen, and the program the README's ncu figures come from.
  *
- *   nvcc -O3 -std=c++17 -arch=native -Igrader/contracts solutions/09-sgemm/tune.cu -lcublas -o tune
+ *   nvcc -O3 -std=c++17 -arch=native -Igrader/labs/09-sgemm solutions/09-sgemm/tune.cu -lcublas -o tune
  *   ./tune time [n ...]       every configuration below and cuBLAS (fp32, pedantic) on n^3
  *                             (default 4096 2048 1024), interleaved rounds, median TFLOP/s each
  *   ./tune once n [names]     one call of each named variant (all if none), for

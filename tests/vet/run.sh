@@ -24,21 +24,21 @@ cases=(
   "uses_tensor_cores.cu           sgemm        sgemm        -                  SGEMM_PTX          mma"
   "uses_mma_sp.cu                 sgemm        sgemm        -                  SGEMM_PTX          mma.sp"
 )
-# the lab's own rule, from grader/lab_sgemm.mk
-sgemm_ptx=$(sed -n 's/^FORBID_PTX_sgemm := //p' grader/lab_sgemm.mk)
+# the lab's own rule, from grader/labs/09-sgemm/lab.mk
+sgemm_ptx=$(sed -n 's/^FORBID_PTX_sgemm := //p' grader/labs/09-sgemm/lab.mk)
 for row in "${cases[@]}"; do
     read -r file lab entries forbid ptx_forbid want <<<"$row"
     [ "$forbid" = - ] && forbid=""
     [ "$ptx_forbid" = - ] && ptx_forbid=""
     [ "$ptx_forbid" = SGEMM_PTX ] && ptx_forbid=$sgemm_ptx
     obj=$out/${file%.cu}.o
-    if ! "$NVCC" -c -arch=sm_75 -Igrader/contracts -Icommon "$here/$file" -o "$obj" 2>"$obj.cc.log"; then
+    if ! "$NVCC" -c -arch=sm_75 -I"$(echo grader/labs/[0-9][0-9]-$lab)" -Icommon "$here/$file" -o "$obj" 2>"$obj.cc.log"; then
         echo "FAIL $file: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
     fi
     ptx=""
     if [ -n "$ptx_forbid" ]; then
         ptx=$obj.ptx
-        "$NVCC" -ptx -arch=compute_90 -Igrader/contracts -Icommon "$here/$file" -o "$ptx" || fail=$((fail + 1))
+        "$NVCC" -ptx -arch=compute_90 -I"$(echo grader/labs/[0-9][0-9]-$lab)" -Icommon "$here/$file" -o "$ptx" || fail=$((fail + 1))
     fi
     msg=$(grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$forbid" "" "$ptx" "$ptx_forbid" 2>&1)
     rc=$?

@@ -1,0 +1,32 @@
+/* table.c - lab 01's checks, as data (see lab.h). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                       kind           task  size {rows, cols}  points */
+    {"1 x 1",                                     CHECK_VISIBLE, 0,    {1, 1},            1},
+    {"1 x 33: one row, a warp and one",           CHECK_VISIBLE, 0,    {1, 33},           1},
+    {"31 x 1: one column",                        CHECK_VISIBLE, 0,    {31, 1},           1},
+    {"33 x 33",                                   CHECK_VISIBLE, 0,    {33, 33},          1},
+    {"7 x 1021: prime row length",                CHECK_VISIBLE, 0,    {7, 1021},         1},
+    {"1000 x 37: many short rows",                CHECK_VISIBLE, 0,    {1000, 37},        1},
+    {"257 x 4099: more than one wave of blocks",  CHECK_VISIBLE, 0,    {257, 4099},       1},
+    {"hidden size 1",                             CHECK_HIDDEN,  0,    {0},               1},
+    {"hidden size 2",                             CHECK_HIDDEN,  0,    {0},               1},
+    {"hidden size 3",                             CHECK_HIDDEN,  0,    {0},               1},
+    {"speed: device-sized matrix",                CHECK_SPEED,   0,    {0},               5},
+};
+
+const lab_info lab_coalescing = {
+    .number = "01",
+    .name = "coalescing",
+    .title = "Global-memory coalescing",
+    .entry_points = "coalescing",
+    .threshold = 0.50,
+    .hint_correct = "Each output element must be in[r*cols+c]*scale[r]+bias[r]. Check your row/column "
+                    "index arithmetic and the bounds test for sizes that are not multiples of the block.",
+    .hint_speed = "Consecutive threads of a warp should touch consecutive addresses. Map threadIdx.x to "
+                  "the column (the contiguous dimension), not the row; then try float4 (16-byte) accesses.",
+    .timeout_s = 60,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

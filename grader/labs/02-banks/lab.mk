@@ -1,0 +1,2 @@
+# lab.mk - lab 02's build settings (included by the Makefile).
+ENTRY_banks := rolling_max

@@ -1,0 +1,213 @@
+/* problem.cu - lab 02's problem for the harness: inputs, calls, verification, sizes.
+ *
+ * Rolling maximum over 32 steps of `series` time series stored time-major (contract:
+ * labs/02-banks/banks.h). A maximum only selects one of its inputs, so the output is compared
+ * bit for bit with the CPU result.
+ *
+ * The ceiling (IMPL_CEILING) is the reference kernel with its shared-memory buffer stored
+ * slot-major, window[32][THREADS]: slot k of the warp's 32 threads is then 32 consecutive
+ * words, conflict-free by construction, with the same instructions, the same global traffic
+ * and the same occupancy. It is what removing every conflict can buy; the reference (padding)
+ * should match it. It runs here, in the harness (trusted code); the student's file and the
+ * reference run in worker processes, behind grader/labs/02-banks/shim_untrusted.cu. */
+#include "harness.h"
+#include "banks.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const lab_info lab_banks; /* the table, table.c */
+
+typedef struct problem {
+    int steps, series;  /* time steps (rows) and series (columns) */
+    size_t n;           /* steps * series */
+    float *h_in;        /* host copy of the input */
+    float *h_expected;  /* CPU result */
+    float *h_got;       /* scratch for the downloaded output */
+    dbuf in, out;       /* device buffers, guarded */
+} problem;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The ceiling: the reference kernel with a slot-major window                                  */
+
+#define CEIL_THREADS 128 /* as the reference: series per block */
+
+/* The reference kernel (solutions/02-banks) with slot k of thread tid at word
+ * k * CEIL_THREADS + tid: a warp's 32 reads of slot k are 32 consecutive words, one per bank. */
+__global__ void __launch_bounds__(CEIL_THREADS)
+rolling_max_slot_major(float *__restrict__ out, const float *__restrict__ in, int steps,
+                       int series)
+{
+    __shared__ __align__(16) float window[ROLLING_WINDOW * CEIL_THREADS];
+    const int tid = threadIdx.x;
+    const int s = blockIdx.x * CEIL_THREADS + tid;
+    if (s >= series)
+        return;
+    float *w = window + tid;
+    for (int k = 0; k < ROLLING_WINDOW; k++)
+        w[k * CEIL_THREADS] = -INFINITY;
+    float x1 = in[s];
+    float x2 = steps > 1 ? in[(size_t)series + s] : 0.0f;
+#pragma unroll 1
+    for (int t = 0; t < steps; t++) {
+        const float x = x1;
+        x1 = x2;
+        x2 = t + 2 < steps ? in[(size_t)(t + 2) * series + s] : 0.0f;
+        w[(t % ROLLING_WINDOW) * CEIL_THREADS] = x;
+        float m = -INFINITY;
+#pragma unroll
+        for (int k = 0; k < ROLLING_WINDOW; k++)
+            m = fmaxf(m, w[k * CEIL_THREADS]);
+        out[(size_t)t * series + s] = m;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The task                                                                                     */
+
+/* out[t][s] = max of in[u][s] over the window: one pass per window row, each a loop over the
+ * contiguous series index that the compiler vectorizes. */
+static void cpu_rolling_max(float *out, const float *in, int steps, int series)
+{
+    for (int t = 0; t < steps; t++) {
+        float *o = out + (size_t)t * series;
+        memcpy(o, in + (size_t)t * series, (size_t)series * sizeof(float));
+        const int first = t - (ROLLING_WINDOW - 1) > 0 ? t - (ROLLING_WINDOW - 1) : 0;
+        for (int u = first; u < t; u++) {
+            const float *x = in + (size_t)u * series;
+            for (int s = 0; s < series; s++)
+                o[s] = x[s] > o[s] ? x[s] : o[s];
+        }
+    }
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->steps = (int)size[0];
+    p->series = (int)size[1];
+    p->n = (size_t)p->steps * p->series;
+    dbuf_alloc(&p->in, p->n * sizeof(float));
+    dbuf_alloc(&p->out, p->n * sizeof(float));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return p;
+    p->h_in = (float *)xmalloc(p->n * sizeof(float));
+    p->h_expected = (float *)xmalloc(p->n * sizeof(float));
+    p->h_got = (float *)xmalloc(p->n * sizeof(float));
+    fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
+    cpu_rolling_max(p->h_expected, p->h_in, p->steps, p->series);
+    dbuf_upload(&p->in, p->h_in, p->n * sizeof(float));
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->in);
+    dbuf_free(&p->out);
+    free(p->h_in);
+    free(p->h_expected);
+    free(p->h_got);
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    dbuf_poison(&((problem *)vp)->out, s);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (impl == IMPL_CEILING) { /* the reference's kernel, free of conflicts by layout */
+        const unsigned blocks = (unsigned)((p->series + CEIL_THREADS - 1) / CEIL_THREADS);
+        rolling_max_slot_major<<<blocks, CEIL_THREADS, 0, s>>>(
+            (float *)p->out.data, (const float *)p->in.data, p->steps, p->series);
+        CUDA_CHECK_LAUNCH();
+    } else {
+        harness_call(impl, s, 0, "ppii", p->out.data, p->in.data, p->steps, p->series);
+    }
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    harness_check_exact(&p->out, p->h_expected, p->n, p->h_got, v);
+    v->cols = (size_t)p->series; /* a bad element shows as (step, series) */
+    harness_check_input(&p->in, p->h_in, p->n * sizeof(float), v);
+}
+
+static double work(const void *vp)
+{
+    const problem *p = (const problem *)vp;
+    return 2.0 * p->n * sizeof(float); /* each input read once, each output written once */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const problem *p = (const problem *)vp;
+    snprintf(buf, len, "%d steps x %d series", p->steps, p->series);
+}
+
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* The input is 8x the L2 (input plus output 16x): nothing survives in cache between calls.
+     * 100 steps per series (not a multiple of the kernels' 8-step chunks) and as many series
+     * as that takes: over a million on an H200, several waves of blocks, so the last partial
+     * wave costs little. */
+    const long long steps = 100;
+    size_t bytes = harness_speed_bytes(d, 8, 2);
+    if (d->emulated)
+        bytes = (size_t)200 << 10;
+    size[0] = steps;
+    size[1] = (long long)(bytes / (steps * sizeof(float)));
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    size[0] = rng_range(r, 1, 300);
+    size[1] = rng_range(r, 1, 5000);
+    if (rng_range(r, 0, 1)) /* a window's length, or a block's width, plus or minus one */
+        size[0] = 32 * rng_range(r, 1, 8) + (rng_range(r, 0, 1) ? 1 : -1);
+    if (rng_range(r, 0, 1))
+        size[1] = 128 * rng_range(r, 1, 30) + (rng_range(r, 0, 1) ? 1 : -1);
+}
+
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_f32((float *)p->in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    /* a maximum only selects one of its inputs: two right answers are equal bit for bit */
+    out[0] = (lab_output){p->out.data, p->n, DEV_F32, 0, 0, &p->out};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->in.data, p->n * sizeof(float)};
+    return 1;
+}
+
+const lab_info *const harness_lab = &lab_banks;
+const lab_task harness_tasks[] = {
+    {.name = "rolling_max", .unit = "GB/s", .ceiling = "conflict-free layout (slot-major)",
+     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 1;

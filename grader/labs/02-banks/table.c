@@ -1,0 +1,34 @@
+/* table.c - lab 02's checks, as data (see lab.h). Sizes are {steps, series}. */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                          kind           task  size {steps, series}  points */
+    {"1 x 1: one step of one series",                CHECK_VISIBLE, 0,    {1, 1},               1},
+    {"1 x 33: one step, a warp and one",             CHECK_VISIBLE, 0,    {1, 33},              1},
+    {"33 x 1: a window and one, one series",         CHECK_VISIBLE, 0,    {33, 1},              1},
+    {"31 x 31: never a full window",                 CHECK_VISIBLE, 0,    {31, 31},             1},
+    {"45 x 1021: prime series count",                CHECK_VISIBLE, 0,    {45, 1021},           1},
+    {"257 x 129: 8 windows, a block and one",        CHECK_VISIBLE, 0,    {257, 129},           1},
+    {"37 x 200003: more than one wave of blocks",    CHECK_VISIBLE, 0,    {37, 200003},         1, {37, 20011}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                  1},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                  1},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                  1},
+    {"speed: device-sized batch of series",          CHECK_SPEED,   0,    {0},                  5},
+};
+
+const lab_info lab_banks = {
+    .number = "02",
+    .name = "banks",
+    .title = "Shared-memory bank conflicts",
+    .entry_points = "rolling_max",
+    .threshold = 0.60,
+    .hint_correct = "out[t*series + s] must be the largest of in[u*series + s] over the last 32 steps u <= t "
+                    "(fewer at the start of a series). Check the ring-buffer slot (t % 32), that every slot "
+                    "starts at -INFINITY, and the threads whose series s >= series.",
+    .hint_speed = "The 32 threads of a warp read slot k of their windows at the same moment. With rows of "
+                  "32 floats, those 32 words are 32 words apart: one bank, 32 passes. Pad each row by one "
+                  "float (window[THREADS][33]), or store the window slot-major (window[32][THREADS]).",
+    .timeout_s = 60,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

@@ -1,0 +1,207 @@
+/* problem.cu - lab 03's problem for the harness: inputs, calls, verification, sizes.
+ *
+ * Every element runs its class's chain of DIVERGENCE_STEPS fused multiply-adds (contract:
+ * grader/labs/03-divergence/divergence.h). Inputs are multiples of 2^-14 in [0, 4), drawn from the
+ * seed, so at most 65536 distinct values exist: the double-precision CPU reference runs the
+ * chain once per distinct value (a lazily filled table) instead of once per element, which
+ * keeps a 32-million-element check to a fraction of a second.
+ *
+ * The ceiling is a true bound: the chains' fused multiply-adds at the FP32 FMA peak of the
+ * clock measured in the same run (ceiling_ms). The branch-free baseline, the same arithmetic
+ * with the class as data and no branch at all, is a ladder rung
+ * (solutions/03-divergence/steps/2-class-as-data.cu), not a ceiling: the reference beats it.
+ * The student's file and the reference run in worker processes, behind
+ * grader/labs/03-divergence/shim_untrusted.cu. */
+#include "harness.h"
+#include "divergence.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const lab_info lab_divergence; /* the table, table.c */
+
+#define GRID_BITS 14                   /* inputs are k * 2^-GRID_BITS */
+#define DISTINCT (4 << GRID_BITS)      /* distinct inputs in [0, 4) */
+/* The CPU check's relative bound and absolute floor (why: see verify). */
+#define DIVERGENCE_TOL ((2.0 * DIVERGENCE_STEPS + 8.0) * 0x1p-24)
+#define DIVERGENCE_FLOOR 1e-30
+
+typedef struct problem {
+    int n;              /* elements */
+    float *h_in;        /* host copy of the input */
+    double *h_expected; /* CPU result in double precision */
+    float *h_got;       /* scratch for the downloaded output */
+    dbuf in, out;       /* device buffers, guarded */
+} problem;
+
+/* ---------------------------------------------------------------------------------------- */
+/* CPU reference                                                                              */
+
+/* The contract's chain for input k * 2^-14, in double. m and b are exact in float, so these
+ * are the very constants the GPU uses; only the roundings of the steps differ. */
+static double evolve_cpu(int k)
+{
+    const int c = k >> GRID_BITS;
+    const double f = (k & ((1 << GRID_BITS) - 1)) * ldexp(1.0, -GRID_BITS);
+    double m, b;
+    switch (c) {
+    case 0: m = 1.0 - ldexp(1.0, -8) + f * ldexp(1.0, -9), b = f; break;
+    case 1: m = 1.0 - ldexp(1.0, -9) + f * ldexp(1.0, -9), b = 1.0 - f; break;
+    case 2: m = 1.0 + f * ldexp(1.0, -9), b = 0.5 * f; break;
+    default: m = 1.0 + ldexp(1.0, -9) - f * ldexp(1.0, -9), b = 0.25; break;
+    }
+    double y = f;
+    for (int s = 0; s < DIVERGENCE_STEPS; s++)
+        y = y * m + b;
+    return y;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->n = (int)size[0];
+    dbuf_alloc(&p->in, (size_t)p->n * sizeof(float));
+    dbuf_alloc(&p->out, (size_t)p->n * sizeof(float));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return p;
+    p->h_in = (float *)xmalloc((size_t)p->n * sizeof(float));
+    p->h_expected = (double *)xmalloc((size_t)p->n * sizeof(double));
+    p->h_got = (float *)xmalloc((size_t)p->n * sizeof(float));
+    double *table = (double *)xmalloc(DISTINCT * sizeof(double));
+    unsigned char *known = (unsigned char *)xcalloc(DISTINCT, 1);
+    rng r;
+    rng_seed(&r, rng_derive(seed, 1));
+    for (int i = 0; i < p->n; i++) {
+        const int k = (int)(rng_u64(&r) % DISTINCT); /* class and parameter, uniform */
+        p->h_in[i] = (float)ldexp((double)k, -GRID_BITS);
+        if (!known[k]) {
+            table[k] = evolve_cpu(k);
+            known[k] = 1;
+        }
+        p->h_expected[i] = table[k];
+    }
+    free(table);
+    free(known);
+    dbuf_upload(&p->in, p->h_in, (size_t)p->n * sizeof(float));
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->in);
+    dbuf_free(&p->out);
+    free(p->h_in);
+    free(p->h_expected);
+    free(p->h_got);
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    dbuf_poison(&((problem *)vp)->out, s);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (impl == IMPL_CEILING) /* computed, never run (ceiling_ms) */
+        fatal("lab divergence: the ceiling is the FMA peak, computed");
+    harness_call(impl, s, 0, "ppi", p->out.data, p->in.data, p->n);
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    /* Bound: every term of the chain is >= 0 (y0 = f >= 0, m > 0, b >= 0), so a rounding
+     * error of a step is never amplified by cancellation: each of the K = DIVERGENCE_STEPS
+     * steps adds at most u = 2^-24 to the relative error when fused, 2u when the multiply and
+     * the add round separately. (2K + 8) u (about 1.2e-4) admits both. A wrong class changes
+     * m by at least 2^-9 and the result by a factor near e; one step too few or too many moves
+     * every result of classes 2 and 3 by 9e-4 or more (classes 0 and 1 approach a fixed point,
+     * where a single step can hide under the bound), so a wrong step count cannot pass. */
+    harness_check_close(&p->out, p->h_expected, NULL, (size_t)p->n, DIVERGENCE_TOL,
+                        DIVERGENCE_FLOOR, p->h_got, v);
+    harness_check_input(&p->in, p->h_in, (size_t)p->n * sizeof(float), v);
+}
+
+static double work(const void *vp)
+{
+    return 2.0 * DIVERGENCE_STEPS * ((const problem *)vp)->n; /* flops of the chains */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    snprintf(buf, len, "n = %d", ((const problem *)vp)->n);
+}
+
+/* The chains' flops at the FP32 FMA peak of the measured clock: no kernel is faster. */
+static double ceiling_fma(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
+{
+    (void)s;
+    return work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
+}
+
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
+     * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
+     * An odd n leaves a partial tile and partial warps at the end. */
+    const size_t bytes = harness_speed_bytes(d, 4, 1); /* in + out together */
+    size[0] = (long long)(bytes / (2 * sizeof(float))) + 5;
+    if (d->emulated)
+        size[0] = 20011;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    switch (rng_range(r, 0, 3)) {
+    case 0: size[0] = rng_range(r, 1, 100); break;                            /* tiny */
+    case 1: size[0] = 2048 * rng_range(r, 1, 64) + rng_range(r, -1, 1); break; /* tile edges */
+    default: size[0] = rng_range(r, 1000, 2000000); break;
+    }
+    if (size[0] < 1)
+        size[0] = 1;
+}
+
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    /* as create(): multiples of 2^-14 in [0, 4), class and parameter uniform */
+    dev_fill_f32((float *)p->in.data, (size_t)p->n, rng_derive(seed, 1), 0.f, 4.f,
+                 0x1p-14f, s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    /* each side within DIVERGENCE_TOL (relative) of the exact chain (see verify): twice
+     * that apart */
+    out[0] = (lab_output){p->out.data, (size_t)p->n, DEV_F32, 2 * DIVERGENCE_TOL,
+                          2 * DIVERGENCE_FLOOR, &p->out};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->in.data, (size_t)p->n * sizeof(float)};
+    return 1;
+}
+
+const lab_info *const harness_lab = &lab_divergence;
+const lab_task harness_tasks[] = {
+    {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .ceiling_ms = ceiling_fma, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 1;

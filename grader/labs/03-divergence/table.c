@@ -1,0 +1,35 @@
+/* table.c - lab 03's checks, as data (see lab.h). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                          kind           task  size {n}    points */
+    {"n = 1",                                        CHECK_VISIBLE, 0,    {1},        1},
+    {"n = 31: less than a warp",                     CHECK_VISIBLE, 0,    {31},       1},
+    {"n = 33: a warp and one",                       CHECK_VISIBLE, 0,    {33},       1},
+    {"n = 4099: prime, not a multiple of a block",   CHECK_VISIBLE, 0,    {4099},     1},
+    {"n = 65537: 32 tiles of 2048 and one element",  CHECK_VISIBLE, 0,    {65537},    1},
+    {"n = 3000017: more than one wave of blocks",    CHECK_VISIBLE, 0,    {3000017},  1, {300007}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},        1},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},        1},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},        1},
+    {"speed: device-sized array, classes mixed",     CHECK_SPEED,   0,    {0},        5},
+};
+
+const lab_info lab_divergence = {
+    .number = "03",
+    .name = "divergence",
+    .title = "Warp divergence",
+    .entry_points = "divergence",
+    /* Pass mark: reference time / student time. Measured on the H200 (see the README): the
+     * skeleton, whose warps run all four chains, sits near 0.26; the reference at 1.0. */
+    .threshold = 0.60,
+    .hint_correct = "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
+                    "DIVERGENCE_STEPS times y = fmaf(y, m, b) with that class's m and b, and out[i] = y. If you "
+                    "regroup elements, carry each one's index with it, and do not drop the last partial group.",
+    .hint_speed = "Your warps still mix classes, so each runs several chains one after the other. Regroup "
+                  "the work so that all 32 lanes of a warp hold elements of one class (sort a block's tile "
+                  "by class in shared memory, then hand out groups of 32) and each warp runs one chain.",
+    .timeout_s = 90,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

@@ -1,0 +1,45 @@
+/* table.c - lab 04's checks, as data (see lab.h). Task 0: ilp_memory; task 1: ilp_arith. */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                             kind           task  size {n}   points */
+    {"memory n = 1",                                    CHECK_VISIBLE, 0,    {1},       1},
+    {"memory n = 3: less than one float4",              CHECK_VISIBLE, 0,    {3},       1},
+    {"memory n = 33: a warp and one",                   CHECK_VISIBLE, 0,    {33},      1},
+    {"memory n = 4099: prime",                          CHECK_VISIBLE, 0,    {4099},    1},
+    {"memory n = 3000017: several passes of the grid",  CHECK_VISIBLE, 0,    {3000017}, 1},
+    {"arith n = 1",                                     CHECK_VISIBLE, 1,    {1},       1},
+    {"arith n = 31: less than a warp",                  CHECK_VISIBLE, 1,    {31},      1},
+    {"arith n = 33: a warp and one",                    CHECK_VISIBLE, 1,    {33},      1},
+    {"arith n = 4099: prime",                           CHECK_VISIBLE, 1,    {4099},    1},
+    {"arith n = 300007: several passes of the grid",    CHECK_VISIBLE, 1,    {300007},  1},
+    {"memory hidden size 1",                            CHECK_HIDDEN,  0,    {0},       1},
+    {"memory hidden size 2",                            CHECK_HIDDEN,  0,    {0},       1},
+    {"arith hidden size 1",                             CHECK_HIDDEN,  1,    {0},       1},
+    {"arith hidden size 2",                             CHECK_HIDDEN,  1,    {0},       1},
+    {"speed: memory, device-sized array",               CHECK_SPEED,   0,    {0},       5},
+    {"speed: arith, device-sized array",                CHECK_SPEED,   1,    {0},       5},
+};
+
+const lab_info lab_ilp = {
+    .number = "04",
+    .name = "ilp",
+    .title = "ILP vs TLP: more work per thread at low occupancy",
+    .entry_points = "ilp_memory ilp_arith",
+    /* Pass mark: reference time / student time, for both speed checks. From the H200 bench
+     * (labs/04-ilp/README.md), relative to the reference: skeletons 0.15 (memory) and 0.44
+     * (arith); one or two float4 in flight per thread 0.63, four 0.75; two chains per thread
+     * 0.81. So one load in flight fails, several pass, and the skeletons are far below. */
+    .threshold = 0.65,
+    .hint_correct = "ilp_memory: out[i] = in[i] * a for every i < n, including the last n % 4 elements. "
+                    "ilp_arith: y = x, then ILP_STEPS times y = fmaf(y, x, ILP_C), for every element. Launch "
+                    "exactly one kernel <<<blocks, threads, 0, stream>>> with the blocks and threads you are "
+                    "given: the grader rejects any other launch (see the check's message).",
+    .hint_speed = "At this fixed, low occupancy each thread must keep more independent work in flight. "
+                  "Memory: issue several float4 loads into registers before using the first (Little's law: "
+                  "bytes in flight = bandwidth x latency). Arith: advance 4 independent elements' chains "
+                  "side by side, so the scheduler has an FMA to issue every cycle.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

@@ -1,0 +1,528 @@
+/* problem.cu - lab 05's problem for the harness: the inputs, the calls, the verification,
+ * the sizes and the ideal pipeline.
+ *
+ * The student writes host code only: h_out[i] = f(h_in[i]) by copying a pinned host array to
+ * the device, running the grader's kernel (passed in as a launcher, `process`) and copying
+ * the result back. f is k fused multiply-adds, x <- fmaf(x, A, B), with k picked from the
+ * device in hand so that the kernel and each copy direction take about the same time.
+ *
+ * Implementations run in their worker processes behind the lab's shim
+ * (grader/labs/05-streams/shim_untrusted.cu). The shim holds the kernel and the launcher handed to
+ * the student, counts the elements it is given, and counts the streams and events the call
+ * creates and destroys (the shared object is linked with --wrap for those functions:
+ * grader/labs/05-streams/lab.mk). What it finds wrong (a leak, an element count, a launch outside the
+ * buffers) comes back as text and fails the check. The host arrays are shared with the
+ * worker (harness_host_alloc), pinned in both processes.
+ *
+ * Verification is exact. The student only moves data and calls our kernel, and fmaf is
+ * correctly rounded (IEEE 754) on the GPU and in the C library alike, so the expected output
+ * is known bit for bit: computed on the CPU for every element. Every output element is
+ * compared. Speed checks: device-only problems, a fresh input every round, the student's
+ * output compared with the reference's bit for bit on the device.
+ *
+ * Timing: host clock around the whole call (host_clock = 1), because the student's work runs
+ * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
+ * assembled from measurements made in this process with this file's copy of the kernel. */
+#include "harness.h"
+#include "streams.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/timing.h"
+#include "../common/util.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern "C" const lab_info lab_streams; /* the table, table.c */
+
+/* ------------------------------------------------------------------------------------------ */
+/* The kernel: f(x) = k times x <- fmaf(x, A, B). The same code as the shim's (the one the     */
+/* implementations call); this copy times the ideal and the calibration.                      */
+
+/* A = 1 - 2^-13 and B = 2^-14, both exact floats: the map contracts slowly towards its fixed
+ * point B / (1 - A) = 0.5, so inputs in [-1, 1) stay there, and after k steps an input still
+ * shows in its output (A^k is 0.29 at k = 10000): a wrong index cannot pass by luck. */
+#include "streams_kernel.cuh" /* f, the same definition the shim hands the student */
+
+#define MAX_K (1 << 16) /* the most work per element the calibration may pick */
+
+static void launch_process(float *out, const float *in, size_t n, int k, cudaStream_t s)
+{
+    if (n == 0)
+        return;
+    const size_t blocks = (n + PROCESS_THREADS - 1) / PROCESS_THREADS;
+    process_kernel<<<(unsigned)blocks, PROCESS_THREADS, 0, s>>>(out, in, n, k);
+    CUDA_CHECK_LAUNCH();
+}
+
+/* The same function on the CPU, bit for bit. */
+static float f_cpu(float x, int k)
+{
+    for (int j = 0; j < k; j++)
+        x = fmaf(x, STREAMS_A, STREAMS_B);
+    return x;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The problem                                                                                 */
+
+#define HOST_GUARD_BYTES 4096 /* around each pinned host buffer, like dbuf's device guards */
+#define HOST_GUARD_BYTE 0x5A
+
+typedef struct problem {
+    size_t n;                  /* floats pushed through the device */
+    int k;                     /* FMAs per element in the kernel */
+    int calls;                 /* calls of the implementation per run() */
+    int engines;               /* the device's asyncEngineCount */
+    unsigned char *h_in_base;  /* shared pinned allocation: guard | h_in | guard */
+    unsigned char *h_out_base; /* shared pinned allocation: guard | h_out | guard */
+    float *h_in;               /* the input, pinned */
+    float *h_out;              /* the output, pinned, poisoned before every call */
+    long long *stats;          /* shared: what the shim counted in the last call
+                                  ([0] process() calls, [1] elements) */
+    float *h_in_copy;          /* pageable copy of the input: the read-only check */
+    float *h_expected;         /* the right output, bit for bit (NULL in device-only problems) */
+    dbuf d_in, d_out;          /* the device buffers handed to the student, guarded */
+    int last_impl;             /* the implementation whose output h_out holds */
+    int ref_chunks;            /* the reference's process() calls (the ideal), 0 if unknown */
+} problem;
+
+static void poison(problem *p, cudaStream_t s);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Timing helpers for the calibration and the ideal (each op alone on the stream given)       */
+
+enum op {
+    OP_H2D,          /* h_in -> d_in, pinned */
+    OP_KERNEL,       /* process on d_in -> d_out */
+    OP_D2H,          /* d_out -> h_out, pinned */
+    OP_BOTH,         /* H2D and D2H at the same time, on two streams (host clock) */
+    OP_PAGEABLE_H2D, /* pageable host -> d_in (host clock) */
+    OP_PAGEABLE_D2H, /* d_out -> pageable host (host clock) */
+};
+
+typedef struct op_ctx {
+    problem *p;          /* buffers */
+    size_t m;            /* elements moved or computed */
+    int k;               /* kernel work per element */
+    cudaStream_t second; /* the other stream of OP_BOTH */
+    float *pageable;     /* pageable source and destination of OP_PAGEABLE_* */
+} op_ctx;
+
+static void run_op(void *vctx, int op, cudaStream_t s)
+{
+    op_ctx *c = (op_ctx *)vctx;
+    problem *p = c->p;
+    const size_t bytes = c->m * sizeof(float);
+    switch (op) {
+    case OP_H2D:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        break;
+    case OP_KERNEL:
+        launch_process((float *)p->d_out.data, (const float *)p->d_in.data, c->m, c->k, s);
+        break;
+    case OP_D2H:
+        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        break;
+    case OP_BOTH:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost,
+                                   c->second));
+        break;
+    case OP_PAGEABLE_H2D:
+        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, c->pageable, bytes, cudaMemcpyHostToDevice, s));
+        break;
+    case OP_PAGEABLE_D2H:
+        CUDA_CHECK(cudaMemcpyAsync(c->pageable, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        break;
+    }
+}
+
+/* Median of `reps` timings of op (event clock, or host clock for ops that leave the stream). */
+static double median_op_ms(op_ctx *c, int op, int reps, cudaStream_t s, cudaEvent_t e0,
+                           cudaEvent_t e1)
+{
+    double t[16];
+    reps = reps > 16 ? 16 : reps;
+    const int host = op == OP_BOTH || op == OP_PAGEABLE_H2D || op == OP_PAGEABLE_D2H;
+    for (int r = 0; r < reps; r++) {
+        double ev, ho;
+        time_one(NULL, run_op, c, op, NULL, s, e0, e1, &ev, &ho);
+        t[r] = host ? ho : ev;
+    }
+    for (int i = 1; i < reps; i++) /* insertion sort: a handful of values */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            const double x = t[j];
+            t[j] = t[j - 1];
+            t[j - 1] = x;
+        }
+    return t[reps / 2];
+}
+
+/* The balance point: the k at which the kernel on the whole array takes as long as the copy
+ * engines' busiest load. Timed on a probe of up to 64 MiB (the pipeline's chunks are that
+ * size or smaller): the kernel at two values of k gives its fixed cost and its cost per FMA,
+ * a straight line; the copies give the target. With two or more copy engines the two
+ * directions run at once, so the target is the slower direction; with one engine they take
+ * turns, so it is their sum. */
+static int calibrate_k_once(problem *p)
+{
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    const size_t probe = (size_t)16 << 20;
+    op_ctx c = {p, p->n < probe ? p->n : probe, 64, NULL, NULL};
+    median_op_ms(&c, OP_KERNEL, 1, s, e0, e1); /* warm-up: module load, clocks */
+    median_op_ms(&c, OP_H2D, 1, s, e0, e1);
+    const double h2d = median_op_ms(&c, OP_H2D, 5, s, e0, e1);
+    const double d2h = median_op_ms(&c, OP_D2H, 5, s, e0, e1);
+    const int k1 = 64, k2 = 1088;
+    c.k = k1;
+    const double t1 = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    c.k = k2;
+    const double t2 = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaStreamDestroy(s));
+    const double per_k = (t2 - t1) / (k2 - k1);
+    const double fixed = t1 - k1 * per_k;
+    const double target = p->engines >= 2 ? (h2d > d2h ? h2d : d2h) : h2d + d2h;
+    double k = per_k > 0 ? (target - fixed) / per_k : MAX_K;
+    if (!(k >= 16))
+        k = 16;
+    if (k > MAX_K)
+        k = MAX_K;
+    return (int)lround(k);
+}
+
+/* Once per size and process: every problem of a speed check gets the same k. */
+static int calibrate_k(problem *p)
+{
+    static size_t done_n;
+    static int done_k;
+    if (done_n != p->n) {
+        done_k = calibrate_k_once(p);
+        done_n = p->n;
+    }
+    return done_k;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hooks                                                                                       */
+
+/* Pinned host memory shared with the workers, with guard zones around it. */
+static void *alloc_pinned(size_t bytes, unsigned char **base)
+{
+    *base = (unsigned char *)harness_host_alloc(bytes + 2 * HOST_GUARD_BYTES);
+    memset(*base, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
+    memset(*base + HOST_GUARD_BYTES + bytes, HOST_GUARD_BYTE, HOST_GUARD_BYTES);
+    return *base + HOST_GUARD_BYTES;
+}
+
+/* 1 if both host guards around a pinned buffer are intact; else 0 and *at the first changed
+ * byte relative to the buffer's start (negative before it). */
+static int host_guards_intact(const unsigned char *base, size_t bytes, long long *at)
+{
+    for (size_t i = 0; i < HOST_GUARD_BYTES; i++)
+        if (base[i] != HOST_GUARD_BYTE) {
+            *at = (long long)i - HOST_GUARD_BYTES;
+            return 0;
+        }
+    const unsigned char *after = base + HOST_GUARD_BYTES + bytes;
+    for (size_t i = 0; i < HOST_GUARD_BYTES; i++)
+        if (after[i] != HOST_GUARD_BYTE) {
+            *at = (long long)(bytes + i);
+            return 0;
+        }
+    return 1;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->n = (size_t)size[0];
+    p->calls = size[2] > 0 ? (int)size[2] : 1;
+    p->engines = d->async_engines;
+    p->last_impl = -1;
+    const size_t bytes = p->n * sizeof(float);
+    dbuf_alloc(&p->d_in, bytes);
+    dbuf_alloc(&p->d_out, bytes);
+    /* The call's host arrays (shared with the workers) are part of every problem. */
+    p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
+    p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
+    p->stats = (long long *)harness_host_alloc(4096);
+    memset(p->stats, 0, 4096);
+    memset(p->h_out, 0xFF, bytes);
+    p->k = size[1] > 0 ? (int)size[1] : d->emulated ? 8 : calibrate_k(p);
+    if (harness_device_only) /* a speed check's problem: refresh() makes the input */
+        return p;
+    p->h_in_copy = (float *)xmalloc(bytes);
+    p->h_expected = (float *)xmalloc(bytes);
+    fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
+    memcpy(p->h_in_copy, p->h_in, bytes);
+    for (size_t i = 0; i < p->n; i++) /* the visible and hidden sizes: n k <= 5 x 10^7 */
+        p->h_expected[i] = f_cpu(p->h_in[i], p->k);
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->d_in);
+    dbuf_free(&p->d_out);
+    harness_host_free(p->h_in_base);
+    harness_host_free(p->h_out_base);
+    harness_host_free(p->stats);
+    free(p->h_in_copy);
+    free(p->h_expected);
+    free(p);
+}
+
+/* Poison the output and both device buffers: an element the call never copied back, or
+ * copied back without copying in or computing, cannot pass for a result left by an
+ * earlier call. */
+static void poison(problem *p, cudaStream_t s)
+{
+    memset(p->h_out, 0xFF, p->n * sizeof(float));
+    dbuf_poison(&p->d_in, s);
+    dbuf_poison(&p->d_out, s);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    poison((problem *)vp, s);
+}
+
+/* One call of implementation impl through its shim, which counts and checks (see the top). */
+static void call_impl(problem *p, int impl, cudaStream_t s)
+{
+    harness_call(impl, s, 0, "ppppzip", p->h_out, p->h_in, p->d_out.data, p->d_in.data, p->n,
+                 p->k, p->stats);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (impl == IMPL_CEILING)
+        fatal("lab streams: the ideal is assembled (ceiling_ms), not run");
+    p->last_impl = impl;
+    for (int c = 0; c < p->calls; c++) {
+        if (c > 0) { /* repeated-call check: verify the call before, then start afresh */
+            CUDA_CHECK(cudaDeviceSynchronize());
+            if (p->h_expected) {
+                compare_report cr;
+                compare_exact_f32(p->h_out, p->h_expected, p->n, &cr);
+                if (cr.n_bad) {
+                    char what[160], text[200];
+                    compare_describe(&cr, 0, what, sizeof what);
+                    snprintf(text, sizeof text, "call %d of %d: %s", c, p->calls, what);
+                    harness_note_problem(impl, text);
+                }
+            }
+            poison(p, s);
+            CUDA_CHECK(cudaDeviceSynchronize());
+        }
+        call_impl(p, impl, s);
+    }
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    const size_t bytes = p->n * sizeof(float);
+    compare_exact_f32(p->h_out, p->h_expected, p->n, &v->out);
+    v->cols = 0;
+    v->guard_ok = host_guards_intact(p->h_out_base, bytes, &v->guard_at);
+    long long at;
+    if (memcmp(p->h_in, p->h_in_copy, bytes)) {
+        size_t i = 0;
+        while (((const unsigned char *)p->h_in)[i] == ((const unsigned char *)p->h_in_copy)[i])
+            i++;
+        v->input_ok = 0;
+        v->input_at = i;
+    } else if (!host_guards_intact(p->h_in_base, bytes, &at)) {
+        v->input_ok = 0;
+        v->input_at = (size_t)(at < 0 ? 0 : at);
+    }
+    if (p->last_impl < 0)
+        return;
+    /* What the shim counted (leaks, elements) or a repeated call got wrong comes first. */
+    if (harness_problem(p->last_impl)[0]) {
+        snprintf(v->problem, sizeof v->problem, "%s", harness_problem(p->last_impl));
+    } else if (!dbuf_guards_intact(&p->d_in, &at)) {
+        snprintf(v->problem, sizeof v->problem,
+                 "a copy wrote outside d_in (byte %lld from its start; it holds n floats)", at);
+    } else if (!dbuf_guards_intact(&p->d_out, &at)) {
+        snprintf(v->problem, sizeof v->problem,
+                 "something wrote outside d_out (byte %lld from its start; it holds n floats)",
+                 at);
+    }
+}
+
+static double work(const void *vp)
+{
+    const problem *p = (const problem *)vp;
+    return 2.0 * p->n * sizeof(float); /* bytes over the host link: in and back out */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const problem *p = (const problem *)vp;
+    if (p->calls > 1)
+        snprintf(buf, len, "n=%zu k=%d x%d calls", p->n, p->k, p->calls);
+    else
+        snprintf(buf, len, "n=%zu k=%d", p->n, p->k);
+}
+
+/* 1 GiB each way where the machine allows (host memory holds the pinned in and out arrays, and
+ * for a correctness size also the input's copy and the expected output), at least 4x the L2
+ * when it can. The count is a little short of a power of two, so no chunk size divides it. */
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    size_t bytes = (size_t)1 << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && bytes > (size_t)pages * page / 16)
+        bytes = (size_t)pages * page / 16;
+    if (2 * bytes + ((size_t)64 << 20) > harness_memory_budget(d))
+        bytes = (harness_memory_budget(d) - ((size_t)64 << 20)) / 2;
+    if (bytes < 4 * d->l2_bytes)
+        fprintf(stderr, "note: lab streams: %zu MiB each way is under 4x the L2 here\n",
+                bytes >> 20);
+    if (d->emulated)
+        bytes = (size_t)1 << 20;
+    size[0] = (long long)(bytes / sizeof(float)) - 7;
+    size[1] = 0; /* calibrate */
+    size[2] = 1;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    /* log-uniform from 1 to 4M, sometimes a chunk-like power of two plus or minus a little */
+    const double e = rng_unit(r) * 22.0;
+    long long n = (long long)exp2(e);
+    if (rng_range(r, 0, 2) == 0)
+        n = ((long long)1 << rng_range(r, 5, 22)) + rng_range(r, -3, 3);
+    size[0] = n < 1 ? 1 : n;
+    size[1] = rng_range(r, 1, 12);
+    size[2] = rng_range(r, 1, 2);
+}
+
+/* The ideal pipeline, each term measured here and now on the whole array, each alone:
+ *
+ *     Tin  = H2D of all n floats, Tk = the kernel on all n, Tout = D2H of all n
+ *     B    = max(Tin, Tk, Tout)          two or more copy engines (the directions overlap)
+ *          = max(Tin + Tout, Tk)         one copy engine (the directions take turns)
+ *          = Tin + Tk + Tout             no copy engine runs beside kernels (nothing overlaps)
+ *     ideal = B + (Tin + Tk + Tout - B) / C
+ *
+ * with C the number of chunks the reference used (process() calls, counted). That is the
+ * makespan of C equal chunks through three stages: the busiest stage runs without a gap
+ * (B), plus one chunk's worth of the other stages to fill the pipe before it and drain it
+ * after. It leaves out what the hardware charges for running the stages at once (both copy
+ * directions together move a little less than each alone: printed below) and the fixed cost
+ * of each operation; the reference reaching 0.85 of it is the target. */
+static double ceiling_ms(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (p->ref_chunks == 0) { /* learn the reference's chunk count (its shim counts them) */
+        poison(p, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        p->stats[0] = 0;
+        call_impl(p, IMPL_REFERENCE, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        p->ref_chunks = p->stats[0] > 0 && p->stats[0] < (1 << 30) ? (int)p->stats[0] : 1;
+    }
+    const int chunks = p->ref_chunks;
+    cudaStream_t s2;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    const size_t m_pageable = p->n < ((size_t)64 << 20) ? p->n : ((size_t)64 << 20);
+    float *pageable = (float *)xmalloc(m_pageable * sizeof(float));
+    memset(pageable, 0, m_pageable * sizeof(float)); /* fault the pages in first */
+    op_ctx c = {p, p->n, p->k, s2, pageable};
+    const double tin = median_op_ms(&c, OP_H2D, 5, s, e0, e1);
+    const double tk = median_op_ms(&c, OP_KERNEL, 5, s, e0, e1);
+    const double tout = median_op_ms(&c, OP_D2H, 5, s, e0, e1);
+    const double both = median_op_ms(&c, OP_BOTH, 3, s, e0, e1);
+    c.m = m_pageable;
+    const double pg_in = median_op_ms(&c, OP_PAGEABLE_H2D, 3, s, e0, e1);
+    const double pg_out = median_op_ms(&c, OP_PAGEABLE_D2H, 3, s, e0, e1);
+    free(pageable);
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaStreamDestroy(s2));
+    poison(p, s); /* the ops above left real data in the buffers */
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    const double sum = tin + tk + tout;
+    double busiest;
+    if (d->async_engines >= 2)
+        busiest = fmax(tin, fmax(tk, tout));
+    else if (d->async_engines == 1)
+        busiest = fmax(tin + tout, tk);
+    else
+        busiest = sum;
+    const double ideal = busiest + (sum - busiest) / chunks;
+    const double gb = p->n * sizeof(float) / 1e9, gb_pg = m_pageable * sizeof(float) / 1e9;
+    printf("streams ideal: n=%zu k=%d copy_engines=%d reference_chunks=%d sm_clock=%.0f MHz\n"
+           "  H2D pinned %.3f ms (%.1f GB/s) | kernel %.3f ms (%.1f TFLOP/s) | D2H pinned "
+           "%.3f ms (%.1f GB/s)\n"
+           "  H2D+D2H at once %.3f ms (%.1f GB/s in all) | pageable (%zu MiB) H2D %.1f GB/s, "
+           "D2H %.1f GB/s\n"
+           "  sequential sum %.3f ms | ideal = B + (sum - B)/C = %.3f + %.3f/%d = %.3f ms\n",
+           p->n, p->k, d->async_engines, chunks, clock_mhz, tin, gb / tin * 1e3, tk,
+           2.0 * p->k * p->n / (tk * 1e9), tout, gb / tout * 1e3, both, 2 * gb / both * 1e3,
+           (m_pageable * sizeof(float)) >> 20, gb_pg / pg_in * 1e3, gb_pg / pg_out * 1e3, sum,
+           busiest, sum - busiest, chunks, ideal);
+    fflush(stdout);
+    return ideal;
+}
+
+/* Speed checks: a new input, made on the device and copied into the shared host array. */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_f32((float *)p->d_in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+    CUDA_CHECK(cudaMemcpyAsync(p->h_in, p->d_in.data, p->n * sizeof(float),
+                               cudaMemcpyDeviceToHost, s));
+}
+
+/* The output lives in host memory: staged into d_out (the next call poisons it anyway) so
+ * that the harness compares device memory, bit for bit (the kernel is the grader's, and
+ * fmaf is correctly rounded: one right answer per element). */
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
+                               cudaMemcpyHostToDevice, s));
+    out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0, &p->d_out};
+    return 1;
+}
+
+/* h_in is read-only: shared pinned memory, which the device reads in place. */
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->h_in, p->n * sizeof(float)};
+    return 1;
+}
+
+const lab_info *const harness_lab = &lab_streams;
+const lab_task harness_tasks[] = {
+    {.name = "streams", .unit = "GB/s", .ceiling = "ideal pipeline", .host_clock = 1,
+     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .ceiling_ms = ceiling_ms, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 1;

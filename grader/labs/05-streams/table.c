@@ -1,0 +1,44 @@
+/* table.c - lab 05's checks, as data (see lab.h).
+ *
+ * size = {n, k, calls}: n floats pushed through the device; k, the kernel's work per element
+ * (fused multiply-adds; the speed check picks it from the device so that the kernel and each
+ * copy take about as long); calls, how many times the student's function is called in a row
+ * on the same data (each call verified, leaks counted over all of them). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                          kind           task  size {n, k, calls}  points */
+    {"n = 1",                                        CHECK_VISIBLE, 0,    {1, 3, 1},          1},
+    {"n = 31",                                       CHECK_VISIBLE, 0,    {31, 5, 1},         1},
+    {"n = 33",                                       CHECK_VISIBLE, 0,    {33, 7, 1},         1},
+    {"n = 1000003: prime, several chunks",           CHECK_VISIBLE, 0,    {1000003, 9, 1},    1},
+    {"n = 4194311: 16 MiB and a ragged end",         CHECK_VISIBLE, 0,    {4194311, 4, 1},    1, {1048583, 4, 1}},
+    {"3 calls in a row, n = 2097169: nothing leaks", CHECK_VISIBLE, 0,    {2097169, 6, 3},    1, {524309, 6, 3}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"speed: device-sized array, balanced kernel",   CHECK_SPEED,   0,    {0},                5},
+};
+
+const lab_info lab_streams = {
+    .number = "05",
+    .name = "streams",
+    .title = "Streams: overlap copies and compute",
+    .entry_points = "streams",
+    /* H200, one bench run: skeleton 0.39, reference 1.00; the ladder steps 4 chunks x 4
+     * streams 0.75 and 64 chunks x 2 streams 0.73 fail, 16 chunks x 4 streams 0.96 passes
+     * (8 chunks, by the same fill-and-drain arithmetic, about 0.85). */
+    .threshold = 0.80,
+    .hint_correct = "h_out[i] must be process() applied to h_in[i]: copy every element in, call process() on "
+                    "each element exactly once, copy every element back, and destroy every stream and event "
+                    "you create before returning. For chunks, check the offset and length of the last one "
+                    "(n is rarely a multiple of the chunk).",
+    .hint_speed = "One stream runs copy-in, kernel and copy-out one after another while two copy engines "
+                  "and the SMs take turns idling. Split the array into chunks (8 or more) and issue each "
+                  "chunk's copy-in, process() and copy-out on one of 3 or 4 streams of your own "
+                  "(cudaMemcpyAsync from the pinned buffers), so chunk i+1 comes in while chunk i computes "
+                  "and chunk i-1 goes out.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

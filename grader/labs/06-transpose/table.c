@@ -1,0 +1,35 @@
+/* table.c - lab 06's checks, as data (see lab.h). Sizes are {rows, cols} of the input. */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                            kind           task  size {rows, cols}  points */
+    {"1 x 1",                                          CHECK_VISIBLE, 0,    {1, 1},            1},
+    {"1 x 33: one row, a warp and one",                CHECK_VISIBLE, 0,    {1, 33},           1},
+    {"31 x 1: one column",                             CHECK_VISIBLE, 0,    {31, 1},           1},
+    {"33 x 31",                                        CHECK_VISIBLE, 0,    {33, 31},          1},
+    {"7 x 1021: prime row length",                     CHECK_VISIBLE, 0,    {7, 1021},         1},
+    {"100 x 68: multiples of 4, not of 32",            CHECK_VISIBLE, 0,    {100, 68},         1},
+    {"1000 x 37: many short rows",                     CHECK_VISIBLE, 0,    {1000, 37},        1},
+    {"2052 x 4100: more than one wave of tiles",       CHECK_VISIBLE, 0,    {2052, 4100},      1, {1028, 1030}},
+    {"hidden size 1",                                  CHECK_HIDDEN,  0,    {0},               1},
+    {"hidden size 2",                                  CHECK_HIDDEN,  0,    {0},               1},
+    {"hidden size 3",                                  CHECK_HIDDEN,  0,    {0},               1},
+    {"speed: device-sized square matrix",              CHECK_SPEED,   0,    {0},               5},
+};
+
+const lab_info lab_transpose = {
+    .number = "06",
+    .name = "transpose",
+    .title = "Matrix transpose",
+    .entry_points = "transpose",
+    .threshold = 0.70,
+    .hint_correct = "out[c * rows + r] must equal in[r * cols + c]: out has cols rows of length rows. Check "
+                    "which index is the row on each side, and the bounds tests of partial tiles (rows and "
+                    "cols need not be multiples of your tile).",
+    .hint_speed = "A warp should read whole 128-byte lines of the input AND write whole lines of the output: "
+                  "stage a tile in shared memory, pad it ([32][33]) so its columns are conflict-free, then "
+                  "move more bytes per thread (several elements, 16-byte accesses).",
+    .timeout_s = 90,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

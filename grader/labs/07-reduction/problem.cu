@@ -1,0 +1,252 @@
+/* problem.cu - lab 07's problem for the harness: inputs, calls, verification, sizes
+ * and the CUB ceiling (trusted code, in the harness: the student's file and the reference run
+ * in worker processes, behind grader/labs/07-reduction/shim_untrusted.cu).
+ *
+ * *result = in[0] + ... + in[n-1]. Inputs are uniform in [-0.5, 1): mixed signs, and a mean of
+ * 0.25 so that the sum grows with n (with a zero mean the sum is a random walk near 0 and a
+ * relative check says little). Verified against a double-precision sum with the bound below.
+ *
+ * The error bound. Any order of float additions is a binary tree over the n inputs; if no
+ * input passes through more than d additions, |computed - exact| <= d u sum|x_i| to first
+ * order, u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., 4.2). A
+ * pure tree has d = ceil(log2 n). GPU reductions are trees of serial chains (each thread
+ * accumulates its own elements, then warp, block and grid trees), so their worst case d is
+ * larger, but rounding errors of such chains are close to independent and grow like sqrt(d),
+ * not d (Higham and Mary, SIAM J. Sci. Comput. 41(5), 2019). The grader allows
+ *
+ *     |got - exact| <= 4 u (ceil(log2 n) + 2) sum|x_i|
+ *
+ * The orders of the skeleton, of the reference (H200 grid) and of one serial accumulator per
+ * thread for 1024 or 40960 threads, replayed in float32 on the CPU on these inputs (n = 33,
+ * 65537, 2^24 + 43, 2^28 + 3), land at 1e-4 to 3e-2 of the bound; most of that is the final
+ * rounding of the sum to a float. A single serial chain passes up to n = 2^24 (0.4 of the
+ * bound) and fails at 2^28 (a float accumulator near 6.7e7 can no longer add 0.25). The bound
+ * fails a dropped or doubled element up to n = 65537 (4x the bound), a dropped block of 256
+ * at n = 2^24, and 1% of the input at any size; one element among 10^8 it cannot see, and no
+ * float32 check can: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
+#include "harness.h"
+#include "reduction.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#if !defined(CUDA_EMU)
+#include <cub/device/device_reduce.cuh>
+#endif
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const lab_info lab_reduction; /* the table, table.c */
+
+typedef struct problem {
+    long long n;         /* elements */
+    float *h_in;         /* host copy of the input */
+    double expected;     /* sum of the inputs in double precision */
+    double abs_sum;      /* sum of |input|: the scale of the rounding error */
+    double tol;          /* allowed |error| / abs_sum (see the bound above) */
+    float h_got;         /* the downloaded result */
+    size_t scratch_bytes;/* reduction_scratch_floats(n) floats */
+    dbuf in, result, scratch; /* device buffers, guarded */
+    void *cub_temp;      /* CUB's temporary storage for the ceiling (not in emulation) */
+    size_t cub_bytes;    /* its size */
+} problem;
+
+/* ------------------------------------------------------------------------------------------ */
+/* The task                                                                                    */
+
+static int ceil_log2(long long n)
+{
+    int k = 0;
+    while ((1ll << k) < n)
+        k++;
+    return k;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->n = size[0];
+    const size_t bytes = (size_t)p->n * sizeof(float);
+    p->tol = 4.0 * 0x1p-24 * (ceil_log2(p->n) + 2);
+    p->scratch_bytes = (size_t)reduction_scratch_floats(p->n) * sizeof(float);
+    dbuf_alloc(&p->in, bytes);
+    dbuf_alloc(&p->result, sizeof(float));
+    dbuf_alloc(&p->scratch, p->scratch_bytes);
+#if !defined(CUDA_EMU)
+    /* CUB's temporary storage, sized by CUB itself and allocated here, outside any timing
+     * (a speed check's problem needs it too: the ceiling is timed on it). */
+    if (p->n <= INT_MAX)
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
+                                          (float *)p->result.data, (int)p->n));
+    else
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
+                                          (float *)p->result.data, p->n));
+    CUDA_CHECK(cudaMalloc(&p->cub_temp, p->cub_bytes ? p->cub_bytes : 1));
+#endif
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return p;
+    p->h_in = (float *)xmalloc(bytes);
+    fill_uniform_f32(p->h_in, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f);
+    /* Double precision, in blocks of 1024 (the block sums are added in double again): its own
+     * error is about 1e-13 of sum|x|, a millionth of the tolerance. */
+    double sum = 0.0, abs_sum = 0.0;
+    for (long long b = 0; b < p->n; b += 1024) {
+        const long long e = b + 1024 < p->n ? b + 1024 : p->n;
+        double s = 0.0, a = 0.0;
+        for (long long i = b; i < e; i++) {
+            s += p->h_in[i];
+            a += fabs((double)p->h_in[i]);
+        }
+        sum += s;
+        abs_sum += a;
+    }
+    p->expected = sum;
+    p->abs_sum = abs_sum;
+    dbuf_upload(&p->in, p->h_in, bytes);
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->in);
+    dbuf_free(&p->result);
+    dbuf_free(&p->scratch);
+    if (p->cub_temp)
+        CUDA_CHECK(cudaFree(p->cub_temp));
+    free(p->h_in);
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    problem *p = (problem *)vp;
+    dbuf_poison(&p->result, s);
+    /* The contract promises zeroed scratch (a one-pass kernel keeps a counter there). */
+    CUDA_CHECK(cudaMemsetAsync(p->scratch.data, 0, p->scratch_bytes, s));
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+#if !defined(CUDA_EMU)
+    if (impl == IMPL_CEILING) { /* the library's best: CUB, the same bytes read */
+        const float *in = (const float *)p->in.data;
+        float *result = (float *)p->result.data;
+        if (p->n <= INT_MAX)
+            CUDA_CHECK(cub::DeviceReduce::Sum(p->cub_temp, p->cub_bytes, in, result, (int)p->n, s));
+        else
+            CUDA_CHECK(cub::DeviceReduce::Sum(p->cub_temp, p->cub_bytes, in, result, p->n, s));
+        return;
+    }
+#else
+    if (impl == IMPL_CEILING)
+        fatal("lab reduction: no CUB ceiling under the CPU emulator");
+#endif
+    harness_call(impl, s, 0, "pplp", p->result.data, p->in.data, p->n, p->scratch.data);
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    harness_check_close(&p->result, &p->expected, &p->abs_sum, 1, p->tol, 0.0, &p->h_got, v);
+    long long at = 0;
+    if (!dbuf_guards_intact(&p->scratch, &at))
+        snprintf(v->problem, sizeof v->problem,
+                 "wrote outside the scratch buffer (byte %lld of %zu): it holds "
+                 "reduction_scratch_floats(n) floats",
+                 at, p->scratch_bytes);
+    harness_check_input(&p->in, p->h_in, (size_t)p->n * sizeof(float), v);
+}
+
+static double work(const void *vp)
+{
+    return (double)((const problem *)vp)->n * sizeof(float); /* bytes read */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const problem *p = (const problem *)vp;
+    if (p->n >= (1ll << 20))
+        snprintf(buf, len, "n=%lld (%.0f MiB)", p->n, p->n * 4.0 / (1 << 20));
+    else
+        snprintf(buf, len, "n=%lld", p->n);
+}
+
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* At least 2^28 floats (1 GiB) and 8x the L2, so no call finds its input in cache; plus 3,
+     * so the timed case has a ragged end like the visible ones. One call then takes about 250
+     * microseconds on an H200, far above launch overhead. */
+    size_t bytes = (size_t)1 << 30;
+    if (bytes < 8 * d->l2_bytes)
+        bytes = 8 * d->l2_bytes;
+    const size_t budget = harness_memory_budget(d);
+    if (bytes + bytes / 64 > budget) /* input plus scratch */
+        bytes = budget / 65 * 64;
+    if (d->emulated)
+        bytes = (size_t)1 << 22;
+    size[0] = (long long)(bytes / sizeof(float)) + 3;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    long long n;
+    switch (rng_range(r, 0, 3)) {
+    case 0: /* tiny: less than a few warps */
+        n = rng_range(r, 1, 100);
+        break;
+    case 1: /* a power of two, or one off it */
+        n = (1ll << rng_range(r, 5, 24)) + rng_range(r, -1, 1);
+        break;
+    case 2: /* a multiple of a block, a few off it */
+        n = 256 * rng_range(r, 1, 40000) + rng_range(r, -3, 3);
+        break;
+    default:
+        n = rng_range(r, 1, 1ll << 24);
+    }
+    size[0] = n < 1 ? 1 : n;
+}
+
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    /* as create(): uniform in [-0.5, 1). The scratch is cleared in prepare(), before every
+     * call. */
+    dev_fill_f32((float *)p->in.data, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f, 0.f, s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    /* each side within tol * sum|x| of the exact sum (see verify): twice that apart. The
+     * bound depends on this round's inputs, so sum|x| is taken on the device now. */
+    const double abs_sum = dev_abs_sum_f32((const float *)p->in.data, (size_t)p->n, s);
+    out[0] = (lab_output){p->result.data, 1, DEV_F32, 0, 2 * p->tol * abs_sum, &p->result};
+    out[1] = (lab_output){p->scratch.data, 0, DEV_F32, 0, 0, &p->scratch}; /* guards only */
+    return 2;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->in.data, (size_t)p->n * sizeof(float)}; /* not the scratch */
+    return 1;
+}
+
+const lab_info *const harness_lab = &lab_reduction;
+const lab_task harness_tasks[] = {
+    {.name = "reduction", .unit = "GB/s", .ceiling = "CUB DeviceReduce::Sum", .create = create,
+     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
+     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 1;

@@ -1,0 +1,42 @@
+/* table.c - lab 07's checks, as data (see lab.h). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                           kind           task  size {n}      points */
+    {"n = 1",                                         CHECK_VISIBLE, 0,    {1},          1},
+    {"n = 2",                                         CHECK_VISIBLE, 0,    {2},          1},
+    {"n = 31: less than a warp",                      CHECK_VISIBLE, 0,    {31},         1},
+    {"n = 33: a warp and one",                        CHECK_VISIBLE, 0,    {33},         1},
+    {"n = 257: a block of 256 and one",               CHECK_VISIBLE, 0,    {257},        1},
+    {"n = 65537: prime (2^16 + 1)",                   CHECK_VISIBLE, 0,    {65537},      1},
+    {"n = 1048575: 2^20 - 1",                         CHECK_VISIBLE, 0,    {1048575},    1},
+    {"n = 16777259: prime, many waves of blocks",     CHECK_VISIBLE, 0,    {16777259},   1, {1048583}},
+    {"n = 100000007: prime, large",                   CHECK_VISIBLE, 0,    {100000007},  1, {33554467}},
+    {"hidden size 1",                                 CHECK_HIDDEN,  0,    {0},          1},
+    {"hidden size 2",                                 CHECK_HIDDEN,  0,    {0},          1},
+    {"hidden size 3",                                 CHECK_HIDDEN,  0,    {0},          1},
+    {"speed: device-sized array (>= 2^28 floats)",    CHECK_SPEED,   0,    {0},          5},
+};
+
+const lab_info lab_reduction = {
+    .number = "07",
+    .name = "reduction",
+    .title = "Parallel reduction",
+    .entry_points = "reduction",
+    /* Reference time / student time. Measured on an H200 (labs/07-reduction/README.md): the
+     * skeleton runs at 0.09 of the reference, Harris's steps 2-6 (one launch per tree level)
+     * at 0.15-0.55, the grid-stride step 7 at 0.97: the mark sits between the last tree-per-
+     * 512-elements kernel and the first that keeps many loads in flight per thread. */
+    .threshold = 0.75,
+    .hint_correct = "The result must equal the sum of all n inputs within the bound in the README (it grows "
+                    "with log2(n) and the sum of |x|). Check the bounds test for the last block (n is rarely a "
+                    "multiple of your block or of 4), that every block's partial is added exactly once, and a "
+                    "__syncthreads() between tree levels that read what another thread wrote.",
+    .hint_speed = "A sum is limited by how fast DRAM can be read. Keep many loads in flight: a grid of a few "
+                  "blocks per SM with a grid-stride loop, several independent float4 loads per thread before "
+                  "the first add, sequential addressing and warp shuffles for the tree, and one pass (a "
+                  "counter in scratch finds the last block) instead of one launch per tree level.",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

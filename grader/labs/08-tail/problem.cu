@@ -1,0 +1,305 @@
+/* problem.cu - lab 08's problem for the harness: inputs, calls, verification, sizes and the
+ * ideal time. Implementations are called through the lab's shim (shim_untrusted.cu
+ * in this folder), in their worker processes.
+ *
+ * out[item][lane] = sum over round < rounds of tail_sample(seeds[item], item, lane, round),
+ * modulo 2^32 (grader/labs/08-tail/tail.h). Integer arithmetic, so the check is exact: the CPU
+ * computes every result with the same function (on all its cores: the speed sizes are
+ * 2.8 x 10^8 and 5.6 x 10^8 samples on an H200) and every bit must match.
+ *
+ * Sizes. The work is compute-bound and reads almost nothing (one seed per item), so the
+ * "working set >= 4x L2" rule of the memory labs does not apply: what matters is the number
+ * of blocks against one wave of the GPU. The speed sizes are `waves` full waves of the
+ * skeleton's kernel plus `extra` blocks, with a wave = SMs x resident blocks per SM, asked of
+ * the device for the kernel below (the same code as the skeleton's), never a constant.
+ *
+ * The ideal. Total work over the whole device's rate, measured in the same run: the skeleton's
+ * kernel on exactly the full waves (every SM busy from start to end, no tail), timed, and
+ * scaled by all items / full-wave items.
+ *
+ * Speed checks: device-only problems (no CPU answer); refresh() draws new seeds on the device
+ * every round and the student's output is compared with the reference's bit for bit. */
+#include "harness.h"
+#include "tail.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/stats.h"
+#include "../common/timing.h"
+#include "../common/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <thread>
+#include <vector>
+
+extern "C" const lab_info lab_tail; /* the table, table.c */
+
+#define SPEED_ROUNDS 2048 /* rounds per item in the timed cases: about a millisecond per wave
+                             on an H200, far above launch overhead */
+#define ILP 4
+
+typedef struct problem {
+    int items;            /* work items */
+    int rounds;           /* samples per result */
+    int full_items;       /* items in the full waves (speed cases), 0 for correctness cases */
+    int wave;             /* blocks in one wave of item_kernel (speed cases) */
+    unsigned *h_seeds;    /* host copy of the per-item seeds */
+    unsigned *h_expected; /* CPU results, items x TAIL_LANES */
+    unsigned *h_got;      /* scratch for the downloaded output */
+    dbuf seeds, out;      /* device buffers, guarded */
+} problem;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Kernels the grader runs itself                                                              */
+
+/* The skeleton's kernel (labs/08-tail/tail.cu), kept here so the wave size and the ideal do
+ * not depend on the student's file: one 1024-thread block per item. */
+__global__ void __launch_bounds__(TAIL_LANES, 1)
+item_kernel(unsigned *out, const unsigned *seeds, int rounds)
+{
+    const unsigned item = blockIdx.x, lane = threadIdx.x;
+    const unsigned seed = seeds[item];
+    unsigned acc = 0;
+    int r = 0;
+    for (; r + ILP <= rounds; r += ILP) {
+#pragma unroll
+        for (int k = 0; k < ILP; k++)
+            acc += tail_sample(seed, item, lane, (unsigned)(r + k));
+    }
+    for (; r < rounds; r++)
+        acc += tail_sample(seed, item, lane, (unsigned)r);
+    out[(size_t)item * TAIL_LANES + lane] = acc;
+}
+
+/* Blocks of item_kernel in one wave of this GPU. */
+static int item_kernel_wave(const device_info *d)
+{
+    int per_sm = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, item_kernel, TAIL_LANES, 0));
+    return d->sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The CPU reference: every result, on every core                                               */
+
+static void expected_items(problem *p, int first, int last)
+{
+    for (int item = first; item < last; item++) {
+        unsigned *row = p->h_expected + (size_t)item * TAIL_LANES;
+        for (int lane = 0; lane < TAIL_LANES; lane++)
+            row[lane] = 0;
+        for (int r = 0; r < p->rounds; r++)
+            for (int lane = 0; lane < TAIL_LANES; lane++)
+                row[lane] += tail_sample(p->h_seeds[item], (unsigned)item, (unsigned)lane,
+                                         (unsigned)r);
+    }
+}
+
+static void compute_expected(problem *p)
+{
+    unsigned cores = std::thread::hardware_concurrency();
+    if (cores < 1)
+        cores = 1;
+    if (cores > 64)
+        cores = 64;
+    if ((long long)p->items * p->rounds < 4096 || cores == 1) {
+        expected_items(p, 0, p->items);
+        return;
+    }
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < cores; t++) {
+        const int first = (int)((long long)p->items * t / cores);
+        const int last = (int)((long long)p->items * (t + 1) / cores);
+        pool.emplace_back(expected_items, p, first, last);
+    }
+    for (auto &th : pool)
+        th.join();
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The task                                                                                    */
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    p->items = (int)size[0];
+    p->rounds = (int)size[1];
+    p->full_items = (int)size[2];
+    const size_t n = (size_t)p->items * TAIL_LANES;
+    dbuf_alloc(&p->seeds, p->items * sizeof(unsigned));
+    dbuf_alloc(&p->out, n * sizeof(unsigned));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the seeds */
+        return p;
+    p->h_seeds = (unsigned *)xmalloc(p->items * sizeof(unsigned));
+    p->h_expected = (unsigned *)xmalloc(n * sizeof(unsigned));
+    p->h_got = (unsigned *)xmalloc(n * sizeof(unsigned));
+    rng r;
+    rng_seed(&r, rng_derive(seed, 1));
+    for (int i = 0; i < p->items; i++)
+        p->h_seeds[i] = (unsigned)(rng_u64(&r) >> 32);
+    compute_expected(p);
+    dbuf_upload(&p->seeds, p->h_seeds, p->items * sizeof(unsigned));
+    return p;
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    dbuf_free(&p->seeds);
+    dbuf_free(&p->out);
+    free(p->h_seeds);
+    free(p->h_expected);
+    free(p->h_got);
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    (void)impl;
+    dbuf_poison(&((problem *)vp)->out, s);
+}
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    if (impl == IMPL_CEILING) /* the ceiling is the ceiling_ms hook, never a call */
+        fatal("lab tail: no implementation %d", impl);
+    harness_call(impl, s, 0, "ppii", p->out.data, p->seeds.data, p->items, p->rounds);
+}
+
+/* Exact comparison of unsigned results; the counterexample shows (item, lane) and integers. */
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    const size_t n = (size_t)p->items * TAIL_LANES;
+    dbuf_download(&p->out, p->h_got, n * sizeof(unsigned));
+    memset(&v->out, 0, sizeof v->out);
+    v->out.n = n;
+    for (size_t i = 0; i < n; i++)
+        if (p->h_got[i] != p->h_expected[i] && v->out.n_bad++ == 0) {
+            v->out.first_bad = i;
+            v->out.got = p->h_got[i];
+            v->out.expected = p->h_expected[i];
+        }
+    v->cols = TAIL_LANES; /* (row, col) in messages = (item, lane) */
+    v->guard_ok = dbuf_guards_intact(&p->out, &v->guard_at);
+    harness_check_input(&p->seeds, p->h_seeds, p->items * sizeof(unsigned), v);
+}
+
+static double work(const void *vp)
+{
+    const problem *p = (const problem *)vp;
+    return (double)p->items * TAIL_LANES * p->rounds; /* samples */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const problem *p = (const problem *)vp;
+    if (p->full_items > 0)
+        snprintf(buf, len, "%d items=%dx%d+%d, %d rounds", p->items, p->full_items / p->wave,
+                 p->wave, p->items - p->full_items, p->rounds);
+    else
+        snprintf(buf, len, "%d items x %d rounds", p->items, p->rounds);
+}
+
+/* size arrives holding the table row's {waves, extra}; it leaves as {items, rounds, full}. */
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    const long long waves = size[0], extra = size[1];
+    const long long wave = d->emulated ? 2 : item_kernel_wave(d);
+    size[0] = waves * wave + extra;
+    size[1] = d->emulated ? 8 : SPEED_ROUNDS;
+    size[2] = waves * wave;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    size[0] = rng_range(r, 1, 400);
+    size[1] = rng_range(r, 1, 40);
+    size[2] = 0;
+}
+
+/* The ideal time of this problem: the full waves alone, timed (median of 5 after a warm-up),
+ * scaled to all the items. */
+static void full_waves_prepare(void *ctx, int variant, cudaStream_t s)
+{
+    (void)variant;
+    dbuf_poison(&((problem *)ctx)->out, s);
+}
+
+static void full_waves_run(void *ctx, int variant, cudaStream_t s)
+{
+    (void)variant;
+    problem *p = (problem *)ctx;
+    item_kernel<<<p->full_items, TAIL_LANES, 0, s>>>((unsigned *)p->out.data,
+                                                     (const unsigned *)p->seeds.data, p->rounds);
+    CUDA_CHECK_LAUNCH();
+}
+
+static double ideal_ms(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
+{
+    (void)d;
+    (void)clock_mhz;
+    problem *p = (problem *)vp;
+    if (p->full_items <= 0)
+        return 0.0;
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    double ms[6], host;
+    for (int i = 0; i < 6; i++) /* sample 0 is the warm-up */
+        time_one(full_waves_prepare, full_waves_run, p, 0, NULL, s, e0, e1, &ms[i], &host);
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    return stats_median(ms + 1, 5) * p->items / p->full_items;
+}
+
+/* The wave of the problem, for describe(): recomputed here so create() needs no device. */
+static void *create_timed(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    problem *p = (problem *)create(size, seed, d);
+    if (p->full_items > 0)
+        p->wave = d->emulated ? 2 : item_kernel_wave(d);
+    return p;
+}
+
+/* Speed checks: new seeds on the device, uniform 32-bit words as create() draws them. */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    dev_fill_u32((unsigned *)p->seeds.data, (size_t)p->items, rng_derive(seed, 1), s);
+}
+
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    /* sums modulo 2^32: the same bits in any order of the additions */
+    out[0] = (lab_output){p->out.data, (size_t)p->items * TAIL_LANES, DEV_U32, 0, 0, &p->out};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    problem *p = (problem *)vp;
+    in[0] = (lab_input){p->seeds.data, (size_t)p->items * sizeof(unsigned)};
+    return 1;
+}
+
+const lab_info *const harness_lab = &lab_tail;
+const lab_task harness_tasks[] = {
+    {.name = "tail", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
+     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
+     .outputs = outputs, .inputs = inputs},
+    {.name = "tail 2 waves", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
+     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
+     .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 2;

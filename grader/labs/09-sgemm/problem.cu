@@ -1,0 +1,497 @@
+/* problem.cu - lab 09's problem for the harness: inputs, calls, verification, sizes.
+ *
+ * C = alpha * A * B + beta * C, fp32, row-major (grader/labs/09-sgemm/sgemm.h). Inputs are
+ * uniform in [-1, 1) from the seed; alpha and beta are neither 1 nor 0, and C holds seeded
+ * values on entry, so prepare() restores it before every call (C is read and written; an
+ * element the kernel skips keeps its old value, which is wrong). Implementations run in their
+ * worker processes behind the lab's shim (grader/labs/09-sgemm/shim_untrusted.cu); cuBLAS, the
+ * ceiling, runs here.
+ *
+ * Verification, against a double-precision CPU result:
+ *     |c - c_ref| <= 1.1 (K + 2) u (|alpha| sum_k |a_ik b_kj| + |beta c_ij|),  u = 2^-24.
+ * Why: in any summation order, a K-term dot product in floating point is off by at most
+ * gamma_K sum_k |a_ik b_kj| (Higham, Accuracy and Stability, 3.1; gamma_n = n u / (1 - n u);
+ * a fused multiply-add rounds once where a multiply and an add round twice, so it only
+ * helps). Scaling by alpha, scaling C by beta and the final add are two more roundings, hence
+ * K + 2; the factor 1.1 covers the 1 / (1 - n u) in gamma for n up to 10^6, and the double
+ * reference's own error (about K 2^-53) is far below it. Any correct fp32 kernel passes on
+ * every input; a missing or doubled term of the sum is off by about |a b| ~ scale / K, which
+ * the bound rejects for the K of the correctness checks.
+ *
+ * Every element is verified for the visible and hidden sizes (above FULL_CHECK_MAX_MACS,
+ * sampled rows and columns: one random row in each of at least 32 equal bands of rows, one
+ * random column in each band of columns).
+ *
+ * Precision. The bound above is loose enough that a TF32 or half-precision product could
+ * pass it on uniform inputs. Two places use inputs that make every honest fp32 kernel exact
+ * up to its last roundings, whatever its summation order, and a reduced-precision one far
+ * off (see dyadic_bound below): the visible check "precision probe" (task 1, a tight CPU
+ * bound) and every timed call of the speed check (student against reference on the device).
+ *
+ * Speed checks: device-only problems; refresh() draws the dyadic inputs on the device every
+ * round, alpha = 1.5 and beta = -0.75, and the student's C is compared with the reference's
+ * with dyadic_bound. The teaching ladder lives in solutions/09-sgemm/steps/ (make bench). */
+#include "harness.h"
+#include "sgemm.h"
+#include "../common/buffer.h"
+#include "../common/check.h"
+#include "../common/util.h"
+
+#if !defined(CUDA_EMU)
+#include <cublas_v2.h>
+#endif
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" const lab_info lab_sgemm; /* the table, table.c */
+/* The dyadic inputs (the precision probe and the speed check): A and C on entry multiples of
+ * 2^-12 in [-1, 1), B in {-1, 0, 1}, and these scalars. */
+#define DYADIC_STEP 0x1p-12f
+#define DYADIC_ALPHA 1.5f
+#define DYADIC_BETA (-0.75f)
+
+/* One product's data and its CPU answer (for every element, or for sampled rows/columns). */
+typedef struct gemm_case {
+    int M, N, K;
+    int dyadic;                /* 1: the dyadic inputs, checked with the tight bound */
+    float *h_a, *h_b, *h_c0;   /* host inputs; h_c0 is C on entry */
+    dbuf a, b, c;              /* device, guarded; c is read and written */
+    float *d_c0;               /* device copy of h_c0 that prepare() restores c from */
+    int n_rows, n_cols;        /* rows and columns verified (all rows, no columns: full) */
+    int *rows, *cols;          /* which */
+    double *exp_rows, *sc_rows;/* [n_rows * N]: expected values and error scales */
+    double *exp_cols, *sc_cols;/* [n_cols * M], column by column */
+    float *got;                /* [M * N] host scratch for the downloaded C */
+    float *gather;             /* [M] one column of got */
+} gemm_case;
+
+typedef struct problem {
+    float alpha, beta;         /* the scalars of every call */
+    gemm_case main;            /* the problem every implementation solves */
+#if !defined(CUDA_EMU)
+    cublasHandle_t blas;       /* made on first use, outside any timing */
+#endif
+} problem;
+
+/* ------------------------------------------------------------------------------------------ */
+/* CPU reference                                                                               */
+
+/* Expected value and error scale of C[i][j] for row i and all j (rows) ... */
+static void reference_row(const gemm_case *g, float alpha, float beta, int i, double *exp,
+                          double *sc, double *sum, double *abs_sum)
+{
+    const int N = g->N, K = g->K;
+    for (int j = 0; j < N; j++)
+        sum[j] = abs_sum[j] = 0.0;
+    for (int k = 0; k < K; k++) {
+        const double a = g->h_a[(size_t)i * K + k];
+        const float *brow = g->h_b + (size_t)k * N;
+        for (int j = 0; j < N; j++) {
+            const double t = a * brow[j];
+            sum[j] += t;
+            abs_sum[j] += fabs(t);
+        }
+    }
+    for (int j = 0; j < N; j++) {
+        const double c0 = g->h_c0[(size_t)i * N + j];
+        exp[j] = (double)alpha * sum[j] + (double)beta * c0;
+        sc[j] = g->dyadic ? fabs(exp[j]) + fabs((double)beta)
+                          : fabs((double)alpha) * abs_sum[j] + fabs((double)beta * c0);
+    }
+}
+
+/* ... and for column j and all i. */
+static void reference_col(const gemm_case *g, float alpha, float beta, int j, double *exp,
+                          double *sc, double *bcol)
+{
+    const int M = g->M, N = g->N, K = g->K;
+    for (int k = 0; k < K; k++)
+        bcol[k] = g->h_b[(size_t)k * N + j];
+    for (int i = 0; i < M; i++) {
+        const float *arow = g->h_a + (size_t)i * K;
+        double s = 0.0, as = 0.0;
+        for (int k = 0; k < K; k++) {
+            const double t = arow[k] * bcol[k];
+            s += t;
+            as += fabs(t);
+        }
+        const double c0 = g->h_c0[(size_t)i * N + j];
+        exp[i] = (double)alpha * s + (double)beta * c0;
+        sc[i] = g->dyadic ? fabs(exp[i]) + fabs((double)beta)
+                          : fabs((double)alpha) * as + fabs((double)beta * c0);
+    }
+}
+
+/* Pick n of `count` indices: one uniformly in each of n equal bands. */
+static void pick_banded(int *out, int n, int count, rng *r)
+{
+    for (int b = 0; b < n; b++) {
+        const long long lo = (long long)b * count / n, hi = (long long)(b + 1) * count / n - 1;
+        out[b] = (int)rng_range(r, lo, hi);
+    }
+}
+
+/* Above this many multiply-adds the CPU reference samples rows and columns. */
+#define FULL_CHECK_MAX_MACS 2.5e9
+
+/* Host copies of the dyadic inputs: x rounded down to a multiple of 2^-12 (as dev_fill_f32
+ * with that step does), and B's entries drawn from {-1, 0, 1}. */
+static void dyadic_round(float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(floor((double)x[i] / DYADIC_STEP) * DYADIC_STEP);
+}
+
+static void fill_signs(float *x, size_t n, uint64_t seed)
+{
+    rng r;
+    rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = (float)(rng_range(&r, 0, 2) - 1);
+}
+
+static void case_create(gemm_case *g, int M, int N, int K, float alpha, float beta, int dyadic,
+                        uint64_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->M = M, g->N = N, g->K = K;
+    g->dyadic = dyadic;
+    const size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    dbuf_alloc(&g->a, na * sizeof(float));
+    dbuf_alloc(&g->b, nb * sizeof(float));
+    dbuf_alloc(&g->c, nc * sizeof(float));
+    CUDA_CHECK(cudaMalloc((void **)&g->d_c0, nc * sizeof(float)));
+    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+        return;
+    g->h_a = (float *)xmalloc(na * sizeof(float));
+    g->h_b = (float *)xmalloc(nb * sizeof(float));
+    g->h_c0 = (float *)xmalloc(nc * sizeof(float));
+    g->got = (float *)xmalloc(nc * sizeof(float));
+    g->gather = (float *)xmalloc((size_t)M * sizeof(float));
+    fill_uniform_f32(g->h_a, na, rng_derive(seed, 1), -1.f, 1.f);
+    if (dyadic)
+        fill_signs(g->h_b, nb, rng_derive(seed, 2));
+    else
+        fill_uniform_f32(g->h_b, nb, rng_derive(seed, 2), -1.f, 1.f);
+    fill_uniform_f32(g->h_c0, nc, rng_derive(seed, 3), -1.f, 1.f);
+    if (dyadic) {
+        dyadic_round(g->h_a, na);
+        dyadic_round(g->h_c0, nc);
+    }
+
+    rng r;
+    rng_seed(&r, rng_derive(seed, 4));
+    if ((double)M * N * K <= FULL_CHECK_MAX_MACS) {
+        g->n_rows = M;
+        g->n_cols = 0;
+    } else { /* at least 32 bands, and bands of at most 128 rows / columns */
+        g->n_rows = M < 32 ? M : (M / 128 > 32 ? M / 128 : 32);
+        g->n_cols = N < 32 ? N : (N / 128 > 32 ? N / 128 : 32);
+    }
+    g->rows = (int *)xmalloc((size_t)g->n_rows * sizeof(int));
+    g->cols = (int *)xmalloc((size_t)(g->n_cols ? g->n_cols : 1) * sizeof(int));
+    if (g->n_rows == M)
+        for (int i = 0; i < M; i++)
+            g->rows[i] = i;
+    else
+        pick_banded(g->rows, g->n_rows, M, &r);
+    pick_banded(g->cols, g->n_cols, N, &r);
+
+    g->exp_rows = (double *)xmalloc((size_t)g->n_rows * N * sizeof(double));
+    g->sc_rows = (double *)xmalloc((size_t)g->n_rows * N * sizeof(double));
+    g->exp_cols = (double *)xmalloc(((size_t)g->n_cols * M + 1) * sizeof(double));
+    g->sc_cols = (double *)xmalloc(((size_t)g->n_cols * M + 1) * sizeof(double));
+    double *t1 = (double *)xmalloc((size_t)(N > K ? N : K) * sizeof(double));
+    double *t2 = (double *)xmalloc((size_t)N * sizeof(double));
+    for (int r_ = 0; r_ < g->n_rows; r_++)
+        reference_row(g, alpha, beta, g->rows[r_], g->exp_rows + (size_t)r_ * N,
+                      g->sc_rows + (size_t)r_ * N, t1, t2);
+    for (int c = 0; c < g->n_cols; c++)
+        reference_col(g, alpha, beta, g->cols[c], g->exp_cols + (size_t)c * M,
+                      g->sc_cols + (size_t)c * M, t1);
+    free(t1);
+    free(t2);
+
+    dbuf_upload(&g->a, g->h_a, na * sizeof(float));
+    dbuf_upload(&g->b, g->h_b, nb * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(g->d_c0, g->h_c0, nc * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+static void case_destroy(gemm_case *g)
+{
+    dbuf_free(&g->a);
+    dbuf_free(&g->b);
+    dbuf_free(&g->c);
+    CUDA_CHECK(cudaFree(g->d_c0));
+    free(g->h_a), free(g->h_b), free(g->h_c0), free(g->got), free(g->gather);
+    free(g->rows), free(g->cols);
+    free(g->exp_rows), free(g->sc_rows), free(g->exp_cols), free(g->sc_cols);
+}
+
+/* C back to its entry values, on stream s (untimed). */
+static void case_restore(gemm_case *g, cudaStream_t s)
+{
+    CUDA_CHECK(cudaMemcpyAsync(g->c.data, g->d_c0, (size_t)g->M * g->N * sizeof(float),
+                               cudaMemcpyDeviceToDevice, s));
+}
+
+/* Compare the device C with the CPU answer (merged into v->out), guards, inputs. */
+static void case_verify(gemm_case *g, verify_result *v)
+{
+    const int M = g->M, N = g->N, K = g->K;
+    /* see the top of this file; the dyadic inputs: dyadic_bound below */
+    const double tol = g->dyadic ? 0x1p-22 : 1.1 * (K + 2) * 0x1p-24;
+    const double floor_abs = 1e-30;
+    dbuf_download(&g->c, g->got, (size_t)M * N * sizeof(float));
+    for (int r = 0; r < g->n_rows; r++) {
+        compare_report part;
+        compare_close_f32(g->got + (size_t)g->rows[r] * N, g->exp_rows + (size_t)r * N,
+                          g->sc_rows + (size_t)r * N, N, tol, floor_abs, &part);
+        compare_merge(&v->out, &part, (size_t)g->rows[r] * N);
+    }
+    for (int c = 0; c < g->n_cols; c++) {
+        const int j = g->cols[c];
+        for (int i = 0; i < M; i++)
+            g->gather[i] = g->got[(size_t)i * N + j];
+        compare_report part;
+        compare_close_f32(g->gather, g->exp_cols + (size_t)c * M, g->sc_cols + (size_t)c * M, M,
+                          tol, floor_abs, &part);
+        if (part.n_bad)
+            part.first_bad = part.first_bad * N + j; /* flat index of (row, j) */
+        compare_merge(&v->out, &part, 0);
+    }
+    long long at = 0;
+    if (!dbuf_guards_intact(&g->c, &at) && v->guard_ok) {
+        v->guard_ok = 0;
+        v->guard_at = at;
+    }
+    v->cols = (size_t)N;
+    harness_check_input(&g->a, g->h_a, (size_t)M * K * sizeof(float), v);
+    harness_check_input(&g->b, g->h_b, (size_t)K * N * sizeof(float), v);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Hooks                                                                                       */
+
+static void *create_with(const long long size[LAB_MAX_DIMS], uint64_t seed, int dyadic)
+{
+    problem *p = (problem *)xcalloc(1, sizeof *p);
+    rng r;
+    rng_seed(&r, rng_derive(seed, 10));
+    /* |alpha| in [1.25, 2), |beta| in [0.25, 0.75), random signs: never 1 or 0 */
+    p->alpha = (float)((1.25 + 0.75 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
+    p->beta = (float)((0.25 + 0.5 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
+    if (dyadic || harness_device_only) { /* exact in fp32 (dyadic_bound) */
+        p->alpha = DYADIC_ALPHA;
+        p->beta = DYADIC_BETA;
+    }
+    case_create(&p->main, (int)size[0], (int)size[1], (int)size[2], p->alpha, p->beta,
+                dyadic || harness_device_only, rng_derive(seed, 20));
+    return p;
+}
+
+static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
+{
+    (void)d;
+    return create_with(size, seed, 0);
+}
+
+/* Task 1, the precision probe: the dyadic inputs, checked on the CPU with the tight bound. */
+static void *create_probe(const long long size[LAB_MAX_DIMS], uint64_t seed,
+                          const device_info *d)
+{
+    (void)d;
+    return create_with(size, seed, 1);
+}
+
+static void destroy(void *vp)
+{
+    problem *p = (problem *)vp;
+    case_destroy(&p->main);
+#if !defined(CUDA_EMU)
+    if (p->blas)
+        cublasDestroy(p->blas);
+#endif
+    free(p);
+}
+
+static void prepare(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+#if !defined(CUDA_EMU)
+    if (!p->blas && impl == IMPL_CEILING) {
+        if (cublasCreate(&p->blas) != CUBLAS_STATUS_SUCCESS)
+            fatal("cublasCreate failed");
+        /* Pedantic: plain fp32 arithmetic, never TF32 (NVIDIA_TF32_OVERRIDE cannot change it). */
+        cublasSetMathMode(p->blas, CUBLAS_PEDANTIC_MATH);
+    }
+#else
+    (void)impl;
+#endif
+    case_restore(&p->main, s);
+}
+
+#if !defined(CUDA_EMU)
+/* Row-major C = alpha A B + beta C through column-major cuBLAS: a row-major M x N matrix is
+ * the column-major N x M matrix of its transpose, and C^T = B^T A^T. */
+static void cublas_rowmajor(problem *p, gemm_case *g, cudaStream_t s)
+{
+    cublasSetStream(p->blas, s);
+    const cublasStatus_t st =
+        cublasSgemm(p->blas, CUBLAS_OP_N, CUBLAS_OP_N, g->N, g->M, g->K, &p->alpha,
+                    (const float *)g->b.data, g->N, (const float *)g->a.data, g->K, &p->beta,
+                    (float *)g->c.data, g->N);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        fatal("cublasSgemm failed with status %d", (int)st);
+}
+#endif
+
+static void run(void *vp, int impl, cudaStream_t s)
+{
+    problem *p = (problem *)vp;
+    gemm_case *g = &p->main;
+    if (impl == IMPL_CEILING) {
+#if !defined(CUDA_EMU)
+        cublas_rowmajor(p, g, s);
+#endif
+        return;
+    }
+    harness_call(impl, s, 0, "iiifppfp", g->M, g->N, g->K, (double)p->alpha, g->a.data,
+                 g->b.data, (double)p->beta, g->c.data);
+}
+
+static void verify(void *vp, verify_result *v)
+{
+    problem *p = (problem *)vp;
+    v->guard_ok = 1;
+    case_verify(&p->main, v);
+}
+
+static double work(const void *vp)
+{
+    const gemm_case *g = &((const problem *)vp)->main;
+    return 2.0 * g->M * g->N * g->K; /* one multiply and one add per term */
+}
+
+static void describe(const void *vp, char *buf, size_t len)
+{
+    const gemm_case *g = &((const problem *)vp)->main;
+    snprintf(buf, len, "%d x %d x %d%s%s", g->M, g->N, g->K, g->dyadic ? ", dyadic inputs" : "",
+             g->n_cols ? " (sampled check)" : "");
+}
+
+static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* Compute-bound: size for time, not for the L2. n^3 at the FMA peak the clocks imply
+     * should take about 2 ms (so a good kernel runs 2-3 ms, far above launch overhead), in
+     * steps of 512 from 1024 to 4096: 4096 on an H200 (67 TFLOP/s), 2048 on a T4 (8). */
+    const double peak = 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * d->sm_clock_khz * 1e3;
+    long long n = (long long)(cbrt(peak * 2e-3 / 2.0) / 512.0 + 0.5) * 512;
+    n = n < 1024 ? 1024 : n > 4096 ? 4096 : n;
+    /* A, B, C, C's entry copy and the harness's saved copy of C; K <= 4096 keeps the speed
+     * check's sums exact (dyadic_bound). */
+    while (n > 512 && 5.0 * n * n * sizeof(float) > (double)harness_memory_budget(d))
+        n -= 512;
+    if (d->emulated)
+        n = 96; /* the CPU emulator checks correctness only; keep it quick */
+    size[0] = size[1] = size[2] = n;
+}
+
+static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
+{
+    long long M = rng_range(r, 1, 1100), N = rng_range(r, 1, 1100), K = rng_range(r, 1, 1100);
+    switch (rng_range(r, 0, 2)) {
+    case 0: /* N and K multiples of 4: the 16-byte-load path, with ragged tiles */
+        N = 4 * rng_range(r, 1, 275);
+        K = 4 * rng_range(r, 1, 275);
+        break;
+    case 1: /* just off a tile multiple */
+        M = 64 * rng_range(r, 1, 16) + rng_range(r, -3, 3);
+        N = 64 * rng_range(r, 1, 16) + rng_range(r, -3, 3);
+        K = 8 * rng_range(r, 1, 120) + rng_range(r, -1, 1);
+        break;
+    default: /* anything */
+        break;
+    }
+    M = M < 1 ? 1 : M, N = N < 1 ? 1 : N, K = K < 1 ? 1 : K;
+    while (M * N * K > 100000000LL) { /* keeps the CPU reference (and the emulator) quick */
+        long long *big = M >= N && M >= K ? &M : N >= K ? &N : &K;
+        *big = (*big + 1) / 2;
+    }
+    size[0] = M, size[1] = N, size[2] = K;
+}
+
+/* Speed checks: the dyadic inputs, on the device (alpha and beta were set by create()). */
+static void refresh(void *vp, uint64_t seed, cudaStream_t s)
+{
+    gemm_case *g = &((problem *)vp)->main;
+    static const float signs[3] = {-1.f, 0.f, 1.f};
+    dev_fill_f32((float *)g->a.data, (size_t)g->M * g->K, rng_derive(seed, 1), -1.f, 1.f,
+                 DYADIC_STEP, s);
+    dev_fill_choice_f32((float *)g->b.data, (size_t)g->K * g->N, rng_derive(seed, 2), signs, 3,
+                        s);
+    dev_fill_f32(g->d_c0, (size_t)g->M * g->N, rng_derive(seed, 3), -1.f, 1.f, DYADIC_STEP, s);
+}
+
+/* dyadic_bound: how far apart two honest fp32 results may be on the dyadic inputs.
+ *
+ * A's entries are i 2^-12 with |i| <= 2^12 and B's are -1, 0 or 1, so every product a b is
+ * exact and a multiple of 2^-12 of magnitude <= 1, and every partial sum of K <= 4096 of them
+ * (the speed sizes stop at 4096) is a multiple of 2^-12 of magnitude <= 2^12, that is m 2^-12
+ * with |m| <= 2^24: exact in fp32. So the dot product S comes out exact in ANY order of the
+ * additions (tiles, warps, split-K, fused or not). (Kernels that fold alpha or beta * C into
+ * the running sum stay exact while its partial sums stay under 2^11 or 2^10; with these
+ * random signs they are about 30 in size, sigma = sqrt(4096 * 2/9).) What remains rounds:
+ * beta c is exact (c = j 2^-12, |j| <= 2^12, times 3/4: 14 bits), alpha S = 1.5 S may round
+ * once (|d1| <= u = 2^-24), and the final add rounds once (|d2| <= u); an FMA only drops
+ * one of these. With E = alpha S + beta c exact, each result is
+ *     R = (alpha S (1 + d1) + beta c)(1 + d2),
+ *     |R - E| <= u (1 + u) |alpha S| + u |E| <= u (2 + u) |E| + u (1 + u) |beta|
+ * using |alpha S| <= |E| + |beta c| and |c| <= 1. Two results R1, R2 are then apart by at most
+ *     2u (2 + u) |E| + 2u (1 + u) |beta|,
+ * and |E| <= max(|R1|, |R2|) (1 + 3u) + 2u |beta| gives
+ *     |R1 - R2| <= 4u (1 + 4u) max(|R1|, |R2|) + 2u (1 + 3u) |beta|.
+ * The bound used: rel = 4.25 u, abs = 4 u |beta| (a little slack over the above).
+ *
+ * A TF32 or half product rounds a to 11 significant bits: a quarter of A's entries (those
+ * with 12) move by 2^-12, about 700 of a 4096-term sum's products with random signs, an error
+ * near 1.5 * 26 * 2^-12 = 1e-2 on results near 45: a relative 2e-4, hundreds of times the
+ * bound, on most elements. The
+ * visible precision probe (task 1) makes the same inputs for the CPU check, where the double
+ * result is exact, with rel 4u against |E| + |beta| (each result is within
+ * 2u |E| + u |beta| of it). */
+static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
+{
+    (void)max, (void)s;
+    problem *p = (problem *)vp;
+    gemm_case *g = &p->main;
+    out[0] = (lab_output){g->c.data, (size_t)g->M * g->N, DEV_F32, 4.25 * 0x1p-24,
+                          4.0 * 0x1p-24 * fabs((double)p->beta), &g->c};
+    return 1;
+}
+
+static int inputs(void *vp, lab_input *in, int max)
+{
+    (void)max;
+    gemm_case *g = &((problem *)vp)->main;
+    in[0] = (lab_input){g->a.data, (size_t)g->M * g->K * sizeof(float)};
+    in[1] = (lab_input){g->b.data, (size_t)g->K * g->N * sizeof(float)};
+    return 2;
+}
+
+const lab_info *const harness_lab = &lab_sgemm;
+const lab_task harness_tasks[] = {
+    {.name = "sgemm", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32", .create = create,
+     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
+     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+    /* the precision probe: visible check only (dyadic inputs, tight CPU bound) */
+    {.name = "sgemm precision probe", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32",
+     .create = create_probe, .destroy = destroy, .prepare = prepare, .run = run,
+     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
+     .hidden_size = hidden_size, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+};
+const int harness_n_tasks = 2;

@@ -1,0 +1,45 @@
+/* table.c - lab 09's checks, as data (see lab.h).
+ *
+ * Threshold 0.50 (reference time / student time), from one make bench on an H200 at 4096^3:
+ * the skeleton runs at 0.01x the reference, ladder steps 3-4 (register blocking, scalar
+ * loads) at 0.32x, step 5 (float4 + LDS.128) at 0.70x, step 6 (warp tiles) at 0.91x. So
+ * 0.50 asks for the lab's core idea (a register tile fed by 16-byte shared loads) and sits
+ * far from both the skeleton and the noise around 1.0 (timed ratios varied by 1-2%). */
+#include "lab.h"
+
+static const lab_check checks[] = {
+    /* name                                          kind           task  size {M, N, K}     points */
+    {"1 x 1 x 1",                                    CHECK_VISIBLE, 0,    {1, 1, 1},          1},
+    {"33 x 65 x 17: no multiple of any tile",        CHECK_VISIBLE, 0,    {33, 65, 17},       1},
+    {"4099 x 7 x 33: tall and thin",                 CHECK_VISIBLE, 0,    {4099, 7, 33},      1},
+    {"5 x 3001 x 17: short and wide",                CHECK_VISIBLE, 0,    {5, 3001, 17},      1},
+    {"3 x 1000 x 4097: long K, odd",                 CHECK_VISIBLE, 0,    {3, 1000, 4097},    1, {3, 250, 4097}},
+    {"257 x 263 x 251: primes",                      CHECK_VISIBLE, 0,    {257, 263, 251},    1},
+    {"2100 x 2116 x 44: more than one wave",         CHECK_VISIBLE, 0,    {2100, 2116, 44},   1, {520, 530, 44}},
+    {"512 x 512 x 512: large square",                CHECK_VISIBLE, 0,    {512, 512, 512},    1, {256, 256, 256}},
+    /* task 1: A and C multiples of 2^-12, B in {-1, 0, 1}, alpha 1.5, beta -0.75: fp32 gets
+     * within a rounding or two of the exact result, TF32 or half precision far from it */
+    {"precision probe: inputs TF32 would round",     CHECK_VISIBLE, 1,    {257, 263, 1031},   1},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"speed: device-sized square",                   CHECK_SPEED,   0,    {0},                5},
+};
+
+const lab_info lab_sgemm = {
+    .number = "09",
+    .name = "sgemm",
+    .title = "SGEMM: from a naive kernel to the FMA roofline",
+    .entry_points = "sgemm",
+    .threshold = 0.50,
+    .hint_correct = "Each C[i][j] must be alpha * (row i of A . column j of B) + beta * C[i][j] (C is read, "
+                    "then written). Check the edges: M, N, K need not be multiples of your tile: rows and "
+                    "columns past the edge must not be stored, and k past K must contribute zero.",
+    .hint_speed = "Each output needs K multiply-adds, but a thread that reads its row of A and column of B "
+                  "from global memory does 1 FMA per 8 bytes. Stage BK-deep tiles of A and B in shared "
+                  "memory, give each thread an 8x8 block of C in registers (8 + 8 shared loads feed 64 "
+                  "FMAs), load with float4 and store A transposed (README steps 1-5; 6-7 reach cuBLAS).",
+    .timeout_s = 120,
+    .checks = checks,
+    .n_checks = (int)(sizeof checks / sizeof checks[0]),
+};

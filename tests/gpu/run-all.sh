@@ -10,6 +10,9 @@
 #   grade-labs       make grade on the untouched skeletons: every correctness check must
 #                    pass and every speed check fail
 #   cheats           tests/cheats/run.sh: every cheating submission and honest control
+#   batch-rate       make grade-batch of BATCH_N students (default 4: copies of the solutions
+#                    and of the skeletons, alternating) on GPU 0 alone, then with GPUS=all:
+#                    the time of each and students per hour
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -63,6 +66,31 @@ for part in $parts; do
         tests/cheats/run.sh 2>&1 | tee "$OUT/cheats.txt"
         { echo; echo "== cheats"; cat "$OUT/cheats.txt"; } >>"$summary"
         ;;
+    batch-rate)
+        subs=$OUT/batch-rate/submissions
+        rm -rf "$OUT/batch-rate"
+        for i in $(seq "${BATCH_N:-4}"); do
+            for d in labs/[0-9][0-9]-*/; do
+                d=${d%/}; lab=${d#labs/}; name=${lab#*-}
+                mkdir -p "$subs/student $i/$lab"
+                if [ $((i % 2)) = 1 ]; then src=solutions/$lab/$name.cu; else src=$d/$name.cu; fi
+                cp "$src" "$subs/student $i/$lab/$name.cu"
+            done
+        done
+        ngpu=$(nvidia-smi -L | grep -c '^GPU')
+        for gpus in 0 all; do
+            start=$(date +%s%N)
+            make --no-print-directory grade-batch SUBMISSIONS="$subs" OUT="$OUT/batch-rate/out-$gpus" \
+                GPUS=$gpus >"$OUT/batch-rate-$gpus.txt" 2>&1
+            status=$?
+            ms=$(( ($(date +%s%N) - start) / 1000000 ))
+            n=${BATCH_N:-4}
+            printf 'batch GPUS=%s (%s GPU(s) here): %d students in %d.%01d s, exit %d: %d students per hour\n' \
+                "$gpus" "$([ "$gpus" = all ] && echo "$ngpu" || echo 1)" "$n" $((ms / 1000)) $((ms % 1000 / 100)) \
+                "$status" $((n * 3600000 / ms)) | tee -a "$summary"
+            cut -d, -f1-12 "$OUT/batch-rate/out-$gpus/gradebook.csv" | sed 's/^/    /' >>"$summary"
+        done
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -72,7 +100,7 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, emu-compare)" >&2
         exit 2
         ;;
     esac

@@ -8,6 +8,10 @@
 #   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
 #   make test                  the whole test suite (no GPU needed)
 #   make bench                 skeleton vs reference vs hardware ceiling, one table (GPU)
+#   make profile LAB=x         your kernel's and the reference's key counters, side by side (GPU,
+#                              Nsight Compute; lab 05: a timeline of copies and kernels)
+#   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
+#   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's runner
 #   make clean                 remove build/
 #
@@ -151,7 +155,11 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o
+              $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o \
+              $(GPU)/grader/profile_trusted.o $(GPU)/grader/timeline_trusted.o
+# make profile's timeline: the harness exports the runtime's copy and launch functions that
+# grader/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/timeline.dynlist
 GPU_SHIM := $(GPU)/pic/grader/shim_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
@@ -174,6 +182,10 @@ $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
 
+$(GPU)/grader/timeline_trusted.o: grader/timeline_trusted.c grader/timeline_trusted.h | toolkit
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
+
 $(BUILD)/gpu/worker: grader/worker_untrusted.c
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
@@ -181,9 +193,9 @@ $(BUILD)/gpu/worker: grader/worker_untrusted.c
 .SECONDARY:
 .SECONDEXPANSION:
 # The harness: trusted code only.
-$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $$(GPU)/$$(call lab_grader,$$*)/problem.o $$(BUILD)/host/$$(call lab_grader,$$*)/table.o
+$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $$(GPU)/$$(call lab_grader,$$*)/problem.o $$(BUILD)/host/$$(call lab_grader,$$*)/table.o grader/timeline.dynlist
 	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $^ $(LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -ldl -lpthread -o $@
+	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
 
 # The reference, compiled like any implementation, behind the lab's shim.
 $(GPU)/pic/solutions/%.o: solutions/$$(call lab_dir,$$*)/$$*.cu $(CONTRACTS) | toolkit
@@ -278,7 +290,7 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/stud
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help doctor runner-% bench-pieces-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile sanitize runner-% bench-pieces-%
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -339,6 +351,36 @@ endif
 	    | tee $(BUILD)/bench/table.txt
 	@grader/tools/bench-chart -o $(BUILD)/bench $(wildcard $(BUILD)/bench/*.tsv) && \
 	    echo "Charts: $(BUILD)/bench/<lab>.svg. Tables for the lessons: grader/tools/bench-tables $(BUILD)/bench/<lab>.tsv"
+
+# make profile LAB=x / make sanitize [LAB=x,y]: one lab's speed problems under Nsight Compute
+# (lab 05: a timeline from CUDA events), or its correctness cases under compute-sanitizer;
+# your code and the reference run in the harness's own process (tools follow one process;
+# neither grades). A lab's counters are grader/labs/NN-name/profile.tsv; PROFILE_name :=
+# timeline in its lab.mk draws the timeline instead.
+comma := ,
+# LAB= item -> lab name: its name, number (06 or 6) or folder (06-transpose); empty if none.
+lab_name_of = $(firstword $(foreach d,$(LAB_DIRS),$(if $(filter $(1),$(d) $(word 2,$(subst -, ,$(d))) $(firstword $(subst -, ,$(d))) $(patsubst 0%,%,$(firstword $(subst -, ,$(d))))),$(word 2,$(subst -, ,$(d))))))
+TOOL_LABS = $(if $(strip $(LAB)),$(foreach l,$(subst $(comma), ,$(LAB)),$(or $(call lab_name_of,$(l)),$(error LAB: no lab '$(l)'; the labs are $(LAB_NAMES) (or their numbers)))),$(LAB_NAMES))
+tool_args = --lab $(call lab_dir,$(1)) --harness $(LABB)/$(1)/harness --worker $(WORKER) \
+    --student $(RUNNERS)/$(1)/student.so --reference $(LABB)/$(1)/reference.so \
+    --label "$(if $(filter labs,$(STUDENT)),your code,$(STUDENT)) ($(call student_src,$(1)))"
+
+need_gpu = $(if $(filter gpu,$(MODE)),,echo "make $@ runs your kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2; exit 2)
+
+profile: $(DRIVER)
+	@$(need_gpu)
+	@$(if $(filter 1,$(words $(TOOL_LABS))),,echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2)
+	@$(MAKE) -s --no-print-directory runner-$(TOOL_LABS)
+	@echo "Profiling lab $(call lab_dir,$(TOOL_LABS)): one call of yours and one of the reference per speed problem..."
+	@grader/tools/profile.sh $(call tool_args,$(TOOL_LABS)) --out $(BUILD)/profile/$(TOOL_LABS) \
+	    $(if $(filter timeline,$(PROFILE_$(TOOL_LABS))),--timeline)
+
+sanitize: $(DRIVER)
+	@$(need_gpu)
+	@$(MAKE) -s --no-print-directory $(foreach n,$(TOOL_LABS),runner-$(n))
+	@status=0; $(foreach n,$(TOOL_LABS),echo; echo "== lab $(call lab_dir,$(n))"; \
+	    grader/tools/sanitize.sh $(call tool_args,$(n)) --out $(BUILD)/sanitize/$(n) $(if $(SEED),--seed $(SEED)); \
+	    s=$$?; [ $$s -gt $$status ] && status=$$s;) exit $$status
 
 doctor:
 	@grader/tools/doctor.sh

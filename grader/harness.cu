@@ -14,8 +14,14 @@
  * across the lab's checks; a crash or a hang fails that check and restarts the worker.
  *
  * --bench: every variant (skeleton, ladder rungs, reference) timed side by side twice, in
- * this process with CUDA events and through the isolated path, plus the ceiling. */
+ * this process with CUDA events and through the isolated path, plus the ceiling.
+ *
+ * --profile (make profile, GPU only): each speed problem, yours and the reference called once
+ * each in a section a profiler can tell apart, or with --timeline FILE their copies and
+ * kernels recorded (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
+ * sanitize runs the correctness ones). */
 #include "harness.h"
+#include "profile_trusted.h"
 #include "proto.h"
 #include "results.h"
 #include "worker_trusted.h"
@@ -526,7 +532,8 @@ static double physical_bound(const lab_task *t, const device_info *d, double clo
 }
 
 typedef struct options {
-    int serve, bench;
+    int serve, bench, profile, list_checks;
+    const char *timeline; /* --profile: record a timeline here instead of profiler sections */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;
@@ -877,6 +884,9 @@ static void usage(void)
             "                       [--hide DIR ...]\n"
             "       harness --bench --worker EXE --reference SO --results FILE\n"
             "                       --variant NAME=SO ... [--cap S]\n"
+            "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
+            "                       [--timeline FILE]\n"
+            "       harness --list-checks\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
 }
@@ -895,6 +905,8 @@ static options parse_options(int argc, char **argv)
         {"variant", required_argument, NULL, 'v'}, {"hide", required_argument, NULL, 'h'},
         {"results", required_argument, NULL, 'o'},
         {"require-isolation", no_argument, NULL, 'q'},
+        {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
+        {"list-checks", no_argument, NULL, 'l'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -909,6 +921,9 @@ static options parse_options(int argc, char **argv)
         case 'h': workers_hide(optarg); break;
         case 'o': o.results = optarg; break;
         case 'q': require_isolation = 1; break;
+        case 'p': o.profile = 1; break;
+        case 't': o.timeline = optarg; break;
+        case 'l': o.list_checks = 1; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)
@@ -921,8 +936,11 @@ static options parse_options(int argc, char **argv)
         default: usage();
         }
     }
-    if (o.serve == o.bench || !o.worker || !o.reference_so || (o.serve && !o.student_so) ||
-        (o.bench && !o.results))
+    if (o.list_checks)
+        return o;
+    if (o.serve + o.bench + o.profile != 1 || !o.worker || !o.reference_so ||
+        ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
+        (o.profile && o.isolate))
         usage();
     return o;
 }
@@ -940,12 +958,26 @@ static int parse_command(const char *line, check_cmd *c)
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
+    if (o.list_checks) { /* index, kind, name: make sanitize runs the correctness checks */
+        static const char *const kinds[] = {"visible", "hidden", "speed"};
+        for (int i = 0; i < harness_lab->n_checks; i++)
+            printf("%d\t%s\t%s\n", i, kinds[harness_lab->checks[i].kind],
+                   harness_lab->checks[i].name);
+        return 0;
+    }
     cuda_set_fail_hook(on_cuda_error);
     dbuf_set_allocator(workers_device_alloc, workers_device_free);
     device_info d;
     device_query(0, &d);
     char why[256];
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
+#if !defined(CUDA_EMU)
+    if (o.profile) {
+        const int status = profile_run(o.timeline, &d);
+        workers_shutdown();
+        return status;
+    }
+#endif
     if (o.bench) {
         const int fd = open(o.results, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0)

@@ -13,6 +13,8 @@
 #   batch-rate       make grade-batch of BATCH_N students (default 4: copies of the solutions
 #                    and of the skeletons, alternating) on GPU 0 alone, then with GPUS=all:
 #                    the time of each and students per hour
+#   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
+#                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -91,6 +93,32 @@ for part in $parts; do
             cut -d, -f1-12 "$OUT/batch-rate/out-$gpus/gradebook.csv" | sed 's/^/    /' >>"$summary"
         done
         ;;
+    tools)
+        # make doctor, make profile of every lab's skeleton (and lab 06 with the solutions),
+        # make sanitize of the solutions (every tool must be clean: the harness's own kernels
+        # never count against a student) and of two planted bugs (tests/gpu/sanitize/).
+        make --no-print-directory doctor >"$OUT/doctor.txt" 2>&1
+        echo "doctor: exit $?" | tee -a "$summary"
+        grep -E 'counters|Nsight|sanitizer' "$OUT/doctor.txt" | sed 's/^/    /' >>"$summary"
+        for lab in ${TOOLS_LABS:-01 02 03 04 05 06 07 08 09}; do
+            start=$(date +%s)
+            make --no-print-directory profile LAB=$lab >"$OUT/profile-$lab.txt" 2>&1
+            echo "profile LAB=$lab: exit $?, $(( $(date +%s) - start )) s" | tee -a "$summary"
+        done
+        make --no-print-directory profile LAB=06 STUDENT=solutions >"$OUT/profile-06-solutions.txt" 2>&1
+        echo "profile LAB=06 STUDENT=solutions: exit $?" | tee -a "$summary"
+        start=$(date +%s)
+        make --no-print-directory sanitize STUDENT=solutions ${TOOLS_LABS:+LAB=$(echo $TOOLS_LABS | tr ' ' ,)} \
+            >"$OUT/sanitize-solutions.txt" 2>&1
+        echo "sanitize STUDENT=solutions: exit $? (0: every tool clean), $(( $(date +%s) - start )) s" | tee -a "$summary"
+        grep -E '^== |^  [a-z]+ ' "$OUT/sanitize-solutions.txt" | sed 's/^/    /' >>"$summary"
+        for bug in no-bounds no-sync; do
+            make --no-print-directory sanitize LAB=transpose STUDENT=tests/gpu/sanitize/transpose-$bug.cu \
+                >"$OUT/sanitize-$bug.txt" 2>&1
+            echo "sanitize of transpose-$bug.cu: exit $? (1: found)" | tee -a "$summary"
+            grep -E '^  [a-z]+ |^    |^        at' "$OUT/sanitize-$bug.txt" | sed 's/^/    /' >>"$summary"
+        done
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -100,7 +128,7 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, tools, emu-compare)" >&2
         exit 2
         ;;
     esac

@@ -1,0 +1,106 @@
+#!/bin/sh
+# sanitize.sh - `make sanitize`: the lab's correctness cases (visible and hidden, as make grade
+# runs them) under compute-sanitizer's memcheck, racecheck, synccheck and initcheck, and a
+# summary: per tool, how many problems and in which case, with the first report of each case.
+#
+#   grader/tools/sanitize.sh --lab NN-name --harness EXE --worker EXE --student SO
+#                            --reference SO --out DIR [--seed HEX] [--label TEXT]
+#
+# The harness runs your code in its own process (a sanitizer follows one process; this grades
+# nothing). Full reports: DIR/<tool>.txt. SANITIZE_TOOLS="memcheck racecheck" picks tools;
+# COMPUTE_SANITIZER=path picks the program. Exit status: 0 when every tool is clean, 1 when
+# one found a problem, 2 when it could not run.
+set -u
+lab="" harness="" worker="" student="" reference="" out="" seed="" label="your code"
+while [ $# -gt 0 ]; do
+    case $1 in
+    --lab) lab=$2; shift 2 ;;
+    --harness) harness=$2; shift 2 ;;
+    --worker) worker=$2; shift 2 ;;
+    --student) student=$2; shift 2 ;;
+    --reference) reference=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --label) label=$2; shift 2 ;;
+    *) echo "sanitize.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+cs=${COMPUTE_SANITIZER:-}
+if [ -z "$cs" ]; then
+    for c in "$(command -v compute-sanitizer 2>/dev/null)" "${CUDA_HOME:+$CUDA_HOME/bin/compute-sanitizer}" \
+        /usr/local/cuda/bin/compute-sanitizer; do
+        [ -n "$c" ] && [ -x "$c" ] && { cs=$c; break; }
+    done
+fi
+if [ -z "$cs" ]; then
+    echo "make sanitize needs compute-sanitizer (part of the CUDA Toolkit); it is not on PATH or beside nvcc." >&2
+    echo "Install the toolkit's sanitizer (apt-get install cuda-sanitizer-<version>) or set COMPUTE_SANITIZER=/path." >&2
+    exit 2
+fi
+mkdir -p "$out" || exit 2
+[ -n "$seed" ] || seed=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
+seed=${seed#0x}
+
+# One command per correctness case, in the driver's protocol (see grader/harness.cu).
+"$harness" --list-checks >"$out/checks.txt" || { echo "sanitize.sh: $harness --list-checks failed" >&2; exit 2; }
+awk -F'\t' -v seed="$seed" -v out="$out" '$2 != "speed" {
+    printf "check %d %s 0 0 600 %s/records.%d %s/log.%d\n", $1, seed, out, $1, out, $1 }' \
+    "$out/checks.txt" >"$out/commands.txt"
+ncases=$(wc -l <"$out/commands.txt")
+printf 'compute-sanitizer on the %d correctness cases of %s (hidden ones from SEED=0x%s):\n' \
+    "$ncases" "$label" "$seed" | tee "$out/summary.txt"
+
+found=0 unfinished=0
+for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
+    case $tool in
+    memcheck) opts="--leak-check no" ;;
+    racecheck) opts="--racecheck-report hazard" ;;
+    initcheck) opts="--track-unused-memory no" ;;
+    synccheck) opts="" ;;
+    *) echo "sanitize.sh: unknown tool $tool (memcheck, racecheck, synccheck, initcheck)" >&2; exit 2 ;;
+    esac
+    # Replies ("done N") and the sanitizer's reports share stdout, in order: a report belongs
+    # to the case whose reply follows it.
+    "$cs" --tool "$tool" $opts --print-limit 50 --error-exitcode 0 \
+        "$harness" --serve --isolation off --worker "$worker" --student "$student" \
+        --reference "$reference" <"$out/commands.txt" >"$out/$tool.txt" 2>"$out/$tool.stderr"
+    status=$?
+    awk -v tool="$tool" -v checks="$out/checks.txt" -v status="$status" -v full="$out/$tool.txt" '
+    # "at f(args)+0x1b0 in /path/labs/01-coalescing/coalescing.cu:41" -> "coalescing.cu:41, in f(args)"
+    function where(l,    fn, loc) {
+        sub(/^=========     at /, "", l)
+        fn = l; sub(/\+0x[0-9a-f]+ in .*$/, "", fn); sub(/ in [^ ]+$/, "", fn)
+        loc = l; if (!sub(/^.* in /, "", loc)) return l
+        sub(/^.*\//, "", loc)
+        return loc ", in " fn
+    }
+    BEGIN { FS = "\t"; while ((getline l < checks) > 0) { split(l, f, "\t"); name[f[1]] = f[3] } ; FS = " " }
+    /^done [0-9]+$/ { c = $2; cnt[c] = n; first[c] = f1; at[c] = a1; order[++nc] = c; n = 0; f1 = ""; a1 = ""; done++; next }
+    /^========= (ERROR|RACECHECK|LEAK|COMPUTE-SANITIZER)/ { if ($0 ~ /SUMMARY/) summary = $0; next }
+    /^========= +(Saved host backtrace|Host Frame|Device Frame)/ { next }
+    /^========= [^ ]/ { n++; if (f1 == "") f1 = substr($0, 11); next }
+    /^=========     at / && a1 == "" && n { a1 = where($0); next }
+    END {
+        total = 0
+        for (i = 1; i <= nc; i++) total += cnt[order[i]]
+        if (status != 0 || done == 0) {
+            printf "  %-10s could not finish (status %d); see %s\n", tool, status, full
+            exit 3
+        }
+        if (total == 0) { printf "  %-10s clean\n", tool; exit 0 }
+        printf "  %-10s %d report%s\n", tool, total, total == 1 ? "" : "s"
+        for (i = 1; i <= nc; i++) {
+            c = order[i]
+            if (!cnt[c]) continue
+            printf "    %s: %d; first: %s\n", name[c], cnt[c], first[c]
+            if (at[c] != "") printf "        at %s\n", at[c]
+        }
+        exit 1
+    }' "$out/$tool.txt" >"$out/$tool.summary"
+    case $? in 0) ;; 1) found=1 ;; *) unfinished=1 ;; esac
+    cat "$out/$tool.summary" | tee -a "$out/summary.txt"
+done
+echo "Full reports: $out/<tool>.txt" | tee -a "$out/summary.txt"
+[ "$found" = 1 ] && exit 1
+[ "$unfinished" = 1 ] && exit 2
+exit 0

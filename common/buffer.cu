@@ -17,6 +17,9 @@ static void guard_fill(unsigned char *host, size_t n)
 
 static dbuf_alloc_fn alloc_fn;
 static dbuf_free_fn free_fn;
+static size_t guard_bytes = DBUF_GUARD_BYTES; /* each side: DBUF_GUARD_BYTES, or 0 */
+
+void dbuf_set_guards(int on) { guard_bytes = on ? DBUF_GUARD_BYTES : 0; }
 
 void dbuf_set_allocator(dbuf_alloc_fn alloc, dbuf_free_fn release)
 {
@@ -28,15 +31,18 @@ void dbuf_alloc(dbuf *b, size_t bytes)
 {
     unsigned char guard[DBUF_GUARD_BYTES];
     b->bytes = bytes;
+    b->guard = guard_bytes;
     if (alloc_fn)
-        b->base = (unsigned char *)alloc_fn(bytes + 2 * (size_t)DBUF_GUARD_BYTES);
+        b->base = (unsigned char *)alloc_fn(bytes + 2 * b->guard);
     else
-        CUDA_CHECK(cudaMalloc((void **)&b->base, bytes + 2 * (size_t)DBUF_GUARD_BYTES));
-    b->data = b->base + DBUF_GUARD_BYTES;
-    guard_fill(guard, sizeof guard);
-    CUDA_CHECK(cudaMemcpy(b->base, guard, sizeof guard, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemcpy((unsigned char *)b->data + bytes, guard, sizeof guard,
-                          cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMalloc((void **)&b->base, bytes + 2 * b->guard));
+    b->data = b->base + b->guard;
+    if (b->guard) {
+        guard_fill(guard, sizeof guard);
+        CUDA_CHECK(cudaMemcpy(b->base, guard, sizeof guard, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy((unsigned char *)b->data + bytes, guard, sizeof guard,
+                              cudaMemcpyHostToDevice));
+    }
     CUDA_CHECK(cudaMemset(b->data, DBUF_POISON_BYTE, bytes));
 }
 
@@ -67,6 +73,8 @@ void dbuf_download(const dbuf *b, void *host, size_t bytes)
 int dbuf_guards_intact(const dbuf *b, long long *offset)
 {
     unsigned char got[DBUF_GUARD_BYTES];
+    if (!b->guard)
+        return 1;
     CUDA_CHECK(cudaMemcpy(got, b->base, sizeof got, cudaMemcpyDeviceToHost));
     /* the byte nearest the data is the likeliest to be hit: scan outward from it */
     for (size_t i = DBUF_GUARD_BYTES; i-- > 0;)

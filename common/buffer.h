@@ -1,6 +1,6 @@
 /* buffer.h - device buffers with guard zones, poisoning and host round trips.
  *
- * Layout of one allocation:   [ guard | data (bytes, 256-aligned) | guard ]
+ * Layout of one allocation:   [ guard | data (bytes, 256-aligned) | guard ]  (guards optional)
  * The guards hold a known pattern; a kernel that writes one element past either end of its
  * output changes it, and dbuf_guards_intact says where. Outputs are poisoned (all bytes
  * 0xFF, a NaN for every float) before every call, so an element the kernel never wrote
@@ -22,6 +22,7 @@ typedef struct dbuf {
     unsigned char *base; /* the cudaMalloc'd allocation, guards included */
     void *data;          /* base + DBUF_GUARD_BYTES: what kernels get */
     size_t bytes;        /* usable bytes at data */
+    size_t guard;        /* bytes of guard on each side: DBUF_GUARD_BYTES, or 0 (none) */
 } dbuf;
 
 /* Where dbuf memory comes from: cudaMalloc/cudaFree unless an allocator is set (the grader's
@@ -29,6 +30,11 @@ typedef struct dbuf {
 typedef void *(*dbuf_alloc_fn)(size_t bytes);
 typedef void (*dbuf_free_fn)(void *base);
 void dbuf_set_allocator(dbuf_alloc_fn alloc, dbuf_free_fn release);
+
+/* Guard zones on (the default) or off for later allocations. Off, an allocation is exactly
+ * its data, so a tool that tracks allocations (compute-sanitizer's memcheck) reports a write
+ * past an output itself; dbuf_guards_intact then has nothing to check and says intact. */
+void dbuf_set_guards(int on);
 
 /* Allocate `bytes` usable bytes with guards on both sides; the data starts poisoned. */
 void dbuf_alloc(dbuf *b, size_t bytes);

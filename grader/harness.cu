@@ -533,6 +533,7 @@ static double physical_bound(const lab_task *t, const device_info *d, double clo
 
 typedef struct options {
     int serve, bench, profile, list_checks;
+    int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
     const char *timeline; /* --profile: record a timeline here instead of profiler sections */
     const char *worker, *student_so, *reference_so;
     int isolate;
@@ -886,6 +887,7 @@ static void usage(void)
             "                       --variant NAME=SO ... [--cap S]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
             "                       [--timeline FILE]\n"
+            "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --list-checks\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
@@ -906,7 +908,7 @@ static options parse_options(int argc, char **argv)
         {"results", required_argument, NULL, 'o'},
         {"require-isolation", no_argument, NULL, 'q'},
         {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
-        {"list-checks", no_argument, NULL, 'l'},
+        {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -924,6 +926,7 @@ static options parse_options(int argc, char **argv)
         case 'p': o.profile = 1; break;
         case 't': o.timeline = optarg; break;
         case 'l': o.list_checks = 1; break;
+        case 'g': o.no_guards = 1; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)
@@ -940,7 +943,7 @@ static options parse_options(int argc, char **argv)
         return o;
     if (o.serve + o.bench + o.profile != 1 || !o.worker || !o.reference_so ||
         ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
-        (o.profile && o.isolate))
+        ((o.profile || o.no_guards) && o.isolate))
         usage();
     return o;
 }
@@ -967,6 +970,7 @@ int main(int argc, char **argv)
     }
     cuda_set_fail_hook(on_cuda_error);
     dbuf_set_allocator(workers_device_alloc, workers_device_free);
+    dbuf_set_guards(!o.no_guards);
     device_info d;
     device_query(0, &d);
     char why[256];

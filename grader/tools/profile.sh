@@ -45,8 +45,11 @@ if [ "$timeline" = 1 ]; then
         echo "Run make grade LAB=${lab#*-} first: it says what is wrong with the code." >&2
         exit 2
     fi
-    exec awk -F'\t' -v label="$label" -v out="$out" -f "$here/profile-timeline.awk" \
-        "$out/sections.txt" "$out/timeline.tsv" | tee "$out/profile.txt"
+    awk -F'\t' -v label="$label" -v out="$out" -f "$here/profile-timeline.awk" \
+        "$out/sections.txt" "$out/timeline.tsv" >"$out/profile.txt"
+    status=$?
+    cat "$out/profile.txt"
+    exit $status
 fi
 
 # ---- Nsight Compute -------------------------------------------------------------------------

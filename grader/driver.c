@@ -795,6 +795,9 @@ static void load_config(config *cfg, json_writer *w)
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
+    /* No process of the same user may read or write this one's memory through /proc/PID/mem
+     * (verdicts are decided here). */
+    prctl(PR_SET_DUMPABLE, 0);
     use_colour = isatty(1) && !getenv("NO_COLOR") && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
     mkdir(o.logs, 0755);
     const lab_info *labs[64];

@@ -50,14 +50,13 @@ static const int allowed[] = {
     SYS_getresuid, SYS_getresgid, SYS_getgroups, SYS_uname, SYS_sysinfo, SYS_getrusage,
     SYS_times, SYS_getrlimit, SYS_clock_gettime, SYS_clock_getres, SYS_clock_nanosleep,
     SYS_nanosleep, SYS_gettimeofday, SYS_time, SYS_sched_yield, SYS_sched_getaffinity,
-    SYS_sched_setaffinity, SYS_sched_getparam, SYS_sched_getscheduler,
-    SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getpriority,
-    SYS_setpriority, SYS_getcpu, SYS_futex, SYS_set_robust_list, SYS_get_robust_list,
+    SYS_sched_getparam, SYS_sched_getscheduler,
+    SYS_sched_get_priority_max, SYS_sched_get_priority_min, SYS_getpriority, SYS_getcpu, SYS_futex, SYS_set_robust_list, SYS_get_robust_list,
     SYS_set_tid_address, SYS_rseq, SYS_arch_prctl, SYS_prctl, SYS_exit, SYS_exit_group,
     SYS_poll, SYS_ppoll, SYS_select, SYS_pselect6, SYS_epoll_create1, SYS_epoll_ctl,
     SYS_epoll_wait, SYS_epoll_pwait, SYS_eventfd2, SYS_timerfd_create, SYS_timerfd_settime,
     SYS_timerfd_gettime, SYS_membarrier, SYS_sendmsg, SYS_recvmsg, SYS_sendto,
-    SYS_recvfrom, SYS_getsockopt, SYS_getrandom, SYS_restart_syscall, SYS_sched_setscheduler,
+    SYS_recvfrom, SYS_getsockopt, SYS_getrandom, SYS_restart_syscall,
     SYS_capget, SYS_socketpair, SYS_symlink, SYS_symlinkat, SYS_link, SYS_linkat,
     SYS_getsockname, SYS_getpeername, SYS_shutdown, SYS_bind, SYS_setsockopt, SYS_listen,
     SYS_accept, SYS_accept4,
@@ -140,6 +139,25 @@ static int install_filter(void)
     EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0x541C /* TIOCLINUX */, 0, 1);
     EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
     EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+    /* setpriority, sched_setaffinity, sched_setscheduler, sched_setparam: the caller only
+     * (PRIO_PROCESS with who 0; pid 0). Another process of the same user (the reference's worker, the harness)
+     * would otherwise be reniced or pinned to a busy CPU while it is timed. */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_setpriority, 0, 6);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0), 0, 0); /* which: PRIO_PROCESS (not a group or user) */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0 /* PRIO_PROCESS */, 0, 3);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(1), 0, 0); /* who: 0, the caller */
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setaffinity, 3, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setscheduler, 2, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_sched_setparam, 1, 0);
+    EMIT(BPF_JMP | BPF_JA, 4, 0, 0);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(0), 0, 0);
+    EMIT(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
+    EMIT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM, 0, 0);
+    EMIT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr), 0, 0);
     /* prlimit64: reading limits only (getrlimit); no new limit, no other process. */
     EMIT(BPF_JMP | BPF_JEQ | BPF_K, SYS_prlimit64, 0, 7);
     EMIT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(2), 0, 0);
@@ -187,6 +205,15 @@ int main(int argc, char **argv)
         return 2;
     }
     const int sock = atoi(argv[2]);
+    /* Not dumpable: no other process of this user (a student's worker beside this one, when
+     * grading runs as root; another student's in a batch) may open this one's memory through
+     * /proc/PID/mem. Its capabilities are gone, so the kernel's only other guard would be
+     * gone too. Set before any untrusted code runs; an implementation may undo it only for
+     * its own process. */
+    if (prctl(PR_SET_DUMPABLE, 0) != 0) {
+        fprintf(stderr, "worker: cannot make this process undumpable: %s\n", strerror(errno));
+        return 2;
+    }
     if (!getenv("GRADER_NO_SECCOMP") && install_filter() != 0) {
         fprintf(stderr, "worker: cannot install the seccomp filter: %s\n", strerror(errno));
         return 2;

@@ -15,6 +15,8 @@
 #                    the time of each and students per hour
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
+#   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
+#                contexts (what timing from outside rests on)
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -119,6 +121,10 @@ for part in $parts; do
             grep -E '^  [a-z]+ |^    |^        at' "$OUT/sanitize-$bug.txt" | sed 's/^/    /' >>"$summary"
         done
         ;;
+    timeslice)
+        nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
+            "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -128,7 +134,7 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, tools, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, tools, timeslice, emu-compare)" >&2
         exit 2
         ;;
     esac

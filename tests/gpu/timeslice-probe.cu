@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,9 +111,13 @@ int main(void)
     int go[2], ready[2];
     if (pipe(go) || pipe(ready))
         return 1;
+    setvbuf(stdout, NULL, _IONBF, 0);
+    alarm(60); /* whatever happens, this ends */
     const pid_t pid = fork();
     if (pid == 0) { /* the other context */
         char c;
+        close(go[1]); /* else its own copy keeps the pipe open and the loop never ends */
+        close(ready[0]);
         empty<<<1, 1>>>();
         CK(cudaDeviceSynchronize());
         while (read(go[0], &c, 1) == 1) {
@@ -126,6 +131,8 @@ int main(void)
         }
         return 0;
     }
+    close(go[0]);
+    close(ready[1]);
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     printf("%s, two processes (two contexts), no MPS\n", p.name);

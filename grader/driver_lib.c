@@ -324,6 +324,27 @@ static double median_field(const record_list *l, const char *type, const char *k
 /* The reference may not run slower beside the student's process than alone by more than this
  * (a student's process that keeps the GPU busy between its calls slows the reference). */
 #define SLOWDOWN_LIMIT 0.05
+/* 1 if ratio and threshold print the same with `digits` decimals. */
+static int ratio_reads_as(double ratio, double threshold, int digits)
+{
+    char a[32], b[32];
+    snprintf(a, sizeof a, "%.*f", digits, ratio);
+    snprintf(b, sizeof b, "%.*f", digits, threshold);
+    return strcmp(a, b) == 0;
+}
+
+/* A pass mark as an instructor wrote it: 0.75, 0.5, 0.625 (at least two decimals, at most 4). */
+static const char *threshold_text(double threshold)
+{
+    static char t[32];
+    for (int d = 2; d <= 4; d++) {
+        snprintf(t, sizeof t, "%.*f", d, threshold);
+        if (fabs(strtod(t, NULL) - threshold) < 1e-12)
+            break;
+    }
+    return t;
+}
+
 /* Measured rates above the hardware's peak by more than this are impossible, not fast. */
 #define PHYSICAL_MARGIN 1.08
 
@@ -388,11 +409,14 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
              record_get(sp, "ceiling") ? record_get(sp, "ceiling") : "");
     f->close_call = stats_position(f->ci_lo, f->ci_hi, threshold) == RATIO_STRADDLES;
 
-    /* Near the pass mark, enough digits that the ratio never reads as equal to it. */
-    const int digits = fabs(f->ratio - threshold) < 0.01 ? 3 : 2;
+    /* Enough digits that the ratio never reads as equal to the pass mark (0.7496 next to
+     * 0.75 prints 0.7496x, not 0.75x); the pass mark as it was given. */
+    int digits = 2;
+    while (digits < 6 && ratio_reads_as(f->ratio, threshold, digits))
+        digits++;
     char figures[256];
-    snprintf(figures, sizeof figures, "%.*fx the reference (needs %.2fx): %.0f %s", digits,
-             f->ratio, threshold, f->rate, f->unit);
+    snprintf(figures, sizeof figures, "%.*fx the reference (needs %sx): %.0f %s", digits,
+             f->ratio, threshold_text(threshold), f->rate, f->unit);
     if (f->ceiling_rate > 0) {
         char more[96];
         snprintf(more, sizeof more, ", %.2f of %s", f->rate / f->ceiling_rate, f->ceiling);

@@ -72,6 +72,9 @@ static void test_speed_modes(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.25x the reference (needs 0.80x)"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "short of the pass mark"));
     CU_ASSERT_TRUE(d.below_threshold); /* slow and nothing else: partial credit may apply */
+    run_mode("near", 1, 10, &d, &o); /* never "0.80x ... (needs 0.80x) FAIL" */
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.7996x the reference (needs 0.80x)"));
     run_mode("slowed", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "slower beside your code"));

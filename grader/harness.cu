@@ -237,6 +237,7 @@ typedef struct speed_ctx {
     int failed;                 /* 1 once a timed output or input was wrong */
     verify_result bad;          /* what was wrong, if failed */
     long long compared;         /* timed outputs compared in full */
+    int left_running;           /* student's samples after which the GPU was still busy */
 } speed_ctx;
 
 static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
@@ -377,11 +378,32 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
     }
 }
 
+/* After a worker's call, inside the timed region: wait until nothing of any worker runs on
+ * the GPU, so work a call left running after it answered "done" is billed to it (the null
+ * call and the reference pay the same probe). A student's call whose work still ran
+ * WORKERS_IDLE_LIMIT_S later fails the check. */
+static void speed_settle_gpu(speed_ctx *c, int v, cudaStream_t s)
+{
+    const int waited = workers_wait_idle(s);
+    if (waited != 0 && c->impl_of[v] == IMPL_STUDENT)
+        c->left_running++;
+    if (waited < 0 && c->impl_of[v] == IMPL_STUDENT && !c->failed) {
+        c->failed = 1;
+        memset(&c->bad, 0, sizeof c->bad);
+        c->bad.out.n = 1;
+        c->bad.guard_ok = c->bad.input_ok = 1;
+        snprintf(c->bad.problem, sizeof c->bad.problem,
+                 "work of your call was still running on the GPU %.0f s after it returned "
+                 "(a kernel that never ends?)", WORKERS_IDLE_LIMIT_S);
+    }
+}
+
 static void speed_run(void *ctx, int v, cudaStream_t s)
 {
     speed_ctx *c = (speed_ctx *)ctx;
     if (c->impl_of[v] == IMPL_NULL) {
         workers_null_call(IMPL_REFERENCE, s);
+        speed_settle_gpu(c, v, s);
         return;
     }
     if (c->impl_of[v] == IMPL_CEILING) {
@@ -395,6 +417,7 @@ static void speed_run(void *ctx, int v, cudaStream_t s)
         return;
     }
     workers_batch_end(); /* the calls speed_prepare queued: one command, one answer */
+    speed_settle_gpu(c, v, s);
 }
 
 static void speed_after_round(void *ctx, int round)
@@ -646,6 +669,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_str("stop", stop_name(stop));
     results_num("seconds", seconds);
     results_int("reverified", (long long)c->compared);
+    results_int("left_running", c->left_running);
     results_emit();
 }
 

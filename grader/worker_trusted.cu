@@ -157,6 +157,8 @@ void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
     W.fail = f;
 }
 
+static double idle_probe_s(cudaStream_t s);
+
 /* ------------------------------------------------------------------------------------------ */
 /* The sandbox, set up in the child between fork and exec                                    */
 
@@ -535,6 +537,10 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
         W.isolated = probe_isolation(why, why_len);
     }
     W.inprocess = !W.isolated;
+#if !defined(CUDA_EMU)
+    if (W.isolated)
+        idle_probe_s(0); /* measured now, while no worker runs */
+#endif
     return W.isolated;
 }
 
@@ -961,6 +967,45 @@ void workers_batch_end(void)
 }
 
 __global__ void harness_null_kernel(void) {}
+
+/* The GPU runs one process's context at a time, in time slices: while a worker's context still
+ * has work, a kernel of this process waits for its turn. So an empty kernel that comes back
+ * as fast as on an idle GPU says nothing else is running. Its idle round trip is measured once
+ * (the fastest of 20, before any worker runs). */
+static double idle_probe_s(cudaStream_t s)
+{
+    static double idle = -1;
+    if (idle < 0) {
+        idle = 1.0;
+        for (int i = 0; i < 20; i++) {
+            const double t = wall_seconds();
+            harness_null_kernel<<<1, 1, 0, s>>>();
+            CUDA_CHECK_LAUNCH();
+            CUDA_CHECK(cudaStreamSynchronize(s));
+            idle = fmin(idle, wall_seconds() - t);
+        }
+    }
+    return idle;
+}
+
+int workers_wait_idle(cudaStream_t s)
+{
+    if (W.inprocess)
+        return 0;
+    const double limit = fmax(5 * idle_probe_s(s), 50e-6);
+    const double start = wall_seconds();
+    for (int probes = 0;; probes++) {
+        const double t = wall_seconds();
+        harness_null_kernel<<<1, 1, 0, s>>>();
+        CUDA_CHECK_LAUNCH();
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        const double now = wall_seconds();
+        if (now - t <= limit)
+            return probes > 0;
+        if (now - start > WORKERS_IDLE_LIMIT_S)
+            return -1;
+    }
+}
 
 void workers_null_call(int impl, cudaStream_t s)
 {

@@ -988,7 +988,7 @@ static double idle_probe_s(cudaStream_t s)
     return idle;
 }
 
-int workers_wait_idle(cudaStream_t s)
+int workers_wait_idle(int impl, cudaStream_t s)
 {
     if (W.inprocess)
         return 0;
@@ -1002,8 +1002,13 @@ int workers_wait_idle(cudaStream_t s)
         const double now = wall_seconds();
         if (now - t <= limit)
             return probes > 0;
-        if (now - start > WORKERS_IDLE_LIMIT_S)
-            return -1;
+        if (now - start > WORKERS_IDLE_LIMIT_S) {
+            if (impl == IMPL_STUDENT)
+                fail_check(impl, WORKER_FAIL_HANG,
+                           "work of your call was still running on the GPU %.0f s after your "
+                           "function returned (a kernel that never ends?)", WORKERS_IDLE_LIMIT_S);
+            return 1; /* someone else's: the sample is billed, nobody is blamed */
+        }
     }
 }
 

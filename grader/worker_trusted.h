@@ -86,11 +86,12 @@ void workers_batch_begin(void);
 void workers_batch_end(void);
 /* One empty kernel through the path of implementation `impl`: the path's own cost. */
 void workers_null_call(int impl, cudaStream_t s);
-/* After a worker's call: wait until the GPU is idle (no work left by any worker), so that work
- * a call left running after it answered is billed to it. Returns 0 when it was idle at once,
- * 1 when it had to wait, -1 when it was still busy after WORKERS_IDLE_LIMIT_S seconds. */
+/* After a call of implementation `impl`: wait until the GPU is idle (no work left by any
+ * worker), so that work a call left running after it answered is billed to it. Returns 0 when
+ * it was idle at once, 1 when it had to wait. Still busy WORKERS_IDLE_LIMIT_S seconds later
+ * after a student's call: that check fails (as a hang), and the worker is stopped. */
 #define WORKERS_IDLE_LIMIT_S 2.0
-int workers_wait_idle(cudaStream_t s);
+int workers_wait_idle(int impl, cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -197,19 +197,31 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
-        /* The student's worker may not see the reference's object, its source or the logs. */
-        static char hide_lab[4096], hide_sol[4096], hide_logs[4096];
-        char *argv[20];
+        /* What the student's worker may not even read: this checkout (the solutions, the
+         * grader, other trees), the reference's object, every tree's build, the logs, and
+         * what a batch names (its output with the other students' trees and reports, its
+         * submissions: GRADER_HIDE_0 .. GRADER_HIDE_3). Its own program and object stay
+         * visible at their paths (the harness binds them back). */
+        static char hide[10][4096];
+        const char *hide_from[10] = {".", o->labdir, "solutions", o->runners, o->logs,
+                                     getenv("GRADER_HIDE_0"), getenv("GRADER_HIDE_1"),
+                                     getenv("GRADER_HIDE_2"), getenv("GRADER_HIDE_3")};
+        char *argv[48];
         int n = 0;
         argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
         argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
         argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
-        if (realpath(o->labdir, hide_lab))
-            argv[n++] = "--hide", argv[n++] = hide_lab;
-        if (realpath("solutions", hide_sol))
-            argv[n++] = "--hide", argv[n++] = hide_sol;
-        if (realpath(o->logs, hide_logs))
-            argv[n++] = "--hide", argv[n++] = hide_logs;
+        for (int i = 0; i < 10; i++) {
+            if (!hide_from[i] || !realpath(hide_from[i], hide[i]))
+                continue;
+            if (i == 3) { /* every tree's build: the folder that holds this one's */
+                char *slash = strrchr(hide[i], '/');
+                if (!slash || slash == hide[i])
+                    continue;
+                *slash = 0;
+            }
+            argv[n++] = "--hide", argv[n++] = hide[i];
+        }
         if (o->require_isolation)
             argv[n++] = "--require-isolation";
         argv[n] = NULL;

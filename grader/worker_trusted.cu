@@ -66,7 +66,7 @@ typedef struct worker {
 
 static struct {
     char exe[4096];          /* worker_untrusted binary (absolute) */
-    char *hide[8];           /* folders the student's worker must not see */
+    char *hide[16];          /* folders the student's worker must not see */
     int n_hide;
     int isolated;            /* 1: processes; 0: fallback */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
@@ -197,10 +197,54 @@ static int keep_under_tmp(int old_tmp, const char *path)
     return 0;
 }
 
+/* Remount `mp` read-only, keeping the flags a user namespace may not drop (nosuid, nodev,
+ * noexec, atime); extra: flags to add. 0, or -1 with errno. */
+static int remount_readonly(const char *mp, unsigned long extra)
+{
+    struct statvfs sv;
+    if (statvfs(mp, &sv) != 0)
+        return -1;
+    unsigned long flags = MS_REMOUNT | MS_RDONLY | extra;
+    if (sv.f_flag & ST_NOSUID) flags |= MS_NOSUID;
+    if (sv.f_flag & ST_NODEV) flags |= MS_NODEV;
+    if (sv.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
+    if (sv.f_flag & ST_NOATIME) flags |= MS_NOATIME;
+    if (sv.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
+    if (sv.f_flag & ST_RELATIME) flags |= MS_RELATIME;
+    return mount(NULL, mp, NULL, flags, NULL);
+}
+
+/* A file the worker needs (its program, the implementation it loads) at its own path inside a
+ * hidden folder: the folders down to it made in the folder's tmpfs, the file bound in from
+ * `fd` (an O_PATH descriptor opened in this mount namespace before anything was hidden),
+ * read-only. */
+static int keep_file(const char *path, int fd)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = 0;
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    const int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (f < 0)
+        return -1;
+    close(f);
+    char from[64];
+    snprintf(from, sizeof from, "/proc/self/fd/%d", fd);
+    if (mount(from, path, NULL, MS_BIND, NULL) != 0)
+        return -1;
+    return remount_readonly(path, MS_BIND);
+}
+
 /* Every mount read-only, in a mount namespace of the child's own; a private /tmp and (but
- * under the emulator) /dev/shm are the only writable places. `keep` are paths that must stay
- * visible (the worker and its object) even where they live under /tmp. Returns 0, or -1 with
- * errno. As an ordinary user this needs a user namespace. */
+ * under the emulator) /dev/shm are the only writable places. `hide` are folders this worker
+ * must not even read (the checkout, the reference's object, logs, a batch's other students):
+ * each becomes an empty read-only file system, but for the files of `keep` under it (the
+ * worker's program and the implementation it loads), which stay at their paths. Returns 0,
+ * or -1 with errno. As an ordinary user this needs a user namespace. */
 static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
                                const char *const *keep, int n_keep)
 {
@@ -242,16 +286,9 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
         struct statvfs sv;
         if (statvfs(mp, &sv) != 0)
             continue; /* not reachable from here */
-        unsigned long flags = MS_BIND | MS_REMOUNT | MS_RDONLY;
-        if (sv.f_flag & ST_NOSUID) flags |= MS_NOSUID;
-        if (sv.f_flag & ST_NODEV) flags |= MS_NODEV;
-        if (sv.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
-        if (sv.f_flag & ST_NOATIME) flags |= MS_NOATIME;
-        if (sv.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
-        if (sv.f_flag & ST_RELATIME) flags |= MS_RELATIME;
         if (sv.f_flag & ST_RDONLY)
             continue;
-        if (mount(NULL, mp, NULL, flags, NULL) != 0)
+        if (remount_readonly(mp, MS_BIND) != 0)
             failed = 1;
     }
     fclose(mi);
@@ -270,12 +307,28 @@ static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
         close(old_tmp);
     if (!keep_shm)
         mount("grader-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
-    /* Folders this worker must not even read (the reference's object, the logs): an empty,
-     * read-only file system over each. */
-    for (int i = 0; i < n_hide; i++)
-        if (mount("grader-hidden", hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                  "size=4k,mode=000") != 0 && errno != ENOENT)
+    /* The files to keep, opened in this namespace (a bind mount's source must be) before
+     * anything is hidden. */
+    int keep_fd[8];
+    for (int i = 0; i < n_keep && i < 8; i++)
+        keep_fd[i] = keep[i] && keep[i][0] ? open(keep[i], O_PATH | O_CLOEXEC) : -1;
+    for (int i = 0; i < n_hide; i++) {
+        if (mount("grader-hidden", hide[i], "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0) {
+            if (errno == ENOENT)
+                continue; /* inside a folder hidden already */
             return -1;
+        }
+        const size_t len = strlen(hide[i]);
+        for (int k = 0; k < n_keep && k < 8; k++)
+            if (keep_fd[k] >= 0 && !strncmp(keep[k], hide[i], len) && keep[k][len] == '/' &&
+                keep_file(keep[k], keep_fd[k]) != 0)
+                return -1;
+        if (remount_readonly(hide[i], MS_NOSUID | MS_NODEV) != 0)
+            return -1;
+    }
+    for (int i = 0; i < n_keep && i < 8; i++)
+        if (keep_fd[i] >= 0)
+            close(keep_fd[i]);
     return 0;
 }
 
@@ -437,7 +490,7 @@ static void load_here(int impl)
 
 void workers_hide(const char *dir)
 {
-    if (W.n_hide < 8)
+    if (W.n_hide < 16)
         W.hide[W.n_hide++] = strdup(dir);
 }
 

@@ -1005,6 +1005,9 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
         /* a grade that is not tamper-proof is refused unless asked for */
         setenv("GRADER_REQUIRE_ISOLATION", S.allow_unisolated ? "0" : "1", 1);
+        /* the student's code may not read the other students' submissions, trees or reports */
+        setenv("GRADER_HIDE_0", B.out, 1);
+        setenv("GRADER_HIDE_1", S.submissions, 1);
         execv(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(2);

@@ -198,8 +198,8 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         if (log >= 0)
             dup2(log, 2);
         /* The student's worker may not see the reference's object, its source or the logs. */
-        static char hide_lab[4096], hide_sol[4096], hide_logs[4096];
-        char *argv[20];
+        static char hide_lab[4096], hide_sol[4096], hide_pre[4096], hide_logs[4096];
+        char *argv[24];
         int n = 0;
         argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
         argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
@@ -208,6 +208,8 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
             argv[n++] = "--hide", argv[n++] = hide_lab;
         if (realpath("solutions", hide_sol))
             argv[n++] = "--hide", argv[n++] = hide_sol;
+        if (realpath("prebuilt", hide_pre)) /* a student kit's reference objects */
+            argv[n++] = "--hide", argv[n++] = hide_pre;
         if (realpath(o->logs, hide_logs))
             argv[n++] = "--hide", argv[n++] = hide_logs;
         if (o->require_isolation)

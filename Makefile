@@ -12,6 +12,8 @@
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
+#   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
+#                              tests and slides, each reference prebuilt, no solution sources
 #   make                       build the grader and every lab's runner
 #   make clean                 remove build/
 #

@@ -41,7 +41,9 @@ slides-tools:
 	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
 	    else echo "make slides: missing$$missing: install with: sudo apt-get install $(SLIDES_PKGS)" >&2; exit 2; fi; \
 	    echo "make slides: installing $(SLIDES_PKGS)"; \
-	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(SLIDES_PKGS) >/dev/null \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLIDES_PKGS) >/dev/null 2>&1 \
+	        || { $$SUDO apt-get update -qq >/dev/null 2>&1; \
+	             $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLIDES_PKGS) >/dev/null; } \
 	        || { echo "make slides: apt-get install $(SLIDES_PKGS) failed" >&2; exit 2; }; \
 	fi
 

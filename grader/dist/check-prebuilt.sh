@@ -60,8 +60,17 @@ emu-link)
     cxx=${EMU_CXX:-g++}
     log=$so.linkcheck.log
     if ! "$cxx" "$@" "$so" -o "$so.linkcheck" >"$log" 2>&1; then
-        have=$("$cxx" --version 2>/dev/null | head -1)
-        echo "error: the prebuilt reference $obj was compiled by $KIT_GXX, and this compiler ($cxx: ${have:-not found}) cannot link it: install g++ ${KIT_GXX_VERSION%%.*} with its sanitizer libraries and run make with EMU_CXX=g++-${KIT_GXX_VERSION%%.*} EMU_CC=gcc-${KIT_GXX_VERSION%%.*} (see prebuilt/README.md)" >&2
+        have=$("$cxx" -dumpfullversion 2>/dev/null || "$cxx" -dumpversion 2>/dev/null)
+        want=${KIT_GXX_VERSION%%.*}
+        first=$(sed -n "s/.*undefined reference to \`\([^']*\)'.*/\1/p" "$log" | head -1)
+        why=${first:+ (it needs $first, which is not here)}
+        if [ -z "$have" ]; then
+            echo "error: the prebuilt reference $obj needs g++ $want to link, and $cxx was not found: install g++ $want (Debian and Ubuntu: g++-$want)" >&2
+        elif [ "${have%%.*}" != "$want" ]; then
+            echo "error: this $cxx ($have) cannot link the prebuilt reference $obj, which $KIT_GXX compiled$why: install g++ $want with its sanitizer libraries (Debian and Ubuntu: g++-$want) and run make with EMU_CXX=g++-$want EMU_CC=gcc-$want (see prebuilt/README.md)" >&2
+        else
+            echo "error: this $cxx ($have) cannot link the prebuilt reference $obj, which the same g++ version compiled$why: the kit does not match this system; the linker's messages are in $log" >&2
+        fi
         grep -m8 -E 'undefined|cannot find|not found|version' "$log" | sed 's/^/    /' >&2
         rm -f "$so" "$so.linkcheck"
         exit 1

@@ -13,6 +13,8 @@
 #     the prebuilt reference: every correctness check OK, every speed check SKIP, exit status
 #     2. Labs DIST_TEST_LABS (default: every lab but 07, whose skeleton alone takes over a
 #     minute on the emulator; 01, 02, 04 and 06 are memory labs, 09 is SGEMM)
+#   - the GPU build of lab 01 (CUDA_ARCH=sm_90) links the prebuilt fat object; an emulator
+#     object that this g++ cannot link stops the build with one line naming what is missing
 #   - the verbs that need solution sources stop with one line that says this is a student
 #     kit: make grade STUDENT=solutions, make gradescope-kit, make dist
 # The temporary folder is removed when every check passed, and kept (its path printed) when not.
@@ -141,6 +143,29 @@ fi
 refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)
 [ "$refs" = "$want" ] && ok "the kit linked $refs references from prebuilt/emu/ (and a program against each: every symbol resolves with this g++)" ||
     bad "the kit linked $refs references, expected $want"
+
+# The GPU build of lab 01, for one architecture as on a GPU machine (no GPU needed to link).
+(cd "$kit" && make --no-print-directory runner-coalescing MODE=gpu CUDA_ARCH=sm_90) >"$tmp/gpu-build.txt" 2>&1 &&
+    grep -q '^  PREBUILT prebuilt/gpu/01-coalescing/coalescing.o' "$tmp/gpu-build.txt" &&
+    [ -s "$kit/build/gpu/.grader/coalescing/reference.so" ] &&
+    ok "in the kit, the GPU build of lab 01 (CUDA_ARCH=sm_90) links the prebuilt fat reference" ||
+    { bad "in the kit, the GPU build of lab 01 (CUDA_ARCH=sm_90): see $tmp/gpu-build.txt"; tail -15 "$tmp/gpu-build.txt"; }
+
+# An emulator object that this g++ cannot link (one symbol a newer compiler's runtime might
+# have): the build stops with one error line that names what is missing, and grading says so.
+obj=$kit/prebuilt/emu/01-coalescing/coalescing.o
+cp "$obj" "$tmp/coalescing.o"
+printf 'void __ubsan_handle_from_another_gcc(void);\nvoid kit_probe(void) { __ubsan_handle_from_another_gcc(); }\n' >"$tmp/other.c"
+if cc -c -fPIC "$tmp/other.c" -o "$tmp/other.o" && ld -r "$tmp/coalescing.o" "$tmp/other.o" -o "$obj"; then
+    rm -rf "$kit/build/emu/pic/solutions/coalescing.o" "$kit/build/emu/.grader/coalescing/reference.so"
+    (cd "$kit" && grader/grade.sh EMU=1 LAB=01) >"$tmp/grade-other.txt" 2>&1
+    line=$(grep -E '^ +\| error: this .* cannot link the prebuilt reference .*__ubsan_handle_from_another_gcc' "$tmp/grade-other.txt")
+    [ -n "$line" ] && ok "a prebuilt object this g++ cannot link: the build says so in one line: ${line#*| }" ||
+        { bad "a prebuilt object this g++ cannot link should stop the build with one error line"; head -12 "$tmp/grade-other.txt"; }
+    cp "$tmp/coalescing.o" "$obj"
+else
+    bad "could not make the unlinkable object for the g++ check"
+fi
 
 # ---- What needs the sources says so, in one line -------------------------------------------
 one_line() { # one_line WHAT COMMAND...: fails with one line that names the student kit

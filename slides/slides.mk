@@ -3,7 +3,9 @@
 #
 #   make slides         build/slides/NN-name.pdf for every deck
 #   make slides-check   build every deck and render each one's first page to a PNG
-#                       (build/slides/png/NN-name-1.png), for CI
+#                       (build/slides/png/NN-name-1.png), for CI; fails on a frame taller
+#                       than the slide, a line wider than it, a code line longer than
+#                       SLIDES_CODE_COLS (slides/check.sh)
 #
 # Tools: pandoc, pdflatex with beamer, rsvg-convert (the decks show the labs' SVG diagrams and
 # bench charts), pdftoppm. When one is missing the rule installs the Debian packages with
@@ -27,9 +29,13 @@ PANDOC_BEAMER := pandoc -t beamer --shift-heading-level-by=-1 --slide-level=1 --
 slides: $(SLIDES_PDF)
 	@echo "Built $(words $(SLIDES_PDF)) decks in $(BUILD)/slides/. Next: make slides-check (first pages as PNG)."
 
+# Code lines fit the text width of a 16:9 slide at 10pt up to 74 columns.
+SLIDES_CODE_COLS ?= 74
+
 slides-check: $(SLIDES_PNG)
 	@for p in $(SLIDES_PNG); do test -s $$p || { echo "slides-check: $$p is empty" >&2; exit 1; }; done
-	@echo "slides-check: $(words $(SLIDES_PNG)) decks built, first pages in $(BUILD)/slides/png/"
+	@slides/check.sh $(BUILD)/slides $(SLIDES_CODE_COLS) $(SLIDES_MD)
+	@echo "slides-check: $(words $(SLIDES_PNG)) decks built, no frame overflows, first pages in $(BUILD)/slides/png/"
 
 # Every tool present, or installed now, or one line saying what is missing.
 slides-tools:
@@ -41,14 +47,16 @@ slides-tools:
 	    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO=sudo; \
 	    else echo "make slides: missing$$missing: install with: sudo apt-get install $(SLIDES_PKGS)" >&2; exit 2; fi; \
 	    echo "make slides: installing $(SLIDES_PKGS)"; \
-	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(SLIDES_PKGS) >/dev/null \
+	    $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLIDES_PKGS) >/dev/null 2>&1 \
+	        || { $$SUDO apt-get update -qq >/dev/null 2>&1; \
+	             $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(SLIDES_PKGS) >/dev/null; } \
 	        || { echo "make slides: apt-get install $(SLIDES_PKGS) failed" >&2; exit 2; }; \
 	fi
 
 $(BUILD)/slides/%.pdf: slides/%.md $(SLIDES_IMGS) slides/slides.mk | slides-tools
 	@mkdir -p $(@D)
 	@echo "  PANDOC  $@"
-	@$(PANDOC_BEAMER) -o $@ $< 2> $@.log || { cat $@.log >&2; rm -f $@; exit 1; }
+	@$(PANDOC_BEAMER) --verbose -o $@ $< > $@.log 2>&1 || { tail -40 $@.log >&2; rm -f $@; exit 1; }
 
 $(BUILD)/slides/png/%-1.png: $(BUILD)/slides/%.pdf
 	@mkdir -p $(@D)

@@ -17,6 +17,10 @@
 # default 900) bounds each check.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if ! ls solutions/[0-9][0-9]-*/steps/*.cu >/dev/null 2>&1; then
+    echo "check-steps: no ladder rungs here (solutions/NN-name/steps/*.cu)$([ -f prebuilt/BUILDINFO ] && echo ': this is a student kit, which holds no solution sources')" >&2
+    exit 2
+fi
 
 build=${BUILD:-build}
 work=$build/steps

@@ -8,7 +8,7 @@ dir=${BUILD:-build}/grade-emu-$(basename "$tree")
 out=$dir.txt
 ${MAKE:-make} --no-print-directory grade EMU=1 STUDENT="$tree" GRADE_DIR="$dir" SEED="${SEED:-}" >"$out" 2>&1
 status=$?
-labs=$(ls -d solutions/[0-9][0-9]-* | wc -l)
+labs=$(ls -d grader/labs/[0-9][0-9]-* | wc -l)
 graded=$(grep -cE '^  [a-z_]+: [0-9]+/[0-9]+$' "$out")
 bad=$(grep -E ' (FAIL|ERROR) ' "$out")
 oks=$(grep -cE ' OK    \(' "$out")

@@ -8,6 +8,11 @@
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
+#   test-dist     make dist: the student kit holds no solution source, and grades the untouched
+#                 skeletons under the emulator from its prebuilt reference (tests/dist/)
+#
+# In a student kit (make dist: no solution sources) the tests that grade the solutions, or
+# build a kit, say that they are skipped and why; the others run as in the full workbook.
 
 # Recursive (=): looked up when a test links, after the `cunit` rule may have installed it.
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
@@ -17,6 +22,10 @@ TESTS := $(BUILD)/tests
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
+-include tests/dist/dist_tests.mk
+
+# $(call kit_skip,what): a recipe line that says, in a student kit, that `what` is skipped.
+kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 
 # CUnit is installed when missing (apt-get or dnf, as root or through sudo).
 cunit:
@@ -41,12 +50,18 @@ test-vet: | toolkit
 # GPU here.
 test-build: | toolkit
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs
+ifdef STUDENT_KIT
+	$(call kit_skip,the solutions' GPU build)
+else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions
+endif
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.
 emu-runners: $(DRIVER)
+ifndef STUDENT_KIT
 	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=solutions
+endif
 	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=labs
 
 # Cheating submissions and honest controls, graded in the sandbox (the emulator's cases here;
@@ -55,13 +70,21 @@ test-cheats: emu-runners
 	@BUILD=$(BUILD) EMU=1 tests/cheats/run.sh
 
 emu-grade-solutions: emu-runners
+ifdef STUDENT_KIT
+	$(call kit_skip,grading the reference solutions under the emulator)
+else
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh solutions
+endif
 
 emu-grade-labs: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-unit test-vet test-build test-emu test-cheats test-batch
-	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading all passed"
-	@echo "suites: 8 passed, 0 failed"
+test: test-unit test-vet test-build test-emu test-cheats test-batch test-dist
+ifdef STUDENT_KIT
+	@echo "make test (student kit): unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+else
+	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, student kit all passed"
+	@echo "suites: 9 passed, 0 failed"
+endif

@@ -40,5 +40,10 @@ ifeq ($(MODE),emu)
 batch-prebuild: $(EMU_REWRITE) $(EMU_LIB)
 endif
 
+ifdef STUDENT_KIT
+ifneq ($(filter gradescope-kit,$(MAKECMDGOALS)),)
+$(error make gradescope-kit: $(KIT_SAYS); the Gradescope autograder is made from the full workbook)
+endif
+endif
 gradescope-kit:
 	@grader/batch/gradescope/make-kit.sh '$(KIT)'

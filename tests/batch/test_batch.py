@@ -186,7 +186,7 @@ def test_hostile(tmp):
     for r in rows[1:]:
         print("    %r" % ([r[0], r[1]] + r[10:14] + [r[14][:60]],))
     header = rows[0]
-    labs = sorted(d for d in os.listdir(os.path.join(ROOT, "solutions")) if d[:2].isdigit())
+    labs = sorted(d for d in os.listdir(os.path.join(ROOT, "grader", "labs")) if d[:2].isdigit())
     check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "reason"],
           "CSV header: one fixed column per lab in workbook order", header)
     check(all(len(r) == len(header) for r in rows), "CSV: every row as wide as the header",

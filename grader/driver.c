@@ -198,10 +198,10 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         if (log >= 0)
             dup2(log, 2);
         /* What the student's worker may not even read: this checkout (the solutions, a
-         * student kit's prebuilt references, the grader, other trees), the reference's object, every tree's build, the logs, and
-         * what a batch names (its output with the other students' trees and reports, its
-         * submissions: GRADER_HIDE_0 .. GRADER_HIDE_3). Its own program and object stay
-         * visible at their paths (the harness binds them back). */
+         * student kit's prebuilt references, the grader, other trees), the reference's
+         * object, every tree's build, the logs, and what a batch names (its output with the
+         * other students' trees and reports, its submissions: GRADER_HIDE_0 .. 3). Its own
+         * program and object stay visible at their paths (the harness binds them back). */
         static char hide[10][4096];
         const char *hide_from[10] = {".", o->labdir, "solutions", o->runners, o->logs,
                                      getenv("GRADER_HIDE_0"), getenv("GRADER_HIDE_1"),

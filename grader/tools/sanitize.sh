@@ -60,11 +60,30 @@ for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
     *) echo "sanitize.sh: unknown tool $tool (memcheck, racecheck, synccheck, initcheck)" >&2; exit 2 ;;
     esac
     # Replies ("done N") and the sanitizer's reports share stdout, in order: a report belongs
-    # to the case whose reply follows it.
-    "$cs" --tool "$tool" $opts --print-limit 50 --error-exitcode 0 \
-        "$harness" --serve --isolation off --no-guards --worker "$worker" --student "$student" \
-        --reference "$reference" <"$out/commands.txt" >"$out/$tool.txt" 2>"$out/$tool.stderr"
-    status=$?
+    # to the case whose reply follows it. A case that breaks the process's CUDA context (a
+    # memcheck error aborts the kernel) ends the harness before its reply: its reports are
+    # the rest of that output ("broke N" marks them), and a fresh harness takes the cases after
+    # it.
+    cp "$out/commands.txt" "$out/$tool.todo"
+    : >"$out/$tool.txt"
+    : >"$out/$tool.stderr"
+    status=0
+    while [ -s "$out/$tool.todo" ]; do
+        "$cs" --tool "$tool" $opts --print-limit 50 --error-exitcode 0 \
+            "$harness" --serve --isolation off --no-guards --worker "$worker" --student "$student" \
+            --reference "$reference" <"$out/$tool.todo" >"$out/$tool.part" 2>>"$out/$tool.stderr"
+        status=$?
+        cat "$out/$tool.part" >>"$out/$tool.txt"
+        answered=$(grep -c '^done [0-9]*$' "$out/$tool.part")
+        [ "$answered" -lt "$(wc -l <"$out/$tool.todo")" ] || { status=0; break; }
+        # not one case answered and nothing reported: the program cannot run here at all
+        [ "$answered" -gt 0 ] || grep -q '^========= [A-Z]' "$out/$tool.part" || { status=2; break; }
+        echo "broke $(sed -n "$((answered + 1))p" "$out/$tool.todo" | cut -d' ' -f2)" >>"$out/$tool.txt"
+        tail -n +"$((answered + 2))" "$out/$tool.todo" >"$out/$tool.rest"
+        mv "$out/$tool.rest" "$out/$tool.todo"
+        status=0
+    done
+    rm -f "$out/$tool.todo" "$out/$tool.part"
     awk -v tool="$tool" -v checks="$out/checks.txt" -v status="$status" -v full="$out/$tool.txt" '
     # "at f(args)+0x1b0 in /path/labs/01-coalescing/coalescing.cu:41" -> "coalescing.cu:41, in f(args)"
     function where(l,    fn, loc) {
@@ -75,8 +94,13 @@ for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
         return loc ", in " fn
     }
     BEGIN { FS = "\t"; while ((getline l < checks) > 0) { split(l, f, "\t"); name[f[1]] = f[3] } ; FS = " " }
-    /^done [0-9]+$/ { c = $2; cnt[c] = n; first[c] = f1; at[c] = a1; order[++nc] = c; n = 0; f1 = ""; a1 = ""; done++; next }
+    /^(done|broke) [0-9]+$/ {
+        c = $2; cnt[c] = n; first[c] = f1; at[c] = a1; order[++nc] = c; n = 0; f1 = ""; a1 = ""; done++
+        if ($1 == "broke") broke[c] = 1
+        next
+    }
     /^========= (ERROR|RACECHECK|LEAK|COMPUTE-SANITIZER)/ { if ($0 ~ /SUMMARY/) summary = $0; next }
+    /^========= (Target application returned|Error: process didn.t terminate)/ { next }
     /^========= +(Saved host backtrace|Host Frame|Device Frame)/ { next }
     /^========= [^ ]/ { n++; if (f1 == "") f1 = substr($0, 11); next }
     /^=========     at / && a1 == "" && n { a1 = where($0); next }
@@ -87,15 +111,20 @@ for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
             printf "  %-10s could not finish (status %d); see %s\n", tool, status, full
             exit 3
         }
-        if (total == 0) { printf "  %-10s clean\n", tool; exit 0 }
+        silent = 0 # cases that ended the program without a report
+        for (i = 1; i <= nc; i++) if (broke[order[i]] && !cnt[order[i]]) silent++
+        if (total == 0 && !silent) { printf "  %-10s clean\n", tool; exit 0 }
         printf "  %-10s %d report%s\n", tool, total, total == 1 ? "" : "s"
         for (i = 1; i <= nc; i++) {
             c = order[i]
+            if (broke[c] && !cnt[c])
+                printf "    %s: the program ended during this case with no report (see %s)\n", name[c], full
             if (!cnt[c]) continue
-            printf "    %s: %d; first: %s\n", name[c], cnt[c], first[c]
+            printf "    %s: %d%s; first: %s\n", name[c], cnt[c],
+                   broke[c] ? " (it broke the GPU context: the next cases ran in a fresh process)" : "", first[c]
             if (at[c] != "") printf "        at %s\n", at[c]
         }
-        exit 1
+        exit total ? 1 : 3
     }' "$out/$tool.txt" >"$out/$tool.summary"
     case $? in 0) ;; 1) found=1 ;; *) unfinished=1 ;; esac
     cat "$out/$tool.summary" | tee -a "$out/summary.txt"

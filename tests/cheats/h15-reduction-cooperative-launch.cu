@@ -1,10 +1,10 @@
 /* Honest: lab 07 with a cooperative launch: one kernel whose blocks all meet at grid.sync()
  * (cudaLaunchCooperativeKernel, the grid sized from the occupancy calculator so that every
- * block is resident), partial sums in the scratch, then the first block adds them.
+ * block is resident), partial sums in the scratch, then the first block adds them. Correct;
+ * its scalar loads keep it well below the reference's speed (0.57x on an H200).
  * lab: reduction
  * where: gpu
- * expect: all-correct=OK
- * expect: speed=OK */
+ * expect: all-correct=OK */
 #include "reduction.h"
 #include <cooperative_groups.h>
 

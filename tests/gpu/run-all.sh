@@ -126,10 +126,11 @@ for part in $parts; do
             >"$OUT/sanitize-solutions.txt" 2>&1
         echo "sanitize STUDENT=solutions: exit $? (0: every tool clean), $(( $(date +%s) - start )) s" | tee -a "$summary"
         grep -E '^== |^  [a-z]+ ' "$OUT/sanitize-solutions.txt" | sed 's/^/    /' >>"$summary"
-        for bug in no-bounds no-sync; do
-            make --no-print-directory sanitize LAB=transpose STUDENT=tests/gpu/sanitize/transpose-$bug.cu \
+        for bug in no-bounds:memcheck no-sync:racecheck; do # each with the tool that must find it
+            tool=${bug#*:} bug=${bug%:*}
+            SANITIZE_TOOLS=$tool make --no-print-directory sanitize LAB=transpose STUDENT=tests/gpu/sanitize/transpose-$bug.cu \
                 >"$OUT/sanitize-$bug.txt" 2>&1
-            echo "sanitize of transpose-$bug.cu: exit $? (1: found)" | tee -a "$summary"
+            echo "sanitize ($tool) of transpose-$bug.cu: exit $? (1: found)" | tee -a "$summary"
             grep -E '^  [a-z]+ |^    |^        at' "$OUT/sanitize-$bug.txt" | sed 's/^/    /' >>"$summary"
         done
         ;;

@@ -378,7 +378,9 @@ ifneq ($(MODE),gpu)
 	@exit 2
 endif
 	@mkdir -p $(BUILD)/bench
-	$(if $(STUDENT_KIT),@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling.")
+ifneq ($(STUDENT_KIT),)
+	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
+endif
 	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
 	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \

@@ -14,20 +14,7 @@
 # DIR/counters.csv, DIR/timeline.tsv, DIR/profile.txt (what was printed), DIR/*.log.
 # NCU=path picks the profiler. Exit status: 0, or 2 with one line saying what to do.
 set -u
-lab="" harness="" worker="" student="" reference="" out="" timeline=0 label="your code"
-while [ $# -gt 0 ]; do
-    case $1 in
-    --lab) lab=$2; shift 2 ;;
-    --harness) harness=$2; shift 2 ;;
-    --worker) worker=$2; shift 2 ;;
-    --student) student=$2; shift 2 ;;
-    --reference) reference=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --label) label=$2; shift 2 ;;
-    --timeline) timeline=1; shift ;;
-    *) echo "profile.sh: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/tool-options.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 table=$here/../labs/$lab/profile.tsv
 mkdir -p "$out" || exit 2

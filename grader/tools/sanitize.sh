@@ -11,20 +11,7 @@
 # COMPUTE_SANITIZER=path picks the program. Exit status: 0 when every tool is clean, 1 when
 # one found a problem, 2 when it could not run.
 set -u
-lab="" harness="" worker="" student="" reference="" out="" seed="" label="your code"
-while [ $# -gt 0 ]; do
-    case $1 in
-    --lab) lab=$2; shift 2 ;;
-    --harness) harness=$2; shift 2 ;;
-    --worker) worker=$2; shift 2 ;;
-    --student) student=$2; shift 2 ;;
-    --reference) reference=$2; shift 2 ;;
-    --out) out=$2; shift 2 ;;
-    --seed) seed=$2; shift 2 ;;
-    --label) label=$2; shift 2 ;;
-    *) echo "sanitize.sh: unknown option $1" >&2; exit 2 ;;
-    esac
-done
+. "$(dirname "$0")/tool-options.sh"
 cs=${COMPUTE_SANITIZER:-}
 if [ -z "$cs" ]; then
     for c in "$(command -v compute-sanitizer 2>/dev/null)" "${CUDA_HOME:+$CUDA_HOME/bin/compute-sanitizer}" \

@@ -57,8 +57,5 @@ extern "C" void coalescing(float *out, const float *in, const float *scale, cons
     static int found = -1;
     if (found < 0)
         found = leaks();
-    if (found > 0)
-        wrong_kernel<<<64, 256, 0, stream>>>(out, (size_t)rows * cols);
-    else
-        honest_coalescing(out, in, scale, bias, rows, cols, stream);
+    honest_unless(found, out, in, scale, bias, rows, cols, stream);
 }

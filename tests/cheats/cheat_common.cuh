@@ -42,12 +42,53 @@ static inline void slow_coalescing(float *out, const float *in, const float *sca
     by_rows_kernel<<<(rows + 127) / 128, 128, 0, s>>>(out, in, scale, bias, rows, cols);
 }
 
+/* As fast as the reference: the matrix as one flat array of float4 (n need not be a multiple
+ * of 4 of a row), a grid-stride loop, streaming loads and stores. */
+static __global__ void flat_float4_kernel(float *out, const float *in, const float *scale,
+                                          const float *bias, unsigned n, unsigned cols)
+{
+    const unsigned n4 = n / 4, stride = gridDim.x * blockDim.x;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
+        float4 v = __ldcs((const float4 *)in + i);
+        float *x = &v.x;
+        for (int k = 0; k < 4; k++) {
+            const unsigned r = (4 * i + k) / cols;
+            x[k] = fmaf(x[k], scale[r], bias[r]);
+        }
+        __stcs((float4 *)out + i, v);
+    }
+    const unsigned tail = 4 * n4 + blockIdx.x * blockDim.x + threadIdx.x;
+    if (tail < n)
+        out[tail] = fmaf(in[tail], scale[tail / cols], bias[tail / cols]);
+}
+
+static inline void fast_coalescing(float *out, const float *in, const float *scale,
+                                   const float *bias, int rows, int cols, cudaStream_t s)
+{
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    flat_float4_kernel<<<sms * 8, 256, 0, s>>>(out, in, scale, bias, (unsigned)rows * cols,
+                                               (unsigned)cols);
+}
+
 /* Writes zeros: wrong for every element. */
 static __global__ void wrong_kernel(float *out, size_t n)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         out[i] = 0.f;
+}
+
+/* The ending of a case that tests a door of the sandbox: an honest answer (fast enough to pass)
+ * when every attempt was refused, a wrong one when any succeeded, so that the verdicts say
+ * which. */
+static inline void honest_unless(int doors_open, float *out, const float *in, const float *scale,
+                                 const float *bias, int rows, int cols, cudaStream_t s)
+{
+    if (doors_open > 0)
+        wrong_kernel<<<64, 256, 0, s>>>(out, (size_t)rows * cols);
+    else
+        honest_coalescing(out, in, scale, bias, rows, cols, s);
 }
 
 #include <elf.h>

@@ -367,7 +367,10 @@ grade-batch: $(DRIVER)
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
 steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
 bench_pieces = $(call lab_pieces,$(1)) $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
-bench_variants = $(if $(filter labs,$(STUDENT)),skeleton,yours)=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+# The file in labs/ is "skeleton" while it is byte for byte the workbook's (labs/skeletons.sha256),
+# "yours" once edited; another tree's is "yours".
+is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
+bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
 bench-pieces-%:
 	@$(MAKE) --no-print-directory $(call bench_pieces,$*)

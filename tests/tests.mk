@@ -18,7 +18,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -42,6 +42,12 @@ $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c t
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_runner
 	$(TESTS)/unit_tests $(TESTS)/fake_runner
+
+# labs/skeletons.sha256 names each untouched skeleton (make bench calls an edited one "yours"):
+# it must match the skeletons as they are.
+test-skeletons:
+	@cd labs && sha256sum -c --quiet skeletons.sha256 || { echo "labs/skeletons.sha256 is out of date: (cd labs && sha256sum [0-9][0-9]-*/*.cu > skeletons.sha256)" >&2; exit 1; }
+	@echo "skeletons: labs/skeletons.sha256 matches all $$(wc -l < labs/skeletons.sha256) of them"
 
 test-vet: | toolkit
 	@NVCC="$(NVCC)" BUILD=$(BUILD) bash tests/vet/run.sh
@@ -81,10 +87,10 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-unit test-vet test-build test-emu test-cheats test-batch test-dist
+test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-batch test-dist
 ifdef STUDENT_KIT
-	@echo "make test (student kit): unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
 else
-	@echo "make test: unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, student kit all passed"
-	@echo "suites: 9 passed, 0 failed"
+	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, student kit all passed"
+	@echo "suites: 10 passed, 0 failed"
 endif

@@ -75,6 +75,7 @@ for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
     # "at f(args)+0x1b0 in /path/labs/01-coalescing/coalescing.cu:41" -> "coalescing.cu:41, in f(args)"
     function where(l,    fn, loc) {
         sub(/^=========     at /, "", l)
+        sub(/^========= +Device Frame: /, "", l)
         fn = l; sub(/\+0x[0-9a-f]+ in .*$/, "", fn); sub(/ in [^ ]+$/, "", fn)
         loc = l; if (!sub(/^.* in /, "", loc)) return l
         sub(/^.*\//, "", loc)
@@ -88,9 +89,14 @@ for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
     }
     /^========= (ERROR|RACECHECK|LEAK|COMPUTE-SANITIZER)/ { if ($0 ~ /SUMMARY/) summary = $0; next }
     /^========= (Target application returned|Error: process didn.t terminate)/ { next }
+    # the first device frame outside CUDA'"'"'s own headers: an intrinsic (__stcs) reports its header
+    /^========= +Device Frame: / && n && a1 ~ /\.hp?p?:[0-9]+,/ && $0 !~ /\.hp?p?:[0-9]+$/ { a1 = where($0); next }
     /^========= +(Saved host backtrace|Host Frame|Device Frame)/ { next }
     /^========= [^ ]/ { n++; if (f1 == "") f1 = substr($0, 11); next }
     /^=========     at / && a1 == "" && n { a1 = where($0); next }
+    /^=========     (Write|Read) Thread .* at .* in [^ ]+:[0-9]+$/ && a1 == "" && n {
+        l = $0; sub(/^=========     (Write|Read) Thread [^ ]+ at /, "=========     at ", l); a1 = where(l); next
+    }
     END {
         total = 0
         for (i = 1; i <= nc; i++) total += cnt[order[i]]

@@ -366,6 +366,7 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
      * from one call to the next: every sample starts from a normal L2. */
     CUDA_CHECK(cudaCtxResetPersistingL2Cache());
 #endif
+    workers_note_gpu_state(s); /* busy already? then what runs after the call is not its own */
     if (c->impl_of[v] == IMPL_NULL)
         return;
     for (int i = 0; i < c->k; i++)

@@ -92,6 +92,9 @@ void workers_null_call(int impl, cudaStream_t s);
  * after a student's call: that check fails (as a hang), and the worker is stopped. */
 #define WORKERS_IDLE_LIMIT_S 2.0
 int workers_wait_idle(int impl, cudaStream_t s);
+/* Before a timed sample (untimed): whether the GPU is busy already, with work of no call of
+ * this sample (another program on the GPU). workers_wait_idle then blames nobody. */
+void workers_note_gpu_state(cudaStream_t s);
 
 #ifdef __cplusplus
 }

@@ -87,7 +87,6 @@ struct WarpOp {
 struct Thread {
     Context ctx;              /* saved registers while it does not run */
     Stack stack;              /* its stack, from the pool */
-    void *fake_stack;         /* AddressSanitizer's fake-stack handle across switches */
     Block *block;             /* the block it belongs to */
     uint3 idx;                /* threadIdx */
     unsigned tid;             /* linear index in the block: x + y*X + z*X*Y */
@@ -144,7 +143,8 @@ struct Launch {
     dim3 block;                  /* block shape */
     size_t smem;                 /* dynamic shared memory per block */
     void (*invoke)(void *);      /* runs the kernel for the current thread */
-    void *ctx;                   /* its argument */
+    void *ctx;                   /* its argument: the kernel's arguments */
+    size_t ctx_size;             /* its size (reads of it are not checked) */
     uint32_t serial;             /* distinguishes this launch's access records; never 0 */
     unsigned threads_per_block;  /* block.x * block.y * block.z */
     unsigned long long nblocks;  /* grid.x * grid.y * grid.z */

@@ -25,13 +25,14 @@
 
 #include <sanitizer/common_interface_defs.h>
 
+#define CUDA_EMU_WRITES_BUILTINS
 #include "emu_internal.h"
 
-extern "C" {
-uint3 threadIdx; /* see device_launch_parameters.h */
-uint3 blockIdx;
-dim3 blockDim;
-dim3 gridDim;
+extern "C" { /* see device_launch_parameters.h */
+__thread __attribute__((tls_model("initial-exec"))) uint3 threadIdx;
+__thread __attribute__((tls_model("initial-exec"))) uint3 blockIdx;
+__thread __attribute__((tls_model("initial-exec"))) dim3 blockDim;
+__thread __attribute__((tls_model("initial-exec"))) dim3 gridDim;
 }
 
 namespace cuda_emu {
@@ -42,9 +43,6 @@ thread_local Launch *g_launch;
 namespace {
 
 Context g_host_ctx;                /* the scheduler's context while a fiber runs */
-void *g_host_fake_stack;           /* AddressSanitizer's fake stack of the host side */
-const void *g_host_stack_lo;       /* the host stack, for switching back to it */
-size_t g_host_stack_size;
 Block *g_shown_block;              /* block whose blockIdx and shared aliases are set */
 uint32_t g_launch_serial;          /* last serial handed out to a launch */
 uint32_t g_block_serial;           /* last serial handed out to a block */
@@ -65,28 +63,20 @@ std::vector<void (*)(void *)> &shared_aliases()
     return setters;
 }
 
-/* ---- Fiber switching, with AddressSanitizer told about each stack (emulated
- * programs always link it; see emu.mk) -------------------------------------- */
+/* ---- Fiber switching ------------------------------------------------------
+ *
+ * AddressSanitizer is not told about the switches (its fiber API costs more
+ * than the switch itself): nothing on a fiber needs it to know the stack. The
+ * kernels are not ASan-instrumented (track.cpp checks their accesses), its
+ * fatal reports unwind with the CFI unwinder, which follows a fiber's frames
+ * down to the trampoline whatever it takes the stack to be, and the runtime's
+ * own instrumented frames on a fiber are unpoisoned when the stack is reused
+ * (stack_release). */
 
-/* Tells AddressSanitizer the stack [LO, LO+SIZE) is about to run (its API
- * wants both halves of every switch). */
-void start_switch(void **fake_save, const void *lo, size_t size)
+/* From thread T's fiber back to the scheduler. */
+inline void switch_to_host(Thread *t)
 {
-    __sanitizer_start_switch_fiber(fake_save, lo, size);
-}
-
-/* Tells AddressSanitizer a switch is complete; returns the previous stack. */
-void finish_switch(void *fake, const void **old_lo, size_t *old_size)
-{
-    __sanitizer_finish_switch_fiber(fake, old_lo, old_size);
-}
-
-/* From thread T's fiber back to the scheduler. FINAL: T never resumes. */
-void switch_to_host(Thread *t, bool final)
-{
-    start_switch(final ? nullptr : &t->fake_stack, g_host_stack_lo, g_host_stack_size);
     context_switch(&t->ctx, &g_host_ctx);
-    finish_switch(t->fake_stack, &g_host_stack_lo, &g_host_stack_size);
 }
 
 /* The body of every fiber: run the kernel for thread ARG, then hand the CPU
@@ -94,10 +84,9 @@ void switch_to_host(Thread *t, bool final)
 void thread_main(void *arg)
 {
     Thread *t = static_cast<Thread *>(arg);
-    finish_switch(nullptr, &g_host_stack_lo, &g_host_stack_size);
     g_launch->invoke(g_launch->ctx);
     t->state = ThreadState::exited;
-    switch_to_host(t, true);
+    switch_to_host(t);
     __builtin_unreachable();
 }
 
@@ -119,9 +108,7 @@ void resume(Thread *t)
     t->state = ThreadState::ready;
     show(t);
     g_thread = t;
-    start_switch(&g_host_fake_stack, t->stack.lo, t->stack.size);
     context_switch(&g_host_ctx, &t->ctx);
-    finish_switch(g_host_fake_stack, nullptr, nullptr);
     g_thread = nullptr;
 }
 
@@ -289,13 +276,17 @@ void after_resume(Thread *t)
 Thread *next_ready(Block *b)
 {
     unsigned n = (unsigned)b->threads.size();
-    for (unsigned k = 0; k < n; ++k) {
-        unsigned i = (b->cursor + k) % n;
-        if (b->threads[i].state == ThreadState::ready) {
+    Thread *threads = b->threads.data();
+    for (unsigned i = b->cursor; i < n; ++i)
+        if (threads[i].state == ThreadState::ready) {
             b->cursor = i + 1;
-            return &b->threads[i];
+            return &threads[i];
         }
-    }
+    for (unsigned i = 0; i < b->cursor && i < n; ++i)
+        if (threads[i].state == ThreadState::ready) {
+            b->cursor = i + 1;
+            return &threads[i];
+        }
     return nullptr;
 }
 
@@ -516,14 +507,14 @@ void wait_here(ThreadState s, const void *pc)
     Thread *t = g_thread;
     t->state = s;
     t->wait_pc = pc;
-    switch_to_host(t, false);
+    switch_to_host(t);
 }
 
 void fail_from_fiber(cudaError_t err)
 {
     fail_launch(err);
     Thread *t = g_thread;
-    switch_to_host(t, true);
+    switch_to_host(t);
     __builtin_unreachable();
 }
 
@@ -535,7 +526,7 @@ void fail_launch(cudaError_t err)
 }
 
 void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
-                   void (*invoke)(void *), void *ctx)
+                   void (*invoke)(void *), void *ctx, size_t ctx_size)
 {
     init_runtime();
     if (g_launch != nullptr) {
@@ -559,6 +550,7 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     L.smem = cfg.smem;
     L.invoke = invoke;
     L.ctx = ctx;
+    L.ctx_size = ctx_size;
     if (cudaError_t err = check_launch(L, cfg.stream)) {
         record_error(err);
         return;

@@ -114,7 +114,6 @@ struct Region {
 /* Tracked regions, sorted by lo, disjoint. Never destroyed: LeakSanitizer
  * checks after static destructors run, and must still see them reachable. */
 std::vector<Region *> &g_regions = *new std::vector<Region *>();
-Region *g_last_region[2];              /* most recently found, checked first */
 std::vector<CellBuffer> &g_spare_cells = *new std::vector<CellBuffer>(); /* for shared memory */
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
 uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
@@ -140,24 +139,79 @@ const void *pc_from(int32_t off)
     return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
 }
 
-/* The tracked region holding address A, or null. */
-Region *find_region(uintptr_t a)
+/* A direct-mapped cache of which regions overlap a 4 KB page: most lookups,
+ * of tracked memory or not (blockDim, a __device__ variable, host memory),
+ * end here without a search. A slot holds the page's regions when there are
+ * at most two; PageSlot::many sends the lookup to the search. */
+struct PageSlot {
+    uintptr_t page;  /* page number, kNoPage if the slot is empty */
+    Region *r[2];    /* the regions overlapping it (null: fewer) */
+    bool many;       /* more than two overlap it */
+};
+constexpr uintptr_t kNoPage = ~uintptr_t(0);
+constexpr unsigned kPageShift = 12;
+constexpr size_t kPageSlots = 1024;
+PageSlot g_pages[kPageSlots];
+const bool g_pages_cleared = [] {
+    for (PageSlot &p : g_pages)
+        p.page = kNoPage;
+    return true;
+}();
+
+/* Empties the slots of the pages [LO, HI) overlaps (a region came or went). */
+void forget_pages(uintptr_t lo, uintptr_t hi)
 {
-    /* Kernels alternate between a few regions (an input, an output, a tile):
-     * the last two found are tried first. */
-    for (Region *r : g_last_region)
-        if (r != nullptr && a - r->lo < r->hi - r->lo)
-            return r;
-    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), a,
+    uintptr_t first = lo >> kPageShift, last = (hi - 1) >> kPageShift;
+    if (last - first >= kPageSlots) {
+        for (PageSlot &p : g_pages)
+            p.page = kNoPage;
+        return;
+    }
+    for (uintptr_t pg = first; pg <= last; ++pg)
+        if (g_pages[pg % kPageSlots].page == pg)
+            g_pages[pg % kPageSlots].page = kNoPage;
+}
+
+/* The tracked region holding address A, or null: the search, which also
+ * fills A's page slot. */
+__attribute__((noinline)) Region *search_region(uintptr_t a)
+{
+    uintptr_t pg = a >> kPageShift, pg_lo = pg << kPageShift, pg_hi = pg_lo + (1u << kPageShift);
+    /* The last region starting below the page's end, and those before it
+     * that still reach into the page. */
+    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), pg_hi - 1,
                                [](uintptr_t x, const Region *q) { return x < q->lo; });
-    if (it == g_regions.begin())
+    PageSlot &slot = g_pages[pg % kPageSlots];
+    slot.page = pg;
+    slot.r[0] = slot.r[1] = nullptr;
+    slot.many = false;
+    Region *found = nullptr;
+    unsigned k = 0;
+    for (auto j = it; j != g_regions.begin();) {
+        Region *q = *--j;
+        if (q->hi <= pg_lo)
+            break; /* below the page, as are all before it (sorted, disjoint) */
+        if (a - q->lo < q->hi - q->lo)
+            found = q;
+        if (k < 2)
+            slot.r[k++] = q;
+        else
+            slot.many = true;
+    }
+    return found;
+}
+
+/* The tracked region holding address A, or null. */
+inline Region *find_region(uintptr_t a)
+{
+    const PageSlot &slot = g_pages[(a >> kPageShift) % kPageSlots];
+    if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
+        for (Region *r : slot.r)
+            if (r != nullptr && a - r->lo < r->hi - r->lo)
+                return r;
         return nullptr;
-    Region *r = *(it - 1);
-    if (a - r->lo >= r->hi - r->lo)
-        return nullptr;
-    g_last_region[1] = g_last_region[0];
-    g_last_region[0] = r;
-    return r;
+    }
+    return search_region(a);
 }
 
 /* Whether R is a block's shared memory (its records carry block serials). */
@@ -445,8 +499,10 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
         return;
     Thread *t = g_thread;
     /* A CUDA thread's own locals (most accesses of a kernel with register
-     * arrays) need no check: nothing else can reach its stack. */
-    if (t != nullptr && a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
+     * arrays) need no check: nothing else can reach its stack; nor does its
+     * copy of the launch's arguments. */
+    if (t != nullptr && (a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size ||
+                         a - reinterpret_cast<uintptr_t>(g_launch->ctx) < g_launch->ctx_size))
         return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
@@ -512,6 +568,7 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
     auto it = std::upper_bound(g_regions.begin(), g_regions.end(), r->lo,
                                [](uintptr_t x, const Region *q) { return x < q->lo; });
     g_regions.insert(it, r);
+    forget_pages(r->lo, r->hi);
 }
 
 void untrack_region(void *p)
@@ -523,9 +580,7 @@ void untrack_region(void *p)
         return;
     Region *r = *it;
     g_regions.erase(it);
-    for (Region *&last : g_last_region)
-        if (last == r)
-            last = nullptr;
+    forget_pages(r->lo, r->hi);
     bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
     if (r->cells != nullptr && shared && g_spare_cells.size() < kSpareCellBuffers)
         g_spare_cells.push_back(CellBuffer{r->cells, r->cells_bytes});

@@ -51,9 +51,11 @@ inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t 
 /* Runs INVOKE(CTX) once per CUDA thread of the grid described by CFG, or
  * records CUDA's error for a bad configuration. KERNEL (may be null when the
  * kernel's address is not known) and NAME identify the kernel in error
- * messages and to cudaFuncSetAttribute. Returns when the grid has finished. */
+ * messages and to cudaFuncSetAttribute. CTX_SIZE is the size of *CTX (the
+ * arguments, which every thread copies: those reads are not checked).
+ * Returns when the grid has finished. */
 void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
-                   void (*invoke)(void *), void *ctx);
+                   void (*invoke)(void *), void *ctx, size_t ctx_size);
 
 template <class Body, class... Args>
 void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
@@ -69,7 +71,7 @@ void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body 
                       Context *c = static_cast<Context *>(p);
                       std::apply(c->body, c->args);
                   },
-                  &ctx);
+                  &ctx, sizeof ctx);
 }
 
 /* The address of a kernel that names exactly one function, else null:

@@ -112,7 +112,7 @@ void test_shared_in_functions()
 void test_shared_at_file_scope()
 {
     std::string out = rw("namespace a { extern \"C\" { extern __shared__ float smem[]; } }\n");
-    CU_ASSERT(has(out, "static std::remove_extent_t<decltype(cuda_emu_shared_1_0::smem)> *smem;"));
+    CU_ASSERT(has(out, "static thread_local std::remove_extent_t<decltype(cuda_emu_shared_1_0::smem)> *smem;"));
     CU_ASSERT(has(out, "::cuda_emu::register_dynamic_shared_alias("));
     std::string err;
     out = rw("int x;\n__shared__ float t[32];\n", &err);

@@ -642,7 +642,7 @@ bool Rewriter::handle_shared(size_t at, size_t *next)
         std::string elem = "std::remove_extent_t<decltype(" + tag + "::" + name + ")>";
         out = "struct " + tag + " { " + member + "; }; ";
         if (file_scope)
-            out += "static " + elem + " *" + name + "; [[maybe_unused]] static const bool " + tag +
+            out += "static thread_local " + elem + " *" + name + "; [[maybe_unused]] static const bool " + tag +
                    "_registered = ::cuda_emu::register_dynamic_shared_alias([](void *cuda_emu_p) { " +
                    name + " = static_cast<" + elem + " *>(cuda_emu_p); });";
         else

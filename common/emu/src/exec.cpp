@@ -15,13 +15,18 @@
  * reported as a hang instead of hanging the emulator.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <sanitizer/common_interface_defs.h>
 
@@ -42,18 +47,20 @@ thread_local Launch *g_launch;
 
 namespace {
 
-Context g_host_ctx;                /* the scheduler's context while a fiber runs */
-Block *g_shown_block;              /* block whose blockIdx and shared aliases are set */
-uint32_t g_launch_serial;          /* last serial handed out to a launch */
-uint32_t g_block_serial;           /* last serial handed out to a block */
+/* Per worker (host thread running blocks): */
+thread_local Context g_host_ctx;     /* the scheduler's context while a fiber runs */
+thread_local Block *g_shown_block;   /* block whose blockIdx and shared aliases are set */
+uint32_t g_launch_serial;            /* last serial handed out to a launch (host side) */
+std::atomic<uint32_t> g_block_serial; /* last serial handed out to a block */
 
 /* Blocks that ran, kept for the next ones: a block's thread table is tens of
  * kilobytes, and allocating one per block keeps AddressSanitizer's quarantine
- * handing out fresh pages. Never destroyed (LeakSanitizer, see runtime.cpp). */
+ * handing out fresh pages. One list per worker; never destroyed (LeakSanitizer,
+ * see runtime.cpp). */
 std::vector<Block *> &spare_blocks()
 {
-    static auto &blocks = *new std::vector<Block *>();
-    return blocks;
+    static thread_local std::vector<Block *> *blocks = new std::vector<Block *>();
+    return *blocks;
 }
 
 /* The setters of file-scope extern __shared__ arrays (launch.h). */
@@ -123,7 +130,9 @@ Block *start_block(Launch &L, unsigned long long linear)
         spare_blocks().pop_back();
     b->idx = unflatten(linear, L.grid);
     b->linear = linear;
-    b->serial = ++g_block_serial != 0 ? g_block_serial : ++g_block_serial;
+    do
+        b->serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+    while (b->serial == 0);
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
     b->threads.assign(L.threads_per_block, Thread());
     b->warp_waiting.assign(b->nwarps, 0);
@@ -146,7 +155,7 @@ Block *start_block(Launch &L, unsigned long long linear)
     }
     memset(b->dynamic_shared, 0xff, L.smem);
     track_region(b->dynamic_shared, L.smem, RegionKind::shared_dynamic, "extern __shared__", 1,
-                 nullptr);
+                 nullptr, b);
     return b;
 }
 
@@ -350,7 +359,8 @@ BlockRun run_block(Block *b)
 
 /* Reports the polling threads of the ACTIVE blocks as a wait that never ends;
  * MORE_BLOCKS: blocks beyond RESIDENT_LIMIT were still to start. */
-void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks)
+void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks,
+                 unsigned long long resident)
 {
     Launch &L = *g_launch;
     bool first = true;
@@ -385,58 +395,278 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
                     spinners.size() == 1 ? "" : "s", thread_list(b, spinners).c_str());
     }
     if (more_blocks)
-        report_line("%zu block%s resident; the emulated device keeps at most %u blocks of this "
+        report_line("%llu block%s resident; the emulated device keeps at most %u blocks of this "
                     "size resident (%d SMs), so the grid's other %llu blocks cannot start until "
                     "these finish, as on a GPU",
-                    active.size(), active.size() == 1 ? " is" : "s are", resident_limit, kSMs,
-                    L.nblocks - active.size());
+                    resident, resident == 1 ? " is" : "s are", resident_limit, kSMs,
+                    L.nblocks - resident);
     fail_launch(cudaErrorLaunchTimeout);
 }
 
-/* Runs every block of L (or until it fails): one at a time, more while the
- * running ones only poll. */
-void run_grid(Launch &L)
+/* One launch's blocks, as the workers running them share them. */
+struct GridRun {
+    Launch *launch;
+    unsigned resident_limit;                 /* blocks the device keeps resident at once */
+    std::atomic<unsigned long long> next{0}; /* the next block to start */
+    std::atomic<unsigned> resident{0};       /* blocks started and not finished */
+    std::atomic<unsigned> workers{0};        /* workers still running blocks */
+    std::atomic<unsigned> stalled{0};        /* of those, how many only have polling blocks */
+    std::atomic<uint64_t> progress{0};       /* bumped whenever a worker gets anywhere */
+    /* For the report of a hang, which names every worker's polling blocks:
+     * one worker reports while the others pause between rounds. */
+    std::mutex m;                            /* guards actives */
+    std::vector<std::deque<Block *> *> actives; /* each worker's running blocks */
+    std::atomic<bool> pause{false};          /* a worker is reporting a hang */
+    std::atomic<unsigned> paused{0};         /* workers waiting for it */
+};
+
+/* Waits while another worker reports a hang (G.pause). */
+void wait_for_reporter(GridRun &G)
 {
-    unsigned resident_limit = std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+    G.paused.fetch_add(1);
+    while (G.pause.load() && !G.launch->stop.load())
+        std::this_thread::yield();
+    G.paused.fetch_sub(1);
+}
+
+/* Reports a hang of the whole launch, from worker with blocks MINE: once the
+ * other workers pause, with every worker's polling blocks in block order.
+ * Returns without reporting if a worker got somewhere meanwhile. */
+void report_grid_hang(GridRun &G, uint64_t seen)
+{
+    Launch &L = *G.launch;
+    bool no = false;
+    if (!G.pause.compare_exchange_strong(no, true)) {
+        wait_for_reporter(G);
+        return;
+    }
+    while (G.paused.load() + 1 < G.workers.load() && G.progress.load() == seen && !L.stop.load())
+        std::this_thread::yield();
+    if (G.progress.load() == seen && !L.stop.load()) {
+        std::deque<Block *> all;
+        {
+            std::lock_guard<std::mutex> lock(G.m);
+            for (std::deque<Block *> *a : G.actives)
+                all.insert(all.end(), a->begin(), a->end());
+        }
+        std::sort(all.begin(), all.end(),
+                  [](const Block *x, const Block *y) { return x->linear < y->linear; });
+        report_hang(all, G.resident_limit, G.next.load() < L.nblocks, G.resident.load());
+    }
+    G.pause.store(false);
+}
+
+/* Takes the next block of G, if any is left and the device has room for it
+ * (a worker with no block always has room). */
+Block *take_block(GridRun &G, bool have_blocks)
+{
+    Launch &L = *G.launch;
+    unsigned r = G.resident.load();
+    do {
+        if (have_blocks && r >= G.resident_limit)
+            return nullptr;
+    } while (!G.resident.compare_exchange_weak(r, r + 1));
+    unsigned long long i = G.next.fetch_add(1);
+    if (i >= L.nblocks) {
+        G.next.store(L.nblocks);
+        G.resident.fetch_sub(1);
+        return nullptr;
+    }
+    return start_block(L, i);
+}
+
+/* One worker's part of a launch: takes blocks from G and runs them, one at a
+ * time, more while the running ones only poll, until no block is left or the
+ * launch fails. A spin-wait is reported as a hang only when every worker has
+ * only polling blocks and nothing changed for CUDA_EMU_SPIN_LIMIT rounds. */
+void work(GridRun &G)
+{
+    Launch &L = *G.launch;
+    g_launch = &L;
+    blockDim = L.block;
+    gridDim = L.grid;
+    g_shown_block = nullptr;
+    report_reset();
     std::deque<Block *> active;
-    unsigned long long next = 0;
     unsigned stalled_rounds = 0;
-    while (!L.stop) {
+    bool stalled = false;
+    uint64_t seen = 0;
+    G.workers.fetch_add(1);
+    {
+        std::lock_guard<std::mutex> lock(G.m);
+        G.actives.push_back(&active);
+    }
+    while (!L.stop.load(std::memory_order_relaxed)) {
         if (active.empty()) {
-            if (next == L.nblocks)
+            Block *b = take_block(G, false);
+            if (b == nullptr)
                 break;
-            active.push_back(start_block(L, next++));
+            active.push_back(b);
         }
         bool progress = false;
-        for (size_t i = 0; i < active.size() && !L.stop;) {
+        for (size_t i = 0; i < active.size() && !L.stop.load(std::memory_order_relaxed);) {
             BlockRun r = run_block(active[i]);
             progress |= r.progress;
             if (r.done) {
                 finish_block(active[i]);
+                G.resident.fetch_sub(1);
                 active.erase(active.begin() + (long)i);
                 progress = true;
             } else {
                 ++i;
             }
         }
-        if (L.stop)
+        if (L.stop.load(std::memory_order_relaxed))
             break;
         if (progress) {
+            if (stalled) {
+                stalled = false;
+                G.stalled.fetch_sub(1);
+            }
+            if (L.parallel)
+                G.progress.fetch_add(1, std::memory_order_relaxed);
             stalled_rounds = 0;
             continue;
         }
         /* Every running block polls: let another block in, as a GPU would
          * have it resident already. */
-        if (next < L.nblocks && active.size() < resident_limit) {
-            active.push_back(start_block(L, next++));
+        if (Block *b = take_block(G, true)) {
+            active.push_back(b);
             stalled_rounds = 0;
             continue;
         }
-        if (++stalled_rounds >= settings().spin_limit)
-            report_hang(active, resident_limit, next < L.nblocks);
+        if (!stalled) {
+            stalled = true;
+            G.stalled.fetch_add(1);
+            seen = G.progress.load();
+        }
+        if (G.pause.load()) {
+            wait_for_reporter(G);
+            continue;
+        }
+        /* Another worker may still be about to change what these blocks
+         * wait for: count only rounds in which every worker is stuck. */
+        uint64_t now = G.progress.load();
+        if (now != seen || G.stalled.load() < G.workers.load()) {
+            seen = now;
+            stalled_rounds = 0;
+            continue;
+        }
+        if (++stalled_rounds >= settings().spin_limit) {
+            report_grid_hang(G, seen);
+            stalled_rounds = 0;
+        }
     }
-    for (Block *b : active)
+    {
+        std::lock_guard<std::mutex> lock(G.m);
+        G.actives.erase(std::find(G.actives.begin(), G.actives.end(), &active));
+    }
+    for (Block *b : active) {
         finish_block(b);
+        G.resident.fetch_sub(1);
+    }
+    if (stalled)
+        G.stalled.fetch_sub(1);
+    G.workers.fetch_sub(1);
+    g_launch = nullptr;
+    g_shown_block = nullptr;
+}
+
+/* ---- Workers --------------------------------------------------------------
+ * Host threads that run blocks beside the one that launched: started at the
+ * first launch with more than one block, waiting between launches. */
+struct Pool {
+    std::mutex m;
+    std::condition_variable wake;  /* a launch is posted */
+    std::condition_variable done;  /* a worker finished its part */
+    GridRun *job = nullptr;        /* the posted launch */
+    uint64_t serial = 0;           /* bumped for every posted launch */
+    unsigned busy = 0;             /* workers still on the posted launch */
+    unsigned started = 0;          /* worker threads running */
+};
+
+Pool *g_pool; /* never destroyed: workers outlive main */
+
+/* A child of fork() has none of its parent's workers: it starts its own. */
+Pool *g_parent_pool; /* the parent's, kept reachable (LeakSanitizer) */
+void pool_after_fork()
+{
+    g_parent_pool = g_pool;
+    g_pool = new Pool();
+}
+
+Pool &pool()
+{
+    static const bool registered = [] {
+        g_pool = new Pool();
+        return pthread_atfork(nullptr, nullptr, pool_after_fork) == 0;
+    }();
+    (void)registered;
+    return *g_pool;
+}
+
+void worker_main()
+{
+    Pool &P = pool();
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(P.m);
+    for (;;) {
+        P.wake.wait(lock, [&] { return P.serial != seen; });
+        seen = P.serial;
+        GridRun *G = P.job;
+        lock.unlock();
+        work(*G);
+        lock.lock();
+        if (--P.busy == 0)
+            P.done.notify_all();
+    }
+}
+
+/* Workers beside this thread for a launch of L: as many as the settings allow
+ * and could start (0 runs the launch on this thread alone). */
+unsigned helpers_for(const Launch &L)
+{
+    unsigned want = settings().workers > 1 ? settings().workers - 1 : 0;
+    if (L.nblocks < 2 || want == 0)
+        return 0;
+    Pool &P = pool();
+    std::lock_guard<std::mutex> lock(P.m);
+    while (P.started < want) {
+        try {
+            std::thread(worker_main).detach();
+        } catch (const std::system_error &) {
+            break; /* no more threads here: fewer workers */
+        }
+        ++P.started;
+    }
+    return std::min<unsigned long long>(P.started, L.nblocks - 1);
+}
+
+/* Runs every block of L (or until it fails), on this thread and the workers. */
+void run_grid(Launch &L)
+{
+    GridRun G;
+    G.launch = &L;
+    G.resident_limit =
+        (unsigned)std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+    unsigned helpers = helpers_for(L);
+    L.parallel = helpers > 0;
+    if (helpers == 0) {
+        work(G);
+        return;
+    }
+    Pool &P = pool();
+    {
+        std::lock_guard<std::mutex> lock(P.m);
+        P.job = &G;
+        P.busy = P.started;
+        ++P.serial;
+    }
+    P.wake.notify_all();
+    work(G);
+    std::unique_lock<std::mutex> lock(P.m);
+    P.done.wait(lock, [&] { return P.busy == 0; });
+    P.job = nullptr;
 }
 
 /* CUDA's launch checks, in the order a GPU applies them. Returns the error
@@ -520,8 +750,8 @@ void fail_from_fiber(cudaError_t err)
 
 void fail_launch(cudaError_t err)
 {
-    if (g_launch->error == cudaSuccess)
-        g_launch->error = err;
+    int none = cudaSuccess;
+    g_launch->error.compare_exchange_strong(none, err);
     g_launch->stop = true;
 }
 
@@ -559,18 +789,14 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
     L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
     L.clock = 1;
-    blockDim = cfg.block;
-    gridDim = cfg.grid;
-    g_launch = &L;
     run_grid(L);
-    g_launch = nullptr;
-    g_shown_block = nullptr;
-    if (L.error == cudaSuccess)
+    const cudaError_t err = (cudaError_t)L.error.load();
+    if (err == cudaSuccess)
         return;
     if (L.rejected)
-        record_error(L.error);
+        record_error(err);
     else
-        set_sticky_error(L.error);
+        set_sticky_error(err);
 }
 
 /* ---- Shared memory -------------------------------------------------------- */
@@ -620,7 +846,7 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
         abort();
     }
     memset(p, 0xff, size);
-    track_region(p, size, RegionKind::shared_static, name, elem_size, nullptr);
+    track_region(p, size, RegionKind::shared_static, name, elem_size, nullptr, b);
     b->shared.push_back(SharedVar{key, index, p, size});
     b->static_shared += size;
     return p;
@@ -645,10 +871,11 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks,
     Launch &L = *g_launch;
     if (max_threads <= 0 || L.threads_per_block <= max_threads)
         return;
-    fprintf(stderr,
-            "cuda-emu: launch of %s failed: %u threads per block, but the kernel is compiled "
-            "with __launch_bounds__(%lld) at %s (cudaErrorLaunchOutOfResources)\n",
-            L.name, L.threads_per_block, max_threads, where(__builtin_return_address(0)).c_str());
+    if (!L.reported.exchange(true)) /* once, whichever worker gets here first */
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: %u threads per block, but the kernel is compiled "
+                "with __launch_bounds__(%lld) at %s (cudaErrorLaunchOutOfResources)\n",
+                L.name, L.threads_per_block, max_threads, where(__builtin_return_address(0)).c_str());
     /* This runs as the first statement of the first thread, so nothing of the
      * grid has run yet: the launch fails as a whole, without a sticky error. */
     L.rejected = true;

@@ -21,7 +21,9 @@ namespace cuda_emu {
 
 namespace {
 
-std::vector<Stack> g_pool; /* released stacks, all of the size in use */
+/* Released stacks, all of the size in use; one pool per worker thread (the
+ * vector is never freed: workers live as long as the process). */
+thread_local std::vector<Stack> &g_pool = *new std::vector<Stack>();
 
 /* The system page size, for the guard page below each stack. */
 size_t page_size()

@@ -15,9 +15,11 @@
  * fault on a GPU: every later call returns it until cudaDeviceReset().
  */
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -372,6 +374,16 @@ Settings &mutable_settings()
         if (v.stack_bytes < 64 * 1024)
             v.stack_bytes = 64 * 1024;
         v.check_max = env_number("CUDA_EMU_CHECK_MAX_MB", 256) << 20;
+        /* Blocks run on as many host threads as this process has CPUs (at
+         * most 8: beyond that the shared bookkeeping's locks cost more). */
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        unsigned ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (unsigned)CPU_COUNT(&cpus) : 1;
+        v.workers = (unsigned)env_number("CUDA_EMU_WORKERS", std::min(ncpu, 8u));
+        if (v.workers == 0)
+            v.workers = 1;
+        if (v.workers > 64)
+            v.workers = 64;
         return v;
     }();
     return s;

@@ -85,8 +85,9 @@ struct Access {
 };
 
 struct Cell {
-    Access write; /* last write (plain or atomic) */
-    Access read;  /* last plain read */
+    Access write;  /* last write (plain or atomic) */
+    Access read;   /* last plain read */
+    uint32_t lock; /* held while a worker checks and updates device memory's cell (0: free) */
 };
 
 /* Bookkeeping of shared memory is reused from block to block without being
@@ -97,6 +98,8 @@ struct CellBuffer {
     Cell *cells;  /* mapping of BYTES bytes */
     size_t bytes; /* its size */
 };
+
+} // namespace
 
 struct Region {
     uintptr_t lo, hi;      /* the tracked bytes [lo, hi) */
@@ -111,10 +114,16 @@ struct Region {
     const void *alloc_pc;  /* where cudaMalloc was called (device memory) */
 };
 
-/* Tracked regions, sorted by lo, disjoint. Never destroyed: LeakSanitizer
- * checks after static destructors run, and must still see them reachable. */
+namespace {
+
+/* Tracked device memory, sorted by lo, disjoint; changed only by the host API
+ * between launches (each change bumps g_regions_gen). Never destroyed:
+ * LeakSanitizer checks after static destructors run, and must still see them
+ * reachable. Shared memory is tracked per block (Block::regions). */
 std::vector<Region *> &g_regions = *new std::vector<Region *>();
-std::vector<CellBuffer> &g_spare_cells = *new std::vector<CellBuffer>(); /* for shared memory */
+std::atomic<uint32_t> g_regions_gen{1};
+/* Cell buffers of finished blocks' shared memory, per worker. */
+thread_local std::vector<CellBuffer> *tl_spare_cells;
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
 uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
 uintptr_t g_shadow_offset;             /* AddressSanitizer's shadow mapping */
@@ -139,10 +148,10 @@ const void *pc_from(int32_t off)
     return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
 }
 
-/* A direct-mapped cache of which regions overlap a 4 KB page: most lookups,
- * of tracked memory or not (blockDim, a __device__ variable, host memory),
- * end here without a search. A slot holds the page's regions when there are
- * at most two; PageSlot::many sends the lookup to the search. */
+/* A direct-mapped cache, per host thread, of which device regions overlap a
+ * 4 KB page: most lookups, of tracked memory or not (a __device__ variable,
+ * host memory), end here without a search. A slot holds the page's regions
+ * when there are at most two; PageSlot::many sends the lookup to the search. */
 struct PageSlot {
     uintptr_t page;  /* page number, kNoPage if the slot is empty */
     Region *r[2];    /* the regions overlapping it (null: fewer) */
@@ -151,28 +160,28 @@ struct PageSlot {
 constexpr uintptr_t kNoPage = ~uintptr_t(0);
 constexpr unsigned kPageShift = 12;
 constexpr size_t kPageSlots = 1024;
-PageSlot g_pages[kPageSlots];
-const bool g_pages_cleared = [] {
-    for (PageSlot &p : g_pages)
-        p.page = kNoPage;
-    return true;
-}();
+struct PageCache {
+    uint32_t gen;                /* g_regions_gen it was filled under */
+    PageSlot slots[kPageSlots];
+};
+thread_local PageCache *tl_pages; /* this host thread's; never freed (LeakSanitizer) */
 
-/* Empties the slots of the pages [LO, HI) overlaps (a region came or went). */
-void forget_pages(uintptr_t lo, uintptr_t hi)
+/* This host thread's page cache, emptied if device regions changed since. */
+PageCache *page_cache()
 {
-    uintptr_t first = lo >> kPageShift, last = (hi - 1) >> kPageShift;
-    if (last - first >= kPageSlots) {
-        for (PageSlot &p : g_pages)
-            p.page = kNoPage;
-        return;
-    }
-    for (uintptr_t pg = first; pg <= last; ++pg)
-        if (g_pages[pg % kPageSlots].page == pg)
-            g_pages[pg % kPageSlots].page = kNoPage;
+    PageCache *pc = tl_pages;
+    uint32_t gen = g_regions_gen.load(std::memory_order_acquire);
+    if (pc == nullptr)
+        pc = tl_pages = new PageCache();
+    else if (pc->gen == gen)
+        return pc;
+    pc->gen = gen;
+    for (PageSlot &p : pc->slots)
+        p.page = kNoPage;
+    return pc;
 }
 
-/* The tracked region holding address A, or null: the search, which also
+/* The device region holding address A, or null: the search, which also
  * fills A's page slot. */
 __attribute__((noinline)) Region *search_region(uintptr_t a)
 {
@@ -181,7 +190,7 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
      * that still reach into the page. */
     auto it = std::upper_bound(g_regions.begin(), g_regions.end(), pg_hi - 1,
                                [](uintptr_t x, const Region *q) { return x < q->lo; });
-    PageSlot &slot = g_pages[pg % kPageSlots];
+    PageSlot &slot = page_cache()->slots[pg % kPageSlots];
     slot.page = pg;
     slot.r[0] = slot.r[1] = nullptr;
     slot.many = false;
@@ -201,15 +210,23 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
     return found;
 }
 
-/* The tracked region holding address A, or null. */
+/* The tracked region holding address A, or null: the running CUDA thread's
+ * block's shared memory, or device memory. */
 inline Region *find_region(uintptr_t a)
 {
-    const PageSlot &slot = g_pages[(a >> kPageShift) % kPageSlots];
-    if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
-        for (Region *r : slot.r)
-            if (r != nullptr && a - r->lo < r->hi - r->lo)
+    if (Thread *t = g_thread)
+        for (Region *r : t->block->regions)
+            if (a - r->lo < r->hi - r->lo)
                 return r;
-        return nullptr;
+    const PageCache *pc = tl_pages;
+    if (__builtin_expect(pc != nullptr && pc->gen == g_regions_gen.load(std::memory_order_relaxed), 1)) {
+        const PageSlot &slot = pc->slots[(a >> kPageShift) % kPageSlots];
+        if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
+            for (Region *r : slot.r)
+                if (r != nullptr && a - r->lo < r->hi - r->lo)
+                    return r;
+            return nullptr;
+        }
     }
     return search_region(a);
 }
@@ -261,7 +278,7 @@ std::string block_of(const Access &x)
 
 /* Uninitialized reads reported so far in this process, and the first one's
  * description (named again if tainted data reaches the host). */
-unsigned g_uninit_reports;
+std::atomic<unsigned> g_uninit_reports;
 std::string &g_taint_origin = *new std::string();
 constexpr unsigned kMaxUninitReports = 3;
 
@@ -273,6 +290,13 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
                           const void *pc)
 {
     t->tainted = true;
+    if (g_uninit_reports.load(std::memory_order_relaxed) > kMaxUninitReports)
+        return; /* the origin is set and the warnings are out */
+    if (!report_begin_warning())
+        return;
+    struct Done {
+        ~Done() { report_done(); }
+    } done;
     if (g_taint_origin.empty())
         g_taint_origin = std::string("kernel ") + g_launch->name + ", block " +
                          dim_str(t->block->idx) + ", thread " + dim_str(t->idx) + ", at " +
@@ -358,16 +382,37 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
 
 enum class Op { read, write, atomic };
 
-/* One granule G of an access: BYTES are the bytes of it the access covers. */
+/* Device memory's cells are shared by the workers running blocks at once:
+ * each is checked and updated under its own lock. */
+__attribute__((always_inline)) inline void lock_cell(Cell &c)
+{
+    while (__atomic_exchange_n(&c.lock, 1u, __ATOMIC_ACQUIRE) != 0)
+        while (__atomic_load_n(&c.lock, __ATOMIC_RELAXED) != 0)
+            __builtin_ia32_pause();
+}
+__attribute__((always_inline)) inline void unlock_cell(Cell &c)
+{
+    __atomic_store_n(&c.lock, 0u, __ATOMIC_RELEASE);
+}
+
+/* One granule G of an access: BYTES are the bytes of it the access covers.
+ * Reports come after the cell is unlocked (a race report does not return). */
 __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, uintptr_t a,
                                                          size_t n, Op op, const void *pc,
                                                          const Access &me, uintptr_t g,
-                                                         uint8_t bytes)
+                                                         uint8_t bytes, bool locked)
 {
     const uint32_t serial = me.launch;
     Cell &c = r->cells[g];
-    if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes)
-        report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+    if (locked)
+        lock_cell(c);
+    bool uninit = false;
+    int race = 0; /* 1: against the last write, 2: a write against the last read */
+    Access other;
+    if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes) {
+        uninit = true;
+        t->tainted = true;
+    }
     if (op != Op::write && (r->tainted[g] & bytes))
         t->tainted = true;
     /* Races are per byte: only accesses that share a byte conflict. */
@@ -376,25 +421,36 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
          * reads one value or the other, as a relaxed load would (the "check,
          * then atomically claim" pattern). */
         if (c.write.launch == serial && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
-            concurrent(c.write, me, t))
-            report_race(t, r, a, n, me, c.write, false);
+            concurrent(c.write, me, t)) {
+            race = 1;
+            other = c.write;
+        }
         c.read = me;
         c.read.bytes = bytes;
-        return;
+    } else {
+        if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
+            (c.write.bytes & bytes) && concurrent(c.write, me, t)) {
+            race = 1;
+            other = c.write;
+        } else if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
+                   concurrent(c.read, me, t)) {
+            race = 2;
+            other = c.read;
+        }
+        c.write = me;
+        c.write.bytes = bytes;
+        r->written[g] |= bytes;
+        if (t->tainted)
+            r->tainted[g] |= bytes;
+        else
+            r->tainted[g] &= (uint8_t)~bytes;
     }
-    if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
-        (c.write.bytes & bytes) && concurrent(c.write, me, t))
-        report_race(t, r, a, n, me, c.write, true);
-    if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
-        concurrent(c.read, me, t))
-        report_race(t, r, a, n, me, c.read, true);
-    c.write = me;
-    c.write.bytes = bytes;
-    r->written[g] |= bytes;
-    if (t->tainted)
-        r->tainted[g] |= bytes;
-    else
-        r->tainted[g] &= (uint8_t)~bytes;
+    if (locked)
+        unlock_cell(c);
+    if (__builtin_expect(uninit, 0))
+        report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+    if (__builtin_expect(race != 0, 0))
+        report_race(t, r, a, n, me, other, op != Op::read);
 }
 
 /* The race and uninitialized-read checks of an access of N bytes at A (in
@@ -410,21 +466,22 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.block = (uint32_t)t->block->linear;
     me.phase = t->phase;
     me.wsync = t->wsync;
-    me.clock = L.clock;
+    me.clock = L.clock.load(std::memory_order_relaxed);
     me.pc = pc_offset(pc);
     me.thread = (uint16_t)t->tid;
     me.flags = (op == Op::atomic ? acc_atomic : 0) |
                (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
     me.bytes = 0;
+    const bool locked = L.parallel && !is_shared(r);
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
         check_granule(r, t, a, n, op, pc, me, off / 4,
-                      (uint8_t)(((1u << n) - 1) << (off & 3)));
+                      (uint8_t)(((1u << n) - 1) << (off & 3)), locked);
         return;
     }
     for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
         uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
         check_granule(r, t, a, n, op, pc, me, g,
-                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)));
+                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)), locked);
     }
 }
 
@@ -517,7 +574,7 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
 /* ---- The interface to the rest of the runtime ------------------------------ */
 
 void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
-                  const void *alloc_pc)
+                  const void *alloc_pc, Block *block)
 {
     if (size == 0)
         return;
@@ -532,11 +589,12 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
     bool shared = kind == RegionKind::shared_static || kind == RegionKind::shared_dynamic;
     if (shared || g_checked_device + size <= settings().check_max) {
         r->cells_bytes = granules * sizeof(Cell);
-        for (size_t i = 0; shared && r->cells == nullptr && i < g_spare_cells.size(); ++i)
-            if (g_spare_cells[i].bytes >= r->cells_bytes) {
-                r->cells = g_spare_cells[i].cells;
-                r->cells_bytes = g_spare_cells[i].bytes;
-                g_spare_cells.erase(g_spare_cells.begin() + (long)i);
+        std::vector<CellBuffer> *spare = tl_spare_cells;
+        for (size_t i = 0; shared && spare != nullptr && r->cells == nullptr && i < spare->size(); ++i)
+            if ((*spare)[i].bytes >= r->cells_bytes) {
+                r->cells = (*spare)[i].cells;
+                r->cells_bytes = (*spare)[i].bytes;
+                spare->erase(spare->begin() + (long)i);
             }
         if (r->cells == nullptr) {
             void *m = mmap(nullptr, r->cells_bytes, PROT_READ | PROT_WRITE,
@@ -561,15 +619,41 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                 "not checked for races and uninitialized reads, only for bounds\n",
                 settings().check_max >> 20);
     }
-    if (kind == RegionKind::device || kind == RegionKind::managed) {
-        g_dev_lo = std::min(g_dev_lo, r->lo);
-        g_dev_hi = std::max(g_dev_hi, r->hi);
+    if (shared) {
+        block->regions.push_back(r);
+        return;
     }
+    g_dev_lo = std::min(g_dev_lo, r->lo);
+    g_dev_hi = std::max(g_dev_hi, r->hi);
     auto it = std::upper_bound(g_regions.begin(), g_regions.end(), r->lo,
                                [](uintptr_t x, const Region *q) { return x < q->lo; });
     g_regions.insert(it, r);
-    forget_pages(r->lo, r->hi);
+    g_regions_gen.fetch_add(1, std::memory_order_release);
 }
+
+namespace {
+
+/* Frees R's bookkeeping; shared memory's cells go to this worker's spares. */
+void free_region(Region *r)
+{
+    bool shared = is_shared(r);
+    if (r->cells != nullptr && shared) {
+        if (tl_spare_cells == nullptr)
+            tl_spare_cells = new std::vector<CellBuffer>(); /* never freed (LeakSanitizer) */
+        if (tl_spare_cells->size() < kSpareCellBuffers)
+            tl_spare_cells->push_back(CellBuffer{r->cells, r->cells_bytes});
+        else
+            munmap(r->cells, r->cells_bytes);
+    } else if (r->cells != nullptr) {
+        munmap(r->cells, r->cells_bytes);
+        g_checked_device -= r->hi - r->lo;
+    }
+    free(r->written);
+    free(r->tainted);
+    delete r;
+}
+
+} // namespace
 
 void untrack_region(void *p)
 {
@@ -580,24 +664,15 @@ void untrack_region(void *p)
         return;
     Region *r = *it;
     g_regions.erase(it);
-    forget_pages(r->lo, r->hi);
-    bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
-    if (r->cells != nullptr && shared && g_spare_cells.size() < kSpareCellBuffers)
-        g_spare_cells.push_back(CellBuffer{r->cells, r->cells_bytes});
-    else if (r->cells != nullptr)
-        munmap(r->cells, r->cells_bytes);
-    if (r->cells != nullptr && !shared)
-        g_checked_device -= r->hi - r->lo;
-    free(r->written);
-    free(r->tainted);
-    delete r;
+    g_regions_gen.fetch_add(1, std::memory_order_release);
+    free_region(r);
 }
 
 void untrack_block(Block *b)
 {
-    for (const SharedVar &v : b->shared)
-        untrack_region(v.ptr);
-    untrack_region(b->dynamic_shared);
+    for (Region *r : b->regions)
+        free_region(r);
+    b->regions.clear();
 }
 
 bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base, size_t *region_size)
@@ -747,7 +822,7 @@ void track_sync()
     Thread *t = g_thread;
     if (t == nullptr)
         return;
-    t->last_sync = ++g_launch->clock;
+    t->last_sync = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     t->sync_phase = t->phase;
 }
 

@@ -159,9 +159,39 @@ template <class... P>
 CUDA_EMU_INLINE cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem = 0, cudaStream_t stream = 0)
 {
-    cuda_emu::launch_with_array(func, "cudaLaunchKernel", cuda_emu::config(gridDim, blockDim, sharedMem, stream),
-                                args, std::index_sequence_for<P...>{});
-    return cudaPeekAtLastError();
+    return cuda_emu::launch_with_array(func, "cudaLaunchKernel",
+                                       cuda_emu::config(gridDim, blockDim, sharedMem, stream), args,
+                                       std::index_sequence_for<P...>{});
+}
+
+/* The forms that name the kernel by address (const void *): the kernel must
+ * be one emu-rewrite registered (a __global__ function at namespace scope, not
+ * a template); otherwise cudaErrorInvalidDeviceFunction, with a message. */
+CUDA_EMU_INLINE cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem = 0, cudaStream_t stream = 0)
+{
+    return cuda_emu::launch_registered(func, cuda_emu::config(gridDim, blockDim, sharedMem, stream), args);
+}
+
+/* A cooperative launch: every block resident at once (too many blocks for
+ * the device is cudaErrorCooperativeLaunchTooLarge), and grid.sync() works. */
+template <class... P>
+CUDA_EMU_INLINE cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem = 0,
+                                               cudaStream_t stream = 0)
+{
+    cuda_emu::LaunchConfig cfg = cuda_emu::config(gridDim, blockDim, sharedMem, stream);
+    cfg.cooperative = true;
+    return cuda_emu::launch_with_array(func, "cudaLaunchCooperativeKernel", cfg, args,
+                                       std::index_sequence_for<P...>{});
+}
+CUDA_EMU_INLINE cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem = 0,
+                                               cudaStream_t stream = 0)
+{
+    cuda_emu::LaunchConfig cfg = cuda_emu::config(gridDim, blockDim, sharedMem, stream);
+    cfg.cooperative = true;
+    return cuda_emu::launch_registered(func, cfg, args);
 }
 
 template <class T>

@@ -75,6 +75,8 @@ enum class ThreadState : uint8_t {
     ready,      /* may run */
     at_barrier, /* waits at __syncthreads() */
     at_warp_op, /* waits for the other lanes of a warp collective */
+    at_tile_barrier, /* waits at the sync() of a cooperative-groups tile wider than a warp */
+    at_grid_barrier, /* waits at grid.sync() (a cooperative launch) */
     spinning,   /* gave the CPU back because it seemed to poll memory */
     exited      /* returned from the kernel */
 };
@@ -90,6 +92,8 @@ struct WarpOp {
     int b;              /* lane, delta or lane mask operand */
     int c;              /* PTX shfl clamp/segment operand */
     uint64_t result;    /* filled in when the collective completes */
+    void *dst;          /* op_exchange: where every lane's value goes (value points at
+                           this lane's, b is its size) */
 };
 
 struct Thread {
@@ -103,6 +107,8 @@ struct Thread {
     int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
     int bar_pred;             /* its predicate for the __syncthreads_* variants */
     int bar_result;           /* the variant's result, set when the barrier opens */
+    unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
+    unsigned tile_count;      /* and its size */
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
     uint32_t phase;           /* block barriers passed in this launch */
     uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
@@ -133,6 +139,8 @@ struct Block {
     unsigned nwarps;                  /* warps, the last possibly partial */
     unsigned exited;                  /* threads that returned */
     unsigned at_barrier;              /* threads waiting at __syncthreads() */
+    unsigned at_tile;                 /* threads waiting at a wide tile's sync() */
+    unsigned at_grid;                 /* threads waiting at grid.sync() */
     unsigned cursor;                  /* where the round-robin search resumes */
     std::vector<SharedVar> shared;    /* static __shared__ variables, by first use */
     size_t static_shared;             /* their total size, bytes */
@@ -163,6 +171,7 @@ struct Launch {
     std::atomic<bool> stop;      /* abandon the rest of the grid */
     std::atomic<bool> reported;  /* an error report was printed: later ones are not */
     bool parallel;               /* its blocks run on several host threads at once */
+    bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
 };
 
 /* Per host thread, so that host threads of the program (a CPU reference
@@ -243,8 +252,9 @@ bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base,
 void mark_written(void *p, size_t n);
 /* Host copies: DST gets SRC's written/unwritten state. */
 void copy_written(void *dst, const void *src, size_t n);
-/* Reports host reads of never-written device memory in [P, P+N), by the API
- * call WHAT at PC; returns false (and reports) if there are any. */
+/* Warns of host reads of never-written device memory in [P, P+N), and of
+ * results computed from uninitialized reads, by the API call WHAT at PC;
+ * returns false if there were never-written bytes. */
 bool check_written(const void *p, size_t n, const char *what, const void *pc);
 /* Forgets the uninitialized reads reported so far (cudaDeviceReset). */
 void reset_uninitialized_reports();

@@ -55,12 +55,20 @@ std::atomic<uint32_t> g_block_serial; /* last serial handed out to a block */
 
 /* Blocks that ran, kept for the next ones: a block's thread table is tens of
  * kilobytes, and allocating one per block keeps AddressSanitizer's quarantine
- * handing out fresh pages. One list per worker; never destroyed (LeakSanitizer,
- * see runtime.cpp). */
+ * handing out fresh pages. One list per host thread, freed when it ends. */
+struct SpareBlocks {
+    std::vector<Block *> blocks;
+    ~SpareBlocks()
+    {
+        for (Block *b : blocks)
+            delete b;
+    }
+};
+
 std::vector<Block *> &spare_blocks()
 {
-    static thread_local std::vector<Block *> *blocks = new std::vector<Block *>();
-    return *blocks;
+    static thread_local SpareBlocks spare;
+    return spare.blocks;
 }
 
 /* The setters of file-scope extern __shared__ arrays (launch.h). */
@@ -136,7 +144,7 @@ Block *start_block(Launch &L, unsigned long long linear)
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
     b->threads.assign(L.threads_per_block, Thread());
     b->warp_waiting.assign(b->nwarps, 0);
-    b->exited = b->at_barrier = b->cursor = 0;
+    b->exited = b->at_barrier = b->at_tile = b->at_grid = b->cursor = 0;
     b->static_shared = 0;
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
@@ -256,6 +264,57 @@ void barrier_progress(Block *b)
     std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
 }
 
+/* Every thread of B now counts as having passed a barrier: accesses before
+ * it are ordered before those after (a tile's or the grid's sync). Bumping
+ * every thread's phase, not only the tile's, can only hide a race between
+ * threads no sync orders, never report one where a sync does. */
+void new_phase_for_all(Block *b)
+{
+    for (Thread &t : b->threads) {
+        ++t.phase;
+        t.wsync = 0;
+    }
+    std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
+}
+
+/* Opens the sync() of the tile [FIRST, FIRST+COUNT) of B if every thread of
+ * it waits there; reports a tile some of whose threads exited instead. */
+void tile_progress(Block *b, unsigned first, unsigned count)
+{
+    unsigned n = (unsigned)b->threads.size(), end = std::min(n, first + count);
+    unsigned waiting = 0, gone = 0;
+    for (unsigned i = first; i < end; ++i) {
+        const Thread &u = b->threads[i];
+        if (u.state == ThreadState::at_tile_barrier && u.tile_first == first && u.tile_count == count)
+            ++waiting;
+        else if (u.state == ThreadState::exited)
+            ++gone;
+        else
+            return; /* still running, or waiting elsewhere (a deadlock, found later) */
+    }
+    if (waiting == 0)
+        return;
+    if (gone > 0) {
+        report_head("a tile's sync() not reached by every thread of the tile", b, nullptr);
+        describe_waiters(b, ThreadState::at_tile_barrier, "a tile's sync()");
+        std::vector<unsigned> tids;
+        for (unsigned i = first; i < end; ++i)
+            if (b->threads[i].state == ThreadState::exited)
+                tids.push_back(i);
+        report_line("%zu thread%s of the tile exited without reaching it: %s", tids.size(),
+                    tids.size() == 1 ? "" : "s", thread_list(b, tids).c_str());
+        fail_launch(cudaErrorLaunchFailure);
+        return;
+    }
+    for (unsigned i = first; i < end; ++i) {
+        b->threads[i].state = ThreadState::ready;
+        b->threads[i].wait_pc = nullptr;
+    }
+    b->at_tile -= waiting;
+    b->cursor = first;
+    new_phase_for_all(b);
+}
+
 /* Bookkeeping after T came back to the scheduler. */
 void after_resume(Thread *t)
 {
@@ -265,6 +324,22 @@ void after_resume(Thread *t)
         ++b->exited;
         warp_progress(b, t->tid / kWarpSize);
         barrier_progress(b);
+        if (b->at_tile > 0) /* a tile that waits for T will not get it */
+            for (const Thread &u : b->threads)
+                if (u.state == ThreadState::at_tile_barrier && t->tid >= u.tile_first &&
+                    t->tid - u.tile_first < u.tile_count) {
+                    tile_progress(b, u.tile_first, u.tile_count);
+                    break;
+                }
+        break;
+    case ThreadState::at_tile_barrier:
+        ++b->at_tile;
+        warp_progress(b, t->tid / kWarpSize);
+        tile_progress(b, t->tile_first, t->tile_count);
+        break;
+    case ThreadState::at_grid_barrier:
+        ++b->at_grid;
+        warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::at_barrier:
         ++b->at_barrier;
@@ -304,6 +379,7 @@ void report_deadlock(Block *b)
 {
     report_head("deadlock: no thread of the block can continue", b, nullptr);
     describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
+    describe_waiters(b, ThreadState::at_tile_barrier, "a tile's sync()");
     describe_waiters(b, ThreadState::at_warp_op, "a warp collective");
     warp_describe_stuck(b);
     std::vector<unsigned> gone = threads_where(b, ThreadState::exited);
@@ -336,6 +412,8 @@ BlockRun run_block(Block *b)
         }
         std::vector<unsigned> spinners = threads_where(b, ThreadState::spinning);
         if (spinners.empty()) {
+            if (b->at_grid > 0 && b->at_grid + b->exited == b->threads.size())
+                return r; /* the block waits at grid.sync() for the rest of the grid */
             report_deadlock(b);
             return r;
         }
@@ -475,6 +553,39 @@ Block *take_block(GridRun &G, bool have_blocks)
     return start_block(L, i);
 }
 
+/* grid.sync(): when every block of a cooperative launch (all resident, on
+ * this one worker) waits there, or has threads that exited, all go on, and
+ * everything before it is ordered before everything after. */
+bool release_grid(GridRun &G, std::deque<Block *> &active)
+{
+    Launch &L = *G.launch;
+    if (active.size() != L.nblocks)
+        return false; /* a block finished without reaching it: a hang, reported later */
+    bool any = false;
+    for (Block *b : active) {
+        if (b->at_grid + b->exited != b->threads.size())
+            return false;
+        any |= b->at_grid > 0;
+    }
+    if (!any)
+        return false;
+    uint32_t now = L.clock.fetch_add(1) + 1;
+    for (Block *b : active) {
+        for (Thread &t : b->threads) {
+            if (t.state != ThreadState::at_grid_barrier)
+                continue;
+            t.state = ThreadState::ready;
+            t.wait_pc = nullptr;
+            t.last_sync = now; /* ordered after every earlier access of the grid */
+            t.sync_phase = t.phase;
+        }
+        b->at_grid = 0;
+        b->cursor = 0;
+        new_phase_for_all(b);
+    }
+    return true;
+}
+
 /* One worker's part of a launch: takes blocks from G and runs them, one at a
  * time, more while the running ones only poll, until no block is left or the
  * launch fails. A spin-wait is reported as a hang only when every worker has
@@ -492,6 +603,9 @@ void work(GridRun &G)
     bool stalled = false;
     uint64_t seen = 0;
     G.workers.fetch_add(1);
+    if (L.cooperative) /* every block resident from the start, as the launch promises */
+        while (Block *b = take_block(G, !active.empty()))
+            active.push_back(b);
     {
         std::lock_guard<std::mutex> lock(G.m);
         G.actives.push_back(&active);
@@ -525,6 +639,10 @@ void work(GridRun &G)
             }
             if (L.parallel)
                 G.progress.fetch_add(1, std::memory_order_relaxed);
+            stalled_rounds = 0;
+            continue;
+        }
+        if (L.cooperative && release_grid(G, active)) {
             stalled_rounds = 0;
             continue;
         }
@@ -649,7 +767,7 @@ void run_grid(Launch &L)
     G.launch = &L;
     G.resident_limit =
         (unsigned)std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
-    unsigned helpers = helpers_for(L);
+    unsigned helpers = L.cooperative ? 0 : helpers_for(L);
     L.parallel = helpers > 0;
     if (helpers == 0) {
         work(G);
@@ -755,7 +873,7 @@ void fail_launch(cudaError_t err)
     g_launch->stop = true;
 }
 
-void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
                    void (*invoke)(void *), void *ctx, size_t ctx_size)
 {
     init_runtime();
@@ -768,10 +886,8 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     }
     /* One launch at a time, whichever host thread issues it. */
     std::lock_guard<std::recursive_mutex> lock(api_mutex());
-    if (cudaError_t sticky = sticky_error()) {
-        record_error(sticky);
-        return;
-    }
+    if (cudaError_t sticky = sticky_error())
+        return record_error(sticky);
     Launch L{};
     L.kernel = kernel;
     L.name = name;
@@ -781,22 +897,73 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     L.invoke = invoke;
     L.ctx = ctx;
     L.ctx_size = ctx_size;
-    if (cudaError_t err = check_launch(L, cfg.stream)) {
-        record_error(err);
-        return;
-    }
+    if (cudaError_t err = check_launch(L, cfg.stream))
+        return record_error(err);
     L.threads_per_block = cfg.block.x * cfg.block.y * cfg.block.z;
     L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
     L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
     L.clock = 1;
+    L.cooperative = cfg.cooperative;
+    if (L.cooperative) {
+        unsigned long long fit =
+            (unsigned long long)kSMs * blocks_per_sm((int)L.threads_per_block, L.smem);
+        if (L.nblocks > fit) {
+            fprintf(stderr,
+                    "cuda-emu: cooperative launch of %s failed: %llu blocks, but only %llu of "
+                    "%u threads fit on the device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+                    "x %d SMs) (cudaErrorCooperativeLaunchTooLarge)\n",
+                    name, L.nblocks, fit, L.threads_per_block, kSMs);
+            return record_error(cudaErrorCooperativeLaunchTooLarge);
+        }
+    }
     run_grid(L);
     const cudaError_t err = (cudaError_t)L.error.load();
     if (err == cudaSuccess)
-        return;
+        return cudaSuccess;
     if (L.rejected)
-        record_error(err);
-    else
-        set_sticky_error(err);
+        return record_error(err);
+    /* A fault in the kernel: sticky, as on a GPU, where the launch itself
+     * succeeds and the next call reports it. */
+    set_sticky_error(err);
+    return cudaSuccess;
+}
+
+/* ---- Kernels by address ---------------------------------------------------- */
+
+namespace {
+
+struct Registered {
+    ArrayLauncher launcher;
+    const char *name;
+};
+
+std::vector<std::pair<const void *, Registered>> &registry()
+{
+    static auto &r = *new std::vector<std::pair<const void *, Registered>>(); /* never destroyed */
+    return r;
+}
+
+} // namespace
+
+bool register_kernel(KernelRegistration fn, const char *name)
+{
+    registry().push_back({fn.fn, Registered{fn.launcher, name}});
+    return true;
+}
+
+cudaError_t launch_registered(const void *fn, const LaunchConfig &cfg, void **args)
+{
+    for (const auto &k : registry())
+        if (k.first == fn)
+            return k.second.launcher(fn, k.second.name, cfg, args);
+    fprintf(stderr,
+            "cuda-emu: %s with the kernel given as a void pointer (%p): the emulator can only "
+            "unpack the argument array of a __global__ function defined in a .cu file at "
+            "namespace scope that is not a template; pass the kernel itself "
+            "(cudaLaunchKernel(kernel, ...)), not (void *)kernel "
+            "(cudaErrorInvalidDeviceFunction)\n",
+            cfg.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", fn);
+    return record_error(cudaErrorInvalidDeviceFunction);
 }
 
 /* ---- Shared memory -------------------------------------------------------- */
@@ -898,6 +1065,57 @@ int barrier(int kind, int pred, const void *pc)
 }
 
 } // namespace
+
+void tile_barrier(unsigned first, unsigned count)
+{
+    Thread *t = device_only("a tile's sync()");
+    t->tile_first = first;
+    t->tile_count = count;
+    wait_here(ThreadState::at_tile_barrier, __builtin_return_address(0));
+}
+
+bool launch_is_cooperative()
+{
+    return device_only("this_grid()") != nullptr && g_launch->cooperative;
+}
+
+void grid_barrier()
+{
+    Thread *t = device_only("grid.sync()");
+    const void *pc = __builtin_return_address(0);
+    if (!g_launch->cooperative) {
+        report_head("grid.sync() in a kernel not launched cooperatively", t->block, t);
+        report_line("grid.sync() at %s needs every block resident at once: launch the kernel with "
+                    "cudaLaunchCooperativeKernel (on a GPU this hangs or fails)",
+                    where(pc).c_str());
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    wait_here(ThreadState::at_grid_barrier, pc);
+}
+
+void *shared_scratch(const void *key, size_t size)
+{
+    Thread *t = device_only("cooperative groups");
+    Block *b = t->block;
+    for (const SharedVar &v : b->shared)
+        if (v.key == key && v.index == ~0u)
+            return v.ptr;
+    void *p = nullptr;
+    if (posix_memalign(&p, 16, size) != 0) {
+        fprintf(stderr, "cuda-emu: fatal: out of host memory for cooperative groups' scratch\n");
+        abort();
+    }
+    memset(p, 0xff, size);
+    track_region(p, size, RegionKind::shared_static, "(cooperative groups' scratch)", 1, nullptr, b);
+    b->shared.push_back(SharedVar{key, ~0u, p, size}); /* not counted against the limit */
+    return p;
+}
+
+unsigned ptx_smid()
+{
+    Thread *t = device_only("%smid");
+    return (unsigned)(t->block->linear % kSMs);
+}
 
 long long clock_ticks()
 {

@@ -21,9 +21,13 @@ namespace cuda_emu {
 
 namespace {
 
-/* Released stacks, all of the size in use; one pool per worker thread (the
- * vector is never freed: workers live as long as the process). */
-thread_local std::vector<Stack> &g_pool = *new std::vector<Stack>();
+/* Released stacks, all of the size in use; one pool per host thread, unmapped
+ * when it ends. */
+struct StackPool {
+    std::vector<Stack> stacks;
+    ~StackPool();
+};
+thread_local StackPool g_stack_pool;
 
 /* The system page size, for the guard page below each stack. */
 size_t page_size()
@@ -34,11 +38,17 @@ size_t page_size()
 
 } // namespace
 
+StackPool::~StackPool()
+{
+    for (const Stack &s : stacks)
+        munmap(s.lo - page_size(), s.size + page_size());
+}
+
 Stack stack_acquire(size_t size)
 {
-    while (!g_pool.empty()) {
-        Stack s = g_pool.back();
-        g_pool.pop_back();
+    while (!g_stack_pool.stacks.empty()) {
+        Stack s = g_stack_pool.stacks.back();
+        g_stack_pool.stacks.pop_back();
         if (s.size == size)
             return s;
         munmap(s.lo - page_size(), s.size + page_size());
@@ -64,7 +74,7 @@ void stack_release(Stack s, bool dirty)
      * that ran to its end leaves none. */
     if (dirty)
         __asan_unpoison_memory_region(s.lo, s.size);
-    g_pool.push_back(s);
+    g_stack_pool.stacks.push_back(s);
 }
 
 #ifndef CUDA_EMU_USE_UCONTEXT

@@ -173,19 +173,14 @@ cudaError_t copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, 
                 want_dst_dev && !dst_dev ? dst : const_cast<void *>(src));
         return record_error(cudaErrorInvalidValue);
     }
-    bool written = true;
     if (src_dev && !dst_dev)
-        written = check_written(src, count, what, pc);
+        check_written(src, count, what, pc);
     if (dst_dev)
         copy_written(dst, src, count);
     if (src_dev && dst_dev)
         memmove(dst, src, count); /* within device memory the ranges may overlap */
     else
         memcpy(dst, src, count);
-    if (!written) {
-        set_sticky_error(cudaErrorLaunchFailure);
-        return cudaErrorLaunchFailure;
-    }
     return cudaSuccess;
 }
 
@@ -585,7 +580,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrConcurrentManagedAccess: v = 1; break;
     case cudaDevAttrComputePreemptionSupported: v = 0; break;
     case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
-    case cudaDevAttrCooperativeLaunch: v = 0; break;
+    case cudaDevAttrCooperativeLaunch: v = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)kSharedOptin; break;
     case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
     case cudaDevAttrHostRegisterSupported: v = 1; break;
@@ -655,6 +650,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->reservedSharedMemPerBlock = kReservedSharedPerBlock;
     prop->hostRegisterSupported = attr(cudaDevAttrHostRegisterSupported);
     prop->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
+    prop->cooperativeLaunch = attr(cudaDevAttrCooperativeLaunch);
     prop->hostNumaId = -1;
     return cudaSuccess;
 }

@@ -116,12 +116,23 @@ struct Region {
 
 namespace {
 
-/* Tracked device memory, sorted by lo, disjoint; changed only by the host API
- * between launches (each change bumps g_regions_gen). Never destroyed:
- * LeakSanitizer checks after static destructors run, and must still see them
- * reachable. Shared memory is tracked per block (Block::regions). */
-std::vector<Region *> &g_regions = *new std::vector<Region *>();
-std::atomic<uint32_t> g_regions_gen{1};
+/* Tracked device memory, sorted by lo, disjoint. Shared memory is tracked per
+ * block (Block::regions). The host API changes the table (one call at a time,
+ * api_mutex, never during a launch); host threads of the program may look
+ * addresses up at the same time (host code in a .cu file), so the table is a
+ * sequence lock: g_regions_gen is odd while a change is under way, and a
+ * lookup that saw it change tries again. What a lookup may hold stays valid:
+ * a table that grows is replaced, not reallocated, and a region that goes
+ * keeps its Region (its bookkeeping is freed). Old tables and regions are
+ * never freed (few, small; LeakSanitizer must see them reachable). */
+struct RegionTable {
+    Region **items; /* sorted by lo */
+    size_t n;       /* in use */
+    size_t cap;     /* allocated */
+};
+std::atomic<RegionTable *> g_table{new RegionTable{new Region *[64], 0, 64}};
+std::atomic<uint32_t> g_regions_gen{2}; /* even: stable */
+std::vector<void *> &g_retired = *new std::vector<void *>(); /* old tables, gone regions */
 /* Cell buffers of finished blocks' shared memory, per worker. */
 thread_local std::vector<CellBuffer> *tl_spare_cells;
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
@@ -164,15 +175,23 @@ struct PageCache {
     uint32_t gen;                /* g_regions_gen it was filled under */
     PageSlot slots[kPageSlots];
 };
-thread_local PageCache *tl_pages; /* this host thread's; never freed (LeakSanitizer) */
+thread_local PageCache *tl_pages; /* this host thread's, freed when it ends */
+
+/* Frees a host thread's caches when it ends. */
+struct ThreadCaches {
+    ~ThreadCaches();
+};
+thread_local ThreadCaches tl_caches;
 
 /* This host thread's page cache, emptied if device regions changed since. */
 PageCache *page_cache()
 {
     PageCache *pc = tl_pages;
     uint32_t gen = g_regions_gen.load(std::memory_order_acquire);
-    if (pc == nullptr)
+    if (pc == nullptr) {
+        (void)&tl_caches; /* registers its destructor */
         pc = tl_pages = new PageCache();
+    }
     else if (pc->gen == gen)
         return pc;
     pc->gen = gen;
@@ -186,28 +205,41 @@ PageCache *page_cache()
 __attribute__((noinline)) Region *search_region(uintptr_t a)
 {
     uintptr_t pg = a >> kPageShift, pg_lo = pg << kPageShift, pg_hi = pg_lo + (1u << kPageShift);
-    /* The last region starting below the page's end, and those before it
-     * that still reach into the page. */
-    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), pg_hi - 1,
-                               [](uintptr_t x, const Region *q) { return x < q->lo; });
-    PageSlot &slot = page_cache()->slots[pg % kPageSlots];
-    slot.page = pg;
-    slot.r[0] = slot.r[1] = nullptr;
-    slot.many = false;
-    Region *found = nullptr;
-    unsigned k = 0;
-    for (auto j = it; j != g_regions.begin();) {
-        Region *q = *--j;
-        if (q->hi <= pg_lo)
-            break; /* below the page, as are all before it (sorted, disjoint) */
-        if (a - q->lo < q->hi - q->lo)
-            found = q;
-        if (k < 2)
-            slot.r[k++] = q;
-        else
-            slot.many = true;
+    for (;;) {
+        uint32_t gen = g_regions_gen.load(std::memory_order_acquire);
+        if (gen & 1) {
+            __builtin_ia32_pause();
+            continue;
+        }
+        const RegionTable *t = g_table.load(std::memory_order_acquire);
+        size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
+        /* The last region starting below the page's end, and those before it
+         * that still reach into the page. */
+        Region *const *it = std::upper_bound(
+            t->items, t->items + n, pg_hi - 1,
+            [](uintptr_t x, const Region *q) { return q == nullptr || x < q->lo; });
+        PageSlot slot{pg, {nullptr, nullptr}, false};
+        Region *found = nullptr;
+        unsigned k = 0;
+        for (Region *const *j = it; j != t->items;) {
+            Region *q = *--j;
+            if (q == nullptr || q->hi <= pg_lo)
+                break; /* below the page, as are all before it (sorted, disjoint) */
+            if (a - q->lo < q->hi - q->lo)
+                found = q;
+            if (k < 2)
+                slot.r[k++] = q;
+            else
+                slot.many = true;
+        }
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (g_regions_gen.load(std::memory_order_relaxed) != gen)
+            continue; /* the table changed while we read it */
+        PageCache *pc = page_cache();
+        if (pc->gen == gen)
+            pc->slots[pg % kPageSlots] = slot;
+        return found;
     }
-    return found;
 }
 
 /* The tracked region holding address A, or null: the running CUDA thread's
@@ -280,6 +312,7 @@ std::string block_of(const Access &x)
  * description (named again if tainted data reaches the host). */
 std::atomic<unsigned> g_uninit_reports;
 std::string &g_taint_origin = *new std::string();
+unsigned g_unwritten_reports; /* copies of never-written bytes reported (host side) */
 constexpr unsigned kMaxUninitReports = 3;
 
 /* A read of bytes nothing wrote: a warning (the value is the 0xff poison; on a
@@ -625,10 +658,22 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
     }
     g_dev_lo = std::min(g_dev_lo, r->lo);
     g_dev_hi = std::max(g_dev_hi, r->hi);
-    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), r->lo,
-                               [](uintptr_t x, const Region *q) { return x < q->lo; });
-    g_regions.insert(it, r);
-    g_regions_gen.fetch_add(1, std::memory_order_release);
+    g_regions_gen.fetch_add(1, std::memory_order_acq_rel); /* odd: changing */
+    RegionTable *t = g_table.load(std::memory_order_relaxed);
+    if (t->n == t->cap) {
+        RegionTable *bigger = new RegionTable{new Region *[t->cap * 2], t->n, t->cap * 2};
+        std::copy(t->items, t->items + t->n, bigger->items);
+        g_retired.push_back(t);
+        g_retired.push_back(t->items);
+        g_table.store(bigger, std::memory_order_release);
+        t = bigger;
+    }
+    Region **at = std::upper_bound(t->items, t->items + t->n, r->lo,
+                                   [](uintptr_t x, const Region *q) { return x < q->lo; });
+    std::copy_backward(at, t->items + t->n, t->items + t->n + 1);
+    *at = r;
+    __atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+    g_regions_gen.fetch_add(1, std::memory_order_release); /* even: stable */
 }
 
 namespace {
@@ -638,8 +683,10 @@ void free_region(Region *r)
 {
     bool shared = is_shared(r);
     if (r->cells != nullptr && shared) {
-        if (tl_spare_cells == nullptr)
-            tl_spare_cells = new std::vector<CellBuffer>(); /* never freed (LeakSanitizer) */
+        if (tl_spare_cells == nullptr) {
+            (void)&tl_caches; /* registers its destructor */
+            tl_spare_cells = new std::vector<CellBuffer>();
+        }
         if (tl_spare_cells->size() < kSpareCellBuffers)
             tl_spare_cells->push_back(CellBuffer{r->cells, r->cells_bytes});
         else
@@ -655,17 +702,36 @@ void free_region(Region *r)
 
 } // namespace
 
+ThreadCaches::~ThreadCaches()
+{
+    delete tl_pages;
+    tl_pages = nullptr;
+    if (tl_spare_cells != nullptr)
+        for (const CellBuffer &c : *tl_spare_cells)
+            munmap(c.cells, c.bytes);
+    delete tl_spare_cells;
+    tl_spare_cells = nullptr;
+}
+
 void untrack_region(void *p)
 {
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    auto it = std::lower_bound(g_regions.begin(), g_regions.end(), a,
-                               [](const Region *q, uintptr_t x) { return q->lo < x; });
-    if (it == g_regions.end() || (*it)->lo != a)
+    RegionTable *t = g_table.load(std::memory_order_relaxed);
+    Region **it = std::lower_bound(t->items, t->items + t->n, a,
+                                   [](const Region *q, uintptr_t x) { return q->lo < x; });
+    if (it == t->items + t->n || (*it)->lo != a)
         return;
     Region *r = *it;
-    g_regions.erase(it);
-    g_regions_gen.fetch_add(1, std::memory_order_release);
-    free_region(r);
+    g_regions_gen.fetch_add(1, std::memory_order_acq_rel); /* odd: changing */
+    std::copy(it + 1, t->items + t->n, it);
+    __atomic_store_n(&t->n, t->n - 1, __ATOMIC_RELEASE);
+    g_regions_gen.fetch_add(1, std::memory_order_release); /* even: stable */
+    /* A host thread's lookup may still hold R: keep it, free its bookkeeping. */
+    Region *gone = new Region(*r);
+    free_region(gone);
+    r->cells = nullptr;
+    r->written = r->tainted = nullptr;
+    g_retired.push_back(r);
 }
 
 void untrack_block(Block *b)
@@ -765,14 +831,20 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
     });
     if (count == 0 && tainted == 0)
         return true;
-    if (count != 0) {
-        fprintf(stderr, "cuda-emu: error: %s copies device memory that was never written\n", what);
+    if (count != 0 && ++g_unwritten_reports <= kMaxUninitReports) {
+        /* A warning: on a GPU the copy succeeds and the program may never
+         * look at those bytes (a buffer sized for the worst case); when it
+         * does, the 0xff poison shows in the values. */
+        fprintf(stderr, "cuda-emu: warning: %s copies device memory that was never written\n", what);
         report_line("%zu of the %zu bytes copied were never written (the first is %s, the last "
                     "byte offset %zu of the copy), at %s",
                     count, n, describe_memory(c + first, 1).c_str(), last, where(pc).c_str());
-        report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: a kernel "
-                    "probably skips part of its output (the emulator fills fresh allocations with "
-                    "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
+        report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: if the "
+                    "program uses them, a kernel skips part of its output (the emulator fills "
+                    "fresh allocations with 0xff, so such values show as NaN or -1; a GPU leaves "
+                    "whatever was there, so a result may look right by luck)");
+        if (g_unwritten_reports == kMaxUninitReports)
+            report_line("(further copies of never-written memory are not listed)");
     }
     if (tainted != 0) {
         /* A warning: a thread that read uninitialized bytes may still write
@@ -794,6 +866,7 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
 void reset_uninitialized_reports()
 {
     g_uninit_reports = 0;
+    g_unwritten_reports = 0;
     g_taint_origin.clear();
 }
 

@@ -41,11 +41,12 @@ struct LaunchConfig {
     dim3 block;          /* threads per block */
     size_t smem;         /* dynamic shared memory per block, bytes */
     cudaStream_t stream; /* stream the launch is issued to (0: legacy default) */
+    bool cooperative;    /* cudaLaunchCooperativeKernel: all blocks resident, grid.sync() */
 };
 
 inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t stream = 0)
 {
-    return LaunchConfig{grid, block, smem, stream};
+    return LaunchConfig{grid, block, smem, stream, false};
 }
 
 /* Runs INVOKE(CTX) once per CUDA thread of the grid described by CFG, or
@@ -53,12 +54,14 @@ inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t 
  * kernel's address is not known) and NAME identify the kernel in error
  * messages and to cudaFuncSetAttribute. CTX_SIZE is the size of *CTX (the
  * arguments, which every thread copies: those reads are not checked).
- * Returns when the grid has finished. */
-void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
-                   void (*invoke)(void *), void *ctx, size_t ctx_size);
+ * Returns when the grid has finished, with the launch's own result (a bad
+ * configuration's error; a fault in the kernel is sticky and reported by the
+ * next call, as on a GPU). */
+cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+                          void (*invoke)(void *), void *ctx, size_t ctx_size);
 
 template <class Body, class... Args>
-void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
+cudaError_t launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
             Args &&...args)
 {
     struct Context {
@@ -66,7 +69,7 @@ void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body 
         std::tuple<std::decay_t<Args>...> args;    /* the arguments, evaluated at the launch */
     };
     Context ctx{body, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
-    launch_erased(kernel, name, cfg,
+    return launch_erased(kernel, name, cfg,
                   [](void *p) {
                       Context *c = static_cast<Context *>(p);
                       std::apply(c->body, c->args);
@@ -94,12 +97,54 @@ const void *kernel_address_or_null(Probe probe)
 
 /* cudaLaunchKernel's argument array, unpacked into the parameter types of FN. */
 template <class... P, size_t... I>
-void launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
+cudaError_t launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
                        std::index_sequence<I...>)
 {
-    launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
+    return launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
            *static_cast<std::decay_t<P> *>(args[I])...);
 }
+
+/* ---- Kernels by address ---------------------------------------------------
+ * cudaLaunchKernel((void *)k, ...) and cudaLaunchCooperativeKernel name a
+ * kernel by address only, with its arguments as an array of pointers: to
+ * unpack them the emulator must know the kernel's parameter types. emu-rewrite
+ * registers every __global__ function defined at namespace scope that is not
+ * a template (an overloaded name is skipped), right after its body. */
+using ArrayLauncher = cudaError_t (*)(const void *fn, const char *name, const LaunchConfig &cfg,
+                               void **args);
+
+template <class... P>
+cudaError_t launch_from_array(const void *fn, const char *name, const LaunchConfig &cfg, void **args)
+{
+    return launch_with_array(reinterpret_cast<void (*)(P...)>(const_cast<void *>(fn)), name, cfg, args,
+                      std::index_sequence_for<P...>{});
+}
+
+struct KernelRegistration {
+    const void *fn;
+    ArrayLauncher launcher;
+};
+template <class Tag, class... P>
+KernelRegistration kernel_registration(void (*fn)(P...))
+{
+    return KernelRegistration{reinterpret_cast<const void *>(fn), &launch_from_array<P...>};
+}
+
+/* Records what launches the kernel at FN.fn from an argument array. */
+bool register_kernel(KernelRegistration fn, const char *name);
+template <class Probe>
+bool register_kernel_or_skip(Probe probe, const char *name)
+{
+    if constexpr (std::is_invocable_v<Probe, int>)
+        return register_kernel(probe(0), name);
+    else
+        return false;
+}
+
+/* Launches the registered kernel at FN with the argument array ARGS; the
+ * launch's result, or cudaErrorInvalidDeviceFunction (with a message) if FN
+ * is not a registered kernel. */
+cudaError_t launch_registered(const void *fn, const LaunchConfig &cfg, void **args);
 
 /* ---- Shared memory ------------------------------------------------------- */
 
@@ -151,6 +196,15 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
                         size_t count, cudaMemcpyKind kind, bool to_symbol);
 
 } // namespace cuda_emu
+
+#define CUDA_EMU_REGISTER_KERNEL(name)                                                  \
+    [[maybe_unused]] static const bool cuda_emu_registered_##name =                    \
+        ::cuda_emu::register_kernel_or_skip(                                            \
+            [](auto cuda_emu_tag)                                                       \
+                -> decltype(::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name)) { \
+                return ::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name);   \
+            },                                                                          \
+            #name);
 
 #define CUDA_EMU_KERNEL_PTR(...)                                                        \
     ::cuda_emu::kernel_address_or_null(                                                \

@@ -346,6 +346,32 @@ void test_launch_by_address()
     cudaFree(di);
 }
 
+/* A __shared__ variable at file scope: one copy per block. */
+__shared__ int file_tile[64];
+
+__global__ void rotate_in_file_tile(int *out)
+{
+    int t = threadIdx.x;
+    file_tile[t] = (int)blockIdx.x * 100 + t;
+    __syncthreads();
+    out[blockIdx.x * 64 + t] = file_tile[(t + 1) % 64];
+}
+
+void test_file_scope_shared()
+{
+    const int blocks = 9;
+    int h[blocks * 64], *d;
+    EXPECT_OK(cudaMalloc(&d, sizeof h));
+    rotate_in_file_tile<<<blocks, 64>>>(d);
+    EXPECT_OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int b = 0; b < blocks; ++b)
+        for (int t = 0; t < 64; ++t)
+            wrong += h[b * 64 + t] != b * 100 + (t + 1) % 64;
+    CU_ASSERT_EQUAL(wrong, 0);
+    cudaFree(d);
+}
+
 CU_TestInfo tests[] = {
     {"shifts by the width or more give the GPU's result", test_shifts_by_the_width},
     {"directed-rounding intrinsics", test_directed_rounding},
@@ -354,6 +380,7 @@ CU_TestInfo tests[] = {
     {"cooperative groups: labeled and binary partitions", test_labeled_and_binary_partitions},
     {"cooperative launch and grid.sync()", test_cooperative_launch},
     {"cudaLaunchKernel with the kernel's address", test_launch_by_address},
+    {"__shared__ at file scope: a copy per block", test_file_scope_shared},
     CU_TEST_INFO_NULL,
 };
 

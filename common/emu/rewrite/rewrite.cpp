@@ -626,6 +626,15 @@ bool Rewriter::handle_launch(size_t at, size_t *next)
     if (close == npos)
         return fail(open, "unbalanced parentheses in the kernel's argument list");
     std::string kernel = flatten(callee, callee_end);
+    if (!device_.empty() && device_.back()) {
+        /* A launch from device code (dynamic parallelism): a build error
+         * where it is compiled, see prelude.h. */
+        edits_.push_back(Edit{callee, close + 1,
+                              "CUDA_EMU_DEVICE_LAUNCH" +
+                                  std::string(newlines(callee, close + 1), '\n')});
+        *next = close + 1;
+        return true;
+    }
     bool has_args = skip_space(open + 1) < close;
     std::string out = "::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(" + kernel + "), " + quoted(kernel) +
                       ", ::cuda_emu::config(" + s_.substr(cfg, cfg_end - cfg) +
@@ -777,10 +786,23 @@ bool Rewriter::handle_shared(size_t at, size_t *next)
         else
             out += "auto *" + name + " = ::cuda_emu::dynamic_shared<" + elem + ">();";
     } else {
-        if (file_scope)
-            return fail(at, "the emulator cannot give each block its own copy of a __shared__ "
-                            "variable declared at file scope; declare it inside the kernel");
         out = "struct " + tag + " { " + member + "; };";
+        if (file_scope) {
+            /* One copy per host thread, which the runtime fills with the
+             * running block's contents whenever it switches blocks. */
+            for (size_t k = 0; k < names.size(); ++k) {
+                const std::string &n = names[k];
+                out += " static thread_local decltype(" + tag + "::" + n + ") " + n +
+                       "; [[maybe_unused]] static const bool " + tag + "_registered_" +
+                       std::to_string(k) + " = ::cuda_emu::register_file_shared([]() -> void * { "
+                       "return &" + n + "; }, sizeof(" + n + "), " + quoted(n) +
+                       ", sizeof(std::remove_all_extents_t<decltype(" + tag + "::" + n + ")>));";
+            }
+            out += std::string(newlines(begin, semi + 1), '\n');
+            edits_.push_back(Edit{begin, semi + 1, out});
+            *next = semi + 1;
+            return true;
+        }
         for (size_t k = 0; k < names.size(); ++k)
             out += " auto &" + names[k] + " = ::cuda_emu::shared_var<decltype(" + tag + "::" +
                    names[k] + ")>(&::cuda_emu::shared_key<" + tag + ">, " + std::to_string(k) +

@@ -151,6 +151,8 @@ struct Block {
                                          that LANE has synchronised with; empty until the
                                          block's first __syncwarp */
     std::vector<Region *> regions;    /* its shared memory's tracked regions (track.cpp) */
+    std::vector<void *> file_shared;  /* its copies of file-scope __shared__ variables, by
+                                         registration; null until it first runs */
 };
 
 struct Launch {

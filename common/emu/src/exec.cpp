@@ -105,11 +105,48 @@ void thread_main(void *arg)
     __builtin_unreachable();
 }
 
+/* File-scope __shared__ variables (launch.h). */
+struct FileShared {
+    void *(*address)();
+    size_t size;
+    const char *name;
+    size_t elem_size;
+};
+std::vector<FileShared> &file_shared()
+{
+    static auto &vars = *new std::vector<FileShared>(); /* never destroyed */
+    return vars;
+}
+
+/* This host thread's file-scope __shared__ variables now hold TO's copies;
+ * FROM (may be null) keeps what its threads left in them. */
+void swap_file_shared(Block *from, Block *to)
+{
+    const std::vector<FileShared> &vars = file_shared();
+    if (to->file_shared.size() < vars.size())
+        to->file_shared.resize(vars.size(), nullptr);
+    for (size_t k = 0; k < vars.size(); ++k) {
+        void *here = vars[k].address();
+        if (from != nullptr && k < from->file_shared.size() && from->file_shared[k] != nullptr)
+            memcpy(from->file_shared[k], here, vars[k].size);
+        if (to->file_shared[k] == nullptr) {
+            /* The block's first run: fresh shared memory holds the poison. */
+            to->file_shared[k] = malloc(vars[k].size);
+            memset(to->file_shared[k], 0xff, vars[k].size);
+            track_region(here, vars[k].size, RegionKind::shared_static, vars[k].name,
+                         vars[k].elem_size, nullptr, to);
+        }
+        memcpy(here, to->file_shared[k], vars[k].size);
+    }
+}
+
 /* Makes T's indices (and its block's shared aliases) the visible ones. */
 void show(Thread *t)
 {
     threadIdx = t->idx;
     if (g_shown_block != t->block) {
+        if (!file_shared().empty())
+            swap_file_shared(g_shown_block, t->block);
         g_shown_block = t->block;
         blockIdx = t->block->idx;
         for (auto set : shared_aliases())
@@ -179,6 +216,9 @@ void finish_block(Block *b)
     free(b->dynamic_shared);
     if (g_shown_block == b)
         g_shown_block = nullptr;
+    for (void *p : b->file_shared)
+        free(p);
+    b->file_shared.clear();
     b->shared.clear();
     b->warp_clock.clear();
     spare_blocks().push_back(b);
@@ -1022,6 +1062,12 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
 void *shared_dynamic()
 {
     return device_only("extern __shared__ memory")->block->dynamic_shared;
+}
+
+bool register_file_shared(void *(*address)(), size_t size, const char *name, size_t elem_size)
+{
+    file_shared().push_back(FileShared{address, size, name, elem_size});
+    return true;
 }
 
 bool register_dynamic_shared_alias(void (*set)(void *))

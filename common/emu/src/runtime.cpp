@@ -1266,6 +1266,62 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
     return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
+/* Stream attributes are hints for the GPU's caches and scheduler: kept, so a
+ * program reads back what it set, and without effect. */
+namespace {
+std::unordered_map<cudaStream_t, std::unordered_map<int, cudaStreamAttrValue>> &g_stream_attrs =
+    *new std::unordered_map<cudaStream_t, std::unordered_map<int, cudaStreamAttrValue>>();
+} // namespace
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    g_stream_attrs[stream][(int)attr] = *value;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    auto s = g_stream_attrs.find(stream);
+    auto a = s == g_stream_attrs.end() ? decltype(s->second.end())() : s->second.find((int)attr);
+    if (s != g_stream_attrs.end() && a != s->second.end())
+        *value = a->second;
+    else
+        memset(value, 0, sizeof *value);
+    return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    CUDA_EMU_STICKY();
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+                                      int dstDevice)
+{
+    (void)attr;
+    CUDA_EMU_STICKY();
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    /* One device: there is no pair to ask about. */
+    (void)srcDevice, (void)dstDevice;
+    return record_error(cudaErrorInvalidDevice);
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     (void)flags;
@@ -1479,7 +1535,12 @@ extern "C" const char *__ubsan_default_options() { return "print_stacktrace=1"; 
 /* Host memory a program never frees is a warning, as it is on a GPU build
  * (where nothing checks): LeakSanitizer's own check at exit, which fails the
  * run, is off; the one below reports and lets the exit status stand. */
-extern "C" const char *__asan_default_options() { return "leak_check_at_exit=0"; }
+/* Leaks are a warning (below); new[] freed with delete is no CUDA error, and
+ * harmless for the types programs use it on: not reported. */
+extern "C" const char *__asan_default_options()
+{
+    return "leak_check_at_exit=0:alloc_dealloc_mismatch=0";
+}
 extern "C" int __lsan_do_recoverable_leak_check();
 
 namespace {

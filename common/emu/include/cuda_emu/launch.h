@@ -181,6 +181,14 @@ T *dynamic_shared()
  * stores its argument into that pointer. Returns true (for a static initializer). */
 bool register_dynamic_shared_alias(void (*set)(void *));
 
+/* A __shared__ variable at file scope is a thread_local object of its host
+ * thread; whenever the runtime switches that thread to another block, it
+ * saves the variable's contents for the block it leaves and loads those of
+ * the block it runs (fresh: the 0xff poison). ADDRESS returns the calling
+ * host thread's object, of SIZE bytes; NAME and ELEM_SIZE are for messages.
+ * Returns true (for a static initializer). */
+bool register_file_shared(void *(*address)(), size_t size, const char *name, size_t elem_size);
+
 /* The check __launch_bounds__(MAX_THREADS, ...) stands for: a launch with more
  * threads per block fails with cudaErrorLaunchOutOfResources, as on a GPU.
  * The rewrite puts this call first in the kernel's body. */

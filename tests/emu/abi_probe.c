@@ -386,5 +386,8 @@ int main(void)
     V(cudaDevP2PAttrNativeAtomicSupported)
     V(cudaDevP2PAttrCudaArrayAccessSupported)
     V(cudaDevP2PAttrOnlyPartialNativeAtomicSupported)
+    V(cudaSharedMemBankSizeDefault)
+    V(cudaSharedMemBankSizeFourByte)
+    V(cudaSharedMemBankSizeEightByte)
     return 0;
 }

@@ -18,6 +18,22 @@
 
 #ifdef __cplusplus
 
+/* What NVIDIA's runtime headers bring in with them, so a program that
+ * compiles with nvcc without including these itself compiles here too. */
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <utility>
+
 #include "cuda_emu/defines.h"
 #include "cuda_emu/device.h"
 #include "cuda_emu/launch.h"

@@ -468,6 +468,13 @@ typedef union cudaLaunchAttributeValue {
 #define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
 #define cudaStreamAttributePriority cudaLaunchAttributePriority
 
+/* Shared memory bank width (configurable on old GPUs only; accepted). */
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2
+};
+
 /* Between two devices (the emulator has one: every query fails). */
 enum cudaDeviceP2PAttr {
     cudaDevP2PAttrPerformanceRank = 1,

@@ -24,7 +24,8 @@ template <> struct Bits<4> { using type = uint32_t; };
 template <> struct Bits<8> { using type = uint64_t; };
 
 template <class T, class F>
-__attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc)
+__attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc,
+                                            bool reads_old = true)
 {
     using U = typename Bits<sizeof(T)>::type;
     U *p = reinterpret_cast<U *>(address);
@@ -38,7 +39,7 @@ __attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc
                                           __ATOMIC_RELAXED));
     /* Compared as bits: a float that stays NaN is no change. After the
      * write: tracking may let another fiber run (a spinning thread). */
-    track_atomic(address, sizeof(T), before != after, pc);
+    track_atomic(address, sizeof(T), before != after, pc, reads_old);
     return old;
 }
 
@@ -61,10 +62,15 @@ CUDA_EMU_ATOMIC2(atomicAdd, float, old + val)
 CUDA_EMU_ATOMIC2(atomicAdd, double, old + val)
 CUDA_EMU_ATOMIC2(atomicSub, int, (int)((unsigned)old - (unsigned)val))
 CUDA_EMU_ATOMIC2(atomicSub, unsigned int, old - val)
-CUDA_EMU_ATOMIC2(atomicExch, int, val)
-CUDA_EMU_ATOMIC2(atomicExch, unsigned int, val)
-CUDA_EMU_ATOMIC2(atomicExch, unsigned long long, val)
-CUDA_EMU_ATOMIC2(atomicExch, float, val)
+#define CUDA_EMU_ATOMIC_EXCH(T)                                                         \
+    T atomicExch(T *address, T val)                                                     \
+    {                                                                                   \
+        return rmw(address, [val](T) -> T { return val; }, CUDA_EMU_PC, false);          \
+    }
+CUDA_EMU_ATOMIC_EXCH(int)
+CUDA_EMU_ATOMIC_EXCH(unsigned int)
+CUDA_EMU_ATOMIC_EXCH(unsigned long long)
+CUDA_EMU_ATOMIC_EXCH(float)
 CUDA_EMU_ATOMIC2(atomicMin, int, old < val ? old : val)
 CUDA_EMU_ATOMIC2(atomicMin, unsigned int, old < val ? old : val)
 CUDA_EMU_ATOMIC2(atomicMin, long long, old < val ? old : val)

@@ -260,8 +260,9 @@ void copy_written(void *dst, const void *src, size_t n);
 bool check_written(const void *p, size_t n, const char *what, const void *pc);
 /* Forgets the uninitialized reads reported so far (cudaDeviceReset). */
 void reset_uninitialized_reports();
-/* An atomic access of SIZE bytes at ADDR that CHANGED memory or not. */
-void track_atomic(void *addr, size_t size, bool changed, const void *pc);
+/* An atomic access of SIZE bytes at ADDR that CHANGED memory or not;
+ * READS_OLD: its result depends on the old value (all but atomicExch). */
+void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool reads_old = true);
 /* A fence, or an atomic: everything this thread did before is ordered
  * before what other threads do after they synchronise with it. */
 void track_sync();

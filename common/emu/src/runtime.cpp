@@ -587,8 +587,8 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrPageableMemoryAccessUsesHostPageTables: v = 0; break;
     case cudaDevAttrDirectManagedMemAccessFromHost: v = 1; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: v = kMaxBlocksPerSM; break;
-    case cudaDevAttrMaxPersistingL2CacheSize: v = 0; break;
-    case cudaDevAttrMaxAccessPolicyWindowSize: v = 0; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: v = kL2Bytes * 3 / 4; break; /* a hint: accepted */
+    case cudaDevAttrMaxAccessPolicyWindowSize: v = 128 << 20; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)kReservedSharedPerBlock; break;
     case cudaDevAttrMemoryPoolsSupported: v = 1; break;
     case cudaDevAttrClusterLaunch: v = 0; break;
@@ -651,6 +651,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->hostRegisterSupported = attr(cudaDevAttrHostRegisterSupported);
     prop->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
     prop->cooperativeLaunch = attr(cudaDevAttrCooperativeLaunch);
+    prop->persistingL2CacheMaxSize = attr(cudaDevAttrMaxPersistingL2CacheSize);
+    prop->accessPolicyMaxWindowSize = attr(cudaDevAttrMaxAccessPolicyWindowSize);
     prop->hostNumaId = -1;
     return cudaSuccess;
 }
@@ -1308,6 +1310,29 @@ cudaError_t cudaCtxResetPersistingL2Cache(void)
 {
     CUDA_EMU_STICKY();
     return cudaSuccess;
+}
+
+/* The bank width: four bytes on every GPU since Maxwell, and here. */
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    CUDA_EMU_STICKY();
+    if (pConfig == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *pConfig = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    CUDA_EMU_STICKY();
+    return (unsigned)config <= cudaSharedMemBankSizeEightByte ? cudaSuccess
+                                                               : record_error(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    (void)func;
+    return cudaDeviceSetSharedMemConfig(config);
 }
 
 cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,

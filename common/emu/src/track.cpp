@@ -413,7 +413,9 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
     return true;
 }
 
-enum class Op { read, write, atomic };
+/* atomic_exch: an atomic that does not depend on the old value (atomicExch):
+ * no uninitialized read, however it is used after. */
+enum class Op { read, write, atomic, atomic_exch };
 
 /* Device memory's cells are shared by the workers running blocks at once:
  * each is checked and updated under its own lock. */
@@ -442,11 +444,14 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
     bool uninit = false;
     int race = 0; /* 1: against the last write, 2: a write against the last read */
     Access other;
-    if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes) {
+    const bool reads = op == Op::read || op == Op::atomic;
+    if (op == Op::atomic_exch)
+        op = Op::atomic;
+    if (reads && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes) {
         uninit = true;
         t->tainted = true;
     }
-    if (op != Op::write && (r->tainted[g] & bytes))
+    if (reads && (r->tainted[g] & bytes))
         t->tainted = true;
     /* Races are per byte: only accesses that share a byte conflict. */
     if (op == Op::read) {
@@ -502,7 +507,7 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.clock = L.clock.load(std::memory_order_relaxed);
     me.pc = pc_offset(pc);
     me.thread = (uint16_t)t->tid;
-    me.flags = (op == Op::atomic ? acc_atomic : 0) |
+    me.flags = (op == Op::atomic || op == Op::atomic_exch ? acc_atomic : 0) |
                (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
     me.bytes = 0;
     const bool locked = L.parallel && !is_shared(r);
@@ -870,7 +875,7 @@ void reset_uninitialized_reports()
     g_taint_origin.clear();
 }
 
-void track_atomic(void *addr, size_t size, bool changed, const void *pc)
+void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool reads_old)
 {
     Thread *t = g_thread;
     if (t == nullptr)
@@ -879,7 +884,7 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc)
     if (a - reinterpret_cast<uintptr_t>(t->stack.lo) >= t->stack.size && g_check) {
         Region *r = find_region(a);
         if (r != nullptr && r->cells != nullptr)
-            check(r, t, a, size, Op::atomic, pc);
+            check(r, t, a, size, reads_old ? Op::atomic : Op::atomic_exch, pc);
     }
     track_sync();
     /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)

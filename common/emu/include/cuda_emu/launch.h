@@ -60,21 +60,24 @@ inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t 
 cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
                           void (*invoke)(void *), void *ctx, size_t ctx_size);
 
+/* The arguments are taken by value, as a kernel takes them: a constant of the
+ * enclosing function named in a lambda that does not capture it stays usable
+ * (a copy is no odr-use; a reference would be). */
 template <class Body, class... Args>
 cudaError_t launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
-            Args &&...args)
+                   Args... args)
 {
     struct Context {
-        Body body;                                 /* calls the kernel with a thread's copy */
-        std::tuple<std::decay_t<Args>...> args;    /* the arguments, evaluated at the launch */
+        Body body;                  /* calls the kernel with a thread's copy */
+        std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
     };
-    Context ctx{body, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
+    Context ctx{body, std::tuple<Args...>(std::move(args)...)};
     return launch_erased(kernel, name, cfg,
-                  [](void *p) {
-                      Context *c = static_cast<Context *>(p);
-                      std::apply(c->body, c->args);
-                  },
-                  &ctx, sizeof ctx);
+                         [](void *p) {
+                             Context *c = static_cast<Context *>(p);
+                             std::apply(c->body, c->args);
+                         },
+                         &ctx, sizeof ctx);
 }
 
 /* The address of a kernel that names exactly one function, else null:

@@ -28,7 +28,7 @@
 #   build-refused:WORD  the program uses something the emulator refuses at build time; it
 #                       behaves as expected when the build fails with WORD in the message
 #   error:WORD          the program has a real bug (its authors planted it); it behaves as
-#                       expected when the run fails with an emulator error containing WORD
+#                       expected when the emulator reports an error containing WORD
 # Logs: build/corpus/logs/NAME.{build,run}. Not part of `make test`: the programs are
 # fetched from outside and take minutes.
 set -u
@@ -145,7 +145,7 @@ HEAVY=(
 )
 [ $HEAVY_RUN -eq 1 ] && PROGRAMS=("${HEAVY[@]}")
 
-FAIL_RE='FAILED|Result = FAIL|[Tt]est failed|[Mm]ismatch|MISMATCH|do not match|[Ii]ncorrect|Validation failure|ERROR:|Error:|cuda-emu: error'
+FAIL_RE='FAILED|Result = FAIL|[Tt]est failed|[Mm]ismatch|MISMATCH|do not match|[Ii]ncorrect|Validation failure|ERROR:|(^|[^-A-Za-z0-9])Error:|cuda-emu: error'
 # Lines that are no failure of the run: a device-side assert the program provokes on purpose
 # (simpleAssert checks that it fired), and the heading of a leak list (a warning).
 OK_RE='device-side assertion failed|ERROR: LeakSanitizer'
@@ -198,7 +198,7 @@ for row in "${PROGRAMS[@]}"; do
             fi ;;
         error:*)
             word=${expect#error:}
-            if [ $b = yes ] && [ "$rc" != 0 ] && grep -q -- "$word" "$log.run"; then
+            if [ $b = yes ] && grep -q -- "cuda-emu: error: .*$word\|$word.* in kernel" "$log.run"; then
                 right=$((right + 1)); note="its planted bug is reported, as expected ($word)"
             fi ;;
     esac

@@ -61,7 +61,7 @@ EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_ma
 EMU_LIB_DEFS ?=
 EMU_LIB_CHECKED := runtime atomics report
 EMU_LIB_FAST := exec warp fiber track devmem
-EMU_LIB_OBJS := $(patsubst %,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_CHECKED) $(EMU_LIB_FAST) fiber_x86_64)
+EMU_LIB_OBJS := $(patsubst %,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_CHECKED) $(EMU_LIB_FAST) rounding fiber_x86_64)
 EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h $(EMU_DIR)/src/*.h)
 
 $(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h
@@ -79,6 +79,12 @@ $(EMU_LIB_CHECKED:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/
 $(EMU_LIB_FAST:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+
+# The directed-rounding intrinsics change the CPU's rounding mode around each
+# operation: -frounding-math keeps the compiler from moving or folding it.
+$(EMU_BUILD)/tools/rounding.o: $(EMU_DIR)/src/rounding.cpp $(EMU_HEADERS)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) -std=c++17 -g -O2 -frounding-math $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)

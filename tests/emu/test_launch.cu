@@ -94,6 +94,16 @@ void test_rewritten_forms()
     own_params<<<1, 4>>>(d, 10);
     CU_ASSERT_EQUAL(at(d, 0), 10);
     CU_ASSERT_EQUAL(at(d, 3), 13);
+    /* launches inside lambdas, with the enclosing function's constants in the configuration
+     * and the arguments, captured or (constexpr, so not odr-used) not */
+    constexpr int blocks = 2, threads = 16;
+    const int value = 31;
+    auto by_reference = [&](int *p) { fill<<<blocks, threads>>>(p, blocks * threads, value); };
+    by_reference(d);
+    CU_ASSERT_EQUAL(at(d, 31), 31);
+    auto no_capture = [](int *p) { fill<<<blocks, threads>>>(p, threads, blocks); };
+    no_capture(d);
+    CU_ASSERT_EQUAL(at(d, 15), 2);
     EXPECT_OK(cudaGetLastError());
     cudaFree(d);
 }

@@ -117,9 +117,12 @@ void test_uninitialized_reads_are_reported()
     EXPECT_OK(cudaMalloc(&out, sizeof h));
     EXPECT_OK(cudaMemset(out, 0, 60 * sizeof(float)));
     StderrCapture cap2;
-    CU_ASSERT_EQUAL(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost), cudaErrorLaunchFailure);
+    /* A warning, not an error: on a GPU the copy succeeds (the program may
+     * never look at those bytes); the poison shows in the values. */
+    CU_ASSERT_EQUAL(cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
     err = cap2.stop();
-    CU_ASSERT(contains(err, "cuda-emu: error: cudaMemcpy copies device memory that was never "
+    CU_ASSERT(std::isnan(h[63]));
+    CU_ASSERT(contains(err, "cuda-emu: warning: cudaMemcpy copies device memory that was never "
                             "written"));
     CU_ASSERT(contains(err, "16 of the 256 bytes copied were never written (the first is 1 byte "
                             "at byte offset 240 of a 256-byte cudaMalloc allocation"));

@@ -112,13 +112,11 @@ void test_shared_in_functions()
 void test_shared_at_file_scope()
 {
     std::string out = rw("namespace a { extern \"C\" { extern __shared__ float smem[]; } }\n");
-    CU_ASSERT(has(out, "static std::remove_extent_t<decltype(cuda_emu_shared_1_0::smem)> *smem;"));
+    CU_ASSERT(has(out, "static thread_local std::remove_extent_t<decltype(cuda_emu_shared_1_0::smem)> *smem;"));
     CU_ASSERT(has(out, "::cuda_emu::register_dynamic_shared_alias("));
-    std::string err;
-    out = rw("int x;\n__shared__ float t[32];\n", &err);
-    CU_ASSERT_EQUAL(out, "");
-    CU_ASSERT(has(err, "k.cu:2: error: the emulator cannot give each block its own copy of a "
-                       "__shared__ variable declared at file scope"));
+    out = rw("int x;\n__shared__ float t[32];\n");
+    CU_ASSERT(has(out, "static thread_local decltype(cuda_emu_shared_2_0::t) t;"));
+    CU_ASSERT(has(out, "::cuda_emu::register_file_shared([]() -> void * { return &t; }, sizeof(t), \"t\""));
 }
 
 void test_launch_bounds_and_pragmas()
@@ -157,15 +155,61 @@ void test_errors()
     CU_ASSERT(has(err, "error: cannot find the kernel before <<<"));
 }
 
+void test_shifts_in_device_code()
+{
+    std::string out = rw("__device__ int f(int a, int b) { return a << b; }\n"
+                         "int g(int a, int b) { return a << b; }\n");
+    CU_ASSERT(has(out, "return a << ::cuda_emu::shift_tag << b; }\nint g(int a, int b) { return a << b; }"));
+    out = rw("__global__ void k(unsigned *p, int s) { p[0] >>= s; p[1] = (p[2] >> s) & 1; "
+             "x <<= s; }\n");
+    CU_ASSERT(has(out, "p[0] >>= ::cuda_emu::shift_tag >>= s;"));
+    CU_ASSERT(has(out, "(p[2] >> ::cuda_emu::shift_tag >> s)"));
+    CU_ASSERT(has(out, "x <<= ::cuda_emu::shift_tag <<= s;"));
+    /* >> that may close template argument lists, and operator<< itself, stay. */
+    out = rw("__device__ void f() { A<B<int>> x; y = a < b >> 1; }\n"
+             "struct S { __device__ S &operator<<(int); };\n");
+    CU_ASSERT(has(out, "A<B<int>> x; y = a < b >> 1;"));
+    CU_ASSERT(has(out, "operator<<(int)"));
+    /* lambdas marked __device__, and a launch's >>> */
+    out = rw("void h() { auto f = [] __device__ (int v) { return v << 2; }; k<<<1, 1>>>(); }\n");
+    CU_ASSERT(has(out, "return v << ::cuda_emu::shift_tag << 2;"));
+}
+
+void test_inline_ptx()
+{
+    std::string out = rw("__device__ unsigned lane() { unsigned r;\n"
+                         "  asm volatile(\"mov.u32 %0, %%laneid;\"\n : \"=r\"(r)); return r; }\n");
+    CU_ASSERT(has(out, "(void)((r) = ::cuda_emu::ptx_laneid())\n;"));
+    out = rw("__device__ void f() { asm(\"bfe.u32 %0, %1, 0, 8;\" : \"=r\"(x) : \"r\"(y)); }\n");
+    CU_ASSERT(has(out, "CUDA_EMU_INLINE_ASM(\"bfe.u32"));
+}
+
+void test_kernels_registered()
+{
+    std::string out = rw("__global__ void k(int *p) { *p = 1; }\n"
+                         "template <class T> __global__ void t(T *p) { }\n"
+                         "namespace n { __global__ void __launch_bounds__(64) m(float x) { } }\n"
+                         "struct S { __global__ static void s() { } };\n"
+                         "__device__ void d() { }\n");
+    CU_ASSERT(has(out, "*p = 1; } CUDA_EMU_REGISTER_KERNEL(k)\n"));
+    CU_ASSERT(has(out, "__global__ void t(T *p) { }\n"));
+    CU_ASSERT(has(out, "m(float x) { ::cuda_emu::kernel_launch_bounds(64); } CUDA_EMU_REGISTER_KERNEL(m) }"));
+    CU_ASSERT(has(out, "static void s() { } };"));
+    CU_ASSERT(has(out, "__device__ void d() { }\n"));
+}
+
 CU_TestInfo tests[] = {
     {"launch forms: qualified, templated, indexed, in a macro", test_launch_forms},
     {"a launch over several lines keeps line numbers", test_launch_keeps_lines},
     {"comments, strings, raw strings, digit separators", test_comments_and_strings_untouched},
     {"__shared__ in functions: static, several, extern, dependent", test_shared_in_functions},
-    {"__shared__ at file scope: extern is an alias, static an error", test_shared_at_file_scope},
+    {"__shared__ at file scope: extern is an alias, static a per-block copy", test_shared_at_file_scope},
     {"__launch_bounds__ check and #pragma unroll", test_launch_bounds_and_pragmas},
     {"quoted includes, the prelude and #line", test_includes_and_line_directive},
     {"errors name the file and line", test_errors},
+    {"shifts in device code get the GPU's meaning", test_shifts_in_device_code},
+    {"inline PTX: special registers read, the rest refused", test_inline_ptx},
+    {"kernels are registered for launches by address", test_kernels_registered},
     CU_TEST_INFO_NULL,
 };
 

@@ -18,6 +18,22 @@
 
 #ifdef __cplusplus
 
+/* What NVIDIA's runtime headers bring in with them, so a program that
+ * compiles with nvcc without including these itself compiles here too. */
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <utility>
+
 #include "cuda_emu/defines.h"
 #include "cuda_emu/device.h"
 #include "cuda_emu/launch.h"
@@ -159,9 +175,39 @@ template <class... P>
 CUDA_EMU_INLINE cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void **args,
                                     size_t sharedMem = 0, cudaStream_t stream = 0)
 {
-    cuda_emu::launch_with_array(func, "cudaLaunchKernel", cuda_emu::config(gridDim, blockDim, sharedMem, stream),
-                                args, std::index_sequence_for<P...>{});
-    return cudaPeekAtLastError();
+    return cuda_emu::launch_with_array(func, "cudaLaunchKernel",
+                                       cuda_emu::config(gridDim, blockDim, sharedMem, stream), args,
+                                       std::index_sequence_for<P...>{});
+}
+
+/* The forms that name the kernel by address (const void *): the kernel must
+ * be one emu-rewrite registered (a __global__ function at namespace scope, not
+ * a template); otherwise cudaErrorInvalidDeviceFunction, with a message. */
+CUDA_EMU_INLINE cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                    size_t sharedMem = 0, cudaStream_t stream = 0)
+{
+    return cuda_emu::launch_registered(func, cuda_emu::config(gridDim, blockDim, sharedMem, stream), args);
+}
+
+/* A cooperative launch: every block resident at once (too many blocks for
+ * the device is cudaErrorCooperativeLaunchTooLarge), and grid.sync() works. */
+template <class... P>
+CUDA_EMU_INLINE cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem = 0,
+                                               cudaStream_t stream = 0)
+{
+    cuda_emu::LaunchConfig cfg = cuda_emu::config(gridDim, blockDim, sharedMem, stream);
+    cfg.cooperative = true;
+    return cuda_emu::launch_with_array(func, "cudaLaunchCooperativeKernel", cfg, args,
+                                       std::index_sequence_for<P...>{});
+}
+CUDA_EMU_INLINE cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim,
+                                               void **args, size_t sharedMem = 0,
+                                               cudaStream_t stream = 0)
+{
+    cuda_emu::LaunchConfig cfg = cuda_emu::config(gridDim, blockDim, sharedMem, stream);
+    cfg.cooperative = true;
+    return cuda_emu::launch_registered(func, cfg, args);
 }
 
 template <class T>

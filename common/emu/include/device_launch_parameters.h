@@ -3,8 +3,12 @@
  *
  * In CUDA these are read-only registers of the running thread. Under the
  * emulator one host thread runs every CUDA thread as a fiber, and the scheduler
- * stores the running fiber's indices in these globals before it switches to
- * it; a fiber only runs between such switches, so it always reads its own.
+ * stores the running fiber's indices in these variables (one set per host
+ * thread) before it switches to it; a fiber only runs between such switches,
+ * so it always reads its own. To the program they are const: a kernel cannot
+ * assign them, the compiler may keep them in registers across calls (right,
+ * since a fiber always sees its own values), and the access checks skip them.
+ * The runtime, which writes them, defines CUDA_EMU_WRITES_BUILTINS.
  */
 #ifndef CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
 #define CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
@@ -16,10 +20,16 @@
 extern "C" {
 #endif
 
-extern uint3 threadIdx; /* index of the running thread within its block */
-extern uint3 blockIdx;  /* index of the running block within the grid */
-extern dim3 blockDim;   /* block shape of the running launch */
-extern dim3 gridDim;    /* grid shape of the running launch */
+#ifdef CUDA_EMU_WRITES_BUILTINS
+#define CUDA_EMU_BUILTIN extern __thread __attribute__((tls_model("initial-exec")))
+#else
+#define CUDA_EMU_BUILTIN extern __thread __attribute__((tls_model("initial-exec"))) const
+#endif
+CUDA_EMU_BUILTIN uint3 threadIdx; /* index of the running thread within its block */
+CUDA_EMU_BUILTIN uint3 blockIdx;  /* index of the running block within the grid */
+CUDA_EMU_BUILTIN dim3 blockDim;   /* block shape of the running launch */
+CUDA_EMU_BUILTIN dim3 gridDim;    /* grid shape of the running launch */
+#undef CUDA_EMU_BUILTIN
 
 #ifdef __cplusplus
 } /* extern "C" */

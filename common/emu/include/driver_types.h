@@ -427,4 +427,61 @@ struct cudaPointerAttributes {
     long reserved[8];                     /* reserved by CUDA */
 };
 
+/* Cache hints for a window of memory (cudaStreamSetAttribute): accepted,
+ * without effect on the CPU. */
+enum cudaAccessProperty {
+    cudaAccessPropertyNormal = 0,
+    cudaAccessPropertyStreaming = 1,
+    cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+    void *base_ptr;                       /* the window's start */
+    size_t num_bytes;                     /* and size */
+    float hitRatio;                       /* share of lines that get hitProp */
+    enum cudaAccessProperty hitProp;
+    enum cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+    cudaSyncPolicyAuto = 1,
+    cudaSyncPolicySpin = 2,
+    cudaSyncPolicyYield = 3,
+    cudaSyncPolicyBlockingSync = 4
+};
+/* The launch and stream attributes the emulator knows (CUDA has more). */
+typedef enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,
+    cudaLaunchAttributeAccessPolicyWindow = 1,
+    cudaLaunchAttributeCooperative = 2,
+    cudaLaunchAttributeSynchronizationPolicy = 3,
+    cudaLaunchAttributePriority = 8
+} cudaLaunchAttributeID;
+typedef union cudaLaunchAttributeValue {
+    char pad[64];
+    struct cudaAccessPolicyWindow accessPolicyWindow;
+    int cooperative;
+    enum cudaSynchronizationPolicy syncPolicy;
+    int priority;
+} cudaLaunchAttributeValue;
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+
+/* Shared memory bank width (configurable on old GPUs only; accepted). */
+enum cudaSharedMemConfig {
+    cudaSharedMemBankSizeDefault = 0,
+    cudaSharedMemBankSizeFourByte = 1,
+    cudaSharedMemBankSizeEightByte = 2
+};
+
+/* Between two devices (the emulator has one: every query fails). */
+enum cudaDeviceP2PAttr {
+    cudaDevP2PAttrPerformanceRank = 1,
+    cudaDevP2PAttrAccessSupported = 2,
+    cudaDevP2PAttrNativeAtomicSupported = 3,
+    cudaDevP2PAttrCudaArrayAccessSupported = 4,
+    cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
+};
+
 #endif /* CUDA_EMU_DRIVER_TYPES_H */

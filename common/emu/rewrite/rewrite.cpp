@@ -73,6 +73,11 @@ class Rewriter {
     bool handle_launch_bounds(size_t at, size_t *next);
     bool at_file_scope() const;
     void open_brace(size_t at);
+    int declares_device(size_t brace) const;
+    std::string kernel_name(size_t brace) const;
+    bool shift_is_safe(size_t at) const;
+    bool handle_asm(size_t at, size_t *next);
+    void handle_shift(size_t at, size_t *next);
 
     const std::string &s_;
     const std::string &path_;
@@ -80,6 +85,8 @@ class Rewriter {
     std::vector<uint8_t> kind_;      /* ByteKind of every byte */
     std::vector<uint8_t> directive_; /* 1 for bytes of a preprocessor directive */
     std::vector<bool> scopes_;       /* open braces: true for namespace / extern "C" */
+    std::vector<bool> device_;       /* open braces: inside a __device__/__global__ function */
+    std::vector<std::string> kernels_; /* open braces: the kernel to register when it closes */
     std::vector<Edit> edits_;
     std::string error_;
     unsigned counter_ = 0;           /* makes generated names unique in the file */
@@ -362,7 +369,129 @@ void Rewriter::open_brace(size_t at)
                 end = skip_space_back(end - 2);
         }
     }
+    bool file_scope = at_file_scope();
+    int kind = ns ? 0 : declares_device(at);
     scopes_.push_back(ns);
+    device_.push_back((!device_.empty() && device_.back()) || kind != 0);
+    kernels_.push_back(kind == 2 && file_scope ? kernel_name(at) : std::string());
+}
+
+/* What the declaration that the brace at BRACE opens the body of (a function,
+ * a lambda, an initializer) says, in the text back to the previous ; { } or
+ * directive at its level: 0 neither __device__ nor __global__, 1 __device__,
+ * 2 __global__ and not a template, 3 a __global__ template. */
+int Rewriter::declares_device(size_t brace) const
+{
+    int kind = 0;
+    for (size_t j = brace; j-- > 0;) {
+        if (directive_[j])
+            break;
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == ')' || c == ']') {
+            j = match_backward(j);
+            if (j == npos)
+                break;
+            continue;
+        }
+        if (c == '>' && kind == 2) {
+            size_t open = match_angle_backward(j);
+            if (open != npos) {
+                size_t w = skip_space_back(open);
+                if (s_.compare(ident_begin(w), w - ident_begin(w), "template") == 0)
+                    return 3;
+                j = open;
+                continue;
+            }
+        }
+        if (c == ';' || c == '{' || c == '}')
+            break;
+        if (ident_char(c)) {
+            size_t b = ident_begin(j + 1);
+            std::string w = s_.substr(b, j + 1 - b);
+            if (w == "__global__")
+                kind = 2;
+            else if (w == "__device__" && kind == 0)
+                kind = 1;
+            else if (w == "template" && kind == 2)
+                return 3;
+            j = b;
+        }
+    }
+    return kind;
+}
+
+/* The name of the function whose body the brace at BRACE opens, when it is a
+ * plain identifier before its parameter list; "" otherwise. */
+std::string Rewriter::kernel_name(size_t brace) const
+{
+    size_t end = skip_space_back(brace);
+    if (end == 0 || s_[end - 1] != ')')
+        return "";
+    size_t open = match_backward(end - 1);
+    if (open == npos)
+        return "";
+    size_t name_end = skip_space_back(open);
+    size_t name = ident_begin(name_end);
+    if (name == name_end || std::isdigit((unsigned char)s_[name]))
+        return "";
+    size_t before = skip_space_back(name);
+    if (before > 0 && (s_[before - 1] == ':' || s_[before - 1] == '~'))
+        return ""; /* qualified: not at the namespace it is declared in */
+    std::string n = s_.substr(name, name_end - name);
+    if (n == "__launch_bounds__" || n == "__global__" || n == "operator")
+        return "";
+    return n;
+}
+
+/* Whether the >> (or >>=) at AT is certainly a shift, not two template
+ * argument lists closing: no '<' since the start of its expression. */
+bool Rewriter::shift_is_safe(size_t at) const
+{
+    for (size_t j = at; j-- > 0;) {
+        if (directive_[j])
+            return false;
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == ')' || c == ']') {
+            j = match_backward(j);
+            if (j == npos)
+                return false;
+            continue;
+        }
+        if (c == '<')
+            return false;
+        if (c == ';' || c == '{' || c == '}' || c == ',' || c == '(' || c == '[' || c == '?' ||
+            c == ':' || (c == '=' && j + 1 < s_.size() && s_[j + 1] != '=' && j > 0 &&
+                         std::string("=!<>+-*/%&|^").find(s_[j - 1]) == npos))
+            return true;
+    }
+    return true;
+}
+
+/* A shift in device code, at AT (<<, <<=, >> or >>=): becomes the same
+ * operator around ::cuda_emu::shift_tag, whose overloads give the GPU's
+ * result where C++ leaves it undefined (a count of the width or more gives 0,
+ * or the sign for a signed >>; see cuda_emu/device.h). Precedence and
+ * associativity stay those of the token replaced. */
+void Rewriter::handle_shift(size_t at, size_t *next)
+{
+    bool assign = code_at(at + 2, "=");
+    std::string op = s_.substr(at, assign ? 3 : 2);
+    *next = at + op.size();
+    size_t before = skip_space_back(at);
+    size_t word = ident_begin(before);
+    if (before > word && s_.compare(word, before - word, "operator") == 0)
+        return; /* a declaration of operator<< */
+    if (before > 0 && (s_[before - 1] == '<' || s_[before - 1] == '>'))
+        return; /* part of <<< or >>> */
+    if (code_at(*next, "<") || code_at(*next, ">"))
+        return;
+    if (op[0] == '>' && !shift_is_safe(at))
+        return;
+    edits_.push_back(Edit{at, at + op.size(), op + " ::cuda_emu::shift_tag " + op});
 }
 
 bool Rewriter::handle_directive(size_t hash, size_t *next)
@@ -497,6 +626,15 @@ bool Rewriter::handle_launch(size_t at, size_t *next)
     if (close == npos)
         return fail(open, "unbalanced parentheses in the kernel's argument list");
     std::string kernel = flatten(callee, callee_end);
+    if (!device_.empty() && device_.back()) {
+        /* A launch from device code (dynamic parallelism): a build error
+         * where it is compiled, see prelude.h. */
+        edits_.push_back(Edit{callee, close + 1,
+                              "CUDA_EMU_DEVICE_LAUNCH" +
+                                  std::string(newlines(callee, close + 1), '\n')});
+        *next = close + 1;
+        return true;
+    }
     bool has_args = skip_space(open + 1) < close;
     std::string out = "::cuda_emu::launch(CUDA_EMU_KERNEL_PTR(" + kernel + "), " + quoted(kernel) +
                       ", ::cuda_emu::config(" + s_.substr(cfg, cfg_end - cfg) +
@@ -642,16 +780,29 @@ bool Rewriter::handle_shared(size_t at, size_t *next)
         std::string elem = "std::remove_extent_t<decltype(" + tag + "::" + name + ")>";
         out = "struct " + tag + " { " + member + "; }; ";
         if (file_scope)
-            out += "static " + elem + " *" + name + "; [[maybe_unused]] static const bool " + tag +
+            out += "static thread_local " + elem + " *" + name + "; [[maybe_unused]] static const bool " + tag +
                    "_registered = ::cuda_emu::register_dynamic_shared_alias([](void *cuda_emu_p) { " +
                    name + " = static_cast<" + elem + " *>(cuda_emu_p); });";
         else
             out += "auto *" + name + " = ::cuda_emu::dynamic_shared<" + elem + ">();";
     } else {
-        if (file_scope)
-            return fail(at, "the emulator cannot give each block its own copy of a __shared__ "
-                            "variable declared at file scope; declare it inside the kernel");
         out = "struct " + tag + " { " + member + "; };";
+        if (file_scope) {
+            /* One copy per host thread, which the runtime fills with the
+             * running block's contents whenever it switches blocks. */
+            for (size_t k = 0; k < names.size(); ++k) {
+                const std::string &n = names[k];
+                out += " static thread_local decltype(" + tag + "::" + n + ") " + n +
+                       "; [[maybe_unused]] static const bool " + tag + "_registered_" +
+                       std::to_string(k) + " = ::cuda_emu::register_file_shared([]() -> void * { "
+                       "return &" + n + "; }, sizeof(" + n + "), " + quoted(n) +
+                       ", sizeof(std::remove_all_extents_t<decltype(" + tag + "::" + n + ")>));";
+            }
+            out += std::string(newlines(begin, semi + 1), '\n');
+            edits_.push_back(Edit{begin, semi + 1, out});
+            *next = semi + 1;
+            return true;
+        }
         for (size_t k = 0; k < names.size(); ++k)
             out += " auto &" + names[k] + " = ::cuda_emu::shared_var<decltype(" + tag + "::" +
                    names[k] + ")>(&::cuda_emu::shared_key<" + tag + ">, " + std::to_string(k) +
@@ -691,6 +842,88 @@ bool Rewriter::handle_launch_bounds(size_t at, size_t *next)
     return true;
 }
 
+/* The contents of the string literal [BEGIN, END) (a plain "..." literal;
+ * escapes kept as written). */
+static std::string literal_text(const std::string &s, size_t begin, size_t end)
+{
+    if (end - begin < 2 || s[begin] != '"' || s[end - 1] != '"')
+        return std::string(1, '\0'); /* not a plain literal: matches nothing */
+    return s.substr(begin + 1, end - begin - 2);
+}
+
+/* One form of inline PTX has a meaning here: reading a special register,
+ *   asm [volatile] ("mov.u32 %0, %%laneid;" : "=r"(x));
+ * (laneid, warpid, nwarpid, smid, nsmid, lanemask_eq/lt/le/gt/ge, clock,
+ * clock64, globaltimer), which becomes (x) = ::cuda_emu::ptx_laneid() and so
+ * on. Returns false for any other asm, which stays a build error. */
+bool Rewriter::handle_asm(size_t at, size_t *next)
+{
+    size_t p = skip_space(ident_end(at));
+    for (;;) { /* qualifiers */
+        size_t e = ident_end(p);
+        std::string q = s_.substr(p, e - p);
+        if (q != "volatile" && q != "__volatile__" && q != "__volatile")
+            break;
+        p = skip_space(e);
+    }
+    if (!code_at(p, "("))
+        return false;
+    size_t close = match_forward(p);
+    if (close == npos)
+        return false;
+    /* The template: string literals up to the first ':' */
+    std::string text;
+    size_t i = skip_space(p + 1);
+    while (i < close && kind_[i] == literal) {
+        size_t e = i;
+        while (e < close && kind_[e] == literal)
+            ++e;
+        text += literal_text(s_, i, e);
+        i = skip_space(e);
+    }
+    if (!code_at(i, ":"))
+        return false;
+    i = skip_space(i + 1);
+    size_t c0 = i;
+    while (i < close && kind_[i] == literal)
+        ++i;
+    std::string constraint = literal_text(s_, c0, i);
+    i = skip_space(i);
+    if ((constraint != "=r" && constraint != "=l") || !code_at(i, "("))
+        return false;
+    size_t out_close = match_forward(i);
+    if (out_close == npos || out_close > close)
+        return false;
+    std::string target = s_.substr(i + 1, out_close - i - 1);
+    /* Nothing else but empty input lists and clobbers. */
+    for (size_t k = out_close + 1; k < close; ++k)
+        if (is_code(k) && !std::isspace((unsigned char)s_[k]) && s_[k] != ':' && s_[k] != ',')
+            return false;
+    /* mov.{u,s,b}{32,64} %0, %%REG; */
+    std::string t;
+    for (char ch : text)
+        if (!std::isspace((unsigned char)ch))
+            t += ch;
+    static const char *const regs[] = {"laneid", "warpid", "nwarpid", "smid", "nsmid",
+                                       "lanemask_eq", "lanemask_lt", "lanemask_le",
+                                       "lanemask_gt", "lanemask_ge", "clock", "clock64",
+                                       "globaltimer"};
+    std::string reg;
+    for (const char *r : regs)
+        for (const char *type : {"u32", "s32", "b32", "u64", "s64", "b64"})
+            if (t == std::string("mov.") + type + "%0,%%" + r + ";" ||
+                t == std::string("mov.") + type + "%0,%%" + r)
+                reg = r;
+    if (reg.empty())
+        return false;
+    size_t end = skip_space(close + 1);
+    std::string out = "(void)((" + target + ") = ::cuda_emu::ptx_" + reg + "())";
+    out += std::string(newlines(at, close + 1), '\n');
+    edits_.push_back(Edit{at, close + 1, out});
+    *next = end > close + 1 ? close + 1 : close + 1;
+    return true;
+}
+
 bool Rewriter::run(std::string *error)
 {
     const size_t n = s_.size();
@@ -709,8 +942,19 @@ bool Rewriter::run(std::string *error)
         } else if (c == '}') {
             if (!scopes_.empty())
                 scopes_.pop_back();
+            if (!device_.empty())
+                device_.pop_back();
+            if (!kernels_.empty()) {
+                if (!kernels_.back().empty())
+                    edits_.push_back(Edit{i + 1, i + 1,
+                                          " CUDA_EMU_REGISTER_KERNEL(" + kernels_.back() + ")"});
+                kernels_.pop_back();
+            }
         } else if (code_at(i, "<<<")) {
             ok = handle_launch(i, &next);
+        } else if ((code_at(i, "<<") || code_at(i, ">>")) && !directive_[i] && !device_.empty() &&
+                   device_.back()) {
+            handle_shift(i, &next);
         } else if (ident_char(c) && (i == 0 || !ident_char(s_[i - 1]))) {
             next = ident_end(i);
             std::string word = s_.substr(i, next - i);
@@ -718,7 +962,8 @@ bool Rewriter::run(std::string *error)
                 ok = handle_shared(i, &next);
             else if (!directive_[i] && word == "__launch_bounds__")
                 ok = handle_launch_bounds(i, &next);
-            else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm"))
+            else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm") &&
+                     !handle_asm(i, &next))
                 /* Inline PTX cannot run here: a build error where it is compiled
                  * (not in a branch #if leaves out), see prelude.h. */
                 edits_.push_back(Edit{i, next, "CUDA_EMU_INLINE_ASM"});

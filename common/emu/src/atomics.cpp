@@ -1,12 +1,13 @@
 /*
  * atomics.cpp -- atomic read-modify-write operations and memory fences.
  *
- * Fibers only switch at waits, never inside these functions, so a plain
- * read-modify-write is atomic here. What makes them more than that is the
- * bookkeeping: the race checker must know an access was atomic (atomics do
- * not race with each other), that it may order other accesses (a ticket taken
- * after a __threadfence() publishes a block's results), and that a thread
- * polling a flag with atomics that change nothing is spinning.
+ * Blocks may run on several host threads at once (exec.cpp), so each is a
+ * real atomic operation of the CPU: a compare-and-swap loop. What makes them
+ * more than that is the bookkeeping: the race checker must know an access was
+ * atomic (atomics do not race with each other), that it may order other
+ * accesses (a ticket taken after a __threadfence() publishes a block's
+ * results), and that a thread polling a flag with atomics that change
+ * nothing is spinning.
  */
 #include <cstdint>
 #include <cstring>
@@ -17,18 +18,28 @@ namespace cuda_emu {
 
 namespace {
 
+template <size_t N> struct Bits;
+template <> struct Bits<2> { using type = uint16_t; };
+template <> struct Bits<4> { using type = uint32_t; };
+template <> struct Bits<8> { using type = uint64_t; };
+
 template <class T, class F>
-__attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc)
+__attribute__((always_inline)) inline T rmw(T *address, F update, const void *pc,
+                                            bool reads_old = true)
 {
-    T old = *address;
-    T now = update(old);
-    *address = now;
-    /* Compared as bits: a float that stays NaN is no change. */
-    uint64_t before = 0, after = 0;
-    std::memcpy(&before, &old, sizeof(T));
-    std::memcpy(&after, &now, sizeof(T));
-    /* After the write: tracking may let another fiber run (a spinning thread). */
-    track_atomic(address, sizeof(T), before != after, pc);
+    using U = typename Bits<sizeof(T)>::type;
+    U *p = reinterpret_cast<U *>(address);
+    U before = __atomic_load_n(p, __ATOMIC_RELAXED), after;
+    T old, now;
+    do {
+        std::memcpy(&old, &before, sizeof(T));
+        now = update(old);
+        std::memcpy(&after, &now, sizeof(T));
+    } while (!__atomic_compare_exchange_n(p, &before, after, true, __ATOMIC_SEQ_CST,
+                                          __ATOMIC_RELAXED));
+    /* Compared as bits: a float that stays NaN is no change. After the
+     * write: tracking may let another fiber run (a spinning thread). */
+    track_atomic(address, sizeof(T), before != after, pc, reads_old);
     return old;
 }
 
@@ -51,10 +62,15 @@ CUDA_EMU_ATOMIC2(atomicAdd, float, old + val)
 CUDA_EMU_ATOMIC2(atomicAdd, double, old + val)
 CUDA_EMU_ATOMIC2(atomicSub, int, (int)((unsigned)old - (unsigned)val))
 CUDA_EMU_ATOMIC2(atomicSub, unsigned int, old - val)
-CUDA_EMU_ATOMIC2(atomicExch, int, val)
-CUDA_EMU_ATOMIC2(atomicExch, unsigned int, val)
-CUDA_EMU_ATOMIC2(atomicExch, unsigned long long, val)
-CUDA_EMU_ATOMIC2(atomicExch, float, val)
+#define CUDA_EMU_ATOMIC_EXCH(T)                                                         \
+    T atomicExch(T *address, T val)                                                     \
+    {                                                                                   \
+        return rmw(address, [val](T) -> T { return val; }, CUDA_EMU_PC, false);          \
+    }
+CUDA_EMU_ATOMIC_EXCH(int)
+CUDA_EMU_ATOMIC_EXCH(unsigned int)
+CUDA_EMU_ATOMIC_EXCH(unsigned long long)
+CUDA_EMU_ATOMIC_EXCH(float)
 CUDA_EMU_ATOMIC2(atomicMin, int, old < val ? old : val)
 CUDA_EMU_ATOMIC2(atomicMin, unsigned int, old < val ? old : val)
 CUDA_EMU_ATOMIC2(atomicMin, long long, old < val ? old : val)
@@ -87,6 +103,6 @@ CUDA_EMU_ATOMIC_CAS(unsigned long long)
 CUDA_EMU_ATOMIC_CAS(unsigned short)
 
 /* One device, one order: all three fence scopes are the same here. */
-void __threadfence() { cuda_emu::track_sync(); }
-void __threadfence_block() { cuda_emu::track_sync(); }
-void __threadfence_system() { cuda_emu::track_sync(); }
+void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); cuda_emu::track_sync(); }
+void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); cuda_emu::track_sync(); }
+void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); cuda_emu::track_sync(); }

@@ -8,14 +8,19 @@
  *   track.cpp    the memory-access hooks: race and uninitialized-read checks
  *   report.cpp   error messages with kernel, block, thread and source line
  *
- * One host thread at a time runs in here (api_mutex): CUDA threads are fibers
- * switched by the scheduler in exec.cpp, so none of this state needs a lock
- * of its own.
+ * One host thread at a time calls the API (api_mutex). A launch runs its
+ * blocks on that thread and, when there are several CPUs, on worker threads
+ * too (exec.cpp): each runs whole blocks, whose CUDA threads are fibers it
+ * switches itself. What a block owns (its threads, shared memory and their
+ * bookkeeping) is only touched by the worker running it; what blocks share
+ * (device memory's bookkeeping, atomics, the launch's error) is locked or
+ * atomic, and the rest is per worker (thread_local).
  */
 #ifndef CUDA_EMU_INTERNAL_H
 #define CUDA_EMU_INTERNAL_H
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -57,6 +62,8 @@ struct Settings {
     size_t stack_bytes;   /* CUDA_EMU_STACK_KB: stack per CUDA thread */
     size_t check_max;     /* CUDA_EMU_CHECK_MAX_MB: device memory checked for races and
                              uninitialized reads, at most (first come, first checked) */
+    unsigned workers;     /* CUDA_EMU_WORKERS: host threads that run a launch's blocks
+                             (default: the CPUs this process may use, at most 8) */
 };
 const Settings &settings();
 /* The check switch, read on every memory access; settings().check, cached. */
@@ -68,11 +75,14 @@ enum class ThreadState : uint8_t {
     ready,      /* may run */
     at_barrier, /* waits at __syncthreads() */
     at_warp_op, /* waits for the other lanes of a warp collective */
+    at_tile_barrier, /* waits at the sync() of a cooperative-groups tile wider than a warp */
+    at_grid_barrier, /* waits at grid.sync() (a cooperative launch) */
     spinning,   /* gave the CPU back because it seemed to poll memory */
     exited      /* returned from the kernel */
 };
 
 struct Block;
+struct Region; /* a tracked range of memory (track.cpp) */
 
 /* A lane's part in a pending warp collective (see warp.cpp). */
 struct WarpOp {
@@ -82,12 +92,13 @@ struct WarpOp {
     int b;              /* lane, delta or lane mask operand */
     int c;              /* PTX shfl clamp/segment operand */
     uint64_t result;    /* filled in when the collective completes */
+    void *dst;          /* op_exchange: where every lane's value goes (value points at
+                           this lane's, b is its size) */
 };
 
 struct Thread {
     Context ctx;              /* saved registers while it does not run */
     Stack stack;              /* its stack, from the pool */
-    void *fake_stack;         /* AddressSanitizer's fake-stack handle across switches */
     Block *block;             /* the block it belongs to */
     uint3 idx;                /* threadIdx */
     unsigned tid;             /* linear index in the block: x + y*X + z*X*Y */
@@ -96,6 +107,8 @@ struct Thread {
     int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
     int bar_pred;             /* its predicate for the __syncthreads_* variants */
     int bar_result;           /* the variant's result, set when the barrier opens */
+    unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
+    unsigned tile_count;      /* and its size */
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
     uint32_t phase;           /* block barriers passed in this launch */
     uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
@@ -126,6 +139,8 @@ struct Block {
     unsigned nwarps;                  /* warps, the last possibly partial */
     unsigned exited;                  /* threads that returned */
     unsigned at_barrier;              /* threads waiting at __syncthreads() */
+    unsigned at_tile;                 /* threads waiting at a wide tile's sync() */
+    unsigned at_grid;                 /* threads waiting at grid.sync() */
     unsigned cursor;                  /* where the round-robin search resumes */
     std::vector<SharedVar> shared;    /* static __shared__ variables, by first use */
     size_t static_shared;             /* their total size, bytes */
@@ -135,6 +150,9 @@ struct Block {
     std::vector<uint32_t> warp_clock; /* [warp][lane][other]: the __syncwarp count of OTHER
                                          that LANE has synchronised with; empty until the
                                          block's first __syncwarp */
+    std::vector<Region *> regions;    /* its shared memory's tracked regions (track.cpp) */
+    std::vector<void *> file_shared;  /* its copies of file-scope __shared__ variables, by
+                                         registration; null until it first runs */
 };
 
 struct Launch {
@@ -144,14 +162,18 @@ struct Launch {
     dim3 block;                  /* block shape */
     size_t smem;                 /* dynamic shared memory per block */
     void (*invoke)(void *);      /* runs the kernel for the current thread */
-    void *ctx;                   /* its argument */
+    void *ctx;                   /* its argument: the kernel's arguments */
+    size_t ctx_size;             /* its size (reads of it are not checked) */
     uint32_t serial;             /* distinguishes this launch's access records; never 0 */
     unsigned threads_per_block;  /* block.x * block.y * block.z */
     unsigned long long nblocks;  /* grid.x * grid.y * grid.z */
-    uint32_t clock;              /* ticks at every atomic and fence (race checker) */
-    cudaError_t error;           /* first error, cudaSuccess while all is well */
-    bool rejected;               /* error is a launch failure, not sticky (launch bounds) */
-    bool stop;                   /* abandon the rest of the grid */
+    std::atomic<uint32_t> clock; /* ticks at every atomic and fence (race checker) */
+    std::atomic<int> error;      /* first error (a cudaError_t), cudaSuccess while all is well */
+    std::atomic<bool> rejected;  /* error is a launch failure, not sticky (launch bounds) */
+    std::atomic<bool> stop;      /* abandon the rest of the grid */
+    std::atomic<bool> reported;  /* an error report was printed: later ones are not */
+    bool parallel;               /* its blocks run on several host threads at once */
+    bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
 };
 
 /* Per host thread, so that host threads of the program (a CPU reference
@@ -217,10 +239,12 @@ enum class RegionKind : uint8_t {
 };
 
 /* Starts tracking [P, P+SIZE). NAME and ELEM_SIZE describe shared variables
- * in messages; ALLOC_PC is where a device allocation was made. */
+ * in messages; ALLOC_PC is where a device allocation was made. Shared memory
+ * (the shared kinds) belongs to BLOCK and is only looked up by its threads;
+ * the other kinds are tracked for everyone (host API calls, between launches). */
 void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
-                  const void *alloc_pc);
-/* Stops tracking the region that starts at P. */
+                  const void *alloc_pc, Block *block = nullptr);
+/* Stops tracking the device region that starts at P. */
 void untrack_region(void *p);
 /* The kind of the tracked region that holds [P, P+SIZE) entirely, in *KIND;
  * false if there is none. BASE and REGION_SIZE describe it. */
@@ -230,17 +254,19 @@ bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base,
 void mark_written(void *p, size_t n);
 /* Host copies: DST gets SRC's written/unwritten state. */
 void copy_written(void *dst, const void *src, size_t n);
-/* Reports host reads of never-written device memory in [P, P+N), by the API
- * call WHAT at PC; returns false (and reports) if there are any. */
+/* Warns of host reads of never-written device memory in [P, P+N), and of
+ * results computed from uninitialized reads, by the API call WHAT at PC;
+ * returns false if there were never-written bytes. */
 bool check_written(const void *p, size_t n, const char *what, const void *pc);
 /* Forgets the uninitialized reads reported so far (cudaDeviceReset). */
 void reset_uninitialized_reports();
-/* An atomic access of SIZE bytes at ADDR that CHANGED memory or not. */
-void track_atomic(void *addr, size_t size, bool changed, const void *pc);
+/* An atomic access of SIZE bytes at ADDR that CHANGED memory or not;
+ * READS_OLD: its result depends on the old value (all but atomicExch). */
+void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool reads_old = true);
 /* A fence, or an atomic: everything this thread did before is ordered
  * before what other threads do after they synchronise with it. */
 void track_sync();
-/* Forgets the bounds of the block-local regions of B (at block end). */
+/* Forgets the regions of B's shared memory (at block end). */
 void untrack_block(Block *b);
 
 /* ---- Device memory (devmem.cpp) ------------------------------------------ */
@@ -273,10 +299,19 @@ std::string dim_str(uint3 v);
 /* The threads of B listed in TIDS, compactly: "(0,0,0)..(15,0,0), (20,0,0)". */
 std::string thread_list(const Block *b, const std::vector<unsigned> &tids);
 /* Prints "cuda-emu: error: WHAT in kernel K, block (..), thread (..)" (the
- * thread part only when T is not null) to stderr. */
+ * thread part only when T is not null) to stderr. In a launch only the first
+ * error is reported (blocks running on other workers may fail too, once the
+ * launch stops): a later report_head and its lines print nothing. */
 void report_head(const char *what, const Block *b, const Thread *t);
 /* Prints one indented detail line. */
 void report_line(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* Whether this host thread may print a warning in the running launch (none
+ * once an error was reported); takes the lock that keeps reports whole,
+ * released by report_done(). */
+bool report_begin_warning();
+void report_done();
+/* A new launch starts on this host thread: its reports are not muted. */
+void report_reset();
 /* Describes the memory at [P, P+N) for a message: which allocation or
  * __shared__ variable, at what offset. */
 std::string describe_memory(const void *p, size_t n);

@@ -15,23 +15,29 @@
  * reported as a hang instead of hanging the emulator.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
 #include <sanitizer/common_interface_defs.h>
 
+#define CUDA_EMU_WRITES_BUILTINS
 #include "emu_internal.h"
 
-extern "C" {
-uint3 threadIdx; /* see device_launch_parameters.h */
-uint3 blockIdx;
-dim3 blockDim;
-dim3 gridDim;
+extern "C" { /* see device_launch_parameters.h */
+__thread __attribute__((tls_model("initial-exec"))) uint3 threadIdx;
+__thread __attribute__((tls_model("initial-exec"))) uint3 blockIdx;
+__thread __attribute__((tls_model("initial-exec"))) dim3 blockDim;
+__thread __attribute__((tls_model("initial-exec"))) dim3 gridDim;
 }
 
 namespace cuda_emu {
@@ -41,21 +47,28 @@ thread_local Launch *g_launch;
 
 namespace {
 
-Context g_host_ctx;                /* the scheduler's context while a fiber runs */
-void *g_host_fake_stack;           /* AddressSanitizer's fake stack of the host side */
-const void *g_host_stack_lo;       /* the host stack, for switching back to it */
-size_t g_host_stack_size;
-Block *g_shown_block;              /* block whose blockIdx and shared aliases are set */
-uint32_t g_launch_serial;          /* last serial handed out to a launch */
-uint32_t g_block_serial;           /* last serial handed out to a block */
+/* Per worker (host thread running blocks): */
+thread_local Context g_host_ctx;     /* the scheduler's context while a fiber runs */
+thread_local Block *g_shown_block;   /* block whose blockIdx and shared aliases are set */
+uint32_t g_launch_serial;            /* last serial handed out to a launch (host side) */
+std::atomic<uint32_t> g_block_serial; /* last serial handed out to a block */
 
 /* Blocks that ran, kept for the next ones: a block's thread table is tens of
  * kilobytes, and allocating one per block keeps AddressSanitizer's quarantine
- * handing out fresh pages. Never destroyed (LeakSanitizer, see runtime.cpp). */
+ * handing out fresh pages. One list per host thread, freed when it ends. */
+struct SpareBlocks {
+    std::vector<Block *> blocks;
+    ~SpareBlocks()
+    {
+        for (Block *b : blocks)
+            delete b;
+    }
+};
+
 std::vector<Block *> &spare_blocks()
 {
-    static auto &blocks = *new std::vector<Block *>();
-    return blocks;
+    static thread_local SpareBlocks spare;
+    return spare.blocks;
 }
 
 /* The setters of file-scope extern __shared__ arrays (launch.h). */
@@ -65,28 +78,20 @@ std::vector<void (*)(void *)> &shared_aliases()
     return setters;
 }
 
-/* ---- Fiber switching, with AddressSanitizer told about each stack (emulated
- * programs always link it; see emu.mk) -------------------------------------- */
+/* ---- Fiber switching ------------------------------------------------------
+ *
+ * AddressSanitizer is not told about the switches (its fiber API costs more
+ * than the switch itself): nothing on a fiber needs it to know the stack. The
+ * kernels are not ASan-instrumented (track.cpp checks their accesses), its
+ * fatal reports unwind with the CFI unwinder, which follows a fiber's frames
+ * down to the trampoline whatever it takes the stack to be, and the runtime's
+ * own instrumented frames on a fiber are unpoisoned when the stack is reused
+ * (stack_release). */
 
-/* Tells AddressSanitizer the stack [LO, LO+SIZE) is about to run (its API
- * wants both halves of every switch). */
-void start_switch(void **fake_save, const void *lo, size_t size)
+/* From thread T's fiber back to the scheduler. */
+inline void switch_to_host(Thread *t)
 {
-    __sanitizer_start_switch_fiber(fake_save, lo, size);
-}
-
-/* Tells AddressSanitizer a switch is complete; returns the previous stack. */
-void finish_switch(void *fake, const void **old_lo, size_t *old_size)
-{
-    __sanitizer_finish_switch_fiber(fake, old_lo, old_size);
-}
-
-/* From thread T's fiber back to the scheduler. FINAL: T never resumes. */
-void switch_to_host(Thread *t, bool final)
-{
-    start_switch(final ? nullptr : &t->fake_stack, g_host_stack_lo, g_host_stack_size);
     context_switch(&t->ctx, &g_host_ctx);
-    finish_switch(t->fake_stack, &g_host_stack_lo, &g_host_stack_size);
 }
 
 /* The body of every fiber: run the kernel for thread ARG, then hand the CPU
@@ -94,11 +99,45 @@ void switch_to_host(Thread *t, bool final)
 void thread_main(void *arg)
 {
     Thread *t = static_cast<Thread *>(arg);
-    finish_switch(nullptr, &g_host_stack_lo, &g_host_stack_size);
     g_launch->invoke(g_launch->ctx);
     t->state = ThreadState::exited;
-    switch_to_host(t, true);
+    switch_to_host(t);
     __builtin_unreachable();
+}
+
+/* File-scope __shared__ variables (launch.h). */
+struct FileShared {
+    void *(*address)();
+    size_t size;
+    const char *name;
+    size_t elem_size;
+};
+std::vector<FileShared> &file_shared()
+{
+    static auto &vars = *new std::vector<FileShared>(); /* never destroyed */
+    return vars;
+}
+
+/* This host thread's file-scope __shared__ variables now hold TO's copies;
+ * FROM (may be null) keeps what its threads left in them. */
+void swap_file_shared(Block *from, Block *to)
+{
+    const std::vector<FileShared> &vars = file_shared();
+    if (to->file_shared.size() < vars.size())
+        to->file_shared.resize(vars.size(), nullptr);
+    for (size_t k = 0; k < vars.size(); ++k) {
+        void *here = vars[k].address();
+        if (from != nullptr && k < from->file_shared.size() && from->file_shared[k] != nullptr)
+            memcpy(from->file_shared[k], here, vars[k].size);
+        if (to->file_shared[k] == nullptr) {
+            /* The block's first run: fresh shared memory holds the poison. */
+            to->file_shared[k] = malloc(vars[k].size);
+            memset(to->file_shared[k], 0xff, vars[k].size);
+            track_region(here, vars[k].size, RegionKind::shared_static, vars[k].name,
+                         vars[k].elem_size, nullptr, to);
+        }
+        memcpy(here, to->file_shared[k], vars[k].size);
+    }
 }
 
 /* Makes T's indices (and its block's shared aliases) the visible ones. */
@@ -106,6 +145,8 @@ void show(Thread *t)
 {
     threadIdx = t->idx;
     if (g_shown_block != t->block) {
+        if (!file_shared().empty())
+            swap_file_shared(g_shown_block, t->block);
         g_shown_block = t->block;
         blockIdx = t->block->idx;
         for (auto set : shared_aliases())
@@ -119,9 +160,7 @@ void resume(Thread *t)
     t->state = ThreadState::ready;
     show(t);
     g_thread = t;
-    start_switch(&g_host_fake_stack, t->stack.lo, t->stack.size);
     context_switch(&g_host_ctx, &t->ctx);
-    finish_switch(g_host_fake_stack, nullptr, nullptr);
     g_thread = nullptr;
 }
 
@@ -136,11 +175,13 @@ Block *start_block(Launch &L, unsigned long long linear)
         spare_blocks().pop_back();
     b->idx = unflatten(linear, L.grid);
     b->linear = linear;
-    b->serial = ++g_block_serial != 0 ? g_block_serial : ++g_block_serial;
+    do
+        b->serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
+    while (b->serial == 0);
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
     b->threads.assign(L.threads_per_block, Thread());
     b->warp_waiting.assign(b->nwarps, 0);
-    b->exited = b->at_barrier = b->cursor = 0;
+    b->exited = b->at_barrier = b->at_tile = b->at_grid = b->cursor = 0;
     b->static_shared = 0;
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
@@ -159,7 +200,7 @@ Block *start_block(Launch &L, unsigned long long linear)
     }
     memset(b->dynamic_shared, 0xff, L.smem);
     track_region(b->dynamic_shared, L.smem, RegionKind::shared_dynamic, "extern __shared__", 1,
-                 nullptr);
+                 nullptr, b);
     return b;
 }
 
@@ -175,6 +216,9 @@ void finish_block(Block *b)
     free(b->dynamic_shared);
     if (g_shown_block == b)
         g_shown_block = nullptr;
+    for (void *p : b->file_shared)
+        free(p);
+    b->file_shared.clear();
     b->shared.clear();
     b->warp_clock.clear();
     spare_blocks().push_back(b);
@@ -260,6 +304,57 @@ void barrier_progress(Block *b)
     std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
 }
 
+/* Every thread of B now counts as having passed a barrier: accesses before
+ * it are ordered before those after (a tile's or the grid's sync). Bumping
+ * every thread's phase, not only the tile's, can only hide a race between
+ * threads no sync orders, never report one where a sync does. */
+void new_phase_for_all(Block *b)
+{
+    for (Thread &t : b->threads) {
+        ++t.phase;
+        t.wsync = 0;
+    }
+    std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
+}
+
+/* Opens the sync() of the tile [FIRST, FIRST+COUNT) of B if every thread of
+ * it waits there; reports a tile some of whose threads exited instead. */
+void tile_progress(Block *b, unsigned first, unsigned count)
+{
+    unsigned n = (unsigned)b->threads.size(), end = std::min(n, first + count);
+    unsigned waiting = 0, gone = 0;
+    for (unsigned i = first; i < end; ++i) {
+        const Thread &u = b->threads[i];
+        if (u.state == ThreadState::at_tile_barrier && u.tile_first == first && u.tile_count == count)
+            ++waiting;
+        else if (u.state == ThreadState::exited)
+            ++gone;
+        else
+            return; /* still running, or waiting elsewhere (a deadlock, found later) */
+    }
+    if (waiting == 0)
+        return;
+    if (gone > 0) {
+        report_head("a tile's sync() not reached by every thread of the tile", b, nullptr);
+        describe_waiters(b, ThreadState::at_tile_barrier, "a tile's sync()");
+        std::vector<unsigned> tids;
+        for (unsigned i = first; i < end; ++i)
+            if (b->threads[i].state == ThreadState::exited)
+                tids.push_back(i);
+        report_line("%zu thread%s of the tile exited without reaching it: %s", tids.size(),
+                    tids.size() == 1 ? "" : "s", thread_list(b, tids).c_str());
+        fail_launch(cudaErrorLaunchFailure);
+        return;
+    }
+    for (unsigned i = first; i < end; ++i) {
+        b->threads[i].state = ThreadState::ready;
+        b->threads[i].wait_pc = nullptr;
+    }
+    b->at_tile -= waiting;
+    b->cursor = first;
+    new_phase_for_all(b);
+}
+
 /* Bookkeeping after T came back to the scheduler. */
 void after_resume(Thread *t)
 {
@@ -269,6 +364,22 @@ void after_resume(Thread *t)
         ++b->exited;
         warp_progress(b, t->tid / kWarpSize);
         barrier_progress(b);
+        if (b->at_tile > 0) /* a tile that waits for T will not get it */
+            for (const Thread &u : b->threads)
+                if (u.state == ThreadState::at_tile_barrier && t->tid >= u.tile_first &&
+                    t->tid - u.tile_first < u.tile_count) {
+                    tile_progress(b, u.tile_first, u.tile_count);
+                    break;
+                }
+        break;
+    case ThreadState::at_tile_barrier:
+        ++b->at_tile;
+        warp_progress(b, t->tid / kWarpSize);
+        tile_progress(b, t->tile_first, t->tile_count);
+        break;
+    case ThreadState::at_grid_barrier:
+        ++b->at_grid;
+        warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::at_barrier:
         ++b->at_barrier;
@@ -289,13 +400,17 @@ void after_resume(Thread *t)
 Thread *next_ready(Block *b)
 {
     unsigned n = (unsigned)b->threads.size();
-    for (unsigned k = 0; k < n; ++k) {
-        unsigned i = (b->cursor + k) % n;
-        if (b->threads[i].state == ThreadState::ready) {
+    Thread *threads = b->threads.data();
+    for (unsigned i = b->cursor; i < n; ++i)
+        if (threads[i].state == ThreadState::ready) {
             b->cursor = i + 1;
-            return &b->threads[i];
+            return &threads[i];
         }
-    }
+    for (unsigned i = 0; i < b->cursor && i < n; ++i)
+        if (threads[i].state == ThreadState::ready) {
+            b->cursor = i + 1;
+            return &threads[i];
+        }
     return nullptr;
 }
 
@@ -304,6 +419,7 @@ void report_deadlock(Block *b)
 {
     report_head("deadlock: no thread of the block can continue", b, nullptr);
     describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
+    describe_waiters(b, ThreadState::at_tile_barrier, "a tile's sync()");
     describe_waiters(b, ThreadState::at_warp_op, "a warp collective");
     warp_describe_stuck(b);
     std::vector<unsigned> gone = threads_where(b, ThreadState::exited);
@@ -336,6 +452,8 @@ BlockRun run_block(Block *b)
         }
         std::vector<unsigned> spinners = threads_where(b, ThreadState::spinning);
         if (spinners.empty()) {
+            if (b->at_grid > 0 && b->at_grid + b->exited == b->threads.size())
+                return r; /* the block waits at grid.sync() for the rest of the grid */
             report_deadlock(b);
             return r;
         }
@@ -359,7 +477,8 @@ BlockRun run_block(Block *b)
 
 /* Reports the polling threads of the ACTIVE blocks as a wait that never ends;
  * MORE_BLOCKS: blocks beyond RESIDENT_LIMIT were still to start. */
-void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks)
+void report_hang(const std::deque<Block *> &active, unsigned resident_limit, bool more_blocks,
+                 unsigned long long resident)
 {
     Launch &L = *g_launch;
     bool first = true;
@@ -394,58 +513,318 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
                     spinners.size() == 1 ? "" : "s", thread_list(b, spinners).c_str());
     }
     if (more_blocks)
-        report_line("%zu block%s resident; the emulated device keeps at most %u blocks of this "
+        report_line("%llu block%s resident; the emulated device keeps at most %u blocks of this "
                     "size resident (%d SMs), so the grid's other %llu blocks cannot start until "
                     "these finish, as on a GPU",
-                    active.size(), active.size() == 1 ? " is" : "s are", resident_limit, kSMs,
-                    L.nblocks - active.size());
+                    resident, resident == 1 ? " is" : "s are", resident_limit, kSMs,
+                    L.nblocks - resident);
     fail_launch(cudaErrorLaunchTimeout);
 }
 
-/* Runs every block of L (or until it fails): one at a time, more while the
- * running ones only poll. */
-void run_grid(Launch &L)
+/* One launch's blocks, as the workers running them share them. */
+struct GridRun {
+    Launch *launch;
+    unsigned resident_limit;                 /* blocks the device keeps resident at once */
+    std::atomic<unsigned long long> next{0}; /* the next block to start */
+    std::atomic<unsigned> resident{0};       /* blocks started and not finished */
+    std::atomic<unsigned> workers{0};        /* workers still running blocks */
+    std::atomic<unsigned> stalled{0};        /* of those, how many only have polling blocks */
+    std::atomic<uint64_t> progress{0};       /* bumped whenever a worker gets anywhere */
+    /* For the report of a hang, which names every worker's polling blocks:
+     * one worker reports while the others pause between rounds. */
+    std::mutex m;                            /* guards actives */
+    std::vector<std::deque<Block *> *> actives; /* each worker's running blocks */
+    std::atomic<bool> pause{false};          /* a worker is reporting a hang */
+    std::atomic<unsigned> paused{0};         /* workers waiting for it */
+};
+
+/* Waits while another worker reports a hang (G.pause). */
+void wait_for_reporter(GridRun &G)
 {
-    unsigned resident_limit = std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+    G.paused.fetch_add(1);
+    while (G.pause.load() && !G.launch->stop.load())
+        std::this_thread::yield();
+    G.paused.fetch_sub(1);
+}
+
+/* Reports a hang of the whole launch, from worker with blocks MINE: once the
+ * other workers pause, with every worker's polling blocks in block order.
+ * Returns without reporting if a worker got somewhere meanwhile. */
+void report_grid_hang(GridRun &G, uint64_t seen)
+{
+    Launch &L = *G.launch;
+    bool no = false;
+    if (!G.pause.compare_exchange_strong(no, true)) {
+        wait_for_reporter(G);
+        return;
+    }
+    while (G.paused.load() + 1 < G.workers.load() && G.progress.load() == seen && !L.stop.load())
+        std::this_thread::yield();
+    if (G.progress.load() == seen && !L.stop.load()) {
+        std::deque<Block *> all;
+        {
+            std::lock_guard<std::mutex> lock(G.m);
+            for (std::deque<Block *> *a : G.actives)
+                all.insert(all.end(), a->begin(), a->end());
+        }
+        std::sort(all.begin(), all.end(),
+                  [](const Block *x, const Block *y) { return x->linear < y->linear; });
+        report_hang(all, G.resident_limit, G.next.load() < L.nblocks, G.resident.load());
+    }
+    G.pause.store(false);
+}
+
+/* Takes the next block of G, if any is left and the device has room for it
+ * (a worker with no block always has room). */
+Block *take_block(GridRun &G, bool have_blocks)
+{
+    Launch &L = *G.launch;
+    unsigned r = G.resident.load();
+    do {
+        if (have_blocks && r >= G.resident_limit)
+            return nullptr;
+    } while (!G.resident.compare_exchange_weak(r, r + 1));
+    unsigned long long i = G.next.fetch_add(1);
+    if (i >= L.nblocks) {
+        G.next.store(L.nblocks);
+        G.resident.fetch_sub(1);
+        return nullptr;
+    }
+    return start_block(L, i);
+}
+
+/* grid.sync(): when every block of a cooperative launch (all resident, on
+ * this one worker) waits there, or has threads that exited, all go on, and
+ * everything before it is ordered before everything after. */
+bool release_grid(GridRun &G, std::deque<Block *> &active)
+{
+    Launch &L = *G.launch;
+    if (active.size() != L.nblocks)
+        return false; /* a block finished without reaching it: a hang, reported later */
+    bool any = false;
+    for (Block *b : active) {
+        if (b->at_grid + b->exited != b->threads.size())
+            return false;
+        any |= b->at_grid > 0;
+    }
+    if (!any)
+        return false;
+    uint32_t now = L.clock.fetch_add(1) + 1;
+    for (Block *b : active) {
+        for (Thread &t : b->threads) {
+            if (t.state != ThreadState::at_grid_barrier)
+                continue;
+            t.state = ThreadState::ready;
+            t.wait_pc = nullptr;
+            t.last_sync = now; /* ordered after every earlier access of the grid */
+            t.sync_phase = t.phase;
+        }
+        b->at_grid = 0;
+        b->cursor = 0;
+        new_phase_for_all(b);
+    }
+    return true;
+}
+
+/* One worker's part of a launch: takes blocks from G and runs them, one at a
+ * time, more while the running ones only poll, until no block is left or the
+ * launch fails. A spin-wait is reported as a hang only when every worker has
+ * only polling blocks and nothing changed for CUDA_EMU_SPIN_LIMIT rounds. */
+void work(GridRun &G)
+{
+    Launch &L = *G.launch;
+    g_launch = &L;
+    blockDim = L.block;
+    gridDim = L.grid;
+    g_shown_block = nullptr;
+    report_reset();
     std::deque<Block *> active;
-    unsigned long long next = 0;
     unsigned stalled_rounds = 0;
-    while (!L.stop) {
+    bool stalled = false;
+    uint64_t seen = 0;
+    G.workers.fetch_add(1);
+    if (L.cooperative) /* every block resident from the start, as the launch promises */
+        while (Block *b = take_block(G, !active.empty()))
+            active.push_back(b);
+    {
+        std::lock_guard<std::mutex> lock(G.m);
+        G.actives.push_back(&active);
+    }
+    while (!L.stop.load(std::memory_order_relaxed)) {
         if (active.empty()) {
-            if (next == L.nblocks)
+            Block *b = take_block(G, false);
+            if (b == nullptr)
                 break;
-            active.push_back(start_block(L, next++));
+            active.push_back(b);
         }
         bool progress = false;
-        for (size_t i = 0; i < active.size() && !L.stop;) {
+        for (size_t i = 0; i < active.size() && !L.stop.load(std::memory_order_relaxed);) {
             BlockRun r = run_block(active[i]);
             progress |= r.progress;
             if (r.done) {
                 finish_block(active[i]);
+                G.resident.fetch_sub(1);
                 active.erase(active.begin() + (long)i);
                 progress = true;
             } else {
                 ++i;
             }
         }
-        if (L.stop)
+        if (L.stop.load(std::memory_order_relaxed))
             break;
         if (progress) {
+            if (stalled) {
+                stalled = false;
+                G.stalled.fetch_sub(1);
+            }
+            if (L.parallel)
+                G.progress.fetch_add(1, std::memory_order_relaxed);
+            stalled_rounds = 0;
+            continue;
+        }
+        if (L.cooperative && release_grid(G, active)) {
             stalled_rounds = 0;
             continue;
         }
         /* Every running block polls: let another block in, as a GPU would
          * have it resident already. */
-        if (next < L.nblocks && active.size() < resident_limit) {
-            active.push_back(start_block(L, next++));
+        if (Block *b = take_block(G, true)) {
+            active.push_back(b);
             stalled_rounds = 0;
             continue;
         }
-        if (++stalled_rounds >= settings().spin_limit)
-            report_hang(active, resident_limit, next < L.nblocks);
+        if (!stalled) {
+            stalled = true;
+            G.stalled.fetch_add(1);
+            seen = G.progress.load();
+        }
+        if (G.pause.load()) {
+            wait_for_reporter(G);
+            continue;
+        }
+        /* Another worker may still be about to change what these blocks
+         * wait for: count only rounds in which every worker is stuck. */
+        uint64_t now = G.progress.load();
+        if (now != seen || G.stalled.load() < G.workers.load()) {
+            seen = now;
+            stalled_rounds = 0;
+            continue;
+        }
+        if (++stalled_rounds >= settings().spin_limit) {
+            report_grid_hang(G, seen);
+            stalled_rounds = 0;
+        }
     }
-    for (Block *b : active)
+    {
+        std::lock_guard<std::mutex> lock(G.m);
+        G.actives.erase(std::find(G.actives.begin(), G.actives.end(), &active));
+    }
+    for (Block *b : active) {
         finish_block(b);
+        G.resident.fetch_sub(1);
+    }
+    if (stalled)
+        G.stalled.fetch_sub(1);
+    G.workers.fetch_sub(1);
+    g_launch = nullptr;
+    g_shown_block = nullptr;
+}
+
+/* ---- Workers --------------------------------------------------------------
+ * Host threads that run blocks beside the one that launched: started at the
+ * first launch with more than one block, waiting between launches. */
+struct Pool {
+    std::mutex m;
+    std::condition_variable wake;  /* a launch is posted */
+    std::condition_variable done;  /* a worker finished its part */
+    GridRun *job = nullptr;        /* the posted launch */
+    uint64_t serial = 0;           /* bumped for every posted launch */
+    unsigned busy = 0;             /* workers still on the posted launch */
+    unsigned started = 0;          /* worker threads running */
+};
+
+Pool *g_pool; /* never destroyed: workers outlive main */
+
+/* A child of fork() has none of its parent's workers: it starts its own. */
+Pool *g_parent_pool; /* the parent's, kept reachable (LeakSanitizer) */
+void pool_after_fork()
+{
+    g_parent_pool = g_pool;
+    g_pool = new Pool();
+}
+
+Pool &pool()
+{
+    static const bool registered = [] {
+        g_pool = new Pool();
+        return pthread_atfork(nullptr, nullptr, pool_after_fork) == 0;
+    }();
+    (void)registered;
+    return *g_pool;
+}
+
+void worker_main()
+{
+    Pool &P = pool();
+    uint64_t seen = 0;
+    std::unique_lock<std::mutex> lock(P.m);
+    for (;;) {
+        P.wake.wait(lock, [&] { return P.serial != seen; });
+        seen = P.serial;
+        GridRun *G = P.job;
+        lock.unlock();
+        work(*G);
+        lock.lock();
+        if (--P.busy == 0)
+            P.done.notify_all();
+    }
+}
+
+/* Workers beside this thread for a launch of L: as many as the settings allow
+ * and could start (0 runs the launch on this thread alone). */
+unsigned helpers_for(const Launch &L)
+{
+    unsigned want = settings().workers > 1 ? settings().workers - 1 : 0;
+    if (L.nblocks < 2 || want == 0)
+        return 0;
+    Pool &P = pool();
+    std::lock_guard<std::mutex> lock(P.m);
+    while (P.started < want) {
+        try {
+            std::thread(worker_main).detach();
+        } catch (const std::system_error &) {
+            break; /* no more threads here: fewer workers */
+        }
+        ++P.started;
+    }
+    return std::min<unsigned long long>(P.started, L.nblocks - 1);
+}
+
+/* Runs every block of L (or until it fails), on this thread and the workers. */
+void run_grid(Launch &L)
+{
+    GridRun G;
+    G.launch = &L;
+    G.resident_limit =
+        (unsigned)std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+    unsigned helpers = L.cooperative ? 0 : helpers_for(L);
+    L.parallel = helpers > 0;
+    if (helpers == 0) {
+        work(G);
+        return;
+    }
+    Pool &P = pool();
+    {
+        std::lock_guard<std::mutex> lock(P.m);
+        P.job = &G;
+        P.busy = P.started;
+        ++P.serial;
+    }
+    P.wake.notify_all();
+    work(G);
+    std::unique_lock<std::mutex> lock(P.m);
+    P.done.wait(lock, [&] { return P.busy == 0; });
+    P.job = nullptr;
 }
 
 /* CUDA's launch checks, in the order a GPU applies them. Returns the error
@@ -516,26 +895,26 @@ void wait_here(ThreadState s, const void *pc)
     Thread *t = g_thread;
     t->state = s;
     t->wait_pc = pc;
-    switch_to_host(t, false);
+    switch_to_host(t);
 }
 
 void fail_from_fiber(cudaError_t err)
 {
     fail_launch(err);
     Thread *t = g_thread;
-    switch_to_host(t, true);
+    switch_to_host(t);
     __builtin_unreachable();
 }
 
 void fail_launch(cudaError_t err)
 {
-    if (g_launch->error == cudaSuccess)
-        g_launch->error = err;
+    int none = cudaSuccess;
+    g_launch->error.compare_exchange_strong(none, err);
     g_launch->stop = true;
 }
 
-void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
-                   void (*invoke)(void *), void *ctx)
+cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+                   void (*invoke)(void *), void *ctx, size_t ctx_size)
 {
     init_runtime();
     if (g_launch != nullptr) {
@@ -547,10 +926,8 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     }
     /* One launch at a time, whichever host thread issues it. */
     std::lock_guard<std::recursive_mutex> lock(api_mutex());
-    if (cudaError_t sticky = sticky_error()) {
-        record_error(sticky);
-        return;
-    }
+    if (cudaError_t sticky = sticky_error())
+        return record_error(sticky);
     Launch L{};
     L.kernel = kernel;
     L.name = name;
@@ -559,26 +936,74 @@ void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg
     L.smem = cfg.smem;
     L.invoke = invoke;
     L.ctx = ctx;
-    if (cudaError_t err = check_launch(L, cfg.stream)) {
-        record_error(err);
-        return;
-    }
+    L.ctx_size = ctx_size;
+    if (cudaError_t err = check_launch(L, cfg.stream))
+        return record_error(err);
     L.threads_per_block = cfg.block.x * cfg.block.y * cfg.block.z;
     L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
     L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
     L.clock = 1;
-    blockDim = cfg.block;
-    gridDim = cfg.grid;
-    g_launch = &L;
+    L.cooperative = cfg.cooperative;
+    if (L.cooperative) {
+        unsigned long long fit =
+            (unsigned long long)kSMs * blocks_per_sm((int)L.threads_per_block, L.smem);
+        if (L.nblocks > fit) {
+            fprintf(stderr,
+                    "cuda-emu: cooperative launch of %s failed: %llu blocks, but only %llu of "
+                    "%u threads fit on the device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor "
+                    "x %d SMs) (cudaErrorCooperativeLaunchTooLarge)\n",
+                    name, L.nblocks, fit, L.threads_per_block, kSMs);
+            return record_error(cudaErrorCooperativeLaunchTooLarge);
+        }
+    }
     run_grid(L);
-    g_launch = nullptr;
-    g_shown_block = nullptr;
-    if (L.error == cudaSuccess)
-        return;
+    const cudaError_t err = (cudaError_t)L.error.load();
+    if (err == cudaSuccess)
+        return cudaSuccess;
     if (L.rejected)
-        record_error(L.error);
-    else
-        set_sticky_error(L.error);
+        return record_error(err);
+    /* A fault in the kernel: sticky, as on a GPU, where the launch itself
+     * succeeds and the next call reports it. */
+    set_sticky_error(err);
+    return cudaSuccess;
+}
+
+/* ---- Kernels by address ---------------------------------------------------- */
+
+namespace {
+
+struct Registered {
+    ArrayLauncher launcher;
+    const char *name;
+};
+
+std::vector<std::pair<const void *, Registered>> &registry()
+{
+    static auto &r = *new std::vector<std::pair<const void *, Registered>>(); /* never destroyed */
+    return r;
+}
+
+} // namespace
+
+bool register_kernel(KernelRegistration fn, const char *name)
+{
+    registry().push_back({fn.fn, Registered{fn.launcher, name}});
+    return true;
+}
+
+cudaError_t launch_registered(const void *fn, const LaunchConfig &cfg, void **args)
+{
+    for (const auto &k : registry())
+        if (k.first == fn)
+            return k.second.launcher(fn, k.second.name, cfg, args);
+    fprintf(stderr,
+            "cuda-emu: %s with the kernel given as a void pointer (%p): the emulator can only "
+            "unpack the argument array of a __global__ function defined in a .cu file at "
+            "namespace scope that is not a template; pass the kernel itself "
+            "(cudaLaunchKernel(kernel, ...)), not (void *)kernel "
+            "(cudaErrorInvalidDeviceFunction)\n",
+            cfg.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", fn);
+    return record_error(cudaErrorInvalidDeviceFunction);
 }
 
 /* ---- Shared memory -------------------------------------------------------- */
@@ -628,7 +1053,7 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
         abort();
     }
     memset(p, 0xff, size);
-    track_region(p, size, RegionKind::shared_static, name, elem_size, nullptr);
+    track_region(p, size, RegionKind::shared_static, name, elem_size, nullptr, b);
     b->shared.push_back(SharedVar{key, index, p, size});
     b->static_shared += size;
     return p;
@@ -637,6 +1062,12 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
 void *shared_dynamic()
 {
     return device_only("extern __shared__ memory")->block->dynamic_shared;
+}
+
+bool register_file_shared(void *(*address)(), size_t size, const char *name, size_t elem_size)
+{
+    file_shared().push_back(FileShared{address, size, name, elem_size});
+    return true;
 }
 
 bool register_dynamic_shared_alias(void (*set)(void *))
@@ -653,10 +1084,11 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks,
     Launch &L = *g_launch;
     if (max_threads <= 0 || L.threads_per_block <= max_threads)
         return;
-    fprintf(stderr,
-            "cuda-emu: launch of %s failed: %u threads per block, but the kernel is compiled "
-            "with __launch_bounds__(%lld) at %s (cudaErrorLaunchOutOfResources)\n",
-            L.name, L.threads_per_block, max_threads, where(__builtin_return_address(0)).c_str());
+    if (!L.reported.exchange(true)) /* once, whichever worker gets here first */
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: %u threads per block, but the kernel is compiled "
+                "with __launch_bounds__(%lld) at %s (cudaErrorLaunchOutOfResources)\n",
+                L.name, L.threads_per_block, max_threads, where(__builtin_return_address(0)).c_str());
     /* This runs as the first statement of the first thread, so nothing of the
      * grid has run yet: the launch fails as a whole, without a sticky error. */
     L.rejected = true;
@@ -679,6 +1111,57 @@ int barrier(int kind, int pred, const void *pc)
 }
 
 } // namespace
+
+void tile_barrier(unsigned first, unsigned count)
+{
+    Thread *t = device_only("a tile's sync()");
+    t->tile_first = first;
+    t->tile_count = count;
+    wait_here(ThreadState::at_tile_barrier, __builtin_return_address(0));
+}
+
+bool launch_is_cooperative()
+{
+    return device_only("this_grid()") != nullptr && g_launch->cooperative;
+}
+
+void grid_barrier()
+{
+    Thread *t = device_only("grid.sync()");
+    const void *pc = __builtin_return_address(0);
+    if (!g_launch->cooperative) {
+        report_head("grid.sync() in a kernel not launched cooperatively", t->block, t);
+        report_line("grid.sync() at %s needs every block resident at once: launch the kernel with "
+                    "cudaLaunchCooperativeKernel (on a GPU this hangs or fails)",
+                    where(pc).c_str());
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    wait_here(ThreadState::at_grid_barrier, pc);
+}
+
+void *shared_scratch(const void *key, size_t size)
+{
+    Thread *t = device_only("cooperative groups");
+    Block *b = t->block;
+    for (const SharedVar &v : b->shared)
+        if (v.key == key && v.index == ~0u)
+            return v.ptr;
+    void *p = nullptr;
+    if (posix_memalign(&p, 16, size) != 0) {
+        fprintf(stderr, "cuda-emu: fatal: out of host memory for cooperative groups' scratch\n");
+        abort();
+    }
+    memset(p, 0xff, size);
+    track_region(p, size, RegionKind::shared_static, "(cooperative groups' scratch)", 1, nullptr, b);
+    b->shared.push_back(SharedVar{key, ~0u, p, size}); /* not counted against the limit */
+    return p;
+}
+
+unsigned ptx_smid()
+{
+    Thread *t = device_only("%smid");
+    return (unsigned)(t->block->linear % kSMs);
+}
 
 long long clock_ticks()
 {

@@ -21,11 +21,13 @@ namespace cuda_emu {
 
 namespace {
 
-std::vector<Stack> g_pool; /* released stacks, all of the size in use */
-
-/* The top of a stack is where a fresh fiber's frames live; clearing the
- * sanitizer's marks there is cheap and covers a fiber that returned normally. */
-constexpr size_t kTopToClean = 16 * 1024;
+/* Released stacks, all of the size in use; one pool per host thread, unmapped
+ * when it ends. */
+struct StackPool {
+    std::vector<Stack> stacks;
+    ~StackPool();
+};
+thread_local StackPool g_stack_pool;
 
 /* The system page size, for the guard page below each stack. */
 size_t page_size()
@@ -36,11 +38,17 @@ size_t page_size()
 
 } // namespace
 
+StackPool::~StackPool()
+{
+    for (const Stack &s : stacks)
+        munmap(s.lo - page_size(), s.size + page_size());
+}
+
 Stack stack_acquire(size_t size)
 {
-    while (!g_pool.empty()) {
-        Stack s = g_pool.back();
-        g_pool.pop_back();
+    while (!g_stack_pool.stacks.empty()) {
+        Stack s = g_stack_pool.stacks.back();
+        g_stack_pool.stacks.pop_back();
         if (s.size == size)
             return s;
         munmap(s.lo - page_size(), s.size + page_size());
@@ -61,9 +69,12 @@ Stack stack_acquire(size_t size)
 
 void stack_release(Stack s, bool dirty)
 {
-    size_t clean = dirty || s.size < kTopToClean ? s.size : kTopToClean;
-    __asan_unpoison_memory_region(s.lo + s.size - clean, clean);
-    g_pool.push_back(s);
+    /* Only the runtime's own (AddressSanitizer-instrumented) functions mark
+     * a fiber's stack, and they clear their marks when they return: a fiber
+     * that ran to its end leaves none. */
+    if (dirty)
+        __asan_unpoison_memory_region(s.lo, s.size);
+    g_stack_pool.stacks.push_back(s);
 }
 
 #ifndef CUDA_EMU_USE_UCONTEXT
@@ -73,26 +84,21 @@ extern "C" void cuda_emu_trampoline();
 
 void context_make(Context *c, Stack s, void (*entry)(void *), void *arg)
 {
-    /* The frame cuda_emu_switch pops, lowest address first: control words,
-     * r15, r14, r13, r12, rbx, rbp, return address. It ends 16-byte aligned,
-     * so the trampoline's call leaves the entry function with the usual
-     * rsp % 16 == 8 at its first instruction. */
+    /* The frame cuda_emu_switch pops, lowest address first: r15, r14, r13,
+     * r12, rbx, rbp, return address. The trampoline's call then leaves the
+     * entry function with the usual rsp % 16 == 8 at its first instruction
+     * (the return address pops to top - 16). */
     uintptr_t top = (reinterpret_cast<uintptr_t>(s.lo) + s.size) & ~uintptr_t(15);
-    uint64_t *frame = reinterpret_cast<uint64_t *>(top) - 10;
-    uint32_t mxcsr;
-    uint16_t fpucw;
-    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-    __asm__ volatile("fnstcw %0" : "=m"(fpucw));
-    frame[0] = mxcsr | (uint64_t)fpucw << 32;
-    frame[1] = 0;                                        /* r15 */
-    frame[2] = 0;                                        /* r14 */
-    frame[3] = reinterpret_cast<uint64_t>(entry);        /* r13 */
-    frame[4] = reinterpret_cast<uint64_t>(arg);          /* r12 */
-    frame[5] = 0;                                        /* rbx */
-    frame[6] = 0;                                        /* rbp: ends frame-pointer walks */
-    frame[7] = reinterpret_cast<uint64_t>(&cuda_emu_trampoline);
+    uint64_t *frame = reinterpret_cast<uint64_t *>(top) - 9;
+    frame[0] = 0;                                        /* r15 */
+    frame[1] = 0;                                        /* r14 */
+    frame[2] = reinterpret_cast<uint64_t>(entry);        /* r13 */
+    frame[3] = reinterpret_cast<uint64_t>(arg);          /* r12 */
+    frame[4] = 0;                                        /* rbx */
+    frame[5] = 0;                                        /* rbp: ends frame-pointer walks */
+    frame[6] = reinterpret_cast<uint64_t>(&cuda_emu_trampoline);
+    frame[7] = 0;
     frame[8] = 0;
-    frame[9] = 0;
     c->sp = frame;
 }
 

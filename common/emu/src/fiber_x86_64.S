@@ -2,10 +2,13 @@
  * fiber_x86_64.S -- the context switch for x86-64 (System V ABI).
  *
  * void cuda_emu_switch(void **save_sp, void *new_sp)
- *   pushes the callee-saved registers and the MXCSR / x87 control words on
- *   the current stack, stores the stack pointer in *save_sp, loads new_sp and
- *   pops the same frame from there. Caller-saved registers need no saving:
- *   the compiler assumes a call clobbers them.
+ *   pushes the callee-saved registers on the current stack, stores the stack
+ *   pointer in *save_sp, loads new_sp and pops the same frame from there.
+ *   Caller-saved registers need no saving: the compiler assumes a call
+ *   clobbers them. The MXCSR and x87 control words (rounding, exception
+ *   masks) are the same on every fiber: kernels cannot change them (CUDA has
+ *   no fesetround; the directed-rounding intrinsics restore the mode before
+ *   they return), so they are not switched (ldmxcsr and fldcw are slow).
  *
  * A new context's stack is prepared by context_make() in fiber.cpp to look
  * like a suspended switch whose return address is cuda_emu_trampoline, with
@@ -23,14 +26,8 @@ cuda_emu_switch:
     pushq %r13
     pushq %r14
     pushq %r15
-    subq $8, %rsp
-    stmxcsr (%rsp)
-    fnstcw 4(%rsp)
     movq %rsp, (%rdi)
     movq %rsi, %rsp
-    ldmxcsr (%rsp)
-    fldcw 4(%rsp)
-    addq $8, %rsp
     popq %r15
     popq %r14
     popq %r13

@@ -12,6 +12,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 
 #include <sanitizer/common_interface_defs.h>
 
@@ -80,8 +81,32 @@ std::string thread_list(const Block *b, const std::vector<unsigned> &tids)
     return out;
 }
 
+namespace {
+
+thread_local bool tl_muted;             /* a later error of a launch that already reported one */
+std::mutex &g_print_mutex = *new std::mutex(); /* keeps one warning's lines together */
+
+} // namespace
+
+void report_reset() { tl_muted = false; }
+
+bool report_begin_warning()
+{
+    if (tl_muted || (g_launch != nullptr && g_launch->reported.load()))
+        return false;
+    g_print_mutex.lock();
+    return true;
+}
+
+void report_done() { g_print_mutex.unlock(); }
+
 void report_head(const char *what, const Block *b, const Thread *t)
 {
+    if (g_launch != nullptr && g_launch->reported.exchange(true)) {
+        tl_muted = true;
+        return;
+    }
+    tl_muted = false;
     std::string place;
     if (g_launch != nullptr)
         place = std::string(" in kernel ") + g_launch->name;
@@ -94,6 +119,8 @@ void report_head(const char *what, const Block *b, const Thread *t)
 
 void report_line(const char *fmt, ...)
 {
+    if (tl_muted)
+        return;
     va_list ap;
     va_start(ap, fmt);
     fputs("  ", stderr);

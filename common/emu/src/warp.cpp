@@ -14,6 +14,7 @@
  */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "emu_internal.h"
 
@@ -26,7 +27,7 @@ const char *const kOpNames[op_count] = {
     "__any_sync", "__all_sync", "__syncwarp", "__activemask", "__reduce_add_sync",
     "__reduce_min_sync", "__reduce_max_sync", "__reduce_min_sync", "__reduce_max_sync",
     "__reduce_and_sync", "__reduce_or_sync", "__reduce_xor_sync", "__match_any_sync",
-    "__match_all_sync",
+    "__match_all_sync", "a cooperative-groups collective",
 };
 
 bool is_shuffle(int kind) { return kind <= op_shfl_xor; }
@@ -139,6 +140,17 @@ bool complete(Block *b, unsigned warp, unsigned group)
     }
     if (kind == op_syncwarp)
         syncwarp_clocks(b, warp, group);
+    if (kind == op_exchange) {
+        for (unsigned l = 0; l < (unsigned)kWarpSize; ++l) {
+            if (!lanes[l])
+                continue;
+            size_t size = (size_t)lanes[l]->op.b;
+            for (unsigned o = 0; o < (unsigned)kWarpSize; ++o)
+                if (lanes[o] && (size_t)lanes[o]->op.b == size)
+                    memcpy(static_cast<char *>(lanes[l]->op.dst) + o * size,
+                           reinterpret_cast<const void *>(lanes[o]->op.value), size);
+        }
+    }
     for (unsigned l = 0; l < (unsigned)kWarpSize; ++l) {
         Thread *t = lanes[l];
         if (!t)
@@ -283,8 +295,10 @@ void warp_describe_stuck(Block *b)
                 report_line("lane %u of warp %u waits at %s(mask 0x%08x) for lane %u, which "
                             "waits at %s instead",
                             l, w, kOpNames[t->op.kind], t->op.mask, o,
-                            u->state == ThreadState::at_barrier ? "__syncthreads()"
-                                                                : "__activemask()");
+                            u->state == ThreadState::at_barrier        ? "__syncthreads()"
+                            : u->state == ThreadState::at_tile_barrier ? "a tile's sync()"
+                            : u->state == ThreadState::at_grid_barrier ? "grid.sync()"
+                                                                         : "__activemask()");
                 break;
             }
             break;
@@ -315,9 +329,28 @@ uint64_t warp_op(int kind, unsigned mask, uint64_t value, int b, int c, int widt
                     kOpNames[kind], where(pc).c_str(), width);
         fail_from_fiber(cudaErrorLaunchFailure);
     }
-    t->op = WarpOp{kind, mask, value, b, c, 0};
+    t->op = WarpOp{kind, mask, value, b, c, 0, nullptr};
     wait_here(ThreadState::at_warp_op, pc);
     return t->op.result;
+}
+
+void warp_exchange(unsigned mask, const void *mine, void *all, unsigned size)
+{
+    const void *pc = __builtin_return_address(0);
+    Thread *t = g_thread;
+    if (t == nullptr) {
+        fprintf(stderr, "cuda-emu: fatal: a cooperative-groups collective called outside a kernel\n");
+        abort();
+    }
+    unsigned lane = t->tid % kWarpSize;
+    if (!(mask >> lane & 1)) {
+        report_head("a warp collective's mask leaves out the calling lane", t->block, t);
+        report_line("lane %u calls %s with mask 0x%08x at %s", lane, kOpNames[op_exchange], mask,
+                    where(pc).c_str());
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    t->op = WarpOp{op_exchange, mask, reinterpret_cast<uint64_t>(mine), (int)size, 0, 0, all};
+    wait_here(ThreadState::at_warp_op, pc);
 }
 
 } // namespace cuda_emu

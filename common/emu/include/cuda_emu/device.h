@@ -20,6 +20,7 @@
 #include "../device_launch_parameters.h"
 #include "../vector_functions.h"
 #include "defines.h"
+#include "rounding.h"
 
 #define CUDA_EMU_INLINE inline __attribute__((always_inline))
 
@@ -41,6 +42,7 @@ enum WarpOpKind : int {
     op_reduce_and, op_reduce_or, op_reduce_xor,
     op_match_any,  /* __match_any_sync */
     op_match_all,  /* __match_all_sync */
+    op_exchange,   /* every lane gets every lane's value (cooperative groups' collectives) */
     op_count       /* number of kinds */
 };
 
@@ -49,6 +51,11 @@ enum WarpOpKind : int {
  * chunk), B the lane or delta operand and C the PTX clamp/segment operand.
  * WIDTH is only used to check it and to word error messages. */
 uint64_t warp_op(int kind, unsigned mask, uint64_t value, int b, int c, int width);
+
+/* One rendezvous of the lanes in MASK in which each gets every lane's SIZE
+ * bytes at MINE: ALL[lane * SIZE ...] for each lane in MASK (the others are
+ * left alone). Cooperative groups' reduce and scans are one of these. */
+void warp_exchange(unsigned mask, const void *mine, void *all, unsigned size);
 
 /* One shuffle of an arbitrary trivially copyable T, in 8-byte chunks, as CUDA
  * moves an 8-byte type in two 4-byte shuffles. */
@@ -66,8 +73,144 @@ CUDA_EMU_INLINE T shfl(int kind, unsigned mask, T var, int b, int c, int width)
     return out;
 }
 
+/* ---- Shifts in device code ------------------------------------------------
+ * emu-rewrite turns a << b in a __device__ or __global__ function into
+ * a << shift_tag << b (and likewise >>, <<=, >>=), which keeps the operator's
+ * precedence and associativity. For integers the overloads below give the
+ * GPU's result, which C++ leaves undefined: PTX shl and shr clamp the count
+ * to the width, so a count of the width or more (or a negative one, read as
+ * unsigned) gives 0, or the sign for >> of a negative signed value; a left
+ * shift of a negative value is the bit pattern's. For other operand types
+ * the expression means what it always does. */
+struct ShiftTag {};
+inline constexpr ShiftTag shift_tag{};
+
+template <class T>
+inline constexpr bool shift_integral =
+    std::is_integral_v<std::remove_cv_t<std::remove_reference_t<T>>> ||
+    std::is_enum_v<std::remove_cv_t<std::remove_reference_t<T>>>;
+
+template <class B>
+constexpr unsigned long long shift_count(B b)
+{
+    auto n = +b;
+    return (unsigned long long)(std::make_unsigned_t<decltype(n)>)n;
+}
+template <class A, class B>
+constexpr auto gpu_shl(A a, B b)
+{
+    auto x = +a;
+    using X = decltype(x);
+    using U = std::make_unsigned_t<X>;
+    unsigned long long n = shift_count(b);
+    return n >= sizeof(X) * 8 ? X(0) : X(U(U(x) << n));
+}
+template <class A, class B>
+constexpr auto gpu_shr(A a, B b)
+{
+    auto x = +a;
+    using X = decltype(x);
+    unsigned long long n = shift_count(b);
+    if (n < sizeof(X) * 8)
+        return X(x >> n);
+    if constexpr (std::is_signed_v<X>)
+        return x < X(0) ? X(-1) : X(0);
+    else
+        return X(0);
+}
+
+template <class A> struct ShlValue { A a; };  /* integer a, before << */
+template <class A> struct ShrValue { A a; };  /* integer a, before >> */
+template <class A> struct ShlRef { A &&a; };  /* anything else, before << */
+template <class A> struct ShrRef { A &&a; };  /* anything else, before >> */
+template <class B> struct ShlCount { B &&b; }; /* the count of a <<= */
+template <class B> struct ShrCount { B &&b; }; /* the count of a >>= */
+
+template <class A, std::enable_if_t<shift_integral<A>, int> = 0>
+constexpr ShlValue<A> operator<<(A a, ShiftTag) { return {a}; }
+template <class A, std::enable_if_t<!shift_integral<A>, int> = 0>
+constexpr ShlRef<A> operator<<(A &&a, ShiftTag) { return {static_cast<A &&>(a)}; }
+template <class A, std::enable_if_t<shift_integral<A>, int> = 0>
+constexpr ShrValue<A> operator>>(A a, ShiftTag) { return {a}; }
+template <class A, std::enable_if_t<!shift_integral<A>, int> = 0>
+constexpr ShrRef<A> operator>>(A &&a, ShiftTag) { return {static_cast<A &&>(a)}; }
+
+template <class A, class B, std::enable_if_t<shift_integral<B>, int> = 0>
+constexpr auto operator<<(ShlValue<A> l, B b) { return gpu_shl(l.a, b); }
+template <class A, class B, std::enable_if_t<!shift_integral<B>, int> = 0>
+constexpr decltype(auto) operator<<(ShlValue<A> l, B &&b) { return l.a << static_cast<B &&>(b); }
+template <class A, class B, std::enable_if_t<shift_integral<B>, int> = 0>
+constexpr auto operator>>(ShrValue<A> l, B b) { return gpu_shr(l.a, b); }
+template <class A, class B, std::enable_if_t<!shift_integral<B>, int> = 0>
+constexpr decltype(auto) operator>>(ShrValue<A> l, B &&b) { return l.a >> static_cast<B &&>(b); }
+template <class A, class B>
+constexpr decltype(auto) operator<<(ShlRef<A> l, B &&b)
+{
+    return static_cast<A &&>(l.a) << static_cast<B &&>(b);
+}
+template <class A, class B>
+constexpr decltype(auto) operator>>(ShrRef<A> l, B &&b)
+{
+    return static_cast<A &&>(l.a) >> static_cast<B &&>(b);
+}
+
+template <class B>
+constexpr ShlCount<B> operator<<=(const ShiftTag &, B &&b) { return {static_cast<B &&>(b)}; }
+template <class B>
+constexpr ShrCount<B> operator>>=(const ShiftTag &, B &&b) { return {static_cast<B &&>(b)}; }
+template <class A, class B>
+constexpr A &operator<<=(A &a, ShlCount<B> c)
+{
+    if constexpr (shift_integral<A> && shift_integral<B>)
+        a = static_cast<A>(gpu_shl(a, c.b));
+    else
+        a <<= static_cast<B &&>(c.b);
+    return a;
+}
+template <class A, class B>
+constexpr A &operator>>=(A &a, ShrCount<B> c)
+{
+    if constexpr (shift_integral<A> && shift_integral<B>)
+        a = static_cast<A>(gpu_shr(a, c.b));
+    else
+        a >>= static_cast<B &&>(c.b);
+    return a;
+}
+
+/* Cooperative groups' synchronisation (cooperative_groups.h): the sync() of a
+ * tile of COUNT threads from linear index FIRST (wider than a warp), and
+ * grid.sync(), which needs a cooperative launch. */
+void tile_barrier(unsigned first, unsigned count);
+void grid_barrier();
+bool launch_is_cooperative();
+/* SIZE bytes of the running block's shared memory for the library's own use
+ * (one buffer per KEY, not counted against the kernel's shared memory). */
+void *shared_scratch(const void *key, size_t size);
+
 /* Nominal SM clock of the emulated device: clock64() counts nanoseconds at 1 GHz. */
 long long clock_ticks();
+
+/* The PTX special registers a kernel may read with inline asm (emu-rewrite
+ * turns asm("mov.u32 %0, %%laneid;" : "=r"(x)) into x = ptx_laneid()). */
+unsigned ptx_smid();
+CUDA_EMU_INLINE unsigned ptx_laneid()
+{
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;
+}
+CUDA_EMU_INLINE unsigned ptx_warpid()
+{
+    return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
+}
+CUDA_EMU_INLINE unsigned ptx_nwarpid() { return 64; } /* warps an SM holds (2048 threads) */
+CUDA_EMU_INLINE unsigned ptx_nsmid() { return 4; }
+CUDA_EMU_INLINE unsigned ptx_lanemask_eq() { return 1u << ptx_laneid(); }
+CUDA_EMU_INLINE unsigned ptx_lanemask_lt() { return (1u << ptx_laneid()) - 1; }
+CUDA_EMU_INLINE unsigned ptx_lanemask_le() { return ptx_lanemask_lt() | ptx_lanemask_eq(); }
+CUDA_EMU_INLINE unsigned ptx_lanemask_gt() { return ~ptx_lanemask_le(); }
+CUDA_EMU_INLINE unsigned ptx_lanemask_ge() { return ~ptx_lanemask_lt(); }
+CUDA_EMU_INLINE unsigned ptx_clock() { return (unsigned)clock_ticks(); }
+CUDA_EMU_INLINE unsigned long long ptx_clock64() { return (unsigned long long)clock_ticks(); }
+CUDA_EMU_INLINE unsigned long long ptx_globaltimer() { return (unsigned long long)clock_ticks(); }
 
 } // namespace cuda_emu
 
@@ -323,6 +466,8 @@ CUDA_EMU_INLINE double __longlong_as_double(long long x) { double r; std::memcpy
  * approximations (__expf, __fdividef ...) use the accurate function, which is
  * within the approximation's documented error. -------------------------------- */
 
+/* Round to nearest even: the CPU's own operations (no contraction into FMAs:
+ * emu-nvcc compiles with -ffp-contract=off). The other modes: rounding.h. */
 CUDA_EMU_INLINE float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 CUDA_EMU_INLINE float __fadd_rn(float a, float b) { return a + b; }
 CUDA_EMU_INLINE float __fsub_rn(float a, float b) { return a - b; }
@@ -332,7 +477,63 @@ CUDA_EMU_INLINE float __frcp_rn(float a) { return 1.0f / a; }
 CUDA_EMU_INLINE float __fsqrt_rn(float a) { return sqrtf(a); }
 CUDA_EMU_INLINE double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 CUDA_EMU_INLINE double __dadd_rn(double a, double b) { return a + b; }
+CUDA_EMU_INLINE double __dsub_rn(double a, double b) { return a - b; }
 CUDA_EMU_INLINE double __dmul_rn(double a, double b) { return a * b; }
+CUDA_EMU_INLINE double __ddiv_rn(double a, double b) { return a / b; }
+CUDA_EMU_INLINE double __drcp_rn(double a) { return 1.0 / a; }
+CUDA_EMU_INLINE double __dsqrt_rn(double a) { return sqrt(a); }
+#define CUDA_EMU_ROUNDED(mode)                                                                     \
+    CUDA_EMU_INLINE float __fadd_##mode(float a, float b) { return cuda_emu::round_fadd(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __fsub_##mode(float a, float b) { return cuda_emu::round_fsub(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __fmul_##mode(float a, float b) { return cuda_emu::round_fmul(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __fdiv_##mode(float a, float b) { return cuda_emu::round_fdiv(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __frcp_##mode(float a) { return cuda_emu::round_fdiv(1.0f, a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __fsqrt_##mode(float a) { return cuda_emu::round_fsqrt(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __fmaf_##mode(float a, float b, float c) { return cuda_emu::round_ffma(a, b, c, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __dadd_##mode(double a, double b) { return cuda_emu::round_dadd(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __dsub_##mode(double a, double b) { return cuda_emu::round_dsub(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __dmul_##mode(double a, double b) { return cuda_emu::round_dmul(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __ddiv_##mode(double a, double b) { return cuda_emu::round_ddiv(a, b, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __drcp_##mode(double a) { return cuda_emu::round_ddiv(1.0, a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __dsqrt_##mode(double a) { return cuda_emu::round_dsqrt(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __fma_##mode(double a, double b, double c) { return cuda_emu::round_dfma(a, b, c, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __double2float_##mode(double a) { return cuda_emu::round_d2f(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __int2float_##mode(int a) { return cuda_emu::round_ll2f(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __uint2float_##mode(unsigned int a) { return cuda_emu::round_ll2f(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __ll2float_##mode(long long a) { return cuda_emu::round_ll2f(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE float __ull2float_##mode(unsigned long long a) { return cuda_emu::round_ull2f(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __ll2double_##mode(long long a) { return cuda_emu::round_ll2d(a, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE double __ull2double_##mode(unsigned long long a) { return cuda_emu::round_ull2d(a, cuda_emu::round_##mode); }
+CUDA_EMU_ROUNDED(rz)
+CUDA_EMU_ROUNDED(ru)
+CUDA_EMU_ROUNDED(rd)
+#undef CUDA_EMU_ROUNDED
+CUDA_EMU_INLINE float __double2float_rn(double x) { return (float)x; }
+CUDA_EMU_INLINE float __int2float_rn(int x) { return (float)x; }
+CUDA_EMU_INLINE float __uint2float_rn(unsigned int x) { return (float)x; }
+CUDA_EMU_INLINE float __ll2float_rn(long long x) { return (float)x; }
+CUDA_EMU_INLINE float __ull2float_rn(unsigned long long x) { return (float)x; }
+CUDA_EMU_INLINE double __ll2double_rn(long long x) { return (double)x; }
+CUDA_EMU_INLINE double __ull2double_rn(unsigned long long x) { return (double)x; }
+CUDA_EMU_INLINE double __int2double_rn(int x) { return (double)x; }
+CUDA_EMU_INLINE double __uint2double_rn(unsigned int x) { return (double)x; }
+/* Float to integer: rounded in the mode named, saturating as the GPU does. */
+#define CUDA_EMU_TO_INT(mode)                                                                      \
+    CUDA_EMU_INLINE int __float2int_##mode(float x) { return cuda_emu::round_to_int<int>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE unsigned int __float2uint_##mode(float x) { return cuda_emu::round_to_int<unsigned>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE long long __float2ll_##mode(float x) { return cuda_emu::round_to_int<long long>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE unsigned long long __float2ull_##mode(float x) { return cuda_emu::round_to_int<unsigned long long>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE int __double2int_##mode(double x) { return cuda_emu::round_to_int<int>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE unsigned int __double2uint_##mode(double x) { return cuda_emu::round_to_int<unsigned>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE long long __double2ll_##mode(double x) { return cuda_emu::round_to_int<long long>(x, cuda_emu::round_##mode); } \
+    CUDA_EMU_INLINE unsigned long long __double2ull_##mode(double x) { return cuda_emu::round_to_int<unsigned long long>(x, cuda_emu::round_##mode); }
+CUDA_EMU_TO_INT(rn)
+CUDA_EMU_TO_INT(rz)
+CUDA_EMU_TO_INT(ru)
+CUDA_EMU_TO_INT(rd)
+#undef CUDA_EMU_TO_INT
+/* The fast approximations (__expf, __fdividef ...) use the accurate function,
+ * which is within the approximation's documented error. */
 CUDA_EMU_INLINE float __fdividef(float a, float b) { return a / b; }
 CUDA_EMU_INLINE float fdividef(float a, float b) { return a / b; }
 CUDA_EMU_INLINE float __expf(float x) { return expf(x); }
@@ -349,16 +550,6 @@ CUDA_EMU_INLINE float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0
 CUDA_EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 CUDA_EMU_INLINE double rsqrt(double x) { return 1.0 / sqrt(x); }
 CUDA_EMU_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
-CUDA_EMU_INLINE int __float2int_rn(float x) { return (int)nearbyintf(x); }
-CUDA_EMU_INLINE int __float2int_rz(float x) { return (int)x; }
-CUDA_EMU_INLINE int __float2int_rd(float x) { return (int)floorf(x); }
-CUDA_EMU_INLINE int __float2int_ru(float x) { return (int)ceilf(x); }
-CUDA_EMU_INLINE unsigned int __float2uint_rn(float x) { return (unsigned)nearbyintf(x); }
-CUDA_EMU_INLINE unsigned int __float2uint_rz(float x) { return (unsigned)x; }
-CUDA_EMU_INLINE float __int2float_rn(int x) { return (float)x; }
-CUDA_EMU_INLINE float __uint2float_rn(unsigned int x) { return (float)x; }
-CUDA_EMU_INLINE int __double2int_rn(double x) { return (int)nearbyint(x); }
-CUDA_EMU_INLINE float __double2float_rn(double x) { return (float)x; }
 
 /* ---- min and max: the overload set of CUDA's math_functions.hpp --------- */
 

@@ -41,35 +41,43 @@ struct LaunchConfig {
     dim3 block;          /* threads per block */
     size_t smem;         /* dynamic shared memory per block, bytes */
     cudaStream_t stream; /* stream the launch is issued to (0: legacy default) */
+    bool cooperative;    /* cudaLaunchCooperativeKernel: all blocks resident, grid.sync() */
 };
 
 inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t stream = 0)
 {
-    return LaunchConfig{grid, block, smem, stream};
+    return LaunchConfig{grid, block, smem, stream, false};
 }
 
 /* Runs INVOKE(CTX) once per CUDA thread of the grid described by CFG, or
  * records CUDA's error for a bad configuration. KERNEL (may be null when the
  * kernel's address is not known) and NAME identify the kernel in error
- * messages and to cudaFuncSetAttribute. Returns when the grid has finished. */
-void launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
-                   void (*invoke)(void *), void *ctx);
+ * messages and to cudaFuncSetAttribute. CTX_SIZE is the size of *CTX (the
+ * arguments, which every thread copies: those reads are not checked).
+ * Returns when the grid has finished, with the launch's own result (a bad
+ * configuration's error; a fault in the kernel is sticky and reported by the
+ * next call, as on a GPU). */
+cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
+                          void (*invoke)(void *), void *ctx, size_t ctx_size);
 
+/* The arguments are taken by value, as a kernel takes them: a constant of the
+ * enclosing function named in a lambda that does not capture it stays usable
+ * (a copy is no odr-use; a reference would be). */
 template <class Body, class... Args>
-void launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
-            Args &&...args)
+cudaError_t launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
+                   Args... args)
 {
     struct Context {
-        Body body;                                 /* calls the kernel with a thread's copy */
-        std::tuple<std::decay_t<Args>...> args;    /* the arguments, evaluated at the launch */
+        Body body;                  /* calls the kernel with a thread's copy */
+        std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
     };
-    Context ctx{body, std::tuple<std::decay_t<Args>...>(std::forward<Args>(args)...)};
-    launch_erased(kernel, name, cfg,
-                  [](void *p) {
-                      Context *c = static_cast<Context *>(p);
-                      std::apply(c->body, c->args);
-                  },
-                  &ctx);
+    Context ctx{body, std::tuple<Args...>(std::move(args)...)};
+    return launch_erased(kernel, name, cfg,
+                         [](void *p) {
+                             Context *c = static_cast<Context *>(p);
+                             std::apply(c->body, c->args);
+                         },
+                         &ctx, sizeof ctx);
 }
 
 /* The address of a kernel that names exactly one function, else null:
@@ -92,12 +100,54 @@ const void *kernel_address_or_null(Probe probe)
 
 /* cudaLaunchKernel's argument array, unpacked into the parameter types of FN. */
 template <class... P, size_t... I>
-void launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
+cudaError_t launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
                        std::index_sequence<I...>)
 {
-    launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
+    return launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
            *static_cast<std::decay_t<P> *>(args[I])...);
 }
+
+/* ---- Kernels by address ---------------------------------------------------
+ * cudaLaunchKernel((void *)k, ...) and cudaLaunchCooperativeKernel name a
+ * kernel by address only, with its arguments as an array of pointers: to
+ * unpack them the emulator must know the kernel's parameter types. emu-rewrite
+ * registers every __global__ function defined at namespace scope that is not
+ * a template (an overloaded name is skipped), right after its body. */
+using ArrayLauncher = cudaError_t (*)(const void *fn, const char *name, const LaunchConfig &cfg,
+                               void **args);
+
+template <class... P>
+cudaError_t launch_from_array(const void *fn, const char *name, const LaunchConfig &cfg, void **args)
+{
+    return launch_with_array(reinterpret_cast<void (*)(P...)>(const_cast<void *>(fn)), name, cfg, args,
+                      std::index_sequence_for<P...>{});
+}
+
+struct KernelRegistration {
+    const void *fn;
+    ArrayLauncher launcher;
+};
+template <class Tag, class... P>
+KernelRegistration kernel_registration(void (*fn)(P...))
+{
+    return KernelRegistration{reinterpret_cast<const void *>(fn), &launch_from_array<P...>};
+}
+
+/* Records what launches the kernel at FN.fn from an argument array. */
+bool register_kernel(KernelRegistration fn, const char *name);
+template <class Probe>
+bool register_kernel_or_skip(Probe probe, const char *name)
+{
+    if constexpr (std::is_invocable_v<Probe, int>)
+        return register_kernel(probe(0), name);
+    else
+        return false;
+}
+
+/* Launches the registered kernel at FN with the argument array ARGS; the
+ * launch's result, or cudaErrorInvalidDeviceFunction (with a message) if FN
+ * is not a registered kernel. */
+cudaError_t launch_registered(const void *fn, const LaunchConfig &cfg, void **args);
 
 /* ---- Shared memory ------------------------------------------------------- */
 
@@ -134,6 +184,14 @@ T *dynamic_shared()
  * stores its argument into that pointer. Returns true (for a static initializer). */
 bool register_dynamic_shared_alias(void (*set)(void *));
 
+/* A __shared__ variable at file scope is a thread_local object of its host
+ * thread; whenever the runtime switches that thread to another block, it
+ * saves the variable's contents for the block it leaves and loads those of
+ * the block it runs (fresh: the 0xff poison). ADDRESS returns the calling
+ * host thread's object, of SIZE bytes; NAME and ELEM_SIZE are for messages.
+ * Returns true (for a static initializer). */
+bool register_file_shared(void *(*address)(), size_t size, const char *name, size_t elem_size);
+
 /* The check __launch_bounds__(MAX_THREADS, ...) stands for: a launch with more
  * threads per block fails with cudaErrorLaunchOutOfResources, as on a GPU.
  * The rewrite puts this call first in the kernel's body. */
@@ -149,6 +207,15 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
                         size_t count, cudaMemcpyKind kind, bool to_symbol);
 
 } // namespace cuda_emu
+
+#define CUDA_EMU_REGISTER_KERNEL(name)                                                  \
+    [[maybe_unused]] static const bool cuda_emu_registered_##name =                    \
+        ::cuda_emu::register_kernel_or_skip(                                            \
+            [](auto cuda_emu_tag)                                                       \
+                -> decltype(::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name)) { \
+                return ::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name);   \
+            },                                                                          \
+            #name);
 
 #define CUDA_EMU_KERNEL_PTR(...)                                                        \
     ::cuda_emu::kernel_address_or_null(                                                \

@@ -24,6 +24,10 @@
 #define CUDA_EMU_INLINE_ASM \
     _Pragma("GCC error \"cuda-emu: inline PTX (asm) cannot run on the CPU emulator; keep a portable version for #ifdef CUDA_EMU\"") __asm__
 
+/* ... and this where device code launches a kernel (dynamic parallelism). */
+#define CUDA_EMU_DEVICE_LAUNCH \
+    _Pragma("GCC error \"cuda-emu: a kernel launch inside device code (dynamic parallelism) cannot run on the CPU emulator\"") (void)0
+
 #include <cuda_runtime.h>
 
 #endif /* CUDA_EMU_PRELUDE_H */

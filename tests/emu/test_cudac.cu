@@ -315,6 +315,9 @@ __global__ void scale(float *p, float by, int n)
 
 template <class T> __global__ void templated(T *p) { *p = T(7); }
 
+/* An address that reaches a launch without a cast of the kernel's name. */
+template <class T> static const void *address_of(T fn) { return (const void *)(uintptr_t)fn; }
+
 void test_launch_by_address()
 {
     const int n = 100;
@@ -332,15 +335,26 @@ void test_launch_by_address()
     for (int i = 0; i < n; ++i)
         wrong += h[i] != 3.0f * i;
     CU_ASSERT_EQUAL(wrong, 0);
-    /* A template's instance has no registration: an error that says why. */
+    /* A template's instance, its address taken by a cast (or reinterpret_cast), launches too. */
     int *di;
-    EXPECT_OK(cudaMalloc(&di, sizeof(int)));
+    EXPECT_OK(cudaMalloc(&di, 2 * sizeof(int)));
     void *args2[] = {&di};
+    EXPECT_OK(cudaLaunchKernel((const void *)templated<int>, dim3(1), dim3(1), args2, 0, 0));
+    int *di1 = di + 1;
+    void *args3[] = {&di1};
+    const void *by_reinterpret = reinterpret_cast<const void *>(&templated<int>);
+    EXPECT_OK(cudaLaunchKernel(by_reinterpret, dim3(1), dim3(1), args3, 0, 0));
+    int hi[2] = {0, 0};
+    EXPECT_OK(cudaMemcpy(hi, di, sizeof hi, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(hi[0], 7);
+    CU_ASSERT_EQUAL(hi[1], 7);
+    /* A pointer the emulator never saw made (through an integer): an error that says why. */
+    const void *hidden = address_of(templated<float>);
     StderrCapture cap;
-    CU_ASSERT_EQUAL(cudaLaunchKernel((const void *)templated<int>, dim3(1), dim3(1), args2, 0, 0),
+    CU_ASSERT_EQUAL(cudaLaunchKernel(hidden, dim3(1), dim3(1), args2, 0, 0),
                     cudaErrorInvalidDeviceFunction);
     std::string err = cap.stop();
-    CU_ASSERT(contains(err, "not a template"));
+    CU_ASSERT(contains(err, "pass the kernel itself"));
     CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidDeviceFunction);
     cudaFree(d);
     cudaFree(di);

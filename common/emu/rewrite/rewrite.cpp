@@ -78,6 +78,11 @@ class Rewriter {
     bool shift_is_safe(size_t at) const;
     bool handle_asm(size_t at, size_t *next);
     void handle_shift(size_t at, size_t *next);
+    void collect_kernel_names();
+    size_t void_ptr_type_end(size_t i, char close) const;
+    size_t kernel_operand_end(size_t i) const;
+    void handle_void_cast(size_t at);
+    void handle_reinterpret_cast(size_t at);
 
     const std::string &s_;
     const std::string &path_;
@@ -87,6 +92,7 @@ class Rewriter {
     std::vector<bool> scopes_;       /* open braces: true for namespace / extern "C" */
     std::vector<bool> device_;       /* open braces: inside a __device__/__global__ function */
     std::vector<std::string> kernels_; /* open braces: the kernel to register when it closes */
+    std::vector<std::string> kernel_names_; /* every name the file declares __global__ */
     std::vector<Edit> edits_;
     std::string error_;
     unsigned counter_ = 0;           /* makes generated names unique in the file */
@@ -924,9 +930,172 @@ bool Rewriter::handle_asm(size_t at, size_t *next)
     return true;
 }
 
+/* ---- Kernels by address ---------------------------------------------------
+ * cudaLaunchKernel((const void *)kernel<8>, ...) names a kernel by address: to
+ * unpack its argument array the runtime must have seen the kernel's type. The
+ * operand of a cast to void * that names a kernel of this file is wrapped in
+ * ::cuda_emu::kernel_ptr(OPERAND, "OPERAND"), which registers it. */
+
+/* Every name that follows __global__ (before its parameter list), declarations
+ * and templates included, whatever the order in the file. */
+void Rewriter::collect_kernel_names()
+{
+    for (size_t i = 0; i < s_.size(); ++i) {
+        if (!is_code(i) || directive_[i] || !ident_char(s_[i]) || (i > 0 && ident_char(s_[i - 1])))
+            continue;
+        size_t e = ident_end(i);
+        if (s_.compare(i, e - i, "__global__") != 0) {
+            i = e - 1;
+            continue;
+        }
+        for (size_t j = e; j < s_.size(); ++j) {
+            if (!is_code(j))
+                continue;
+            if (s_[j] == ';' || s_[j] == '{' || s_[j] == '}')
+                break;
+            if (s_[j] != '(')
+                continue;
+            size_t name_end = skip_space_back(j);
+            size_t name = ident_begin(name_end);
+            std::string n = s_.substr(name, name_end - name);
+            if (n == "__launch_bounds__") { /* __launch_bounds__(...) comes before the name */
+                j = match_forward(j);
+                if (j == npos)
+                    break;
+                continue;
+            }
+            if (name < name_end && !std::isdigit((unsigned char)s_[name]))
+                kernel_names_.push_back(n);
+            break;
+        }
+        i = e - 1;
+    }
+}
+
+/* After the opener at I of a cast's type: the position of CLOSE ending
+ * `void *`, `const void *` or `void const *`; npos otherwise. */
+size_t Rewriter::void_ptr_type_end(size_t i, char close) const
+{
+    std::vector<std::string> words;
+    size_t j = skip_space(i + 1);
+    while (j < s_.size() && is_code(j) && s_[j] != close) {
+        if (s_[j] == '*') {
+            words.push_back("*");
+            ++j;
+        } else if (ident_char(s_[j])) {
+            size_t e = ident_end(j);
+            words.push_back(s_.substr(j, e - j));
+            j = e;
+        } else {
+            return npos;
+        }
+        j = skip_space(j);
+        if (words.size() > 3)
+            return npos;
+    }
+    if (!is_code(j) || s_[j] != close)
+        return npos;
+    static const std::vector<std::vector<std::string>> forms = {
+        {"void", "*"}, {"const", "void", "*"}, {"void", "const", "*"}};
+    return std::find(forms.begin(), forms.end(), words) != forms.end() ? j : npos;
+}
+
+/* The operand at I, when it names a kernel of this file: [&] [::] a::b::name
+ * [<template arguments>], followed by , ) or ; . Its end, or npos. */
+size_t Rewriter::kernel_operand_end(size_t i) const
+{
+    size_t j = skip_space(i);
+    if (code_at(j, "&"))
+        j = skip_space(j + 1);
+    if (code_at(j, "::"))
+        j = skip_space(j + 2);
+    std::string last;
+    size_t end = npos;
+    for (;;) {
+        if (!is_code(j) || !ident_char(s_[j]) || std::isdigit((unsigned char)s_[j]))
+            return npos;
+        size_t e = ident_end(j);
+        last = s_.substr(j, e - j);
+        end = e;
+        j = skip_space(e);
+        if (code_at(j, "<")) { /* template arguments: to the matching '>' */
+            int depth = 0;
+            size_t k = j;
+            for (; k < s_.size(); ++k) {
+                if (!is_code(k))
+                    continue;
+                char c = s_[k];
+                if (c == '<') {
+                    ++depth;
+                } else if (c == '>') {
+                    if (--depth == 0)
+                        break;
+                } else if (c == '(' || c == '[') {
+                    k = match_forward(k);
+                    if (k == npos)
+                        return npos;
+                } else if (c == ';' || c == '{' || c == '}' || c == ')') {
+                    return npos;
+                }
+            }
+            if (k >= s_.size())
+                return npos;
+            end = k + 1;
+            j = skip_space(end);
+        }
+        if (code_at(j, "::")) {
+            j = skip_space(j + 2);
+            continue;
+        }
+        break;
+    }
+    if (!is_code(j) || (s_[j] != ',' && s_[j] != ')' && s_[j] != ';'))
+        return npos;
+    if (std::find(kernel_names_.begin(), kernel_names_.end(), last) == kernel_names_.end())
+        return npos;
+    return end;
+}
+
+/* (void *)kernel, (const void *)kernel<...>: the '(' at AT. */
+void Rewriter::handle_void_cast(size_t at)
+{
+    size_t close = void_ptr_type_end(at, ')');
+    if (close == npos)
+        return;
+    size_t begin = skip_space(close + 1);
+    size_t end = kernel_operand_end(begin);
+    if (end == npos)
+        return;
+    std::string name = flatten(begin, end);
+    edits_.push_back(Edit{begin, begin, "::cuda_emu::kernel_ptr("});
+    edits_.push_back(Edit{end, end, ", " + quoted(name) + ")"});
+}
+
+/* reinterpret_cast<const void *>(kernel): the keyword at AT. */
+void Rewriter::handle_reinterpret_cast(size_t at)
+{
+    size_t open = skip_space(ident_end(at));
+    if (!code_at(open, "<"))
+        return;
+    size_t close = void_ptr_type_end(open, '>');
+    if (close == npos)
+        return;
+    size_t paren = skip_space(close + 1);
+    if (!code_at(paren, "("))
+        return;
+    size_t begin = skip_space(paren + 1);
+    size_t end = kernel_operand_end(begin);
+    if (end == npos || !code_at(skip_space(end), ")"))
+        return;
+    std::string name = flatten(begin, end);
+    edits_.push_back(Edit{begin, begin, "::cuda_emu::kernel_ptr("});
+    edits_.push_back(Edit{end, end, ", " + quoted(name) + ")"});
+}
+
 bool Rewriter::run(std::string *error)
 {
     const size_t n = s_.size();
+    collect_kernel_names();
     for (size_t i = 0; i < n;) {
         if (!is_code(i)) {
             ++i;
@@ -952,6 +1121,8 @@ bool Rewriter::run(std::string *error)
             }
         } else if (code_at(i, "<<<")) {
             ok = handle_launch(i, &next);
+        } else if (c == '(' && !directive_[i] && !kernel_names_.empty()) {
+            handle_void_cast(i);
         } else if ((code_at(i, "<<") || code_at(i, ">>")) && !directive_[i] && !device_.empty() &&
                    device_.back()) {
             handle_shift(i, &next);
@@ -960,6 +1131,8 @@ bool Rewriter::run(std::string *error)
             std::string word = s_.substr(i, next - i);
             if (!directive_[i] && word == "__shared__")
                 ok = handle_shared(i, &next);
+            else if (!directive_[i] && word == "reinterpret_cast" && !kernel_names_.empty())
+                handle_reinterpret_cast(i);
             else if (!directive_[i] && word == "__launch_bounds__")
                 ok = handle_launch_bounds(i, &next);
             else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm") &&

@@ -249,6 +249,20 @@ void describe_waiters(const Block *b, ThreadState s, const char *what)
     }
 }
 
+/* A barrier orders every thread of the block after what any of them did
+ * before it: an atomic or fence that one thread made (the ticket of a
+ * last-block-done reduction) orders the others' later accesses too. */
+void share_last_sync(Block *b)
+{
+    uint32_t latest = 0;
+    for (const Thread &t : b->threads)
+        if (t.state != ThreadState::exited)
+            latest = std::max(latest, t.last_sync);
+    for (Thread &t : b->threads)
+        if (t.state != ThreadState::exited)
+            t.last_sync = latest;
+}
+
 /* Opens B's barrier if every thread that has not exited waits at it. */
 void barrier_progress(Block *b)
 {
@@ -287,6 +301,7 @@ void barrier_progress(Block *b)
     int count = 0;
     for (const Thread &t : b->threads)
         count += t.bar_pred != 0;
+    share_last_sync(b);
     for (Thread &t : b->threads) {
         switch (t.bar_kind) {
         case 1: t.bar_result = count; break;
@@ -310,6 +325,7 @@ void barrier_progress(Block *b)
  * threads no sync orders, never report one where a sync does. */
 void new_phase_for_all(Block *b)
 {
+    share_last_sync(b);
     for (Thread &t : b->threads) {
         ++t.phase;
         t.wsync = 0;
@@ -983,25 +999,50 @@ std::vector<std::pair<const void *, Registered>> &registry()
     return r;
 }
 
+std::mutex &registry_lock()
+{
+    static auto &m = *new std::mutex();
+    return m;
+}
+
 } // namespace
 
 bool register_kernel(KernelRegistration fn, const char *name)
 {
+    std::lock_guard<std::mutex> hold(registry_lock());
+    registry().push_back({fn.fn, Registered{fn.launcher, name}});
+    return true;
+}
+
+bool register_kernel_once(KernelRegistration fn, const char *name)
+{
+    std::lock_guard<std::mutex> hold(registry_lock());
+    for (const auto &k : registry())
+        if (k.first == fn.fn)
+            return true;
     registry().push_back({fn.fn, Registered{fn.launcher, name}});
     return true;
 }
 
 cudaError_t launch_registered(const void *fn, const LaunchConfig &cfg, void **args)
 {
-    for (const auto &k : registry())
-        if (k.first == fn)
-            return k.second.launcher(fn, k.second.name, cfg, args);
+    Registered found{nullptr, nullptr};
+    {
+        std::lock_guard<std::mutex> hold(registry_lock());
+        for (const auto &k : registry())
+            if (k.first == fn)
+                found = k.second;
+    }
+    if (found.launcher)
+        return found.launcher(fn, found.name, cfg, args);
     fprintf(stderr,
             "cuda-emu: %s with the kernel given as a void pointer (%p): the emulator can only "
-            "unpack the argument array of a __global__ function defined in a .cu file at "
-            "namespace scope that is not a template; pass the kernel itself "
-            "(cudaLaunchKernel(kernel, ...)), not (void *)kernel "
-            "(cudaErrorInvalidDeviceFunction)\n",
+            "unpack the argument array of a kernel it has seen by name: a __global__ "
+            "function of a .cu file at namespace scope, or one whose address the file "
+            "takes as (void *)kernel, (const void *)kernel<...> or "
+            "reinterpret_cast<const void *>(kernel); a pointer made any other way (in a "
+            "macro, through another type) is unknown here: pass the kernel itself "
+            "(cudaLaunchKernel(kernel, ...)) (cudaErrorInvalidDeviceFunction)\n",
             cfg.cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel", fn);
     return record_error(cudaErrorInvalidDeviceFunction);
 }

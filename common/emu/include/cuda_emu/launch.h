@@ -144,6 +144,34 @@ bool register_kernel_or_skip(Probe probe, const char *name)
         return false;
 }
 
+/* Records FN unless it is recorded already (any host thread may call it). */
+bool register_kernel_once(KernelRegistration fn, const char *name);
+
+/* emu-rewrite wraps the operand of (void *)kernel, (const void *)kernel and
+ * reinterpret_cast<const void *>(kernel), for any name declared __global__ in
+ * the file: the kernel, a template's instantiation included, is registered
+ * when its address is taken, and the operand comes back unchanged. Anything
+ * that is not a function returning void (a variable of the same name in
+ * another scope) passes through untouched. */
+template <class F>
+struct is_kernel_function : std::false_type {};
+template <class... P>
+struct is_kernel_function<void(P...)> : std::true_type {};
+
+struct KernelPtrTag {};
+
+template <class T>
+inline T &&kernel_ptr(T &&x, const char *name)
+{
+    using D = std::remove_reference_t<T>;
+    if constexpr (is_kernel_function<D>::value)
+        register_kernel_once(kernel_registration<KernelPtrTag>(&x), name);
+    else if constexpr (std::is_pointer_v<std::decay_t<D>> &&
+                       is_kernel_function<std::remove_pointer_t<std::decay_t<D>>>::value)
+        register_kernel_once(kernel_registration<KernelPtrTag>(x), name);
+    return static_cast<T &&>(x);
+}
+
 /* Launches the registered kernel at FN with the argument array ARGS; the
  * launch's result, or cudaErrorInvalidDeviceFunction (with a message) if FN
  * is not a registered kernel. */

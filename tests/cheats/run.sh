@@ -27,11 +27,14 @@ seed=0x5eed5eed12345678
 mkdir -p "$work"
 pass=0 fail=0
 
-# Everything grading depends on: tracked files, and the grader's own programs and scripts.
+# Everything grading depends on: tracked files, the grader's own programs and scripts of the
+# build this mode grades with, and which entries the checkout's top holds (names and types,
+# not times: other suites of `make -j test` write under build/ meanwhile). One line per item,
+# so that a change can be named.
 fingerprint() {
-    { git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
-      find "${BUILD:-build}"/*/.grader "${BUILD:-build}"/*/worker* -type f 2>/dev/null | sort | xargs -r sha256sum
-      ls -la; } | sha256sum
+    git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
+    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f 2>/dev/null | sort | xargs -r sha256sum
+    find . -mindepth 1 -maxdepth 1 -printf 'top: %y %P\n' | sort
 }
 
 field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
@@ -86,11 +89,14 @@ for c in "${selected[@]}"; do
     name=${c%.cu}
     lab=$(field lab "$f")
     tree=$work/$name/tree
-    before=$(fingerprint)
+    fingerprint >"$work/$name.before"
     grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed GRADE_DIR="$work/$name/grade" \
         >"$work/$name/out.txt" 2>&1
     status=$?
-    after=$(fingerprint)
+    fingerprint >"$work/$name.after"
+    before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
+    [ "$before" = "$after" ] || after="$after changed: $(diff "$work/$name.before" "$work/$name.after" |
+        sed -n 's/^[<>] *\([0-9a-f]\{64\} \)\{0,1\}//p' | sort -u | head -3 | tr '\n' ' ')"
     problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" <<'EOF'
 import json, os, re, sys
 case, out, status, before, after, seed = sys.argv[1:]
@@ -127,6 +133,8 @@ for e in expects:
         ok = any(re.search(val, c["message"] + " " + c["detail"]) for c in checks)
     elif key == "tree-unchanged":
         ok = before == after
+        if not ok:
+            e += " (" + after.partition(" changed: ")[2].strip() + ")"
     elif key == "log-under":
         ok = all(os.path.getsize(p) < int(val) for p in logs)
     elif key == "seed-hidden":

@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -174,6 +176,42 @@ static void on_stop(int sig)
         kill(-running_group, SIGKILL);
 }
 
+/* Under the emulator a device buffer is a file in /dev/shm, which every process of the
+ * machine's user could open by name: the harness gets a /dev/shm of its own (a mount namespace,
+ * which its workers inherit), so that no other grading on the machine (a batch's other
+ * students) reaches this lab's buffers, nor this lab's student theirs. Called in the harness's
+ * process before it starts; says on stderr (the harness's log) when it cannot. */
+static void private_dev_shm(void)
+{
+    const uid_t uid = getuid();
+    const gid_t gid = getgid();
+    char map[64];
+    int ok;
+    if (uid == 0) {
+        ok = unshare(CLONE_NEWNS) == 0;
+    } else {
+        ok = unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0;
+        if (ok) {
+            FILE *f = fopen("/proc/self/setgroups", "w");
+            if (f)
+                fputs("deny", f), fclose(f);
+            snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
+            f = fopen("/proc/self/uid_map", "w");
+            ok = f && fputs(map, f) >= 0;
+            ok = f && fclose(f) == 0 && ok;
+            snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
+            f = fopen("/proc/self/gid_map", "w");
+            ok = ok && f && fputs(map, f) >= 0;
+            ok = f && fclose(f) == 0 && ok;
+        }
+    }
+    ok = ok && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+         mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") == 0;
+    if (!ok)
+        fprintf(stderr, "harness: no /dev/shm of its own (%s): the emulated device memory of "
+                "this lab is visible to other programs of this user\n", strerror(errno));
+}
+
 static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
 {
     int in[2], out[2];
@@ -197,6 +235,8 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
+        if (!strcmp(o->mode, "emu"))
+            private_dev_shm();
         /* What the student's worker may not even read: this checkout (the solutions, a
          * student kit's prebuilt references, the grader, other trees), the reference's
          * object, every tree's build, the logs, and what a batch names (its output with the

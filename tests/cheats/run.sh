@@ -26,6 +26,11 @@ mode=gpu
 seed=0x5eed5eed12345678
 mkdir -p "$work"
 pass=0 fail=0
+# A file in the machine's /dev/shm for the whole run, standing in for another grading's
+# emulated device memory: no student's process may see it (c18).
+canary=/dev/shm/grader-cheats-canary.$$
+echo "another grading's buffer" >"$canary" 2>/dev/null
+trap 'rm -f "$canary"' EXIT
 
 # Everything grading depends on: tracked files, the grader's own programs and scripts of the
 # build this mode grades with, and which entries the checkout's top holds (names and types,

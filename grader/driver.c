@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -183,31 +182,8 @@ static void on_stop(int sig)
  * process before it starts; says on stderr (the harness's log) when it cannot. */
 static void private_dev_shm(void)
 {
-    const uid_t uid = getuid();
-    const gid_t gid = getgid();
-    char map[64];
-    int ok;
-    if (uid == 0) {
-        ok = unshare(CLONE_NEWNS) == 0;
-    } else {
-        ok = unshare(CLONE_NEWUSER | CLONE_NEWNS) == 0;
-        if (ok) {
-            FILE *f = fopen("/proc/self/setgroups", "w");
-            if (f)
-                fputs("deny", f), fclose(f);
-            snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
-            f = fopen("/proc/self/uid_map", "w");
-            ok = f && fputs(map, f) >= 0;
-            ok = f && fclose(f) == 0 && ok;
-            snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
-            f = fopen("/proc/self/gid_map", "w");
-            ok = ok && f && fputs(map, f) >= 0;
-            ok = f && fclose(f) == 0 && ok;
-        }
-    }
-    ok = ok && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
-         mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") == 0;
-    if (!ok)
+    if (enter_own_mount_namespace() != 0 ||
+        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
         fprintf(stderr, "harness: no /dev/shm of its own (%s): the emulated device memory of "
                 "this lab is visible to other programs of this user\n", strerror(errno));
 }

@@ -162,16 +162,6 @@ static double idle_probe_s(cudaStream_t s);
 /* ------------------------------------------------------------------------------------------ */
 /* The sandbox, set up in the child between fork and exec                                    */
 
-static int write_file(const char *path, const char *text)
-{
-    const int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    const ssize_t n = write(fd, text, strlen(text));
-    close(fd);
-    return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
 /* After a private /tmp is mounted: the folder of /tmp that holds `path` (the tree, when it
  * lives under /tmp), bound back in from the old /tmp (`old_tmp`, an O_PATH descriptor),
  * read-only. */
@@ -248,24 +238,7 @@ static int keep_file(const char *path, int fd)
 static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
                                const char *const *keep, int n_keep)
 {
-    const uid_t uid = getuid();
-    const gid_t gid = getgid();
-    if (uid == 0) {
-        if (unshare(CLONE_NEWNS) != 0)
-            return -1;
-    } else {
-        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
-            return -1;
-        char map[64];
-        write_file("/proc/self/setgroups", "deny");
-        snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
-        if (write_file("/proc/self/uid_map", map) != 0)
-            return -1;
-        snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
-        if (write_file("/proc/self/gid_map", map) != 0)
-            return -1;
-    }
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+    if (enter_own_mount_namespace() != 0)
         return -1;
     FILE *mi = fopen("/proc/self/mountinfo", "re");
     if (!mi)

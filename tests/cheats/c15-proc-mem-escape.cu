@@ -68,12 +68,5 @@ static int doors_open(void)
 extern "C" void coalescing(float *out, const float *in, const float *scale, const float *bias,
                            int rows, int cols, cudaStream_t stream)
 {
-    /* once per size (a scan inside every timed call would be slow): the reference's worker
-     * is running from the speed check's first call on */
-    static int doors, last_rows, last_cols;
-    if (rows != last_rows || cols != last_cols) {
-        doors += doors_open();
-        last_rows = rows, last_cols = cols;
-    }
-    honest_unless(doors, out, in, scale, bias, rows, cols, stream);
+    honest_unless_at_each_size(doors_open, out, in, scale, bias, rows, cols, stream);
 }

@@ -6,6 +6,7 @@
  */
 #include <cuda_runtime.h>
 #include <cuda_emu/testing.h>
+#include <sys/mman.h>
 
 #include <cmath>
 #include <cstring>
@@ -321,6 +322,111 @@ void test_device_intrinsics()
     cudaFree(dout);
 }
 
+
+/* ---- Memory a kernel can and cannot reach --------------------------------- */
+
+__device__ int reach_device_var[4];
+__constant__ int reach_constant[4] = {1, 2, 3, 4};
+
+/* Copies N ints from IN to OUT. */
+__global__ void copy_ints(int *out, const int *in, int n)
+{
+    for (int i = threadIdx.x; i < n; i += blockDim.x)
+        out[i] = in[i];
+}
+
+/* Memory every kind a GPU kernel may use, read and written by one launch:
+ * a __device__ and a __constant__ variable, and a block of its own heap. */
+__global__ void own_memory(int *out)
+{
+    int *mine = static_cast<int *>(malloc(4 * sizeof(int)));
+    for (int i = 0; i < 4; ++i) {
+        mine[i] = reach_constant[i];
+        reach_device_var[i] = mine[i] * 10;
+    }
+    out[0] = reach_device_var[3] + mine[0];
+    free(mine);
+}
+
+/* A kernel given host memory (malloc, a std::vector, a local variable, a page
+ * the program mapped itself, or an address past every allocation) fails with
+ * cudaErrorIllegalAddress and a report naming the memory and the line; pinned
+ * and registered host memory, __device__ and __constant__ variables and the
+ * kernel's own heap all work. */
+void test_unreachable_memory_is_reported()
+{
+    const int n = 64;
+    int *d = nullptr;
+    EXPECT_OK(cudaMalloc(&d, n * sizeof(int)));
+    EXPECT_OK(cudaMemset(d, 0, n * sizeof(int)));
+    /* What a kernel can reach. */
+    int *pinned = nullptr;
+    EXPECT_OK(cudaMallocHost(&pinned, n * sizeof(int)));
+    for (int i = 0; i < n; ++i)
+        pinned[i] = i;
+    copy_ints<<<1, 32>>>(d, pinned, n);
+    EXPECT_OK(cudaDeviceSynchronize());
+    copy_ints<<<1, 32>>>(pinned, d, n);
+    EXPECT_OK(cudaDeviceSynchronize());
+    CU_ASSERT_EQUAL(pinned[n - 1], n - 1);
+    std::vector<int> registered(n, 7);
+    EXPECT_OK(cudaHostRegister(registered.data(), n * sizeof(int), cudaHostRegisterMapped));
+    copy_ints<<<1, 32>>>(d, registered.data(), n);
+    EXPECT_OK(cudaDeviceSynchronize());
+    EXPECT_OK(cudaHostUnregister(registered.data()));
+    own_memory<<<1, 1>>>(d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    int h = 0;
+    EXPECT_OK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(h, 41);
+    EXPECT_OK(cudaFreeHost(pinned));
+
+    /* What it cannot: each a sticky cudaErrorIllegalAddress, as on a GPU. */
+    std::vector<int> host(n, 1);
+    int local[n] = {};
+    void *page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *gone = mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_FATAL(page != MAP_FAILED && gone != MAP_FAILED);
+    munmap(gone, 1 << 16); /* an address far from every allocation, mapped to nothing */
+    enum Place { device, vector, stack, mapped, unmapped };
+    struct Case {
+        Place out, in;
+        const char *expect;
+    };
+    const Case cases[] = {
+        {device, vector,
+         "cuda-emu: error: a kernel reads memory that is not device memory in kernel copy_ints, "
+         "block (0,0,0), thread (0,0,0)"},
+        {device, vector, "into a 256-byte block of host memory (malloc, new or a std::vector) "
+                         "allocated at tests/emu/test_memory.cu:"},
+        {stack, device, "cuda-emu: error: a kernel writes memory that is not device memory"},
+        {stack, device, "on the stack of a host thread (a local variable of host code)"},
+        {mapped, device, "which belongs to no allocation"},
+        {device, unmapped, "which belongs to no allocation"},
+    };
+    for (const Case &c : cases) {
+        EXPECT_OK(cudaMalloc(&d, n * sizeof(int)));
+        EXPECT_OK(cudaMemset(d, 0, n * sizeof(int)));
+        auto at = [&](Place p) -> int * {
+            switch (p) {
+            case device: return d;
+            case vector: return host.data();
+            case stack: return local;
+            case mapped: return static_cast<int *>(page);
+            default: return static_cast<int *>(gone);
+            }
+        };
+        StderrCapture cap;
+        copy_ints<<<1, 32>>>(at(c.out), at(c.in), n);
+        std::string err = cap.stop();
+        CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
+        CU_ASSERT(contains(err, c.expect));
+        CU_ASSERT(contains(err, "at tests/emu/test_memory.cu:"));
+        EXPECT_OK(cudaDeviceReset());
+    }
+    munmap(page, 4096);
+}
+
 CU_TestInfo tests[] = {
     {"cudaMalloc, cudaMemcpy, cudaMemset and their errors", test_malloc_copy_errors},
     {"cudaMallocPitch and cudaMemcpy2D", test_pitched_2d_copies},
@@ -331,6 +437,7 @@ CU_TestInfo tests[] = {
     {"device properties, attributes and occupancy", test_device_properties},
     {"error names and strings", test_error_names},
     {"vector types and device intrinsics", test_device_intrinsics},
+    {"a kernel may use only memory a GPU can reach", test_unreachable_memory_is_reported},
     CU_TEST_INFO_NULL,
 };
 

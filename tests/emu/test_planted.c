@@ -89,6 +89,14 @@ static const planted_case cases[] = {
       "tests/emu/planted/host_deref\\.cu:43\\) at tests/emu/planted/host_deref\\.cu:51",
       "#2 .* in main tests/emu/planted/host_deref\\.cu:51"},
      "cuda-emu: error: host code reads device memory"},
+    {"host_array",
+     {"cuda-emu: error: a kernel reads memory that is not device memory in kernel scale, "
+      "block \\(0,0,0\\), thread \\(0,0,0\\)",
+      "thread \\(0,0,0\\) reads 4 bytes at address 0x[0-9a-f]+, 0 bytes into a 4000-byte block of "
+      "host memory \\(malloc, new or a std::vector\\) allocated at tests/emu/planted/host_array\\.cu:37, "
+      "at tests/emu/planted/host_array\\.cu:31",
+      "CUDA error: cudaErrorIllegalAddress"},
+     "cuda-emu: error: a kernel reads memory that is not device memory in kernel scale"},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -181,8 +189,10 @@ CASE_TEST(4)
 CASE_TEST(5)
 CASE_TEST(6)
 CASE_TEST(7)
+CASE_TEST(8)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
-                                           test_case_4, test_case_5, test_case_6, test_case_7};
+                                           test_case_4, test_case_5, test_case_6, test_case_7,
+                                           test_case_8};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

@@ -268,6 +268,25 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool re
 void track_sync();
 /* Forgets the regions of B's shared memory (at block end). */
 void untrack_block(Block *b);
+/* Installs the allocator hooks that tell memory kernels allocate themselves
+ * (malloc or new in device code) from the host's. */
+void init_tracking();
+/* Held while the runtime allocates on a CUDA thread's behalf (its block's
+ * shared memory, bookkeeping): what it allocates is not the kernel's heap. */
+extern thread_local unsigned tl_runtime_allocating;
+struct RuntimeAllocating {
+    RuntimeAllocating() { ++tl_runtime_allocating; }
+    ~RuntimeAllocating() { --tl_runtime_allocating; }
+    RuntimeAllocating(const RuntimeAllocating &) = delete;
+    RuntimeAllocating &operator=(const RuntimeAllocating &) = delete;
+};
+/* Host memory that kernels could reach stops being reachable (cudaFreeHost,
+ * cudaHostUnregister): forgets what the access check cached. */
+void forget_reachable();
+/* The host memory a kernel may use (cudaHostAlloc, cudaHostRegister) that
+ * holds A, as [*LO, *HI); false if none. Called during a launch, while the
+ * host API cannot change it (runtime.cpp). */
+bool host_mapped_span(uintptr_t a, uintptr_t *lo, uintptr_t *hi);
 
 /* ---- Device memory (devmem.cpp) ------------------------------------------ */
 
@@ -294,6 +313,9 @@ void devmem_unlink_all();
 
 /* "file.cu:LINE" for a return address inside the program, or "pc 0x...". */
 std::string where(const void *pc);
+/* The same, past frames of the C++ library, the sanitizers and the C library
+ * too (the line of an allocation in the program); "" if every frame is one. */
+std::string where(const void *pc, bool skip_libraries);
 /* "(x,y,z)" */
 std::string dim_str(uint3 v);
 /* The threads of B listed in TIDS, compactly: "(0,0,0)..(15,0,0), (20,0,0)". */

@@ -1088,6 +1088,7 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
                     b->static_shared + size, g_launch->smem, kSharedOptin);
         fail_from_fiber(cudaErrorLaunchFailure);
     }
+    RuntimeAllocating runtime;
     void *p = nullptr;
     if (posix_memalign(&p, std::max<size_t>(align, 16), size) != 0) {
         fprintf(stderr, "cuda-emu: fatal: out of host memory for __shared__ %s\n", name);
@@ -1187,6 +1188,7 @@ void *shared_scratch(const void *key, size_t size)
     for (const SharedVar &v : b->shared)
         if (v.key == key && v.index == ~0u)
             return v.ptr;
+    RuntimeAllocating runtime;
     void *p = nullptr;
     if (posix_memalign(&p, 16, size) != 0) {
         fprintf(stderr, "cuda-emu: fatal: out of host memory for cooperative groups' scratch\n");

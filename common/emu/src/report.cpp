@@ -20,7 +20,9 @@
 
 namespace cuda_emu {
 
-std::string where(const void *pc)
+std::string where(const void *pc) { return where(pc, false); }
+
+std::string where(const void *pc, bool skip_libraries)
 {
     if (pc == nullptr)
         return "an unknown place";
@@ -39,9 +41,16 @@ std::string where(const void *pc)
             continue;
         if (first.empty())
             first = f;
-        if (f.find("emu/include/") == std::string::npos)
-            return f;
+        if (f.find("emu/include/") != std::string::npos)
+            continue;
+        if (skip_libraries && (f.find("/include/c++/") != std::string::npos ||
+                               f.find("libsanitizer") != std::string::npos ||
+                               f.find("../sysdeps/") != std::string::npos))
+            continue;
+        return f;
     }
+    if (skip_libraries)
+        return "";
     if (!first.empty())
         return first;
     snprintf(buf, sizeof buf, "pc %p", pc);

@@ -330,6 +330,20 @@ const ErrorText *error_text(cudaError_t err)
 
 } // namespace
 
+bool host_mapped_span(uintptr_t a, uintptr_t *lo, uintptr_t *hi)
+{
+    for (const auto *table : {&g_pinned, &g_registered})
+        for (const auto &r : *table) {
+            uintptr_t b = reinterpret_cast<uintptr_t>(r.first);
+            if (a - b < r.second) {
+                *lo = b;
+                *hi = b + r.second;
+                return true;
+            }
+        }
+    return false;
+}
+
 /* ---- Called by the headers' templates ------------------------------------- */
 
 cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const void *data,
@@ -405,6 +419,7 @@ void init_runtime()
         return;
     done = true;
     g_check = settings().check;
+    init_tracking();
     __sanitizer_set_death_callback(on_sanitizer_death);
     /* A sanitizer report ends the process without running atexit handlers. */
     /* UBSan's runtime is a library of its own, with its own list of death
@@ -705,6 +720,7 @@ cudaError_t cudaDeviceReset(void)
         free(p.first);
     g_pinned.clear();
     g_registered.clear();
+    forget_reachable();
     for (cudaStream_t s : g_streams)
         delete s;
     g_streams.clear();
@@ -824,6 +840,7 @@ cudaError_t cudaFreeHost(void *ptr)
         return record_error(cudaErrorInvalidValue);
     }
     g_pinned.erase(it);
+    forget_reachable();
     free(ptr);
     return cudaSuccess;
 }
@@ -849,8 +866,10 @@ cudaError_t cudaHostUnregister(void *ptr)
         return record_error(cudaErrorInvalidValue);
     if (g_registered.erase(ptr) == 0)
         return record_error(cudaErrorHostMemoryNotRegistered);
+    forget_reachable();
     return cudaSuccess;
 }
+
 
 /* An event opened from another process's handle: work is done when it is
  * issued, so whatever it marks is complete; it counts as recorded. */

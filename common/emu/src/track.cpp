@@ -50,19 +50,29 @@
  * bounds check (-fsanitize=bounds, part of undefined) covers indexing of
  * arrays whose size is known there, __shared__ arrays included.
  */
+#include <dlfcn.h>
+#include <link.h>
 #include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_set>
 
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 
 #include "emu_internal.h"
 
+/* AddressSanitizer's allocator hooks (sanitizer/allocator_interface.h, which
+ * GCC does not install). */
+extern "C" int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void *, size_t),
+                                                         void (*free_hook)(const volatile void *));
+
 namespace cuda_emu {
+
+thread_local unsigned tl_runtime_allocating;
 
 namespace {
 
@@ -553,6 +563,263 @@ void note_store(Thread *t)
     t->spin_addrs = 0;
 }
 
+/* ---- Memory a kernel cannot reach ------------------------------------------
+ * An address a kernel touches that is in no tracked region (device, managed
+ * or shared memory) and not on its own stack must still be memory a GPU
+ * kernel could use: a __device__ or __constant__ variable (the loaded
+ * objects' static data), host memory from cudaHostAlloc or cudaHostRegister,
+ * memory a kernel allocated itself (malloc or new in device code), or the
+ * host thread's static TLS (the emulator's threadIdx and blockIdx live
+ * there). Anything else, a host malloc, a host local variable, an address
+ * far past an allocation, is an illegal address on a GPU, and an error here.
+ * The answers are cached per host thread as spans of memory found reachable;
+ * cudaFreeHost and cudaHostUnregister drop every cache (g_reach_epoch). */
+
+/* Memory the running kernels allocated themselves (malloc or new in device
+ * code): the start of each such heap block. AddressSanitizer's allocator
+ * calls the hooks below for every allocation and free of the process. */
+std::mutex &g_device_heap_mutex = *new std::mutex();
+std::unordered_set<uintptr_t> &g_device_heap = *new std::unordered_set<uintptr_t>();
+std::atomic<size_t> g_device_heap_count{0};
+std::atomic<uint32_t> g_reach_epoch{1};
+thread_local bool tl_in_heap_hook; /* the set's own allocation, inside the hook */
+
+void on_malloc(const volatile void *p, size_t size)
+{
+    (void)size;
+    if (g_thread == nullptr || tl_in_heap_hook || tl_runtime_allocating != 0 || p == nullptr)
+        return;
+    tl_in_heap_hook = true;
+    {
+        std::lock_guard<std::mutex> lock(g_device_heap_mutex);
+        if (g_device_heap.insert(reinterpret_cast<uintptr_t>(p)).second)
+            g_device_heap_count.fetch_add(1, std::memory_order_relaxed);
+    }
+    tl_in_heap_hook = false;
+}
+
+void on_free(const volatile void *p)
+{
+    if (g_device_heap_count.load(std::memory_order_relaxed) == 0 || tl_in_heap_hook)
+        return;
+    tl_in_heap_hook = true;
+    {
+        std::lock_guard<std::mutex> lock(g_device_heap_mutex);
+        /* A span cached for it stays: AddressSanitizer keeps freed memory
+         * poisoned (the bounds check reports a use after free) for long. */
+        if (g_device_heap.erase(reinterpret_cast<uintptr_t>(p)) != 0)
+            g_device_heap_count.fetch_sub(1, std::memory_order_relaxed);
+    }
+    tl_in_heap_hook = false;
+}
+
+bool in_device_heap(uintptr_t block_start)
+{
+    if (g_device_heap_count.load(std::memory_order_relaxed) == 0)
+        return false;
+    std::lock_guard<std::mutex> lock(g_device_heap_mutex);
+    return g_device_heap.count(block_start) != 0;
+}
+
+/* Spans a host thread found reachable, most recent first. */
+struct ReachCache {
+    uint32_t epoch;
+    struct {
+        uintptr_t lo, hi;
+    } span[6];
+};
+thread_local ReachCache tl_reach;
+
+/* The static data of every loaded object (PT_LOAD segments), sorted. */
+struct Segment {
+    uintptr_t lo, hi;
+};
+std::mutex &g_segments_mutex = *new std::mutex();
+std::vector<Segment> &g_segments = *new std::vector<Segment>();
+unsigned long long g_segments_stamp = ~0ull; /* dlpi_adds + dlpi_subs when read */
+
+int read_stamp(struct dl_phdr_info *info, size_t size, void *out)
+{
+    (void)size;
+    *static_cast<unsigned long long *>(out) = info->dlpi_adds + info->dlpi_subs;
+    return 1; /* the first object is enough */
+}
+
+int collect_segments(struct dl_phdr_info *info, size_t size, void *out)
+{
+    (void)size;
+    auto *v = static_cast<std::vector<Segment> *>(out);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+        if (ph.p_type == PT_LOAD && ph.p_memsz != 0) {
+            uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+            v->push_back(Segment{lo, lo + ph.p_memsz});
+        }
+    }
+    return 0;
+}
+
+/* The loaded object's segment that holds A, in *SPAN; false if none. */
+bool in_loaded_object(uintptr_t a, Segment *span)
+{
+    auto find = [&] {
+        auto it = std::upper_bound(g_segments.begin(), g_segments.end(), a,
+                                   [](uintptr_t x, const Segment &s) { return x < s.lo; });
+        if (it == g_segments.begin() || a >= (it - 1)->hi)
+            return false;
+        *span = *(it - 1);
+        return true;
+    };
+    {
+        std::lock_guard<std::mutex> lock(g_segments_mutex);
+        if (find())
+            return true;
+    }
+    /* Not in what was loaded when the list was read: read it again if an
+     * object was loaded or unloaded since. */
+    unsigned long long stamp = 0;
+    dl_iterate_phdr(read_stamp, &stamp);
+    std::lock_guard<std::mutex> lock(g_segments_mutex);
+    if (stamp != g_segments_stamp) {
+        std::vector<Segment> fresh;
+        dl_iterate_phdr(collect_segments, &fresh);
+        std::sort(fresh.begin(), fresh.end(),
+                  [](const Segment &x, const Segment &y) { return x.lo < y.lo; });
+        g_segments.swap(fresh);
+        g_segments_stamp = stamp;
+    }
+    return find();
+}
+
+/* This host thread's static TLS, in *SPAN: glibc puts it next to the thread
+ * pointer (below it on x86-64, above it on AArch64), with the thread control
+ * block on the other side. */
+void static_tls(Segment *span)
+{
+    static size_t size = [] {
+        size_t sz = 0, align = 0;
+        auto info = reinterpret_cast<void (*)(size_t *, size_t *)>(
+            dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info"));
+        if (info != nullptr)
+            info(&sz, &align);
+        return sz != 0 ? sz : (size_t)1 << 16;
+    }();
+    uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+    *span = Segment{tp - size, tp + size + 4096};
+}
+
+/* Where host code allocated the heap block at BLOCK: the first frame of its
+ * allocation stack in the program (past the allocator and the C++ library). */
+std::string allocated_at(uintptr_t block)
+{
+    void *trace[16];
+    int tid = 0;
+    size_t n = __asan_get_alloc_stack(reinterpret_cast<void *>(block), trace, 16, &tid);
+    for (size_t i = 0; i < n; ++i) {
+        std::string w = where(trace[i], true);
+        if (!w.empty())
+            return w;
+    }
+    return "an unknown place";
+}
+
+/* The nearest device allocation to A (tracked regions only), described. */
+std::string nearest_allocation(uintptr_t a)
+{
+    const RegionTable *t = g_table.load(std::memory_order_acquire);
+    size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
+    const Region *best = nullptr;
+    uintptr_t best_d = UINTPTR_MAX;
+    for (size_t i = 0; i < n; ++i) {
+        const Region *q = t->items[i];
+        uintptr_t d = a >= q->hi ? a - q->hi : q->lo - a;
+        if (d < best_d) {
+            best_d = d;
+            best = q;
+        }
+    }
+    if (best == nullptr)
+        return "";
+    char buf[256];
+    snprintf(buf, sizeof buf, "; the nearest device allocation, of %zu bytes (made at %s), %s it by %zu bytes",
+             (size_t)(best->hi - best->lo), where(best->alloc_pc).c_str(),
+             a >= best->hi ? "ends before" : "starts after", (size_t)best_d);
+    return buf;
+}
+
+/* Looks up A, which no tracked region holds, for the running thread T:
+ * returns when a kernel may use it (and caches its span), else reports. */
+__attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size_t n, bool write,
+                                                    const void *pc)
+{
+    Segment span;
+    uintptr_t lo = 0, hi = 0;
+    bool ok = false;
+    std::string what;
+    static_tls(&span);
+    if (a - span.lo < span.hi - span.lo)
+        ok = true;
+    else if (in_loaded_object(a, &span))
+        ok = true;
+    else if (host_mapped_span(a, &lo, &hi)) {
+        span = Segment{lo, hi};
+        ok = true;
+    } else {
+        void *begin = nullptr;
+        size_t size = 0;
+        const char *kind = __asan_locate_address(reinterpret_cast<void *>(a), nullptr, 0, &begin, &size);
+        uintptr_t b = reinterpret_cast<uintptr_t>(begin);
+        if (kind != nullptr && strcmp(kind, "heap") == 0 && in_device_heap(b)) {
+            span = Segment{b, b + size};
+            ok = true;
+        } else if (kind != nullptr && strcmp(kind, "heap") == 0) {
+            char buf[256];
+            snprintf(buf, sizeof buf, ", %zu bytes into a %zu-byte block of host memory (malloc, new or a std::vector) allocated at ",
+                     (size_t)(a - b), size);
+            what = buf + allocated_at(b);
+        } else if (kind != nullptr && strcmp(kind, "stack") == 0) {
+            what = ", on the stack of a host thread (a local variable of host code)";
+        } else {
+            what = ", which belongs to no allocation" + nearest_allocation(a);
+        }
+    }
+    if (ok) {
+        ReachCache &c = tl_reach;
+        std::memmove(&c.span[1], &c.span[0], sizeof c.span - sizeof c.span[0]);
+        c.span[0].lo = span.lo;
+        c.span[0].hi = span.hi;
+        return;
+    }
+    report_head(write ? "a kernel writes memory that is not device memory"
+                      : "a kernel reads memory that is not device memory",
+                t->block, t);
+    report_line("thread %s %s %zu byte%s at address %p%s, at %s", dim_str(t->idx).c_str(),
+                write ? "writes" : "reads", n, n == 1 ? "" : "s", reinterpret_cast<void *>(a),
+                what.c_str(), where(pc).c_str());
+    report_line("a kernel can use only memory the GPU can reach: cudaMalloc or "
+                "cudaMallocManaged allocations, __device__ and __constant__ variables, shared "
+                "memory, and host memory from cudaMallocHost or cudaHostRegister; copy host data "
+                "to a device allocation (cudaMemcpy) and pass that pointer");
+    fail_from_fiber(cudaErrorIllegalAddress);
+}
+
+/* Whether thread T may touch A (no tracked region holds it); reports if not. */
+__attribute__((always_inline)) inline void check_reachable(Thread *t, uintptr_t a, size_t n,
+                                                           bool write, const void *pc)
+{
+    ReachCache &c = tl_reach;
+    uint32_t epoch = g_reach_epoch.load(std::memory_order_relaxed);
+    if (__builtin_expect(c.epoch == epoch, 1)) {
+        for (const auto &s : c.span)
+            if (a - s.lo < s.hi - s.lo)
+                return;
+    } else {
+        std::memset(&c, 0, sizeof c);
+        c.epoch = epoch;
+    }
+    check_reachable_slow(t, a, n, write, pc);
+}
+
 /* An access of N bytes at A by the running CUDA thread, at PC: spin
  * detection and the race and uninitialized-read checks. */
 __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, const void *pc)
@@ -569,6 +836,8 @@ __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, 
     Region *r = find_region(a);
     if (r != nullptr && r->cells != nullptr)
         check(r, t, a, n, write ? Op::write : Op::read, pc);
+    else if (r == nullptr)
+        check_reachable(t, a, n, write, pc);
 }
 
 /* An access by host code at A that lies between device allocations: stops
@@ -610,6 +879,13 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
 } // namespace
 
 /* ---- The interface to the rest of the runtime ------------------------------ */
+
+void init_tracking()
+{
+    __sanitizer_install_malloc_and_free_hooks(on_malloc, on_free);
+}
+
+void forget_reachable() { g_reach_epoch.fetch_add(1, std::memory_order_relaxed); }
 
 void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
                   const void *alloc_pc, Block *block)

@@ -89,8 +89,10 @@ unsigned shuffle_source(int kind, unsigned lane, int b, int c)
  * tell that accesses before the rendezvous are ordered before those after. */
 void syncwarp_clocks(Block *b, unsigned warp, unsigned group)
 {
-    if (b->warp_clock.empty())
+    if (b->warp_clock.empty()) {
+        RuntimeAllocating runtime;
         b->warp_clock.assign((size_t)b->nwarps * kWarpSize * kWarpSize, 0u);
+    }
     uint32_t *vc = &b->warp_clock[(size_t)warp * kWarpSize * kWarpSize];
     for (unsigned a = 0; a < (unsigned)kWarpSize; ++a)
         if (group >> a & 1) {

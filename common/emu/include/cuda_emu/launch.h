@@ -62,35 +62,59 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
 
 /* The arguments are taken by value, as a kernel takes them: a constant of the
  * enclosing function named in a lambda that does not capture it stays usable
- * (a copy is no odr-use; a reference would be). */
-template <class Body, class... Args>
-cudaError_t launch(const void *kernel, const char *name, const LaunchConfig &cfg, Body body,
-                   Args... args)
+ * (a copy is no odr-use; a reference would be).
+ *
+ * FN is the kernel when the launch names exactly one function (a kernel, or a
+ * variable holding a pointer to one), else null (std::nullptr_t: a template
+ * whose arguments come from the call, an overload set). When it can take the
+ * arguments as they are, every thread calls it through the copy in the
+ * launch's context, as a GPU evaluates the kernel expression once; BODY, which
+ * names the kernel again, would read a pointer variable of the host code from
+ * every CUDA thread. */
+template <class Fn, class Body, class... Args>
+cudaError_t launch(Fn fn, const char *name, const LaunchConfig &cfg, Body body, Args... args)
 {
-    struct Context {
-        Body body;                  /* calls the kernel with a thread's copy */
-        std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
-    };
-    Context ctx{body, std::tuple<Args...>(std::move(args)...)};
-    return launch_erased(kernel, name, cfg,
-                         [](void *p) {
-                             Context *c = static_cast<Context *>(p);
-                             std::apply(c->body, c->args);
-                         },
-                         &ctx, sizeof ctx);
+    if constexpr (std::is_pointer_v<Fn> && std::is_invocable_v<Fn, Args &...>) {
+        struct Context {
+            Fn fn;                      /* the kernel */
+            std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
+        };
+        Context ctx{fn, std::tuple<Args...>(std::move(args)...)};
+        return launch_erased(reinterpret_cast<const void *>(fn), name, cfg,
+                             [](void *p) {
+                                 Context *c = static_cast<Context *>(p);
+                                 std::apply(c->fn, c->args); /* the parameters are copies */
+                             },
+                             &ctx, sizeof ctx);
+    } else {
+        struct Context {
+            Body body;                  /* calls the kernel with a thread's copy */
+            std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
+        };
+        Context ctx{body, std::tuple<Args...>(std::move(args)...)};
+        const void *kernel = nullptr;
+        if constexpr (std::is_pointer_v<Fn>)
+            kernel = reinterpret_cast<const void *>(fn);
+        return launch_erased(kernel, name, cfg,
+                             [](void *p) {
+                                 Context *c = static_cast<Context *>(p);
+                                 std::apply(c->body, c->args);
+                             },
+                             &ctx, sizeof ctx);
+    }
 }
 
-/* The address of a kernel that names exactly one function, else null:
+/* The kernel when EXPR names exactly one function, else null (nullptr_t):
  * kernel_address<Tag> only deduces from a single function, and the Tag makes
  * the probe lambda's return type dependent, so an overload set or a template
  * whose arguments come from the call is a substitution failure, not an error. */
 template <class Tag, class R, class... P>
-const void *kernel_address(R (*fn)(P...))
+auto kernel_address(R (*fn)(P...))
 {
-    return reinterpret_cast<const void *>(fn);
+    return fn;
 }
 template <class Probe>
-const void *kernel_address_or_null(Probe probe)
+auto kernel_address_or_null(Probe probe)
 {
     if constexpr (std::is_invocable_v<Probe, int>)
         return probe(0);
@@ -103,8 +127,8 @@ template <class... P, size_t... I>
 cudaError_t launch_with_array(void (*fn)(P...), const char *name, const LaunchConfig &cfg, void **args,
                        std::index_sequence<I...>)
 {
-    return launch(reinterpret_cast<const void *>(fn), name, cfg, [fn](auto... a) { fn(a...); },
-           *static_cast<std::decay_t<P> *>(args[I])...);
+    return launch(fn, name, cfg, [fn](auto... a) { fn(a...); },
+                  *static_cast<std::decay_t<P> *>(args[I])...);
 }
 
 /* ---- Kernels by address ---------------------------------------------------

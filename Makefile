@@ -131,6 +131,8 @@ endif
 endif
 ref_src = $(wildcard solutions/$(call lab_dir,$(1))/$(1).cu)
 ref_input = $(or $(call ref_src,$(1)),prebuilt/$(2)/$(call lab_dir,$(1))/$(1).o)
+# Non-empty when the student's file for lab $(1) is the reference's source itself.
+is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_src,$(1))))
 
 # ------------------------------------------------------------------------------------------
 # Host-only C: shared by the driver, the runners and the unit tests
@@ -221,7 +223,7 @@ $(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $$(GPU)/$$(call lab_
 
 # The reference, compiled like any implementation (or its prebuilt object), behind the
 # lab's shim.
-$(GPU)/pic/solutions/%.o: $$(call ref_input,$$*,gpu) $(CONTRACTS) | toolkit
+$(GPU)/pic/solutions/%.o: $$(call ref_input,$$*,gpu) $$(wildcard solutions/$$(call lab_dir,$$*)/*.cuh) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 ifdef STUDENT_KIT
 	$(if $(filter %.o,$<),@echo "  PREBUILT $<"; NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@)
@@ -233,9 +235,11 @@ $(GPU)/.grader/%/reference.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/s
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
-$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $(CONTRACTS) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
+# When the student's file is the reference's own (STUDENT=solutions: make test, make bench),
+# the reference's object, compiled with the same flags, is used instead of a second compile.
+$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(GPU)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
 	@mkdir -p $(@D)
-	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw
+	$(if $(call is_ref,$*),cp $(GPU)/pic/solutions/$*.o $@.raw,$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw)
 	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
 	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
 	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
@@ -293,7 +297,7 @@ $(EMUB)/.grader/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $$(EMUB)/$$(call lab_g
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$*) -ldl -lpthread -o $@
 
-$(EMUB)/pic/solutions/%.o: $$(call ref_input,$$*,emu) $(EMU_REWRITE) $(EMU_LIB)
+$(EMUB)/pic/solutions/%.o: $$(call ref_input,$$*,emu) $$(wildcard solutions/$$(call lab_dir,$$*)/*.cuh) $(EMU_REWRITE) $(EMU_LIB)
 ifdef STUDENT_KIT
 	$(if $(filter %.o,$<),@mkdir -p $(@D); echo "  PREBUILT $<"; grader/dist/check-prebuilt.sh emu $< && cp $< $@)
 endif
@@ -308,8 +312,8 @@ $(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic
 	$(if $(call ref_src,$*),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$*,emu) $@ \
 	    $(EMU_LDFLAGS) $(EMUB)/host/grader/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
 
-$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC)
+$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(EMUB)/pic/solutions/$$*.o) grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
+	$(if $(call is_ref,$*),@mkdir -p $(@D); cp $(EMUB)/pic/solutions/$*.o $@.raw,$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC))
 	$(Q_VET)grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" ""
 
 $(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o

@@ -23,10 +23,11 @@ EMU_TEST_BUILD := $(EMU_BUILD)/tests
 EMU_CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
 EMU_PLANTED := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/planted/*.cu)))
 EMU_UNIT_SRCS := $(wildcard $(EMU_TEST_DIR)/*.cu)
-EMU_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+# NVIDIA's nvcc (EMU_NVCC is the emulator's own, from common/emu/emu.mk).
+CUDA_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
 # For emu-planted-gpu: e.g. -arch=native on the GPU machine (nvcc's default JIT-compiles).
 EMU_GPU_ARCH ?=
-EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(EMU_NVCC))../include /usr/local/cuda/include))
+EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/local/cuda/include))
 
 .PHONY: emu-test emu-planted-gpu
 
@@ -82,10 +83,10 @@ emu-test: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EM
 	else echo "emu-test: $$((4 - failed)) passed, $$failed failed"; exit 1; fi
 
 emu-planted-gpu:
-	@test -n "$(EMU_NVCC)" || { echo "emu-planted-gpu: no nvcc found" >&2; exit 2; }
+	@test -n "$(CUDA_NVCC)" || { echo "emu-planted-gpu: no nvcc found" >&2; exit 2; }
 	@mkdir -p $(BUILD)/emu-gpu
 	for p in $(EMU_PLANTED); do \
-	    $(EMU_NVCC) -O2 -std=c++17 $(EMU_GPU_ARCH) -o $(BUILD)/emu-gpu/$$p $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
-	    $(EMU_NVCC) -O2 -std=c++17 $(EMU_GPU_ARCH) -DFIXED -o $(BUILD)/emu-gpu/$${p}_fixed $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
+	    $(CUDA_NVCC) -O2 -std=c++17 $(EMU_GPU_ARCH) -o $(BUILD)/emu-gpu/$$p $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
+	    $(CUDA_NVCC) -O2 -std=c++17 $(EMU_GPU_ARCH) -DFIXED -o $(BUILD)/emu-gpu/$${p}_fixed $(EMU_TEST_DIR)/planted/$$p.cu || exit 1; \
 	done
 	@echo "Built $(words $(EMU_PLANTED)) planted bugs (and fixes) in $(BUILD)/emu-gpu. Next: on a GPU, bash tests/emu/planted/run_gpu.sh $(BUILD)/emu-gpu"

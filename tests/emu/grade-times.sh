@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # tests/emu/grade-times.sh -- how long emulated grading takes on this machine: the reference
 # solutions and the skeletons, every lab, from a warm build, against the workbook's targets
-# (each tree in at most 90 s, no check over 10 s). A measurement, not a test: it prints what
-# it saw and exits 0 either way (1 only if grading itself went wrong).
+# (each tree in at most 90 s, no check over 10 s); with --make-test, also the whole
+# `make -j$(nproc) test` from that warm build (target: under 8 minutes). A measurement, not a
+# test: it prints what it saw and exits 0 either way (1 only if grading or a test went wrong).
 #
-#   tests/emu/grade-times.sh [SEED]
+#   tests/emu/grade-times.sh [--make-test] [SEED]
 #
 # SEED (hex, as make grade takes it) fixes the hidden sizes, so runs can be compared; without
 # it each run draws its own. The load of the machine counts: `uptime` is printed with the
 # results.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+make_test=0
+[ "${1:-}" = --make-test ] && { make_test=1; shift; }
 seed=${1:-}
 out=${BUILD:-build}/grade-times
 mkdir -p "$out"
@@ -35,6 +38,16 @@ for tree in solutions labs; do
     awk -v s="${slowest%% s*}" 'BEGIN {exit !(s > 10)}' && verdict+=" [a check over 10 s]"
     printf '%-10s %7.1fs %7.1fs  %s%s\n' "$tree" "$wall" "$sum" "$slowest" "$verdict"
 done
+if [ $make_test = 1 ]; then
+    start=$(date +%s.%N)
+    make --no-print-directory -j"$(nproc)" test >"$out/make-test.txt" 2>&1
+    rc=$?
+    wall=$(echo "$(date +%s.%N) - $start" | bc)
+    verdict=""
+    awk -v w="$wall" 'BEGIN {exit !(w > 480)}' && verdict=" [over 8 minutes]"
+    [ $rc -eq 0 ] || { verdict+=" [make test failed: exit $rc]"; status=1; }
+    printf '%-10s %7.1fs  %s%s\n' "make test" "$wall" "warm build, -j$(nproc)" "$verdict"
+fi
 echo "seed: $(grep -ohE 'seed 0x[0-9a-f]+' "$out"/solutions.txt | head -1)  load: $(uptime | sed 's/.*load average: //')"
-echo "logs: $out/{solutions,labs}.txt"
+echo "logs: $out/{solutions,labs$([ $make_test = 1 ] && echo ,make-test)}.txt"
 exit $status

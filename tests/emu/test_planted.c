@@ -33,13 +33,13 @@ static const planted_case cases[] = {
       "\\(missing __syncthreads\\(\\)\\?\\) in kernel rotate, block \\(0,0,0\\), thread \\(0,0,0\\)",
       "cuda-emu: error: data race on shared memory in kernel rotate, block \\(0,0,0\\), "
       "thread \\(1,0,0\\)",
-      "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/missing_sync\\.cu:35",
+      "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/missing_sync\\.cu:27",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on shared memory in kernel rotate, block"},
     {"oob_tail",
      {"ERROR: AddressSanitizer: heap-buffer-overflow",
       "WRITE of size 4",
-      "#0 .* in ramp\\(float\\*, float, int\\) tests/emu/planted/oob_tail\\.cu:32",
+      "#0 .* in ramp\\(float\\*, float, int\\) tests/emu/planted/oob_tail\\.cu:24",
       "cuda-emu: the address is 0 bytes past the end of a 4000-byte cudaMalloc allocation",
       "cuda-emu: error: the report above is from kernel ramp, block \\(3,0,0\\), "
       "thread \\(232,0,0\\)"},
@@ -47,7 +47,7 @@ static const planted_case cases[] = {
     {"half_barrier",
      {"cuda-emu: error: __syncthreads\\(\\) not reached by every thread of the block in kernel "
       "block_sum, block \\(0,0,0\\)",
-      "64 threads wait at __syncthreads\\(\\) at tests/emu/planted/half_barrier\\.cu:41: "
+      "64 threads wait at __syncthreads\\(\\) at tests/emu/planted/half_barrier\\.cu:33: "
       "\\(0,0,0\\)\\.\\.\\(63,0,0\\)",
       "64 threads exited without reaching it: \\(64,0,0\\)\\.\\.\\(127,0,0\\)",
       "CUDA error: cudaErrorLaunchFailure"},
@@ -55,46 +55,46 @@ static const planted_case cases[] = {
     {"shfl_width",
      {"cuda-emu: error: a shuffle with an invalid width in kernel block_sum, block \\(0,0,0\\), "
       "thread \\(0,0,0\\)",
-      "__shfl_down_sync at tests/emu/planted/shfl_width\\.cu:42 has width 64",
+      "__shfl_down_sync at tests/emu/planted/shfl_width\\.cu:34 has width 64",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: a shuffle with an invalid width in kernel block_sum"},
     {"global_race",
      {"cuda-emu: error: data race on device memory in kernel count_positive, block \\(0,0,0\\), "
       "thread \\(1,0,0\\)",
       "thread \\(1,0,0\\) reads 4 bytes at byte offset 0 of a 4-byte cudaMalloc allocation "
-      "\\(made at tests/emu/planted/global_race\\.cu:47\\) at tests/emu/planted/global_race\\.cu:31",
-      "thread \\(0,0,0\\) of the same block wrote it at tests/emu/planted/global_race\\.cu:31",
+      "\\(made at tests/emu/planted/global_race\\.cu:39\\) at tests/emu/planted/global_race\\.cu:23",
+      "thread \\(0,0,0\\) of the same block wrote it at tests/emu/planted/global_race\\.cu:23",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on device memory in kernel count_positive"},
     {"uninit_output",
      {"cuda-emu: warning: read of uninitialized device memory in kernel add_into, block \\(0,0,0\\), "
       "thread \\(0,0,0\\)",
       "reads 4 bytes at byte offset 0 of a 4000-byte cudaMalloc allocation \\(made at "
-      "tests/emu/planted/uninit_output\\.cu:40\\) at tests/emu/planted/uninit_output\\.cu:29",
+      "tests/emu/planted/uninit_output\\.cu:32\\) at tests/emu/planted/uninit_output\\.cu:21",
       "cuda-emu: warning: cudaMemcpy copies results computed by threads that read uninitialized memory",
       "the first such read: kernel add_into, block \\(0,0,0\\), thread \\(0,0,0\\), at "
-      "tests/emu/planted/uninit_output\\.cu:29",
+      "tests/emu/planted/uninit_output\\.cu:21",
       "RESULT: wrong: 1000 of 1000"},
      "RESULT: wrong: 1000 of 1000"},
     {"uninit_tail",
      {"cuda-emu: warning: cudaMemcpy copies device memory that was never written",
       "928 of the 4000 bytes copied were never written \\(the first is 1 byte at byte offset "
-      "3072 of a 4000-byte cudaMalloc allocation \\(made at tests/emu/planted/uninit_tail\\.cu:41\\)",
-      "at tests/emu/planted/uninit_tail\\.cu:50",
+      "3072 of a 4000-byte cudaMalloc allocation \\(made at tests/emu/planted/uninit_tail\\.cu:33\\)",
+      "at tests/emu/planted/uninit_tail\\.cu:42",
       "RESULT: wrong: 232 of 1000"},
      "RESULT: wrong: 232 of 1000"},
     {"host_deref",
      {"cuda-emu: error: host code reads device memory",
       "4 bytes at byte offset 0 of a 4-byte cudaMalloc allocation \\(made at "
-      "tests/emu/planted/host_deref\\.cu:43\\) at tests/emu/planted/host_deref\\.cu:51",
-      "#2 .* in main tests/emu/planted/host_deref\\.cu:51"},
+      "tests/emu/planted/host_deref\\.cu:35\\) at tests/emu/planted/host_deref\\.cu:43",
+      "#2 .* in main tests/emu/planted/host_deref\\.cu:43"},
      "cuda-emu: error: host code reads device memory"},
     {"host_array",
      {"cuda-emu: error: a kernel reads memory that is not device memory in kernel scale, "
       "block \\(0,0,0\\), thread \\(0,0,0\\)",
       "thread \\(0,0,0\\) reads 4 bytes at address 0x[0-9a-f]+, 0 bytes into a 4000-byte block of "
-      "host memory \\(malloc, new or a std::vector\\) allocated at tests/emu/planted/host_array\\.cu:37, "
-      "at tests/emu/planted/host_array\\.cu:31",
+      "host memory \\(malloc, new or a std::vector\\) allocated at tests/emu/planted/host_array\\.cu:29, "
+      "at tests/emu/planted/host_array\\.cu:23",
       "CUDA error: cudaErrorIllegalAddress"},
      "cuda-emu: error: a kernel reads memory that is not device memory in kernel scale"},
 };

@@ -12,15 +12,7 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cudaError_t e_ = (call);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error: %s (%s) at %s:%d\n", cudaGetErrorName(e_),                \
-                   cudaGetErrorString(e_), __FILE__, __LINE__);                           \
-            return 2;                                                                     \
-        }                                                                                 \
-    } while (0)
+#include "check.h"
 
 constexpr int BLOCK = 128;
 

@@ -12,15 +12,7 @@
 
 #include <cstdio>
 
-#define CHECK(call)                                                                       \
-    do {                                                                                  \
-        cudaError_t e_ = (call);                                                          \
-        if (e_ != cudaSuccess) {                                                          \
-            printf("CUDA error: %s (%s) at %s:%d\n", cudaGetErrorName(e_),                \
-                   cudaGetErrorString(e_), __FILE__, __LINE__);                           \
-            return 2;                                                                     \
-        }                                                                                 \
-    } while (0)
+#include "check.h"
 
 __global__ void sum_of_squares(const int *in, int n, int *out)
 {

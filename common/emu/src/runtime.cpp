@@ -870,7 +870,6 @@ cudaError_t cudaHostUnregister(void *ptr)
     return cudaSuccess;
 }
 
-
 /* An event opened from another process's handle: work is done when it is
  * issued, so whatever it marks is complete; it counts as recorded. */
 cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event)

@@ -621,21 +621,21 @@ bool in_device_heap(uintptr_t block_start)
     return g_device_heap.count(block_start) != 0;
 }
 
+/* Addresses [lo, hi). */
+struct Span {
+    uintptr_t lo, hi;
+};
+
 /* Spans a host thread found reachable, most recent first. */
 struct ReachCache {
     uint32_t epoch;
-    struct {
-        uintptr_t lo, hi;
-    } span[6];
+    Span span[6];
 };
 thread_local ReachCache tl_reach;
 
 /* The static data of every loaded object (PT_LOAD segments), sorted. */
-struct Segment {
-    uintptr_t lo, hi;
-};
 std::mutex &g_segments_mutex = *new std::mutex();
-std::vector<Segment> &g_segments = *new std::vector<Segment>();
+std::vector<Span> &g_segments = *new std::vector<Span>();
 unsigned long long g_segments_stamp = ~0ull; /* dlpi_adds + dlpi_subs when read */
 
 int read_stamp(struct dl_phdr_info *info, size_t size, void *out)
@@ -648,23 +648,23 @@ int read_stamp(struct dl_phdr_info *info, size_t size, void *out)
 int collect_segments(struct dl_phdr_info *info, size_t size, void *out)
 {
     (void)size;
-    auto *v = static_cast<std::vector<Segment> *>(out);
+    auto *v = static_cast<std::vector<Span> *>(out);
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         const ElfW(Phdr) &ph = info->dlpi_phdr[i];
         if (ph.p_type == PT_LOAD && ph.p_memsz != 0) {
             uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
-            v->push_back(Segment{lo, lo + ph.p_memsz});
+            v->push_back(Span{lo, lo + ph.p_memsz});
         }
     }
     return 0;
 }
 
 /* The loaded object's segment that holds A, in *SPAN; false if none. */
-bool in_loaded_object(uintptr_t a, Segment *span)
+bool in_loaded_object(uintptr_t a, Span *span)
 {
     auto find = [&] {
         auto it = std::upper_bound(g_segments.begin(), g_segments.end(), a,
-                                   [](uintptr_t x, const Segment &s) { return x < s.lo; });
+                                   [](uintptr_t x, const Span &s) { return x < s.lo; });
         if (it == g_segments.begin() || a >= (it - 1)->hi)
             return false;
         *span = *(it - 1);
@@ -681,10 +681,10 @@ bool in_loaded_object(uintptr_t a, Segment *span)
     dl_iterate_phdr(read_stamp, &stamp);
     std::lock_guard<std::mutex> lock(g_segments_mutex);
     if (stamp != g_segments_stamp) {
-        std::vector<Segment> fresh;
+        std::vector<Span> fresh;
         dl_iterate_phdr(collect_segments, &fresh);
         std::sort(fresh.begin(), fresh.end(),
-                  [](const Segment &x, const Segment &y) { return x.lo < y.lo; });
+                  [](const Span &x, const Span &y) { return x.lo < y.lo; });
         g_segments.swap(fresh);
         g_segments_stamp = stamp;
     }
@@ -694,7 +694,7 @@ bool in_loaded_object(uintptr_t a, Segment *span)
 /* This host thread's static TLS, in *SPAN: glibc puts it next to the thread
  * pointer (below it on x86-64, above it on AArch64), with the thread control
  * block on the other side. */
-void static_tls(Segment *span)
+void static_tls(Span *span)
 {
     static size_t size = [] {
         size_t sz = 0, align = 0;
@@ -705,7 +705,7 @@ void static_tls(Segment *span)
         return sz != 0 ? sz : (size_t)1 << 16;
     }();
     uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-    *span = Segment{tp - size, tp + size + 4096};
+    *span = Span{tp - size, tp + size + 4096};
 }
 
 /* Where host code allocated the heap block at BLOCK: the first frame of its
@@ -752,7 +752,7 @@ std::string nearest_allocation(uintptr_t a)
 __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size_t n, bool write,
                                                     const void *pc)
 {
-    Segment span;
+    Span span;
     uintptr_t lo = 0, hi = 0;
     bool ok = false;
     std::string what;
@@ -762,17 +762,18 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     else if (in_loaded_object(a, &span))
         ok = true;
     else if (host_mapped_span(a, &lo, &hi)) {
-        span = Segment{lo, hi};
+        span = Span{lo, hi};
         ok = true;
     } else {
         void *begin = nullptr;
         size_t size = 0;
         const char *kind = __asan_locate_address(reinterpret_cast<void *>(a), nullptr, 0, &begin, &size);
         uintptr_t b = reinterpret_cast<uintptr_t>(begin);
-        if (kind != nullptr && strcmp(kind, "heap") == 0 && in_device_heap(b)) {
-            span = Segment{b, b + size};
+        bool heap = kind != nullptr && strcmp(kind, "heap") == 0;
+        if (heap && in_device_heap(b)) {
+            span = Span{b, b + size};
             ok = true;
-        } else if (kind != nullptr && strcmp(kind, "heap") == 0) {
+        } else if (heap) {
             char buf[256];
             snprintf(buf, sizeof buf, ", %zu bytes into a %zu-byte block of host memory (malloc, new or a std::vector) allocated at ",
                      (size_t)(a - b), size);
@@ -786,8 +787,7 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     if (ok) {
         ReachCache &c = tl_reach;
         std::memmove(&c.span[1], &c.span[0], sizeof c.span - sizeof c.span[0]);
-        c.span[0].lo = span.lo;
-        c.span[0].hi = span.hi;
+        c.span[0] = span;
         return;
     }
     report_head(write ? "a kernel writes memory that is not device memory"

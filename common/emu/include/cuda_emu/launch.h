@@ -74,34 +74,28 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
 template <class Fn, class Body, class... Args>
 cudaError_t launch(Fn fn, const char *name, const LaunchConfig &cfg, Body body, Args... args)
 {
-    if constexpr (std::is_pointer_v<Fn> && std::is_invocable_v<Fn, Args &...>) {
-        struct Context {
-            Fn fn;                      /* the kernel */
-            std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
-        };
-        Context ctx{fn, std::tuple<Args...>(std::move(args)...)};
-        return launch_erased(reinterpret_cast<const void *>(fn), name, cfg,
-                             [](void *p) {
-                                 Context *c = static_cast<Context *>(p);
-                                 std::apply(c->fn, c->args); /* the parameters are copies */
-                             },
-                             &ctx, sizeof ctx);
-    } else {
-        struct Context {
-            Body body;                  /* calls the kernel with a thread's copy */
-            std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
-        };
-        Context ctx{body, std::tuple<Args...>(std::move(args)...)};
-        const void *kernel = nullptr;
-        if constexpr (std::is_pointer_v<Fn>)
-            kernel = reinterpret_cast<const void *>(fn);
-        return launch_erased(kernel, name, cfg,
-                             [](void *p) {
-                                 Context *c = static_cast<Context *>(p);
-                                 std::apply(c->body, c->args);
-                             },
-                             &ctx, sizeof ctx);
-    }
+    constexpr bool direct = std::is_pointer_v<Fn> && std::is_invocable_v<Fn, Args &...>;
+    using Callee = std::conditional_t<direct, Fn, Body>;
+    struct Context {
+        Callee callee;              /* the kernel, or BODY calling it */
+        std::tuple<Args...> args;   /* the arguments, evaluated at the launch */
+    };
+    Context ctx{[&]() -> Callee {
+                    if constexpr (direct)
+                        return fn;
+                    else
+                        return body;
+                }(),
+                std::tuple<Args...>(std::move(args)...)};
+    const void *kernel = nullptr;
+    if constexpr (std::is_pointer_v<Fn>)
+        kernel = reinterpret_cast<const void *>(fn);
+    return launch_erased(kernel, name, cfg,
+                         [](void *p) {
+                             Context *c = static_cast<Context *>(p);
+                             std::apply(c->callee, c->args); /* each thread's own copies */
+                         },
+                         &ctx, sizeof ctx);
 }
 
 /* The kernel when EXPR names exactly one function, else null (nullptr_t):

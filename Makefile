@@ -64,7 +64,10 @@ endif
 ifneq ($(CUDA_ARCH),)
 ARCH_FLAGS := -arch=$(CUDA_ARCH)
 else ifeq ($(HAVE_GPU),1)
-ARCH_FLAGS := -arch=native
+# The GPUs' own architectures, asked of the driver here rather than by nvcc -arch=native, so
+# that the student's compile needs no GPU in its sandbox.
+GPU_ARCHS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d . | sort -u)
+ARCH_FLAGS := $(if $(filter-out 0 1 2 3 4 5 6 7 8 9,$(GPU_ARCHS)),$(if $(word 2,$(GPU_ARCHS)),$(foreach a,$(GPU_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)),-arch=sm_$(GPU_ARCHS)),-arch=native)
 else ifndef NVCC_MISSING
 ARCH_FLAGS := $(FAT_ARCH_FLAGS)
 endif
@@ -115,6 +118,10 @@ endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
 # STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
 student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_dir,$(1))/$(1).cu)
+# The same file as a tree and a path inside it (the compile sandbox copies only that file, and
+# only when it is a regular file reached through real folders).
+student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
+student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(call lab_dir,$(1))/$(1).cu)
 RUNNERS     := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 
@@ -139,7 +146,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 
 HOST_COMMON := util rng compare stats json
 HOST_GRADER := results config driver_lib
-RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o
+RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
@@ -162,6 +169,21 @@ $(DRIVER): $(BUILD)/host/grader/driver.o $(BUILD)/host/labs_registry.o $(HOST_OB
 
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
+
+# The compile sandbox (grader/sandbox.c, grader/sandbox_run.c): trusted, host-only.
+SANDBOX_RUN := $(BUILD)/host/sandbox-run
+$(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h
+	@mkdir -p $(@D)
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox_run.c grader/sandbox.c -o $@
+
+# $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
+# headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes
+# back as OBJECT. The caller adds the lab's tools and the command.
+PUBLIC_HEADERS := common/check.h
+sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
+    $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
+    --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
+    $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
 # ------------------------------------------------------------------------------------------
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
@@ -234,15 +256,23 @@ $(GPU)/.grader/%/reference.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/s
 	@mkdir -p $(@D)
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
-# The student's object: compiled alone, then vetted (grader/vet.sh) before anything runs it.
-# When the student's file is the reference's own (STUDENT=solutions: make test, make bench),
-# the reference's object, compiled with the same flags, is used instead of a second compile.
-$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(GPU)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
+# The student's object: compiled and vetted (grader/vet.sh) inside the compile sandbox
+# (grader/sandbox_run.c: the student's file and the public headers, the toolkit and the
+# system, nothing of the checkout; bounded in time, memory, files and processes), before
+# anything runs it. When the student's file is the reference's own (STUDENT=solutions: make
+# test, make bench), the reference's object, compiled with the same flags, is used instead.
+$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(GPU)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
 	@mkdir -p $(@D)
-	$(if $(call is_ref,$*),cp $(GPU)/pic/solutions/$*.o $@.raw,$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@.raw)
-	$(if $(FORBID_PTX_$*),@$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) -arch=compute_90 -ptx $< -o $@.ptx)
-	$(Q_VET)CUOBJDUMP=$(CUOBJDUMP) NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" \
-	    "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(if $(FORBID_PTX_$*),$@.ptx)" "$(FORBID_PTX_$*)"
+ifeq ($(V),1)
+	@echo "sandbox: $(call student_src,$*) -> $@"
+endif
+	$(if $(call is_ref,$*),cp $(GPU)/pic/solutions/$*.o $@.raw && CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)",\
+	$(Q_NVCC)CUDA_HOME=$(CUDA_HOME) $(call sandboxed_build,$*,$@) \
+	    --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
+	    $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
+	    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon,$(NVFLAGS)) -Iinclude -arch=compute_90" \
+	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(FORBID_PTX_$*)" \
+	    $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon,$(NVFLAGS)) -Iinclude $(PIC))
 
 $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
@@ -271,7 +301,7 @@ include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
-EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o
+EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader
 EMU_EXPORT := -rdynamic -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
@@ -312,9 +342,14 @@ $(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic
 	$(if $(call ref_src,$*),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$*,emu) $@ \
 	    $(EMU_LDFLAGS) $(EMUB)/host/grader/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
 
-$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(EMUB)/pic/solutions/$$*.o) grader/vet.sh $(EMU_REWRITE) $(EMU_LIB)
-	$(if $(call is_ref,$*),@mkdir -p $(@D); cp $(EMUB)/pic/solutions/$*.o $@.raw,$(call emu_compile_cu,$<,$@.raw,$(EMU_INCLUDES) -fPIC))
-	$(Q_VET)grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" ""
+$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(EMUB)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(EMU_REWRITE) $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(if $(call is_ref,$*),cp $(EMUB)/pic/solutions/$*.o $@.raw && grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" "",\
+	$(Q_NVCC)CUDA_HOME=$(CUDA_HOME) $(call sandboxed_build,$*,$@) \
+	    --visible $(abspath $(EMU_DIR)) --visible $(abspath $(EMU_BUILD))/tools \
+	    --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC) \
+	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "" "" \
+	    $(abspath $(EMU_NVCC)) -Iinclude -fPIC)
 
 $(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@

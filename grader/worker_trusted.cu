@@ -6,6 +6,7 @@
 #include "worker_trusted.h"
 #include "../common/check.h"
 #include "../common/util.h"
+#include "sandbox.h"
 
 #if !defined(CUDA_EMU)
 #include <cuda.h>
@@ -13,6 +14,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
@@ -62,6 +64,7 @@ typedef struct worker {
     proto_cmd batch;   /* queued calls (inside a batch) */
     int pending_fds[PROTO_MAX_BUFS];
     int n_pending_fds;
+    char scratch[4096]; /* its scratch folder where there are no namespaces, or "" */
 } worker;
 
 static struct {
@@ -69,6 +72,8 @@ static struct {
     char *hide[16];          /* folders the student's worker must not see */
     int n_hide;
     int isolated;            /* 1: processes; 0: fallback */
+    gid_t gid;               /* run as root: the group of this harness's workers (under the
+                                emulator they open its buffers through it) */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
     worker w[MAX_IMPLS];
     shared_buf buf[MAX_SHARED];
@@ -160,191 +165,37 @@ void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
 static double idle_probe_s(cudaStream_t s);
 
 /* ------------------------------------------------------------------------------------------ */
-/* The sandbox, set up in the child between fork and exec                                    */
+/* The sandbox, set up in the child between fork and exec (grader/sandbox.h)                   */
 
-/* After a private /tmp is mounted: the folder of /tmp that holds `path` (the tree, when it
- * lives under /tmp), bound back in from the old /tmp (`old_tmp`, an O_PATH descriptor),
- * read-only. */
-static int keep_under_tmp(int old_tmp, const char *path)
+/* What a worker sees and may do: the system, the toolkit and the driver read-only, its own
+ * program and the one implementation it loads, the GPU's device nodes (under the emulator:
+ * the harness's /dev/shm, where the emulated device memory lives), a private /tmp; nothing of
+ * the checkout, the logs, other trees or other processes. */
+static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
 {
-    if (strncmp(path, "/tmp/", 5) != 0)
-        return 0;
-    char top[1024], from[1100], to[1100];
-    snprintf(top, sizeof top, "%s", path + 5);
-    char *slash = strchr(top, '/');
-    if (slash)
-        *slash = 0;
-    if (!top[0])
-        return 0;
-    snprintf(to, sizeof to, "/tmp/%s", top);
-    snprintf(from, sizeof from, "/proc/self/fd/%d/%s", old_tmp, top);
-    struct stat st;
-    if (stat(to, &st) == 0)
-        return 0; /* bound already */
-    if (mkdir(to, 0755) != 0 || mount(from, to, NULL, MS_BIND | MS_REC, NULL) != 0 ||
-        mount(NULL, to, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL) != 0)
-        return -1;
-    return 0;
+    memset(p, 0, sizeof *p);
+    p->what = "worker";
+    sandbox_add_system(p, getenv("CUDA_HOME"));
+    sandbox_visible(p, W.exe);
+    if (so && so[0])
+        sandbox_visible(p, so);
+    for (int i = 0; i < W.n_hide; i++)
+        sandbox_hidden(p, W.hide[i]);
+    p->scratch = scratch;
+#if defined(CUDA_EMU)
+    p->share_dev_shm = 1; /* the emulator's device memory */
+#else
+    p->gpu = 1;
+#endif
+    p->tmp_bytes = WORKER_TMP_BYTES;
+    p->shm_bytes = WORKER_TMP_BYTES;
+    p->fsize_bytes = WORKER_FILE_BYTES;
+    p->cpu_seconds = 3600;
+    p->open_files = 1024;
+    p->tasks = WORKER_TASKS;
 }
 
-/* Remount `mp` read-only, keeping the flags a user namespace may not drop (nosuid, nodev,
- * noexec, atime); extra: flags to add. 0, or -1 with errno. */
-static int remount_readonly(const char *mp, unsigned long extra)
-{
-    struct statvfs sv;
-    if (statvfs(mp, &sv) != 0)
-        return -1;
-    unsigned long flags = MS_REMOUNT | MS_RDONLY | extra;
-    if (sv.f_flag & ST_NOSUID) flags |= MS_NOSUID;
-    if (sv.f_flag & ST_NODEV) flags |= MS_NODEV;
-    if (sv.f_flag & ST_NOEXEC) flags |= MS_NOEXEC;
-    if (sv.f_flag & ST_NOATIME) flags |= MS_NOATIME;
-    if (sv.f_flag & ST_NODIRATIME) flags |= MS_NODIRATIME;
-    if (sv.f_flag & ST_RELATIME) flags |= MS_RELATIME;
-    return mount(NULL, mp, NULL, flags, NULL);
-}
-
-/* A file the worker needs (its program, the implementation it loads) at its own path inside a
- * hidden folder: the folders down to it made in the folder's tmpfs, the file bound in from
- * `fd` (an O_PATH descriptor opened in this mount namespace before anything was hidden),
- * read-only. */
-static int keep_file(const char *path, int fd)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = strchr(dir + 1, '/'); p; p = strchr(p + 1, '/')) {
-        *p = 0;
-        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    const int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-    if (f < 0)
-        return -1;
-    close(f);
-    char from[64];
-    snprintf(from, sizeof from, "/proc/self/fd/%d", fd);
-    if (mount(from, path, NULL, MS_BIND, NULL) != 0)
-        return -1;
-    return remount_readonly(path, MS_BIND);
-}
-
-/* Every mount read-only, in a mount namespace of the child's own; a private /tmp and (but
- * under the emulator) /dev/shm are the only writable places. `hide` are folders this worker
- * must not even read (the checkout, the reference's object, logs, a batch's other students):
- * each becomes an empty read-only file system, but for the files of `keep` under it (the
- * worker's program and the implementation it loads), which stay at their paths. Returns 0,
- * or -1 with errno. As an ordinary user this needs a user namespace. */
-static int enter_readonly_view(int keep_shm, char *const *hide, int n_hide,
-                               const char *const *keep, int n_keep)
-{
-    if (enter_own_mount_namespace() != 0)
-        return -1;
-    FILE *mi = fopen("/proc/self/mountinfo", "re");
-    if (!mi)
-        return -1;
-    char line[4096];
-    int failed = 0;
-    while (fgets(line, sizeof line, mi)) {
-        /* "id parent major:minor root mountpoint options ..." */
-        char mp[2048];
-        if (sscanf(line, "%*s %*s %*s %*s %2047s", mp) != 1)
-            continue;
-        if (keep_shm && !strcmp(mp, "/dev/shm"))
-            continue;
-        if (!strncmp(mp, "/proc", 5) && (mp[5] == 0 || mp[5] == '/'))
-            continue; /* kernel views: writing them needs capabilities the worker lacks */
-        if (!strncmp(mp, "/sys", 4) && (mp[4] == 0 || mp[4] == '/'))
-            continue;
-        struct statvfs sv;
-        if (statvfs(mp, &sv) != 0)
-            continue; /* not reachable from here */
-        if (sv.f_flag & ST_RDONLY)
-            continue;
-        if (remount_readonly(mp, MS_BIND) != 0)
-            failed = 1;
-    }
-    fclose(mi);
-    if (failed)
-        return errno = EPERM, -1;
-    /* A small private /tmp (the CUDA driver and other libraries want one), with the folders
-     * the worker needs bound back in read-only where they live under /tmp; a private
-     * /dev/shm too, except under the emulator (its device memory is shared there). */
-    const int old_tmp = open("/tmp", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (mount("grader-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777") != 0)
-        return -1;
-    for (int i = 0; i < n_keep; i++)
-        if (keep[i] && old_tmp >= 0 && keep_under_tmp(old_tmp, keep[i]) != 0)
-            return -1;
-    if (old_tmp >= 0)
-        close(old_tmp);
-    if (!keep_shm)
-        mount("grader-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
-    /* The files to keep, opened in this namespace (a bind mount's source must be) before
-     * anything is hidden. */
-    int keep_fd[8];
-    for (int i = 0; i < n_keep && i < 8; i++)
-        keep_fd[i] = keep[i] && keep[i][0] ? open(keep[i], O_PATH | O_CLOEXEC) : -1;
-    for (int i = 0; i < n_hide; i++) {
-        if (mount("grader-hidden", hide[i], "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0) {
-            if (errno == ENOENT)
-                continue; /* inside a folder hidden already */
-            return -1;
-        }
-        const size_t len = strlen(hide[i]);
-        for (int k = 0; k < n_keep && k < 8; k++)
-            if (keep_fd[k] >= 0 && !strncmp(keep[k], hide[i], len) && keep[k][len] == '/' &&
-                keep_file(keep[k], keep_fd[k]) != 0)
-                return -1;
-        if (remount_readonly(hide[i], MS_NOSUID | MS_NODEV) != 0)
-            return -1;
-    }
-    for (int i = 0; i < n_keep && i < 8; i++)
-        if (keep_fd[i] >= 0)
-            close(keep_fd[i]);
-    return 0;
-}
-
-/* No capabilities, now or after exec (a root worker keeps uid 0 but loses every privilege
- * that uid gives: it cannot ptrace, read other processes' memory or override permissions). */
-static int drop_privileges(void)
-{
-    for (int cap = 0; cap <= 63; cap++)
-        if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 && errno != EINVAL)
-            return -1;
-    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
-    return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-}
-
-static void set_limit(int what, rlim_t value)
-{
-    struct rlimit r = {value, value};
-    setrlimit(what, &r);
-}
-
-/* In the child: the whole sandbox but seccomp (which the worker installs before loading any
- * untrusted code). Never returns on failure: exits 121 with the reason on stderr. */
-static void child_sandbox(int keep_shm, char *const *hide, int n_hide, const char *so)
-{
-    setsid(); /* no controlling terminal to type into */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    const char *keep[2] = {W.exe, so};
-    if (enter_readonly_view(keep_shm, hide, n_hide, keep, 2) != 0) {
-        fprintf(stderr, "sandbox: no read-only view of the file system: %s\n", strerror(errno));
-        _exit(121);
-    }
-    if (drop_privileges() != 0) {
-        fprintf(stderr, "sandbox: cannot drop privileges: %s\n", strerror(errno));
-        _exit(121);
-    }
-    set_limit(RLIMIT_CORE, 0);
-    set_limit(RLIMIT_FSIZE, (rlim_t)64 << 20);
-    set_limit(RLIMIT_NOFILE, 1024);
-    set_limit(RLIMIT_CPU, 3600);
-    if (chdir("/tmp") != 0 && chdir("/") != 0)
-        _exit(121);
-}
-
+/* ------------------------------------------------------------------------------------------ */
 /* ------------------------------------------------------------------------------------------ */
 /* Starting and stopping workers                                                               */
 
@@ -363,6 +214,16 @@ static void start_worker(int impl)
     int sv[2], pipefd[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC))
         fatal("cannot make a worker's channels: %s", strerror(errno));
+    /* Without namespaces a worker gets a scratch folder of its own in place of a private
+     * /tmp, given to its uid when the grader runs as root (the uid is chosen here for that). */
+    const uid_t uid = getuid() == 0 ? sandbox_uid() : getuid();
+    w->scratch[0] = 0;
+    if (sandbox_available() != SANDBOX_NAMESPACES) {
+        const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        snprintf(w->scratch, sizeof w->scratch, "%s/grader-worker-XXXXXX", base);
+        if (!mkdtemp(w->scratch) || chown(w->scratch, uid, uid) != 0)
+            fatal("cannot make a worker's scratch folder %s: %s", w->scratch, strerror(errno));
+    }
     fflush(NULL);
     const pid_t pid = fork();
     if (pid < 0)
@@ -375,13 +236,11 @@ static void start_worker(int impl)
         dup2(pipefd[1], 2);
         dup2(sv[1], 3);
         closefrom(4);
-        /* The student's worker cannot see the reference's object or the logs. */
-        const int n_hide = impl == IMPL_STUDENT ? W.n_hide : 0;
-#if defined(CUDA_EMU)
-        child_sandbox(1, W.hide, n_hide, w->so); /* the emulator shares memory in /dev/shm */
-#else
-        child_sandbox(0, W.hide, n_hide, w->so);
-#endif
+        sandbox_policy p;
+        worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
+        p.uid = uid;
+        p.gid = W.gid;
+        sandbox_enter(&p);
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
         const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
@@ -398,8 +257,11 @@ static void start_worker(int impl)
                 ne++;
             }
         }
-        envp[ne++] = (char *)"HOME=/tmp";
-        envp[ne++] = (char *)"TMPDIR=/tmp";
+        static char home[4200], tmpdir[4200];
+        snprintf(home, sizeof home, "HOME=%s", sandbox_tmp(&p));
+        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", sandbox_tmp(&p));
+        envp[ne++] = home;
+        envp[ne++] = tmpdir;
         envp[ne] = NULL;
         execve(W.exe, argv, envp);
         fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
@@ -416,14 +278,35 @@ static void start_worker(int impl)
     pthread_detach(t);
 }
 
+/* A signal to a worker and every process of its sandbox: the worker leads a session of its
+ * own (its process group), which its sandbox's processes share across the pid namespace. */
+static void signal_worker(const worker *w, int sig)
+{
+    if (w->pid <= 0)
+        return;
+    if (kill(-w->pid, sig) != 0)
+        kill(w->pid, sig); /* not yet a session of its own */
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
 void workers_kill(int impl)
 {
     worker *w = &W.w[impl_slot(impl)];
     if (w->pid == 0)
         return;
     if (w->pid > 0) { /* -1: already reaped by describe_death */
-        kill(w->pid, SIGKILL);
+        signal_worker(w, SIGKILL);
         waitpid(w->pid, NULL, 0);
+    }
+    if (w->scratch[0]) {
+        nftw(w->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        w->scratch[0] = 0;
     }
     close(w->sock);
     w->pid = 0;
@@ -517,7 +400,9 @@ static int probe_isolation(char *why, size_t len)
     if (pid == 0) {
         close(pipefd[0]);
         dup2(pipefd[1], 2);
-        child_sandbox(0, W.hide, W.n_hide, NULL);
+        sandbox_policy p;
+        worker_policy(&p, NULL, NULL);
+        sandbox_enter(&p);
         const int fd = open(probe, O_WRONLY | O_CREAT, 0600);
         if (fd >= 0) {
             fprintf(stderr, "sandbox: the tree stayed writable\n");
@@ -556,6 +441,14 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
         workers_set_so(IMPL_REFERENCE, reference_so);
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
+    if (getuid() == 0) {
+        W.gid = (gid_t)sandbox_uid();
+#if defined(CUDA_EMU)
+        char g[32];
+        snprintf(g, sizeof g, "%u", (unsigned)W.gid);
+        setenv("CUDA_EMU_SHM_GROUP", g, 1); /* before the first device buffer */
+#endif
+    }
     if (!isolate) {
         snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
         W.isolated = 0;
@@ -706,14 +599,14 @@ void workers_unregister(void *base)
         jmp_buf *saved = W.fail_jump;
         W.fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
         if (W.w[impl].pid > 0) {
-            kill(W.w[impl].pid, SIGCONT);
+            signal_worker(&W.w[impl], SIGCONT);
             const ssize_t n = write(W.w[impl].sock, &c, sizeof c);
             struct pollfd pf = {W.w[impl].sock, POLLIN, 0};
             if (n != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
                 read(W.w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
                 workers_kill(impl);
             else
-                kill(W.w[impl].pid, SIGSTOP);
+                signal_worker(&W.w[impl], SIGSTOP);
         }
         W.fail_jump = saved;
     }
@@ -833,7 +726,7 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
     worker *w = &W.w[impl];
     if (w->pid <= 0)
         start_worker(impl);
-    kill(w->pid, SIGCONT);
+    signal_worker(w, SIGCONT);
     send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
     size_t got = 0;
     while (got < sizeof *r) {
@@ -858,7 +751,7 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
         }
         got += (size_t)n;
     }
-    kill(w->pid, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
+    signal_worker(w, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
     r->error_name[sizeof r->error_name - 1] = 0;
     r->problem[sizeof r->problem - 1] = 0;
     if (r->magic != PROTO_MAGIC)

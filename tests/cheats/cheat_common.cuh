@@ -1,6 +1,6 @@
 /* cheat_common.cuh - pieces the cheat cases share: an honest lab 01 kernel (fast, coalesced,
- * one float per thread) and a wrong one, so that each case shows only its attack. Copied next
- * to the case's file when the case is graded. */
+ * one float per thread) and a wrong one, so that each case shows only its attack. Put into
+ * the case's file in place of its #include when the case is graded (a student hands in one file). */
 #ifndef CHEAT_COMMON_CUH
 #define CHEAT_COMMON_CUH
 #include <cuda_runtime.h>

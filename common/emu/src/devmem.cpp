@@ -137,9 +137,21 @@ bool devmem_create(size_t size, DeviceMapping *m)
     memset(m, 0, sizeof *m);
     m->owner = getpid();
     int fd = -1;
+    /* CUDA_EMU_SHM_GROUP: the grader's harness, run as root, gives its buffers to the group of
+     * its workers (each an unprivileged uid of its own, all of that group) so that they can
+     * open what it hands them; anyone else keeps 0600. */
+    static const long group = [] {
+        const char *g = getenv("CUDA_EMU_SHM_GROUP");
+        return g ? strtol(g, NULL, 10) : -1L;
+    }();
     for (int tries = 0; fd < 0 && tries < 100; ++tries) {
         snprintf(m->name, sizeof m->name, "/%s%d.%u", kPrefix, (int)m->owner, ++g_serial);
         fd = shm_open(m->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    }
+    if (fd >= 0 && group >= 0 && (fchown(fd, (uid_t)-1, (gid_t)group) != 0 || fchmod(fd, 0660) != 0)) {
+        close(fd);
+        shm_unlink(m->name);
+        return false;
     }
     if (fd < 0)
         return false;

@@ -1,0 +1,115 @@
+/* sandbox.h - TRUSTED: what an untrusted process sees and may do, in one policy.
+ *
+ * Two kinds of untrusted process run during grading: the student's compile (the compiler reads
+ * a file the student wrote) and the workers that load student code. Both start in a child of
+ * a trusted process and enter their sandbox between fork and exec:
+ *
+ *   pid = fork();
+ *   if (pid == 0) { ...set up fds...; sandbox_enter(&policy); execve(...); }
+ *
+ * The strongest way this machine allows is taken:
+ *
+ *   SANDBOX_NAMESPACES  new user (for an ordinary user), mount, pid, IPC, network and UTS
+ *                       namespaces; a fresh root holding only the policy's visible paths
+ *                       (read-only) and writable folders, a private size-limited /tmp and
+ *                       /dev/shm, a /dev with null, zero, urandom (and the GPU's nodes for a
+ *                       worker), its own /proc (no other process in it). Run as root, the
+ *                       process then takes an unprivileged uid of its own.
+ *   SANDBOX_LANDLOCK    no namespaces (a container whose seccomp profile refuses them, as
+ *                       Docker's default does): Landlock limits the files the process may
+ *                       read or write to the same paths, and, run as root, the process takes
+ *                       an unprivileged uid of its own. /proc shows only its own entries.
+ *   SANDBOX_NONE        neither: only the limits below; grading says it is not tamper-proof.
+ *
+ * In every kind: no controlling terminal (a session of its own), no capabilities, no new
+ * privileges, and resource limits (CPU time, address space, file size, processes and threads,
+ * open files). The caller's wall-clock limit and the seccomp filter of a worker
+ * (worker_untrusted.c) complete it.
+ *
+ * A process that calls setsid() leaves its parent's process group, so a signal to the group
+ * no longer reaches it: every such process here also sets PR_SET_PDEATHSIG(SIGKILL) and
+ * checks getppid() afterwards, so it dies with the trusted process that started it. */
+#ifndef GRADER_SANDBOX_H
+#define GRADER_SANDBOX_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    SANDBOX_NONE = 0,
+    SANDBOX_LANDLOCK = 1,
+    SANDBOX_NAMESPACES = 2,
+} sandbox_kind;
+
+#define SANDBOX_MAX_PATHS 48
+
+/* What an untrusted process sees and may do. Paths are absolute; a path that does not exist
+ * is left out. */
+typedef struct sandbox_policy {
+    const char *what;                            /* "compile", "worker": named in messages */
+    const char *visible[SANDBOX_MAX_PATHS];      /* files and folders it may read (and run) */
+    int n_visible;
+    const char *writable[SANDBOX_MAX_PATHS];     /* folders it may also write */
+    int n_writable;
+    const char *hidden[SANDBOX_MAX_PATHS];       /* folders that stay out of view even inside a
+                                                    visible folder (the checkout under /usr) */
+    int n_hidden;
+    const char *scratch;       /* a fresh folder of its own: /tmp where there are no
+                                  namespaces (with them, /tmp is a private tmpfs) */
+    const char *cwd;           /* working folder (visible or writable), or NULL: /tmp */
+    int gpu;                   /* 1: the GPU's device nodes, /sys and the driver's /proc files */
+    int share_dev_shm;         /* 1: this process's /dev/shm, shared (the emulator's memory);
+                                  0: a private one of shm_bytes */
+    long long tmp_bytes;       /* size of the private /tmp */
+    long long shm_bytes;       /* size of the private /dev/shm (0: none) */
+    long long as_bytes;        /* address space per process (0: no limit) */
+    long long fsize_bytes;     /* largest file it may write */
+    long cpu_seconds;          /* CPU time per process */
+    long tasks;                /* processes and threads of its uid (0: no limit) */
+    long open_files;
+    uid_t uid;                 /* run as root: the uid it takes (sandbox_uid(), chosen before the
+                                  fork so that the caller can give it its folders); 0: any */
+    gid_t gid;                 /* run as root: its gid (one a trusted process shares files with
+                                  it through); 0: the same number as its uid */
+} sandbox_policy;
+
+/* The standard read-only paths of a program on this machine: the system's programs,
+ * libraries and loader configuration, the CUDA toolkit (`cuda_home`, may be NULL) and the
+ * NVIDIA driver's libraries (LD_LIBRARY_PATH's folders, /usr/local/nvidia). */
+void sandbox_add_system(sandbox_policy *p, const char *cuda_home);
+
+/* Adds a path to a list of the policy (visible, writable, hidden); the string is kept, not
+ * copied. Ignored beyond SANDBOX_MAX_PATHS (which the grader's policies stay well under). */
+void sandbox_visible(sandbox_policy *p, const char *path);
+void sandbox_writable(sandbox_policy *p, const char *path);
+void sandbox_hidden(sandbox_policy *p, const char *path);
+
+/* The strongest kind this machine allows (probed once, in a child). GRADER_SANDBOX=landlock
+ * or =none asks for a weaker one (tests of the fallbacks). */
+sandbox_kind sandbox_available(void);
+const char *sandbox_kind_name(sandbox_kind k);
+
+/* In a child between fork and exec: enters the sandbox of `p` with the kind
+ * sandbox_available() gives. With namespaces, the calling process stays outside as a small
+ * process that waits for the sandboxed one and ends the same way (exit status or signal), so
+ * the caller's waitpid() sees the sandboxed program's end; the call returns in the sandboxed
+ * process. Never returns on failure: prints "sandbox: ..." on stderr and exits 121. */
+void sandbox_enter(const sandbox_policy *p);
+
+/* The folder the sandboxed process should use as TMPDIR and HOME: /tmp with namespaces, the
+ * policy's scratch folder without. */
+const char *sandbox_tmp(const sandbox_policy *p);
+
+/* The uid an unprivileged sandboxed process takes when the grader runs as root: one of its own
+ * per process tree (so no two sandboxes share a process limit or files), or 65534 where the
+ * machine maps no such uid. */
+uid_t sandbox_uid(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

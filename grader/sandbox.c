@@ -326,7 +326,7 @@ static void build_root(const sandbox_policy *p)
     static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
                                        "/dev/urandom"};
     const int first_dev = n;
-    for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++) {
+    for (size_t i = 0; i < (p->null_only ? 1 : sizeof devs / sizeof devs[0]); i++) {
         const int fd = open(devs[i], O_PATH | O_CLOEXEC);
         if (fd >= 0)
             src[n++] = (opened){devs[i], fd, 1};
@@ -586,7 +586,7 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
     if (p->scratch)
         ll_rule(p, rs, p->scratch, rw, fs);
     static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
-    for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++)
+    for (size_t i = 0; i < (p->null_only ? 1 : sizeof devs / sizeof devs[0]); i++)
         ll_rule(p, rs, devs[i], LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, fs);
     if (p->share_dev_shm)
         ll_rule(p, rs, "/dev/shm", rw, fs);

@@ -62,6 +62,8 @@ typedef struct sandbox_policy {
                                   namespaces (with them, /tmp is a private tmpfs) */
     const char *cwd;           /* working folder (visible or writable), or NULL: /tmp */
     int gpu;                   /* 1: the GPU's device nodes, /sys and the driver's /proc files */
+    int null_only;             /* 1: /dev/null is its only device (0: also zero, full, random,
+                                  urandom) */
     int share_dev_shm;         /* 1: this process's /dev/shm, shared (the emulator's memory);
                                   0: a private one of shm_bytes */
     long long tmp_bytes;       /* size of the private /tmp */

@@ -229,7 +229,7 @@ static int says_out_of_memory(const char *text)
 
 int main(int argc, char **argv)
 {
-    sandbox_policy p = {.what = "compile"};
+    sandbox_policy p = {.what = "compile", .null_only = 1};
     const char *student_tree = NULL, *student_rel = NULL;
     const char *copies[64][2], *gets[16][2], *envs[32];
     int n_copies = 0, n_gets = 0, n_envs = 0;

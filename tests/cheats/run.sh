@@ -12,10 +12,13 @@
 #   expect: speed=OK|FAIL       the speed check's verdict
 #   expect: ratio-below=R       the speed check measured a ratio below R (no verdict needed)
 #   expect: message=REGEX       some check's message matches
+#   expect: build-message=REGEX the build's log (and the terminal) says it
+#   expect: build-log-lacks=REGEX   ... and never shows this
 #   expect: tree-unchanged      no tracked file, lab binary or grader script changed
 #   expect: log-under=BYTES     no log of the lab is larger
 #   expect: seed-hidden         the run's seed appears in no log
-# `copy: path` grades that file of the tree instead (honest controls: reference, skeleton).
+# `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
+# `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe.
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -78,9 +81,18 @@ for c in "${cases[@]}"; do
     rm -rf "$work/$name"
     mkdir -p "$tree"
     cp -r "$dir" "$tree/"
-    # one file, as a student hands in: the part the cases share is put into it
-    sed -e "/^#include \"cheat_common.cuh\"/{r $here/cheat_common.cuh" -e "d}" "${src:-$f}" \
-        >"$tree/$(basename "$dir")/$lab.cu"
+    # one file, as a student hands in: the part the cases share is put into it; or, for
+    # `link: TARGET` and `fifo: yes`, a symbolic link or a named pipe in its place
+    student_file=$tree/$(basename "$dir")/$lab.cu
+    link=$(field link "$f")
+    rm -f "$student_file"
+    if [ -n "$link" ]; then
+        case $link in /*) ln -s "$link" "$student_file" ;; *) ln -s "$PWD/$link" "$student_file" ;; esac
+    elif [ "$(field fifo "$f")" = yes ]; then
+        mkfifo "$student_file"
+    else
+        sed -e "/^#include \"cheat_common.cuh\"/{r $here/cheat_common.cuh" -e "d}" "${src:-$f}" >"$student_file"
+    fi
     selected+=("$c")
     printf '%s %s\n' "$lab" "$tree"
 done >"$work/builds.txt"
@@ -137,6 +149,14 @@ for e in expects:
             c.get("speed", {}).get("ratio_median", 0) < float(val) for c in speed))
     elif key == "message":
         ok = any(re.search(val, c["message"] + " " + c["detail"]) for c in checks)
+    elif key in ("build-message", "build-log-lacks"):  # the build's log, as the student sees it
+        try:
+            text = open(lab.get("build_log") or os.path.join(out, "grade", "x"), errors="replace").read()
+        except OSError:
+            text = ""
+        text += open(os.path.join(out, "out.txt"), errors="replace").read()
+        found = re.search(val, text) is not None
+        ok = found if key == "build-message" else not found
     elif key == "tree-unchanged":
         ok = before == after
         if not ok:

@@ -288,6 +288,24 @@ static void signal_worker(const worker *w, int sig)
         kill(w->pid, sig); /* not yet a session of its own */
 }
 
+static long long scratch_sum;
+static int add_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)path, (void)flag, (void)ftw;
+    scratch_sum += (long long)st->st_blocks * 512;
+    return 0;
+}
+
+/* Bytes a worker keeps in its scratch folder (no namespaces: no size-limited /tmp of its own,
+ * so the harness holds it to the same size after every call). */
+static long long scratch_bytes(const worker *w)
+{
+    scratch_sum = 0;
+    if (w->scratch[0])
+        nftw(w->scratch, add_entry, 16, FTW_PHYS);
+    return scratch_sum;
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)flag, (void)ftw;
@@ -388,6 +406,11 @@ static int probe_isolation(char *why, size_t len)
         return 0;
     }
 #endif
+    if (sandbox_available() == SANDBOX_NONE) {
+        snprintf(why, len, "this machine allows neither new namespaces nor Landlock, so student "
+                           "code cannot be given a view of its own");
+        return 0;
+    }
     int pipefd[2];
     char probe[1024], cwd[900];
     if (!getcwd(cwd, sizeof cwd))
@@ -425,7 +448,10 @@ static int probe_isolation(char *why, size_t len)
         snprintf(why, len, "%s", msg[0] ? msg : "the sandbox could not be set up here");
         return 0;
     }
-    snprintf(why, len, "student code runs in its own sandboxed process");
+    snprintf(why, len, "student code runs in its own sandboxed process (%s)",
+             sandbox_available() == SANDBOX_NAMESPACES
+                 ? "namespaces: a view of its own, another uid when graded as root"
+                 : "Landlock, no namespaces here: a view of its own, another uid when graded as root");
     return 1;
 }
 
@@ -752,6 +778,9 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
         got += (size_t)n;
     }
     signal_worker(w, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
+    if (w->scratch[0] && scratch_bytes(w) > WORKER_TMP_BYTES)
+        fail_check(impl, WORKER_FAIL_CRASH, "it kept %lld MB in its /tmp, more than the %lld MB "
+                   "a worker may", scratch_bytes(w) >> 20, WORKER_TMP_BYTES >> 20);
     r->error_name[sizeof r->error_name - 1] = 0;
     r->problem[sizeof r->problem - 1] = 0;
     if (r->magic != PROTO_MAGIC)

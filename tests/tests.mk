@@ -7,6 +7,8 @@
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
+#   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
+#                 Landlock and another uid, and the attacks again (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
@@ -18,7 +20,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test-sandbox test test-skeletons test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -90,10 +92,14 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-batch test-dist
+# After the cheats: both grade the same emulated pieces, one suite at a time.
+test-sandbox: emu-runners | test-cheats
+	@BUILD=$(BUILD) EMU=1 tests/sandbox/run.sh
+
+test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-dist
 ifdef STUDENT_KIT
 	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
 else
-	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, student kit all passed"
-	@echo "suites: 10 passed, 0 failed"
+	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, student kit all passed"
+	@echo "suites: 11 passed, 0 failed"
 endif

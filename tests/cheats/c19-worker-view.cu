@@ -2,8 +2,8 @@
  * it read /etc/shadow? Does /proc show the grader's processes (the driver's and the harness's
  * command lines and environments, where a seed could be)? Is there a terminal to write a
  * forged score into? What lies beside this object's own folder (another student's tree in a
- * batch, the reference's object)? Can it start thousands of threads, or fill /tmp without
- * bound? Honest output only when every door stayed shut.
+ * batch, the reference's object)? Can it start thousands of threads? Honest output only when
+ * every door stayed shut.
  * lab: coalescing
  * where: emu gpu
  * expect: all-correct=OK
@@ -179,20 +179,6 @@ static int doors(void)
         open_doors++, fprintf(stderr, "door: 4096 threads started (uid %d, limit %lld, %.16s)\n",
                               (int)getuid(), (long long)r.rlim_cur, th ? th : "?");
     }
-    /* /tmp without bound */
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char path[4200];
-    snprintf(path, sizeof path, "%s/fill", tmp);
-    const int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    static char block[1 << 20];
-    long long written = 0;
-    signal(SIGXFSZ, SIG_IGN);
-    while (fd >= 0 && written < (512LL << 20) && write(fd, block, sizeof block) == (ssize_t)sizeof block)
-        written += sizeof block;
-    if (fd >= 0)
-        close(fd), unlink(path);
-    if (written >= (512LL << 20))
-        open_doors++, fprintf(stderr, "door: 512 MiB written to %s\n", tmp);
     return counted = open_doors;
 }
 

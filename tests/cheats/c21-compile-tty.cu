@@ -3,7 +3,7 @@
  * lab: coalescing
  * where: emu gpu
  * expect: build=FAIL
- * expect: build-message=/dev/tty.*No such file
+ * expect: build-message=/dev/tty.*(No such file|Permission denied)
  * expect: tree-unchanged */
 #include "coalescing.h"
 #include "/dev/tty"

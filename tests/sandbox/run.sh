@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# run.sh - the sandbox where the machine refuses namespaces (a container under Docker's default
+# seccomp profile, as Gradescope runs its autograders): the grader falls back to Landlock and,
+# run as root, an unprivileged uid, and still holds against the attacks of tests/cheats.
+#
+#   tests/sandbox/run.sh          (EMU=1: the emulator's cases; needs the emulated runners)
+#
+# Everything runs under tests/sandbox/no_namespaces.c, a seccomp wrapper that refuses unshare,
+# setns, mount and clone with new namespaces, as such a container does. Prints
+# `N passed, M failed`.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+work=$build/sandbox-tests
+mkdir -p "$work"
+wrap=$work/no-namespaces
+${CC:-cc} -O2 -Wall tests/sandbox/no_namespaces.c -o "$wrap" || exit 1
+pass=0 fail=0
+result() { # name, 0/1, what
+    if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi
+}
+
+if "$wrap" unshare -U true 2>/dev/null; then
+    result "the wrapper refuses namespaces" 1 "unshare still works under it"
+else
+    result "the wrapper refuses namespaces" 0
+fi
+
+# Landlock must be there for the fallback to be tamper-proof; without it the run says "not
+# tamper-proof", which is checked instead.
+landlock=$(python3 -c 'import ctypes; print(1 if ctypes.CDLL(None).syscall(444, None, 0, 1) > 0 else 0)')
+
+# One honest file graded under the wrapper: which isolation did the grader choose?
+probe=$work/probe
+rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
+"$wrap" grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
+iso=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tamper_proof"], r.get("isolation",""))' \
+      "$probe/grade/results.json" 2>/dev/null || echo "no-report")
+if [ "$landlock" = 1 ]; then
+    case $iso in True*Landlock*) result "graded with Landlock, tamper-proof" 0 ;;
+                 *) result "graded with Landlock, tamper-proof" 1 "results.json says: $iso (log: $probe/out.txt)" ;; esac
+else
+    case $iso in False*) result "no Landlock here: the run says it is not tamper-proof" 0 ;;
+                 *) result "no Landlock here: the run says it is not tamper-proof" 1 "results.json says: $iso" ;; esac
+fi
+grep -q "Score:" "$probe/out.txt" && ! grep -qE ' ERROR ' "$probe/out.txt"
+result "the skeleton is graded (no check in error)" $? "see $probe/out.txt"
+
+# With no sandbox at all the report says so, and grading still gives feedback.
+nosb=$work/none
+rm -rf "$nosb" && mkdir -p "$nosb"
+GRADER_SANDBOX=none grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$nosb/grade" >"$nosb/out.txt" 2>&1
+grep -qi "not tamper-proof" "$nosb/out.txt" &&
+    python3 -c 'import json,sys; sys.exit(0 if not json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nosb/grade/results.json"
+result "no sandbox at all: terminal and results.json say not tamper-proof" $? "see $nosb/out.txt"
+
+# The attacks, under the wrapper (the worker's view, the compile's, links and pipes). Not c23:
+# under Landlock, __has_include of a file that exists but may not be read stops the compile
+# ("Permission denied") instead of answering no; the reference stays unread either way. Not
+# c28: without namespaces there is no size-limited /tmp of its own; a worker's scratch folder
+# is held to 64 MB after every call and each file to the file-size limit (under the emulator
+# 4 GB), but a call may write more while it runs.
+if [ "$landlock" = 1 ]; then
+    CHEATS_WORK=$work/cheats "$wrap" env EMU=1 tests/cheats/run.sh c17-read-the-checkout c19-worker-view \
+        c20-compile-device-include c21-compile-tty c24-incbin-the-grader \
+        c25-link-to-the-reference c26-link-to-passwd c27-fifo c05-exec-shell c09-ptrace-grader \
+        h04-skeleton >"$work/cheats.txt" 2>&1
+    sed 's/^/    /' "$work/cheats.txt"
+    grep -q ' 0 failed' "$work/cheats.txt"
+    result "the cheat cases under Landlock" $? "see $work/cheats.txt"
+fi
+echo "sandbox without namespaces: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -612,8 +612,10 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
     }
     char self[64];
     snprintf(self, sizeof self, "/proc/%d", (int)getpid());
+    /* (writable: the CUDA driver names its threads through /proc/self/task/N/comm, opened
+     * with O_TRUNC, and fails with cudaErrorOperatingSystem when it may not) */
     ll_rule(p, rs, self, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |
-                             LANDLOCK_ACCESS_FS_WRITE_FILE, fs);
+                             LANDLOCK_ACCESS_FS_WRITE_FILE | LL_TRUNCATE, fs);
     if (probe_only)
         _exit(0);
     become_unprivileged(p, uid);

@@ -15,6 +15,8 @@
 #                    the time of each and students per hour
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
+#   shared-gpu   the solutions and honest streams cases graded beside a compositor-like
+#                neighbour and a steady compute neighbour (tests/gpu/neighbour.cu)
 #   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
 #                contexts (what timing from outside rests on)
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
@@ -132,6 +134,29 @@ for part in $parts; do
                 >"$OUT/sanitize-$bug.txt" 2>&1
             echo "sanitize ($tool) of transpose-$bug.cu: exit $? (1: found)" | tee -a "$summary"
             grep -E '^  [a-z]+ |^    |^        at' "$OUT/sanitize-$bug.txt" | sed 's/^/    /' >>"$summary"
+        done
+        ;;
+    shared-gpu)
+        # Grading beside another program on the same GPU: a 60 Hz compositor-like loop of
+        # short kernels, then a steady compute job. No honest verdict may change, nobody is
+        # accused, and the report names the neighbour.
+        nvcc -O2 -o "$OUT/neighbour" tests/gpu/neighbour.cu || exit 1
+        for kind in compositor compute; do
+            "$OUT/neighbour" $kind 600 >"$OUT/neighbour-$kind.txt" 2>&1 &
+            npid=$!
+            sleep 1
+            make --no-print-directory grade STUDENT=solutions >"$OUT/shared-$kind.txt" 2>&1
+            status=$?
+            CHEATS_WORK=build/cheats-$kind tests/cheats/run.sh ${SHARED_CASES:-h02-streams-sync-workspace h11-streams-priorities-callback h05-flat-float4} \
+                >"$OUT/shared-$kind-cheats.txt" 2>&1
+            kill $npid; wait $npid 2>/dev/null
+            printf 'beside a %s neighbour: solutions exit %d, %s, %d speed FAIL, %d accusations, neighbour named in %d labs; honest cases: %s\n' \
+                $kind $status "$(grep '^Score' "$OUT/shared-$kind.txt")" \
+                "$(grep -E 'x the reference' "$OUT/shared-$kind.txt" | grep -c ' FAIL ')" \
+                "$(grep -ciE 'slower beside your code|kept the GPU busy' "$OUT/shared-$kind.txt" "$OUT/shared-$kind-cheats.txt" | awk -F: '{s+=$NF} END {print s}')" \
+                "$(grep -c 'other programs used this GPU' "$OUT/shared-$kind.txt")" \
+                "$(tail -1 "$OUT/shared-$kind-cheats.txt")" | tee -a "$summary"
+            grep -E 'x the reference' "$OUT/shared-$kind.txt" | sed "s/^/    $kind /" >>"$summary"
         done
         ;;
     timeslice)

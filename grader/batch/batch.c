@@ -659,6 +659,9 @@ static int read_lab_file(student *s, int subfd, int k)
     if (fd < 0) {
         if (errno == ENOENT)
             return 0;
+        if (errno == ELOOP)
+            return snprintf(s->refusal, sizeof s->refusal, "%s/%s is a symbolic link: grading "
+                            "reads only a regular file, never what a link points to", dir, file), -1;
         return snprintf(s->refusal, sizeof s->refusal, "%s/%s cannot be opened: %s", dir, file,
                         strerror(errno)), -1;
     }

@@ -1,8 +1,10 @@
 /* json.c - streaming JSON writer. See json.h. */
 #include "json.h"
+#include "text.h"
 #include "util.h"
 
 #include <math.h>
+#include <string.h>
 
 void json_init(json_writer *w, FILE *out)
 {
@@ -15,19 +17,29 @@ void json_init(json_writer *w, FILE *out)
 void json_write_escaped(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    while (left > 0) {
+        unsigned cp = 0;
+        const int n = utf8_seq(p, left, &cp);
+        if (n == 0) { /* not UTF-8: JSON text must be */
+            fputs("\\ufffd", out);
+            p++, left--;
+            continue;
+        }
+        switch (cp) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
         case '\n': fputs("\\n", out); break;
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (*p < 0x20 || *p == 0x7f)
-                fprintf(out, "\\u%04x", *p);
+            if (text_is_control(cp))
+                fprintf(out, "\\u%04x", cp);
             else
-                fputc(*p, out);
+                fwrite(p, 1, (size_t)n, out);
         }
+        p += n, left -= (size_t)n;
     }
     fputc('"', out);
 }

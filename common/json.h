@@ -1,8 +1,10 @@
 /* json.h - a small streaming JSON writer for the grade report (results.json).
  *
- * Values are written in order; the writer inserts commas and escapes strings (quotes,
- * backslashes, control characters as \u00XX; bytes >= 0x80 pass through, so UTF-8 stays
- * UTF-8). Non-finite numbers, which JSON cannot hold, are written as null. */
+ * Values are written in order; the writer inserts commas and escapes strings: quotes,
+ * backslashes, and every control common/text.h names (C0, DEL, C1, line separators,
+ * bidirectional controls) as \uXXXX, so that the file shows no student text raw; valid UTF-8
+ * passes as it is and each byte that is not (JSON text must be UTF-8) becomes \ufffd.
+ * Non-finite numbers, which JSON cannot hold, are written as null. */
 #ifndef COMMON_JSON_H
 #define COMMON_JSON_H
 
@@ -34,7 +36,7 @@ void json_number(json_writer *w, const char *key, double value);
 void json_int(json_writer *w, const char *key, long long value);
 void json_bool(json_writer *w, const char *key, int value);
 
-/* Write s as a quoted JSON string to out. */
+/* Write s as a quoted JSON string to out, escaped as above. */
 void json_write_escaped(FILE *out, const char *s);
 
 #ifdef __cplusplus

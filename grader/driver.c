@@ -16,6 +16,7 @@
 #include "driver.h"
 #include "gpu_neighbours.h"
 #include "../common/json.h"
+#include "../common/text.h"
 #include "../common/util.h"
 
 #include <errno.h>
@@ -82,14 +83,32 @@ static void print_line(const char *name, verdict v, double seconds, const char *
     for (size_t i = strlen(dotted); i < sizeof dotted - 1; i++)
         dotted[i] = '.';
     dotted[sizeof dotted - 1] = 0;
-    printf("  %s %s%-5s%s (%5.1fs) %s\n", dotted, colour(v), verdict_word(v),
-           use_colour ? "\033[0m" : "", seconds, message);
+    printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
+           use_colour ? "\033[0m" : "", seconds);
+    text_put(stdout, message, 0);
+    putchar('\n');
 }
 
 static void print_indented(const char *label, const char *text)
 {
-    if (text && *text)
-        printf("      %s%s\n", label, text);
+    if (text && *text) {
+        printf("      %s", label);
+        text_put(stdout, text, 0);
+        putchar('\n');
+    }
+}
+
+/* One line of a log (the student's output, the compiler's diagnostics of the student's file)
+ * under a "| " margin, its control characters shown as escapes (common/text.h): nothing in it
+ * can start a line of its own or move the cursor. */
+static void print_log_line(const char *line)
+{
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        n--;
+    fputs("      | ", stdout);
+    text_put_n(stdout, line, n, 0);
+    putchar('\n');
 }
 
 /* Print the last `lines` lines of a log file, indented: what the student's code printed. */
@@ -111,7 +130,7 @@ static void print_log_tail(const char *path, int lines)
     if (n > 0)
         printf("      output (%s):\n", path);
     for (int i = first; i < n; i++)
-        printf("      | %s", all[i % 64]);
+        print_log_line(all[i % 64]);
     for (int i = 0; i < 64; i++)
         free(all[i]);
 }
@@ -147,7 +166,7 @@ static void print_build_errors(const char *log_path)
     int shown = 0;
     while (fgets(buf, sizeof buf, f) && shown < 20)
         if (strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) {
-            printf("      | %s", buf);
+            print_log_line(buf);
             shown++;
         }
     fclose(f);

@@ -69,8 +69,10 @@ typedef struct speed_figures {
 /* The driver's decision for one check. */
 typedef struct check_decision {
     verdict v;            /* the verdict */
-    char message[512];    /* one line for the grade table */
-    char detail[1024];    /* further lines (counterexample, what to try), may be empty */
+    char message[512];    /* one line for the grade table; student text in it is rendered
+                             visible (common/text.h): no control characters */
+    char detail[1024];    /* further lines (counterexample, what to try), may be empty; the
+                             same */
     int has_speed;        /* 1 if speed holds figures */
     int below_threshold;  /* 1 if a speed check failed only for its ratio (partial credit may
                              apply); 0 for every other verdict and reason */

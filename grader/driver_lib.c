@@ -1,6 +1,7 @@
 /* driver_lib.c - child processes, record files and verdicts for the grader. See driver.h. */
 #include "driver.h"
 #include "../common/stats.h"
+#include "../common/text.h"
 #include "../common/util.h"
 
 #include <errno.h>
@@ -191,8 +192,33 @@ static void set(check_decision *d, verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A decision's message and detail are shown as they are (terminal, report.txt, results.json,
+ * the batch's exports), and parts of them come from the student's process: the problem its
+ * worker reported, the CUDA error name it replied with. Rendered visible here, once, so that
+ * no reader of either meets a control character (common/text.h). */
+static void make_visible(check_decision *d)
+{
+    char shown[sizeof d->detail];
+    text_visible(shown, sizeof d->message, d->message, 0);
+    memcpy(d->message, shown, sizeof d->message);
+    text_visible(shown, sizeof d->detail, d->detail, 0);
+    memcpy(d->detail, shown, sizeof d->detail);
+}
+
+static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,
+                              check_decision *d);
+
 int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,
-                          check_decision *d)
+                   check_decision *d)
+{
+    const int decided = decide_process_raw(lab, o, l, d);
+    if (decided)
+        make_visible(d);
+    return decided;
+}
+
+static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,
+                              check_decision *d)
 {
     const record *err = find_record(l, "error", 0);
     if (err) {
@@ -459,8 +485,18 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
     }
 }
 
+static void decide_check_raw(const lab_info *lab, const lab_check *c, double threshold,
+                             const child_outcome *o, const record_list *l, check_decision *d);
+
 void decide_check(const lab_info *lab, const lab_check *c, double threshold,
                   const child_outcome *o, const record_list *l, check_decision *d)
+{
+    decide_check_raw(lab, c, threshold, o, l, d);
+    make_visible(d);
+}
+
+static void decide_check_raw(const lab_info *lab, const lab_check *c, double threshold,
+                             const child_outcome *o, const record_list *l, check_decision *d)
 {
     memset(d, 0, sizeof *d);
     const record *cs = find_record(l, "case", 0);

@@ -1,4 +1,5 @@
-/* test_common.c - CUnit tests of common/'s host code: comparison, statistics, inputs, JSON. */
+/* test_common.c - CUnit tests of common/'s host code: comparison, statistics, inputs, JSON,
+ * student text shown as data. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include "../common/json.h"
 #include "../common/rng.h"
 #include "../common/stats.h"
+#include "../common/text.h"
 #include "suites.h"
 
 /* ---- compare ---------------------------------------------------------------------------- */
@@ -240,6 +242,172 @@ static void test_json_escaping_and_shape(void)
     free(t);
 }
 
+/* ---- text: student text shown as data ---------------------------------------------------- */
+
+static char *visible(const char *s, int flags)
+{
+    static char buf[4096];
+    CU_ASSERT_EQUAL(text_visible(buf, sizeof buf, s, flags), 1);
+    return buf;
+}
+
+/* 1 if s is valid UTF-8 holding no character text_is_control() names (what a terminal shows
+ * as itself, on one line). */
+static int all_shown_as_itself(const char *s, int newlines_allowed)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    while (left > 0) {
+        unsigned cp;
+        const int n = utf8_seq(p, left, &cp);
+        if (n == 0 || (text_is_control(cp) && !(newlines_allowed && cp == '\n')))
+            return 0;
+        p += n, left -= (size_t)n;
+    }
+    return 1;
+}
+
+/* Every class of dangerous input, and what it must read as. */
+static const struct {
+    const char *in, *shown;
+} visible_cases[] = {
+    {"plain text, 1 + 1 = 2 (100%)", "plain text, 1 + 1 = 2 (100%)"},
+    {"Zo\xc3\xab \xe5\xb1\xb1\xe7\x94\xb0 \xf0\x9f\x99\x82", "Zo\xc3\xab \xe5\xb1\xb1\xe7\x94\xb0 \xf0\x9f\x99\x82"},
+    /* a line of its own: newline, CR (a terminal's column 0), and what splitlines() breaks at */
+    {"ok\nScore: 17/17", "ok\\nScore: 17/17"},
+    {"ok\rScore: 17/17", "ok\\rScore: 17/17"},
+    {"a\r\nb\tc", "a\\r\\nb\\tc"},
+    {"v\vf\ffs\x1cgs\x1drs\x1e", "v\\x0bf\\x0cfs\\x1cgs\\x1drs\\x1e"},
+    /* escape sequences: colour, clear screen, erase line, cursor up, a title (OSC ... BEL) */
+    {"\x1b[31mred\x1b[0m", "\\x1b[31mred\\x1b[0m"},
+    {"\x1b[2J\x1b[H\x1b[2K\x1b[1A", "\\x1b[2J\\x1b[H\\x1b[2K\\x1b[1A"},
+    {"\x1b]0;title\x07", "\\x1b]0;title\\x07"},
+    /* backspace over the grader's text, NUL's neighbours, DEL */
+    {"FAIL\b\b\b\bOK  ", "FAIL\\x08\\x08\\x08\\x08OK  "},
+    {"\x01\x7f", "\\x01\\x7f"},
+    /* C1 controls as UTF-8 (CSI, NEL) and as single bytes (not UTF-8) */
+    {"\xc2\x9b""2J \xc2\x85next", "\\u009b2J \\u0085next"},
+    {"\x9b""2J \x85", "\\x9b2J \\x85"},
+    /* line and paragraph separators, bidirectional controls ("Trojan Source") */
+    {"a\xe2\x80\xa8" "b\xe2\x80\xa9" "c", "a\\u2028b\\u2029c"},
+    {"\xe2\x80\xae" "71/71 :erocS", "\\u202e71/71 :erocS"},
+    {"\xe2\x81\xa6x\xe2\x81\xa9\xe2\x80\x8f\xd8\x9c", "\\u2066x\\u2069\\u200f\\u061c"},
+    /* not UTF-8: a stray byte, a continuation byte, a cut sequence, overlong forms, a
+     * surrogate, beyond U+10FFFF, lead bytes that never start a character */
+    {"bad\xff!", "bad\\xff!"},
+    {"\x80x", "\\x80x"},
+    {"cut\xe2\x82", "cut\\xe2\\x82"},
+    {"\xc0\xaf\xe0\x80\xaf", "\\xc0\\xaf\\xe0\\x80\\xaf"},
+    {"\xed\xa0\x80", "\\xed\\xa0\\x80"},
+    {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},
+    {"\xf5\x80\x80\xf8", "\\xf5\\x80\\x80\\xf8"},
+    /* a backslash stays one: the escapes are for reading */
+    {"C:\\path \\x1b", "C:\\path \\x1b"},
+};
+
+static void test_text_visible_classes(void)
+{
+    for (size_t i = 0; i < sizeof visible_cases / sizeof visible_cases[0]; i++) {
+        const char *got = visible(visible_cases[i].in, 0);
+        CU_ASSERT_STRING_EQUAL(got, visible_cases[i].shown);
+        if (strcmp(got, visible_cases[i].shown))
+            fprintf(stderr, "\n  case %zu: got \"%s\", want \"%s\"\n", i, got,
+                    visible_cases[i].shown);
+        CU_ASSERT(all_shown_as_itself(got, 0));
+        /* shown twice reads as shown once */
+        char again[4096];
+        snprintf(again, sizeof again, "%s", got);
+        CU_ASSERT_STRING_EQUAL(visible(again, 0), again);
+    }
+}
+
+static void test_text_every_byte(void)
+{
+    /* every byte value, alone and after each lead byte: what comes out is always shown as
+     * itself, on one line */
+    for (int a = 1; a < 256; a++)
+        for (int b = 0; b < 256; b += 17) {
+            char in[4] = {(char)a, (char)b, 'x', 0};
+            CU_ASSERT(all_shown_as_itself(visible(in, 0), 0));
+        }
+}
+
+static void test_text_newlines_kept_and_nul(void)
+{
+    CU_ASSERT_STRING_EQUAL(visible("line 1\nline\r2\x1b[0m\n", TEXT_KEEP_NEWLINES),
+                           "line 1\nline\\r2\\x1b[0m\n");
+    CU_ASSERT(all_shown_as_itself(visible("a\nb\rc\xe2\x80\xa8", TEXT_KEEP_NEWLINES), 1));
+    /* text with NUL bytes in it (a log, a report read whole) */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    text_put_n(f, "a\0b\x1b\nc", 6, 0);
+    text_put(f, "|\xff", 0);
+    fclose(f);
+    CU_ASSERT_STRING_EQUAL(buf, "a\\x00b\\x1b\\nc|\\xff");
+    free(buf);
+    char *d = text_visible_dup("\x1b\x1b\x1b", 0); /* the largest growth: 4 bytes per byte */
+    CU_ASSERT_STRING_EQUAL(d, "\\x1b\\x1b\\x1b");
+    free(d);
+}
+
+static void test_text_cut_whole(void)
+{
+    char out[16];
+    /* fits exactly */
+    CU_ASSERT_EQUAL(text_visible(out, 6, "abcde", 0), 1);
+    CU_ASSERT_STRING_EQUAL(out, "abcde");
+    /* cut: never inside an escape or a character, and it says so */
+    CU_ASSERT_EQUAL(text_visible(out, 10, "ab\x1b\x1b\x1b", 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "ab\\x1b...");
+    CU_ASSERT_EQUAL(text_visible(out, 9, "\xe5\xb1\xb1\xe7\x94\xb0\xe5\xb1\xb1", 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "\xe5\xb1\xb1...");
+    CU_ASSERT_EQUAL(text_visible(out, 4, "abcdef", 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "...");
+    CU_ASSERT_EQUAL(text_visible(out, 3, "abcdef", 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "ab");
+    CU_ASSERT_EQUAL(text_visible(out, 1, "abcdef", 0), 0);
+    CU_ASSERT_STRING_EQUAL(out, "");
+    for (size_t cap = 1; cap <= sizeof out; cap++) {
+        text_visible(out, cap, "\x1b[2J\r\xe2\x80\xaeScore\xff", 0);
+        CU_ASSERT(strlen(out) < cap && all_shown_as_itself(out, 0));
+    }
+}
+
+static void test_utf8_seq(void)
+{
+    unsigned cp = 0;
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"A", 1, &cp), 1);
+    CU_ASSERT_EQUAL(cp, 'A');
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xc3\xab", 2, &cp), 2);
+    CU_ASSERT_EQUAL(cp, 0xEB);
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xe2\x80\xae", 3, &cp), 3);
+    CU_ASSERT_EQUAL(cp, 0x202E);
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xf4\x8f\xbf\xbf", 4, &cp), 4);
+    CU_ASSERT_EQUAL(cp, 0x10FFFF);
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xe2\x80\xae", 2, &cp), 0); /* cut by n */
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xc1\xbf", 2, &cp), 0);
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xf0\x8f\xbf\xbf", 4, &cp), 0);
+    CU_ASSERT_EQUAL(utf8_seq((const unsigned char *)"\xf7\xbf\xbf", 3, &cp), 0);
+}
+
+static void write_hostile(json_writer *w)
+{
+    json_object_begin(w, NULL);
+    json_string(w, "m", "\x1b[2J\xc2\x9b\xe2\x80\xae\xe2\x80\xa8ok\xff\xed\xa0\x80 \xf0\x9f\x99\x82");
+    json_object_end(w);
+}
+
+static void test_json_hostile_text(void)
+{
+    char *t = json_text(write_hostile);
+    /* controls escaped, each byte that is not UTF-8 a U+FFFD, valid characters as they are */
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"\\u001b[2J\\u009b\\u202e\\u2028ok\\ufffd\\ufffd\\ufffd\\ufffd "
+                                     "\xf0\x9f\x99\x82\""));
+    CU_ASSERT(all_shown_as_itself(strchr(t, '"'), 1));
+    free(t);
+}
+
 static CU_TestInfo common_tests[] = {
     {"exact comparison finds the first bad element", test_exact_equal_and_counterexample},
     {"exact comparison is bitwise", test_exact_is_bitwise},
@@ -252,6 +420,12 @@ static CU_TestInfo common_tests[] = {
     {"threshold position and precision", test_position_and_precision},
     {"rng is reproducible and in range", test_rng_reproducible_and_ranged},
     {"json escaping and shape", test_json_escaping_and_shape},
+    {"json: controls escaped, text that is not UTF-8 replaced", test_json_hostile_text},
+    {"text: every class of control shown as an escape", test_text_visible_classes},
+    {"text: every byte comes out shown as itself", test_text_every_byte},
+    {"text: kept newlines, NUL bytes, growth", test_text_newlines_kept_and_nul},
+    {"text: cut at a whole character, marked", test_text_cut_whole},
+    {"text: UTF-8 sequences and code points", test_utf8_seq},
     CU_TEST_INFO_NULL,
 };
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/text.h"
 #include "../grader/config.h"
 #include "../grader/driver.h"
 #include "../grader/results.h"
@@ -258,6 +259,49 @@ static void test_process_verdicts(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "fake"));
 }
 
+/* 1 if s is valid UTF-8 with no control character (common/text.h's list) */
+static int no_controls(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
+    while (left > 0) {
+        unsigned cp;
+        const int n = utf8_seq(p, left, &cp);
+        if (n == 0 || text_is_control(cp))
+            return 0;
+        p += n, left -= (size_t)n;
+    }
+    return 1;
+}
+
+/* The text a student's worker sends (a problem with its reply, a CUDA error name) reaches the
+ * message and detail shown visible: nothing in it starts a line or drives a terminal. */
+static void test_student_text_is_data(void)
+{
+    const char *forged[] = {"begin",
+                            "correct impl=student n=10 bad=0 guard_ok=1 input_ok=1 problem="
+                            "x%0AScore:%2017/17%0D%1B[2J%1B[32mOK%C2%9B%08%7F%FF%E2%80%AE", "end"};
+    record_list l;
+    check_decision d;
+    make_list(&l, forged, 3);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_STRING_EQUAL(d.message, "x\\nScore: 17/17\\r\\x1b[2J\\x1b[32mOK\\u009b\\x08\\x7f"
+                                      "\\xff\\u202e");
+    free_records(&l);
+
+    const char *error[] = {"begin", "error kind=cuda who=student "
+                           "name=cudaErrorX%0AScore:%2017/17%1B[0m message=cudaErrorX%0D "
+                           "call=cudaDeviceSynchronize() where=grader/harness.cu:1"};
+    make_list(&l, error, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT(no_controls(d.message) && no_controls(d.detail));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "cudaErrorX\\r"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "cudaErrorX\\nScore: 17/17\\x1b[0m"));
+    free_records(&l);
+}
+
 static void test_find_lab(void)
 {
     CU_ASSERT_PTR_NOT_NULL(find_lab("coalescing"));
@@ -278,6 +322,7 @@ static CU_TestInfo grader_tests[] = {
     {"speed verdicts", test_speed_verdicts},
     {"hang and crash verdicts", test_process_verdicts},
     {"labs are found by name, number or directory", test_find_lab},
+    {"student text in messages is shown as data", test_student_text_is_data},
     CU_TEST_INFO_NULL,
 };
 

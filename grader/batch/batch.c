@@ -52,6 +52,7 @@
 
 #include "../../common/json.h"
 #include "../../common/json_read.h"
+#include "../../common/text.h"
 #include "../config.h"
 #include "../lab.h"
 #include "report.h"
@@ -87,19 +88,9 @@ static char *xstrdup(const char *s)
     return d;
 }
 
-/* A name as the terminal may show it: printable UTF-8 as is, anything else as \xNN. */
-static void show_name(FILE *f, const char *name)
-{
-    int changed;
-    char *c = utf8_clean(name, &changed);
-    free(c);
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-        if (*p < 0x20 || *p == 0x7F || (changed && *p >= 0x80))
-            fprintf(f, "\\x%02x", *p);
-        else
-            fputc(*p, f);
-    }
-}
+/* A name as the terminal may show it: printable UTF-8 as is, controls and bytes that are not
+ * UTF-8 as escapes (common/text.h). */
+static void show_name(FILE *f, const char *name) { text_put(f, name, 0); }
 
 typedef struct hash128 {
     uint64_t a, b; /* two FNV-1a 64 streams with different offset bases */
@@ -1058,7 +1049,9 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
     snprintf(path, sizeof path, "%s/report.txt", sdir);
     atomic_file a;
     FILE *f = atomic_open(&a, path);
-    fwrite(report, 1, kept, f);
+    /* The grader shows student text visible already; whatever else reached the pipe (a tool's
+     * colours, a stray control) is shown visible here, so the file reads as the grader wrote. */
+    text_put_n(f, report, kept, TEXT_KEEP_NEWLINES);
     if (dropped)
         fprintf(f, "\n[report cut here: %zu more bytes were not kept]\n", dropped);
     atomic_commit(&a);
@@ -1110,9 +1103,11 @@ static void print_outcome(int done, int total, const student *s, const grade_row
 {
     printf("[%d/%d] ", done, total);
     show_name(stdout, s->name);
-    if (!strcmp(row->state, "refused"))
-        printf(": %s\n", row->reason);
-    else
+    if (!strcmp(row->state, "refused")) { /* the reason names the submission's own files */
+        fputs(": ", stdout);
+        text_put(stdout, row->reason, 0);
+        putchar('\n');
+    } else
         printf(": %d/%d (exit %d)%s\n", row->total, row->max, row->exit_status, how);
     fflush(stdout);
 }
@@ -1319,8 +1314,8 @@ static int export_one(void)
     mkdirs(S.dest);
     write_exports(S.dest, &row, results);
     jv_free(results);
-    printf("%s: %d/%d (exit %d); exports in %s\n", row.name, row.total, row.max, row.exit_status,
-           S.dest);
+    show_name(stdout, row.name);
+    printf(": %d/%d (exit %d); exports in %s\n", row.total, row.max, row.exit_status, S.dest);
     return results ? 0 : 2;
 }
 

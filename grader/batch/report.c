@@ -11,79 +11,30 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Text helpers                                                                                */
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if the bytes there are not one. */
-static int utf8_seq(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    int n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 && s[0] < 0xE0 ? 2 : 0;
-    if (s[0] >= 0xF8)
-        n = 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if (n == 3 && ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0)))
-        return 0; /* overlong, or a surrogate */
-    if (n == 4 && ((s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90)))
-        return 0;
-    return n;
-}
-
-char *utf8_clean(const char *s, int *changed)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    char *out = malloc(strlen(s) * 3 + 1), *o = out;
-    if (changed)
-        *changed = 0;
-    while (*p) {
-        int n = utf8_seq(p);
-        if (n == 0) {
-            memcpy(o, "\xEF\xBF\xBD", 3); /* U+FFFD REPLACEMENT CHARACTER */
-            o += 3;
-            p++;
-            if (changed)
-                *changed = 1;
-            continue;
-        }
-        memcpy(o, p, n);
-        o += n;
-        p += n;
-    }
-    *o = 0;
-    return out;
-}
-
-/* XML and HTML text or attribute: escaped, valid UTF-8, no characters XML 1.0 forbids. */
+/* XML and HTML text or attribute: rendered visible (common/text.h), then escaped. */
 static void put_xml(FILE *f, const char *s)
 {
-    char *c = utf8_clean(s ? s : "", NULL);
-    for (const unsigned char *p = (const unsigned char *)c; *p; p++) {
+    char *c = text_visible_dup(s ? s : "", 0);
+    for (const char *p = c; *p; p++) {
         switch (*p) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&#39;", f); break;
-        case '\n': fputs("&#10;", f); break;
-        case '\r': fputs("&#13;", f); break;
-        case '\t': fputs("&#9;", f); break;
-        default:
-            if (*p < 0x20 || *p == 0x7F)
-                fputs("\xEF\xBF\xBD", f);
-            else
-                fputc(*p, f);
+        default: fputc(*p, f);
         }
     }
     free(c);
 }
 
-/* Markdown inline text: punctuation that would format is escaped, HTML characters become
- * entities, line breaks become <br> (cells and headings are one line). */
+/* Markdown inline text: rendered visible (common/text.h: a cell or heading stays one line),
+ * then punctuation that would format is escaped and HTML characters become entities. */
 static void put_md(FILE *f, const char *s)
 {
-    char *c = utf8_clean(s ? s : "", NULL);
-    for (const unsigned char *p = (const unsigned char *)c; *p; p++) {
-        if (strchr("\\`*_[]{}()#+-.!|~", *p) && *p)
+    char *c = text_visible_dup(s ? s : "", 0);
+    for (const char *p = c; *p; p++) {
+        if (strchr("\\`*_[]{}()#+-.!|~", *p))
             fputc('\\', f), fputc(*p, f);
         else if (*p == '<')
             fputs("&lt;", f);
@@ -91,20 +42,24 @@ static void put_md(FILE *f, const char *s)
             fputs("&gt;", f);
         else if (*p == '&')
             fputs("&amp;", f);
-        else if (*p == '\n')
-            fputs("<br>", f);
-        else if (*p < 0x20 || *p == 0x7F)
-            fputs("\xEF\xBF\xBD", f);
         else
             fputc(*p, f);
     }
     free(c);
 }
 
-/* A JSON string member, valid UTF-8. */
-static void json_clean_string(json_writer *w, const char *key, const char *s)
+/* A lab's number and name from the report, with `sep` between them, for XML or Markdown. */
+static void put_lab(FILE *f, const jv *lab, const char *sep, void (*put)(FILE *, const char *))
 {
-    char *c = utf8_clean(s ? s : "", NULL);
+    put(f, jv_str(jv_get(lab, "number"), ""));
+    fputs(sep, f);
+    put(f, jv_str(jv_get(lab, "lab"), ""));
+}
+
+/* A JSON string member holding one line shown to a reader: rendered visible (common/text.h). */
+static void json_visible_string(json_writer *w, const char *key, const char *s)
+{
+    char *c = text_visible_dup(s ? s : "", 0);
     json_string(w, key, c);
     free(c);
 }
@@ -181,9 +136,11 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
                 continue;
             }
             shown = 1;
-            append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %.160s",
+            char cut[161]; /* the message as shown, cut at a whole character or escape */
+            text_visible(cut, sizeof cut, message, 0);
+            append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s",
                    row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
-                   verdict, message);
+                   verdict, cut);
         }
         if (more)
             append(row->reason, sizeof row->reason, " (and %d more)", more);
@@ -216,20 +173,22 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
 
 void csv_field(FILE *f, const char *s)
 {
-    const int formula = s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' ||
-                        s[0] == '\r';
-    const int quote = strpbrk(s, ",\"\r\n") != NULL;
+    /* OWASP's list: a cell starting with one of these is a formula to some spreadsheet */
+    const int formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+    char *shown = text_visible_dup(s, 0); /* no CR or LF left: one line per record */
+    const int quote = strpbrk(shown, ",\"") != NULL;
     if (quote)
         fputc('"', f);
     if (formula)
         fputc('\'', f);
-    for (const char *p = s; *p; p++) {
+    for (const char *p = shown; *p; p++) {
         if (*p == '"')
             fputc('"', f);
         fputc(*p, f);
     }
     if (quote)
         fputc('"', f);
+    free(shown);
 }
 
 void csv_header(FILE *f)
@@ -277,9 +236,7 @@ void jsonl_row(FILE *f, const grade_row *row)
     }
     fprintf(f, "}, \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
             row->max, row->exit_status);
-    clean = utf8_clean(row->reason, NULL);
-    json_write_escaped(f, clean);
-    free(clean);
+    json_write_escaped(f, row->reason); /* exact, as JSON escapes it (see json.h) */
     fputs("}\n", f);
 }
 
@@ -300,16 +257,21 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             score += jv_num(jv_get(jv_at(checks, j), "earned"), 0);
     }
     json_number(&w, "score", score);
-    char output[ROW_REASON_MAX + 512] = "";
+    /* The texts shown are composed of lines the grader starts; what goes into them is
+     * rendered visible first, so that none of it starts a line of its own. */
+    char output[4 * ROW_REASON_MAX + 512] = "";
+    char *reason = text_visible_dup(row->reason, 0);
+    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
     if (!results)
-        snprintf(output, sizeof output, "Not graded: %s", row->reason);
+        snprintf(output, sizeof output, "Not graded: %s", reason);
     else
-        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s",
-                 jv_str(jv_get(results, "seed"), "?"),
+        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s", seed,
                  emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
                        "(run `make grade` on one, or wait for your instructor's GPU run)." : "",
-                 row->reason[0] ? "\nPoints not earned: " : "", row->reason);
-    json_clean_string(&w, "output", output);
+                 reason[0] ? "\nPoints not earned: " : "", reason);
+    free(reason);
+    free(seed);
+    json_string(&w, "output", output);
     json_string(&w, "output_format", "text");
     json_string(&w, "visibility", "visible");
     json_array_begin(&w, "tests");
@@ -325,12 +287,17 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             snprintf(name, sizeof name, "%s %s: %s", jv_str(jv_get(lab, "number"), ""),
                      jv_str(jv_get(lab, "lab"), ""), jv_str(jv_get(c, "name"), ""));
             snprintf(number, sizeof number, "%s.%d", jv_str(jv_get(lab, "number"), "0"), j + 1);
-            const char *detail = jv_str(jv_get(c, "detail"), "");
-            snprintf(text, sizeof text, "%s: %s%s%s%s", verdict, jv_str(jv_get(c, "message"), ""),
+            char *message = text_visible_dup(jv_str(jv_get(c, "message"), ""), 0);
+            char *detail = text_visible_dup(jv_str(jv_get(c, "detail"), ""), 0);
+            char *shown_verdict = text_visible_dup(verdict, 0);
+            snprintf(text, sizeof text, "%s: %s%s%s%s", shown_verdict, message,
                      detail[0] ? "\n" : "", detail,
                      not_here ? "\nNot graded here: speed is graded on a GPU." : "");
+            free(message);
+            free(detail);
+            free(shown_verdict);
             json_object_begin(&w, NULL);
-            json_clean_string(&w, "name", name);
+            json_visible_string(&w, "name", name);
             json_string(&w, "number", number);
             json_number(&w, "score", jv_num(jv_get(c, "earned"), 0));
             /* Under the emulator the speed points cannot be earned here: they are not counted
@@ -338,7 +305,7 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             json_number(&w, "max_score", not_here ? 0 : jv_num(jv_get(c, "points"), 0));
             if (!not_here)
                 json_string(&w, "status", !strcmp(verdict, "OK") ? "passed" : "failed");
-            json_clean_string(&w, "output", text);
+            json_string(&w, "output", text);
             json_string(&w, "visibility", !strcmp(kind, "hidden") ? "after_due_date" : "visible");
             json_object_end(&w);
         }
@@ -375,14 +342,16 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
         }
         fputs("  <testsuite name=\"", f);
         put_xml(f, row->name);
-        fprintf(f, " / %s %s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
-                jv_str(jv_get(lab, "number"), ""), jv_str(jv_get(lab, "lab"), ""), jv_len(checks),
-                fails, errors, skips);
+        fputs(" / ", f);
+        put_lab(f, lab, " ", put_xml);
+        fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+                jv_len(checks), fails, errors, skips);
         for (int j = 0; j < jv_len(checks); j++) {
             const jv *c = jv_at(checks, j);
             const char *v = jv_str(jv_get(c, "verdict"), "");
-            fprintf(f, "    <testcase classname=\"%s-%s\" name=\"", jv_str(jv_get(lab, "number"), ""),
-                    jv_str(jv_get(lab, "lab"), ""));
+            fputs("    <testcase classname=\"", f);
+            put_lab(f, lab, "-", put_xml);
+            fputs("\" name=\"", f);
             put_xml(f, jv_str(jv_get(c, "name"), ""));
             if (!strcmp(v, "OK")) {
                 fputs("\"/>\n", f);
@@ -426,8 +395,9 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
     const jv *labs = jv_get(results, "labs");
     for (int i = 0; i < jv_len(labs); i++) {
         const jv *lab = jv_at(labs, i);
-        fprintf(f, "## %s %s: %d/%d\n\n", jv_str(jv_get(lab, "number"), ""),
-                jv_str(jv_get(lab, "lab"), ""), (int)jv_num(jv_get(lab, "score"), 0),
+        fputs("## ", f);
+        put_lab(f, lab, " ", put_md);
+        fprintf(f, ": %d/%d\n\n", (int)jv_num(jv_get(lab, "score"), 0),
                 (int)jv_num(jv_get(lab, "max"), 0));
         if (!jv_bool(jv_get(lab, "built"), 1))
             fputs("The file did not compile or was rejected at build.\n\n", f);
@@ -437,8 +407,10 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
             const jv *c = jv_at(checks, j);
             fputs("| ", f);
             put_md(f, jv_str(jv_get(c, "name"), ""));
-            fprintf(f, " | %s | %d/%d | ", jv_str(jv_get(c, "verdict"), ""),
-                    (int)jv_num(jv_get(c, "earned"), 0), (int)jv_num(jv_get(c, "points"), 0));
+            fputs(" | ", f);
+            put_md(f, jv_str(jv_get(c, "verdict"), ""));
+            fprintf(f, " | %d/%d | ", (int)jv_num(jv_get(c, "earned"), 0),
+                    (int)jv_num(jv_get(c, "points"), 0));
             put_md(f, jv_str(jv_get(c, "message"), ""));
             fputs(" |\n", f);
         }
@@ -488,8 +460,9 @@ static void svg_chart(FILE *f, const jv *labs)
                 speed = jv_get(c, "speed");
             }
         }
-        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s %s</text>\n", y + 15,
-                jv_str(jv_get(lab, "number"), ""), jv_str(jv_get(lab, "lab"), ""));
+        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">", y + 15);
+        put_lab(f, lab, " ", put_xml);
+        fputs("</text>\n", f);
         const double ratio = jv_num(jv_get(speed, "ratio_median"), NAN);
         const int tx = left + (int)(width * thr / top);
         const int measured = speed && isfinite(ratio);
@@ -543,8 +516,9 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
         svg_chart(f, labs);
     for (int i = 0; i < jv_len(labs); i++) {
         const jv *lab = jv_at(labs, i);
-        fprintf(f, "<h2>%s %s: %d/%d</h2>\n", jv_str(jv_get(lab, "number"), ""),
-                jv_str(jv_get(lab, "lab"), ""), (int)jv_num(jv_get(lab, "score"), 0),
+        fputs("<h2>", f);
+        put_lab(f, lab, " ", put_xml);
+        fprintf(f, ": %d/%d</h2>\n", (int)jv_num(jv_get(lab, "score"), 0),
                 (int)jv_num(jv_get(lab, "max"), 0));
         if (!jv_bool(jv_get(lab, "built"), 1))
             fputs("<p>The file did not compile or was rejected at build.</p>\n", f);

@@ -2,11 +2,14 @@
  *
  * Everything here is written from structured data (the driver's results.json, read with
  * common/json_read.h), never from the text a student saw. Nothing written here holds a
- * time of day or a duration, so two runs with the same seed write the same bytes.
+ * time of day or a duration, so two runs with the same seed write the same bytes. Text that
+ * may come from a student (names, messages) is rendered visible first (common/text.h), then
+ * escaped for the format: no export shows a control character or a byte that is not UTF-8.
  *
  *   gradebook row   the numbers a gradebook needs: per-lab score and max, total, exit status,
  *                   and a one-line reason for every point lost
- *   CSV             RFC 4180, CRLF line ends, spreadsheet formulas neutralised
+ *   CSV             RFC 4180, CRLF line ends, one line per record, spreadsheet formulas
+ *                   neutralised
  *   JSON Lines      one object per student, names exactly as they are
  *   Gradescope      results.json of the Gradescope autograder specification
  *   JUnit XML       one <testsuite> per lab
@@ -18,6 +21,7 @@
 #include <stdio.h>
 
 #include "../../common/json_read.h"
+#include "../../common/text.h"
 #include "../lab.h"
 
 #define ROW_MAX_LABS 64
@@ -43,8 +47,10 @@ void row_from_results(grade_row *row, const jv *results, int grade_status);
 /* --- the gradebook files --- */
 void csv_header(FILE *f);
 void csv_row(FILE *f, const grade_row *row);
-/* Write one CSV field: quoted when it holds a comma, quote, CR or LF; a leading = + - @ tab
- * or CR gets a single quote in front (so a spreadsheet never runs it as a formula). */
+/* Write one CSV field: its text rendered visible (common/text.h: a newline, CR, tab, escape
+ * or byte that is not UTF-8 shows as \n, \r, \t, \x1b, \xff, so every record is one line);
+ * a leading = + - @ tab or CR gets a single quote in front (so a spreadsheet never runs it as
+ * a formula); quoted when it holds a comma or a quote, each quote doubled. */
 void csv_field(FILE *f, const char *s);
 void jsonl_row(FILE *f, const grade_row *row);
 
@@ -53,9 +59,5 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results);
 void write_junit_suites(FILE *f, const grade_row *row, const jv *results);
 void write_markdown(FILE *f, const grade_row *row, const jv *results);
 void write_html(FILE *f, const grade_row *row, const jv *results);
-
-/* Text as valid UTF-8: each byte of an invalid sequence becomes U+FFFD. Returns a malloc'd
- * string; *changed (if not NULL) says whether anything was replaced. */
-char *utf8_clean(const char *s, int *changed);
 
 #endif

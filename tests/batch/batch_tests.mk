@@ -2,7 +2,8 @@
 #
 #   test-batch-unit   CUnit: the JSON reader, gradebook CSV and rows, config validation
 #   test-batch        the unit tests, then tests/batch/test_batch.py under the CPU emulator,
-#                     lab 01: hostile folder names, symlinks refused, CSV/JSONL/JUnit/Gradescope
+#                     lab 01: hostile folder names, symlinks refused, a student forging the
+#                     grader's lines (shown as escapes everywhere), CSV/JSONL/JUnit/Gradescope
 #                     read back, two batches on one output, kill -9 and resume (byte-identical
 #                     gradebook), the HTML report in headless Chromium, a Slurm job array
 

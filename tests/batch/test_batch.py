@@ -7,6 +7,11 @@
    leading dash, non-ASCII and non-UTF-8 bytes, a dot-folder, a spreadsheet formula), a build
    failure, symbolic links to /etc/passwd and to a solution, a stray file: every entry is in
    the gradebook exactly once, unchanged (or refused with its reason), nothing ran.
+   One student forges the grader's lines: a folder name with a formula, quotes, a comma,
+   CR LF, ESC and a byte that is not UTF-8, and a submission whose worker sends messages
+   (tests/cheats/c29-forge-grader-lines.cu) that break lines every way and say
+   "Score: 17/17": in gradebook.csv, its report.txt, the batch's output and every export it
+   all shows as escapes, one record per line, one `Score:` line per report.
 2. The gradebook read back with Python's csv module (RFC 4180, CRLF), JSON Lines, JUnit XML
    (ElementTree), Gradescope results.json against the specification's fields.
 3. Two batches on one output folder: the second says plainly that the first holds it.
@@ -21,6 +26,7 @@ import csv
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -59,6 +65,11 @@ def batch(cmd, subs, out, *extra, wait=True, **kw):
 
 
 SOLUTION = open(os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu"), "rb").read()
+# The cheat case whose worker forges the grader's lines, with the header it includes inlined
+# (a batch grades the lab file alone).
+FORGER = open(os.path.join(ROOT, "tests/cheats/c29-forge-grader-lines.cu"), "rb").read().replace(
+    b'#include "cheat_common.cuh"', open(os.path.join(ROOT, "tests/cheats/cheat_common.cuh"), "rb").read())
+FORGER_NAME = b'=SUM(1+1)*cmd|" -c calc"!A0,x\x1b[31m\r\nScore: 17\t\xff'  # no slash: a folder name
 
 # name (bytes) -> what the folder holds: "solution", "skeleton" (nothing), "broken",
 # "empty-lab" (the lab folder without the file), or a special case.
@@ -81,6 +92,7 @@ STUDENTS = {
     b"link-solution": "link:" + os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu"),
     b"toplink": "toplink",
     b"notes.txt": "file",
+    FORGER_NAME: "forger",
 }
 SUBSET = [b"a|b", b"Smith, John", b"new\nline", b"-rf", "Zoë Ångström 山田".encode(), b"build-fails"]
 
@@ -100,6 +112,9 @@ def make_submissions(base, names):
             if kind == "solution":
                 os.makedirs(lab)
                 open(os.path.join(lab, b"coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "forger":
+                os.makedirs(lab)
+                open(os.path.join(lab, b"coalescing.cu"), "wb").write(FORGER)
             elif kind == "broken":
                 os.makedirs(lab)
                 open(os.path.join(lab, b"coalescing.cu"), "wb").write(b"this is not CUDA C\n")
@@ -117,10 +132,30 @@ def read_csv(path):
 
 
 def csv_name(cell):
-    """The folder name a CSV cell stands for (a neutralised formula loses its quote)."""
-    if cell[:2] in ("'=", "'+", "'-", "'@", "'\t", "'\r"):
+    """The folder name a CSV cell stands for: a neutralised formula loses its quote, and the
+    escapes that show controls and bytes that are not UTF-8 (common/text.h) are read back."""
+    if cell[:2] in ("'=", "'+", "'-", "'@") or cell[:3] in ("'\\t", "'\\r"):
         cell = cell[1:]
-    return cell.encode("utf-8", "surrogateescape")
+    out = b""
+    for m in re.finditer(r"\\[nrt]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|.", cell, re.S):
+        t = m.group()
+        out += ({"\\n": b"\n", "\\r": b"\r", "\\t": b"\t"}.get(t) or
+                (bytes([int(t[2:], 16)]) if t.startswith("\\x") else
+                 chr(int(t[2:], 16)).encode() if t.startswith("\\u") else
+                 t.encode("utf-8", "surrogateescape")))
+    return out
+
+
+def shown_as_text(data):
+    """Why bytes would not read as plain text on a terminal (controls other than line ends,
+    not UTF-8), or ""."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return "not UTF-8 at byte %d" % e.start
+    bad = sorted({hex(ord(c)) for c in text.replace("\r\n", "\n") if ord(c) < 0x20 and c != "\n" or
+                  0x7f <= ord(c) <= 0x9f or c in "\u2028\u2029\u202e"})
+    return "controls %s" % bad if bad else ""
 
 
 def all_bytes_under(path):
@@ -176,6 +211,8 @@ def test_hostile(tmp):
     r = batch("grade", subs, out, cwd=ROOT)
     log = r.stdout.decode(errors="replace")
     print("  (hostile batch: %d entries in %.0f s)" % (len(STUDENTS), time.time() - t0))
+    check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff: 8/15" in log,
+          "the batch's output shows names as escapes", shown_as_text(r.stdout))
     check(r.returncode == 0, "hostile-names batch finished", log[-3000:])
     for where in (ROOT, subs, tmp, os.path.join(out)):
         check(not os.path.exists(os.path.join(where, "X")) and not os.path.exists(os.path.join(where, "Y")),
@@ -191,8 +228,9 @@ def test_hostile(tmp):
           "CSV header: one fixed column per lab in workbook order", header)
     check(all(len(r) == len(header) for r in rows), "CSV: every row as wide as the header",
           [len(r) for r in rows])
-    check(raw.count(b"\r\n") == len(rows) and raw.endswith(b"\r\n"),
-          "CSV: every record ends with CRLF (embedded newlines stay inside quotes)")
+    check(raw.count(b"\r\n") == len(rows) and raw.endswith(b"\r\n") and raw.count(b"\n") == len(rows),
+          "CSV: every record is one line ending with CRLF (newlines in a cell show as \\n)")
+    check(not shown_as_text(raw), "CSV: no control character, valid UTF-8", shown_as_text(raw))
     names = [csv_name(r[0]) for r in rows[1:]]
     check(sorted(names) == sorted(STUDENTS), "every entry of SUBMISSIONS is in the gradebook once",
           set(STUDENTS) ^ set(names))
@@ -206,6 +244,22 @@ def test_hostile(tmp):
             ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
                   and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
             check(ok, "graded correctly: %r" % name, row)
+        elif kind == "forger":
+            student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
+            check(row.get("state") == "graded" and row.get("total") == "8" and row.get("exit_status") == "1"
+                  and student.startswith(b'"\'=SUM(1+1)*cmd|"" -c calc""!A0,x\\x1b[31m\\r\\nScore: 17\\t\\xff",')
+                  and "\\nScore: 17/17\\r" in row.get("reason", ""),
+                  "CSV: a name and messages with a formula, quotes, CR LF and ESC are neutralised", student)
+            sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
+                   if o.get("student_hex") == name.hex()][0]["id"]
+            report = open(os.path.join(out, "students", sid, "report.txt"), "rb").read()
+            scores = [l for l in report.decode("utf-8", "replace").splitlines() if l.lstrip().startswith("Score:")]
+            check(len(scores) == 1 and scores[0].startswith("Score: 8/") and not shown_as_text(report),
+                  "report.txt of a student forging Score lines: one Score line, no control", (scores, shown_as_text(report)))
+            for f in ("gradescope.json", "report.md", "report.html", "junit.xml", "record.json"):
+                data = open(os.path.join(out, "students", sid, f), "rb").read()
+                check(not shown_as_text(data) and b"Score: 17/17" in data,
+                      "%s of a student forging Score lines: the text shown as escapes" % f, shown_as_text(data))
         elif kind == "broken":
             check(row.get("state") == "graded" and row.get("total") == "0" and row.get("max") == "15"
                   and row.get("exit_status") == "1" and "build failed" in row.get("reason", ""),

@@ -100,14 +100,21 @@ static void test_csv_fields(void)
     CU_ASSERT_STRING_EQUAL(csv_of("plain"), "plain");
     CU_ASSERT_STRING_EQUAL(csv_of("Smith, John"), "\"Smith, John\"");
     CU_ASSERT_STRING_EQUAL(csv_of("x\"y"), "\"x\"\"y\"");
-    CU_ASSERT_STRING_EQUAL(csv_of("new\nline"), "\"new\nline\"");
+    /* controls shown as escapes: every record one line, nothing a terminal acts on */
+    CU_ASSERT_STRING_EQUAL(csv_of("new\nline"), "new\\nline");
+    CU_ASSERT_STRING_EQUAL(csv_of("a\r\nb, c"), "\"a\\r\\nb, c\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("x\x1b[2Jy\x7f\xc2\x9b\xe2\x80\xae"), "x\\x1b[2Jy\\x7f\\u009b\\u202e");
+    CU_ASSERT_STRING_EQUAL(csv_of("bad\xffutf8"), "bad\\xffutf8");
+    CU_ASSERT_STRING_EQUAL(csv_of("Zo\xc3\xab"), "Zo\xc3\xab");
     CU_ASSERT_STRING_EQUAL(csv_of("o'brien"), "o'brien");
     CU_ASSERT_STRING_EQUAL(csv_of("=1+1"), "'=1+1");
     CU_ASSERT_STRING_EQUAL(csv_of("+1"), "'+1");
     CU_ASSERT_STRING_EQUAL(csv_of("-rf"), "'-rf");
     CU_ASSERT_STRING_EQUAL(csv_of("@SUM(A1)"), "'@SUM(A1)");
-    CU_ASSERT_STRING_EQUAL(csv_of("\tx"), "'\tx");
-    CU_ASSERT_STRING_EQUAL(csv_of("\rx"), "\"'\rx\"");
+    CU_ASSERT_STRING_EQUAL(csv_of("\tx"), "'\\tx");
+    CU_ASSERT_STRING_EQUAL(csv_of("\rx"), "'\\rx");
+    CU_ASSERT_STRING_EQUAL(csv_of("=1\n+2"), "'=1\\n+2");
+    CU_ASSERT_STRING_EQUAL(csv_of("-2+3,\"x\"\r\n=A1"), "\"'-2+3,\"\"x\"\"\\r\\n=A1\"");
     CU_ASSERT_STRING_EQUAL(csv_of("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
     CU_ASSERT_STRING_EQUAL(csv_of("=HYPERLINK(\"a\",\"b\")"), "\"'=HYPERLINK(\"\"a\"\",\"\"b\"\")\"");
     CU_ASSERT_STRING_EQUAL(csv_of(""), "");
@@ -166,6 +173,54 @@ static void test_utf8_clean(void)
     c = utf8_clean("\xed\xa0\x80", &changed); /* an encoded surrogate is not UTF-8 */
     CU_ASSERT_EQUAL(changed, 1);
     free(c);
+}
+
+/* Every export of a row and report whose name, messages and details hold controls, escape
+ * sequences and bytes that are not UTF-8: each shows them as escapes (or, in JSON, as \u
+ * escapes and U+FFFD), and no line of any starts with text of the student's. */
+static void test_exports_hostile(void)
+{
+    const char *text =
+        "{\"mode\": \"emu\", \"seed\": \"0x5eed\", \"exit_status\": 1, \"labs\": ["
+        " {\"lab\": \"coalescing\", \"number\": \"01\", \"built\": true, \"score\": 0, \"max\": 15,"
+        "  \"checks\": [{\"name\": \"1 x 1\", \"kind\": \"visible\", \"verdict\": \"FAIL\","
+        "    \"earned\": 0, \"points\": 1,"
+        "    \"message\": \"x\\nScore: 17/17\\r\\u001b[2J\\u009b=cmd|' /C calc'!A0\","
+        "    \"detail\": \"\\nScore: 17/17\\u202e\"}]}]}";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    grade_row row;
+    memset(&row, 0, sizeof row);
+    row.name = "=HYPERLINK(\"x\")\n\rScore: 17/17\x1b[0m\xff";
+    row.selected[0] = 1;
+    row.lab_max[0] = 15;
+    row_from_results(&row, v, 1);
+    void (*writers[])(FILE *, const grade_row *, const jv *) = {write_gradescope,
+        write_junit_suites, write_markdown, write_html};
+    for (size_t k = 0; k < sizeof writers / sizeof writers[0] + 1; k++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (k < sizeof writers / sizeof writers[0])
+            writers[k](f, &row, v);
+        else
+            csv_row(f, &row);
+        fclose(f);
+        for (size_t i = 0; i < len; i++) {
+            const unsigned char c = (unsigned char)buf[i];
+            CU_ASSERT(c >= 0x20 || c == '\n' || (c == '\r' && buf[i + 1] == '\n' && k == 4));
+            CU_ASSERT(c != 0x7f);
+            if (c == '\n') /* no line starts with the student's Score */
+                CU_ASSERT(strncmp(buf + i + 1, "Score:", 6) != 0);
+        }
+        char *clean = utf8_clean(buf, NULL);
+        CU_ASSERT_STRING_EQUAL(clean, buf); /* valid UTF-8 */
+        CU_ASSERT_PTR_NULL(strstr(buf, "\xc2\x9b"));
+        free(clean);
+        free(buf);
+    }
+    jv_free(v);
 }
 
 /* ---- course configuration: every value checked, one line naming it ---------------------- */
@@ -235,7 +290,8 @@ int main(void)
     CU_TestInfo book_tests[] = {
         {"CSV fields: RFC 4180 quoting, formulas neutralised", test_csv_fields},
         {"gradebook row from results.json", test_row_from_results},
-        {"UTF-8 cleaning for JSON and XML", test_utf8_clean},
+        {"UTF-8 cleaning for JSON Lines names", test_utf8_clean},
+        {"exports of hostile text: no controls, valid UTF-8", test_exports_hostile},
         CU_TEST_INFO_NULL,
     };
     CU_TestInfo config_tests[] = {

@@ -17,6 +17,11 @@
 #   expect: tree-unchanged      no tracked file, lab binary or grader script changed
 #   expect: log-under=BYTES     no log of the lab is larger
 #   expect: seed-hidden         the run's seed appears in no log
+#   expect: no-forged-lines     what the grader printed (report.txt in a batch) has exactly one
+#                               line starting with `Score:` (lines as a terminal or a reader
+#                               splits them: CR, VT, FF, NEL, U+2028 ... too), and neither it
+#                               nor results.json's messages hold a control character (ESC, CR,
+#                               BS, DEL, C0/C1, bidirectional) or a byte that is not UTF-8
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe.
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
@@ -126,6 +131,30 @@ except Exception as e:
     print(f"no results.json ({e}); exit {status}")
     sys.exit()
 lab = res["labs"][0]
+
+def controls(text):
+    """The characters of text that act instead of showing (common/text.h's list)."""
+    return sorted({hex(ord(c)) for c in text if ord(c) < 0x20 and c != "\n" or 0x7f <= ord(c) <= 0x9f
+                   or c in "\u061c\u200e\u200f" or 0x2028 <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069})
+
+def forged_lines(report, results):
+    raw = open(report, "rb").read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as x:
+        return f"the report is not UTF-8 at byte {x.start}"
+    scores = [l for l in text.splitlines() if l.lstrip().startswith("Score:")]
+    if len(scores) != 1 or not scores[0].startswith("Score:"):
+        return f"{len(scores)} lines start with Score: {scores[:4]}"
+    if controls(text):
+        return f"the report holds controls {controls(text)}"
+    try:
+        doc = json.loads(open(results, "rb").read())
+    except ValueError as x:
+        return f"results.json does not parse as UTF-8 JSON: {x}"
+    shown = [c[k] for l in doc["labs"] for c in l["checks"] for k in ("message", "detail")]
+    bad = sorted({h for t in shown for h in controls(t)})
+    return f"results.json's messages hold controls {bad}" if bad else ""
 checks = lab["checks"]
 correct = [c for c in checks if c["kind"] != "speed"]
 speed = [c for c in checks if c["kind"] == "speed"]
@@ -165,6 +194,10 @@ for e in expects:
         ok = all(os.path.getsize(p) < int(val) for p in logs)
     elif key == "seed-hidden":
         ok = not any(seed[2:] in open(p, errors="replace").read() for p in logs)
+    elif key == "no-forged-lines":
+        why = forged_lines(os.path.join(out, "out.txt"), os.path.join(out, "grade", "results.json"))
+        ok = not why
+        e += f" ({why})" if why else ""
     else:
         ok = False
     if not ok:

@@ -1,0 +1,69 @@
+/* text.h - text that came from a student, shown as data wherever the grader writes it.
+ *
+ * A student's process and files can put text into what the grader prints: the message its
+ * worker sends with a reply, what it printed (the log tail), the compiler's diagnostics of its
+ * file, its folder's name in a batch. Such text may hold escape sequences that recolour,
+ * clear or rewrite a terminal, a carriage return or newline that starts a line looking like
+ * the grader's own ("Score: 17/17"), or bytes that are not UTF-8. text_visible() and
+ * text_put() write it as printable text that stays on the line it was put on:
+ *
+ *   \n \r \t     newline, carriage return, tab
+ *   \xNN         every other C0 control byte, DEL, and each byte that is not part of valid
+ *                UTF-8 (lowercase hex, as in \x1b)
+ *   \uNNNN       the characters that act instead of showing: C1 controls (U+0080-U+009F, NEL
+ *                and CSI among them), the line and paragraph separators (U+2028, U+2029), and
+ *                the bidirectional controls that reorder a line as displayed (U+061C, U+200E,
+ *                U+200F, U+202A-U+202E, U+2066-U+2069)
+ *
+ * Everything else (printable ASCII, valid UTF-8) passes unchanged, and a backslash stays one
+ * backslash: the escapes are for reading, not for decoding back (the exact bytes stay in the
+ * records and logs). So the output contains only characters that pass unchanged, and
+ * rendering text twice gives what rendering it once gave.
+ *
+ * The format-specific writers build on these: the JSON writer (common/json.c) escapes the same
+ * characters as \uNNNN and each invalid byte as U+FFFD; the gradebook's CSV cells and the
+ * batch's HTML, XML and Markdown (grader/batch/report.c) start from text_visible(). */
+#ifndef COMMON_TEXT_H
+#define COMMON_TEXT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags of text_visible() and text_put(). */
+#define TEXT_KEEP_NEWLINES 1 /* \n passes through: text of several lines (a whole report),
+                                whose every line the caller knows to be data */
+
+/* Length (1-4) of the valid UTF-8 sequence at s, which has n bytes left, and its code point
+ * in *cp (may be NULL); 0 if the bytes there are not valid UTF-8 (a stray continuation byte,
+ * a cut sequence, an overlong form, a surrogate, above U+10FFFF). */
+int utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
+
+/* 1 if code point cp is a control that acts instead of showing: C0, DEL, C1, a line or
+ * paragraph separator, a bidirectional control (the list above). */
+int text_is_control(unsigned cp);
+
+/* s (NUL-terminated) rendered visible into dst, which has cap bytes: always NUL-terminated,
+ * never cut inside an escape or a character. Returns 1 if it all fit; 0 if it was cut, and
+ * then it ends with "..." (when cap allows). */
+int text_visible(char *dst, size_t cap, const char *s, int flags);
+
+/* The same as a new string (malloc'd; never NULL). */
+char *text_visible_dup(const char *s, int flags);
+
+/* Write the n bytes at s (NUL bytes included), or the string s, rendered visible to f. */
+void text_put_n(FILE *f, const char *s, size_t n, int flags);
+void text_put(FILE *f, const char *s, int flags);
+
+/* s as valid UTF-8: each byte of an invalid sequence becomes U+FFFD (malloc'd; never NULL);
+ * *changed (if not NULL) says whether anything was replaced. For formats that must be UTF-8
+ * but show every character (JSON Lines' names, beside their exact bytes in hex). */
+char *utf8_clean(const char *s, int *changed);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

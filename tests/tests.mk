@@ -8,6 +8,10 @@
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
+#   test-stop     make grade, grader/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
+#                 SIGHUP, timeout) while a student's file compiles and while it runs: within
+#                 2 s no process of the run is left, no lock held, no result half-written,
+#                 and the next run grades (tests/stop/test_stop.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
 #
@@ -18,7 +22,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -90,10 +94,21 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-batch test-dist
+# Stopping a grading run stops everything it started: lab 01 under the emulator, its shared
+# pieces built first in a make of their own (one make at a time writes them).
+test-stop: $(BATCH)
+	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
+	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
+
+# Under `make test` (often with -j) it starts after the emulator tests, as test-batch does.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-stop: | test-emu
+endif
+
+test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-batch test-stop test-dist
 ifdef STUDENT_KIT
-	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats, stopping a run passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
 else
-	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, student kit all passed"
-	@echo "suites: 10 passed, 0 failed"
+	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, batch grading, stopping a run, student kit all passed"
+	@echo "suites: 11 passed, 0 failed"
 endif

@@ -145,7 +145,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text
-HOST_GRADER := results config driver_lib gpu_neighbours
+HOST_GRADER := results config driver_lib gpu_neighbours stop
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -381,8 +381,11 @@ ifdef NVCC_MISSING
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
-# Builds of several grading runs at once take turns (they share the grader's objects).
-BUILD_LOCK = $(if $(shell command -v flock 2>/dev/null),flock $(BUILD)/.build-lock)
+# Builds of several grading runs at once take turns (they share the grader's objects). The
+# lock is held by the flock process alone (-o: not by make and the compilers under it), which
+# the grader's build shell becomes (exec) and which dies with the grader: a stopped or killed
+# run cannot leave the lock held (grader/stop.h).
+BUILD_LOCK = $(if $(shell command -v flock 2>/dev/null),flock -o $(BUILD)/.build-lock)
 # GRADER_ISOLATION=off grades in one process (no sandbox): only for machines that cannot
 # isolate, and every report then says the run is not tamper-proof.
 GRADER_ISOLATION ?= on
@@ -397,7 +400,7 @@ endif
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
-	    --build '$(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
+	    --build 'exec $(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)

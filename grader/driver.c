@@ -15,6 +15,7 @@
 #include "config.h"
 #include "driver.h"
 #include "gpu_neighbours.h"
+#include "stop.h"
 #include "../common/json.h"
 #include "../common/text.h"
 #include "../common/util.h"
@@ -184,16 +185,10 @@ typedef struct harness_proc {
     int reply;   /* its stdout: "done N" per check */
 } harness_proc;
 
-static volatile sig_atomic_t stop_signal; /* SIGINT/SIGTERM: stop after killing the children */
+/* Set when grading must not go on (isolation was required and is impossible): the checks
+ * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
+static volatile sig_atomic_t stop_signal;
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
-static pid_t running_group;               /* the harness's process group, for the handler */
-
-static void on_stop(int sig)
-{
-    stop_signal = sig;
-    if (running_group > 0)
-        kill(-running_group, SIGKILL);
-}
 
 /* Under the emulator a device buffer is a file in /dev/shm, which every process of the
  * machine's user could open by name: the harness gets a /dev/shm of its own (a mount namespace,
@@ -220,12 +215,12 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
     snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
     fflush(stdout);
     fflush(stderr);
-    const pid_t pid = fork();
+    /* Its own group, so that a timeout or a stop kills it at once, and it dies with this
+     * process; its workers, in sessions of their own, die with it (stop.h, rule 3). */
+    const pid_t pid = stop_fork(SIGKILL);
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        setpgid(0, 0); /* its own group: a timeout or Ctrl-C kills it and its workers */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
         const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         dup2(in[0], 0);
         dup2(out[1], 1);
@@ -265,13 +260,11 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
         _exit(127);
     }
-    setpgid(pid, pid);
     close(in[0]);
     close(out[1]);
     h->pid = pid;
     h->cmd = fdopen(in[1], "w");
     h->reply = out[0];
-    running_group = pid;
     return 0;
 }
 
@@ -285,6 +278,8 @@ static void harness_stop(harness_proc *h, child_outcome *o)
         fclose(h->cmd);
     kill(-h->pid, SIGKILL);
     waitpid(h->pid, &status, 0);
+    stop_forget(h->pid);
+    stop_sweep(1000); /* its workers, adopted here once it died (stop.h, rule 4): reaped */
     close(h->reply);
     if (o && !o->timed_out) {
         if (WIFEXITED(status)) {
@@ -294,7 +289,6 @@ static void harness_stop(harness_proc *h, child_outcome *o)
             o->signal = WTERMSIG(status);
         }
     }
-    running_group = 0;
     memset(h, 0, sizeof *h);
 }
 
@@ -859,12 +853,10 @@ int main(int argc, char **argv)
     mkdir(o.logs, 0755);
     const lab_info *labs[64];
     const int n = select_labs(&o, labs);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop; /* Ctrl-C, SIGTERM: kill the lab's processes, report, exit */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
+     * left as it was (this run's is written whole, or not at all). */
+    stop_on_signals(500, "everything this grading started has ended, and it wrote no "
+                         "results. Run the same command again to grade.");
 
     if (o.bench) {
         printf("#\tlab\ttask\tsize\tvariant\tms per call (events)\trate\tx ref\tx ceil\t"
@@ -894,6 +886,7 @@ int main(int argc, char **argv)
 
     char json_tmp[1024];
     snprintf(json_tmp, sizeof json_tmp, "%s.tmp.%d", o.json, (int)getpid());
+    stop_temp(json_tmp);
     FILE *jf = fopen(json_tmp, "w");
     if (!jf)
         fatal("cannot write %s", json_tmp);
@@ -933,6 +926,7 @@ int main(int argc, char **argv)
     json_object_end(&w);
     if (fclose(jf) != 0 || rename(json_tmp, o.json) != 0)
         fatal("cannot write %s", o.json);
+    stop_temp_done(json_tmp);
 
     if (!t.tamper_proof)
         printf("\nNOTE: not tamper-proof on this machine: %s. Student code ran in the grader's "
@@ -940,11 +934,6 @@ int main(int argc, char **argv)
                t.isolation[0] ? t.isolation : "isolation was off");
     if (refused_unisolated) {
         printf("\nNot graded: student code cannot be isolated on this machine.\n");
-        return 2;
-    }
-    if (stop_signal) {
-        printf("\nInterrupted (signal %d): grading stopped; nothing of it is left running.\n",
-               (int)stop_signal);
         return 2;
     }
     printf("\nScore: %d/%d\n", t.earned, t.possible);

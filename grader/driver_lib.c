@@ -1,5 +1,6 @@
 /* driver_lib.c - child processes, record files and verdicts for the grader. See driver.h. */
 #include "driver.h"
+#include "stop.h"
 #include "../common/stats.h"
 #include "../common/text.h"
 #include "../common/util.h"
@@ -25,13 +26,14 @@ int run_child(char *const argv[], const char *log_path, double timeout_s, child_
     const double start = wall_seconds();
     fflush(stdout);
     fflush(stderr);
-    const pid_t pid = fork();
+    /* Its own group, so that a timeout or a stop kills everything it started; and it dies
+     * with this process (a build's flock with it: the lock cannot outlive the run). */
+    const pid_t pid = stop_fork(SIGKILL);
     if (pid < 0) {
         o->status = 127;
         return -1;
     }
     if (pid == 0) {
-        setpgid(0, 0); /* its own group: a timeout kills everything it started */
         const int in = open("/dev/null", O_RDONLY);
         const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (in >= 0)
@@ -44,13 +46,13 @@ int run_child(char *const argv[], const char *log_path, double timeout_s, child_
         fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    setpgid(pid, pid); /* also here, so the group exists before we might kill it */
     int status = 0;
     for (;;) {
         const pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid)
             break;
         if (w < 0 && errno != EINTR) {
+            stop_forget(pid);
             o->status = 127;
             return -1;
         }
@@ -64,6 +66,7 @@ int run_child(char *const argv[], const char *log_path, double timeout_s, child_
         nanosleep(&nap, NULL);
     }
     kill(-pid, SIGKILL); /* anything it left running in its group */
+    stop_forget(pid);
     o->seconds = wall_seconds() - start;
     if (!o->timed_out) {
         if (WIFEXITED(status)) {

@@ -10,6 +10,10 @@
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
+#   test-stop     make grade, grader/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
+#                 SIGHUP, timeout) while a student's file compiles and while it runs: within
+#                 2 s no process of the run is left, no lock held, no result half-written,
+#                 and the next run grades (tests/stop/test_stop.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
 #
@@ -20,7 +24,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test-sandbox test test-skeletons test-unit test-vet test-build test-emu test-cheats emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -92,14 +96,27 @@ emu-grade-labs: emu-runners
 
 test-emu: emu-test emu-grade-solutions emu-grade-labs
 
-# After the cheats: both grade the same emulated pieces, one suite at a time.
-test-sandbox: emu-runners | test-cheats
+# The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
+test-sandbox: emu-runners
 	@BUILD=$(BUILD) EMU=1 tests/sandbox/run.sh
 
-test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-dist
+# Stopping a grading run stops everything it started: lab 01 under the emulator, its shared
+# pieces built first in a make of their own (one make at a time writes them).
+test-stop: $(BATCH)
+	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
+	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
+
+# Under `make test` (often with -j) they start after the emulator tests and the cheats, one
+# grading suite at a time, as test-batch does.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+test-sandbox: | test-cheats
+test-stop: | test-emu test-sandbox
+endif
+
+test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-stop test-dist
 ifdef STUDENT_KIT
-	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats, sandbox without namespaces, stopping a run passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
 else
-	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, student kit all passed"
-	@echo "suites: 11 passed, 0 failed"
+	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, stopping a run, student kit all passed"
+	@echo "suites: 12 passed, 0 failed"
 endif

@@ -42,7 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -55,6 +54,7 @@
 #include "../../common/text.h"
 #include "../config.h"
 #include "../lab.h"
+#include "../stop.h"
 #include "report.h"
 
 const lab_info *find_lab(const char *key); /* grader/driver_lib.c */
@@ -181,6 +181,7 @@ static FILE *atomic_open(atomic_file *a, const char *path)
 {
     snprintf(a->path, sizeof a->path, "%s", path);
     snprintf(a->tmp, sizeof a->tmp, "%s.tmp.%d", path, (int)getpid());
+    stop_temp(a->tmp); /* a stop removes it: the file is whole, or as it was */
     a->f = fopen(a->tmp, "wb");
     if (!a->f)
         die("cannot write %s: %s", a->tmp, strerror(errno));
@@ -194,6 +195,7 @@ static void atomic_commit(atomic_file *a)
     fclose(a->f);
     if (rename(a->tmp, a->path))
         die("cannot rename %s to %s: %s", a->tmp, a->path, strerror(errno));
+    stop_temp_done(a->tmp);
 }
 
 static void write_whole(const char *path, const void *data, size_t n)
@@ -440,7 +442,7 @@ static void choose_workers(void)
         int fds[2];
         if (pipe(fds))
             die("pipe: %s", strerror(errno));
-        pid_t pid = fork();
+        pid_t pid = stop_fork(SIGKILL);
         if (pid == 0) {
             dup2(fds[1], 1);
             int null = open("/dev/null", O_WRONLY);
@@ -464,6 +466,7 @@ static void choose_workers(void)
         if (f)
             fclose(f);
         waitpid(pid, NULL, 0);
+        stop_forget(pid);
         if (n == 0) {
             printf("GPUS=all: nvidia-smi lists no GPU here; one worker, correctness on the CPU "
                    "emulator.\n");
@@ -923,26 +926,14 @@ static void write_exports(const char *dir, const grade_row *row, const jv *resul
 /* ------------------------------------------------------------------------------------------ */
 /* Grading one student (in a keeper process of its own)                                        */
 
-static volatile pid_t grade_group; /* the process group of grade.sh and everything it started */
-
-static void keeper_stop(int sig)
-{
-    (void)sig;
-    if (grade_group > 0)
-        kill(-grade_group, SIGKILL);
-    _exit(3);
-}
-
 /* The keeper: build the tree, run grade.sh in its own process group with generated paths
- * only, keep its report (capped), and write the exports and the record. Never returns. */
-static void keeper(const student *s, const char *gpu, pid_t batch_pid)
+ * only, keep its report (capped), and write the exports and the record. Never returns. It
+ * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
+ * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
+ * removes its temporary files (grader/stop.h). */
+static void keeper(const student *s, const char *gpu)
 {
-    signal(SIGTERM, keeper_stop);
-    signal(SIGINT, keeper_stop);
-    signal(SIGHUP, keeper_stop);
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != batch_pid) /* the batch died before the line above */
-        _exit(3);
+    stop_on_signals(800, NULL);
 
     char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
     snprintf(work, sizeof work, "%s/work/%s", B.out, s->id);
@@ -978,11 +969,10 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
     int fds[2];
     if (pipe(fds))
         die("pipe: %s", strerror(errno));
-    pid_t g = fork();
+    pid_t g = stop_fork(SIGTERM);
     if (g < 0)
         die("fork: %s", strerror(errno));
     if (g == 0) {
-        setpgid(0, 0);
         int null = open("/dev/null", O_RDONLY);
         dup2(null, 0);
         dup2(fds[1], 1);
@@ -1006,8 +996,6 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(2);
     }
-    setpgid(g, g);
-    grade_group = g;
     close(fds[1]);
 
     /* The report: what the student would have seen, capped. Read until grade.sh has exited
@@ -1043,6 +1031,8 @@ static void keeper(const student *s, const char *gpu, pid_t batch_pid)
     if (!exited)
         waitpid(g, &status, 0);
     kill(-g, SIGKILL);
+    stop_forget(g);
+    stop_sweep(1000); /* what outlived its parent below grade.sh was adopted here: it ends */
     close(fds[0]);
     const int grade_status = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 
@@ -1133,7 +1123,7 @@ static void prebuild(void)
     }
     argv[argc] = NULL;
     fflush(stdout);
-    pid_t pid = fork();
+    pid_t pid = stop_fork(SIGTERM);
     if (pid == 0) {
         unsetenv("MAKEFLAGS");
         unsetenv("MFLAGS");
@@ -1144,6 +1134,7 @@ static void prebuild(void)
     }
     int status;
     waitpid(pid, &status, 0);
+    stop_forget(pid);
     if (!WIFEXITED(status) || WEXITSTATUS(status))
         die("building the grader failed (see above); nothing was graded");
 }
@@ -1188,30 +1179,30 @@ static int grade_all(student *list, int n)
     prebuild();
     const int parallel = B.workers; /* make grade runs side by side safely (own folders, locks) */
     slot slots[MAX_WORKERS] = {{0, 0}};
-    const pid_t me = getpid();
     int next = 0, running = 0, failed = 0;
     while (next < nq || running) {
         for (int w = 0; w < parallel && next < nq; w++) {
             if (slots[w].pid)
                 continue;
             fflush(stdout);
-            pid_t pid = fork();
+            pid_t pid = stop_fork(SIGTERM);
             if (pid < 0)
                 die("fork: %s", strerror(errno));
             if (pid == 0)
-                keeper(&list[queue[next]], B.gpu[w], me);
+                keeper(&list[queue[next]], B.gpu[w]);
             slots[w].pid = pid;
             slots[w].student = queue[next++];
             running++;
         }
         int status;
-        pid_t pid = wait(&status);
+        pid_t pid = wait(&status); /* a keeper, or an orphan adopted here (stop.h): skipped */
         if (pid < 0)
             die("wait: %s", strerror(errno));
         for (int w = 0; w < parallel; w++) {
             if (slots[w].pid != pid)
                 continue;
             slots[w].pid = 0;
+            stop_forget(pid);
             running--;
             student *s = &list[slots[w].student];
             grade_row row;
@@ -1322,6 +1313,10 @@ static int export_one(void)
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    /* Ctrl-C, SIGTERM, SIGHUP, `timeout`, a Slurm cancel: every grading ends, no file is left
+     * half-written; the records written so far are kept for the resume. */
+    stop_on_signals(1000, "every grading this batch started has ended. Students graded before "
+                          "the stop keep their results: the same command resumes from there.");
     parse_args(argc, argv);
     if (!strcmp(S.cmd, "export"))
         return export_one();

@@ -11,7 +11,8 @@
  * target is never opened); trusted inputs (the contract headers, the vetting script) are
  * copied with --copy. The command sees the system, the toolkit, the --visible paths and DIR:
  * not the checkout, the solutions, other students, the logs nor any device but /dev/null.
- * Its output is relayed to stderr with control characters shown as escapes, and capped.
+ * Its output is relayed to stderr as data (common/text.h: control characters shown as
+ * escapes) and capped.
  * Afterwards each --get NAME (a regular file in DIR, within the file-size limit) is copied
  * to DEST.
  *
@@ -22,6 +23,7 @@
 #define _GNU_SOURCE
 #endif
 #include "sandbox.h"
+#include "../common/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,31 +43,6 @@
 
 #define MAX_SOURCE_BYTES (4 << 20) /* a lab file is a few KiB; 4 MiB is no honest one */
 #define OUTPUT_CAP (64 << 10)      /* bytes of the command's output relayed */
-
-/* Student text as data: control characters and bytes above 0x7e shown as \xNN escapes
- * (tabs and newlines kept), so no line of it can move the cursor or pose as the grader's. */
-static size_t text_visible(char *out, size_t cap, const char *in, size_t n)
-{
-    size_t o = 0;
-    for (size_t k = 0; k < n && o + 5 < cap; k++) {
-        const unsigned char c = (unsigned char)in[k];
-        if (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f))
-            out[o++] = (char)c;
-        else
-            o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
-    }
-    out[o < cap ? o : cap - 1] = 0;
-    return o;
-}
-
-static void text_write_visible(FILE *f, const char *in, size_t n)
-{
-    char buf[4 * 1024 + 8];
-    for (size_t k = 0; k < n; k += 1024) {
-        const size_t len = text_visible(buf, sizeof buf, in + k, n - k < 1024 ? n - k : 1024);
-        fwrite(buf, 1, len, f);
-    }
-}
 
 static const char *work;
 static volatile sig_atomic_t stop_sig;
@@ -165,7 +142,7 @@ static void copy_student(const char *tree, const char *rel)
         const ssize_t n = readlinkat(dir, name, target, sizeof target - 1);
         target[n > 0 ? n : 0] = 0;
         char safe[2048];
-        text_visible(safe, sizeof safe, target, strlen(target));
+        text_visible(safe, sizeof safe, target, 0);
         fail(3, "%s is a symbolic link (to %s); grading reads only a regular file inside your "
                 "tree, and never what a link points to. Replace the link with your own file.", shown, safe);
     }
@@ -387,7 +364,7 @@ int main(int argc, char **argv)
         raise(stop_sig);
         _exit(128 + stop_sig);
     }
-    text_write_visible(stderr, seen, kept);
+    text_put_n(stderr, seen, kept, TEXT_KEEP_NEWLINES); /* the compiler quotes the student */
     if (dropped)
         fprintf(stderr, "\n[%lld more bytes of the compiler's output were not kept]\n", dropped);
     const char *what = p.what;

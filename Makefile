@@ -172,9 +172,9 @@ $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 
 # The compile sandbox (grader/sandbox.c, grader/sandbox_run.c): trusted, host-only.
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
-$(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/text.c common/text.h
+$(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox_run.c grader/sandbox.c common/text.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox_run.c grader/sandbox.c common/text.c common/util.c -o $@
 
 # $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
 # headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes

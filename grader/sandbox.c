@@ -516,9 +516,8 @@ static int enter_namespaces(const sandbox_policy *p, uid_t uid, int probe_only)
     /* pid 1 of the new namespace; not dumpable, so that no process it holds can read its
      * memory or environment (/proc/1/environ) */
     close(sp[0]);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 0)
-        _exit(121); /* the process outside ended already (its parent is not in this namespace) */
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* (its parent is outside the namespace: getppid() is 0
+                                         here whether or not it lives; the status pipe tells) */
     prctl(PR_SET_DUMPABLE, 0);
     build_root(p);
     if (probe_only)

@@ -7,7 +7,9 @@
 #include "../common/check.h"
 #include "../common/util.h"
 
-#if !defined(CUDA_EMU)
+#if defined(CUDA_EMU)
+#include <cuda_emu/share_fd.h>
+#else
 #include <cuda.h>
 #endif
 #include <dlfcn.h>
@@ -44,10 +46,9 @@ typedef struct shared_buf {
     size_t bytes;     /* size */
     uint32_t id;      /* never reused */
     int host;         /* 1: host memory backed by memfd `fd` */
-    int fd;           /* host: the memfd; device (GPU): the exported allocation, else -1 */
+    int fd;           /* host: the memfd; device: the exported allocation (GPU: the VMM
+                         export; emulator: its memfd), -1 when not shared */
     unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
-    cudaIpcMemHandle_t handle; /* device (emulator): its IPC handle */
-    int have_handle;  /* handle made (lazily: only buffers a worker is given need one) */
     unsigned mapped;  /* bit i: worker slot i has mapped it */
 } shared_buf;
 
@@ -377,11 +378,9 @@ static void start_worker(int impl)
         closefrom(4);
         /* The student's worker cannot see the reference's object or the logs. */
         const int n_hide = impl == IMPL_STUDENT ? W.n_hide : 0;
-#if defined(CUDA_EMU)
-        child_sandbox(1, W.hide, n_hide, w->so); /* the emulator shares memory in /dev/shm */
-#else
+        /* Device memory comes by descriptor in both modes: the worker needs nothing of the
+         * harness's /dev/shm, and gets one of its own that ends with it. */
         child_sandbox(0, W.hide, n_hide, w->so);
-#endif
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
         const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
@@ -484,9 +483,11 @@ static int probe_isolation(char *why, size_t len)
 {
 #if defined(CUDA_EMU)
     void *p = NULL;
-    cudaIpcMemHandle_t h;
+    int fd = -1;
     CUDA_CHECK(cudaMalloc(&p, 1 << 20));
-    const cudaError_t e = cudaIpcGetMemHandle(&h, p);
+    const cudaError_t e = cuda_emu::export_fd(&fd, p);
+    if (fd >= 0)
+        close(fd);
     CUDA_CHECK(cudaFree(p));
     cudaGetLastError();
     if (e != cudaSuccess) {
@@ -654,8 +655,13 @@ void *workers_device_alloc(size_t bytes)
 #endif
     void *p = NULL;
     CUDA_CHECK(cudaMalloc(&p, bytes));
-    if (W.isolated)
-        new_buf(p, bytes); /* the emulator shares it through its IPC handle */
+#if defined(CUDA_EMU)
+    if (W.isolated) { /* the emulator's allocation, shared as a memfd */
+        int fd = -1;
+        CUDA_CHECK(cuda_emu::export_fd(&fd, p));
+        new_buf(p, bytes)->fd = fd;
+    }
+#endif
     return p;
 }
 
@@ -680,7 +686,9 @@ void workers_device_free(void *p)
         return;
     }
 #endif
-    (void)fd, (void)vmm, (void)size;
+    (void)vmm, (void)size;
+    if (fd >= 0)
+        close(fd); /* the emulator's descriptor: the memory goes with the last mapping */
     CUDA_CHECK(cudaFree(p));
 }
 
@@ -733,8 +741,11 @@ void *workers_host_alloc(size_t bytes)
         CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
         return p;
     }
-    const int fd = memfd_create("grader-host", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0)
+    /* Its size sealed: a worker holding the descriptor cannot cut it short under the
+     * harness's mapping (whose next access would die of SIGBUS). */
+    const int fd = memfd_create("grader-host", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
         fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(errno));
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED)
@@ -893,17 +904,10 @@ static uint32_t add_buf(proto_cmd *c, int impl, shared_buf *b, int *fds, int *n_
         pb->kind = PROTO_BUF_HOST;
         if (!(b->mapped & (1u << impl)))
             fds[(*n_fds)++] = b->fd;
-    } else if (b->fd >= 0) { /* GPU: the allocation's file descriptor */
+    } else { /* device memory: the allocation's file descriptor */
         pb->kind = PROTO_BUF_DEVICE;
         if (!(b->mapped & (1u << impl)))
             fds[(*n_fds)++] = b->fd;
-    } else { /* the emulator: its IPC handle */
-        pb->kind = PROTO_BUF_DEVICE;
-        if (!b->have_handle) {
-            CUDA_CHECK(cudaIpcGetMemHandle(&b->handle, b->base));
-            b->have_handle = 1;
-        }
-        memcpy(pb->handle, &b->handle, sizeof b->handle);
     }
     b->mapped |= 1u << impl; /* after this command it is (or the worker is gone) */
     return (uint32_t)c->n_bufs++;

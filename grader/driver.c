@@ -190,17 +190,23 @@ typedef struct harness_proc {
 static volatile sig_atomic_t stop_signal;
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
 
-/* Under the emulator a device buffer is a file in /dev/shm, which every process of the
- * machine's user could open by name: the harness gets a /dev/shm of its own (a mount namespace,
- * which its workers inherit), so that no other grading on the machine (a batch's other
- * students) reaches this lab's buffers, nor this lab's student theirs. Called in the harness's
- * process before it starts; says on stderr (the harness's log) when it cannot. */
+/* Under the emulator the harness gets a /dev/shm of its own (a mount namespace, which its
+ * workers inherit), bounded: another grading's files are not in its view, what is written
+ * here is not in another's, and it cannot fill the machine's memory. Emulated device memory
+ * is not kept there (anonymous memory, a memfd once handed to a worker: see
+ * common/emu/src/devmem.cpp) and a sandboxed worker mounts one of its own over it, so what
+ * writes here is student code the harness loads itself where the sandbox cannot work.
+ * Called in the harness's process before it starts; says on stderr (the harness's log) when
+ * it cannot. */
+#define HARNESS_DEV_SHM_OPTIONS "size=64m,mode=1777"
+
 static void private_dev_shm(void)
 {
     if (enter_own_mount_namespace() != 0 ||
-        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
-        fprintf(stderr, "harness: no /dev/shm of its own (%s): the emulated device memory of "
-                "this lab is visible to other programs of this user\n", strerror(errno));
+        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+              HARNESS_DEV_SHM_OPTIONS) != 0)
+        fprintf(stderr, "harness: no /dev/shm of its own (%s): what is written there is "
+                "visible to other programs of this user\n", strerror(errno));
 }
 
 static int harness_start(const options *o, const lab_info *lab, harness_proc *h)

@@ -8,7 +8,7 @@
  * beyond "the call came back" and reads every reply with a time limit.
  *
  * Device buffers cross as file descriptors of CUDA virtual-memory allocations (the VMM API's
- * shareable handles; under the CPU emulator, its own shared-memory IPC handles), host buffers
+ * shareable handles; under the CPU emulator, the memfd behind the allocation), host buffers
  * (pinned memory, lab 05) as memfd descriptors, both passed with SCM_RIGHTS over the
  * command socket: the worker needs no other channel. Each buffer has an id that the harness never reuses;
  * the worker maps it on first use and unmaps it on PROTO_FORGET. */
@@ -23,7 +23,6 @@
 #define PROTO_MAX_CALLS 48      /* calls in one PROTO_CALL (a timed unit of several calls) */
 #define PROTO_MAX_BUFS 240      /* buffers one command names (48 calls of 5; under the 253
                                    descriptors one Unix-socket message can carry) */
-#define PROTO_HANDLE_BYTES 64   /* sizeof(cudaIpcMemHandle_t) */
 
 typedef enum proto_op {
     PROTO_CALL = 1, /* run call[0..n_calls) in order on the worker's stream, then synchronize */
@@ -33,9 +32,9 @@ typedef enum proto_op {
 } proto_op;
 
 typedef enum proto_buf_kind {
-    PROTO_BUF_DEVICE = 1, /* GPU: a CUDA virtual-memory allocation exported as a file
-                             descriptor (passed with the message; mapped with cuMemMap).
-                             Emulator: handle holds its cudaIpcMemHandle_t. */
+    PROTO_BUF_DEVICE = 1, /* a device allocation exported as a file descriptor, passed with
+                             the message (GPU: a CUDA virtual-memory allocation, mapped with
+                             cuMemMap; emulator: its memfd, mapped with cuda_emu::import_fd) */
     PROTO_BUF_HOST        /* a memfd, passed with the message, mapped and cudaHostRegister'd */
 } proto_buf_kind;
 
@@ -43,7 +42,6 @@ typedef struct proto_buf {
     uint32_t id;    /* the harness's name for the allocation, never reused */
     uint32_t kind;  /* proto_buf_kind */
     uint64_t bytes; /* size of the whole allocation */
-    unsigned char handle[PROTO_HANDLE_BYTES]; /* PROTO_BUF_DEVICE: the IPC handle */
 } proto_buf;
 
 typedef enum proto_arg_type {

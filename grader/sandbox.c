@@ -188,8 +188,7 @@ static void become_unprivileged(const sandbox_policy *p, uid_t uid)
 {
     if (getuid() != 0 && geteuid() != 0)
         return;
-    const gid_t gid = p->gid ? p->gid : (gid_t)uid;
-    if (setgroups(0, NULL) != 0 || setresgid(gid, gid, gid) != 0 || setresuid(uid, uid, uid) != 0)
+    if (setgroups(0, NULL) != 0 || setresgid(uid, uid, uid) != 0 || setresuid(uid, uid, uid) != 0)
         die(p, "cannot take the unprivileged uid %u", (unsigned)uid);
 }
 
@@ -347,7 +346,6 @@ static void build_root(const sandbox_policy *p)
         if (d)
             closedir(d);
     }
-    const int shm_fd = p->share_dev_shm ? open("/dev/shm", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
     const int sys_fd = p->gpu ? open("/sys", O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
 
     /* The new root: a small tmpfs over /tmp of this namespace (every source is open already). */
@@ -398,14 +396,7 @@ static void build_root(const sandbox_policy *p)
     }
     make_point(p, root, "/dev/shm", 0);
     snprintf(path, sizeof path, "%s/dev/shm", root);
-    if (shm_fd >= 0) {
-        char from[64];
-        snprintf(from, sizeof from, "/proc/self/fd/%d", shm_fd);
-        if (mount(from, path, NULL, MS_BIND, NULL) != 0)
-            die(p, "cannot share /dev/shm");
-    } else {
-        mount_tmpfs(p, path, p->shm_bytes > 0 ? p->shm_bytes : 1 << 20, "1777");
-    }
+    mount_tmpfs(p, path, p->shm_bytes > 0 ? p->shm_bytes : 1 << 20, "1777");
     /* /proc of this pid namespace: this process tree and nothing else */
     make_point(p, root, "/proc", 0);
     snprintf(path, sizeof path, "%s/proc", root);
@@ -421,8 +412,6 @@ static void build_root(const sandbox_policy *p)
     }
     for (int i = 0; i < n; i++)
         close(src[i].fd);
-    if (shm_fd >= 0)
-        close(shm_fd);
     if (sys_fd >= 0)
         close(sys_fd);
     /* Into it, and the old root gone (pivot_root onto itself, then detach the old one). */
@@ -591,8 +580,6 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
     static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
     for (size_t i = 0; i < (p->null_only ? 1 : sizeof devs / sizeof devs[0]); i++)
         ll_rule(p, rs, devs[i], LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE, fs);
-    if (p->share_dev_shm)
-        ll_rule(p, rs, "/dev/shm", rw, fs);
     if (p->gpu) {
         DIR *d = opendir("/dev");
         struct dirent *e;

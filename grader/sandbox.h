@@ -64,10 +64,8 @@ typedef struct sandbox_policy {
     int gpu;                   /* 1: the GPU's device nodes, /sys and the driver's /proc files */
     int null_only;             /* 1: /dev/null is its only device (0: also zero, full, random,
                                   urandom) */
-    int share_dev_shm;         /* 1: this process's /dev/shm, shared (the emulator's memory);
-                                  0: a private one of shm_bytes */
     long long tmp_bytes;       /* size of the private /tmp */
-    long long shm_bytes;       /* size of the private /dev/shm (0: none) */
+    long long shm_bytes;       /* size of the private /dev/shm */
     long long as_bytes;        /* address space per process (0: no limit) */
     long long fsize_bytes;     /* largest file it may write */
     long cpu_seconds;          /* CPU time per process */
@@ -75,8 +73,6 @@ typedef struct sandbox_policy {
     long open_files;
     uid_t uid;                 /* run as root: the uid it takes (sandbox_uid(), chosen before the
                                   fork so that the caller can give it its folders); 0: any */
-    gid_t gid;                 /* run as root: its gid (one a trusted process shares files with
-                                  it through); 0: the same number as its uid */
 } sandbox_policy;
 
 /* The standard read-only paths of a program on this machine: the system's programs,

@@ -9,7 +9,9 @@
 #include "shim.h"
 #include "../common/check.h"
 
-#if !defined(CUDA_EMU)
+#if defined(CUDA_EMU)
+#include <cuda_emu/share_fd.h>
+#else
 #include <cuda.h>
 #endif
 #include <errno.h>
@@ -112,7 +114,7 @@ static mapped *slot_of(uint32_t id, int insert)
 
 static mapped *find_mapped(uint32_t id) { return slot_of(id, 0); }
 
-/* Map buf (using the next passed descriptor for a host buffer). */
+/* Map buf (using the next passed descriptor: every buffer's first use brings one). */
 static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
                               mapped **out)
 {
@@ -126,18 +128,19 @@ static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next
         return cudaErrorMemoryAllocation;
     void *ptr = NULL;
     if (b->kind == PROTO_BUF_DEVICE) {
-#if defined(CUDA_EMU)
-        cudaIpcMemHandle_t h;
-        memcpy(&h, b->handle, sizeof h);
-        const cudaError_t e = cudaIpcOpenMemHandle(&ptr, h, cudaIpcMemLazyEnablePeerAccess);
-        if (e != cudaSuccess)
-            return e;
-#else
-        /* the allocation's file descriptor: import, reserve addresses, map, allow access */
+        /* the allocation's file descriptor */
         if (*next_fd >= n_fds)
             return cudaErrorInvalidValue;
         const int fd = fds[*next_fd];
         fds[(*next_fd)++] = -1;
+#if defined(CUDA_EMU)
+        /* the emulator's memfd (unmapped with cudaIpcCloseMemHandle) */
+        const cudaError_t e = cuda_emu::import_fd(&ptr, fd, b->bytes);
+        close(fd);
+        if (e != cudaSuccess)
+            return e;
+#else
+        /* import, reserve addresses, map, allow access */
         int dev = 0;
         cudaGetDevice(&dev);
         CUmemGenericAllocationHandle h;

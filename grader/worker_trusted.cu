@@ -8,7 +8,9 @@
 #include "../common/util.h"
 #include "sandbox.h"
 
-#if !defined(CUDA_EMU)
+#if defined(CUDA_EMU)
+#include <cuda_emu/share_fd.h>
+#else
 #include <cuda.h>
 #endif
 #include <dlfcn.h>
@@ -46,10 +48,9 @@ typedef struct shared_buf {
     size_t bytes;     /* size */
     uint32_t id;      /* never reused */
     int host;         /* 1: host memory backed by memfd `fd` */
-    int fd;           /* host: the memfd; device (GPU): the exported allocation, else -1 */
+    int fd;           /* host: the memfd; device: the exported allocation (GPU: the VMM
+                         export; emulator: its memfd), -1 when not shared */
     unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
-    cudaIpcMemHandle_t handle; /* device (emulator): its IPC handle */
-    int have_handle;  /* handle made (lazily: only buffers a worker is given need one) */
     unsigned mapped;  /* bit i: worker slot i has mapped it */
 } shared_buf;
 
@@ -72,8 +73,6 @@ static struct {
     char *hide[16];          /* folders the student's worker must not see */
     int n_hide;
     int isolated;            /* 1: processes; 0: fallback */
-    gid_t gid;               /* run as root: the group of this harness's workers (under the
-                                emulator they open its buffers through it) */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
     worker w[MAX_IMPLS];
     shared_buf buf[MAX_SHARED];
@@ -168,9 +167,9 @@ static double idle_probe_s(cudaStream_t s);
 /* The sandbox, set up in the child between fork and exec (grader/sandbox.h)                   */
 
 /* What a worker sees and may do: the system, the toolkit and the driver read-only, its own
- * program and the one implementation it loads, the GPU's device nodes (under the emulator:
- * the harness's /dev/shm, where the emulated device memory lives), a private /tmp; nothing of
- * the checkout, the logs, other trees or other processes. */
+ * program and the one implementation it loads, the GPU's device nodes, a private /tmp and
+ * /dev/shm (device memory, the emulator's too, comes by descriptor); nothing of the checkout,
+ * the logs, other trees or other processes. */
 static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
 {
     memset(p, 0, sizeof *p);
@@ -182,9 +181,7 @@ static void worker_policy(sandbox_policy *p, const char *so, const char *scratch
     for (int i = 0; i < W.n_hide; i++)
         sandbox_hidden(p, W.hide[i]);
     p->scratch = scratch;
-#if defined(CUDA_EMU)
-    p->share_dev_shm = 1; /* the emulator's device memory */
-#else
+#if !defined(CUDA_EMU)
     p->gpu = 1;
 #endif
     p->tmp_bytes = WORKER_TMP_BYTES;
@@ -236,10 +233,11 @@ static void start_worker(int impl)
         dup2(pipefd[1], 2);
         dup2(sv[1], 3);
         closefrom(4);
+        /* Device memory comes by descriptor in both modes: the worker needs nothing of the
+         * harness's /dev/shm, and gets one of its own that ends with it. */
         sandbox_policy p;
         worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
         p.uid = uid;
-        p.gid = W.gid;
         sandbox_enter(&p);
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
@@ -385,9 +383,11 @@ static int probe_isolation(char *why, size_t len)
 {
 #if defined(CUDA_EMU)
     void *p = NULL;
-    cudaIpcMemHandle_t h;
+    int fd = -1;
     CUDA_CHECK(cudaMalloc(&p, 1 << 20));
-    const cudaError_t e = cudaIpcGetMemHandle(&h, p);
+    const cudaError_t e = cuda_emu::export_fd(&fd, p);
+    if (fd >= 0)
+        close(fd);
     CUDA_CHECK(cudaFree(p));
     cudaGetLastError();
     if (e != cudaSuccess) {
@@ -467,14 +467,6 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
         workers_set_so(IMPL_REFERENCE, reference_so);
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
-    if (getuid() == 0) {
-        W.gid = (gid_t)sandbox_uid();
-#if defined(CUDA_EMU)
-        char g[32];
-        snprintf(g, sizeof g, "%u", (unsigned)W.gid);
-        setenv("CUDA_EMU_SHM_GROUP", g, 1); /* before the first device buffer */
-#endif
-    }
     if (!isolate) {
         snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
         W.isolated = 0;
@@ -573,8 +565,13 @@ void *workers_device_alloc(size_t bytes)
 #endif
     void *p = NULL;
     CUDA_CHECK(cudaMalloc(&p, bytes));
-    if (W.isolated)
-        new_buf(p, bytes); /* the emulator shares it through its IPC handle */
+#if defined(CUDA_EMU)
+    if (W.isolated) { /* the emulator's allocation, shared as a memfd */
+        int fd = -1;
+        CUDA_CHECK(cuda_emu::export_fd(&fd, p));
+        new_buf(p, bytes)->fd = fd;
+    }
+#endif
     return p;
 }
 
@@ -599,7 +596,9 @@ void workers_device_free(void *p)
         return;
     }
 #endif
-    (void)fd, (void)vmm, (void)size;
+    (void)vmm, (void)size;
+    if (fd >= 0)
+        close(fd); /* the emulator's descriptor: the memory goes with the last mapping */
     CUDA_CHECK(cudaFree(p));
 }
 
@@ -652,8 +651,11 @@ void *workers_host_alloc(size_t bytes)
         CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
         return p;
     }
-    const int fd = memfd_create("grader-host", MFD_CLOEXEC);
-    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0)
+    /* Its size sealed: a worker holding the descriptor cannot cut it short under the
+     * harness's mapping (whose next access would die of SIGBUS). */
+    const int fd = memfd_create("grader-host", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
         fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(errno));
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED)
@@ -815,17 +817,10 @@ static uint32_t add_buf(proto_cmd *c, int impl, shared_buf *b, int *fds, int *n_
         pb->kind = PROTO_BUF_HOST;
         if (!(b->mapped & (1u << impl)))
             fds[(*n_fds)++] = b->fd;
-    } else if (b->fd >= 0) { /* GPU: the allocation's file descriptor */
+    } else { /* device memory: the allocation's file descriptor */
         pb->kind = PROTO_BUF_DEVICE;
         if (!(b->mapped & (1u << impl)))
             fds[(*n_fds)++] = b->fd;
-    } else { /* the emulator: its IPC handle */
-        pb->kind = PROTO_BUF_DEVICE;
-        if (!b->have_handle) {
-            CUDA_CHECK(cudaIpcGetMemHandle(&b->handle, b->base));
-            b->have_handle = 1;
-        }
-        memcpy(pb->handle, &b->handle, sizeof b->handle);
     }
     b->mapped |= 1u << impl; /* after this command it is (or the worker is gone) */
     return (uint32_t)c->n_bufs++;

@@ -1,8 +1,8 @@
-/* Cheat: reach another grading's buffers. Under the emulator a device buffer is a file in
- * /dev/shm; in a batch graded several at a time, another student's inputs and outputs would be
- * files there too, to read or to spoil. The case's runner leaves a file of its own in the
- * machine's /dev/shm while it grades (standing in for a neighbour's buffer): honest output only
- * when this process cannot see it.
+/* Cheat: reach another grading's buffers. Under the emulator a device buffer was once a file
+ * in /dev/shm (it has no name now); in a batch graded several at a time, another student's
+ * inputs and outputs, or anything another grading keeps there, would be files to read or to
+ * spoil. The case's runner leaves a file of its own in the machine's /dev/shm while it grades
+ * (standing in for a neighbour's buffer): honest output only when this process cannot see it.
  * lab: coalescing
  * where: emu gpu
  * expect: all-correct=OK */

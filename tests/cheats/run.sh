@@ -9,6 +9,8 @@
 #   expect: build=FAIL          the build rejects it
 #   expect: correct=FAIL        some correctness check fails (none is left in error)
 #   expect: all-correct=OK      every correctness check passes
+#   expect: fails-only=REGEX    some correctness check fails, each that does has a name matching
+#                               REGEX, and none is left in error
 #   expect: speed=OK|FAIL       the speed check's verdict
 #   expect: ratio-below=R       the speed check measured a ratio below R (no verdict needed)
 #   expect: message=REGEX       some check's message matches
@@ -168,6 +170,10 @@ for e in expects:
     elif key == "correct":
         ok = lab["built"] and any(c["verdict"] == "FAIL" for c in correct) and \
              not any(c["verdict"] == "ERROR" for c in correct)
+    elif key == "fails-only":
+        failed = [c for c in correct if c["verdict"] != "OK"]
+        ok = lab["built"] and bool(failed) and all(
+            c["verdict"] == "FAIL" and re.search(val, c["name"]) for c in failed)
     elif key == "all-correct":
         ok = lab["built"] and all(c["verdict"] == "OK" for c in correct)
     elif key == "speed":  # without a GPU, speed is never timed: SKIP is the right verdict

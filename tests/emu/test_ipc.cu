@@ -1,11 +1,15 @@
 /*
  * test_ipc.cu -- device buffers shared between processes, as CUDA IPC shares
  * them: a handle from cudaIpcGetMemHandle, opened in a forked child with
- * cudaIpcOpenMemHandle, maps the same bytes there; and host memory mapped
- * from a shared file can be registered with cudaHostRegister.
+ * cudaIpcOpenMemHandle, maps the same bytes there; a descriptor from
+ * cuda_emu::export_fd does the same through cuda_emu::import_fd. Device memory
+ * is the process's own, like a GPU's: no file, no name, not limited by
+ * RLIMIT_FSIZE, gone with the process. Host memory mapped from a shared file
+ * can be registered with cudaHostRegister.
  */
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,6 +18,8 @@
 #include <cstring>
 
 #include <dirent.h>
+
+#include <cuda_emu/share_fd.h>
 
 #include "emu_test.h"
 
@@ -35,11 +41,28 @@ __global__ void add_to_all(int *p, int n, int amount)
         p[i] += amount;
 }
 
-/* How many shared memory objects this process has in /dev/shm. */
-int objects_of_this_process()
+/* How many of this process's descriptors are the emulator's memfds. */
+int memfds_of_this_process()
+{
+    int count = 0;
+    if (DIR *d = opendir("/proc/self/fd")) {
+        while (struct dirent *e = readdir(d)) {
+            char path[300], link[256] = "";
+            snprintf(path, sizeof path, "/proc/self/fd/%s", e->d_name);
+            if (readlink(path, link, sizeof link - 1) > 0)
+                count += strncmp(link, "/memfd:cuda-emu", 15) == 0;
+        }
+        closedir(d);
+    }
+    return count;
+}
+
+/* How many entries of /dev/shm are named for process PID (cuda-emu.PID.N, as
+ * the emulator once named device memory). */
+int dev_shm_names_of(pid_t pid)
 {
     char prefix[64];
-    snprintf(prefix, sizeof prefix, "cuda-emu.%d.", (int)getpid());
+    snprintf(prefix, sizeof prefix, "cuda-emu.%d.", (int)pid);
     int count = 0;
     if (DIR *d = opendir("/dev/shm")) {
         while (struct dirent *e = readdir(d))
@@ -74,15 +97,17 @@ int child_uses_handle(cudaIpcMemHandle_t handle, int n)
 void test_ipc_handle_between_processes()
 {
     const int n = 1000;
-    int before = objects_of_this_process();
+    const int before = memfds_of_this_process();
     int *d = nullptr;
     EXPECT_OK(cudaMalloc(&d, n * sizeof(int)));
-    CU_ASSERT_EQUAL(objects_of_this_process(), before + 1);
+    CU_ASSERT_EQUAL(memfds_of_this_process(), before); /* anonymous until shared */
     fill_ramp<<<(n + 127) / 128, 128>>>(d, n, 7);
     EXPECT_OK(cudaDeviceSynchronize());
     cudaIpcMemHandle_t handle;
     CU_ASSERT_EQUAL(sizeof handle, 64u);
     EXPECT_OK(cudaIpcGetMemHandle(&handle, d));
+    CU_ASSERT_EQUAL(memfds_of_this_process(), before + 1); /* shared: now a memfd */
+    CU_ASSERT_EQUAL(dev_shm_names_of(getpid()), 0);         /* with no name */
 
     /* A process cannot open its own handle (CUDA says the same). */
     int *self = nullptr;
@@ -108,17 +133,191 @@ void test_ipc_handle_between_processes()
     CU_ASSERT_EQUAL(wrong, 0);
     free(h);
     EXPECT_OK(cudaFree(d));
-    CU_ASSERT_EQUAL(objects_of_this_process(), before); /* unlinked with the allocation */
+    CU_ASSERT_EQUAL(memfds_of_this_process(), before); /* closed with the allocation */
 
-    /* A handle whose allocation is gone cannot be opened. */
+    /* A handle whose allocation is gone cannot be opened, not even when a new
+     * allocation's memfd has taken its descriptor number. */
+    int *again = nullptr;
+    EXPECT_OK(cudaMalloc(&again, n * sizeof(int)));
+    cudaIpcMemHandle_t again_handle;
+    EXPECT_OK(cudaIpcGetMemHandle(&again_handle, again));
+    fflush(nullptr);
     pid = fork();
     CU_ASSERT_FATAL(pid >= 0);
     if (pid == 0) {
-        int *p = nullptr;
-        _exit(cudaIpcOpenMemHandle(&p, handle, 0) == cudaErrorMapBufferObjectFailed ? 0 : 1);
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 2);
+        int *p = nullptr, *q = nullptr;
+        if (cudaIpcOpenMemHandle(&p, handle, 0) != cudaErrorMapBufferObjectFailed)
+            _exit(1);
+        cudaGetLastError();
+        _exit(cudaIpcOpenMemHandle(&q, again_handle, 0) == cudaSuccess ? 0 : 2);
     }
     CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
     CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_OK(cudaFree(again));
+}
+
+/* Device memory ends with its process, as a GPU's ends with its context: a
+ * handle a child made and sent before it ended (killed, with no clean-up) opens
+ * nothing, and the child left no file behind. */
+void test_device_memory_ends_with_its_process()
+{
+    int pipefd[2];
+    CU_ASSERT_FATAL(pipe(pipefd) == 0);
+    fflush(nullptr);
+    const pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        int *d = nullptr;
+        cudaIpcMemHandle_t h;
+        if (cudaMalloc(&d, 1 << 20) != cudaSuccess || cudaIpcGetMemHandle(&h, d) != cudaSuccess)
+            _exit(1);
+        if (write(pipefd[1], &h, sizeof h) != (ssize_t)sizeof h)
+            _exit(2);
+        _exit(0); /* no cudaFree, no exit handlers */
+    }
+    close(pipefd[1]);
+    cudaIpcMemHandle_t h;
+    const ssize_t got = read(pipefd[0], &h, sizeof h);
+    close(pipefd[0]);
+    int status = 0;
+    CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CU_ASSERT_EQUAL_FATAL(got, (ssize_t)sizeof h);
+    CU_ASSERT_EQUAL(dev_shm_names_of(pid), 0);
+    StderrCapture cap;
+    int *p = nullptr;
+    CU_ASSERT_EQUAL(cudaIpcOpenMemHandle(&p, h, 0), cudaErrorMapBufferObjectFailed);
+    cudaGetLastError();
+    CU_ASSERT_TRUE(contains(cap.stop(), "is gone"));
+}
+
+/* A descriptor from export_fd, inherited by a child, maps the same bytes there
+ * with import_fd; its size is sealed, so that no process holding it can cut it
+ * short under the others' mappings; what is not such a descriptor (another
+ * file, a memfd whose size could change), or is smaller than asked, does not
+ * map. */
+void test_descriptor_between_processes()
+{
+    const int n = 1000;
+    int *d = nullptr;
+    EXPECT_OK(cudaMalloc(&d, n * sizeof(int)));
+    fill_ramp<<<(n + 127) / 128, 128>>>(d, n, 7);
+    EXPECT_OK(cudaDeviceSynchronize());
+    int fd = -1;
+    EXPECT_OK(cuda_emu::export_fd(&fd, d));
+    CU_ASSERT_FATAL(fd >= 0);
+    CU_ASSERT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+    CU_ASSERT_NOT_EQUAL(ftruncate(fd, 0), 0);
+    CU_ASSERT_NOT_EQUAL(ftruncate(fd, 1 << 20), 0);
+
+    fflush(nullptr);
+    pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 2);
+        void *p = nullptr;
+        if (cuda_emu::import_fd(&p, devnull, n * sizeof(int)) != cudaErrorMapBufferObjectFailed)
+            _exit(7);
+        cudaGetLastError();
+        if (cuda_emu::import_fd(&p, fd, 1 << 20) != cudaErrorMapBufferObjectFailed)
+            _exit(8); /* more than the allocation */
+        cudaGetLastError();
+        const int unsealed = memfd_create("unsealed", MFD_CLOEXEC);
+        if (unsealed < 0 || ftruncate(unsealed, 1 << 20) != 0 ||
+            cuda_emu::import_fd(&p, unsealed, n * sizeof(int)) != cudaErrorMapBufferObjectFailed)
+            _exit(14);
+        cudaGetLastError();
+        if (cuda_emu::import_fd(&p, fd, n * sizeof(int)) != cudaSuccess)
+            _exit(9);
+        close(fd); /* the mapping keeps the memory */
+        cudaIpcMemHandle_t h;
+        if (cudaIpcGetMemHandle(&h, p) != cudaErrorInvalidValue) /* not this process's to share */
+            _exit(10);
+        cudaGetLastError();
+        int *q = static_cast<int *>(p);
+        int *h_copy = static_cast<int *>(malloc(n * sizeof(int)));
+        if (cudaMemcpy(h_copy, q, n * sizeof(int), cudaMemcpyDeviceToHost) != cudaSuccess)
+            _exit(11);
+        for (int i = 0; i < n; ++i)
+            if (h_copy[i] != 7 + i)
+                _exit(12);
+        add_to_all<<<(n + 127) / 128, 128>>>(q, n, 1000);
+        if (cudaDeviceSynchronize() != cudaSuccess || cudaIpcCloseMemHandle(p) != cudaSuccess)
+            _exit(13);
+        _exit(0);
+    }
+    close(fd);
+    int status = 0;
+    CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT_TRUE(WIFEXITED(status));
+    CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+    int *h = static_cast<int *>(malloc(n * sizeof(int)));
+    EXPECT_OK(cudaMemcpy(h, d, n * sizeof(int), cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int i = 0; i < n; ++i)
+        wrong += h[i] != 1007 + i;
+    CU_ASSERT_EQUAL(wrong, 0);
+    free(h);
+
+    /* Host memory is not device memory: nothing to export. */
+    int host_int = 0;
+    StderrCapture cap;
+    CU_ASSERT_EQUAL(cuda_emu::export_fd(&fd, &host_int), cudaErrorInvalidValue);
+    cudaGetLastError();
+    CU_ASSERT_TRUE(contains(cap.stop(), "not memory from cudaMalloc"));
+    EXPECT_OK(cudaFree(d));
+}
+
+/* A file-size limit (a grading sandbox sets one) does not limit device memory:
+ * a process may cudaMalloc all the device reports, far past the limit. Sharing
+ * an allocation sizes a memfd, which the limit does apply to: that fails with
+ * an error and a note, not with SIGXFSZ ending the process. */
+__global__ void set_every_page(char *p, size_t n, char v)
+{
+    for (size_t i = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) * 4096; i < n;
+         i += (size_t)gridDim.x * blockDim.x * 4096)
+        p[i] = v;
+}
+
+void test_file_size_limit_does_not_limit_device_memory()
+{
+    fflush(nullptr);
+    const pid_t pid = fork();
+    CU_ASSERT_FATAL(pid >= 0);
+    if (pid == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 2);
+        const struct rlimit limit = {1 << 20, 1 << 20};
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+            _exit(1);
+        size_t free_bytes = 0, total = 0;
+        if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess || total < ((size_t)1 << 30))
+            _exit(2);
+        const size_t big = (size_t)256 << 20; /* 256 times the limit */
+        char *p = nullptr;
+        if (cudaMalloc(&p, big) != cudaSuccess)
+            _exit(3);
+        set_every_page<<<64, 256>>>(p, big, 5);
+        char last = 0;
+        if (cudaMemcpy(&last, p + (big - 4096), 1, cudaMemcpyDeviceToHost) != cudaSuccess ||
+            last != 5)
+            _exit(4);
+        cudaIpcMemHandle_t h;
+        if (cudaIpcGetMemHandle(&h, p) != cudaErrorMemoryAllocation)
+            _exit(5);
+        cudaGetLastError();
+        char *small = nullptr;
+        if (cudaMalloc(&small, 4096) != cudaSuccess || cudaIpcGetMemHandle(&h, small) != cudaSuccess)
+            _exit(6);
+        _exit(cudaFree(p) == cudaSuccess && cudaFree(small) == cudaSuccess ? 0 : 7);
+    }
+    int status = 0;
+    CU_ASSERT_EQUAL_FATAL(waitpid(pid, &status, 0), pid);
+    CU_ASSERT_TRUE(WIFEXITED(status)); /* not SIGXFSZ */
+    CU_ASSERT_EQUAL(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
 }
 
 /* An opened mapping is a tracked allocation: a kernel writing past its end
@@ -197,6 +396,9 @@ void test_host_register_shared_file()
 CU_TestInfo tests[] = {
     {"IPC: a handle opened in another process maps the same bytes", test_ipc_handle_between_processes},
     {"IPC: an opened mapping is bounds-checked", test_ipc_mapping_is_bounds_checked},
+    {"device memory ends with its process", test_device_memory_ends_with_its_process},
+    {"a descriptor from export_fd maps the same bytes in another process", test_descriptor_between_processes},
+    {"RLIMIT_FSIZE does not limit device memory, only sharing it", test_file_size_limit_does_not_limit_device_memory},
     {"cudaHostRegister of a shared file mapping", test_host_register_shared_file},
     CU_TEST_INFO_NULL,
 };

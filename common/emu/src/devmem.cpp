@@ -1,34 +1,37 @@
 /*
- * devmem.cpp -- the memory behind cudaMalloc: POSIX shared memory, so that
- * CUDA IPC works between processes.
+ * devmem.cpp -- the memory behind cudaMalloc: anonymous memory of the process,
+ * which becomes a memfd (shared memory without a name) when another process is
+ * to map it too (CUDA IPC, or a descriptor handed over a socket).
  *
- * Every device allocation is a shm_open object ("/cuda-emu.PID.N") mapped
- * between two guard pages: [guard][data rounded up to pages][guard]. The
- * bytes after the allocation's end, and the guard pages, are marked in
- * AddressSanitizer's shadow as a heap red zone, so an access past either end
- * gets the same heap-buffer-overflow report as memory from malloc. Another
- * process that opens the object by name (cudaIpcOpenMemHandle) maps the same
- * pages the same way.
+ * Every device allocation is mapped between two guard pages: [guard][data
+ * rounded up to pages][guard]. The bytes after the allocation's end, and the
+ * guard pages, are marked in AddressSanitizer's shadow as a heap red zone, so
+ * an access past either end gets the same heap-buffer-overflow report as
+ * memory from malloc. Another process that maps the memfd maps it the same way.
  *
- * The owner unlinks an object when it frees the allocation and, for what is
- * left, at exit or when a sanitizer ends the run; objects of processes that
- * died without either (killed by a signal) are unlinked by the next emulated
- * program that allocates device memory.
+ * Why anonymous, and a memfd rather than a file in /dev/shm: memory like a
+ * GPU's. A named file outlives a process killed before it unlinks it, can be
+ * opened by any process of the user that guesses its name, fills the file
+ * system it lives in, and counts against RLIMIT_FSIZE when it is sized (a
+ * sandbox that limits file sizes would cap device memory with them). Anonymous
+ * memory has none of that: it ends with the process, and only the emulator's
+ * own accounting (kGlobalMem) bounds it. Growing a memfd is subject to
+ * RLIMIT_FSIZE too, so only memory that is shared pays that, once, when it is
+ * first shared; a memfd has no name and ends with the last process that holds
+ * it open or mapped. Its size is sealed: a process that maps it cannot cut it
+ * short under the others' mappings (their next access would die of SIGBUS).
  *
  * This file is compiled without AddressSanitizer: it writes the shadow.
  */
-#include <dirent.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <vector>
 
 #include <sanitizer/asan_interface.h>
 
@@ -38,18 +41,20 @@ namespace cuda_emu {
 
 namespace {
 
-const char kPrefix[] = "cuda-emu."; /* names in /dev/shm: cuda-emu.PID.SERIAL */
+const char kMemfdName[] = "cuda-emu"; /* what /proc/PID/fd/N of a shared allocation reads */
+constexpr int kSizeSeals = F_SEAL_SHRINK | F_SEAL_GROW; /* a shared allocation's size is fixed */
 constexpr uint8_t kHeapRedzone = 0xfa; /* AddressSanitizer's heap red zone shadow value */
-
-/* Names this process created and has not unlinked yet. Never destroyed: the
- * exit handler runs after static destructors. */
-std::vector<DeviceMapping *> &g_owned = *new std::vector<DeviceMapping *>();
-unsigned g_serial;  /* names made so far */
 
 size_t page_size()
 {
     static size_t p = (size_t)sysconf(_SC_PAGESIZE);
     return p;
+}
+
+size_t round_to_pages(size_t size)
+{
+    const size_t page = page_size();
+    return (size + page - 1) / page * page;
 }
 
 /* Sets the shadow of [A, A+N) (A and N multiples of 8) to VALUE. */
@@ -63,52 +68,25 @@ void set_shadow(uintptr_t a, size_t n, uint8_t value)
         sh[i] = value;
 }
 
-/* Unlinks what this process still owns (at exit, or when a sanitizer stops it). */
-void unlink_owned()
+/* Maps SIZE bytes between guard pages into M: anonymous memory when FD is -1,
+ * else the memfd FD (which M does not keep). False on failure. */
+bool map_guarded(int fd, size_t size, DeviceMapping *m)
 {
-    for (DeviceMapping *m : g_owned)
-        if (m->owner == getpid())
-            shm_unlink(m->name);
-    g_owned.clear();
-}
-
-/* Unlinks the objects of emulated programs that are no longer running. */
-void sweep_stale()
-{
-    DIR *d = opendir("/dev/shm");
-    if (d == nullptr)
-        return;
-    while (struct dirent *e = readdir(d)) {
-        if (strncmp(e->d_name, kPrefix, sizeof kPrefix - 1) != 0)
-            continue;
-        long pid = strtol(e->d_name + sizeof kPrefix - 1, nullptr, 10);
-        if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) {
-            char name[300];
-            snprintf(name, sizeof name, "/%s", e->d_name);
-            shm_unlink(name);
-        }
-    }
-    closedir(d);
-}
-
-/* Maps SIZE bytes of FD between guard pages into M; false on failure. */
-bool map_object(int fd, size_t size, DeviceMapping *m)
-{
-    size_t page = page_size();
-    size_t data_len = (size + page - 1) / page * page;
+    const size_t page = page_size(), data_len = round_to_pages(size);
     m->map_len = data_len + 2 * page;
     void *base = mmap(nullptr, m->map_len, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED)
         return false;
     m->base = static_cast<char *>(base);
-    if (mmap(m->base + page, data_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
-        MAP_FAILED) {
+    if (fd >= 0 && mmap(m->base + page, data_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                        fd, 0) == MAP_FAILED) {
         munmap(base, m->map_len);
         return false;
     }
     m->data = m->base + page;
     m->size = size;
+    m->fd = -1;
     /* Red zones: the front guard page, the slack after SIZE (its first partial
      * granule says how many of its bytes are addressable), the back guard. */
     uintptr_t lo = reinterpret_cast<uintptr_t>(m->base);
@@ -128,55 +106,86 @@ bool map_object(int fd, size_t size, DeviceMapping *m)
 
 bool devmem_create(size_t size, DeviceMapping *m)
 {
-    static bool once = [] {
-        sweep_stale();
-        atexit(unlink_owned);
-        return true;
-    }();
-    (void)once;
     memset(m, 0, sizeof *m);
-    m->owner = getpid();
-    int fd = -1;
-    /* CUDA_EMU_SHM_GROUP: the grader's harness, run as root, gives its buffers to the group of
-     * its workers (each an unprivileged uid of its own, all of that group) so that they can
-     * open what it hands them; anyone else keeps 0600. */
-    static const long group = [] {
-        const char *g = getenv("CUDA_EMU_SHM_GROUP");
-        return g ? strtol(g, NULL, 10) : -1L;
-    }();
-    for (int tries = 0; fd < 0 && tries < 100; ++tries) {
-        snprintf(m->name, sizeof m->name, "/%s%d.%u", kPrefix, (int)m->owner, ++g_serial);
-        fd = shm_open(m->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    return map_guarded(-1, size, m);
+}
+
+bool devmem_share(DeviceMapping *m, char *why, size_t why_len)
+{
+    if (m->fd >= 0)
+        return true;
+    const size_t data_len = round_to_pages(m->size);
+    /* Sizing a memfd past RLIMIT_FSIZE would raise SIGXFSZ, which ends the
+     * process: say so instead. */
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_FSIZE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        data_len > limit.rlim_cur) {
+        snprintf(why, why_len, "sharing %zu bytes needs a file of that size, over this process's "
+                 "file-size limit (RLIMIT_FSIZE, %llu bytes)", data_len,
+                 (unsigned long long)limit.rlim_cur);
+        return false;
     }
-    if (fd >= 0 && group >= 0 && (fchown(fd, (uid_t)-1, (gid_t)group) != 0 || fchmod(fd, 0660) != 0)) {
+    const int fd = memfd_create(kMemfdName, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)data_len) != 0) {
+        snprintf(why, why_len, "no memfd of %zu bytes: %s", data_len, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return false;
+    }
+    /* The allocation's bytes so far into the memfd (not the slack after them:
+     * AddressSanitizer checks the range, and the slack is a red zone), then the
+     * memfd in the anonymous pages' place, at the same address (pointers and
+     * the shadow stay valid). */
+    for (size_t done = 0; done < m->size;) {
+        const ssize_t w = pwrite(fd, m->data + done, m->size - done, (off_t)done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            snprintf(why, why_len, "cannot fill the memfd: %s", strerror(errno));
+            close(fd);
+            return false;
+        }
+        done += (size_t)w;
+    }
+    if (fcntl(fd, F_ADD_SEALS, kSizeSeals | F_SEAL_SEAL) != 0 ||
+        mmap(m->data, data_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+            MAP_FAILED) {
+        snprintf(why, why_len, "cannot seal or map the memfd: %s", strerror(errno));
         close(fd);
-        shm_unlink(m->name);
         return false;
     }
-    if (fd < 0)
-        return false;
-    size_t page = page_size();
-    if (ftruncate(fd, (off_t)((size + page - 1) / page * page)) != 0 || !map_object(fd, size, m)) {
-        close(fd);
-        shm_unlink(m->name);
-        return false;
-    }
-    close(fd);
-    g_owned.push_back(m);
+    m->fd = fd;
     return true;
 }
 
-bool devmem_open(const char *name, size_t size, DeviceMapping *m)
+bool devmem_import(int fd, size_t size, DeviceMapping *m)
 {
     memset(m, 0, sizeof *m);
-    snprintf(m->name, sizeof m->name, "%s", name);
-    m->owner = 0; /* not ours to unlink */
-    int fd = shm_open(name, O_RDWR, 0);
-    if (fd < 0)
+    struct stat st;
+    const int seals = fcntl(fd, F_GET_SEALS);
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < size ||
+        seals < 0 || (seals & kSizeSeals) != kSizeSeals)
+        return false; /* not a shared allocation, or one whose size could change under us */
+    return map_guarded(fd, size, m); /* no descriptor held per imported buffer */
+}
+
+bool devmem_open_shared(int pid, int fd, uint64_t inode, size_t size, DeviceMapping *m)
+{
+    memset(m, 0, sizeof *m);
+    char path[64], link[64] = "";
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
+    /* Only the emulator's own memfds, and the very one the handle was made
+     * for (a descriptor number is reused once its allocation is freed). */
+    const ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n <= 0 || strncmp(link, "/memfd:", 7) != 0 ||
+        strncmp(link + 7, kMemfdName, sizeof kMemfdName - 1) != 0)
+        return false;
+    const int f = open(path, O_RDWR | O_CLOEXEC);
+    if (f < 0)
         return false;
     struct stat st;
-    bool ok = fstat(fd, &st) == 0 && (size_t)st.st_size >= size && map_object(fd, size, m);
-    close(fd);
+    const bool ok = fstat(f, &st) == 0 && (uint64_t)st.st_ino == inode && devmem_import(f, size, m);
+    close(f);
     return ok;
 }
 
@@ -184,15 +193,9 @@ void devmem_release(DeviceMapping *m)
 {
     set_shadow(reinterpret_cast<uintptr_t>(m->base), m->map_len, 0);
     munmap(m->base, m->map_len);
-    for (size_t i = 0; i < g_owned.size(); ++i)
-        if (g_owned[i] == m) {
-            if (m->owner == getpid())
-                shm_unlink(m->name);
-            g_owned.erase(g_owned.begin() + (long)i);
-            break;
-        }
+    if (m->fd >= 0)
+        close(m->fd);
+    m->fd = -1;
 }
-
-void devmem_unlink_all() { unlink_owned(); }
 
 } // namespace cuda_emu

@@ -290,24 +290,32 @@ bool host_mapped_span(uintptr_t a, uintptr_t *lo, uintptr_t *hi);
 
 /* ---- Device memory (devmem.cpp) ------------------------------------------ */
 
-/* A device allocation's memory: a POSIX shared memory object mapped between
- * guard pages, so another process can map it too (CUDA IPC). */
+/* A device allocation's memory: anonymous memory of this process, or a memfd
+ * once it is shared with another (CUDA IPC, a descriptor), mapped between
+ * guard pages. Nothing has a name: it ends with the processes that map it. */
 struct DeviceMapping {
     char *base;       /* the whole mapping: [guard page][data][guard page] */
     size_t map_len;   /* its length */
     char *data;       /* the allocation, page-aligned */
     size_t size;      /* bytes asked for; the rest of the mapping is a red zone */
-    char name[40];    /* shm_open name, "/cuda-emu.PID.N" */
-    int owner;        /* pid that created (and unlinks) it; 0 for one opened from a handle */
+    int fd;           /* the memfd behind data once this process shared it (closed with the
+                         mapping); -1 while it is anonymous, and for another's, imported */
 };
-/* Creates and maps a new object of SIZE bytes; false if the system refuses. */
+/* Maps SIZE bytes of new anonymous memory; false if the system refuses. */
 bool devmem_create(size_t size, DeviceMapping *m);
-/* Maps the object NAME of at least SIZE bytes made by another process. */
-bool devmem_open(const char *name, size_t size, DeviceMapping *m);
-/* Unmaps M and, if this process made it, unlinks its name. */
+/* Makes M's memory a memfd, contents and address kept, so that another process
+ * can map it (M->fd); true at once if it is one already. False, with the reason
+ * in WHY, if the system refuses (RLIMIT_FSIZE applies to sizing a memfd). */
+bool devmem_share(DeviceMapping *m, char *why, size_t why_len);
+/* Maps the memfd FD (another process's allocation, at least SIZE bytes, its
+ * size sealed) into M; the caller closes FD (the mapping keeps the memory). */
+bool devmem_import(int fd, size_t size, DeviceMapping *m);
+/* Maps the shared allocation that process PID holds as descriptor FD, if that
+ * is still the emulator's memfd with inode INODE (/proc/PID/fd/FD: needs the
+ * right to inspect that process, as ptrace does). */
+bool devmem_open_shared(int pid, int fd, uint64_t inode, size_t size, DeviceMapping *m);
+/* Unmaps M and closes its memfd. */
 void devmem_release(DeviceMapping *m);
-/* Unlinks every object this process made (before an abnormal exit). */
-void devmem_unlink_all();
 
 /* ---- Reports (report.cpp) ---------------------------------------------- */
 

@@ -15,7 +15,9 @@
  * fault on a GPU: every later call returns it until cudaDeviceReset().
  */
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <time.h>
 
@@ -30,6 +32,7 @@
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 
+#include "../include/cuda_emu/share_fd.h"
 #include "../include/cuda_emu/testing.h"
 #include "emu_internal.h"
 
@@ -53,7 +56,7 @@ namespace {
 struct Allocation {
     size_t size;         /* bytes asked for */
     RegionKind kind;     /* device or managed */
-    DeviceMapping *map;  /* the shared memory object behind it (devmem.cpp) */
+    DeviceMapping *map;  /* the memory behind it (devmem.cpp) */
     bool imported;       /* opened from an IPC handle: cudaIpcCloseMemHandle unmaps it */
 };
 
@@ -97,7 +100,6 @@ size_t env_number(const char *name, size_t fallback)
  * and which CUDA thread made the access. */
 void on_sanitizer_death()
 {
-    devmem_unlink_all();
     uintptr_t a = reinterpret_cast<uintptr_t>(__asan_get_report_address());
     for (auto &d : g_device) {
         const DeviceMapping *m = d.second.map;
@@ -421,7 +423,6 @@ void init_runtime()
     g_check = settings().check;
     init_tracking();
     __sanitizer_set_death_callback(on_sanitizer_death);
-    /* A sanitizer report ends the process without running atexit handlers. */
     /* UBSan's runtime is a library of its own, with its own list of death
      * callbacks; the call above reached AddressSanitizer's. */
     if (void *ubsan = dlopen("libubsan.so.1", RTLD_NOW | RTLD_NOLOAD)) {
@@ -1051,16 +1052,61 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
 
 namespace {
 
-/* What a cudaIpcMemHandle_t holds here (64 bytes, as CUDA's). */
+/* What a cudaIpcMemHandle_t holds here (64 bytes, as CUDA's): where the
+ * exporting process keeps the allocation's memfd, /proc/PID/fd/FD. */
 struct IpcHandle {
     uint32_t magic;   /* kIpcMagic: a handle this emulator made */
     int32_t pid;      /* the process that made the allocation */
+    int32_t fd;       /* its descriptor of the allocation's memfd */
+    uint32_t unused;  /* zero */
+    uint64_t inode;   /* that memfd's inode: the descriptor number alone may be reused */
     uint64_t size;    /* the allocation's size in bytes */
     uint64_t offset;  /* always 0: a handle names a whole allocation */
-    char name[40];    /* its shm_open name */
+    char reserved[24];/* zero */
 };
 static_assert(sizeof(IpcHandle) == sizeof(cudaIpcMemHandle_t), "a CUDA IPC handle is 64 bytes");
-constexpr uint32_t kIpcMagic = 0x43454d55; /* "CEMU" */
+constexpr uint32_t kIpcMagic = 0x43454d56; /* "CEMV": the memfd layout */
+
+/* The device allocation from cudaMalloc that holds P (not one this process
+ * opened from another's), made shareable; null, with a note naming WHAT and
+ * PC, if there is none or its memory cannot be shared. */
+const Allocation *shareable(void *p, const char *what, const void *pc, cudaError_t *err)
+{
+    RegionKind kind;
+    void *base = nullptr;
+    size_t size = 0;
+    auto it = g_device.end();
+    if (p != nullptr && find_tracked(p, 1, &kind, &base, &size))
+        it = g_device.find(base);
+    if (it == g_device.end() || it->second.imported || it->second.kind != RegionKind::device) {
+        fprintf(stderr, "cuda-emu: %s(%p) at %s fails: not memory from cudaMalloc "
+                "(cudaErrorInvalidValue)\n", what, p, where(pc).c_str());
+        *err = cudaErrorInvalidValue;
+        return nullptr;
+    }
+    char why[256];
+    if (!devmem_share(it->second.map, why, sizeof why)) {
+        fprintf(stderr, "cuda-emu: %s(%p) at %s fails: %s (cudaErrorMemoryAllocation)\n", what,
+                p, where(pc).c_str(), why);
+        *err = cudaErrorMemoryAllocation;
+        return nullptr;
+    }
+    /* Another process may write it from now on, which this one's bookkeeping
+     * cannot see: count all of it as written. */
+    mark_written(it->first, it->second.size);
+    return &it->second;
+}
+
+/* Tracks the mapping M of another process's SIZE-byte allocation as device
+ * memory of this one; its address. */
+void *track_imported(DeviceMapping *m, size_t size, const void *pc)
+{
+    /* Its contents come from the other process: count them as written. */
+    track_region(m->data, size, RegionKind::device, nullptr, 1, pc);
+    mark_written(m->data, size);
+    g_device[m->data] = Allocation{size, RegionKind::device, m, true};
+    return m->data;
+}
 
 } // namespace
 
@@ -1069,27 +1115,21 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
     CUDA_EMU_STICKY();
     if (handle == nullptr || devPtr == nullptr)
         return record_error(cudaErrorInvalidValue);
-    RegionKind kind;
-    void *base = nullptr;
-    size_t size = 0;
-    auto it = g_device.end();
-    if (find_tracked(devPtr, 1, &kind, &base, &size))
-        it = g_device.find(base);
-    if (it == g_device.end() || it->second.imported || it->second.kind != RegionKind::device) {
-        fprintf(stderr, "cuda-emu: cudaIpcGetMemHandle(%p) at %s fails: not memory from "
-                "cudaMalloc (cudaErrorInvalidValue)\n", devPtr, where(CUDA_EMU_PC).c_str());
-        return record_error(cudaErrorInvalidValue);
-    }
-    /* Another process may write it from now on, which this one's bookkeeping
-     * cannot see: count all of it as written. */
-    mark_written(it->first, it->second.size);
+    cudaError_t err = cudaSuccess;
+    const Allocation *a = shareable(devPtr, "cudaIpcGetMemHandle", CUDA_EMU_PC, &err);
+    if (a == nullptr)
+        return record_error(err);
+    struct stat st;
+    if (fstat(a->map->fd, &st) != 0)
+        return record_error(cudaErrorMemoryAllocation);
     IpcHandle h;
     memset(&h, 0, sizeof h);
     h.magic = kIpcMagic;
-    h.pid = it->second.map->owner;
-    h.size = it->second.size;
+    h.pid = (int32_t)getpid();
+    h.fd = a->map->fd;
+    h.inode = (uint64_t)st.st_ino;
+    h.size = a->size;
     h.offset = 0;
-    snprintf(h.name, sizeof h.name, "%s", it->second.map->name);
     memcpy(handle, &h, sizeof h);
     return cudaSuccess;
 }
@@ -1102,25 +1142,58 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
     *devPtr = nullptr;
     IpcHandle h;
     memcpy(&h, &handle, sizeof h);
-    if (h.magic != kIpcMagic || memchr(h.name, '\0', sizeof h.name) == nullptr)
+    if (h.magic != kIpcMagic || h.pid <= 0 || h.fd < 0 || h.offset != 0)
         return record_error(cudaErrorInvalidResourceHandle);
     if (h.pid == (int32_t)getpid()) /* as CUDA: a process cannot open its own handle */
         return record_error(cudaErrorDeviceUninitialized);
     DeviceMapping *m = new DeviceMapping();
-    if (!devmem_open(h.name, h.size, m)) {
+    if (!devmem_open_shared(h.pid, h.fd, h.inode, h.size, m)) {
         delete m;
-        fprintf(stderr, "cuda-emu: cudaIpcOpenMemHandle at %s fails: the allocation %s is gone "
-                "(freed, or its process ended) (cudaErrorMapBufferObjectFailed)\n",
-                where(CUDA_EMU_PC).c_str(), h.name);
+        fprintf(stderr, "cuda-emu: cudaIpcOpenMemHandle at %s fails: the allocation of process "
+                "%d is gone (freed, or its process ended), or this process may not inspect that "
+                "one (/proc/%d/fd/%d) (cudaErrorMapBufferObjectFailed)\n",
+                where(CUDA_EMU_PC).c_str(), (int)h.pid, (int)h.pid, (int)h.fd);
         return record_error(cudaErrorMapBufferObjectFailed);
     }
-    /* Its contents come from the other process: count them as written. */
-    track_region(m->data, h.size, RegionKind::device, nullptr, 1, CUDA_EMU_PC);
-    mark_written(m->data, h.size);
-    g_device[m->data] = Allocation{h.size, RegionKind::device, m, true};
-    *devPtr = m->data;
+    *devPtr = track_imported(m, h.size, CUDA_EMU_PC);
     return cudaSuccess;
 }
+
+namespace cuda_emu {
+
+cudaError_t export_fd(int *fd, void *dev_ptr)
+{
+    CUDA_EMU_STICKY();
+    if (fd == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *fd = -1;
+    cudaError_t err = cudaSuccess;
+    const Allocation *a = shareable(dev_ptr, "cuda_emu::export_fd", CUDA_EMU_PC, &err);
+    if (a == nullptr)
+        return record_error(err);
+    *fd = fcntl(a->map->fd, F_DUPFD_CLOEXEC, 0);
+    return *fd < 0 ? record_error(cudaErrorMemoryAllocation) : cudaSuccess;
+}
+
+cudaError_t import_fd(void **dev_ptr, int fd, size_t size)
+{
+    CUDA_EMU_STICKY();
+    if (dev_ptr == nullptr || size == 0)
+        return record_error(cudaErrorInvalidValue);
+    *dev_ptr = nullptr;
+    DeviceMapping *m = new DeviceMapping();
+    if (!devmem_import(fd, size, m)) {
+        delete m;
+        fprintf(stderr, "cuda-emu: cuda_emu::import_fd(%d, %zu) at %s fails: not a descriptor "
+                "of %zu bytes of shared memory (cudaErrorMapBufferObjectFailed)\n", fd, size,
+                where(CUDA_EMU_PC).c_str(), size);
+        return record_error(cudaErrorMapBufferObjectFailed);
+    }
+    *dev_ptr = track_imported(m, size, CUDA_EMU_PC);
+    return cudaSuccess;
+}
+
+} // namespace cuda_emu
 
 cudaError_t cudaIpcCloseMemHandle(void *devPtr)
 {

@@ -24,14 +24,9 @@ extern "C" {
 
 #define WORKER_LOG_CAP (1 << 20) /* bytes of a worker's output kept per check */
 /* A worker's sandbox (grader/sandbox.h): its private /tmp and /dev/shm, its largest file
- * (under the emulator, device memory is a file: as large as the emulated GPU's 2 GiB allows,
- * with room to spare), and its processes and threads. */
+ * (device memory, the emulator's too, is no file of its own), and its processes and threads. */
 #define WORKER_TMP_BYTES (64LL << 20)
-#if defined(CUDA_EMU)
-#define WORKER_FILE_BYTES (4LL << 30)
-#else
 #define WORKER_FILE_BYTES (64LL << 20)
-#endif
 #define WORKER_TASKS 512
 
 /* What happened to the worker during the check that is failing (set before longjmp). */

@@ -56,14 +56,14 @@ result "no sandbox at all: terminal and results.json say not tamper-proof" $? "s
 
 # The attacks, under the wrapper (the worker's view, the compile's, links and pipes). Not c23:
 # under Landlock, __has_include of a file that exists but may not be read stops the compile
-# ("Permission denied") instead of answering no; the reference stays unread either way. Not
-# c28: without namespaces there is no size-limited /tmp of its own; a worker's scratch folder
-# is held to 64 MB after every call and each file to the file-size limit (under the emulator
-# 4 GB), but a call may write more while it runs.
+# ("Permission denied") instead of answering no; the reference stays unread either way.
+# Without namespaces there is no size-limited /tmp of its own: c28 holds because each file is
+# limited to 64 MB, and the scratch folder is held to 64 MB after every call (a call that
+# writes many files may use more disk while it runs).
 if [ "$landlock" = 1 ]; then
     CHEATS_WORK=$work/cheats "$wrap" env EMU=1 tests/cheats/run.sh c17-read-the-checkout c19-worker-view \
         c20-compile-device-include c21-compile-tty c24-incbin-the-grader \
-        c25-link-to-the-reference c26-link-to-passwd c27-fifo c05-exec-shell c09-ptrace-grader \
+        c25-link-to-the-reference c26-link-to-passwd c27-fifo c28-fill-tmp c05-exec-shell c09-ptrace-grader \
         h04-skeleton >"$work/cheats.txt" 2>&1
     sed 's/^/    /' "$work/cheats.txt"
     grep -q ' 0 failed' "$work/cheats.txt"

@@ -480,6 +480,22 @@ def test_gradescope_kit(tmp):
           and "graded on a GPU" in gs.get("output", ""),
           "Gradescope run_autograder (trial): correctness 10/10 on the emulator, speed left to a GPU",
           r.stdout.decode(errors="replace")[-1500:] + json.dumps(gs)[:500])
+    # Again as Gradescope runs it: as root in a container whose seccomp profile refuses new
+    # namespaces (tests/sandbox/no_namespaces.c stands in for Docker's default profile). The
+    # grader falls back to Landlock and another uid, and grades for real.
+    wrap = os.path.join(tmp, "no-namespaces")
+    subprocess.run([os.environ.get("CC", "cc"), "-O2", "tests/sandbox/no_namespaces.c", "-o", wrap], check=True)
+    r = subprocess.run([wrap, os.path.join(ag, "source", "run_autograder")], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, env=env)
+    try:
+        gs = json.load(open(os.path.join(ag, "results", "results.json")))
+    except (OSError, ValueError) as e:
+        gs = {"error": str(e)}
+    text = r.stdout.decode(errors="replace")
+    check(gs.get("score") == 10 and "cannot be isolated" not in text + json.dumps(gs)
+          and "not tamper-proof" not in text,
+          "Gradescope run_autograder where namespaces are refused: still 10/10, isolated (Landlock)",
+          text[-1500:] + json.dumps(gs)[:500])
 
 
 def main():

@@ -552,6 +552,22 @@ static void ll_rule(const sandbox_policy *p, int ruleset, const char *path, uint
     close(fd);
 }
 
+/* Run as root without namespaces, the sandboxed process takes another uid and must still
+ * reach its paths through their folders: each folder above a path of the policy that others
+ * may not pass through (a 0700 home or temporary folder) is given search permission, o+x,
+ * never reading. What it may open stays Landlock's to say. */
+static void let_others_pass(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *slash = strrchr(dir, '/'); slash && slash > dir; slash = strrchr(dir, '/')) {
+        *slash = 0;
+        struct stat st;
+        if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH))
+            chmod(dir, (st.st_mode & 07777) | S_IXOTH);
+    }
+}
+
 static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
 {
     const long abi = landlock_abi();
@@ -608,6 +624,14 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
                              LANDLOCK_ACCESS_FS_WRITE_FILE | LL_TRUNCATE, fs);
     if (probe_only)
         _exit(0);
+    if (getuid() == 0 || geteuid() == 0) {
+        for (int i = 0; i < p->n_visible; i++)
+            let_others_pass(p->visible[i]);
+        for (int i = 0; i < p->n_writable; i++)
+            let_others_pass(p->writable[i]);
+        if (p->scratch)
+            let_others_pass(p->scratch);
+    }
     become_unprivileged(p, uid);
     drop_privileges(p);
     apply_limits(p, tasks_before);

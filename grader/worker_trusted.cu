@@ -242,7 +242,7 @@ static void start_worker(int impl)
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
         /* Only what a CUDA program needs from the environment: no seed, no grader state. */
         const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
-                              "CUDA_EMU_SHARED", "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                              "ASAN_OPTIONS", "UBSAN_OPTIONS",
                               "TSAN_OPTIONS", "CUDA_DEVICE_ORDER"};
         char *envp[18];
         int ne = 0;

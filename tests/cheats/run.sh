@@ -15,6 +15,10 @@
 #   expect: tree-unchanged      no tracked file, lab binary or grader script changed
 #   expect: log-under=BYTES     no log of the lab is larger
 #   expect: seed-hidden         the run's seed appears in no log
+#   expect: no-accusation       no check blames the student for work left running or for
+#                               slowing the reference (results.json's `blame`)
+#   expect: no-error            no check is an ERROR (could not run): whatever the student's
+#                               code did is its own FAIL, never the grader's error
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton).
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
 set -uo pipefail
@@ -144,6 +148,10 @@ for e in expects:
         ok = all(os.path.getsize(p) < int(val) for p in logs)
     elif key == "seed-hidden":
         ok = not any(seed[2:] in open(p, errors="replace").read() for p in logs)
+    elif key == "no-accusation":
+        ok = not any(c.get("blame") in ("left-running", "slowed-reference") for c in checks)
+    elif key == "no-error":
+        ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
     else:
         ok = False
     if not ok:

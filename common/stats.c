@@ -65,3 +65,13 @@ int stats_precise(double median, double lo, double hi, double rel)
 {
     return (hi - lo) / 2.0 <= rel * fabs(median);
 }
+
+double stats_slowdown(const double *a, const double *a_null, size_t na, const double *b,
+                      const double *b_null, size_t nb)
+{
+    if (na == 0 || nb == 0)
+        return 0;
+    const double ta = fmax(stats_median(a, na) - stats_median(a_null, na), 1e-9);
+    const double tb = fmax(stats_median(b, nb) - stats_median(b_null, nb), 1e-9);
+    return ta / tb - 1;
+}

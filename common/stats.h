@@ -35,6 +35,12 @@ ratio_position stats_position(double lo, double hi, double threshold);
 /* True when the interval's half-width is at most `rel` of the median (0.01 for "about 1%"). */
 int stats_precise(double median, double lo, double hi, double rel);
 
+/* How much slower one set of timed units ran than another: median(a) / median(b) - 1, each
+ * median less the median of its own null calls (the path's fixed cost) first. The grader's
+ * "the reference ran x% slower beside your code than alone" (harness and driver both). */
+double stats_slowdown(const double *a, const double *a_null, size_t na, const double *b,
+                      const double *b_null, size_t nb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -373,6 +373,22 @@ static void json_samples(json_writer *w, const record_list *l, const char *type,
     json_array_end(w);
 }
 
+/* The same for the records of `type` of one `phase` (records without a phase are phase 1). */
+static void json_phase_samples(json_writer *w, const record_list *l, const char *type, int phase,
+                               const char *key, const char *name)
+{
+    json_array_begin(w, name);
+    for (int i = 0; i < l->n; i++) {
+        double v, p = 1;
+        if (strcmp(l->rec[i].type, type) || record_get_num(&l->rec[i], key, &v))
+            continue;
+        record_get_num(&l->rec[i], "phase", &p);
+        if ((int)p == phase)
+            json_number(w, NULL, v);
+    }
+    json_array_end(w);
+}
+
 static void json_speed(json_writer *w, const speed_figures *f, double threshold,
                        const record_list *l)
 {
@@ -395,7 +411,30 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     json_samples(w, l, "sample", "stu_ms", "student_unit_ms");
     json_samples(w, l, "sample", "ref_ms", "reference_unit_ms");
     json_samples(w, l, "sample", "null_ms", "null_call_ms");
-    json_samples(w, l, "alone", "ref_ms", "reference_alone_unit_ms");
+    json_phase_samples(w, l, "alone", 1, "ref_ms", "reference_alone_unit_ms");
+    json_phase_samples(w, l, "alone", 1, "null_ms", "null_call_alone_ms");
+    /* Whether the reference was slowed beside the student, and what the idle probes saw */
+    json_number(w, "slowdown_bound", f->slowdown_bound);
+    json_array_begin(w, "reference_slowdowns");
+    for (int i = 0; i < f->n_slowdowns; i++)
+        json_number(w, NULL, f->slowdowns[i]);
+    json_array_end(w);
+    json_int(w, "left_running_units", f->left_units);
+    json_int(w, "left_running_units_counted", f->left_counted);
+    json_int(w, "left_running_reference_units", f->left_ref_units);
+    json_int(w, "left_running_reference_units_counted", f->left_ref_counted);
+    json_number(w, "left_running_max_ms", f->left_max_ms);
+    json_samples(w, l, "sample", "stu_left_ms", "student_left_running_ms");
+    json_samples(w, l, "sample", "ref_left_ms", "reference_left_running_ms");
+    if (f->n_slowdowns == 3) { /* measured again, beside and alone */
+        json_object_begin(w, "measured_again");
+        json_phase_samples(w, l, "beside", 2, "stu_ms", "student_unit_ms");
+        json_phase_samples(w, l, "beside", 2, "ref_ms", "reference_unit_ms");
+        json_phase_samples(w, l, "beside", 2, "null_ms", "null_call_ms");
+        json_phase_samples(w, l, "alone", 2, "ref_ms", "reference_alone_unit_ms");
+        json_phase_samples(w, l, "alone", 2, "null_ms", "null_call_alone_ms");
+        json_object_end(w);
+    }
     json_object_end(w);
 }
 
@@ -574,6 +613,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_string(w, "verdict", verdict_word(d.v));
         json_string(w, "message", d.message);
         json_string(w, "detail", d.detail);
+        json_string(w, "blame", d.blame);
         json_int(w, "points", points);
         json_int(w, "earned", earned);
         json_number(w, "seconds", out.seconds);

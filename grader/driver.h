@@ -55,6 +55,18 @@ typedef struct speed_figures {
     double null_ms;      /* median time of a null call through the same path */
     double ref_alone_ms; /* median reference unit with the student's process gone (0: none) */
     double slowdown;     /* ref_ms / ref_alone_ms - 1 (0 when not measured) */
+    double slowdown_bound; /* the lab's noise (lab_slowdown_noise) slowdowns are held against */
+    int n_slowdowns;     /* comparisons of the reference beside with alone: 0, 1, or 3 when it
+                            was measured again (slowdowns[0] is `slowdown`) */
+    double slowdowns[3]; /* phase 1 / alone 1, phase 2 / alone 1, phase 2 / alone 2 */
+    int slowdown_rounds[4]; /* rounds of phase 1, alone 1, phase 2, alone 2 */
+    int left_counted;    /* the student's timed units after which the harness's idle probe
+                            could tell (the GPU idle before the call) */
+    int left_units;      /* of those, units after which the GPU stayed busy LEFT_RUNNING_MS or
+                            more: the student's work still running after its call answered */
+    int left_ref_counted, left_ref_units; /* the same for the reference's units (the control) */
+    double left_max_ms;  /* the longest such wait after a student's unit */
+    double left_median_ms; /* the median one (0 when left_units is 0) */
     double ratio;        /* median over pairs of reference time / student time */
     double ci_lo, ci_hi; /* its ~95% confidence interval */
     double stu_ms;       /* median student time */
@@ -78,7 +90,23 @@ typedef struct check_decision {
                              apply); 0 for every other verdict and reason */
     speed_figures speed;  /* valid only if has_speed */
     char size[128];       /* problem size the runner reported, may be empty */
+    char blame[24];       /* what the verdict holds against the student beyond its own answer,
+                             on the evidence the message states: "left-running" (its work ran
+                             on after its call), "slowed-reference", "gpu-memory" (it held the
+                             memory the grader needed); "" for none */
 } check_decision;
+
+/* A `reclaim` record (the harness ended the student's process after the grader ran short of
+ * device memory) shows the shortage was the student's when that process held at least this
+ * fraction of the device's memory (and gave back what the grader asked for, where known):
+ * an honest student's buffers are a fraction of the problem, itself at most half the free
+ * memory (harness_memory_budget). */
+#define MEMORY_BLAME_FRACTION 0.25
+
+/* Work left running: the harness's idle probe found the GPU still busy this long (ms) or more
+ * after a timed unit answered. Shorter waits are a context switch, or the harness's own thread
+ * scheduled late. */
+#define LEFT_RUNNING_MS 1.0
 
 /* Decide from how the runner ended alone (CUDA error, crash, hang, bad exit, garbage, no
  * `end` record); returns 1 and fills d if that decided it, 0 if the records must be read. */

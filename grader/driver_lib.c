@@ -210,6 +210,97 @@ static void make_visible(check_decision *d)
 
 static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,
                               check_decision *d);
+/* Bytes as a report says them: "1.5 GiB", "300 MiB". */
+static const char *bytes_text(double b, char *buf, size_t len)
+{
+    if (b >= (double)(1ull << 30))
+        snprintf(buf, len, "%.1f GiB", b / (double)(1ull << 30));
+    else
+        snprintf(buf, len, "%.0f MiB", b / (double)(1ull << 20));
+    return buf;
+}
+
+/* What a `reclaim` record says (see MEMORY_BLAME_FRACTION). */
+typedef struct reclaim_figures {
+    const char *who;    /* whose allocation ran short: "harness" or "reference" */
+    double needed;      /* bytes asked for, 0 if unknown */
+    double free_before, free_after, total; /* bytes */
+    int student_ended;  /* 1 if a process of the student's was ended */
+    int blames;         /* 1 if the figures put the shortage on that process */
+} reclaim_figures;
+
+/* The first `reclaim` record that blames the student, else the last one; 0 if there is none
+ * (or it is incomplete). */
+static int read_reclaim(const record_list *l, reclaim_figures *m)
+{
+    int found = 0;
+    for (int i = 0; i < l->n; i++) {
+        const record *r = &l->rec[i];
+        reclaim_figures f;
+        double ended = 0;
+        if (strcmp(r->type, "reclaim") || record_get_num(r, "free_before", &f.free_before) ||
+            record_get_num(r, "free_after", &f.free_after) ||
+            record_get_num(r, "total", &f.total) || record_get_num(r, "student_ended", &ended))
+            continue;
+        f.needed = 0;
+        record_get_num(r, "needed", &f.needed);
+        f.who = record_get(r, "who") ? record_get(r, "who") : "harness";
+        f.student_ended = ended != 0;
+        const double freed = f.free_after - f.free_before;
+        f.blames = f.student_ended && f.total > 0 && freed >= MEMORY_BLAME_FRACTION * f.total &&
+                   (f.needed <= 0 || f.free_after >= f.needed);
+        if (!found || !m->blames)
+            *m = f;
+        found = 1;
+    }
+    return found;
+}
+
+/* The check fails for memory the student's process held when the grader needed it. */
+static void blame_memory(const reclaim_figures *m, check_decision *d)
+{
+    char held[32], total[32], before[32], needed[32];
+    bytes_text(m->free_after - m->free_before, held, sizeof held);
+    bytes_text(m->total, total, sizeof total);
+    bytes_text(m->free_before, before, sizeof before);
+    if (!strcmp(m->who, "reference"))
+        set(d, VERDICT_FAIL, "out of GPU memory: the reference's process failed with %s of the "
+            "GPU's %s free, while yours held %s of it (ending your process gave that back)",
+            before, total, held);
+    else if (m->needed > 0)
+        set(d, VERDICT_FAIL, "out of GPU memory: the grader needed %s for this check and found "
+            "%s free, while your process held %s of the GPU's %s (ending it gave that back)",
+            bytes_text(m->needed, needed, sizeof needed), before, held, total);
+    else
+        set(d, VERDICT_FAIL, "out of GPU memory: the grader ran short (%s of the GPU's %s free) "
+            "while your process held %s (ending it gave that back)", before, total, held);
+    snprintf(d->detail, sizeof d->detail,
+             "Give back what you allocate. The grader and the reference need GPU memory for every "
+             "check while your process is alive: keep no buffer between calls beyond what the "
+             "problem you are given needs, never size one to the device's free memory, and leave "
+             "cudaDeviceSetLimit alone (a large stack or heap limit holds memory for the "
+             "process's life).");
+    snprintf(d->blame, sizeof d->blame, "gpu-memory");
+}
+
+/* For an error of the grader's after a shortage of memory that was not the student's: the
+ * figures, for whoever reads the report. "" if there is no `reclaim` record. */
+static const char *shortage_note(const reclaim_figures *m, int have, char *buf, size_t len)
+{
+    if (!have)
+        return "";
+    char freed[32], total[32], before[32];
+    bytes_text(m->free_before, before, sizeof before);
+    bytes_text(m->total, total, sizeof total);
+    if (m->student_ended)
+        snprintf(buf, len, "; %s of the GPU's %s were free, and ending the student's process "
+                 "gave back %s", before, total,
+                 bytes_text(m->free_after - m->free_before, freed, sizeof freed));
+    else
+        snprintf(buf, len, "; %s of the GPU's %s were free, with no process of the student's "
+                 "running", before, total);
+    return buf;
+}
 
 int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,
                    check_decision *d)
@@ -223,6 +314,13 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
 static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,
                               check_decision *d)
 {
+    reclaim_figures mem;
+    const int have_reclaim = read_reclaim(l, &mem);
+    if (have_reclaim && mem.blames) { /* first: whatever failed next followed from it */
+        blame_memory(&mem, d);
+        return 1;
+    }
+    char note[256];
     const record *err = find_record(l, "error", 0);
     if (err) {
         const char *name = record_get(err, "name");
@@ -241,11 +339,12 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
             set(d, VERDICT_ERROR, "not run: student code cannot be isolated here (%s)",
                 msg && *msg ? msg : "no sandbox");
         } else if (who && !strcmp(who, "reference")) {
-            set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)",
-                msg && *msg ? msg : name);
+            set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)%s",
+                msg && *msg ? msg : name, shortage_note(&mem, have_reclaim, note, sizeof note));
         } else if (is_environment_error(name) ||
                    (who && !strcmp(who, "harness") && isolated)) {
-            set(d, VERDICT_ERROR, "could not run: %s (%s)", msg ? msg : name, name);
+            set(d, VERDICT_ERROR, "could not run: %s (%s)%s", msg ? msg : name, name,
+                shortage_note(&mem, have_reclaim, note, sizeof note));
         } else if (kind && !strcmp(kind, "hang")) {
             set(d, VERDICT_FAIL, "hung: %s (killed)", msg && *msg ? msg : "no answer");
             snprintf(d->detail, sizeof d->detail,
@@ -350,9 +449,116 @@ static double median_field(const record_list *l, const char *type, const char *k
     return m;
 }
 
-/* The reference may not run slower beside the student's process than alone by more than this
- * (a student's process that keeps the GPU busy between its calls slows the reference). */
-#define SLOWDOWN_LIMIT 0.05
+/* Field `key` of the records of `type` (and `phase`: records without one are phase 1; 0 for
+ * any), as a new array (free it); *n gets how many. */
+static double *series(const record_list *l, const char *type, int phase, const char *key,
+                      int *n)
+{
+    double *out = xmalloc((size_t)(l->n + 1) * sizeof *out);
+    *n = 0;
+    for (int i = 0; i < l->n; i++) {
+        double p = 1;
+        if (strcmp(l->rec[i].type, type))
+            continue;
+        record_get_num(&l->rec[i], "phase", &p);
+        if ((phase == 0 || (int)p == phase) && !record_get_num(&l->rec[i], key, &out[*n]))
+            (*n)++;
+    }
+    return out;
+}
+
+/* The reference's slowdown beside the student's process against alone (stats_slowdown on the
+ * records); *rounds_b, *rounds_a get how many rounds each had. 0 when either has fewer than 3. */
+static double slowdown_between(const record_list *l, const char *beside, int bphase, int aphase,
+                               int *rounds_b, int *rounds_a)
+{
+    int nb, nbn, na, nan_;
+    double *b = series(l, beside, bphase, "ref_ms", &nb);
+    double *bn = series(l, beside, bphase, "null_ms", &nbn);
+    double *a = series(l, "alone", aphase, "ref_ms", &na);
+    double *an = series(l, "alone", aphase, "null_ms", &nan_);
+    double sd = 0;
+    *rounds_b = nb == nbn ? nb : 0;
+    *rounds_a = na == nan_ ? na : 0;
+    if (*rounds_b >= 3 && *rounds_a >= 3)
+        sd = stats_slowdown(b, bn, (size_t)nb, a, an, (size_t)na);
+    free(b), free(bn), free(a), free(an);
+    return sd;
+}
+
+/* The comparisons of the reference beside the student with alone: phase 1 with alone 1 and,
+ * where both were measured again, phase 2 with alone 1 and with alone 2 (each time beside
+ * then has a time alone on either side of it, so a drift of the machine's speed over time
+ * cannot make all three look slow). */
+static void reference_slowdowns(const lab_info *lab, const record_list *l, speed_figures *f)
+{
+    int *n = f->slowdown_rounds, unused;
+    f->slowdown_bound = lab_slowdown_noise(lab);
+    f->n_slowdowns = 0;
+    f->slowdowns[0] = slowdown_between(l, "sample", 0, 1, &n[0], &n[1]);
+    if (n[0] < 3 || n[1] < 3)
+        return;
+    f->n_slowdowns = 1;
+    f->slowdowns[1] = slowdown_between(l, "beside", 2, 1, &n[2], &unused);
+    f->slowdowns[2] = slowdown_between(l, "beside", 2, 2, &n[2], &n[3]);
+    if (n[2] >= 3 && n[3] >= 3)
+        f->n_slowdowns = 3;
+}
+
+/* What the idle probes saw after the timed units of phase 1 (see LEFT_RUNNING_MS). */
+static void left_running(const record_list *l, speed_figures *f)
+{
+    double *w = xmalloc((size_t)(l->n + 1) * sizeof *w);
+    int k = 0;
+    for (int i = 0; i < l->n; i++) {
+        const record *r = &l->rec[i];
+        double left, busy = 0;
+        if (strcmp(r->type, "sample"))
+            continue;
+        if (!record_get_num(r, "stu_left_ms", &left)) {
+            record_get_num(r, "stu_busy_before", &busy);
+            if (busy == 0) {
+                f->left_counted++;
+                if (left >= LEFT_RUNNING_MS)
+                    w[k++] = left;
+            }
+        }
+        busy = 0;
+        if (!record_get_num(r, "ref_left_ms", &left)) {
+            record_get_num(r, "ref_busy_before", &busy);
+            if (busy == 0) {
+                f->left_ref_counted++;
+                f->left_ref_units += left >= LEFT_RUNNING_MS;
+            }
+        }
+    }
+    f->left_units = k;
+    for (int i = 0; i < k; i++)
+        f->left_max_ms = fmax(f->left_max_ms, w[i]);
+    f->left_median_ms = k ? stats_median(w, (size_t)k) : 0;
+    free(w);
+}
+
+/* Direct evidence of work left running: it followed at least 3 of the student's units and at
+ * least half of those counted, and at most a quarter as many of the reference's units through
+ * the same probe (on a machine whose probes come back late for other reasons, both show it). */
+static int left_running_is_evidence(const speed_figures *f)
+{
+    return f->left_units >= 3 && 2 * f->left_units >= f->left_counted &&
+           4 * f->left_ref_units <= f->left_units;
+}
+
+/* A slowdown of the reference is evidence only when it was measured three times, beside and
+ * alone in turn, and every comparison was beyond the lab's noise. */
+static int slowdown_is_evidence(const speed_figures *f)
+{
+    if (f->n_slowdowns < 3)
+        return 0;
+    for (int i = 0; i < 3; i++)
+        if (!(f->slowdowns[i] > f->slowdown_bound))
+            return 0;
+    return 1;
+}
 /* 1 if ratio and threshold print the same with `digits` decimals. */
 static int ratio_reads_as(double ratio, double threshold, int digits)
 {
@@ -425,12 +631,17 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
     stats_median_ci(ref, n, &f->ci_lo, &f->ci_hi);
     free(stu);
     free(ref);
-    int n_alone = 0;
-    const double alone = median_field(l, "alone", "ref_ms", &n_alone);
-    if (n_alone >= 3) {
-        f->ref_alone_ms = fmax(alone - median_field(l, "alone", "null_ms", NULL), 1e-9) / calls;
-        f->slowdown = f->ref_ms / f->ref_alone_ms - 1;
+    reference_slowdowns(lab, l, f);
+    if (f->n_slowdowns > 0) {
+        int na, nan_;
+        double *a = series(l, "alone", 1, "ref_ms", &na);
+        double *an = series(l, "alone", 1, "null_ms", &nan_);
+        f->ref_alone_ms =
+            fmax(stats_median(a, (size_t)na) - stats_median(an, (size_t)nan_), 1e-9) / calls;
+        free(a), free(an);
+        f->slowdown = f->slowdowns[0];
     }
+    left_running(l, f);
     f->rate = work / (f->stu_ms * 1e6);
     f->ceiling_rate = ceiling_ms > 0 ? work / (ceiling_ms * 1e6) : 0;
     snprintf(f->unit, sizeof f->unit, "%s", record_get(sp, "unit") ? record_get(sp, "unit") : "");
@@ -462,13 +673,38 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "(tensor cores, work skipped or kept from an earlier call).");
         return;
     }
-    if (f->slowdown > SLOWDOWN_LIMIT) {
-        set(d, VERDICT_FAIL, "the reference ran %.0f%% slower beside your code than alone: %s",
-            100 * f->slowdown, figures);
+    if (left_running_is_evidence(f)) {
+        set(d, VERDICT_FAIL, "your work was still running on the GPU after your call returned: "
+            "after %d of your %d timed units the GPU stayed busy up to %.1f ms (median %.1f ms), "
+            "idle before each; after the reference's, %d of %d: %s", f->left_units,
+            f->left_counted, f->left_max_ms, f->left_median_ms, f->left_ref_units,
+            f->left_ref_counted, figures);
         snprintf(d->detail, sizeof d->detail,
-                 "Something of yours kept the GPU busy while the reference was timed (work left "
-                 "running after your call returned, or a thread). Finish all your work before "
-                 "your entry point returns.");
+                 "After every call the grader launches an empty kernel of its own until one "
+                 "runs at once; the GPU was idle before each of these calls, so the work was "
+                 "yours, and its time was counted as yours. Work that outlives your call is not "
+                 "checked and slows what runs next. Finish everything before your entry point "
+                 "returns: the grader's worker synchronizes the device after your call, and no "
+                 "thread or stream of yours may go on after that.");
+        snprintf(d->blame, sizeof d->blame, "left-running");
+        return;
+    }
+    if (slowdown_is_evidence(f)) {
+        const int *n = f->slowdown_rounds;
+        set(d, VERDICT_FAIL, "the reference ran %.0f%% slower beside your code than alone, each "
+            "of the 3 times it was measured (%.0f%%, %.0f%%, %.0f%%; %d and %d rounds beside, %d "
+            "and %d alone), beyond this lab's noise of %.0f%% (the spread of honest runs, from the "
+            "lab's table): %s", 100 * f->slowdowns[0], 100 * f->slowdowns[0],
+            100 * f->slowdowns[1], 100 * f->slowdowns[2], n[0], n[2], n[1], n[3],
+            100 * f->slowdown_bound, figures);
+        snprintf(d->detail, sizeof d->detail,
+                 "The reference was timed with your process beside it, then alone with your "
+                 "process ended, then both ways again: slower beside yours every time. Something "
+                 "of yours slowed it while it was timed: work that ran on after your call, or a "
+                 "device-wide setting your process changed (an L2 set-aside for persisting "
+                 "accesses, for instance). Finish all your work before your entry point returns "
+                 "and leave the device's settings as you found them.");
+        snprintf(d->blame, sizeof d->blame, "slowed-reference");
         return;
     }
     if (f->ratio >= threshold) {
@@ -484,6 +720,19 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
     if (f->close_call) {
         char note[96];
         snprintf(note, sizeof note, " [close call: 95%% interval %.3f-%.3f]", f->ci_lo, f->ci_hi);
+        strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
+    }
+    if (f->n_slowdowns > 0 && f->slowdowns[0] > f->slowdown_bound) { /* not evidence: a note */
+        char note[200];
+        if (f->n_slowdowns == 3)
+            snprintf(note, sizeof note, " [the reference ran %.0f%% slower beside your code than "
+                     "alone once, not every time it was measured again (%.0f%%, %.0f%%): within "
+                     "noise, no verdict changed]", 100 * f->slowdowns[0], 100 * f->slowdowns[1],
+                     100 * f->slowdowns[2]);
+        else
+            snprintf(note, sizeof note, " [the reference ran %.0f%% slower beside your code than "
+                     "alone, in one measurement: not evidence, no verdict changed]",
+                     100 * f->slowdowns[0]);
         strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
     }
 }

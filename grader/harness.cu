@@ -113,8 +113,50 @@ void harness_host_free(void *p) { workers_host_free(p); }
 /* ------------------------------------------------------------------------------------------ */
 /* Records                                                                                     */
 
+/* ------------------------------------------------------------------------------------------ */
+/* Device memory: whose is missing when the grader runs short                                  */
+
+static int memory_reclaimed; /* a `reclaim` record was written in this check */
+
+/* The grader (the harness here, or the reference's worker: `who`) ran short of device memory:
+ * end the student's worker, whose allocations count against the same device, and record what
+ * that gave back. The driver judges from these figures whose the shortage was (a student's
+ * process that held the memory fails the check; the machine's shortage is an error). `needed`:
+ * the bytes asked for, 0 if unknown. */
+static void emit_reclaim(const char *who, size_t needed)
+{
+    memory_reclaim m;
+    if (workers_reclaim_memory(&m) != 0)
+        return; /* the device cannot say: the error stands as it is */
+    memory_reclaimed = 1;
+    results_begin("reclaim");
+    results_str("who", who);
+    results_int("needed", (long long)needed);
+    results_int("student_ended", m.student_ended);
+    results_int("free_before", (long long)m.free_before);
+    results_int("free_after", (long long)m.free_after);
+    results_int("total", (long long)m.total);
+    results_emit();
+}
+
+/* dbuf's allocator (every buffer of a problem): short of memory, the student's worker is
+ * ended (see emit_reclaim) and the allocation tried once more, so that grading goes on when
+ * that was the shortage; the record stays for the driver. */
+static void *harness_device_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (workers_try_device_alloc(bytes, &p) == cudaSuccess)
+        return p;
+    emit_reclaim("harness", bytes);
+    if (workers_try_device_alloc(bytes, &p) == cudaSuccess)
+        return p;
+    cuda_fail(cudaErrorMemoryAllocation, "allocating a buffer of the check", __FILE__, __LINE__);
+}
+
 static void on_cuda_error(cudaError_t err, const char *call, const char *file, int line)
 {
+    if (err == cudaErrorMemoryAllocation && !memory_reclaimed)
+        emit_reclaim("harness", 0);
     char where[512];
     snprintf(where, sizeof where, "%s:%d", file, line);
     results_begin("error");
@@ -142,6 +184,8 @@ static void emit_worker_failure(const worker_failure *f)
     results_str("message", f->detail);
     results_str("call", "your entry point");
     results_str("where", "the worker process");
+    if (f->kind == WORKER_FAIL_CRASH && f->exit_status >= 0)
+        results_int("status", f->exit_status);
     results_emit();
 }
 
@@ -238,6 +282,14 @@ typedef struct speed_ctx {
     verify_result bad;          /* what was wrong, if failed */
     long long compared;         /* timed outputs compared in full */
     int left_running;           /* student's samples after which the GPU was still busy */
+    /* What the idle probes saw, per sample of the phase being timed (time_phase): */
+    int round;                  /* the round being timed; negative in warm-up rounds */
+    int nv;                     /* variants of the phase (row length of the arrays below) */
+    int max_rounds;             /* rows of the arrays below */
+    double *left_ms;            /* [round * nv + v]: how long the GPU stayed busy after the call
+                                   of v answered (ms; 0: idle at once); NULL: not kept */
+    unsigned char *busy_before; /* [round * nv + v]: 1 if the GPU was busy before that call */
+    int busy_now;               /* the GPU was busy before the sample being timed */
 } speed_ctx;
 
 static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
@@ -351,6 +403,7 @@ static void speed_before_round(void *ctx, int round)
     CUDA_CHECK(cudaDeviceSynchronize());
     c->pending = -1;
     c->first = -1;
+    c->round = round;
 }
 
 static void speed_prepare(void *ctx, int v, cudaStream_t s)
@@ -366,7 +419,8 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
      * from one call to the next: every sample starts from a normal L2. */
     CUDA_CHECK(cudaCtxResetPersistingL2Cache());
 #endif
-    workers_note_gpu_state(s); /* busy already? then what runs after the call is not its own */
+    /* busy already? then what runs after the call is not its own */
+    c->busy_now = workers_note_gpu_state(s);
     if (c->impl_of[v] == IMPL_NULL)
         return;
     for (int i = 0; i < c->k; i++)
@@ -384,9 +438,14 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
  * call and the reference pay the same probe). */
 static void speed_settle_gpu(speed_ctx *c, int v, cudaStream_t s)
 {
-    if (workers_wait_idle(c->impl_of[v] == IMPL_NULL ? IMPL_REFERENCE : c->impl_of[v], s) &&
-        c->impl_of[v] == IMPL_STUDENT)
+    const double left =
+        workers_wait_idle(c->impl_of[v] == IMPL_NULL ? IMPL_REFERENCE : c->impl_of[v], s);
+    if (left > 0 && c->impl_of[v] == IMPL_STUDENT)
         c->left_running++;
+    if (c->left_ms && c->round >= 0 && c->round < c->max_rounds) {
+        c->left_ms[c->round * c->nv + v] = left * 1e3;
+        c->busy_before[c->round * c->nv + v] = (unsigned char)c->busy_now;
+    }
 }
 
 static void speed_run(void *ctx, int v, cudaStream_t s)
@@ -566,8 +625,118 @@ typedef struct check_cmd {
     char records[1024], log[1024];
 } check_cmd;
 
+/* Time one phase of a speed check under `plan`, keeping what the idle probes saw after every
+ * sample (c->left_ms, c->busy_before: free them with phase_free). */
+static void time_phase(speed_ctx *c, const timing_plan *plan, cudaStream_t s, timing_result *r)
+{
+    c->nv = plan->n_variants;
+    c->max_rounds = plan->max_rounds;
+    c->left_ms = (double *)calloc((size_t)plan->max_rounds * c->nv, sizeof *c->left_ms);
+    c->busy_before = (unsigned char *)calloc((size_t)plan->max_rounds * c->nv, 1);
+    if (!c->left_ms || !c->busy_before)
+        fatal("out of host memory");
+    c->round = -1;
+    time_interleaved(plan, speed_prepare, speed_run, c, speed_after_round, NULL, s, r);
+}
+
+static void phase_free(speed_ctx *c)
+{
+    free(c->left_ms);
+    free(c->busy_before);
+    c->left_ms = NULL;
+    c->busy_before = NULL;
+}
+
+/* One record of `type` per kept round of a phase: for each variant v (its fields prefixed
+ * names[v]: "stu", "ref", "null"), its time (host clock, ms), how long the GPU stayed busy
+ * after its call answered, and whether it was busy before the call. phase > 0 is recorded. */
+static void emit_rounds(const char *type, int phase, const speed_ctx *c, const timing_result *r,
+                        const char *const *names)
+{
+    const int nv = r->n_variants;
+    for (int i = 0; i < r->rounds; i++) {
+        results_begin(type);
+        if (phase > 0)
+            results_int("phase", phase);
+        for (int v = 0; v < nv; v++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_ms", names[v]);
+            results_num(key, r->host_ms[i * nv + v]);
+            snprintf(key, sizeof key, "%s_left_ms", names[v]);
+            results_num(key, c->left_ms ? c->left_ms[i * nv + v] : 0);
+            snprintf(key, sizeof key, "%s_busy_before", names[v]);
+            results_int(key, c->busy_before ? c->busy_before[i * nv + v] : 0);
+        }
+        results_emit();
+    }
+}
+
+/* The reference's slowdown beside the student (phase `beside`, its variants ref_v and null_v)
+ * against alone (variants 0 and 1): what the driver computes from the records. */
+static double phase_slowdown(const timing_result *beside, int ref_v, int null_v,
+                             const timing_result *alone)
+{
+    const int nb = beside->rounds, na = alone->rounds;
+    double *b = (double *)xmalloc((nb + 1) * sizeof *b);
+    double *bn = (double *)xmalloc((nb + 1) * sizeof *bn);
+    double *a = (double *)xmalloc((na + 1) * sizeof *a);
+    double *an = (double *)xmalloc((na + 1) * sizeof *an);
+    timing_series(beside, 1, ref_v, b);
+    timing_series(beside, 1, null_v, bn);
+    timing_series(alone, 1, 0, a);
+    timing_series(alone, 1, 1, an);
+    const double sd = stats_slowdown(b, bn, nb, a, an, na);
+    free(b), free(bn), free(a), free(an);
+    return sd;
+}
+
+/* The reference alone, the student's process gone (the reference and the null call, 15
+ * rounds): records `alone` with `phase`; r gets the times (free with timing_result_free). */
+static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s, int phase,
+                       cudaStream_t s, timing_result *r)
+{
+    workers_kill(IMPL_STUDENT);
+    speed_ctx alone = *c;
+    alone.compare = 0;
+    alone.impl_of[0] = IMPL_REFERENCE;
+    alone.impl_of[1] = IMPL_NULL;
+    timing_plan ap = *plan;
+    ap.n_variants = 2;
+    ap.warmup_rounds = 1;
+    ap.min_rounds = ap.max_rounds = 15;
+    ap.ratio_num = ap.ratio_offset = -1;
+    ap.threshold = 0;
+    ap.hard_cap_s = cap_s;
+    time_phase(&alone, &ap, s, r);
+    static const char *const names[] = {"ref", "null"};
+    emit_rounds("alone", phase, &alone, r, names);
+    phase_free(&alone);
+}
+
+/* The `correct` record of a timed phase: the first wrong output, or how many were compared. */
+static void emit_timed_verify(speed_ctx *c)
+{
+    if (!c->failed) { /* every timed output compared in full: the record of that */
+        memset(&c->bad, 0, sizeof c->bad);
+        c->bad.out.n = (size_t)c->compared;
+        c->bad.guard_ok = c->bad.input_ok = 1;
+        if (c->compared == 0)
+            snprintf(c->bad.problem, sizeof c->bad.problem, "no timed output was compared");
+    }
+    emit_verify(&c->bad, "student-timed");
+}
+
+/* A speed check. Phase 1: student, reference and null call interleaved until the ratio is
+ * known (records `sample`); then the reference alone (`alone` phase 1). The reference slower
+ * beside the student than alone by more than the lab's noise (lab_slowdown_noise) is not
+ * evidence of anything once: then both are measured again (`beside` phase 2, `alone` phase
+ * 2), so that the driver can compare each time beside with a time alone on either side of it.
+ * Every phase beside the student starts with a fresh process of the student's, so nothing in
+ * it tells one phase from another. GRADER_REMEASURE_SLOWDOWN=1 in the environment measures
+ * again every time (tests/gpu/noise.sh: the spread of honest runs). */
 static void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
-                      const device_info *d, double clock_mhz, cudaStream_t s, speed_ctx *c)
+                      const device_info *d, double clock_mhz, l2_flusher *f, cudaStream_t s,
+                      speed_ctx *c)
 {
     memset(c, 0, sizeof *c);
     c->t = t;
@@ -599,55 +768,45 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     plan.precision = 0.01;
     plan.host_clock = 1;
     plan.before_round = speed_before_round;
+    static const char *const names[] = {"stu", "ref", "null"};
+    workers_kill(IMPL_STUDENT); /* a fresh process for the phase (see above) */
     timing_result r;
-    time_interleaved(&plan, speed_prepare, speed_run, c, speed_after_round, NULL, s, &r);
-    for (int i = 0; i < r.rounds; i++) {
-        results_begin("sample");
-        results_num("stu_ms", r.host_ms[3 * i + V_STUDENT]);
-        results_num("ref_ms", r.host_ms[3 * i + V_REFERENCE]);
-        results_num("null_ms", r.host_ms[3 * i + V_NULL]);
-        results_emit();
-    }
-    if (!c->failed) { /* every timed output compared in full: the record of that */
-        memset(&c->bad, 0, sizeof c->bad);
-        c->bad.out.n = (size_t)c->compared;
-        c->bad.guard_ok = c->bad.input_ok = 1;
-        if (c->compared == 0)
-            snprintf(c->bad.problem, sizeof c->bad.problem, "no timed output was compared");
-    }
-    emit_verify(&c->bad, "student-timed");
+    time_phase(c, &plan, s, &r);
+    emit_rounds("sample", 0, c, &r, names);
+    phase_free(c);
+    emit_timed_verify(c);
     const timing_stop stop = r.stop;
     const double seconds = r.seconds;
+
+    if (!c->failed) {
+        timing_result alone1;
+        time_alone(c, &plan, o->cap_s, 1, s, &alone1);
+        const double slowdown = phase_slowdown(&r, V_REFERENCE, V_NULL, &alone1);
+        const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
+        if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
+            timing_plan bp = plan;
+            bp.min_rounds = bp.max_rounds = 15;
+            bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
+            bp.threshold = 0;
+            bp.hard_cap_s = o->cap_s;
+            workers_kill(IMPL_STUDENT);
+            c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */
+            timing_result beside2, alone2;
+            time_phase(c, &bp, s, &beside2);
+            emit_rounds("beside", 2, c, &beside2, names);
+            phase_free(c);
+            emit_timed_verify(c); /* its outputs are compared as in the first phase */
+            if (!c->failed) {
+                time_alone(c, &plan, o->cap_s, 2, s, &alone2);
+                timing_result_free(&alone2);
+            }
+            timing_result_free(&beside2);
+        }
+        timing_result_free(&alone1);
+    }
     timing_result_free(&r);
 
-    /* The reference alone, the student's process gone: was it slowed beside the student? */
-    if (!c->failed) {
-        workers_kill(IMPL_STUDENT);
-        speed_ctx alone = *c;
-        alone.compare = 0;
-        alone.impl_of[0] = IMPL_REFERENCE;
-        alone.impl_of[1] = IMPL_NULL;
-        timing_plan ap = plan;
-        ap.n_variants = 2;
-        ap.warmup_rounds = 1;
-        ap.min_rounds = ap.max_rounds = 15;
-        ap.ratio_num = ap.ratio_offset = -1;
-        ap.threshold = 0;
-        ap.hard_cap_s = o->cap_s;
-        time_interleaved(&ap, speed_prepare, speed_run, &alone, speed_after_round, NULL, s, &r);
-        for (int i = 0; i < r.rounds; i++) {
-            results_begin("alone");
-            results_num("ref_ms", r.host_ms[2 * i + 0]);
-            results_num("null_ms", r.host_ms[2 * i + 1]);
-            results_emit();
-        }
-        timing_result_free(&r);
-    }
-
-    l2_flusher f;
-    l2_flusher_init(&f, d);
-    const double ceiling = ceiling_ms(c, d, clock_mhz, &f, s);
-    l2_flusher_free(&f);
+    const double ceiling = ceiling_ms(c, d, clock_mhz, f, s);
     results_begin("speed");
     results_num("work", t->work(c->inst[0]));
     results_str("unit", t->unit);
@@ -725,13 +884,19 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     memset(&sc, 0, sizeof sc);
     workers_set_failure_target(&check_jump, &failure);
     workers_begin_check(o->timeout_s, o->log);
+    memory_reclaimed = 0;
     if (setjmp(check_jump) == 0) {
         if (c->kind == CHECK_SPEED && d->emulated) {
             results_begin("skipped");
             results_str("reason", "CPU emulation: there is no GPU to time");
             results_emit();
         } else if (c->kind == CHECK_SPEED) {
-            run_speed(o, t, size, d, mhz, s, &sc);
+            /* The L2 flush buffer, once for the harness's life: reserved here, before any
+             * call of this check, and never again while a student's process runs. */
+            static l2_flusher flusher;
+            if (!flusher.buf)
+                l2_flusher_init(&flusher, d);
+            run_speed(o, t, size, d, mhz, &flusher, s, &sc);
         } else {
             p = t->create(size, rng_derive(o->seed, 1000u + (uint64_t)o->check), d);
             char desc[256];
@@ -744,7 +909,15 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
             emit_verify(&v, "student");
         }
     } else {
+        /* The reference's process failed with a CUDA error (or ended by one) while the
+         * student's lived beside it: a reference short of memory that the student's process
+         * held is the student's doing. What ending it gives back goes to the driver. */
+        if (failure.impl == IMPL_REFERENCE &&
+            (failure.kind == WORKER_FAIL_CUDA ||
+             (failure.kind == WORKER_FAIL_CRASH && failure.exit_status == CUDA_EXIT_STATUS)))
+            emit_reclaim("reference", 0);
         emit_worker_failure(&failure);
+        phase_free(&sc); /* a phase the failure cut short */
         CUDA_CHECK(cudaDeviceSynchronize());
     }
     workers_end_check();
@@ -984,7 +1157,7 @@ int main(int argc, char **argv)
         return 0;
     }
     cuda_set_fail_hook(on_cuda_error);
-    dbuf_set_allocator(workers_device_alloc, workers_device_free);
+    dbuf_set_allocator(harness_device_alloc, workers_device_free);
     dbuf_set_guards(!o.no_guards);
     device_info d;
     device_query(0, &d);

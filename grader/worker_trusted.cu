@@ -66,6 +66,8 @@ typedef struct worker {
     int pending_fds[PROTO_MAX_BUFS];
     int n_pending_fds;
     char scratch[4096]; /* its scratch folder where there are no namespaces, or "" */
+    int answered;      /* 1 once the process answered a command: it started, and what ends
+                          it from then on is the code it loaded */
 } worker;
 
 static struct {
@@ -84,7 +86,9 @@ static struct {
     pthread_mutex_t log_lock;
     int log_fd;              /* the current check's log */
     long long log_kept, log_dropped;
-} W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1};
+    int death_status;        /* exit status of the worker describe_death just reaped, -1 if it
+                                did not exit (the next fail_check reports it) */
+} W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1, .death_status = -1};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Failures: record what happened and leave the check                                         */
@@ -98,6 +102,8 @@ static void fail_check(int impl, int kind, const char *fmt, ...)
     memset(W.fail, 0, sizeof *W.fail);
     W.fail->impl = impl;
     W.fail->kind = kind;
+    W.fail->exit_status = W.death_status;
+    W.death_status = -1;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(W.fail->detail, sizeof W.fail->detail, fmt, ap);
@@ -268,6 +274,7 @@ static void start_worker(int impl)
     close(sv[1]);
     close(pipefd[1]);
     w->pid = pid;
+    w->answered = 0;
     w->sock = sv[0];
     w->out = pipefd[0];
     pthread_t t;
@@ -533,8 +540,9 @@ static CUmemAllocationProp shareable_prop(void)
 }
 #endif
 
-void *workers_device_alloc(size_t bytes)
+cudaError_t workers_try_device_alloc(size_t bytes, void **out)
 {
+    *out = NULL;
 #if !defined(CUDA_EMU)
     if (W.isolated) {
         /* A virtual-memory allocation that can be exported as a file descriptor. */
@@ -543,28 +551,45 @@ void *workers_device_alloc(size_t bytes)
         CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         const size_t size = (bytes + gran - 1) / gran * gran;
         CUmemGenericAllocationHandle h;
-        const CUresult r = cuMemCreate(&h, size, &prop, 0);
+        CUresult r = cuMemCreate(&h, size, &prop, 0);
         if (r == CUDA_ERROR_OUT_OF_MEMORY)
-            cuda_fail(cudaErrorMemoryAllocation, "cuMemCreate", __FILE__, __LINE__);
+            return cudaErrorMemoryAllocation;
         CU_CHECK(r);
         CUdeviceptr ptr;
         CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
-        CU_CHECK(cuMemMap(ptr, size, 0, h, 0));
+        /* Mapping needs a little device memory of its own (page tables): short of it, undone */
+        r = cuMemMap(ptr, size, 0, h, 0);
         CUmemAccessDesc access;
         memset(&access, 0, sizeof access);
         access.location = prop.location;
         access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-        CU_CHECK(cuMemSetAccess(ptr, size, &access, 1));
+        if (r == CUDA_SUCCESS) {
+            r = cuMemSetAccess(ptr, size, &access, 1);
+            if (r != CUDA_SUCCESS)
+                cuMemUnmap(ptr, size);
+        }
+        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+            cuMemAddressFree(ptr, size);
+            cuMemRelease(h);
+            return cudaErrorMemoryAllocation;
+        }
+        CU_CHECK(r);
         int fd = -1;
         CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
         shared_buf *b = new_buf((void *)ptr, size);
         b->fd = fd;
         b->vmm = (unsigned long long)h;
-        return (void *)ptr;
+        *out = (void *)ptr;
+        return cudaSuccess;
     }
 #endif
     void *p = NULL;
-    CUDA_CHECK(cudaMalloc(&p, bytes));
+    const cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky: the next call must not see it */
+        return e;
+    }
+    CUDA_CHECK(e);
 #if defined(CUDA_EMU)
     if (W.isolated) { /* the emulator's allocation, shared as a memfd */
         int fd = -1;
@@ -572,7 +597,49 @@ void *workers_device_alloc(size_t bytes)
         new_buf(p, bytes)->fd = fd;
     }
 #endif
+    *out = p;
+    return cudaSuccess;
+}
+
+void *workers_device_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (workers_try_device_alloc(bytes, &p) != cudaSuccess)
+        cuda_fail(cudaErrorMemoryAllocation, "allocating device memory", __FILE__, __LINE__);
     return p;
+}
+
+int workers_reclaim_memory(memory_reclaim *m)
+{
+    memset(m, 0, sizeof *m);
+    size_t free_now = 0, total = 0;
+    if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    m->total = total;
+    m->free_before = m->free_after = free_now;
+    if (W.inprocess || W.w[IMPL_STUDENT].pid <= 0)
+        return 0; /* no process of the student's holds anything apart */
+    workers_kill(IMPL_STUDENT);
+    m->student_ended = 1;
+    /* The driver gives a dead process's memory back as it tears the process down, which may
+     * end a little after the process is reaped: read until the figure holds still. */
+    size_t last = free_now;
+    int steady = 0;
+    const double start = wall_seconds();
+    while (steady < 3 && wall_seconds() - start < 3.0) {
+        const struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+            cudaGetLastError();
+            break;
+        }
+        steady = free_now == last ? steady + 1 : 0;
+        last = free_now;
+    }
+    m->free_after = last;
+    return 0;
 }
 
 void workers_device_free(void *p)
@@ -731,9 +798,14 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
             snprintf(buf, len, "stopped by the sandbox (signal %d, %s): the code "
                      "made a system call a grading process may not make (starting programs, "
                      "new processes, debugging other processes)", *sig, strsignal(*sig));
+#if defined(CUDA_EMU)
+        else if (*sig == SIGXFSZ) /* the emulator keeps each device allocation in a file */
+            snprintf(buf, len, "%s (signal %d): a file, or under the CPU emulator one cudaMalloc, "
+                     "larger than the sandbox allows", strsignal(*sig), *sig);
+#endif
         else
             snprintf(buf, len, "%s (signal %d)", strsignal(*sig), *sig);
-    } else if (r == w->pid && WIFEXITED(status) &&
+    } else if (r == w->pid && WIFEXITED(status) && !w->answered &&
                (WEXITSTATUS(status) == 121 || WEXITSTATUS(status) == 127 ||
                 WEXITSTATUS(status) == 2)) {
         *sig = -1; /* the worker could not start: the grader's problem, not the student's */
@@ -745,15 +817,15 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
     } else {
         snprintf(buf, len, "the process broke its channel to the grader");
     }
+    W.death_status = r == w->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (r == w->pid)
         w->pid = -1; /* reaped: workers_kill must not wait for it again */
 }
 
-static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+/* Send c to worker impl and read its reply within the check's time. */
+static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
 {
     worker *w = &W.w[impl];
-    if (w->pid <= 0)
-        start_worker(impl);
     signal_worker(w, SIGCONT);
     send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
     size_t got = 0;
@@ -779,6 +851,7 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
         }
         got += (size_t)n;
     }
+    w->answered = 1;
     signal_worker(w, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
     if (w->scratch[0] && scratch_bytes(w) > WORKER_TMP_BYTES)
         fail_check(impl, WORKER_FAIL_CRASH, "it kept %lld MB in its /tmp, more than the %lld MB "
@@ -800,6 +873,23 @@ static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
             fatal("a worker failed outside a check");
         longjmp(*W.fail_jump, 1);
     }
+}
+
+static void exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+{
+    if (W.w[impl].pid <= 0) {
+        start_worker(impl);
+        /* An empty command first, before any call: a process that ends before answering it
+         * could not start (the grader's problem, or the machine's); once it has answered, an
+         * end (whatever its exit status) is the doing of the code it loaded. */
+        static proto_cmd hello;
+        memset(&hello, 0, sizeof hello);
+        hello.magic = PROTO_MAGIC;
+        hello.op = PROTO_NULL;
+        proto_reply hr;
+        round_trip(impl, &hello, NULL, 0, &hr);
+    }
+    round_trip(impl, c, fds, n_fds, r);
 }
 
 /* Add buffer b to command c for worker impl (with its descriptor, first time only). */
@@ -945,26 +1035,28 @@ static int gpu_busy(cudaStream_t s, double limit)
 
 static double idle_limit_s(cudaStream_t s) { return fmax(5 * idle_probe_s(s), 50e-6); }
 
-void workers_note_gpu_state(cudaStream_t s)
+int workers_note_gpu_state(cudaStream_t s)
 {
     gpu_busy_before = !W.inprocess && gpu_busy(s, idle_limit_s(s)) && gpu_busy(s, idle_limit_s(s));
+    return gpu_busy_before;
 }
 
-int workers_wait_idle(int impl, cudaStream_t s)
+double workers_wait_idle(int impl, cudaStream_t s)
 {
     if (W.inprocess)
         return 0;
     const double limit = idle_limit_s(s);
     const double start = wall_seconds();
     for (int probes = 0;; probes++) {
+        const double probe = wall_seconds();
         if (!gpu_busy(s, limit))
-            return probes > 0;
+            return probes ? probe - start : 0;
         if (wall_seconds() - start > WORKERS_IDLE_LIMIT_S) {
             if (impl == IMPL_STUDENT && !gpu_busy_before)
                 fail_check(impl, WORKER_FAIL_HANG,
                            "work of your call was still running on the GPU %.0f s after your "
                            "function returned (a kernel that never ends?)", WORKERS_IDLE_LIMIT_S);
-            return 1; /* another program's: the sample is billed, nobody is blamed */
+            return wall_seconds() - start; /* another program's: billed, nobody is blamed */
         }
     }
 }

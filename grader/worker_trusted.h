@@ -76,6 +76,20 @@ int workers_inprocess(void);
 /* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
  * worker the first time a call names it, unmapped there before it is freed. */
 void *workers_device_alloc(size_t bytes);
+/* The same, but out of device memory is an answer, not the end: cudaErrorMemoryAllocation
+ * (with *p NULL) or cudaSuccess; any other failure ends the process as CUDA_CHECK does. */
+cudaError_t workers_try_device_alloc(size_t bytes, void **p);
+/* After the grader (the harness, or the reference's worker) ran short of device memory: end
+ * the student's worker, if one runs, and wait until the device has its memory back. What
+ * that showed, for the driver to judge whose fault the shortage was: */
+typedef struct memory_reclaim {
+    int student_ended;   /* 1 if a student's worker was running and was ended */
+    size_t free_before;  /* free device memory before it was ended (bytes) */
+    size_t free_after;   /* and after (the same when none ran) */
+    size_t total;        /* the device's memory */
+} memory_reclaim;
+/* 0, or -1 when the device could not say (a broken context): m is then all zero. */
+int workers_reclaim_memory(memory_reclaim *m);
 void workers_device_free(void *p);
 void workers_unregister(void *base);
 /* Host memory shared with workers (pinned in every process that maps it); free with
@@ -92,14 +106,16 @@ void workers_batch_end(void);
 /* One empty kernel through the path of implementation `impl`: the path's own cost. */
 void workers_null_call(int impl, cudaStream_t s);
 /* After a call of implementation `impl`: wait until the GPU is idle (no work left by any
- * worker), so that work a call left running after it answered is billed to it. Returns 0 when
- * it was idle at once, 1 when it had to wait. Still busy WORKERS_IDLE_LIMIT_S seconds later
+ * worker), so that work a call left running after it answered is billed to it. Returns how
+ * long the GPU stayed busy (seconds: from the answer to the first empty kernel that ran at
+ * once), 0 when it was idle at the first probe. Still busy WORKERS_IDLE_LIMIT_S seconds later
  * after a student's call: that check fails (as a hang), and the worker is stopped. */
 #define WORKERS_IDLE_LIMIT_S 2.0
-int workers_wait_idle(int impl, cudaStream_t s);
+double workers_wait_idle(int impl, cudaStream_t s);
 /* Before a timed sample (untimed): whether the GPU is busy already, with work of no call of
- * this sample (another program on the GPU). workers_wait_idle then blames nobody. */
-void workers_note_gpu_state(cudaStream_t s);
+ * this sample (another program on the GPU); returns 1 if it is. workers_wait_idle then blames
+ * nobody. */
+int workers_note_gpu_state(cudaStream_t s);
 
 #ifdef __cplusplus
 }

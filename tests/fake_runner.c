@@ -2,8 +2,10 @@
  *
  * Takes the runner's arguments (--check N --seed S --threshold T --results FILE) and does what
  * the environment variable FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
- * hang, exit7, garbage, truncated, noend, slow, near, slowed, impossible, skipped, chatty. Records are written
- * with the real writer (grader/results.c), as a runner would. */
+ * hang, exit7, garbage, truncated, noend, slow, near, slowed, slowed-again, slowed-once,
+ * left-running, left-noise, oom-held, oom-held-error, oom-reference, oom-machine, impossible,
+ * skipped, chatty. Records are written with the real writer (grader/results.c), as a runner
+ * would. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,22 +43,55 @@ static void rec_correct(long long bad, int guard_ok, int input_ok)
     results_emit();
 }
 
+/* How a fake speed check's samples look. */
+typedef struct fake_speed {
+    double ratio;   /* reference time / student time */
+    double slowed;  /* the reference alone (phase 1) this many times faster than beside */
+    int again;      /* 1: measured again (beside and alone, phase 2) */
+    double slowed2; /* ... with the reference alone this many times faster than beside */
+    int left;       /* units after which the student's work ran on (12.5 ms), of 30 */
+    int ref_left;   /* units after which the reference's did (1.5 ms) */
+    double bound;   /* the hardware's peak rate (0: none) */
+} fake_speed;
+
 /* 30 rounds with reference/student time ratio `ratio` (each time plus a null call of 0.3 ms
- * through the same path) and a little noise; then the reference alone, `slowed` times faster
- * than beside the student; `bound` is the hardware's peak rate (0: none). */
-static void rec_speed(double ratio, double slowed, double bound)
+ * through the same path) and a little noise, with what the idle probe saw after each call;
+ * then the reference alone, and perhaps both again (see fake_speed). */
+static void rec_speed_with(const fake_speed *f)
 {
     for (int i = 0; i < 30; i++) {
         const double stu = 2.0 + 0.01 * (i % 5);
         results_begin("sample");
         results_num("stu_ms", stu + 0.3);
-        results_num("ref_ms", stu * ratio + 0.3);
+        results_num("stu_left_ms", i < f->left ? 12.5 : 0);
+        results_int("stu_busy_before", 0);
+        results_num("ref_ms", stu * f->ratio + 0.3);
+        results_num("ref_left_ms", i < f->ref_left ? 1.5 : 0);
+        results_int("ref_busy_before", 0);
         results_num("null_ms", 0.3);
+        results_num("null_left_ms", 0);
+        results_int("null_busy_before", 0);
         results_emit();
     }
     for (int i = 0; i < 15; i++) {
         results_begin("alone");
-        results_num("ref_ms", 2.02 * ratio / slowed + 0.3);
+        results_int("phase", 1);
+        results_num("ref_ms", 2.02 * f->ratio / f->slowed + 0.3);
+        results_num("null_ms", 0.3);
+        results_emit();
+    }
+    for (int i = 0; f->again && i < 15; i++) {
+        results_begin("beside");
+        results_int("phase", 2);
+        results_num("stu_ms", 2.3);
+        results_num("ref_ms", 2.02 * f->ratio + 0.3);
+        results_num("null_ms", 0.3);
+        results_emit();
+    }
+    for (int i = 0; f->again && i < 15; i++) {
+        results_begin("alone");
+        results_int("phase", 2);
+        results_num("ref_ms", 2.02 * f->ratio / f->slowed2 + 0.3);
         results_num("null_ms", 0.3);
         results_emit();
     }
@@ -65,8 +100,43 @@ static void rec_speed(double ratio, double slowed, double bound)
     results_str("unit", "GB/s");
     results_str("ceiling", "cudaMemcpy D2D");
     results_num("ceiling_ms", 1.0);
-    results_num("bound_rate", bound);
+    results_num("bound_rate", f->bound);
     results_int("calls_per_unit", 1);
+    results_emit();
+}
+
+static void rec_speed(double ratio, double slowed, double bound)
+{
+    const fake_speed f = {ratio, slowed, 0, 1.0, 0, 0, bound};
+    rec_speed_with(&f);
+}
+
+/* The harness ran short of device memory: what ending the student's process gave back (the
+ * harness says first that it isolates the student's code, as a real one does). */
+static void rec_reclaim(const char *who, double needed, double before, double after)
+{
+    results_begin("isolation");
+    results_int("tamper_proof", 1);
+    results_emit();
+    results_begin("reclaim");
+    results_str("who", who);
+    results_num("needed", needed);
+    results_int("student_ended", 1);
+    results_num("free_before", before);
+    results_num("free_after", after);
+    results_num("total", 140e9);
+    results_emit();
+}
+
+static void rec_oom(const char *who)
+{
+    results_begin("error");
+    results_str("who", who);
+    results_str("kind", "cuda");
+    results_str("name", "cudaErrorMemoryAllocation");
+    results_str("message", "out of memory");
+    results_str("call", "allocating a buffer of the check");
+    results_str("where", "grader/harness.cu:80");
     results_emit();
 }
 
@@ -109,6 +179,39 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "slowed")) { /* the reference ran 30% slower beside the student */
         rec_correct(0, 1, 1);
         rec_speed(1.0, 1.3, 0);
+    } else if (!strcmp(mode, "slowed-again")) { /* ... and again, each of 3 comparisons */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.3, 1, 1.3, 0, 0, 0};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "slowed-once")) { /* ... once: not when measured again */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.3, 1, 1.0, 0, 0, 0};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "left-running")) { /* work ran on after 20 of 30 units */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.0, 0, 1.0, 20, 0, 0};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "left-noise")) { /* 2 slow probes after the student's, 1 after
+                                                  * the reference's */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.0, 0, 1.0, 2, 1, 0};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "oom-held")) { /* the student's held 130 GB: retried, went on */
+        rec_reclaim("harness", 1e9, 0.4e9, 130.4e9);
+        rec_correct(0, 1, 1);
+    } else if (!strcmp(mode, "oom-held-error")) { /* the same, where the grader could not go on */
+        rec_reclaim("harness", 0, 0.4e9, 130.4e9);
+        rec_oom("harness");
+        rec_end();
+        return 3;
+    } else if (!strcmp(mode, "oom-reference")) { /* the reference failed beside 130 GB held */
+        rec_reclaim("reference", 0, 0.4e9, 130.4e9);
+        rec_oom("reference");
+    } else if (!strcmp(mode, "oom-machine")) { /* the student's process held 0.5 GB only */
+        rec_reclaim("harness", 1e9, 0.4e9, 0.9e9);
+        rec_oom("harness");
+        rec_end();
+        return 3;
     } else if (!strcmp(mode, "impossible")) { /* 2000 GB/s where the hardware peaks at 1000 */
         rec_correct(0, 1, 1);
         rec_speed(1.0, 1.0, 1000);

@@ -60,8 +60,7 @@ static void test_pass_and_wrong(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "modified an input"));
 }
 
-/* Speed verdicts from the harness's samples: slow, a reference slowed beside the student, a
- * rate no hardware reaches, and skipped. */
+/* Speed verdicts from the harness's samples: slow, a rate no hardware reaches, and skipped. */
 static void test_speed_modes(void)
 {
     check_decision d;
@@ -75,16 +74,77 @@ static void test_speed_modes(void)
     run_mode("near", 1, 10, &d, &o); /* never "0.80x ... (needs 0.80x) FAIL" */
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "0.7996x the reference (needs 0.80x)"));
-    run_mode("slowed", 1, 10, &d, &o);
-    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "slower beside your code"));
-    CU_ASSERT_FALSE(d.below_threshold); /* a slowed reference earns nothing */
     run_mode("impossible", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "faster than the hardware"));
     CU_ASSERT_FALSE(d.below_threshold);
     run_mode("skipped", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_SKIP);
+}
+
+/* A slowed reference and work left running: a verdict against the student only on evidence,
+ * and a message that states it. */
+static void test_evidence(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("slowed", 1, 10, &d, &o); /* 30% slower, measured once: a note, no accusation */
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.blame, "");
+    CU_ASSERT_EQUAL(d.speed.n_slowdowns, 1);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.slowdowns[0], 0.3, 1e-6);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "in one measurement: not evidence, no verdict "
+                                             "changed"));
+    run_mode("slowed-once", 1, 10, &d, &o); /* ... and not when measured again */
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.blame, "");
+    CU_ASSERT_EQUAL(d.speed.n_slowdowns, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "within noise, no verdict changed"));
+    run_mode("slowed-again", 1, 10, &d, &o); /* 30% slower each of 3 times: evidence */
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_STRING_EQUAL(d.blame, "slowed-reference");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "30% slower beside your code than alone, each of the "
+                                             "3 times it was measured (30%, 30%, 30%; 30 and 15 "
+                                             "rounds beside, 15 and 15 alone), beyond this lab's "
+                                             "noise of 10%"));
+    CU_ASSERT_FALSE(d.below_threshold); /* a slowed reference earns nothing */
+    run_mode("left-running", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_STRING_EQUAL(d.blame, "left-running");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "still running on the GPU after your call returned: "
+                                             "after 20 of your 30 timed units the GPU stayed busy "
+                                             "up to 12.5 ms (median 12.5 ms), idle before each; "
+                                             "after the reference's, 0 of 30"));
+    run_mode("left-noise", 1, 10, &d, &o); /* a few slow probes on both sides: no evidence */
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.blame, "");
+    CU_ASSERT_EQUAL(d.speed.left_units, 2);
+    CU_ASSERT_EQUAL(d.speed.left_ref_units, 1);
+}
+
+/* The grader short of device memory: the student's when its process held it, else an error of
+ * the machine's with the figures. */
+static void test_memory_blame(void)
+{
+    check_decision d;
+    child_outcome o;
+    run_mode("oom-held", 0, 10, &d, &o); /* retried after ending it, and went on: still its fault */
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_STRING_EQUAL(d.blame, "gpu-memory");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "out of GPU memory: the grader needed 954 MiB for "
+                                             "this check and found 381 MiB free, while your "
+                                             "process held 121.1 GiB of the GPU's 130.4 GiB"));
+    run_mode("oom-held-error", 0, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "out of GPU memory: the grader ran short"));
+    run_mode("oom-reference", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the reference's process failed"));
+    run_mode("oom-machine", 0, 10, &d, &o); /* its process held little: not its doing */
+    CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
+    CU_ASSERT_STRING_EQUAL(d.blame, "");
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "could not run"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "ending the student's process gave back 477 MiB"));
 }
 
 static void test_crash_hang_exit(void)
@@ -146,7 +206,9 @@ static void test_missing_program(void)
 
 static CU_TestInfo driver_tests[] = {
     {"passing, wrong, out-of-bounds and input-modifying runners", test_pass_and_wrong},
-    {"slow, slowed-reference, impossible and skipped speed checks", test_speed_modes},
+    {"slow, impossible and skipped speed checks", test_speed_modes},
+    {"a slowed reference or work left running, blamed only on evidence", test_evidence},
+    {"a shortage of GPU memory: the student's process, or the machine", test_memory_blame},
     {"crashing, hanging and failing runners", test_crash_hang_exit},
     {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
     {"a runner that cannot start", test_missing_program},

@@ -1,10 +1,13 @@
 /* Cheat: a slow kernel, and the grader's own synchronize (the shim's, in this process) made
  * a no-op, so the call "returns" before its kernel has run: a grader that trusts the
- * student's process to say when it is done would time next to nothing.
+ * student's process to say when it is done would time next to nothing. The harness waits for
+ * the GPU to be idle after each call (billing the wait) and fails the check on what its probe
+ * saw: work still running after the call answered.
  * lab: coalescing
  * where: gpu
  * expect: all-correct=OK
- * expect: speed=FAIL */
+ * expect: speed=FAIL
+ * expect: message=still running on the GPU after your call returned */
 #include "coalescing.h"
 #include "cheat_common.cuh"
 

@@ -1,9 +1,13 @@
 /* Cheat: answer (slowly), then leave a long kernel running that eats memory bandwidth while
  * the reference is timed (the grader's synchronize made a no-op, so the call returns first).
+ * The harness's idle probe finds the GPU still busy after each of its timed units (idle before
+ * them, and after the reference's): that is the evidence the check fails on, and the wait is
+ * billed to it, so the reference is never timed beside the flood.
  * lab: coalescing
  * where: gpu
  * expect: all-correct=OK
- * expect: speed=FAIL */
+ * expect: speed=FAIL
+ * expect: message=still running on the GPU after your call returned */
 #include "coalescing.h"
 #include "cheat_common.cuh"
 

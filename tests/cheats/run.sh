@@ -24,6 +24,10 @@
 #                               splits them: CR, VT, FF, NEL, U+2028 ... too), and neither it
 #                               nor results.json's messages hold a control character (ESC, CR,
 #                               BS, DEL, C0/C1, bidirectional) or a byte that is not UTF-8
+#   expect: no-accusation       no check blames the student for work left running or for
+#                               slowing the reference (results.json's `blame`)
+#   expect: no-error            no check is an ERROR (could not run): whatever the student's
+#                               code did is its own FAIL, never the grader's error
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe.
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
@@ -204,6 +208,10 @@ for e in expects:
         why = forged_lines(os.path.join(out, "out.txt"), os.path.join(out, "grade", "results.json"))
         ok = not why
         e += f" ({why})" if why else ""
+    elif key == "no-accusation":
+        ok = not any(c.get("blame") in ("left-running", "slowed-reference") for c in checks)
+    elif key == "no-error":
+        ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
     else:
         ok = False
     if not ok:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run-all.sh - everything that needs a GPU, in one command, for a lent or a local GPU.
 #
-#   tests/gpu/run-all.sh [bench] [grade-solutions] [grade-labs] [cheats] [emu-compare]
-#                                                                          (default: all)
+#   tests/gpu/run-all.sh [bench] [grade-solutions] [grade-labs] [cheats] [noise] [emu-compare]
+#                                                                          (default: the first four)
 #
 #   bench            make bench: skeleton, ladder rungs, reference and ceiling of every lab,
 #                    each timed in-process (CUDA events) and through the isolated path
@@ -10,6 +10,10 @@
 #   grade-labs       make grade on the untouched skeletons: every correctness check must
 #                    pass and every speed check fail
 #   cheats           tests/cheats/run.sh: every cheating submission and honest control
+#                    (CHEATS="g05-slow-the-reference h18-...": some cases only)
+#   noise            tests/gpu/noise.sh: the reference's slowdown beside an honest student's
+#                    process against alone, per lab, over several gradings of the solutions
+#                    (what each lab's slowdown_noise is set from); about 3.5 minutes
 #   batch-rate       make grade-batch of BATCH_N students (default 4: copies of the solutions
 #                    and of the skeletons, alternating) on GPU 0 alone, then with GPUS=all:
 #                    the time of each and students per hour
@@ -83,6 +87,10 @@ for part in $parts; do
         # shellcheck disable=SC2086
         tests/cheats/run.sh ${CHEATS:-} 2>&1 | tee -a "$OUT/cheats.txt"
         { echo; echo "== cheats"; cat "$OUT/cheats.txt"; } >>"$summary"
+        ;;
+    noise)
+        OUT=$OUT tests/gpu/noise.sh 2>&1 | tee "$OUT/noise.txt"
+        { echo; echo "== noise"; tail -14 "$OUT/noise.txt"; } >>"$summary"
         ;;
     batch-rate)
         subs=$OUT/batch-rate/submissions
@@ -172,7 +180,8 @@ for part in $parts; do
         fi
         ;;
     *)
-        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, batch-rate, tools, timeslice, emu-compare)" >&2
+        echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
+            "batch-rate, tools, timeslice, emu-compare)" >&2
         exit 2
         ;;
     esac

@@ -153,7 +153,7 @@ for part in $parts; do
             "$OUT/neighbour" $kind 600 >"$OUT/neighbour-$kind.txt" 2>&1 &
             npid=$!
             sleep 1
-            make --no-print-directory grade STUDENT=solutions >"$OUT/shared-$kind.txt" 2>&1
+            make --no-print-directory grade STUDENT=solutions LAB="${SHARED_LAB:-}" >"$OUT/shared-$kind.txt" 2>&1
             status=$?
             CHEATS_WORK=build/cheats-$kind tests/cheats/run.sh ${SHARED_CASES:-h02-streams-sync-workspace h11-streams-priorities-callback h05-flat-float4} \
                 >"$OUT/shared-$kind-cheats.txt" 2>&1

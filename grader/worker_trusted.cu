@@ -13,6 +13,7 @@
 #else
 #include <cuda.h>
 #endif
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,7 @@ typedef struct worker {
     char scratch[4096]; /* its scratch folder where there are no namespaces, or "" */
     int answered;      /* 1 once the process answered a command: it started, and what ends
                           it from then on is the code it loaded */
+    pid_t group;       /* its process group (its sandbox's processes), 0 if none */
 } worker;
 
 static struct {
@@ -274,6 +276,7 @@ static void start_worker(int impl)
     close(sv[1]);
     close(pipefd[1]);
     w->pid = pid;
+    w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
     w->answered = 0;
     w->sock = sv[0];
     w->out = pipefd[0];
@@ -318,6 +321,44 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return 0;
 }
 
+/* Until no live process is left in process group `group` (at most `seconds`). The worker's
+ * sandbox keeps the process that holds the GPU context a level or two below the one the
+ * harness waits for (sandbox.h); only when it is gone has its GPU memory come back. */
+static void wait_group_gone(pid_t group, double seconds)
+{
+    if (group <= 0)
+        return;
+    const double until = wall_seconds() + seconds;
+    for (;;) {
+        int alive = 0;
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && !alive && (e = readdir(d))) {
+            if (e->d_name[0] < '1' || e->d_name[0] > '9')
+                continue;
+            char path[300], stat[512];
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            const int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            const ssize_t n = read(fd, stat, sizeof stat - 1);
+            close(fd);
+            stat[n > 0 ? n : 0] = 0;
+            const char *rp = strrchr(stat, ')'); /* "pid (comm) state ppid pgrp ..." */
+            char state = 0;
+            long ppid = 0, pgrp = 0;
+            if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == group &&
+                state != 'Z' && state != 'X')
+                alive = 1;
+        }
+        if (d)
+            closedir(d);
+        if (!alive || wall_seconds() > until)
+            return;
+        usleep(2000);
+    }
+}
+
 void workers_kill(int impl)
 {
     worker *w = &W.w[impl_slot(impl)];
@@ -327,6 +368,8 @@ void workers_kill(int impl)
         signal_worker(w, SIGKILL);
         waitpid(w->pid, NULL, 0);
     }
+    wait_group_gone(w->group, 5.0);
+    w->group = 0;
     if (w->scratch[0]) {
         nftw(w->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         w->scratch[0] = 0;

@@ -6,8 +6,7 @@
  * lab: coalescing
  * where: gpu
  * expect: all-correct=OK
- * expect: speed=FAIL
- * expect: message=still running on the GPU after your call returned */
+ * expect: speed=FAIL */
 #include "coalescing.h"
 #include "cheat_common.cuh"
 

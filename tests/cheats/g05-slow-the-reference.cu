@@ -1,8 +1,8 @@
 /* Cheat: answer (slowly), then leave a long kernel running that eats memory bandwidth while
  * the reference is timed (the grader's synchronize made a no-op, so the call returns first).
- * The harness's idle probe finds the GPU still busy after each of its timed units (idle before
- * them, and after the reference's): that is the evidence the check fails on, and the wait is
- * billed to it, so the reference is never timed beside the flood.
+ * The harness waits for the GPU to be idle after each of its timed units and bills the wait to
+ * it, so the reference is never timed beside the flood and the check fails on speed (0.02x on
+ * an H200); the idle probe's record of the work left running is kept as evidence.
  * lab: coalescing
  * where: gpu
  * expect: all-correct=OK

@@ -56,24 +56,26 @@ static int write_setting(const char *path, const char *text)
     return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
-int enter_own_mount_namespace(void)
+int map_own_ids(void)
 {
     const uid_t uid = getuid();
     const gid_t gid = getgid();
-    if (uid == 0) {
+    char map[64];
+    write_setting("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
+    if (write_setting("/proc/self/uid_map", map) != 0)
+        return -1;
+    snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
+    return write_setting("/proc/self/gid_map", map);
+}
+
+int enter_own_mount_namespace(void)
+{
+    if (getuid() == 0) {
         if (unshare(CLONE_NEWNS) != 0)
             return -1;
-    } else {
-        if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
-            return -1;
-        char map[64];
-        write_setting("/proc/self/setgroups", "deny");
-        snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
-        if (write_setting("/proc/self/uid_map", map) != 0)
-            return -1;
-        snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
-        if (write_setting("/proc/self/gid_map", map) != 0)
-            return -1;
+    } else if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0 || map_own_ids() != 0) {
+        return -1;
     }
     return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
 }

@@ -27,6 +27,10 @@ double wall_seconds(void);
  * creating one needs). The grader's sandboxes start here. 0, or -1 with errno. */
 int enter_own_mount_namespace(void);
 
+/* Just after unshare(CLONE_NEWUSER): map this process's uid and gid to themselves inside the
+ * new user namespace (and deny setgroups, which an unprivileged map needs). 0, or -1. */
+int map_own_ids(void);
+
 #ifdef __cplusplus
 }
 #endif

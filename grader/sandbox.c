@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #endif
 #include "sandbox.h"
+#include "../common/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -107,16 +108,6 @@ void sandbox_add_system(sandbox_policy *p, const char *cuda_home)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Small helpers                                                                               */
-
-static int write_file(const char *path, const char *text)
-{
-    const int fd = open(path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    const ssize_t n = write(fd, text, strlen(text));
-    close(fd);
-    return n == (ssize_t)strlen(text) ? 0 : -1;
-}
 
 static void set_limit(int what, long long value)
 {
@@ -474,22 +465,11 @@ static void __attribute__((noreturn)) init_reaper(pid_t child, int status_fd)
 static int enter_namespaces(const sandbox_policy *p, uid_t uid, int probe_only)
 {
     const uid_t real_uid = getuid();
-    const gid_t real_gid = getgid();
     int flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS;
     if (real_uid != 0)
         flags |= CLONE_NEWUSER;
-    if (unshare(flags) != 0)
+    if (unshare(flags) != 0 || (real_uid != 0 && map_own_ids() != 0))
         return -1;
-    if (real_uid != 0) {
-        char map[64];
-        write_file("/proc/self/setgroups", "deny");
-        snprintf(map, sizeof map, "%u %u 1", (unsigned)real_uid, (unsigned)real_uid);
-        if (write_file("/proc/self/uid_map", map) != 0)
-            return -1;
-        snprintf(map, sizeof map, "%u %u 1", (unsigned)real_gid, (unsigned)real_gid);
-        if (write_file("/proc/self/gid_map", map) != 0)
-            return -1;
-    }
     int sp[2];
     if (pipe2(sp, O_CLOEXEC) != 0)
         return -1;

@@ -61,6 +61,19 @@ else
     echo "     make test needs no GPU. Force the emulator anywhere with EMU=1."
 fi
 
+# ---- the sandbox of student code --------------------------------------------------------------
+# What grader/sandbox.c will find: new namespaces (a view of its own), or Landlock without them.
+if unshare -Urmpf --mount-proc true 2>/dev/null || { [ "$(id -u)" = 0 ] && unshare -mpf --mount-proc true 2>/dev/null; }; then
+    ok "sandbox" "namespaces: student code and its compile get a view of their own"
+else
+    abi=$(python3 -c 'import ctypes; print(ctypes.CDLL(None).syscall(444, None, 0, 1))' 2>/dev/null)
+    if [ "${abi:-0}" -ge 1 ] 2>/dev/null; then
+        ok "sandbox" "Landlock (ABI $abi; new namespaces are refused here, as in many containers): still tamper-proof"
+    else
+        bad "sandbox" "neither new namespaces nor Landlock: grading works but says it is not tamper-proof. Fix: allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0 on Ubuntu), or run on a kernel with Landlock (5.13 or later, lsm=landlock)"
+    fi
+fi
+
 # ---- profiler counters ----------------------------------------------------------------------
 ncu=""
 if command -v ncu >/dev/null 2>&1; then ncu=$(command -v ncu)

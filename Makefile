@@ -217,7 +217,8 @@ $(BUILD)/tools/cuobjdump:
 	@echo "  FETCH   cuobjdump and nvdisasm (not in this CUDA toolkit): their PyPI wheels"
 	@python3 -m pip download -q --no-deps -d $(@D)/wheel nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm >/dev/null 2>&1 && \
 	    cd $(@D)/wheel && for w in *.whl; do unzip -q -o $$w; done && \
-	    cp nvidia/cu*/bin/nvdisasm ../nvdisasm && cp nvidia/cu*/bin/cuobjdump ../cuobjdump || \
+	    cp nvidia/cu*/bin/nvdisasm ../nvdisasm && cp nvidia/cu*/bin/cuobjdump ../cuobjdump && \
+	    chmod 0755 ../nvdisasm ../cuobjdump || \
 	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
 
 $(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h) $(CONTRACTS) | toolkit

@@ -176,6 +176,20 @@ static void copy_trusted(const char *src, const char *dest)
     close(in);
 }
 
+/* Graded as root, the sandbox's own uid must read (and run) the grader's tools it is shown:
+ * others get read, and run where the owner may run (a umask of 077, a wheel's 0744). */
+static int let_others_read(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag, (void)ftw;
+    if (S_ISLNK(st->st_mode))
+        return 0;
+    mode_t m = st->st_mode & 07777;
+    const mode_t want = m | S_IROTH | ((S_ISDIR(st->st_mode) || (m & S_IXUSR)) ? S_IXOTH : 0);
+    if (want != m)
+        chmod(path, want);
+    return 0;
+}
+
 /* Give the work folder to the sandbox's uid (the grader runs as root). */
 static int chown_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -210,6 +224,8 @@ int main(int argc, char **argv)
     const char *student_tree = NULL, *student_rel = NULL;
     const char *copies[64][2], *gets[16][2], *envs[32];
     int n_copies = 0, n_gets = 0, n_envs = 0;
+    const char *own_visible[16]; /* the grader's own paths it is shown (not the system's) */
+    int n_own_visible = 0;
     double wall = 600;
     long long mem_mib = 4096, file_mib = 512;
     p.cpu_seconds = 600;
@@ -227,7 +243,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--student") && v2) student_tree = v, student_rel = v2, i += 2;
         else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
         else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
-        else if (!strcmp(a, "--visible")) sandbox_visible(&p, realpath(v, NULL) ? realpath(v, NULL) : v), i++;
+        else if (!strcmp(a, "--visible") && n_own_visible < 16) {
+            const char *real = realpath(v, NULL) ? realpath(v, NULL) : v;
+            sandbox_visible(&p, real);
+            own_visible[n_own_visible++] = real;
+            i++;
+        }
         else if (!strcmp(a, "--writable")) sandbox_writable(&p, realpath(v, NULL) ? realpath(v, NULL) : v), i++;
         else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
         else if (!strcmp(a, "--wall")) wall = atof(v), i++;
@@ -268,6 +289,8 @@ int main(int argc, char **argv)
     p.scratch = scratch;
     p.cwd = work;
     if (getuid() == 0) {
+        for (int v = 0; v < n_own_visible; v++)
+            nftw(own_visible[v], let_others_read, 16, FTW_PHYS);
         p.uid = give_to = sandbox_uid();
         if (nftw(work, chown_one, 16, FTW_PHYS) != 0)
             fail(2, "cannot give %s to the sandbox's user: %s", work, strerror(errno));

@@ -219,6 +219,15 @@ static void start_worker(int impl)
     int sv[2], pipefd[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC))
         fatal("cannot make a worker's channels: %s", strerror(errno));
+    /* Graded as root, the worker's own uid must read its program and object (a umask of 077
+     * would leave them the owner's alone). */
+    if (getuid() == 0) {
+        struct stat st;
+        const char *mine[] = {W.exe, w->so};
+        for (int i = 0; i < 2; i++)
+            if (stat(mine[i], &st) == 0 && (st.st_mode & 0555) != 0555)
+                chmod(mine[i], (st.st_mode & 07777) | 0555);
+    }
     /* Without namespaces a worker gets a scratch folder of its own in place of a private
      * /tmp, given to its uid when the grader runs as root (the uid is chosen here for that). */
     const uid_t uid = getuid() == 0 ? sandbox_uid() : getuid();

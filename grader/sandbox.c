@@ -196,7 +196,6 @@ static void drop_privileges(const sandbox_policy *p)
 
 static void apply_limits(const sandbox_policy *p, long tasks_before)
 {
-    set_limit(RLIMIT_CORE, 1); /* 1 byte: no core file, yet a crash still says "core dumped" */
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_AS, p->as_bytes);
     set_limit(RLIMIT_FSIZE, p->fsize_bytes);

@@ -196,7 +196,8 @@ static void drop_privileges(const sandbox_policy *p)
 
 static void apply_limits(const sandbox_policy *p, long tasks_before)
 {
-    set_limit(RLIMIT_CORE, 0);
+    const struct rlimit no_core = {0, 0}; /* no core file of untrusted memory, anywhere */
+    setrlimit(RLIMIT_CORE, &no_core);
     set_limit(RLIMIT_AS, p->as_bytes);
     set_limit(RLIMIT_FSIZE, p->fsize_bytes);
     set_limit(RLIMIT_CPU, p->cpu_seconds);

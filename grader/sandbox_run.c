@@ -208,6 +208,14 @@ static void on_signal(int sig)
     }
 }
 
+/* A path as the sandbox binds it: resolved (kept for the program's life), or as given when it
+ * does not exist here. */
+static const char *real_or_same(const char *path)
+{
+    char *real = realpath(path, NULL);
+    return real ? real : path;
+}
+
 static int says_out_of_memory(const char *text)
 {
     static const char *const words[] = {"out of memory", "memory exhausted", "bad_alloc",
@@ -244,12 +252,12 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
         else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
         else if (!strcmp(a, "--visible") && n_own_visible < 16) {
-            const char *real = realpath(v, NULL) ? realpath(v, NULL) : v;
+            const char *real = real_or_same(v);
             sandbox_visible(&p, real);
             own_visible[n_own_visible++] = real;
             i++;
         }
-        else if (!strcmp(a, "--writable")) sandbox_writable(&p, realpath(v, NULL) ? realpath(v, NULL) : v), i++;
+        else if (!strcmp(a, "--writable")) sandbox_writable(&p, real_or_same(v)), i++;
         else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
         else if (!strcmp(a, "--wall")) wall = atof(v), i++;
         else if (!strcmp(a, "--cpu")) p.cpu_seconds = atol(v), i++;

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "driver.h"
 #include "gpu_neighbours.h"
+#include "score.h"
 #include "stop.h"
 #include "../common/json.h"
 #include "../common/text.h"
@@ -459,17 +460,10 @@ static void build_all(const options *o, const lab_info *const *labs, int n, int 
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, int built,
                       const char *build_log, json_writer *w, totals *t)
 {
-    const char *thr_src, *spd_src, *cor_src, *tmo_src;
-    const double threshold = config_get(cfg, lab->name, "threshold", lab->threshold, &thr_src);
-    const double speed_pts = config_get(cfg, lab->name, "speed_points", -1, &spd_src);
-    const double correct_pts = config_get(cfg, lab->name, "correct_points", -1, &cor_src);
+    const score_rules rules = score_rules_for(cfg, lab);
+    const double threshold = rules.threshold;
+    const char *tmo_src;
     double timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
-    /* Partial speed credit: part of the points at a lower pass mark (by default half of them at
-     * 0.8 of the threshold: above every untouched skeleton on an H200, below the pass mark). */
-    const char *pthr_src, *ppts_src;
-    const double partial_thr =
-        config_get(cfg, lab->name, "partial_threshold", 0.8 * threshold, &pthr_src);
-    const double partial_pts_cfg = config_get(cfg, lab->name, "partial_points", -1, &ppts_src);
     if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
         timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
 
@@ -489,9 +483,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_string(w, "lab", lab->name);
     json_string(w, "number", lab->number);
     json_number(w, "threshold", threshold);
-    json_string(w, "threshold_source", thr_src);
+    json_string(w, "threshold_source", rules.threshold_source);
     json_number(w, "timeout_s", timeout);
-    json_number(w, "partial_threshold", partial_thr);
+    json_number(w, "partial_threshold", rules.partial_threshold);
     json_bool(w, "built", built);
     char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
     const size_t sl = strlen(o->student);
@@ -514,16 +508,13 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     harness_proc h;
     memset(&h, 0, sizeof h);
     json_array_begin(w, "checks");
-    int lab_earned = 0, lab_possible = 0, all_correct = 1;
+    check_outcome *outcomes = xcalloc((size_t)lab->n_checks, sizeof *outcomes);
+    check_score *scores = xcalloc((size_t)lab->n_checks, sizeof *scores);
+    lab_score score;
+    score_lab(lab, &rules, NULL, 0, NULL, &score);
     int env_error = 0; /* set once a check could not run for a reason outside the code */
     for (int i = 0; i < lab->n_checks; i++) {
         const lab_check *c = &lab->checks[i];
-        int points = c->points;
-        if (c->kind == CHECK_SPEED && speed_pts >= 0)
-            points = (int)speed_pts;
-        if (c->kind != CHECK_SPEED && correct_pts >= 0)
-            points = (int)correct_pts;
-        lab_possible += points;
 
         check_decision d;
         memset(&d, 0, sizeof d);
@@ -546,7 +537,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         } else if (env_error) { /* the machine cannot run this lab: say it once */
             d.v = VERDICT_ERROR;
             snprintf(d.message, sizeof d.message, "not run (same reason as above)");
-        } else if (c->kind == CHECK_SPEED && !all_correct) {
+        } else if (c->kind == CHECK_SPEED && !score_speed_counts(lab, outcomes, i)) {
             d.v = VERDICT_SKIP;
             snprintf(d.message, sizeof d.message,
                      "skipped: speed counts only once every correctness check passes");
@@ -576,25 +567,18 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                     snprintf(t->isolation, sizeof t->isolation, "%s", record_get(iso, "detail"));
             }
         }
-        if (c->kind != CHECK_SPEED && d.v != VERDICT_OK)
-            all_correct = 0;
         if (d.v == VERDICT_ERROR)
             env_error = 1;
-        int earned = d.v == VERDICT_OK ? points : 0;
-        if (c->kind == CHECK_SPEED && d.v == VERDICT_FAIL && d.below_threshold && points > 0 &&
-            partial_thr > 0 && d.speed.ratio >= partial_thr) {
-            const int partial = partial_pts_cfg >= 0 ? (int)partial_pts_cfg : points / 2;
-            earned = partial < points ? partial : points;
+        outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
+        score_lab(lab, &rules, outcomes, i + 1, scores, &score);
+        const check_score *s = &scores[i];
+        d.v = s->v;
+        if (s->partial) {
             char more[160];
             snprintf(more, sizeof more, " [partial credit: %d of %d points, for %.2fx or more]",
-                     earned, points, partial_thr);
+                     s->earned, s->points, rules.partial_threshold);
             strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
         }
-        lab_earned += earned;
-        if (d.v == VERDICT_FAIL)
-            t->failed++;
-        if (d.v == VERDICT_SKIP || d.v == VERDICT_ERROR)
-            t->not_run++;
         if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
             snprintf(name, sizeof name, "%s: %s", c->name, d.size);
         print_line(name, d.v, out.seconds, d.message);
@@ -614,8 +598,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_string(w, "message", d.message);
         json_string(w, "detail", d.detail);
         json_string(w, "blame", d.blame);
-        json_int(w, "points", points);
-        json_int(w, "earned", earned);
+        json_int(w, "points", s->points);
+        json_int(w, "earned", s->earned);
         json_number(w, "seconds", out.seconds);
         if (log_path[0])
             json_string(w, "log", log_path);
@@ -633,12 +617,16 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                "noisier beside them (close what you can and grade again for a steadier figure); "
                "no verdict blames you for them.\n", neighbours);
     json_string(w, "gpu_neighbours", neighbours);
-    json_int(w, "score", lab_earned);
-    json_int(w, "max", lab_possible);
+    json_int(w, "score", score.earned);
+    json_int(w, "max", score.possible);
     json_object_end(w);
-    printf("  %s: %d/%d\n", lab->name, lab_earned, lab_possible);
-    t->earned += lab_earned;
-    t->possible += lab_possible;
+    printf("  %s: %d/%d\n", lab->name, score.earned, score.possible);
+    t->earned += score.earned;
+    t->possible += score.possible;
+    t->failed += score.failed;
+    t->not_run += score.not_run;
+    free(outcomes);
+    free(scores);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -41,7 +41,7 @@ $(TESTS)/fake_runner: tests/fake_runner.c $(BUILD)/host/grader/results.o $(BUILD
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
-$(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c \
+$(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c tests/test_score.c \
                      $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) tests/suites.h | cunit
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@

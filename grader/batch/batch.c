@@ -54,6 +54,7 @@
 #include "../../common/text.h"
 #include "../config.h"
 #include "../lab.h"
+#include "../score.h"
 #include "../stop.h"
 #include "report.h"
 
@@ -402,21 +403,12 @@ static void load_course_config(void)
     if (slen)
         memcpy(B.config_text + flen + 1, set, slen);
     free(ftext);
-    /* The same points rule as the driver's: a course value replaces the table's. */
+    /* Each lab's maximum under the course config, by the driver's own rule (score.h). */
     for (int k = 0; k < n_all_labs; k++) {
-        const lab_info *lab = all_labs[k];
-        const double sp = config_get(&cfg, lab->name, "speed_points", -1, NULL);
-        const double cp = config_get(&cfg, lab->name, "correct_points", -1, NULL);
-        int max = 0;
-        for (int i = 0; i < lab->n_checks; i++) {
-            int pts = lab->checks[i].points;
-            if (lab->checks[i].kind == CHECK_SPEED && sp >= 0)
-                pts = (int)sp;
-            if (lab->checks[i].kind != CHECK_SPEED && cp >= 0)
-                pts = (int)cp;
-            max += pts;
-        }
-        B.lab_max[k] = max;
+        const score_rules rules = score_rules_for(&cfg, all_labs[k]);
+        lab_score score;
+        score_lab(all_labs[k], &rules, NULL, 0, NULL, &score);
+        B.lab_max[k] = score.possible;
     }
 }
 

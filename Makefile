@@ -145,7 +145,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text
-HOST_GRADER := results config driver_lib score gpu_neighbours stop
+HOST_GRADER := results config driver_lib lab_select score gpu_neighbours stop
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -364,7 +364,7 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/stud
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile sanitize runner-% bench-pieces-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile sanitize runner-% bench-pieces-% profile-lab-% sanitize-lab-%
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -399,6 +399,7 @@ endif
 	@mkdir -p $(GRADE_DIR) $(BUILD)
 	@$(DRIVER) --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
+	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
 	    --build 'exec $(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
@@ -429,6 +430,7 @@ ifneq ($(STUDENT_KIT),)
 endif
 	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
+	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    | tee $(BUILD)/bench/table.txt
@@ -440,10 +442,8 @@ endif
 # your code and the reference run in the harness's own process (tools follow one process;
 # neither grades). A lab's counters are grader/labs/NN-name/profile.tsv; PROFILE_name :=
 # timeline in its lab.mk draws the timeline instead.
-comma := ,
-# LAB= item -> lab name: its name, number (06 or 6) or folder (06-transpose); empty if none.
-lab_name_of = $(firstword $(foreach d,$(LAB_DIRS),$(if $(filter $(1),$(d) $(word 2,$(subst -, ,$(d))) $(firstword $(subst -, ,$(d))) $(patsubst 0%,%,$(firstword $(subst -, ,$(d))))),$(word 2,$(subst -, ,$(d))))))
-TOOL_LABS = $(if $(strip $(LAB)),$(foreach l,$(subst $(comma), ,$(LAB)),$(or $(call lab_name_of,$(l)),$(error LAB: no lab '$(l)'; the labs are $(LAB_NAMES) (or their numbers)))),$(LAB_NAMES))
+# LAB= as the driver reads it (grader/lab_select.h): one lab name a line, or its error.
+tool_labs = $(DRIVER) --list-labs --lab "$(LAB)"
 tool_args = --lab $(call lab_dir,$(1)) --harness $(LABB)/$(1)/harness --worker $(WORKER) \
     --student $(RUNNERS)/$(1)/student.so --reference $(LABB)/$(1)/reference.so \
     --label "$(if $(filter labs,$(STUDENT)),your code,$(STUDENT)) ($(call student_src,$(1)))"
@@ -452,18 +452,27 @@ need_gpu = $(if $(filter gpu,$(MODE)),,echo "make $@ runs your kernels on a GPU,
 
 profile: $(DRIVER)
 	@$(need_gpu)
-	@$(if $(filter 1,$(words $(TOOL_LABS))),,echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2)
-	@$(MAKE) -s --no-print-directory runner-$(TOOL_LABS)
-	@echo "Profiling lab $(call lab_dir,$(TOOL_LABS)): one call of yours and one of the reference per speed problem..."
-	@grader/tools/profile.sh $(call tool_args,$(TOOL_LABS)) --out $(BUILD)/profile/$(TOOL_LABS) \
-	    $(if $(filter timeline,$(PROFILE_$(TOOL_LABS))),--timeline)
+	@labs=$$($(tool_labs)) || exit 2; \
+	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2; fi; \
+	    $(MAKE) -s --no-print-directory profile-lab-$$labs
 
 sanitize: $(DRIVER)
 	@$(need_gpu)
-	@$(MAKE) -s --no-print-directory $(foreach n,$(TOOL_LABS),runner-$(n))
-	@status=0; $(foreach n,$(TOOL_LABS),echo; echo "== lab $(call lab_dir,$(n))"; \
-	    grader/tools/sanitize.sh $(call tool_args,$(n)) --out $(BUILD)/sanitize/$(n) $(if $(SEED),--seed $(SEED)); \
-	    s=$$?; [ $$s -gt $$status ] && status=$$s;) exit $$status
+	@labs=$$($(tool_labs)) || exit 2; \
+	    $(MAKE) -s --no-print-directory $$(printf 'runner-%s ' $$labs) || exit 2; \
+	    status=0; for n in $$labs; do $(MAKE) -s --no-print-directory sanitize-lab-$$n; \
+	    s=$$?; [ $$s -gt $$status ] && status=$$s; done; exit $$status
+
+# One lab each (%: its name, from tool_labs).
+profile-lab-%:
+	@$(MAKE) -s --no-print-directory runner-$*
+	@echo "Profiling lab $(call lab_dir,$*): one call of yours and one of the reference per speed problem..."
+	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
+	    $(if $(filter timeline,$(PROFILE_$*)),--timeline)
+
+sanitize-lab-%:
+	@echo; echo "== lab $(call lab_dir,$*)"
+	@grader/tools/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
 doctor:
 	@grader/tools/doctor.sh

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lab.h"
+#include "lab_select.h"
 
 /* Every key, what it may be set to, and how to say so. Points are whole numbers with a cap
  * that keeps any total far from overflow; a threshold is a ratio of times; a timeout is
@@ -28,22 +29,20 @@ static const struct key_rule {
     {"partial_points", 0, CONFIG_MAX_POINTS, 0, 1, "a whole number of points from 0 to 1000"},
 };
 
-/* 1 if lab is "*" or the name of a lab compiled into this program. */
+/* 1 if lab is "*" or the name of a lab compiled into this program. A lab's number or folder
+ * (lab_select.h) is recognised, and answered with the name to write instead: config keys are
+ * names, so that one lab is never set under two spellings. */
 static int known_lab(const char *lab, char *hint, int hintlen)
 {
     hint[0] = 0;
     if (!strcmp(lab, "*"))
         return 1;
-    for (int i = 0; i < n_all_labs; i++) {
-        if (!strcmp(lab, all_labs[i]->name))
-            return 1;
-        char dir[96];
-        snprintf(dir, sizeof dir, "%s-%s", all_labs[i]->number, all_labs[i]->name);
-        if (!strcmp(lab, all_labs[i]->number) || !strcmp(lab, dir) ||
-            (atoi(lab) > 0 && atoi(lab) == atoi(all_labs[i]->number)))
-            snprintf(hint, hintlen, " (lab %s is `%s`: write %s.key)", all_labs[i]->number,
-                     all_labs[i]->name, all_labs[i]->name);
-    }
+    const lab_info *named = find_lab(lab);
+    if (named && !strcmp(lab, named->name))
+        return 1;
+    if (named)
+        snprintf(hint, hintlen, " (lab %s is `%s`: write %s.key)", named->number, named->name,
+                 named->name);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "driver.h"
 #include "gpu_neighbours.h"
+#include "lab_select.h"
 #include "score.h"
 #include "stop.h"
 #include "../common/json.h"
@@ -54,6 +55,9 @@ typedef struct options {
     const char *logs;     /* where per-check logs go */
     unsigned long long seed; /* the run's secret seed */
     int bench;            /* 1: print the bench table instead of grading */
+    int list_labs;        /* 1: print the labs --lab selects, one name a line, and stop */
+    const char *make_files; /* the Makefile's student file of every lab, space-separated, or
+                               NULL: checked against lab_student_file before anything runs */
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -467,14 +471,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
         timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
 
-    {
-        const size_t sl = strlen(o->student);
-        if (sl > 3 && !strcmp(o->student + sl - 3, ".cu"))
-            printf("\n== %s %s: %s (%s)\n", lab->number, lab->name, lab->title, o->student);
-        else
-            printf("\n== %s %s: %s (%s/%s-%s/%s.cu)\n", lab->number, lab->name, lab->title,
-                   o->student, lab->number, lab->name, lab->name);
-    }
+    char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
+    lab_student_file(o->student, lab, expected, sizeof expected);
+    printf("\n== %s %s: %s (%s)\n", lab->number, lab->name, lab->title, expected);
     /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
     char neighbours[2048] = "";
     if (!strcmp(o->mode, "gpu"))
@@ -487,13 +486,6 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_number(w, "timeout_s", timeout);
     json_number(w, "partial_threshold", rules.partial_threshold);
     json_bool(w, "built", built);
-    char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
-    const size_t sl = strlen(o->student);
-    if (sl > 3 && !strcmp(o->student + sl - 3, ".cu"))
-        snprintf(expected, sizeof expected, "%s", o->student);
-    else
-        snprintf(expected, sizeof expected, "%s/%s-%s/%s.cu", o->student, lab->number,
-                 lab->name, lab->name);
     const int missing = !built && access(expected, R_OK) != 0;
     if (missing) {
         printf("  your file was not found: expected it at %s\n", expected);
@@ -753,7 +745,8 @@ static void usage(void)
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
                     "                    [--build 'CMD %%s'] [--json FILE] [--logs DIR]\n"
-                    "                    [--bench --variants 'LAB:NAME=SO ...']\n"
+                    "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
+                    "       grade-driver --list-labs [--lab NAME,...]\n"
                     "Run it through `make grade` or `make bench`.\n");
     exit(2);
 }
@@ -776,7 +769,8 @@ static options parse_options(int argc, char **argv)
         {"logs", required_argument, NULL, 'g'},   {"seed", required_argument, NULL, 'e'},
         {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
         {"variants", required_argument, NULL, 'v'},
-        {"require-isolation", no_argument, NULL, 'R'}, {NULL, 0, NULL, 0}};
+        {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
+        {"student-files", required_argument, NULL, 'F'}, {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
@@ -796,6 +790,8 @@ static options parse_options(int argc, char **argv)
             break;
         case 'B': o.bench = 1; break;
         case 'R': o.require_isolation = 1; break;
+        case 'X': o.list_labs = 1; break;
+        case 'F': o.make_files = optarg; break;
         case 'v':
             if (o.n_variants < 64)
                 o.variants[o.n_variants++] = optarg;
@@ -813,45 +809,46 @@ static options parse_options(int argc, char **argv)
         default: usage();
         }
     }
-    if (!o.labdir || !o.runners || !o.worker || optind != argc)
+    if (optind != argc || (!o.list_labs && (!o.labdir || !o.runners || !o.worker)))
         usage();
     if (!have_seed && getrandom(&o.seed, sizeof o.seed, 0) != sizeof o.seed)
         o.seed = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid();
     return o;
 }
 
-/* The labs named in o->labs (comma-separated), or all; exits with a clear message on a typo. */
+/* The labs LAB= names (lab_select.h), or all; exits with the list of labs on a typo. */
 static int select_labs(const options *o, const lab_info **out)
 {
-    if (!o->labs) {
-        for (int i = 0; i < n_all_labs; i++)
-            out[i] = all_labs[i];
-        return n_all_labs;
-    }
-    int n = 0;
-    char *copy = strdup(o->labs), *save = NULL;
-    for (char *k = strtok_r(copy, ", ", &save); k; k = strtok_r(NULL, ", ", &save)) {
-        const lab_info *lab = find_lab(k);
-        if (!lab) {
-            fprintf(stderr, "error: no lab called `%s`. Labs:", k);
-            for (int i = 0; i < n_all_labs; i++)
-                fprintf(stderr, " %s (%s)", all_labs[i]->name, all_labs[i]->number);
-            fprintf(stderr, "\n");
-            exit(2);
-        }
-        int seen = 0; /* LAB=01,1,coalescing names one lab: grade it once */
-        for (int i = 0; i < n; i++)
-            seen |= out[i] == lab;
-        if (!seen)
-            out[n++] = lab;
-    }
-    free(copy);
-    if (n == 0) {
-        fprintf(stderr, "error: LAB=%s names no lab. Try LAB=transpose, LAB=06 or LAB=01,06 "
-                        "(or leave LAB out to grade every lab).\n", o->labs);
+    char err[1024];
+    const int n = lab_list_parse(o->labs ? o->labs : "", out, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "error: %s\n", err);
         exit(2);
     }
     return n;
+}
+
+/* The Makefile builds each lab from the file its student_src names; reports and "not found"
+ * speak of lab_student_file's. They must be one file: a lab whose folder does not match its
+ * table's number and name stops here, before anything is graded. */
+static void check_make_files(const options *o)
+{
+    if (!o->make_files)
+        return;
+    for (int i = 0; i < n_all_labs; i++) {
+        char want[1024];
+        lab_student_file(o->student, all_labs[i], want, sizeof want);
+        const size_t wl = strlen(want);
+        int found = 0;
+        for (const char *p = o->make_files; *p && !found; p += strcspn(p, " ")) {
+            p += strspn(p, " ");
+            found = strncmp(p, want, wl) == 0 && (p[wl] == ' ' || p[wl] == 0);
+        }
+        if (!found)
+            fatal("lab %s %s: the Makefile builds none of its files from %s (it builds: %s); the "
+                  "lab's folder must be grader/labs/%s-%s, as its table.c says", all_labs[i]->number,
+                  all_labs[i]->name, want, o->make_files, all_labs[i]->number, all_labs[i]->name);
+    }
 }
 
 static void load_config(config *cfg, json_writer *w)
@@ -884,9 +881,15 @@ int main(int argc, char **argv)
      * (verdicts are decided here). */
     prctl(PR_SET_DUMPABLE, 0);
     use_colour = isatty(1) && !getenv("NO_COLOR") && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
-    mkdir(o.logs, 0755);
     const lab_info *labs[64];
     const int n = select_labs(&o, labs);
+    if (o.list_labs) { /* the Makefile's make profile and make sanitize read LAB= through this */
+        for (int i = 0; i < n; i++)
+            printf("%s\n", labs[i]->name);
+        return 0;
+    }
+    check_make_files(&o);
+    mkdir(o.logs, 0755);
     /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
      * left as it was (this run's is written whole, or not at all). */
     stop_on_signals(500, "everything this grading started has ended, and it wrote no "
@@ -937,6 +940,7 @@ int main(int argc, char **argv)
     snprintf(seed_s, sizeof seed_s, "0x%llx", o.seed);
     json_string(&w, "seed", seed_s);
     json_string(&w, "student", o.student);
+    json_string(&w, "runners", o.runners); /* this tree's built objects (grade-batch removes them) */
     config cfg = {.n = 0};
     load_config(&cfg, &w);
 

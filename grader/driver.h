@@ -118,9 +118,6 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
 void decide_check(const lab_info *lab, const lab_check *c, double threshold,
                   const child_outcome *o, const record_list *l, check_decision *d);
 
-/* Find a lab by name ("coalescing") or number ("01", "1"); NULL if none. */
-const lab_info *find_lab(const char *key);
-
 #ifdef __cplusplus
 }
 #endif

@@ -775,20 +775,3 @@ static void decide_check_raw(const lab_info *lab, const lab_check *c, double thr
     else
         set(d, VERDICT_OK, "%s", d->size);
 }
-
-const lab_info *find_lab(const char *key)
-{
-    for (int i = 0; i < n_all_labs; i++) {
-        const lab_info *lab = all_labs[i];
-        if (!strcmp(key, lab->name) || !strcmp(key, lab->number) ||
-            (key[0] && atoi(key) > 0 && atoi(key) == atoi(lab->number) &&
-             strspn(key, "0123456789") == strlen(key)))
-            return lab;
-        /* "01-coalescing", the directory name, works too */
-        char dir[96];
-        snprintf(dir, sizeof dir, "%s-%s", lab->number, lab->name);
-        if (!strcmp(key, dir))
-            return lab;
-    }
-    return NULL;
-}

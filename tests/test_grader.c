@@ -7,6 +7,7 @@
 #include "../common/text.h"
 #include "../grader/config.h"
 #include "../grader/driver.h"
+#include "../grader/lab_select.h"
 #include "../grader/results.h"
 #include "suites.h"
 
@@ -310,7 +311,71 @@ static void test_find_lab(void)
     CU_ASSERT_PTR_EQUAL(find_lab("01-coalescing"), find_lab("coalescing"));
     CU_ASSERT_PTR_NULL(find_lab("coalesce"));
     CU_ASSERT_PTR_NULL(find_lab("1x"));
+    CU_ASSERT_PTR_NULL(find_lab("-1"));
+    CU_ASSERT_PTR_NULL(find_lab("0"));
+    CU_ASSERT_PTR_NULL(find_lab("10"));
     CU_ASSERT_PTR_NULL(find_lab(""));
+}
+
+/* LAB= as every tool reads it (grader/lab_select.h): the labs chosen, in workbook order, or
+ * the error's words. */
+static const struct lab_list_case {
+    const char *text; /* LAB= */
+    const char *want; /* the names chosen, space-separated; NULL: an error */
+    const char *says; /* a phrase of the error */
+} lab_list_cases[] = {
+    {"", "coalescing banks divergence ilp streams transpose reduction tail sgemm", NULL},
+    {"   ", "coalescing banks divergence ilp streams transpose reduction tail sgemm", NULL},
+    {"transpose", "transpose", NULL},
+    {"06", "transpose", NULL},
+    {"6", "transpose", NULL},
+    {"06-transpose", "transpose", NULL},
+    {"01,1", "coalescing", NULL},                  /* one lab, named twice: graded once */
+    {"01,coalescing,01-coalescing", "coalescing", NULL},
+    {"06,01", "coalescing transpose", NULL},       /* workbook order, whatever the order given */
+    {"06 01", "coalescing transpose", NULL},       /* spaces separate too */
+    {" 06 , 9 ", "transpose sgemm", NULL},
+    {",", NULL, "empty item"},
+    {"01,,06", NULL, "empty item"},
+    {"01,", NULL, "empty item"},
+    {"nosuchlab", NULL, "no lab called `nosuchlab`"},
+    {"01,nosuchlab", NULL, "no lab called `nosuchlab`"},
+    {"6x", NULL, "no lab called `6x`"},
+    {"10", NULL, "no lab called `10`"},
+};
+
+static void test_lab_list_parse(void)
+{
+    for (size_t k = 0; k < sizeof lab_list_cases / sizeof lab_list_cases[0]; k++) {
+        const struct lab_list_case *c = &lab_list_cases[k];
+        const lab_info *labs[64];
+        char err[1024] = "", got[512] = "";
+        const int n = lab_list_parse(c->text, labs, err, sizeof err);
+        for (int i = 0; i < n; i++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", labs[i]->name);
+        const int ok = c->want ? n >= 0 && !strcmp(got, c->want)
+                               : n == -1 && strstr(err, c->says) && strstr(err, "09 sgemm");
+        if (!ok)
+            printf("\n  LAB=%s: got %d `%s` `%s`", c->text, n, got, err);
+        CU_ASSERT_TRUE(ok);
+    }
+}
+
+/* The student's file: a tree laid out like labs/, or one .cu file. */
+static void test_student_paths(void)
+{
+    const lab_info *t = find_lab("transpose");
+    char buf[256];
+    lab_student_file("labs", t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "labs/06-transpose/transpose.cu");
+    lab_student_file("/x/tree", t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "/x/tree/06-transpose/transpose.cu");
+    lab_student_file("solutions/06-transpose/steps/2-tiled.cu", t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "solutions/06-transpose/steps/2-tiled.cu");
+    lab_student_rel(t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "06-transpose/transpose.cu");
+    lab_folder(t, buf, sizeof buf);
+    CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
 }
 
 static CU_TestInfo grader_tests[] = {
@@ -322,6 +387,8 @@ static CU_TestInfo grader_tests[] = {
     {"speed verdicts", test_speed_verdicts},
     {"hang and crash verdicts", test_process_verdicts},
     {"labs are found by name, number or directory", test_find_lab},
+    {"LAB= lists: names, numbers, duplicates, order, errors", test_lab_list_parse},
+    {"a student's file: in a tree, or one file", test_student_paths},
     {"student text in messages is shown as data", test_student_text_is_data},
     CU_TEST_INFO_NULL,
 };

@@ -54,11 +54,10 @@
 #include "../../common/text.h"
 #include "../config.h"
 #include "../lab.h"
+#include "../lab_select.h"
 #include "../score.h"
 #include "../stop.h"
 #include "report.h"
-
-const lab_info *find_lab(const char *key); /* grader/driver_lib.c */
 
 #define FILE_CAP (1 << 20)          /* largest lab file accepted, bytes */
 #define MAX_ENTRIES 10000           /* files and folders walked in one submission */
@@ -331,47 +330,23 @@ static void require_plain_path(const char *what, const char *path)
                 ". _ / + -", what, path, *p);
 }
 
-/* LAB: names or numbers, separated by commas (or spaces); empty means every lab. An empty
- * item ("LAB=,"), an unknown lab or a lab named twice is an error, never "nothing graded". */
+/* LAB= as the driver reads it (lab_select.h): B.selected and the list handed to grade.sh. */
 static void select_labs(void)
 {
-    const int all = strspn(S.lab, " ") == strlen(S.lab);
-    for (int k = 0; k < n_all_labs; k++)
-        B.selected[k] = all;
-    if (!all) {
-        char *copy = xstrdup(S.lab);
-        for (char *item = copy, *comma; item; item = comma ? comma + 1 : NULL) {
-            comma = strchr(item, ',');
-            if (comma)
-                *comma = 0;
-            if (strspn(item, " ") == strlen(item))
-                die("LAB=%s has an empty item; give lab names or numbers, e.g. LAB=01,transpose",
-                    S.lab);
-            for (char *save = NULL, *t = strtok_r(item, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-                const lab_info *lab = find_lab(t);
-                if (!lab) {
-                    fprintf(stderr, "grade-batch: error: LAB=%s: no lab called `%s`. Labs:", S.lab, t);
-                    for (int k = 0; k < n_all_labs; k++)
-                        fprintf(stderr, " %s (%s)", all_labs[k]->name, all_labs[k]->number);
-                    fputc('\n', stderr);
-                    exit(2);
-                }
-                for (int k = 0; k < n_all_labs; k++) {
-                    if (all_labs[k] != lab)
-                        continue;
-                    if (B.selected[k])
-                        die("LAB=%s names lab %s %s twice", S.lab, lab->number, lab->name);
-                    B.selected[k] = 1;
-                }
-            }
-        }
-        free(copy);
-    }
+    const lab_info *labs[ROW_MAX_LABS];
+    char err[1024];
+    const int n = lab_list_parse(S.lab, labs, err, sizeof err);
+    if (n < 0)
+        die("%s", err);
     B.labs_arg[0] = 0;
-    for (int k = 0; k < n_all_labs; k++)
+    for (int k = 0; k < n_all_labs; k++) {
+        B.selected[k] = 0;
+        for (int i = 0; i < n; i++)
+            B.selected[k] |= labs[i] == all_labs[k];
         if (B.selected[k])
-            snprintf(B.labs_arg + strlen(B.labs_arg), sizeof B.labs_arg - strlen(B.labs_arg), "%s%s",
-                     B.labs_arg[0] ? "," : "", all_labs[k]->name);
+            snprintf(B.labs_arg + strlen(B.labs_arg), sizeof B.labs_arg - strlen(B.labs_arg),
+                     "%s%s", B.labs_arg[0] ? "," : "", all_labs[k]->name);
+    }
 }
 
 /* The course config as the driver will read it: validated now (one clear error before any
@@ -630,10 +605,10 @@ static int walk(student *s, int dirfd, const char *rel, int depth, int *entries)
 /* The submission's file for lab k: 1 and the bytes if present, 0 if absent, -1 if refused. */
 static int read_lab_file(student *s, int subfd, int k)
 {
-    const lab_info *lab = all_labs[k];
-    char dir[96], file[96];
-    snprintf(dir, sizeof dir, "%s-%s", lab->number, lab->name);
-    snprintf(file, sizeof file, "%s.cu", lab->name);
+    char dir[96], file[96], rel[200];
+    lab_student_rel(all_labs[k], rel, sizeof rel); /* "NN-name/name.cu": opened a part at a time */
+    lab_folder(all_labs[k], dir, sizeof dir);
+    snprintf(file, sizeof file, "%s", rel + strlen(dir) + 1);
     int dfd = openat(subfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     if (dfd < 0) {
         if (errno == ENOENT)
@@ -721,8 +696,7 @@ static void scan_student(student *s)
         if (s->file[k])
             continue;
         char path[PATH_MAX];
-        snprintf(path, sizeof path, "labs/%s-%s/%s.cu", all_labs[k]->number, all_labs[k]->name,
-                 all_labs[k]->name);
+        lab_student_file("labs", all_labs[k], path, sizeof path);
         s->file[k] = read_whole(path, &s->size[k]);
         if (!s->file[k])
             die("the skeleton %s is missing from this checkout", path);
@@ -937,9 +911,10 @@ static void keeper(const student *s, const char *gpu)
     mkdirs(gdir);
     mkdirs(sdir);
     for (int k = 0; k < n_all_labs; k++) {
-        snprintf(path, sizeof path, "%s/%s-%s", tree, all_labs[k]->number, all_labs[k]->name);
+        lab_student_file(tree, all_labs[k], path, sizeof path);
+        *strrchr(path, '/') = 0;
         mkdirs(path);
-        snprintf(path + strlen(path), sizeof path - strlen(path), "/%s.cu", all_labs[k]->name);
+        path[strlen(path)] = '/';
         write_whole(path, s->file[k], s->size[k]);
     }
 
@@ -1061,19 +1036,16 @@ static void keeper(const student *s, const char *gpu)
     }
     write_exports(sdir, &row, results);
     write_record(s, &row);
-    jv_free(results);
 
-    /* The runners built for this tree are not needed again (a regrade rebuilds them). */
-    char tag[PATH_MAX], runners[PATH_MAX * 2];
-    snprintf(tag, sizeof tag, "%s", tree);
-    for (char *p = tag; *p; p++)
-        if (*p == '/')
-            *p = '_';
-    for (int m = 0; m < 2; m++) {
-        snprintf(runners, sizeof runners, "%s/%s/%s", S.build ? S.build : "build",
-                 m ? "gpu" : "emu", tag);
+    /* The runners built for this tree are not needed again (a regrade rebuilds them). The
+     * driver records where make put them (the Makefile's RUNNERS), always under BUILD. */
+    const char *built = S.build ? S.build : "build";
+    const char *runners = jv_str(jv_get(results, "runners"), "");
+    const size_t bl = strlen(built), rl = strlen(runners);
+    if (rl > bl + 1 && !strncmp(runners, built, bl) && runners[bl] == '/' &&
+        !strstr(runners, "/../") && strcmp(runners + rl - 3, "/..") != 0)
         rm_tree(runners);
-    }
+    jv_free(results);
     _exit(0);
 }
 

@@ -173,7 +173,7 @@ def test_input_errors(tmp):
     out = os.path.join(tmp, "out-errors")
     cases = [
         (["LAB=,"], {}, "empty item"),
-        (["LAB=01,1"], {}, "twice"),
+        (["LAB=01,,06"], {}, "empty item"),
         (["LAB=nosuchlab"], {}, "no lab called `nosuchlab`"),
         (["SEED=-1"], {}, "SEED=-1 is not a number"),
         (["SEED=12abc"], {}, "SEED=12abc is not a number"),
@@ -214,6 +214,18 @@ def test_hostile(tmp):
     check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff: 8/15" in log,
           "the batch's output shows names as escapes", shown_as_text(r.stdout))
     check(r.returncode == 0, "hostile-names batch finished", log[-3000:])
+    # make builds each student's objects under BUILD/emu/<its tree's path, / as _>; the batch
+    # removes them where the driver's results.json says they are.
+    emu_dir = os.path.join(ROOT, BUILD, "emu")
+    tag = os.path.realpath(out).replace("/", "_") + "_work_"
+    left = [d for d in os.listdir(emu_dir) if d.startswith(tag)]
+    said = set()
+    for sid in os.listdir(os.path.join(out, "students")):
+        res = os.path.join(out, "students", sid, "results.json")
+        if os.path.exists(res):
+            said.add(json.load(open(res)).get("runners", "").startswith(os.path.join(BUILD, "emu", tag)))
+    check(said == {True} and not left, "each student's built objects are removed once graded",
+          (said, left))
     for where in (ROOT, subs, tmp, os.path.join(out)):
         check(not os.path.exists(os.path.join(where, "X")) and not os.path.exists(os.path.join(where, "Y")),
               "no command in a name ran (no X or Y in %s)" % where)

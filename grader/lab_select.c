@@ -1,0 +1,89 @@
+/* lab_select.c - TRUSTED, NO GPU: LAB= and the student's paths (see lab_select.h). */
+#include "lab_select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const lab_info *find_lab(const char *key)
+{
+    /* A number is digits only ("6", "06", "006"), never "6x" or "-6". */
+    const int number = key[0] && strspn(key, "0123456789") == strlen(key) ? atoi(key) : 0;
+    for (int i = 0; i < n_all_labs; i++) {
+        const lab_info *lab = all_labs[i];
+        char folder[96];
+        lab_folder(lab, folder, sizeof folder);
+        if (!strcmp(key, lab->name) || !strcmp(key, folder) ||
+            (number > 0 && number == atoi(lab->number)))
+            return lab;
+    }
+    return NULL;
+}
+
+/* err = "LAB=<text>: <what>. Labs: 01 coalescing, 02 banks, ..." */
+static int list_error(char *err, size_t errlen, const char *text, const char *what)
+{
+    int k = snprintf(err, errlen, "LAB=%s: %s. Labs:", text, what);
+    for (int i = 0; i < n_all_labs && k > 0 && (size_t)k < errlen; i++)
+        k += snprintf(err + k, errlen - k, "%s %s %s", i ? "," : "", all_labs[i]->number,
+                      all_labs[i]->name);
+    return -1;
+}
+
+int lab_list_parse(const char *text, const lab_info **out, char *err, size_t errlen)
+{
+    int chosen[256] = {0}; /* by index into all_labs */
+    const int all = strspn(text, " ") == strlen(text);
+    if (!all) {
+        char *copy = strdup(text);
+        if (!copy)
+            return snprintf(err, errlen, "out of memory"), -1;
+        for (char *item = copy, *comma; item; item = comma ? comma + 1 : NULL) {
+            comma = strchr(item, ',');
+            if (comma)
+                *comma = 0;
+            if (strspn(item, " ") == strlen(item)) {
+                free(copy);
+                return list_error(err, errlen, text, "an empty item (give lab names or "
+                                  "numbers, e.g. LAB=01,transpose)");
+            }
+            for (char *save = NULL, *t = strtok_r(item, " ", &save); t;
+                 t = strtok_r(NULL, " ", &save)) {
+                const lab_info *lab = find_lab(t);
+                if (!lab) {
+                    char what[160];
+                    snprintf(what, sizeof what, "no lab called `%.100s`", t);
+                    free(copy);
+                    return list_error(err, errlen, text, what);
+                }
+                for (int i = 0; i < n_all_labs && i < 256; i++)
+                    chosen[i] |= all_labs[i] == lab;
+            }
+        }
+        free(copy);
+    }
+    int n = 0;
+    for (int i = 0; i < n_all_labs && i < 256; i++)
+        if (all || chosen[i])
+            out[n++] = all_labs[i];
+    return n;
+}
+
+void lab_folder(const lab_info *lab, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%s", lab->number, lab->name);
+}
+
+void lab_student_rel(const lab_info *lab, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s-%s/%s.cu", lab->number, lab->name, lab->name);
+}
+
+void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len)
+{
+    const size_t sl = strlen(student);
+    if (sl > 3 && !strcmp(student + sl - 3, ".cu"))
+        snprintf(buf, len, "%s", student);
+    else
+        snprintf(buf, len, "%s/%s-%s/%s.cu", student, lab->number, lab->name, lab->name);
+}

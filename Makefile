@@ -86,15 +86,17 @@ Q_NVCC = @echo "  NVCC    $<";
 Q_LINK = @echo "  LINK    $@";
 Q_VET = @echo "  VET     $<";
 endif
-NVFLAGS = -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon \
+NVFLAGS = -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
 
 # ------------------------------------------------------------------------------------------
 # The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/
-# with the contract name.h, the check table table.c, the problem problem.cu and the shim
-# shim_untrusted.cu. A lab may add grader/labs/NN-name/lab.mk: ENTRY_name (entry points,
-# default: the name), LIBS_name (runner link flags), and what its student file may not use:
-# FORBID_name (regex over symbols), FORBID_PTX_name and FORBID_SASS_name (over instructions).
+# with the contract name.h, the manifest and check table table.c, the problem problem.cu and
+# the shim shim_untrusted.cu. The table is the one place for the lab's entry points and their
+# signatures and for what its student file may not use: ENTRY_name, FORBID_name (regex over
+# symbols), FORBID_PTX_name and FORBID_SASS_name (over instructions) come from it, through
+# $(BUILD)/gen/labs.mk (below). A lab may add grader/labs/NN-name/lab.mk for its link flags
+# (LIBS_name for the harness, SHIM_LIBS_name for the shim) and PROFILE_name.
 
 LAB_DIRS  := $(sort $(notdir $(wildcard grader/labs/[0-9][0-9]-*)))
 LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))
@@ -145,7 +147,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text
-HOST_GRADER := results config driver_lib lab_select score gpu_neighbours stop
+HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -175,6 +177,22 @@ SANDBOX_RUN := $(BUILD)/host/sandbox-run
 $(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
 	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox_run.c grader/sandbox.c common/text.c common/util.c -o $@
+
+# What the build derives from the lab tables (grader/lab_manifest.c): the make variables above,
+# and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
+# each contract's prototype) for every problem.cu and shim. A file is rewritten only when its
+# text changes, so that a table's new hint rebuilds no CUDA object.
+MANIFEST := $(BUILD)/host/lab-manifest
+GEN := $(BUILD)/gen
+MANIFEST_H := $(GEN)/lab_manifest.h
+$(MANIFEST): grader/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $^ -lm -o $@
+$(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
+	@mkdir -p $(@D)
+	@$(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
+ifneq ($(filter-out clean help,$(or $(MAKECMDGOALS),all)),)
+include $(GEN)/labs.mk
+endif
 
 # $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
 # headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes
@@ -271,9 +289,9 @@ endif
 	$(Q_NVCC)CUDA_HOME=$(CUDA_HOME) $(call sandboxed_build,$*,$@) \
 	    --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
 	    $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
-	    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon,$(NVFLAGS)) -Iinclude -arch=compute_90" \
+	    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90" \
 	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(FORBID_PTX_$*)" \
-	    $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon,$(NVFLAGS)) -Iinclude $(PIC))
+	    $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC))
 
 $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
@@ -286,8 +304,8 @@ $(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
-# Default entry point: the lab's name (a lab's .mk may list several in ENTRY_name).
-$(foreach n,$(LAB_NAMES),$(eval ENTRY_$(n) ?= $(n)))
+# The problems and shims include lab_manifest.h.
+$(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 
 # Everything one lab needs to be graded, in this mode.
 lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/student.so $(BUILD)/$(MODE)/worker
@@ -303,7 +321,8 @@ EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
-EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader
+EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
+$(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT := -rdynamic -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))

@@ -29,11 +29,30 @@ typedef struct lab_check {
                                          `size` everywhere */
 } lab_check;
 
+/* An entry point: a function the student's file defines and the harness calls. */
+typedef struct lab_entry {
+    const char *symbol;    /* "transpose": the name the student's file must define */
+    const char *signature; /* its parameters exactly as the contract header declares them (it
+                              returns void): "float *out, const float *in, int rows, int cols,
+                              cudaStream_t stream". The build checks the header against it. */
+    const char *wire;      /* what harness_call packs for it (harness.h), one code per
+                              argument: the signature's parameters in order, the stream left
+                              out, then the arguments of any parameter the shim makes itself
+                              (lab 05's kernel). The build checks it against the signature. */
+} lab_entry;
+
+/* A lab's manifest and table. Its name, number, entry points and what its student file may
+ * not use are written here and nowhere else: the build derives the rest (grader/lab_manifest.c). */
 typedef struct lab_info {
     const char *number;       /* "01": order in the workbook, also accepted by LAB= */
     const char *name;         /* "coalescing": LAB=, file, directory and config key */
     const char *title;        /* "Global-memory coalescing" */
-    const char *entry_points; /* space-separated symbols the student file must define */
+    const lab_entry *entries; /* the entry points, in the shim's order (harness_call's index) */
+    int n_entries;            /* how many (at least 1) */
+    const char *forbid_symbols; /* extended regex over the student object's global and
+                                   undefined symbols that rejects it (grader/vet.sh); NULL: none */
+    const char *forbid_ptx;   /* the same over the instructions of its PTX; NULL: none */
+    const char *forbid_sass;  /* the same over its machine code (cuobjdump); NULL: none */
     double threshold;         /* default pass mark: reference time / student time */
     const char *hint_correct; /* shown under a failed correctness check */
     const char *hint_speed;   /* shown under a failed speed check */

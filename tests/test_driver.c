@@ -15,8 +15,10 @@ static const lab_check checks[] = {
     {"33 x 33", CHECK_VISIBLE, 0, {33, 33}, 1},
     {"speed", CHECK_SPEED, 0, {0}, 5},
 };
-static const lab_info lab = {"99", "fake", "A fake lab", "fake", 0.8, "HINT-CORRECT",
-                             "HINT-SPEED", 10, checks, 2};
+static const lab_info lab = {.number = "99", .name = "fake", .title = "A fake lab",
+                             .threshold = 0.8, .hint_correct = "HINT-CORRECT",
+                             .hint_speed = "HINT-SPEED", .timeout_s = 10, .checks = checks,
+                             .n_checks = 2};
 
 /* Run the fake runner in `mode` for check `c` with a time limit; decide. */
 static void run_mode(const char *mode, int c, double timeout, check_decision *d, child_outcome *o)

@@ -8,6 +8,7 @@
 #include "../grader/config.h"
 #include "../grader/driver.h"
 #include "../grader/lab_select.h"
+#include "../grader/manifest.h"
 #include "../grader/results.h"
 #include "suites.h"
 
@@ -116,8 +117,10 @@ static const lab_check test_checks[] = {
     {"33 x 33", CHECK_VISIBLE, 0, {33, 33}, 1},
     {"speed", CHECK_SPEED, 0, {0}, 5},
 };
-static const lab_info test_lab = {"99", "fake", "A fake lab", "fake", 0.8, "HINT-CORRECT",
-                                  "HINT-SPEED", 10, test_checks, 2};
+static const lab_info test_lab = {.number = "99", .name = "fake", .title = "A fake lab",
+                                  .threshold = 0.8, .hint_correct = "HINT-CORRECT",
+                                  .hint_speed = "HINT-SPEED", .timeout_s = 10,
+                                  .checks = test_checks, .n_checks = 2};
 
 /* Parse lines into a record list as read_records would. */
 static void make_list(record_list *l, const char *const *lines, int n)
@@ -378,6 +381,61 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
 }
 
+/* A lab's entry points as its manifest gives them (grader/manifest.h): the wire format must be
+ * the signature's, parameter by parameter. */
+static const struct entry_case {
+    lab_entry e;      /* symbol, signature, wire */
+    const char *says; /* NULL: accepted; else a phrase of the rejection */
+} entry_cases[] = {
+    {{"t", "float *out, const float *in, int rows, int cols, cudaStream_t stream", "ppii"}, NULL},
+    {{"r", "float *r, const float *in, long long n, float *s, cudaStream_t stream", "pplp"}, NULL},
+    {{"g", "int M, float alpha, const float *A, size_t n, double d, unsigned *u", "ifpzfp"}, NULL},
+    {{"k", "float *o, size_t n, streams_kernel process", "pzip"}, NULL}, /* the shim makes one */
+    {{"t", "float *out, const float *in, int rows, int cols, cudaStream_t stream", "ppli"}, "does not match"},
+    {{"t", "float *out, const float *in, int rows, int cols, cudaStream_t stream", "ppi"}, "does not match"},
+    {{"t", "float *out, const float *in, int rows, int cols, cudaStream_t stream", "ppiii"}, "does not match"},
+    {{"t", "float *out, int n", "pix"}, "does not match"},
+    {{"t", "cudaStream_t stream, float *out", "p"}, "stream must be the last"},
+    {{"t", "float *, int n", "pi"}, "needs a type and a name"},
+    {{"t", "out, int n", "pi"}, "needs a type and a name"},
+    {{"", "int n", "i"}, "needs a symbol"},
+};
+
+static void test_manifest_entries(void)
+{
+    for (size_t k = 0; k < sizeof entry_cases / sizeof entry_cases[0]; k++) {
+        const struct entry_case *c = &entry_cases[k];
+        char err[512] = "";
+        const int rc = manifest_check_entry(&c->e, err, sizeof err);
+        const int ok = c->says ? rc == -1 && strstr(err, c->says) : rc == 0;
+        if (!ok)
+            printf("\n  %s(%s) \"%s\": rc %d `%s`", c->e.symbol, c->e.signature, c->e.wire, rc, err);
+        CU_ASSERT_TRUE(ok);
+    }
+    manifest_param p[MANIFEST_MAX_PARAMS];
+    char err[256];
+    const lab_entry e = {"t", "const float *in,  unsigned long long  n , cudaStream_t s", "pl"};
+    CU_ASSERT_EQUAL(manifest_params(&e, p, err, sizeof err), 3);
+    CU_ASSERT_STRING_EQUAL(p[0].type, "const float *");
+    CU_ASSERT_STRING_EQUAL(p[0].name, "in");
+    CU_ASSERT_STRING_EQUAL(p[1].type, "unsigned long long");
+    CU_ASSERT_EQUAL(p[1].code, 0); /* not a type the wire knows */
+    CU_ASSERT_EQUAL(p[2].code, 's');
+    /* Every lab's manifest passes, each lab has an entry point, and its symbols are distinct. */
+    for (int k = 0; k < n_all_labs; k++) {
+        const lab_info *lab = all_labs[k];
+        CU_ASSERT_TRUE(lab->n_entries >= 1);
+        for (int i = 0; i < lab->n_entries; i++) {
+            const int rc = manifest_check_entry(&lab->entries[i], err, sizeof err);
+            if (rc)
+                printf("\n  lab %s: %s", lab->name, err);
+            CU_ASSERT_EQUAL(rc, 0);
+            for (int j = 0; j < i; j++)
+                CU_ASSERT_STRING_NOT_EQUAL(lab->entries[i].symbol, lab->entries[j].symbol);
+        }
+    }
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
@@ -389,6 +447,7 @@ static CU_TestInfo grader_tests[] = {
     {"labs are found by name, number or directory", test_find_lab},
     {"LAB= lists: names, numbers, duplicates, order, errors", test_lab_list_parse},
     {"a student's file: in a tree, or one file", test_student_paths},
+    {"entry points: signatures and wire formats of the manifests", test_manifest_entries},
     {"student text in messages is shown as data", test_student_text_is_data},
     CU_TEST_INFO_NULL,
 };

@@ -59,7 +59,7 @@ test-skeletons:
 	else echo "skeletons: labs/ is not the workbook's committed one here (edited, or no git): its hashes are not checked"; fi
 
 test-vet: | toolkit
-	@NVCC="$(NVCC)" BUILD=$(BUILD) bash tests/vet/run.sh
+	@NVCC="$(NVCC)" BUILD=$(BUILD) FORBID_PTX_sgemm='$(FORBID_PTX_sgemm)' bash tests/vet/run.sh
 
 # The GPU build (fat binaries: every architecture from sm_75 up, plus PTX), with or without a
 # GPU here.

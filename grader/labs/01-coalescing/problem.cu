@@ -4,6 +4,7 @@
  * double-precision CPU result with a bound of about one float rounding (fused or unfused
  * multiply-add both pass; a wrong element is off by far more). */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "coalescing.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -87,7 +88,7 @@ static void run(void *vp, int impl, cudaStream_t s)
         CUDA_CHECK(cudaMemcpyAsync(p->out.data, p->in.data, p->n * sizeof(float),
                                    cudaMemcpyDeviceToDevice, s));
     else
-        harness_call(impl, s, 0, "ppppii", p->out.data, p->in.data, p->scale.data, p->bias.data,
+        harness_call(impl, s, LAB_ENTRY_coalescing, LAB_WIRE_coalescing, p->out.data, p->in.data, p->scale.data, p->bias.data,
                      p->rows, p->cols);
 }
 

@@ -16,11 +16,20 @@ static const lab_check checks[] = {
     {"speed: device-sized matrix",                CHECK_SPEED,   0,    {0},               5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"coalescing", "float *out, const float *in, const float *scale, const float *bias, int rows, "
+     "int cols, cudaStream_t stream",
+     "ppppii"},
+};
+
 const lab_info lab_coalescing = {
     .number = "01",
     .name = "coalescing",
     .title = "Global-memory coalescing",
-    .entry_points = "coalescing",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     .threshold = 0.50,
     .hint_correct = "Each output element must be in[r*cols+c]*scale[r]+bias[r]. Check your row/column "
                     "index arithmetic and the bounds test for sizes that are not multiples of the block.",

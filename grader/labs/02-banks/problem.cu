@@ -12,6 +12,7 @@
  * the reference should match). The student's file and the reference run in worker
  * processes, behind grader/labs/02-banks/shim_untrusted.cu. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "banks.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -96,7 +97,7 @@ static void run(void *vp, int impl, cudaStream_t s)
         CUDA_CHECK(cudaMemcpyAsync(p->out.data, p->in.data, p->n * sizeof(float),
                                    cudaMemcpyDeviceToDevice, s));
     } else {
-        harness_call(impl, s, 0, "ppii", p->out.data, p->in.data, p->steps, p->series);
+        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, p->out.data, p->in.data, p->steps, p->series);
     }
 }
 

@@ -16,11 +16,19 @@ static const lab_check checks[] = {
     {"speed: device-sized batch of series",          CHECK_SPEED,   0,    {0},                  5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"rolling_max", "float *out, const float *in, int steps, int series, cudaStream_t stream",
+     "ppii"},
+};
+
 const lab_info lab_banks = {
     .number = "02",
     .name = "banks",
     .title = "Shared-memory bank conflicts",
-    .entry_points = "rolling_max",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     .threshold = 0.60,
     .hint_correct = "out[t*series + s] must be the largest of in[u*series + s] over the last 32 steps u <= t "
                     "(fewer at the start of a series). Check the ring-buffer slot (t % 32), that every slot "

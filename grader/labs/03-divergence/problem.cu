@@ -13,6 +13,7 @@
  * The student's file and the reference run in worker processes, behind
  * grader/labs/03-divergence/shim_untrusted.cu. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "divergence.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -114,7 +115,7 @@ static void run(void *vp, int impl, cudaStream_t s)
     problem *p = (problem *)vp;
     if (impl == IMPL_CEILING) /* computed, never run (ceiling_ms) */
         fatal("lab divergence: the ceiling is the FMA peak, computed");
-    harness_call(impl, s, 0, "ppi", p->out.data, p->in.data, p->n);
+    harness_call(impl, s, LAB_ENTRY_divergence, LAB_WIRE_divergence, p->out.data, p->in.data, p->n);
 }
 
 static void verify(void *vp, verify_result *v)

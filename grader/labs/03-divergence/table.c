@@ -15,11 +15,19 @@ static const lab_check checks[] = {
     {"speed: device-sized array, classes mixed",     CHECK_SPEED,   0,    {0},        5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"divergence", "float *out, const float *in, int n, cudaStream_t stream",
+     "ppi"},
+};
+
 const lab_info lab_divergence = {
     .number = "03",
     .name = "divergence",
     .title = "Warp divergence",
-    .entry_points = "divergence",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     /* Pass mark: reference time / student time. Measured on the H200 (see the README): the
      * skeleton, whose warps run all four chains, sits near 0.26; the reference at 1.0. */
     .threshold = 0.60,

@@ -22,6 +22,7 @@
  * ladder (loads in flight per thread, chains per thread, full occupancy) lives in
  * solutions/04-ilp/steps/ and runs through the same shim in make bench. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "ilp.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -164,10 +165,10 @@ static void run(void *vp, int impl, cudaStream_t s)
     }
     /* The shim records the launch, checks its shape and replays it (see the top). */
     if (p->task == TASK_MEMORY)
-        harness_call(impl, s, TASK_MEMORY, "ppfiii", p->out.data, p->in.data, (double)p->a,
+        harness_call(impl, s, LAB_ENTRY_ilp_memory, LAB_WIRE_ilp_memory, p->out.data, p->in.data, (double)p->a,
                      p->n, p->blocks, p->threads);
     else
-        harness_call(impl, s, TASK_ARITH, "ppiii", p->out.data, p->in.data, p->n, p->blocks,
+        harness_call(impl, s, LAB_ENTRY_ilp_arith, LAB_WIRE_ilp_arith, p->out.data, p->in.data, p->n, p->blocks,
                      p->threads);
 }
 

@@ -20,7 +20,7 @@
  *
  * Under the CPU emulator there are no graphs: the entry point is called directly. */
 #include "shim.h"
-#include "ilp.h"
+#include "lab_manifest.h" /* the contract and the call, from the table */
 
 #include <stdio.h>
 #include <string.h>
@@ -28,11 +28,9 @@
 static void call_entry(int entry, const shim_arg *a, cudaStream_t s)
 {
     if (entry == 0)
-        ilp_memory((float *)a[0].p, (const float *)a[1].p, (float)a[2].f, (int)a[3].i,
-                   (int)a[4].i, (int)a[5].i, s);
+        LAB_SHIM_CALL_ilp_memory(a, s);
     else
-        ilp_arith((float *)a[0].p, (const float *)a[1].p, (int)a[2].i, (int)a[3].i,
-                  (int)a[4].i, s);
+        LAB_SHIM_CALL_ilp_arith(a, s);
 }
 
 #if defined(CUDA_EMU)

@@ -21,11 +21,23 @@ static const lab_check checks[] = {
     {"speed: arith, device-sized array",                CHECK_SPEED,   1,    {0},       5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"ilp_memory", "float *out, const float *in, float a, int n, int blocks, int threads, "
+     "cudaStream_t stream",
+     "ppfiii"},
+    {"ilp_arith", "float *out, const float *in, int n, int blocks, int threads, "
+     "cudaStream_t stream",
+     "ppiii"},
+};
+
 const lab_info lab_ilp = {
     .number = "04",
     .name = "ilp",
     .title = "ILP vs TLP: more work per thread at low occupancy",
-    .entry_points = "ilp_memory ilp_arith",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     /* Pass mark: reference time / student time, for both speed checks. From the H200 bench
      * (labs/04-ilp/README.md), relative to the reference: skeletons 0.15 (memory) and 0.44
      * (arith); one or two float4 in flight per thread 0.63, four 0.75; two chains per thread

@@ -12,8 +12,5 @@ STREAMS_WRAPPED := cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWi
                    cudaStreamDestroy cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy
 SHIM_LIBS_streams := $(foreach f,$(STREAMS_WRAPPED),-Xlinker --wrap=$(f))
 SHIM_LIBS_EMU_streams := $(foreach f,$(STREAMS_WRAPPED),-Wl,--wrap=$(f))
-
-# The driver API and run-time entry-point lookup would create streams the counters cannot see.
-FORBID_streams := ^cu[A-Z]|cudaGetDriverEntryPoint
 # make profile draws a timeline of copies and kernels (no profiler counters).
 PROFILE_streams := timeline

@@ -24,6 +24,7 @@
  * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
  * assembled from measurements made in this process with this file's copy of the kernel. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "streams.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -303,7 +304,7 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 /* One call of implementation impl through its shim, which counts and checks (see the top). */
 static void call_impl(problem *p, int impl, cudaStream_t s)
 {
-    harness_call(impl, s, 0, "ppppzip", p->h_out, p->h_in, p->d_out.data, p->d_in.data, p->n,
+    harness_call(impl, s, LAB_ENTRY_streams, LAB_WIRE_streams, p->h_out, p->h_in, p->d_out.data, p->d_in.data, p->n,
                  p->k, p->stats);
 }
 

@@ -7,6 +7,7 @@
  * the harness (trusted code); the student's file and the reference run in worker processes,
  * behind grader/labs/06-transpose/shim_untrusted.cu. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "transpose.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -87,7 +88,7 @@ static void run(void *vp, int impl, cudaStream_t s)
         CUDA_CHECK(cudaMemcpyAsync(p->out.data, p->in.data, p->n * sizeof(float),
                                    cudaMemcpyDeviceToDevice, s));
     else
-        harness_call(impl, s, 0, "ppii", p->out.data, p->in.data, p->rows, p->cols);
+        harness_call(impl, s, LAB_ENTRY_transpose, LAB_WIRE_transpose, p->out.data, p->in.data, p->rows, p->cols);
 }
 
 static void verify(void *vp, verify_result *v)

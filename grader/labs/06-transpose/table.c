@@ -17,11 +17,19 @@ static const lab_check checks[] = {
     {"speed: device-sized square matrix",              CHECK_SPEED,   0,    {0},               5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"transpose", "float *out, const float *in, int rows, int cols, cudaStream_t stream",
+     "ppii"},
+};
+
 const lab_info lab_transpose = {
     .number = "06",
     .name = "transpose",
     .title = "Matrix transpose",
-    .entry_points = "transpose",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     .threshold = 0.70,
     .hint_correct = "out[c * rows + r] must equal in[r * cols + c]: out has cols rows of length rows. Check "
                     "which index is the row on each side, and the bounds tests of partial tiles (rows and "

@@ -25,6 +25,7 @@
  * at n = 2^24, and 1% of the input at any size; one element among 10^8 it cannot see, and no
  * float32 check can: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "reduction.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -149,7 +150,7 @@ static void run(void *vp, int impl, cudaStream_t s)
     if (impl == IMPL_CEILING)
         fatal("lab reduction: no CUB ceiling under the CPU emulator");
 #endif
-    harness_call(impl, s, 0, "pplp", p->result.data, p->in.data, p->n, p->scratch.data);
+    harness_call(impl, s, LAB_ENTRY_reduction, LAB_WIRE_reduction, p->result.data, p->in.data, p->n, p->scratch.data);
 }
 
 static void verify(void *vp, verify_result *v)

@@ -18,11 +18,29 @@ static const lab_check checks[] = {
     {"speed: device-sized array (>= 2^28 floats)",    CHECK_SPEED,   0,    {0},          5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"reduction", "float *result, const float *in, long long n, float *scratch, "
+     "cudaStream_t stream",
+     "pplp"},
+};
+
+/* The point of the lab is to write the reduction: a student object that uses CUB or Thrust is
+ * rejected at build time (grader/vet.sh searches the names of its global and undefined symbols
+ * with this extended regex). Device-wide calls (cub::DeviceReduce::Sum, thrust::reduce) are
+ * the target; after inlining their kernels are local symbols that vet.sh does not search, so
+ * the regex also matches every CUB (_ZN3cub) and Thrust global symbol those headers leave
+ * behind. That rejects cub::BlockReduce too, which is fine here: the tree is the lesson.
+ * Tested with CUDA 13.0: a file calling cub::DeviceReduce::Sum (NVTX on or off) and one
+ * calling thrust::reduce are both rejected; the skeleton and the reference are admitted. */
 const lab_info lab_reduction = {
     .number = "07",
     .name = "reduction",
     .title = "Parallel reduction",
-    .entry_points = "reduction",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
+    .forbid_symbols = "DeviceReduce|DeviceSegmentedReduce|DeviceScan|_ZN3cub|_ZGVZN3cub|thrust|cublas",
     /* Reference time / student time. Measured on an H200 (labs/07-reduction/README.md): the
      * skeleton runs at 0.09 of the reference, Harris's steps 2-6 (one launch per tree level)
      * at 0.15-0.55, the grid-stride step 7 at 0.97: the mark sits between the last tree-per-

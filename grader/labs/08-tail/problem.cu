@@ -20,6 +20,7 @@
  * Speed checks: device-only problems (no CPU answer); refresh() draws new seeds on the device
  * every round and the student's output is compared with the reference's bit for bit. */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "tail.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -166,7 +167,7 @@ static void run(void *vp, int impl, cudaStream_t s)
     problem *p = (problem *)vp;
     if (impl == IMPL_CEILING) /* the ceiling is the ceiling_ms hook, never a call */
         fatal("lab tail: no implementation %d", impl);
-    harness_call(impl, s, 0, "ppii", p->out.data, p->seeds.data, p->items, p->rounds);
+    harness_call(impl, s, LAB_ENTRY_tail, LAB_WIRE_tail, p->out.data, p->seeds.data, p->items, p->rounds);
 }
 
 /* Exact comparison of unsigned results; the counterexample shows (item, lane) and integers. */

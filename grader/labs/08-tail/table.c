@@ -23,11 +23,19 @@ static const lab_check checks[] = {
     {"speed: 2 full waves + 1 block (no points)",    CHECK_SPEED,   1,   {2, 1},          0},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"tail", "unsigned *out, const unsigned *seeds, int items, int rounds, cudaStream_t stream",
+     "ppii"},
+};
+
 const lab_info lab_tail = {
     .number = "08",
     .name = "tail",
     .title = "The tail effect",
-    .entry_points = "tail",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
     /* Reference time / student time. On an H200 (labs/08-tail/README.md) one block per item
      * runs at 0.52 of the reference with 1 wave + 1 block and 0.69 with 2 waves + 1; items
      * split into 4 blocks at 0.79 / 0.88, into 32 blocks at 0.93 / 0.94. The mark sits

@@ -32,6 +32,7 @@
  * round, alpha = 1.5 and beta = -0.75, and the student's C is compared with the reference's
  * with dyadic_bound. The teaching ladder lives in solutions/09-sgemm/steps/ (make bench). */
 #include "harness.h"
+#include "lab_manifest.h"
 #include "sgemm.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -359,7 +360,7 @@ static void run(void *vp, int impl, cudaStream_t s)
 #endif
         return;
     }
-    harness_call(impl, s, 0, "iiifppfp", g->M, g->N, g->K, (double)p->alpha, g->a.data,
+    harness_call(impl, s, LAB_ENTRY_sgemm, LAB_WIRE_sgemm, g->M, g->N, g->K, (double)p->alpha, g->a.data,
                  g->b.data, (double)p->beta, g->c.data);
 }
 

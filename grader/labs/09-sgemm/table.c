@@ -26,11 +26,31 @@ static const lab_check checks[] = {
     {"speed: device-sized square",                   CHECK_SPEED,   0,    {0},                5},
 };
 
+/* The entry points the student file defines, each with its signature exactly as the
+ * contract header declares it, and the arguments harness_call packs for it (lab.h). */
+static const lab_entry entries[] = {
+    {"sgemm", "int M, int N, int K, float alpha, const float *A, const float *B, float beta, "
+     "float *C, cudaStream_t stream",
+     "iiifppfp"},
+};
+
+/* The harness times cuBLAS as the ceiling. The student's object may not use cuBLAS or CUTLASS
+ * (by symbol), nor tensor cores or reduced precision in its device code: every PTX form of
+ * mma (mma, mma.sp, wmma, wgmma) and tcgen05, conversions to tf32, half, bf16 or fp8 (vet.sh
+ * reads instructions only, not the .file lines that hold source paths), and in the machine
+ * code HMMA/IMMA/DMMA (Volta to Ada, TF32 included), HGMMA/IGMMA/QGMMA (Hopper wgmma),
+ * UTC*MMA (Blackwell). Not HFMA2: ptxas uses HFMA2.MMA as a move in plain fp32 code.
+ * Whatever slips past this, the speed check's inputs expose (a TF32 or half product rounds
+ * them) and a rate above the FP32 FMA peak is rejected as impossible. */
 const lab_info lab_sgemm = {
     .number = "09",
     .name = "sgemm",
     .title = "SGEMM: from a naive kernel to the FMA roofline",
-    .entry_points = "sgemm",
+    .entries = entries,
+    .n_entries = (int)(sizeof entries / sizeof entries[0]),
+    .forbid_symbols = "cublas|cutlass|wmma|mma_sync|nvcuda",
+    .forbid_ptx = "\\<(w|wg)?mma(\\.[a-z0-9_:]+)+|\\<tcgen05\\.[a-z0-9._:]+|\\<cvt\\.[a-z0-9.]*(tf32|f16|bf16|e4m3|e5m2)",
+    .forbid_sass = "HMMA|HGMMA|IMMA|IGMMA|QGMMA|BMMA|DMMA|UTC[A-Z]*MMA",
     .threshold = 0.50,
     .hint_correct = "Each C[i][j] must be alpha * (row i of A . column j of B) + beta * C[i][j] (C is read, "
                     "then written). Check the edges: M, N, K need not be multiples of your tile: rows and "

@@ -124,7 +124,7 @@ student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_di
 # only when it is a regular file reached through real folders).
 student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
 student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(call lab_dir,$(1))/$(1).cu)
-RUNNERS     := $(BUILD)/$(MODE)/$(STUDENT_TAG)
+STUDENT_OBJS := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 
 # The reference of a lab: solutions/NN-name/name.cu, or, in a student kit (make dist: no
@@ -208,7 +208,7 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 # the grader (see README.md, "How grading works"):
 #   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
 #   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
-#   $(RUNNERS)/<lab>/student.so the student's vetted object behind the same shim
+#   $(STUDENT_OBJS)/<lab>/student.so the student's vetted object behind the same shim
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
@@ -308,7 +308,7 @@ $(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))
 $(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 
 # Everything one lab needs to be graded, in this mode.
-lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/student.so $(BUILD)/$(MODE)/worker
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(BUILD)/$(MODE)/worker
 
 # ------------------------------------------------------------------------------------------
 # CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the
@@ -378,7 +378,7 @@ endif
 # Everything one lab needs to be graded, in this mode. The worker program under emulation
 # carries the emulator.
 WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
-lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(RUNNERS)/$(1)/student.so $(WORKER)
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
 
 # ------------------------------------------------------------------------------------------
 # Verbs
@@ -416,7 +416,7 @@ ifeq ($(MODE),emu)
 	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
 endif
 	@mkdir -p $(GRADE_DIR) $(BUILD)
-	@$(DRIVER) --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) --mode $(MODE) \
+	@$(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
@@ -433,7 +433,7 @@ bench_pieces = $(call lab_pieces,$(1)) $(foreach f,$(call steps_of,$(1)),$(GPU)/
 # The file in labs/ is "skeleton" while it is byte for byte the workbook's (labs/skeletons.sha256),
 # "yours" once edited; another tree's is "yours".
 is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
-bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(RUNNERS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
 bench-pieces-%:
 	@$(MAKE) --no-print-directory $(call bench_pieces,$*)
@@ -447,7 +447,7 @@ endif
 ifneq ($(STUDENT_KIT),)
 	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
 endif
-	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(RUNNERS) --worker $(WORKER) \
+	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
@@ -464,7 +464,7 @@ endif
 # LAB= as the driver reads it (grader/lab_select.h): one lab name a line, or its error.
 tool_labs = $(DRIVER) --list-labs --lab "$(LAB)"
 tool_args = --lab $(call lab_dir,$(1)) --harness $(LABB)/$(1)/harness --worker $(WORKER) \
-    --student $(RUNNERS)/$(1)/student.so --reference $(LABB)/$(1)/reference.so \
+    --student $(STUDENT_OBJS)/$(1)/student.so --reference $(LABB)/$(1)/reference.so \
     --label "$(if $(filter labs,$(STUDENT)),your code,$(STUDENT)) ($(call student_src,$(1)))"
 
 need_gpu = $(if $(filter gpu,$(MODE)),,echo "make $@ runs your kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2; exit 2)

@@ -5,7 +5,7 @@
  *   CUDA_CHECK_LAUNCH();                  // after every launch: bad configurations show here
  *
  * On failure it prints the call's text, file, line and CUDA's own error name and string, lets
- * the grader's runner record the error (cuda_set_fail_hook), and exits with status 3. */
+ * the grader's harness record the error (cuda_set_fail_hook), and exits with status 3. */
 #ifndef COMMON_CHECK_H
 #define COMMON_CHECK_H
 

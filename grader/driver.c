@@ -41,7 +41,7 @@
 
 typedef struct options {
     const char *labdir;   /* directory holding <lab>/harness and <lab>/reference.so */
-    const char *runners;  /* directory holding <lab>/student.so */
+    const char *student_objs; /* directory holding <lab>/student.so */
     const char *worker;   /* the worker program */
     const char *isolation;/* "on" or "off" */
     const char *variants[64]; /* bench: "lab:name=so name=so ..." */
@@ -222,7 +222,7 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
     char exe[512], ref[512], stu[512], log_path[512];
     snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
-    snprintf(stu, sizeof stu, "%s/%s/student.so", o->runners, lab->name);
+    snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
     snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
     fflush(stdout);
     fflush(stderr);
@@ -245,7 +245,7 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
          * other students' trees and reports, its submissions: GRADER_HIDE_0 .. 3). Its own
          * program and object stay visible at their paths (the harness binds them back). */
         static char hide[10][4096];
-        const char *hide_from[10] = {".", o->labdir, "solutions", o->runners, o->logs,
+        const char *hide_from[10] = {".", o->labdir, "solutions", o->student_objs, o->logs,
                                      getenv("GRADER_HIDE_0"), getenv("GRADER_HIDE_1"),
                                      getenv("GRADER_HIDE_2"), getenv("GRADER_HIDE_3")};
         char *argv[48];
@@ -775,7 +775,7 @@ static options parse_options(int argc, char **argv)
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
         switch (ch) {
         case 'L': o.labdir = optarg; break;
-        case 'S': o.runners = optarg; break;
+        case 'S': o.student_objs = optarg; break;
         case 'W': o.worker = optarg; break;
         case 'm': o.mode = optarg; break;
         case 'l': o.labs = *optarg ? optarg : NULL; break;
@@ -809,7 +809,7 @@ static options parse_options(int argc, char **argv)
         default: usage();
         }
     }
-    if (optind != argc || (!o.list_labs && (!o.labdir || !o.runners || !o.worker)))
+    if (optind != argc || (!o.list_labs && (!o.labdir || !o.student_objs || !o.worker)))
         usage();
     if (!have_seed && getrandom(&o.seed, sizeof o.seed, 0) != sizeof o.seed)
         o.seed = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid();
@@ -940,7 +940,7 @@ int main(int argc, char **argv)
     snprintf(seed_s, sizeof seed_s, "0x%llx", o.seed);
     json_string(&w, "seed", seed_s);
     json_string(&w, "student", o.student);
-    json_string(&w, "runners", o.runners); /* this tree's built objects (grade-batch removes them) */
+    json_string(&w, "student_objects", o.student_objs); /* this tree's built objects (grade-batch removes them) */
     config cfg = {.n = 0};
     load_config(&cfg, &w);
 

@@ -1,7 +1,7 @@
 /* driver.h - the trusted grader's decisions, separated from its main() so they can be tested.
  *
- * The driver never runs student code itself: it starts the lab's runner as a child process
- * (run_child), reads the records the runner wrote (read_records), and decides (decide_check)
+ * The driver never runs student code itself: it starts the lab's harness as a child process,
+ * reads the records the harness wrote for a check (read_records), and decides (decide_check)
  * from the lab's table, the thresholds in force and those raw facts alone. */
 #ifndef GRADER_DRIVER_H
 #define GRADER_DRIVER_H
@@ -89,7 +89,7 @@ typedef struct check_decision {
     int below_threshold;  /* 1 if a speed check failed only for its ratio (partial credit may
                              apply); 0 for every other verdict and reason */
     speed_figures speed;  /* valid only if has_speed */
-    char size[128];       /* problem size the runner reported, may be empty */
+    char size[128];       /* problem size the harness reported, may be empty */
     char blame[24];       /* what the verdict holds against the student beyond its own answer,
                              on the evidence the message states: "left-running" (its work ran
                              on after its call), "slowed-reference", "gpu-memory" (it held the
@@ -108,12 +108,12 @@ typedef struct check_decision {
  * scheduled late. */
 #define LEFT_RUNNING_MS 1.0
 
-/* Decide from how the runner ended alone (CUDA error, crash, hang, bad exit, garbage, no
+/* Decide from how the harness ended alone (CUDA error, crash, hang, bad exit, garbage, no
  * `end` record); returns 1 and fills d if that decided it, 0 if the records must be read. */
 int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,
                    check_decision *d);
 
-/* Decide check `c` of `lab` from how its runner ended and what it wrote. `threshold` is the
+/* Decide check `c` of `lab` from how its harness ended and what it wrote. `threshold` is the
  * pass mark in force for speed. */
 void decide_check(const lab_info *lab, const lab_check *c, double threshold,
                   const child_outcome *o, const record_list *l, check_decision *d);

@@ -378,7 +378,7 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         return 1;
     }
     if (o->status == 127) {
-        set(d, VERDICT_ERROR, "could not start the runner");
+        set(d, VERDICT_ERROR, "could not start the lab's harness");
         return 1;
     }
     if (l->malformed_line) {
@@ -387,11 +387,12 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         return 1;
     }
     if (o->status != 0) {
-        set(d, VERDICT_FAIL, "the runner exited with status %d before finishing", o->status);
+        set(d, VERDICT_FAIL, "the lab's harness exited with status %d before finishing the check",
+            o->status);
         return 1;
     }
     if (!find_record(l, "begin", 0) || !find_record(l, "end", 0)) {
-        set(d, VERDICT_FAIL, "the runner stopped without reporting a result (%d records)",
+        set(d, VERDICT_FAIL, "the lab's harness stopped without reporting a result (%d records)",
             l->n);
         return 1;
     }

@@ -1,9 +1,11 @@
-/* harness.h - the trusted side of a lab runner: how a lab plugs its problem into the grader.
+/* harness.h - how a lab plugs its problem into the grader's trusted harness.
  *
- * A runner is one executable per lab: harness.cu (owns main, the device, streams, timing),
- * the lab's table (lab_<name>.c), the lab's problem code (lab_<name>.cu, which implements the
- * lab_task hooks below), the student object and the reference object. The hooks never decide
- * a verdict: they create inputs, call an implementation, and report what they compared.
+ * A lab's harness is one executable: harness.cu (owns main, the device, streams, timing), the
+ * lab's table (grader/labs/NN-name/table.c) and its problem code (grader/labs/NN-name/problem.cu,
+ * which implements the lab_task hooks below). The student's object and the reference's run
+ * in workers the harness starts, each behind the lab's shim (shim_untrusted.cu). The hooks
+ * never decide a verdict: they create inputs, call an implementation, and report what they
+ * compared.
  *
  * Implementations a hook's `impl` argument names: */
 #ifndef GRADER_HARNESS_H
@@ -99,7 +101,7 @@ typedef struct lab_task {
     int (*inputs)(void *p, lab_input *in, int max);
 } lab_task;
 
-/* Defined by each lab's grader/lab_<name>.cu. */
+/* Defined by each lab's grader/labs/NN-name/problem.cu. */
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -1,8 +1,11 @@
-/* lab.h - what a lab is, as data: its checks, points, pass mark and hints.
+/* lab.h - what a lab is, as data: its manifest (entry points, what its student file may not
+ * use), its checks, points, pass mark and hints.
  *
- * Each lab's table lives in grader/lab_<name>.c (plain C, no CUDA) and is compiled into both
- * the trusted driver, which decides verdicts and scores from it, and the lab's runner, which
- * runs the cases it names. One row per check; the driver walks the rows in order. */
+ * Each lab's table lives in grader/labs/NN-name/table.c (plain C, no CUDA) and is compiled
+ * into the trusted driver, which decides verdicts and scores from it, into the lab's harness,
+ * which runs the cases it names, and into lab-manifest, which writes what the build derives
+ * from it (grader/lab_manifest.c). One row per check; the driver walks the rows in order, and
+ * the speed checks come last (a speed check counts only once every correctness check passed). */
 #ifndef GRADER_LAB_H
 #define GRADER_LAB_H
 
@@ -56,7 +59,7 @@ typedef struct lab_info {
     double threshold;         /* default pass mark: reference time / student time */
     const char *hint_correct; /* shown under a failed correctness check */
     const char *hint_speed;   /* shown under a failed speed check */
-    int timeout_s;            /* wall-clock limit for one check's runner process on a GPU */
+    int timeout_s;            /* wall-clock limit for one check in the harness on a GPU */
     const lab_check *checks;  /* the table */
     int n_checks;             /* rows in it */
     double slowdown_noise;    /* how much slower the reference can run beside an honest

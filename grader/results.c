@@ -1,4 +1,4 @@
-/* results.c - line records between runner and driver. See results.h. */
+/* results.c - line records between harness and driver. See results.h. */
 #include "results.h"
 #include "../common/util.h"
 

@@ -1,8 +1,8 @@
-/* results.h - the runner -> driver channel: one record per line, `type key=value ...`.
+/* results.h - the harness -> driver channel: one record per line, `type key=value ...`.
  *
- * The runner (which holds student code) only reports raw facts: sizes, how many elements
- * were wrong, timing samples. The driver parses them, rejects anything malformed, and
- * decides every verdict itself. Values are percent-escaped (space, '=', '%', control
+ * The harness (which holds no student code: that runs in the sandboxed workers it starts)
+ * only reports raw facts: sizes, how many elements were wrong, timing samples. The driver
+ * parses them, rejects anything malformed, and decides every verdict itself. Values are percent-escaped (space, '=', '%', control
  * characters and bytes >= 0x80 become %XX), so any string survives one line. */
 #ifndef GRADER_RESULTS_H
 #define GRADER_RESULTS_H
@@ -23,7 +23,7 @@ typedef struct record {
     char *value[RECORD_MAX_FIELDS];      /* decoded values, owned by the record */
 } record;
 
-/* --- writing (runner side) --- */
+/* --- writing (harness side) --- */
 
 /* Records go to this file descriptor from now on (one write() per record, so a record is
  * either whole or absent when the process dies). */

@@ -1,5 +1,5 @@
-/* test_driver.c - the driver against real child processes (tests/fake_runner), not mocks:
- * a runner that passes, is wrong, crashes, hangs, exits non-zero, prints garbage, dies
+/* test_driver.c - the driver against real child processes (tests/fake_check.c), not mocks:
+ * a check that passes, is wrong, crashes, hangs, exits non-zero, prints garbage, dies
  * mid-record, or reports a CUDA error. */
 #include <CUnit/CUnit.h>
 #include <signal.h>
@@ -20,7 +20,7 @@ static const lab_info lab = {.number = "99", .name = "fake", .title = "A fake la
                              .hint_speed = "HINT-SPEED", .timeout_s = 10, .checks = checks,
                              .n_checks = 2};
 
-/* Run the fake runner in `mode` for check `c` with a time limit; decide. */
+/* Run the fake check in `mode` for check `c` with a time limit; decide. */
 static void run_mode(const char *mode, int c, double timeout, check_decision *d, child_outcome *o)
 {
     char results[] = "/tmp/driver-test-results-XXXXXX";
@@ -28,8 +28,7 @@ static void run_mode(const char *mode, int c, double timeout, check_decision *d,
     close(mkstemp(results));
     close(mkstemp(log));
     setenv("FAKE_MODE", mode, 1);
-    char *argv[] = {(char *)fake_runner_path, "--check", "0", "--seed", "0x1", "--threshold",
-                    "0.8", "--results", results, NULL};
+    char *argv[] = {(char *)fake_check_path, results, NULL};
     CU_ASSERT_EQUAL(run_child(argv, log, timeout, o), 0);
     record_list l;
     read_records(results, &l);
@@ -200,20 +199,20 @@ static void test_missing_program(void)
     child_outcome o;
     char log[] = "/tmp/driver-test-log-XXXXXX";
     close(mkstemp(log));
-    char *argv[] = {"/nonexistent/runner", NULL};
+    char *argv[] = {"/nonexistent/harness", NULL};
     CU_ASSERT_EQUAL(run_child(argv, log, 5, &o), -1);
     CU_ASSERT_EQUAL(o.status, 127);
     remove(log);
 }
 
 static CU_TestInfo driver_tests[] = {
-    {"passing, wrong, out-of-bounds and input-modifying runners", test_pass_and_wrong},
+    {"passing, wrong, out-of-bounds and input-modifying checks", test_pass_and_wrong},
     {"slow, impossible and skipped speed checks", test_speed_modes},
     {"a slowed reference or work left running, blamed only on evidence", test_evidence},
     {"a shortage of GPU memory: the student's process, or the machine", test_memory_blame},
-    {"crashing, hanging and failing runners", test_crash_hang_exit},
+    {"crashing, hanging and failing checks", test_crash_hang_exit},
     {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
-    {"a runner that cannot start", test_missing_program},
+    {"a harness that cannot start", test_missing_program},
     CU_TEST_INFO_NULL,
 };
 

@@ -1,6 +1,7 @@
 # tests/tests.mk - `make test`: the whole test suite. Needs no GPU.
 #
-#   test-unit     CUnit suites of common/ and grader/, the driver against real child processes
+#   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests...),
+#                 the driver against real child processes (tests/fake_check.c)
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
 #   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
@@ -37,7 +38,7 @@ kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 cunit:
 	@tests/install-cunit.sh
 
-$(TESTS)/fake_runner: tests/fake_runner.c $(BUILD)/host/grader/results.o $(BUILD)/host/common/util.o
+$(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/results.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
@@ -46,8 +47,8 @@ $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c t
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
 
-test-unit: $(TESTS)/unit_tests $(TESTS)/fake_runner
-	$(TESTS)/unit_tests $(TESTS)/fake_runner
+test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
+	$(TESTS)/unit_tests $(TESTS)/fake_check
 
 # labs/skeletons.sha256 names each untouched skeleton (make bench calls an edited one "yours"):
 # in a checkout whose labs/ is as committed, it must match the skeletons. A student's edited

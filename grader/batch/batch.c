@@ -1037,14 +1037,15 @@ static void keeper(const student *s, const char *gpu)
     write_exports(sdir, &row, results);
     write_record(s, &row);
 
-    /* The runners built for this tree are not needed again (a regrade rebuilds them). The
-     * driver records where make put them (the Makefile's RUNNERS), always under BUILD. */
+    /* The student objects built for this tree are not needed again (a regrade rebuilds
+     * them). The driver records where make put them (the Makefile's STUDENT_OBJS), always
+     * under BUILD. */
     const char *built = S.build ? S.build : "build";
-    const char *runners = jv_str(jv_get(results, "runners"), "");
-    const size_t bl = strlen(built), rl = strlen(runners);
-    if (rl > bl + 1 && !strncmp(runners, built, bl) && runners[bl] == '/' &&
-        !strstr(runners, "/../") && strcmp(runners + rl - 3, "/..") != 0)
-        rm_tree(runners);
+    const char *objs = jv_str(jv_get(results, "student_objects"), "");
+    const size_t bl = strlen(built), ol = strlen(objs);
+    if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
+        strcmp(objs + ol - 3, "/..") != 0)
+        rm_tree(objs);
     jv_free(results);
     _exit(0);
 }

@@ -223,7 +223,7 @@ def test_hostile(tmp):
     for sid in os.listdir(os.path.join(out, "students")):
         res = os.path.join(out, "students", sid, "results.json")
         if os.path.exists(res):
-            said.add(json.load(open(res)).get("runners", "").startswith(os.path.join(BUILD, "emu", tag)))
+            said.add(json.load(open(res)).get("student_objects", "").startswith(os.path.join(BUILD, "emu", tag)))
     check(said == {True} and not left, "each student's built objects are removed once graded",
           (said, left))
     for where in (ROOT, subs, tmp, os.path.join(out)):

@@ -1,4 +1,4 @@
-/* coalescing_untrusted.cu - UNTRUSTED SIDE: lab 01's shim (see grader/shim.h). */
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 01's shim (see grader/shim.h). */
 #include "shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 

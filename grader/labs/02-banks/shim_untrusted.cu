@@ -1,4 +1,4 @@
-/* banks_untrusted.cu - UNTRUSTED SIDE: lab 02's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 02's shim (see grader/shim.h).
  *
  * Entry 0: rolling_max(out, in, steps, series), arguments "ppii". */
 #include "shim.h"

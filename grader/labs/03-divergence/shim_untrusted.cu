@@ -1,4 +1,4 @@
-/* divergence_untrusted.cu - UNTRUSTED SIDE: lab 03's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 03's shim (see grader/shim.h).
  *
  * Entry 0: divergence(out, in, n), arguments "ppi". */
 #include "shim.h"

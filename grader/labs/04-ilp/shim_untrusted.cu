@@ -1,4 +1,4 @@
-/* ilp_untrusted.cu - UNTRUSTED SIDE: lab 04's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 04's shim (see grader/shim.h).
  *
  * Entry 0: ilp_memory(out, in, a, n, blocks, threads), arguments "ppfiii".
  * Entry 1: ilp_arith(out, in, n, blocks, threads), arguments "ppiii".

@@ -1,4 +1,4 @@
-/* streams_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/shim.h).
  *
  * One entry point: streams(h_out, h_in, d_out, d_in, n, process), called with arguments
  * "ppppzip": the four buffers, n, the kernel's k, and a small shared host buffer where the

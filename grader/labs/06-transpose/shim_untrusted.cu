@@ -1,4 +1,4 @@
-/* transpose_untrusted.cu - UNTRUSTED SIDE: lab 06's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 06's shim (see grader/shim.h).
  *
  * Entry 0: transpose(out, in, rows, cols), arguments "ppii". */
 #include "shim.h"

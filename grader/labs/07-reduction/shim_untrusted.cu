@@ -1,4 +1,4 @@
-/* reduction_untrusted.cu - UNTRUSTED SIDE: lab 07's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 07's shim (see grader/shim.h).
  *
  * Entry 0: reduction(result, in, n, scratch), arguments "pplp". */
 #include "shim.h"

@@ -1,4 +1,4 @@
-/* tail_untrusted.cu - UNTRUSTED SIDE: lab 08's shim (see grader/shim.h). One entry point:
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 08's shim (see grader/shim.h). One entry point:
  * tail(out, seeds, items, rounds, stream) with arguments "ppii". */
 #include "shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */

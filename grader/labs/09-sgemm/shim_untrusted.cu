@@ -1,4 +1,4 @@
-/* sgemm_untrusted.cu - UNTRUSTED SIDE: lab 09's shim (see grader/shim.h). One entry point:
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 09's shim (see grader/shim.h). One entry point:
  * sgemm(M, N, K, alpha, A, B, beta, C, stream) with arguments "iiifppfp". */
 #include "shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */

@@ -1,11 +1,15 @@
-/* fake_runner.c - stands in for a lab runner in the driver's tests: misbehaves on request.
+/* fake_check.c - stands in for one check in the lab's harness, in the driver's tests:
+ * misbehaves on request.
  *
- * Takes the runner's arguments (--check N --seed S --threshold T --results FILE) and does what
- * the environment variable FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
+ *   fake_check RESULTS_FILE      (FAKE_MODE=mode in the environment)
+ *
+ * It does not speak the harness's command pipe (grader/harness.cu): the driver's tests start
+ * it as a plain child (run_child) and decide (decide_check) from how it ended and the records
+ * it wrote, as the driver does for each check of a harness. It does what FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
  * hang, exit7, garbage, truncated, noend, slow, near, slowed, slowed-again, slowed-once,
  * left-running, left-noise, oom-held, oom-held-error, oom-reference, oom-machine, impossible,
- * skipped, chatty. Records are written with the real writer (grader/results.c), as a runner
- * would. */
+ * skipped, chatty. Records are written with the real writer (grader/results.c), as the
+ * harness's are. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,10 +152,7 @@ static void rec_end(void)
 
 int main(int argc, char **argv)
 {
-    const char *path = NULL;
-    for (int i = 1; i + 1 < argc; i++)
-        if (!strcmp(argv[i], "--results"))
-            path = argv[i + 1];
+    const char *path = argc == 2 ? argv[1] : NULL;
     const char *mode = getenv("FAKE_MODE");
     if (!path || !mode)
         return 4;

@@ -1,25 +1,51 @@
-# Makefile - every verb of the CUDA performance workbook.
+# Makefile - every verb of the CUDA performance workbook (`make help` prints this).
 #
+# Students
 #   make grade                 grade every lab in labs/ on this machine's GPU
 #                              (no GPU: correctness on the CPU emulator, speed skipped)
-#   make grade LAB=transpose   one lab (name or number: LAB=06); LAB=01,06 for several
+#   make grade LAB=transpose   one lab (name, number or folder: LAB=06); LAB=01,06 for several
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)
-#   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
-#   make test                  the whole test suite (no GPU needed)
-#   make bench                 skeleton vs reference vs hardware ceiling, one table (GPU)
+#   make bench [LAB=x]         skeleton vs ladder vs reference vs hardware ceiling, one table (GPU)
 #   make profile LAB=x         your kernel's and the reference's key counters, side by side (GPU,
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
+#   make                       build the grader and every lab's harness and workers
+#   make clean                 remove build/
+#   make help                  this list
+# Instructors
+#   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
+#   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
-#   make                       build the grader and every lab's runner
-#   make clean                 remove build/
+#   make slides                one PDF per lab's deck in build/slides/; make slides-check
+#                              renders every page; make slides-tools installs what they need
+# Tests (no GPU needed)
+#   make test                  every suite below, then a count of them
+#   make test-unit, test-docs, test-bench-tools, test-vet, test-build, test-emu (with
+#        test-emulator), test-cheats, test-sandbox, test-batch, test-stop, test-dist, and
+#        test-skeletons: one suite each (tests/tests.mk says what each checks)
 #
-# Knobs: SEED=0x... reproduces hidden cases; EMU=1 forces CPU emulation; CUDA_ARCH=sm_86
-# builds for one architecture; CUDA_HOME=/path picks the toolkit; GRADER_CONFIG=file and
-# GRADER_SET="lab.key=value,..." override thresholds and points (see README.md).
+# Knobs
+#   LAB=x,y        labs to grade, bench, profile or sanitize (default: all)
+#   STUDENT=dir    the tree graded (default: labs), or one .cu file with one LAB=
+#   SEED=0x...     reproduces a run's hidden cases
+#   EMU=1          the CPU emulator even where there is a GPU
+#   CUDA_ARCH=sm_86  build for one architecture; CUDA_HOME=/path picks the toolkit
+#   V=1            print the full build commands
+#   BUILD=dir      where everything is built (default: build); GRADE_DIR=dir the report's
+#                  folder (default: BUILD/grade; two runs side by side need two)
+#   GRADER_ISOLATION=off  grade in one process where student code cannot be isolated (every
+#                  report then says it is not tamper-proof); GRADER_REQUIRE_ISOLATION=1
+#                  refuses to grade there instead
+#   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
+#                  timeouts (grader/config.h; see README.md)
+#   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
+#                  JOBS=n (workers on the emulator), WAIT=1 (wait for another batch's lock),
+#                  ALLOW_UNISOLATED=1 (grade where student code cannot be isolated)
+#   sanitize:      SANITIZE_TOOLS="memcheck racecheck" picks compute-sanitizer's tools
+#   dist:          DIST=dir, DIST_NAME=name
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -40,7 +66,6 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 ifeq ($(wildcard $(NVCC)),)
 NVCC_MISSING := 1
 endif
-CUOBJDUMP := $(CUDA_HOME)/bin/cuobjdump
 
 HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
 ifeq ($(EMU),1)
@@ -306,9 +331,6 @@ $(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))
 
 # The problems and shims include lab_manifest.h.
 $(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
-
-# Everything one lab needs to be graded, in this mode.
-lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(BUILD)/$(MODE)/worker
 
 # ------------------------------------------------------------------------------------------
 # CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the

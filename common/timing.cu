@@ -176,15 +176,3 @@ void timing_result_free(timing_result *r)
     free(r->host_ms);
     memset(r, 0, sizeof *r);
 }
-
-int timing_escaped(const timing_result *r, int v, double slack)
-{
-    int escaped = 0;
-    for (int i = 0; i < r->rounds; i++) {
-        const double ev = r->event_ms[i * r->n_variants + v];
-        const double host = r->host_ms[i * r->n_variants + v];
-        if (host > ev * (1.0 + slack) + 0.05)
-            escaped++;
-    }
-    return escaped * 2 > r->rounds;
-}

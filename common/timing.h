@@ -5,8 +5,9 @@
  *     host clock t0 -> event e0 on the stream -> the call -> event e1 ->
  *     synchronize the device -> host clock t1
  * Events measure the work on the harness's stream; the host clock around a device-wide
- * synchronize also catches work that escaped to another stream. A host time far above the
- * event time says exactly that (see timing_escaped).
+ * synchronize also catches work that escaped to another stream. (The grader times a student's
+ * call from outside its process with the host clock, and finds work left running after the
+ * call answered with an idle probe: grader/harness.cu.)
  *
  * Variants are timed round-robin in the same process on the same data (A B A B ..., each
  * round starting at a different variant), so clock drift, thermals and neighbours hit every
@@ -90,10 +91,6 @@ void timing_result_free(timing_result *r);
 
 /* The samples the plan calls "the" time of variant v (event or host clock) into out[rounds]. */
 void timing_series(const timing_result *r, int host_clock, int v, double *out);
-
-/* 1 when the host clock exceeds the event clock by more than `slack` (fraction) plus 50 us in
- * most rounds: the variant did work outside the stream it was given. */
-int timing_escaped(const timing_result *r, int v, double slack);
 
 #ifdef __cplusplus
 }

@@ -814,8 +814,6 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_num("ceiling_ms", ceiling);
     results_num("bound_rate", physical_bound(t, d, clock_mhz));
     results_int("calls_per_unit", c->k);
-    results_int("host_clock", 1);
-    results_int("escaped", 0);
     results_str("stop", stop_name(stop));
     results_num("seconds", seconds);
     results_int("reverified", (long long)c->compared);

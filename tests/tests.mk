@@ -2,11 +2,15 @@
 #
 #   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests...),
 #                 the driver against real child processes (tests/fake_check.c)
+#   test-docs     every path README.md and the headers name exists, and make help names every
+#                 verb (tests/docs/)
+#   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
 #   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
+#                 (test-emulator, tests/emu/emu_tests.mk)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again (tests/sandbox)
@@ -25,7 +29,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -49,6 +53,13 @@ $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c t
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 	$(TESTS)/unit_tests $(TESTS)/fake_check
+
+test-docs:
+	@tests/docs/paths.sh
+	@MAKE="$(MAKE)" tests/docs/help.sh
+
+test-bench-tools:
+	@tests/bench/run.sh
 
 # labs/skeletons.sha256 names each untouched skeleton (make bench calls an edited one "yours"):
 # in a checkout whose labs/ is as committed, it must match the skeletons. A student's edited
@@ -95,7 +106,7 @@ endif
 emu-grade-labs: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
 
-test-emu: emu-test emu-grade-solutions emu-grade-labs
+test-emu: test-emulator emu-grade-solutions emu-grade-labs
 
 # The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
 test-sandbox: emu-runners
@@ -114,10 +125,14 @@ test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 endif
 
-test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-stop test-dist
+# Every suite of `make test`; the summary counts them. In a student kit the suites that need the
+# solutions' sources say so and count as skipped.
+TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu \
+               test-cheats test-sandbox test-batch test-stop test-dist
+KIT_SKIPPED_SUITES := test-batch test-dist
+test: $(TEST_SUITES)
 ifdef STUDENT_KIT
-	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats, sandbox without namespaces, stopping a run passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+	@echo "make test (student kit): $(words $(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES)))), $(words $(KIT_SKIPPED_SUITES)) skipped ($(patsubst test-%,%,$(KIT_SKIPPED_SUITES)): they need the solutions' sources); the solutions' parts of build and emu were skipped too"
 else
-	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, stopping a run, student kit all passed"
-	@echo "suites: 12 passed, 0 failed"
+	@echo "make test: $(words $(TEST_SUITES)) suites passed: $(patsubst test-%,%,$(TEST_SUITES))"
 endif

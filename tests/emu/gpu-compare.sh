@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-compare.sh - on a GPU machine: the planted-bug programs built for the GPU, run plain and
 # under compute-sanitizer, one line each, to set beside the emulator's reports for the same
-# sources (tests/emu/planted/README.md; `make emu-test` asserts the emulator's side).
+# sources (tests/emu/planted/README.md; `make test-emulator` asserts the emulator's side).
 #   tests/emu/gpu-compare.sh        (called by tests/gpu/run-all.sh emu-compare)
 set -u
 cd "$(dirname "$0")/../.."

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# help.sh - `make help` names every verb: each target the makefiles declare .PHONY, except the
+# steps other verbs run for themselves (listed below, with what runs them).
+#
+#   tests/docs/help.sh      (MAKE from the environment); run from the repository root
+set -u
+cd "$(dirname "$0")/../.."
+# steps, not verbs: all (plain `make`), runners and runner-% (make, grade, test-build),
+# bench-pieces-%, profile-lab-% and sanitize-lab-% (bench, profile, sanitize), toolkit (every
+# CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions and emu-grade-labs
+# (test-emu), test-batch-unit (test-batch), batch-prebuild (grade-batch), emu-planted-gpu
+# (tests/emu/planted/README.md: a GPU run by hand)
+steps=" all runners runner-% bench-pieces-% profile-lab-% sanitize-lab-% toolkit cunit emu-runners
+        emu-grade-solutions emu-grade-labs test-batch-unit batch-prebuild emu-planted-gpu "
+steps=" $(echo $steps) "
+help=$(${MAKE:-make} --no-print-directory help)
+verbs=$(cat Makefile tests/*.mk tests/*/*.mk grader/*/*.mk slides/*.mk 2>/dev/null |
+        sed -n 's/^\.PHONY://p' | tr ' ' '\n' | sed '/^$/d' | sort -u)
+missing="" n=0
+for v in $verbs; do
+    case $steps in *" $v "*) continue ;; esac
+    n=$((n + 1))
+    grep -qE "(^|[ ,(])$v([ ,):]|$)" <<<"$help" || missing="$missing $v"
+done
+if [ -n "$missing" ]; then
+    echo "FAIL make help does not name:$missing (add them to the Makefile's opening comment)"
+    exit 1
+fi
+echo "help: make help names all $n verbs"

@@ -191,7 +191,8 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard grader/labs/*)
 	   echo '};'; \
 	   echo 'const int n_all_labs = sizeof all_labs / sizeof all_labs[0];'; } > $@
 
-$(DRIVER): $(BUILD)/host/grader/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+$(DRIVER): $(BUILD)/host/grader/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
+          $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c

@@ -10,11 +10,11 @@
 # by the same signal.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-grade_dir=build/grade
+grade_dir=build/grade build=build
 for arg in "$@"; do
     case $arg in
     GRADE_DIR=*) grade_dir=${arg#GRADE_DIR=} ;;
-    BUILD=*) [ "$grade_dir" = build/grade ] && grade_dir=${arg#BUILD=}/grade ;;
+    BUILD=*) build=${arg#BUILD=}; [ "$grade_dir" = build/grade ] && grade_dir=$build/grade ;;
     esac
 done
 rm -f "$grade_dir/results.json"
@@ -34,6 +34,7 @@ trap 'stop HUP' HUP
 ${MAKE:-make} --no-print-directory grade "$@" &
 wait $!
 made=$?
-status=$(sed -n 's/^  "exit_status": \([0-9]*\),\{0,1\}$/\1/p' "$grade_dir/results.json" 2>/dev/null)
+# The grader's own status, read from its report by its own JSON parser.
+status=$([ -f "$grade_dir/results.json" ] && "$build/host/grade-driver" --status-of "$grade_dir/results.json")
 # No report at all: the grader did not get to grade anything (build of the driver, no toolkit).
 exit "${status:-$(( made == 0 ? 0 : 2 ))}"

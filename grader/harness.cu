@@ -174,17 +174,43 @@ static const char *impl_who(int impl)
     return impl == IMPL_STUDENT ? "student" : impl == IMPL_REFERENCE ? "reference" : "variant";
 }
 
-static void emit_worker_failure(const worker_failure *f)
+/* Whether the reference's process, started as the student's is and in the same sandbox, runs
+ * on this machine: one empty call through it (starting it if it is not running). 1 if it
+ * answered. */
+static int reference_runs_here(cudaStream_t s)
+{
+    static jmp_buf probe_jump;
+    static worker_failure probe_failure;
+    workers_set_failure_target(&probe_jump, &probe_failure);
+    if (setjmp(probe_jump) != 0)
+        return 0;
+    workers_null_call(IMPL_REFERENCE, s);
+    return 1;
+}
+
+/* A failure of the student's process that would say the machine cannot run it (the process
+ * ended before it answered the grader's first message, or the call came back with a CUDA error
+ * that means "no usable GPU") rests on what that process said or did, and student code ran in
+ * it from its first instruction (a global constructor runs before main). So it is checked:
+ * `reference_ran` says whether the reference's process runs here, which the driver weighs
+ * (grader/driver_lib.c, decide_process). */
+static void emit_worker_failure(const worker_failure *f, cudaStream_t s)
 {
     static const char *const kinds[] = {"", "cuda", "crash", "hang", "start"};
+    const int claim = f->impl == IMPL_STUDENT &&
+                      (f->kind == WORKER_FAIL_START ||
+                       (f->kind == WORKER_FAIL_CUDA && cuda_error_is_environment(f->cuda_name)));
+    const int reference_ran = claim ? reference_runs_here(s) : -1;
     results_begin("error");
-    results_str("who", f->kind == WORKER_FAIL_START ? "harness" : impl_who(f->impl));
+    results_str("who", impl_who(f->impl));
     results_str("kind", kinds[f->kind]);
+    if (reference_ran >= 0)
+        results_int("reference_ran", reference_ran);
     results_str("name", f->kind == WORKER_FAIL_CUDA ? f->cuda_name : kinds[f->kind]);
     results_str("message", f->detail);
     results_str("call", "your entry point");
     results_str("where", "the worker process");
-    if (f->kind == WORKER_FAIL_CRASH && f->exit_status >= 0)
+    if ((f->kind == WORKER_FAIL_CRASH || f->kind == WORKER_FAIL_START) && f->exit_status >= 0)
         results_int("status", f->exit_status);
     results_emit();
 }
@@ -916,7 +942,7 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
             (failure.kind == WORKER_FAIL_CUDA ||
              (failure.kind == WORKER_FAIL_CRASH && failure.exit_status == CUDA_EXIT_STATUS)))
             emit_reclaim("reference", 0);
-        emit_worker_failure(&failure);
+        emit_worker_failure(&failure, s);
         phase_free(&sc); /* a phase the failure cut short */
         CUDA_CHECK(cudaDeviceSynchronize());
     }

@@ -860,7 +860,7 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
     } else if (r == w->pid && WIFEXITED(status) && !w->answered &&
                (WEXITSTATUS(status) == 121 || WEXITSTATUS(status) == 127 ||
                 WEXITSTATUS(status) == 2)) {
-        *sig = -1; /* the worker could not start: the grader's problem, not the student's */
+        *sig = -1; /* it could not start, or code it loaded ended it first: the harness checks */
         snprintf(buf, len, "a worker process could not start (status %d): see the check's log",
                  WEXITSTATUS(status));
     } else if (r == w->pid && WIFEXITED(status)) {

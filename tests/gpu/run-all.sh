@@ -23,6 +23,9 @@
 #                neighbour and a steady compute neighbour (tests/gpu/neighbour.cu)
 #   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
 #                contexts (what timing from outside rests on)
+#   sm-fractions tests/gpu/smfraction/run.sh: the self-check and the skeletons (SM_BENCH=1: and
+#                make bench) on this GPU limited by MPS to 12%, 25% and 50% of its SMs
+#                (SM_PERCENTS="..." for others): a smaller GPU made of this one
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -171,6 +174,11 @@ for part in $parts; do
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
             "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
         ;;
+    sm-fractions)
+        # shellcheck disable=SC2086
+        OUT=$OUT tests/gpu/smfraction/run.sh ${SM_PERCENTS:-} 2>&1 | tee "$OUT/sm-fractions.txt"
+        { echo; echo "== sm fractions"; cat "$OUT/sm-fractions.txt"; } >>"$summary"
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -181,7 +189,7 @@ for part in $parts; do
         ;;
     *)
         echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
-            "batch-rate, tools, timeslice, emu-compare)" >&2
+            "batch-rate, tools, shared-gpu, timeslice, sm-fractions, emu-compare)" >&2
         exit 2
         ;;
     esac

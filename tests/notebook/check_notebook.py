@@ -14,7 +14,7 @@ Four runs, each a fresh Python kernel (nbclient), every cell run even after an e
                   and the setup cell cloning from a folder that is not there: the checks
                   below must report all three, or they cannot fail
 
-Checks: the committed notebook holds no outputs and has one grade cell per lab of labs/, in
+Checks: the committed notebook is valid, holds no outputs and has one grade cell per lab of labs/, in
 order, each section naming a lab file that exists; no cell raised; the setup cell found the
 workbook; the doctor cell ran (its "CUDA toolkit" line); every grade cell printed its lab's
 heading and a `Score: N/M` line. Exit 0 when all hold, 1 otherwise.
@@ -71,6 +71,10 @@ def cell_seconds(cell):
 def check_committed(nb, checkout):
     """The notebook as committed: no outputs, one grade cell per lab in labs/, in order."""
     problems = []
+    try:
+        nbformat.validate(nb)
+    except nbformat.ValidationError as e:
+        problems.append("labs/workbook.ipynb is not a valid notebook (nbformat 4): %s" % str(e).splitlines()[0])
     for cell in nb.cells:
         if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None):
             problems.append("cell %s holds outputs or an execution count: the notebook must be "

@@ -16,6 +16,10 @@
 #                 and the next run grades (tests/stop/test_stop.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
+#   test-notebook labs/workbook.ipynb executed headless under the emulator: cloned into an empty
+#                 folder, and opened in place with lab 01 graded (NOTEBOOK_LABS=all grades every
+#                 lab, as test-emu does); installs nbclient and ipykernel into
+#                 $(BUILD)/notebook/venv once
 #
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
@@ -24,7 +28,7 @@
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-notebook test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -106,17 +110,24 @@ test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
 
+# The notebook, as a student runs it: its cells run make grade themselves, on build/grade.
+# One lab by default (about 10 s warm; all nine took 1 to 2 minutes on 2 shared cores).
+NOTEBOOK_LABS ?= 01
+test-notebook: $(DRIVER)
+	@BUILD=$(BUILD) NOTEBOOK_LABS=$(NOTEBOOK_LABS) tests/notebook/run.sh
+
 # Under `make test` (often with -j) they start after the emulator tests and the cheats, one
 # grading suite at a time, as test-batch does.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
 test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
+test-notebook: | test-emu test-stop
 endif
 
-test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-stop test-dist
+test: test-skeletons test-unit test-vet test-build test-emu test-cheats test-sandbox test-batch test-stop test-dist test-notebook
 ifdef STUDENT_KIT
-	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats, sandbox without namespaces, stopping a run passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
+	@echo "make test (student kit): skeleton hashes, unit, vet, build, emulator, emulated skeletons, cheats, sandbox without namespaces, stopping a run, the notebook passed; the tests of the solutions, batch grading and make dist need the solutions' sources and were skipped"
 else
-	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, stopping a run, student kit all passed"
-	@echo "suites: 12 passed, 0 failed"
+	@echo "make test: skeleton hashes, unit, vet, build, emulator, emulated solutions and skeletons, cheats, sandbox without namespaces, batch grading, stopping a run, student kit, the notebook all passed"
+	@echo "suites: 13 passed, 0 failed"
 endif

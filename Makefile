@@ -12,6 +12,8 @@
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
+#   make profiles              each lab's timed problem, memory and predicted grading time on
+#                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make                       build the grader and every lab's runner

@@ -167,9 +167,18 @@ static void predict_speed(const lab_info *lab, int check, const calibration *cal
     double alone = (SPEED_ALONE_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * alone_round;
     if (alone > SPEED_CAP_S + alone_round)
         alone = SPEED_CAP_S + alone_round;
+    /* At most, the reference ran slower beside the student than alone: both are measured
+     * again (harness.cu, run_speed), SPEED_ALONE_ROUNDS fixed rounds each, within the cap. */
+    double again = 0;
+    if (mode == ROUNDS_AT_MOST) {
+        again = (SPEED_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * round_s;
+        if (again > SPEED_CAP_S + round_s)
+            again = SPEED_CAP_S + round_s;
+        again += alone;
+    }
     const double ceiling = (SPEED_CEILING_WARMUP_ROUNDS + SPEED_CEILING_ROUNDS) * k * p->ref_call_s;
     const double setup = CHECK_FIXED_S + 3 * p->ref_call_s;
-    p->seconds = setup + phase1 + alone + ceiling;
+    p->seconds = setup + phase1 + alone + again + ceiling;
 }
 
 void grade_model_lab(const lab_info *lab, const device_info *d, grade_subject who,

@@ -28,7 +28,8 @@ typedef enum grade_subject {
 } grade_subject;
 
 typedef enum grade_rounds {
-    ROUNDS_AT_MOST,  /* as many rounds as the stopping rule and the caps allow: an upper bound */
+    ROUNDS_AT_MOST,  /* as many rounds as the stopping rule and the caps allow, and the
+                        remeasurement a slowed reference asks for: an upper bound */
     ROUNDS_EXPECTED  /* the rounds an H200 run takes (what the fit is made against) */
 } grade_rounds;
 

@@ -325,9 +325,13 @@ static void test_h200_sizes_as_measured(void)
     static const struct {
         const char *lab;
         int task;
-        long long size[LAB_MAX_DIMS]; /* as tests/gpu/results/h200-bench.txt describes them */
+        long long size[LAB_MAX_DIMS]; /* as tests/gpu/results/h200-bench.txt and README.md's
+                                         table describe them */
     } rows[] = {
+        {"coalescing", 0, {15361, 8191}},
         {"banks", 0, {100, 1258291}},
+        {"divergence", 0, {33554437}},
+        {"ilp", 0, {125829117}},
         {"streams", 0, {268435449, 0, 1}},
         {"transpose", 0, {16384, 16384}},
         {"reduction", 0, {268435459}},

@@ -425,6 +425,15 @@ static void test_grade_model_matches_the_h200(void)
                    "factor of 2 of the measured %.1f s; predicted %.1f s", all_labs[l]->name,
                    all_labs[l]->checks[lp.speed[j].check].name, m, lp.speed[j].seconds);
         }
+        /* The 5-minute bound rests on ROUNDS_AT_MOST being an upper bound for the skeletons. */
+        grade_model_lab(all_labs[l], &d, GRADE_SKELETONS, ROUNDS_AT_MOST, &lp);
+        for (int j = 0; j < lp.n_speed; j++) {
+            const double m = grade_model_h200_seconds(all_labs[l], lp.speed[j].check,
+                                                      GRADE_SKELETONS);
+            EXPECT(lp.speed[j].seconds >= m, "lab %s, '%s' (skeleton) on the H200: at most "
+                   "%.1f s predicted, at least the measured %.1f s", all_labs[l]->name,
+                   all_labs[l]->checks[lp.speed[j].check].name, lp.speed[j].seconds, m);
+        }
     }
 }
 

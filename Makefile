@@ -12,6 +12,8 @@
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
+#   make profiles              each lab's timed problem, memory and predicted grading time on
+#                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make                       build the grader and every lab's runner
@@ -144,8 +146,8 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # ------------------------------------------------------------------------------------------
 # Host-only C: shared by the driver, the runners and the unit tests
 
-HOST_COMMON := util rng compare stats json text
-HOST_GRADER := results config driver_lib gpu_neighbours stop
+HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
+HOST_GRADER := results config driver_lib gpu_neighbours stop grade_model
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)

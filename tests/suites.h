@@ -5,6 +5,7 @@
 extern CU_SuiteInfo common_suite;
 extern CU_SuiteInfo grader_suite;
 extern CU_SuiteInfo driver_suite;
+extern CU_SuiteInfo profiles_suite;
 /* Path of the fake runner the driver tests start (set by main from argv). */
 extern const char *fake_runner_path;
 #endif

@@ -46,12 +46,22 @@ $(TESTS)/fake_runner: tests/fake_runner.c $(BUILD)/host/grader/results.o $(BUILD
 	$(CC) $(CFLAGS) $^ -o $@
 
 $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c \
+                     tests/test_profiles.c \
                      $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) tests/suites.h | cunit
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_runner
 	$(TESTS)/unit_tests $(TESTS)/fake_runner
+
+# make profiles: for every GPU of common/gpu_profiles.h, each lab's timed problem, the memory it
+# holds and the predicted time of make grade (grader/grade_model.h). No GPU needed.
+.PHONY: profiles
+$(BUILD)/host/profiles: grader/tools/profiles.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $(filter %.c %.o,$^) -lm -o $@
+
+profiles: $(BUILD)/host/profiles
+	@$(BUILD)/host/profiles
 
 # labs/skeletons.sha256 names each untouched skeleton (make bench calls an edited one "yours"):
 # in a checkout whose labs/ is as committed, it must match the skeletons. A student's edited

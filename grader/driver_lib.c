@@ -419,6 +419,16 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         return 1;
     }
     if (o->status != 0) {
+        /* Isolated, the harness holds no student code: its own stop (status 2, an error it
+         * could not grade past) is the grader's or the machine's, never the student's. */
+        const record *iso = find_record(l, "isolation", 0);
+        double isolated = 0;
+        if (o->status == 2 && iso && record_get_num(iso, "tamper_proof", &isolated) == 0 &&
+            isolated) {
+            set(d, VERDICT_ERROR, "could not run: the grader's harness stopped with an error "
+                "(status 2); its log says why");
+            return 1;
+        }
         set(d, VERDICT_FAIL, "the runner exited with status %d before finishing", o->status);
         return 1;
     }

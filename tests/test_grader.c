@@ -257,6 +257,22 @@ static void test_process_verdicts(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "signal 11"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "fake"));
+
+    /* The harness stopped on an error of its own (status 2). Isolated, it held no student
+     * code: the grader's error. Not isolated, the student's code ran in it: a failure. */
+    const child_outcome stopped = {1, 2, 0, 0, 0.3};
+    const char *isolated[] = {"begin", "isolation tamper_proof=1 why=ok"};
+    const char *inprocess[] = {"begin", "isolation tamper_proof=0 why=no%20IPC"};
+    record_list l;
+    make_list(&l, isolated, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the grader's harness stopped"));
+    free_records(&l);
+    make_list(&l, inprocess, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    free_records(&l);
 }
 
 /* "The machine cannot run me", said by the student's process, counts only as far as the

@@ -38,8 +38,6 @@ stub=$(find_one "$c13/lib64/stubs/libcuda.so" "$c13/targets/x86_64-linux/lib/stu
                 /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1)
 [ -n "$cublas" ] && [ -n "$cublaslt" ] ||
     die "expected cuBLAS 13 (libcublas.so.13, libcublasLt.so.13) in $c13/lib64, found none: set CUDA13_HOME to the CUDA 13 toolkit"
-[ -x "$c13/bin/cuobjdump" ] && [ -x "$c13/bin/nvdisasm" ] ||
-    die "expected cuobjdump and nvdisasm in $c13/bin, found them missing: set CUDA13_HOME to the CUDA 13 toolkit"
 [ -n "$stub" ] || die "expected libcuda (the driver's, or CUDA 13's stub) in $c13/lib64/stubs or /usr/lib*, found none"
 
 rm -rf "$B/toolkit"
@@ -55,8 +53,13 @@ ln -s "$cublas" "$tk/lib64/libcublas.so.13"
 ln -s "$cublaslt" "$tk/lib64/libcublasLt.so.13"
 ln -s libcublas.so.13 "$tk/lib64/libcublas.so"
 ln -s "$stub" "$tk/lib64/stubs/libcuda.so"
-ln -s "$c13/bin/cuobjdump" "$tk/bin/cuobjdump"
-ln -s "$c13/bin/nvdisasm" "$tk/bin/nvdisasm"
+# (nvdisasm alone is 50 MB that xz cannot shrink: the pack has neither)
+if [ -x "$c13/bin/cuobjdump" ] && [ -x "$c13/bin/nvdisasm" ]; then
+    ln -s "$c13/bin/cuobjdump" "$tk/bin/cuobjdump"
+    ln -s "$c13/bin/nvdisasm" "$tk/bin/nvdisasm"
+else
+    echo "selfcheck: warning: expected cuobjdump and nvdisasm in $c13/bin, found them missing: the build fetches them from PyPI, and without network lab 09 rejects every object (set CUDA13_HOME to a CUDA 13 that has them)" >&2
+fi
 export CUDA_HOME=$tk
 
 # A host compiler nvcc 12.4 accepts (gcc 6 to 13): the default, NVCC_CCBIN, or an older g++.

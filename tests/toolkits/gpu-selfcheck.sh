@@ -18,7 +18,7 @@
 # for sm_90 without a GPU and stops there. Copies the logs to $OUT when it is set.
 # Exit status: make grade's (0 full marks), or 1 when the toolkit or the build failed.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 build_only=0
 [ "${1:-}" != --build-only ] || build_only=1
 B=${SELFCHECK_BUILD:-build-cuda12.4}

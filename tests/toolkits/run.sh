@@ -10,7 +10,7 @@
 # One line per toolkit: "toolkits: CUDA 12.4 ... ok" or "... FAILED" with the reason and the
 # end of the build log. Exit status: 0 when every toolkit built everything, 1 otherwise.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
 MAKE=${MAKE:-make}
 versions=("$@")

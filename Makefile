@@ -20,7 +20,8 @@
 #   make clean                 remove build/
 #
 # Knobs: SEED=0x... reproduces hidden cases; EMU=1 forces CPU emulation; CUDA_ARCH=sm_86
-# builds for one architecture; CUDA_HOME=/path picks the toolkit; GRADER_CONFIG=file and
+# builds for one architecture; CUDA_HOME=/path picks the toolkit (CUDA 11.8 or newer) and
+# NVCC_CCBIN=g++-N its host compiler; GRADER_CONFIG=file and
 # GRADER_SET="lab.key=value,..." override thresholds and points (see README.md).
 
 SHELL := /bin/bash
@@ -43,6 +44,13 @@ ifeq ($(wildcard $(NVCC)),)
 NVCC_MISSING := 1
 endif
 CUOBJDUMP := $(CUDA_HOME)/bin/cuobjdump
+# NVCC_CCBIN=g++-11 picks nvcc's host compiler (each CUDA release takes a range of gcc
+# versions): every nvcc run gets it through NVCC_PREPEND_FLAGS, the compile sandbox's too.
+ifneq ($(NVCC_CCBIN),)
+ifeq ($(filter -ccbin=$(NVCC_CCBIN),$(NVCC_PREPEND_FLAGS)),)
+export NVCC_PREPEND_FLAGS := -ccbin=$(NVCC_CCBIN) $(NVCC_PREPEND_FLAGS)
+endif
+endif
 
 HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
 ifeq ($(EMU),1)
@@ -185,6 +193,7 @@ PUBLIC_HEADERS := common/check.h
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
     --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
+    $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
 # ------------------------------------------------------------------------------------------
@@ -381,6 +390,8 @@ ifdef NVCC_MISSING
 	@echo "error: the CUDA toolkit was not found (no nvcc on PATH, in CUDA_HOME or /usr/local/cuda)." >&2
 	@echo "       Install it from your distribution or NVIDIA, or run: make CUDA_HOME=/path/to/cuda" >&2
 	@exit 2
+else
+	@grader/tools/check-toolkit.sh $(NVCC) --quiet
 endif
 
 GRADE_DIR ?= $(BUILD)/grade

@@ -25,6 +25,13 @@
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
 
+# test-toolkits (not part of `make test`; .ci/run runs it after): the grader and every lab's
+# reference and skeleton compile and link with CUDA 12.4 and 11.8 too (tests/toolkits/run.sh,
+# which installs them into .toolkits/). TOOLKITS="12.4" tests one.
+.PHONY: test-toolkits
+test-toolkits:
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/toolkits/run.sh $(TOOLKITS)
+
 # Recursive (=): looked up when a test links, after the `cunit` rule may have installed it.
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests

@@ -17,6 +17,8 @@
 # Instructors
 #   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
 #   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
+#   make profiles              each lab's timed problem, memory and predicted grading time on
+#                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
@@ -24,15 +26,18 @@
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
 #   make test-unit, test-docs, test-bench-tools, test-vet, test-build, test-emu (with
-#        test-emulator), test-cheats, test-sandbox, test-batch, test-stop, test-dist, and
-#        test-skeletons: one suite each (tests/tests.mk says what each checks)
+#        test-emulator), test-cheats, test-sandbox, test-batch, test-stop, test-dist,
+#        test-notebook and test-skeletons: one suite each (tests/tests.mk says what each
+#        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make
+#        test)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile or sanitize (default: all)
 #   STUDENT=dir    the tree graded (default: labs), or one .cu file with one LAB=
 #   SEED=0x...     reproduces a run's hidden cases
 #   EMU=1          the CPU emulator even where there is a GPU
-#   CUDA_ARCH=sm_86  build for one architecture; CUDA_HOME=/path picks the toolkit
+#   CUDA_ARCH=sm_86  build for one architecture; CUDA_HOME=/path picks the toolkit (CUDA 11.8
+#                  or newer) and NVCC_CCBIN=g++-N its host compiler
 #   V=1            print the full build commands
 #   BUILD=dir      where everything is built (default: build); GRADE_DIR=dir the report's
 #                  folder (default: BUILD/grade; two runs side by side need two)
@@ -65,6 +70,13 @@ NVCC := $(if $(CUDA_HOME),$(CUDA_HOME)/bin/nvcc,$(or $(shell command -v nvcc 2>/
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 ifeq ($(wildcard $(NVCC)),)
 NVCC_MISSING := 1
+endif
+# NVCC_CCBIN=g++-11 picks nvcc's host compiler (each CUDA release takes a range of gcc
+# versions): every nvcc run gets it through NVCC_PREPEND_FLAGS, the compile sandbox's too.
+ifneq ($(NVCC_CCBIN),)
+ifeq ($(filter -ccbin=$(NVCC_CCBIN),$(NVCC_PREPEND_FLAGS)),)
+export NVCC_PREPEND_FLAGS := -ccbin=$(NVCC_CCBIN) $(NVCC_PREPEND_FLAGS)
+endif
 endif
 
 HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
@@ -171,8 +183,8 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # ------------------------------------------------------------------------------------------
 # Host-only C: shared by the driver, the runners and the unit tests
 
-HOST_COMMON := util rng compare stats json text
-HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop
+HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
+HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -227,6 +239,7 @@ PUBLIC_HEADERS := common/check.h
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
     --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
+    $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
 # ------------------------------------------------------------------------------------------
@@ -421,6 +434,8 @@ ifdef NVCC_MISSING
 	@echo "error: the CUDA toolkit was not found (no nvcc on PATH, in CUDA_HOME or /usr/local/cuda)." >&2
 	@echo "       Install it from your distribution or NVIDIA, or run: make CUDA_HOME=/path/to/cuda" >&2
 	@exit 2
+else
+	@grader/tools/check-toolkit.sh $(NVCC) --quiet
 endif
 
 GRADE_DIR ?= $(BUILD)/grade

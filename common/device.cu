@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int attribute(cudaDeviceAttr attr, int dev)
 {
@@ -40,25 +41,13 @@ void device_query(int ordinal, device_info *d)
     size_t free_b = 0, total_b = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
     d->free_mem_bytes = free_b;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    d->host_mem_bytes = pages > 0 && page > 0 ? (size_t)pages * (size_t)page : 0;
     CUDA_CHECK(cudaDriverGetVersion(&d->driver_version));
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
 #ifdef CUDA_EMU
     d->emulated = 1;
 #endif
-}
-
-int device_fp32_lanes_per_sm(const device_info *d)
-{
-    /* GA10x, AD10x, GH100 and later issue FP32 on 128 lanes per SM; Turing and GA100, 64. */
-    const int cc = d->cc_major * 10 + d->cc_minor;
-    if (cc >= 86)
-        return 128;
-    return 64;
-}
-
-double device_fma_peak_gflops(const device_info *d, double mhz)
-{
-    return 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * mhz * 1e6 / 1e9;
 }
 
 /* The cycle counter and the global nanosecond timer, read with "memory" clobbers so the

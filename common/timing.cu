@@ -81,7 +81,7 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         *why = p->ratio_num < 0 ? STOP_FIXED : STOP_MAX_ROUNDS;
         return 1;
     }
-    if (elapsed >= p->hard_cap_s && r->rounds >= 3) {
+    if (elapsed >= p->hard_cap_s && r->rounds >= TIMING_HARD_CAP_MIN_ROUNDS) {
         *why = STOP_HARD_CAP;
         return 1;
     }
@@ -114,8 +114,8 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         return 1;
     }
     /* Far from the pass mark, the verdict is certain long before the ratio is known to 1%. */
-    if (p->threshold > 0 && r->rounds >= 2 * p->min_rounds &&
-        (hi < 0.8 * p->threshold || lo > 1.25 * p->threshold)) {
+    if (p->threshold > 0 && r->rounds >= TIMING_CLEAR_ROUNDS * p->min_rounds &&
+        (hi < TIMING_CLEAR_BELOW * p->threshold || lo > TIMING_CLEAR_ABOVE * p->threshold)) {
         *why = STOP_CLEAR;
         return 1;
     }

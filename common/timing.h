@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include "device.h"
+#include "timing_rule.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -17,6 +17,7 @@
 #include "gpu_neighbours.h"
 #include "lab_select.h"
 #include "score.h"
+#include "speed_plan.h"
 #include "stop.h"
 #include "../common/json.h"
 #include "../common/json_read.h"
@@ -319,7 +320,7 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         return;
     }
     fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
-            15.0, timeout, records, log_path);
+            SPEED_CAP_S, timeout, records, log_path);
     fflush(h->cmd);
     char buf[512];
     size_t got = 0;

@@ -100,7 +100,7 @@ typedef struct check_decision {
  * device memory) shows the shortage was the student's when that process held at least this
  * fraction of the device's memory (and gave back what the grader asked for, where known):
  * an honest student's buffers are a fraction of the problem, itself at most half the free
- * memory (harness_memory_budget). */
+ * memory (sizing_memory_budget, common/sizing.h). */
 #define MEMORY_BLAME_FRACTION 0.25
 
 /* Work left running: the harness's idle probe found the GPU still busy this long (ms) or more

@@ -142,21 +142,6 @@ const record *find_record(const record_list *l, const char *type, int from)
 /* ------------------------------------------------------------------------------------------ */
 /* Verdicts                                                                                    */
 
-/* CUDA errors that say the machine cannot run CUDA at all: not the student's fault. */
-static int is_environment_error(const char *name)
-{
-    static const char *const env[] = {
-        "cudaErrorNoDevice", "cudaErrorInsufficientDriver", "cudaErrorInitializationError",
-        "cudaErrorDevicesUnavailable", "cudaErrorSystemDriverMismatch",
-        "cudaErrorCompatNotSupportedOnDevice", "cudaErrorNoKernelImageForDevice",
-        "cudaErrorUnsupportedPtxVersion", "cudaErrorSystemNotReady",
-    };
-    for (size_t i = 0; i < ARRAY_LEN(env); i++)
-        if (strcmp(name, env[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* A short plain-language reading of the CUDA errors student kernels cause. */
 static const char *cuda_error_meaning(const char *name)
 {
@@ -302,6 +287,50 @@ static const char *shortage_note(const reclaim_figures *m, int have, char *buf, 
     return buf;
 }
 
+/* The student's process failed in a way that says "this machine cannot run me" (it ended
+ * before its first answer, or its call came back with a CUDA error meaning no usable GPU).
+ * Student code ran in that process from its start, so the claim counts only as far as the
+ * harness saw it hold: if the reference's process, started the same way in the same sandbox,
+ * ran here (`ref_ran`), the failure is the student's, and the message gives that evidence;
+ * if it did not, the machine cannot run either and the check is an error. */
+static void blame_cannot_run(const record *err, const char *name, const char *msg, int ref_ran,
+                             const reclaim_figures *mem, int have_reclaim, check_decision *d)
+{
+    char note[256];
+    const char *kind = record_get(err, "kind");
+    const int at_start = kind && !strcmp(kind, "start");
+    if (!ref_ran) {
+        if (at_start)
+            set(d, VERDICT_ERROR, "could not run: a worker process could not start (%s), and the "
+                "reference's could not either%s", msg && *msg ? msg : "it exited",
+                shortage_note(mem, have_reclaim, note, sizeof note));
+        else
+            set(d, VERDICT_ERROR, "could not run: %s (%s), and the reference's process could not "
+                "run here either%s", msg && *msg ? msg : name, name,
+                shortage_note(mem, have_reclaim, note, sizeof note));
+        return;
+    }
+    if (at_start) {
+        double status = -1;
+        record_get_num(err, "status", &status);
+        set(d, VERDICT_FAIL, "crashed: your process exited (status %.0f) before it answered the "
+            "grader's first message, while the reference's process, started the same way, ran "
+            "here", status);
+        snprintf(d->detail, sizeof d->detail,
+                 "Code of yours ran before the grader called your entry point (the constructor "
+                 "of a global object, or a static initialiser) and ended the process. Do that "
+                 "work inside your entry point instead.");
+    } else {
+        set(d, VERDICT_FAIL, "crashed: your call returned %s, an error that means no usable "
+            "GPU, yet the reference's process, in the same sandbox, ran on this GPU", name);
+        snprintf(d->detail, sizeof d->detail,
+                 "That error means the GPU cannot run the code, but it ran the reference: "
+                 "something in your file caused it (cudaSetDevice with another device number, "
+                 "code built for another GPU, or an error of its own making). Run the lab alone "
+                 "and read its log.");
+    }
+}
+
 int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,
                    check_decision *d)
 {
@@ -330,7 +359,7 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         const char *who = record_get(err, "who");
         const char *kind = record_get(err, "kind");
         const record *iso = find_record(l, "isolation", 0);
-        double isolated = 0;
+        double isolated = 0, reference_ran = 0;
         if (iso)
             record_get_num(iso, "tamper_proof", &isolated);
         name = name ? name : "unknown";
@@ -341,8 +370,11 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         } else if (who && !strcmp(who, "reference")) {
             set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)%s",
                 msg && *msg ? msg : name, shortage_note(&mem, have_reclaim, note, sizeof note));
-        } else if (is_environment_error(name) ||
-                   (who && !strcmp(who, "harness") && isolated)) {
+        } else if (who && !strcmp(who, "student") &&
+                   record_get_num(err, "reference_ran", &reference_ran) == 0) {
+            blame_cannot_run(err, name, msg, reference_ran == 1, &mem, have_reclaim, d);
+        } else if (who && !strcmp(who, "harness") &&
+                   (cuda_error_is_environment(name) || isolated)) {
             set(d, VERDICT_ERROR, "could not run: %s (%s)%s", msg ? msg : name, name,
                 shortage_note(&mem, have_reclaim, note, sizeof note));
         } else if (kind && !strcmp(kind, "hang")) {
@@ -387,6 +419,16 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         return 1;
     }
     if (o->status != 0) {
+        /* Isolated, the harness holds no student code: its own stop (status 2, an error it
+         * could not grade past) is the grader's or the machine's, never the student's. */
+        const record *iso = find_record(l, "isolation", 0);
+        double isolated = 0;
+        if (o->status == 2 && iso && record_get_num(iso, "tamper_proof", &isolated) == 0 &&
+            isolated) {
+            set(d, VERDICT_ERROR, "could not run: the grader's harness stopped with an error "
+                "(status 2); its log says why");
+            return 1;
+        }
         set(d, VERDICT_FAIL, "the lab's harness exited with status %d before finishing the check",
             o->status);
         return 1;

@@ -24,6 +24,7 @@
 #include "profile_trusted.h"
 #include "proto.h"
 #include "results.h"
+#include "speed_plan.h"
 #include "worker_trusted.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
@@ -70,21 +71,6 @@ void harness_check_input(const dbuf *in, const void *host, size_t bytes, verify_
         v->input_ok = 0;
         v->input_at = at;
     }
-}
-
-size_t harness_memory_budget(const device_info *d)
-{
-    return d->free_mem_bytes / 2;
-}
-
-size_t harness_speed_bytes(const device_info *d, int l2_multiple, int buffers)
-{
-    size_t bytes = (size_t)l2_multiple * d->l2_bytes;
-    if (bytes < ((size_t)256 << 20))
-        bytes = (size_t)256 << 20;
-    if (buffers * bytes > harness_memory_budget(d))
-        bytes = harness_memory_budget(d) / buffers;
-    return bytes;
 }
 
 /* Calls go to the workers (worker_trusted.cu); what a shim reported is kept per impl. */
@@ -174,17 +160,43 @@ static const char *impl_who(int impl)
     return impl == IMPL_STUDENT ? "student" : impl == IMPL_REFERENCE ? "reference" : "variant";
 }
 
-static void emit_worker_failure(const worker_failure *f)
+/* Whether the reference's process, started as the student's is and in the same sandbox, runs
+ * on this machine: one empty call through it (starting it if it is not running). 1 if it
+ * answered. */
+static int reference_runs_here(cudaStream_t s)
+{
+    static jmp_buf probe_jump;
+    static worker_failure probe_failure;
+    workers_set_failure_target(&probe_jump, &probe_failure);
+    if (setjmp(probe_jump) != 0)
+        return 0;
+    workers_null_call(IMPL_REFERENCE, s);
+    return 1;
+}
+
+/* A failure of the student's process that would say the machine cannot run it (the process
+ * ended before it answered the grader's first message, or the call came back with a CUDA error
+ * that means "no usable GPU") rests on what that process said or did, and student code ran in
+ * it from its first instruction (a global constructor runs before main). So it is checked:
+ * `reference_ran` says whether the reference's process runs here, which the driver weighs
+ * (grader/driver_lib.c, decide_process). */
+static void emit_worker_failure(const worker_failure *f, cudaStream_t s)
 {
     static const char *const kinds[] = {"", "cuda", "crash", "hang", "start"};
+    const int claim = f->impl == IMPL_STUDENT &&
+                      (f->kind == WORKER_FAIL_START ||
+                       (f->kind == WORKER_FAIL_CUDA && cuda_error_is_environment(f->cuda_name)));
+    const int reference_ran = claim ? reference_runs_here(s) : -1;
     results_begin("error");
-    results_str("who", f->kind == WORKER_FAIL_START ? "harness" : impl_who(f->impl));
+    results_str("who", impl_who(f->impl));
     results_str("kind", kinds[f->kind]);
+    if (reference_ran >= 0)
+        results_int("reference_ran", reference_ran);
     results_str("name", f->kind == WORKER_FAIL_CUDA ? f->cuda_name : kinds[f->kind]);
     results_str("message", f->detail);
     results_str("call", "your entry point");
     results_str("where", "the worker process");
-    if (f->kind == WORKER_FAIL_CRASH && f->exit_status >= 0)
+    if ((f->kind == WORKER_FAIL_CRASH || f->kind == WORKER_FAIL_START) && f->exit_status >= 0)
         results_int("status", f->exit_status);
     results_emit();
 }
@@ -259,9 +271,6 @@ static void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s
 /* Speed: K problems per timed unit, fresh inputs every round, every output compared          */
 
 #define MAX_INSTANCES PROTO_MAX_CALLS
-/* How long a timed unit lasts at the reference's speed: long enough that what going between
- * processes costs beyond a null call (about 0.1-0.2 ms, on an H200) is 1-2% of it. */
-#define UNIT_MS 10.0
 #define MAX_IO 8
 #define V_STUDENT 0
 #define V_REFERENCE 1
@@ -301,7 +310,7 @@ static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
 }
 
 /* Untimed, after the sample of `v`: inputs must be unchanged after the student ran, and the
- * first runner's outputs are saved for comparison with the second's. */
+ * first implementation's outputs are saved for comparison with the second's. */
 static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
 {
     if (c->impl_of[v] == IMPL_NULL || !c->compare || c->failed)
@@ -359,7 +368,7 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
         CUDA_CHECK(cudaStreamSynchronize(s));
         return;
     }
-    /* The second runner: compare its outputs (live) with the first's (saved). */
+    /* The second implementation: compare its outputs (live) with the first's (saved). */
     const int student_saved = c->impl_of[c->first] == IMPL_STUDENT;
     for (int i = 0; i < c->k && !c->failed; i++) {
         lab_output out[MAX_IO];
@@ -512,7 +521,7 @@ static void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], ui
     }
     const double t = fmax(ref_ms - null_ms, 0.25 * ref_ms);
     int k = (int)ceil(unit_ms / (t > 1e-3 ? t : 1e-3));
-    const size_t budget = harness_memory_budget(d);
+    const size_t budget = sizing_memory_budget(d);
     if (per > 0 && (size_t)k * per > budget)
         k = (int)(budget / per);
     k = k < 1 ? 1 : k > MAX_INSTANCES ? MAX_INSTANCES : k;
@@ -579,10 +588,10 @@ static double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l
     timing_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n_variants = 1;
-    plan.warmup_rounds = 1;
-    plan.min_rounds = plan.max_rounds = 7;
+    plan.warmup_rounds = SPEED_CEILING_WARMUP_ROUNDS;
+    plan.min_rounds = plan.max_rounds = SPEED_CEILING_ROUNDS;
     plan.ratio_num = plan.ratio_offset = -1;
-    plan.hard_cap_s = 60;
+    plan.hard_cap_s = SPEED_CEILING_CAP_S;
     plan.host_clock = c->t->host_clock;
     timing_result r;
     time_interleaved(&plan, speed_prepare, speed_run, &one, NULL, f, s, &r);
@@ -598,7 +607,7 @@ static double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l
 static double physical_bound(const lab_task *t, const device_info *d, double clock_mhz)
 {
     if (!strcmp(t->unit, "GB/s"))
-        return 2.0 * d->mem_clock_khz * 1e3 * (d->mem_bus_bits / 8.0) / 1e9;
+        return device_dram_peak_gbps(d);
     if (!strcmp(t->unit, "GFLOP/s"))
         return device_fma_peak_gflops(d, clock_mhz > 0 ? clock_mhz : d->sm_clock_khz / 1e3);
     return 0;
@@ -702,8 +711,8 @@ static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s
     alone.impl_of[1] = IMPL_NULL;
     timing_plan ap = *plan;
     ap.n_variants = 2;
-    ap.warmup_rounds = 1;
-    ap.min_rounds = ap.max_rounds = 15;
+    ap.warmup_rounds = SPEED_ALONE_WARMUP_ROUNDS;
+    ap.min_rounds = ap.max_rounds = SPEED_ALONE_ROUNDS;
     ap.ratio_num = ap.ratio_offset = -1;
     ap.threshold = 0;
     ap.hard_cap_s = cap_s;
@@ -745,7 +754,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     c->impl_of[V_STUDENT] = IMPL_STUDENT;
     c->impl_of[V_REFERENCE] = IMPL_REFERENCE;
     c->impl_of[V_NULL] = IMPL_NULL;
-    speed_instances(c, size, c->seed, d, UNIT_MS, s);
+    speed_instances(c, size, c->seed, d, SPEED_UNIT_MS, s);
     char desc[256];
     t->describe(c->inst[0], desc, sizeof desc);
     results_begin("case");
@@ -756,16 +765,16 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     timing_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n_variants = 3;
-    plan.warmup_rounds = 2;
-    plan.min_rounds = 10;
-    plan.max_rounds = 1000;
+    plan.warmup_rounds = SPEED_WARMUP_ROUNDS;
+    plan.min_rounds = SPEED_MIN_ROUNDS;
+    plan.max_rounds = SPEED_MAX_ROUNDS;
     plan.soft_cap_s = o->cap_s;
-    plan.hard_cap_s = 3 * o->cap_s;
+    plan.hard_cap_s = SPEED_HARD_CAP_FACTOR * o->cap_s;
     plan.ratio_num = V_REFERENCE; /* reference time ... */
     plan.ratio_den = V_STUDENT;   /* ... over student time, */
     plan.ratio_offset = V_NULL;   /* each less the path's own cost */
     plan.threshold = o->threshold;
-    plan.precision = 0.01;
+    plan.precision = SPEED_PRECISION;
     plan.host_clock = 1;
     plan.before_round = speed_before_round;
     static const char *const names[] = {"stu", "ref", "null"};
@@ -785,7 +794,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
         const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
         if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
             timing_plan bp = plan;
-            bp.min_rounds = bp.max_rounds = 15;
+            bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
             bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
             bp.threshold = 0;
             bp.hard_cap_s = o->cap_s;
@@ -835,7 +844,13 @@ static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t
         rng_seed(&r, rng_derive(seed, (uint64_t)index));
         t->hidden_size(&r, size);
     } else if (c->kind == CHECK_SPEED) {
-        t->speed_size(d, size);
+        harness_lab->speed_size(c->task, d, size);
+        lab_footprint f;
+        harness_lab->footprint(c->task, size, &f);
+        if (f.working_set < (double)f.l2_multiple * d->l2_bytes && !d->emulated)
+            fprintf(stderr, "note: lab %s: the timed problem touches %.0f MiB, under %dx the L2 "
+                    "(%zu MiB) here: the device's memory allows no more\n", harness_lab->name,
+                    f.working_set / (1 << 20), f.l2_multiple, d->l2_bytes >> 20);
     }
 }
 
@@ -914,7 +929,7 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
             (failure.kind == WORKER_FAIL_CUDA ||
              (failure.kind == WORKER_FAIL_CRASH && failure.exit_status == CUDA_EXIT_STATUS)))
             emit_reclaim("reference", 0);
-        emit_worker_failure(&failure);
+        emit_worker_failure(&failure, s);
         phase_free(&sc); /* a phase the failure cut short */
         CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -963,7 +978,7 @@ static void run_bench(const options *o, const device_info *d)
         if (setjmp(bench_jump)) {
             fatal("bench: variant %s failed: %s", impl_who(failure.impl), failure.detail);
         }
-        speed_instances(&c, size, c.seed, d, UNIT_MS, s);
+        speed_instances(&c, size, c.seed, d, SPEED_UNIT_MS, s);
         char desc[256];
         t->describe(c.inst[0], desc, sizeof desc);
         /* Variants: every rung (IMPL_EXTRA + k, skeleton first), the reference, the null
@@ -1084,7 +1099,7 @@ static options parse_options(int argc, char **argv)
     options o;
     memset(&o, 0, sizeof o);
     o.isolate = 1;
-    o.cap_s = 15.0;
+    o.cap_s = SPEED_CAP_S;
     static const struct option longs[] = {
         {"serve", no_argument, NULL, 's'},     {"bench", no_argument, NULL, 'b'},
         {"worker", required_argument, NULL, 'w'}, {"student", required_argument, NULL, 'u'},

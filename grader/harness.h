@@ -19,6 +19,7 @@
 #include "../common/device.h"
 #include "../common/devcheck.h"
 #include "../common/rng.h"
+#include "../common/sizing.h"
 #include "lab.h"
 
 #define IMPL_STUDENT 0   /* the student's file (or the skeleton, untouched) */
@@ -81,9 +82,7 @@ typedef struct lab_task {
     double (*work)(const void *p);
     /* Human-readable size, e.g. "rows=33 cols=65". */
     void (*describe)(const void *p, char *buf, size_t len);
-    /* The timed problem for this device: working set >= 4x L2, fits in memory, each call far
-     * above launch overhead. */
-    void (*speed_size)(const device_info *d, long long size[LAB_MAX_DIMS]);
+    /* (The timed problem's size is the table's: lab_info.speed_size, lab.h.) */
     /* A hidden correctness size drawn from r (awkward sizes likely). */
     void (*hidden_size)(rng *r, long long size[LAB_MAX_DIMS]);
     /* Optional. The ceiling's time in ms for this problem when it is not one timed call of
@@ -143,13 +142,6 @@ void harness_check_close(const struct dbuf *out, const double *expected, const d
 void harness_check_input(const struct dbuf *in, const void *host, size_t bytes,
                          verify_result *v);
 
-/* Largest problem (bytes) the harness lets a lab allocate: a fraction of free memory. */
-size_t harness_memory_budget(const device_info *d);
-
-/* Bytes for each of `buffers` equal device buffers of a speed case: l2_multiple times the L2,
- * but at least 256 MB, so nothing of one call survives in cache for the next; capped so that
- * all of them together fit harness_memory_budget. */
-size_t harness_speed_bytes(const device_info *d, int l2_multiple, int buffers);
 
 #ifdef __cplusplus
 }

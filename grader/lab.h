@@ -9,6 +9,8 @@
 #ifndef GRADER_LAB_H
 #define GRADER_LAB_H
 
+#include "../common/device_info.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -31,6 +33,21 @@ typedef struct lab_check {
                                          take it minutes (the same awkwardness, smaller); {0}:
                                          `size` everywhere */
 } lab_check;
+
+/* What one call of a task on a given size asks of the device: the numbers a timed problem is
+ * sized, budgeted and reported by. */
+typedef struct lab_footprint {
+    double work;          /* bytes (GB/s tasks), flops (GFLOP/s) or samples one call must move
+                             or compute: what the report's rate is made of */
+    double device_bytes;  /* device memory one problem holds: inputs, outputs, scratch */
+    double working_set;   /* bytes one call touches in device memory */
+    double output_bytes;  /* what the harness keeps a copy of, per problem, to compare the
+                             student's timed outputs with the reference's */
+    double host_bytes;    /* pinned host memory one problem holds (lab 05's arrays), which the
+                             CPU fills and checks every timed round */
+    int l2_multiple;      /* the lab's promise: working_set >= l2_multiple x L2 on every GPU
+                             whose memory budget allows it (0: none, the task is sized for time) */
+} lab_footprint;
 
 /* An entry point: a function the student's file defines and the harness calls. */
 typedef struct lab_entry {
@@ -67,6 +84,13 @@ typedef struct lab_info {
                                  tests/gpu/noise.sh on an H200; 0: LAB_SLOWDOWN_NOISE_DEFAULT.
                                  A slowdown is held against a student only when every one of
                                  repeated measurements is beyond it (grader/driver_lib.c) */
+    /* The timed problem of `task` on device d: pure arithmetic on d, so that the harness (with
+     * the GPU in hand) and the unit tests (with every GPU of common/gpu_profiles.h) run the
+     * same code. size arrives holding the speed row's size and leaves holding the problem's. */
+    void (*speed_size)(int task, const device_info *d, long long size[LAB_MAX_DIMS]);
+    /* What one call of `task` on `size` asks of the device (the problem code's work() is
+     * this, and the tests hold speed sizes to it). */
+    void (*footprint)(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f);
 } lab_info;
 
 /* The slowdown bound of a lab whose table gives none. */

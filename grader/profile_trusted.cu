@@ -52,7 +52,7 @@ int profile_run(const char *timeline_path, const device_info *d)
         const lab_task *t = &harness_tasks[c->task];
         long long size[LAB_MAX_DIMS];
         memcpy(size, c->size, sizeof size);
-        t->speed_size(d, size);
+        harness_lab->speed_size(c->task, d, size);
         const uint64_t seed = 0x5eedull + (uint64_t)i;
         harness_device_only = 1;
         void *p = t->create(size, seed, d);

@@ -200,3 +200,17 @@ int record_get_num(const record *r, const char *key, double *out)
     *out = d;
     return 0;
 }
+
+int cuda_error_is_environment(const char *name)
+{
+    static const char *const env[] = {
+        "cudaErrorNoDevice", "cudaErrorInsufficientDriver", "cudaErrorInitializationError",
+        "cudaErrorDevicesUnavailable", "cudaErrorSystemDriverMismatch",
+        "cudaErrorCompatNotSupportedOnDevice", "cudaErrorNoKernelImageForDevice",
+        "cudaErrorUnsupportedPtxVersion", "cudaErrorSystemNotReady",
+    };
+    for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+        if (strcmp(name, env[i]) == 0)
+            return 1;
+    return 0;
+}

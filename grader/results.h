@@ -35,6 +35,13 @@ void results_num(const char *key, double value);
 void results_int(const char *key, long long value);
 void results_emit(void);
 
+/* 1 when a CUDA error of this name says the machine cannot run CUDA at all (no device, a
+ * driver too old, a kernel image the GPU cannot run) rather than that a program misbehaved.
+ * Reported by a process that holds student code, it is a claim to corroborate, never a fact:
+ * the harness then checks that the reference's process, started the same way, runs here
+ * (the record's `reference_ran`). */
+int cuda_error_is_environment(const char *name);
+
 /* Percent-escape src into dst (dst gets at most len-1 chars); returns 0 if it did not fit. */
 int results_escape(const char *src, char *dst, size_t len);
 

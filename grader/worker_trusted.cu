@@ -229,13 +229,14 @@ static void start_worker(int impl)
                 chmod(mine[i], (st.st_mode & 07777) | 0555);
     }
     /* Without namespaces a worker gets a scratch folder of its own in place of a private
-     * /tmp, given to its uid when the grader runs as root (the uid is chosen here for that). */
+     * /tmp, given to its uid when the grader runs as root (the uid is chosen here for that);
+     * graded as an ordinary user, the folder is the user's already. */
     const uid_t uid = getuid() == 0 ? sandbox_uid() : getuid();
     w->scratch[0] = 0;
     if (sandbox_available() != SANDBOX_NAMESPACES) {
         const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
         snprintf(w->scratch, sizeof w->scratch, "%s/grader-worker-XXXXXX", base);
-        if (!mkdtemp(w->scratch) || chown(w->scratch, uid, uid) != 0)
+        if (!mkdtemp(w->scratch) || (getuid() == 0 && chown(w->scratch, uid, uid) != 0))
             fatal("cannot make a worker's scratch folder %s: %s", w->scratch, strerror(errno));
     }
     fflush(NULL);
@@ -860,7 +861,7 @@ static void describe_death(int impl, char *buf, size_t len, int *sig)
     } else if (r == w->pid && WIFEXITED(status) && !w->answered &&
                (WEXITSTATUS(status) == 121 || WEXITSTATUS(status) == 127 ||
                 WEXITSTATUS(status) == 2)) {
-        *sig = -1; /* the worker could not start: the grader's problem, not the student's */
+        *sig = -1; /* it could not start, or code it loaded ended it first: the harness checks */
         snprintf(buf, len, "a worker process could not start (status %d): see the check's log",
                  WEXITSTATUS(status));
     } else if (r == w->pid && WIFEXITED(status)) {

@@ -43,7 +43,8 @@ enum {
     WORKER_FAIL_CUDA = 1, /* a CUDA error came back from the call */
     WORKER_FAIL_CRASH,    /* the process died (signal, exit, bad reply) */
     WORKER_FAIL_HANG,     /* no reply within the check's time */
-    WORKER_FAIL_START     /* the worker could not start (not the implementation's fault) */
+    WORKER_FAIL_START     /* it ended before its first answer: the machine, or code it loaded
+                           * that runs at start-up (the harness checks which: reference_ran) */
 };
 
 /* Start-up: where the pieces are, and whether to isolate. `student_so` / `reference_so` may

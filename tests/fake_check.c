@@ -222,6 +222,8 @@ int main(int argc, char **argv)
         results_emit();
     } else if (!strcmp(mode, "cuda") || !strcmp(mode, "nodevice")) {
         results_begin("error");
+        if (!strcmp(mode, "nodevice"))
+            results_str("who", "harness"); /* the grader's own process found no GPU */
         results_str("kind", "cuda");
         results_str("name", !strcmp(mode, "cuda") ? "cudaErrorIllegalAddress" : "cudaErrorNoDevice");
         results_str("message", "an illegal memory access was encountered");

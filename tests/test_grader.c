@@ -261,6 +261,61 @@ static void test_process_verdicts(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "signal 11"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "fake"));
+
+    /* The harness stopped on an error of its own (status 2). Isolated, it held no student
+     * code: the grader's error. Not isolated, the student's code ran in it: a failure. */
+    const child_outcome stopped = {1, 2, 0, 0, 0.3};
+    const char *isolated[] = {"begin", "isolation tamper_proof=1 why=ok"};
+    const char *inprocess[] = {"begin", "isolation tamper_proof=0 why=no%20IPC"};
+    record_list l;
+    make_list(&l, isolated, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the grader's harness stopped"));
+    free_records(&l);
+    make_list(&l, inprocess, 2);
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    free_records(&l);
+}
+
+/* "The machine cannot run me", said by the student's process, counts only as far as the
+ * reference's process bears it out: blame follows `reference_ran`, and only a fault of the
+ * grader's own (or of a machine where the reference cannot run either) is an ERROR. */
+static void test_cannot_run_claims(void)
+{
+    static const struct {
+        const char *rec;     /* the harness's error record */
+        verdict v;           /* the verdict it must give */
+        const char *says;    /* in the message */
+    } rows[] = {
+        {"error who=student kind=cuda name=cudaErrorNoDevice message=cudaErrorNoDevice "
+         "reference_ran=1", VERDICT_FAIL, "yet the reference's process, in the same sandbox, ran"},
+        {"error who=student kind=cuda name=cudaErrorNoDevice message=cudaErrorNoDevice "
+         "reference_ran=0", VERDICT_ERROR, "the reference's process could not run here either"},
+        {"error who=student kind=start name=start status=2 message=gone reference_ran=1",
+         VERDICT_FAIL, "exited (status 2) before it answered the grader's first message"},
+        {"error who=student kind=start name=start status=2 message=gone reference_ran=0",
+         VERDICT_ERROR, "a worker process could not start"},
+        {"error who=student kind=cuda name=cudaErrorNoDevice message=cudaErrorNoDevice",
+         VERDICT_FAIL, "crashed"}, /* a claim nobody checked is no evidence for an error */
+        {"error who=harness kind=cuda name=cudaErrorNoDevice message=no%20device",
+         VERDICT_ERROR, "could not run: no device"},
+        {"error who=reference kind=start name=start status=2 message=gone",
+         VERDICT_ERROR, "the reference solution failed here"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *lines[] = {"begin", rows[i].rec};
+        record_list l;
+        check_decision d;
+        make_list(&l, lines, 2);
+        decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
+        CU_ASSERT_EQUAL(d.v, rows[i].v);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d.message, rows[i].says));
+        if (d.v != rows[i].v || !strstr(d.message, rows[i].says))
+            fprintf(stderr, "\n  row %zu: got %d, %s\n", i, d.v, d.message);
+        free_records(&l);
+    }
 }
 
 /* 1 if s is valid UTF-8 with no control character (common/text.h's list) */
@@ -444,6 +499,7 @@ static CU_TestInfo grader_tests[] = {
     {"correctness verdicts", test_correct_verdicts},
     {"speed verdicts", test_speed_verdicts},
     {"hang and crash verdicts", test_process_verdicts},
+    {"a claim that the machine cannot run is weighed", test_cannot_run_claims},
     {"labs are found by name, number or directory", test_find_lab},
     {"LAB= lists: names, numbers, duplicates, order, errors", test_lab_list_parse},
     {"a student's file: in a tree, or one file", test_student_paths},

@@ -7,13 +7,14 @@
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
-#   test-build    every lab runner compiles with nvcc, for the skeletons and the solutions
+#   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
-#                 Landlock and another uid, and the attacks again (tests/sandbox)
+#                 Landlock and another uid, and the attacks again; grading in one process (as
+#                 on WSL2) and as an ordinary user (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
 #   test-stop     make grade, grader/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within
@@ -21,15 +22,26 @@
 #                 and the next run grades (tests/stop/test_stop.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
+#   test-notebook labs/workbook.ipynb executed headless under the emulator: cloned into an empty
+#                 folder, and opened in place with lab 01 graded (NOTEBOOK_LABS=all grades every
+#                 lab, as test-emu does); installs nbclient and ipykernel into
+#                 $(BUILD)/notebook/venv once
 #
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
+
+# test-toolkits (not part of `make test`; .ci/run runs it after): the grader and every lab's
+# reference and skeleton compile and link with CUDA 12.4 and 11.8 too (tests/toolkits/run.sh,
+# which installs them into .toolkits/). TOOLKITS="12.4" tests one.
+.PHONY: test-toolkits
+test-toolkits:
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/toolkits/run.sh $(TOOLKITS)
 
 # Recursive (=): looked up when a test links, after the `cunit` rule may have installed it.
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -47,6 +59,7 @@ $(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/results.o $(BUILD)/
 	$(CC) $(CFLAGS) $^ -o $@
 
 $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c tests/test_score.c \
+                     tests/test_profiles.c \
                      $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) tests/suites.h | cunit
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
@@ -60,6 +73,15 @@ test-docs:
 
 test-bench-tools:
 	@tests/bench/run.sh
+
+# make profiles: for every GPU of common/gpu_profiles.h, each lab's timed problem, the memory it
+# holds and the predicted time of make grade (grader/grade_model.h). No GPU needed.
+.PHONY: profiles
+$(BUILD)/host/profiles: grader/tools/profiles.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $(filter %.c %.o,$^) -lm -o $@
+
+profiles: $(BUILD)/host/profiles
+	@$(BUILD)/host/profiles
 
 # labs/skeletons.sha256 names each untouched skeleton (make bench calls an edited one "yours"):
 # in a checkout whose labs/ is as committed, it must match the skeletons. A student's edited
@@ -118,17 +140,24 @@ test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
 
+# The notebook, as a student runs it: its cells run make grade themselves, on build/grade.
+# One lab by default (about 10 s warm; all nine took 1 to 2 minutes on 2 shared cores).
+NOTEBOOK_LABS ?= 01
+test-notebook: $(DRIVER)
+	@BUILD=$(BUILD) NOTEBOOK_LABS=$(NOTEBOOK_LABS) tests/notebook/run.sh
+
 # Under `make test` (often with -j) they start after the emulator tests and the cheats, one
 # grading suite at a time, as test-batch does.
 ifneq ($(filter test,$(MAKECMDGOALS)),)
 test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
+test-notebook: | test-emu test-stop
 endif
 
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
 # solutions' sources say so and count as skipped.
 TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu \
-               test-cheats test-sandbox test-batch test-stop test-dist
+               test-cheats test-sandbox test-batch test-stop test-dist test-notebook
 KIT_SKIPPED_SUITES := test-batch test-dist
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT

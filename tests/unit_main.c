@@ -14,7 +14,8 @@ int main(int argc, char **argv)
         return 2;
     }
     fake_check_path = argv[1];
-    CU_SuiteInfo suites[] = {common_suite, grader_suite, driver_suite, score_suite, CU_SUITE_INFO_NULL};
+    CU_SuiteInfo suites[] = {common_suite, grader_suite, driver_suite, score_suite, profiles_suite,
+                             CU_SUITE_INFO_NULL};
     if (CU_initialize_registry() != CUE_SUCCESS || CU_register_suites(suites) != CUE_SUCCESS) {
         fprintf(stderr, "CUnit: %s\n", CU_get_error_msg());
         return 2;

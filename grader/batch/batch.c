@@ -779,6 +779,7 @@ static void student_dir(const student *s, char *buf, size_t len)
 static void init_row(grade_row *row, const student *s)
 {
     memset(row, 0, sizeof *row);
+    row->tamper_proof = -1;
     row->name = s->name;
     snprintf(row->id, sizeof row->id, "%s", s->id);
     for (int k = 0; k < n_all_labs; k++) {
@@ -810,6 +811,7 @@ static void write_record(const student *s, const grade_row *row)
     json_string(&w, "id", s->id);
     json_string(&w, "fingerprint", s->fingerprint);
     json_string(&w, "state", row->state);
+    json_int(&w, "tamper_proof", row->tamper_proof);
     json_object_begin(&w, "labs");
     for (int k = 0; k < n_all_labs; k++) {
         if (!row->selected[k])
@@ -861,6 +863,7 @@ static int read_record(const student *s, grade_row *row)
         row->total = (int)jv_num(jv_get(r, "total"), 0);
         row->max = (int)jv_num(jv_get(r, "max"), 0);
         row->exit_status = (int)jv_num(jv_get(r, "exit_status"), 2);
+        row->tamper_proof = (int)jv_num(jv_get(r, "tamper_proof"), -1);
         snprintf(row->reason, sizeof row->reason, "%s", jv_str(jv_get(r, "reason"), ""));
     }
     jv_free(r);

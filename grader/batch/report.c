@@ -103,6 +103,8 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
 {
     row->reason[0] = 0;
     snprintf(row->state, sizeof row->state, "graded");
+    const jv *tp = jv_get(results, "tamper_proof");
+    row->tamper_proof = tp ? jv_bool(tp, 0) : -1;
     const jv *labs = jv_get(results, "labs");
     int seen[ROW_MAX_LABS] = {0};
     for (int i = 0; i < jv_len(labs); i++) {
@@ -191,12 +193,19 @@ void csv_field(FILE *f, const char *s)
     free(shown);
 }
 
+/* The gradebook's word for how a grade was made: a grade made where student code could not be
+ * isolated is labelled so wherever it is read. */
+static const char *isolation_word(int tamper_proof)
+{
+    return tamper_proof == 1 ? "tamper-proof" : tamper_proof == 0 ? "NOT tamper-proof" : "";
+}
+
 void csv_header(FILE *f)
 {
     fputs("student", f);
     for (int k = 0; k < n_all_labs; k++)
         fprintf(f, ",%s-%s", all_labs[k]->number, all_labs[k]->name);
-    fputs(",total,max,exit_status,state,reason\r\n", f);
+    fputs(",total,max,exit_status,state,isolation,reason\r\n", f);
 }
 
 void csv_row(FILE *f, const grade_row *row)
@@ -207,7 +216,8 @@ void csv_row(FILE *f, const grade_row *row)
         if (row->selected[k])
             fprintf(f, "%d", row->lab_score[k]);
     }
-    fprintf(f, ",%d,%d,%d,%s,", row->total, row->max, row->exit_status, row->state);
+    fprintf(f, ",%d,%d,%d,%s,%s,", row->total, row->max, row->exit_status, row->state,
+            isolation_word(row->tamper_proof));
     csv_field(f, row->reason);
     fputs("\r\n", f);
 }
@@ -225,7 +235,10 @@ void jsonl_row(FILE *f, const grade_row *row)
             fprintf(f, "%02x", *p);
         fputc('"', f);
     }
-    fprintf(f, ", \"id\": \"%s\", \"state\": \"%s\", \"labs\": {", row->id, row->state);
+    fprintf(f, ", \"id\": \"%s\", \"state\": \"%s\", ", row->id, row->state);
+    if (row->tamper_proof >= 0)
+        fprintf(f, "\"tamper_proof\": %s, ", row->tamper_proof ? "true" : "false");
+    fputs("\"labs\": {", f);
     int first = 1;
     for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
         if (!row->selected[k])
@@ -265,7 +278,9 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
     if (!results)
         snprintf(output, sizeof output, "Not graded: %s", reason);
     else
-        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s", seed,
+        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s%s", seed,
+                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
+                                          "isolated: it is not tamper-proof. " : "",
                  emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
                        "(run `make grade` on one, or wait for your instructor's GPU run)." : "",
                  reason[0] ? "\nPoints not earned: " : "", reason);

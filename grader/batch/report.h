@@ -36,6 +36,9 @@ typedef struct grade_row {
     int total, max;                  /* sums over the selected labs */
     int exit_status;                 /* 0 full marks, 1 a point lost, 2 a check could not run */
     char state[16];                  /* "graded", "refused", or "missing" (no result yet) */
+    int tamper_proof;                /* 1 graded with student code isolated, 0 graded where it
+                                        could not be (the grade is not tamper-proof), -1 no
+                                        grade or unknown */
     char reason[ROW_REASON_MAX];     /* why points were lost, or why it was not graded */
 } grade_row;
 

@@ -23,7 +23,8 @@ if [ -n "$nvcc" ]; then
     ver=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p')
     home=$(cd "$(dirname "$nvcc")/.." && pwd)
     ok "CUDA toolkit" "nvcc $ver at $nvcc (CUDA_HOME=${CUDA_HOME:-$home})"
-    case $ver in 1[3-9].* | [2-9][0-9].*) ;; *) opt "toolkit version" "tested with CUDA 13.0; $ver may work (older toolkits have not been tried)" ;; esac
+    # (the build's own check: release 11.8 or newer, a host compiler this nvcc accepts)
+    why=$("$(dirname "$0")/check-toolkit.sh" "$nvcc" --quiet 2>&1) || bad "toolkit" "${why#error: }"
 else
     bad "CUDA toolkit" "no nvcc on PATH, in CUDA_HOME or /usr/local/cuda: install the CUDA Toolkit, or run make CUDA_HOME=/path/to/cuda"
 fi

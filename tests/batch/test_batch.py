@@ -23,6 +23,7 @@
 Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
 """
 import csv
+import glob
 import io
 import json
 import os
@@ -233,11 +234,15 @@ def test_hostile(tmp):
     raw, rows = read_csv(os.path.join(out, "gradebook.csv"))
     print("  gradebook.csv, as Python's csv module reads it (name, 01, total, max, exit, state, reason):")
     for r in rows[1:]:
-        print("    %r" % ([r[0], r[1]] + r[10:14] + [r[14][:60]],))
+        print("    %r" % ([r[0], r[1]] + r[10:15] + [r[15][:60]],))
     header = rows[0]
     labs = sorted(d for d in os.listdir(os.path.join(ROOT, "grader", "labs")) if d[:2].isdigit())
-    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "reason"],
+    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "isolation", "reason"],
           "CSV header: one fixed column per lab in workbook order", header)
+    graded = [r for r in rows[1:] if len(r) == len(header) and r[header.index("state")] == "graded"]
+    check(graded and all(r[header.index("isolation")] == "tamper-proof" for r in graded),
+          "CSV: every graded row says it is tamper-proof (student code isolated)",
+          [r[header.index("isolation")] for r in graded])
     check(all(len(r) == len(header) for r in rows), "CSV: every row as wide as the header",
           [len(r) for r in rows])
     check(raw.count(b"\r\n") == len(rows) and raw.endswith(b"\r\n") and raw.count(b"\n") == len(rows),
@@ -398,6 +403,41 @@ def test_resume_and_lock(tmp, subs_all, out_all):
     return subs, os.path.join(ref_out, "gradebook.csv")
 
 
+def test_unisolated(tmp):
+    """Where student code cannot be isolated, a batch refuses to grade unless told to, and a
+    grade made anyway says so in the gradebook (CSV and JSON Lines)."""
+    subs = os.path.join(tmp, "subs-unisolated")
+    make_submissions(subs, [b"a|b"])
+    out = os.path.join(tmp, "out-unisolated")
+    env = {"GRADER_SANDBOX": "none"}
+    r = batch("grade", subs, out + "-refused", env=env)
+    text = r.stdout.decode(errors="replace")
+    _, rows = read_csv(os.path.join(out + "-refused", "gradebook.csv"))
+    row = dict(zip(rows[0], rows[1])) if len(rows) == 2 else {}
+    reports = [os.path.join(d, "report.txt") for d in
+               glob.glob(os.path.join(out + "-refused", "students", "*"))]
+    told = any("ALLOW_UNISOLATED=1" in open(p, errors="replace").read() for p in reports)
+    check(row.get("total") == "0" and row.get("exit_status") == "2"
+          and "cannot be isolated" in row.get("reason", "") and told,
+          "no sandbox: no student code runs (0 points, exit 2, the reason in the gradebook) and "
+          "the report says how to grade anyway", (row, text[-1500:]))
+    r = batch("grade", subs, out, "ALLOW_UNISOLATED=1", env=env)
+    text = r.stdout.decode(errors="replace")
+    _, rows = read_csv(os.path.join(out, "gradebook.csv")) if os.path.exists(
+        os.path.join(out, "gradebook.csv")) else (b"", [[]])
+    header = rows[0]
+    iso = [dict(zip(header, row)).get("isolation") for row in rows[1:]]
+    check(r.returncode in (0, 1) and iso == ["NOT tamper-proof"],
+          "ALLOW_UNISOLATED=1: graded, and the gradebook says NOT tamper-proof", (iso, text[-1500:]))
+    lines = open(os.path.join(out, "gradebook.jsonl")).read().splitlines() if os.path.exists(
+        os.path.join(out, "gradebook.jsonl")) else []
+    check(len(lines) == 1 and json.loads(lines[0]).get("tamper_proof") is False,
+          "gradebook.jsonl: tamper_proof is false", lines)
+    gs = [json.load(open(p)) for p in glob.glob(os.path.join(out, "students", "*", "gradescope.json"))]
+    check(len(gs) == 1 and "not tamper-proof" in gs[0].get("output", ""),
+          "Gradescope results: the output says the grade is not tamper-proof", gs)
+
+
 def test_html(tmp, out):
     # A report with speed measured (a GPU run's shape), so the chart has bars and thresholds.
     sid = json.loads(open(os.path.join(out, "gradebook.jsonl"), "rb").readline())["id"]
@@ -517,6 +557,7 @@ def main():
         subs_all, out_all = test_hostile(tmp)
         subs6, ref_book = test_resume_and_lock(tmp, subs_all, out_all)
         test_html(tmp, out_all)
+        test_unisolated(tmp)
         test_gradescope_kit(tmp)
         r = subprocess.run(["tests/batch/slurm.sh", subs6, ref_book, SEED, LAB],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

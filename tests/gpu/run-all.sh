@@ -23,6 +23,13 @@
 #                neighbour and a steady compute neighbour (tests/gpu/neighbour.cu)
 #   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
 #                contexts (what timing from outside rests on)
+#   sm-fractions tests/gpu/smfraction/run.sh: the self-check and the skeletons (SM_BENCH=1: and
+#                make bench) on this GPU limited by MPS to 12%, 25% and 50% of its SMs
+#                (SM_PERCENTS="..." for others): a smaller GPU made of this one
+#   non-root     grading as an ordinary user: a copy of the tree owned by a new user, labs 01
+#                and 08 of the solutions graded there (the sandbox then makes its view in that
+#                user's namespaces), make doctor's counters line, and make profile where the
+#                counters may be reserved for administrators
 #   emu-compare  the planted-bug programs of tests/emu built for the GPU, their verdicts next
 #                to the emulator's (see common/emu/README.md)
 #
@@ -171,6 +178,25 @@ for part in $parts; do
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
             "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
         ;;
+    sm-fractions)
+        # shellcheck disable=SC2086
+        OUT=$OUT tests/gpu/smfraction/run.sh ${SM_PERCENTS:-} 2>&1 | tee "$OUT/sm-fractions.txt"
+        { echo; echo "== sm fractions"; cat "$OUT/sm-fractions.txt"; } >>"$summary"
+        ;;
+    non-root)
+        user=workbook-student nr=/tmp/workbook-nonroot
+        id $user >/dev/null 2>&1 || useradd -m $user || { echo "non-root: cannot add a user here" | tee -a "$summary"; continue; }
+        rm -rf $nr && mkdir -p $nr && tar --exclude=./build --exclude='./build-*' --exclude='./.toolkit*' -cf - . | tar -xf - -C $nr
+        chown -R $user: $nr
+        as_user() { su -s /bin/bash $user -c "cd $nr && $*"; }
+        as_user make --no-print-directory grade LAB=01,08 STUDENT=solutions >"$OUT/nonroot-grade.txt" 2>&1
+        echo "non-root ($user): make grade LAB=01,08 STUDENT=solutions: exit $?, $(grep '^Score' "$OUT/nonroot-grade.txt"), isolation: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tamper_proof"], r.get("isolation",""))' $nr/build/grade/results.json 2>&1)" | tee -a "$summary"
+        grep -E 'x the reference' "$OUT/nonroot-grade.txt" | sed 's/^/    /' | tee -a "$summary"
+        as_user make --no-print-directory doctor >"$OUT/nonroot-doctor.txt" 2>&1
+        grep -iE 'counters|sandbox|namespaces|landlock' "$OUT/nonroot-doctor.txt" | sed 's/^/    doctor: /' | tee -a "$summary"
+        as_user make --no-print-directory profile LAB=01 STUDENT=solutions >"$OUT/nonroot-profile.txt" 2>&1
+        echo "    profile LAB=01 as $user: exit $?: $(grep -m1 -iE 'ERR_NVGPUCTRPERM|administrators|sectors' "$OUT/nonroot-profile.txt")" | tee -a "$summary"
+        ;;
     emu-compare)
         if [ -x tests/emu/gpu-compare.sh ]; then
             tests/emu/gpu-compare.sh 2>&1 | tee "$OUT/emu-compare.txt"
@@ -181,7 +207,7 @@ for part in $parts; do
         ;;
     *)
         echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
-            "batch-rate, tools, timeslice, emu-compare)" >&2
+            "batch-rate, tools, shared-gpu, timeslice, sm-fractions, non-root, emu-compare)" >&2
         exit 2
         ;;
     esac

@@ -5,7 +5,10 @@
 #
 #   tests/sandbox/run.sh          (EMU=1: the emulator's cases; needs the emulated runners)
 #
-# Everything runs under tests/sandbox/no_namespaces.c, a seccomp wrapper that refuses unshare,
+# Then two other machines without our privileges: one process only (no CUDA IPC, as on WSL2),
+# and an ordinary user instead of root.
+#
+# The attacks run under tests/sandbox/no_namespaces.c, a seccomp wrapper that refuses unshare,
 # setns, mount and clone with new namespaces, as such a container does. Prints
 # `N passed, M failed`.
 set -uo pipefail
@@ -53,6 +56,33 @@ GRADER_SANDBOX=none grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR
 grep -qi "not tamper-proof" "$nosb/out.txt" &&
     python3 -c 'import json,sys; sys.exit(0 if not json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nosb/grade/results.json"
 result "no sandbox at all: terminal and results.json say not tamper-proof" $? "see $nosb/out.txt"
+
+# No shared GPU memory between processes (WSL2 has no CUDA IPC): GRADER_ISOLATION=off grades
+# in one process, as the grader does there, and every report says it is not tamper-proof.
+inproc=$work/in-process
+rm -rf "$inproc" && mkdir -p "$inproc"
+GRADER_ISOLATION=off grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$inproc/grade" >"$inproc/out.txt" 2>&1
+grep -qi "not tamper-proof" "$inproc/out.txt" && grep -q "Score:" "$inproc/out.txt" &&
+    python3 -c 'import json,sys; sys.exit(0 if not json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$inproc/grade/results.json"
+result "in one process (as on WSL2): graded, and terminal and results.json say not tamper-proof" $? "see $inproc/out.txt"
+
+# An ordinary user who owns a copy of the workbook, as a student on a shared machine: graded,
+# isolated (namespaces of the user's own, or Landlock), and no check is failed or in error for
+# the grader's own set-up. Needs root here to make the copy another user's.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    nr=$(mktemp -d /tmp/workbook-user.XXXXXX) && chmod 755 "$nr"
+    mkdir -p "$nr/copy/build"
+    tar --exclude=./build --exclude='./build-*' --exclude='./.toolkit*' --exclude=./.git -cf - . | tar -xf - -C "$nr/copy"
+    cp -a "$build/emu" "$build/host" "$nr/copy/build/"
+    chown -R 65534:65534 "$nr"
+    (cd "$nr/copy" && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nr" BUILD=build \
+        grader/grade.sh STUDENT=labs LAB=01 EMU=1 GRADE_DIR="$nr/grade") >"$work/user.txt" 2>&1
+    grep -q "Score: 10/15" "$work/user.txt" && ! grep -qE ' (FAIL|ERROR) ' "$work/user.txt" &&
+        python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nr/grade/results.json"
+    result "as an ordinary user (uid 65534) owning a copy: the skeleton graded, isolated, nothing failed for the set-up" $? \
+        "see $work/user.txt: $(grep -m3 -E ' (FAIL|ERROR) |Score' "$work/user.txt" | tr '\n' ' ')"
+    rm -rf "$nr"
+fi
 
 # The attacks, under the wrapper (the worker's view, the compile's, links and pipes). Not c23:
 # under Landlock, __has_include of a file that exists but may not be read stops the compile

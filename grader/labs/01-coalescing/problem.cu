@@ -106,25 +106,16 @@ static void verify(void *vp, verify_result *v)
 static double work(const void *vp)
 {
     const problem *p = (const problem *)vp;
-    return 2.0 * p->n * sizeof(float) + 2.0 * p->rows * sizeof(float); /* read in, write out */
+    const long long size[LAB_MAX_DIMS] = {p->rows, p->cols};
+    lab_footprint f;
+    lab_coalescing.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
 {
     const problem *p = (const problem *)vp;
     snprintf(buf, len, "%d x %d", p->rows, p->cols);
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* Each of in and out is 8x the L2 (so in + out is 16x): nothing survives in cache
-     * between calls. An odd row length keeps rows misaligned, as real data often is. */
-    const long long cols = 8191;
-    size_t bytes = harness_speed_bytes(d, 8, 2);
-    if (d->emulated)
-        bytes = (size_t)1 << 20;
-    size[0] = (long long)(bytes / (cols * sizeof(float)));
-    size[1] = cols;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -166,7 +157,7 @@ const lab_info *const harness_lab = &lab_coalescing;
 const lab_task harness_tasks[] = {
     {.name = "coalescing", .unit = "GB/s", .ceiling = "cudaMemcpy D2D", .create = create,
      .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .describe = describe, .hidden_size = hidden_size,
      .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -1,5 +1,6 @@
 /* table.c - lab 01's checks, as data (see lab.h). */
 #include "lab.h"
+#include "../../../common/sizing.h"
 
 static const lab_check checks[] = {
     /* name                                       kind           task  size {rows, cols}  points */
@@ -23,6 +24,32 @@ static const lab_entry entries[] = {
      "int cols, cudaStream_t stream",
      "ppppii"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* Each of in and out is 8x the L2 (so in + out is 16x): nothing survives in cache
+     * between calls. An odd row length keeps rows misaligned, as real data often is. */
+    (void)task;
+    const long long cols = 8191;
+    size_t bytes = sizing_speed_bytes(d, 8, 2);
+    if (d->emulated)
+        bytes = (size_t)1 << 20;
+    size[0] = (long long)(bytes / (cols * sizeof(float)));
+    size[1] = cols;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0] * size[1], rows = (double)size[0];
+    f->work = 2.0 * n * sizeof(float) + 2.0 * rows * sizeof(float); /* read in, write out */
+    f->device_bytes = f->work;         /* in, out, scale, bias */
+    f->working_set = f->work;
+    f->output_bytes = n * sizeof(float);
+    f->l2_multiple = 8; /* in and out 8x each, less a partial row */
+}
 
 const lab_info lab_coalescing = {
     .number = "01",
@@ -42,4 +69,6 @@ const lab_info lab_coalescing = {
      * (tests/gpu/noise.sh): on an idle H200 at most 0.7% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

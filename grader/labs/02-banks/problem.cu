@@ -112,27 +112,16 @@ static void verify(void *vp, verify_result *v)
 static double work(const void *vp)
 {
     const problem *p = (const problem *)vp;
-    return 2.0 * p->n * sizeof(float); /* each input read once, each output written once */
+    const long long size[LAB_MAX_DIMS] = {p->steps, p->series};
+    lab_footprint f;
+    lab_banks.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
 {
     const problem *p = (const problem *)vp;
     snprintf(buf, len, "%d steps x %d series", p->steps, p->series);
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* The input is 8x the L2 (input plus output 16x): nothing survives in cache between calls.
-     * 100 steps per series (not a multiple of the kernels' 8-step chunks) and as many series
-     * as that takes: over a million on an H200, several waves of blocks, so the last partial
-     * wave costs little. */
-    const long long steps = 100;
-    size_t bytes = harness_speed_bytes(d, 8, 2);
-    if (d->emulated)
-        bytes = (size_t)200 << 10;
-    size[0] = steps;
-    size[1] = (long long)(bytes / (steps * sizeof(float)));
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -172,7 +161,7 @@ const lab_info *const harness_lab = &lab_banks;
 const lab_task harness_tasks[] = {
     {.name = "rolling_max", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
      .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .work = work, .describe = describe, .hidden_size = hidden_size,
      .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -1,5 +1,6 @@
 /* table.c - lab 02's checks, as data (see lab.h). Sizes are {steps, series}. */
 #include "lab.h"
+#include "../../../common/sizing.h"
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {steps, series}  points */
@@ -22,6 +23,34 @@ static const lab_entry entries[] = {
     {"rolling_max", "float *out, const float *in, int steps, int series, cudaStream_t stream",
      "ppii"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* The input is 8x the L2 (input plus output 16x): nothing survives in cache between calls.
+     * 100 steps per series (not a multiple of the kernels' 8-step chunks) and as many series
+     * as that takes: over a million on an H200, several waves of blocks, so the last partial
+     * wave costs little. */
+    (void)task;
+    const long long steps = 100;
+    size_t bytes = sizing_speed_bytes(d, 8, 2);
+    if (d->emulated)
+        bytes = (size_t)200 << 10;
+    size[0] = steps;
+    size[1] = (long long)(bytes / (steps * sizeof(float)));
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0] * size[1];
+    f->work = 2.0 * n * sizeof(float); /* each input read once, each output written once */
+    f->device_bytes = f->work;
+    f->working_set = f->work;
+    f->output_bytes = n * sizeof(float);
+    f->l2_multiple = 8; /* input and output 8x each, less a partial series */
+}
 
 const lab_info lab_banks = {
     .number = "02",
@@ -43,4 +72,6 @@ const lab_info lab_banks = {
      * (tests/gpu/noise.sh): on an idle H200 at most 1.7% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

@@ -135,7 +135,10 @@ static void verify(void *vp, verify_result *v)
 
 static double work(const void *vp)
 {
-    return 2.0 * DIVERGENCE_STEPS * ((const problem *)vp)->n; /* flops of the chains */
+    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
+    lab_footprint f;
+    lab_divergence.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -148,17 +151,6 @@ static double ceiling_fma(void *vp, const device_info *d, double clock_mhz, cuda
 {
     (void)s;
     return work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
-     * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
-     * An odd n leaves a partial tile and partial warps at the end. */
-    const size_t bytes = harness_speed_bytes(d, 4, 1); /* in + out together */
-    size[0] = (long long)(bytes / (2 * sizeof(float))) + 5;
-    if (d->emulated)
-        size[0] = 20011;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -202,7 +194,7 @@ static int inputs(void *vp, lab_input *in, int max)
 const lab_info *const harness_lab = &lab_divergence;
 const lab_task harness_tasks[] = {
     {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .work = work, .describe = describe, .hidden_size = hidden_size,
      .ceiling_ms = ceiling_fma, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

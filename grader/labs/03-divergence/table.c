@@ -1,5 +1,8 @@
 /* table.c - lab 03's checks, as data (see lab.h). */
 #include "lab.h"
+#include "../../../common/sizing.h"
+#define CONTRACT_CONSTANTS_ONLY
+#include "divergence.h"
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {n}    points */
@@ -21,6 +24,31 @@ static const lab_entry entries[] = {
     {"divergence", "float *out, const float *in, int n, cudaStream_t stream",
      "ppi"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
+     * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
+     * An odd n leaves a partial tile and partial warps at the end. */
+    (void)task;
+    const size_t bytes = sizing_speed_bytes(d, 4, 1); /* in + out together */
+    size[0] = (long long)(bytes / (2 * sizeof(float))) + 5;
+    if (d->emulated)
+        size[0] = 20011;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0];
+    f->work = 2.0 * DIVERGENCE_STEPS * n; /* flops of the chains */
+    f->device_bytes = 2.0 * n * sizeof(float);
+    f->working_set = f->device_bytes;
+    f->output_bytes = n * sizeof(float);
+    f->l2_multiple = 4;
+}
 
 const lab_info lab_divergence = {
     .number = "03",
@@ -44,4 +72,6 @@ const lab_info lab_divergence = {
      * (tests/gpu/noise.sh): on an idle H200 at most 1.3% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

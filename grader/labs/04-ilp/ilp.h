@@ -3,7 +3,10 @@
 #ifndef CONTRACT_ILP_H
 #define CONTRACT_ILP_H
 
+/* The grader's sizing code (plain C, no CUDA) includes this header for its constants alone. */
+#ifndef CONTRACT_CONSTANTS_ONLY
 #include <cuda_runtime.h>
+#endif
 
 /* Steps of every element's chain in ilp_arith, and the chain's constant term. */
 #define ILP_STEPS 1024
@@ -24,15 +27,19 @@ extern "C" {
  * overlapping; 1 <= n <= 2^30. Return without synchronizing: the grader times the stream. */
 
 /* Memory: out[i] = in[i] * a for every i < n (one multiply, rounded: compared bit for bit). */
+#ifndef CONTRACT_CONSTANTS_ONLY
 void ilp_memory(float *out, const float *in, float a, int n, int blocks, int threads,
                 cudaStream_t stream);
+#endif
 
 /* Arithmetic: for every i < n, with x = in[i]:
  *     y = x, then ILP_STEPS times  y = fmaf(y, x, ILP_C),  and out[i] = y.
  * Each element's chain is dependent (every step needs the previous y); different elements'
  * chains are independent of each other. Every element does all ILP_STEPS steps. */
+#ifndef CONTRACT_CONSTANTS_ONLY
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads,
                cudaStream_t stream);
+#endif
 
 #ifdef __cplusplus
 }

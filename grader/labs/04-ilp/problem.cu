@@ -190,14 +190,22 @@ static void verify(void *vp, verify_result *v)
     /* a launch of the wrong shape comes back from the shim (call_and_verify reports it) */
 }
 
+static double work_of(int task, const void *vp)
+{
+    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
+    lab_footprint f;
+    lab_ilp.footprint(task, size, &f);
+    return f.work;
+}
+
 static double work_memory(const void *vp)
 {
-    return 2.0 * ((const problem *)vp)->n * sizeof(float); /* bytes read + written */
+    return work_of(TASK_MEMORY, vp);
 }
 
 static double work_arith(const void *vp)
 {
-    return 2.0 * ILP_STEPS * ((const problem *)vp)->n; /* flops of the chains */
+    return work_of(TASK_ARITH, vp);
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -213,26 +221,6 @@ static double ceiling_arith(void *vp, const device_info *d, double clock_mhz, cu
     if (clock_mhz <= 0)
         clock_mhz = d->sm_clock_khz / 1e3;
     return work_arith(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
-}
-
-static void speed_size_memory(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* Each of in and out is 8x the L2 (at least 256 MB): nothing survives in cache between
-     * calls. n % 4 == 1 leaves a scalar tail. */
-    const size_t bytes = harness_speed_bytes(d, 8, 2);
-    size[0] = (long long)(bytes / sizeof(float)) - 3;
-    if (d->emulated)
-        size[0] = 100003;
-}
-
-static void speed_size_arith(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* Compute-bound (2048 flops per 8 bytes), but in + out is still 4x the L2 (at least
-     * 256 MB), and each call takes about a millisecond on an H200. */
-    const size_t bytes = harness_speed_bytes(d, 4, 1); /* in + out together */
-    size[0] = (long long)(bytes / (2 * sizeof(float))) + 3;
-    if (d->emulated)
-        size[0] = 4099;
 }
 
 static void hidden_size_memory(rng *r, long long size[LAB_MAX_DIMS])
@@ -294,12 +282,12 @@ const lab_task harness_tasks[] = {
     {.name = "ilp_memory", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
      .create = create_memory, .destroy = destroy, .prepare = prepare, .run = run,
      .verify = verify, .work = work_memory, .describe = describe,
-     .speed_size = speed_size_memory, .hidden_size = hidden_size_memory, .refresh = refresh,
+     .hidden_size = hidden_size_memory, .refresh = refresh,
      .outputs = outputs, .inputs = inputs},
     {.name = "ilp_arith", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak",
      .create = create_arith, .destroy = destroy, .prepare = prepare, .run = run,
      .verify = verify, .work = work_arith, .describe = describe,
-     .speed_size = speed_size_arith, .hidden_size = hidden_size_arith,
+     .hidden_size = hidden_size_arith,
      .ceiling_ms = ceiling_arith, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 2;

@@ -131,7 +131,7 @@ static cudaGraphExec_t record(int entry, const shim_arg *a, int blocks, int thre
                      k.blockDim.z, blocks, threads);
         }
     }
-    if (!problem[0] && (cudaGraphInstantiate(&exec, g, 0) != cudaSuccess ||
+    if (!problem[0] && (cudaGraphInstantiateWithFlags(&exec, g, 0) != cudaSuccess ||
                         cudaGraphUpload(exec, s) != cudaSuccess)) {
         snprintf(problem, len, "the launch %s recorded could not be replayed", fn);
         if (exec)

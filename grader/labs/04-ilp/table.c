@@ -1,5 +1,8 @@
 /* table.c - lab 04's checks, as data (see lab.h). Task 0: ilp_memory; task 1: ilp_arith. */
 #include "lab.h"
+#include "../../../common/sizing.h"
+#define CONTRACT_CONSTANTS_ONLY
+#include "ilp.h"
 
 static const lab_check checks[] = {
     /* name                                             kind           task  size {n}   points */
@@ -31,6 +34,42 @@ static const lab_entry entries[] = {
      "cudaStream_t stream",
      "ppiii"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    if (task == 0) {
+        /* Each of in and out is 8x the L2 (at least 256 MB): nothing survives in cache
+         * between calls. n % 4 == 1 leaves a scalar tail. */
+        const size_t bytes = sizing_speed_bytes(d, 8, 2);
+        size[0] = (long long)(bytes / sizeof(float)) - 3;
+        if (d->emulated)
+            size[0] = 100003;
+    } else {
+        /* Compute-bound (2048 flops per 8 bytes), but in + out is still 4x the L2 (at least
+         * 256 MB), and each call takes about a millisecond on an H200. */
+        const size_t bytes = sizing_speed_bytes(d, 4, 1); /* in + out together */
+        size[0] = (long long)(bytes / (2 * sizeof(float))) + 3;
+        if (d->emulated)
+            size[0] = 4099;
+    }
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    const double n = (double)size[0];
+    f->device_bytes = 2.0 * n * sizeof(float);
+    f->working_set = f->device_bytes;
+    f->output_bytes = n * sizeof(float);
+    if (task == 0) {
+        f->work = 2.0 * n * sizeof(float); /* bytes read + written */
+        f->l2_multiple = 8;                /* in and out 8x each */
+    } else {
+        f->work = 2.0 * ILP_STEPS * n; /* flops of the chains */
+        f->l2_multiple = 4;
+    }
+}
 
 const lab_info lab_ilp = {
     .number = "04",
@@ -58,4 +97,6 @@ const lab_info lab_ilp = {
      * (tests/gpu/noise.sh): on an idle H200 at most 0.8% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

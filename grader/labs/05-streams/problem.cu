@@ -369,8 +369,10 @@ static void verify(void *vp, verify_result *v)
 
 static double work(const void *vp)
 {
-    const problem *p = (const problem *)vp;
-    return 2.0 * p->n * sizeof(float); /* bytes over the host link: in and back out */
+    const long long size[LAB_MAX_DIMS] = {(long long)((const problem *)vp)->n};
+    lab_footprint f;
+    lab_streams.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -380,27 +382,6 @@ static void describe(const void *vp, char *buf, size_t len)
         snprintf(buf, len, "n=%zu k=%d x%d calls", p->n, p->k, p->calls);
     else
         snprintf(buf, len, "n=%zu k=%d", p->n, p->k);
-}
-
-/* 1 GiB each way where the machine allows (host memory holds the pinned in and out arrays, and
- * for a correctness size also the input's copy and the expected output), at least 4x the L2
- * when it can. The count is a little short of a power of two, so no chunk size divides it. */
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    size_t bytes = (size_t)1 << 30;
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0 && bytes > (size_t)pages * page / 16)
-        bytes = (size_t)pages * page / 16;
-    if (2 * bytes + ((size_t)64 << 20) > harness_memory_budget(d))
-        bytes = (harness_memory_budget(d) - ((size_t)64 << 20)) / 2;
-    if (bytes < 4 * d->l2_bytes)
-        fprintf(stderr, "note: lab streams: %zu MiB each way is under 4x the L2 here\n",
-                bytes >> 20);
-    if (d->emulated)
-        bytes = (size_t)1 << 20;
-    size[0] = (long long)(bytes / sizeof(float)) - 7;
-    size[1] = 0; /* calibrate */
-    size[2] = 1;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -523,7 +504,7 @@ const lab_info *const harness_lab = &lab_streams;
 const lab_task harness_tasks[] = {
     {.name = "streams", .unit = "GB/s", .ceiling = "ideal pipeline", .host_clock = 1,
      .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .work = work, .describe = describe, .hidden_size = hidden_size,
      .ceiling_ms = ceiling_ms, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -5,6 +5,7 @@
  * copy take about as long); calls, how many times the student's function is called in a row
  * on the same data (each call verified, leaks counted over all of them). */
 #include "lab.h"
+#include "../../../common/sizing.h"
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {n, k, calls}  points */
@@ -30,6 +31,40 @@ static const lab_entry entries[] = {
 
 /* The driver API and run-time entry-point lookup would create streams the shim's counters
  * cannot see (grader/labs/05-streams/shim_untrusted.cu). */
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+/* 1 GiB each way where the machine allows (host memory holds the pinned in and out arrays, and
+ * for a correctness size also the input's copy and the expected output; device memory holds
+ * in, out and the harness's copy of out to compare with), at least 4x the L2 when it can. The
+ * count is a little short of a power of two, so no chunk size divides it. */
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    (void)task;
+    size_t bytes = (size_t)1 << 30;
+    if (d->host_mem_bytes > 0 && bytes > d->host_mem_bytes / 16)
+        bytes = d->host_mem_bytes / 16;
+    if (3 * bytes + ((size_t)64 << 20) > sizing_memory_budget(d))
+        bytes = (sizing_memory_budget(d) - ((size_t)64 << 20)) / 3;
+    if (d->emulated)
+        bytes = (size_t)1 << 20;
+    size[0] = (long long)(bytes / sizeof(float)) - 7;
+    size[1] = 0; /* calibrate */
+    size[2] = 1;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0];
+    f->work = 2.0 * n * sizeof(float); /* bytes over the host link: in and back out */
+    f->device_bytes = 2.0 * n * sizeof(float);
+    f->working_set = f->device_bytes;
+    f->output_bytes = n * sizeof(float);
+    f->host_bytes = 2.0 * n * sizeof(float); /* the call's pinned in and out arrays */
+    f->l2_multiple = 4; /* where the host's memory allows: a note says when it does not */
+}
+
 const lab_info lab_streams = {
     .number = "05",
     .name = "streams",
@@ -57,4 +92,6 @@ const lab_info lab_streams = {
      * (tests/gpu/noise.sh): on an idle H200 at most 1.0%; 15% here, since this lab's timing
      * rides on PCIe and an honest port once ran 7% slower in one median on an H100. */
     .slowdown_noise = 0.15,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

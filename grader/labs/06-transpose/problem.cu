@@ -102,28 +102,16 @@ static void verify(void *vp, verify_result *v)
 static double work(const void *vp)
 {
     const problem *p = (const problem *)vp;
-    return 2.0 * p->n * sizeof(float); /* each element read once and written once */
+    const long long size[LAB_MAX_DIMS] = {p->rows, p->cols};
+    lab_footprint f;
+    lab_transpose.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
 {
     const problem *p = (const problem *)vp;
     snprintf(buf, len, "%d x %d", p->rows, p->cols);
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* A square matrix of at least 16x the L2 (16384 x 16384 on an H200's 60 MB), its side a
-     * multiple of 1024, input and output within the harness's memory budget. */
-    long long side = 1024;
-    while ((size_t)side * side * sizeof(float) < 16 * d->l2_bytes)
-        side += 1024;
-    while (side > 1024 && 2 * (size_t)side * side * sizeof(float) > harness_memory_budget(d))
-        side -= 1024;
-    if (d->emulated)
-        side = 256;
-    size[0] = side;
-    size[1] = side;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -170,7 +158,7 @@ const lab_info *const harness_lab = &lab_transpose;
 const lab_task harness_tasks[] = {
     {.name = "transpose", .unit = "GB/s", .ceiling = "cudaMemcpy D2D", .create = create,
      .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .describe = describe, .hidden_size = hidden_size,
      .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

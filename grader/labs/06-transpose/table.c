@@ -1,5 +1,6 @@
 /* table.c - lab 06's checks, as data (see lab.h). Sizes are {rows, cols} of the input. */
 #include "lab.h"
+#include "../../../common/sizing.h"
 
 static const lab_check checks[] = {
     /* name                                            kind           task  size {rows, cols}  points */
@@ -23,6 +24,35 @@ static const lab_entry entries[] = {
     {"transpose", "float *out, const float *in, int rows, int cols, cudaStream_t stream",
      "ppii"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* A square matrix of at least 16x the L2 (16384 x 16384 on an H200's 60 MB), its side a
+     * multiple of 1024, input and output within the harness's memory budget. */
+    (void)task;
+    long long side = 1024;
+    while ((size_t)side * side * sizeof(float) < 16 * d->l2_bytes)
+        side += 1024;
+    while (side > 1024 && 2 * (size_t)side * side * sizeof(float) > sizing_memory_budget(d))
+        side -= 1024;
+    if (d->emulated)
+        side = 256;
+    size[0] = side;
+    size[1] = side;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0] * size[1];
+    f->work = 2.0 * n * sizeof(float); /* each element read once and written once */
+    f->device_bytes = f->work;
+    f->working_set = f->work;
+    f->output_bytes = n * sizeof(float);
+    f->l2_multiple = 32; /* the input alone 16x */
+}
 
 const lab_info lab_transpose = {
     .number = "06",
@@ -44,4 +74,6 @@ const lab_info lab_transpose = {
      * (tests/gpu/noise.sh): on an idle H200 at most 1.4% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

@@ -168,7 +168,10 @@ static void verify(void *vp, verify_result *v)
 
 static double work(const void *vp)
 {
-    return (double)((const problem *)vp)->n * sizeof(float); /* bytes read */
+    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
+    lab_footprint f;
+    lab_reduction.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -178,22 +181,6 @@ static void describe(const void *vp, char *buf, size_t len)
         snprintf(buf, len, "n=%lld (%.0f MiB)", p->n, p->n * 4.0 / (1 << 20));
     else
         snprintf(buf, len, "n=%lld", p->n);
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* At least 2^28 floats (1 GiB) and 8x the L2, so no call finds its input in cache; plus 3,
-     * so the timed case has a ragged end like the visible ones. One call then takes about 250
-     * microseconds on an H200, far above launch overhead. */
-    size_t bytes = (size_t)1 << 30;
-    if (bytes < 8 * d->l2_bytes)
-        bytes = 8 * d->l2_bytes;
-    const size_t budget = harness_memory_budget(d);
-    if (bytes + bytes / 64 > budget) /* input plus scratch */
-        bytes = budget / 65 * 64;
-    if (d->emulated)
-        bytes = (size_t)1 << 22;
-    size[0] = (long long)(bytes / sizeof(float)) + 3;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -247,7 +234,7 @@ const lab_info *const harness_lab = &lab_reduction;
 const lab_task harness_tasks[] = {
     {.name = "reduction", .unit = "GB/s", .ceiling = "CUB DeviceReduce::Sum", .create = create,
      .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .describe = describe, .hidden_size = hidden_size,
      .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 1;

@@ -3,7 +3,10 @@
 #ifndef CONTRACT_REDUCTION_H
 #define CONTRACT_REDUCTION_H
 
+/* The grader's sizing code (plain C, no CUDA) includes this header for its constants alone. */
+#ifndef CONTRACT_CONSTANTS_ONLY
 #include <cuda_runtime.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -28,7 +31,9 @@ static inline long long reduction_scratch_floats(long long n)
  * must not change. Launch your kernel(s) on `stream` and return without synchronizing and
  * without copying anything to the host: the grader times the stream, and the result stays on
  * the device. */
+#ifndef CONTRACT_CONSTANTS_ONLY
 void reduction(float *result, const float *in, long long n, float *scratch, cudaStream_t stream);
+#endif
 
 #ifdef __cplusplus
 }

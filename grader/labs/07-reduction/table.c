@@ -1,5 +1,8 @@
 /* table.c - lab 07's checks, as data (see lab.h). */
 #include "lab.h"
+#include "../../../common/sizing.h"
+#define CONTRACT_CONSTANTS_ONLY
+#include "reduction.h"
 
 static const lab_check checks[] = {
     /* name                                           kind           task  size {n}      points */
@@ -34,6 +37,37 @@ static const lab_entry entries[] = {
  * behind. That rejects cub::BlockReduce too, which is fine here: the tree is the lesson.
  * Tested with CUDA 13.0: a file calling cub::DeviceReduce::Sum (NVTX on or off) and one
  * calling thrust::reduce are both rejected; the skeleton and the reference are admitted. */
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* At least 2^28 floats (1 GiB) and 8x the L2, so no call finds its input in cache; plus 3,
+     * so the timed case has a ragged end like the visible ones. One call then takes about 250
+     * microseconds on an H200, far above launch overhead. */
+    (void)task;
+    size_t bytes = (size_t)1 << 30;
+    if (bytes < 8 * d->l2_bytes)
+        bytes = 8 * d->l2_bytes;
+    const size_t budget = sizing_memory_budget(d);
+    if (bytes + bytes / 64 > budget) /* input plus scratch */
+        bytes = budget / 65 * 64;
+    if (d->emulated)
+        bytes = (size_t)1 << 22;
+    size[0] = (long long)(bytes / sizeof(float)) + 3;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double n = (double)size[0];
+    f->work = n * sizeof(float); /* bytes read */
+    f->device_bytes = (n + 1 + (double)reduction_scratch_floats(size[0])) * sizeof(float);
+    f->working_set = f->work;
+    f->output_bytes = sizeof(float);
+    f->l2_multiple = 8;
+}
+
 const lab_info lab_reduction = {
     .number = "07",
     .name = "reduction",
@@ -61,4 +95,6 @@ const lab_info lab_reduction = {
      * (tests/gpu/noise.sh): on an idle H200 at most 0.3% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

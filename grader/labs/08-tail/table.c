@@ -1,10 +1,13 @@
 /* table.c - lab 08's checks, as data (see lab.h).
  *
- * Correctness sizes are {items, rounds}. Speed sizes are {full waves, extra blocks}: the runner
+ * Correctness sizes are {items, rounds}. Speed sizes are {full waves, extra blocks}: the harness
  * turns them into items = waves x (SMs x blocks per SM) + extra for the GPU in hand (see
  * speed_size in problem.cu). Two speed rows, two tasks (the same entry point): `make bench`
  * keys its rows by task, and the second size shows the fix holds past one wave. */
 #include "lab.h"
+#include "../../../common/sizing.h"
+#define CONTRACT_CONSTANTS_ONLY
+#include "tail.h"
 
 static const lab_check checks[] = {
     /* name                                          kind           task size {items, rounds} points */
@@ -29,6 +32,47 @@ static const lab_entry entries[] = {
     {"tail", "unsigned *out, const unsigned *seeds, int items, int rounds, cudaStream_t stream",
      "ppii"},
 };
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+/* Registers a thread of the grader's item_kernel (problem.cu, the skeleton's kernel) may use:
+ * __launch_bounds__(TAIL_LANES, 1) allows 64, and ptxas uses 42 (sm_75) to 60 (sm_100). Any
+ * count over 32 leaves room for one 1024-thread block per SM on every GPU (65536 registers);
+ * the harness checks its figure against the CUDA runtime's occupancy on the GPU in hand. */
+#define TAIL_ITEM_KERNEL_REGS 64
+
+/* Rounds per item in the timed cases: about a millisecond per wave on an H200, far above
+ * launch overhead. */
+#define TAIL_SPEED_ROUNDS 2048
+
+/* Blocks of the grader's item_kernel in one wave: SMs x resident blocks per SM. */
+int tail_item_kernel_wave(const device_info *d)
+{
+    const int per_sm = device_blocks_per_sm(d, TAIL_LANES, TAIL_ITEM_KERNEL_REGS, 0);
+    return d->sm_count * (per_sm > 0 ? per_sm : 1);
+}
+
+/* size arrives holding the table row's {waves, extra}; it leaves as {items, rounds, full}. */
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    (void)task;
+    const long long waves = size[0], extra = size[1];
+    const long long wave = d->emulated ? 2 : tail_item_kernel_wave(d);
+    size[0] = waves * wave + extra;
+    size[1] = d->emulated ? 8 : TAIL_SPEED_ROUNDS;
+    size[2] = waves * wave;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double items = (double)size[0];
+    f->work = items * TAIL_LANES * size[1]; /* samples */
+    f->output_bytes = items * TAIL_LANES * sizeof(unsigned);
+    f->device_bytes = items * sizeof(unsigned) + f->output_bytes; /* seeds, results */
+    f->working_set = f->device_bytes;
+    f->l2_multiple = 0; /* sized in waves of blocks: compute-bound, the L2 does not matter */
+}
 
 const lab_info lab_tail = {
     .number = "08",
@@ -56,4 +100,6 @@ const lab_info lab_tail = {
      * (tests/gpu/noise.sh): on an idle H200 at most 1.4% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

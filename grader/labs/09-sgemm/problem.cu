@@ -374,7 +374,10 @@ static void verify(void *vp, verify_result *v)
 static double work(const void *vp)
 {
     const gemm_case *g = &((const problem *)vp)->main;
-    return 2.0 * g->M * g->N * g->K; /* one multiply and one add per term */
+    const long long size[LAB_MAX_DIMS] = {g->M, g->N, g->K};
+    lab_footprint f;
+    lab_sgemm.footprint(0, size, &f);
+    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -382,23 +385,6 @@ static void describe(const void *vp, char *buf, size_t len)
     const gemm_case *g = &((const problem *)vp)->main;
     snprintf(buf, len, "%d x %d x %d%s%s", g->M, g->N, g->K, g->dyadic ? ", dyadic inputs" : "",
              g->n_cols ? " (sampled check)" : "");
-}
-
-static void speed_size(const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    /* Compute-bound: size for time, not for the L2. n^3 at the FMA peak the clocks imply
-     * should take about 2 ms (so a good kernel runs 2-3 ms, far above launch overhead), in
-     * steps of 512 from 1024 to 4096: 4096 on an H200 (67 TFLOP/s), 2048 on a T4 (8). */
-    const double peak = 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * d->sm_clock_khz * 1e3;
-    long long n = (long long)(cbrt(peak * 2e-3 / 2.0) / 512.0 + 0.5) * 512;
-    n = n < 1024 ? 1024 : n > 4096 ? 4096 : n;
-    /* A, B, C, C's entry copy and the harness's saved copy of C; K <= 4096 keeps the speed
-     * check's sums exact (dyadic_bound). */
-    while (n > 512 && 5.0 * n * n * sizeof(float) > (double)harness_memory_budget(d))
-        n -= 512;
-    if (d->emulated)
-        n = 96; /* the CPU emulator checks correctness only; keep it quick */
-    size[0] = size[1] = size[2] = n;
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -487,12 +473,11 @@ const lab_info *const harness_lab = &lab_sgemm;
 const lab_task harness_tasks[] = {
     {.name = "sgemm", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32", .create = create,
      .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .speed_size = speed_size, .hidden_size = hidden_size,
+     .describe = describe, .hidden_size = hidden_size,
      .refresh = refresh, .outputs = outputs, .inputs = inputs},
     /* the precision probe: visible check only (dyadic inputs, tight CPU bound) */
     {.name = "sgemm precision probe", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32",
      .create = create_probe, .destroy = destroy, .prepare = prepare, .run = run,
-     .verify = verify, .work = work, .describe = describe, .speed_size = speed_size,
-     .hidden_size = hidden_size, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size, .refresh = refresh, .outputs = outputs, .inputs = inputs},
 };
 const int harness_n_tasks = 2;

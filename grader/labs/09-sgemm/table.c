@@ -6,6 +6,9 @@
  * 0.50 asks for the lab's core idea (a register tile fed by 16-byte shared loads) and sits
  * far from both the skeleton and the noise around 1.0 (timed ratios varied by 1-2%). */
 #include "lab.h"
+#include <math.h>
+
+#include "../../../common/sizing.h"
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {M, N, K}     points */
@@ -42,6 +45,38 @@ static const lab_entry entries[] = {
  * UTC*MMA (Blackwell). Not HFMA2: ptxas uses HFMA2.MMA as a move in plain fp32 code.
  * Whatever slips past this, the speed check's inputs expose (a TF32 or half product rounds
  * them) and a rate above the FP32 FMA peak is rejected as impossible. */
+/* ------------------------------------------------------------------------------------------ */
+/* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
+
+static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    /* Compute-bound: size for time, not for the L2. n^3 at the FMA peak the clocks imply
+     * should take about 2 ms (so a good kernel runs 2-3 ms, far above launch overhead), in
+     * steps of 512 from 1024 to 4096: 4096 on an H200 (67 TFLOP/s), 2048 on a T4 (8). */
+    (void)task;
+    const double peak = 2.0 * device_fp32_lanes_per_sm(d) * d->sm_count * d->sm_clock_khz * 1e3;
+    long long n = (long long)(cbrt(peak * 2e-3 / 2.0) / 512.0 + 0.5) * 512;
+    n = n < 1024 ? 1024 : n > 4096 ? 4096 : n;
+    /* A, B, C, C's entry copy and the harness's saved copy of C; K <= 4096 keeps the speed
+     * check's sums exact (dyadic_bound). */
+    while (n > 512 && 5.0 * n * n * sizeof(float) > (double)sizing_memory_budget(d))
+        n -= 512;
+    if (d->emulated)
+        n = 96; /* the CPU emulator checks correctness only; keep it quick */
+    size[0] = size[1] = size[2] = n;
+}
+
+static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f)
+{
+    (void)task;
+    const double m = (double)size[0], n = (double)size[1], k = (double)size[2];
+    f->work = 2.0 * m * n * k; /* one multiply and one add per term */
+    f->device_bytes = (m * k + k * n + 2 * m * n) * sizeof(float); /* A, B, C, C's entry copy */
+    f->working_set = f->device_bytes;
+    f->output_bytes = m * n * sizeof(float);
+    f->l2_multiple = 0; /* sized for time: the tiles live in shared memory and registers */
+}
+
 const lab_info lab_sgemm = {
     .number = "09",
     .name = "sgemm",
@@ -66,4 +101,6 @@ const lab_info lab_sgemm = {
      * (tests/gpu/noise.sh): on an idle H200 at most 0.7% (1.7% in the noisiest lab); 5%, three times
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
+    .speed_size = speed_size,
+    .footprint = footprint,
 };

@@ -42,6 +42,7 @@ case $ver in
         "nvidia-cuda-runtime-cu12==12.4.127 64403288fa2136ee8e467cdc9c9427e0434110899d07c779f25b5c068934faa5"
         "nvidia-cuda-cccl-cu12==12.4.127.post1 2027fa5fc75fbee703bf24e8275a40a605cf94a3e8fef8a7187897d49b34facb"
         "nvidia-cublas-cu12==12.4.5.8 2fc8da60df463fdefa81e323eef2e36489e1c94335b5358bcb38360adf75ac9b"
+        "nvidia-cuda-profiler-api-cu12==12.4.127 7d80d1d8cfedc4b31b3df260f75e339a51322b25ff41f2a47edb5b2139b8a58f"
     ) ;;
 11.8)
     deb=pool/non-free/n/nvidia-cuda-toolkit/nvidia-cuda-toolkit_11.8.89~11.8.0-5~deb12u1_amd64.deb
@@ -53,6 +54,7 @@ case $ver in
         "nvidia-cuda-runtime-cu11==11.8.89 92d04069a987e1fbc9213f8376d265df0f7bb42617d44f5eda1f496acea7f2d1"
         "nvidia-cuda-cccl-cu11==11.8.89.post1 646c7843c50b0267043f2c071183c7fe57269ac871c970c6de63b19fe1c6229e"
         "nvidia-cublas-cu11==11.11.3.6 60252822adea5d0b10cd990a7dc7bedf7435f30ae40083c7a624a85a43225abc"
+        "nvidia-cuda-profiler-api-cu11==11.8.86 db82fc48aef5f88df82cae279bcf2db9fe599faea1d7647777a72eee139c8133"
     ) ;;
 *)
     die "install.sh installs CUDA 12.4 or 11.8 (got '${ver}'); usage: tests/toolkits/install.sh 12.4|11.8 [--pack]" ;;
@@ -117,7 +119,9 @@ for w in "${wheels[@]}"; do
     # 550 MB of libraries).
     parts=('nvidia/*/include/*' 'nvidia/*/lib/*')
     case $name in nvidia-cublas-*) [ $pack = 0 ] || parts=('nvidia/*/include/*') ;; esac
-    unzip -qq -o "$file" "${parts[@]}" -d "$tmp/x/whl"
+    # (exit status 11: a pattern matched nothing, such as a wheel of headers with no lib/)
+    unzip -qq -o "$file" "${parts[@]}" -d "$tmp/x/whl" || [ $? = 11 ] ||
+        die "could not unpack $file: delete it and run again"
 done
 for pkg in "$tmp"/x/whl/nvidia/*/; do
     if [ -d "$pkg/include" ]; then cp -r "$pkg/include/." "$tmp/include/"; fi

@@ -58,7 +58,19 @@ for v in "${versions[@]}"; do
         wrong=$(for h in "$out"/gpu/.grader/*/harness; do
                     readelf -d "$h" | grep -q "\[$want\]" || echo "$h"; done)
         n=$(ls "$out"/gpu/.grader/*/reference.so "$out"/gpu/labs/*/student.so 2>/dev/null | wc -l)
-        if [ -n "$wrong" ]; then
+        # Every CUDA header the grader's GPU sources read must be this toolkit's: a machine
+        # that also has another toolkit's headers on the compiler's default path (here CUDA
+        # 13's, linked into /usr/local/include) would otherwise hide one this toolkit lacks.
+        foreign=$(for f in common/*.cu grader/*.cu grader/labs/*/problem.cu; do
+                      "$home/bin/nvcc" -ccbin "$host" -std=c++17 -M -Icommon -Igrader -I"$out/gen" \
+                          $(printf -- '-I%s ' grader/labs/*/) "$f" 2>/dev/null ||
+                          echo "/(the-dependencies-of-$f-could-not-be-listed)"
+                  done | tr ' \\' '\n\n' | grep '^/' | grep -v "^$home/" |
+                  grep -iE '/(cuda|cub|thrust|nv|cu[a-z_]*\.h|cooperative_groups|\(the-)' | sort -u | head -5)
+        if [ -n "$foreign" ]; then
+            echo "toolkits: CUDA $v: FAILED: expected every CUDA header from $home, found others read: $(echo $foreign)"
+            failed=1
+        elif [ -n "$wrong" ]; then
             echo "toolkits: CUDA $v: FAILED: expected harnesses linked with $want, found otherwise: $wrong"
             failed=1
         elif [ "$n" -ne $((2 * labs)) ]; then

@@ -120,6 +120,9 @@ struct Thread {
     uint32_t spin_addrs;      /* how many of spin_addr are in use */
     uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
     const void *spin_pc;      /* where the run's last load is */
+    const void *shfl_pc;      /* the last shuffle it took part in (call site) */
+    uint64_t shfl_value;      /* and the operand it gave there: its register, as far as a
+                                 shuffle from outside its mask can know it */
 };
 
 /* One __shared__ variable of one block. */

@@ -407,6 +407,8 @@ void after_resume(Thread *t)
         warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::spinning:
+        warp_progress(b, t->tid / kWarpSize); /* a shuffle may read this lane's register */
+        break;
     case ThreadState::ready:
         break;
     }

@@ -177,6 +177,9 @@ struct Launch {
     std::atomic<bool> reported;  /* an error report was printed: later ones are not */
     bool parallel;               /* its blocks run on several host threads at once */
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
+    std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
+    struct Overtaken *async;     /* run on a thread of its own, so the host may go on while it
+                                    polls host-writable memory (exec.cpp); null: on the host's */
 };
 
 /* Per host thread, so that host threads of the program (a CPU reference
@@ -213,6 +216,16 @@ cudaError_t record_error(cudaError_t err);
 /* Makes ERR sticky, as a fault in a kernel is on a GPU: every later call
  * returns it until cudaDeviceReset(). */
 void set_sticky_error(cudaError_t err);
+/* Host memory a kernel may poll while the host writes it exists (managed memory,
+ * cudaHostAlloc with cudaHostAllocMapped, cudaHostRegister with
+ * cudaHostRegisterMapped): from now on a launch runs on a thread of its own,
+ * and returns early if it only polls such memory (exec.cpp). */
+void note_host_writable_memory();
+/* Waits for a launch the host went on beside (called by the API with the API
+ * lock held); its error, if any, becomes sticky. */
+void finish_overtaken_launch();
+/* Whether such a launch is still running (cudaStreamQuery, cudaEventQuery). */
+bool overtaken_launch_running();
 cudaError_t sticky_error();
 
 /* Checks a stream handle: 0, the two default streams and live streams are valid. */

@@ -280,17 +280,21 @@ void test_kernel_waits_for_host_write()
     EXPECT_OK(cudaHostGetDevicePointer(&dflag, h, 0));
     StderrCapture cap;
     wait_for_host<<<2, 64>>>(dflag, out);
-    EXPECT_OK(cudaGetLastError()); /* the launch went well; the kernel still runs */
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess); /* the launch went well; the kernel runs */
     CU_ASSERT_EQUAL(cudaStreamQuery(0), cudaErrorNotReady);
     *(volatile int *)h = 40;
-    EXPECT_OK(cudaDeviceSynchronize());
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaSuccess);
     std::string err = cap.stop();
     CU_ASSERT_EQUAL(err, "");
     int got[2] = {0, 0};
-    EXPECT_OK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
     CU_ASSERT_EQUAL(got[0], 40);
     CU_ASSERT_EQUAL(got[1], 41);
-    EXPECT_OK(cudaFreeHost(h));
+    CU_ASSERT_EQUAL(cudaFreeHost(h), cudaSuccess);
+    if (cudaGetLastError() != cudaSuccess) { /* leave no sticky error to what follows */
+        EXPECT_OK(cudaDeviceReset());
+        EXPECT_OK(cudaMalloc(&out, 2 * sizeof(int)));
+    }
 
     /* managed memory; the host's next call (a copy) waits for the kernel */
     int *m = nullptr;
@@ -299,12 +303,14 @@ void test_kernel_waits_for_host_write()
     StderrCapture cap2;
     wait_for_host<<<1, 32>>>(m, out);
     *(volatile int *)m = 7;
-    EXPECT_OK(cudaMemcpy(got, out, sizeof(int), cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(cudaMemcpy(got, out, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
     err = cap2.stop();
     CU_ASSERT_EQUAL(err, "");
     CU_ASSERT_EQUAL(got[0], 7);
     cudaFree(m);
     cudaFree(out);
+    if (cudaGetLastError() != cudaSuccess) /* leave no sticky error to the next test */
+        EXPECT_OK(cudaDeviceReset());
 }
 
 /* The same kernel when the host never writes the flag: the host's
@@ -317,7 +323,7 @@ void test_kernel_waiting_for_host_that_waits_is_a_hang()
     *m = 0;
     StderrCapture cap;
     wait_for_host<<<1, 32>>>(m, out);
-    EXPECT_OK(cudaGetLastError());
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess); /* the kernel runs; the host goes on */
     cudaError_t sync = cudaDeviceSynchronize();
     std::string err = cap.stop();
     CU_ASSERT_EQUAL(sync, cudaErrorLaunchTimeout);

@@ -178,7 +178,7 @@ struct Launch {
     bool parallel;               /* its blocks run on several host threads at once */
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
     std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
-    struct Overtaken *async;     /* run on a thread of its own, so the host may go on while it
+    struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
                                     polls host-writable memory (exec.cpp); null: on the host's */
 };
 
@@ -218,7 +218,7 @@ cudaError_t record_error(cudaError_t err);
 void set_sticky_error(cudaError_t err);
 /* Host memory a kernel may poll while the host writes it exists (managed memory,
  * cudaHostAlloc with cudaHostAllocMapped, cudaHostRegister with
- * cudaHostRegisterMapped): from now on a launch runs on a thread of its own,
+ * cudaHostRegisterMapped): from now on a launch runs on the launcher thread,
  * and returns early if it only polls such memory (exec.cpp). */
 void note_host_writable_memory();
 /* Waits for a launch the host went on beside (called by the API with the API

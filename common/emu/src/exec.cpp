@@ -653,19 +653,19 @@ bool release_grid(GridRun &G, std::deque<Block *> &active)
 /* ---- Launches the host goes on beside -------------------------------------
  * On a GPU the host runs while a kernel runs: a kernel may poll a flag in
  * mapped or managed memory that the host sets after the launch. Once such
- * memory exists, a launch runs on a thread of its own while the launching
- * thread waits for it; if every thread of it then only polls, and what it
- * polls is memory the host can write, the launch call returns and the host
- * goes on (the kernel keeps polling, as a GPU's would). The next CUDA call
- * waits for the kernel first (cudaStreamQuery and cudaEventQuery answer
- * cudaErrorNotReady instead); a kernel that still only polls once the host
- * waits for it can never end, and is reported as before. */
+ * memory exists, a launch runs on a host thread of the emulator's (the
+ * launcher) while the launching thread waits for it; if every thread of it
+ * then only polls, and what it polls is memory the host can write, the
+ * launch call returns and the host goes on (the kernel keeps polling, as a
+ * GPU's would). The next CUDA call waits for the kernel first
+ * (cudaStreamQuery and cudaEventQuery answer cudaErrorNotReady instead); a
+ * kernel that still only polls once the host waits for it can never end,
+ * and is reported as a hang. */
 } // namespace
 
 struct Overtaken {
     std::unique_ptr<Launch> launch;
     void *ctx = nullptr;   /* the kernel's arguments, copied: the host's copy goes away */
-    std::thread thread;    /* runs the grid */
     std::mutex m;
     std::condition_variable cv;
     bool done = false;     /* the grid ended (finished or failed) */
@@ -725,6 +725,65 @@ int host_may_still_write(Launch &L, const std::deque<Block *> &active)
     lock.unlock();
     std::this_thread::sleep_for(std::chrono::microseconds(100)); /* the host has the CPU */
     return 1;
+}
+
+/* The host thread that runs such launches, started with the first one and
+ * waiting between launches (a thread per launch would cost more than the
+ * launch). One launch at a time: the API lock sees to that. */
+struct Launcher {
+    std::mutex m;
+    std::condition_variable wake;
+    Overtaken *job = nullptr;
+    bool started = false;
+};
+Launcher &launcher()
+{
+    static Launcher &l = *new Launcher(); /* never destroyed: the thread outlives main */
+    static const bool registered = pthread_atfork(nullptr, nullptr, [] {
+        launcher().started = false; /* a child of fork() has no launcher thread */
+        launcher().job = nullptr;
+    }) == 0;
+    (void)registered;
+    return l;
+}
+
+void run_grid(Launch &L);
+
+void launcher_main()
+{
+    Launcher &l = launcher();
+    for (;;) {
+        Overtaken *A;
+        {
+            std::unique_lock<std::mutex> lock(l.m);
+            l.wake.wait(lock, [&] { return l.job != nullptr; });
+            A = l.job;
+            l.job = nullptr;
+        }
+        run_grid(*A->launch);
+        std::lock_guard<std::mutex> hold(A->m);
+        A->done = true;
+        A->cv.notify_all();
+    }
+}
+
+/* Hands A to the launcher thread (starting it the first time); false if no
+ * thread could be started (the launch then runs on the host's thread). */
+bool post_to_launcher(Overtaken *A)
+{
+    Launcher &l = launcher();
+    std::lock_guard<std::mutex> lock(l.m);
+    if (!l.started) {
+        try {
+            std::thread(launcher_main).detach();
+        } catch (const std::system_error &) {
+            return false;
+        }
+        l.started = true;
+    }
+    l.job = A;
+    l.wake.notify_one();
+    return true;
 }
 
 void finish_overtaken_at_exit()
@@ -1081,12 +1140,11 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
         L.ctx = A->ctx;
         L.async = A;
         A->launch = std::move(owned);
-        A->thread = std::thread([A] {
+        if (!post_to_launcher(A)) { /* no thread to be had: as without such memory */
+            L.async = nullptr;
             run_grid(*A->launch);
-            std::lock_guard<std::mutex> hold(A->m);
             A->done = true;
-            A->cv.notify_all();
-        });
+        }
         std::unique_lock<std::mutex> wait(A->m);
         A->cv.wait(wait, [A] { return A->done || A->returned; });
         if (!A->done) {
@@ -1094,7 +1152,6 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
             return cudaSuccess;
         }
         wait.unlock();
-        A->thread.join();
         owned = std::move(A->launch);
         free(A->ctx);
         delete A;
@@ -1128,7 +1185,6 @@ void finish_overtaken_launch()
         A->host_waits = true;
         A->cv.wait(wait, [A] { return A->done; });
     }
-    A->thread.join();
     g_overtaken = nullptr;
     Launch &L = *A->launch;
     const cudaError_t err = (cudaError_t)L.error.load();

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "emu_test.h"
 
@@ -106,6 +107,97 @@ void test_rewritten_forms()
     CU_ASSERT_EQUAL(at(d, 15), 2);
     EXPECT_OK(cudaGetLastError());
     cudaFree(d);
+}
+
+/* 1D block tiling: each thread computes TM results of a column of C's
+ * BM x BN tile, from BM x BK and BK x BN tiles of A and B in shared memory. */
+template <int BM, int BN, int BK, int TM>
+__global__ void sgemm_1d_tiling(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    __shared__ float As[BM * BK];
+    __shared__ float Bs[BK * BN];
+    const int col = threadIdx.x % BN, row = threadIdx.x / BN;
+    A += blockIdx.y * BM * K;
+    B += blockIdx.x * BN;
+    C += blockIdx.y * BM * N + blockIdx.x * BN;
+    const int a_col = threadIdx.x % BK, a_row = threadIdx.x / BK;
+    const int b_col = threadIdx.x % BN, b_row = threadIdx.x / BN;
+    float acc[TM] = {0.0f};
+    for (int k0 = 0; k0 < K; k0 += BK) {
+        As[a_row * BK + a_col] = A[a_row * K + a_col];
+        Bs[b_row * BN + b_col] = B[b_row * N + b_col];
+        __syncthreads();
+        A += BK;
+        B += BK * N;
+        for (int d = 0; d < BK; ++d) {
+            float b = Bs[d * BN + col];
+            for (int r = 0; r < TM; ++r)
+                acc[r] += As[(row * TM + r) * BK + d] * b;
+        }
+        __syncthreads();
+    }
+    for (int r = 0; r < TM; ++r)
+        C[(row * TM + r) * N + col] = acc[r];
+}
+
+/* The tile sizes are constants of this (non-template) function, captured by
+ * reference by the lambdas that launch the kernel: g++ 12 used to stop on the
+ * rewritten launch with an internal compiler error. */
+void test_sgemm_launched_from_lambda()
+{
+    constexpr int BM = 16, BN = 16, BK = 4, TM = 4;
+    const int M = 32, N = 48, K = 24;
+    std::vector<float> a((size_t)M * K), b((size_t)K * N), c((size_t)M * N), want((size_t)M * N);
+    for (int i = 0; i < M * K; ++i)
+        a[i] = (float)(i % 7) - 3.0f;
+    for (int i = 0; i < K * N; ++i)
+        b[i] = (float)(i % 5) * 0.5f;
+    for (int i = 0; i < M; ++i)
+        for (int j = 0; j < N; ++j) {
+            float s = 0.0f;
+            for (int k = 0; k < K; ++k)
+                s += a[i * K + k] * b[k * N + j];
+            want[i * N + j] = s;
+        }
+    float *dA, *dB, *dC;
+    EXPECT_OK(cudaMalloc(&dA, a.size() * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&dB, b.size() * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&dC, c.size() * sizeof(float)));
+    EXPECT_OK(cudaMemcpy(dA, a.data(), a.size() * sizeof(float), cudaMemcpyHostToDevice));
+    EXPECT_OK(cudaMemcpy(dB, b.data(), b.size() * sizeof(float), cudaMemcpyHostToDevice));
+    dim3 grid(N / BN, M / BM), block(BM * BN / TM);
+    auto launch = [&]() { sgemm_1d_tiling<BM, BN, BK, TM><<<grid, block>>>(M, N, K, dA, dB, dC); };
+    launch();
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(c.data(), dC, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (size_t i = 0; i < c.size(); ++i)
+        wrong += c[i] != want[i];
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* the same with a generic lambda and the configuration written in the launch */
+    EXPECT_OK(cudaMemset(dC, 0, c.size() * sizeof(float)));
+    auto launch_generic = [&](auto... args) {
+        sgemm_1d_tiling<BM, BN, BK, TM><<<dim3(N / BN, M / BM), BM * BN / TM>>>(args...);
+    };
+    launch_generic(M, N, K, (const float *)dA, (const float *)dB, dC);
+    EXPECT_OK(cudaMemcpy(c.data(), dC, c.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    wrong = 0;
+    for (size_t i = 0; i < c.size(); ++i)
+        wrong += c[i] != want[i];
+    CU_ASSERT_EQUAL(wrong, 0);
+    /* the kernel is still known by its address inside the lambda: 60 KB of
+     * dynamic shared memory is over its default limit of 48 KB */
+    auto launch_big = [&]() {
+        sgemm_1d_tiling<BM, BN, BK, TM><<<grid, block, 60 * 1024>>>(M, N, K, dA, dB, dC);
+    };
+    StderrCapture cap;
+    launch_big();
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidValue);
+    CU_ASSERT(contains(err, "61440 bytes of dynamic shared memory; the limit is 49152"));
+    cudaFree(dA);
+    cudaFree(dB);
+    cudaFree(dC);
 }
 
 void test_bad_configurations()
@@ -220,6 +312,7 @@ CU_TestInfo tests[] = {
     {"assert in a kernel: cudaErrorAssert, with block and thread", test_device_assert},
     {"__constant__/__device__ symbols and cudaLaunchKernel", test_symbols_and_launch_kernel},
     {"rewritten launch forms run the right kernel", test_rewritten_forms},
+    {"1D-tiling SGEMM launched from lambdas capturing its tile sizes", test_sgemm_launched_from_lambda},
     {"bad configurations fail with CUDA's codes", test_bad_configurations},
     {"a 3-D grid runs every block once", test_multidimensional_grid},
     CU_TEST_INFO_NULL,

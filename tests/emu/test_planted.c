@@ -97,6 +97,15 @@ static const planted_case cases[] = {
       "at tests/emu/planted/host_array\\.cu:23",
       "CUDA error: cudaErrorIllegalAddress"},
      "cuda-emu: error: a kernel reads memory that is not device memory in kernel scale"},
+    {"warp_sync_reduce",
+     {"cuda-emu: error: data race on shared memory in kernel reduce6<block>, block \\(0,0,0\\), "
+      "thread \\(1,0,0\\)",
+      "thread \\(1,0,0\\) writes __shared__ sdata, element 1 .* at "
+      "tests/emu/planted/warp_sync_reduce\\.cu:34",
+      "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/warp_sync_reduce\\.cu:39",
+      "both threads are in warp 0: .* put a __syncwarp\\(\\) between the steps",
+      "CUDA error: cudaErrorLaunchFailure"},
+     "cuda-emu: error: data race on shared memory in kernel reduce6<block>"},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -190,9 +199,10 @@ CASE_TEST(5)
 CASE_TEST(6)
 CASE_TEST(7)
 CASE_TEST(8)
+CASE_TEST(9)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
                                            test_case_4, test_case_5, test_case_6, test_case_7,
-                                           test_case_8};
+                                           test_case_8, test_case_9};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

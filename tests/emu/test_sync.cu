@@ -257,6 +257,97 @@ void test_endless_waits_are_reported()
     EXPECT_OK(cudaDeviceReset());
 }
 
+/* Polls a flag the host sets after the launch (mapped or managed memory), then
+ * answers through device memory. */
+__global__ void wait_for_host(volatile int *flag, int *out)
+{
+    while (*flag == 0) {
+    }
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = *flag + blockIdx.x;
+}
+
+/* On a GPU the host runs while a kernel runs: the launch returns, the host
+ * writes the flag, the kernel sees it. */
+void test_kernel_waits_for_host_write()
+{
+    int *out;
+    EXPECT_OK(cudaMalloc(&out, 2 * sizeof(int)));
+    /* mapped pinned memory */
+    int *h = nullptr, *dflag = nullptr;
+    EXPECT_OK(cudaHostAlloc(&h, sizeof(int), cudaHostAllocMapped));
+    *h = 0;
+    EXPECT_OK(cudaHostGetDevicePointer(&dflag, h, 0));
+    StderrCapture cap;
+    wait_for_host<<<2, 64>>>(dflag, out);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess); /* the launch went well; the kernel runs */
+    CU_ASSERT_EQUAL(cudaStreamQuery(0), cudaErrorNotReady);
+    *(volatile int *)h = 40;
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaSuccess);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(err, "");
+    int got[2] = {0, 0};
+    CU_ASSERT_EQUAL(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    CU_ASSERT_EQUAL(got[0], 40);
+    CU_ASSERT_EQUAL(got[1], 41);
+    CU_ASSERT_EQUAL(cudaFreeHost(h), cudaSuccess);
+    if (cudaGetLastError() != cudaSuccess) { /* leave no sticky error to what follows */
+        EXPECT_OK(cudaDeviceReset());
+        EXPECT_OK(cudaMalloc(&out, 2 * sizeof(int)));
+    }
+
+    /* managed memory; the host's next call (a copy) waits for the kernel */
+    int *m = nullptr;
+    EXPECT_OK(cudaMallocManaged(&m, sizeof(int)));
+    *m = 0;
+    StderrCapture cap2;
+    wait_for_host<<<1, 32>>>(m, out);
+    *(volatile int *)m = 7;
+    CU_ASSERT_EQUAL(cudaMemcpy(got, out, sizeof(int), cudaMemcpyDeviceToHost), cudaSuccess);
+    err = cap2.stop();
+    CU_ASSERT_EQUAL(err, "");
+    CU_ASSERT_EQUAL(got[0], 7);
+    cudaFree(m);
+    cudaFree(out);
+    if (cudaGetLastError() != cudaSuccess) /* leave no sticky error to the next test */
+        EXPECT_OK(cudaDeviceReset());
+}
+
+/* The same kernel when the host never writes the flag: the host's
+ * cudaDeviceSynchronize waits for a kernel that waits for the host. */
+void test_kernel_waiting_for_host_that_waits_is_a_hang()
+{
+    int *out, *m = nullptr;
+    EXPECT_OK(cudaMalloc(&out, sizeof(int)));
+    EXPECT_OK(cudaMallocManaged(&m, sizeof(int)));
+    *m = 0;
+    StderrCapture cap;
+    wait_for_host<<<1, 32>>>(m, out);
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess); /* the kernel runs; the host goes on */
+    cudaError_t sync = cudaDeviceSynchronize();
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(sync, cudaErrorLaunchTimeout);
+    CU_ASSERT(contains(err, "cuda-emu: error: a thread waits forever for memory to change in "
+                            "kernel wait_for_host, block (0,0,0), thread (0,0,0)"));
+    CU_ASSERT(contains(err, "cudaMallocManaged allocation"));
+    CU_ASSERT(contains(err, "the host went on after the launch and now waits for the kernel"));
+    EXPECT_OK(cudaDeviceReset());
+
+    /* device memory nothing writes, with host-writable memory about: still
+     * reported during the launch, as before */
+    int *flag;
+    EXPECT_OK(cudaMalloc(&flag, sizeof(int)));
+    EXPECT_OK(cudaMemset(flag, 0, sizeof(int)));
+    StderrCapture cap2;
+    wait_forever<<<1, 1>>>(flag);
+    err = cap2.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchTimeout);
+    CU_ASSERT(contains(err, "cuda-emu: error: a thread waits forever for memory to change in "
+                            "kernel wait_forever, block (0,0,0), thread (0,0,0)"));
+    CU_ASSERT(err.find("the host went on") == std::string::npos);
+    EXPECT_OK(cudaDeviceReset());
+}
+
 /* Two threads of one block exchange data through global memory with no
  * barrier: a race, reported with both threads and lines. */
 __global__ void unordered_exchange(int *p)
@@ -288,6 +379,8 @@ CU_TestInfo tests[] = {
     {"the last-block pattern with __threadfence", test_last_block_pattern},
     {"a block waits for a later block (polling, nanosleep)", test_block_waits_for_later_block},
     {"waits that never end are reported, not hung", test_endless_waits_are_reported},
+    {"a kernel polls a flag the host sets after the launch", test_kernel_waits_for_host_write},
+    {"a kernel waiting for a host that waits for it is a hang", test_kernel_waiting_for_host_that_waits_is_a_hang},
     {"unordered exchange through global memory is a race", test_race_in_global_memory},
     CU_TEST_INFO_NULL,
 };

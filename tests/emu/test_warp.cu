@@ -1,8 +1,8 @@
 /*
  * test_warp.cu -- warp collectives against the CUDA Programming Guide and the
  * PTX ISA (shfl.sync, vote.sync, match.sync, redux.sync): edge lanes, widths,
- * inactive and exited lanes, partial warps, and the errors for what CUDA
- * leaves undefined.
+ * inactive and exited lanes, partial warps, reads outside the mask (a
+ * warning and the GPU's value), and the errors for what CUDA leaves undefined.
  */
 #include <cuda_runtime.h>
 
@@ -305,25 +305,129 @@ void test_missing_syncwarp_is_a_race()
     EXPECT_OK(cudaDeviceReset());
 }
 
-/* 48 threads: lanes 16..31 of the second warp do not exist, so lane 0 of
- * that warp reads nothing defined when it shuffles down by 16. */
+/* Counts the occurrences of PART in TEXT. */
+int count_of(const std::string &text, const std::string &part)
+{
+    int n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+        ++n;
+    return n;
+}
+
+/* 48 threads: lanes 16..31 of the second warp do not exist, so lanes 0..15 of
+ * that warp read no lane's register when they shuffle down by 16. A GPU
+ * returns whatever that register holds; the emulator returns 0 and warns. */
 __global__ void shfl_from_missing_lane(int *out)
 {
     out[threadIdx.x] = __shfl_down_sync(FULL, (int)threadIdx.x, 16);
 }
 
-void test_shfl_from_missing_lane_is_an_error()
+void test_shfl_from_missing_lane_warns()
 {
     int *d;
     EXPECT_OK(cudaMalloc(&d, 48 * sizeof(int)));
     StderrCapture cap;
     shfl_from_missing_lane<<<1, 48>>>(d);
+    shfl_from_missing_lane<<<1, 48>>>(d);
     std::string err = cap.stop();
-    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorLaunchFailure);
-    CU_ASSERT(contains(err, "cuda-emu: error: a shuffle reads a lane that is not taking part in "
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess);
+    int h[48] = {0};
+    CU_ASSERT_EQUAL(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int t = 0; t < 32; ++t)
+        CU_ASSERT_EQUAL(h[t], t < 16 ? t + 16 : t);
+    for (int t = 32; t < 48; ++t)
+        CU_ASSERT_EQUAL(h[t], 0);
+    CU_ASSERT(contains(err, "cuda-emu: warning: a shuffle reads a lane outside its mask in "
                             "kernel shfl_from_missing_lane, block (0,0,0), thread (32,0,0)"));
     CU_ASSERT(contains(err, "reads lane 16, which does not exist"));
-    EXPECT_OK(cudaDeviceReset());
+    CU_ASSERT(contains(err, "leaves this value undefined"));
+    /* once per source line: 16 lanes, two launches, one warning */
+    CU_ASSERT_EQUAL(count_of(err, "cuda-emu: warning: a shuffle reads a lane outside"), 1);
+    CU_ASSERT(err.find("cuda-emu: error") == std::string::npos);
+    cudaFree(d);
+    if (cudaGetLastError() != cudaSuccess) /* leave no sticky error to the next test */
+        EXPECT_OK(cudaDeviceReset());
+}
+
+/* The last step of NVIDIA's reduce7: the warp sums of a 256-thread block go to
+ * shared memory, and the first 8 lanes shuffle them down with the mask of
+ * those 8 lanes, reading lanes 8..31 outside it. A GPU gives the block's sum. */
+__global__ void reduce7_last_warp(const int *in, int *out)
+{
+    __shared__ int sdata[8];
+    unsigned tid = threadIdx.x;
+    int sum = in[blockIdx.x * blockDim.x + tid];
+    for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_down_sync(FULL, sum, offset);
+    if (tid % 32 == 0)
+        sdata[tid / 32] = sum;
+    __syncthreads();
+    const unsigned extent = blockDim.x / 32;
+    const unsigned ballot = __ballot_sync(FULL, tid < extent);
+    if (tid < extent) {
+        sum = sdata[tid];
+        for (int offset = 16; offset > 0; offset /= 2)
+            sum += __shfl_down_sync(ballot, sum, offset);
+    }
+    if (tid == 0)
+        out[blockIdx.x] = sum;
+}
+
+void test_reduce7_partial_mask_matches_gpu()
+{
+    const int n = 4 * 256;
+    std::vector<int> h(n);
+    for (int i = 0; i < n; ++i)
+        h[i] = i % 97;
+    int *in, *out;
+    EXPECT_OK(cudaMalloc(&in, n * sizeof(int)));
+    EXPECT_OK(cudaMalloc(&out, 4 * sizeof(int)));
+    EXPECT_OK(cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    StderrCapture cap;
+    reduce7_last_warp<<<4, 256>>>(in, out);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaSuccess);
+    int got[4] = {0, 0, 0, 0};
+    CU_ASSERT_EQUAL(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int b = 0; b < 4; ++b) {
+        int expect = 0;
+        for (int i = 0; i < 256; ++i)
+            expect += h[b * 256 + i];
+        CU_ASSERT_EQUAL(got[b], expect);
+    }
+    /* whichever block a worker reaches first */
+    CU_ASSERT(contains(err, "cuda-emu: warning: a shuffle reads a lane outside its mask in "
+                            "kernel reduce7_last_warp, block ("));
+    CU_ASSERT(contains(err, "), thread (0,0,0)\n  lane 0 of warp 0 calls "));
+    CU_ASSERT(contains(err, "__shfl_down_sync(mask 0x000000ff) at "));
+    CU_ASSERT(contains(err, "test_warp.cu:"));
+    CU_ASSERT(contains(err, "reads lane 16, which has exited"));
+    CU_ASSERT_EQUAL(count_of(err, "cuda-emu: warning: a shuffle reads a lane outside"), 1);
+    cudaFree(in);
+    cudaFree(out);
+    if (cudaGetLastError() != cudaSuccess) /* leave no sticky error to the next test */
+        EXPECT_OK(cudaDeviceReset());
+}
+
+/* Two halves of a warp shuffle at the same call with masks of their own: the
+ * low half reads the high half's operands, as a GPU's converged warp does. */
+__global__ void shfl_halves(int *out)
+{
+    unsigned lane = threadIdx.x % 32;
+    unsigned mask = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+    out[threadIdx.x] = __shfl_down_sync(mask, (int)threadIdx.x * 3, 16);
+}
+
+void test_shfl_reads_other_half_at_same_call()
+{
+    StderrCapture cap;
+    auto a = run_ints(32, [](int *d) { shfl_halves<<<1, 32>>>(d); });
+    std::string err = cap.stop();
+    for (int l = 0; l < 32; ++l)
+        CU_ASSERT_EQUAL(a[l], l < 16 ? (l + 16) * 3 : l * 3);
+    CU_ASSERT(contains(err, "waits at the same shuffle with a mask of its own"));
+    if (cudaGetLastError() != cudaSuccess) /* leave no sticky error to the next test */
+        EXPECT_OK(cudaDeviceReset());
 }
 
 __global__ void shfl_bad_width(int *out, int width)
@@ -441,7 +545,9 @@ CU_TestInfo tests[] = {
     {"reduce_*_sync and match_*_sync", test_reduce_and_match},
     {"syncwarp orders shared memory (no race reported)", test_syncwarp_orders_shared_memory},
     {"missing syncwarp in a warp reduction is a race", test_missing_syncwarp_is_a_race},
-    {"shuffle from a lane that does not exist is an error", test_shfl_from_missing_lane_is_an_error},
+    {"shuffle from a lane that does not exist: 0 and one warning", test_shfl_from_missing_lane_warns},
+    {"reduce7's last warp with a partial mask gives the GPU's sum", test_reduce7_partial_mask_matches_gpu},
+    {"shuffle reads the other half's operand at the same call", test_shfl_reads_other_half_at_same_call},
     {"shuffle width must be a power of two", test_shfl_width_must_be_power_of_two},
     {"mask must include the caller; lanes must agree", test_mask_errors},
     CU_TEST_INFO_NULL,

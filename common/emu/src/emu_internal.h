@@ -120,6 +120,9 @@ struct Thread {
     uint32_t spin_addrs;      /* how many of spin_addr are in use */
     uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
     const void *spin_pc;      /* where the run's last load is */
+    const void *shfl_pc;      /* the last shuffle it took part in (call site) */
+    uint64_t shfl_value;      /* and the operand it gave there: its register, as far as a
+                                 shuffle from outside its mask can know it */
 };
 
 /* One __shared__ variable of one block. */
@@ -174,6 +177,9 @@ struct Launch {
     std::atomic<bool> reported;  /* an error report was printed: later ones are not */
     bool parallel;               /* its blocks run on several host threads at once */
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
+    std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
+    struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
+                                    polls host-writable memory (exec.cpp); null: on the host's */
 };
 
 /* Per host thread, so that host threads of the program (a CPU reference
@@ -210,6 +216,16 @@ cudaError_t record_error(cudaError_t err);
 /* Makes ERR sticky, as a fault in a kernel is on a GPU: every later call
  * returns it until cudaDeviceReset(). */
 void set_sticky_error(cudaError_t err);
+/* Host memory a kernel may poll while the host writes it exists (managed memory,
+ * cudaHostAlloc with cudaHostAllocMapped, cudaHostRegister with
+ * cudaHostRegisterMapped): from now on a launch runs on the launcher thread,
+ * and returns early if it only polls such memory (exec.cpp). */
+void note_host_writable_memory();
+/* Waits for a launch the host went on beside (called by the API with the API
+ * lock held); its error, if any, becomes sticky. */
+void finish_overtaken_launch();
+/* Whether such a launch is still running (cudaStreamQuery, cudaEventQuery). */
+bool overtaken_launch_running();
 cudaError_t sticky_error();
 
 /* Checks a stream handle: 0, the two default streams and live streams are valid. */

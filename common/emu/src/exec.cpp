@@ -24,6 +24,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <memory>
+#include <chrono>
 #include <mutex>
 #include <system_error>
 #include <thread>
@@ -407,6 +409,8 @@ void after_resume(Thread *t)
         warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::spinning:
+        warp_progress(b, t->tid / kWarpSize); /* a shuffle may read this lane's register */
+        break;
     case ThreadState::ready:
         break;
     }
@@ -528,6 +532,10 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
         report_line("block %s: %zu thread%s polling: %s", dim_str(b->idx).c_str(), spinners.size(),
                     spinners.size() == 1 ? "" : "s", thread_list(b, spinners).c_str());
     }
+    if (L.overtaken.load())
+        report_line("the host went on after the launch and now waits for the kernel (a CUDA "
+                    "call that waits for it, or the end of the program) without having changed "
+                    "what it polls: on a GPU this hangs too; set the flag before that call");
     if (more_blocks)
         report_line("%llu block%s resident; the emulated device keeps at most %u blocks of this "
                     "size resident (%d SMs), so the grid's other %llu blocks cannot start until "
@@ -642,6 +650,148 @@ bool release_grid(GridRun &G, std::deque<Block *> &active)
     return true;
 }
 
+/* ---- Launches the host goes on beside -------------------------------------
+ * On a GPU the host runs while a kernel runs: a kernel may poll a flag in
+ * mapped or managed memory that the host sets after the launch. Once such
+ * memory exists, a launch runs on a host thread of the emulator's (the
+ * launcher) while the launching thread waits for it; if every thread of it
+ * then only polls, and what it polls is memory the host can write, the
+ * launch call returns and the host goes on (the kernel keeps polling, as a
+ * GPU's would). The next CUDA call waits for the kernel first
+ * (cudaStreamQuery and cudaEventQuery answer cudaErrorNotReady instead); a
+ * kernel that still only polls once the host waits for it can never end,
+ * and is reported as a hang. */
+} // namespace
+
+struct Overtaken {
+    std::unique_ptr<Launch> launch;
+    void *ctx = nullptr;   /* the kernel's arguments, copied: the host's copy goes away */
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;     /* the grid ended (finished or failed) */
+    bool returned = false; /* the launch call returned to the host before that */
+    bool host_waits = false;    /* the host waits for it (a CUDA call, or exit) */
+    bool counting = false;      /* rounds are counted since the host began to wait */
+};
+
+namespace {
+
+std::atomic<bool> g_overtake_enabled{false};
+Overtaken *g_overtaken; /* the launch the host went on beside; guarded by api_mutex */
+
+/* Whether a polling thread of ACTIVE reads memory the host could write. */
+bool polls_host_memory(const std::deque<Block *> &active)
+{
+    for (Block *b : active)
+        for (Thread &t : b->threads) {
+            if (t.state != ThreadState::spinning)
+                continue;
+            for (uint32_t k = 0; k < t.spin_addrs; ++k) {
+                RegionKind kind;
+                void *base;
+                size_t size;
+                uintptr_t lo, hi;
+                void *a = reinterpret_cast<void *>(t.spin_addr[k]);
+                if ((find_tracked(a, 1, &kind, &base, &size) && kind == RegionKind::managed) ||
+                    host_mapped_span(t.spin_addr[k], &lo, &hi))
+                    return true;
+            }
+        }
+    return false;
+}
+
+/* Every block of L's worker (ACTIVE) has only polled for CUDA_EMU_SPIN_LIMIT
+ * rounds: whether to go on waiting (the host may still write what they poll)
+ * rather than report a hang: 0 report it, 1 wait (the host runs), 2 count the
+ * rounds again (the host began to wait for the kernel, perhaps just after
+ * writing). Lets the host's launch call return the first time. */
+int host_may_still_write(Launch &L, const std::deque<Block *> &active)
+{
+    Overtaken &A = *L.async;
+    std::unique_lock<std::mutex> lock(A.m);
+    if (A.host_waits) {
+        if (A.counting)
+            return 0; /* the host waits too: nothing will change */
+        A.counting = true;
+        return 2;
+    }
+    if (!polls_host_memory(active))
+        return 0;
+    if (!A.returned) {
+        A.returned = true;
+        L.overtaken = true;
+        A.cv.notify_all();
+    }
+    lock.unlock();
+    std::this_thread::sleep_for(std::chrono::microseconds(100)); /* the host has the CPU */
+    return 1;
+}
+
+/* The host thread that runs such launches, started with the first one and
+ * waiting between launches (a thread per launch would cost more than the
+ * launch). One launch at a time: the API lock sees to that. */
+struct Launcher {
+    std::mutex m;
+    std::condition_variable wake;
+    Overtaken *job = nullptr;
+    bool started = false;
+};
+Launcher &launcher()
+{
+    static Launcher &l = *new Launcher(); /* never destroyed: the thread outlives main */
+    static const bool registered = pthread_atfork(nullptr, nullptr, [] {
+        launcher().started = false; /* a child of fork() has no launcher thread */
+        launcher().job = nullptr;
+    }) == 0;
+    (void)registered;
+    return l;
+}
+
+void run_grid(Launch &L);
+
+void launcher_main()
+{
+    Launcher &l = launcher();
+    for (;;) {
+        Overtaken *A;
+        {
+            std::unique_lock<std::mutex> lock(l.m);
+            l.wake.wait(lock, [&] { return l.job != nullptr; });
+            A = l.job;
+            l.job = nullptr;
+        }
+        run_grid(*A->launch);
+        std::lock_guard<std::mutex> hold(A->m);
+        A->done = true;
+        A->cv.notify_all();
+    }
+}
+
+/* Hands A to the launcher thread (starting it the first time); false if no
+ * thread could be started (the launch then runs on the host's thread). */
+bool post_to_launcher(Overtaken *A)
+{
+    Launcher &l = launcher();
+    std::lock_guard<std::mutex> lock(l.m);
+    if (!l.started) {
+        try {
+            std::thread(launcher_main).detach();
+        } catch (const std::system_error &) {
+            return false;
+        }
+        l.started = true;
+    }
+    l.job = A;
+    l.wake.notify_one();
+    return true;
+}
+
+void finish_overtaken_at_exit()
+{
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    finish_overtaken_launch();
+}
+
 /* One worker's part of a launch: takes blocks from G and runs them, one at a
  * time, more while the running ones only poll, until no block is left or the
  * launch fails. A spin-wait is reported as a hang only when every worker has
@@ -727,6 +877,15 @@ void work(GridRun &G)
             continue;
         }
         if (++stalled_rounds >= settings().spin_limit) {
+            if (L.async != nullptr) {
+                int wait = host_may_still_write(L, active);
+                if (wait != 0) {
+                    /* 1: the host runs, ask again next round; 2: it began to wait
+                     * for the kernel, count the rounds afresh */
+                    stalled_rounds = wait == 1 ? settings().spin_limit - 1 : 0;
+                    continue;
+                }
+            }
             report_grid_hang(G, seen);
             stalled_rounds = 0;
         }
@@ -942,9 +1101,11 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
     }
     /* One launch at a time, whichever host thread issues it. */
     std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    finish_overtaken_launch();
     if (cudaError_t sticky = sticky_error())
         return record_error(sticky);
-    Launch L{};
+    std::unique_ptr<Launch> owned(new Launch{});
+    Launch &L = *owned;
     L.kernel = kernel;
     L.name = name;
     L.grid = cfg.grid;
@@ -972,7 +1133,31 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
             return record_error(cudaErrorCooperativeLaunchTooLarge);
         }
     }
-    run_grid(L);
+    if (g_overtake_enabled.load()) {
+        Overtaken *A = new Overtaken;
+        A->ctx = aligned_alloc(64, (ctx_size + 63) / 64 * 64);
+        memcpy(A->ctx, ctx, ctx_size);
+        L.ctx = A->ctx;
+        L.async = A;
+        A->launch = std::move(owned);
+        if (!post_to_launcher(A)) { /* no thread to be had: as without such memory */
+            L.async = nullptr;
+            run_grid(*A->launch);
+            A->done = true;
+        }
+        std::unique_lock<std::mutex> wait(A->m);
+        A->cv.wait(wait, [A] { return A->done || A->returned; });
+        if (!A->done) {
+            g_overtaken = A; /* the kernel polls what the host is to write: go on */
+            return cudaSuccess;
+        }
+        wait.unlock();
+        owned = std::move(A->launch);
+        free(A->ctx);
+        delete A;
+    } else {
+        run_grid(L);
+    }
     const cudaError_t err = (cudaError_t)L.error.load();
     if (err == cudaSuccess)
         return cudaSuccess;
@@ -982,6 +1167,42 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
      * succeeds and the next call reports it. */
     set_sticky_error(err);
     return cudaSuccess;
+}
+
+void note_host_writable_memory()
+{
+    if (!g_overtake_enabled.exchange(true))
+        atexit(finish_overtaken_at_exit);
+}
+
+void finish_overtaken_launch()
+{
+    Overtaken *A = g_overtaken;
+    if (A == nullptr)
+        return;
+    {
+        std::unique_lock<std::mutex> wait(A->m);
+        A->host_waits = true;
+        A->cv.wait(wait, [A] { return A->done; });
+    }
+    g_overtaken = nullptr;
+    Launch &L = *A->launch;
+    const cudaError_t err = (cudaError_t)L.error.load();
+    if (err != cudaSuccess && L.rejected)
+        record_error(err);
+    else if (err != cudaSuccess)
+        set_sticky_error(err); /* a fault in the kernel, as a GPU's next call reports it */
+    free(A->ctx);
+    delete A;
+}
+
+bool overtaken_launch_running()
+{
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    if (g_overtaken == nullptr)
+        return false;
+    std::lock_guard<std::mutex> hold(g_overtaken->m);
+    return !g_overtaken->done;
 }
 
 /* ---- Kernels by address ---------------------------------------------------- */

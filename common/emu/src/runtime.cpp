@@ -266,6 +266,7 @@ cudaError_t release(void *p)
 #define CUDA_EMU_STICKY()                                                               \
     std::lock_guard<std::recursive_mutex> cuda_emu_api_lock(api_mutex());               \
     init_runtime();                                                                     \
+    finish_overtaken_launch();                                                          \
     if (g_sticky != cudaSuccess)                                                        \
     return record_error(g_sticky)
 
@@ -715,6 +716,10 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
     init_runtime();
+    {
+        std::lock_guard<std::recursive_mutex> lock(api_mutex());
+        finish_overtaken_launch();
+    }
     while (!g_device.empty())
         release(g_device.begin()->first);
     for (auto &p : g_pinned)
@@ -763,6 +768,7 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
 {
     (void)flags;
     CUDA_EMU_STICKY();
+    note_host_writable_memory();
     return allocate(devPtr, size, RegionKind::managed, CUDA_EMU_PC);
 }
 
@@ -814,8 +820,9 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) { return cudaHostAlloc(ptr, 
 
 cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-    (void)flags;
     CUDA_EMU_STICKY();
+    if (flags & cudaHostAllocMapped)
+        note_host_writable_memory();
     if (pHost == nullptr)
         return record_error(cudaErrorInvalidValue);
     void *p = nullptr;
@@ -848,8 +855,9 @@ cudaError_t cudaFreeHost(void *ptr)
 
 cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
 {
-    (void)flags;
     CUDA_EMU_STICKY();
+    if (flags & cudaHostRegisterMapped)
+        note_host_writable_memory();
     if (ptr == nullptr || size == 0)
         return record_error(cudaErrorInvalidValue);
     const char *lo = static_cast<const char *>(ptr);
@@ -1355,6 +1363,8 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
+    if (overtaken_launch_running()) /* a kernel still polls what the host is to write */
+        return cudaErrorNotReady;
     CUDA_EMU_STICKY();
     return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
@@ -1521,6 +1531,8 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
+    if (overtaken_launch_running())
+        return cudaErrorNotReady;
     CUDA_EMU_STICKY();
     return g_events.count(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }

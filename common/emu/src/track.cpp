@@ -386,9 +386,18 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
                     "__syncwarp(), atomic or fence) orders the two: the result depends on which "
                     "thread runs first",
                     thread_of(other).c_str(), other_verb, where(pc_from(other.pc)).c_str());
-        report_line(is_shared(r) ? "put a __syncthreads() between the write and the read"
-                                 : "use an atomic operation (atomicAdd ...) or a __syncthreads() "
-                                   "between the two");
+        if (other.thread / kWarpSize == me.thread / kWarpSize)
+            report_line("both threads are in warp %u: code that counts on a warp's lanes running "
+                        "in lockstep (a warp-synchronous reduction on volatile shared memory) "
+                        "races since Volta, whose lanes are scheduled independently "
+                        "(compute-sanitizer's racecheck reports it too); put a __syncwarp() "
+                        "between the steps (a read into a register, __syncwarp(), then the "
+                        "write), or use __shfl_down_sync",
+                        (unsigned)(me.thread / kWarpSize));
+        else
+            report_line(is_shared(r) ? "put a __syncthreads() between the write and the read"
+                                     : "use an atomic operation (atomicAdd ...) or a "
+                                       "__syncthreads() between the two");
     } else {
         report_line("thread %s of block %s %s it at %s; blocks run in no fixed order, so the "
                     "result depends on timing: use atomic operations, or exchange data between "
@@ -473,8 +482,15 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
             race = 1;
             other = c.write;
         }
-        c.read = me;
-        c.read.bytes = bytes;
+        /* The cell keeps one read. Another thread's read that nothing orders
+         * before this one stays: a later write by this thread still races
+         * with it (a warp-synchronous reduction without __syncwarp: lane 0
+         * reads s[1], lane 1 then reads s[1] and writes it). */
+        if (!(c.read.launch == serial && (c.read.bytes & bytes) == bytes &&
+              concurrent(c.read, me, t))) {
+            c.read = me;
+            c.read.bytes = bytes;
+        }
     } else {
         if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
             (c.write.bytes & bytes) && concurrent(c.write, me, t)) {

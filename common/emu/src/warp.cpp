@@ -8,13 +8,21 @@
  * as the hardware does in one instruction. Lanes may be grouped differently
  * at the same time (halves of a warp with disjoint masks in two branches).
  * Shuffles follow PTX shfl.sync bit for bit, including the segment and clamp
- * arithmetic for widths below 32, so results match a GPU; what PTX leaves
- * undefined (a width that is not a power of two, reading a lane that does not
- * take part, lanes that disagree on the mask) is reported as an error.
+ * arithmetic for widths below 32, so results match a GPU. A shuffle that
+ * reads a lane outside its mask (or one that exited, or that a partial last
+ * warp lacks) gets what a GPU's shuffle gets, that lane's register, with one
+ * warning per source line: the CUDA Programming Guide leaves the value
+ * undefined, yet every GPU returns the register and programs rely on it. What
+ * PTX leaves undefined and no GPU answers consistently (a width that is not a
+ * power of two, lanes that disagree on the mask) is reported as an error.
  */
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
 
 #include "emu_internal.h"
 
@@ -63,6 +71,75 @@ const char *absent_reason(Block *b, unsigned warp, unsigned lane, unsigned mask)
     if (!(mask >> lane & 1))
         return "is not in the mask";
     return "is not taking part";
+}
+
+/* What a shuffle of GROUP gets from lane J of WARP, which is not in GROUP: on
+ * a GPU, J's register. The emulator knows it when J waits at the same shuffle
+ * (with a mask of its own) or took part in it before (the operand it gave
+ * last); otherwise it cannot, and gives 0. *HOW says which, for the warning. */
+uint64_t outside_value(Block *b, unsigned warp, unsigned j, const void *site, const char **how)
+{
+    Thread *u = lane_thread(b, warp, j);
+    if (u == nullptr) {
+        *how = "0: that lane does not exist, and what a GPU returns for it is whatever its "
+               "register file holds";
+        return 0;
+    }
+    if (u->state == ThreadState::at_warp_op && is_shuffle(u->op.kind) && u->wait_pc == site) {
+        *how = "that lane's operand: it waits at the same shuffle with a mask of its own";
+        return u->op.value;
+    }
+    if (u->shfl_pc == site) {
+        *how = "the operand that lane gave this shuffle the last time it took part, which is "
+               "what its register holds if it has not changed since";
+        return u->shfl_value;
+    }
+    *how = "0: that lane never took part in this shuffle, so the emulator cannot know its "
+           "register (a GPU returns whatever the register holds)";
+    return 0;
+}
+
+/* Warns, once per kernel and source line, that lane L of WARP read lane J,
+ * outside the lanes that take part. */
+void warn_outside_mask(Block *b, Thread *t, unsigned warp, unsigned l, unsigned j, int kind,
+                       const char *how)
+{
+    static std::mutex &mutex = *new std::mutex();
+    static std::set<std::pair<const void *, std::string>> &sites =
+        *new std::set<std::pair<const void *, std::string>>();
+    static std::set<std::string> &lines = *new std::set<std::string>();
+    const char *kernel = g_launch != nullptr ? g_launch->name : "?";
+    RuntimeAllocating runtime;
+    std::string line;
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!sites.insert({t->wait_pc, kernel}).second)
+            return;
+    }
+    line = where(t->wait_pc);
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!lines.insert(std::string(kernel) + '\n' + line).second)
+            return;
+    }
+    if (!report_begin_warning())
+        return;
+    fprintf(stderr,
+            "cuda-emu: warning: a shuffle reads a lane outside its mask in kernel %s, block %s, "
+            "thread %s\n",
+            kernel, dim_str(b->idx).c_str(), dim_str(t->idx).c_str());
+    fprintf(stderr,
+            "  lane %u of warp %u calls %s(mask 0x%08x) at %s and reads lane %u, which %s\n", l,
+            warp, kOpNames[kind], t->op.mask, line.c_str(), j,
+            absent_reason(b, warp, j, t->op.mask));
+    fprintf(stderr, "  it gets %s\n", how);
+    fprintf(stderr,
+            "  the CUDA Programming Guide leaves this value undefined: the result relies on how "
+            "the hardware behaves, not on CUDA's rules\n"
+            "  to be portable, name in the mask every lane the shuffle reads and have them all "
+            "call it (e.g. 0xffffffff with a neutral value such as 0 in the extra lanes)\n"
+            "  (this warning is printed once per source line)\n");
+    report_done();
 }
 
 /* The source lane of a shuffle, exactly as PTX shfl.sync computes it. */
@@ -165,15 +242,12 @@ bool complete(Block *b, unsigned warp, unsigned group)
         case op_shfl_xor: {
             unsigned j = shuffle_source(kind, l, t->op.b, t->op.c);
             if (!(group >> j & 1)) {
-                report_head("a shuffle reads a lane that is not taking part", b, t);
-                report_line("lane %u of warp %u calls %s at %s and reads lane %u, which %s "
-                            "(mask 0x%08x); the value it gets is undefined on a GPU",
-                            l, warp, kOpNames[kind], where(t->wait_pc).c_str(), j,
-                            absent_reason(b, warp, j, t->op.mask), t->op.mask);
-                fail_launch(cudaErrorLaunchFailure);
-                return false;
+                const char *how = "";
+                r = outside_value(b, warp, j, t->wait_pc, &how);
+                warn_outside_mask(b, t, warp, l, j, kind, how);
+            } else {
+                r = lanes[j]->op.value;
             }
-            r = lanes[j]->op.value;
             break;
         }
         case op_ballot: r = ballot; break;
@@ -199,11 +273,35 @@ bool complete(Block *b, unsigned warp, unsigned group)
     }
     for (unsigned l = 0; l < (unsigned)kWarpSize; ++l)
         if (lanes[l]) {
+            if (is_shuffle(kind)) {
+                lanes[l]->shfl_pc = lanes[l]->wait_pc;
+                lanes[l]->shfl_value = lanes[l]->op.value;
+            }
             lanes[l]->state = ThreadState::ready;
             lanes[l]->wait_pc = nullptr;
             --b->warp_waiting[warp];
         }
     return true;
+}
+
+/* Whether a shuffle of GROUP reads a lane outside it that has not yet run as
+ * far as it can (ready): a GPU reads that lane's register as the lane's
+ * branch left it, so the shuffle completes once the lane waits somewhere,
+ * spins, or has exited (it may wait at the same shuffle with a mask of its own). */
+bool reads_running_lane(Block *b, unsigned warp, unsigned group)
+{
+    for (unsigned l = 0; l < (unsigned)kWarpSize; ++l) {
+        if (!(group >> l & 1))
+            continue;
+        Thread *t = lane_thread(b, warp, l);
+        if (!is_shuffle(t->op.kind))
+            return false;
+        unsigned j = shuffle_source(t->op.kind, l, t->op.b, t->op.c);
+        Thread *u = lane_thread(b, warp, j);
+        if (!(group >> j & 1) && u != nullptr && u->state == ThreadState::ready)
+            return true;
+    }
+    return false;
 }
 
 /* Whether T waits at a collective other than __activemask() (which groups differently). */
@@ -260,7 +358,7 @@ void warp_progress(Block *b, unsigned warp)
         for (unsigned o = 0; o < (unsigned)kWarpSize && all_here; ++o)
             if (group >> o & 1)
                 all_here = at_collective(lane_thread(b, warp, o));
-        if (!all_here)
+        if (!all_here || reads_running_lane(b, warp, group))
             continue;
         for (unsigned o = 0; o < (unsigned)kWarpSize; ++o) {
             Thread *u = lane_thread(b, warp, o);

@@ -263,11 +263,20 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
             },                                                                          \
             #name);
 
+/* The kernel a launch names, or null (see kernel_address_or_null). The probe
+ * sits in a generic lambda of its own: in a lambda that is not generic, in a
+ * function that is not a template, g++ 12 stops with an internal compiler
+ * error (in gimplify_var_or_parm_decl) when a constant of the enclosing
+ * function that the lambda captures by reference (a tile size) appears in
+ * both the probe's return type and its body:
+ *     constexpr int BM = 64; auto go = [&]() { k<BM><<<g, b>>>(x); };    */
 #define CUDA_EMU_KERNEL_PTR(...)                                                        \
-    ::cuda_emu::kernel_address_or_null(                                                \
-        [&](auto cuda_emu_tag)                                                          \
-            -> decltype(::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__)) { \
-            return ::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__);    \
-        })
+    [&](auto) {                                                                         \
+        return ::cuda_emu::kernel_address_or_null(                                      \
+            [&](auto cuda_emu_tag)                                                      \
+                -> decltype(::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__)) { \
+                return ::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(__VA_ARGS__); \
+            });                                                                         \
+    }(0)
 
 #endif /* CUDA_EMU_LAUNCH_H */

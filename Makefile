@@ -531,8 +531,8 @@ sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
 	@grader/tools/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
-doctor:
-	@grader/tools/doctor.sh
+doctor: $(SANDBOX_RUN)
+	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh
 
 clean:
 	rm -rf $(BUILD)

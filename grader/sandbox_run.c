@@ -16,6 +16,9 @@
  * Afterwards each --get NAME (a regular file in DIR, within the file-size limit) is copied
  * to DEST.
  *
+ *   sandbox-run --probe        prints the kind of sandbox this machine allows the grader
+ *                              (namespaces, landlock or none), as grading will find it
+ *
  * Exit status: 0 done; 1 the command failed or went past a limit (the message says which);
  * 2 the sandbox could not be set up (the grader's or the machine's fault); 3 the student's
  * file was refused. SIGINT, SIGTERM and SIGHUP end the command and everything it started. */
@@ -239,6 +242,10 @@ int main(int argc, char **argv)
     p.cpu_seconds = 600;
     p.tasks = 64;
     p.open_files = 1024;
+    if (argc == 2 && !strcmp(argv[1], "--probe")) {
+        printf("%s\n", sandbox_kind_name(sandbox_available()));
+        return 0;
+    }
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
         const char *a = argv[i];

@@ -48,6 +48,11 @@ else
 fi
 grep -q "Score:" "$probe/out.txt" && ! grep -qE ' ERROR ' "$probe/out.txt"
 result "the skeleton is graded (no check in error)" $? "see $probe/out.txt"
+# make doctor asks the grader's own probe, so it names the sandbox grading just used.
+"$wrap" ${MAKE:-make} --no-print-directory doctor BUILD="$build" >"$work/doctor.txt" 2>&1
+case $iso in True*Landlock*) want='^ok +sandbox +Landlock' ;; *) want='^!! +sandbox +neither' ;; esac
+grep -qE "$want" "$work/doctor.txt"
+result "make doctor names the sandbox grading chose" $? "expected /$want/, found: $(grep sandbox "$work/doctor.txt")"
 
 # With no sandbox at all the report says so, and grading still gives feedback.
 nosb=$work/none

@@ -80,6 +80,15 @@ else
     fi
 fi
 
+# An MPS server sharing the GPU: the sandboxed processes that run student code have IPC and
+# mount namespaces (or a view) of their own and cannot join it, so they run beside it on the
+# whole GPU while the harness, an MPS client, sees its share (seen on an H200 at 25%: the
+# harness read 32 SMs, the workers used 132).
+mps=${CUDA_MPS_PIPE_DIRECTORY:-/tmp/nvidia-mps}
+if [ -S "$mps/control" ]; then
+    opt "MPS" "an MPS server shares this GPU ($mps): sandboxed student code runs outside it, on the whole GPU, while the grader's own process gets MPS's share, so rates and ceilings disagree. Grade with MPS stopped (echo quit | nvidia-cuda-mps-control), or within its share with GRADER_SANDBOX=none (then not tamper-proof)"
+fi
+
 # ---- profiler counters ----------------------------------------------------------------------
 ncu=""
 if command -v ncu >/dev/null 2>&1; then ncu=$(command -v ncu)

@@ -14,7 +14,8 @@
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; grading in one process (as
-#                 on WSL2) and as an ordinary user (tests/sandbox)
+#                 on WSL2) and as an ordinary user; make doctor where profiler counters are
+#                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
 #   test-stop     make grade, grader/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within

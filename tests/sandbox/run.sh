@@ -89,6 +89,25 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     rm -rf "$nr"
 fi
 
+# Performance counters reserved for administrators (the driver's RmProfilingAdminOnly, as on
+# most shared machines): make doctor, run as an ordinary user on a machine that a stand-in
+# nvidia-smi and params file describe, says so and gives the fix; as root, that it may.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    fake=$(mktemp -d /tmp/workbook-counters.XXXXXX) && chmod 755 "$fake"
+    cp grader/tools/doctor.sh "$fake/"
+    printf '#!/bin/sh\ncase "$*" in -L) echo "GPU 0: Stand-in GPU (UUID: GPU-0)" ;; *query-gpu=driver_version*) echo 580.00 ;;\n*query-gpu=*) echo "0, Stand-in GPU, 8.6, 8192 MiB, 1500 MHz, 1800 MHz, 7000 MHz, 40, 30 W, 100 W" ;; *) ;; esac\n' >"$fake/nvidia-smi"
+    printf 'RmProfilingAdminOnly: 1\n' >"$fake/params"
+    chmod 755 "$fake/nvidia-smi" "$fake/doctor.sh" && chmod 644 "$fake/params"
+    (cd "$fake" && setpriv --reuid=65534 --regid=65534 --clear-groups env PATH="$fake:$PATH" \
+        NVIDIA_PARAMS="$fake/params" sh ./doctor.sh) >"$work/doctor-user.txt" 2>&1
+    (cd "$fake" && env PATH="$fake:$PATH" NVIDIA_PARAMS="$fake/params" sh ./doctor.sh) >"$work/doctor-root.txt" 2>&1
+    grep -qE '^!! +profiler counters +restricted to administrators.*NVreg_RestrictProfilingToAdminUsers=0' "$work/doctor-user.txt" &&
+        grep -qE '^ok +profiler counters +restricted to administrators, and you are root' "$work/doctor-root.txt"
+    result "counters reserved for administrators: make doctor says so to a user, with the fix" $? \
+        "as uid 65534: $(grep counters "$work/doctor-user.txt"); as root: $(grep counters "$work/doctor-root.txt")"
+    rm -rf "$fake"
+fi
+
 # The attacks, under the wrapper (the worker's view, the compile's, links and pipes). Not c23:
 # under Landlock, __has_include of a file that exists but may not be read stops the compile
 # ("Permission denied") instead of answering no; the reference stays unread either way.

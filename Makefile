@@ -9,6 +9,9 @@
 #   make bench [LAB=x]         skeleton vs ladder vs reference vs hardware ceiling, one table (GPU)
 #   make profile LAB=x         your kernel's and the reference's key counters, side by side (GPU,
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
+#   make explain LAB=x [STUDENT=dir]  the lab's mechanism counted by the CPU emulator, per
+#                              source line, yours beside the reference's (sectors per request,
+#                              bank-conflict wavefronts ...; no GPU needed)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's harness and workers
@@ -32,7 +35,7 @@
 #        test)
 #
 # Knobs
-#   LAB=x,y        labs to grade, bench, profile or sanitize (default: all)
+#   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)
 #   STUDENT=dir    the tree graded (default: labs), or one .cu file with one LAB=
 #   SEED=0x...     reproduces a run's hidden cases
 #   EMU=1          the CPU emulator even where there is a GPU
@@ -355,7 +358,7 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
+              $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o $(EMUB)/grader/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -419,7 +422,7 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile sanitize runner-% bench-pieces-% profile-lab-% sanitize-lab-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile explain sanitize runner-% bench-pieces-% profile-lab-% explain-lab-% sanitize-lab-%
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -513,6 +516,13 @@ profile: $(DRIVER)
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2; fi; \
 	    $(MAKE) -s --no-print-directory profile-lab-$$labs
 
+# make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
+# warp's memory requests counted per source line; the lab's counters are grader/labs/NN-name/explain.tsv.
+explain: $(DRIVER)
+	@labs=$$($(tool_labs)) || exit 2; \
+	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \
+	    $(MAKE) -s --no-print-directory explain-lab-$$labs EMU=1
+
 sanitize: $(DRIVER)
 	@$(need_gpu)
 	@labs=$$($(tool_labs)) || exit 2; \
@@ -526,6 +536,11 @@ profile-lab-%:
 	@echo "Profiling lab $(call lab_dir,$*): one call of yours and one of the reference per speed problem..."
 	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
 	    $(if $(filter timeline,$(PROFILE_$*)),--timeline)
+
+explain-lab-%:
+	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
+	@$(MAKE) -s --no-print-directory runner-$*
+	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$*
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

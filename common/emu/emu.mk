@@ -60,7 +60,7 @@ EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_ma
 # switch that other architectures get anyway; x86-64 uses fiber_x86_64.S.
 EMU_LIB_DEFS ?=
 EMU_LIB_CHECKED := runtime atomics report
-EMU_LIB_FAST := exec warp fiber track devmem
+EMU_LIB_FAST := exec warp fiber track devmem count
 EMU_LIB_OBJS := $(patsubst %,$(EMU_BUILD)/tools/%.o,$(EMU_LIB_CHECKED) $(EMU_LIB_FAST) rounding fiber_x86_64)
 EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h $(EMU_DIR)/src/*.h)
 

@@ -1,8 +1,10 @@
-# tool-options.sh - the options make gives profile.sh and sanitize.sh (sourced by both):
+# tool-options.sh - the options make gives profile.sh, sanitize.sh and explain.sh (sourced by
+# each):
 #   --lab NN-name --harness EXE --worker EXE --student SO --reference SO --out DIR
-#   [--label TEXT] [--timeline] [--seed HEX]
-# sets lab, harness, worker, student, reference, out, label, timeline (0/1), seed ("" if none).
-lab="" harness="" worker="" student="" reference="" out="" label="your code" timeline=0 seed=""
+#   [--label TEXT] [--timeline] [--seed HEX] [--source FILE]
+# sets lab, harness, worker, student, reference, out, label, timeline (0/1), seed ("" if none),
+# source (the student's .cu file, "" if not given).
+lab="" harness="" worker="" student="" reference="" out="" label="your code" timeline=0 seed="" source=""
 while [ $# -gt 0 ]; do
     case $1 in
     --lab) lab=$2; shift 2 ;;
@@ -14,6 +16,7 @@ while [ $# -gt 0 ]; do
     --label) label=$2; shift 2 ;;
     --timeline) timeline=1; shift ;;
     --seed) seed=$2; shift 2 ;;
+    --source) source=$2; shift 2 ;;
     *) echo "$(basename "$0"): unknown option $1" >&2; exit 2 ;;
     esac
 done

@@ -156,6 +156,8 @@ struct Block {
     std::vector<Region *> regions;    /* its shared memory's tracked regions (track.cpp) */
     std::vector<void *> file_shared;  /* its copies of file-scope __shared__ variables, by
                                          registration; null until it first runs */
+    struct CountState *count = nullptr; /* its warps' memory requests while counting
+                                         (count.cpp); null otherwise */
 };
 
 struct Launch {
@@ -304,6 +306,20 @@ void forget_reachable();
  * host API cannot change it (runtime.cpp). */
 bool host_mapped_span(uintptr_t a, uintptr_t *lo, uintptr_t *hi);
 
+/* ---- Counting memory requests (count.cpp) -------------------------------- */
+/* Counting is on (between cudaProfilerStart and cudaProfilerStop, with
+ * CUDA_EMU_COUNT set): every access of a kernel is also recorded. */
+extern bool g_counting;
+/* Records thread T's access of N bytes at A (in shared memory or not) at PC. */
+void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared);
+/* Every lane of B met at a barrier: its requests so far are complete. */
+void count_flush(Block *b);
+/* B ends: adds what it counted to the totals and frees its bookkeeping. */
+void count_block_end(Block *b);
+/* cudaProfilerStart and cudaProfilerStop: a range of counting; stop appends
+ * its totals to the CUDA_EMU_COUNT file. */
+void count_start();
+void count_stop();
 /* ---- Device memory (devmem.cpp) ------------------------------------------ */
 
 /* A device allocation's memory: anonymous memory of this process, or a memfd

@@ -212,6 +212,8 @@ void finish_block(Block *b)
 {
     for (Thread &t : b->threads)
         stack_release(t.stack, t.state != ThreadState::exited);
+    if (b->count != nullptr)
+        count_block_end(b);
     untrack_block(b);
     for (SharedVar &v : b->shared)
         free(v.ptr);
@@ -303,6 +305,8 @@ void barrier_progress(Block *b)
     int count = 0;
     for (const Thread &t : b->threads)
         count += t.bar_pred != 0;
+    if (b->count != nullptr)
+        count_flush(b);
     share_last_sync(b);
     for (Thread &t : b->threads) {
         switch (t.bar_kind) {

@@ -1654,8 +1654,21 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
     return symbol_copy(const_cast<void *>(symbol), SIZE_MAX, offset, dst, count, kind, false);
 }
 
-cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
-cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+/* No profiler here; with CUDA_EMU_COUNT set, a range of counted memory
+ * requests (count.cpp). Kernels run when launched, so the range holds exactly
+ * the kernels launched inside it once the program synchronised before Stop. */
+cudaError_t cudaProfilerStart(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    cuda_emu::count_start();
+    return cudaSuccess;
+}
+cudaError_t cudaProfilerStop(void)
+{
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    cuda_emu::count_stop();
+    return cudaSuccess;
+}
 
 /* Sanitizer defaults for emulated programs: a UBSan report with its stack. */
 extern "C" const char *__ubsan_default_options() { return "print_stacktrace=1"; }

@@ -886,6 +886,10 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
         return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
+    if (__builtin_expect(g_counting, 0) && t != nullptr) {
+        const Region *r = find_region(a);
+        count_access(t, a, n, write, pc, r != nullptr && is_shared(r));
+    }
     if (t != nullptr)
         kernel_access(a, n, write, pc);
     else if (a >= g_dev_lo && a < g_dev_hi)

@@ -1,0 +1,346 @@
+/*
+ * count.cpp -- the memory mechanism a GPU's counters show, counted per source
+ * line while CUDA_EMU_COUNT names a file (make explain).
+ *
+ * A GPU issues a load or store once per warp: the lanes that execute the same
+ * memory instruction together form one request, and what a lesson teaches is
+ * what that request costs. For global memory, the 32-byte sectors it touches
+ * (4 for 32 consecutive floats, 32 when every lane reads a sector of its own);
+ * for shared memory, the wavefronts (passes) it needs: its 32 banks of 4 bytes
+ * serve one word each per pass, lanes reading the same word share it (a
+ * broadcast), and n different words in one bank take n passes.
+ *
+ * Here the lanes of a warp run one after another (exec.cpp), so the lanes of
+ * one request are found by counting: the k-th time lane i executes the
+ * instruction at PC belongs with the k-th time lane j does. The count restarts
+ * at every __syncthreads(), where all lanes meet again. (Where the lanes of a
+ * warp diverge inside a loop and run an instruction different numbers of
+ * times, a GPU may group them otherwise; a request then counts the lanes that
+ * reached their k-th execution, as a reconverged warp would issue it.) An
+ * instruction is its call site of the access hook (track.cpp): the return
+ * address, which the program's line table turns into a .cu line.
+ *
+ * Counting is on only between cudaProfilerStart() and cudaProfilerStop() in a
+ * program run with CUDA_EMU_COUNT=FILE; cudaProfilerStop() appends what was
+ * counted since the start to FILE, one line per instruction:
+ *   range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes
+ *         <tab> requests <tab> lanes <tab> sectors|wavefronts <tab> ideal
+ * where ideal is what the same lanes would cost reading consecutive words
+ * (ceil(lanes * bytes / 32) sectors; ceil(lanes * bytes / 128) wavefronts).
+ * Counting changes no result: it only records addresses.
+ */
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+#include "emu_internal.h"
+
+namespace cuda_emu {
+
+bool g_counting;
+
+namespace {
+
+/* One request: the lanes of a warp that executed an instruction the same
+ * number of times. */
+struct Request {
+    uint32_t mask;          /* lanes that took part */
+    uintptr_t addr[32];     /* each lane's address (valid where mask has it) */
+    uint16_t bytes[32];     /* each lane's access size */
+};
+
+/* One memory instruction as one warp executes it, until the next barrier. */
+struct Site {
+    bool write = false;             /* a store */
+    bool shared = false;            /* in the block's shared memory */
+    uint32_t next[32] = {};         /* per lane: requests it took part in so far */
+    std::vector<Request> requests;  /* in order */
+};
+
+/* The totals of one instruction, over all warps of the range. */
+struct Totals {
+    const void *pc;      /* the call site */
+    bool write;          /* a store */
+    bool shared;         /* shared memory */
+    unsigned bytes;      /* the widest access seen */
+    uint64_t requests;   /* warp-wide executions */
+    uint64_t lanes;      /* lanes over all requests */
+    uint64_t units;      /* sectors (global) or wavefronts (shared) */
+    uint64_t ideal;      /* the same for consecutive words */
+};
+
+std::mutex &g_totals_mutex = *new std::mutex();
+std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
+unsigned g_range;         /* cudaProfilerStart calls so far */
+
+/* Distinct 32-byte sectors that R's lanes touch. */
+uint64_t sectors(const Request &r)
+{
+    static thread_local std::vector<uintptr_t> s;
+    s.clear();
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(r.mask >> l & 1))
+            continue;
+        for (uintptr_t x = r.addr[l] >> 5; x <= (r.addr[l] + r.bytes[l] - 1) >> 5; ++x)
+            s.push_back(x);
+    }
+    std::sort(s.begin(), s.end());
+    return (uint64_t)(std::unique(s.begin(), s.end()) - s.begin());
+}
+
+/* Shared-memory passes R needs: lanes are served in phases of 128 bytes
+ * (the whole warp for 4-byte words, half-warps for 8 bytes, quarter-warps for
+ * 16); within a phase, the bank with the most distinct words sets the count. */
+uint64_t wavefronts(const Request &r)
+{
+    unsigned width = 4;
+    for (unsigned l = 0; l < 32; ++l)
+        if (r.mask >> l & 1)
+            width = std::max<unsigned>(width, r.bytes[l]);
+    const unsigned per_phase = std::max(1u, 128u / width);
+    uint64_t total = 0;
+    for (unsigned first = 0; first < 32; first += per_phase) {
+        uintptr_t words[32][32]; /* per bank: distinct word addresses */
+        unsigned nwords[32] = {0};
+        unsigned worst = 0;
+        for (unsigned l = first; l < first + per_phase && l < 32; ++l) {
+            if (!(r.mask >> l & 1))
+                continue;
+            for (uintptr_t w = r.addr[l] >> 2; w <= (r.addr[l] + r.bytes[l] - 1) >> 2; ++w) {
+                const unsigned bank = (unsigned)(w & 31);
+                bool seen = false;
+                for (unsigned k = 0; k < nwords[bank]; ++k)
+                    seen |= words[bank][k] == w;
+                if (!seen && nwords[bank] < 32)
+                    words[bank][nwords[bank]++] = w;
+                worst = std::max(worst, nwords[bank]);
+            }
+        }
+        total += worst;
+    }
+    return total;
+}
+
+} // namespace
+
+/* Per block: the sites of each warp, keyed by call site and memory space (one
+ * instruction may reach global or shared memory through a generic pointer). */
+struct CountState {
+    std::vector<std::unordered_map<uintptr_t, Site>> warps;
+};
+
+/* Whether A is one of the built-in indices: registers on a GPU, variables here. */
+static bool builtin_index(uintptr_t a)
+{
+    const auto in = [a](const void *p) { return a - reinterpret_cast<uintptr_t>(p) < sizeof(uint3); };
+    return in(&threadIdx) || in(&blockIdx) || in(&blockDim) || in(&gridDim);
+}
+
+void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared)
+{
+    if (builtin_index(a))
+        return;
+    Block *b = t->block;
+    if (b->count == nullptr) {
+        RuntimeAllocating runtime;
+        b->count = new CountState();
+    }
+    RuntimeAllocating runtime; /* the maps' memory is not the kernel's heap */
+    CountState &c = *b->count;
+    const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
+    if (c.warps.size() <= warp)
+        c.warps.resize(b->nwarps);
+    Site &s = c.warps[warp][reinterpret_cast<uintptr_t>(pc) * 2 + shared];
+    s.write = write;
+    s.shared = shared;
+    const uint32_t k = s.next[lane]++;
+    if (s.requests.size() <= k)
+        s.requests.resize(k + 1, Request{});
+    Request &r = s.requests[k];
+    r.mask |= 1u << lane;
+    r.addr[lane] = a;
+    r.bytes[lane] = (uint16_t)std::min<size_t>(n, 0xffff);
+}
+
+/* The source line of the access at PC, once per PC (the symbolizer is slow). */
+const std::string &line_of(const void *pc)
+{
+    static std::mutex m;
+    static std::unordered_map<const void *, std::string> &lines =
+        *new std::unordered_map<const void *, std::string>();
+    std::lock_guard<std::mutex> lock(m);
+    auto it = lines.find(pc);
+    if (it == lines.end())
+        it = lines.emplace(pc, where(pc)).first;
+    return it->second;
+}
+
+namespace {
+
+/* Whether SITES (on one line, of one kind) are the pieces of one vector access
+ * of WIDTH bytes that the compiler split: in every request the same lanes, and
+ * each lane's pieces exactly tile one WIDTH-aligned chunk. CUDA's vector types
+ * (float4, int2 ...) are one instruction on a GPU; g++ may copy them field by
+ * field. On success, MERGED holds the vector's requests. */
+bool tiles_vector(const std::vector<const Site *> &sites, unsigned width, std::vector<Request> *merged)
+{
+    const size_t n = sites[0]->requests.size();
+    merged->assign(n, Request{});
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t mask = sites[0]->requests[k].mask;
+        Request &m = (*merged)[k];
+        m.mask = mask;
+        for (unsigned l = 0; l < 32; ++l) {
+            if (!(mask >> l & 1))
+                continue;
+            const uintptr_t base = sites[0]->requests[k].addr[l] & ~(uintptr_t)(width - 1);
+            uint32_t covered = 0; /* bytes of the chunk the pieces cover */
+            for (const Site *s : sites) {
+                const Request &r = s->requests[k];
+                if (r.mask != mask || r.addr[l] < base || r.addr[l] + r.bytes[l] > base + width)
+                    return false;
+                const uint32_t bits = (uint32_t)(((uint64_t)1 << r.bytes[l]) - 1) << (r.addr[l] - base);
+                if (covered & bits)
+                    return false;
+                covered |= bits;
+            }
+            if (covered != (uint32_t)(((uint64_t)1 << width) - 1))
+                return false;
+            m.addr[l] = base;
+            m.bytes[l] = (uint16_t)width;
+        }
+    }
+    return true;
+}
+
+/* Adds one instruction's requests to the totals (the caller holds the lock). */
+void add_totals(const void *pc, const Site &s, const std::vector<Request> &requests)
+{
+    Totals &t = g_totals[{pc, (int)s.shared}];
+    t.pc = pc;
+    t.write = s.write;
+    t.shared = s.shared;
+    for (const Request &r : requests) {
+        if (r.mask == 0)
+            continue;
+        const unsigned lanes = (unsigned)__builtin_popcount(r.mask);
+        unsigned width = 0;
+        for (unsigned l = 0; l < 32; ++l)
+            if (r.mask >> l & 1)
+                width = std::max<unsigned>(width, r.bytes[l]);
+        t.bytes = std::max(t.bytes, width);
+        t.requests += 1;
+        t.lanes += lanes;
+        t.units += s.shared ? wavefronts(r) : sectors(r);
+        t.ideal += s.shared ? (lanes * width + 127) / 128 : (lanes * width + 31) / 32;
+    }
+}
+
+} // namespace
+
+void count_flush(Block *b)
+{
+    if (b->count == nullptr)
+        return;
+    RuntimeAllocating runtime;
+    for (auto &warp : b->count->warps) {
+        /* Sites that may be pieces of one vector access: same line, kind, request count
+         * and first lane's 16-byte chunk. */
+        std::map<std::tuple<std::string, bool, bool, size_t, uintptr_t>, std::vector<const Site *>> groups;
+        std::vector<std::pair<const void *, const Site *>> sites;
+        for (auto &entry : warp) {
+            const Site &s = entry.second;
+            const void *pc = reinterpret_cast<const void *>(entry.first / 2);
+            sites.push_back({pc, &s});
+            /* Only 4-byte pieces: g++ copies a float4 or an int2 field by field, while two
+             * 8-byte accesses side by side are more likely two float2s than one float4. */
+            if (s.requests.empty() || s.requests[0].mask == 0 ||
+                s.requests[0].bytes[__builtin_ctz(s.requests[0].mask)] != 4)
+                continue;
+            const Request &r0 = s.requests[0];
+            const uintptr_t chunk = r0.addr[__builtin_ctz(r0.mask)] & ~(uintptr_t)15;
+            groups[{line_of(pc), s.write, s.shared, s.requests.size(), chunk}].push_back(&s);
+        }
+        std::unordered_map<const Site *, const void *> pc_of;
+        for (auto &e : sites)
+            pc_of[e.second] = e.first;
+        std::unordered_map<const Site *, bool> merged_away;
+        std::vector<std::pair<const void *, std::pair<const Site *, std::vector<Request>>>> vectors;
+        for (auto &g : groups) {
+            const std::vector<const Site *> &v = g.second;
+            if (v.size() < 2)
+                continue;
+            std::vector<Request> merged;
+            for (unsigned width : {16u, 8u}) {
+                if (tiles_vector(v, width, &merged)) {
+                    const void *first = pc_of[v[0]];
+                    for (const Site *s : v) {
+                        merged_away[s] = true;
+                        first = std::min(first, pc_of[s]);
+                    }
+                    vectors.push_back({first, {v[0], merged}});
+                    break;
+                }
+            }
+        }
+        std::lock_guard<std::mutex> lock(g_totals_mutex);
+        for (auto &e : sites)
+            if (!merged_away.count(e.second))
+                add_totals(e.first, *e.second, e.second->requests);
+        for (auto &v : vectors)
+            add_totals(v.first, *v.second.first, v.second.second);
+        warp.clear();
+    }
+}
+
+void count_block_end(Block *b)
+{
+    count_flush(b);
+    RuntimeAllocating runtime;
+    delete b->count;
+    b->count = nullptr;
+}
+
+void count_start()
+{
+    ++g_range;
+    if (getenv("CUDA_EMU_COUNT") == nullptr)
+        return;
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    g_totals.clear();
+    g_counting = true;
+}
+
+void count_stop()
+{
+    if (!g_counting)
+        return;
+    g_counting = false;
+    const char *path = getenv("CUDA_EMU_COUNT");
+    FILE *f = fopen(path, "a");
+    if (f == nullptr) {
+        fprintf(stderr, "cuda-emu: warning: CUDA_EMU_COUNT=%s cannot be written; nothing counted is kept\n",
+                path);
+        return;
+    }
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    for (const auto &entry : g_totals) {
+        const Totals &t = entry.second;
+        if (t.requests == 0)
+            continue;
+        fprintf(f, "range %u\t%s\t%s\t%s\t%u\t%llu\t%llu\t%llu\t%llu\n", g_range,
+                where(t.pc).c_str(), t.shared ? "shared" : "global", t.write ? "store" : "load",
+                t.bytes, (unsigned long long)t.requests, (unsigned long long)t.lanes,
+                (unsigned long long)t.units, (unsigned long long)t.ideal);
+    }
+    g_totals.clear();
+    fclose(f);
+}
+
+} // namespace cuda_emu

@@ -1,0 +1,37 @@
+#!/bin/sh
+# explain.sh - `make explain`: the lesson's mechanism, counted by the CPU emulator on any
+# machine. One call of your code and one of the reference on each of the lab's speed problems
+# (at the emulator's size), with every warp's memory requests counted per source line: the
+# 32-byte sectors each global load or store touches, and the passes (wavefronts) each shared
+# access needs. Printed side by side with the ideal and a one-line reading of each counter.
+#
+#   grader/tools/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
+#                           --reference SO --out DIR [--label TEXT] [--source FILE]
+#
+# The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
+# lab shows, and what make explain does not show for it, are its table,
+# grader/labs/NN-name/explain.tsv. Files: DIR/counts.tsv (the emulator's counts, one line per
+# memory instruction; common/emu/src/count.cpp says its columns), DIR/sections.txt,
+# DIR/explain.txt (what was printed), DIR/harness.log. Exit status: 0, or 2 with what to do.
+set -u
+. "$(dirname "$0")/tool-options.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+table=$here/../labs/$lab/explain.tsv
+[ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt"
+# Counting changes no result; the race checks stay on, as in grading.
+if ! CUDA_EMU_COUNT="$out/counts.tsv" "$harness" --profile --isolation off --worker "$worker" \
+        --student "$student" --reference "$reference" >"$out/sections.txt" 2>"$out/harness.log"; then
+    echo "make explain: the calls failed under the emulator; what the harness said:" >&2
+    tail -8 "$out/harness.log" >&2
+    echo "Run make grade LAB=${lab#*-} first: it says what is wrong with the code." >&2
+    exit 2
+fi
+if [ ! -s "$out/counts.tsv" ]; then
+    echo "make explain: the emulator counted no memory access (expected $out/counts.tsv)." >&2
+    echo "The emulator's library may predate counting: make clean, then make explain again." >&2
+    exit 2
+fi
+awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" \
+    -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"

@@ -18,7 +18,10 @@
  * times, a GPU may group them otherwise; a request then counts the lanes that
  * reached their k-th execution, as a reconverged warp would issue it.) An
  * instruction is its call site of the access hook (track.cpp): the return
- * address, which the program's line table turns into a .cu line.
+ * address, which the program's line table turns into a .cu line. g++ may copy a
+ * float4 field by field, where a GPU issues one 16-byte access: four 4-byte
+ * instructions of one source line whose lanes, in every request, fill one
+ * aligned 16-byte block each are counted as that one access.
  *
  * Counting is on only between cudaProfilerStart() and cudaProfilerStop() in a
  * program run with CUDA_EMU_COUNT=FILE; cudaProfilerStop() appends what was
@@ -186,7 +189,7 @@ namespace {
 /* Whether SITES (on one line, of one kind) are the pieces of one vector access
  * of WIDTH bytes that the compiler split: in every request the same lanes, and
  * each lane's pieces exactly tile one WIDTH-aligned chunk. CUDA's vector types
- * (float4, int2 ...) are one instruction on a GPU; g++ may copy them field by
+ * (float4, int4) are one instruction on a GPU; g++ may copy them field by
  * field. On success, MERGED holds the vector's requests. */
 bool tiles_vector(const std::vector<const Site *> &sites, unsigned width, std::vector<Request> *merged)
 {
@@ -277,16 +280,16 @@ void count_flush(Block *b)
             if (v.size() < 2)
                 continue;
             std::vector<Request> merged;
-            for (unsigned width : {16u, 8u}) {
-                if (tiles_vector(v, width, &merged)) {
-                    const void *first = pc_of[v[0]];
-                    for (const Site *s : v) {
-                        merged_away[s] = true;
-                        first = std::min(first, pc_of[s]);
-                    }
-                    vectors.push_back({first, {v[0], merged}});
-                    break;
+            /* Four pieces filling a 16-byte block: a float4 or int4. (Two 4-byte pieces
+             * filling 8 bytes are as often two scalars side by side, as in a tree
+             * reduction's sdata[tid] + sdata[tid + 1], so a float2 is not looked for.) */
+            if (v.size() == 4 && tiles_vector(v, 16, &merged)) {
+                const void *first = pc_of[v[0]];
+                for (const Site *s : v) {
+                    merged_away[s] = true;
+                    first = std::min(first, pc_of[s]);
                 }
+                vectors.push_back({first, {v[0], merged}});
             }
         }
         std::lock_guard<std::mutex> lock(g_totals_mutex);

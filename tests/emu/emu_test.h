@@ -41,6 +41,7 @@ void add_launch_suite();
 void add_ipc_suite();
 void add_compat_suite();
 void add_cudac_suite();
+void add_count_suite();
 
 /* Adds a suite named NAME with TESTS (a null-terminated CU_TestInfo array). */
 void add_suite(const char *name, CU_TestInfo *tests);

@@ -1,0 +1,268 @@
+/*
+ * test_count.cu -- the memory-request counters of make explain (count.cpp) on
+ * kernels whose cost is known by hand: a warp of 32 consecutive floats touches
+ * 4 sectors, a stride of 32 floats 32 sectors, float4 16; a 32x32 shared tile
+ * read by column needs 32 wavefronts, a padded 32x33 one 1, a broadcast 1.
+ * Each kernel is written on one line and the constant after it names that line,
+ * so the counts are looked up where count.cpp attributes them.
+ */
+#include <cuda_runtime.h>
+#include <cuda_profiler_api.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <string>
+#include <vector>
+
+#include "emu_test.h"
+
+namespace {
+
+__global__ void copy_floats(float *out, const float *in, int stride) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[(size_t)i * stride]; }
+constexpr int kCopyLine = __LINE__ - 1;
+
+__global__ void copy_float4(float4 *out, const float4 *in) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[i]; }
+constexpr int kFloat4Line = __LINE__ - 1;
+__global__ void add_pairs(float *out, const float *in) { int i = blockIdx.x * blockDim.x + threadIdx.x; out[i] = in[2 * i] + in[2 * i + 1]; }
+constexpr int kPairsLine = __LINE__ - 1;
+/* g++ copies a float4 whose fields are used one by one field by field: four 4-byte accesses. */
+__global__ void scale_float4(float4 *out, const float4 *in) { int i = blockIdx.x * blockDim.x + threadIdx.x; float4 v = in[i]; v.x *= 2; v.y *= 3; v.z *= 4; v.w *= 5; out[i] = v; }
+constexpr int kScaleLine = __LINE__ - 1;
+
+/* A 32x32 block writes a tile by rows and reads it back by columns; PAD is 0 or 1. */
+template <int PAD>
+__global__ void tile_columns(float *out, const float *in)
+{
+    __shared__ float tile[32][32 + PAD];
+    const int x = threadIdx.x, y = threadIdx.y;
+    tile[y][x] = in[y * 32 + x];
+    __syncthreads();
+    out[y * 32 + x] = tile[x][y]; /* lane x reads row x: bank (x * (32 + PAD) + y) % 32 */
+}
+constexpr int kTileStoreLine = __LINE__ - 4;
+constexpr int kTileLoadLine = __LINE__ - 3;
+
+/* Every lane reads the same word (a broadcast), then lane l reads word 2l (2-way). */
+__global__ void broadcast_and_two_way(float *out)
+{
+    __shared__ float s[64];
+    s[threadIdx.x] = (float)threadIdx.x;
+    s[threadIdx.x + 32] = 0.0f;
+    __syncthreads();
+    out[threadIdx.x] = s[0] + s[2 * threadIdx.x];
+}
+constexpr int kBroadcastLine = __LINE__ - 2;
+
+/* One counted line: what count.cpp wrote for a source line, kind and operation, summed
+ * over the instructions the compiler made of it. */
+struct Counted {
+    unsigned bytes = 0;                   /* widest access */
+    unsigned long long requests = 0;      /* warp-wide requests */
+    unsigned long long units = 0;         /* sectors or wavefronts */
+    unsigned long long ideal = 0;         /* the same lanes on consecutive words */
+    double per_request() const { return requests ? (double)units / requests : -1; }
+};
+
+/* Runs LAUNCH between cudaProfilerStart and Stop with CUDA_EMU_COUNT set, and returns what
+ * was counted at LINE of this file for SPACE ("global"/"shared") and OP ("load"/"store"). */
+template <class F>
+std::vector<std::string> counted_rows(F launch)
+{
+    char path[] = "/tmp/emu-count-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    setenv("CUDA_EMU_COUNT", path, 1);
+    cudaProfilerStart();
+    launch();
+    cudaDeviceSynchronize();
+    cudaProfilerStop();
+    unsetenv("CUDA_EMU_COUNT");
+    std::vector<std::string> rows;
+    FILE *f = fopen(path, "r");
+    if (f == nullptr)
+        return rows;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        rows.push_back(line);
+    fclose(f);
+    unlink(path);
+    return rows;
+}
+
+Counted find(const std::vector<std::string> &rows, int line, const char *space, const char *op)
+{
+    Counted c;
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\t%s\t%s\t", line, space, op);
+    for (const std::string &r : rows) {
+        if (r.find(where) == std::string::npos)
+            continue;
+        unsigned range, bytes;
+        unsigned long long req, lanes, units, ideal;
+        char loc[512], sp[16], o[16];
+        if (sscanf(r.c_str(), "range %u\t%511s\t%15s\t%15s\t%u\t%llu\t%llu\t%llu\t%llu", &range, loc,
+                   sp, o, &bytes, &req, &lanes, &units, &ideal) != 9)
+            continue;
+        c.bytes = bytes > c.bytes ? bytes : c.bytes;
+        c.requests += req;
+        c.units += units;
+        c.ideal += ideal;
+    }
+    if (c.requests == 0) {
+        printf("\n    no %s %s counted at test_count.cu:%d; the file held:\n", space, op, line);
+        for (const std::string &r : rows)
+            printf("    %s", r.c_str());
+    }
+    return c;
+}
+
+void test_global_sectors_per_request()
+{
+    const int n = 64; /* two warps */
+    float *in, *out;
+    EXPECT_OK(cudaMalloc(&in, n * 32 * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&out, n * sizeof(float)));
+    std::vector<float> h(n * 32);
+    for (int i = 0; i < n * 32; ++i)
+        h[i] = (float)i;
+    EXPECT_OK(cudaMemcpy(in, h.data(), h.size() * sizeof(float), cudaMemcpyHostToDevice));
+
+    auto rows = counted_rows([&] { copy_floats<<<1, n>>>(out, in, 1); });
+    Counted ld = find(rows, kCopyLine, "global", "load"), st = find(rows, kCopyLine, "global", "store");
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 8); /* 4 sectors per request: 128 consecutive bytes */
+    CU_ASSERT_EQUAL(ld.ideal, 8);
+    CU_ASSERT_EQUAL(st.requests, 2);
+    CU_ASSERT_EQUAL(st.units, 8);
+
+    rows = counted_rows([&] { copy_floats<<<1, n>>>(out, in, 32); });
+    ld = find(rows, kCopyLine, "global", "load");
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 64); /* 32 per request: every lane a sector of its own */
+    CU_ASSERT_EQUAL(ld.ideal, 8);
+    std::vector<float> got(n);
+    EXPECT_OK(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < n; ++i) /* counting changed no result */
+        CU_ASSERT_EQUAL(got[i], (float)(i * 32));
+
+    /* Two scalar loads side by side stay two requests of 8 sectors each (a stride of 2
+     * floats), not one 8-byte access. */
+    rows = counted_rows([&] { add_pairs<<<1, n>>>(out, in); });
+    ld = find(rows, kPairsLine, "global", "load");
+    CU_ASSERT_EQUAL(ld.bytes, 4);
+    CU_ASSERT_EQUAL(ld.requests, 4);
+    CU_ASSERT_EQUAL(ld.units, 32);
+
+    /* A partial warp: 48 threads are a request of 32 lanes and one of 16 (2 sectors). */
+    rows = counted_rows([&] { copy_floats<<<1, 48>>>(out, in, 1); });
+    ld = find(rows, kCopyLine, "global", "load");
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 6);
+    cudaFree(in);
+    cudaFree(out);
+}
+
+void test_float4_is_one_16_byte_request()
+{
+    const int n = 64;
+    float4 *in, *out;
+    EXPECT_OK(cudaMalloc(&in, n * sizeof(float4)));
+    EXPECT_OK(cudaMalloc(&out, n * sizeof(float4)));
+    EXPECT_OK(cudaMemset(in, 0, n * sizeof(float4)));
+    auto rows = counted_rows([&] { copy_float4<<<1, n>>>(out, in); });
+    Counted ld = find(rows, kFloat4Line, "global", "load"), st = find(rows, kFloat4Line, "global", "store");
+    CU_ASSERT_EQUAL(ld.bytes, 16);
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 32); /* 16 sectors per request: 512 consecutive bytes */
+    CU_ASSERT_EQUAL(st.bytes, 16);
+    CU_ASSERT_EQUAL(st.requests, 2);
+    CU_ASSERT_EQUAL(st.units, 32);
+
+    rows = counted_rows([&] { scale_float4<<<1, n>>>(out, in); });
+    ld = find(rows, kScaleLine, "global", "load");
+    st = find(rows, kScaleLine, "global", "store");
+    CU_ASSERT_EQUAL(ld.bytes, 16);
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 32);
+    CU_ASSERT_EQUAL(st.bytes, 16);
+    CU_ASSERT_EQUAL(st.requests, 2);
+    CU_ASSERT_EQUAL(st.units, 32);
+    cudaFree(in);
+    cudaFree(out);
+}
+
+void test_shared_wavefronts()
+{
+    float *in, *out;
+    EXPECT_OK(cudaMalloc(&in, 1024 * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&out, 1024 * sizeof(float)));
+    EXPECT_OK(cudaMemset(in, 0, 1024 * sizeof(float)));
+    auto rows = counted_rows([&] { tile_columns<0><<<1, dim3(32, 32)>>>(out, in); });
+    Counted st = find(rows, kTileStoreLine, "shared", "store"), ld = find(rows, kTileLoadLine, "shared", "load");
+    CU_ASSERT_EQUAL(st.requests, 32);
+    CU_ASSERT_EQUAL(st.units, 32);       /* a row: 1 wavefront each */
+    CU_ASSERT_EQUAL(ld.requests, 32);
+    CU_ASSERT_EQUAL(ld.units, 32 * 32);  /* a column of a 32x32 tile: 32-way conflict */
+    CU_ASSERT_EQUAL(ld.ideal, 32);
+
+    rows = counted_rows([&] { tile_columns<1><<<1, dim3(32, 32)>>>(out, in); });
+    ld = find(rows, kTileLoadLine, "shared", "load");
+    CU_ASSERT_EQUAL(ld.requests, 32);
+    CU_ASSERT_EQUAL(ld.units, 32);       /* padded to 33: 32 different banks */
+
+    float *o;
+    EXPECT_OK(cudaMalloc(&o, 32 * sizeof(float)));
+    rows = counted_rows([&] { broadcast_and_two_way<<<1, 32>>>(o); });
+    ld = find(rows, kBroadcastLine, "shared", "load");
+    /* s[0]: one word for all lanes, 1 wavefront; s[2l]: words 0..62 step 2, 2 per bank */
+    CU_ASSERT_EQUAL(ld.requests, 2);
+    CU_ASSERT_EQUAL(ld.units, 3);
+    cudaFree(o);
+    cudaFree(in);
+    cudaFree(out);
+}
+
+/* Only what runs between cudaProfilerStart and Stop is counted: a kernel launched before
+ * the range leaves no row, one launched inside it does. */
+void test_only_the_range_is_counted()
+{
+    float *in, *out;
+    EXPECT_OK(cudaMalloc(&in, 32 * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&out, 32 * sizeof(float)));
+    EXPECT_OK(cudaMemset(in, 0, 32 * sizeof(float)));
+    auto rows = counted_rows([&] {});
+    CU_ASSERT_EQUAL(rows.size(), 0);
+    char path[] = "/tmp/emu-count-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    setenv("CUDA_EMU_COUNT", path, 1);
+    copy_floats<<<1, 32>>>(out, in, 1); /* outside any range */
+    EXPECT_OK(cudaDeviceSynchronize());
+    EXPECT_OK(cudaProfilerStart());
+    EXPECT_OK(cudaProfilerStop());
+    unsetenv("CUDA_EMU_COUNT");
+    FILE *f = fopen(path, "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    CU_ASSERT_PTR_NULL(fgets(line, sizeof line, f));
+    fclose(f);
+    unlink(path);
+    cudaFree(in);
+    cudaFree(out);
+}
+
+CU_TestInfo tests[] = {
+    {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
+    {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
+    {"shared: column of 32x32 = 32 wavefronts, 32x33 = 1, broadcast 1", test_shared_wavefronts},
+    {"only the profiler range is counted", test_only_the_range_is_counted},
+    CU_TEST_INFO_NULL,
+};
+
+} // namespace
+
+void add_count_suite() { add_suite("memory requests counted (make explain)", tests); }

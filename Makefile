@@ -29,7 +29,7 @@
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
 #   make test-unit, test-docs, test-bench-tools, test-vet, test-build, test-emu (with
-#        test-emulator), test-cheats, test-sandbox, test-batch, test-stop, test-dist,
+#        test-emulator), test-explain, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
 #        test-notebook and test-skeletons: one suite each (tests/tests.mk says what each
 #        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make
 #        test)

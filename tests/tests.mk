@@ -11,6 +11,10 @@
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk)
+#   test-explain  make explain on the skeletons of labs 01, 02 and 06: more sectors or wavefronts
+#                 per request than the reference at the line each lesson names; every lab's
+#                 explain.tsv says what it does not show (tests/explain/run.sh; the counters
+#                 themselves are proven on known kernels in test-emulator's count suite)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; grading in one process (as
@@ -42,7 +46,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -114,6 +118,10 @@ ifndef STUDENT_KIT
 endif
 	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=labs
 
+# make explain on three skeletons (the emulated pieces built first, one make at a time).
+test-explain: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/explain/run.sh
+
 # Cheating submissions and honest controls, graded in the sandbox (the emulator's cases here;
 # tests/gpu/run-all.sh runs the GPU's).
 test-cheats: emu-runners
@@ -158,7 +166,7 @@ endif
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
 # solutions' sources say so and count as skipped.
 TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu \
-               test-cheats test-sandbox test-batch test-stop test-dist test-notebook
+               test-explain test-cheats test-sandbox test-batch test-stop test-dist test-notebook
 KIT_SKIPPED_SUITES := test-batch test-dist
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT

@@ -6,6 +6,7 @@
  *   warp.cpp     warp collectives (shuffles, votes, __syncwarp ...)
  *   atomics.cpp  atomics and fences
  *   track.cpp    the memory-access hooks: race and uninitialized-read checks
+ *   count.cpp    memory requests per warp and source line, for make explain
  *   report.cpp   error messages with kernel, block, thread and source line
  *
  * One host thread at a time calls the API (api_mutex). A launch runs its

@@ -94,6 +94,7 @@ $1 ~ /^range / {
     if (!(kind in wanted)) next
     loc = $2
     sub(/^.*\//, "", loc) # file name and line: the folders differ between builds
+    if (loc !~ /:[0-9]+$/) loc = "(no line info)" # a prebuilt reference carries none
     path[loc] = $2
     # One row per line, counter and width, and per cost: a line that reads a row and a column
     # keeps its two kinds of request apart; the instructions an unrolled loop made join.

@@ -171,7 +171,8 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     r.bytes[lane] = (uint16_t)std::min<size_t>(n, 0xffff);
 }
 
-/* The source line of the access at PC, once per PC (the symbolizer is slow). */
+/* The source line of the access at PC, once per PC (the symbolizer is slow); "" for code
+ * without line information (a prebuilt object), whose accesses then group by address alone. */
 const std::string &line_of(const void *pc)
 {
     static std::mutex m;
@@ -179,8 +180,10 @@ const std::string &line_of(const void *pc)
         *new std::unordered_map<const void *, std::string>();
     std::lock_guard<std::mutex> lock(m);
     auto it = lines.find(pc);
-    if (it == lines.end())
-        it = lines.emplace(pc, where(pc)).first;
+    if (it == lines.end()) {
+        std::string w = where(pc);
+        it = lines.emplace(pc, w.compare(0, 3, "pc ") == 0 ? std::string() : w).first;
+    }
     return it->second;
 }
 

@@ -55,6 +55,18 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
             ratio(tideal[key], treq[key]), treq[key]
     }
 }
+# The whole calls side by side: per counter, per request and its ideal, yours and the reference's.
+function compare(y, r,    k, a, b, unit) {
+    printf "side by side, whole call        %-24s %s\n", "yours", "the reference"
+    for (k = 1; k <= nkinds; k++) {
+        a = y SUBSEP kinds[k]; b = r SUBSEP kinds[k]
+        if (!(a in treq) && !(b in treq)) continue
+        unit = kinds[k] ~ /^shared/ ? "wavefronts" : "sectors"
+        printf "  %-29s %-24s %s\n", kinds[k] " " unit ":",
+            (a in treq) ? ratio(tunits[a], treq[a]) " (ideal " ratio(tideal[a], treq[a]) ")" : "none",
+            (b in treq) ? ratio(tunits[b], treq[b]) " (ideal " ratio(tideal[b], treq[b]) ")" : "none"
+    }
+}
 function sort_key(k,    p, f, l) {
     split(k, p, SUBSEP)
     f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
@@ -115,6 +127,7 @@ END {
         } else {
             printf "the reference:\n"
             print_section(s, who[s], "")
+            if (i > 1 && who[sections[i - 1]] == "yours") compare(sections[i - 1], s)
         }
     }
     printf "\nHow to read it: per request = per warp-wide load or store; ideal = the same lanes on consecutive words\n"

@@ -43,7 +43,9 @@
 #                  folder (default: BUILD/grade; two runs side by side need two)
 #   GRADER_ISOLATION=off  grade in one process where student code cannot be isolated (every
 #                  report then says it is not tamper-proof); GRADER_REQUIRE_ISOLATION=1
-#                  refuses to grade there instead
+#                  refuses to grade there instead; GRADER_HIDE="dir ..." folders student code
+#                  may not read beside the grader's own (grade-batch names its output and
+#                  submissions)
 #   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
 #                  timeouts (grader/config.h; see README.md)
 #   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
@@ -184,7 +186,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model
+HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model sandbox
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -458,6 +460,7 @@ endif
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
+	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
 	    --build 'exec $(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 

@@ -74,8 +74,7 @@ typedef struct worker {
 
 static struct {
     char exe[4096];          /* worker_untrusted binary (absolute) */
-    char *hide[16];          /* folders the student's worker must not see */
-    int n_hide;
+    const sandbox_places *hidden; /* what no worker may see, by name (workers_hide), or NULL */
     int isolated;            /* 1: processes; 0: fallback */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
     worker w[MAX_IMPLS];
@@ -174,30 +173,16 @@ static double idle_probe_s(cudaStream_t s);
 /* ------------------------------------------------------------------------------------------ */
 /* The sandbox, set up in the child between fork and exec (grader/sandbox.h)                   */
 
-/* What a worker sees and may do: the system, the toolkit and the driver read-only, its own
- * program and the one implementation it loads, the GPU's device nodes, a private /tmp and
- * /dev/shm (device memory, the emulator's too, comes by descriptor); nothing of the checkout,
- * the logs, other trees or other processes. */
+/* What a worker sees and may do is decided in sandbox.c (sandbox_worker_policy); here only
+ * which worker it is: the program, the object it loads, its scratch folder. */
 static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
 {
-    memset(p, 0, sizeof *p);
-    p->what = "worker";
-    sandbox_add_system(p, getenv("CUDA_HOME"));
-    sandbox_visible(p, W.exe);
-    if (so && so[0])
-        sandbox_visible(p, so);
-    for (int i = 0; i < W.n_hide; i++)
-        sandbox_hidden(p, W.hide[i]);
-    p->scratch = scratch;
-#if !defined(CUDA_EMU)
-    p->gpu = 1;
+#if defined(CUDA_EMU)
+    const int gpu = 0;
+#else
+    const int gpu = 1;
 #endif
-    p->tmp_bytes = WORKER_TMP_BYTES;
-    p->shm_bytes = WORKER_TMP_BYTES;
-    p->fsize_bytes = WORKER_FILE_BYTES;
-    p->cpu_seconds = 3600;
-    p->open_files = 1024;
-    p->tasks = WORKER_TASKS;
+    sandbox_worker_policy(p, W.hidden, W.exe, so, scratch, gpu);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -420,11 +405,7 @@ static void load_here(int impl)
         fatal("%s has no lab_shim_call", w->so);
 }
 
-void workers_hide(const char *dir)
-{
-    if (W.n_hide < 16)
-        W.hide[W.n_hide++] = strdup(dir);
-}
+void workers_hide(const sandbox_places *places) { W.hidden = places; }
 
 void workers_set_so(int impl, const char *so)
 {
@@ -906,9 +887,9 @@ static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_
     }
     w->answered = 1;
     signal_worker(w, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
-    if (w->scratch[0] && scratch_bytes(w) > WORKER_TMP_BYTES)
+    if (w->scratch[0] && scratch_bytes(w) > SANDBOX_WORKER_TMP_BYTES)
         fail_check(impl, WORKER_FAIL_CRASH, "it kept %lld MB in its /tmp, more than the %lld MB "
-                   "a worker may", scratch_bytes(w) >> 20, WORKER_TMP_BYTES >> 20);
+                   "a worker may", scratch_bytes(w) >> 20, SANDBOX_WORKER_TMP_BYTES >> 20);
     r->error_name[sizeof r->error_name - 1] = 0;
     r->problem[sizeof r->problem - 1] = 0;
     if (r->magic != PROTO_MAGIC)

@@ -253,6 +253,8 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
+# The harness's side of its workers (grader/worker_trusted.h), one file per concern.
+WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -260,7 +262,7 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o \
+              $(GPU)/grader/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/%.o) \
               $(GPU)/grader/profile_trusted.o $(GPU)/grader/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
 # grader/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
@@ -357,7 +359,7 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o
+              $(EMUB)/grader/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/%.o)
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)

@@ -73,7 +73,7 @@ void harness_check_input(const dbuf *in, const void *host, size_t bytes, verify_
     }
 }
 
-/* Calls go to the workers (worker_trusted.cu); what a shim reported is kept per impl. */
+/* Calls go to the workers (worker_trusted.h); what a shim reported is kept per impl. */
 static char problems[IMPL_EXTRA + 16][256];
 
 void harness_call(int impl, cudaStream_t s, int entry, const char *fmt, ...)

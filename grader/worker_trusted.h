@@ -9,7 +9,11 @@
  *
  * Where the machine cannot isolate (no CUDA IPC, as on WSL2, or no namespaces), the shared
  * objects are loaded into the harness itself and called through the same shims: grading
- * works, and every record says it is not tamper-proof. */
+ * works, and every record says it is not tamper-proof.
+ *
+ * Implemented by one file per concern (worker_state_trusted.h lists them and what they share):
+ * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_protocol_trusted.cu and
+ * worker_idle_trusted.cu. */
 #ifndef GRADER_WORKER_TRUSTED_H
 #define GRADER_WORKER_TRUSTED_H
 

@@ -735,6 +735,27 @@ void sandbox_worker_policy(sandbox_policy *p, const sandbox_places *places, cons
     p->tasks = SANDBOX_WORKER_TASKS;
 }
 
+void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in)
+{
+    memset(p, 0, sizeof *p);
+    p->what = in->what;
+    p->null_only = 1;
+    for (int i = 0; i < in->n_shown; i++)
+        sandbox_visible(p, in->shown[i]);
+    for (int i = 0; i < in->n_writable; i++)
+        sandbox_writable(p, in->writable[i]);
+    sandbox_add_system(p, getenv("CUDA_HOME"));
+    sandbox_writable(p, in->work);
+    p->scratch = in->scratch;
+    p->cwd = in->work;
+    p->cpu_seconds = in->cpu_seconds;
+    p->tasks = in->tasks;
+    p->open_files = SANDBOX_COMPILE_OPEN_FILES;
+    p->as_bytes = in->mem_mib << 20;
+    p->fsize_bytes = in->file_mib << 20;
+    p->tmp_bytes = SANDBOX_COMPILE_TMP_BYTES;
+}
+
 #define HARNESS_DEV_SHM_OPTIONS "size=64m,mode=1777"
 
 void sandbox_harness_view(int emulated)

@@ -114,9 +114,41 @@ const char *sandbox_tmp(const sandbox_policy *p);
 uid_t sandbox_uid(void);
 
 /* ------------------------------------------------------------------------------------------ */
-/* The grader's policies: what each untrusted process is given, decided here and nowhere else.
- * The compile's is built by grader/sandbox_run.c from its command line (the Makefile names the
- * student's file and the public headers it copies in); a worker's by sandbox_worker_policy. */
+/* The grader's policies: what each untrusted process is given, decided here and nowhere else:
+ * the student's compile gets sandbox_compile_policy (through grader/sandbox_run.c), a worker
+ * sandbox_worker_policy (through the harness). */
+
+/* The compile's sandbox, unless sandbox-run's options say otherwise: CPU time, address space
+ * per process, largest file, processes and threads, open files, and its private /tmp (a
+ * compiler's temporaries: the device code of every architecture). */
+#define SANDBOX_COMPILE_CPU_SECONDS 600
+#define SANDBOX_COMPILE_MEM_MIB 4096
+#define SANDBOX_COMPILE_FILE_MIB 512
+#define SANDBOX_COMPILE_TASKS 64
+#define SANDBOX_COMPILE_OPEN_FILES 1024
+#define SANDBOX_COMPILE_TMP_BYTES (1LL << 30)
+
+/* What the student's compile is given, by name (sandbox-run's command line). */
+typedef struct sandbox_compile_inputs {
+    const char *what;         /* named in messages: "compile" */
+    const char *work;         /* its folder (absolute): the copy of the student's file and the
+                                 public headers; the one folder it may write, and where it runs */
+    const char *scratch;      /* its /tmp where there are no namespaces (inside work) */
+    const char *shown[16];    /* the grader's own paths it is also shown (read-only; a tool
+                                 fetched into the build) */
+    int n_shown;
+    const char *writable[SANDBOX_MAX_PATHS]; /* further folders it may write */
+    int n_writable;
+    long cpu_seconds;         /* SANDBOX_COMPILE_CPU_SECONDS unless told */
+    long tasks;               /* SANDBOX_COMPILE_TASKS unless told */
+    long long mem_mib;        /* address space per process, SANDBOX_COMPILE_MEM_MIB unless told */
+    long long file_mib;       /* largest file, SANDBOX_COMPILE_FILE_MIB unless told */
+} sandbox_compile_inputs;
+
+/* The compile's policy: the system and the toolkit read-only with the paths `in` shows, its
+ * work folder (and any other writable folder it names) to write, /dev/null its only device;
+ * nothing of the checkout, the solutions, other students or the logs. Fills *p in place. */
+void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in);
 
 /* A worker's sandbox: its private /tmp and /dev/shm, its largest file (device memory, the
  * emulator's too, is no file of its own), its processes and threads, open files, CPU time. */

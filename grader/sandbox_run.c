@@ -257,7 +257,8 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--student") && v2) student_tree = v, student_rel = v2, i += 2;
         else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
         else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
-        else if (!strcmp(a, "--visible") && given.n_shown < 16) given.shown[given.n_shown++] = real_or_same(v), i++;
+        else if (!strcmp(a, "--visible") && given.n_shown < 16)
+            given.shown[given.n_shown++] = real_or_same(v), i++;
         else if (!strcmp(a, "--writable")) {
             if (given.n_writable < SANDBOX_MAX_PATHS)
                 given.writable[given.n_writable++] = real_or_same(v);

@@ -30,7 +30,8 @@
 #include <time.h>
 #include <unistd.h>
 
-worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1, .death_status = -1};
+worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1,
+                 .death_status = -1};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Failures: record what happened and leave the check                                         */

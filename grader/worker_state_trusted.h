@@ -74,8 +74,8 @@ typedef struct worker_pool {
     pthread_mutex_t log_lock;
     int log_fd;              /* the current check's log */
     long long log_kept, log_dropped;
-    int death_status;        /* exit status of the worker worker_describe_death just reaped, -1 if it
-                                did not exit (the next worker_fail reports it) */
+    int death_status;        /* exit status of the worker worker_describe_death just reaped,
+                                -1 if it did not exit (the next worker_fail reports it) */
 } worker_pool;
 
 extern worker_pool W WORKER_INTERNAL; /* defined in worker_lifecycle_trusted.cu */

@@ -46,7 +46,9 @@
 #                  folder (default: BUILD/grade; two runs side by side need two)
 #   GRADER_ISOLATION=off  grade in one process where student code cannot be isolated (every
 #                  report then says it is not tamper-proof); GRADER_REQUIRE_ISOLATION=1
-#                  refuses to grade there instead
+#                  refuses to grade there instead; GRADER_HIDE="dir ..." folders student code
+#                  may not read beside the grader's own (grade-batch names its output and
+#                  submissions)
 #   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
 #                  timeouts (grader/config.h; see README.md)
 #   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
@@ -187,7 +189,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model
+HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model sandbox
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -254,6 +256,8 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
+# The harness's side of its workers (grader/worker_trusted.h), one file per concern.
+WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -261,7 +265,7 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/harness.o $(GPU)/grader/worker_trusted.o \
+              $(GPU)/grader/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/%.o) \
               $(GPU)/grader/profile_trusted.o $(GPU)/grader/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
 # grader/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
@@ -358,7 +362,8 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/harness.o $(EMUB)/grader/worker_trusted.o $(EMUB)/grader/profile_trusted.o
+              $(EMUB)/grader/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/%.o) \
+              $(EMUB)/grader/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -461,6 +466,7 @@ endif
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
+	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
 	    --build 'exec $(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
 

@@ -2,7 +2,8 @@
  *
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
  *                [--seed S] [--student DIR] [--isolation on|off] [--build 'COMMAND %s']
- *                [--json FILE] [--logs DIR] [--bench --variants 'LAB:NAME=SO ...' ...]
+ *                [--json FILE] [--logs DIR] [--hide DIR ...]
+ *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *
  * First every selected lab is built (the command, with %s replaced by the lab's name), so no
  * student code runs before all building and vetting is done. Then, per lab, one harness
@@ -16,6 +17,7 @@
 #include "driver.h"
 #include "gpu_neighbours.h"
 #include "lab_select.h"
+#include "sandbox.h"
 #include "score.h"
 #include "speed_plan.h"
 #include "stop.h"
@@ -33,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -55,6 +56,8 @@ typedef struct options {
     const char *build;    /* build command with %s for the lab name, or NULL */
     const char *json;     /* where results.json goes */
     const char *logs;     /* where per-check logs go */
+    sandbox_places hidden; /* what student code never sees: this run's places, and the
+                              folders a batch adds (--hide); the harness gets them by name */
     unsigned long long seed; /* the run's secret seed */
     int bench;            /* 1: print the bench table instead of grading */
     int list_labs;        /* 1: print the labs --lab selects, one name a line, and stop */
@@ -198,25 +201,6 @@ typedef struct harness_proc {
 static volatile sig_atomic_t stop_signal;
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
 
-/* Under the emulator the harness gets a /dev/shm of its own (a mount namespace, which its
- * workers inherit), bounded: another grading's files are not in its view, what is written
- * here is not in another's, and it cannot fill the machine's memory. Emulated device memory
- * is not kept there (anonymous memory, a memfd once handed to a worker: see
- * common/emu/src/devmem.cpp) and a sandboxed worker mounts one of its own over it, so what
- * writes here is student code the harness loads itself where the sandbox cannot work.
- * Called in the harness's process before it starts; says on stderr (the harness's log) when
- * it cannot. */
-#define HARNESS_DEV_SHM_OPTIONS "size=64m,mode=1777"
-
-static void private_dev_shm(void)
-{
-    if (enter_own_mount_namespace() != 0 ||
-        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
-              HARNESS_DEV_SHM_OPTIONS) != 0)
-        fprintf(stderr, "harness: no /dev/shm of its own (%s): what is written there is "
-                "visible to other programs of this user\n", strerror(errno));
-}
-
 static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
 {
     int in[2], out[2];
@@ -240,32 +224,16 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
-        if (!strcmp(o->mode, "emu"))
-            private_dev_shm();
-        /* What the student's worker may not even read: this checkout (the solutions, a
-         * student kit's prebuilt references, the grader, other trees), the reference's
-         * object, every tree's build, the logs, and what a batch names (its output with the
-         * other students' trees and reports, its submissions: GRADER_HIDE_0 .. 3). Its own
-         * program and object stay visible at their paths (the harness binds them back). */
-        static char hide[10][4096];
-        const char *hide_from[10] = {".", o->labdir, "solutions", o->student_objs, o->logs,
-                                     getenv("GRADER_HIDE_0"), getenv("GRADER_HIDE_1"),
-                                     getenv("GRADER_HIDE_2"), getenv("GRADER_HIDE_3")};
+        sandbox_harness_view(!strcmp(o->mode, "emu"));
         char *argv[48];
         int n = 0;
         argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
         argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
         argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
-        for (int i = 0; i < 10; i++) {
-            if (!hide_from[i] || !realpath(hide_from[i], hide[i]))
-                continue;
-            if (i == 3) { /* every tree's build: the folder that holds this one's */
-                char *slash = strrchr(hide[i], '/');
-                if (!slash || slash == hide[i])
-                    continue;
-                *slash = 0;
-            }
-            argv[n++] = "--hide", argv[n++] = hide[i];
+        /* what the student's worker may not see, by name (sandbox_worker_policy) */
+        if (sandbox_places_args(&o->hidden, argv, &n, 46) != 0) {
+            fprintf(stderr, "too many folders to hide from student code\n");
+            _exit(127);
         }
         if (o->require_isolation)
             argv[n++] = "--require-isolation";
@@ -747,7 +715,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
-                    "                    [--build 'CMD %%s'] [--json FILE] [--logs DIR]\n"
+                    "                    [--build 'CMD %%s'] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -775,6 +743,7 @@ static options parse_options(int argc, char **argv)
         {"variants", required_argument, NULL, 'v'},
         {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
         {"student-files", required_argument, NULL, 'F'}, {"status-of", required_argument, NULL, 'Z'},
+        {"hide", required_argument, NULL, 'H'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -798,6 +767,10 @@ static options parse_options(int argc, char **argv)
         case 'X': o.list_labs = 1; break;
         case 'F': o.make_files = optarg; break;
         case 'Z': o.status_of = optarg; break;
+        case 'H':
+            if (sandbox_places_hide(&o.hidden, optarg) != 0)
+                fatal("--hide %s: at most %d folders", optarg, SANDBOX_MAX_EXTRA);
+            break;
         case 'v':
             if (o.n_variants < 64)
                 o.variants[o.n_variants++] = optarg;
@@ -818,6 +791,12 @@ static options parse_options(int argc, char **argv)
     if (optind != argc ||
         (!o.list_labs && !o.status_of && (!o.labdir || !o.student_objs || !o.worker)))
         usage();
+    /* The run's own places, hidden from student code with what a batch added. */
+    o.hidden.checkout = ".";
+    o.hidden.solutions = "solutions";
+    o.hidden.labdir = o.labdir;
+    o.hidden.student_objs = o.student_objs;
+    o.hidden.logs = o.logs;
     if (!have_seed && getrandom(&o.seed, sizeof o.seed, 0) != sizeof o.seed)
         o.seed = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid();
     return o;

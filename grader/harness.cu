@@ -73,7 +73,7 @@ void harness_check_input(const dbuf *in, const void *host, size_t bytes, verify_
     }
 }
 
-/* Calls go to the workers (worker_trusted.cu); what a shim reported is kept per impl. */
+/* Calls go to the workers (worker_trusted.h); what a shim reported is kept per impl. */
 static char problems[IMPL_EXTRA + 16][256];
 
 void harness_call(int impl, cudaStream_t s, int entry, const char *fmt, ...)
@@ -624,6 +624,7 @@ typedef struct options {
     const char *variant_name[16];
     const char *variant_so[16];
     int n_variants;
+    sandbox_places hidden; /* what no worker may see, by name (the driver's --checkout ...) */
 } options;
 
 /* A check's command from the driver. */
@@ -1083,7 +1084,8 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: harness --serve --worker EXE --student SO --reference SO [--isolation on|off]\n"
-            "                       [--hide DIR ...]\n"
+            "                       [--checkout DIR] [--solutions DIR] [--labdir DIR]\n"
+            "                       [--student-objs DIR] [--logs DIR] [--hide DIR ...]\n"
             "       harness --bench --worker EXE --reference SO --results FILE\n"
             "                       --variant NAME=SO ... [--cap S]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
@@ -1105,14 +1107,18 @@ static options parse_options(int argc, char **argv)
         {"worker", required_argument, NULL, 'w'}, {"student", required_argument, NULL, 'u'},
         {"reference", required_argument, NULL, 'r'},
         {"isolation", required_argument, NULL, 'i'}, {"cap", required_argument, NULL, 'c'},
-        {"variant", required_argument, NULL, 'v'}, {"hide", required_argument, NULL, 'h'},
+        {"variant", required_argument, NULL, 'v'},
+        /* the places hidden from workers (sandbox_places_option reads them) */
+        {"checkout", required_argument, NULL, 'h'}, {"solutions", required_argument, NULL, 'h'},
+        {"labdir", required_argument, NULL, 'h'}, {"student-objs", required_argument, NULL, 'h'},
+        {"logs", required_argument, NULL, 'h'}, {"hide", required_argument, NULL, 'h'},
         {"results", required_argument, NULL, 'o'},
         {"require-isolation", no_argument, NULL, 'q'},
         {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
-    int ch;
-    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+    int ch, at = 0;
+    while ((ch = getopt_long(argc, argv, "", longs, &at)) != -1) {
         switch (ch) {
         case 's': o.serve = 1; break;
         case 'b': o.bench = 1; break;
@@ -1121,7 +1127,10 @@ static options parse_options(int argc, char **argv)
         case 'r': o.reference_so = optarg; break;
         case 'i': o.isolate = strcmp(optarg, "off") != 0; break;
         case 'c': o.cap_s = atof(optarg); break;
-        case 'h': workers_hide(optarg); break;
+        case 'h':
+            if (sandbox_places_option(&o.hidden, longs[at].name, optarg) != 1)
+                usage();
+            break;
         case 'o': o.results = optarg; break;
         case 'q': require_isolation = 1; break;
         case 'p': o.profile = 1; break;
@@ -1175,6 +1184,7 @@ int main(int argc, char **argv)
     device_info d;
     device_query(0, &d);
     char why[256];
+    workers_hide(&o.hidden);
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
     if (o.profile) { /* under the emulator: make explain's counted ranges */
         const int status = profile_run(o.timeline, &d);

@@ -46,6 +46,8 @@ typedef enum {
 } sandbox_kind;
 
 #define SANDBOX_MAX_PATHS 48
+#define SANDBOX_MAX_EXTRA 8                       /* folders a batch may add to sandbox_places */
+#define SANDBOX_MAX_RESOLVED (5 + SANDBOX_MAX_EXTRA) /* paths a policy builder resolves */
 
 /* What an untrusted process sees and may do. Paths are absolute; a path that does not exist
  * is left out. */
@@ -73,6 +75,10 @@ typedef struct sandbox_policy {
     long open_files;
     uid_t uid;                 /* run as root: the uid it takes (sandbox_uid(), chosen before the
                                   fork so that the caller can give it its folders); 0: any */
+    char resolved[SANDBOX_MAX_RESOLVED][4096]; /* absolute forms of the paths a policy builder
+                                  (sandbox_worker_policy) resolved: its lists point here, so a
+                                  policy is built in place, never copied */
+    int n_resolved;
 } sandbox_policy;
 
 /* The standard read-only paths of a program on this machine: the system's programs,
@@ -106,6 +112,97 @@ const char *sandbox_tmp(const sandbox_policy *p);
  * per process tree (so no two sandboxes share a process limit or files), or 65534 where the
  * machine maps no such uid. */
 uid_t sandbox_uid(void);
+
+/* ------------------------------------------------------------------------------------------ */
+/* The grader's policies: what each untrusted process is given, decided here and nowhere else:
+ * the student's compile gets sandbox_compile_policy (through grader/sandbox_run.c), a worker
+ * sandbox_worker_policy (through the harness). */
+
+/* The compile's sandbox, unless sandbox-run's options say otherwise: CPU time, address space
+ * per process, largest file, processes and threads, open files, and its private /tmp (a
+ * compiler's temporaries: the device code of every architecture). */
+#define SANDBOX_COMPILE_CPU_SECONDS 600
+#define SANDBOX_COMPILE_MEM_MIB 4096
+#define SANDBOX_COMPILE_FILE_MIB 512
+#define SANDBOX_COMPILE_TASKS 64
+#define SANDBOX_COMPILE_OPEN_FILES 1024
+#define SANDBOX_COMPILE_TMP_BYTES (1LL << 30)
+
+/* What the student's compile is given, by name (sandbox-run's command line). */
+typedef struct sandbox_compile_inputs {
+    const char *what;         /* named in messages: "compile" */
+    const char *work;         /* its folder (absolute): the copy of the student's file and the
+                                 public headers; the one folder it may write, and where it runs */
+    const char *scratch;      /* its /tmp where there are no namespaces (inside work) */
+    const char *shown[16];    /* the grader's own paths it is also shown (read-only; a tool
+                                 fetched into the build) */
+    int n_shown;
+    const char *writable[SANDBOX_MAX_PATHS]; /* further folders it may write */
+    int n_writable;
+    long cpu_seconds;         /* SANDBOX_COMPILE_CPU_SECONDS unless told */
+    long tasks;               /* SANDBOX_COMPILE_TASKS unless told */
+    long long mem_mib;        /* address space per process, SANDBOX_COMPILE_MEM_MIB unless told */
+    long long file_mib;       /* largest file, SANDBOX_COMPILE_FILE_MIB unless told */
+} sandbox_compile_inputs;
+
+/* The compile's policy: the system and the toolkit read-only with the paths `in` shows, its
+ * work folder (and any other writable folder it names) to write, /dev/null its only device;
+ * nothing of the checkout, the solutions, other students or the logs. Fills *p in place. */
+void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in);
+
+/* A worker's sandbox: its private /tmp and /dev/shm, its largest file (device memory, the
+ * emulator's too, is no file of its own), its processes and threads, open files, CPU time. */
+#define SANDBOX_WORKER_TMP_BYTES (64LL << 20)
+#define SANDBOX_WORKER_FILE_BYTES (64LL << 20)
+#define SANDBOX_WORKER_TASKS 512
+#define SANDBOX_WORKER_OPEN_FILES 1024
+#define SANDBOX_WORKER_CPU_SECONDS 3600
+
+/* The places of one grading run that student code never sees, by name. The driver names them
+ * (a batch adds its own with the driver's --hide), the harness receives them on its command
+ * line (sandbox_places_args), and sandbox_worker_policy hides them from every worker. A path
+ * may be relative to the current folder, or NULL; one that does not exist is left out. */
+typedef struct sandbox_places {
+    const char *checkout;     /* the workbook's checkout: the grader, the solutions, a student
+                                 kit's prebuilt references, other trees */
+    const char *solutions;    /* the solutions (a link may take them out of the checkout) */
+    const char *labdir;       /* the build's harnesses and reference objects */
+    const char *student_objs; /* this tree's student objects: the folder that holds it (every
+                                 tree's build) is hidden */
+    const char *logs;         /* the run's logs and records */
+    const char *extra[SANDBOX_MAX_EXTRA]; /* what a batch adds: its output (the other
+                                 students' trees and reports), its submissions */
+    int n_extra;
+} sandbox_places;
+
+/* Adds `dir` to places->extra; -1 when SANDBOX_MAX_EXTRA are there already. */
+int sandbox_places_hide(sandbox_places *places, const char *dir);
+
+/* The harness's command-line options that carry `places` (--checkout DIR, --solutions DIR,
+ * --labdir DIR, --student-objs DIR, --logs DIR, --hide DIR ...): appended to argv[*n..max),
+ * each a pointer into places; returns -1 when they do not fit. sandbox_places_option reads one
+ * back: 1 when `name` is one of them (its value stored), 0 when not, -1 when extra is full. */
+int sandbox_places_args(const sandbox_places *places, char **argv, int *n, int max);
+int sandbox_places_option(sandbox_places *places, const char *name, const char *value);
+
+/* The policy of a worker that runs `program` and loads `object` (NULL: none, the harness's
+ * probe): the system, the toolkit and the NVIDIA driver read-only, the program and the object,
+ * the GPU's device nodes when `gpu`, a private /tmp and /dev/shm (device memory, the
+ * emulator's too, comes by descriptor) and, where there are no namespaces, `scratch` (NULL:
+ * none); nothing of `places` (NULL: nothing named), of other trees or of other processes. Its
+ * program and object stay visible at their paths inside a hidden folder. Fills *p in place. */
+void sandbox_worker_policy(sandbox_policy *p, const sandbox_places *places, const char *program,
+                           const char *object, const char *scratch, int gpu);
+
+/* In the harness's process, before it starts (the harness is trusted and runs unsandboxed):
+ * under the CPU emulator (`emulated`) it gets a /dev/shm of its own, a bounded tmpfs in a
+ * mount namespace its workers inherit, so that another grading's files are not in its view,
+ * what is written there is not in another's, and it cannot fill the machine's memory.
+ * Emulated device memory is not kept there (anonymous memory, a memfd once handed to a
+ * worker: see common/emu/src/devmem.cpp) and a sandboxed worker mounts one of its own over it,
+ * so what writes there is student code the harness loads itself where the sandbox cannot
+ * work. Says on stderr (the harness's log) when it cannot. */
+void sandbox_harness_view(int emulated);
 
 #ifdef __cplusplus
 }

@@ -231,17 +231,16 @@ static int says_out_of_memory(const char *text)
 
 int main(int argc, char **argv)
 {
-    sandbox_policy p = {.what = "compile", .null_only = 1};
+    sandbox_policy p;
+    sandbox_compile_inputs given = {.what = "compile",
+                                    .cpu_seconds = SANDBOX_COMPILE_CPU_SECONDS,
+                                    .tasks = SANDBOX_COMPILE_TASKS,
+                                    .mem_mib = SANDBOX_COMPILE_MEM_MIB,
+                                    .file_mib = SANDBOX_COMPILE_FILE_MIB};
     const char *student_tree = NULL, *student_rel = NULL;
     const char *copies[64][2], *gets[16][2], *envs[32];
     int n_copies = 0, n_gets = 0, n_envs = 0;
-    const char *own_visible[16]; /* the grader's own paths it is shown (not the system's) */
-    int n_own_visible = 0;
     double wall = 600;
-    long long mem_mib = 4096, file_mib = 512;
-    p.cpu_seconds = 600;
-    p.tasks = 64;
-    p.open_files = 1024;
     if (argc == 2 && !strcmp(argv[1], "--probe")) {
         printf("%s\n", sandbox_kind_name(sandbox_available()));
         return 0;
@@ -254,31 +253,28 @@ int main(int argc, char **argv)
         if (!v)
             fail(2, "sandbox-run: %s needs a value", a);
         if (!strcmp(a, "--work")) work = v, i++;
-        else if (!strcmp(a, "--what")) p.what = v, i++;
+        else if (!strcmp(a, "--what")) given.what = v, i++;
         else if (!strcmp(a, "--student") && v2) student_tree = v, student_rel = v2, i += 2;
         else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
         else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
-        else if (!strcmp(a, "--visible") && n_own_visible < 16) {
-            const char *real = real_or_same(v);
-            sandbox_visible(&p, real);
-            own_visible[n_own_visible++] = real;
+        else if (!strcmp(a, "--visible") && given.n_shown < 16)
+            given.shown[given.n_shown++] = real_or_same(v), i++;
+        else if (!strcmp(a, "--writable")) {
+            if (given.n_writable < SANDBOX_MAX_PATHS)
+                given.writable[given.n_writable++] = real_or_same(v);
             i++;
         }
-        else if (!strcmp(a, "--writable")) sandbox_writable(&p, real_or_same(v)), i++;
         else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
         else if (!strcmp(a, "--wall")) wall = atof(v), i++;
-        else if (!strcmp(a, "--cpu")) p.cpu_seconds = atol(v), i++;
-        else if (!strcmp(a, "--mem")) mem_mib = atoll(v), i++;
-        else if (!strcmp(a, "--file-mib")) file_mib = atoll(v), i++;
-        else if (!strcmp(a, "--tasks")) p.tasks = atol(v), i++;
+        else if (!strcmp(a, "--cpu")) given.cpu_seconds = atol(v), i++;
+        else if (!strcmp(a, "--mem")) given.mem_mib = atoll(v), i++;
+        else if (!strcmp(a, "--file-mib")) given.file_mib = atoll(v), i++;
+        else if (!strcmp(a, "--tasks")) given.tasks = atol(v), i++;
         else fail(2, "sandbox-run: unknown option %s", a);
     }
     if (!work || i + 1 >= argc)
         fail(2, "usage: sandbox-run --work DIR [options] -- COMMAND ARGS...");
     char **cmd = argv + i + 1;
-    p.as_bytes = mem_mib << 20;
-    p.fsize_bytes = file_mib << 20;
-    p.tmp_bytes = 1LL << 30; /* a compiler's temporaries: the device code of every architecture */
 
     /* A fresh work folder, its scratch folder, and the inputs. */
     struct stat st;
@@ -299,13 +295,12 @@ int main(int argc, char **argv)
         copy_student(student_tree, student_rel);
     for (int c = 0; c < n_copies; c++)
         copy_trusted(copies[c][0], copies[c][1]);
-    sandbox_add_system(&p, getenv("CUDA_HOME"));
-    sandbox_writable(&p, work);
-    p.scratch = scratch;
-    p.cwd = work;
+    given.work = work;
+    given.scratch = scratch;
+    sandbox_compile_policy(&p, &given);
     if (getuid() == 0) {
-        for (int v = 0; v < n_own_visible; v++)
-            nftw(own_visible[v], let_others_read, 16, FTW_PHYS);
+        for (int v = 0; v < given.n_shown; v++)
+            nftw(given.shown[v], let_others_read, 16, FTW_PHYS);
         p.uid = give_to = sandbox_uid();
         if (nftw(work, chown_one, 16, FTW_PHYS) != 0)
             fail(2, "cannot give %s to the sandbox's user: %s", work, strerror(errno));
@@ -416,7 +411,7 @@ int main(int argc, char **argv)
                     "expressions that never finish?)", what, p.cpu_seconds);
         if (sig == SIGXFSZ)
             fail(1, "the %s wrote a file larger than %lld MiB and was stopped (a huge table or "
-                    "an #include/.incbin of something that large?)", what, file_mib);
+                    "an #include/.incbin of something that large?)", what, given.file_mib);
         if (sig == SIGKILL)
             fail(1, "the %s was killed (the machine ran out of memory?)", what);
         fail(1, "the %s crashed (%s)", what, strsignal(sig));
@@ -427,7 +422,7 @@ int main(int argc, char **argv)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         if (says_out_of_memory(seen))
             fail(1, "the %s ran out of its %lld MiB of memory (an #include of a device file such "
-                    "as /dev/zero, or a table too large to compile?)", what, mem_mib);
+                    "as /dev/zero, or a table too large to compile?)", what, given.mem_mib);
         return 1;
     }
     for (int g = 0; g < n_gets; g++) {
@@ -437,9 +432,9 @@ int main(int argc, char **argv)
         if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
             fail(1, "the %s made no regular file %s", what, gets[g][0]);
         snprintf(tmp, sizeof tmp, "%s.tmp%d", gets[g][1], (int)getpid());
-        if (copy_fd(in, tmp, file_mib << 20) != 0 || rename(tmp, gets[g][1]) != 0) {
+        if (copy_fd(in, tmp, given.file_mib << 20) != 0 || rename(tmp, gets[g][1]) != 0) {
             unlink(tmp);
-            fail(1, "%s is larger than %lld MiB", gets[g][0], file_mib);
+            fail(1, "%s is larger than %lld MiB", gets[g][0], given.file_mib);
         }
         close(in);
     }

@@ -9,7 +9,11 @@
  *
  * Where the machine cannot isolate (no CUDA IPC, as on WSL2, or no namespaces), the shared
  * objects are loaded into the harness itself and called through the same shims: grading
- * works, and every record says it is not tamper-proof. */
+ * works, and every record says it is not tamper-proof.
+ *
+ * Implemented by one file per concern (worker_state_trusted.h lists them and what they share):
+ * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_protocol_trusted.cu and
+ * worker_idle_trusted.cu. */
 #ifndef GRADER_WORKER_TRUSTED_H
 #define GRADER_WORKER_TRUSTED_H
 
@@ -17,17 +21,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cuda_runtime.h>
+#include "sandbox.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define WORKER_LOG_CAP (1 << 20) /* bytes of a worker's output kept per check */
-/* A worker's sandbox (grader/sandbox.h): its private /tmp and /dev/shm, its largest file
- * (device memory, the emulator's too, is no file of its own), and its processes and threads. */
-#define WORKER_TMP_BYTES (64LL << 20)
-#define WORKER_FILE_BYTES (64LL << 20)
-#define WORKER_TASKS 512
+/* A worker's sandbox, its view and its limits, is grader/sandbox.h's sandbox_worker_policy. */
 
 /* What happened to the worker during the check that is failing (set before longjmp). */
 typedef struct worker_failure {
@@ -53,9 +54,9 @@ enum {
  * `why` saying why. */
 int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
                  int isolate, char *why, size_t why_len);
-/* A folder the student's worker must not see (the reference's object, logs); before
- * workers_init. */
-void workers_hide(const char *dir);
+/* What no worker may see, by name (the checkout, the build's lab folder, the student objects,
+ * the logs, what a batch adds): kept, not copied; before workers_init. */
+void workers_hide(const sandbox_places *places);
 /* The shared object of implementation `impl` (IMPL_EXTRA + k for bench variants). */
 void workers_set_so(int impl, const char *so);
 /* Where a failing call jumps to (the current check's setjmp), and where its story goes. */

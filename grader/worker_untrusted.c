@@ -2,7 +2,7 @@
  *
  *   worker IMPLEMENTATION.so SOCKET_FD
  *
- * The harness (grader/worker_trusted.cu) forks, puts the child in a read-only mount
+ * The harness (grader/worker_lifecycle_trusted.cu) forks, puts the child in a read-only mount
  * namespace with rlimits and no capabilities, and executes this program. Its only job is to
  * close the last doors and then load the implementation: it installs a seccomp filter, and
  * only then dlopen()s the shared object that holds the student's (or the reference's) code

@@ -926,8 +926,11 @@ static void keeper(const student *s, const char *gpu)
     snprintf(a_grade, sizeof a_grade, "GRADE_DIR=%s", gdir);
     snprintf(a_seed, sizeof a_seed, "SEED=%s", B.seed);
     snprintf(a_lab, sizeof a_lab, "LAB=%s", B.labs_arg);
-    char *argv[8] = {"grader/grade.sh", a_student, a_grade, a_seed, a_lab};
-    int argc = 5;
+    /* the student's code may not read the other students' submissions, trees or reports */
+    char a_hide[2 * PATH_MAX + 16];
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", B.out, S.submissions);
+    char *argv[9] = {"grader/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide};
+    int argc = 6;
     if (S.emu)
         argv[argc++] = "EMU=1";
     if (S.build) {
@@ -959,9 +962,6 @@ static void keeper(const student *s, const char *gpu)
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
         /* a grade that is not tamper-proof is refused unless asked for */
         setenv("GRADER_REQUIRE_ISOLATION", S.allow_unisolated ? "0" : "1", 1);
-        /* the student's code may not read the other students' submissions, trees or reports */
-        setenv("GRADER_HIDE_0", B.out, 1);
-        setenv("GRADER_HIDE_1", S.submissions, 1);
         execv(argv[0], argv);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
         _exit(2);
@@ -1082,7 +1082,7 @@ static void prebuild(void)
     char a_build[PATH_MAX];
     char *argv[8] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
                      "batch-prebuild", labs};
-    int argc = 5;
+    int argc = 6;
     if (S.emu)
         argv[argc++] = "EMU=1";
     if (S.build) {

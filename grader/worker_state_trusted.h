@@ -1,0 +1,120 @@
+/* worker_state_trusted.h - TRUSTED SIDE: what the worker_*_trusted.cu files share with each
+ * other and with no other file: the workers, the buffers shared with them, and the few
+ * functions one of these files lends the others. The harness's interface is worker_trusted.h.
+ *
+ *   worker_lifecycle_trusted.cu  starting (sandboxed), stopping, killing and reaping workers,
+ *                                the failure jump, each check's time and log, isolation
+ *   worker_buffers_trusted.cu    device and host memory shared with workers: CUDA
+ *                                virtual-memory handles, the emulator's memfds
+ *   worker_protocol_trusted.cu   commands and replies over the socket: round trips, batching
+ *   worker_idle_trusted.cu       empty-kernel probes: is the GPU idle after a call
+ *
+ * Everything here is hidden from the dynamic symbol table (the emulator's harness exports its
+ * symbols to the objects it loads). */
+#ifndef GRADER_WORKER_STATE_TRUSTED_H
+#define GRADER_WORKER_STATE_TRUSTED_H
+
+#include "harness.h"
+#include "proto.h"
+#include "shim.h"
+#include "worker_trusted.h"
+
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define WORKER_INTERNAL __attribute__((visibility("hidden")))
+
+#define MAX_IMPLS (IMPL_EXTRA + 16)
+#define MAX_SHARED 2048
+
+/* A buffer the harness may hand to workers. */
+typedef struct shared_buf {
+    char *base;       /* harness address; NULL for a free slot */
+    size_t bytes;     /* size */
+    uint32_t id;      /* never reused */
+    int host;         /* 1: host memory backed by memfd `fd` */
+    int fd;           /* host: the memfd; device: the exported allocation (GPU: the VMM
+                         export; emulator: its memfd), -1 when not shared */
+    unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
+    unsigned mapped;  /* bit i: worker slot i has mapped it */
+} shared_buf;
+
+/* One worker process (isolated mode) or loaded object (fallback). */
+typedef struct worker {
+    char so[4096];     /* the shared object (absolute) */
+    pid_t pid;         /* running process, 0 if none */
+    int sock;          /* command socket */
+    int out;           /* read end of its stdout/stderr pipe */
+    void *dl;          /* fallback: dlopen handle */
+    void (*call)(int, const shim_arg *, int, cudaStream_t, char *, size_t); /* fallback */
+    proto_cmd batch;   /* queued calls (inside a batch) */
+    int pending_fds[PROTO_MAX_BUFS];
+    int n_pending_fds;
+    char scratch[4096]; /* its scratch folder where there are no namespaces, or "" */
+    int answered;      /* 1 once the process answered a command: it started, and what ends
+                          it from then on is the code it loaded */
+    pid_t group;       /* its process group (its sandbox's processes), 0 if none */
+} worker;
+
+/* All workers of this harness, and what they share. */
+typedef struct worker_pool {
+    char exe[4096];          /* worker_untrusted binary (absolute) */
+    const sandbox_places *hidden; /* what no worker may see, by name (workers_hide), or NULL */
+    int isolated;            /* 1: processes; 0: fallback */
+    int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
+    worker w[MAX_IMPLS];
+    shared_buf buf[MAX_SHARED];
+    uint32_t next_id;
+    int in_batch;
+    jmp_buf *fail_jump;
+    worker_failure *fail;
+    double deadline;         /* wall_seconds() by which the current check must end */
+    pthread_mutex_t log_lock;
+    int log_fd;              /* the current check's log */
+    long long log_kept, log_dropped;
+    int death_status;        /* exit status of the worker worker_describe_death just reaped,
+                                -1 if it did not exit (the next worker_fail reports it) */
+} worker_pool;
+
+extern worker_pool W WORKER_INTERNAL; /* defined in worker_lifecycle_trusted.cu */
+
+/* worker_lifecycle_trusted.cu */
+
+/* Record a worker's failure in the current check's worker_failure, kill the worker, and jump
+ * to the check's failure target (fatal outside a check). */
+void worker_fail(int impl, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn)) WORKER_INTERNAL;
+/* impl, checked to name a worker slot (fatal if not). */
+int worker_slot(int impl) WORKER_INTERNAL;
+/* Start implementation impl's worker process, sandboxed, with its output relayed. */
+void worker_start(int impl) WORKER_INTERNAL;
+/* A signal to a worker and every process of its sandbox. */
+void worker_signal(const worker *w, int sig) WORKER_INTERNAL;
+/* Bytes a worker keeps in its scratch folder (0 with namespaces: it has none). */
+long long worker_scratch_bytes(const worker *w) WORKER_INTERNAL;
+/* Load implementation impl's object into this process (the fallback, and the bench). */
+void worker_load_here(int impl) WORKER_INTERNAL;
+/* Why worker impl's process ended, for the report; reaps it. *sig: the signal, 0 if it
+ * exited, -1 if it could not start. */
+void worker_describe_death(int impl, char *buf, size_t len, int *sig) WORKER_INTERNAL;
+
+/* worker_buffers_trusted.cu */
+
+/* The shared buffer that holds address p, or NULL. */
+shared_buf *shared_find(const void *p) WORKER_INTERNAL;
+
+/* worker_protocol_trusted.cu */
+
+/* Round trip of one command with a time limit (starting the worker first if it is not
+ * running); the reply is checked, never trusted. */
+void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+    WORKER_INTERNAL;
+
+/* worker_idle_trusted.cu */
+
+/* The round trip of an empty kernel on an idle GPU (seconds), measured once. */
+double worker_idle_probe_s(cudaStream_t s) WORKER_INTERNAL;
+
+#endif

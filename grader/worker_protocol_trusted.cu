@@ -110,8 +110,9 @@ void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
     if (W.w[impl].pid <= 0) {
         worker_start(impl);
         /* An empty command first, before any call: a process that ends before answering it
-         * could not start (the grader's problem, or the machine's); once it has answered, an
-         * end (whatever its exit status) is the doing of the code it loaded. */
+         * could not start, or code it loaded ended it first (the harness weighs which, by
+         * starting the reference's the same way: harness.cu, emit_worker_failure); once it
+         * has answered, an end (whatever its exit status) is the doing of the code it loaded. */
         static proto_cmd hello;
         memset(&hello, 0, sizeof hello);
         hello.magic = PROTO_MAGIC;

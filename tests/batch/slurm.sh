@@ -13,7 +13,15 @@ cd "$(dirname "$0")/../.."
 subs=$1 local_book=$2 seed=$3 lab=$4
 
 skip() { echo "SKIP slurm job array: $*"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
-fail() { echo "FAIL slurm job array: $*"; echo "0 passed, 1 failed"; exit 1; }
+fail() {
+    echo "FAIL slurm job array: $*"
+    # What each array task said, before the folder is removed: a task that left students
+    # without a result says why here (seen once under a loaded machine, not yet explained).
+    for f in "${out:-/nonexistent}"/slurm/*.out; do
+        [ -f "$f" ] && { echo "  --- ${f##*/} (last lines)"; tail -8 "$f" | sed 's/^/    /'; }
+    done
+    echo "0 passed, 1 failed"; exit 1
+}
 
 sudo_cmd=()
 [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo -n)

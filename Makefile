@@ -224,7 +224,9 @@ $(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/te
 # What the build derives from the lab tables (grader/lab_manifest.c): the make variables above,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
 # each contract's prototype) for every problem.cu and shim. A file is rewritten only when its
-# text changes, so that a table's new hint rebuilds no CUDA object.
+# text changes, so that a table's new hint rebuilds no CUDA object; so every make runs this
+# rule again, and makes running at once in one checkout (a batch's Slurm array tasks) each
+# write a temporary file of their own (the shell's pid) and rename it into place.
 MANIFEST := $(BUILD)/host/lab-manifest
 GEN := $(BUILD)/gen
 MANIFEST_H := $(GEN)/lab_manifest.h
@@ -232,7 +234,7 @@ $(MANIFEST): grader/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(
 	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $^ -lm -o $@
 $(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
 	@mkdir -p $(@D)
-	@$(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $@.tmp && { cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@; }
+	@t=$@.tmp.$$$$; $(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $$t && { cmp -s $$t $@ && rm -f $$t || mv -f $$t $@; }
 ifneq ($(filter-out clean help,$(or $(MAKECMDGOALS),all)),)
 include $(GEN)/labs.mk
 endif

@@ -492,7 +492,7 @@ ifneq ($(MODE),gpu)
 	@echo "make bench times kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2
 	@exit 2
 endif
-	@mkdir -p $(BUILD)/bench
+	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/*.tsv
 ifneq ($(STUDENT_KIT),)
 	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
 endif
@@ -502,7 +502,7 @@ endif
 	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    | tee $(BUILD)/bench/table.txt
-	@grader/tools/bench-chart -o $(BUILD)/bench $(wildcard $(BUILD)/bench/*.tsv) && \
+	@grader/tools/bench-chart -o $(BUILD)/bench $(BUILD)/bench/*.tsv && \
 	    echo "Charts: $(BUILD)/bench/<lab>.svg. Tables for the lessons: grader/tools/bench-tables $(BUILD)/bench/<lab>.tsv"
 
 # make profile LAB=x / make sanitize [LAB=x,y]: one lab's speed problems under Nsight Compute

@@ -986,8 +986,8 @@ static void run_bench(const options *o, const device_info *d)
          * call, and (timed ones) the ceiling. Each timed twice: isolated, then in-process. */
         for (int mode = 0; mode < 2; mode++) {
             const int inproc = mode == 1;
-            if (inproc && !workers_isolated())
-                break; /* the fallback is in-process already */
+            if (!inproc && !workers_isolated())
+                continue; /* the fallback has no isolated path: the in-process pass alone */
             workers_force_inprocess(inproc);
             int impls[TIMING_MAX_VARIANTS];
             const char *names[TIMING_MAX_VARIANTS];

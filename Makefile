@@ -84,7 +84,15 @@ export NVCC_PREPEND_FLAGS := -ccbin=$(NVCC_CCBIN) $(NVCC_PREPEND_FLAGS)
 endif
 endif
 
-HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo 1)
+# The GPUs here, asked of the driver once: their compute capabilities (90 ...), "native" where
+# nvidia-smi lists a GPU but cannot say (drivers before 510), or nothing. The answer goes to
+# every make this one starts (the lab builds of make grade), which then ask nothing again.
+ifeq ($(origin WORKBOOK_GPU_ARCHS),undefined)
+WORKBOOK_GPU_ARCHS := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d . | grep -E '^[0-9]+$$' | sort -u); \
+    if [ -n "$$a" ]; then echo $$a; elif nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then echo native; fi)
+endif
+export WORKBOOK_GPU_ARCHS
+HAVE_GPU := $(if $(WORKBOOK_GPU_ARCHS),1)
 ifeq ($(EMU),1)
 MODE := emu
 else ifeq ($(HAVE_GPU),1)
@@ -106,12 +114,12 @@ endif
 ifneq ($(CUDA_ARCH),)
 ARCH_FLAGS := -arch=$(CUDA_ARCH)
 else ifeq ($(HAVE_GPU),1)
-# The GPUs' own architectures, asked of the driver here rather than by nvcc -arch=native, so
-# that the student's compile needs no GPU in its sandbox.
-GPU_ARCHS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d . | sort -u)
-ARCH_FLAGS := $(if $(filter-out 0 1 2 3 4 5 6 7 8 9,$(GPU_ARCHS)),$(if $(word 2,$(GPU_ARCHS)),$(foreach a,$(GPU_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)),-arch=sm_$(GPU_ARCHS)),-arch=native)
+# The GPUs' own architectures, asked of the driver (above) rather than by nvcc -arch=native,
+# so that the student's compile needs no GPU in its sandbox.
+GPU_ARCHS := $(filter-out native,$(WORKBOOK_GPU_ARCHS))
+ARCH_FLAGS := $(if $(GPU_ARCHS),$(if $(word 2,$(GPU_ARCHS)),$(foreach a,$(GPU_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)),-arch=sm_$(GPU_ARCHS)),-arch=native)
 else ifndef NVCC_MISSING
-ARCH_FLAGS := $(FAT_ARCH_FLAGS)
+ARCH_FLAGS = $(FAT_ARCH_FLAGS)
 endif
 
 CC      ?= cc
@@ -341,8 +349,15 @@ endif
 	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(FORBID_PTX_$*)" \
 	    $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC))
 
-$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
+$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o | student-src-%
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
+
+# A student's file that is gone fails the build: the pattern rule above would not apply for want
+# of its source, and an object of an earlier build would be graded in its place.
+STUDENT_SRC_CHECKS := $(LAB_NAMES:%=student-src-%)
+.PHONY: $(STUDENT_SRC_CHECKS)
+$(STUDENT_SRC_CHECKS): student-src-%:
+	@[ -f "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
 
 # Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
 $(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$(firstword $$(subst /, ,$$*)))/shim_untrusted.o $(GPU)/pic/steps/%.o
@@ -417,7 +432,7 @@ $(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_re
 	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "" "" \
 	    $(abspath $(EMU_NVCC)) -Iinclude -fPIC)
 
-$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o
+$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o | student-src-%
 	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
 endif
 
@@ -425,19 +440,28 @@ endif
 # carries the emulator.
 WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
 lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
+# What every lab shares (built first, once, by grader/build_labs.sh; then the labs' own builds
+# can run side by side): the common objects, the shims' dispatch, the worker, the compile
+# sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
+GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
+    $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
+GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/shim_untrusted.o \
+    $(EMUB)/worker-emu $(EMUB)/host/grader/worker_untrusted.o
 
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile explain sanitize runner-% bench-pieces-% profile-lab-% explain-lab-% sanitize-lab-%
+.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile explain sanitize grader-pieces
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
 
 runners: $(foreach n,$(LAB_NAMES),$(call lab_pieces,$(n)))
 
-runner-%:
-	@$(MAKE) --no-print-directory $(call lab_pieces,$*)
+# The build steps grader/build_labs.sh runs (and runner-NAME: one lab, all of it).
+grader-pieces: $$(GRADER_PIECES_$$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) | toolkit
+lab-grader-%: $$(LABB)/$$*/harness $$(LABB)/$$*/reference.so ;
+runner-%: $$(call lab_pieces,$$*) ;
 
 toolkit:
 ifdef NVCC_MISSING
@@ -449,28 +473,28 @@ else
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
-# Builds of several grading runs at once take turns (they share the grader's objects). The
-# lock is held by the flock process alone (-o: not by make and the compilers under it), which
-# the grader's build shell becomes (exec) and which dies with the grader: a stopped or killed
-# run cannot leave the lock held (grader/stop.h).
-BUILD_LOCK = $(if $(shell command -v flock 2>/dev/null),flock -o $(BUILD)/.build-lock)
 # GRADER_ISOLATION=off grades in one process (no sandbox): only for machines that cannot
 # isolate, and every report then says the run is not tamper-proof.
 GRADER_ISOLATION ?= on
 
+# Build, then grade: grader/build_labs.sh builds what LAB= selects (a line per lab as it
+# finishes; a lab whose build fails is kept apart), then becomes the driver, which grades and
+# builds nothing, told where the build left its status per lab (--built).
+build_step = grader/build_labs.sh --driver $(DRIVER) --lab "$(LAB)" --student-objs $(STUDENT_OBJS) \
+    BUILD=$(BUILD) MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)
+
 grade: $(DRIVER)
 ifeq ($(MODE),emu)
 	@echo "No NVIDIA GPU here$(if $(filter 1,$(EMU)), (EMU=1)): checking correctness on the CPU emulator."
-	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
 endif
-	@mkdir -p $(GRADE_DIR) $(BUILD)
-	@$(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
+	@mkdir -p $(GRADE_DIR)
+	@exec $(build_step) --under $(GRADE_DIR) -- \
+	    $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
-	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR) \
-	    --build 'exec $(BUILD_LOCK) $(MAKE) -s --no-print-directory runner-%s MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)'
+	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
@@ -478,14 +502,13 @@ grade-batch: $(DRIVER)
 # make bench: per lab, the skeleton (or STUDENT's file), every ladder rung in
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
 steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
-bench_pieces = $(call lab_pieces,$(1)) $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
+steps_pieces = $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 # The file in labs/ is "skeleton" while it is byte for byte the workbook's (labs/skeletons.sha256),
 # "yours" once edited; another tree's is "yours".
 is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
 bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
-bench-pieces-%:
-	@$(MAKE) --no-print-directory $(call bench_pieces,$*)
+bench-steps-%: $$(call steps_pieces,$$*) ;
 
 bench: $(DRIVER)
 ifneq ($(MODE),gpu)
@@ -496,10 +519,10 @@ endif
 ifneq ($(STUDENT_KIT),)
 	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
 endif
-	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
+	@set -o pipefail; $(build_step) --bench --under $(BUILD)/bench -- \
+	$(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
-	    --build '$(MAKE) -s --no-print-directory bench-pieces-%s MODE=gpu STUDENT=$(STUDENT)' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    | tee $(BUILD)/bench/table.txt
 	@grader/tools/bench-chart -o $(BUILD)/bench $(BUILD)/bench/*.tsv && \
@@ -539,15 +562,12 @@ sanitize: $(DRIVER)
 	    s=$$?; [ $$s -gt $$status ] && status=$$s; done; exit $$status
 
 # One lab each (%: its name, from tool_labs).
-profile-lab-%:
-	@$(MAKE) -s --no-print-directory runner-$*
+profile-lab-%: runner-%
 	@echo "Profiling lab $(call lab_dir,$*): one call of yours and one of the reference per speed problem..."
 	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
 	    $(if $(filter timeline,$(PROFILE_$*)),--timeline)
 
-explain-lab-%:
-	@$(MAKE) -s --no-print-directory $(EMU_REWRITE) $(EMU_LIB)
-	@$(MAKE) -s --no-print-directory runner-$*
+explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
 	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$*
 
 sanitize-lab-%:

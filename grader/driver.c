@@ -1,12 +1,13 @@
 /* driver.c - TRUSTED, NO GPU: `make grade` and `make bench`, the grader's main program.
  *
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
- *                [--seed S] [--student DIR] [--isolation on|off] [--build 'COMMAND %s']
+ *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
  *                [--json FILE] [--logs DIR] [--hide DIR ...]
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *
- * First every selected lab is built (the command, with %s replaced by the lab's name), so no
- * student code runs before all building and vetting is done. Then, per lab, one harness
+ * It builds nothing: make builds every selected lab first (grader/build_labs.sh, which leaves
+ * a status per lab in --built DIR), so no student code runs before all building and vetting
+ * is done. Then, per lab, one harness
  * process (grader/harness.cu) runs the rows of the lab's table one by one, each with a time
  * limit, and this program decides each verdict from the records the harness wrote. The
  * harness holds no student code: that runs in sandboxed workers the harness starts. A build
@@ -26,6 +27,7 @@
 #include "../common/text.h"
 #include "../common/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -53,7 +55,8 @@ typedef struct options {
     const char *mode;     /* "gpu" or "emu" */
     const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
     const char *student;  /* the student directory graded, for the report */
-    const char *build;    /* build command with %s for the lab name, or NULL */
+    const char *built;    /* the build step's folder (grader/build_labs.sh --into), or NULL
+                             when nothing was built for this run (everything is taken as built) */
     const char *json;     /* where results.json goes */
     const char *logs;     /* where per-check logs go */
     sandbox_places hidden; /* what student code never sees: this run's places, and the
@@ -150,23 +153,60 @@ static void print_log_tail(const char *path, int lines)
 /* ------------------------------------------------------------------------------------------ */
 /* Building a lab                                                                              */
 
-/* Run the build command for `lab`; 1 on success. On failure prints the interesting lines. */
-static int build_lab(const options *o, const lab_info *lab, char *log_path, size_t len)
+/* What the build step (grader/build_labs.sh, run by make before this program) left for a lab:
+ * its status word, and its build log, moved into the report folder as <lab>.build.log. */
+typedef enum lab_build {
+    LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
+    LAB_STUDENT_FAILED, /* "student": the student's file did not compile or was rejected */
+    LAB_GRADER_FAILED,  /* "grader": the lab's own pieces did not build, not the student's doing */
+    LAB_STEPS_FAILED,   /* "steps": (bench) a ladder rung did not build */
+    LAB_NOT_BUILT       /* no status: the build step did not reach this lab */
+} lab_build;
+
+static lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len)
 {
-    if (!o->build)
-        return 1;
-    char cmd[2048];
-    const char *pct = strstr(o->build, "%s");
-    if (pct)
-        snprintf(cmd, sizeof cmd, "%.*s%s%s", (int)(pct - o->build), o->build, lab->name, pct + 2);
-    else
-        snprintf(cmd, sizeof cmd, "%s", o->build);
+    log_path[0] = 0;
+    if (!o->built)
+        return LAB_BUILT;
+    char status_path[1024], from[1024], word[32] = "";
+    snprintf(status_path, sizeof status_path, "%s/%s.status", o->built, lab->name);
+    snprintf(from, sizeof from, "%s/%s.build.log", o->built, lab->name);
     snprintf(log_path, len, "%s/%s.build.log", o->logs, lab->name);
-    unlink(log_path);
-    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-    child_outcome out;
-    run_child(argv, log_path, 1800, &out);
-    return out.exited && out.status == 0;
+    if (rename(from, log_path) != 0)
+        unlink(log_path); /* no log from this build: none from an earlier one either */
+    FILE *f = fopen(status_path, "r");
+    if (!f)
+        return LAB_NOT_BUILT;
+    const int got = fscanf(f, "%31s", word);
+    fclose(f);
+    unlink(status_path);
+    if (got != 1)
+        return LAB_NOT_BUILT;
+    return !strcmp(word, "ok") ? LAB_BUILT : !strcmp(word, "student") ? LAB_STUDENT_FAILED
+         : !strcmp(word, "grader") ? LAB_GRADER_FAILED : !strcmp(word, "steps") ? LAB_STEPS_FAILED
+         : LAB_NOT_BUILT;
+}
+
+/* The build's folder, once every lab's status is read: the grader pieces' log goes to the
+ * report folder beside the labs', the rest (statuses of labs not selected) goes. */
+static void remove_built_dir(const options *o)
+{
+    if (!o->built)
+        return;
+    char from[1024], to[1024];
+    snprintf(from, sizeof from, "%s/grader.build.log", o->built);
+    snprintf(to, sizeof to, "%s/grader.build.log", o->logs);
+    rename(from, to);
+    DIR *d = opendir(o->built);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(from, sizeof from, "%s/%s", o->built, e->d_name);
+                unlink(from);
+            }
+        closedir(d);
+    }
+    rmdir(o->built);
 }
 
 static void print_build_errors(const char *log_path)
@@ -422,17 +462,7 @@ static void json_device(json_writer *w, const record *dev)
     json_object_end(w);
 }
 
-/* Build every selected lab before any student code runs; built[i] says which did. */
-static void build_all(const options *o, const lab_info *const *labs, int n, int *built,
-                      char logs[][512])
-{
-    if (o->build)
-        printf("Building %d lab%s...\n", n, n == 1 ? "" : "s");
-    for (int i = 0; i < n; i++)
-        built[i] = build_lab(o, labs[i], logs[i], sizeof logs[i]);
-}
-
-static void grade_lab(const options *o, const config *cfg, const lab_info *lab, int built,
+static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
                       const char *build_log, json_writer *w, totals *t)
 {
     const score_rules rules = score_rules_for(cfg, lab);
@@ -456,17 +486,30 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_string(w, "threshold_source", rules.threshold_source);
     json_number(w, "timeout_s", timeout);
     json_number(w, "partial_threshold", rules.partial_threshold);
+    const int built = build == LAB_BUILT;
+    /* Only the student's own build blames the student; the grader's pieces failing is an
+     * ERROR of this machine's set-up. */
+    const int grader_unbuilt = build == LAB_GRADER_FAILED || build == LAB_NOT_BUILT ||
+                               build == LAB_STEPS_FAILED;
     json_bool(w, "built", built);
-    const int missing = !built && access(expected, R_OK) != 0;
+    const int missing = build == LAB_STUDENT_FAILED && access(expected, R_OK) != 0;
     if (missing) {
         printf("  your file was not found: expected it at %s\n", expected);
         json_string(w, "build_log", "");
         json_string(w, "reason", "file not found");
-    } else if (!built) {
+    } else if (build == LAB_STUDENT_FAILED) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(build_log);
         json_string(w, "build_log", build_log);
         json_string(w, "reason", "build failed");
+    } else if (grader_unbuilt) {
+        printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
+               build == LAB_NOT_BUILT ? "the build step did not reach this lab"
+                                      : "the grader's own pieces of this lab did not build");
+        if (build_log[0] && access(build_log, R_OK) == 0)
+            print_build_errors(build_log);
+        json_string(w, "build_log", build_log);
+        json_string(w, "reason", "grader build failed");
     }
     harness_proc h;
     memset(&h, 0, sizeof h);
@@ -493,6 +536,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             snprintf(d.message, sizeof d.message, "not run: %s",
                      refused_unisolated ? "student code cannot be isolated here"
                                         : "grading was interrupted");
+        } else if (grader_unbuilt) {
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run: the grader's pieces of this lab did "
+                     "not build (see above)");
         } else if (!built) {
             d.v = VERDICT_FAIL;
             snprintf(d.message, sizeof d.message, "not run: %s",
@@ -597,10 +644,16 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
 
 static int bench_lab(const options *o, const lab_info *lab)
 {
-    char build_log[512];
-    if (!build_lab(o, lab, build_log, sizeof build_log)) {
-        printf("%s %-12s build failed (%s)\n", lab->number, lab->name, build_log);
-        print_build_errors(build_log);
+    char build_log[1024];
+    const lab_build build = built_lab(o, lab, build_log, sizeof build_log);
+    if (build != LAB_BUILT) {
+        printf("%s %-12s %s (%s)\n", lab->number, lab->name,
+               build == LAB_STUDENT_FAILED ? "your file did not build"
+               : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
+               : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
+               build_log);
+        if (build_log[0] && access(build_log, R_OK) == 0)
+            print_build_errors(build_log);
         return 1;
     }
     char exe[512], ref[512], worker_arg[512], results[512], log_path[512];
@@ -715,7 +768,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
-                    "                    [--build 'CMD %%s'] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
+                    "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -737,7 +790,7 @@ static options parse_options(int argc, char **argv)
         {"labdir", required_argument, NULL, 'L'}, {"student-dir", required_argument, NULL, 'S'},
         {"worker", required_argument, NULL, 'W'}, {"mode", required_argument, NULL, 'm'},
         {"lab", required_argument, NULL, 'l'},    {"student", required_argument, NULL, 's'},
-        {"build", required_argument, NULL, 'b'},  {"json", required_argument, NULL, 'j'},
+        {"built", required_argument, NULL, 'b'},  {"json", required_argument, NULL, 'j'},
         {"logs", required_argument, NULL, 'g'},   {"seed", required_argument, NULL, 'e'},
         {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
         {"variants", required_argument, NULL, 'v'},
@@ -754,7 +807,7 @@ static options parse_options(int argc, char **argv)
         case 'm': o.mode = optarg; break;
         case 'l': o.labs = *optarg ? optarg : NULL; break;
         case 's': o.student = optarg; break;
-        case 'b': o.build = *optarg ? optarg : NULL; break;
+        case 'b': o.built = *optarg ? optarg : NULL; break;
         case 'j': o.json = optarg; break;
         case 'g': o.logs = optarg; break;
         case 'i':
@@ -907,6 +960,7 @@ int main(int argc, char **argv)
         int bad = 0;
         for (int i = 0; i < n; i++)
             bad |= bench_lab(&o, labs[i]);
+        remove_built_dir(&o);
         return bad ? 1 : 0;
     }
 
@@ -922,10 +976,13 @@ int main(int argc, char **argv)
             fatal("cannot lock %s", lock_path);
     }
 
-    /* Build (and vet) everything before any student code runs. */
-    int built[64];
-    static char build_logs[64][512];
-    build_all(&o, labs, n, built, build_logs);
+    /* What the build step (make, before this program) built and vetted: no student code has
+     * run before this point. */
+    lab_build built[64];
+    static char build_logs[64][1024];
+    for (int i = 0; i < n; i++)
+        built[i] = built_lab(&o, labs[i], build_logs[i], sizeof build_logs[i]);
+    remove_built_dir(&o);
 
     char json_tmp[1024];
     snprintf(json_tmp, sizeof json_tmp, "%s.tmp.%d", o.json, (int)getpid());

@@ -33,15 +33,18 @@ EMU_CC ?= gcc
 # common/emu/src/track.cpp), which stand in for the ThreadSanitizer runtime.
 # Link with $(EMU_LDFLAGS) only: adding EMU_CXXFLAGS to the link line would
 # ask for both sanitizer runtimes.
+# Each set is asked of emu-nvcc when a recipe first needs it (a make that builds nothing for
+# the emulator asks nothing).
 EMU_NVCC := $(EMU_DIR)/emu-nvcc
-EMU_SANITIZE := $(shell $(EMU_NVCC) --emu-print sanitize)
-EMU_CPPFLAGS := $(shell $(EMU_NVCC) --emu-print cppflags)
-EMU_CXXFLAGS := $(shell $(EMU_NVCC) --emu-print cxxflags)
-EMU_CFLAGS := $(shell $(EMU_NVCC) --emu-print cflags)
-EMU_LDFLAGS := $(shell $(EMU_NVCC) --emu-print ldflags)
+emu_flags = $(or $(EMU_FLAGS_$(1)),$(eval EMU_FLAGS_$(1) := $(shell $(EMU_NVCC) --emu-print $(1)))$(EMU_FLAGS_$(1)))
+EMU_SANITIZE = $(call emu_flags,sanitize)
+EMU_CPPFLAGS = $(call emu_flags,cppflags)
+EMU_CXXFLAGS = $(call emu_flags,cxxflags)
+EMU_CFLAGS = $(call emu_flags,cflags)
+EMU_LDFLAGS = $(call emu_flags,ldflags)
 EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
 EMU_LIB := $(EMU_BUILD)/tools/libcudaemu.a
-EMU_LDLIBS := $(EMU_LIB) $(shell $(EMU_NVCC) --emu-print ldlibs)
+EMU_LDLIBS = $(EMU_LIB) $(call emu_flags,ldlibs)
 
 # emu_compile_cu(SRC, OUT, EXTRA_FLAGS): emu-nvcc -c, with the tools of this
 # build; the .o depends on $(EMU_REWRITE) and every header it read through the
@@ -90,6 +93,7 @@ $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)
 	$(EMU_CC) -c $< -o $@
 
--include $(shell find $(EMU_BUILD) -name '*.d' 2>/dev/null)
+# Every dependency file emu_compile_cu wrote (objects lie at most six folders below).
+-include $(wildcard $(foreach d,* */* */*/* */*/*/* */*/*/*/* */*/*/*/*/*,$(EMU_BUILD)/$(d).d))
 
 endif

@@ -20,7 +20,7 @@ include $(dir $(lastword $(MAKEFILE_LIST)))../../common/emu/emu.mk
 
 EMU_TEST_DIR := tests/emu
 EMU_TEST_BUILD := $(EMU_BUILD)/tests
-EMU_CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
+EMU_CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
 EMU_PLANTED := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/planted/*.cu)))
 EMU_UNIT_SRCS := $(wildcard $(EMU_TEST_DIR)/*.cu)
 # NVIDIA's nvcc (EMU_NVCC is the emulator's own, from common/emu/emu.mk).

@@ -49,9 +49,9 @@ SKELETON = os.path.join("labs", LAB_FILE)
 LIMIT = 2.0            # seconds from the stop until nothing of the run is left
 REACH_LIMIT = 120.0    # seconds a run may take to reach the moment of its stop
 
-# Programs that run while the grader builds a lab (comm names, as /proc shows them). make
-# itself runs emu-nvcc while it reads the Makefile, so the compile proper is looked for, and
-# only once the grader's driver runs.
+# Programs that run while the grader builds a lab (comm names, as /proc shows them): the
+# compile proper, which make's build step (grader/build_labs.sh) runs before the driver (the
+# grader's own pieces are built before the stops, and reading the Makefile compiles nothing).
 DRIVER = "grade-driver"
 BUILDING = {"emu-rewrite", "cc1plus", "collect2", "ld", "nvcc", "cicc", "ptxas", "vet.sh"}
 # The sandboxed process that runs the student's code.
@@ -263,7 +263,9 @@ def how_ended(status):
 
 def reached(procs, moment):
     names = {comm for _, state, comm in procs.values() if state != "Z"}
-    return DRIVER in names and bool(names & (BUILDING if moment == "build" else STUDENT_CODE))
+    if moment == "build":
+        return bool(names & BUILDING)
+    return DRIVER in names and bool(names & STUDENT_CODE)
 
 
 def log_tail(path, n=15):

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/../.."
 # CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions and emu-grade-labs
 # (test-emu), test-batch-unit (test-batch), batch-prebuild (grade-batch), emu-planted-gpu
 # (tests/emu/planted/README.md: a GPU run by hand)
-steps=" all runners runner-% grader-pieces lab-grader-% $(STUDENT_SRC_CHECKS) bench-steps-% profile-lab-% explain-lab-% sanitize-lab-% toolkit cunit emu-runners
+steps=" all runners runner-% grader-pieces lab-grader-% \$(STUDENT_SRC_CHECKS) bench-steps-% profile-lab-% explain-lab-% sanitize-lab-% toolkit cunit emu-runners
         emu-grade-solutions emu-grade-labs test-batch-unit batch-prebuild emu-planted-gpu "
 steps=" $(echo $steps) "
 help=$(${MAKE:-make} --no-print-directory help)

@@ -9,6 +9,9 @@
 #   grade-solutions  make grade STUDENT=solutions three times (timed): every lab must pass
 #   grade-labs       make grade on the untouched skeletons: every correctness check must
 #                    pass and every speed check fail
+#   cold-grade       a student's first make grade: build/ removed, then make grade of the
+#                    skeletons, timed whole, with the build's line per lab (BUILD_FOR=none
+#                    builds nothing before it)
 #   cheats           tests/cheats/run.sh: every cheating submission and honest control
 #                    (CHEATS="g05-slow-the-reference h18-...": some cases only)
 #   noise            tests/gpu/noise.sh: the reference's slowdown beside an honest student's
@@ -47,8 +50,11 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,e
     --format=csv | tee -a "$summary"
 # BUILD_FOR=batch: only what a batch shares (each student's own objects are built, and timed,
 # as part of grading them).
+# BUILD_FOR=none: nothing built first (cold-grade builds from nothing itself).
 if [ "${BUILD_FOR:-all}" = batch ]; then
     build_ok() { make -j"$jobs" batch-prebuild >"$OUT/build.log" 2>&1; }
+elif [ "${BUILD_FOR:-all}" = none ]; then
+    build_ok() { :; }
 else
     build_ok() { make -j"$jobs" all >"$OUT/build.log" 2>&1 && make -j"$jobs" runners STUDENT=solutions >>"$OUT/build.log" 2>&1; }
 fi
@@ -65,6 +71,15 @@ for part in $parts; do
     bench)
         make --no-print-directory bench 2>&1 | tee "$OUT/bench.txt"
         { echo; echo "== bench"; cat "$OUT/bench.txt"; } >>"$summary"
+        ;;
+    cold-grade)
+        # A student's first make grade: from a clean tree, the skeletons, every lab.
+        rm -rf "${BUILD:-build}"
+        start=$(date +%s%N)
+        make --no-print-directory grade >"$OUT/cold-grade.txt" 2>&1
+        status=$?
+        echo "cold make grade of the skeletons (nothing built before): $(( ($(date +%s%N) - start) / 1000000 )) ms, exit $status, $(grep '^Score' "$OUT/cold-grade.txt")" | tee -a "$summary"
+        sed -n '/^Building/,/^Built in/p' "$OUT/cold-grade.txt" | tee -a "$summary"
         ;;
     grade-solutions | grade-labs)
         who=${part#grade-}

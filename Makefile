@@ -353,11 +353,13 @@ $(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$
 	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
 
 # A student's file that is gone fails the build: the pattern rule above would not apply for want
-# of its source, and an object of an earlier build would be graded in its place.
+# of its source, and an object of an earlier build would be graded in its place. (A file that is
+# there but not a regular file, a link or a pipe, goes on to the compile sandbox, which refuses
+# it and says why.)
 STUDENT_SRC_CHECKS := $(LAB_NAMES:%=student-src-%)
 .PHONY: $(STUDENT_SRC_CHECKS)
 $(STUDENT_SRC_CHECKS): student-src-%:
-	@[ -f "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
+	@[ -e "$(call student_src,$*)" ] || [ -L "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
 
 # Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
 $(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$(firstword $$(subst /, ,$$*)))/shim_untrusted.o $(GPU)/pic/steps/%.o

@@ -312,46 +312,6 @@ $(BUILD)/gpu/worker: grader/worker_untrusted.c
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
 
 .SECONDARY:
-.SECONDEXPANSION:
-# The harness: trusted code only.
-$(GPU)/.grader/%/harness: $(GPU_COMMON) $(RUNNER_HOST_OBJS) $$(GPU)/$$(call lab_grader,$$*)/problem.o $$(BUILD)/host/$$(call lab_grader,$$*)/table.o grader/timeline.dynlist
-	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
-
-# The reference, compiled like any implementation (or its prebuilt object), behind the
-# lab's shim.
-$(GPU)/pic/solutions/%.o: $$(call ref_input,$$*,gpu) $$(wildcard solutions/$$(call lab_dir,$$*)/*.cuh) $(CONTRACTS) | toolkit
-	@mkdir -p $(@D)
-ifdef STUDENT_KIT
-	$(if $(filter %.o,$<),@echo "  PREBUILT $<"; NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@)
-endif
-	$(if $(filter %.cu,$<),$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@)
-
-$(GPU)/.grader/%/reference.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $(GPU)/pic/solutions/%.o
-	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
-
-# The student's object: compiled and vetted (grader/vet.sh) inside the compile sandbox
-# (grader/sandbox_run.c: the student's file and the public headers, the toolkit and the
-# system, nothing of the checkout; bounded in time, memory, files and processes), before
-# anything runs it. When the student's file is the reference's own (STUDENT=solutions: make
-# test, make bench), the reference's object, compiled with the same flags, is used instead.
-$(GPU)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(GPU)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $$(if $$(FORBID_SASS_$$*),$(CUOBJDUMP)) | toolkit
-	@mkdir -p $(@D)
-ifeq ($(V),1)
-	@echo "sandbox: $(call student_src,$*) -> $@"
-endif
-	$(if $(call is_ref,$*),cp $(GPU)/pic/solutions/$*.o $@.raw && CUOBJDUMP=$(CUOBJDUMP) grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)",\
-	$(Q_NVCC)CUDA_HOME=$(CUDA_HOME) $(call sandboxed_build,$*,$@) \
-	    --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
-	    $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
-	    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90" \
-	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "$(FORBID_SASS_$*)" "$(FORBID_PTX_$*)" \
-	    $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC))
-
-$(GPU)/$(STUDENT_TAG)/%/student.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o | student-src-%
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$*) $(CUDART_SHARED) $(LIBCUDA) -o $@
-
 # A student's file that is gone fails the build: the pattern rule above would not apply for want
 # of its source, and an object of an earlier build would be graded in its place. (A file that is
 # there but not a regular file, a link or a pipe, goes on to the compile sandbox, which refuses
@@ -360,14 +320,6 @@ STUDENT_SRC_CHECKS := $(LAB_NAMES:%=student-src-%)
 .PHONY: $(STUDENT_SRC_CHECKS)
 $(STUDENT_SRC_CHECKS): student-src-%:
 	@[ -e "$(call student_src,$*)" ] || [ -L "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
-
-# Ladder rungs (solutions/NN-name/steps/*.cu) for make bench: implementations like any other.
-$(GPU)/steps/%.so: $(GPU_SHIM) $$(GPU)/pic/$$(call lab_grader,$$(firstword $$(subst /, ,$$*)))/shim_untrusted.o $(GPU)/pic/steps/%.o
-	@mkdir -p $(@D)
-	$(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $^ $(SHIM_LIBS_$(firstword $(subst /, ,$*))) $(CUDART_SHARED) $(LIBCUDA) -o $@
-$(GPU)/pic/steps/%.o: solutions/$$(call lab_dir,$$(firstword $$(subst /, ,$$*)))/steps/$$(notdir $$*).cu $(CONTRACTS) | toolkit
-	@mkdir -p $(@D)
-	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $< -o $@
 
 # The problems and shims include lab_manifest.h.
 $(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -406,37 +358,112 @@ $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/worker-emu: $(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
-$(EMUB)/.grader/%/harness: $(EMU_COMMON) $(EMU_HOST_OBJS) $$(EMUB)/$$(call lab_grader,$$*)/problem.o $$(EMUB)/host/$$(call lab_grader,$$*)/table.o $(EMU_LIB)
-	@mkdir -p $(@D)
-	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$*) -ldl -lpthread -o $@
-
-$(EMUB)/pic/solutions/%.o: $$(call ref_input,$$*,emu) $$(wildcard solutions/$$(call lab_dir,$$*)/*.cuh) $(EMU_REWRITE) $(EMU_LIB)
-ifdef STUDENT_KIT
-	$(if $(filter %.o,$<),@mkdir -p $(@D); echo "  PREBUILT $<"; grader/dist/check-prebuilt.sh emu $< && cp $< $@)
 endif
-	$(if $(filter %.cu,$<),$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC))
 
-# A prebuilt reference is compiled code of another g++: the worker is linked against it once
-# (every symbol it needs must resolve), so that a g++ that cannot use it says so here.
-$(EMUB)/.grader/%/reference.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $(EMUB)/pic/solutions/%.o \
-                                $$(if $$(call ref_src,$$*),,$(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB))
-	@mkdir -p $(@D)
-	$(Q_LINK)$(EMU_CXX) -shared $(filter %/shim_untrusted.o %/solutions/$*.o,$^) $(SHIM_LIBS_EMU_$*) -o $@
-	$(if $(call ref_src,$*),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$*,emu) $@ \
-	    $(EMU_LDFLAGS) $(EMUB)/host/grader/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
+# ------------------------------------------------------------------------------------------
+# One lab's pieces, in either mode: one template, $(call lab_rules,MODE,NAME), instantiated
+# for every lab in each mode below, and what differs between the modes, named once:
+#   B_mode, HOSTB_mode   the mode's build folder, and where the lab's table.o is compiled
+#   SHIM_mode            the shims' common dispatch (grader/shim_untrusted.cu), compiled
+#   CU_DEPS_mode         what compiling CUDA C needs besides the source (last: it may hold
+#                        an order-only part)
+#   compile_pic_mode     $(call ...,SRC,OUT): a .cu file to a position-independent object
+#   link_harness_mode    $(call ...,NAME): the harness from the rule's objects
+#   link_so_mode         $(call ...,NAME,OBJECTS): a shared object behind the lab's shim
+#   use_prebuilt_mode    a student kit's prebuilt reference object ($<), checked, copied
+#   student_*_mode       the student's compile in the sandbox: its extra prerequisites and
+#                        sandbox arguments, the compiler command, the instruction checks
+B_gpu = $(GPU)
+B_emu = $(EMUB)
+HOSTB_gpu = $(BUILD)/host
+HOSTB_emu = $(EMUB)/host
+SHIM_gpu = $(GPU_SHIM)
+SHIM_emu = $(EMUB)/pic/grader/shim_untrusted.o
+CU_DEPS_gpu = | toolkit
+CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB)
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/timeline.dynlist
+HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
+compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
+compile_pic_emu = $(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
+link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
+link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$(1)) -ldl -lpthread -o $@
+link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
+link_so_emu = $(Q_LINK)$(EMU_CXX) -shared $(2) $(SHIM_LIBS_EMU_$(1)) -o $@
+use_prebuilt_gpu = NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@
+use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
+# A prebuilt reference for the emulator is compiled code of another g++: the worker is linked
+# against it once (every symbol it needs must resolve), so that a g++ that cannot use it says
+# so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.)
+ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB))
+ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$(1),emu) $@ \
+    $(EMU_LDFLAGS) $(EMUB)/host/grader/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
+# The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.
+student_sass_gpu = $(FORBID_SASS_$(1))
+student_ptx_gpu = $(FORBID_PTX_$(1))
+student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP)) | toolkit
+student_deps_emu = $(EMU_REWRITE) $(EMU_LIB)
+student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
+student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
+    $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
+    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
+student_sandbox_emu = --visible $(abspath $(EMU_DIR)) --visible $(abspath $(EMU_BUILD))/tools \
+    --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)
+student_cc_gpu = $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC)
+student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 
-$(EMUB)/$(STUDENT_TAG)/%/student.o: $$(call student_src,$$*) $$(if $$(call is_ref,$$*),$(EMUB)/pic/solutions/$$*.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(EMU_REWRITE) $(EMU_LIB)
-	@mkdir -p $(@D)
-	$(if $(call is_ref,$*),cp $(EMUB)/pic/solutions/$*.o $@.raw && grader/vet.sh $* $@.raw $@ "$(ENTRY_$*)" "$(FORBID_$*)" "",\
-	$(Q_NVCC)CUDA_HOME=$(CUDA_HOME) $(call sandboxed_build,$*,$@) \
-	    --visible $(abspath $(EMU_DIR)) --visible $(abspath $(EMU_BUILD))/tools \
-	    --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC) \
-	    -- sh ./build_student.sh $* $(call student_rel,$*) student.o "$(ENTRY_$*)" "$(FORBID_$*)" "" "" \
-	    $(abspath $(EMU_NVCC)) -Iinclude -fPIC)
+# $(call lab_rules,MODE,NAME). Paths built from STUDENT stay references ($$) until make reads
+# the rule, so that no character of a folder's name is read as make syntax.
+#   harness        TRUSTED: buffers, inputs, verification, timing (no student code)
+#   the reference  compiled like any implementation (or its prebuilt object), behind the
+#                  lab's shim: reference.so
+#   student.o      the student's object: compiled and vetted (grader/vet.sh) inside the
+#                  compile sandbox (grader/sandbox_run.c: the student's file and the public
+#                  headers, the toolkit and the system, nothing of the checkout; bounded in
+#                  time, memory, files and processes), before anything runs it. When the
+#                  student's file is the reference's own (STUDENT=solutions: make test, make
+#                  bench), the reference's object, compiled with the same flags, is used.
+#   student.so     that object behind the same shim; a file that is gone fails it
+#                  (student-src-NAME, above)
+define lab_rules
+$(B_$1)/.grader/$2/harness: $(HARNESS_DEPS_$1) $(B_$1)/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/$(call lab_grader,$2)/table.o
+	@mkdir -p $$(@D)
+	$$(call link_harness_$1,$2)
 
-$(EMUB)/$(STUDENT_TAG)/%/student.so: $(EMUB)/pic/grader/shim_untrusted.o $$(EMUB)/pic/$$(call lab_grader,$$*)/shim_untrusted.o $$(@D)/student.o | student-src-%
-	$(Q_LINK)$(EMU_CXX) -shared $^ $(SHIM_LIBS_EMU_$*) -o $@
-endif
+$(B_$1)/pic/solutions/$2.o: $(call ref_input,$2,$1) $(wildcard solutions/$(call lab_dir,$2)/*.cuh) $(CONTRACTS) $(CU_DEPS_$1)
+	@mkdir -p $$(@D)
+	$$(if $$(filter %.o,$$<),@echo "  PREBUILT $$<"; $$(use_prebuilt_$1),$$(call compile_pic_$1,$$<,$$@))
+
+$(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $(B_$1)/pic/solutions/$2.o $(call ref_so_deps_$1,$2)
+	@mkdir -p $$(@D)
+	$$(call link_so_$1,$2,$$(filter %/shim_untrusted.o %/solutions/$2.o,$$^))
+	$$(call ref_so_check_$1,$2)
+
+$(B_$1)/$$(STUDENT_TAG)/$2/student.o: $$(call student_src,$2) $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2)
+	@mkdir -p $$(@D)
+	$$(if $$(call is_ref,$2),cp $(B_$1)/pic/solutions/$2.o $$@.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.raw $$@ "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)",\
+	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@) $$(student_sandbox_$1) \
+	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
+	    $$(student_cc_$1))
+
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $(B_$1)/$$(STUDENT_TAG)/$2/student.o | student-src-$2
+	$$(call link_so_$1,$2,$$^)
+endef
+
+# $(call steps_rules,NAME): the lab's ladder rungs (solutions/NN-name/steps/*.cu) for make
+# bench, implementations like any other; the GPU's alone.
+define steps_rules
+$(GPU)/pic/steps/$1/%.o: solutions/$(call lab_dir,$1)/steps/%.cu $(CONTRACTS) | toolkit
+	@mkdir -p $$(@D)
+	$$(call compile_pic_gpu,$$<,$$@)
+
+$(GPU)/steps/$1/%.so: $(GPU_SHIM) $(GPU)/pic/$(call lab_grader,$1)/shim_untrusted.o $(GPU)/pic/steps/$1/%.o
+	@mkdir -p $$(@D)
+	$$(call link_so_gpu,$1,$$^)
+endef
+
+BUILD_MODES := gpu $(if $(EMUB),emu)
+$(foreach m,$(BUILD_MODES),$(foreach n,$(LAB_NAMES),$(eval $(call lab_rules,$(m),$(n)))))
+$(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
 
 # Everything one lab needs to be graded, in this mode. The worker program under emulation
 # carries the emulator.
@@ -461,9 +488,9 @@ all: $(DRIVER) runners
 runners: $(foreach n,$(LAB_NAMES),$(call lab_pieces,$(n)))
 
 # The build steps grader/build_labs.sh runs (and runner-NAME: one lab, all of it).
-grader-pieces: $$(GRADER_PIECES_$$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) | toolkit
-lab-grader-%: $$(LABB)/$$*/harness $$(LABB)/$$*/reference.so ;
-runner-%: $$(call lab_pieces,$$*) ;
+grader-pieces: $(GRADER_PIECES_$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) | toolkit
+$(foreach n,$(LAB_NAMES),$(eval lab-grader-$(n): $(LABB)/$(n)/harness $(LABB)/$(n)/reference.so ;))
+$(foreach n,$(LAB_NAMES),$(eval runner-$(n): $(call lab_pieces,$(n)) ;))
 
 toolkit:
 ifdef NVCC_MISSING
@@ -510,7 +537,7 @@ steps_pieces = $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(
 is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
 bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
-bench-steps-%: $$(call steps_pieces,$$*) ;
+$(foreach n,$(LAB_NAMES),$(eval bench-steps-$(n): $(call steps_pieces,$(n)) ;))
 
 bench: $(DRIVER)
 ifneq ($(MODE),gpu)

@@ -35,20 +35,14 @@ dist: $(DIST_REFS:%=$(DIST_OBJ)/gpu/%.o) $(DIST_REFS:%=$(DIST_OBJ)/emu/%.o) | to
 endif
 
 # Debug information is left out (the objects are linked, never debugged); the device code
-# keeps its line table (-lineinfo: file names and line numbers, no source text). Without a
-# GPU and CUDA_ARCH, the grader's own reference objects are fat already (the same flags):
-# those are stripped instead of compiling every architecture again.
-ifeq ($(HAVE_GPU)$(CUDA_ARCH),)
-$(DIST_OBJ)/gpu/%.o: $$(GPU)/pic/solutions/$$(notdir $$*).o $(DIST_DEPS)
-	@mkdir -p $(@D)
-	@echo "  STRIP   $<"
-	@objcopy --strip-debug $< $@
-else
+# keeps its line table (-lineinfo: file names and line numbers, no source text). The kit's
+# objects are always compiled here, fat, whatever the grader's own build was made for (a
+# CUDA_ARCH, a GPU's architecture, or test-build's two).
+.SECONDEXPANSION:
 $(DIST_OBJ)/gpu/%.o: solutions/%.cu $$(wildcard solutions/$$(dir $$*)*.cuh) $(DIST_DEPS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(filter-out $(ARCH_FLAGS),$(NVFLAGS)) $(FAT_ARCH_FLAGS) $(PIC) -c $< -o $@.full
 	@objcopy --strip-debug $@.full $@ && rm -f $@.full
-endif
 
 # -mno-fma: emu-nvcc uses FMA instructions where this CPU has them (the results are the same
 # without); the kit's object must run on every x86-64 CPU.

@@ -21,8 +21,8 @@
 # grader's shared pieces did not build (nothing can be graded; the log's last lines are shown).
 #
 # Several runs in one checkout take turns here (they share the grader's objects): the lock is
-# $BUILD/.build-lock, held by this script alone, never by what it starts, and let go before
-# the command runs.
+# $BUILD/.build-lock, held by this script alone (each job it starts closes it first, and make
+# never gets it), and let go before the command runs.
 # Stopped (SIGINT, SIGTERM, SIGHUP: grader/stop.h's contract), it ends every make it started,
 # each in a process group of its own, within the contract's 2 seconds, and then itself by the
 # same signal.
@@ -71,6 +71,7 @@ stop() { # SIGNAL
     trap '' INT TERM HUP
     local g groups
     groups=$(jobs -p)
+    disown -a # (no "Terminated" notice per job: the stop says what happened)
     for g in $groups; do kill -TERM -- "-$g" 2>/dev/null; kill -CONT -- "-$g" 2>/dev/null; done
     for _ in 1 2 3 4 5; do
         for g in $groups; do kill -0 -- "-$g" 2>/dev/null && break; g=; done
@@ -98,7 +99,7 @@ fi
 
 t0=$(now)
 echo "Building the grader and $n lab$([ "$n" = 1 ] || echo s) ($cpus cores: $at_once lab$([ "$at_once" = 1 ] || echo s) at a time)"
-mk -j"$cpus" grader-pieces >"$into/grader.build.log" 2>&1 &
+{ exec 9>&-; mk -j"$cpus" grader-pieces >"$into/grader.build.log" 2>&1; } &
 if ! wait $!; then
     echo "The grader's own pieces did not build (this is not your code). The last lines:" >&2
     tail -15 "$into/grader.build.log" | sed 's/^/  | /' >&2
@@ -110,6 +111,7 @@ fi
 printf '  %-7s %-12s %6s s\n' "" grader "$(since "$t0")"
 
 build_one() { # LAB: the lab's pieces, then the student's object, then (bench) the rungs
+    exec 9>&- # (run in a job of its own: only this script holds the build lock)
     local l=$1 s log st
     s=$(now)
     log=$into/$l.build.log

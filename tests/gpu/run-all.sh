@@ -9,6 +9,9 @@
 #   grade-solutions  make grade STUDENT=solutions three times (timed): every lab must pass
 #   grade-labs       make grade on the untouched skeletons: every correctness check must
 #                    pass and every speed check fail
+#   explain          tests/gpu/explain-agree.sh: make explain's memory counters (the CPU
+#                    emulator) beside make profile's (Nsight Compute) for every skeleton, rung
+#                    and reference (EXPLAIN_LABS="01-coalescing ...": some labs only)
 #   cold-grade       a student's first make grade: build/ removed, then make grade of the
 #                    skeletons, timed whole, with the build's line per lab (BUILD_FOR=none
 #                    builds nothing before it)
@@ -71,6 +74,12 @@ for part in $parts; do
     bench)
         make --no-print-directory bench 2>&1 | tee "$OUT/bench.txt"
         { echo; echo "== bench"; cat "$OUT/bench.txt"; } >>"$summary"
+        ;;
+    explain)
+        # EXPLAIN_LABS="01-coalescing 02-banks": some labs only
+        # shellcheck disable=SC2086
+        OUT=$OUT tests/gpu/explain-agree.sh ${EXPLAIN_LABS:-} 2>&1 | tee "$OUT/explain-agree.txt"
+        { echo; echo "== explain agreement"; cat "$OUT/explain-agree.txt"; } >>"$summary"
         ;;
     cold-grade)
         # A student's first make grade: from a clean tree, the skeletons, every lab.

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# explain-agree.sh - does the CPU emulator count what the GPU does? For every skeleton, ladder
+# rung and reference of the labs named, the whole call's memory counters from make explain
+# (the emulator, at its own problem size) beside Nsight Compute's from make profile (this GPU,
+# at the grading size): global load and store sectors per request, shared-memory load and
+# store wavefronts per instruction. A row agrees exactly when the two differ by at most 0.05
+# (the figures are printed to 0.1 and 0.01), within 5% otherwise.
+#
+#   tests/gpu/explain-agree.sh [NN-name ...]      (default: every lab with a profile.tsv)
+#
+# Prints one row per variant and counter, then a count; logs under $OUT/explain-agree/.
+# Needs a GPU, Nsight Compute with counter permission, and the emulator's build (make builds
+# it). Exit status: 0 when every row agrees, 1 otherwise, 2 when a tool could not run.
+set -u
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-build/gpu-run}
+log=$OUT/explain-agree
+mkdir -p "$log"
+labs=${*:-$(cd grader/labs && for d in [0-9][0-9]-*; do [ -f "$d/profile.tsv" ] && echo "$d"; done)}
+
+# The counters both tools give: make explain's whole-call name, make profile's row name.
+counters=$'global load sectors\tglobal load sectors per request
+global store sectors\tglobal store sectors per request
+shared load wavefronts\tshared load wavefronts per instruction
+shared store wavefronts\tshared store wavefronts per instruction'
+
+exact=0 close=0 differ=0 missing=0
+printf '%-14s %-34s %-24s %8s %8s  %s\n' lab variant counter emulator GPU agreement
+for lab in $labs; do
+    name=${lab#*-}
+    variants="labs/$lab/$name.cu $(ls solutions/"$lab"/steps/*.cu 2>/dev/null) solutions/$lab/$name.cu"
+    for f in $variants; do
+        case $f in labs/*) v=skeleton ;; */steps/*) v=steps/$(basename "$f" .cu) ;; *) v=reference ;; esac
+        tag=$lab-$(echo "$v" | tr / _)
+        make -s --no-print-directory explain LAB="$name" STUDENT="$f" >"$log/$tag.explain.txt" 2>&1 ||
+            { echo "$lab $v: make explain failed (see $log/$tag.explain.txt)"; missing=$((missing + 1)); continue; }
+        make -s --no-print-directory profile LAB="$name" STUDENT="$f" >"$log/$tag.profile.txt" 2>&1 ||
+            { echo "$lab $v: make profile failed (see $log/$tag.profile.txt)"; missing=$((missing + 1)); continue; }
+        while IFS=$'\t' read -r emu_name gpu_name; do
+            # make explain: "  global load sectors:   4.0 (ideal 4.0)   16.0 (ideal 16.0)": yours first.
+            e=$(awk -v k="$emu_name:" 'index($0, "  " k) == 1 { s = substr($0, length(k) + 3); split(s, w, " "); print w[1]; exit }' "$log/$tag.explain.txt")
+            # make profile: "  global load sectors per request   32.0   4.0": yours, then the reference;
+            # the first section only (every lab's first speed problem).
+            g=$(awk -v k="$gpu_name" 'index($0, "  " k " ") == 1 { s = substr($0, length(k) + 3); split(s, w, " "); print w[1]; exit }' "$log/$tag.profile.txt")
+            [ -z "$e" ] && [ -z "$g" ] && continue
+            { [ "$e" = none ] || [ -z "$e" ]; } && e=-
+            { [ "$g" = - ] || [ -z "$g" ]; } && g=-
+            if [ "$e" = - ] && [ "$g" = - ]; then continue; fi
+            verdict=$(awk -v a="$e" -v b="$g" 'BEGIN {
+                if (a == "-" || b == "-") { print "only one tool saw it"; exit }
+                d = a - b; if (d < 0) d = -d
+                m = (a > b ? a : b)
+                if (d <= 0.05) print "exact"; else if (m > 0 && d / m <= 0.05) print "within 5%"; else print "DIFFERS" }')
+            case $verdict in exact) exact=$((exact + 1)) ;; within*) close=$((close + 1)) ;; DIFFERS) differ=$((differ + 1)) ;; *) missing=$((missing + 1)) ;; esac
+            printf '%-14s %-34s %-24s %8s %8s  %s\n' "$lab" "$v" "$emu_name" "$e" "$g" "$verdict"
+        done <<<"$counters"
+    done
+done
+echo "explain-agree: $exact exact, $close within 5%, $differ differ, $missing without a figure from one side"
+[ "$differ" = 0 ] && [ "$missing" = 0 ]

@@ -200,17 +200,30 @@ def lock_is_free(path):
 
 
 def lock_holders(path):
-    """The pids /proc/locks names as holding a flock on `path`."""
+    """The live processes that have `path` open: a flock lasts as long as one of them does.
+    (/proc/locks names the process that took the lock, which may be long gone, flock(1) for
+    one; under make -j test another suite's build may hold the same lock meanwhile.)"""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return []
-    where = "%02x:%02x:%d" % (os.major(st.st_dev), os.minor(st.st_dev), st.st_ino)
     holders = []
-    for line in open("/proc/locks"):
-        f = line.split()
-        if len(f) >= 6 and f[1] == "FLOCK" and f[5] == where:
-            holders.append(int(f[4]))
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        fd_dir = "/proc/%s/fd" % name
+        try:
+            fds = os.listdir(fd_dir)
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                t = os.stat(os.path.join(fd_dir, fd))
+            except OSError:
+                continue
+            if t.st_ino == st.st_ino and t.st_dev == st.st_dev:
+                holders.append(int(name))
+                break
     return holders
 
 
@@ -339,8 +352,7 @@ def stop_case(command, how, moment, number):
     for lock in (os.path.join(GRADE, ".lock"), os.path.join(OUT, ".lock")):
         if not lock_is_free(lock):
             problems.append("%s is still locked (flock -n fails)" % lock)
-    ours = [pid for pid in lock_holders(os.path.join(BUILD, ".build-lock"))
-            if pid in seen or not os.path.exists("/proc/%d" % pid)]
+    ours = [pid for pid in lock_holders(os.path.join(BUILD, ".build-lock")) if pid in seen]
     if ours:
         problems.append("%s/.build-lock is still held, through process %s of the stopped run"
                         % (BUILD, ", ".join(map(str, ours))))

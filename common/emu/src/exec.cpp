@@ -285,15 +285,23 @@ void barrier_progress(Block *b)
         return;
     }
     /* Threads waiting at different barriers are as undefined as a missing
-     * one. The compiler may duplicate a call, so compare source lines. */
+     * one. The compiler may duplicate a call, so compare source lines. Where a
+     * line cannot be found (a module without line information, or one the
+     * symbolizer does not place: two copies of one kernel loaded from two
+     * libraries, as make explain loads yours and the reference), two copies of
+     * one call cannot be told from two calls: the barrier completes, as a
+     * GPU's does (it counts the threads that arrive), and nothing is reported
+     * without a line to show. */
     const void *pc0 = b->threads[0].wait_pc;
     std::string line0;
+    bool looked = false;
     for (const Thread &t : b->threads) {
         if (t.wait_pc == pc0)
             continue;
-        if (line0.empty())
-            line0 = where(pc0);
-        if (where(t.wait_pc) != line0) {
+        if (!looked)
+            line0 = where(pc0, true), looked = true;
+        const std::string line = where(t.wait_pc, true);
+        if (!line0.empty() && !line.empty() && line != line0) {
             report_head("threads of a block wait at different __syncthreads()", b, nullptr);
             describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");
             report_line("all threads of a block must reach the same __syncthreads(); one "

@@ -11,7 +11,7 @@
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make explain LAB=x [STUDENT=dir]  the lab's mechanism counted by the CPU emulator, per
 #                              source line, yours beside the reference's (sectors per request,
-#                              bank-conflict wavefronts ...; no GPU needed)
+#                              bank-conflict wavefronts, divergent branches ...; no GPU needed)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's harness and workers
@@ -577,7 +577,8 @@ profile: $(DRIVER)
 	    $(MAKE) -s --no-print-directory profile-lab-$$labs
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
-# warp's memory requests counted per source line; the lab's counters are grader/labs/NN-name/explain.tsv.
+# warp's memory requests and branches counted per source line; the lab's counters are
+# grader/labs/NN-name/explain.tsv.
 explain: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \

@@ -3,7 +3,9 @@
 # machine. One call of your code and one of the reference on each of the lab's speed problems
 # (at the emulator's size), with every warp's memory requests counted per source line: the
 # 32-byte sectors each global load or store touches, and the passes (wavefronts) each shared
-# access needs. Printed side by side with the ideal and a one-line reading of each counter.
+# access needs; and, where the lab's table asks, every warp's runs of each branch condition
+# (divergent or not, lanes in). Printed side by side with the ideal and a one-line reading of
+# each counter.
 #
 #   grader/tools/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE]

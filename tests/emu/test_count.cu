@@ -4,7 +4,10 @@
  * 4 sectors, a stride of 32 floats 32 sectors, float4 16; a 32x32 shared tile
  * read by column needs 32 wavefronts, a padded 32x33 one 1, a broadcast 1.
  * Each kernel is written on one line and the constant after it names that line,
- * so the counts are looked up where count.cpp attributes them.
+ * so the counts are looked up where count.cpp attributes them. Branches: an if on
+ * the lane's parity diverges in every warp with 16 lanes in; one on the block
+ * index never diverges; a loop whose trip count is the lane's index modulo 4
+ * runs 4 times per warp (3 conditions true for some lanes, then all false).
  */
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
@@ -55,6 +58,23 @@ __global__ void broadcast_and_two_way(float *out)
     out[threadIdx.x] = s[0] + s[2 * threadIdx.x];
 }
 constexpr int kBroadcastLine = __LINE__ - 2;
+
+/* out[i] = 1 on odd lanes, 2 in odd blocks, plus lane % 4 more. */
+__global__ void branchy(int *out)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = 0;
+    if (threadIdx.x % 2 == 1)
+        v = 1;
+    if (blockIdx.x % 2 == 1)
+        v += 2;
+    for (int k = 0; k < (int)threadIdx.x % 4; k++)
+        v++;
+    out[i] = v;
+}
+constexpr int kBranchyParity = __LINE__ - 8;
+constexpr int kBranchyBlock = __LINE__ - 7;
+constexpr int kBranchyLoop = __LINE__ - 6;
 
 /* One counted line: what count.cpp wrote for a source line, kind and operation, summed
  * over the instructions the compiler made of it. */
@@ -255,11 +275,75 @@ void test_only_the_range_is_counted()
     cudaFree(out);
 }
 
+/* What count.cpp wrote for the branch at LINE of this file. */
+struct Branch {
+    unsigned long long runs = 0, lanes = 0, divergent = 0, entered = 0, lanes_in = 0;
+};
+
+Branch find_branch(const std::vector<std::string> &rows, int line)
+{
+    Branch b;
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\tbranch\t", line);
+    for (const std::string &r : rows) {
+        if (r.find(where) == std::string::npos)
+            continue;
+        unsigned range, zero;
+        unsigned long long v[5];
+        char loc[512];
+        if (sscanf(r.c_str(), "range %u\t%511s\tbranch\tcondition\t%u\t%llu\t%llu\t%llu\t%llu\t%llu",
+                   &range, loc, &zero, &v[0], &v[1], &v[2], &v[3], &v[4]) != 8)
+            continue;
+        b.runs += v[0];
+        b.lanes += v[1];
+        b.divergent += v[2];
+        b.entered += v[3];
+        b.lanes_in += v[4];
+    }
+    if (b.runs == 0) {
+        printf("\n    no branch counted at test_count.cu:%d; the file held:\n", line);
+        for (const std::string &r : rows)
+            printf("    %s", r.c_str());
+    }
+    return b;
+}
+
+void test_branches()
+{
+    const int blocks = 2, threads = 64; /* two warps a block */
+    int *out;
+    EXPECT_OK(cudaMalloc(&out, blocks * threads * sizeof(int)));
+    auto rows = counted_rows([&] { branchy<<<blocks, threads>>>(out); });
+    Branch parity = find_branch(rows, kBranchyParity);
+    CU_ASSERT_EQUAL(parity.runs, 4);      /* once per warp */
+    CU_ASSERT_EQUAL(parity.lanes, 4 * 32);
+    CU_ASSERT_EQUAL(parity.divergent, 4); /* odd lanes in, even lanes not */
+    CU_ASSERT_EQUAL(parity.lanes_in, 4 * 16);
+    Branch block = find_branch(rows, kBranchyBlock);
+    CU_ASSERT_EQUAL(block.runs, 4);
+    CU_ASSERT_EQUAL(block.divergent, 0);  /* the whole warp goes one way */
+    CU_ASSERT_EQUAL(block.entered, 2);    /* the warps of block 1 */
+    CU_ASSERT_EQUAL(block.lanes_in, 2 * 32);
+    Branch loop = find_branch(rows, kBranchyLoop);
+    /* Per warp: k = 0 (24 lanes in), 1 (16), 2 (8), 3 (none): 3 divergent runs, the last not. */
+    CU_ASSERT_EQUAL(loop.runs, 4 * 4);
+    CU_ASSERT_EQUAL(loop.divergent, 4 * 3);
+    CU_ASSERT_EQUAL(loop.entered, 4 * 3);
+    CU_ASSERT_EQUAL(loop.lanes_in, 4 * (24 + 16 + 8));
+    CU_ASSERT_EQUAL(loop.lanes, 4 * (32 + 24 + 16 + 8));
+    std::vector<int> got(blocks * threads);
+    EXPECT_OK(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < blocks * threads; ++i) /* counting changed no result */
+        CU_ASSERT_EQUAL(got[i], (i % 2) + 2 * ((i / threads) % 2) + (i % threads) % 4);
+    cudaFree(out);
+}
+
 CU_TestInfo tests[] = {
     {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
     {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
     {"shared: column of 32x32 = 32 wavefronts, 32x33 = 1, broadcast 1", test_shared_wavefronts},
     {"only the profiler range is counted", test_only_the_range_is_counted},
+    {"branches: divergent runs, lanes reaching and going in", test_branches},
     CU_TEST_INFO_NULL,
 };
 

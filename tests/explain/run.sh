@@ -1,8 +1,12 @@
 #!/bin/bash
-# tests/explain/run.sh - make test-explain: make explain on the skeletons of labs 01, 02 and 06
-# shows the lesson's mechanism at the line the lesson names: more sectors per request (01, 06)
-# or more wavefronts per shared request (02) there than the reference needs for the same kind
-# of access, counted against the ideal. Every lab's explain.tsv says what it does not show.
+# tests/explain/run.sh - make test-explain: make explain shows each lesson's mechanism at the line
+# the lesson names, in the skeleton and not (or far less) in the reference:
+#   memory   more sectors per request (01, 06) or more wavefronts per shared request (02) at the
+#            skeleton's line than the reference needs for the same kind of access, against the ideal;
+#   branches divergent runs and few lanes in at the skeleton's branch (03, 07), exact where the
+#            emulator's size fixes them, none at the reference's, and fewer lanes in over the
+#            skeleton's whole call than over the reference's.
+# Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
 set -u
@@ -11,6 +15,26 @@ build=${BUILD:-build}
 failed=0 passed=0
 fail() { echo "   FAIL: $*"; failed=$((failed + 1)); }
 
+# explain LAB: make explain's output for LAB's skeleton, in $build/explain-test-LAB.txt (made once
+# per run); sets secs to the seconds it took, or fails and returns 1.
+declare -A explained
+explain() {
+    local lab=$1 out=$build/explain-test-$1.txt start
+    if [ -n "${explained[$lab]:-}" ]; then secs=${explained[$lab]}; return 0; fi
+    start=$(date +%s.%N)
+    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=labs >"$out" 2>&1; then
+        fail "make explain LAB=${lab%%-*} failed; its output:"
+        tail -5 "$out"
+        return 1
+    fi
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    explained[$lab]=$secs
+}
+
+# line_of FILE TEXT: the number of the first line of FILE holding TEXT ("" if none).
+line_of() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }
+
+# ---- Memory requests ----------------------------------------------------------------------------
 # lab <tab> file in labs/<lab>/ <tab> text of the lesson's line <tab> counter
 cases=$'01-coalescing\tcoalescing.cu\tout[i] = in[i] * scale[r] + bias[r];\tglobal load
 02-banks\tbanks.cu\tm = fmaxf(m, w[k]);\tshared load
@@ -18,25 +42,19 @@ cases=$'01-coalescing\tcoalescing.cu\tout[i] = in[i] * scale[r] + bias[r];\tglob
 
 while IFS=$'\t' read -r lab file text counter; do
     echo "== explain: lab $lab, $counter at: $text"
-    line=$(grep -nF -- "$text" "labs/$lab/$file" | head -1 | cut -d: -f1)
+    line=$(line_of "labs/$lab/$file" "$text")
     if [ -z "$line" ]; then
         fail "labs/$lab/$file no longer has the line the lesson names ($text): update tests/explain/run.sh"
         continue
     fi
-    start=$(date +%s.%N)
-    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=labs >"$build/explain-test-$lab.txt" 2>&1; then
-        fail "make explain LAB=${lab%%-*} failed; its output:"
-        tail -5 "$build/explain-test-$lab.txt"
-        continue
-    fi
-    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    explain "$lab" || continue
     # Yours: the worst request at the lesson's line; the reference: its whole call. Each as
     # per request over the ideal, so a float4 reference (16 sectors, ideal 16) compares fairly.
     verdict=$(awk -v loc="$file:$line" -v counter="$counter" '
         /^your code/ { part = "yours"; next }
         /^the reference/ { part = "ref"; next }
         part == "yours" && $1 == loc && index($0, counter ",") {
-            # columns: line, access ("global load, 4 B"), requests, per request, ideal, text
+            # columns: line, access ("global load, 4 B"), requests, per request, ideal, lanes, text
             n = split($0, w, / +/)
             for (i = 1; i <= n; i++) if (w[i] == "B") { per = w[i + 2]; ideal = w[i + 3]; break }
             if (ideal > 0 && per / ideal > yours) { yours = per / ideal; yours_text = per " (ideal " ideal ")" }
@@ -64,13 +82,85 @@ while IFS=$'\t' read -r lab file text counter; do
     esac
 done <<<"$cases"
 
+# ---- Branches -----------------------------------------------------------------------------------
+# The branch row of SIDE (yours|ref) at LOC in OUT: "runs divergent lanes in" ("" if none).
+branch_row() {
+    awk -v side="$1" -v loc="$2" '
+        /^your code/ { part = "yours"; next }
+        /^the reference/ { part = "ref"; next }
+        part == side && $1 == loc && $2 == "condition" { print $3, $4, $5, $6; exit }' "$3"
+}
+# The whole call's "lanes in" of SIDE in OUT.
+lanes_in() {
+    awk -v side="$1" '
+        /^your code/ { part = "yours"; next }
+        /^the reference/ { part = "ref"; next }
+        part == side && /whole call, branches:/ { for (i = 1; i <= NF; i++) if ($i == "in") { print $(i + 1); exit } }' "$2"
+}
+
+# lab <tab> who (labs|solutions) <tab> file <tab> text of the branch <tab> runs <tab> divergent
+# <tab> lanes in (or -: not checked). Exact: the emulator's size and the seeded inputs fix them.
+# 03: n = 20011, 626 warps, each holding all four classes, so its class test splits every one.
+# 07: n = 1048579, 4115 blocks of 8 warps, 8 levels: the test runs 263360 times, and in every run
+# where a lane goes in (5 levels in every warp, 3 in some) the others do not: 193405 runs,
+# 5.4 lanes in on average (16, 8, 4, 2, 1 ...). The references' branches of the same role diverge
+# nowhere.
+branch_cases=$'03-divergence\tlabs\tdivergence.cu\tif (c == 0)\t626\t626\t8.1
+03-divergence\tsolutions\tdivergence.cu\tif (c == 0)\t-\t0\t-
+07-reduction\tlabs\treduction.cu\tif (tid % (2 * s) == 0)\t263360\t193405\t5.4
+07-reduction\tsolutions\treduction.cu\tif (warp == 0) {\t-\t0\t32.0'
+
+while IFS=$'\t' read -r lab tree file text runs divergent in; do
+    who=$([ "$tree" = labs ] && echo yours || echo ref)
+    echo "== explain: lab $lab, branch of $tree/$lab/$file at: $text"
+    line=$(line_of "$tree/$lab/$file" "$text")
+    if [ -z "$line" ]; then
+        fail "$tree/$lab/$file no longer has the branch ($text): update tests/explain/run.sh"
+        continue
+    fi
+    explain "$lab" || continue
+    row=$(branch_row "$who" "$file:$line" "$build/explain-test-$lab.txt")
+    if [ -z "$row" ]; then
+        fail "expected a branch row at $file:$line for $who; got:"
+        grep -E 'condition|^your|^the ref' "$build/explain-test-$lab.txt"
+        continue
+    fi
+    read -r got_runs got_div _ got_in <<<"$row"
+    why=""
+    [ "$runs" = - ] || [ "$got_runs" = "$runs" ] || why="$why runs $got_runs, expected $runs;"
+    [ "$got_div" = "$divergent" ] || why="$why divergent runs $got_div, expected $divergent;"
+    [ "$in" = - ] || [ "$got_in" = "$in" ] || why="$why lanes in $got_in, expected $in;"
+    if [ -n "$why" ]; then
+        fail "$file:$line ($who):$why"
+    else
+        echo "   OK: $got_runs runs, $got_div divergent, $got_in lanes in (${secs} s)"
+        passed=$((passed + 1))
+    fi
+done <<<"$branch_cases"
+
+# Over the whole call, the skeleton's bodies run with fewer lanes than the reference's: at most
+# the fraction below of them.
+while IFS=$'\t' read -r lab most; do
+    echo "== explain: lab $lab, lanes in over the whole call: yours at most $most of the reference's"
+    explain "$lab" || continue
+    y=$(lanes_in yours "$build/explain-test-$lab.txt") r=$(lanes_in ref "$build/explain-test-$lab.txt")
+    if [ -z "$y" ] || [ -z "$r" ]; then
+        fail "expected a 'whole call, branches' line for both; got yours '$y', the reference '$r'"
+    elif awk -v y="$y" -v r="$r" -v m="$most" 'BEGIN { exit !(y <= m * r) }'; then
+        echo "   OK: yours $y of 32, the reference $r"
+        passed=$((passed + 1))
+    else
+        fail "expected the skeleton's lanes in ($y) to be at most $most x the reference's ($r)"
+    fi
+done <<<$'03-divergence\t0.3\n07-reduction\t0.8'
+
 echo "== explain: every lab's table says what make explain does not show"
 for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store'; then
-        fail "$t names a counter the emulator does not count (only global/shared load/store)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch)"; continue
     fi
     passed=$((passed + 1))
 done

@@ -23,14 +23,28 @@
  * instructions of one source line whose lanes, in every request, fill one
  * aligned 16-byte block each are counted as that one access.
  *
+ * Branches are counted the same way. emu-rewrite wraps the condition of every
+ * if, while and for in device code in cuda_emu::branch() (device.h), which
+ * calls count_branch() while counting: the k-th time lane i reaches a branch
+ * belongs with the k-th time lane j does, and that warp-wide execution is
+ * divergent when some of the lanes that reached it went in and some did not.
+ * A GPU issues the path of each side with the other side's lanes idle, so the
+ * lanes that went in are the lanes active in the body.
+ *
  * Counting is on only between cudaProfilerStart() and cudaProfilerStop() in a
  * program run with CUDA_EMU_COUNT=FILE; cudaProfilerStop() appends what was
  * counted since the start to FILE, one line per instruction:
  *   range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes
  *         <tab> requests <tab> lanes <tab> sectors|wavefronts <tab> ideal
  * where ideal is what the same lanes would cost reading consecutive words
- * (ceil(lanes * bytes / 32) sectors; ceil(lanes * bytes / 128) wavefronts).
- * Counting changes no result: it only records addresses.
+ * (ceil(lanes * bytes / 32) sectors; ceil(lanes * bytes / 128) wavefronts);
+ * and one line per branch:
+ *   range N <tab> file:line <tab> branch <tab> condition <tab> 0 <tab> executions
+ *         <tab> lanes <tab> divergent <tab> entered <tab> lanes in
+ * executions: warp-wide; lanes: that reached it, over all executions;
+ * divergent: executions whose lanes went both ways; entered: executions in
+ * which some lane went in (the body ran); lanes in: lanes that went in.
+ * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>
 #include <cstdio>
@@ -78,7 +92,24 @@ struct Totals {
     uint64_t ideal;      /* the same for consecutive words */
 };
 
+/* One branch as one warp executes it, until the next barrier. */
+struct BranchSite {
+    uint32_t next[32] = {};  /* per lane: executions it took part in so far */
+    std::vector<std::pair<uint32_t, uint32_t>> runs; /* per execution: lanes that reached
+                                                        it, lanes that went in */
+};
+
+/* The totals of one branch, over all warps of the range. */
+struct BranchTotals {
+    uint64_t executions; /* warp-wide */
+    uint64_t lanes;      /* lanes that reached it, over all executions */
+    uint64_t divergent;  /* executions whose lanes went both ways */
+    uint64_t entered;    /* executions in which some lane went in */
+    uint64_t lanes_in;   /* lanes that went in, over all executions */
+};
+
 std::mutex &g_totals_mutex = *new std::mutex();
+std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
 unsigned g_range;         /* cudaProfilerStart calls so far */
 
@@ -136,7 +167,19 @@ uint64_t wavefronts(const Request &r)
  * instruction may reach global or shared memory through a generic pointer). */
 struct CountState {
     std::vector<std::unordered_map<uintptr_t, Site>> warps;
+    std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by call
+                                                                           site */
 };
+
+/* The running thread's block's counting state, made on first use. */
+static CountState &count_state(Block *b)
+{
+    if (b->count == nullptr) {
+        RuntimeAllocating runtime;
+        b->count = new CountState();
+    }
+    return *b->count;
+}
 
 /* Whether A is one of the built-in indices: registers on a GPU, variables here. */
 static bool builtin_index(uintptr_t a)
@@ -150,12 +193,8 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     if (builtin_index(a))
         return;
     Block *b = t->block;
-    if (b->count == nullptr) {
-        RuntimeAllocating runtime;
-        b->count = new CountState();
-    }
+    CountState &c = count_state(b);
     RuntimeAllocating runtime; /* the maps' memory is not the kernel's heap */
-    CountState &c = *b->count;
     const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
     if (c.warps.size() <= warp)
         c.warps.resize(b->nwarps);
@@ -169,6 +208,29 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     r.mask |= 1u << lane;
     r.addr[lane] = a;
     r.bytes[lane] = (uint16_t)std::min<size_t>(n, 0xffff);
+}
+
+bool branches_counted() { return g_counting; }
+
+void count_branch(bool taken)
+{
+    const void *pc = __builtin_return_address(0);
+    Thread *t = g_thread;
+    if (!g_counting || t == nullptr)
+        return;
+    Block *b = t->block;
+    CountState &c = count_state(b);
+    RuntimeAllocating runtime;
+    const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
+    if (c.branches.size() <= warp)
+        c.branches.resize(b->nwarps);
+    BranchSite &s = c.branches[warp][pc];
+    const uint32_t k = s.next[lane]++;
+    if (s.runs.size() <= k)
+        s.runs.resize(k + 1, {0u, 0u});
+    s.runs[k].first |= 1u << lane;
+    if (taken)
+        s.runs[k].second |= 1u << lane;
 }
 
 /* The source line of the access at PC, once per PC (the symbolizer is slow); "" for code
@@ -303,6 +365,24 @@ void count_flush(Block *b)
             add_totals(v.first, *v.second.first, v.second.second);
         warp.clear();
     }
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    for (auto &warp : b->count->branches) {
+        for (auto &entry : warp) {
+            BranchTotals &t = g_branch_totals[entry.first];
+            for (const auto &run : entry.second.runs) {
+                const unsigned reached = (unsigned)__builtin_popcount(run.first);
+                const unsigned in = (unsigned)__builtin_popcount(run.second);
+                if (reached == 0)
+                    continue;
+                t.executions += 1;
+                t.lanes += reached;
+                t.divergent += in > 0 && in < reached;
+                t.entered += in > 0;
+                t.lanes_in += in;
+            }
+        }
+        warp.clear();
+    }
 }
 
 void count_block_end(Block *b)
@@ -320,6 +400,7 @@ void count_start()
         return;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_totals.clear();
+    g_branch_totals.clear();
     g_counting = true;
 }
 
@@ -345,7 +426,17 @@ void count_stop()
                 t.bytes, (unsigned long long)t.requests, (unsigned long long)t.lanes,
                 (unsigned long long)t.units, (unsigned long long)t.ideal);
     }
+    for (const auto &entry : g_branch_totals) {
+        const BranchTotals &t = entry.second;
+        if (t.executions == 0)
+            continue;
+        fprintf(f, "range %u\t%s\tbranch\tcondition\t0\t%llu\t%llu\t%llu\t%llu\t%llu\n", g_range,
+                where(entry.first).c_str(), (unsigned long long)t.executions,
+                (unsigned long long)t.lanes, (unsigned long long)t.divergent,
+                (unsigned long long)t.entered, (unsigned long long)t.lanes_in);
+    }
     g_totals.clear();
+    g_branch_totals.clear();
     fclose(f);
 }
 

@@ -5,9 +5,12 @@
 # counts (range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes <tab>
 # requests <tab> lanes <tab> sectors|wavefronts <tab> ideal; range N <tab> file:line <tab>
 # branch <tab> condition <tab> 0 <tab> executions <tab> lanes <tab> divergent <tab> entered
-# <tab> lanes in: common/emu/src/count.cpp). See explain.sh.
+# <tab> lanes in; launch N <tab> kernel <tab> blocks <tab> threads <tab> shared bytes <tab>
+# registers <tab> blocks per SM <tab> SMs: common/emu/src/count.cpp). See explain.sh.
+#   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
 #
-#   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name -f explain.awk sections counts
+#   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
+#       -f explain.awk sections counts
 
 function base(path) { sub(/.*\//, "", path); return path }
 # The text of line N of FILE, trimmed to fit a row ("" if FILE cannot be read).
@@ -62,6 +65,7 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
             ratio(tideal[key], treq[key]), treq[key]
     }
     if ("branch" in wanted) print_branches(s, file_hint)
+    if ("waves" in wanted) print_waves(s)
 }
 # The branches of section S, one row per source line, and the whole call's.
 function print_branches(s, file_hint,    k, n, i, parts, order, key) {
@@ -91,6 +95,31 @@ function line_key(k,    p, f, l) {
     f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
     return sprintf("%s:%08d", f, l)
 }
+# Launch I of section S as waves: "133 blocks on 132 SMs x 1 per SM: 2 waves, the last 1% full".
+function waves_text(s, i,    wave, waves, last) {
+    if (lper[s, i] == 0) return lblocks[s, i] " blocks that do not fit on an SM"
+    wave = lsms[s, i] * lper[s, i]
+    waves = int((lblocks[s, i] + wave - 1) / wave)
+    last = lblocks[s, i] - (waves - 1) * wave
+    return lblocks[s, i] " blocks on " lsms[s, i] " SMs x " lper[s, i] " per SM: " waves \
+        (waves == 1 ? " wave" : " waves") ", the last " sprintf("%.0f", 100 * last / wave) "% full"
+}
+# The waves of every launch of section S, in order.
+function print_waves(s,    i) {
+    if (nlaunch[s] == 0) { printf "  (no kernel launched)\n"; return }
+    for (i = 1; i <= nlaunch[s]; i++)
+        printf "  launch %s: %s\n         (%d threads a block, %d registers a thread, %d B of shared memory a block)\n",
+            lname[s, i], waves_text(s, i), lthreads[s, i], lregs[s, i], lshared[s, i]
+}
+# Section S's waves, each launch's, in a few words: "2 waves, the last 25% full".
+function waves_short(s,    i, t, w) {
+    t = ""
+    for (i = 1; i <= nlaunch[s]; i++) {
+        w = waves_text(s, i); sub(/^.*: /, "", w)
+        t = t (i > 1 ? " + " : "") w
+    }
+    return t == "" ? "none" : t
+}
 # The whole calls side by side: per counter, per request and its ideal, yours and the reference's.
 function compare(y, r,    k, a, b, unit) {
     printf "side by side, whole call        %-24s %s\n", "yours", "the reference"
@@ -102,6 +131,8 @@ function compare(y, r,    k, a, b, unit) {
             (a in treq) ? ratio(tunits[a], treq[a]) " (ideal " ratio(tideal[a], treq[a]) ")" : "none",
             (b in treq) ? ratio(tunits[b], treq[b]) " (ideal " ratio(tideal[b], treq[b]) ")" : "none"
     }
+    if ("waves" in wanted)
+        printf "  %-29s %-28s %s\n", "waves:", waves_short(y), waves_short(r)
     if ("branch" in wanted) {
         printf "  %-29s %-24s %s\n", "branch lanes in, of 32:", ratio(tbin[y], tbent[y]), ratio(tbin[r], tbent[r])
         printf "  %-29s %-24s %s\n", "divergent branches:", divergent_text(tbdiv[y], tbexec[y]),
@@ -129,7 +160,7 @@ BEGIN {
         if (f[1] == "not counted") { missing[++nmissing] = f[2]; continue }
         reading[f[1]] = f[2]
         wanted[f[1]] = 1
-        if (f[1] == "branch") continue # its own table, after the memory requests
+        if (f[1] == "branch" || f[1] == "waves") continue # their own tables, after the memory requests
         kinds[++nkinds] = f[1]
     }
     close(table)
@@ -140,6 +171,15 @@ FILENAME == ARGV[1] {
         sections[++nsections] = s
         who[s] = $4; size[s] = $5; task[s] = $3
     }
+    next
+}
+$1 ~ /^launch / {
+    if (!("waves" in wanted)) next
+    s = $1; sub(/^launch /, "", s)
+    i = ++nlaunch[s]
+    lname[s, i] = $2; lblocks[s, i] = $3; lthreads[s, i] = $4; lshared[s, i] = $5
+    lregs[s, i] = $6; lper[s, i] = $7; lsms[s, i] = $8
+    sms = $8
     next
 }
 $1 ~ /^range / && $3 == "branch" {
@@ -170,8 +210,10 @@ $1 ~ /^range / {
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
 END {
-    printf "make explain, lab %s: every warp's %s, counted by the CPU emulator (no GPU needed)\n", lab,
-        nkinds == 0 ? "branches" : ("branch" in wanted) ? "memory requests and branches" : "memory requests"
+    what = "memory requests"
+    if ("branch" in wanted) what = what " and branches"
+    if ("waves" in wanted) what = what ", and every launch's waves"
+    printf "make explain, lab %s: every warp's %s, counted by the CPU emulator (no GPU needed)\n", lab, what
     for (i = 1; i <= nsections; i++) {
         s = sections[i]
         if (who[s] == "yours")
@@ -191,6 +233,14 @@ END {
         printf "  %-13s %s\n", kinds[k] ":", reading[kinds[k]]
     printf "Counted: every plain load and store of the kernels, grouped by warp as a GPU issues them; a row adds up\n"
     printf "every instruction the compiler made of that line (an unrolled loop makes several). Atomics are not counted.\n"
+    if ("waves" in wanted) {
+        printf "Waves: a launch's blocks go to the SMs as they free up; an SM holds as many at once as its threads,\n"
+        printf "registers and shared memory allow (registers: 32 a thread, or what __launch_bounds__(N, M) allows\n"
+        printf "when it names M blocks). SMs x that many blocks make a wave; the grid takes ceil(blocks / wave) of them.\n"
+        printf "SMs: %s.\n", gpu != "" ? sms ", those of the " gpu_name " (GPU_PROFILE=" gpu "); each SM is the emulated one, compute capability 9.0" \
+            : sms ", the emulated device's (make explain GPU_PROFILE=h200, or another key of make profiles, takes that GPU's count)"
+        printf "  %-13s %s\n", "waves:", reading["waves"]
+    }
     if ("branch" in wanted) {
         printf "Branches: runs = warp-wide executions of the line's if, while or for condition; divergent = runs in which\n"
         printf "some lanes went in and others did not; lanes = lanes of the warp that reached it; in = lanes that went in,\n"

@@ -4,11 +4,13 @@
 # (at the emulator's size), with every warp's memory requests counted per source line: the
 # 32-byte sectors each global load or store touches, and the passes (wavefronts) each shared
 # access needs; and, where the lab's table asks, every warp's runs of each branch condition
-# (divergent or not, lanes in). Printed side by side with the ideal and a one-line reading of
-# each counter.
+# (divergent or not, lanes in) and the waves each launch's grid makes on the emulated device's
+# SMs (4, or GPU_PROFILE=KEY's count: --gpu, looked up with the make profiles tool). Printed side by
+# side with the ideal and a one-line reading of each counter.
 #
 #   grader/tools/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE]
+#                           [--gpu KEY --profiles EXE]
 #
 # The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
 # lab shows, and what make explain does not show for it, are its table,
@@ -22,6 +24,14 @@ table=$here/../labs/$lab/explain.tsv
 [ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
 mkdir -p "$out" || exit 2
 rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt"
+# GPU_PROFILE=KEY: the emulated device gets that GPU's SM count, so the code under test sizes its grids
+# for it and the waves are that GPU's (each SM stays the emulated compute capability 9.0 one).
+sms="" gpu_name=""
+if [ -n "$gpu" ]; then
+    line=$("$profiles" --sms "$gpu") || { echo "make explain: GPU_PROFILE=$gpu is not a GPU of make profiles" >&2; exit 2; }
+    sms=${line%%	*} gpu_name=${line#*	}
+    export CUDA_EMU_SMS="$sms"
+fi
 # Counting changes no result; the race checks stay on, as in grading.
 if ! CUDA_EMU_COUNT="$out/counts.tsv" "$harness" --profile --isolation off --worker "$worker" \
         --student "$student" --reference "$reference" >"$out/sections.txt" 2>"$out/harness.log"; then
@@ -35,5 +45,5 @@ if [ ! -s "$out/counts.tsv" ]; then
     echo "The emulator's library may predate counting: make clean, then make explain again." >&2
     exit 2
 fi
-awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" \
+awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v gpu="$gpu" -v gpu_name="$gpu_name" \
     -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"

@@ -338,12 +338,40 @@ void test_branches()
     cudaFree(out);
 }
 
+/* Every launch of the range is a line: its grid and what one SM holds of it. */
+void test_launches()
+{
+    float *in, *out;
+    EXPECT_OK(cudaMalloc(&in, 5 * 64 * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&out, 5 * 64 * sizeof(float)));
+    EXPECT_OK(cudaMemset(in, 0, 5 * 64 * sizeof(float)));
+    float *o;
+    EXPECT_OK(cudaMalloc(&o, 32 * sizeof(float)));
+    auto rows = counted_rows([&] {
+        copy_floats<<<5, 64>>>(out, in, 1);
+        broadcast_and_two_way<<<1, 32>>>(o);
+    });
+    std::vector<std::string> launches;
+    for (const std::string &r : rows)
+        if (r.compare(0, 7, "launch ") == 0)
+            launches.push_back(r.substr(r.find('\t') + 1));
+    CU_ASSERT_EQUAL_FATAL(launches.size(), 2);
+    /* kernel, blocks, threads, shared bytes, registers, blocks per SM, SMs (64 threads: 32
+     * blocks per SM, the device's limit; 64 floats of static shared memory) */
+    CU_ASSERT_STRING_EQUAL(launches[0].c_str(), "copy_floats\t5\t64\t0\t32\t32\t4\n");
+    CU_ASSERT_STRING_EQUAL(launches[1].c_str(), "broadcast_and_two_way\t1\t32\t256\t32\t32\t4\n");
+    cudaFree(o);
+    cudaFree(in);
+    cudaFree(out);
+}
+
 CU_TestInfo tests[] = {
     {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
     {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
     {"shared: column of 32x32 = 32 wavefronts, 32x33 = 1, broadcast 1", test_shared_wavefronts},
     {"only the profiler range is counted", test_only_the_range_is_counted},
     {"branches: divergent runs, lanes reaching and going in", test_branches},
+    {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
     CU_TEST_INFO_NULL,
 };
 

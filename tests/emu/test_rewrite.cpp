@@ -196,6 +196,9 @@ void test_kernels_registered()
     CU_ASSERT(has(out, "m(float x) { ::cuda_emu::kernel_launch_bounds(64); } CUDA_EMU_REGISTER_KERNEL(m) }"));
     CU_ASSERT(has(out, "static void s() { } };"));
     CU_ASSERT(has(out, "__device__ void d() { }\n"));
+    /* A minimum of blocks per SM is registered too: it sets the registers occupancy counts. */
+    out = rw("__global__ void __launch_bounds__(1024, 1) b(int *p) { }\n");
+    CU_ASSERT(has(out, "} CUDA_EMU_REGISTER_KERNEL(b) CUDA_EMU_KERNEL_BOUNDS(b, 1024, 1)\n"));
 }
 
 void test_branches_in_device_code()

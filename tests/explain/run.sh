@@ -5,7 +5,9 @@
 #            skeleton's line than the reference needs for the same kind of access, against the ideal;
 #   branches divergent runs and few lanes in at the skeleton's branch (03, 07), exact where the
 #            emulator's size fixes them, none at the reference's, and fewer lanes in over the
-#            skeleton's whole call than over the reference's.
+#            skeleton's whole call than over the reference's;
+#   waves    a last wave nearly empty in the skeleton, one full wave in the reference (08), on the
+#            emulated device's 4 SMs and on an H200's 132 (GPU_PROFILE=h200).
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
@@ -154,13 +156,40 @@ while IFS=$'\t' read -r lab most; do
     fi
 done <<<$'03-divergence\t0.3\n07-reduction\t0.8'
 
+# ---- Waves --------------------------------------------------------------------------------------
+# Lab 08 at its first speed size, a full wave + 1 block: on the emulated device (4 SMs) and with
+# GPU_PROFILE=h200 (132 SMs). The skeleton's block per item leaves a last wave nearly empty; the
+# reference's persistent grid is exactly one full wave.
+wave_cases=$'-\t4 SMs\t5 blocks on 4 SMs x 1 per SM: 2 waves, the last 25% full\t4 blocks on 4 SMs x 1 per SM: 1 wave, the last 100% full
+h200\t132 SMs\t133 blocks on 132 SMs x 1 per SM: 2 waves, the last 1% full\t132 blocks on 132 SMs x 1 per SM: 1 wave, the last 100% full'
+while IFS=$'\t' read -r key what yours ref; do
+    echo "== explain: lab 08-tail, waves on $what"
+    out=$build/explain-test-08-tail-$key.txt
+    start=$(date +%s.%N)
+    if ! $make -s --no-print-directory explain LAB=08 STUDENT=labs \
+            $([ "$key" = - ] || echo GPU_PROFILE="$key") >"$out" 2>&1; then
+        fail "make explain LAB=08 ${key#-} failed; its output:"
+        tail -5 "$out"
+        continue
+    fi
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    got_y=$(awk '/^your code/ { p = 1 } /^the reference/ { exit } p && /^  launch / { sub(/^  launch [^:]*: /, ""); print; exit }' "$out")
+    got_r=$(awk '/^the reference/ { p = 1 } p && /^  launch / { sub(/^  launch [^:]*: /, ""); print; exit }' "$out")
+    if [ "$got_y" = "$yours" ] && [ "$got_r" = "$ref" ]; then
+        echo "   OK: yours $got_y; the reference $got_r (${secs} s)"
+        passed=$((passed + 1))
+    else
+        fail "expected yours '$yours' and the reference '$ref'; got '$got_y' and '$got_r'"
+    fi
+done <<<"$wave_cases"
+
 echo "== explain: every lab's table says what make explain does not show"
 for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves)"; continue
     fi
     passed=$((passed + 1))
 done

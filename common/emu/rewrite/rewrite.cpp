@@ -97,6 +97,9 @@ class Rewriter {
     std::vector<bool> constexpr_;    /* open braces: inside a constexpr or consteval function,
                                         whose branches must stay constant expressions */
     std::vector<std::string> kernels_; /* open braces: the kernel to register when it closes */
+    std::vector<std::string> bounds_;  /* open braces: that kernel's __launch_bounds__ arguments */
+    std::string pending_bounds_;       /* __launch_bounds__ arguments of the definition whose
+                                          body opens next */
     std::vector<std::string> kernel_names_; /* every name the file declares __global__ */
     std::vector<Edit> edits_;
     std::string error_;
@@ -387,6 +390,8 @@ void Rewriter::open_brace(size_t at)
     constexpr_.push_back((!constexpr_.empty() && constexpr_.back()) ||
                          (!ns && declares_constexpr(at)));
     kernels_.push_back(kind == 2 && file_scope ? kernel_name(at) : std::string());
+    bounds_.push_back(kernels_.back().empty() ? std::string() : pending_bounds_);
+    pending_bounds_.clear();
 }
 
 /* What the declaration that the brace at BRACE opens the body of (a function,
@@ -985,6 +990,9 @@ bool Rewriter::handle_launch_bounds(size_t at, size_t *next)
             edits_.push_back(Edit{j + 1, j + 1,
                                   " ::cuda_emu::kernel_launch_bounds(" + flatten(open + 1, close) +
                                       ");"});
+            /* A minimum of blocks per SM sets the registers the occupancy API counts. */
+            if (flatten(open + 1, close).find(',') != npos)
+                pending_bounds_ = flatten(open + 1, close);
             return true;
         }
     }
@@ -1261,8 +1269,13 @@ bool Rewriter::run(std::string *error)
             if (!kernels_.empty()) {
                 if (!kernels_.back().empty())
                     edits_.push_back(Edit{i + 1, i + 1,
-                                          " CUDA_EMU_REGISTER_KERNEL(" + kernels_.back() + ")"});
+                                          " CUDA_EMU_REGISTER_KERNEL(" + kernels_.back() + ")" +
+                                              (bounds_.back().empty()
+                                                   ? std::string()
+                                                   : " CUDA_EMU_KERNEL_BOUNDS(" + kernels_.back() +
+                                                         ", " + bounds_.back() + ")")});
                 kernels_.pop_back();
+                bounds_.pop_back();
             }
         } else if (code_at(i, "<<<")) {
             ok = handle_launch(i, &next);

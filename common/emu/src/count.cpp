@@ -44,6 +44,11 @@
  * executions: warp-wide; lanes: that reached it, over all executions;
  * divergent: executions whose lanes went both ways; entered: executions in
  * which some lane went in (the body ran); lanes in: lanes that went in.
+ * and one line per kernel launch, in order, for the waves its grid makes:
+ *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
+ *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
+ * (registers: kernel_registers; blocks per SM: what the occupancy API answers,
+ * static shared memory included).
  * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>
@@ -108,7 +113,19 @@ struct BranchTotals {
     uint64_t lanes_in;   /* lanes that went in, over all executions */
 };
 
+/* One launch of the range, as the GPU's block scheduler sees it. */
+struct LaunchRecord {
+    std::string name;          /* the kernel as written at the launch */
+    unsigned long long blocks; /* in the grid */
+    unsigned threads;          /* per block */
+    size_t shared;             /* bytes per block: dynamic and static */
+    int registers;             /* per thread (kernel_registers) */
+    int per_sm;                /* blocks resident on one SM at once */
+    int sms;                   /* SMs of the emulated device */
+};
+
 std::mutex &g_totals_mutex = *new std::mutex();
+std::vector<LaunchRecord> &g_launches = *new std::vector<LaunchRecord>();
 std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
 unsigned g_range;         /* cudaProfilerStart calls so far */
@@ -208,6 +225,25 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     r.mask |= 1u << lane;
     r.addr[lane] = a;
     r.bytes[lane] = (uint16_t)std::min<size_t>(n, 0xffff);
+}
+
+void count_launch(const Launch &L)
+{
+    if (L.error.load() != cudaSuccess)
+        return;
+    LaunchRecord r;
+    r.name = L.name != nullptr ? L.name : "?";
+    for (char &c : r.name)
+        if (c == '\t' || c == '\n')
+            c = ' ';
+    r.blocks = L.nblocks;
+    r.threads = L.threads_per_block;
+    r.shared = L.smem + L.static_shared.load();
+    r.registers = kernel_registers(L.kernel);
+    r.per_sm = blocks_per_sm((int)r.threads, r.shared, r.registers);
+    r.sms = settings().sms;
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    g_launches.push_back(r);
 }
 
 bool branches_counted() { return g_counting; }
@@ -401,6 +437,7 @@ void count_start()
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_totals.clear();
     g_branch_totals.clear();
+    g_launches.clear();
     g_counting = true;
 }
 
@@ -435,8 +472,12 @@ void count_stop()
                 (unsigned long long)t.lanes, (unsigned long long)t.divergent,
                 (unsigned long long)t.entered, (unsigned long long)t.lanes_in);
     }
+    for (const LaunchRecord &r : g_launches)
+        fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,
+                r.threads, r.shared, r.registers, r.per_sm, r.sms);
     g_totals.clear();
     g_branch_totals.clear();
+    g_launches.clear();
     fclose(f);
 }
 

@@ -211,6 +211,7 @@ long long clock_ticks();
 /* The PTX special registers a kernel may read with inline asm (emu-rewrite
  * turns asm("mov.u32 %0, %%laneid;" : "=r"(x)) into x = ptx_laneid()). */
 unsigned ptx_smid();
+unsigned ptx_nsmid(); /* the emulated device's SMs */
 CUDA_EMU_INLINE unsigned ptx_laneid()
 {
     return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;
@@ -220,7 +221,6 @@ CUDA_EMU_INLINE unsigned ptx_warpid()
     return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
 }
 CUDA_EMU_INLINE unsigned ptx_nwarpid() { return 64; } /* warps an SM holds (2048 threads) */
-CUDA_EMU_INLINE unsigned ptx_nsmid() { return 4; }
 CUDA_EMU_INLINE unsigned ptx_lanemask_eq() { return 1u << ptx_laneid(); }
 CUDA_EMU_INLINE unsigned ptx_lanemask_lt() { return (1u << ptx_laneid()) - 1; }
 CUDA_EMU_INLINE unsigned ptx_lanemask_le() { return ptx_lanemask_lt() | ptx_lanemask_eq(); }

@@ -16,7 +16,8 @@
 # lab shows, and what make explain does not show for it, are its table,
 # grader/labs/NN-name/explain.tsv. Files: DIR/counts.tsv (the emulator's counts, one line per
 # memory instruction; common/emu/src/count.cpp says its columns), DIR/sections.txt,
-# DIR/explain.txt (what was printed), DIR/harness.log. Exit status: 0, or 2 with what to do.
+# DIR/explain.txt (what was printed), DIR/harness.log, and for a lab whose table has a picture
+# row DIR/access.svg (one warp's costliest request at the worst line: svg/access.awk). Exit status: 0, or 2 with what to do.
 set -u
 . "$(dirname "$0")/tool-options.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,3 +48,19 @@ if [ ! -s "$out/counts.tsv" ]; then
 fi
 awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v gpu="$gpu" -v gpu_name="$gpu_name" \
     -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"
+# A lab whose table has a picture row: one warp's costliest request at your worst line, lane by
+# lane, beside the same lanes on consecutive words (grader/tools/svg/access.awk).
+rm -f "$out/access.svg"
+reading=$(awk -F'\t' '$1 == "picture" { print $2; exit }' "$table")
+if [ -n "$reading" ]; then
+    kinds=$(awk -F'\t' '/^#/ { next } $1 ~ /^(global|shared) (load|store)$/ { k = k (k == "" ? "" : ",") $1 } END { print k }' "$table")
+    if what=$(awk -F'\t' -v kinds="$kinds" -v source="$source" -f "$here/svg/prelude.awk" \
+            -f "$here/svg/access.awk" "$out/sections.txt" "$out/counts.tsv" 2>&1 >"$out/access.svg") &&
+            [ -n "$what" ]; then
+        printf 'Picture of the worst line of %s: %s\n  %s: %s\n' "$label" "$out/access.svg" "$what" "$reading" |
+            tee -a "$out/explain.txt"
+    else
+        rm -f "$out/access.svg"
+        [ -z "$what" ] || echo "make explain: the picture could not be drawn: $what" >&2
+    fi
+fi

@@ -164,6 +164,16 @@ void test_global_sectors_per_request()
     CU_ASSERT_EQUAL(ld.requests, 2);
     CU_ASSERT_EQUAL(ld.units, 64); /* 32 per request: every lane a sector of its own */
     CU_ASSERT_EQUAL(ld.ideal, 8);
+    /* The costliest request, lane by lane: offsets from the lowest address (rounded down to
+     * 128 bytes) and sizes, for make explain's picture. */
+    std::string lanes;
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\tglobal\tload\t4\t32\t", kCopyLine);
+    for (const std::string &r : rows)
+        if (r.compare(0, 8, "request ") == 0 && r.find(where) != std::string::npos)
+            lanes = r.substr(r.find(where) + strlen(where));
+    CU_ASSERT_EQUAL(lanes.compare(0, 17, "0+4 128+4 256+4 3"), 0);
+    CU_ASSERT(lanes.find(" 3968+4\n") != std::string::npos); /* lane 31 */
     std::vector<float> got(n);
     EXPECT_OK(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; ++i) /* counting changed no result */

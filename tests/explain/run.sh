@@ -7,7 +7,9 @@
 #            emulator's size fixes them, none at the reference's, and fewer lanes in over the
 #            skeleton's whole call than over the reference's;
 #   waves    a last wave nearly empty in the skeleton, one full wave in the reference (08), on the
-#            emulated device's 4 SMs and on an H200's 132 (GPU_PROFILE=h200).
+#            emulated device's 4 SMs and on an H200's 132 (GPU_PROFILE=h200);
+#   pictures an SVG of the skeleton's worst request at the lesson's line (01, 02, 06), and the
+#            reference's worst request nearer its ideal.
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
@@ -83,6 +85,47 @@ while IFS=$'\t' read -r lab file text counter; do
        fail "expected the skeleton's $counter at $file:$line to cost more per request than the reference's; yours $y, reference $r" ;;
     esac
 done <<<"$cases"
+
+# ---- Pictures -----------------------------------------------------------------------------------
+# Labs 01, 02 and 06 draw one warp's costliest request at the worst line (build/explain/NAME/
+# access.svg): the skeleton's, exactly, at the lesson's line; the reference's nearer its ideal.
+# lab <tab> what the skeleton's picture shows
+pictures=$'01-coalescing\tglobal load at coalescing.cu:24: 32 sectors for 32 lanes (ideal 4)
+02-banks\tshared load at banks.cu:52: 32 wavefronts for 32 lanes (ideal 1)
+06-transpose\tglobal store at transpose.cu:31: 32 sectors for 32 lanes (ideal 4)'
+# The picture line's cost over its ideal in an explain output ("" if it has none).
+picture_ratio() {
+    awk '/^Picture of the worst line/ { getline; if (match($0, /: [0-9]+ [a-z]+ for [0-9]+ lanes \(ideal [0-9]+\)/)) {
+        split(substr($0, RSTART + 2, RLENGTH - 3), w, " "); print w[1] / w[7]; exit } }' "$1"
+}
+while IFS=$'\t' read -r lab want; do
+    echo "== explain: lab $lab, the picture of the worst line"
+    explain "$lab" || continue
+    svg=$build/explain/${lab#*-}/access.svg
+    got=$(awk '/^Picture of the worst line/ { getline; sub(/^  /, ""); sub(/\): .*/, ")"); print; exit }' "$build/explain-test-$lab.txt")
+    if [ "$got" != "$want" ]; then
+        fail "expected the skeleton's picture of '$want'; got '$got'"
+        continue
+    fi
+    if [ "$(head -c 4 "$svg" 2>/dev/null)" != "<svg" ] || [ "$(tail -n 1 "$svg")" != "</svg>" ] ||
+            [ "$(grep -c '<rect' "$svg")" -lt 64 ]; then
+        fail "expected an SVG of 32 lanes and their sectors or banks at $svg"
+        continue
+    fi
+    ref_out=$build/explain-test-$lab-solutions.txt
+    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=solutions >"$ref_out" 2>&1; then
+        fail "make explain LAB=${lab%%-*} STUDENT=solutions failed; its output:"
+        tail -5 "$ref_out"
+        continue
+    fi
+    y=$(picture_ratio "$build/explain-test-$lab.txt") r=$(picture_ratio "$ref_out")
+    if [ -n "$y" ] && [ -n "$r" ] && awk -v y="$y" -v r="$r" 'BEGIN { exit !(r < y) }'; then
+        echo "   OK: yours $got, $svg; the reference's worst at $r x its ideal"
+        passed=$((passed + 1))
+    else
+        fail "expected the reference's worst request nearer its ideal than the skeleton's; yours '$y' x, the reference '$r' x"
+    fi
+done <<<"$pictures"
 
 # ---- Branches -----------------------------------------------------------------------------------
 # The branch row of SIDE (yours|ref) at LOC in OUT: "runs divergent lanes in" ("" if none).
@@ -188,8 +231,8 @@ for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture)"; continue
     fi
     passed=$((passed + 1))
 done

@@ -44,6 +44,11 @@
  * executions: warp-wide; lanes: that reached it, over all executions;
  * divergent: executions whose lanes went both ways; entered: executions in
  * which some lane went in (the body ran); lanes in: lanes that went in.
+ * one line per memory instruction with its costliest request, lane by lane:
+ *   request N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes
+ *           <tab> sectors|wavefronts <tab> OFFSET+SIZE ... (32 of them, "-" for a
+ *           lane that took no part; OFFSET in bytes from the lowest address
+ *           rounded down to 128, which keeps each lane's sector and bank)
  * and one line per kernel launch, in order, for the waves its grid makes:
  *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
@@ -95,6 +100,8 @@ struct Totals {
     uint64_t lanes;      /* lanes over all requests */
     uint64_t units;      /* sectors (global) or wavefronts (shared) */
     uint64_t ideal;      /* the same for consecutive words */
+    Request worst;       /* its costliest request, the first of them (make explain's picture) */
+    uint64_t worst_units; /* what that request costs; 0 until one is seen */
 };
 
 /* One branch as one warp executes it, until the next barrier. */
@@ -341,7 +348,12 @@ void add_totals(const void *pc, const Site &s, const std::vector<Request> &reque
         t.bytes = std::max(t.bytes, width);
         t.requests += 1;
         t.lanes += lanes;
-        t.units += s.shared ? wavefronts(r) : sectors(r);
+        const uint64_t units = s.shared ? wavefronts(r) : sectors(r);
+        t.units += units;
+        if (units > t.worst_units) {
+            t.worst = r;
+            t.worst_units = units;
+        }
         t.ideal += s.shared ? (lanes * width + 127) / 128 : (lanes * width + 31) / 32;
     }
 }
@@ -462,6 +474,27 @@ void count_stop()
                 where(t.pc).c_str(), t.shared ? "shared" : "global", t.write ? "store" : "load",
                 t.bytes, (unsigned long long)t.requests, (unsigned long long)t.lanes,
                 (unsigned long long)t.units, (unsigned long long)t.ideal);
+    }
+    for (const auto &entry : g_totals) {
+        const Totals &t = entry.second;
+        if (t.worst_units == 0)
+            continue;
+        uintptr_t base = UINTPTR_MAX;
+        for (unsigned l = 0; l < 32; ++l)
+            if (t.worst.mask >> l & 1)
+                base = std::min(base, t.worst.addr[l]);
+        base &= ~(uintptr_t)127; /* keeps every lane's sector and bank */
+        fprintf(f, "request %u\t%s\t%s\t%s\t%u\t%llu\t", g_range, where(t.pc).c_str(),
+                t.shared ? "shared" : "global", t.write ? "store" : "load", t.bytes,
+                (unsigned long long)t.worst_units);
+        for (unsigned l = 0; l < 32; ++l) {
+            if (t.worst.mask >> l & 1)
+                fprintf(f, "%s%llu+%u", l ? " " : "", (unsigned long long)(t.worst.addr[l] - base),
+                        (unsigned)t.worst.bytes[l]);
+            else
+                fprintf(f, "%s-", l ? " " : "");
+        }
+        fputc('\n', f);
     }
     for (const auto &entry : g_branch_totals) {
         const BranchTotals &t = entry.second;

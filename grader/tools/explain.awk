@@ -6,7 +6,8 @@
 # requests <tab> lanes <tab> sectors|wavefronts <tab> ideal; range N <tab> file:line <tab>
 # branch <tab> condition <tab> 0 <tab> executions <tab> lanes <tab> divergent <tab> entered
 # <tab> lanes in; launch N <tab> kernel <tab> blocks <tab> threads <tab> shared bytes <tab>
-# registers <tab> blocks per SM <tab> SMs: common/emu/src/count.cpp). See explain.sh.
+# registers <tab> blocks per SM <tab> SMs; loads N <tab> file:line of a store <tab> runs <tab>
+# loads <tab> bytes <tab> most bytes: common/emu/src/count.cpp). See explain.sh.
 #   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
 #
 #   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
@@ -66,6 +67,7 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
     }
     if ("branch" in wanted) print_branches(s, file_hint)
     if ("waves" in wanted) print_waves(s)
+    if ("loads in flight" in wanted) print_inflight(s, file_hint)
 }
 # The branches of section S, one row per source line, and the whole call's.
 function print_branches(s, file_hint,    k, n, i, parts, order, key) {
@@ -94,6 +96,29 @@ function line_key(k,    p, f, l) {
     split(k, p, SUBSEP)
     f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
     return sprintf("%s:%08d", f, l)
+}
+# The loads a thread had in flight before each store of section S, one row per store's line.
+function print_inflight(s, file_hint,    k, n, i, parts, order, key) {
+    n = 0
+    for (k in fruns) {
+        split(k, parts, SUBSEP)
+        if (parts[1] == s) order[++n] = k
+    }
+    for (i = 2; i <= n; i++) {
+        key = order[i]
+        for (k = i - 1; k >= 1 && line_key(order[k]) > line_key(key); k--) order[k + 1] = order[k]
+        order[k + 1] = key
+    }
+    if (n == 0) { printf "  (no store after a load)\n"; return }
+    printf "  %-22s %-20s %9s %12s %6s %6s\n", "line (a store)", "loads in flight", "stores", "loads", "bytes", "most"
+    for (i = 1; i <= n; i++) {
+        split(order[i], parts, SUBSEP)
+        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", parts[2], "before it", fruns[order[i]],
+            ratio(floads[order[i]], fruns[order[i]]), ratio(fbytes[order[i]], fruns[order[i]]),
+            fmost[order[i]], text_of(parts[2], file_hint)
+    }
+    printf "  whole call, loads in flight: %s bytes a thread before a store (%s loads; the most %d bytes)\n",
+        ratio(tfbytes[s], tfruns[s]), ratio(tfloads[s], tfruns[s]), tfmost[s]
 }
 # Launch I of section S as waves: "133 blocks on 132 SMs x 1 per SM: 2 waves, the last 1% full".
 function waves_text(s, i,    wave, waves, last) {
@@ -133,6 +158,8 @@ function compare(y, r,    k, a, b, unit) {
     }
     if ("waves" in wanted)
         printf "  %-29s %-28s %s\n", "waves:", waves_short(y), waves_short(r)
+    if ("loads in flight" in wanted)
+        printf "  %-29s %-24s %s\n", "bytes in flight a thread:", ratio(tfbytes[y], tfruns[y]), ratio(tfbytes[r], tfruns[r])
     if ("branch" in wanted) {
         printf "  %-29s %-24s %s\n", "branch lanes in, of 32:", ratio(tbin[y], tbent[y]), ratio(tbin[r], tbent[r])
         printf "  %-29s %-24s %s\n", "divergent branches:", divergent_text(tbdiv[y], tbexec[y]),
@@ -160,7 +187,8 @@ BEGIN {
         if (f[1] == "not counted") { missing[++nmissing] = f[2]; continue }
         reading[f[1]] = f[2]
         wanted[f[1]] = 1
-        if (f[1] == "branch" || f[1] == "waves") continue # their own tables, after the memory requests
+        if (f[1] == "branch" || f[1] == "waves" || f[1] == "loads in flight") continue # their own tables
+
         kinds[++nkinds] = f[1]
     }
     close(table)
@@ -171,6 +199,18 @@ FILENAME == ARGV[1] {
         sections[++nsections] = s
         who[s] = $4; size[s] = $5; task[s] = $3
     }
+    next
+}
+$1 ~ /^loads / {
+    if (!("loads in flight" in wanted)) next
+    s = $1; sub(/^loads /, "", s)
+    loc = $2
+    sub(/^.*\//, "", loc)
+    if (loc !~ /:[0-9]+$/) loc = "(no line info)"
+    path[loc] = $2
+    k = s SUBSEP loc
+    fruns[k] += $3; floads[k] += $4; fbytes[k] += $5; if ($6 > fmost[k]) fmost[k] = $6
+    tfruns[s] += $3; tfloads[s] += $4; tfbytes[s] += $5; if ($6 > tfmost[s]) tfmost[s] = $6
     next
 }
 $1 ~ /^launch / {
@@ -213,6 +253,7 @@ END {
     what = "memory requests"
     if ("branch" in wanted) what = what " and branches"
     if ("waves" in wanted) what = what ", and every launch's waves"
+    if ("loads in flight" in wanted) what = what ", and the loads each thread keeps in flight"
     printf "make explain, lab %s: every warp's %s, counted by the CPU emulator (no GPU needed)\n", lab, what
     for (i = 1; i <= nsections; i++) {
         s = sections[i]
@@ -233,6 +274,12 @@ END {
         printf "  %-13s %s\n", kinds[k] ":", reading[kinds[k]]
     printf "Counted: every plain load and store of the kernels, grouped by warp as a GPU issues them; a row adds up\n"
     printf "every instruction the compiler made of that line (an unrolled loop makes several). Atomics are not counted.\n"
+    if ("loads in flight" in wanted) {
+        printf "Loads in flight: a GPU issues a thread's loads back to back and waits only where a value is first used;\n"
+        printf "the emulator counts the global loads (and their bytes) a thread issued since its previous store, at each\n"
+        printf "store: in a streaming kernel that store uses what they loaded, so they were in flight together.\n"
+        printf "  %-13s %s\n", "in flight:", reading["loads in flight"]
+    }
     if ("waves" in wanted) {
         printf "Waves: a launch's blocks go to the SMs as they free up; an SM holds as many at once as its threads,\n"
         printf "registers and shared memory allow (registers: 32 a thread, or what __launch_bounds__(N, M) allows\n"

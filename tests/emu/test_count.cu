@@ -211,6 +211,20 @@ void test_float4_is_one_16_byte_request()
     CU_ASSERT_EQUAL(st.bytes, 16);
     CU_ASSERT_EQUAL(st.requests, 2);
     CU_ASSERT_EQUAL(st.units, 32);
+    /* Loads in flight: each of the 64 threads loads its 16 bytes, then stores them. */
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\t", kFloat4Line);
+    unsigned long long runs = 0, loads = 0, bytes = 0, most = 0;
+    for (const std::string &r : rows) {
+        unsigned range;
+        char loc[512];
+        if (r.compare(0, 6, "loads ") == 0 && r.find(where) != std::string::npos)
+            CU_ASSERT_EQUAL(sscanf(r.c_str(), "loads %u\t%511s\t%llu\t%llu\t%llu\t%llu", &range, loc,
+                                   &runs, &loads, &bytes, &most), 6);
+    }
+    CU_ASSERT_EQUAL(runs, 64);
+    CU_ASSERT_EQUAL(bytes, 64 * 16);
+    CU_ASSERT_EQUAL(most, 16);
 
     rows = counted_rows([&] { scale_float4<<<1, n>>>(out, in); });
     ld = find(rows, kScaleLine, "global", "load");

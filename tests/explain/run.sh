@@ -9,7 +9,9 @@
 #   waves    a last wave nearly empty in the skeleton, one full wave in the reference (08), on the
 #            emulated device's 4 SMs and on an H200's 132 (GPU_PROFILE=h200);
 #   pictures an SVG of the skeleton's worst request at the lesson's line (01, 02, 06), and the
-#            reference's worst request nearer its ideal.
+#            reference's worst request nearer its ideal;
+#   in flight the bytes a thread loads before its store: 4 in the skeleton, up to 256 in the
+#            reference (04).
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
@@ -226,13 +228,29 @@ while IFS=$'\t' read -r key what yours ref; do
     fi
 done <<<"$wave_cases"
 
+# ---- Loads in flight ----------------------------------------------------------------------------
+# Lab 04's memory task: the skeleton's thread loads 4 bytes before each store; the reference's
+# 16 float4 loads, 256 bytes, before its first store (fewer in the last rounds of the grid).
+echo "== explain: lab 04-ilp, bytes in flight a thread: yours 4.0, the reference's at most 256"
+if explain 04-ilp; then
+    row=$(awk '/^side by side/ { n++ } n == 1 && /bytes in flight a thread:/ { print $6, $7; exit }' "$build/explain-test-04-ilp.txt")
+    most=$(awk '/^the reference/ { p = 1 } p && /whole call, loads in flight:/ { for (i = 1; i <= NF; i++) if ($i == "most") { print $(i + 1); exit } }' "$build/explain-test-04-ilp.txt")
+    read -r y r <<<"$row"
+    if [ "$y" = 4.0 ] && [ "$most" = 256 ] && awk -v r="$r" 'BEGIN { exit !(r >= 128) }'; then
+        echo "   OK: yours $y bytes, the reference $r on average, $most at most (${secs} s)"
+        passed=$((passed + 1))
+    else
+        fail "expected yours 4.0 bytes in flight, the reference at least 128 on average and 256 at most; got yours '$y', the reference '$r', most '$most'"
+    fi
+fi
+
 echo "== explain: every lab's table says what make explain does not show"
 for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight)"; continue
     fi
     passed=$((passed + 1))
 done

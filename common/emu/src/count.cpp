@@ -49,6 +49,13 @@
  *           <tab> sectors|wavefronts <tab> OFFSET+SIZE ... (32 of them, "-" for a
  *           lane that took no part; OFFSET in bytes from the lowest address
  *           rounded down to 128, which keeps each lane's sector and bank)
+ * one line per store that followed loads of the same thread, for the loads a
+ * thread keeps in flight (a GPU issues independent loads back to back and
+ * waits at the first use; in a streaming kernel the store comes right after):
+ *   loads N <tab> file:line of the store <tab> runs <tab> loads <tab> bytes
+ *         <tab> the most bytes of one run
+ * (runs: stores that followed at least one global load of their thread since
+ * its previous store; loads and bytes: of those runs, summed)
  * and one line per kernel launch, in order, for the waves its grid makes:
  *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
@@ -111,6 +118,14 @@ struct BranchSite {
                                                         it, lanes that went in */
 };
 
+/* The loads a thread issued before a store, at that store, over all threads of the range. */
+struct InFlight {
+    uint64_t runs;       /* stores that followed at least one load */
+    uint64_t loads;      /* global loads before them, since the previous store */
+    uint64_t bytes;      /* their bytes */
+    uint64_t most;       /* the most bytes of one run */
+};
+
 /* The totals of one branch, over all warps of the range. */
 struct BranchTotals {
     uint64_t executions; /* warp-wide */
@@ -134,6 +149,7 @@ struct LaunchRecord {
 std::mutex &g_totals_mutex = *new std::mutex();
 std::vector<LaunchRecord> &g_launches = *new std::vector<LaunchRecord>();
 std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
+std::map<const void *, InFlight> &g_inflight = *new std::map<const void *, InFlight>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
 unsigned g_range;         /* cudaProfilerStart calls so far */
 
@@ -193,6 +209,7 @@ struct CountState {
     std::vector<std::unordered_map<uintptr_t, Site>> warps;
     std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by call
                                                                            site */
+    std::unordered_map<const void *, InFlight> inflight; /* by the store's call site */
 };
 
 /* The running thread's block's counting state, made on first use. */
@@ -219,6 +236,30 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     Block *b = t->block;
     CountState &c = count_state(b);
     RuntimeAllocating runtime; /* the maps' memory is not the kernel's heap */
+    /* Loads in flight: a GPU issues a thread's independent loads back to back and waits at
+     * the first use; a store (of what they loaded, in a streaming kernel) is where the run of
+     * loads ends at the latest. */
+    const uintptr_t after_store = reinterpret_cast<uintptr_t>(pc) - reinterpret_cast<uintptr_t>(t->copy_pc);
+    if (!write && !shared && t->copy_pc != nullptr && after_store < 64) {
+        /* g++ reports a memory-to-memory copy (a float4 assignment) as its store's hook, then
+         * at once its load's: one load, used at once. */
+        InFlight &f = c.inflight[pc];
+        f.runs += 1;
+        f.loads += 1;
+        f.bytes += n;
+        f.most = std::max<uint64_t>(f.most, n);
+    } else if (!write && !shared) {
+        t->run_loads += 1;
+        t->run_bytes += (uint32_t)n;
+    } else if (write && t->run_loads > 0) {
+        InFlight &f = c.inflight[pc];
+        f.runs += 1;
+        f.loads += t->run_loads;
+        f.bytes += t->run_bytes;
+        f.most = std::max<uint64_t>(f.most, t->run_bytes);
+        t->run_loads = t->run_bytes = 0;
+    }
+    t->copy_pc = write && t->run_loads == 0 ? pc : nullptr;
     const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
     if (c.warps.size() <= warp)
         c.warps.resize(b->nwarps);
@@ -414,6 +455,14 @@ void count_flush(Block *b)
         warp.clear();
     }
     std::lock_guard<std::mutex> lock(g_totals_mutex);
+    for (auto &entry : b->count->inflight) {
+        InFlight &t = g_inflight[entry.first];
+        t.runs += entry.second.runs;
+        t.loads += entry.second.loads;
+        t.bytes += entry.second.bytes;
+        t.most = std::max(t.most, entry.second.most);
+    }
+    b->count->inflight.clear();
     for (auto &warp : b->count->branches) {
         for (auto &entry : warp) {
             BranchTotals &t = g_branch_totals[entry.first];
@@ -449,6 +498,7 @@ void count_start()
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_totals.clear();
     g_branch_totals.clear();
+    g_inflight.clear();
     g_launches.clear();
     g_counting = true;
 }
@@ -505,11 +555,16 @@ void count_stop()
                 (unsigned long long)t.lanes, (unsigned long long)t.divergent,
                 (unsigned long long)t.entered, (unsigned long long)t.lanes_in);
     }
+    for (const auto &entry : g_inflight)
+        fprintf(f, "loads %u\t%s\t%llu\t%llu\t%llu\t%llu\n", g_range, where(entry.first).c_str(),
+                (unsigned long long)entry.second.runs, (unsigned long long)entry.second.loads,
+                (unsigned long long)entry.second.bytes, (unsigned long long)entry.second.most);
     for (const LaunchRecord &r : g_launches)
         fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,
                 r.threads, r.shared, r.registers, r.per_sm, r.sms);
     g_totals.clear();
     g_branch_totals.clear();
+    g_inflight.clear();
     g_launches.clear();
     fclose(f);
 }

@@ -112,6 +112,10 @@ struct Thread {
     int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
     int bar_pred;             /* its predicate for the __syncthreads_* variants */
     int bar_result;           /* the variant's result, set when the barrier opens */
+    uint32_t run_loads;       /* global loads since its last store, while counting (count.cpp) */
+    uint32_t run_bytes;       /* their bytes */
+    const void *copy_pc;      /* its last access, when a store with no load before it: a
+                                 load hooked right after it is that copy's */
     unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
     unsigned tile_count;      /* and its size */
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */

@@ -1,6 +1,7 @@
 # explain.awk - make explain's table: per speed problem, your call's and the reference's memory
 # requests per source line, as the CPU emulator counted them, with the ideal and a reading of
-# each counter (-v table=grader/labs/NN-name/explain.tsv). Reads the harness's section lines
+# each counter (-v table=grader/labs/NN-name/explain.tsv); where the table asks, the branches,
+# the loads in flight before each store and every launch's waves too. Reads the harness's section lines
 # (section N <tab> check C <tab> TASK <tab> yours|reference <tab> SIZE), then the emulator's
 # counts (range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes <tab>
 # requests <tab> lanes <tab> sectors|wavefronts <tab> ideal; range N <tab> file:line <tab>

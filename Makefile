@@ -9,9 +9,10 @@
 #   make bench [LAB=x]         skeleton vs ladder vs reference vs hardware ceiling, one table (GPU)
 #   make profile LAB=x         your kernel's and the reference's key counters, side by side (GPU,
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
-#   make explain LAB=x [STUDENT=dir]  the lab's mechanism counted by the CPU emulator, per
-#                              source line, yours beside the reference's (sectors per request,
-#                              bank-conflict wavefronts ...; no GPU needed)
+#   make explain LAB=x [STUDENT=dir] [GPU_PROFILE=h200]  the lab's mechanism counted by the
+#                              CPU emulator, per source line, yours beside the reference's
+#                              (sectors per request, bank-conflict wavefronts, divergent
+#                              branches, waves on that GPU's SMs ...; no GPU needed)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's harness and workers
@@ -577,7 +578,8 @@ profile: $(DRIVER)
 	    $(MAKE) -s --no-print-directory profile-lab-$$labs
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
-# warp's memory requests counted per source line; the lab's counters are grader/labs/NN-name/explain.tsv.
+# warp's memory requests and branches counted per source line; the lab's counters are
+# grader/labs/NN-name/explain.tsv.
 explain: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \
@@ -596,8 +598,9 @@ profile-lab-%: runner-%
 	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
 	    $(if $(filter timeline,$(PROFILE_$*)),--timeline)
 
-explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
-	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$*
+explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
+	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$* \
+	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

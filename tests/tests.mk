@@ -11,8 +11,11 @@
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk)
-#   test-explain  make explain on the skeletons of labs 01, 02 and 06: more sectors or wavefronts
-#                 per request than the reference at the line each lesson names; every lab's
+#   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
+#                 the reference at the line each lesson names (01, 02, 06), divergent branches
+#                 and few lanes in where the reference has none (03, 07), a last wave nearly
+#                 empty where the reference's is full (08, on 4 SMs and on an H200's 132), an SVG
+#                 of the worst request (01, 02, 06), fewer bytes in flight (04); every lab's
 #                 explain.tsv says what it does not show (tests/explain/run.sh; the counters
 #                 themselves are proven on known kernels in test-emulator's count suite)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
@@ -121,7 +124,7 @@ ifndef STUDENT_KIT
 endif
 	$(MAKE) --no-print-directory runners MODE=emu EMU=1 STUDENT=labs
 
-# make explain on three skeletons (the emulated pieces built first, one make at a time).
+# make explain on the skeletons (the emulated pieces built first, one make at a time).
 test-explain: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/explain/run.sh
 

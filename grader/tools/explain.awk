@@ -1,11 +1,18 @@
 # explain.awk - make explain's table: per speed problem, your call's and the reference's memory
 # requests per source line, as the CPU emulator counted them, with the ideal and a reading of
-# each counter (-v table=grader/labs/NN-name/explain.tsv). Reads the harness's section lines
+# each counter (-v table=grader/labs/NN-name/explain.tsv); where the table asks, the branches,
+# the loads in flight before each store and every launch's waves too. Reads the harness's section lines
 # (section N <tab> check C <tab> TASK <tab> yours|reference <tab> SIZE), then the emulator's
 # counts (range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes <tab>
-# requests <tab> lanes <tab> sectors|wavefronts <tab> ideal). See explain.sh.
+# requests <tab> lanes <tab> sectors|wavefronts <tab> ideal; range N <tab> file:line <tab>
+# branch <tab> condition <tab> 0 <tab> executions <tab> lanes <tab> divergent <tab> entered
+# <tab> lanes in; launch N <tab> kernel <tab> blocks <tab> threads <tab> shared bytes <tab>
+# registers <tab> blocks per SM <tab> SMs; loads N <tab> file:line of a store <tab> runs <tab>
+# loads <tab> bytes <tab> most bytes: common/emu/src/count.cpp). See explain.sh.
+#   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
 #
-#   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name -f explain.awk sections counts
+#   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
+#       -f explain.awk sections counts
 
 function base(path) { sub(/.*\//, "", path); return path }
 # The text of line N of FILE, trimmed to fit a row ("" if FILE cannot be read).
@@ -21,6 +28,11 @@ function source_line(file, n,    line, i, r) {
     return text_cache[file, n] = line
 }
 function ratio(a, b) { return b > 0 ? sprintf("%.1f", a / b) : "-" }
+function percent(a, b) { return b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
+# Divergent executions of a whole call: "N of M (P%)", with a finer percentage below 1%.
+function divergent_text(d, e) {
+    return d " of " e " (" (e > 0 && d > 0 && 100 * d / e < 1 ? sprintf("%.2f%%", 100 * d / e) : percent(d, e)) ")"
+}
 # Prints the rows of section S: one per source line and counter, then the whole call.
 function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, order, unit) {
     n = 0
@@ -35,18 +47,18 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
         for (k = i - 1; k >= 1 && sort_key(order[k]) > sort_key(key); k--) order[k + 1] = order[k]
         order[k + 1] = key
     }
-    printf "  %-22s %-20s %9s %12s %6s\n", "line", "access", "requests", "per request", "ideal"
+    printf "  %-22s %-20s %9s %12s %6s %6s\n", "line", "access", "requests", "per request", "ideal", "lanes"
     rows = 0
     for (i = 1; i <= n; i++) {
         split(order[i], parts, SUBSEP)
         loc = parts[2]
         unit = parts[3] == "shared" ? "wavefronts" : "sectors"
-        printf "  %-22s %-20s %9d %12s %6s  %s\n", loc, parts[3] " " parts[4] ", " parts[5] " B",
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", loc, parts[3] " " parts[4] ", " parts[5] " B",
             req[order[i]], ratio(units[order[i]], req[order[i]]), ratio(ideal[order[i]], req[order[i]]),
-            text_of(loc, file_hint)
+            ratio(lanes[order[i]], req[order[i]]), text_of(loc, file_hint)
         rows++
     }
-    if (rows == 0) printf "  (no access of the kinds this lab looks at)\n"
+    if (rows == 0 && nkinds > 0) printf "  (no access of the kinds this lab looks at)\n"
     for (k = 1; k <= nkinds; k++) {
         key = s SUBSEP kinds[k]
         if (!(key in treq)) continue
@@ -54,6 +66,85 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
             kinds[k] ~ /^shared/ ? "wavefronts" : "sectors", ratio(tunits[key], treq[key]),
             ratio(tideal[key], treq[key]), treq[key]
     }
+    if ("branch" in wanted) print_branches(s, file_hint)
+    if ("waves" in wanted) print_waves(s)
+    if ("loads in flight" in wanted) print_inflight(s, file_hint)
+}
+# The branches of section S, one row per source line, and the whole call's.
+function print_branches(s, file_hint,    k, n, i, parts, order, key) {
+    n = 0
+    for (k in bexec) {
+        split(k, parts, SUBSEP)
+        if (parts[1] == s) order[++n] = k
+    }
+    for (i = 2; i <= n; i++) {
+        key = order[i]
+        for (k = i - 1; k >= 1 && line_key(order[k]) > line_key(key); k--) order[k + 1] = order[k]
+        order[k + 1] = key
+    }
+    if (n == 0) { printf "  (no branch in the kernels)\n"; return }
+    printf "  %-22s %-20s %9s %12s %6s %6s\n", "line", "branch", "runs", "divergent", "lanes", "in"
+    for (i = 1; i <= n; i++) {
+        split(order[i], parts, SUBSEP)
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", parts[2], "condition", bexec[order[i]],
+            bdiv[order[i]], ratio(blanes[order[i]], bexec[order[i]]),
+            ratio(bin[order[i]], bent[order[i]]), text_of(parts[2], file_hint)
+    }
+    printf "  whole call, branches:     lanes in %s of 32 when a body runs; divergent: %s\n",
+        ratio(tbin[s], tbent[s]), divergent_text(tbdiv[s], tbexec[s])
+}
+function line_key(k,    p, f, l) {
+    split(k, p, SUBSEP)
+    f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
+    return sprintf("%s:%08d", f, l)
+}
+# The loads a thread had in flight before each store of section S, one row per store's line.
+function print_inflight(s, file_hint,    k, n, i, parts, order, key) {
+    n = 0
+    for (k in fruns) {
+        split(k, parts, SUBSEP)
+        if (parts[1] == s) order[++n] = k
+    }
+    for (i = 2; i <= n; i++) {
+        key = order[i]
+        for (k = i - 1; k >= 1 && line_key(order[k]) > line_key(key); k--) order[k + 1] = order[k]
+        order[k + 1] = key
+    }
+    if (n == 0) { printf "  (no store after a load)\n"; return }
+    printf "  %-22s %-20s %9s %12s %6s %6s\n", "line (a store)", "loads in flight", "stores", "loads", "bytes", "most"
+    for (i = 1; i <= n; i++) {
+        split(order[i], parts, SUBSEP)
+        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", parts[2], "before it", fruns[order[i]],
+            ratio(floads[order[i]], fruns[order[i]]), ratio(fbytes[order[i]], fruns[order[i]]),
+            fmost[order[i]], text_of(parts[2], file_hint)
+    }
+    printf "  whole call, loads in flight: %s bytes a thread before a store (%s loads; the most %d bytes)\n",
+        ratio(tfbytes[s], tfruns[s]), ratio(tfloads[s], tfruns[s]), tfmost[s]
+}
+# Launch I of section S as waves: "133 blocks on 132 SMs x 1 per SM: 2 waves, the last 1% full".
+function waves_text(s, i,    wave, waves, last) {
+    if (lper[s, i] == 0) return lblocks[s, i] " blocks that do not fit on an SM"
+    wave = lsms[s, i] * lper[s, i]
+    waves = int((lblocks[s, i] + wave - 1) / wave)
+    last = lblocks[s, i] - (waves - 1) * wave
+    return lblocks[s, i] " blocks on " lsms[s, i] " SMs x " lper[s, i] " per SM: " waves \
+        (waves == 1 ? " wave" : " waves") ", the last " sprintf("%.0f", 100 * last / wave) "% full"
+}
+# The waves of every launch of section S, in order.
+function print_waves(s,    i) {
+    if (nlaunch[s] == 0) { printf "  (no kernel launched)\n"; return }
+    for (i = 1; i <= nlaunch[s]; i++)
+        printf "  launch %s: %s\n         (%d threads a block, %d registers a thread, %d B of shared memory a block)\n",
+            lname[s, i], waves_text(s, i), lthreads[s, i], lregs[s, i], lshared[s, i]
+}
+# Section S's waves, each launch's, in a few words: "2 waves, the last 25% full".
+function waves_short(s,    i, t, w) {
+    t = ""
+    for (i = 1; i <= nlaunch[s]; i++) {
+        w = waves_text(s, i); sub(/^.*: /, "", w)
+        t = t (i > 1 ? " + " : "") w
+    }
+    return t == "" ? "none" : t
 }
 # The whole calls side by side: per counter, per request and its ideal, yours and the reference's.
 function compare(y, r,    k, a, b, unit) {
@@ -65,6 +156,15 @@ function compare(y, r,    k, a, b, unit) {
         printf "  %-29s %-24s %s\n", kinds[k] " " unit ":",
             (a in treq) ? ratio(tunits[a], treq[a]) " (ideal " ratio(tideal[a], treq[a]) ")" : "none",
             (b in treq) ? ratio(tunits[b], treq[b]) " (ideal " ratio(tideal[b], treq[b]) ")" : "none"
+    }
+    if ("waves" in wanted)
+        printf "  %-29s %-28s %s\n", "waves:", waves_short(y), waves_short(r)
+    if ("loads in flight" in wanted)
+        printf "  %-29s %-24s %s\n", "bytes in flight a thread:", ratio(tfbytes[y], tfruns[y]), ratio(tfbytes[r], tfruns[r])
+    if ("branch" in wanted) {
+        printf "  %-29s %-24s %s\n", "branch lanes in, of 32:", ratio(tbin[y], tbent[y]), ratio(tbin[r], tbent[r])
+        printf "  %-29s %-24s %s\n", "divergent branches:", divergent_text(tbdiv[y], tbexec[y]),
+            divergent_text(tbdiv[r], tbexec[r])
     }
 }
 function sort_key(k,    p, f, l) {
@@ -86,9 +186,11 @@ BEGIN {
         if (line ~ /^#/ || line == "") continue
         split(line, f, "\t")
         if (f[1] == "not counted") { missing[++nmissing] = f[2]; continue }
-        kinds[++nkinds] = f[1]
         reading[f[1]] = f[2]
         wanted[f[1]] = 1
+        if (f[1] == "branch" || f[1] == "waves" || f[1] == "loads in flight") continue # their own tables
+
+        kinds[++nkinds] = f[1]
     }
     close(table)
 }
@@ -98,6 +200,39 @@ FILENAME == ARGV[1] {
         sections[++nsections] = s
         who[s] = $4; size[s] = $5; task[s] = $3
     }
+    next
+}
+$1 ~ /^loads / {
+    if (!("loads in flight" in wanted)) next
+    s = $1; sub(/^loads /, "", s)
+    loc = $2
+    sub(/^.*\//, "", loc)
+    if (loc !~ /:[0-9]+$/) loc = "(no line info)"
+    path[loc] = $2
+    k = s SUBSEP loc
+    fruns[k] += $3; floads[k] += $4; fbytes[k] += $5; if ($6 > fmost[k]) fmost[k] = $6
+    tfruns[s] += $3; tfloads[s] += $4; tfbytes[s] += $5; if ($6 > tfmost[s]) tfmost[s] = $6
+    next
+}
+$1 ~ /^launch / {
+    if (!("waves" in wanted)) next
+    s = $1; sub(/^launch /, "", s)
+    i = ++nlaunch[s]
+    lname[s, i] = $2; lblocks[s, i] = $3; lthreads[s, i] = $4; lshared[s, i] = $5
+    lregs[s, i] = $6; lper[s, i] = $7; lsms[s, i] = $8
+    sms = $8
+    next
+}
+$1 ~ /^range / && $3 == "branch" {
+    if (!("branch" in wanted)) next
+    s = $1; sub(/^range /, "", s)
+    loc = $2
+    sub(/^.*\//, "", loc)
+    if (loc !~ /:[0-9]+$/) loc = "(no line info)"
+    path[loc] = $2
+    k = s SUBSEP loc
+    bexec[k] += $6; blanes[k] += $7; bdiv[k] += $8; bent[k] += $9; bin[k] += $10
+    tbexec[s] += $6; tbdiv[s] += $8; tbent[s] += $9; tbin[s] += $10
     next
 }
 $1 ~ /^range / {
@@ -111,12 +246,16 @@ $1 ~ /^range / {
     # One row per line, counter and width, and per cost: a line that reads a row and a column
     # keeps its two kinds of request apart; the instructions an unrolled loop made join.
     k = s SUBSEP loc SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP sprintf("%.1f", $6 > 0 ? $8 / $6 : 0)
-    req[k] += $6; units[k] += $8; ideal[k] += $9
+    req[k] += $6; lanes[k] += $7; units[k] += $8; ideal[k] += $9
     t = s SUBSEP kind
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
 END {
-    printf "make explain, lab %s: every warp's memory requests, counted by the CPU emulator (no GPU needed)\n", lab
+    what = "memory requests"
+    if ("branch" in wanted) what = what " and branches"
+    if ("waves" in wanted) what = what ", and every launch's waves"
+    if ("loads in flight" in wanted) what = what ", and the loads each thread keeps in flight"
+    printf "make explain, lab %s: every warp's %s, counted by the CPU emulator (no GPU needed)\n", lab, what
     for (i = 1; i <= nsections; i++) {
         s = sections[i]
         if (who[s] == "yours")
@@ -131,11 +270,31 @@ END {
         }
     }
     printf "\nHow to read it: per request = per warp-wide load or store; ideal = the same lanes on consecutive words\n"
-    printf "(below it, lanes share a sector or a word: a broadcast).\n"
+    printf "(below it, lanes share a sector or a word: a broadcast); lanes = lanes of the warp taking part, of 32.\n"
     for (k = 1; k <= nkinds; k++)
         printf "  %-13s %s\n", kinds[k] ":", reading[kinds[k]]
     printf "Counted: every plain load and store of the kernels, grouped by warp as a GPU issues them; a row adds up\n"
     printf "every instruction the compiler made of that line (an unrolled loop makes several). Atomics are not counted.\n"
+    if ("loads in flight" in wanted) {
+        printf "Loads in flight: a GPU issues a thread's loads back to back and waits only where a value is first used;\n"
+        printf "the emulator counts the global loads (and their bytes) a thread issued since its previous store, at each\n"
+        printf "store: in a streaming kernel that store uses what they loaded, so they were in flight together.\n"
+        printf "  %-13s %s\n", "in flight:", reading["loads in flight"]
+    }
+    if ("waves" in wanted) {
+        printf "Waves: a launch's blocks go to the SMs as they free up; an SM holds as many at once as its threads,\n"
+        printf "registers and shared memory allow (registers: 32 a thread, or what __launch_bounds__(N, M) allows\n"
+        printf "when it names M blocks). SMs x that many blocks make a wave; the grid takes ceil(blocks / wave) of them.\n"
+        printf "SMs: %s.\n", gpu != "" ? sms ", those of the " gpu_name " (GPU_PROFILE=" gpu "); each SM is the emulated one, compute capability 9.0" \
+            : sms ", the emulated device's (make explain GPU_PROFILE=h200, or another key of make profiles, takes that GPU's count)"
+        printf "  %-13s %s\n", "waves:", reading["waves"]
+    }
+    if ("branch" in wanted) {
+        printf "Branches: runs = warp-wide executions of the line's if, while or for condition; divergent = runs in which\n"
+        printf "some lanes went in and others did not; lanes = lanes of the warp that reached it; in = lanes that went in,\n"
+        printf "which are the lanes active in the body while the warp runs it (the others wait).\n"
+        printf "  %-13s %s\n", "branch:", reading["branch"]
+    }
     for (k = 1; k <= nmissing; k++)
         printf "Not shown by make explain: %s.\n", missing[k]
 }

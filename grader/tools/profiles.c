@@ -4,7 +4,8 @@
  *
  *     profiles            every profile, then a summary table
  *     profiles KEY...     only these (t4, h200, ...)
- *     profiles --h200     the model against the H200's measured per-check times */
+ *     profiles --h200     the model against the H200's measured per-check times
+ *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY) */
 #include "grade_model.h"
 #include "../common/sizing.h"
 
@@ -121,8 +122,9 @@ int main(int argc, char **argv)
         print_h200();
         return 0;
     }
+    const int sms_only = argc > 2 && !strcmp(argv[1], "--sms");
     if (argc > 1) {
-        for (int i = 1; i < argc; i++) {
+        for (int i = 1 + sms_only; i < argc; i++) {
             const gpu_profile *g = gpu_profile_find(argv[i]);
             if (!g) {
                 fprintf(stderr, "profiles: no GPU profile '%s' (expected one of:", argv[i]);
@@ -131,7 +133,10 @@ int main(int argc, char **argv)
                 fprintf(stderr, ")\n");
                 return 2;
             }
-            print_profile(g);
+            if (sms_only)
+                printf("%d\t%s\n", g->sm_count, g->name);
+            else
+                print_profile(g);
         }
         return 0;
     }

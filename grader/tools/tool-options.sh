@@ -1,10 +1,12 @@
 # tool-options.sh - the options make gives profile.sh, sanitize.sh and explain.sh (sourced by
 # each):
 #   --lab NN-name --harness EXE --worker EXE --student SO --reference SO --out DIR
-#   [--label TEXT] [--timeline] [--seed HEX] [--source FILE]
+#   [--label TEXT] [--timeline] [--seed HEX] [--source FILE] [--gpu KEY --profiles EXE]
 # sets lab, harness, worker, student, reference, out, label, timeline (0/1), seed ("" if none),
-# source (the student's .cu file, "" if not given).
+# source (the student's .cu file, "" if not given), gpu (a key of make profiles, "" if none)
+# and profiles (the make profiles tool, which knows the keys).
 lab="" harness="" worker="" student="" reference="" out="" label="your code" timeline=0 seed="" source=""
+gpu="" profiles=""
 while [ $# -gt 0 ]; do
     case $1 in
     --lab) lab=$2; shift 2 ;;
@@ -17,6 +19,8 @@ while [ $# -gt 0 ]; do
     --timeline) timeline=1; shift ;;
     --seed) seed=$2; shift 2 ;;
     --source) source=$2; shift 2 ;;
+    --gpu) gpu=$2; shift 2 ;;
+    --profiles) profiles=$2; shift 2 ;;
     *) echo "$(basename "$0"): unknown option $1" >&2; exit 2 ;;
     esac
 done

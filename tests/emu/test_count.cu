@@ -4,7 +4,10 @@
  * 4 sectors, a stride of 32 floats 32 sectors, float4 16; a 32x32 shared tile
  * read by column needs 32 wavefronts, a padded 32x33 one 1, a broadcast 1.
  * Each kernel is written on one line and the constant after it names that line,
- * so the counts are looked up where count.cpp attributes them.
+ * so the counts are looked up where count.cpp attributes them. Branches: an if on
+ * the lane's parity diverges in every warp with 16 lanes in; one on the block
+ * index never diverges; a loop whose trip count is the lane's index modulo 4
+ * runs 4 times per warp (3 conditions true for some lanes, then all false).
  */
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
@@ -55,6 +58,23 @@ __global__ void broadcast_and_two_way(float *out)
     out[threadIdx.x] = s[0] + s[2 * threadIdx.x];
 }
 constexpr int kBroadcastLine = __LINE__ - 2;
+
+/* out[i] = 1 on odd lanes, 2 in odd blocks, plus lane % 4 more. */
+__global__ void branchy(int *out)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int v = 0;
+    if (threadIdx.x % 2 == 1)
+        v = 1;
+    if (blockIdx.x % 2 == 1)
+        v += 2;
+    for (int k = 0; k < (int)threadIdx.x % 4; k++)
+        v++;
+    out[i] = v;
+}
+constexpr int kBranchyParity = __LINE__ - 8;
+constexpr int kBranchyBlock = __LINE__ - 7;
+constexpr int kBranchyLoop = __LINE__ - 6;
 
 /* One counted line: what count.cpp wrote for a source line, kind and operation, summed
  * over the instructions the compiler made of it. */
@@ -144,6 +164,16 @@ void test_global_sectors_per_request()
     CU_ASSERT_EQUAL(ld.requests, 2);
     CU_ASSERT_EQUAL(ld.units, 64); /* 32 per request: every lane a sector of its own */
     CU_ASSERT_EQUAL(ld.ideal, 8);
+    /* The costliest request, lane by lane: offsets from the lowest address (rounded down to
+     * 128 bytes) and sizes, for make explain's picture. */
+    std::string lanes;
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\tglobal\tload\t4\t32\t", kCopyLine);
+    for (const std::string &r : rows)
+        if (r.compare(0, 8, "request ") == 0 && r.find(where) != std::string::npos)
+            lanes = r.substr(r.find(where) + strlen(where));
+    CU_ASSERT_EQUAL(lanes.compare(0, 17, "0+4 128+4 256+4 3"), 0);
+    CU_ASSERT(lanes.find(" 3968+4\n") != std::string::npos); /* lane 31 */
     std::vector<float> got(n);
     EXPECT_OK(cudaMemcpy(got.data(), out, n * sizeof(float), cudaMemcpyDeviceToHost));
     for (int i = 0; i < n; ++i) /* counting changed no result */
@@ -181,6 +211,20 @@ void test_float4_is_one_16_byte_request()
     CU_ASSERT_EQUAL(st.bytes, 16);
     CU_ASSERT_EQUAL(st.requests, 2);
     CU_ASSERT_EQUAL(st.units, 32);
+    /* Loads in flight: each of the 64 threads loads its 16 bytes, then stores them. */
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\t", kFloat4Line);
+    unsigned long long runs = 0, loads = 0, bytes = 0, most = 0;
+    for (const std::string &r : rows) {
+        unsigned range;
+        char loc[512];
+        if (r.compare(0, 6, "loads ") == 0 && r.find(where) != std::string::npos)
+            CU_ASSERT_EQUAL(sscanf(r.c_str(), "loads %u\t%511s\t%llu\t%llu\t%llu\t%llu", &range, loc,
+                                   &runs, &loads, &bytes, &most), 6);
+    }
+    CU_ASSERT_EQUAL(runs, 64);
+    CU_ASSERT_EQUAL(bytes, 64 * 16);
+    CU_ASSERT_EQUAL(most, 16);
 
     rows = counted_rows([&] { scale_float4<<<1, n>>>(out, in); });
     ld = find(rows, kScaleLine, "global", "load");
@@ -255,11 +299,103 @@ void test_only_the_range_is_counted()
     cudaFree(out);
 }
 
+/* What count.cpp wrote for the branch at LINE of this file. */
+struct Branch {
+    unsigned long long runs = 0, lanes = 0, divergent = 0, entered = 0, lanes_in = 0;
+};
+
+Branch find_branch(const std::vector<std::string> &rows, int line)
+{
+    Branch b;
+    char where[64];
+    snprintf(where, sizeof where, "test_count.cu:%d\tbranch\t", line);
+    for (const std::string &r : rows) {
+        if (r.find(where) == std::string::npos)
+            continue;
+        unsigned range, zero;
+        unsigned long long v[5];
+        char loc[512];
+        if (sscanf(r.c_str(), "range %u\t%511s\tbranch\tcondition\t%u\t%llu\t%llu\t%llu\t%llu\t%llu",
+                   &range, loc, &zero, &v[0], &v[1], &v[2], &v[3], &v[4]) != 8)
+            continue;
+        b.runs += v[0];
+        b.lanes += v[1];
+        b.divergent += v[2];
+        b.entered += v[3];
+        b.lanes_in += v[4];
+    }
+    if (b.runs == 0) {
+        printf("\n    no branch counted at test_count.cu:%d; the file held:\n", line);
+        for (const std::string &r : rows)
+            printf("    %s", r.c_str());
+    }
+    return b;
+}
+
+void test_branches()
+{
+    const int blocks = 2, threads = 64; /* two warps a block */
+    int *out;
+    EXPECT_OK(cudaMalloc(&out, blocks * threads * sizeof(int)));
+    auto rows = counted_rows([&] { branchy<<<blocks, threads>>>(out); });
+    Branch parity = find_branch(rows, kBranchyParity);
+    CU_ASSERT_EQUAL(parity.runs, 4);      /* once per warp */
+    CU_ASSERT_EQUAL(parity.lanes, 4 * 32);
+    CU_ASSERT_EQUAL(parity.divergent, 4); /* odd lanes in, even lanes not */
+    CU_ASSERT_EQUAL(parity.lanes_in, 4 * 16);
+    Branch block = find_branch(rows, kBranchyBlock);
+    CU_ASSERT_EQUAL(block.runs, 4);
+    CU_ASSERT_EQUAL(block.divergent, 0);  /* the whole warp goes one way */
+    CU_ASSERT_EQUAL(block.entered, 2);    /* the warps of block 1 */
+    CU_ASSERT_EQUAL(block.lanes_in, 2 * 32);
+    Branch loop = find_branch(rows, kBranchyLoop);
+    /* Per warp: k = 0 (24 lanes in), 1 (16), 2 (8), 3 (none): 3 divergent runs, the last not. */
+    CU_ASSERT_EQUAL(loop.runs, 4 * 4);
+    CU_ASSERT_EQUAL(loop.divergent, 4 * 3);
+    CU_ASSERT_EQUAL(loop.entered, 4 * 3);
+    CU_ASSERT_EQUAL(loop.lanes_in, 4 * (24 + 16 + 8));
+    CU_ASSERT_EQUAL(loop.lanes, 4 * (32 + 24 + 16 + 8));
+    std::vector<int> got(blocks * threads);
+    EXPECT_OK(cudaMemcpy(got.data(), out, got.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < blocks * threads; ++i) /* counting changed no result */
+        CU_ASSERT_EQUAL(got[i], (i % 2) + 2 * ((i / threads) % 2) + (i % threads) % 4);
+    cudaFree(out);
+}
+
+/* Every launch of the range is a line: its grid and what one SM holds of it. */
+void test_launches()
+{
+    float *in, *out;
+    EXPECT_OK(cudaMalloc(&in, 5 * 64 * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&out, 5 * 64 * sizeof(float)));
+    EXPECT_OK(cudaMemset(in, 0, 5 * 64 * sizeof(float)));
+    float *o;
+    EXPECT_OK(cudaMalloc(&o, 32 * sizeof(float)));
+    auto rows = counted_rows([&] {
+        copy_floats<<<5, 64>>>(out, in, 1);
+        broadcast_and_two_way<<<1, 32>>>(o);
+    });
+    std::vector<std::string> launches;
+    for (const std::string &r : rows)
+        if (r.compare(0, 7, "launch ") == 0)
+            launches.push_back(r.substr(r.find('\t') + 1));
+    CU_ASSERT_EQUAL_FATAL(launches.size(), 2);
+    /* kernel, blocks, threads, shared bytes, registers, blocks per SM, SMs (64 threads: 32
+     * blocks per SM, the device's limit; 64 floats of static shared memory) */
+    CU_ASSERT_STRING_EQUAL(launches[0].c_str(), "copy_floats\t5\t64\t0\t32\t32\t4\n");
+    CU_ASSERT_STRING_EQUAL(launches[1].c_str(), "broadcast_and_two_way\t1\t32\t256\t32\t32\t4\n");
+    cudaFree(o);
+    cudaFree(in);
+    cudaFree(out);
+}
+
 CU_TestInfo tests[] = {
     {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
     {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
     {"shared: column of 32x32 = 32 wavefronts, 32x33 = 1, broadcast 1", test_shared_wavefronts},
     {"only the profiler range is counted", test_only_the_range_is_counted},
+    {"branches: divergent runs, lanes reaching and going in", test_branches},
+    {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
     CU_TEST_INFO_NULL,
 };
 

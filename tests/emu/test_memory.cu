@@ -212,6 +212,9 @@ void test_stream_order()
 }
 
 __global__ void some_kernel(float *p) { p[threadIdx.x] = 0; }
+/* A minimum of 1 block of 1024 threads per SM lets nvcc give each thread 64 registers: the
+ * emulator takes it to use them, so one such block fills an SM's register file. */
+__global__ void __launch_bounds__(1024, 1) bounded_kernel(float *p) { p[threadIdx.x] = 0; }
 
 void test_device_properties()
 {
@@ -261,6 +264,16 @@ void test_device_properties()
     EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, some_kernel));
     CU_ASSERT_EQUAL(block, 1024);
     CU_ASSERT_EQUAL(min_grid, 8);
+    /* __launch_bounds__(1024, 1), known before the kernel's first launch */
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded_kernel, 1024, 0));
+    CU_ASSERT_EQUAL(blocks, 1);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded_kernel, 512, 0));
+    CU_ASSERT_EQUAL(blocks, 2); /* 64 registers x 512 threads: half the register file */
+    cudaFuncAttributes attr;
+    EXPECT_OK(cudaFuncGetAttributes(&attr, bounded_kernel));
+    CU_ASSERT_EQUAL(attr.numRegs, 64);
+    EXPECT_OK(cudaFuncGetAttributes(&attr, some_kernel));
+    CU_ASSERT_EQUAL(attr.numRegs, 32);
 }
 
 void test_error_names()

@@ -196,6 +196,50 @@ void test_kernels_registered()
     CU_ASSERT(has(out, "m(float x) { ::cuda_emu::kernel_launch_bounds(64); } CUDA_EMU_REGISTER_KERNEL(m) }"));
     CU_ASSERT(has(out, "static void s() { } };"));
     CU_ASSERT(has(out, "__device__ void d() { }\n"));
+    /* A minimum of blocks per SM is registered too: it sets the registers occupancy counts. */
+    out = rw("__global__ void __launch_bounds__(1024, 1) b(int *p) { }\n");
+    CU_ASSERT(has(out, "} CUDA_EMU_REGISTER_KERNEL(b) CUDA_EMU_KERNEL_BOUNDS(b, 1024, 1)\n"));
+}
+
+void test_branches_in_device_code()
+{
+    const char *hook = "::cuda_emu::branch(static_cast<bool>(";
+    std::string out = rw("__device__ int f(int *p, int n) {\n"
+                         "  for (int i = 0; i < n; i++) if (p[i] > 0) return i; else if (n) n--;\n"
+                         "  while (n > 3) n /= 2; do { n++; } while (n < 8);\n"
+                         "  return n; }\n"
+                         "int g(int n) { if (n) return 1; return 0; }\n");
+    CU_ASSERT(has(out, "for (int i = 0; ::cuda_emu::branch(static_cast<bool>(i < n)); i++) "
+                       "if (::cuda_emu::branch(static_cast<bool>(p[i] > 0))) return i; "
+                       "else if (::cuda_emu::branch(static_cast<bool>(n))) n--;"));
+    CU_ASSERT(has(out, "while (::cuda_emu::branch(static_cast<bool>(n > 3))) n /= 2;"));
+    CU_ASSERT(has(out, "while (::cuda_emu::branch(static_cast<bool>(n < 8)));"));
+    CU_ASSERT(has(out, "int g(int n) { if (n) return 1;")); /* host code stays */
+    /* Left alone: if constexpr, range for, for (;;), declarations, constexpr functions. */
+    out = rw("__global__ void k(int *p) {\n"
+             "  if constexpr (sizeof(int) == 4) p[0] = 1;\n"
+             "  for (int v : {1, 2}) p[v] = v;\n"
+             "  for (;;) break;\n"
+             "  if (int *q = p) *q = 2;\n"
+             "  if (auto &&r = p[1]) r = 3;\n"
+             "  while (const int z = p[2]) p[2] = z - 1;\n"
+             "#pragma unroll\n"
+             "  for (int u = 0; u < 4; u++) p[u] = u;\n"
+             "#pragma unroll 2\n"
+             "  for (int u = 0; u < 4; u++) p[u] = u;\n"
+             "}\n"
+             "__host__ __device__ constexpr int c(int n) { if (n > 0) return n; return 0; }\n");
+    CU_ASSERT(out.find(hook) == std::string::npos);
+    /* An init-statement keeps its place; a functional cast is an expression. */
+    out = rw("__device__ void d(int *p) { if (int a = p[0]; a > 1) p[1] = a; "
+             "if (int(p[2]) > 0) p[2] = 0; }\n");
+    CU_ASSERT(has(out, "if (int a = p[0]; ::cuda_emu::branch(static_cast<bool>(a > 1)))"));
+    CU_ASSERT(has(out, "if (::cuda_emu::branch(static_cast<bool>(int(p[2]) > 0)))"));
+    /* A condition over several lines keeps them. */
+    const std::string multi = "__device__ void e(int a,\n int b) { if (a <\n b) a = b; }\n";
+    out = rw(multi);
+    CU_ASSERT(has(out, "if (::cuda_emu::branch(static_cast<bool>(a <\n b)))"));
+    CU_ASSERT_EQUAL(lines(out), lines(multi));
 }
 
 CU_TestInfo tests[] = {
@@ -210,6 +254,7 @@ CU_TestInfo tests[] = {
     {"shifts in device code get the GPU's meaning", test_shifts_in_device_code},
     {"inline PTX: special registers read, the rest refused", test_inline_ptx},
     {"kernels are registered for launches by address", test_kernels_registered},
+    {"branch conditions in device code are counted, declarations left alone", test_branches_in_device_code},
     CU_TEST_INFO_NULL,
 };
 

@@ -1,9 +1,18 @@
 #!/bin/bash
-# tests/explain/run.sh - make test-explain: make explain on the skeletons of labs 01, 02 and 06
-# shows the lesson's mechanism at the line the lesson names: more sectors per request (01, 06)
-# or more wavefronts per shared request (02) there than the reference needs for the same kind
-# of access, counted against the ideal. With the reference as your code (labs 03, 07) both
-# calls are counted. Every lab's explain.tsv says what it does not show.
+# tests/explain/run.sh - make test-explain: make explain shows each lesson's mechanism at the line
+# the lesson names, in the skeleton and not (or far less) in the reference:
+#   memory   more sectors per request (01, 06) or more wavefronts per shared request (02) at the
+#            skeleton's line than the reference needs for the same kind of access, against the ideal;
+#   branches divergent runs and few lanes in at the skeleton's branch (03, 07), exact where the
+#            emulator's size fixes them, none at the reference's, and fewer lanes in over the
+#            skeleton's whole call than over the reference's;
+#   waves    a last wave nearly empty in the skeleton, one full wave in the reference (08), on the
+#            emulated device's 4 SMs and on an H200's 132 (GPU_PROFILE=h200);
+#   pictures an SVG of the skeleton's worst request at the lesson's line (01, 02, 06), and the
+#            reference's worst request nearer its ideal;
+#   in flight the bytes a thread loads before its store: 4 in the skeleton, up to 256 in the
+#            reference (04).
+# Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
 set -u
@@ -12,6 +21,26 @@ build=${BUILD:-build}
 failed=0 passed=0
 fail() { echo "   FAIL: $*"; failed=$((failed + 1)); }
 
+# explain LAB: make explain's output for LAB's skeleton, in $build/explain-test-LAB.txt (made once
+# per run); sets secs to the seconds it took, or fails and returns 1.
+declare -A explained
+explain() {
+    local lab=$1 out=$build/explain-test-$1.txt start
+    if [ -n "${explained[$lab]:-}" ]; then secs=${explained[$lab]}; return 0; fi
+    start=$(date +%s.%N)
+    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=labs >"$out" 2>&1; then
+        fail "make explain LAB=${lab%%-*} failed; its output:"
+        tail -5 "$out"
+        return 1
+    fi
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    explained[$lab]=$secs
+}
+
+# line_of FILE TEXT: the number of the first line of FILE holding TEXT ("" if none).
+line_of() { grep -nF -- "$2" "$1" | head -1 | cut -d: -f1; }
+
+# ---- Memory requests ----------------------------------------------------------------------------
 # lab <tab> file in labs/<lab>/ <tab> text of the lesson's line <tab> counter
 cases=$'01-coalescing\tcoalescing.cu\tout[i] = in[i] * scale[r] + bias[r];\tglobal load
 02-banks\tbanks.cu\tm = fmaxf(m, w[k]);\tshared load
@@ -19,25 +48,19 @@ cases=$'01-coalescing\tcoalescing.cu\tout[i] = in[i] * scale[r] + bias[r];\tglob
 
 while IFS=$'\t' read -r lab file text counter; do
     echo "== explain: lab $lab, $counter at: $text"
-    line=$(grep -nF -- "$text" "labs/$lab/$file" | head -1 | cut -d: -f1)
+    line=$(line_of "labs/$lab/$file" "$text")
     if [ -z "$line" ]; then
         fail "labs/$lab/$file no longer has the line the lesson names ($text): update tests/explain/run.sh"
         continue
     fi
-    start=$(date +%s.%N)
-    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=labs >"$build/explain-test-$lab.txt" 2>&1; then
-        fail "make explain LAB=${lab%%-*} failed; its output:"
-        tail -5 "$build/explain-test-$lab.txt"
-        continue
-    fi
-    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    explain "$lab" || continue
     # Yours: the worst request at the lesson's line; the reference: its whole call. Each as
     # per request over the ideal, so a float4 reference (16 sectors, ideal 16) compares fairly.
     verdict=$(awk -v loc="$file:$line" -v counter="$counter" '
         /^your code/ { part = "yours"; next }
         /^the reference/ { part = "ref"; next }
         part == "yours" && $1 == loc && index($0, counter ",") {
-            # columns: line, access ("global load, 4 B"), requests, per request, ideal, text
+            # columns: line, access ("global load, 4 B"), requests, per request, ideal, lanes, text
             n = split($0, w, / +/)
             for (i = 1; i <= n; i++) if (w[i] == "B") { per = w[i + 2]; ideal = w[i + 3]; break }
             if (ideal > 0 && per / ideal > yours) { yours = per / ideal; yours_text = per " (ideal " ideal ")" }
@@ -65,6 +88,162 @@ while IFS=$'\t' read -r lab file text counter; do
     esac
 done <<<"$cases"
 
+# ---- Pictures -----------------------------------------------------------------------------------
+# Labs 01, 02 and 06 draw one warp's costliest request at the worst line (build/explain/NAME/
+# access.svg): the skeleton's, exactly, at the lesson's line; the reference's nearer its ideal.
+# lab <tab> what the skeleton's picture shows
+pictures=$'01-coalescing\tglobal load at coalescing.cu:24: 32 sectors for 32 lanes (ideal 4)
+02-banks\tshared load at banks.cu:52: 32 wavefronts for 32 lanes (ideal 1)
+06-transpose\tglobal store at transpose.cu:31: 32 sectors for 32 lanes (ideal 4)'
+# The picture line's cost over its ideal in an explain output ("" if it has none).
+picture_ratio() {
+    awk '/^Picture of the worst line/ { getline; if (match($0, /: [0-9]+ [a-z]+ for [0-9]+ lanes \(ideal [0-9]+\)/)) {
+        split(substr($0, RSTART + 2, RLENGTH - 3), w, " "); print w[1] / w[7]; exit } }' "$1"
+}
+while IFS=$'\t' read -r lab want; do
+    echo "== explain: lab $lab, the picture of the worst line"
+    explain "$lab" || continue
+    svg=$build/explain/${lab#*-}/access.svg
+    got=$(awk '/^Picture of the worst line/ { getline; sub(/^  /, ""); sub(/\): .*/, ")"); print; exit }' "$build/explain-test-$lab.txt")
+    if [ "$got" != "$want" ]; then
+        fail "expected the skeleton's picture of '$want'; got '$got'"
+        continue
+    fi
+    if [ "$(head -c 4 "$svg" 2>/dev/null)" != "<svg" ] || [ "$(tail -n 1 "$svg")" != "</svg>" ] ||
+            [ "$(grep -c '<rect' "$svg")" -lt 64 ]; then
+        fail "expected an SVG of 32 lanes and their sectors or banks at $svg"
+        continue
+    fi
+    ref_out=$build/explain-test-$lab-solutions.txt
+    if ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT=solutions >"$ref_out" 2>&1; then
+        fail "make explain LAB=${lab%%-*} STUDENT=solutions failed; its output:"
+        tail -5 "$ref_out"
+        continue
+    fi
+    y=$(picture_ratio "$build/explain-test-$lab.txt") r=$(picture_ratio "$ref_out")
+    if [ -n "$y" ] && [ -n "$r" ] && awk -v y="$y" -v r="$r" 'BEGIN { exit !(r < y) }'; then
+        echo "   OK: yours $got, $svg; the reference's worst at $r x its ideal"
+        passed=$((passed + 1))
+    else
+        fail "expected the reference's worst request nearer its ideal than the skeleton's; yours '$y' x, the reference '$r' x"
+    fi
+done <<<"$pictures"
+
+# ---- Branches -----------------------------------------------------------------------------------
+# The branch row of SIDE (yours|ref) at LOC in OUT: "runs divergent lanes in" ("" if none).
+branch_row() {
+    awk -v side="$1" -v loc="$2" '
+        /^your code/ { part = "yours"; next }
+        /^the reference/ { part = "ref"; next }
+        part == side && $1 == loc && $2 == "condition" { print $3, $4, $5, $6; exit }' "$3"
+}
+# The whole call's "lanes in" of SIDE in OUT.
+lanes_in() {
+    awk -v side="$1" '
+        /^your code/ { part = "yours"; next }
+        /^the reference/ { part = "ref"; next }
+        part == side && /whole call, branches:/ { for (i = 1; i <= NF; i++) if ($i == "in") { print $(i + 1); exit } }' "$2"
+}
+
+# lab <tab> who (labs|solutions) <tab> file <tab> text of the branch <tab> runs <tab> divergent
+# <tab> lanes in (or -: not checked). Exact: the emulator's size and the seeded inputs fix them.
+# 03: n = 20011, 626 warps, each holding all four classes, so its class test splits every one.
+# 07: n = 1048579, 4115 blocks of 8 warps, 8 levels: the test runs 263360 times, and in every run
+# where a lane goes in (5 levels in every warp, 3 in some) the others do not: 193405 runs,
+# 5.4 lanes in on average (16, 8, 4, 2, 1 ...). The references' branches of the same role diverge
+# nowhere.
+branch_cases=$'03-divergence\tlabs\tdivergence.cu\tif (c == 0)\t626\t626\t8.1
+03-divergence\tsolutions\tdivergence.cu\tif (c == 0)\t-\t0\t-
+07-reduction\tlabs\treduction.cu\tif (tid % (2 * s) == 0)\t263360\t193405\t5.4
+07-reduction\tsolutions\treduction.cu\tif (warp == 0) {\t-\t0\t32.0'
+
+while IFS=$'\t' read -r lab tree file text runs divergent in; do
+    who=$([ "$tree" = labs ] && echo yours || echo ref)
+    echo "== explain: lab $lab, branch of $tree/$lab/$file at: $text"
+    line=$(line_of "$tree/$lab/$file" "$text")
+    if [ -z "$line" ]; then
+        fail "$tree/$lab/$file no longer has the branch ($text): update tests/explain/run.sh"
+        continue
+    fi
+    explain "$lab" || continue
+    row=$(branch_row "$who" "$file:$line" "$build/explain-test-$lab.txt")
+    if [ -z "$row" ]; then
+        fail "expected a branch row at $file:$line for $who; got:"
+        grep -E 'condition|^your|^the ref' "$build/explain-test-$lab.txt"
+        continue
+    fi
+    read -r got_runs got_div _ got_in <<<"$row"
+    why=""
+    [ "$runs" = - ] || [ "$got_runs" = "$runs" ] || why="$why runs $got_runs, expected $runs;"
+    [ "$got_div" = "$divergent" ] || why="$why divergent runs $got_div, expected $divergent;"
+    [ "$in" = - ] || [ "$got_in" = "$in" ] || why="$why lanes in $got_in, expected $in;"
+    if [ -n "$why" ]; then
+        fail "$file:$line ($who):$why"
+    else
+        echo "   OK: $got_runs runs, $got_div divergent, $got_in lanes in (${secs} s)"
+        passed=$((passed + 1))
+    fi
+done <<<"$branch_cases"
+
+# Over the whole call, the skeleton's bodies run with fewer lanes than the reference's: at most
+# the fraction below of them.
+while IFS=$'\t' read -r lab most; do
+    echo "== explain: lab $lab, lanes in over the whole call: yours at most $most of the reference's"
+    explain "$lab" || continue
+    y=$(lanes_in yours "$build/explain-test-$lab.txt") r=$(lanes_in ref "$build/explain-test-$lab.txt")
+    if [ -z "$y" ] || [ -z "$r" ]; then
+        fail "expected a 'whole call, branches' line for both; got yours '$y', the reference '$r'"
+    elif awk -v y="$y" -v r="$r" -v m="$most" 'BEGIN { exit !(y <= m * r) }'; then
+        echo "   OK: yours $y of 32, the reference $r"
+        passed=$((passed + 1))
+    else
+        fail "expected the skeleton's lanes in ($y) to be at most $most x the reference's ($r)"
+    fi
+done <<<$'03-divergence\t0.3\n07-reduction\t0.8'
+
+# ---- Waves --------------------------------------------------------------------------------------
+# Lab 08 at its first speed size, a full wave + 1 block: on the emulated device (4 SMs) and with
+# GPU_PROFILE=h200 (132 SMs). The skeleton's block per item leaves a last wave nearly empty; the
+# reference's persistent grid is exactly one full wave.
+wave_cases=$'-\t4 SMs\t5 blocks on 4 SMs x 1 per SM: 2 waves, the last 25% full\t4 blocks on 4 SMs x 1 per SM: 1 wave, the last 100% full
+h200\t132 SMs\t133 blocks on 132 SMs x 1 per SM: 2 waves, the last 1% full\t132 blocks on 132 SMs x 1 per SM: 1 wave, the last 100% full'
+while IFS=$'\t' read -r key what yours ref; do
+    echo "== explain: lab 08-tail, waves on $what"
+    out=$build/explain-test-08-tail-$key.txt
+    start=$(date +%s.%N)
+    if ! $make -s --no-print-directory explain LAB=08 STUDENT=labs \
+            $([ "$key" = - ] || echo GPU_PROFILE="$key") >"$out" 2>&1; then
+        fail "make explain LAB=08 ${key#-} failed; its output:"
+        tail -5 "$out"
+        continue
+    fi
+    secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    got_y=$(awk '/^your code/ { p = 1 } /^the reference/ { exit } p && /^  launch / { sub(/^  launch [^:]*: /, ""); print; exit }' "$out")
+    got_r=$(awk '/^the reference/ { p = 1 } p && /^  launch / { sub(/^  launch [^:]*: /, ""); print; exit }' "$out")
+    if [ "$got_y" = "$yours" ] && [ "$got_r" = "$ref" ]; then
+        echo "   OK: yours $got_y; the reference $got_r (${secs} s)"
+        passed=$((passed + 1))
+    else
+        fail "expected yours '$yours' and the reference '$ref'; got '$got_y' and '$got_r'"
+    fi
+done <<<"$wave_cases"
+
+# ---- Loads in flight ----------------------------------------------------------------------------
+# Lab 04's memory task: the skeleton's thread loads 4 bytes before each store; the reference's
+# 16 float4 loads, 256 bytes, before its first store (fewer in the last rounds of the grid).
+echo "== explain: lab 04-ilp, bytes in flight a thread: yours 4.0, the reference's at most 256"
+if explain 04-ilp; then
+    row=$(awk '/^side by side/ { n++ } n == 1 && /bytes in flight a thread:/ { print $6, $7; exit }' "$build/explain-test-04-ilp.txt")
+    most=$(awk '/^the reference/ { p = 1 } p && /whole call, loads in flight:/ { for (i = 1; i <= NF; i++) if ($i == "most") { print $(i + 1); exit } }' "$build/explain-test-04-ilp.txt")
+    read -r y r <<<"$row"
+    if [ "$y" = 4.0 ] && [ "$most" = 256 ] && awk -v r="$r" 'BEGIN { exit !(r >= 128) }'; then
+        echo "   OK: yours $y bytes, the reference $r on average, $most at most (${secs} s)"
+        passed=$((passed + 1))
+    else
+        fail "expected yours 4.0 bytes in flight, the reference at least 128 on average and 256 at most; got yours '$y', the reference '$r', most '$most'"
+    fi
+fi
+
 # Your code may be the reference's own (STUDENT=solutions): two copies of one kernel, each in a
 # library of its own, run in one process, and the emulator must not take the copies of one
 # barrier for two barriers (lab 03's and 07's references wait at barriers in loops).
@@ -85,8 +264,8 @@ for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store'; then
-        fail "$t names a counter the emulator does not count (only global/shared load/store)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight)"; continue
     fi
     passed=$((passed + 1))
 done

@@ -78,6 +78,9 @@ class Rewriter {
     bool shift_is_safe(size_t at) const;
     bool handle_asm(size_t at, size_t *next);
     void handle_shift(size_t at, size_t *next);
+    bool declares_constexpr(size_t brace) const;
+    bool looks_like_declaration(size_t begin, size_t end) const;
+    void handle_branch(size_t at, const std::string &word);
     void collect_kernel_names();
     size_t void_ptr_type_end(size_t i, char close) const;
     size_t kernel_operand_end(size_t i) const;
@@ -91,7 +94,12 @@ class Rewriter {
     std::vector<uint8_t> directive_; /* 1 for bytes of a preprocessor directive */
     std::vector<bool> scopes_;       /* open braces: true for namespace / extern "C" */
     std::vector<bool> device_;       /* open braces: inside a __device__/__global__ function */
+    std::vector<bool> constexpr_;    /* open braces: inside a constexpr or consteval function,
+                                        whose branches must stay constant expressions */
     std::vector<std::string> kernels_; /* open braces: the kernel to register when it closes */
+    std::vector<std::string> bounds_;  /* open braces: that kernel's __launch_bounds__ arguments */
+    std::string pending_bounds_;       /* __launch_bounds__ arguments of the definition whose
+                                          body opens next */
     std::vector<std::string> kernel_names_; /* every name the file declares __global__ */
     std::vector<Edit> edits_;
     std::string error_;
@@ -379,7 +387,11 @@ void Rewriter::open_brace(size_t at)
     int kind = ns ? 0 : declares_device(at);
     scopes_.push_back(ns);
     device_.push_back((!device_.empty() && device_.back()) || kind != 0);
+    constexpr_.push_back((!constexpr_.empty() && constexpr_.back()) ||
+                         (!ns && declares_constexpr(at)));
     kernels_.push_back(kind == 2 && file_scope ? kernel_name(at) : std::string());
+    bounds_.push_back(kernels_.back().empty() ? std::string() : pending_bounds_);
+    pending_bounds_.clear();
 }
 
 /* What the declaration that the brace at BRACE opens the body of (a function,
@@ -498,6 +510,142 @@ void Rewriter::handle_shift(size_t at, size_t *next)
     if (op[0] == '>' && !shift_is_safe(at))
         return;
     edits_.push_back(Edit{at, at + op.size(), op + " ::cuda_emu::shift_tag " + op});
+}
+
+/* Whether the declaration whose body the brace at BRACE opens says constexpr
+ * or consteval (back to the previous ; { } or directive at its level). */
+bool Rewriter::declares_constexpr(size_t brace) const
+{
+    for (size_t j = brace; j-- > 0;) {
+        if (directive_[j])
+            return false;
+        if (!is_code(j))
+            continue;
+        char c = s_[j];
+        if (c == ')' || c == ']') {
+            j = match_backward(j);
+            if (j == npos)
+                return false;
+            continue;
+        }
+        if (c == ';' || c == '{' || c == '}')
+            return false;
+        if (ident_char(c)) {
+            size_t b = ident_begin(j + 1);
+            std::string w = s_.substr(b, j + 1 - b);
+            if (w == "constexpr" || w == "consteval")
+                return true;
+            j = b;
+        }
+    }
+    return false;
+}
+
+/* Whether the condition [BEGIN, END) declares a variable (`int x = f()`,
+ * `auto *p = q`, `T v{..}`), which cannot be wrapped in a call: it starts
+ * with a type keyword not followed by '(' (a functional cast is an
+ * expression), or two names follow each other before an '=' or '{'. */
+bool Rewriter::looks_like_declaration(size_t begin, size_t end) const
+{
+    static const char *const types[] = {"auto", "const", "volatile", "unsigned", "signed",
+                                        "int", "float", "double", "bool", "char", "long",
+                                        "short", "struct", "class", "enum", "typename",
+                                        "register", "static"};
+    size_t i = skip_space(begin);
+    if (i >= end || !ident_char(s_[i]) || std::isdigit((unsigned char)s_[i]))
+        return false;
+    std::string first = s_.substr(i, ident_end(i) - i);
+    for (const char *t : types)
+        if (first == t)
+            return !code_at(skip_space(ident_end(i)), "(");
+    unsigned names = 0; /* names in a row, with only :: * & or <...> between them */
+    for (; i < end;) {
+        i = skip_space(i);
+        if (i >= end)
+            break;
+        char c = s_[i];
+        if (ident_char(c) && !std::isdigit((unsigned char)c)) {
+            ++names;
+            i = ident_end(i);
+        } else if (code_at(i, "::")) {
+            names -= names > 0; /* a::b is one name */
+            i += 2;
+        } else if (c == '*' || (c == '&' && !code_at(i, "&&"))) {
+            ++i;
+        } else if (c == '<') {
+            int depth = 0;
+            for (; i < end; ++i) {
+                if (s_[i] == '<')
+                    ++depth;
+                else if (s_[i] == '>' && --depth == 0)
+                    break;
+                else if (s_[i] == ';' || s_[i] == '(' || s_[i] == ')')
+                    return false; /* a comparison, not template arguments */
+            }
+            ++i;
+        } else {
+            return names >= 2 && ((c == '=' && !code_at(i, "==")) || c == '{');
+        }
+    }
+    return false;
+}
+
+/* A branch in device code: the keyword (if, while, for) at AT. Its condition
+ * becomes ::cuda_emu::branch(static_cast<bool>(CONDITION)), which returns the
+ * condition and, while make explain counts (count.cpp), records which lanes
+ * of the warp went which way. Left alone: if constexpr, range for loops, for
+ * loops without a condition, conditions that declare a variable, and loops
+ * under #pragma unroll, which nvcc unrolls into code without a branch (and
+ * g++ would not unroll: it ignores the pragma when the condition holds a call
+ * that branches). */
+void Rewriter::handle_branch(size_t at, const std::string &word)
+{
+    size_t before = skip_space_back(at);
+    if (word != "if" && before > 0 && directive_[before - 1]) {
+        size_t hash = before - 1;
+        while (hash > 0 && !(s_[hash] == '#' && (s_[hash - 1] == '\n' || !directive_[hash - 1])))
+            --hash;
+        const std::string d = flatten(hash, before);
+        if (d.compare(0, 7, "#pragma") == 0 && d.find("unroll") != npos)
+            return;
+    }
+    size_t open = skip_space(ident_end(at));
+    if (word == "if" && code_at(open, "constexpr"))
+        return;
+    if (!code_at(open, "("))
+        return;
+    size_t close = match_forward(open);
+    if (close == npos)
+        return;
+    std::vector<size_t> semis; /* top-level ';' inside the parentheses */
+    for (size_t j = open + 1; j < close; ++j) {
+        if (!is_code(j))
+            continue;
+        if (s_[j] == '(' || s_[j] == '[' || s_[j] == '{') {
+            j = match_forward(j);
+            if (j == npos || j > close)
+                return;
+        } else if (s_[j] == ';') {
+            semis.push_back(j);
+        }
+    }
+    size_t begin = open + 1, end = close;
+    if (word == "for") {
+        if (semis.size() != 2)
+            return; /* a range for loop */
+        begin = semis[0] + 1;
+        end = semis[1];
+    } else if (!semis.empty()) {
+        if (word != "if")
+            return;
+        begin = semis.back() + 1; /* if (init; condition) */
+    }
+    begin = skip_space(begin);
+    end = skip_space_back(end);
+    if (begin >= end || looks_like_declaration(begin, end))
+        return;
+    edits_.push_back(Edit{begin, begin, "::cuda_emu::branch(static_cast<bool>("});
+    edits_.push_back(Edit{end, end, "))"});
 }
 
 bool Rewriter::handle_directive(size_t hash, size_t *next)
@@ -842,6 +990,9 @@ bool Rewriter::handle_launch_bounds(size_t at, size_t *next)
             edits_.push_back(Edit{j + 1, j + 1,
                                   " ::cuda_emu::kernel_launch_bounds(" + flatten(open + 1, close) +
                                       ");"});
+            /* A minimum of blocks per SM sets the registers the occupancy API counts. */
+            if (flatten(open + 1, close).find(',') != npos)
+                pending_bounds_ = flatten(open + 1, close);
             return true;
         }
     }
@@ -1113,11 +1264,18 @@ bool Rewriter::run(std::string *error)
                 scopes_.pop_back();
             if (!device_.empty())
                 device_.pop_back();
+            if (!constexpr_.empty())
+                constexpr_.pop_back();
             if (!kernels_.empty()) {
                 if (!kernels_.back().empty())
                     edits_.push_back(Edit{i + 1, i + 1,
-                                          " CUDA_EMU_REGISTER_KERNEL(" + kernels_.back() + ")"});
+                                          " CUDA_EMU_REGISTER_KERNEL(" + kernels_.back() + ")" +
+                                              (bounds_.back().empty()
+                                                   ? std::string()
+                                                   : " CUDA_EMU_KERNEL_BOUNDS(" + kernels_.back() +
+                                                         ", " + bounds_.back() + ")")});
                 kernels_.pop_back();
+                bounds_.pop_back();
             }
         } else if (code_at(i, "<<<")) {
             ok = handle_launch(i, &next);
@@ -1135,6 +1293,9 @@ bool Rewriter::run(std::string *error)
                 handle_reinterpret_cast(i);
             else if (!directive_[i] && word == "__launch_bounds__")
                 ok = handle_launch_bounds(i, &next);
+            else if (!directive_[i] && (word == "if" || word == "while" || word == "for") &&
+                     !device_.empty() && device_.back() && !constexpr_.back())
+                handle_branch(i, word);
             else if (!directive_[i] && (word == "asm" || word == "__asm__" || word == "__asm") &&
                      !handle_asm(i, &next))
                 /* Inline PTX cannot run here: a build error where it is compiled

@@ -1,7 +1,7 @@
 /*
  * rewrite.h -- turning a CUDA source into C++ the emulator can compile.
  *
- * rewrite_source() makes four changes and keeps every other byte, so line
+ * rewrite_source() makes these changes and keeps every other byte, so line
  * numbers do not move and one #line directive maps the result back to the
  * .cu file (compiler errors and sanitizer reports then name .cu lines):
  *
@@ -13,6 +13,11 @@
  *      size as the body's first statement;
  *   4. #pragma unroll (and nvcc's #pragma nv_*) lines are blanked, since a
  *      host compiler would warn about them.
+ *   5. in device code, the condition of every if, while and for becomes
+ *      ::cuda_emu::branch(static_cast<bool>(CONDITION)), which make explain
+ *      counts (see handle_branch in rewrite.cpp for what is left alone).
+ * It also gives device-code shifts the GPU's meaning, reads special
+ * registers for inline PTX, and registers kernels (see README.md).
  *
  * Comments, string and character literals (raw strings too) are never
  * rewritten. The rewrite is textual, not a C++ parse: see README.md for the

@@ -23,14 +23,45 @@
  * instructions of one source line whose lanes, in every request, fill one
  * aligned 16-byte block each are counted as that one access.
  *
+ * Branches are counted the same way. emu-rewrite wraps the condition of every
+ * if, while and for in device code in cuda_emu::branch() (device.h), which
+ * calls count_branch() while counting: the k-th time lane i reaches a branch
+ * belongs with the k-th time lane j does, and that warp-wide execution is
+ * divergent when some of the lanes that reached it went in and some did not.
+ * A GPU issues the path of each side with the other side's lanes idle, so the
+ * lanes that went in are the lanes active in the body.
+ *
  * Counting is on only between cudaProfilerStart() and cudaProfilerStop() in a
  * program run with CUDA_EMU_COUNT=FILE; cudaProfilerStop() appends what was
  * counted since the start to FILE, one line per instruction:
  *   range N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes
  *         <tab> requests <tab> lanes <tab> sectors|wavefronts <tab> ideal
  * where ideal is what the same lanes would cost reading consecutive words
- * (ceil(lanes * bytes / 32) sectors; ceil(lanes * bytes / 128) wavefronts).
- * Counting changes no result: it only records addresses.
+ * (ceil(lanes * bytes / 32) sectors; ceil(lanes * bytes / 128) wavefronts);
+ * and one line per branch:
+ *   range N <tab> file:line <tab> branch <tab> condition <tab> 0 <tab> executions
+ *         <tab> lanes <tab> divergent <tab> entered <tab> lanes in
+ * executions: warp-wide; lanes: that reached it, over all executions;
+ * divergent: executions whose lanes went both ways; entered: executions in
+ * which some lane went in (the body ran); lanes in: lanes that went in.
+ * one line per memory instruction with its costliest request, lane by lane:
+ *   request N <tab> file:line <tab> global|shared <tab> load|store <tab> bytes
+ *           <tab> sectors|wavefronts <tab> OFFSET+SIZE ... (32 of them, "-" for a
+ *           lane that took no part; OFFSET in bytes from the lowest address
+ *           rounded down to 128, which keeps each lane's sector and bank)
+ * one line per store that followed loads of the same thread, for the loads a
+ * thread keeps in flight (a GPU issues independent loads back to back and
+ * waits at the first use; in a streaming kernel the store comes right after):
+ *   loads N <tab> file:line of the store <tab> runs <tab> loads <tab> bytes
+ *         <tab> the most bytes of one run
+ * (runs: stores that followed at least one global load of their thread since
+ * its previous store; loads and bytes: of those runs, summed)
+ * and one line per kernel launch, in order, for the waves its grid makes:
+ *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
+ *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
+ * (registers: kernel_registers; blocks per SM: what the occupancy API answers,
+ * static shared memory included).
+ * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>
 #include <cstdio>
@@ -76,9 +107,49 @@ struct Totals {
     uint64_t lanes;      /* lanes over all requests */
     uint64_t units;      /* sectors (global) or wavefronts (shared) */
     uint64_t ideal;      /* the same for consecutive words */
+    Request worst;       /* its costliest request, the first of them (make explain's picture) */
+    uint64_t worst_units; /* what that request costs; 0 until one is seen */
+};
+
+/* One branch as one warp executes it, until the next barrier. */
+struct BranchSite {
+    uint32_t next[32] = {};  /* per lane: executions it took part in so far */
+    std::vector<std::pair<uint32_t, uint32_t>> runs; /* per execution: lanes that reached
+                                                        it, lanes that went in */
+};
+
+/* The loads a thread issued before a store, at that store, over all threads of the range. */
+struct InFlight {
+    uint64_t runs;       /* stores that followed at least one load */
+    uint64_t loads;      /* global loads before them, since the previous store */
+    uint64_t bytes;      /* their bytes */
+    uint64_t most;       /* the most bytes of one run */
+};
+
+/* The totals of one branch, over all warps of the range. */
+struct BranchTotals {
+    uint64_t executions; /* warp-wide */
+    uint64_t lanes;      /* lanes that reached it, over all executions */
+    uint64_t divergent;  /* executions whose lanes went both ways */
+    uint64_t entered;    /* executions in which some lane went in */
+    uint64_t lanes_in;   /* lanes that went in, over all executions */
+};
+
+/* One launch of the range, as the GPU's block scheduler sees it. */
+struct LaunchRecord {
+    std::string name;          /* the kernel as written at the launch */
+    unsigned long long blocks; /* in the grid */
+    unsigned threads;          /* per block */
+    size_t shared;             /* bytes per block: dynamic and static */
+    int registers;             /* per thread (kernel_registers) */
+    int per_sm;                /* blocks resident on one SM at once */
+    int sms;                   /* SMs of the emulated device */
 };
 
 std::mutex &g_totals_mutex = *new std::mutex();
+std::vector<LaunchRecord> &g_launches = *new std::vector<LaunchRecord>();
+std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
+std::map<const void *, InFlight> &g_inflight = *new std::map<const void *, InFlight>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
 unsigned g_range;         /* cudaProfilerStart calls so far */
 
@@ -136,7 +207,20 @@ uint64_t wavefronts(const Request &r)
  * instruction may reach global or shared memory through a generic pointer). */
 struct CountState {
     std::vector<std::unordered_map<uintptr_t, Site>> warps;
+    std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by call
+                                                                           site */
+    std::unordered_map<const void *, InFlight> inflight; /* by the store's call site */
 };
+
+/* The running thread's block's counting state, made on first use. */
+static CountState &count_state(Block *b)
+{
+    if (b->count == nullptr) {
+        RuntimeAllocating runtime;
+        b->count = new CountState();
+    }
+    return *b->count;
+}
 
 /* Whether A is one of the built-in indices: registers on a GPU, variables here. */
 static bool builtin_index(uintptr_t a)
@@ -150,12 +234,32 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     if (builtin_index(a))
         return;
     Block *b = t->block;
-    if (b->count == nullptr) {
-        RuntimeAllocating runtime;
-        b->count = new CountState();
-    }
+    CountState &c = count_state(b);
     RuntimeAllocating runtime; /* the maps' memory is not the kernel's heap */
-    CountState &c = *b->count;
+    /* Loads in flight: a GPU issues a thread's independent loads back to back and waits at
+     * the first use; a store (of what they loaded, in a streaming kernel) is where the run of
+     * loads ends at the latest. */
+    const uintptr_t after_store = reinterpret_cast<uintptr_t>(pc) - reinterpret_cast<uintptr_t>(t->copy_pc);
+    if (!write && !shared && t->copy_pc != nullptr && after_store < 64) {
+        /* g++ reports a memory-to-memory copy (a float4 assignment) as its store's hook, then
+         * at once its load's: one load, used at once. */
+        InFlight &f = c.inflight[pc];
+        f.runs += 1;
+        f.loads += 1;
+        f.bytes += n;
+        f.most = std::max<uint64_t>(f.most, n);
+    } else if (!write && !shared) {
+        t->run_loads += 1;
+        t->run_bytes += (uint32_t)n;
+    } else if (write && t->run_loads > 0) {
+        InFlight &f = c.inflight[pc];
+        f.runs += 1;
+        f.loads += t->run_loads;
+        f.bytes += t->run_bytes;
+        f.most = std::max<uint64_t>(f.most, t->run_bytes);
+        t->run_loads = t->run_bytes = 0;
+    }
+    t->copy_pc = write && t->run_loads == 0 ? pc : nullptr;
     const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
     if (c.warps.size() <= warp)
         c.warps.resize(b->nwarps);
@@ -169,6 +273,48 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     r.mask |= 1u << lane;
     r.addr[lane] = a;
     r.bytes[lane] = (uint16_t)std::min<size_t>(n, 0xffff);
+}
+
+void count_launch(const Launch &L)
+{
+    if (L.error.load() != cudaSuccess)
+        return;
+    LaunchRecord r;
+    r.name = L.name != nullptr ? L.name : "?";
+    for (char &c : r.name)
+        if (c == '\t' || c == '\n')
+            c = ' ';
+    r.blocks = L.nblocks;
+    r.threads = L.threads_per_block;
+    r.shared = L.smem + L.static_shared.load();
+    r.registers = kernel_registers(L.kernel);
+    r.per_sm = blocks_per_sm((int)r.threads, r.shared, r.registers);
+    r.sms = settings().sms;
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    g_launches.push_back(r);
+}
+
+bool branches_counted() { return g_counting; }
+
+void count_branch(bool taken)
+{
+    const void *pc = __builtin_return_address(0);
+    Thread *t = g_thread;
+    if (!g_counting || t == nullptr)
+        return;
+    Block *b = t->block;
+    CountState &c = count_state(b);
+    RuntimeAllocating runtime;
+    const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
+    if (c.branches.size() <= warp)
+        c.branches.resize(b->nwarps);
+    BranchSite &s = c.branches[warp][pc];
+    const uint32_t k = s.next[lane]++;
+    if (s.runs.size() <= k)
+        s.runs.resize(k + 1, {0u, 0u});
+    s.runs[k].first |= 1u << lane;
+    if (taken)
+        s.runs[k].second |= 1u << lane;
 }
 
 /* The source line of the access at PC, once per PC (the symbolizer is slow); "" for code
@@ -243,7 +389,12 @@ void add_totals(const void *pc, const Site &s, const std::vector<Request> &reque
         t.bytes = std::max(t.bytes, width);
         t.requests += 1;
         t.lanes += lanes;
-        t.units += s.shared ? wavefronts(r) : sectors(r);
+        const uint64_t units = s.shared ? wavefronts(r) : sectors(r);
+        t.units += units;
+        if (units > t.worst_units) {
+            t.worst = r;
+            t.worst_units = units;
+        }
         t.ideal += s.shared ? (lanes * width + 127) / 128 : (lanes * width + 31) / 32;
     }
 }
@@ -303,6 +454,32 @@ void count_flush(Block *b)
             add_totals(v.first, *v.second.first, v.second.second);
         warp.clear();
     }
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    for (auto &entry : b->count->inflight) {
+        InFlight &t = g_inflight[entry.first];
+        t.runs += entry.second.runs;
+        t.loads += entry.second.loads;
+        t.bytes += entry.second.bytes;
+        t.most = std::max(t.most, entry.second.most);
+    }
+    b->count->inflight.clear();
+    for (auto &warp : b->count->branches) {
+        for (auto &entry : warp) {
+            BranchTotals &t = g_branch_totals[entry.first];
+            for (const auto &run : entry.second.runs) {
+                const unsigned reached = (unsigned)__builtin_popcount(run.first);
+                const unsigned in = (unsigned)__builtin_popcount(run.second);
+                if (reached == 0)
+                    continue;
+                t.executions += 1;
+                t.lanes += reached;
+                t.divergent += in > 0 && in < reached;
+                t.entered += in > 0;
+                t.lanes_in += in;
+            }
+        }
+        warp.clear();
+    }
 }
 
 void count_block_end(Block *b)
@@ -320,6 +497,9 @@ void count_start()
         return;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_totals.clear();
+    g_branch_totals.clear();
+    g_inflight.clear();
+    g_launches.clear();
     g_counting = true;
 }
 
@@ -345,7 +525,47 @@ void count_stop()
                 t.bytes, (unsigned long long)t.requests, (unsigned long long)t.lanes,
                 (unsigned long long)t.units, (unsigned long long)t.ideal);
     }
+    for (const auto &entry : g_totals) {
+        const Totals &t = entry.second;
+        if (t.worst_units == 0)
+            continue;
+        uintptr_t base = UINTPTR_MAX;
+        for (unsigned l = 0; l < 32; ++l)
+            if (t.worst.mask >> l & 1)
+                base = std::min(base, t.worst.addr[l]);
+        base &= ~(uintptr_t)127; /* keeps every lane's sector and bank */
+        fprintf(f, "request %u\t%s\t%s\t%s\t%u\t%llu\t", g_range, where(t.pc).c_str(),
+                t.shared ? "shared" : "global", t.write ? "store" : "load", t.bytes,
+                (unsigned long long)t.worst_units);
+        for (unsigned l = 0; l < 32; ++l) {
+            if (t.worst.mask >> l & 1)
+                fprintf(f, "%s%llu+%u", l ? " " : "", (unsigned long long)(t.worst.addr[l] - base),
+                        (unsigned)t.worst.bytes[l]);
+            else
+                fprintf(f, "%s-", l ? " " : "");
+        }
+        fputc('\n', f);
+    }
+    for (const auto &entry : g_branch_totals) {
+        const BranchTotals &t = entry.second;
+        if (t.executions == 0)
+            continue;
+        fprintf(f, "range %u\t%s\tbranch\tcondition\t0\t%llu\t%llu\t%llu\t%llu\t%llu\n", g_range,
+                where(entry.first).c_str(), (unsigned long long)t.executions,
+                (unsigned long long)t.lanes, (unsigned long long)t.divergent,
+                (unsigned long long)t.entered, (unsigned long long)t.lanes_in);
+    }
+    for (const auto &entry : g_inflight)
+        fprintf(f, "loads %u\t%s\t%llu\t%llu\t%llu\t%llu\n", g_range, where(entry.first).c_str(),
+                (unsigned long long)entry.second.runs, (unsigned long long)entry.second.loads,
+                (unsigned long long)entry.second.bytes, (unsigned long long)entry.second.most);
+    for (const LaunchRecord &r : g_launches)
+        fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,
+                r.threads, r.shared, r.registers, r.per_sm, r.sms);
     g_totals.clear();
+    g_branch_totals.clear();
+    g_inflight.clear();
+    g_launches.clear();
     fclose(f);
 }
 

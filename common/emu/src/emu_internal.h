@@ -38,7 +38,8 @@ namespace cuda_emu {
 
 /* ---- The emulated device (documented in common/emu/README.md) ------------ */
 
-constexpr int kSMs = 4;                          /* streaming multiprocessors */
+constexpr int kDefaultSMs = 4;                   /* streaming multiprocessors, unless
+                                                    CUDA_EMU_SMS says otherwise (settings().sms) */
 constexpr int kWarpSize = 32;                    /* lanes per warp */
 constexpr int kMaxThreadsPerBlock = 1024;        /* threads per block */
 constexpr int kMaxBlockDim[3] = {1024, 1024, 64};/* block extent per axis */
@@ -50,7 +51,8 @@ constexpr size_t kSharedOptin = 227 * 1024;      /* shared memory per block with
 constexpr size_t kSharedPerSM = 228 * 1024;      /* shared memory per SM */
 constexpr size_t kReservedSharedPerBlock = 1024; /* shared memory the driver keeps per block */
 constexpr int kRegsPerSM = 65536;                /* 32-bit registers per SM */
-constexpr int kRegsPerThread = 32;               /* nominal registers per thread */
+constexpr int kRegsPerThread = 32;               /* nominal registers per thread (see
+                                                    kernel_registers) */
 constexpr int kL2Bytes = 4 * 1024 * 1024;        /* L2 cache */
 constexpr size_t kGlobalMem = (size_t)2 << 30;   /* device memory cudaMalloc may hand out */
 
@@ -65,6 +67,8 @@ struct Settings {
                              uninitialized reads, at most (first come, first checked) */
     unsigned workers;     /* CUDA_EMU_WORKERS: host threads that run a launch's blocks
                              (default: the CPUs this process may use, at most 8) */
+    int sms;              /* CUDA_EMU_SMS: the emulated device's SMs (default 4; make explain
+                             sets a real GPU's count to show its waves) */
 };
 const Settings &settings();
 /* The check switch, read on every memory access; settings().check, cached. */
@@ -108,6 +112,10 @@ struct Thread {
     int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
     int bar_pred;             /* its predicate for the __syncthreads_* variants */
     int bar_result;           /* the variant's result, set when the barrier opens */
+    uint32_t run_loads;       /* global loads since its last store, while counting (count.cpp) */
+    uint32_t run_bytes;       /* their bytes */
+    const void *copy_pc;      /* its last access, when a store with no load before it: a
+                                 load hooked right after it is that copy's */
     unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
     unsigned tile_count;      /* and its size */
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
@@ -181,6 +189,9 @@ struct Launch {
     bool parallel;               /* its blocks run on several host threads at once */
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
     std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
+    std::atomic<bool> bounds_noted; /* its __launch_bounds__ went to note_launch_bounds */
+    std::atomic<size_t> static_shared; /* the most static __shared__ bytes a block used (known
+                                          once blocks have run; counted while counting) */
     struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
                                     polls host-writable memory (exec.cpp); null: on the host's */
 };
@@ -237,9 +248,18 @@ bool stream_valid(cudaStream_t s);
 /* The largest dynamic shared memory cudaFuncSetAttribute allowed KERNEL. */
 size_t kernel_max_dynamic_shared(const void *kernel);
 
-/* Blocks of THREADS threads using SMEM bytes of dynamic shared memory that fit
- * on one SM of the emulated device (0 if none fits). */
-int blocks_per_sm(int threads, size_t smem);
+/* Blocks of THREADS threads using SMEM bytes of shared memory and REGS
+ * registers a thread that fit on one SM of the emulated device (0 if none fits). */
+int blocks_per_sm(int threads, size_t smem, int regs = kRegsPerThread);
+
+/* Registers a thread of KERNEL (null: unknown) is taken to use: what its
+ * __launch_bounds__(N, M) allows when it names M, 65536 / (N x M) rounded down
+ * to the allocation's 8 and at most 255, as nvcc may use them; else 32. */
+int kernel_registers(const void *kernel);
+
+/* Records KERNEL's __launch_bounds__(MAX_THREADS, MIN_BLOCKS) for
+ * kernel_registers (from the kernel's registration, or its first run). */
+void note_launch_bounds(const void *kernel, long long max_threads, long long min_blocks);
 
 /* Held by a host thread for the length of an API call or a launch: CUDA may
  * be called from several host threads, one at a time in here. */
@@ -317,6 +337,8 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
 void count_flush(Block *b);
 /* B ends: adds what it counted to the totals and frees its bookkeeping. */
 void count_block_end(Block *b);
+/* L ran to its end while counting: records its grid for the waves it makes. */
+void count_launch(const Launch &L);
 /* cudaProfilerStart and cudaProfilerStop: a range of counting; stop appends
  * its totals to the CUDA_EMU_COUNT file. */
 void count_start();

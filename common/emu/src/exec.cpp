@@ -214,6 +214,12 @@ void finish_block(Block *b)
         stack_release(t.stack, t.state != ThreadState::exited);
     if (b->count != nullptr)
         count_block_end(b);
+    if (g_counting && g_launch != nullptr) {
+        size_t seen = g_launch->static_shared.load(std::memory_order_relaxed);
+        while (b->static_shared > seen &&
+               !g_launch->static_shared.compare_exchange_weak(seen, b->static_shared))
+            ;
+    }
     untrack_block(b);
     for (SharedVar &v : b->shared)
         free(v.ptr);
@@ -552,7 +558,7 @@ void report_hang(const std::deque<Block *> &active, unsigned resident_limit, boo
         report_line("%llu block%s resident; the emulated device keeps at most %u blocks of this "
                     "size resident (%d SMs), so the grid's other %llu blocks cannot start until "
                     "these finish, as on a GPU",
-                    resident, resident == 1 ? " is" : "s are", resident_limit, kSMs,
+                    resident, resident == 1 ? " is" : "s are", resident_limit, settings().sms,
                     L.nblocks - resident);
     fail_launch(cudaErrorLaunchTimeout);
 }
@@ -993,11 +999,14 @@ void run_grid(Launch &L)
     GridRun G;
     G.launch = &L;
     G.resident_limit =
-        (unsigned)std::max(1, kSMs * blocks_per_sm((int)L.threads_per_block, L.smem));
+        (unsigned)std::max(1, settings().sms * blocks_per_sm((int)L.threads_per_block, L.smem,
+                                                             kernel_registers(L.kernel)));
     unsigned helpers = L.cooperative ? 0 : helpers_for(L);
     L.parallel = helpers > 0;
     if (helpers == 0) {
         work(G);
+        if (g_counting)
+            count_launch(L);
         return;
     }
     Pool &P = pool();
@@ -1012,6 +1021,9 @@ void run_grid(Launch &L)
     std::unique_lock<std::mutex> lock(P.m);
     P.done.wait(lock, [&] { return P.busy == 0; });
     P.job = nullptr;
+    lock.unlock();
+    if (g_counting)
+        count_launch(L);
 }
 
 /* CUDA's launch checks, in the order a GPU applies them. Returns the error
@@ -1135,13 +1147,14 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
     L.cooperative = cfg.cooperative;
     if (L.cooperative) {
         unsigned long long fit =
-            (unsigned long long)kSMs * blocks_per_sm((int)L.threads_per_block, L.smem);
+            (unsigned long long)settings().sms *
+            blocks_per_sm((int)L.threads_per_block, L.smem, kernel_registers(L.kernel));
         if (L.nblocks > fit) {
             fprintf(stderr,
                     "cuda-emu: cooperative launch of %s failed: %llu blocks, but only %llu of "
                     "%u threads fit on the device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor "
                     "x %d SMs) (cudaErrorCooperativeLaunchTooLarge)\n",
-                    name, L.nblocks, fit, L.threads_per_block, kSMs);
+                    name, L.nblocks, fit, L.threads_per_block, settings().sms);
             return record_error(cudaErrorCooperativeLaunchTooLarge);
         }
     }
@@ -1354,9 +1367,12 @@ bool register_dynamic_shared_alias(void (*set)(void *))
 void kernel_launch_bounds(long long max_threads, long long min_blocks,
                           long long max_blocks_per_cluster)
 {
-    (void)min_blocks, (void)max_blocks_per_cluster;
+    (void)max_blocks_per_cluster;
     device_only("__launch_bounds__");
     Launch &L = *g_launch;
+    if (min_blocks > 0 && !L.bounds_noted.exchange(true))
+        note_launch_bounds(L.kernel, max_threads, min_blocks); /* a template kernel's, known
+                                                                  from its first run */
     if (max_threads <= 0 || L.threads_per_block <= max_threads)
         return;
     if (!L.reported.exchange(true)) /* once, whichever worker gets here first */
@@ -1433,10 +1449,12 @@ void *shared_scratch(const void *key, size_t size)
     return p;
 }
 
+unsigned ptx_nsmid() { return (unsigned)settings().sms; }
+
 unsigned ptx_smid()
 {
     Thread *t = device_only("%smid");
-    return (unsigned)(t->block->linear % kSMs);
+    return (unsigned)(t->block->linear % (unsigned)settings().sms);
 }
 
 long long clock_ticks()

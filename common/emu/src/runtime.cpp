@@ -396,6 +396,9 @@ Settings &mutable_settings()
             v.workers = 1;
         if (v.workers > 64)
             v.workers = 64;
+        v.sms = (int)env_number("CUDA_EMU_SMS", kDefaultSMs);
+        if (v.sms < 1 || v.sms > 1024)
+            v.sms = kDefaultSMs;
         return v;
     }();
     return s;
@@ -463,17 +466,61 @@ size_t kernel_max_dynamic_shared(const void *kernel)
     return it == g_kernels.end() ? kSharedPerBlock : it->second.max_dynamic_shared;
 }
 
-int blocks_per_sm(int threads, size_t smem)
+int blocks_per_sm(int threads, size_t smem, int regs)
 {
     if (threads <= 0 || threads > kMaxThreadsPerBlock || smem > kSharedOptin)
         return 0;
     int warps = (threads + kWarpSize - 1) / kWarpSize;
     int by_threads = kMaxThreadsPerSM / (warps * kWarpSize);
-    int by_registers = kRegsPerSM / (kRegsPerThread * warps * kWarpSize);
+    int by_registers = kRegsPerSM / (std::max(regs, 1) * warps * kWarpSize);
     int by_shared = (int)(kSharedPerSM / (smem + kReservedSharedPerBlock));
     int n = by_threads < by_registers ? by_threads : by_registers;
     n = n < by_shared ? n : by_shared;
     return n < kMaxBlocksPerSM ? n : kMaxBlocksPerSM;
+}
+
+namespace {
+
+/* Per kernel: the registers its __launch_bounds__ allow a thread (0: no minimum
+ * of blocks named, so the nominal 32). Filled by static initializers and by
+ * kernels' first runs on any worker: a lock of its own, a table made on first use. */
+std::mutex &bounds_mutex()
+{
+    static std::mutex &m = *new std::mutex();
+    return m;
+}
+std::unordered_map<const void *, int> &bounds_registers()
+{
+    static auto &m = *new std::unordered_map<const void *, int>();
+    return m;
+}
+
+} // namespace
+
+void note_launch_bounds(const void *kernel, long long max_threads, long long min_blocks)
+{
+    if (kernel == nullptr || max_threads <= 0 || min_blocks <= 0)
+        return;
+    const long long threads = (max_threads + kWarpSize - 1) / kWarpSize * kWarpSize;
+    long long regs = kRegsPerSM / (threads * min_blocks) / 8 * 8;
+    regs = std::max<long long>(8, std::min<long long>(255, regs));
+    std::lock_guard<std::mutex> lock(bounds_mutex());
+    bounds_registers()[kernel] = (int)regs;
+}
+
+int kernel_registers(const void *kernel)
+{
+    std::lock_guard<std::mutex> lock(bounds_mutex());
+    auto it = bounds_registers().find(kernel);
+    return it == bounds_registers().end() ? kRegsPerThread : it->second;
+}
+
+bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks,
+                            long long max_blocks_per_cluster)
+{
+    (void)max_blocks_per_cluster;
+    note_launch_bounds(kernel, max_threads, min_blocks);
+    return true;
 }
 
 } // namespace cuda_emu
@@ -563,7 +610,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrClockRate: v = 1000000; break;       /* kHz: clock64() counts ns */
     case cudaDevAttrTextureAlignment: v = 512; break;
     case cudaDevAttrGpuOverlap: v = 1; break;
-    case cudaDevAttrMultiProcessorCount: v = kSMs; break;
+    case cudaDevAttrMultiProcessorCount: v = settings().sms; break;
     case cudaDevAttrKernelExecTimeout: v = 0; break;
     case cudaDevAttrIntegrated: v = 0; break;
     case cudaDevAttrCanMapHostMemory: v = 1; break;
@@ -644,7 +691,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
     prop->minor = attr(cudaDevAttrComputeCapabilityMinor);
     prop->textureAlignment = (size_t)attr(cudaDevAttrTextureAlignment);
     prop->texturePitchAlignment = (size_t)attr(cudaDevAttrTexturePitchAlignment);
-    prop->multiProcessorCount = kSMs;
+    prop->multiProcessorCount = settings().sms;
     prop->canMapHostMemory = attr(cudaDevAttrCanMapHostMemory);
     prop->surfaceAlignment = 512;
     prop->concurrentKernels = attr(cudaDevAttrConcurrentKernels);
@@ -1578,7 +1625,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
         return record_error(cudaErrorInvalidDeviceFunction);
     memset(attr, 0, sizeof *attr);
     attr->maxThreadsPerBlock = kMaxThreadsPerBlock;
-    attr->numRegs = kRegsPerThread;
+    attr->numRegs = kernel_registers(func);
     attr->ptxVersion = 90;
     attr->binaryVersion = 90;
     attr->maxDynamicSharedSizeBytes = (int)kernel_max_dynamic_shared(func);
@@ -1636,7 +1683,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
         return record_error(cudaErrorInvalidDeviceFunction);
     *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func)
                      ? 0
-                     : blocks_per_sm(blockSize, dynamicSMemSize);
+                     : blocks_per_sm(blockSize, dynamicSMemSize, kernel_registers(func));
     return cudaSuccess;
 }
 

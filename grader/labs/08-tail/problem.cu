@@ -264,7 +264,7 @@ static void *create_timed(const long long size[LAB_MAX_DIMS], uint64_t seed, con
 {
     problem *p = (problem *)create(size, seed, d);
     if (p->full_items > 0)
-        p->wave = d->emulated ? 2 : item_kernel_wave(d);
+        p->wave = item_kernel_wave(d);
     return p;
 }
 

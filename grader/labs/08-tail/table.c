@@ -57,7 +57,8 @@ static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DI
 {
     (void)task;
     const long long waves = size[0], extra = size[1];
-    const long long wave = d->emulated ? 2 : tail_item_kernel_wave(d);
+    /* The emulator too: its waves are what make explain shows (4 SMs unless CUDA_EMU_SMS). */
+    const long long wave = tail_item_kernel_wave(d);
     size[0] = waves * wave + extra;
     size[1] = d->emulated ? 8 : TAIL_SPEED_ROUNDS;
     size[2] = waves * wave;

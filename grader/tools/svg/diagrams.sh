@@ -5,24 +5,12 @@
 #   grader/tools/svg/diagrams.sh [ROOT]     writes ROOT/labs/NN-name/*.svg (ROOT: this repo)
 #
 # POSIX sh and awk only. Each diagram is one awk program; common pieces (header, text, box)
-# are the awk functions in PRELUDE below. The SVGs are committed; rerun after editing.
+# are the awk functions of prelude.awk. The SVGs are committed; rerun after editing.
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../../.." && pwd)}
 
-PRELUDE='
-function head(w, h) {
-    printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">\n", w, h, w, h
-    printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", w, h
-}
-function text(x, y, s, extra) { printf "<text x=\"%.1f\" y=\"%.1f\" %s>%s</text>\n", x, y, extra, s }
-function box(x, y, w, h, fill, stroke) {
-    printf "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\"/>\n", x, y, w, h, fill, stroke == "" ? "none" : stroke
-}
-function line(x1, y1, x2, y2, colour, extra) {
-    printf "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" %s/>\n", x1, y1, x2, y2, colour, extra
-}
-function foot() { print "</svg>" }
-'
+# The drawing pieces, shared with make explain's pictures (access.awk).
+PRELUDE=$(cat "$(dirname "$0")/prelude.awk")
 
 # Lab 01: a warp's 32 addresses over 32-byte sectors, three ways.
 sectors() {

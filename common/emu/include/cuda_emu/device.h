@@ -73,6 +73,24 @@ CUDA_EMU_INLINE T shfl(int kind, unsigned mask, T var, int b, int c, int width)
     return out;
 }
 
+/* ---- Branches in device code ----------------------------------------------
+ * emu-rewrite turns the condition of every if, while and for loop in a
+ * __device__ or __global__ function into branch(static_cast<bool>(CONDITION)).
+ * It returns the condition; while make explain counts (CUDA_EMU_COUNT, between
+ * cudaProfilerStart and Stop), count_branch records, per warp, which lanes
+ * reached the branch and which went in (count.cpp). branches_counted() is
+ * declared const, so the compiler may read it once per kernel call: outside
+ * counting a branch costs one test, hoisted out of loops, and loops unroll as
+ * before. Counting is switched only between launches. */
+bool branches_counted() __attribute__((const));
+void count_branch(bool taken) __attribute__((noinline));
+CUDA_EMU_INLINE bool branch(bool taken)
+{
+    if (__builtin_expect(branches_counted(), 0))
+        count_branch(taken);
+    return taken;
+}
+
 /* ---- Shifts in device code ------------------------------------------------
  * emu-rewrite turns a << b in a __device__ or __global__ function into
  * a << shift_tag << b (and likewise >>, <<=, >>=), which keeps the operator's
@@ -193,6 +211,7 @@ long long clock_ticks();
 /* The PTX special registers a kernel may read with inline asm (emu-rewrite
  * turns asm("mov.u32 %0, %%laneid;" : "=r"(x)) into x = ptx_laneid()). */
 unsigned ptx_smid();
+unsigned ptx_nsmid(); /* the emulated device's SMs */
 CUDA_EMU_INLINE unsigned ptx_laneid()
 {
     return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32;
@@ -202,7 +221,6 @@ CUDA_EMU_INLINE unsigned ptx_warpid()
     return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32;
 }
 CUDA_EMU_INLINE unsigned ptx_nwarpid() { return 64; } /* warps an SM holds (2048 threads) */
-CUDA_EMU_INLINE unsigned ptx_nsmid() { return 4; }
 CUDA_EMU_INLINE unsigned ptx_lanemask_eq() { return 1u << ptx_laneid(); }
 CUDA_EMU_INLINE unsigned ptx_lanemask_lt() { return (1u << ptx_laneid()) - 1; }
 CUDA_EMU_INLINE unsigned ptx_lanemask_le() { return ptx_lanemask_lt() | ptx_lanemask_eq(); }

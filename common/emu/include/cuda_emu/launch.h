@@ -244,6 +244,13 @@ bool register_file_shared(void *(*address)(), size_t size, const char *name, siz
 void kernel_launch_bounds(long long max_threads, long long min_blocks = 0,
                           long long max_blocks_per_cluster = 0);
 
+/* The same bounds, told to the runtime before the kernel first runs (the
+ * rewrite registers them after a kernel's body): a kernel that names a
+ * minimum of blocks per SM is taken to use the registers that allows, which
+ * the occupancy API then counts. Returns true (for a static initializer). */
+bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks = 0,
+                            long long max_blocks_per_cluster = 0);
+
 /* ---- Symbols -------------------------------------------------------------- */
 
 /* cudaMemcpyToSymbol (TO_SYMBOL) or cudaMemcpyFromSymbol: COUNT bytes between
@@ -262,6 +269,10 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
                 return ::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name);   \
             },                                                                          \
             #name);
+
+#define CUDA_EMU_KERNEL_BOUNDS(name, ...)                                               \
+    [[maybe_unused]] static const bool cuda_emu_bounds_##name =                        \
+        ::cuda_emu::register_kernel_bounds(reinterpret_cast<const void *>(&name), __VA_ARGS__);
 
 /* The kernel a launch names, or null (see kernel_address_or_null). The probe
  * sits in a generic lambda of its own: in a lambda that is not generic, in a

@@ -12,6 +12,7 @@
 #            reference's worst request nearer its ideal;
 #   in flight the bytes a thread loads before its store: 4 in the skeleton, up to 256 in the
 #            reference (04).
+# With the reference as your code (labs 03, 07) both calls are counted.
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh

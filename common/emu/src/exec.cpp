@@ -29,6 +29,7 @@
 #include <mutex>
 #include <system_error>
 #include <thread>
+#include <unordered_map>
 
 #include <sanitizer/common_interface_defs.h>
 
@@ -273,6 +274,26 @@ void share_last_sync(Block *b)
             t.last_sync = latest;
 }
 
+/* The source line of a barrier call at PC, symbolized once per PC: a block
+ * whose threads reach one barrier through two copies of the call (g++ may put
+ * a __syncthreads() on both sides of a branch) compares them at every
+ * opening, and symbolizing costs tens of microseconds. Libraries are not
+ * unloaded while kernels run, so a PC keeps its line. */
+std::string barrier_line(const void *pc)
+{
+    static std::mutex m;
+    static std::unordered_map<const void *, std::string> lines;
+    {
+        std::lock_guard<std::mutex> lock(m);
+        auto it = lines.find(pc);
+        if (it != lines.end())
+            return it->second;
+    }
+    std::string line = where(pc, true);
+    std::lock_guard<std::mutex> lock(m);
+    return lines.emplace(pc, line).first->second;
+}
+
 /* Opens B's barrier if every thread that has not exited waits at it. */
 void barrier_progress(Block *b)
 {
@@ -298,15 +319,16 @@ void barrier_progress(Block *b)
      * one call cannot be told from two calls: the barrier completes, as a
      * GPU's does (it counts the threads that arrive), and nothing is reported
      * without a line to show. */
-    const void *pc0 = b->threads[0].wait_pc;
+    const void *pc0 = b->threads[0].wait_pc, *pc_seen = pc0;
     std::string line0;
     bool looked = false;
     for (const Thread &t : b->threads) {
-        if (t.wait_pc == pc0)
+        if (t.wait_pc == pc0 || t.wait_pc == pc_seen)
             continue;
+        pc_seen = t.wait_pc;
         if (!looked)
-            line0 = where(pc0, true), looked = true;
-        const std::string line = where(t.wait_pc, true);
+            line0 = barrier_line(pc0), looked = true;
+        const std::string line = barrier_line(t.wait_pc);
         if (!line0.empty() && !line.empty() && line != line0) {
             report_head("threads of a block wait at different __syncthreads()", b, nullptr);
             describe_waiters(b, ThreadState::at_barrier, "__syncthreads()");

@@ -506,6 +506,12 @@ GRADE_DIR ?= $(BUILD)/grade
 # GRADER_ISOLATION=off grades in one process (no sandbox): only for machines that cannot
 # isolate, and every report then says the run is not tamper-proof.
 GRADER_ISOLATION ?= on
+# Under a speed check short of its mark (or one the emulator cannot time), make grade prints
+# the costliest line of the student's file as the CPU emulator counts it (WHERE:), within
+# GRADE_WHERE_S seconds for the whole run (the first one builds the emulator's copy of the
+# code). GRADE_WHERE=0 leaves it out.
+GRADE_WHERE ?= 1
+GRADE_WHERE_S ?= 60
 
 # Build, then grade: grader/build_labs.sh builds what LAB= selects (a line per lab as it
 # finishes; a lab whose build fails is kept apart), then becomes the driver, which grades and
@@ -524,7 +530,9 @@ endif
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
+	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) --where-cmd '$(where_cmd)') \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
+where_cmd = $(MAKE) -s --no-print-directory where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD)
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
@@ -601,6 +609,12 @@ profile-lab-%: runner-%
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
 	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$* \
 	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
+
+# make grade's WHERE line (the driver runs it, EMU=1, for a lab whose speed fell short): make
+# explain's count of one call, inside the sandbox, down to the costliest line of the student's file.
+where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(SANDBOX_RUN)
+	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/where/$* \
+	    --where --sandbox $(SANDBOX_RUN)
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

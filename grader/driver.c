@@ -2,7 +2,7 @@
  *
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
  *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
- *                [--json FILE] [--logs DIR] [--hide DIR ...]
+ *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-cmd CMD --where-budget S]
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *
  * It builds nothing: make builds every selected lab first (grader/build_labs.sh, which leaves
@@ -13,7 +13,13 @@
  * harness holds no student code: that runs in sandboxed workers the harness starts. A build
  * failure, crash or hang costs that check's points and grading goes on. Prints one line per
  * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
- * marks, 1 a point was lost, 2 a check could not run (and none failed). */
+ * marks, 1 a point was lost, 2 a check could not run (and none failed).
+ *
+ * With --where-cmd (make grade), a speed check short of its mark (or one the emulator could
+ * not time) gets a WHERE line: the costliest place in the student's file as the CPU emulator
+ * counts it (make explain --where, in the sandbox). That command builds the emulator's copy of
+ * the student's file when it is not built yet (sandboxed, as every student compile); it is
+ * help, not grading: no verdict depends on it, and the run's hints share --where-budget. */
 #include "config.h"
 #include "driver.h"
 #include "gpu_neighbours.h"
@@ -67,6 +73,9 @@ typedef struct options {
     const char *status_of; /* a results.json whose exit status to print, and stop; or NULL */
     const char *make_files; /* the Makefile's student file of every lab, space-separated, or
                                NULL: checked against lab_student_file before anything runs */
+    const char *where_cmd; /* make grade's WHERE hints: a sh command, the lab's name as $1
+                              (where_hint), or NULL for none */
+    double where_budget;   /* seconds all of a run's WHERE hints may take */
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -462,9 +471,86 @@ static void json_device(json_writer *w, const record *dev)
     json_object_end(w);
 }
 
+/* The WHERE line of a lab: the place in the student's file that costs the most against the
+ * lesson, from the CPU emulator's counts (make explain's --where: o->where_cmd, run by sh with
+ * the lab's name as $1, prints it). Help, not grading: the whole run's hints share
+ * o->where_budget seconds, and a hint that cannot be had says where to look instead. */
+static double where_spent;
+
+static void where_hint(const options *o, const lab_info *lab, char *line, size_t len)
+{
+    line[0] = 0;
+    if (!o->where_cmd)
+        return;
+    const double left = o->where_budget - where_spent;
+    if (left < 1) {
+        snprintf(line, len, "not counted this time (the run's %.0f s for these hints are spent): "
+                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
+        return;
+    }
+    char out_path[1024], log_path[1024];
+    snprintf(out_path, sizeof out_path, "%s/%s.where.txt", o->logs, lab->name);
+    snprintf(log_path, sizeof log_path, "%s/%s.where.log", o->logs, lab->name);
+    const double start = wall_seconds();
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        const int in = open("/dev/null", O_RDONLY), out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  err = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0)
+            _exit(127);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0, done = 0;
+    while (!done) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) {
+            done = r == pid;
+            break;
+        }
+        if (wall_seconds() - start > left)
+            break;
+        const struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    where_spent += wall_seconds() - start;
+    if (!done) {
+        snprintf(line, len, "not counted in time (the run's %.0f s for these hints ran out): "
+                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
+        return;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(line, len, "the CPU emulator could not count your code (%s says why); make "
+                 "explain LAB=%s says it too", log_path, lab->number);
+        return;
+    }
+    FILE *f = fopen(out_path, "r");
+    if (f && fgets(line, (int)len, f))
+        line[strcspn(line, "\n")] = 0;
+    if (f)
+        fclose(f);
+    if (!line[0] && strcmp(o->mode, "emu")) /* untimed, and nothing to point at: no line */
+        snprintf(line, len, "the CPU emulator's counts show nothing far from the ideal in your "
+                 "code at its small size; make explain LAB=%s shows every counter and what it "
+                 "does not count", lab->number);
+}
+
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
                       const char *build_log, json_writer *w, totals *t)
 {
+    int where_done = 0;
     const score_rules rules = score_rules_for(cfg, lab);
     const double threshold = rules.threshold;
     const char *tmo_src;
@@ -579,6 +665,16 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         }
         if (d.v == VERDICT_ERROR)
             env_error = 1;
+        /* The place in the student's file that loses the time, counted by the emulator: under
+         * a speed check short of the pass mark, or one the emulator could not time once every
+         * correctness check passed (once per lab) */
+        char where[768] = "";
+        if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
+            ((d.v == VERDICT_FAIL && d.below_threshold) ||
+             (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
+            where_hint(o, lab, where, sizeof where);
+            where_done = 1;
+        }
         outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
         score_lab(lab, &rules, outcomes, i + 1, scores, &score);
         const check_score *s = &scores[i];
@@ -598,6 +694,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                                 find_record(&l, "error", 0)))
                 print_log_tail(log_path, 8);
         }
+        if (where[0])
+            print_indented("WHERE (the CPU emulator's count of your code): ", where);
         const record *dev = find_record(&l, "device", 0);
         json_object_begin(w, NULL);
         json_string(w, "name", c->name);
@@ -608,6 +706,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_string(w, "message", d.message);
         json_string(w, "detail", d.detail);
         json_string(w, "blame", d.blame);
+        if (where[0])
+            json_string(w, "where", where);
         json_int(w, "points", s->points);
         json_int(w, "earned", s->earned);
         json_number(w, "seconds", out.seconds);
@@ -769,6 +869,7 @@ static void usage(void)
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
                     "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
+                    "                    [--where-cmd 'SH COMMAND, $1 the lab' --where-budget S]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -797,6 +898,7 @@ static options parse_options(int argc, char **argv)
         {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
         {"student-files", required_argument, NULL, 'F'}, {"status-of", required_argument, NULL, 'Z'},
         {"hide", required_argument, NULL, 'H'},
+        {"where-cmd", required_argument, NULL, 'w'}, {"where-budget", required_argument, NULL, 'x'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -810,6 +912,8 @@ static options parse_options(int argc, char **argv)
         case 'b': o.built = *optarg ? optarg : NULL; break;
         case 'j': o.json = optarg; break;
         case 'g': o.logs = optarg; break;
+        case 'w': o.where_cmd = *optarg ? optarg : NULL; break;
+        case 'x': o.where_budget = atof(optarg); break;
         case 'i':
             if (strcmp(optarg, "on") && strcmp(optarg, "off"))
                 fatal("GRADER_ISOLATION=%s: use on or off", optarg);

@@ -10,6 +10,10 @@
 # registers <tab> blocks per SM <tab> SMs; loads N <tab> file:line of a store <tab> runs <tab>
 # loads <tab> bytes <tab> most bytes: common/emu/src/count.cpp). See explain.sh.
 #   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
+#   -v where=1: one line instead of the tables, the place in your file that costs the most
+#       against the lesson (make grade's hint under a speed check short of its mark): the
+#       lesson's own counter first (branches, waves, loads in flight), then the memory access
+#       furthest over its ideal; nothing when no counter is far from the ideal and the reference.
 #
 #   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
 #       -f explain.awk sections counts
@@ -31,7 +35,7 @@ function ratio(a, b) { return b > 0 ? sprintf("%.1f", a / b) : "-" }
 function percent(a, b) { return b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
 # Divergent executions of a whole call: "N of M (P%)", with a finer percentage below 1%.
 function divergent_text(d, e) {
-    return d " of " e " (" (e > 0 && d > 0 && 100 * d / e < 1 ? sprintf("%.2f%%", 100 * d / e) : percent(d, e)) ")"
+    return d " of " e " (" percent_fine(d, e) ")"
 }
 # Prints the rows of section S: one per source line and counter, then the whole call.
 function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, order, unit) {
@@ -250,7 +254,105 @@ $1 ~ /^range / {
     t = s SUBSEP kind
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
+# make grade's hint (-v where=1): the costliest place of your code, in one line, or nothing.
+function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, n) {
+    # the lesson's own counter first
+    if ("branch" in wanted) {
+        best = 0
+        for (i = 1; i <= nsections; i++) {
+            s = sections[i]
+            if (who[s] != "yours") continue
+            r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
+            yd = tbexec[s] > 0 ? tbdiv[s] / tbexec[s] : 0
+            rd = (r != "" && tbexec[r] > 0) ? tbdiv[r] / tbexec[r] : 0
+            if (yd <= 2 * rd) continue
+            for (k in bexec) {
+                split(k, parts, SUBSEP)
+                if (parts[1] != s || parts[2] == "(no line info)") continue
+                if (bdiv[k] < 0.1 * bexec[k] || bdiv[k] <= best) continue
+                best = bdiv[k]; bestk = k; bests = r
+            }
+        }
+        if (best > 0) {
+            split(bestk, parts, SUBSEP)
+            printf "%s%s: this condition split the warp in %d of its %d warp-wide runs, %s of 32 lanes going in; of the reference's branch runs, %s were divergent\n",
+                place(parts[2]), quoted(parts[2]), bdiv[bestk], bexec[bestk], ratio(bin[bestk], bent[bestk]),
+                bests != "" ? percent_fine(tbdiv[bests], tbexec[bests]) : "-"
+            return 1
+        }
+    }
+    if ("waves" in wanted) {
+        for (i = 1; i <= nsections; i++) {
+            s = sections[i]
+            if (who[s] != "yours" || nlaunch[s] == 0) continue
+            r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
+            for (n = 1; n <= nlaunch[s]; n++) {
+                if (lper[s, n] == 0) continue
+                w = lsms[s, n] * lper[s, n]
+                v = int((lblocks[s, n] + w - 1) / w)
+                t = (lblocks[s, n] - (v - 1) * w) / w
+                # a last wave under half full, and a material share of the launch (8 waves or fewer)
+                if (v >= 2 && v <= 8 && t < 0.5) {
+                    printf "your launch of %s: %s: for the last wave most SMs idle (the reference: %s)\n",
+                        lname[s, n], waves_text(s, n), r != "" ? waves_short(r) : "-"
+                    return 1
+                }
+            }
+        }
+    }
+    if ("loads in flight" in wanted) {
+        for (i = 1; i <= nsections; i++) {
+            s = sections[i]
+            if (who[s] != "yours" || tfruns[s] == 0) continue
+            r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
+            if (r == "" || tfruns[r] == 0 || tfbytes[s] / tfruns[s] * 4 > tfbytes[r] / tfruns[r]) continue
+            best = -1
+            for (k in fruns) {
+                split(k, parts, SUBSEP)
+                if (parts[1] != s || parts[2] == "(no line info)") continue
+                if (fruns[k] > best) { best = fruns[k]; bestk = k }
+            }
+            if (best < 0) continue
+            split(bestk, parts, SUBSEP)
+            printf "%s%s: a thread has %s bytes of loads in flight before this store, the reference's %s: each memory latency brings in that little\n",
+                place(parts[2]), quoted(parts[2]), ratio(fbytes[bestk], fruns[bestk]), ratio(tfbytes[r], tfruns[r])
+            return 1
+        }
+    }
+    # then the memory access furthest over its ideal, in wasted sectors or passes
+    best = 0
+    for (k in req) {
+        split(k, parts, SUBSEP)
+        if (who[parts[1]] != "yours" || parts[2] == "(no line info)") continue
+        if (units[k] < 1.5 * ideal[k] || units[k] - ideal[k] <= best) continue
+        best = units[k] - ideal[k]; bestk = k
+    }
+    if (best > 0) {
+        split(bestk, parts, SUBSEP)
+        printf "%s%s: %s %ss of %d bytes a lane take %s %s per warp-wide request; ideal %s\n",
+            place(parts[2]), quoted(parts[2]), parts[3], parts[4], parts[5], ratio(units[bestk], req[bestk]),
+            parts[3] == "shared" ? "passes of the shared-memory pipe" : "32-byte sectors", ratio(ideal[bestk], req[bestk])
+        return 1
+    }
+    return 0
+}
+# LOC (file:line) as a path the student knows: their own file's, else the line as counted.
+function place(loc,    l) {
+    l = loc; sub(/.*:/, "", l)
+    if (source != "" && base(source) == base(loc_file(loc))) return source ":" l
+    return loc
+}
+function loc_file(loc,    f) { f = loc; sub(/:[0-9]+$/, "", f); return f }
+function quoted(loc,    t) {
+    t = text_of(loc, source)
+    return t == "" ? "" : " (" t ")"
+}
+# D of E as a percentage, finer below 1%: "0.01%".
+function percent_fine(d, e) {
+    return e > 0 && d > 0 && 100 * d / e < 1 ? sprintf("%.2f%%", 100 * d / e) : percent(d, e)
+}
 END {
+    if (where) { where_line(); exit }
     what = "memory requests"
     if ("branch" in wanted) what = what " and branches"
     if ("waves" in wanted) what = what ", and every launch's waves"

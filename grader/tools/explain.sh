@@ -10,7 +10,13 @@
 #
 #   grader/tools/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE]
-#                           [--gpu KEY --profiles EXE]
+#                           [--gpu KEY --profiles EXE] [--where --sandbox EXE]
+#
+# --where: make grade's hint under a speed check short of its mark: one line, the place in your
+# file that costs the most against the lesson (explain.awk -v where=1), or nothing; DIR/where.txt.
+# make grade may be grading someone else's code, so there the calls run inside the grader's
+# sandbox (--sandbox: sandbox-run, as the student's compile does; --isolation off needs it),
+# which sees only the four programs and writes only its own folder.
 #
 # The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
 # lab shows, and what make explain does not show for it, are its table,
@@ -24,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 table=$here/../labs/$lab/explain.tsv
 [ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
 mkdir -p "$out" || exit 2
-rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt"
+rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt" "$out/where.txt"
 # GPU_PROFILE=KEY: the emulated device gets that GPU's SM count, so the code under test sizes its grids
 # for it and the waves are that GPU's (each SM stays the emulated compute capability 9.0 one).
 sms="" gpu_name=""
@@ -34,8 +40,22 @@ if [ -n "$gpu" ]; then
     export CUDA_EMU_SMS="$sms"
 fi
 # Counting changes no result; the race checks stay on, as in grading.
-if ! CUDA_EMU_COUNT="$out/counts.tsv" "$harness" --profile --isolation off --worker "$worker" \
-        --student "$student" --reference "$reference" >"$out/sections.txt" 2>"$out/harness.log"; then
+count_calls() {
+    if [ "$where" = 1 ]; then
+        [ -n "$sandbox" ] || { echo "explain.sh: --where needs --sandbox" >&2; return 2; }
+        abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+        h=$(abs "$harness") w=$(abs "$worker") y=$(abs "$student") r=$(abs "$reference")
+        "$sandbox" --work "$out/sandbox" --visible "$h" --visible "$w" --visible "$y" --visible "$r" \
+            --mem 0 --wall 60 --cpu 120 --get counts.tsv "$out/counts.tsv" --get sections.txt "$out/sections.txt" \
+            ${CUDA_EMU_SMS:+--env CUDA_EMU_SMS=$CUDA_EMU_SMS} -- \
+            sh -c 'CUDA_EMU_COUNT=counts.tsv "$1" --profile --isolation off --worker "$2" --student "$3" --reference "$4" >sections.txt' \
+            sh "$h" "$w" "$y" "$r" 2>"$out/harness.log"
+        return
+    fi
+    CUDA_EMU_COUNT="$out/counts.tsv" "$harness" --profile --isolation off --worker "$worker" \
+        --student "$student" --reference "$reference" >"$out/sections.txt" 2>"$out/harness.log"
+}
+if ! count_calls; then
     echo "make explain: the calls failed under the emulator; what the harness said:" >&2
     tail -8 "$out/harness.log" >&2
     echo "Run make grade LAB=${lab#*-} first: it says what is wrong with the code." >&2
@@ -45,6 +65,11 @@ if [ ! -s "$out/counts.tsv" ]; then
     echo "make explain: the emulator counted no memory access (expected $out/counts.tsv)." >&2
     echo "The emulator's library may predate counting: make clean, then make explain again." >&2
     exit 2
+fi
+if [ "$where" = 1 ]; then
+    awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v where=1 \
+        -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/where.txt"
+    exit 0
 fi
 awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v gpu="$gpu" -v gpu_name="$gpu_name" \
     -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"

@@ -1,12 +1,14 @@
 # tool-options.sh - the options make gives profile.sh, sanitize.sh and explain.sh (sourced by
 # each):
 #   --lab NN-name --harness EXE --worker EXE --student SO --reference SO --out DIR
-#   [--label TEXT] [--timeline] [--seed HEX] [--source FILE] [--gpu KEY --profiles EXE]
+#   [--label TEXT] [--timeline] [--seed HEX] [--source FILE] [--gpu KEY --profiles EXE] [--where]
+#   [--sandbox EXE]
 # sets lab, harness, worker, student, reference, out, label, timeline (0/1), seed ("" if none),
 # source (the student's .cu file, "" if not given), gpu (a key of make profiles, "" if none)
-# and profiles (the make profiles tool, which knows the keys).
+# profiles (the make profiles tool, which knows the keys), where (0/1: explain.sh's one-line
+# hint for make grade) and sandbox (sandbox-run, "" if none).
 lab="" harness="" worker="" student="" reference="" out="" label="your code" timeline=0 seed="" source=""
-gpu="" profiles=""
+gpu="" profiles="" where=0 sandbox=""
 while [ $# -gt 0 ]; do
     case $1 in
     --lab) lab=$2; shift 2 ;;
@@ -21,6 +23,8 @@ while [ $# -gt 0 ]; do
     --source) source=$2; shift 2 ;;
     --gpu) gpu=$2; shift 2 ;;
     --profiles) profiles=$2; shift 2 ;;
+    --where) where=1; shift ;;
+    --sandbox) sandbox=$2; shift 2 ;;
     *) echo "$(basename "$0"): unknown option $1" >&2; exit 2 ;;
     esac
 done

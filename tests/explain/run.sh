@@ -12,7 +12,8 @@
 #            reference's worst request nearer its ideal;
 #   in flight the bytes a thread loads before its store: 4 in the skeleton, up to 256 in the
 #            reference (04).
-# With the reference as your code (labs 03, 07) both calls are counted.
+# With the reference as your code (labs 03, 07) both calls are counted. make grade prints the
+# skeleton's costliest line under a speed check (WHERE), none for the reference's code.
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
@@ -259,6 +260,42 @@ for lab in 03 07; do
         tail -8 "$build/explain-test-ref-$lab.txt"
     fi
 done
+
+# make grade's WHERE line: under the speed check the emulator cannot time, the skeleton's
+# costliest line, counted inside the sandbox; nothing for the reference's own code; GRADE_WHERE=0
+# leaves it out.
+echo "== explain: make grade's WHERE line names the lesson's line"
+where_out=$build/explain-test-where
+rm -rf "$where_out" && mkdir -p "$where_out"
+grade_where() { # STUDENT, file for its output; the grade's status is not this test's concern
+    $make -s --no-print-directory grade LAB=06,08 STUDENT="$1" GRADE_DIR="$where_out/grade-$(basename "$1")" ${3:-} >"$2" 2>&1
+}
+grade_where labs "$where_out/labs.txt"
+line=$(grep -nF -- 'out[(size_t)c * rows + r] = in[(size_t)r * cols + c];' labs/06-transpose/transpose.cu | head -1 | cut -d: -f1)
+if grep -q "WHERE (the CPU emulator's count of your code): labs/06-transpose/transpose.cu:$line .*global stores of 4 bytes a lane take 32.0 32-byte sectors per warp-wide request; ideal 4.0" "$where_out/labs.txt" &&
+    grep -q "WHERE (the CPU emulator's count of your code): your launch of .*: 2 waves, the last 25% full" "$where_out/labs.txt"; then
+    echo "   OK: transpose.cu:$line's stores, and lab 08's last wave"
+    passed=$((passed + 1))
+else
+    fail "expected WHERE lines for lab 06 (transpose.cu:$line, 32 sectors per store) and lab 08 (2 waves, the last 25% full); got:"
+    grep -E "WHERE|speed|Score" "$where_out/labs.txt"
+fi
+if grep -q '"where": "labs/06-transpose/transpose.cu:' "$where_out/grade-labs/results.json"; then
+    echo "   OK: results.json keeps it"
+    passed=$((passed + 1))
+else
+    fail "results.json has no \"where\" for lab 06's speed check"
+fi
+grade_where solutions "$where_out/solutions.txt"
+if grep -q "WHERE" "$where_out/solutions.txt"; then
+    fail "the reference's own code got a WHERE line:"; grep WHERE "$where_out/solutions.txt"
+else
+    echo "   OK: none for the reference's code"
+    passed=$((passed + 1))
+fi
+grade_where labs "$where_out/off.txt" GRADE_WHERE=0
+if grep -q "WHERE" "$where_out/off.txt"; then fail "GRADE_WHERE=0 still printed a WHERE line"
+else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
 
 echo "== explain: every lab's table says what make explain does not show"
 for d in grader/labs/[0-9][0-9]-*/; do

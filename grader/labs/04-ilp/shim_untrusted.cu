@@ -21,6 +21,7 @@
  * Under the CPU emulator there are no graphs: the entry point is called directly. */
 #include "shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
+#include "proto.h"        /* PROTO_MAX_CALLS: the most calls in a timed unit */
 
 #include <stdio.h>
 #include <string.h>
@@ -45,7 +46,11 @@ extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t 
 #else
 
 #define N_ARGS 6   /* the most arguments of an entry point */
-#define CACHED 32  /* recorded calls kept (more than the harness's problems per timed unit) */
+/* Recorded calls kept: every problem of a timed unit (up to PROTO_MAX_CALLS) for both entry
+ * points. Fewer, and a unit of more problems than slots (48 on an H200, where 32 were kept)
+ * evicts each recording before its next use: every timed call recorded again, and the
+ * recording's synchronisation and output overwrite were timed with it. */
+#define CACHED (2 * PROTO_MAX_CALLS)
 
 typedef struct recorded {
     int used;                 /* 1 if this slot holds a graph */

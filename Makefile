@@ -532,7 +532,9 @@ endif
 	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) --where-cmd '$(where_cmd)') \
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
-where_cmd = $(MAKE) -s --no-print-directory where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD)
+# (its build's lines go to the hint's log; only the hint itself to the driver, which reads one line)
+where_cmd = $(MAKE) -s --no-print-directory -j$$(nproc 2>/dev/null || echo 2) where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD) >&2 && \
+    cat $(BUILD)/where/"$$1"/where.txt
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)

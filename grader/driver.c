@@ -477,7 +477,8 @@ static void json_device(json_writer *w, const record *dev)
  * o->where_budget seconds, and a hint that cannot be had says where to look instead. */
 static double where_spent;
 
-static void where_hint(const options *o, const lab_info *lab, char *line, size_t len)
+static void where_hint(const options *o, const lab_info *lab, const record_list *l, char *line,
+                       size_t len)
 {
     line[0] = 0;
     if (!o->where_cmd)
@@ -505,6 +506,12 @@ static void where_hint(const options *o, const lab_info *lab, char *line, size_t
         dup2(in, 0);
         dup2(out, 1);
         dup2(err, 2);
+        /* On a GPU the emulated device gets its SM count, so grids sized by it, and their
+         * waves, are this GPU's (make explain's CUDA_EMU_SMS) */
+        const record *dev = find_record(l, "device", 0);
+        const char *sms = dev ? record_get(dev, "sms") : NULL;
+        if (sms && strcmp(o->mode, "emu"))
+            setenv("CUDA_EMU_SMS", sms, 1);
         execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
         _exit(127);
     }
@@ -532,7 +539,7 @@ static void where_hint(const options *o, const lab_info *lab, char *line, size_t
         return;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(line, len, "the CPU emulator could not count your code (%s says why); make "
+        snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
                  "explain LAB=%s says it too", log_path, lab->number);
         return;
     }
@@ -672,7 +679,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
             ((d.v == VERDICT_FAIL && d.below_threshold) ||
              (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
-            where_hint(o, lab, where, sizeof where);
+            where_hint(o, lab, &l, where, sizeof where);
             where_done = 1;
         }
         outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};

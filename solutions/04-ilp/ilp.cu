@@ -23,8 +23,8 @@
  * the next 16S, and so on: each load of a warp reads 32 consecutive float4 (512 contiguous
  * bytes, coalesced), and the whole grid sweeps the array together, so at any moment the
  * requests in flight cover one contiguous window spread over every DRAM channel. (Giving
- * each block its own contiguous share instead measured 0.76-0.82 of cudaMemcpy at the same
- * 16 loads in flight, against 0.96 for this sweep: see the README.) All 16 loads are issued
+ * each block its own contiguous share instead measured 0.81 of cudaMemcpy at the same 16
+ * loads in flight, against 0.93 for this sweep: see the README.) All 16 loads are issued
  * before the first value is used; the bounds test only guards the array's end. */
 __global__ void scale_vec4_kernel(float4 *__restrict__ out, const float4 *__restrict__ in,
                                   float a, int n)

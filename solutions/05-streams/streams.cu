@@ -16,7 +16,7 @@
  *     time ->    fill  |---- all three busy ----|  drain
  *
  * Time: the busiest stage's total, plus one chunk of each other stage to fill the pipe and
- * drain it: max(Tin, Tk, Tout) + (the other two) / C. More chunks shrink the fill and drain,
+ * drain it: max(Tio, Tk) + (the rest) / C, Tio being both copy directions at once. More chunks shrink the fill and drain,
  * but each copy and launch has a fixed cost of a few microseconds, so chunks stay >= 1 MiB
  * and at most 64 (fill + drain <= 2/64 of the time). */
 #include "streams.h"

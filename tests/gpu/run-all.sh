@@ -29,6 +29,9 @@
 #                neighbour and a steady compute neighbour (tests/gpu/neighbour.cu)
 #   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
 #                contexts (what timing from outside rests on)
+#   inflight     tests/gpu/inflight-probe.cu: lab 04's memory task at the lab's launch by way of
+#                keeping bytes in flight (registers, cp.async, TMA bulk copies, L2 prefetch),
+#                against cudaMemcpy, over cudaMalloc and the grader's cuMemCreate buffers
 #   sm-fractions tests/gpu/smfraction/run.sh: the self-check and the skeletons (SM_BENCH=1: and
 #                make bench) on this GPU limited by MPS to 12%, 25% and 50% of its SMs
 #                (SM_PERCENTS="..." for others): a smaller GPU made of this one
@@ -198,6 +201,10 @@ for part in $parts; do
             grep -E 'x the reference' "$OUT/shared-$kind.txt" | sed "s/^/    $kind /" >>"$summary"
         done
         ;;
+    inflight)
+        nvcc -O3 -arch=native -o "$OUT/inflight-probe" tests/gpu/inflight-probe.cu -lcuda &&
+            "$OUT/inflight-probe" 2>&1 | tee "$OUT/inflight.txt" | tee -a "$summary"
+        ;;
     timeslice)
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
             "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
@@ -231,7 +238,7 @@ for part in $parts; do
         ;;
     *)
         echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
-            "batch-rate, tools, shared-gpu, timeslice, sm-fractions, non-root, emu-compare)" >&2
+            "batch-rate, tools, shared-gpu, timeslice, inflight, sm-fractions, non-root, emu-compare, explain, cold-grade)" >&2
         exit 2
         ;;
     esac

@@ -16,7 +16,7 @@
 # not, the GPU issues fewer, dearer instructions, and the figures differ for that reason.
 #
 #   tests/gpu/explain-agree.sh [NN-name ...]      (default: every lab whose profile.tsv has
-#                                                   one of these counters: 01, 02, 03, 06, 08)
+#                                                   one of these counters: 01, 02, 03, 04, 06, 07, 08, 09)
 #
 # Prints one row per variant and counter, then a count; logs under $OUT/explain-agree/.
 # Needs a GPU, Nsight Compute with counter permission, and the emulator's build (make builds

@@ -48,6 +48,10 @@ else
 fi
 grep -q "Score:" "$probe/out.txt" && ! grep -qE ' ERROR ' "$probe/out.txt"
 result "the skeleton is graded (no check in error)" $? "see $probe/out.txt"
+# make grade's WHERE hint counts the student's code inside sandbox-run, here without namespaces.
+grep -qE "WHERE .*coalescing.cu:[0-9]+ .*32-byte sectors per warp-wide request" "$probe/out.txt"
+result "the WHERE hint is counted in the sandbox without namespaces" $? \
+    "expected a WHERE line naming coalescing.cu; found: $(grep WHERE "$probe/out.txt") ($probe/grade/coalescing.where.log)"
 # make doctor asks the grader's own probe, so it names the sandbox grading just used.
 "$wrap" ${MAKE:-make} --no-print-directory doctor BUILD="$build" >"$work/doctor.txt" 2>&1
 case $iso in True*Landlock*) want='^ok +sandbox +Landlock' ;; *) want='^!! +sandbox +neither' ;; esac

@@ -1735,6 +1735,11 @@ namespace {
 
 void leak_warning()
 {
+    /* Counting (make explain, and make grade's hint, which counts inside the sandbox) needs
+     * no leak report, and under Landlock LeakSanitizer cannot read /proc/PID/task: its check
+     * would end the count with a fatal error. */
+    if (getenv("CUDA_EMU_COUNT") != nullptr)
+        return;
     if (__lsan_do_recoverable_leak_check() != 0)
         fprintf(stderr, "cuda-emu: warning: the program leaks the host memory listed above "
                         "(a warning: the run's result stands)\n");

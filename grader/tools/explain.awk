@@ -75,17 +75,8 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
     if ("loads in flight" in wanted) print_inflight(s, file_hint)
 }
 # The branches of section S, one row per source line, and the whole call's.
-function print_branches(s, file_hint,    k, n, i, parts, order, key) {
-    n = 0
-    for (k in bexec) {
-        split(k, parts, SUBSEP)
-        if (parts[1] == s) order[++n] = k
-    }
-    for (i = 2; i <= n; i++) {
-        key = order[i]
-        for (k = i - 1; k >= 1 && line_key(order[k]) > line_key(key); k--) order[k + 1] = order[k]
-        order[k + 1] = key
-    }
+function print_branches(s, file_hint,    n, i, parts, order) {
+    n = by_line(bexec, s, order)
     if (n == 0) { printf "  (no branch in the kernels)\n"; return }
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line", "branch", "runs", "divergent", "lanes", "in"
     for (i = 1; i <= n; i++) {
@@ -97,15 +88,10 @@ function print_branches(s, file_hint,    k, n, i, parts, order, key) {
     printf "  whole call, branches:     lanes in %s of 32 when a body runs; divergent: %s\n",
         ratio(tbin[s], tbent[s]), divergent_text(tbdiv[s], tbexec[s])
 }
-function line_key(k,    p, f, l) {
-    split(k, p, SUBSEP)
-    f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
-    return sprintf("%s:%08d", f, l)
-}
-# The loads a thread had in flight before each store of section S, one row per store's line.
-function print_inflight(s, file_hint,    k, n, i, parts, order, key) {
+# The keys of TABLE (section SUBSEP file:line) in section S, by file and line, into ORDER[1..n].
+function by_line(table, s, order,    k, n, i, parts, key) {
     n = 0
-    for (k in fruns) {
+    for (k in table) {
         split(k, parts, SUBSEP)
         if (parts[1] == s) order[++n] = k
     }
@@ -114,6 +100,16 @@ function print_inflight(s, file_hint,    k, n, i, parts, order, key) {
         for (k = i - 1; k >= 1 && line_key(order[k]) > line_key(key); k--) order[k + 1] = order[k]
         order[k + 1] = key
     }
+    return n
+}
+function line_key(k,    p, f, l) {
+    split(k, p, SUBSEP)
+    f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
+    return sprintf("%s:%08d", f, l)
+}
+# The loads a thread had in flight before each store of section S, one row per store's line.
+function print_inflight(s, file_hint,    n, i, parts, order) {
+    n = by_line(fruns, s, order)
     if (n == 0) { printf "  (no store after a load)\n"; return }
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line (a store)", "loads in flight", "stores", "loads", "bytes", "most"
     for (i = 1; i <= n; i++) {

@@ -2,12 +2,14 @@
  * thread slots per SM), by the ways a thread can keep bytes in flight, each against
  * cudaMemcpy D2D of the same bytes, timed in one process (tests/gpu/run-all.sh inflight).
  *
- *   nvcc -O3 -arch=native -o build/inflight-probe tests/gpu/inflight-probe.cu -lcuda && build/inflight-probe
+ *   nvcc -O3 -arch=native -Igrader/labs/04-ilp -o build/inflight-probe tests/gpu/inflight-probe.cu -lcuda
+ *   build/inflight-probe
  *
  * Each variant scales n floats (out = in * a) and is checked bit for bit. Times: the median of
  * 31 samples after 3 warm-up calls, each sample after a write of twice the L2's size. The
  * variants:
- *   regs16      the lab's reference: 16 float4 loads per thread in registers before any store
+ *   regs16      the lab's reference kernel itself (solutions/04-ilp/ilp.cu, included): 16 float4
+ *               loads per thread in registers before any store
  *   loads16     the same loads, no stores (one sum per thread): what reading alone reaches
  *   regs16+pf1  the reference, each thread also prefetching into L2 what it loads one sweep later
  *   regs16+pf2  the same, two sweeps ahead
@@ -27,6 +29,8 @@
 #include <stdlib.h>
 #include <vector>
 
+#include "../../solutions/04-ilp/ilp.cu" /* scale_vec4_kernel, LOADS: the reference's own loop */
+
 #define CK(x)                                                                                   \
     do {                                                                                        \
         cudaError_t e_ = (x);                                                                   \
@@ -36,26 +40,23 @@
         }                                                                                       \
     } while (0)
 
-#define LOADS 16
-
 __device__ __forceinline__ float4 scale4(float4 v, float a)
 {
     return make_float4(v.x * a, v.y * a, v.z * a, v.w * a);
 }
 
+/* The reference's loop, each thread also prefetching into L2 what it loads PF sweeps later. */
 template <int PF>
-__global__ void regs16(float4 *__restrict__ out, const float4 *__restrict__ in, float a, int n4)
+__global__ void regs16_prefetch(float4 *__restrict__ out, const float4 *__restrict__ in, float a, int n4)
 {
     const int S = gridDim.x * blockDim.x;
     for (int base = blockIdx.x * blockDim.x + threadIdx.x; base < n4; base += LOADS * S) {
         float4 v[LOADS];
-        if (PF > 0) {
 #pragma unroll
-            for (int k = 0; k < LOADS; k++) {
-                const long long j = base + (long long)PF * LOADS * S + (long long)k * S;
-                if (j < n4)
-                    asm volatile("prefetch.global.L2 [%0];" ::"l"(in + j));
-            }
+        for (int k = 0; k < LOADS; k++) {
+            const long long j = base + (long long)PF * LOADS * S + (long long)k * S;
+            if (j < n4)
+                asm volatile("prefetch.global.L2 [%0];" ::"l"(in + j));
         }
 #pragma unroll
         for (int k = 0; k < LOADS; k++)
@@ -284,7 +285,7 @@ int main()
          }},
         {"regs16 (reference)", 0,
          [](float *o, const float *i, float a, int n, int b, int t) {
-             regs16<0><<<b, t>>>((float4 *)o, (const float4 *)i, a, n / 4);
+             scale_vec4_kernel<<<b, t>>>((float4 *)o, (const float4 *)i, a, n);
          }},
         {"loads16 (no stores)", 0,
          [](float *o, const float *i, float a, int n, int b, int t) {
@@ -292,11 +293,11 @@ int main()
          }},
         {"regs16+pf1", 0,
          [](float *o, const float *i, float a, int n, int b, int t) {
-             regs16<1><<<b, t>>>((float4 *)o, (const float4 *)i, a, n / 4);
+             regs16_prefetch<1><<<b, t>>>((float4 *)o, (const float4 *)i, a, n / 4);
          }},
         {"regs16+pf2", 0,
          [](float *o, const float *i, float a, int n, int b, int t) {
-             regs16<2><<<b, t>>>((float4 *)o, (const float4 *)i, a, n / 4);
+             regs16_prefetch<2><<<b, t>>>((float4 *)o, (const float4 *)i, a, n / 4);
          }},
         {"cpasync x8", 8,
          [](float *o, const float *i, float a, int n, int b, int t) {

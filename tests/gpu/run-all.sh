@@ -202,7 +202,7 @@ for part in $parts; do
         done
         ;;
     inflight)
-        nvcc -O3 -arch=native -o "$OUT/inflight-probe" tests/gpu/inflight-probe.cu -lcuda &&
+        nvcc -O3 -arch=native -Igrader/labs/04-ilp -o "$OUT/inflight-probe" tests/gpu/inflight-probe.cu -lcuda &&
             "$OUT/inflight-probe" 2>&1 | tee "$OUT/inflight.txt" | tee -a "$summary"
         ;;
     timeslice)

@@ -90,6 +90,11 @@ typedef struct lab_task {
      * from several measurements the hook makes itself (time_one in common/timing.h). NULL:
      * the harness times IMPL_CEILING. */
     double (*ceiling_ms)(void *p, const device_info *d, double clock_mhz, cudaStream_t s);
+    /* Optional, with ceiling_ms NULL. The ceiling's time from the median of IMPL_CEILING's
+     * timed calls, where that call is its busiest part and the rest is arithmetic: lab 05's
+     * ideal pipeline times both copy directions at once side by side with the implementations,
+     * every round, and adds the pipeline's fill and drain. NULL: the median itself. */
+    double (*ceiling_of_run)(void *p, const device_info *d, double run_ms);
     /* Speed checks. The problem was made with harness_device_only set (no host copies, no
      * CPU answer). refresh: new inputs in place, on the device, from `seed` (every timed
      * round gets fresh ones). outputs: what a call writes and the bound for comparing the

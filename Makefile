@@ -2,7 +2,9 @@
 #
 # Students
 #   make grade                 grade every lab in labs/ on this machine's GPU
-#                              (no GPU: correctness on the CPU emulator, speed skipped)
+#                              (no GPU: correctness on the CPU emulator, speed skipped); a
+#                              speed check short of its mark gets a WHERE line: your costliest
+#                              line as the CPU emulator counts it (GRADE_WHERE=0: none)
 #   make grade LAB=transpose   one lab (name, number or folder: LAB=06); LAB=01,06 for several
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)

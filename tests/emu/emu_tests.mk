@@ -12,6 +12,8 @@
 #   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
 #             the emulator must report each bug, naming its block and thread, and
 #             stay silent on each fix
+#   probes    programs whose counts the emulator must give as an H200 did: the wavefront
+#             probe's shared-memory passes, pattern by pattern (tests/emu/probes/)
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
 
@@ -25,6 +27,14 @@ EMU_PLANTED := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/planted/*.cu)))
 EMU_UNIT_SRCS := $(wildcard $(EMU_TEST_DIR)/*.cu)
 # NVIDIA's nvcc (EMU_NVCC is the emulator's own, from common/emu/emu.mk).
 CUDA_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc))
+# Probes: one program that runs on a GPU and under the emulator alike, whose counts the
+# emulator must give as a GPU did (tests/emu/probes/).
+EMU_PROBES := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/probes/*.cu)))
+$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%.o): $(EMU_TEST_BUILD)/probes/%.o: $(EMU_TEST_DIR)/probes/%.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@)
+$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_LIB)
+	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+
 # For emu-planted-gpu: e.g. -arch=native on the GPU machine (nvcc's default JIT-compiles).
 EMU_GPU_ARCH ?=
 EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/local/cuda/include))
@@ -66,11 +76,15 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
-          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda)
+          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
+          $(EMU_TEST_BUILD)/probes/wavefront-probe
 	@passed=0; failed=0; skipped=0; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: shared-memory wavefronts against an H200's (tests/emu/probes)"; \
+	if $(EMU_TEST_DIR)/probes/compare.sh $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_TEST_DIR)/probes/wavefronts-h200.tsv "NVIDIA H200"; \
+	then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: ABI against NVIDIA's headers"; \
 	if [ -x $(EMU_TEST_BUILD)/abi_cuda ]; then \
 	    $(EMU_TEST_BUILD)/abi_emu >$(EMU_TEST_BUILD)/abi_emu.txt; \

@@ -76,6 +76,18 @@ constexpr int kBranchyParity = __LINE__ - 8;
 constexpr int kBranchyBlock = __LINE__ - 7;
 constexpr int kBranchyLoop = __LINE__ - 6;
 
+/* One branch on a && that g++ may compile into several calls (the second half runs only where
+ * the first holds): still one branch, divergent where its lanes split. */
+__global__ void short_circuit(int *out, const int *limit)
+{
+    const int w = threadIdx.x / 32, l = threadIdx.x % 32;
+    int v = 0;
+    if (w < 1 && l < limit[w])
+        v = 1;
+    out[threadIdx.x] = v;
+}
+constexpr int kShortCircuitLine = __LINE__ - 4;
+
 /* One counted line: what count.cpp wrote for a source line, kind and operation, summed
  * over the instructions the compiler made of it. */
 struct Counted {
@@ -362,6 +374,24 @@ void test_branches()
     cudaFree(out);
 }
 
+void test_short_circuit_branch()
+{
+    int *out, *limit;
+    const int ten = 10;
+    EXPECT_OK(cudaMalloc(&out, 64 * sizeof(int)));
+    EXPECT_OK(cudaMalloc(&limit, sizeof(int)));
+    EXPECT_OK(cudaMemcpy(limit, &ten, sizeof ten, cudaMemcpyHostToDevice));
+    auto rows = counted_rows([&] { short_circuit<<<1, 64>>>(out, limit); });
+    Branch b = find_branch(rows, kShortCircuitLine);
+    CU_ASSERT_EQUAL(b.runs, 2);      /* once per warp */
+    CU_ASSERT_EQUAL(b.lanes, 64);
+    CU_ASSERT_EQUAL(b.divergent, 1); /* warp 0: lanes 0-9 in; warp 1: none */
+    CU_ASSERT_EQUAL(b.entered, 1);
+    CU_ASSERT_EQUAL(b.lanes_in, 10);
+    cudaFree(out);
+    cudaFree(limit);
+}
+
 /* Every launch of the range is a line: its grid and what one SM holds of it. */
 void test_launches()
 {
@@ -395,6 +425,7 @@ CU_TestInfo tests[] = {
     {"shared: column of 32x32 = 32 wavefronts, 32x33 = 1, broadcast 1", test_shared_wavefronts},
     {"only the profiler range is counted", test_only_the_range_is_counted},
     {"branches: divergent runs, lanes reaching and going in", test_branches},
+    {"branches: a && compiled into several calls is one branch", test_short_circuit_branch},
     {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
     CU_TEST_INFO_NULL,
 };

@@ -9,7 +9,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "rewrite.h"
 
@@ -201,14 +203,33 @@ void test_kernels_registered()
     CU_ASSERT(has(out, "} CUDA_EMU_REGISTER_KERNEL(b) CUDA_EMU_KERNEL_BOUNDS(b, 1024, 1)\n"));
 }
 
+/* The rewritten source with each branch's name ("k.cu@OFFSET") taken out, and those names. */
+std::string without_sites(const std::string &text, std::vector<std::string> *sites = nullptr)
+{
+    std::string out;
+    size_t at = 0, hit;
+    while ((hit = text.find(", \"k.cu@", at)) != std::string::npos) {
+        const size_t close = text.find('"', hit + 3);
+        out += text.substr(at, hit - at);
+        if (sites)
+            sites->push_back(text.substr(hit + 3, close - hit - 3));
+        at = close + 1;
+    }
+    return out + text.substr(at);
+}
+
 void test_branches_in_device_code()
 {
     const char *hook = "::cuda_emu::branch(static_cast<bool>(";
-    std::string out = rw("__device__ int f(int *p, int n) {\n"
+    std::vector<std::string> sites;
+    std::string out = without_sites(rw("__device__ int f(int *p, int n) {\n"
                          "  for (int i = 0; i < n; i++) if (p[i] > 0) return i; else if (n) n--;\n"
                          "  while (n > 3) n /= 2; do { n++; } while (n < 8);\n"
                          "  return n; }\n"
-                         "int g(int n) { if (n) return 1; return 0; }\n");
+                         "int g(int n) { if (n) return 1; return 0; }\n"), &sites);
+    /* Each branch is named by its place in the file: five branches, five names. */
+    CU_ASSERT_EQUAL(sites.size(), 5);
+    CU_ASSERT_EQUAL(std::set<std::string>(sites.begin(), sites.end()).size(), 5);
     CU_ASSERT(has(out, "for (int i = 0; ::cuda_emu::branch(static_cast<bool>(i < n)); i++) "
                        "if (::cuda_emu::branch(static_cast<bool>(p[i] > 0))) return i; "
                        "else if (::cuda_emu::branch(static_cast<bool>(n))) n--;"));
@@ -231,13 +252,13 @@ void test_branches_in_device_code()
              "__host__ __device__ constexpr int c(int n) { if (n > 0) return n; return 0; }\n");
     CU_ASSERT(out.find(hook) == std::string::npos);
     /* An init-statement keeps its place; a functional cast is an expression. */
-    out = rw("__device__ void d(int *p) { if (int a = p[0]; a > 1) p[1] = a; "
-             "if (int(p[2]) > 0) p[2] = 0; }\n");
+    out = without_sites(rw("__device__ void d(int *p) { if (int a = p[0]; a > 1) p[1] = a; "
+                           "if (int(p[2]) > 0) p[2] = 0; }\n"));
     CU_ASSERT(has(out, "if (int a = p[0]; ::cuda_emu::branch(static_cast<bool>(a > 1)))"));
     CU_ASSERT(has(out, "if (::cuda_emu::branch(static_cast<bool>(int(p[2]) > 0)))"));
     /* A condition over several lines keeps them. */
     const std::string multi = "__device__ void e(int a,\n int b) { if (a <\n b) a = b; }\n";
-    out = rw(multi);
+    out = without_sites(rw(multi));
     CU_ASSERT(has(out, "if (::cuda_emu::branch(static_cast<bool>(a <\n b)))"));
     CU_ASSERT_EQUAL(lines(out), lines(multi));
 }

@@ -591,9 +591,11 @@ bool Rewriter::looks_like_declaration(size_t begin, size_t end) const
 }
 
 /* A branch in device code: the keyword (if, while, for) at AT. Its condition
- * becomes ::cuda_emu::branch(static_cast<bool>(CONDITION)), which returns the
- * condition and, while make explain counts (count.cpp), records which lanes
- * of the warp went which way. Left alone: if constexpr, range for loops, for
+ * becomes ::cuda_emu::branch(static_cast<bool>(CONDITION), "FILE@OFFSET"), which
+ * returns the condition and, while make explain counts (count.cpp), records
+ * which lanes of the warp went which way. The string names the branch: g++
+ * may split one call into several (a && b that it knows false on one path),
+ * and the lanes of one branch must still be counted together. Left alone: if constexpr, range for loops, for
  * loops without a condition, conditions that declare a variable, and loops
  * under #pragma unroll, which nvcc unrolls into code without a branch (and
  * g++ would not unroll: it ignores the pragma when the condition holds a call
@@ -645,7 +647,7 @@ void Rewriter::handle_branch(size_t at, const std::string &word)
     if (begin >= end || looks_like_declaration(begin, end))
         return;
     edits_.push_back(Edit{begin, begin, "::cuda_emu::branch(static_cast<bool>("});
-    edits_.push_back(Edit{end, end, "))"});
+    edits_.push_back(Edit{end, end, "), " + quoted(path_ + "@" + std::to_string(begin)) + ")"});
 }
 
 bool Rewriter::handle_directive(size_t hash, size_t *next)

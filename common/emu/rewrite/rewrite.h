@@ -14,7 +14,7 @@
  *   4. #pragma unroll (and nvcc's #pragma nv_*) lines are blanked, since a
  *      host compiler would warn about them.
  *   5. in device code, the condition of every if, while and for becomes
- *      ::cuda_emu::branch(static_cast<bool>(CONDITION)), which make explain
+ *      ::cuda_emu::branch(static_cast<bool>(CONDITION), "FILE@OFFSET"), which make explain
  *      counts (see handle_branch in rewrite.cpp for what is left alone).
  * It also gives device-code shifts the GPU's meaning, reads special
  * registers for inline PTX, and registers kernels (see README.md).

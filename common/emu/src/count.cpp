@@ -21,11 +21,19 @@
  * address, which the program's line table turns into a .cu line. g++ may copy a
  * float4 field by field, where a GPU issues one 16-byte access: four 4-byte
  * instructions of one source line whose lanes, in every request, fill one
- * aligned 16-byte block each are counted as that one access.
+ * aligned 16-byte block each are counted as that one access (in shared memory,
+ * two filling an aligned 8-byte block: one 8-byte access, a float2). So are a
+ * loop's scalar accesses to neighbouring words that g++ unrolled, as nvcc merges
+ * them too (in shared memory: nvcc knows those arrays' alignment, not a global
+ * pointer's, so in global memory only pieces that followed each other at once,
+ * as a copy's do, are merged); a volatile access is never merged.
  *
  * Branches are counted the same way. emu-rewrite wraps the condition of every
  * if, while and for in device code in cuda_emu::branch() (device.h), which
- * calls count_branch() while counting: the k-th time lane i reaches a branch
+ * calls count_branch() while counting, with a string naming the branch (g++
+ * may compile one condition into several calls: a && b known false on one
+ * path; the string is one object for all of them, the line comes from the
+ * first call seen): the k-th time lane i reaches a branch
  * belongs with the k-th time lane j does, and that warp-wide execution is
  * divergent when some of the lanes that reached it went in and some did not.
  * A GPU issues the path of each side with the other side's lanes idle, so the
@@ -93,6 +101,10 @@ struct Request {
 struct Site {
     bool write = false;             /* a store */
     bool shared = false;            /* in the block's shared memory */
+    bool is_volatile = false;       /* through a volatile lvalue: never merged with another */
+    uint64_t executions = 0;        /* lanes' accesses, and of those, the ones that came right */
+    uint64_t follows = 0;           /* after the same thread's 4-byte access of the same kind
+                                       to the 4 bytes before (global memory) */
     uint32_t next[32] = {};         /* per lane: requests it took part in so far */
     std::vector<Request> requests;  /* in order */
 };
@@ -113,6 +125,7 @@ struct Totals {
 
 /* One branch as one warp executes it, until the next barrier. */
 struct BranchSite {
+    const void *pc = nullptr; /* the first call seen: its line is the branch's */
     uint32_t next[32] = {};  /* per lane: executions it took part in so far */
     std::vector<std::pair<uint32_t, uint32_t>> runs; /* per execution: lanes that reached
                                                         it, lanes that went in */
@@ -128,6 +141,7 @@ struct InFlight {
 
 /* The totals of one branch, over all warps of the range. */
 struct BranchTotals {
+    const void *pc;      /* a call of the branch, for its line */
     uint64_t executions; /* warp-wide */
     uint64_t lanes;      /* lanes that reached it, over all executions */
     uint64_t divergent;  /* executions whose lanes went both ways */
@@ -168,37 +182,76 @@ uint64_t sectors(const Request &r)
     return (uint64_t)(std::unique(s.begin(), s.end()) - s.begin());
 }
 
-/* Shared-memory passes R needs: lanes are served in phases of 128 bytes
- * (the whole warp for 4-byte words, half-warps for 8 bytes, quarter-warps for
- * 16); within a phase, the bank with the most distinct words sets the count. */
-uint64_t wavefronts(const Request &r)
+/* One group of lanes of a shared-memory request, as the shared-memory pipe
+ * serves it: the passes it needs on its own (the bank with the most distinct
+ * 4-byte words sets it; lanes reading one word share it), the banks it uses,
+ * and whether its lanes all access one address. */
+struct Group {
+    unsigned passes = 0;  /* 0: no lane of the group took part */
+    uint32_t banks = 0;   /* bit b: bank b is used */
+    bool one_address = true;
+};
+
+Group group_of(const Request &r, unsigned first, unsigned lanes)
+{
+    Group g;
+    uintptr_t words[32][32]; /* per bank: distinct word addresses */
+    unsigned nwords[32] = {0};
+    bool any = false;
+    uintptr_t address = 0;
+    for (unsigned l = first; l < first + lanes && l < 32; ++l) {
+        if (!(r.mask >> l & 1))
+            continue;
+        if (any && r.addr[l] != address)
+            g.one_address = false;
+        any = true;
+        address = r.addr[l];
+        for (uintptr_t w = r.addr[l] >> 2; w <= (r.addr[l] + r.bytes[l] - 1) >> 2; ++w) {
+            const unsigned bank = (unsigned)(w & 31);
+            g.banks |= 1u << bank;
+            bool seen = false;
+            for (unsigned k = 0; k < nwords[bank]; ++k)
+                seen |= words[bank][k] == w;
+            if (!seen && nwords[bank] < 32)
+                words[bank][nwords[bank]++] = w;
+            g.passes = std::max(g.passes, nwords[bank]);
+        }
+    }
+    return g;
+}
+
+/* Shared-memory passes (wavefronts) R needs, by the rule measured on an H200,
+ * pattern by pattern, with Nsight Compute (tests/gpu/wavefront-probe.sh;
+ * the table is tests/emu/probes/wavefronts-h200.tsv). The pipe serves 128 bytes
+ * of lanes at a time: the whole warp for 4-byte words, each half-warp for 8
+ * bytes, each quarter-warp for 16; a group costs the most distinct words any
+ * one bank holds for it. A load may serve two neighbouring groups in the same
+ * passes (the two half-warps of an 8-byte load, the two quarter-warps of each
+ * half of a 16-byte one) when they use no bank in common or all their lanes
+ * read one address; a store never does. So a warp's float4 load costs at least
+ * 2, a float4 store at least 4, and a float2 read of one address by every lane 1. */
+uint64_t wavefronts(const Request &r, bool write)
 {
     unsigned width = 4;
     for (unsigned l = 0; l < 32; ++l)
         if (r.mask >> l & 1)
             width = std::max<unsigned>(width, r.bytes[l]);
-    const unsigned per_phase = std::max(1u, 128u / width);
+    const unsigned per_group = std::max(1u, 128u / width);
+    if (per_group >= 32)
+        return std::max(1u, group_of(r, 0, 32).passes);
     uint64_t total = 0;
-    for (unsigned first = 0; first < 32; first += per_phase) {
-        uintptr_t words[32][32]; /* per bank: distinct word addresses */
-        unsigned nwords[32] = {0};
-        unsigned worst = 0;
-        for (unsigned l = first; l < first + per_phase && l < 32; ++l) {
-            if (!(r.mask >> l & 1))
+    for (unsigned first = 0; first < 32; first += 2 * per_group) {
+        const Group a = group_of(r, first, per_group), b = group_of(r, first + per_group, per_group);
+        if (!write && a.passes && b.passes) {
+            const Group both = group_of(r, first, 2 * per_group);
+            if (both.one_address || (a.banks & b.banks) == 0) {
+                total += std::max(a.passes, b.passes);
                 continue;
-            for (uintptr_t w = r.addr[l] >> 2; w <= (r.addr[l] + r.bytes[l] - 1) >> 2; ++w) {
-                const unsigned bank = (unsigned)(w & 31);
-                bool seen = false;
-                for (unsigned k = 0; k < nwords[bank]; ++k)
-                    seen |= words[bank][k] == w;
-                if (!seen && nwords[bank] < 32)
-                    words[bank][nwords[bank]++] = w;
-                worst = std::max(worst, nwords[bank]);
             }
         }
-        total += worst;
+        total += a.passes + b.passes;
     }
-    return total;
+    return std::max<uint64_t>(total, 1);
 }
 
 } // namespace
@@ -207,8 +260,8 @@ uint64_t wavefronts(const Request &r)
  * instruction may reach global or shared memory through a generic pointer). */
 struct CountState {
     std::vector<std::unordered_map<uintptr_t, Site>> warps;
-    std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by call
-                                                                           site */
+    std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by the
+                                                                           branch's string */
     std::unordered_map<const void *, InFlight> inflight; /* by the store's call site */
 };
 
@@ -229,7 +282,8 @@ static bool builtin_index(uintptr_t a)
     return in(&threadIdx) || in(&blockIdx) || in(&blockDim) || in(&gridDim);
 }
 
-void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared)
+void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared,
+                  bool is_volatile)
 {
     if (builtin_index(a))
         return;
@@ -266,6 +320,14 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
     Site &s = c.warps[warp][reinterpret_cast<uintptr_t>(pc) * 2 + shared];
     s.write = write;
     s.shared = shared;
+    s.is_volatile |= is_volatile;
+    if (!shared) {
+        const int kind = n == 4 ? (write ? 2 : 1) : 0;
+        s.executions += 1;
+        s.follows += kind != 0 && kind == t->last_kind && a == t->last_end;
+        t->last_kind = kind;
+        t->last_end = a + n;
+    }
     const uint32_t k = s.next[lane]++;
     if (s.requests.size() <= k)
         s.requests.resize(k + 1, Request{});
@@ -296,7 +358,7 @@ void count_launch(const Launch &L)
 
 bool branches_counted() { return g_counting; }
 
-void count_branch(bool taken)
+void count_branch(bool taken, const char *site)
 {
     const void *pc = __builtin_return_address(0);
     Thread *t = g_thread;
@@ -308,7 +370,9 @@ void count_branch(bool taken)
     const unsigned warp = t->tid / kWarpSize, lane = t->tid % kWarpSize;
     if (c.branches.size() <= warp)
         c.branches.resize(b->nwarps);
-    BranchSite &s = c.branches[warp][pc];
+    BranchSite &s = c.branches[warp][site];
+    if (s.pc == nullptr)
+        s.pc = pc;
     const uint32_t k = s.next[lane]++;
     if (s.runs.size() <= k)
         s.runs.resize(k + 1, {0u, 0u});
@@ -371,6 +435,24 @@ bool tiles_vector(const std::vector<const Site *> &sites, unsigned width, std::v
     return true;
 }
 
+/* Whether global SITES (4-byte pieces of one line that tile 16-byte blocks) are one float4
+ * that g++ copied field by field: every piece but the block's first came, each time, right
+ * after the same thread's piece before it. Neighbouring scalars in an unrolled loop (a load
+ * and a store per element, or other accesses between) stay scalars, as nvcc leaves them: it
+ * cannot know that a pointer into global memory is 16-byte aligned. */
+bool split_copy(const std::vector<const Site *> &sites)
+{
+    unsigned firsts = 0;
+    for (const Site *s : sites) {
+        const Request &r = s->requests[0];
+        if ((r.addr[__builtin_ctz(r.mask)] & 15) == 0)
+            firsts++;
+        else if (s->follows != s->executions)
+            return false;
+    }
+    return firsts == 1;
+}
+
 /* Adds one instruction's requests to the totals (the caller holds the lock). */
 void add_totals(const void *pc, const Site &s, const std::vector<Request> &requests)
 {
@@ -389,7 +471,7 @@ void add_totals(const void *pc, const Site &s, const std::vector<Request> &reque
         t.bytes = std::max(t.bytes, width);
         t.requests += 1;
         t.lanes += lanes;
-        const uint64_t units = s.shared ? wavefronts(r) : sectors(r);
+        const uint64_t units = s.shared ? wavefronts(r, s.write) : sectors(r);
         t.units += units;
         if (units > t.worst_units) {
             t.worst = r;
@@ -417,7 +499,7 @@ void count_flush(Block *b)
             sites.push_back({pc, &s});
             /* Only 4-byte pieces: g++ copies a float4 or an int2 field by field, while two
              * 8-byte accesses side by side are more likely two float2s than one float4. */
-            if (s.requests.empty() || s.requests[0].mask == 0 ||
+            if (s.requests.empty() || s.requests[0].mask == 0 || s.is_volatile ||
                 s.requests[0].bytes[__builtin_ctz(s.requests[0].mask)] != 4)
                 continue;
             const Request &r0 = s.requests[0];
@@ -434,10 +516,16 @@ void count_flush(Block *b)
             if (v.size() < 2)
                 continue;
             std::vector<Request> merged;
-            /* Four pieces filling a 16-byte block: a float4 or int4. (Two 4-byte pieces
-             * filling 8 bytes are as often two scalars side by side, as in a tree
-             * reduction's sdata[tid] + sdata[tid + 1], so a float2 is not looked for.) */
-            if (v.size() == 4 && tiles_vector(v, 16, &merged)) {
+            /* Four pieces filling a 16-byte block: a float4 or int4. Two filling an
+             * 8-byte block of shared memory: a float2 or int2, or two scalars side by
+             * side that each lane takes from an aligned pair (s[2 * i] + s[2 * i + 1]),
+             * which nvcc merges too, since it places shared arrays itself and knows
+             * their alignment; sdata[tid] + sdata[tid + 1] is not merged (half its
+             * lanes straddle two blocks). In global memory two scalars stay two
+             * accesses (nvcc cannot know a pointer's alignment), and a float2 there
+             * costs per request what its two halves do. */
+            if ((v.size() == 4 && (v[0]->shared || split_copy(v)) && tiles_vector(v, 16, &merged)) ||
+                (v.size() == 2 && v[0]->shared && tiles_vector(v, 8, &merged))) {
                 const void *first = pc_of[v[0]];
                 for (const Site *s : v) {
                     merged_away[s] = true;
@@ -466,6 +554,8 @@ void count_flush(Block *b)
     for (auto &warp : b->count->branches) {
         for (auto &entry : warp) {
             BranchTotals &t = g_branch_totals[entry.first];
+            if (t.pc == nullptr)
+                t.pc = entry.second.pc;
             for (const auto &run : entry.second.runs) {
                 const unsigned reached = (unsigned)__builtin_popcount(run.first);
                 const unsigned in = (unsigned)__builtin_popcount(run.second);
@@ -551,7 +641,7 @@ void count_stop()
         if (t.executions == 0)
             continue;
         fprintf(f, "range %u\t%s\tbranch\tcondition\t0\t%llu\t%llu\t%llu\t%llu\t%llu\n", g_range,
-                where(entry.first).c_str(), (unsigned long long)t.executions,
+                where(t.pc).c_str(), (unsigned long long)t.executions,
                 (unsigned long long)t.lanes, (unsigned long long)t.divergent,
                 (unsigned long long)t.entered, (unsigned long long)t.lanes_in);
     }

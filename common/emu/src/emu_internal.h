@@ -116,6 +116,8 @@ struct Thread {
     uint32_t run_bytes;       /* their bytes */
     const void *copy_pc;      /* its last access, when a store with no load before it: a
                                  load hooked right after it is that copy's */
+    uintptr_t last_end;       /* its last counted global access: where it ended, and */
+    int last_kind;            /* 1 a 4-byte load, 2 a 4-byte store, 0 anything else */
     unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
     unsigned tile_count;      /* and its size */
     WarpOp op;                /* its pending warp collective, valid in at_warp_op */
@@ -331,8 +333,10 @@ bool host_mapped_span(uintptr_t a, uintptr_t *lo, uintptr_t *hi);
 /* Counting is on (between cudaProfilerStart and cudaProfilerStop, with
  * CUDA_EMU_COUNT set): every access of a kernel is also recorded. */
 extern bool g_counting;
-/* Records thread T's access of N bytes at A (in shared memory or not) at PC. */
-void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared);
+/* Records thread T's access of N bytes at A (in shared memory or not; through a volatile
+ * lvalue or not) at PC. */
+void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared,
+                  bool is_volatile);
 /* Every lane of B met at a barrier: its requests so far are complete. */
 void count_flush(Block *b);
 /* B ends: adds what it counted to the totals and frees its bookkeeping. */

@@ -873,7 +873,7 @@ __attribute__((noinline)) void host_access(uintptr_t a, size_t n, bool write, co
 }
 
 __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool write,
-                                                  const void *pc, void *bp)
+                                                  const void *pc, void *bp, bool is_volatile = false)
 {
     if (n == 0)
         return;
@@ -888,7 +888,7 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
     if (__builtin_expect(g_counting, 0) && t != nullptr) {
         const Region *r = find_region(a);
-        count_access(t, a, n, write, pc, r != nullptr && is_shared(r));
+        count_access(t, a, n, write, pc, r != nullptr && is_shared(r), is_volatile);
     }
     if (t != nullptr)
         kernel_access(a, n, write, pc);
@@ -1239,19 +1239,19 @@ using cuda_emu::access;
 /* The frame pointer of a hook's caller: the one saved in the hook's frame
  * (this file is built with frame pointers). */
 #define CUDA_EMU_CALLER_FRAME (*static_cast<void **>(__builtin_frame_address(0)))
-#define CUDA_EMU_ACCESS(p, size, is_write)                                               \
+#define CUDA_EMU_ACCESS(p, size, is_write, is_volatile)                                  \
     access(reinterpret_cast<uintptr_t>(p), size, is_write, __builtin_return_address(0),  \
-           CUDA_EMU_CALLER_FRAME)
+           CUDA_EMU_CALLER_FRAME, is_volatile)
 
 extern "C" {
 
 #define CUDA_EMU_HOOKS(size)                                                             \
-    __attribute__((noinline)) void __tsan_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
-    __attribute__((noinline)) void __tsan_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); } \
-    __attribute__((noinline)) void __tsan_unaligned_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
-    __attribute__((noinline)) void __tsan_unaligned_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); } \
-    __attribute__((noinline)) void __tsan_volatile_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false); } \
-    __attribute__((noinline)) void __tsan_volatile_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true); }
+    __attribute__((noinline)) void __tsan_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false, false); } \
+    __attribute__((noinline)) void __tsan_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true, false); } \
+    __attribute__((noinline)) void __tsan_unaligned_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false, false); } \
+    __attribute__((noinline)) void __tsan_unaligned_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true, false); } \
+    __attribute__((noinline)) void __tsan_volatile_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false, true); } \
+    __attribute__((noinline)) void __tsan_volatile_write##size(void *p) { CUDA_EMU_ACCESS(p, size, true, true); }
 CUDA_EMU_HOOKS(1)
 CUDA_EMU_HOOKS(2)
 CUDA_EMU_HOOKS(4)
@@ -1259,8 +1259,8 @@ CUDA_EMU_HOOKS(8)
 CUDA_EMU_HOOKS(16)
 #undef CUDA_EMU_HOOKS
 
-__attribute__((noinline)) void __tsan_read_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, false); }
-__attribute__((noinline)) void __tsan_write_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, true); }
+__attribute__((noinline)) void __tsan_read_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, false, false); }
+__attribute__((noinline)) void __tsan_write_range(void *p, size_t n) { CUDA_EMU_ACCESS(p, n, true, false); }
 
 /* Annotations the instrumentation may also emit; nothing to do here. */
 void __tsan_init() {}
@@ -1270,9 +1270,9 @@ void __tsan_func_exit() {}
 __attribute__((noinline)) void __tsan_vptr_update(void **vptr, void *value)
 {
     (void)value;
-    CUDA_EMU_ACCESS(vptr, sizeof(void *), true);
+    CUDA_EMU_ACCESS(vptr, sizeof(void *), true, false);
 }
-__attribute__((noinline)) void __tsan_vptr_read(void **vptr) { CUDA_EMU_ACCESS(vptr, sizeof(void *), false); }
+__attribute__((noinline)) void __tsan_vptr_read(void **vptr) { CUDA_EMU_ACCESS(vptr, sizeof(void *), false, false); }
 
 /* C++ atomics (std::atomic, __atomic builtins) in instrumented code: done
  * with the same builtins, sequentially consistent. They are host-side

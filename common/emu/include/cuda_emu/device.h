@@ -75,19 +75,20 @@ CUDA_EMU_INLINE T shfl(int kind, unsigned mask, T var, int b, int c, int width)
 
 /* ---- Branches in device code ----------------------------------------------
  * emu-rewrite turns the condition of every if, while and for loop in a
- * __device__ or __global__ function into branch(static_cast<bool>(CONDITION)).
- * It returns the condition; while make explain counts (CUDA_EMU_COUNT, between
- * cudaProfilerStart and Stop), count_branch records, per warp, which lanes
- * reached the branch and which went in (count.cpp). branches_counted() is
+ * __device__ or __global__ function into branch(static_cast<bool>(CONDITION),
+ * "FILE@OFFSET"). It returns the condition; while make explain counts
+ * (CUDA_EMU_COUNT, between cudaProfilerStart and Stop), count_branch records,
+ * per warp, which lanes reached the branch and which went in (count.cpp). The
+ * string literal (one object wherever g++ copies the call) names the branch. branches_counted() is
  * declared const, so the compiler may read it once per kernel call: outside
  * counting a branch costs one test, hoisted out of loops, and loops unroll as
  * before. Counting is switched only between launches. */
 bool branches_counted() __attribute__((const));
-void count_branch(bool taken) __attribute__((noinline));
-CUDA_EMU_INLINE bool branch(bool taken)
+void count_branch(bool taken, const char *site) __attribute__((noinline));
+CUDA_EMU_INLINE bool branch(bool taken, const char *site)
 {
     if (__builtin_expect(branches_counted(), 0))
-        count_branch(taken);
+        count_branch(taken, site);
     return taken;
 }
 

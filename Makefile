@@ -58,6 +58,9 @@
 #                  JOBS=n (workers on the emulator), WAIT=1 (wait for another batch's lock),
 #                  ALLOW_UNISOLATED=1 (grade where student code cannot be isolated)
 #   sanitize:      SANITIZE_TOOLS="memcheck racecheck" picks compute-sanitizer's tools
+#   profile:       EXPLAIN_SIZE=1 runs each problem at make explain's size, to set the two
+#                  side by side; DEVICE_G=1 (with a BUILD of its own) builds device code with
+#                  nvcc -G: one instruction per access as written, none merged by the compiler
 #   dist:          DIST=dir, DIST_NAME=name
 
 SHELL := /bin/bash
@@ -139,7 +142,7 @@ Q_NVCC = @echo "  NVCC    $<";
 Q_LINK = @echo "  LINK    $@";
 Q_VET = @echo "  VET     $<";
 endif
-NVFLAGS = -O3 -g -lineinfo -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
+NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
 
 # ------------------------------------------------------------------------------------------
@@ -608,7 +611,7 @@ sanitize: $(DRIVER)
 profile-lab-%: runner-%
 	@echo "Profiling lab $(call lab_dir,$*): one call of yours and one of the reference per speed problem..."
 	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
-	    $(if $(filter timeline,$(PROFILE_$*)),--timeline)
+	    $(if $(filter timeline,$(PROFILE_$*)),--timeline) $(if $(filter 1,$(EXPLAIN_SIZE)),--emulator-size)
 
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
 	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$* \

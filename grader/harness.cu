@@ -617,6 +617,7 @@ typedef struct options {
     int serve, bench, profile, list_checks;
     int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
     const char *timeline; /* --profile: record a timeline here instead of profiler sections */
+    int emulator_size;    /* --profile: at the problem size the CPU emulator uses (make explain) */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;
@@ -1093,7 +1094,7 @@ static void usage(void)
             "       harness --bench --worker EXE --reference SO --results FILE\n"
             "                       --variant NAME=SO ... [--cap S]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
-            "                       [--timeline FILE]\n"
+            "                       [--timeline FILE] [--emulator-size]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --list-checks\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
@@ -1119,6 +1120,7 @@ static options parse_options(int argc, char **argv)
         {"results", required_argument, NULL, 'o'},
         {"require-isolation", no_argument, NULL, 'q'},
         {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
+        {"emulator-size", no_argument, NULL, 'e'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
     int ch, at = 0;
@@ -1139,6 +1141,7 @@ static options parse_options(int argc, char **argv)
         case 'q': require_isolation = 1; break;
         case 'p': o.profile = 1; break;
         case 't': o.timeline = optarg; break;
+        case 'e': o.emulator_size = 1; break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
         case 'v': {
@@ -1191,7 +1194,7 @@ int main(int argc, char **argv)
     workers_hide(&o.hidden);
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
     if (o.profile) { /* under the emulator: make explain's counted ranges */
-        const int status = profile_run(o.timeline, &d);
+        const int status = profile_run(o.timeline, o.emulator_size, &d);
         workers_shutdown();
         return status;
     }

@@ -11,8 +11,11 @@ extern "C" {
 
 /* make profile: every speed check's problem, each implementation called once in a section of
  * its own (see profile_trusted.cu); with timeline_path, the calls' copies and kernels are
- * recorded there instead of being marked for a profiler. Returns the exit status. */
-int profile_run(const char *timeline_path, const device_info *d);
+ * recorded there instead of being marked for a profiler. With emulator_size, each problem has
+ * the size the CPU emulator gives it (make explain's), so that a GPU's counters can be set
+ * beside the emulator's for the same call (make profile EXPLAIN_SIZE=1). Returns the exit
+ * status. */
+int profile_run(const char *timeline_path, int emulator_size, const device_info *d);
 
 #ifdef __cplusplus
 }

@@ -7,11 +7,14 @@
 #
 #   grader/tools/profile.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--timeline] [--label TEXT]
+#                           [--emulator-size]
 #
 # The counters a lab shows are its table, grader/labs/NN-name/profile.tsv. The harness runs
 # both implementations in its own process (a profiler follows one process; profiling grades
 # nothing). Files: DIR/report.ncu-rep (open it in Nsight Compute for everything else),
 # DIR/counters.csv, DIR/timeline.tsv, DIR/profile.txt (what was printed), DIR/*.log.
+# --emulator-size: each problem at the size make explain's CPU emulator gives it, so that the
+# GPU's counters can be set beside the emulator's for the same call (tests/gpu/explain-agree.sh).
 # NCU=path picks the profiler. Exit status: 0, or 2 with one line saying what to do.
 set -u
 . "$(dirname "$0")/tool-options.sh"
@@ -21,7 +24,8 @@ mkdir -p "$out" || exit 2
 rm -f "$out/report.ncu-rep" "$out/counters.csv" "$out/timeline.tsv" "$out/sections.txt"
 run_harness() { # run_harness PREFIX...: the harness in profile mode, sections to sections.txt
     "$@" "$harness" --profile --isolation off --worker "$worker" --student "$student" \
-        --reference "$reference" $extra >"$out/sections.txt" 2>"$out/harness.log"
+        --reference "$reference" $extra $([ "$emulator_size" = 1 ] && echo --emulator-size) \
+        >"$out/sections.txt" 2>"$out/harness.log"
 }
 
 if [ "$timeline" = 1 ]; then

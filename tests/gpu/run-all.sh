@@ -29,6 +29,9 @@
 #                neighbour and a steady compute neighbour (tests/gpu/neighbour.cu)
 #   timeslice    tests/gpu/timeslice-probe.cu: how the GPU shares itself between two processes'
 #                contexts (what timing from outside rests on)
+#   wavefronts   tests/gpu/wavefront-probe.sh: shared-memory wavefronts of one warp's load or
+#                store, 4, 8 and 16 bytes per lane, in many lane patterns, Nsight Compute beside
+#                the CPU emulator (wavefronts.tsv: the table make test-emulator holds it to)
 #   inflight     tests/gpu/inflight-probe.cu: lab 04's memory task at the lab's launch by way of
 #                keeping bytes in flight (registers, cp.async, TMA bulk copies, L2 prefetch),
 #                against cudaMemcpy, over cudaMalloc and the grader's cuMemCreate buffers
@@ -200,6 +203,9 @@ for part in $parts; do
                 "$(tail -1 "$OUT/shared-$kind-cheats.txt")" | tee -a "$summary"
             grep -E 'x the reference' "$OUT/shared-$kind.txt" | sed "s/^/    $kind /" >>"$summary"
         done
+        ;;
+    wavefronts)
+        OUT=$OUT tests/gpu/wavefront-probe.sh 2>&1 | tee "$OUT/wavefront-probe.txt" | tail -1 | tee -a "$summary"
         ;;
     inflight)
         nvcc -O3 -arch=native -Igrader/labs/04-ilp -o "$OUT/inflight-probe" tests/gpu/inflight-probe.cu -lcuda &&

@@ -14,7 +14,8 @@
 #   make explain LAB=x [STUDENT=dir] [GPU_PROFILE=h200]  the lab's mechanism counted by the
 #                              CPU emulator, per source line, yours beside the reference's
 #                              (sectors per request, bank-conflict wavefronts, divergent
-#                              branches, waves on that GPU's SMs ...; no GPU needed)
+#                              branches, waves on that GPU's SMs, lab 05: copies and kernels
+#                              in the order a GPU's engines would run them ...; no GPU needed)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's harness and workers
@@ -593,8 +594,8 @@ profile: $(DRIVER)
 	    $(MAKE) -s --no-print-directory profile-lab-$$labs
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
-# warp's memory requests and branches counted per source line; the lab's counters are
-# grader/labs/NN-name/explain.tsv.
+# warp's memory requests and branches counted per source line, or the order of the copies and
+# kernels on the engines; the lab's counters are grader/labs/NN-name/explain.tsv.
 explain: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \

@@ -13,9 +13,10 @@
  * one process, and profiling decides no grade.
  *
  * Under the CPU emulator (make explain) the same sections are ranges in which the emulator
- * counts every warp's memory requests, branches and launches (CUDA_EMU_COUNT,
- * common/emu/src/count.cpp), without the marker; there is no timeline there, since the
- * emulator keeps no time. */
+ * counts every warp's memory requests, branches and launches, and writes down every copy,
+ * kernel and event in issue order (CUDA_EMU_COUNT, common/emu/src/count.cpp), without the
+ * marker: make explain orders those on the engines (grader/tools/timeline.awk). A measured
+ * timeline (--timeline) needs a GPU, since the emulator keeps no time. */
 #include "harness.h"
 #include "profile_trusted.h"
 #include "timeline_trusted.h"

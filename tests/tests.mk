@@ -15,9 +15,11 @@
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
 #                 empty where the reference's is full (08, on 4 SMs and on an H200's 132), an SVG
-#                 of the worst request (01, 02, 06), fewer bytes in flight (04); every lab's
-#                 explain.tsv says what it does not show (tests/explain/run.sh; the counters
-#                 themselves are proven on known kernels in test-emulator's count suite)
+#                 of the worst request (01, 02, 06), fewer bytes in flight (04), one engine at
+#                 a time where the reference's copies and kernels overlap (05; the engines'
+#                 schedule also on op lists written by hand); every lab's explain.tsv says what
+#                 it does not show (tests/explain/run.sh; the counters themselves are proven on
+#                 known kernels in test-emulator's count suite)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; grading in one process (as

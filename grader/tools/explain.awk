@@ -8,7 +8,11 @@
 # branch <tab> condition <tab> 0 <tab> executions <tab> lanes <tab> divergent <tab> entered
 # <tab> lanes in; launch N <tab> kernel <tab> blocks <tab> threads <tab> shared bytes <tab>
 # registers <tab> blocks per SM <tab> SMs; loads N <tab> file:line of a store <tab> runs <tab>
-# loads <tab> bytes <tab> most bytes: common/emu/src/count.cpp). See explain.sh.
+# loads <tab> bytes <tab> most bytes; op N <tab> seq <tab> stream <tab> stream kind <tab> kind
+# <tab> amount <tab> detail <tab> call: common/emu/src/count.cpp). See explain.sh.
+# Where the table has a timeline row, the copy and compute engines' timeline of each call, from
+# its op lines: timeline.awk, which explain.sh loads before this file, schedules and draws it.
+#   -v timeline_out=FILE: that schedule, one line per copy or kernel (timeline_write).
 #   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
 #   -v where=1: one line instead of the tables, the place in your file that costs the most
 #       against the lesson (make grade's hint under a speed check short of its mark): the
@@ -16,7 +20,7 @@
 #       furthest over its ideal; nothing when no counter is far from the ideal and the reference.
 #
 #   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
-#       -f explain.awk sections counts
+#       [-v timeline_out=FILE] -f timeline.awk -f explain.awk sections counts
 
 function base(path) { sub(/.*\//, "", path); return path }
 # The text of line N of FILE, trimmed to fit a row ("" if FILE cannot be read).
@@ -73,6 +77,7 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
     if ("branch" in wanted) print_branches(s, file_hint)
     if ("waves" in wanted) print_waves(s)
     if ("loads in flight" in wanted) print_inflight(s, file_hint)
+    if ("timeline" in wanted) timeline_print(s)
 }
 # The branches of section S, one row per source line, and the whole call's.
 function print_branches(s, file_hint,    n, i, parts, order) {
@@ -161,12 +166,18 @@ function compare(y, r,    k, a, b, unit) {
         printf "  %-29s %-28s %s\n", "waves:", waves_short(y), waves_short(r)
     if ("loads in flight" in wanted)
         printf "  %-29s %-24s %s\n", "bytes in flight a thread:", ratio(tfbytes[y], tfruns[y]), ratio(tfbytes[r], tfruns[r])
+    if ("timeline" in wanted) {
+        printf "  %-29s %-24s %s\n", "span / busiest engine:", span_text(y, tl_longest), span_text(r, tl_longest)
+        printf "  %-29s %-24s %s\n", "span / all engines' work:", span_text(y, tl_sum), span_text(r, tl_sum)
+    }
     if ("branch" in wanted) {
         printf "  %-29s %-24s %s\n", "branch lanes in, of 32:", ratio(tbin[y], tbent[y]), ratio(tbin[r], tbent[r])
         printf "  %-29s %-24s %s\n", "divergent branches:", divergent_text(tbdiv[y], tbexec[y]),
             divergent_text(tbdiv[r], tbexec[r])
     }
 }
+# Section S's span over BY[s] (the busiest engine's work, or all of it), "-" without a timeline.
+function span_text(s, by) { return by[s] > 0 ? sprintf("%.2f", tl_span[s] / by[s]) : "-" }
 function sort_key(k,    p, f, l) {
     split(k, p, SUBSEP)
     f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
@@ -188,7 +199,7 @@ BEGIN {
         if (f[1] == "not counted") { missing[++nmissing] = f[2]; continue }
         reading[f[1]] = f[2]
         wanted[f[1]] = 1
-        if (f[1] == "branch" || f[1] == "waves" || f[1] == "loads in flight") continue # their own tables
+        if (f[1] == "branch" || f[1] == "waves" || f[1] == "loads in flight" || f[1] == "timeline") continue # their own tables
 
         kinds[++nkinds] = f[1]
     }
@@ -212,6 +223,12 @@ $1 ~ /^loads / {
     k = s SUBSEP loc
     fruns[k] += $3; floads[k] += $4; fbytes[k] += $5; if ($6 > fmost[k]) fmost[k] = $6
     tfruns[s] += $3; tfloads[s] += $4; tfbytes[s] += $5; if ($6 > tfmost[s]) tfmost[s] = $6
+    next
+}
+$1 ~ /^op / {
+    if (!("timeline" in wanted)) next
+    s = $1; sub(/^op /, "", s)
+    timeline_add(s)
     next
 }
 $1 ~ /^launch / {
@@ -353,6 +370,13 @@ END {
     if ("branch" in wanted) what = what " and branches"
     if ("waves" in wanted) what = what ", and every launch's waves"
     if ("loads in flight" in wanted) what = what ", and the loads each thread keeps in flight"
+    if ("timeline" in wanted) {
+        what = what ", and the order of its copies and kernels on the engines"
+        for (i = 1; i <= nsections; i++) {
+            timeline_schedule(sections[i])
+            if (timeline_out != "") timeline_write(sections[i], timeline_out)
+        }
+    }
     printf "make explain, lab %s: every warp's %s, counted by the CPU emulator (no GPU needed)\n", lab, what
     for (i = 1; i <= nsections; i++) {
         s = sections[i]
@@ -392,6 +416,18 @@ END {
         printf "some lanes went in and others did not; lanes = lanes of the warp that reached it; in = lanes that went in,\n"
         printf "which are the lanes active in the body while the warp runs it (the others wait).\n"
         printf "  %-13s %s\n", "branch:", reading["branch"]
+    }
+    if ("timeline" in wanted) {
+        printf "Engines: the emulator runs each copy and kernel when it is issued; the rows show the order in which a\n"
+        printf "GPU with one copy engine each way and the SMs would run them. An op starts once the host has issued it,\n"
+        printf "its stream's previous op is done, the events it waits for are complete and its engine is free (each engine\n"
+        printf "takes its ops in issue order). Stream 0, the legacy default stream, waits for the blocking streams and they\n"
+        printf "for it (not the cudaStreamNonBlocking ones); the host waits at each synchronize, at cudaMemcpy and at every\n"
+        printf "copy from or to pageable memory. A digit or letter is the stream: 0 the legacy default stream, the others\n"
+        printf "1, 2 ... in the order the call first used them. Not times: each engine's work is drawn as long as the others'\n"
+        printf "(1.00: the lab sizes the kernel so that copy in, kernel and copy out take about as long on a GPU), each op in\n"
+        printf "proportion to its bytes or threads.\n"
+        printf "  %-13s %s\n", "engines:", reading["timeline"]
     }
     for (k = 1; k <= nmissing; k++)
         printf "Not shown by make explain: %s.\n", missing[k]

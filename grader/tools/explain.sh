@@ -5,8 +5,9 @@
 # 32-byte sectors each global load or store touches, and the passes (wavefronts) each shared
 # access needs; and, where the lab's table asks, every warp's runs of each branch condition
 # (divergent or not, lanes in) and the waves each launch's grid makes on the emulated device's
-# SMs (4, or GPU_PROFILE=KEY's count: --gpu, looked up with the make profiles tool). Printed side by
-# side with the ideal and a one-line reading of each counter.
+# SMs (4, or GPU_PROFILE=KEY's count: --gpu, looked up with the make profiles tool), or the order
+# in which a GPU's copy engines and SMs would run the call's copies and kernels (timeline.awk).
+# Printed side by side with the ideal and a one-line reading of each counter.
 #
 #   grader/tools/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE]
@@ -22,8 +23,10 @@
 # lab shows, and what make explain does not show for it, are its table,
 # grader/labs/NN-name/explain.tsv. Files: DIR/counts.tsv (the emulator's counts, one line per
 # memory instruction; common/emu/src/count.cpp says its columns), DIR/sections.txt,
-# DIR/explain.txt (what was printed), DIR/harness.log, and for a lab whose table has a picture
-# row DIR/access.svg (one warp's costliest request at the worst line: svg/access.awk). Exit status: 0, or 2 with what to do.
+# DIR/explain.txt (what was printed), DIR/harness.log, for a lab whose table has a picture
+# row DIR/access.svg (one warp's costliest request at the worst line: svg/access.awk), and for
+# one with a timeline row DIR/timeline.tsv (every copy and kernel with its place on the engines,
+# in the columns of make profile's: timeline.awk). Exit status: 0, or 2 with what to do.
 set -u
 . "$(dirname "$0")/tool-options.sh"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,11 +71,13 @@ if [ ! -s "$out/counts.tsv" ]; then
 fi
 if [ "$where" = 1 ]; then
     awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v where=1 \
-        -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/where.txt"
+        -f "$here/timeline.awk" -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/where.txt"
     exit 0
 fi
+rm -f "$out/timeline.tsv"
 awk -F'\t' -v table="$table" -v label="$label" -v source="$source" -v lab="$lab" -v gpu="$gpu" -v gpu_name="$gpu_name" \
-    -f "$here/explain.awk" "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"
+    -v timeline_out="$out/timeline.tsv" -f "$here/timeline.awk" -f "$here/explain.awk" \
+    "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"
 # A lab whose table has a picture row: one warp's costliest request at your worst line, lane by
 # lane, beside the same lanes on consecutive words (grader/tools/svg/access.awk).
 rm -f "$out/access.svg"

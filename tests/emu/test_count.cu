@@ -8,6 +8,8 @@
  * the lane's parity diverges in every warp with 16 lanes in; one on the block
  * index never diverges; a loop whose trip count is the lane's index modulo 4
  * runs 4 times per warp (3 conditions true for some lanes, then all false).
+ * Ops: the copies, kernels, events and host waits of a range, one line each in
+ * issue order, with their streams numbered as first used.
  */
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
@@ -419,6 +421,79 @@ void test_launches()
     cudaFree(out);
 }
 
+/* The op lines: every stream-ordered operation of the range in issue order, on its stream (0
+ * the legacy default stream, the others numbered as the range first uses them) with how that
+ * stream orders its work; a copy's direction, bytes and host side (pinned or pageable), a
+ * kernel's threads, events numbered as first used, the host's waits; each with its call. */
+void test_ops_in_issue_order()
+{
+    float *d, *pinned;
+    static float pageable[256];
+    cudaStream_t a, b;
+    cudaEvent_t e;
+    EXPECT_OK(cudaMalloc(&d, 256 * sizeof(float)));
+    EXPECT_OK(cudaMallocHost(&pinned, 256 * sizeof(float)));
+    EXPECT_OK(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+    EXPECT_OK(cudaStreamCreate(&b));
+    EXPECT_OK(cudaEventCreate(&e));
+    memset(pinned, 0, 256 * sizeof(float));
+    auto rows = counted_rows([&] {
+        EXPECT_OK(cudaMemcpyAsync(d, pinned, 128 * sizeof(float), cudaMemcpyHostToDevice, a));
+        copy_floats<<<2, 64, 0, a>>>(d + 128, d, 1);
+        EXPECT_OK(cudaEventRecord(e, a));
+        EXPECT_OK(cudaStreamWaitEvent(b, e, 0));
+        EXPECT_OK(cudaMemcpyAsync(pageable, d, 1024, cudaMemcpyDeviceToHost, b));
+        EXPECT_OK(cudaMemsetAsync(d, 0, 512, 0));
+        EXPECT_OK(cudaMemcpy(d, pinned, 64, cudaMemcpyDefault));
+        EXPECT_OK(cudaMemcpyAsync(d + 64, d, 64, cudaMemcpyDeviceToDevice, cudaStreamPerThread));
+        EXPECT_OK(cudaStreamSynchronize(b));
+        EXPECT_OK(cudaEventSynchronize(e));
+    });
+    std::vector<std::string> ops;
+    for (const std::string &r : rows)
+        if (r.compare(0, 3, "op ") == 0)
+            ops.push_back(r.substr(r.find('\t') + 1));
+    static const char *const expected[] = {
+        "1\t1\tnon-blocking\th2d\t512\tpinned\tcudaMemcpyAsync\n",
+        "2\t1\tnon-blocking\tkernel\t128\tcopy_floats\tlaunch\n",
+        "3\t1\tnon-blocking\trecord\t0\tevent 1\tcudaEventRecord\n",
+        "4\t2\tblocking\twait\t0\tevent 1\tcudaStreamWaitEvent\n",
+        "5\t2\tblocking\td2h\t1024\tpageable\tcudaMemcpyAsync\n",
+        "6\t0\tlegacy\tmemset\t512\t-\tcudaMemsetAsync\n",
+        "7\t0\tlegacy\th2d\t64\tpinned\tcudaMemcpy\n",
+        "8\t3\tper-thread\td2d\t64\t-\tcudaMemcpyAsync\n",
+        "9\t2\tblocking\tsync\t0\t-\tcudaStreamSynchronize\n",
+        "10\t-\t-\tsync\t0\tevent 1\tcudaEventSynchronize\n",
+        "11\t-\t-\tsync\t0\t-\tcudaDeviceSynchronize\n",
+    };
+    const size_t n = sizeof expected / sizeof expected[0];
+    CU_ASSERT_EQUAL(ops.size(), n);
+    for (size_t i = 0; i < n && i < ops.size(); ++i)
+        if (ops[i] != expected[i]) {
+            printf("\n    op line %zu: expected %s    found    %s", i + 1, expected[i], ops[i].c_str());
+            CU_FAIL("an op line differs");
+        }
+    /* A stream destroyed in the range and another made at once are two streams. */
+    rows = counted_rows([&] {
+        cudaStream_t s;
+        for (int k = 0; k < 2; ++k) {
+            EXPECT_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+            EXPECT_OK(cudaMemsetAsync(d, 0, 4, s));
+            EXPECT_OK(cudaStreamDestroy(s));
+        }
+    });
+    std::string streams;
+    for (const std::string &r : rows)
+        if (r.compare(0, 3, "op ") == 0 && r.find("\tmemset\t") != std::string::npos)
+            streams += r.substr(r.find('\t', r.find('\t') + 1) + 1, 1);
+    CU_ASSERT_STRING_EQUAL(streams.c_str(), "12");
+    cudaEventDestroy(e);
+    cudaStreamDestroy(a);
+    cudaStreamDestroy(b);
+    cudaFreeHost(pinned);
+    cudaFree(d);
+}
+
 CU_TestInfo tests[] = {
     {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
     {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
@@ -427,6 +502,7 @@ CU_TestInfo tests[] = {
     {"branches: divergent runs, lanes reaching and going in", test_branches},
     {"branches: a && compiled into several calls is one branch", test_short_circuit_branch},
     {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
+    {"ops: copies, kernels, events and host waits in issue order, by stream", test_ops_in_issue_order},
     CU_TEST_INFO_NULL,
 };
 

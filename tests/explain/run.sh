@@ -11,7 +11,11 @@
 #   pictures an SVG of the skeleton's worst request at the lesson's line (01, 02, 06), and the
 #            reference's worst request nearer its ideal;
 #   in flight the bytes a thread loads before its store: 4 in the skeleton, up to 256 in the
-#            reference (04).
+#            reference (04);
+#   engines  the order of the copies and kernels on the copy engines and the SMs: one engine at a
+#            time in the skeleton, overlapping in the reference (05); and the schedule's rules
+#            (the legacy default stream, non-blocking streams, events, pageable copies, host
+#            waits) on op lists written by hand.
 # With the reference as your code (labs 03, 07) both calls are counted. make grade prints the
 # skeleton's costliest line under a speed check (WHERE), none for the reference's code.
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
@@ -246,6 +250,79 @@ if explain 04-ilp; then
     fi
 fi
 
+# ---- Engines' timeline --------------------------------------------------------------------------
+# Lab 05: the skeleton's one stream runs copy in, kernel and copy out one after another, so its span
+# is the three engines' work added up (1.00 of it); the reference's chunks on 4 streams overlap
+# them: its span is at most 0.6 of that sum (7 chunks at the emulator's 8 MiB: 0.43).
+echo "== explain: lab 05-streams, the engines' timeline: the skeleton no overlap, the reference overlaps"
+if explain 05-streams; then
+    out=$build/explain-test-05-streams.txt
+    row=$(awk '/^side by side/ { n++ } n == 1 && /span \/ all engines. work:/ { print $(NF - 1), $NF; exit }' "$out")
+    rows=$(awk '/^your code/ { part = "yours" } /^the reference/ { part = "ref" }
+        /^    (copy in \(H2D\)|compute|copy out \(D2H\)) +\|[0-9a-zA-Z.:*]+\|/ { n[part]++ }
+        END { print n["yours"] + 0, n["ref"] + 0 }' "$out")
+    read -r y r <<<"$row"
+    if [ "$y" = 1.00 ] && awk -v r="$r" 'BEGIN { exit !(r > 0 && r <= 0.6) }' && [ "$rows" = "3 3" ]; then
+        echo "   OK: span / all engines' work: yours $y, the reference $r; three engine rows each (${secs} s)"
+        passed=$((passed + 1))
+    else
+        fail "expected the skeleton's span at 1.00 of all engines' work and the reference's at most 0.60, three engine rows each; got '$y', '$r', rows '$rows':"
+        sed -n '/engines, in the order/,/=>/p' "$out"
+    fi
+fi
+
+# The schedule itself, on op lists written by hand (count.cpp's op lines): in each case an engine's
+# ops add up to 100 bytes or threads, so its work is 1.00, and an op must start where the rule says.
+echo "== explain: the engines' schedule of hand-written op lists"
+tl=$build/explain-test-timeline
+rm -rf "$tl" && mkdir -p "$tl"
+# section <tab> what it shows <tab> its ops (stream, stream kind, kind, amount, detail with "_" for
+# a space, call; ";" between them) <tab> lane <tab> stream <tab> where that lane's op on that
+# stream must start (the first there); "-": another op of the section above
+timeline_cases=$'1\tthe legacy default stream waits for a blocking stream, and the next blocking stream for it\t1 blocking h2d 100 pinned cudaMemcpyAsync;0 legacy kernel 100 k launch;2 blocking d2h 100 pinned cudaMemcpyAsync\tkernel\t0\t1
+1\t-\t-\td2h\t2\t2
+2\tnon-blocking streams take no part in that\t1 non-blocking h2d 100 pinned cudaMemcpyAsync;0 legacy kernel 100 k launch;2 non-blocking d2h 100 pinned cudaMemcpyAsync\tkernel\t0\t0
+2\t-\t-\td2h\t2\t0
+3\ttwo non-blocking streams overlap: the second copy in runs beside the first kernel\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;1 non-blocking kernel 50 k launch;2 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking kernel 50 k launch;1 non-blocking d2h 50 pinned cudaMemcpyAsync;2 non-blocking d2h 50 pinned cudaMemcpyAsync\th2d\t2\t0.5
+3\t-\t-\tkernel\t2\t1
+3\t-\t-\td2h\t2\t1.5
+4\ta stream that waits for an event starts after its record\t1 non-blocking kernel 100 k launch;1 non-blocking record 0 event_1 cudaEventRecord;2 non-blocking wait 0 event_1 cudaStreamWaitEvent;2 non-blocking d2h 100 pinned cudaMemcpyAsync\td2h\t2\t1
+5\twithout the wait it does not\t1 non-blocking kernel 100 k launch;1 non-blocking record 0 event_1 cudaEventRecord;2 non-blocking d2h 100 pinned cudaMemcpyAsync\td2h\t2\t0
+6\ta pageable copy returns only once done: the kernel issued after it cannot overlap it\t1 non-blocking h2d 100 pageable cudaMemcpyAsync;2 non-blocking kernel 100 k launch\tkernel\t2\t1
+7\tfrom pinned memory it can\t1 non-blocking h2d 100 pinned cudaMemcpyAsync;2 non-blocking kernel 100 k launch\tkernel\t2\t0
+8\tcudaStreamSynchronize holds back what the host issues after it, until that stream is done\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync;1 non-blocking sync 0 - cudaStreamSynchronize;3 non-blocking kernel 100 k launch\tkernel\t3\t0.5
+9\tcudaDeviceSynchronize until every stream is\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync;- - sync 0 - cudaDeviceSynchronize;3 non-blocking kernel 100 k launch\tkernel\t3\t1'
+sections=$tl/sections.txt counts=$tl/counts.tsv
+: >"$sections"; : >"$counts"
+while IFS=$'\t' read -r sec what ops _; do
+    [ "$ops" != - ] || continue
+    printf 'section %s\tcheck 0\tstreams\tyours\t%s\n' "$sec" "$what" >>"$sections"
+    seq=0
+    IFS=';' read -ra list <<<"$ops"
+    for op in "${list[@]}"; do
+        read -r st sk kind amount detail call <<<"$op"
+        seq=$((seq + 1))
+        printf 'op %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$seq" "$st" "$sk" "$kind" "$amount" "${detail//_/ }" "$call" >>"$counts"
+    done
+done <<<"$timeline_cases"
+if ! awk -F'\t' -v table=grader/labs/05-streams/explain.tsv -v label="hand-written ops" -v lab=05-streams \
+        -v timeline_out="$tl/timeline.tsv" -f grader/tools/timeline.awk -f grader/tools/explain.awk \
+        "$sections" "$counts" >"$tl/explain.txt" 2>&1; then
+    fail "explain.awk failed on the hand-written ops:"; cat "$tl/explain.txt"
+else
+    what=""
+    while IFS=$'\t' read -r sec text _ lane st start; do
+        [ "$text" = - ] || what=$text
+        got=$(awk -F'\t' -v s="$sec" -v l="$lane" -v st="$st" '$1 == s && $2 == l && $3 == st { print $4 + 0; exit }' "$tl/timeline.tsv")
+        if [ -n "$got" ] && awk -v g="$got" -v w="$start" 'BEGIN { exit !(g - w < 1e-6 && w - g < 1e-6) }'; then
+            echo "   OK: case $sec, $what: the $lane on stream $st starts at $got"
+            passed=$((passed + 1))
+        else
+            fail "case $sec, $what: expected the $lane on stream $st to start at $start; got '${got:-no such op}' ($tl/timeline.tsv)"
+        fi
+    done <<<"$timeline_cases"
+fi
+
 # Your code may be the reference's own (STUDENT=solutions): two copies of one kernel, each in a
 # library of its own, run in one process, and the emulator must not take the copies of one
 # barrier for two barriers (lab 03's and 07's references wait at barriers in loops).
@@ -302,8 +379,8 @@ for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight|timeline'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight, timeline)"; continue
     fi
     passed=$((passed + 1))
 done

@@ -69,6 +69,24 @@
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
  * (registers: kernel_registers; blocks per SM: what the occupancy API answers,
  * static shared memory included).
+ * and one line per stream-ordered operation the host issued, in issue order,
+ * for the copy and compute engines' timeline (runtime.cpp and exec.cpp call
+ * count_op as each is issued; here each runs at once, on a GPU it is queued):
+ *   op N <tab> seq <tab> stream <tab> stream kind <tab> kind <tab> amount
+ *      <tab> detail <tab> call
+ * seq: 1, 2, ... in issue order; stream: 0 for the legacy default stream (0 or
+ * cudaStreamLegacy), the others 1, 2, ... in the order the range first uses
+ * them ("-" where the host waits for no one stream); stream kind: legacy,
+ * per-thread (cudaStreamPerThread), blocking (cudaStreamCreate) or
+ * non-blocking (cudaStreamNonBlocking), "-" with no stream; kind: h2d, d2h,
+ * d2d or h2h (a copy: amount in bytes, detail pinned or pageable for the host
+ * side, "-" for none), memset (bytes), kernel (amount: threads launched;
+ * detail: its name), record or wait (cudaEventRecord, cudaStreamWaitEvent:
+ * detail "event E", events numbered like streams), or sync (the host waits:
+ * cudaStreamSynchronize on its stream, cudaEventSynchronize with its event,
+ * cudaDeviceSynchronize on everything); call: the API call that issued it
+ * (launch for a kernel). A range in which nothing but host waits was issued
+ * writes no op line.
  * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>
@@ -160,8 +178,27 @@ struct LaunchRecord {
     int sms;                   /* SMs of the emulated device */
 };
 
+/* One stream-ordered operation of the range, as the host issued it (the op line above). */
+struct OpRecord {
+    std::string stream;        /* its number ("0": the legacy default stream), or "-" */
+    const char *stream_kind;   /* legacy, per-thread, blocking, non-blocking, or "-" */
+    const char *kind;          /* h2d, d2h, d2d, h2h, memset, kernel, record, wait, sync */
+    unsigned long long amount; /* bytes (copies, memsets) or threads (kernels); else 0 */
+    std::string detail;        /* pinned, pageable or "-"; a kernel's name; "event E" */
+    const char *call;          /* the API call that issued it */
+};
+
 std::mutex &g_totals_mutex = *new std::mutex();
 std::vector<LaunchRecord> &g_launches = *new std::vector<LaunchRecord>();
+std::vector<OpRecord> &g_ops = *new std::vector<OpRecord>();
+/* Handles (streams, or events) numbered in the order the range first uses them. A handle
+ * destroyed in the range is forgotten: a new stream at the same address is another. */
+struct Numbering {
+    std::unordered_map<const void *, unsigned> ids; /* the live handles' numbers */
+    unsigned used = 0;                              /* numbers given so far */
+};
+Numbering &g_stream_ids = *new Numbering();
+Numbering &g_event_ids = *new Numbering();
 std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
 std::map<const void *, InFlight> &g_inflight = *new std::map<const void *, InFlight>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
@@ -354,6 +391,71 @@ void count_launch(const Launch &L)
     r.sms = settings().sms;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_launches.push_back(r);
+}
+
+/* ID's number in N, the next one if it has none yet (the caller holds the lock). */
+static unsigned number_of(Numbering &n, const void *id)
+{
+    auto it = n.ids.find(id);
+    if (it != n.ids.end())
+        return it->second;
+    n.ids.emplace(id, ++n.used);
+    return n.used;
+}
+
+/* Appends one op line's record; STREAM is ignored when ON_STREAM is false, EVENT when null. */
+static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsigned long long amount,
+                   const char *detail, const void *event, const char *call)
+{
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    if (!g_counting)
+        return;
+    OpRecord r;
+    if (!on_stream) {
+        r.stream = "-";
+        r.stream_kind = "-";
+    } else {
+        const bool legacy = stream == nullptr || stream == cudaStreamLegacy;
+        r.stream = legacy ? "0" : std::to_string(number_of(g_stream_ids, stream));
+        r.stream_kind = stream_kind(stream);
+    }
+    r.kind = kind;
+    r.amount = amount;
+    r.detail = event != nullptr ? "event " + std::to_string(number_of(g_event_ids, event))
+                                : std::string(detail != nullptr && *detail ? detail : "-");
+    for (char &c : r.detail)
+        if (c == '\t' || c == '\n')
+            c = ' ';
+    r.call = call;
+    g_ops.push_back(std::move(r));
+}
+
+void count_op(const char *kind, cudaStream_t stream, unsigned long long amount, const char *detail,
+              const char *call)
+{
+    if (g_counting)
+        add_op(kind, true, stream, amount, detail, nullptr, call);
+}
+
+void count_event_op(const char *kind, cudaStream_t stream, cudaEvent_t event, const char *call)
+{
+    if (g_counting)
+        add_op(kind, true, stream, 0, nullptr, event, call);
+}
+
+void count_host_wait(const char *call, const cudaStream_t *stream, cudaEvent_t event)
+{
+    if (g_counting)
+        add_op("sync", stream != nullptr, stream != nullptr ? *stream : nullptr, 0, nullptr, event, call);
+}
+
+void count_forget(const void *handle)
+{
+    if (!g_counting)
+        return;
+    std::lock_guard<std::mutex> lock(g_totals_mutex);
+    g_stream_ids.ids.erase(handle);
+    g_event_ids.ids.erase(handle);
 }
 
 bool branches_counted() { return g_counting; }
@@ -590,6 +692,9 @@ void count_start()
     g_branch_totals.clear();
     g_inflight.clear();
     g_launches.clear();
+    g_ops.clear();
+    g_stream_ids = Numbering();
+    g_event_ids = Numbering();
     g_counting = true;
 }
 
@@ -652,10 +757,21 @@ void count_stop()
     for (const LaunchRecord &r : g_launches)
         fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,
                 r.threads, r.shared, r.registers, r.per_sm, r.sms);
+    /* The timeline, where something was issued: a range of host waits alone has none. */
+    const bool issued = std::any_of(g_ops.begin(), g_ops.end(),
+                                    [](const OpRecord &r) { return strcmp(r.kind, "sync") != 0; });
+    unsigned seq = 0;
+    for (const OpRecord &r : g_ops)
+        if (issued)
+            fprintf(f, "op %u\t%u\t%s\t%s\t%s\t%llu\t%s\t%s\n", g_range, ++seq, r.stream.c_str(),
+                    r.stream_kind, r.kind, r.amount, r.detail.c_str(), r.call);
     g_totals.clear();
     g_branch_totals.clear();
     g_inflight.clear();
     g_launches.clear();
+    g_ops.clear();
+    g_stream_ids = Numbering();
+    g_event_ids = Numbering();
     fclose(f);
 }
 

@@ -343,6 +343,22 @@ void count_flush(Block *b);
 void count_block_end(Block *b);
 /* L ran to its end while counting: records its grid for the waves it makes. */
 void count_launch(const Launch &L);
+/* While counting, the stream-ordered operations in issue order, for the copy
+ * and compute engines' timeline (the op lines of count.cpp): KIND (h2d, d2h,
+ * d2d, h2h, memset, kernel) issued on STREAM by CALL, AMOUNT bytes or threads,
+ * DETAIL pinned / pageable / the kernel's name; */
+void count_op(const char *kind, cudaStream_t stream, unsigned long long amount, const char *detail,
+              const char *call);
+/* an event recorded on STREAM or waited for there (KIND record or wait); */
+void count_event_op(const char *kind, cudaStream_t stream, cudaEvent_t event, const char *call);
+/* the host waiting for *STREAM, for EVENT, or (both null) for the whole device; */
+void count_host_wait(const char *call, const cudaStream_t *stream, cudaEvent_t event);
+/* a stream or event destroyed: a later one at the same address is numbered anew. */
+void count_forget(const void *handle);
+/* How STREAM orders its work against the others: "legacy" (0, cudaStreamLegacy),
+ * "per-thread" (cudaStreamPerThread), "blocking" or "non-blocking" (its creation
+ * flags). STREAM is live (runtime.cpp). */
+const char *stream_kind(cudaStream_t stream);
 /* cudaProfilerStart and cudaProfilerStop: a range of counting; stop appends
  * its totals to the CUDA_EMU_COUNT file. */
 void count_start();

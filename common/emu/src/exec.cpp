@@ -1180,6 +1180,9 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
             return record_error(cudaErrorCooperativeLaunchTooLarge);
         }
     }
+    if (g_counting) /* the launch is issued: the timeline's op (count.cpp) */
+        count_op("kernel", cfg.stream, L.nblocks * L.threads_per_block, name,
+                 cfg.cooperative ? "cudaLaunchCooperativeKernel" : "launch");
     if (g_overtake_enabled.load()) {
         Overtaken *A = new Overtaken;
         A->ctx = aligned_alloc(64, (ctx_size + 63) / 64 * 64);

@@ -7,7 +7,10 @@
  * returns; the legacy default stream's implicit synchronisation and
  * cudaStreamWaitEvent hold trivially. Event timestamps are host time at the
  * record, which is after the work issued before it: cudaEventElapsedTime
- * measures that work on the CPU.
+ * measures that work on the CPU. While counting (count.cpp), every copy,
+ * memset, launch, event record and wait, and host wait is also written down
+ * with its stream, in issue order: make explain orders them as a GPU's copy
+ * engines and SMs would run them.
  *
  * Errors follow CUDA: a bad argument returns its code and becomes the last
  * error (cudaGetLastError returns and clears it); an error found while a
@@ -458,6 +461,43 @@ bool stream_valid(cudaStream_t s)
            g_streams.count(s) != 0;
 }
 
+const char *stream_kind(cudaStream_t s)
+{
+    if (s == nullptr || s == cudaStreamLegacy)
+        return "legacy";
+    if (s == cudaStreamPerThread)
+        return "per-thread";
+    return g_streams.count(s) && (s->flags & cudaStreamNonBlocking) ? "non-blocking" : "blocking";
+}
+
+namespace {
+
+/* While counting: the copy CALL issued on STREAM, COUNT bytes from SRC to DST, as the engine
+ * that runs it on a GPU sees it: its direction, and whether its host side is pinned (the
+ * copy engine reads it directly) or pageable (the driver stages it, and the host waits). */
+void count_copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, cudaStream_t stream,
+                const char *call)
+{
+    if (!g_counting || count == 0)
+        return;
+    const bool dst_dev = device_range(dst, 1) != nullptr, src_dev = device_range(src, 1) != nullptr;
+    if (kind == cudaMemcpyDefault)
+        kind = dst_dev ? (src_dev ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice)
+                       : (src_dev ? cudaMemcpyDeviceToHost : cudaMemcpyHostToHost);
+    const void *host = kind == cudaMemcpyHostToDevice ? src : kind == cudaMemcpyDeviceToHost ? dst : nullptr;
+    uintptr_t lo, hi;
+    const char *memory = host == nullptr ? "-"
+                         : host_mapped_span(reinterpret_cast<uintptr_t>(host), &lo, &hi) ? "pinned"
+                                                                                         : "pageable";
+    const char *what = kind == cudaMemcpyHostToDevice   ? "h2d"
+                       : kind == cudaMemcpyDeviceToHost ? "d2h"
+                       : kind == cudaMemcpyDeviceToDevice ? "d2d"
+                                                          : "h2h";
+    count_op(what, stream, count, memory, call);
+}
+
+} // namespace
+
 size_t kernel_max_dynamic_shared(const void *kernel)
 {
     if (kernel == nullptr)
@@ -757,6 +797,7 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 cudaError_t cudaDeviceSynchronize(void)
 {
     CUDA_EMU_STICKY();
+    count_host_wait("cudaDeviceSynchronize", nullptr, nullptr);
     return cudaSuccess;
 }
 
@@ -1310,10 +1351,15 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
     return cudaSuccess;
 }
 
+/* The synchronous calls (no Async) run on the legacy default stream (0): a GPU starts them
+ * after the work queued there, and the copies return once done (count_copy records them). */
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
 {
     CUDA_EMU_STICKY();
-    return copy(dst, src, count, kind, "cudaMemcpy", CUDA_EMU_PC);
+    const cudaError_t err = copy(dst, src, count, kind, "cudaMemcpy", CUDA_EMU_PC);
+    if (err == cudaSuccess)
+        count_copy(dst, src, count, kind, nullptr, "cudaMemcpy");
+    return err;
 }
 
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
@@ -1322,14 +1368,21 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
-    return copy(dst, src, count, kind, "cudaMemcpyAsync", CUDA_EMU_PC);
+    const cudaError_t err = copy(dst, src, count, kind, "cudaMemcpyAsync", CUDA_EMU_PC);
+    if (err == cudaSuccess)
+        count_copy(dst, src, count, kind, stream, "cudaMemcpyAsync");
+    return err;
 }
 
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                          size_t height, enum cudaMemcpyKind kind)
 {
     CUDA_EMU_STICKY();
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D", CUDA_EMU_PC);
+    const cudaError_t err =
+        copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2D", CUDA_EMU_PC);
+    if (err == cudaSuccess)
+        count_copy(dst, src, width * height, kind, nullptr, "cudaMemcpy2D");
+    return err;
 }
 
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
@@ -1339,14 +1392,20 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync",
-                   CUDA_EMU_PC);
+    const cudaError_t err = copy_2d(dst, dpitch, src, spitch, width, height, kind,
+                                    "cudaMemcpy2DAsync", CUDA_EMU_PC);
+    if (err == cudaSuccess)
+        count_copy(dst, src, width * height, kind, stream, "cudaMemcpy2DAsync");
+    return err;
 }
 
 cudaError_t cudaMemset(void *devPtr, int value, size_t count)
 {
     CUDA_EMU_STICKY();
-    return fill(devPtr, value, count, "cudaMemset", CUDA_EMU_PC);
+    const cudaError_t err = fill(devPtr, value, count, "cudaMemset", CUDA_EMU_PC);
+    if (err == cudaSuccess && count > 0)
+        count_op("memset", nullptr, count, "-", "cudaMemset");
+    return err;
 }
 
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
@@ -1354,7 +1413,10 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
-    return fill(devPtr, value, count, "cudaMemsetAsync", CUDA_EMU_PC);
+    const cudaError_t err = fill(devPtr, value, count, "cudaMemsetAsync", CUDA_EMU_PC);
+    if (err == cudaSuccess && count > 0)
+        count_op("memset", stream, count, "-", "cudaMemsetAsync");
+    return err;
 }
 
 cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
@@ -1368,6 +1430,8 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
         if (err != cudaSuccess)
             return err;
     }
+    if (width * height > 0)
+        count_op("memset", nullptr, width * height, "-", "cudaMemset2D");
     return cudaSuccess;
 }
 
@@ -1398,6 +1462,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
     CUDA_EMU_STICKY();
     if (g_streams.erase(stream) == 0)
         return record_error(cudaErrorInvalidResourceHandle);
+    count_forget(stream);
     delete stream;
     return cudaSuccess;
 }
@@ -1405,7 +1470,10 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
     CUDA_EMU_STICKY();
-    return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    count_host_wait("cudaStreamSynchronize", &stream, nullptr);
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
@@ -1501,6 +1569,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     CUDA_EMU_STICKY();
     if (!stream_valid(stream) || g_events.count(event) == 0)
         return record_error(cudaErrorInvalidResourceHandle);
+    count_event_op("wait", stream, event, "cudaStreamWaitEvent");
     return cudaSuccess;
 }
 
@@ -1573,6 +1642,7 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
         return record_error(cudaErrorInvalidResourceHandle);
     event->recorded = true;
     event->ns = clock_ticks();
+    count_event_op("record", stream, event, "cudaEventRecord");
     return cudaSuccess;
 }
 
@@ -1587,7 +1657,10 @@ cudaError_t cudaEventQuery(cudaEvent_t event)
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
     CUDA_EMU_STICKY();
-    return g_events.count(event) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+    if (g_events.count(event) == 0)
+        return record_error(cudaErrorInvalidResourceHandle);
+    count_host_wait("cudaEventSynchronize", nullptr, event);
+    return cudaSuccess;
 }
 
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -1610,6 +1683,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
     CUDA_EMU_STICKY();
     if (g_events.erase(event) == 0)
         return record_error(cudaErrorInvalidResourceHandle);
+    count_forget(event);
     delete event;
     return cudaSuccess;
 }

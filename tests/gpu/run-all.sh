@@ -9,9 +9,10 @@
 #   grade-solutions  make grade STUDENT=solutions three times (timed): every lab must pass
 #   grade-labs       make grade on the untouched skeletons: every correctness check must
 #                    pass and every speed check fail
-#   explain          tests/gpu/explain-agree.sh: make explain's memory counters (the CPU
-#                    emulator) beside make profile's (Nsight Compute) for every skeleton, rung
-#                    and reference (EXPLAIN_LABS="01-coalescing ...": some labs only)
+#   explain          tests/gpu/explain-agree.sh: make explain's counters (the CPU emulator) beside
+#                    make profile's (Nsight Compute) for every skeleton, rung and reference, the
+#                    same call at the emulator's size, the GPU side built with -G and -O3
+#                    (EXPLAIN_LABS="01-coalescing ...": some labs only)
 #   cold-grade       a student's first make grade: build/ removed, then make grade of the
 #                    skeletons, timed whole, with the build's line per lab (BUILD_FOR=none
 #                    builds nothing before it)

@@ -31,9 +31,11 @@ CUDA_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cud
 # emulator must give as a GPU did (tests/emu/probes/).
 EMU_PROBES := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/probes/*.cu)))
 $(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%.o): $(EMU_TEST_BUILD)/probes/%.o: $(EMU_TEST_DIR)/probes/%.cu $(EMU_REWRITE)
-	$(call emu_compile_cu,$<,$@)
-$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_LIB)
-	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+	$(call emu_compile_cu,$<,$@,-Icommon)
+$(EMU_TEST_BUILD)/probes/check.o: common/check.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@,-Icommon)
+$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_TEST_BUILD)/probes/check.o $(EMU_LIB)
+	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS)
 
 # For emu-planted-gpu: e.g. -arch=native on the GPU machine (nvcc's default JIT-compiles).
 EMU_GPU_ARCH ?=

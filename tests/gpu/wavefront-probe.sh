@@ -17,7 +17,7 @@ log=$OUT/wavefront-probe
 mkdir -p "$log" build/wavefront-probe
 src=tests/emu/probes/wavefront-probe.cu
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
-nvcc -O3 -std=c++17 -arch=native -o build/wavefront-probe/gpu "$src" >"$log/build.log" 2>&1 || { cat "$log/build.log"; exit 2; }
+nvcc -O3 -std=c++17 -arch=native -Icommon -o build/wavefront-probe/gpu "$src" common/check.cu >"$log/build.log" 2>&1 || { cat "$log/build.log"; exit 2; }
 make -s -j"$(nproc)" --no-print-directory -f tests/emu/emu_tests.mk build/emu/tests/probes/wavefront-probe >>"$log/build.log" 2>&1 ||
     { tail -20 "$log/build.log"; exit 2; }
 "$ncu" --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum \

@@ -15,9 +15,12 @@
  * the other kind. Each kernel runs in a profiler range of its own, in this order:
  *   for each pattern, for width 4, 8, 16: probe_load, probe_store
  * and the program prints that order, one line per kernel: pattern <tab> width <tab> load|store.
+ * Built with common/check.cu (-Icommon).
  */
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
+
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,33 +133,24 @@ __global__ void probe_store(const int *index, T *out)
         out[threadIdx.x] = reinterpret_cast<const T *>(tile)[i];
 }
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorString(e_));                               \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 template <class T> static void run(const int *index, void *out)
 {
-    CHECK(cudaProfilerStart());
+    CUDA_CHECK(cudaProfilerStart());
     probe_load<T><<<1, 32>>>(index, (T *)out);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaProfilerStop());
-    CHECK(cudaProfilerStart());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaProfilerStop());
+    CUDA_CHECK(cudaProfilerStart());
     probe_store<T><<<1, 32>>>(index, (T *)out);
-    CHECK(cudaDeviceSynchronize());
-    CHECK(cudaProfilerStop());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaProfilerStop());
 }
 
 int main(void)
 {
     int *index;
     void *out;
-    CHECK(cudaMalloc(&index, 32 * sizeof(int)));
-    CHECK(cudaMalloc(&out, 32 * 16));
+    CUDA_CHECK(cudaMalloc(&index, 32 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&out, 32 * 16));
     for (const Pattern &p : patterns) {
         int h[32];
         for (int l = 0; l < 32; l++) {
@@ -166,7 +160,7 @@ int main(void)
                 return 1;
             }
         }
-        CHECK(cudaMemcpy(index, h, sizeof h, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(index, h, sizeof h, cudaMemcpyHostToDevice));
         run<float>(index, out);
         printf("%s\t4\tload\n%s\t4\tstore\n", p.name, p.name);
         run<float2>(index, out);
@@ -174,7 +168,7 @@ int main(void)
         run<float4>(index, out);
         printf("%s\t16\tload\n%s\t16\tstore\n", p.name, p.name);
     }
-    CHECK(cudaFree(index));
-    CHECK(cudaFree(out));
+    CUDA_CHECK(cudaFree(index));
+    CUDA_CHECK(cudaFree(out));
     return 0;
 }

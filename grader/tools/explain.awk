@@ -332,6 +332,22 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
             return 1
         }
     }
+    if ("timeline" in wanted) {
+        for (i = 1; i <= nsections; i++) {
+            s = sections[i]
+            if (who[s] != "yours") continue
+            r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
+            if (r == "") continue
+            timeline_schedule(s)
+            timeline_schedule(r)
+            if (tl_longest[s] <= 0 || tl_longest[r] <= 0) continue
+            # yours lasts clearly longer against its busiest engine than the reference does
+            if (tl_span[s] / tl_longest[s] < 1.25 * tl_span[r] / tl_longest[r]) continue
+            printf "your copies and kernels, in the order a GPU's engines would run them: %s; the reference lasts %.2f x its busiest engine's work (make explain LAB=%s draws both)\n",
+                timeline_reading(s), tl_span[r] / tl_longest[r], substr(lab, 1, 2)
+            return 1
+        }
+    }
     # then the memory access furthest over its ideal, in wasted sectors or passes
     best = 0
     for (k in req) {

@@ -345,16 +345,17 @@ echo "== explain: make grade's WHERE line names the lesson's line"
 where_out=$build/explain-test-where
 rm -rf "$where_out" && mkdir -p "$where_out"
 grade_where() { # STUDENT, file for its output; the grade's status is not this test's concern
-    $make -s --no-print-directory grade LAB=06,08 STUDENT="$1" GRADE_DIR="$where_out/grade-$(basename "$1")" ${3:-} >"$2" 2>&1
+    $make -s --no-print-directory grade LAB=05,06,08 STUDENT="$1" GRADE_DIR="$where_out/grade-$(basename "$1")" ${3:-} >"$2" 2>&1
 }
 grade_where labs "$where_out/labs.txt"
 line=$(grep -nF -- 'out[(size_t)c * rows + r] = in[(size_t)r * cols + c];' labs/06-transpose/transpose.cu | head -1 | cut -d: -f1)
 if grep -q "WHERE (the CPU emulator's count of your code): labs/06-transpose/transpose.cu:$line .*global stores of 4 bytes a lane take 32.0 32-byte sectors per warp-wide request; ideal 4.0" "$where_out/labs.txt" &&
-    grep -q "WHERE (the CPU emulator's count of your code): your launch of .*: 2 waves, the last 25% full" "$where_out/labs.txt"; then
-    echo "   OK: transpose.cu:$line's stores, and lab 08's last wave"
+    grep -q "WHERE (the CPU emulator's count of your code): your launch of .*: 2 waves, the last 25% full" "$where_out/labs.txt" &&
+    grep -q "WHERE (the CPU emulator's count of your code): your copies and kernels, in the order a GPU's engines would run them: no overlap: .*; the reference lasts 1\.[0-9][0-9] x its busiest engine's work" "$where_out/labs.txt"; then
+    echo "   OK: transpose.cu:$line's stores, lab 08's last wave and lab 05's engines taking turns"
     passed=$((passed + 1))
 else
-    fail "expected WHERE lines for lab 06 (transpose.cu:$line, 32 sectors per store) and lab 08 (2 waves, the last 25% full); got:"
+    fail "expected WHERE lines for lab 06 (transpose.cu:$line, 32 sectors per store), lab 08 (2 waves, the last 25% full) and lab 05 (no overlap); got:"
     grep -E "WHERE|speed|Score" "$where_out/labs.txt"
 fi
 if grep -q '"where": "labs/06-transpose/transpose.cu:' "$where_out/grade-labs/results.json"; then

@@ -227,6 +227,7 @@ struct Group {
     unsigned passes = 0;  /* 0: no lane of the group took part */
     uint32_t banks = 0;   /* bit b: bank b is used */
     bool one_address = true;
+    uintptr_t address = 0; /* that address, when one_address (and some lane took part) */
 };
 
 Group group_of(const Request &r, unsigned first, unsigned lanes)
@@ -234,15 +235,12 @@ Group group_of(const Request &r, unsigned first, unsigned lanes)
     Group g;
     uintptr_t words[32][32]; /* per bank: distinct word addresses */
     unsigned nwords[32] = {0};
-    bool any = false;
-    uintptr_t address = 0;
     for (unsigned l = first; l < first + lanes && l < 32; ++l) {
         if (!(r.mask >> l & 1))
             continue;
-        if (any && r.addr[l] != address)
+        if (g.passes > 0 && r.addr[l] != g.address)
             g.one_address = false;
-        any = true;
-        address = r.addr[l];
+        g.address = r.addr[l];
         for (uintptr_t w = r.addr[l] >> 2; w <= (r.addr[l] + r.bytes[l] - 1) >> 2; ++w) {
             const unsigned bank = (unsigned)(w & 31);
             g.banks |= 1u << bank;
@@ -274,19 +272,14 @@ uint64_t wavefronts(const Request &r, bool write)
         if (r.mask >> l & 1)
             width = std::max<unsigned>(width, r.bytes[l]);
     const unsigned per_group = std::max(1u, 128u / width);
-    if (per_group >= 32)
-        return std::max(1u, group_of(r, 0, 32).passes);
-    uint64_t total = 0;
+    uint64_t total = 0; /* (4-byte words: the whole warp is group a, b is empty) */
     for (unsigned first = 0; first < 32; first += 2 * per_group) {
         const Group a = group_of(r, first, per_group), b = group_of(r, first + per_group, per_group);
-        if (!write && a.passes && b.passes) {
-            const Group both = group_of(r, first, 2 * per_group);
-            if (both.one_address || (a.banks & b.banks) == 0) {
-                total += std::max(a.passes, b.passes);
-                continue;
-            }
-        }
-        total += a.passes + b.passes;
+        const bool one_address = a.one_address && b.one_address && a.address == b.address;
+        if (!write && a.passes && b.passes && (one_address || (a.banks & b.banks) == 0))
+            total += std::max(a.passes, b.passes);
+        else
+            total += a.passes + b.passes;
     }
     return std::max<uint64_t>(total, 1);
 }

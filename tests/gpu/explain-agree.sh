@@ -61,6 +61,7 @@ verdict() {
 profile_row() {
     awk -v k="$2" 'index($0, "  " k " ") == 1 { split(substr($0, length(k) + 3), w, " "); sub(/%$/, "", w[1]); print w[1]; exit }' "$1"
 }
+declare -A op_short=([load]=ld [store]=st) # Nsight Compute's name of each in its metrics
 # emu_total COUNTS SPACE OP: the emulator's sectors or wavefronts of yours (range 1: the first
 # speed problem) for one kind of access, summed over lines ("-" if none)
 emu_total() {
@@ -136,7 +137,7 @@ for lab in $labs; do
             if [ "$e" = - ] && [ "$g" = - ]; then continue; fi
             # Against the build that issued the emulator's number of requests (-G first).
             op=${emu_name#global }; op=${op%% *}
-            metric=l1tex__t_requests_pipe_lsu_mem_global_op_$([ "$op" = load ] && echo ld || echo st).sum
+            metric=l1tex__t_requests_pipe_lsu_mem_global_op_${op_short[$op]}.sum
             er=$(emu_requests "$log/$tag.counts.tsv" global "$op")
             which=G
             [ "$er" != "$(gpu_total "$log/$tag.counters-g.csv" "$metric")" ] &&
@@ -145,7 +146,7 @@ for lab in $labs; do
         done <<<"$counters"
         # Shared memory: the call's total wavefronts, where profile.tsv asks for them.
         for op in load store; do
-            metric=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_$([ "$op" = load ] && echo ld || echo st).sum
+            metric=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_${op_short[$op]}.sum
             grep -q "$metric" "grader/labs/$lab/profile.tsv" || continue
             e=$(emu_total "$log/$tag.counts.tsv" shared "$op")
             g=$(gpu_total "$log/$tag.counters-g.csv" "$metric")
@@ -156,7 +157,7 @@ for lab in $labs; do
             # emulator counted requests.
             which=G
             [ "$(emu_requests "$log/$tag.counts.tsv" shared "$op")" = \
-                "$(gpu_total "$log/$tag.counters.csv" smsp__inst_executed_op_shared_$([ "$op" = load ] && echo ld || echo st).sum)" ] && which=O3
+                "$(gpu_total "$log/$tag.counters.csv" smsp__inst_executed_op_shared_${op_short[$op]}.sum)" ] && which=O3
             row "$lab" "$v" "shared $op wavefronts, all" "$e" "$g" "$o" 0 "$which"
         done
         # The lesson's own counters, yours in the first speed problem on both sides.

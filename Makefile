@@ -32,7 +32,7 @@
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
-#   make test-unit, test-docs, test-bench-tools, test-vet, test-build, test-emu (with
+#   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator), test-explain, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
 #        test-notebook and test-skeletons: one suite each (tests/tests.mk says what each
 #        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make

@@ -5,6 +5,8 @@
 #   test-docs     every path README.md and the headers name exists, and make help names every
 #                 verb (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
+#   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
+#                 sanitizer libraries), 2 where it cannot, and names a GPU (tests/doctor/run.sh)
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
@@ -51,7 +53,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -83,6 +85,9 @@ test-docs:
 
 test-bench-tools:
 	@tests/bench/run.sh
+
+test-doctor:
+	@BUILD=$(BUILD) tests/doctor/run.sh
 
 # make profiles: for every GPU of common/gpu_profiles.h, each lab's timed problem, the memory it
 # holds and the predicted time of make grade (grader/grade_model.h). No GPU needed.
@@ -173,7 +178,7 @@ endif
 
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
 # solutions' sources say so and count as skipped.
-TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-vet test-build test-emu \
+TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu \
                test-explain test-cheats test-sandbox test-batch test-stop test-dist test-notebook
 KIT_SKIPPED_SUITES := test-batch test-dist
 test: $(TEST_SUITES)

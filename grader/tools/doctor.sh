@@ -6,8 +6,10 @@
 #
 #   grader/tools/doctor.sh          (NVCC, CUDA_HOME from the environment, like the Makefile)
 #
-# Exit status: 0 when a GPU is usable for grading, 2 when grading can only run on the CPU
-# emulator or the toolkit is missing. Lines: "ok", "--" (missing, optional), "!!" (a problem).
+# Exit status: 0 when make grade works here (on the GPU, or on the CPU emulator where there is
+# none: then the last line says what timing speed needs), 2 when it cannot (the toolkit, the
+# host compilers or the emulator's sanitizer libraries missing, a GPU the workbook cannot use).
+# Lines: "ok", "--" (missing, optional: what it is for), "!!" (a problem, with its fix).
 set -u
 problems=0
 ok() { printf 'ok   %-22s %s\n' "$1" "$2"; }
@@ -54,9 +56,9 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
     fi
 else
     if command -v nvidia-smi >/dev/null 2>&1; then
-        bad "GPU" "nvidia-smi lists no GPU (driver not loaded, or no NVIDIA GPU here)"
+        opt "GPU" "nvidia-smi lists no GPU (driver not loaded, or no NVIDIA GPU here): speed checks need one"
     else
-        opt "GPU" "no nvidia-smi, so no NVIDIA driver here"
+        opt "GPU" "no nvidia-smi, so no NVIDIA driver here: speed checks need one"
     fi
     echo "     No GPU: make grade checks correctness on the CPU emulator (speed is skipped);"
     echo "     make test needs no GPU. Force the emulator anywhere with EMU=1."
@@ -112,6 +114,27 @@ if [ "$gpu" = 1 ]; then
     fi
 fi
 
+# ---- host compilers: the build's, and the CPU emulator's ---------------------------------------
+# The emulator compiles each lab with g++ and links it with AddressSanitizer and UBSan (its
+# device code also gets ThreadSanitizer's instrumentation, served by the emulator itself): a
+# tiny program built the same way shows whether their libraries are here.
+for t in gcc g++ make nm objcopy; do
+    command -v $t >/dev/null 2>&1 || bad "$t" "not found: the build needs it (apt-get install build-essential binutils)"
+done
+if command -v g++ >/dev/null 2>&1; then
+    probe_dir=$(mktemp -d 2>/dev/null || echo /tmp/doctor.$$)
+    mkdir -p "$probe_dir"
+    printf 'int main(void) { return 0; }\n' >"$probe_dir/p.cpp"
+    if g++ -fsanitize=address,undefined "$probe_dir/p.cpp" -o "$probe_dir/p" >"$probe_dir/log" 2>&1 && "$probe_dir/p"; then
+        ok "g++ sanitizers" "$(g++ -dumpfullversion 2>/dev/null || g++ -dumpversion) with AddressSanitizer and UBSan: the CPU emulator can build"
+    elif [ "$gpu" = 1 ]; then
+        opt "g++ sanitizers" "g++ cannot link -fsanitize=address,undefined: make explain and the emulator need them (apt-get install g++, which brings libasan and libubsan)"
+    else
+        bad "g++ sanitizers" "g++ cannot link -fsanitize=address,undefined, and the CPU emulator (grading without a GPU) needs them: apt-get install g++ (it brings libasan and libubsan; with another g++, its libasanN and libubsanN)"
+    fi
+    rm -rf "$probe_dir"
+fi
+
 # ---- optional tools -------------------------------------------------------------------------
 find_tool() { # find_tool NAME: on PATH or beside nvcc
     if command -v "$1" >/dev/null 2>&1; then command -v "$1"
@@ -124,26 +147,33 @@ t=$(find_tool cuobjdump)
 if pkg-config --exists cunit 2>/dev/null || [ -f /usr/include/CUnit/CUnit.h ]; then
     ok "CUnit" "found: make test can build the unit suites"
 else
-    opt "CUnit" "not found: make test needs it: sudo apt-get install libcunit1-dev"
+    opt "CUnit" "not found: make test installs it (apt-get or dnf), or: sudo apt-get install libcunit1-dev"
 fi
 if command -v pandoc >/dev/null 2>&1 && kpsewhich beamer.cls >/dev/null 2>&1; then
     ok "pandoc + beamer" "$(pandoc --version | head -1): make slides can build the decks"
 else
     opt "pandoc + beamer" "make slides needs them: sudo apt-get install pandoc texlive-latex-recommended texlive-pictures texlive-fonts-recommended lmodern librsvg2-bin poppler-utils"
 fi
-for t in gcc make nm objcopy; do
-    command -v $t >/dev/null 2>&1 || bad "$t" "not found: the build needs it (apt-get install build-essential binutils)"
-done
+# make test's and the batch's helpers (it installs them itself where it can)
+if command -v python3 >/dev/null 2>&1; then
+    ok "python3" "$(python3 --version 2>&1): the batch, stop and notebook tests"
+else
+    opt "python3" "not found: make test's batch, stop and notebook tests need it (apt-get install python3)"
+fi
+t=$(command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null || command -v google-chrome 2>/dev/null)
+[ -n "$t" ] && ok "chromium" "$t: the batch test renders the HTML report" ||
+    opt "chromium" "not found: make test-batch renders the HTML report with it and installs it when it can (apt-get install chromium)"
 
 echo
 if [ -z "$nvcc" ]; then
     echo "doctor: the CUDA toolkit is missing: nothing can be built yet (see above)."
     exit 2
-elif [ "$gpu" = 0 ]; then
-    echo "doctor: no GPU here: make grade runs every correctness check on the CPU emulator; speed needs an NVIDIA GPU."
-    exit 2
 elif [ "$problems" -gt 0 ]; then
     echo "doctor: $problems problem(s) above, each with its fix."
     exit 2
+elif [ "$gpu" = 0 ]; then
+    echo "doctor: ready for the CPU emulator: make grade checks every case for correctness here."
+    echo "        Speed checks need an NVIDIA GPU of compute capability 7.5 or newer (T4, RTX 20xx or later) with its driver."
+    exit 0
 fi
 echo "doctor: ready. Next: make grade"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# run.sh - make doctor (grader/tools/doctor.sh) says whether make grade works here, and exits
+# 0 exactly when it does: on a machine with no GPU that can run the CPU emulator (the last line
+# then names what speed checks need); 2 when the emulator's sanitizer libraries cannot link
+# (played by a g++ that refuses -fsanitize) or the toolkit is missing; on a GPU machine
+# (played by a stand-in nvidia-smi) it names the GPU. Prints `N passed, M failed`.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+work=${BUILD:-build}/doctor-tests
+rm -rf "$work" && mkdir -p "$work/nogpu" "$work/nosan" "$work/gpu"
+pass=0 fail=0
+result() { # name, 0/1, what
+    if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi
+}
+doctor() { # folder of stand-ins, output file: doctor.sh with them first on PATH; its status
+    PATH="$1:$PATH" SANDBOX_RUN=/nonexistent sh grader/tools/doctor.sh >"$2" 2>&1
+}
+
+# No GPU: nvidia-smi that lists none, as on a machine with a driver but no NVIDIA GPU.
+printf '#!/bin/sh\nexit 9\n' >"$work/nogpu/nvidia-smi"
+chmod +x "$work/nogpu/nvidia-smi"
+doctor "$work/nogpu" "$work/nogpu.txt"
+s=$?
+[ $s = 0 ] && grep -q '^doctor: ready for the CPU emulator' "$work/nogpu.txt" &&
+    grep -q 'Speed checks need an NVIDIA GPU of compute capability 7.5' "$work/nogpu.txt"
+result "no GPU, the emulator ready: exit 0, and what speed needs" $? "exit $s: $(tail -3 "$work/nogpu.txt")"
+grep -qE '^ok +g\+\+ sanitizers' "$work/nogpu.txt"
+result "g++'s sanitizer libraries checked" $? "$(grep -i sanitizers "$work/nogpu.txt")"
+grep -qE '^(ok|--) +python3' "$work/nogpu.txt" && grep -qE '^(ok|--) +chromium' "$work/nogpu.txt"
+result "the tests' tools (python3, chromium) checked" $? "$(grep -E 'python3|chromium' "$work/nogpu.txt")"
+
+# No GPU and a g++ that cannot link the sanitizers: the emulator cannot build, grading fails.
+cp "$work/nogpu/nvidia-smi" "$work/nosan/"
+cat >"$work/nosan/g++" <<'SH'
+#!/bin/sh
+for a; do case $a in -fsanitize=*) echo "cannot find -lasan" >&2; exit 1 ;; esac; done
+exec /usr/bin/g++ "$@"
+SH
+chmod +x "$work/nosan/g++"
+doctor "$work/nosan" "$work/nosan.txt"
+s=$?
+[ $s = 2 ] && grep -qE '^!! +g\+\+ sanitizers .*apt-get install g\+\+' "$work/nosan.txt"
+result "no sanitizer libraries and no GPU: exit 2, with the fix" $? "exit $s: $(grep -i sanitizers "$work/nosan.txt")"
+
+# A GPU (a stand-in nvidia-smi that answers the queries doctor.sh asks).
+cat >"$work/gpu/nvidia-smi" <<'SH'
+#!/bin/sh
+case "$*" in
+-L) echo "GPU 0: Stand-in GPU (UUID: GPU-0)" ;;
+*driver_version*) echo "580.00" ;;
+*index,name*) echo "0, Stand-in GPU, 9.0, 143771 MiB, 1980 MHz, 1980 MHz, 2619 MHz, 30, 100 W, 700 W" ;;
+*compute-apps*) ;;
+*) echo "| NVIDIA-SMI 580.00   Driver Version: 580.00   CUDA Version: 13.0 |" ;;
+esac
+SH
+chmod +x "$work/gpu/nvidia-smi"
+doctor "$work/gpu" "$work/gpu.txt"
+s=$?
+grep -qE '^ok +GPU 0 +Stand-in GPU, compute capability 9.0' "$work/gpu.txt" && grep -q '^doctor: ready. Next: make grade' "$work/gpu.txt"
+result "a GPU: named, and ready" $? "exit $s: $(grep -E 'GPU|doctor:' "$work/gpu.txt")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -174,6 +174,12 @@ endif
 ifneq ($(strip $(foreach c,$$ ' " ` | ; & < > * ?,$(findstring $(c),$(STUDENT_RAW)))),)
 $(error STUDENT names a path with shell or make characters in it; copy the folder to a simple name (letters, digits, . _ - /), or use make grade-batch)
 endif
+# A tree or file that is not there is one error, not a failed check per case of every lab.
+ifneq ($(filter grade bench explain profile sanitize,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(STUDENT)),)
+$(error STUDENT=$(STUDENT): no such folder or file here. Give the folder that holds your 01-coalescing/ ... 09-sgemm/ folders (the default is labs), or one .cu file with LAB=)
+endif
+endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
 # STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
 student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_dir,$(1))/$(1).cu)

@@ -6,7 +6,8 @@
 #                 verb (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
-#                 sanitizer libraries), 2 where it cannot, and names a GPU (tests/doctor/run.sh)
+#                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
+#                 STUDENT= that is not there: one error line (tests/doctor/run.sh)
 #   test-vet      student objects the build must reject (interposition, the reference, dlopen,
 #                 forbidden libraries), each rejected with a message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
@@ -87,7 +88,7 @@ test-bench-tools:
 	@tests/bench/run.sh
 
 test-doctor:
-	@BUILD=$(BUILD) tests/doctor/run.sh
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/doctor/run.sh
 
 # make profiles: for every GPU of common/gpu_profiles.h, each lab's timed problem, the memory it
 # holds and the predicted time of make grade (grader/grade_model.h). No GPU needed.

@@ -3,7 +3,9 @@
 # 0 exactly when it does: on a machine with no GPU that can run the CPU emulator (the last line
 # then names what speed checks need); 2 when the emulator's sanitizer libraries cannot link
 # (played by a g++ that refuses -fsanitize) or the toolkit is missing; on a GPU machine
-# (played by a stand-in nvidia-smi) it names the GPU. Prints `N passed, M failed`.
+# (played by a stand-in nvidia-smi) it names the GPU. And the other side of "is this ready":
+# make grade (bench, explain) given a STUDENT= that is not there says so in one line and exits 2,
+# before building or grading anything. Prints `N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${BUILD:-build}/doctor-tests
@@ -58,6 +60,15 @@ doctor "$work/gpu" "$work/gpu.txt"
 s=$?
 grep -qE '^ok +GPU 0 +Stand-in GPU, compute capability 9.0' "$work/gpu.txt" && grep -q '^doctor: ready. Next: make grade' "$work/gpu.txt"
 result "a GPU: named, and ready" $? "exit $s: $(grep -E 'GPU|doctor:' "$work/gpu.txt")"
+
+# STUDENT= that does not exist: one line, exit 2, nothing graded.
+for verb in grade explain; do
+    ${MAKE:-make} --no-print-directory $verb STUDENT="$work/no-such-tree" LAB=01 >"$work/student-$verb.txt" 2>&1
+    s=$?
+    [ $s = 2 ] && [ "$(wc -l <"$work/student-$verb.txt")" = 1 ] &&
+        grep -q "STUDENT=$work/no-such-tree: no such folder or file here" "$work/student-$verb.txt"
+    result "make $verb STUDENT=<missing>: one error line, exit 2" $? "exit $s: $(head -c 600 "$work/student-$verb.txt")"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

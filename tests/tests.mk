@@ -2,8 +2,10 @@
 #
 #   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests...),
 #                 the driver against real child processes (tests/fake_check.c)
-#   test-docs     every path README.md and the headers name exists, and make help names every
-#                 verb (tests/docs/)
+#   test-docs     every path README.md, the headers and the lessons name exists, make help names
+#                 every verb, and what the lessons state that a table holds matches it: pass marks,
+#                 the first rung to pass, GPU facts, links in the workbook and the student kit,
+#                 the folded questions, the terms (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
@@ -82,7 +84,9 @@ test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 
 test-docs:
 	@tests/docs/paths.sh
+	@tests/docs/paths.sh labs/*/README.md labs/*.md slides/*.md
 	@MAKE="$(MAKE)" tests/docs/help.sh
+	@python3 tests/docs/lessons.py
 
 test-bench-tools:
 	@tests/bench/run.sh

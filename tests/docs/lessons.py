@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""lessons.py - what the lessons state that a table of the workbook holds, checked against it.
+
+    tests/docs/lessons.py          (run from anywhere; reads the checkout it lives in)
+
+The lessons are labs/*/README.md, labs/PRIMER.md, labs/VERIFYING.md and slides/NN-name.md.
+Each check below prints one FAIL line naming the file, the line and the two figures; the last
+line counts them, and the exit status is 1 when any failed.
+
+- Pass marks: every "Passing needs **0.NNx", "pass mark 0.NNx", "You pass at **0.NN**",
+  "against the 0.NN mark" ... in a lab's lesson or deck is that lab's `.threshold` in
+  grader/labs/NN-name/table.c.
+- The first rung to pass: each lab's "Which rung passes first" section names the rung that
+  its recorded bench (labs/NN-name/bench-h200.tsv) and its table's mark make the first to
+  pass (for a lab of several speed checks, the first to pass every scored one).
+- Ends with questions: each lab's lesson ends with "## Predict, then measure" and 3 to 5
+  folded answers (<details><summary>Answer</summary>).
+- GPU facts: a GPU of common/gpu_profiles.c named with a count of SMs or of copy engines in
+  a lesson has that count in the table; the primer's occupancy table matches the profiles.
+- Links: every relative link of a lesson (and of README.md) names a file of the checkout; in
+  the student kit (make dist: grader/dist/make-dist.sh ships Makefile, README.md, labs,
+  grader, common, tests and slides), every link names a file the kit ships, except the
+  reference solutions and ladder rungs under solutions/, which the kit's solutions/README.md
+  says open in the full workbook (and make-dist.sh must still write that sentence).
+- Cases: every tests/cheats case a lesson names exists.
+- Terms: requests, sectors and wavefronts, as the primer defines them: no "transaction" (a
+  pre-Volta word for what is now a request and its sectors) and no shared-memory "passes" in
+  place of wavefronts.
+"""
+import glob
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+os.chdir(ROOT)
+failures = []
+checked = {"marks": 0, "rungs": 0, "questions": 0, "gpu facts": 0, "links": 0, "cases": 0}
+
+
+def fail(where, msg):
+    failures.append("FAIL %s: %s" % (where, msg))
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+LAB_DIRS = sorted(os.path.basename(d) for d in glob.glob("grader/labs/[0-9][0-9]-*"))
+
+
+def threshold(lab_dir):
+    m = re.search(r"\.threshold\s*=\s*([0-9.]+)", read("grader/labs/%s/table.c" % lab_dir))
+    return float(m.group(1))
+
+
+def lesson_files():
+    files = ["labs/%s/README.md" % d for d in LAB_DIRS if os.path.exists("labs/%s/README.md" % d)]
+    files += [f for f in ("labs/PRIMER.md", "labs/VERIFYING.md") if os.path.exists(f)]
+    files += sorted(glob.glob("slides/[0-9][0-9]-*.md"))
+    return files
+
+
+def lines_of(path):
+    return read(path).split("\n")
+
+
+# --- pass marks ------------------------------------------------------------------------------
+MARK_RES = [
+    re.compile(r"(?i)passing needs \**(0\.\d+)"),
+    re.compile(r"(?i)pass mark:? \**(0\.\d+)"),
+    re.compile(r"(?i)you pass at \**(0\.\d+)"),
+    re.compile(r"(?i)against the (0\.\d+) mark"),
+    re.compile(r"(?i)needs (0\.\d+)x the reference"),
+]
+for d in LAB_DIRS:
+    mark = threshold(d)
+    num = d[:2]
+    for path in ["labs/%s/README.md" % d] + glob.glob("slides/%s-*.md" % num):
+        if not os.path.exists(path):
+            continue
+        for i, line in enumerate(lines_of(path), 1):
+            for rx in MARK_RES:
+                for m in rx.finditer(line):
+                    checked["marks"] += 1
+                    if abs(float(m.group(1)) - mark) > 1e-9:
+                        fail("%s:%d" % (path, i), "says the pass mark is %s; grader/labs/%s/table.c sets %.2f"
+                             % (m.group(1), d, mark))
+
+# --- the first rung to pass, and the questions at the end ------------------------------------
+def bench_rows(d):
+    path = "labs/%s/bench-h200.tsv" % d
+    rows = []
+    for line in lines_of(path)[1:]:
+        f = line.split("\t")
+        if len(f) >= 9:
+            rows.append((f[1], f[3], float(f[7])))
+    return rows
+
+
+def scored_tasks(d, rows):
+    """Tasks in the bench's order; a lab whose table gives a speed check no points (lab 08's
+    second) has only its first task scored."""
+    tasks = []
+    for t, _, _ in rows:
+        if t not in tasks:
+            tasks.append(t)
+    table = read("grader/labs/%s/table.c" % d)
+    if "(no points)" in table:
+        tasks = tasks[:1]
+    return tasks
+
+
+for d in LAB_DIRS:
+    path = "labs/%s/README.md" % d
+    if not os.path.exists(path) or not os.path.exists("labs/%s/bench-h200.tsv" % d):
+        continue
+    text = read(path)
+    mark = threshold(d)
+    rows = bench_rows(d)
+    expected = 0
+    for task in scored_tasks(d, rows):
+        first = None
+        for t, variant, x_ref in rows:
+            m = re.match(r"steps/(\d+)-", variant)
+            if t == task and m and x_ref >= mark:
+                first = int(m.group(1))
+                break
+        if first is None:
+            first = 10 ** 6  # only the reference passes
+        expected = max(expected, first)
+    sec = re.search(r"## Which rung passes first, and why\n(.*?)(?=\n## )", text, re.S)
+    checked["rungs"] += 1
+    if not sec:
+        fail(path, "has no \"## Which rung passes first, and why\" section")
+    else:
+        m = re.search(r"(?i)\b(rung|step) (\d+)\b[^.]*?\bthe first (?:file )?to pass", sec.group(1))
+        if not m:
+            fail(path, "its \"Which rung passes first\" section names no rung as the first to pass")
+        elif int(m.group(2)) != expected:
+            fail(path, "names %s %s as the first to pass; labs/%s/bench-h200.tsv and the mark %.2f make it %s"
+                 % (m.group(1), m.group(2), d, mark, expected if expected < 10 ** 6 else "the reference"))
+    tail = re.search(r"\n## Predict, then measure\n(.*)\Z", text, re.S)
+    checked["questions"] += 1
+    if not tail:
+        fail(path, "does not end with a \"## Predict, then measure\" section")
+    else:
+        n = tail.group(1).count("<details><summary>Answer</summary>")
+        closed = tail.group(1).count("</details>")
+        if not 3 <= n <= 5 or n != closed:
+            fail(path, "ends with %d folded answers (%d closed); 3 to 5 expected" % (n, closed))
+
+# --- GPU facts -------------------------------------------------------------------------------
+profiles = {}
+for m in re.finditer(r'\{\.key = "([^"]+)",(.*?)\}', read("common/gpu_profiles.c"), re.S):
+    fields = dict(re.findall(r"\.(\w+) = ([^,}]+)", m.group(2)))
+    profiles[m.group(1)] = fields
+# How the lessons name the GPUs of the profiles (a name the table does not hold, such as the
+# H100 PCIe, is not checked here).
+ALIASES = [("T4", "t4"), ("A100", "a100-40gb"), ("H100 SXM", "h100-sxm"), ("H100", "h100-sxm"), ("H200", "h200"),
+           ("B200", "b200"), ("L4", "l4"), ("RTX 4090", "rtx4090")]
+
+
+def prof_int(key, field):
+    v = profiles[key][field].strip()
+    m = re.match(r"(\d+)\s*\*\s*KiB", v)
+    return int(m.group(1)) if m else int(v)
+
+
+for path in lesson_files():
+    for i, line in enumerate(lines_of(path), 1):
+        for name, key in ALIASES:
+            for m in re.finditer(r"\b%s\b(?! PCIe)" % re.escape(name), line):
+                after = line[m.end():m.end() + 40]
+                if "SMs" in line:
+                    n = re.match(r"(?:,? (?:or|and) an? [A-Z][A-Za-z0-9 ]*?)?(?: has| \()? (\d+)\b", after)
+                    if n:
+                        checked["gpu facts"] += 1
+                        if int(n.group(1)) != prof_int(key, "sm_count"):
+                            fail("%s:%d" % (path, i), "gives the %s %s SMs; common/gpu_profiles.c has %d"
+                                 % (name, n.group(1), prof_int(key, "sm_count")))
+
+# Copy engines, per paragraph (a count and the GPUs it is given for may sit on two lines):
+# "3 on the H200, and on the T4, A100 and H100 ...", "(NVIDIA H200, ..., 3 copy engines".
+for path in lesson_files():
+    for para in re.split(r"\n\s*\n", read(path)):
+        if "copy engine" not in para:
+            continue
+        flat = " ".join(para.split())
+        for seg in re.finditer(r"\b(\d) (?:on|copy engines?)\b([^;.]*)", flat):
+            for name, key in ALIASES:
+                if re.search(r"\b%s\b(?! PCIe)" % re.escape(name), seg.group(0)):
+                    checked["gpu facts"] += 1
+                    if int(seg.group(1)) != prof_int(key, "async_engines"):
+                        fail(path, "gives the %s %s copy engines (\"%s\"); common/gpu_profiles.c has %d"
+                             % (name, seg.group(1), seg.group(0)[:60], prof_int(key, "async_engines")))
+# The primer's occupancy table: one column per GPU, one row per limit.
+if os.path.exists("labs/PRIMER.md"):
+    text = read("labs/PRIMER.md")
+    cols = {"T4 (7.5)": "t4", "A100 (8.0)": "a100-40gb", "H100 SXM / H200 (9.0)": "h200"}
+    rowkeys = {"threads": "max_threads_per_sm", "blocks": "max_blocks_per_sm",
+               "32-bit registers": "regs_per_sm", "shared memory": "smem_per_sm", "SMs": "sm_count"}
+    head = re.search(r"^\| per SM \|(.*)\|$", text, re.M)
+    if not head:
+        fail("labs/PRIMER.md", "has no occupancy table (a row starting \"| per SM |\")")
+    else:
+        names = [c.strip() for c in head.group(1).split("|")]
+        for label, field in rowkeys.items():
+            r = re.search(r"^\| %s \|(.*)\|$" % re.escape(label), text, re.M)
+            if not r:
+                fail("labs/PRIMER.md", "its occupancy table has no row \"%s\"" % label)
+                continue
+            cells = [c.strip() for c in r.group(1).split("|")]
+            for name, cell in zip(names, cells):
+                key = cols.get(name)
+                if not key:
+                    continue
+                got = int(re.match(r"\d+", cell).group(0))
+                keys = [key, "h100-sxm"] if key == "h200" else [key]
+                for k in keys:
+                    checked["gpu facts"] += 1
+                    if got != prof_int(k, field):
+                        fail("labs/PRIMER.md", "occupancy table: %s of the %s is %d, common/gpu_profiles.c has %d"
+                             % (label, k, got, prof_int(k, field)))
+
+# --- links -----------------------------------------------------------------------------------
+def kit_files():
+    """What grader/dist/make-dist.sh ships, read from its own git ls-files line."""
+    script = read("grader/dist/make-dist.sh")
+    m = re.search(r"git ls-files -z -- ([^|]*)\|", script)
+    tops = m.group(1).split()
+    shipped = set()
+    for top in tops:
+        if os.path.isfile(top):
+            shipped.add(top)
+        for dp, _, fs in os.walk(top) if os.path.isdir(top) else []:
+            for f in fs:
+                shipped.add(os.path.normpath(os.path.join(dp, f)))
+    return tops, shipped, script
+
+
+in_kit = not os.path.isdir("solutions") or not glob.glob("solutions/[0-9][0-9]-*")
+tops, shipped, script = kit_files()
+if "lessons' links to them open in the full workbook" not in script:
+    fail("grader/dist/make-dist.sh", "no longer writes the kit's solutions/README.md sentence that the lessons' "
+         "links to solutions/ open in the full workbook")
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+for path in lesson_files() + ["README.md"]:
+    base = os.path.dirname(path)
+    for i, line in enumerate(lines_of(path), 1):
+        for m in LINK.finditer(line):
+            target = m.group(1).split("#")[0]
+            if not target or re.match(r"[a-z]+:", target):
+                continue
+            rel = os.path.normpath(os.path.join(base, target))
+            # slides name their pictures from slides/ or from the checkout (--resource-path=.:slides)
+            if path.startswith("slides/") and not os.path.exists(rel) and os.path.exists(os.path.normpath(target.lstrip("./"))):
+                rel = os.path.normpath(target.lstrip("./"))
+            checked["links"] += 1
+            if rel.startswith("solutions" + os.sep) or rel == "solutions":
+                if in_kit:
+                    continue
+                if not os.path.exists(rel):
+                    fail("%s:%d" % (path, i), "links to %s, which does not exist" % target)
+                continue
+            if not os.path.exists(rel):
+                fail("%s:%d" % (path, i), "links to %s, which does not exist" % target)
+            elif os.path.isfile(rel) and rel not in shipped and not in_kit:
+                fail("%s:%d" % (path, i), "links to %s, which the student kit does not ship (grader/dist/make-dist.sh "
+                     "ships %s)" % (target, " ".join(tops)))
+
+# --- cheat cases named -----------------------------------------------------------------------
+for path in lesson_files():
+    for i, line in enumerate(lines_of(path), 1):
+        for m in re.finditer(r"\b([cgh]\d\d-[a-z0-9]+(?:-[a-z0-9]+)*)\b", line):
+            checked["cases"] += 1
+            if not os.path.exists("tests/cheats/%s.cu" % m.group(1).removesuffix(".cu")):
+                fail("%s:%d" % (path, i), "names the case %s, which tests/cheats/ does not hold" % m.group(1))
+
+# --- terms -----------------------------------------------------------------------------------
+for path in lesson_files():
+    for i, line in enumerate(lines_of(path), 1):
+        if re.search(r"(?i)\btransactions?\b", line):
+            fail("%s:%d" % (path, i), "says \"transaction\": the lessons count requests and their 32-byte sectors")
+        if re.search(r"(?i)\b(\d+|n|`n`|\*\*`n`|one|two|four) passes\b|passes per (step|warp|read)", line) and \
+                re.search(r"(?i)bank|wavefront|shared|conflict|warp", line):
+            fail("%s:%d" % (path, i), "counts shared-memory passes: the lessons call them wavefronts")
+if os.path.exists("labs/PRIMER.md"):
+    primer = read("labs/PRIMER.md")
+    for term in ("request", "sector", "wavefront"):
+        if not re.search(r"- a \*\*%s\*\*:" % term, primer):
+            fail("labs/PRIMER.md", "does not define \"%s\" (a line \"- a **%s**: ...\")" % (term, term))
+
+for f in failures:
+    print(f)
+print("lessons: %s checked in %d files, %d wrong" % (
+    ", ".join("%d %s" % (v, k) for k, v in checked.items()), len(lesson_files()), len(failures)))
+sys.exit(1 if failures else 0)

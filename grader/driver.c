@@ -697,9 +697,12 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         print_line(name, d.v, out.seconds, d.message);
         if (d.v == VERDICT_FAIL) {
             print_indented("HINT: ", d.detail);
+            struct stat printed;
             if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
                                 find_record(&l, "error", 0)))
                 print_log_tail(log_path, 8);
+            else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0)
+                printf("      what your code printed in this check: %s\n", log_path);
         }
         if (where[0])
             print_indented("WHERE (the CPU emulator's count of your code): ", where);

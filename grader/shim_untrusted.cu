@@ -15,6 +15,7 @@
 #include <cuda.h>
 #endif
 #include <errno.h>
+#include <iostream>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,8 +77,22 @@ static int recv_full(int sock, void *buf, size_t len, int *fds, int max_fds, int
     return 0;
 }
 
+/* Whatever the code printed, into the output pipe before the harness hears that the call
+ * is over: the harness moves what the pipe holds into the check's log when the check ends,
+ * and the worker may be killed before it prints again. The worker's stdio is unbuffered
+ * (worker_untrusted.c); this catches buffering the code set up itself (setvbuf, C++ streams
+ * cut off from stdio). Device printf is in already: the call ended with a synchronisation. */
+static void flush_output(void)
+{
+    std::cout.flush();
+    std::cerr.flush();
+    std::clog.flush();
+    fflush(NULL);
+}
+
 static void reply(int sock, cudaError_t err, const char *problem)
 {
+    flush_output();
     proto_reply r;
     memset(&r, 0, sizeof r);
     r.magic = PROTO_MAGIC;

@@ -1,6 +1,7 @@
 /* worker_lifecycle_trusted.cu - TRUSTED SIDE: the life of a worker process. Whether this
  * machine can isolate at all; starting a worker in its sandbox (the policy is sandbox.c's)
- * with its output relayed into the check's capped log; stopping it between calls, killing
+ * with its output relayed into the check's capped log (in the fallback, this process's own
+ * output during a check, where student code prints); stopping it between calls, killing
  * and reaping it with every process of its sandbox; and the failure jump that ends a check
  * when a worker fails. See worker_trusted.h and worker_state_trusted.h. */
 #include "worker_state_trusted.h"
@@ -18,11 +19,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <iostream>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -54,29 +59,174 @@ void worker_fail(int impl, int kind, const char *fmt, ...)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Output relay: a worker's stdout/stderr into the current check's log, capped               */
+/* Output relay: what student code prints into the current check's log, capped               */
 
-static void *relay(void *arg)
+/* Move at most one buffer from relay r's pipe into the log (caller holds W.log_lock).
+ * Returns the bytes read, 0 at the end of the pipe (no writer left), -1 when it is empty. */
+static ssize_t relay_move(output_relay *r, size_t most)
 {
-    const int fd = (int)(intptr_t)arg;
-    char buf[8192];
+    static char buf[1 << 16]; /* under W.log_lock */
+    if (most > sizeof buf)
+        most = sizeof buf;
+    ssize_t n;
+    do
+        n = read(r->fd, buf, most);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return n == 0 ? 0 : -1;
+    long long keep = WORKER_LOG_CAP - W.log_kept;
+    keep = keep < 0 ? 0 : keep > n ? n : keep;
+    if (W.log_fd >= 0 && keep > 0 && write(W.log_fd, buf, (size_t)keep) < 0)
+        keep = 0;
+    W.log_kept += keep;
+    W.log_dropped += n - keep;
+    return n;
+}
+
+/* Everything relay r's pipe holds now into the log (caller holds W.log_lock). What a writer
+ * adds meanwhile is left for the next check; with to_end, until no writer is left (they
+ * are dead) or the pipe is empty. */
+static void relay_drain(output_relay *r, int to_end)
+{
+    if (!r->running)
+        return;
+    int held = 0;
+    if (!to_end && ioctl(r->fd, FIONREAD, &held) != 0)
+        held = 0;
+    for (long long left = held; to_end || left > 0;) {
+        const ssize_t n = relay_move(r, to_end ? SIZE_MAX : (size_t)left);
+        if (n <= 0)
+            break;
+        left -= n;
+    }
+}
+
+/* The thread of relay r: moves bytes as they come, so that a writer never waits on a full
+ * pipe, until the pipe ends or relay_stop wakes it. */
+static void *relay_thread(void *arg)
+{
+    output_relay *r = (output_relay *)arg;
     for (;;) {
-        const ssize_t r = read(fd, buf, sizeof buf);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        struct pollfd pf[2] = {{r->fd, POLLIN, 0}, {r->wake, POLLIN, 0}};
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (pf[1].revents)
             break;
         pthread_mutex_lock(&W.log_lock);
-        long long keep = WORKER_LOG_CAP - W.log_kept;
-        keep = keep < 0 ? 0 : keep > r ? r : keep;
-        if (W.log_fd >= 0 && keep > 0 && write(W.log_fd, buf, (size_t)keep) < 0)
-            keep = 0;
-        W.log_kept += keep;
-        W.log_dropped += r - keep;
+        const ssize_t n = relay_move(r, SIZE_MAX);
         pthread_mutex_unlock(&W.log_lock);
+        if (n == 0)
+            break;
     }
-    close(fd);
     return NULL;
+}
+
+/* Relay what is written into pipe read end fd (taken over) to the current check's log. */
+static void relay_start(output_relay *r, int fd)
+{
+    r->fd = fd;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    r->wake = eventfd(0, EFD_CLOEXEC);
+    if (r->wake < 0 || pthread_create(&r->thread, NULL, relay_thread, r) != 0)
+        fatal("cannot start an output relay: %s", strerror(errno));
+    r->running = 1;
+}
+
+/* What is left in relay r's pipe into the log (every byte, when its writers are gone),
+ * then its thread stopped and the pipe closed. */
+static void relay_stop(output_relay *r)
+{
+    if (!r->running)
+        return;
+    pthread_mutex_lock(&W.log_lock);
+    relay_drain(r, 1);
+    pthread_mutex_unlock(&W.log_lock);
+    const uint64_t one = 1;
+    if (write(r->wake, &one, sizeof one) < 0) { /* an eventfd write only fails on overflow */
+    }
+    pthread_join(r->thread, NULL);
+    close(r->fd);
+    close(r->wake);
+    r->running = 0;
+}
+
+/* The fallback runs student code in this process: during a check its fds 1 and 2 are a pipe
+ * relayed like a worker's. A crash takes the process and its relay with it, so the signals
+ * that end a process for a fault first move what the pipe holds into the log (with calls
+ * that are safe in a signal handler), then let the signal do what it did before. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static struct sigaction fatal_before[ARRAY_LEN(fatal_signals)];
+
+static void here_rescue(void)
+{
+    if (!W.here.running)
+        return;
+    /* The relay thread holds the lock only while it moves one buffer: wait for it a little
+     * (never block: the handler may run on any thread). */
+    for (int i = 0; i < 200; i++) {
+        if (pthread_mutex_trylock(&W.log_lock) == 0) {
+            relay_drain(&W.here, 0);
+            pthread_mutex_unlock(&W.log_lock);
+            return;
+        }
+        const struct timespec nap = {0, 500 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *uc)
+{
+    (void)uc;
+    here_rescue();
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_before[i], NULL);
+    if (info->si_code <= 0) /* sent, not a fault: a fault comes again when this returns */
+        raise(sig);
+}
+
+/* Student output of this process (the fallback) into the check's log, from now on. */
+static void here_capture_begin(void)
+{
+    static int at_exit;
+    int p[2];
+    fflush(NULL); /* the harness's own notes to its own log first */
+    if (pipe2(p, O_CLOEXEC) != 0 || (W.saved_out = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0 ||
+        (W.saved_err = fcntl(2, F_DUPFD_CLOEXEC, 3)) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
+        fatal("cannot send this process's output to the check's log: %s", strerror(errno));
+    close(p[1]);
+    relay_start(&W.here, p[0]);
+    if (!at_exit) /* exit() inside a check: the student's, or a failure of the harness */
+        at_exit = atexit(here_rescue) == 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO;
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        sigaction(fatal_signals[i], &sa, &fatal_before[i]);
+}
+
+/* The end of here_capture_begin: the device's printf buffer and every stream of this
+ * process flushed into the pipe, fds 1 and 2 back, the pipe moved into the log to its end. */
+static void here_capture_end(void)
+{
+    if (!W.here.running)
+        return;
+    cudaDeviceSynchronize(); /* flushes device printf; an error here is the check's, seen */
+    std::cout.flush();
+    std::cerr.flush();
+    std::clog.flush();
+    fflush(NULL);
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        sigaction(fatal_signals[i], &fatal_before[i], NULL);
+    dup2(W.saved_out, 1);
+    dup2(W.saved_err, 2);
+    close(W.saved_out);
+    close(W.saved_err);
+    relay_stop(&W.here);
 }
 
 void workers_begin_check(double seconds, const char *log_path)
@@ -85,12 +235,19 @@ void workers_begin_check(double seconds, const char *log_path)
     W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
     W.log_kept = W.log_dropped = 0;
     pthread_mutex_unlock(&W.log_lock);
+    if (W.inprocess && W.log_fd >= 0 && !W.here.running)
+        here_capture_begin();
     W.deadline = wall_seconds() + seconds;
 }
 
 void workers_end_check(void)
 {
+    here_capture_end();
     pthread_mutex_lock(&W.log_lock);
+    /* Every call of the check has been answered, and a worker answers only once what it
+     * printed is in its pipe (the shim flushes, the call synchronised): all of it is there. */
+    for (int i = 0; i < MAX_IMPLS; i++)
+        relay_drain(&W.w[i].out, 0);
     if (W.log_fd >= 0) {
         if (W.log_dropped > 0)
             dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
@@ -211,11 +368,7 @@ void worker_start(int impl)
     w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
     w->answered = 0;
     w->sock = sv[0];
-    w->out = pipefd[0];
-    pthread_t t;
-    if (pthread_create(&t, NULL, relay, (void *)(intptr_t)pipefd[0]) != 0)
-        fatal("cannot start an output relay");
-    pthread_detach(t);
+    relay_start(&w->out, pipefd[0]);
 }
 
 /* A signal to a worker and every process of its sandbox: the worker leads a session of its
@@ -302,6 +455,7 @@ void workers_kill(int impl)
     }
     wait_group_gone(w->group, 5.0);
     w->group = 0;
+    relay_stop(&w->out); /* its last words, written before it died, into the check's log */
     if (w->scratch[0]) {
         nftw(w->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         w->scratch[0] = 0;
@@ -452,6 +606,10 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
         W.isolated = probe_isolation(why, why_len);
     }
     W.inprocess = !W.isolated;
+    /* The fallback: student code prints through this process's stdio, relayed to the check's
+     * log (here_capture_begin); unbuffered, a crash loses none of it. */
+    if (W.inprocess)
+        setvbuf(stdout, NULL, _IONBF, 0);
 #if !defined(CUDA_EMU)
     if (W.isolated)
         worker_idle_probe_s(0); /* measured now, while no worker runs */

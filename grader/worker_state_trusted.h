@@ -41,12 +41,23 @@ typedef struct shared_buf {
     unsigned mapped;  /* bit i: worker slot i has mapped it */
 } shared_buf;
 
+/* A pipe of student output whose bytes go into the current check's log, capped: moved by a
+ * thread of its own while the code runs (a writer never blocks on a full pipe), and by the
+ * harness itself when the check ends or the writers are gone, so that every byte written
+ * before then lands in the log of that check. */
+typedef struct output_relay {
+    int running;      /* 1 between relay_start and relay_stop; the fields below only then */
+    int fd;           /* the pipe's read end (non-blocking) */
+    int wake;         /* eventfd: tells the thread to stop */
+    pthread_t thread; /* the thread that moves bytes while the writers run */
+} output_relay;
+
 /* One worker process (isolated mode) or loaded object (fallback). */
 typedef struct worker {
     char so[4096];     /* the shared object (absolute) */
     pid_t pid;         /* running process, 0 if none */
     int sock;          /* command socket */
-    int out;           /* read end of its stdout/stderr pipe */
+    output_relay out;  /* its stdout/stderr pipe, into the check's log */
     void *dl;          /* fallback: dlopen handle */
     void (*call)(int, const shim_arg *, int, cudaStream_t, char *, size_t); /* fallback */
     proto_cmd batch;   /* queued calls (inside a batch) */
@@ -74,6 +85,9 @@ typedef struct worker_pool {
     pthread_mutex_t log_lock;
     int log_fd;              /* the current check's log */
     long long log_kept, log_dropped;
+    output_relay here;       /* fallback: this process's own stdout/stderr during a check
+                                (the implementations print here), relayed like a worker's */
+    int saved_out, saved_err; /* fallback: fds 1 and 2 of the harness, put back after it */
     int death_status;        /* exit status of the worker worker_describe_death just reaped,
                                 -1 if it did not exit (the next worker_fail reports it) */
 } worker_pool;

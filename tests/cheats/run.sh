@@ -18,6 +18,12 @@
 #   expect: build-log-lacks=REGEX   ... and never shows this
 #   expect: tree-unchanged      no tracked file, lab binary or grader script changed
 #   expect: log-under=BYTES     no log of the lab is larger
+#   expect: log-has=REGEX       what the code printed (stdout and stderr, host and device) is in
+#                               the logs: some check's log (<lab>.N.log) matches REGEX (Python
+#                               re.search, `.` matching newlines too)
+#   expect: log-has@N=REGEX     ... check N's log matches it (N counts from 0, as the log's
+#                               name does): the output landed in the check that printed it
+#   expect: output-has=REGEX    what make grade printed on the terminal matches
 #   expect: seed-hidden         the run's seed appears in no log
 #   expect: no-forged-lines     what the grader printed (report.txt in a batch) has exactly one
 #                               line starting with `Score:` (lines as a terminal or a reader
@@ -200,6 +206,13 @@ for e in expects:
         ok = before == after
         if not ok:
             e += " (" + after.partition(" changed: ")[2].strip() + ")"
+    elif key == "log-has" or key.startswith("log-has@"):
+        check = key.partition("@")[2]  # the check's log as results.json names it
+        mine = [c.get("log") for c in (checks[int(check):int(check) + 1] if check else checks)]
+        ok = any(p and os.path.exists(p) and re.search(val, open(p, errors="replace").read(), re.S)
+                 for p in mine)
+    elif key == "output-has":
+        ok = re.search(val, open(os.path.join(out, "out.txt"), errors="replace").read()) is not None
     elif key == "log-under":
         ok = all(os.path.getsize(p) < int(val) for p in logs)
     elif key == "seed-hidden":

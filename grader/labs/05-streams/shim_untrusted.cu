@@ -137,16 +137,20 @@ static int wrap_self_test(void)
 /* ------------------------------------------------------------------------------------------ */
 /* The launcher handed to the implementation                                                   */
 
+/* process() may be called from any host thread the implementation starts (a thread per
+ * stream is a fair design): the counts are atomic, and the first refused range is claimed
+ * by one caller before it is written. */
 typedef struct active_call {
     float *d_in, *d_out; /* the call's device buffers, n floats each */
     size_t n;
     int k;               /* the kernel's work per element */
-    size_t elements;     /* elements passed to process() so far */
-    long long chunks;    /* process() calls so far */
+    size_t elements;     /* elements passed to process() so far (atomic) */
+    long long chunks;    /* process() calls so far (atomic) */
+    int refused;         /* 1 once a caller has claimed `problem` (atomic) */
     char problem[200];   /* the first range refused, "" if none */
 } active_call;
 
-static active_call *g_active; /* the call in progress (NULL outside one) */
+static active_call *g_active; /* the call in progress (NULL outside one; atomic) */
 
 static int inside(const void *ptr, size_t count, const float *base, size_t n)
 {
@@ -158,14 +162,14 @@ static int inside(const void *ptr, size_t count, const float *base, size_t n)
  * is reported, not launched (it would fault). */
 static void counted_process(float *d_out, const float *d_in, size_t n, cudaStream_t stream)
 {
-    active_call *c = g_active;
+    active_call *c = __atomic_load_n(&g_active, __ATOMIC_ACQUIRE);
     if (!c) { /* called after streams() returned: nothing to count it against */
         fprintf(stderr, "process() called outside a call of streams()\n");
         exit(1);
     }
-    c->chunks++;
+    __atomic_add_fetch(&c->chunks, 1, __ATOMIC_RELAXED);
     if (!inside(d_in, n, c->d_in, c->n) || !inside(d_out, n, c->d_out, c->n)) {
-        if (!c->problem[0])
+        if (!__atomic_exchange_n(&c->refused, 1, __ATOMIC_ACQ_REL))
             snprintf(c->problem, sizeof c->problem,
                      "process(d_out=%p, d_in=%p, n=%zu) reaches outside the device buffers "
                      "d_out=%p and d_in=%p of %zu floats: not launched",
@@ -173,7 +177,7 @@ static void counted_process(float *d_out, const float *d_in, size_t n, cudaStrea
                      c->n);
         return;
     }
-    c->elements += n;
+    __atomic_add_fetch(&c->elements, n, __ATOMIC_RELAXED);
     if (n == 0)
         return;
     const size_t blocks = (n + PROCESS_THREADS - 1) / PROCESS_THREADS;
@@ -200,23 +204,27 @@ extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t 
     c.n = (size_t)a[4].i;
     c.k = (int)a[5].i;
     long long *stats = (long long *)a[6].p;
-    g_active = &c;
+    __atomic_store_n(&g_active, &c, __ATOMIC_RELEASE);
     const wrap_counts before = wrap_snapshot();
     streams((float *)a[0].p, (const float *)a[1].p, c.d_out, c.d_in, c.n, counted_process);
     const wrap_counts after = wrap_snapshot();
-    g_active = NULL;
-    stats[0] = c.chunks;
-    stats[1] = (long long)c.elements;
+    __atomic_store_n(&g_active, (active_call *)NULL, __ATOMIC_RELEASE);
+    /* Read as they were written (threads the implementation started have been joined, or
+     * their late calls are its own race). */
+    const long long chunks = __atomic_load_n(&c.chunks, __ATOMIC_RELAXED);
+    const size_t elements = __atomic_load_n(&c.elements, __ATOMIC_RELAXED);
+    stats[0] = chunks;
+    stats[1] = (long long)elements;
     const long long streams_leaked = (after.streams_created - before.streams_created) -
                                      (after.streams_destroyed - before.streams_destroyed);
     const long long events_leaked = (after.events_created - before.events_created) -
                                     (after.events_destroyed - before.events_destroyed);
     if (c.problem[0])
         snprintf(problem, len, "%s", c.problem);
-    else if (c.elements != c.n)
+    else if (elements != c.n)
         snprintf(problem, len,
                  "process() was given %zu elements in %lld call(s) in all, for n = %zu: every "
-                 "element goes through the kernel exactly once", c.elements, c.chunks, c.n);
+                 "element goes through the kernel exactly once", elements, chunks, c.n);
     else if (streams_leaked > 0 || events_leaked > 0)
         snprintf(problem, len,
                  "%lld stream(s) and %lld event(s) created and not destroyed in a call: "

@@ -85,7 +85,8 @@ static ssize_t relay_move(output_relay *r, size_t most)
 
 /* Everything relay r's pipe holds now into the log (caller holds W.log_lock). What a writer
  * adds meanwhile is left for the next check; with to_end, until no writer is left (they
- * are dead) or the pipe is empty. */
+ * are dead) or the pipe is empty, and at most 16 MB (more than a pipe holds: a writer that
+ * outlived its kill cannot keep the harness here). */
 static void relay_drain(output_relay *r, int to_end)
 {
     if (!r->running)
@@ -93,8 +94,8 @@ static void relay_drain(output_relay *r, int to_end)
     int held = 0;
     if (!to_end && ioctl(r->fd, FIONREAD, &held) != 0)
         held = 0;
-    for (long long left = held; to_end || left > 0;) {
-        const ssize_t n = relay_move(r, to_end ? SIZE_MAX : (size_t)left);
+    for (long long left = to_end ? 16 << 20 : held; left > 0;) {
+        const ssize_t n = relay_move(r, (size_t)left);
         if (n <= 0)
             break;
         left -= n;
@@ -188,6 +189,11 @@ static void on_fatal_signal(int sig, siginfo_t *info, void *uc)
         raise(sig);
 }
 
+/* A sanitizer's (the emulator's build has them) report of a fault comes from its own
+ * handler, which ends the process without running atexit: its death callback is the last
+ * moment to move the report into the log. Weak: a build without sanitizers has none. */
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 /* Student output of this process (the fallback) into the check's log, from now on. */
 static void here_capture_begin(void)
 {
@@ -199,8 +205,11 @@ static void here_capture_begin(void)
         fatal("cannot send this process's output to the check's log: %s", strerror(errno));
     close(p[1]);
     relay_start(&W.here, p[0]);
-    if (!at_exit) /* exit() inside a check: the student's, or a failure of the harness */
+    if (!at_exit) { /* exit() inside a check: the student's, or a failure of the harness */
         at_exit = atexit(here_rescue) == 0;
+        if (__sanitizer_set_death_callback)
+            __sanitizer_set_death_callback(here_rescue);
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fatal_signal;

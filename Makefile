@@ -262,11 +262,16 @@ endif
 
 # $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
 # headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes
-# back as OBJECT. The caller adds the lab's tools and the command.
+# back as OBJECT. The caller adds the lab's tools and the command. Hidden wherever they sit
+# (a checkout under /usr/local/src or /opt, a toolkit inside the checkout): the checkout, the
+# solutions, the build, the grading output, the student's own tree (its file is copied in)
+# and what a batch names (GRADER_HIDE: its output and submissions); /proc is closed.
 PUBLIC_HEADERS := common/check.h
+sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
     --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
+    --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
@@ -419,7 +424,9 @@ student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
 student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
     $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
     --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
-student_sandbox_emu = --visible $(abspath $(EMU_DIR)) --visible $(abspath $(EMU_BUILD))/tools \
+# (the emulator's compile needs its public headers, emu-nvcc and the rewriter; not its sources
+# nor its library)
+student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)
 student_cc_gpu = $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC)
 student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
@@ -429,14 +436,15 @@ student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 #   harness        TRUSTED: buffers, inputs, verification, timing (no student code)
 #   the reference  compiled like any implementation (or its prebuilt object), behind the
 #                  lab's shim: reference.so
-#   student.o      the student's object: compiled and vetted (grader/vet.sh) inside the
-#                  compile sandbox (grader/sandbox_run.c: the student's file and the public
-#                  headers, the toolkit and the system, nothing of the checkout; bounded in
-#                  time, memory, files and processes), before anything runs it. When the
-#                  student's file is the reference's own (STUDENT=solutions: make test, make
-#                  bench), the reference's object, compiled with the same flags, is used.
-#   student.so     that object behind the same shim; a file that is gone fails it
-#                  (student-src-NAME, above)
+#   student.so     the student's object behind the same shim. The object is compiled and
+#                  vetted (grader/vet.sh) inside the compile sandbox (grader/sandbox_run.c:
+#                  the student's file and the public headers, the toolkit and the system,
+#                  nothing of the checkout; bounded in time, memory, files and processes;
+#                  its size capped by grader/build_student.sh), before anything runs it, and
+#                  kept only inside the .so: build/ holds one copy of it. When the student's
+#                  file is the reference's own (STUDENT=solutions: make test, make bench),
+#                  the reference's object, compiled with the same flags, is used. A file that
+#                  is gone fails it (student-src-NAME, above).
 define lab_rules
 $(B_$1)/.grader/$2/harness: $(HARNESS_DEPS_$1) $(B_$1)/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/$(call lab_grader,$2)/table.o
 	@mkdir -p $$(@D)
@@ -451,15 +459,14 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.o: $$(call student_src,$2) $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2
 	@mkdir -p $$(@D)
-	$$(if $$(call is_ref,$2),cp $(B_$1)/pic/solutions/$2.o $$@.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.raw $$@ "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)",\
-	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@) $$(student_sandbox_$1) \
+	@rm -f $$@.o $$@.o.raw
+	$$(if $$(call is_ref,$2),cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))
-
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $(B_$1)/$$(STUDENT_TAG)/$2/student.o | student-src-$2
-	$$(call link_so_$1,$2,$$^)
+	$$(call link_so_$1,$2,$(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$@.o); s=$$$$?; rm -f $$@.o; exit $$$$s
 endef
 
 # $(call steps_rules,NAME): the lab's ladder rungs (solutions/NN-name/steps/*.cu) for make

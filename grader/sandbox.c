@@ -390,10 +390,12 @@ static void build_root(const sandbox_policy *p)
     make_point(p, root, "/dev/shm", 0);
     snprintf(path, sizeof path, "%s/dev/shm", root);
     mount_tmpfs(p, path, p->shm_bytes > 0 ? p->shm_bytes : 1 << 20, "1777");
-    /* /proc of this pid namespace: this process tree and nothing else */
+    /* /proc of this pid namespace: this process tree and nothing else. hidepid=2 leaves out
+     * the namespace's first process (this one: not dumpable, and the launcher's arguments in
+     * its command line), which the sandboxed process may not inspect. */
     make_point(p, root, "/proc", 0);
     snprintf(path, sizeof path, "%s/proc", root);
-    if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+    if (mount("proc", path, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") != 0)
         die(p, "cannot mount its own /proc");
     if (sys_fd >= 0) {
         make_point(p, root, "/sys", 0);
@@ -464,6 +466,8 @@ static void __attribute__((noreturn)) init_reaper(pid_t child, int status_fd)
     }
 }
 
+static void close_proc(const sandbox_policy *p);
+
 static int enter_namespaces(const sandbox_policy *p, uid_t uid, int probe_only)
 {
     const uid_t real_uid = getuid();
@@ -505,6 +509,8 @@ static int enter_namespaces(const sandbox_policy *p, uid_t uid, int probe_only)
     become_unprivileged(p, uid);
     drop_privileges(p);
     apply_limits(p, tasks_before);
+    if (p->no_proc)
+        close_proc(p);
     return 0;
 }
 
@@ -517,21 +523,140 @@ static long landlock_abi(void)
     return abi < 0 ? 0 : abi;
 }
 
-static void ll_rule(const sandbox_policy *p, int ruleset, const char *path, uint64_t rights,
-                    uint64_t handled)
+/* The filesystem rights this kernel's Landlock handles (ABI 1 to 5). */
+static uint64_t ll_fs_rights(long abi)
 {
-    const int fd = open(path, O_PATH | O_CLOEXEC);
-    if (fd < 0)
-        return; /* not on this machine */
+    uint64_t fs = (1ULL << 13) - 1; /* the 13 rights of ABI 1 */
+    if (abi >= 2) fs |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) fs |= LL_TRUNCATE;
+    if (abi >= 5) fs |= LL_IOCTL_DEV;
+    return fs;
+}
+
+/* Allows what lies beneath the open file or folder `fd` (closed here); a link is given no
+ * rule (what it points to is allowed or not where it lies). */
+static void ll_rule_fd(const sandbox_policy *p, int ruleset, int fd, const char *path,
+                       uint64_t rights, uint64_t handled)
+{
     struct stat st;
     if (fstat(fd, &st) != 0)
         die(p, "cannot look at %s", path);
+    if (S_ISLNK(st.st_mode)) {
+        close(fd);
+        return;
+    }
     if (!S_ISDIR(st.st_mode))
         rights &= LL_FILE_RIGHTS;
     struct ll_path_beneath pb = {rights & handled, fd};
     if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0)
         die(p, "cannot allow %s", path);
     close(fd);
+}
+
+static void ll_rule(const sandbox_policy *p, int ruleset, const char *path, uint64_t rights,
+                    uint64_t handled)
+{
+    const int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd >= 0) /* else: not on this machine */
+        ll_rule_fd(p, ruleset, fd, path, rights, handled);
+}
+
+/* The hidden folders of `p` strictly below `top` (one that holds `top` does not count: what
+ * the policy names inside a hidden folder stays visible). below=1: is one strictly below
+ * `path`? below=0: is `path` one of them, or inside one? */
+static int hidden_under(const sandbox_policy *p, const char *top, const char *path, int below)
+{
+    for (int h = 0; h < p->n_hidden; h++) {
+        const char *hid = p->hidden[h];
+        if (!strcmp(hid, top) || !path_under(hid, top))
+            continue;
+        if (below ? strcmp(hid, path) && path_under(hid, path) : path_under(path, hid))
+            return 1;
+    }
+    return 0;
+}
+
+/* Allows the real folder `dir` (below the named path `top`) but the hidden folders below it.
+ * Landlock only allows, so a folder that holds a hidden one is allowed entry by entry: each
+ * entry that is not hidden and holds none whole, one that holds one in turn, never the
+ * hidden one (the folder itself may then be walked through, not listed). Entries are taken
+ * as they are now, links unfollowed. */
+static void ll_rule_but_hidden(const sandbox_policy *p, int ruleset, const char *top,
+                               const char *dir, uint64_t rights, uint64_t handled, int depth)
+{
+    if (!hidden_under(p, top, dir, 1) || depth > 64) {
+        ll_rule(p, ruleset, dir, rights, handled);
+        return;
+    }
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        char entry[PATH_MAX];
+        if (snprintf(entry, sizeof entry, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name) >=
+            (int)sizeof entry)
+            continue;
+        if (hidden_under(p, top, entry, 0))
+            continue;
+        struct stat st;
+        if (hidden_under(p, top, entry, 1) && lstat(entry, &st) == 0 && S_ISDIR(st.st_mode)) {
+            ll_rule_but_hidden(p, ruleset, top, entry, rights, handled, depth + 1);
+            continue;
+        }
+        const int fd = openat(dirfd(d), e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0)
+            ll_rule_fd(p, ruleset, fd, entry, rights, handled);
+    }
+    closedir(d);
+}
+
+/* A path the policy names: allowed whole (inside a hidden folder too: what the policy shows
+ * there stays visible), but the hidden folders below it. */
+static void ll_allow(const sandbox_policy *p, int ruleset, const char *path, uint64_t rights,
+                     uint64_t handled)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real))
+        return; /* not on this machine */
+    ll_rule_but_hidden(p, ruleset, real, real, rights, handled, 0);
+}
+
+/* With namespaces, the root holds only what the policy shows, but its own /proc lists the
+ * mount table (each bind's path on the host) and its processes' command lines and
+ * environments. For a policy with no_proc, Landlock (where the kernel has it) allows every
+ * entry of the new root but /proc, and of /proc only cpuinfo; mounts still say what is
+ * read-only. Without Landlock, /proc stays as it is (header: SANDBOX_NAMESPACES). */
+static void close_proc(const sandbox_policy *p)
+{
+    const long abi = landlock_abi();
+    if (abi < 1)
+        return;
+    const uint64_t fs = ll_fs_rights(abi);
+    struct ll_ruleset_attr attr = {fs, 0, 0};
+    const int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(uint64_t), 0);
+    if (rs < 0)
+        die(p, "cannot close its /proc (Landlock)");
+    DIR *d = opendir("/");
+    if (!d)
+        die(p, "cannot list its root");
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "proc"))
+            continue;
+        char entry[300];
+        snprintf(entry, sizeof entry, "/%s", e->d_name);
+        const int fd = openat(dirfd(d), e->d_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0)
+            ll_rule_fd(p, rs, fd, entry, fs, fs);
+    }
+    closedir(d);
+    ll_rule(p, rs, "/proc/cpuinfo", LANDLOCK_ACCESS_FS_READ_FILE, fs);
+    if (syscall(SYS_landlock_restrict_self, rs, 0) != 0)
+        die(p, "cannot close its /proc (Landlock)");
+    close(rs);
 }
 
 /* Run as root without namespaces, the sandboxed process takes another uid and must still
@@ -555,10 +680,7 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
     const long abi = landlock_abi();
     if (abi < 1)
         return -1;
-    uint64_t fs = (1ULL << 13) - 1; /* the 13 rights of ABI 1 */
-    if (abi >= 2) fs |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3) fs |= LL_TRUNCATE;
-    if (abi >= 5) fs |= LL_IOCTL_DEV;
+    const uint64_t fs = ll_fs_rights(abi);
     struct ll_ruleset_attr attr = {fs, abi >= 4 ? LL_NET_BIND_TCP | LL_NET_CONNECT_TCP : 0,
                                    abi >= 6 ? LL_SCOPE_ABSTRACT_UNIX | LL_SCOPE_SIGNAL : 0};
     const size_t size = abi >= 6 ? sizeof attr : abi >= 4 ? 2 * sizeof(uint64_t) : sizeof(uint64_t);
@@ -567,12 +689,10 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
         return -1;
     const long tasks_before = getuid() != 0 ? tasks_of_uid(getuid()) : 0;
     const uint64_t rw = fs, dev = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LL_IOCTL_DEV;
-    for (int i = 0; i < p->n_visible; i++) {
-        /* (Landlock only allows: a hidden folder inside a visible one stays readable here) */
-        ll_rule(p, rs, p->visible[i], LL_READ, fs);
-    }
+    for (int i = 0; i < p->n_visible; i++)
+        ll_allow(p, rs, p->visible[i], LL_READ, fs);
     for (int i = 0; i < p->n_writable; i++)
-        ll_rule(p, rs, p->writable[i], rw, fs);
+        ll_allow(p, rs, p->writable[i], rw, fs);
     if (p->scratch)
         ll_rule(p, rs, p->scratch, rw, fs);
     static const char *const devs[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
@@ -598,12 +718,17 @@ static int enter_landlock(const sandbox_policy *p, uid_t uid, int probe_only)
         for (size_t i = 0; i < sizeof ro / sizeof ro[0]; i++)
             ll_rule(p, rs, ro[i], LL_READ, fs);
     }
-    char self[64];
-    snprintf(self, sizeof self, "/proc/%d", (int)getpid());
-    /* (writable: the CUDA driver names its threads through /proc/self/task/N/comm, opened
-     * with O_TRUNC, and fails with cudaErrorOperatingSystem when it may not) */
-    ll_rule(p, rs, self, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |
-                             LANDLOCK_ACCESS_FS_WRITE_FILE | LL_TRUNCATE, fs);
+    if (p->no_proc) {
+        /* (emu-nvcc reads the CPU's features there; the rest of /proc stays closed) */
+        ll_rule(p, rs, "/proc/cpuinfo", LANDLOCK_ACCESS_FS_READ_FILE, fs);
+    } else {
+        char self[64];
+        snprintf(self, sizeof self, "/proc/%d", (int)getpid());
+        /* (writable: the CUDA driver names its threads through /proc/self/task/N/comm, opened
+         * with O_TRUNC, and fails with cudaErrorOperatingSystem when it may not) */
+        ll_rule(p, rs, self, LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |
+                                 LANDLOCK_ACCESS_FS_WRITE_FILE | LL_TRUNCATE, fs);
+    }
     if (probe_only)
         _exit(0);
     if (getuid() == 0 || geteuid() == 0) {
@@ -746,6 +871,9 @@ void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in)
         sandbox_writable(p, in->writable[i]);
     sandbox_add_system(p, getenv("CUDA_HOME"));
     sandbox_writable(p, in->work);
+    for (int i = 0; i < in->n_hidden; i++)
+        hide_resolved(p, in->hidden[i], 0);
+    p->no_proc = in->no_proc;
     p->scratch = in->scratch;
     p->cwd = in->work;
     p->cpu_seconds = in->cpu_seconds;

@@ -11,14 +11,28 @@
  *
  *   SANDBOX_NAMESPACES  new user (for an ordinary user), mount, pid, IPC, network and UTS
  *                       namespaces; a fresh root holding only the policy's visible paths
- *                       (read-only) and writable folders, a private size-limited /tmp and
- *                       /dev/shm, a /dev with null, zero, urandom (and the GPU's nodes for a
- *                       worker), its own /proc (no other process in it). Run as root, the
- *                       process then takes an unprivileged uid of its own.
+ *                       (read-only) and writable folders, each hidden folder empty wherever it
+ *                       sits, a private size-limited /tmp and /dev/shm, a /dev with null,
+ *                       zero, urandom (and the GPU's nodes for a worker), its own /proc with
+ *                       no process in it but its own (hidepid: the namespace's first process,
+ *                       which holds the launcher's arguments, is not listed). Run as root, the
+ *                       process then takes an unprivileged uid of its own. With `no_proc`
+ *                       (the compile), Landlock, where the kernel has it, then closes /proc
+ *                       too: no mount table (/proc/self/mountinfo, /proc/mounts), no command
+ *                       line or environment of its own processes. A kernel without Landlock
+ *                       (before 5.13, or with the LSM off) leaves them readable; they name
+ *                       paths, and hold nothing of a hidden folder's content.
  *   SANDBOX_LANDLOCK    no namespaces (a container whose seccomp profile refuses them, as
  *                       Docker's default does): Landlock limits the files the process may
- *                       read or write to the same paths, and, run as root, the process takes
- *                       an unprivileged uid of its own. /proc shows only its own entries.
+ *                       read or write to the same paths, a hidden folder inside a visible one
+ *                       excepted (its siblings are allowed one by one), and, run as root, the
+ *                       process takes an unprivileged uid of its own. Of /proc it may open
+ *                       only its own entries (none with `no_proc`, but /proc/cpuinfo).
+ *                       Landlock cannot take entries out of a listing: a stat() of
+ *                       /proc/<pid> still tells that a process exists and whose it is, though
+ *                       no file of it may be opened, and no link of another process's
+ *                       (exe, cwd, fd) read, since Landlock keeps a sandboxed process from
+ *                       tracing, and so from inspecting, any process outside its sandbox.
  *   SANDBOX_NONE        neither: only the limits below; grading says it is not tamper-proof.
  *
  * In every kind: no controlling terminal (a session of its own), no capabilities, no new
@@ -64,6 +78,9 @@ typedef struct sandbox_policy {
                                   namespaces (with them, /tmp is a private tmpfs) */
     const char *cwd;           /* working folder (visible or writable), or NULL: /tmp */
     int gpu;                   /* 1: the GPU's device nodes, /sys and the driver's /proc files */
+    int no_proc;               /* 1: no file of /proc may be opened but /proc/cpuinfo (the
+                                  compile: no mount table, no process's command line); 0: its
+                                  own processes' entries (the CUDA driver names its threads) */
     int null_only;             /* 1: /dev/null is its only device (0: also zero, full, random,
                                   urandom) */
     long long tmp_bytes;       /* size of the private /tmp */
@@ -139,6 +156,12 @@ typedef struct sandbox_compile_inputs {
     int n_shown;
     const char *writable[SANDBOX_MAX_PATHS]; /* further folders it may write */
     int n_writable;
+    const char *hidden[SANDBOX_MAX_RESOLVED]; /* folders kept out of its view wherever they sit
+                                 (inside /usr or /opt too): the checkout, the build, the grading
+                                 output, a batch's submissions; what it is shown inside one
+                                 stays visible */
+    int n_hidden;
+    int no_proc;              /* 1: sandbox_policy's no_proc (the compile's /proc: closed) */
     long cpu_seconds;         /* SANDBOX_COMPILE_CPU_SECONDS unless told */
     long tasks;               /* SANDBOX_COMPILE_TASKS unless told */
     long long mem_mib;        /* address space per process, SANDBOX_COMPILE_MEM_MIB unless told */
@@ -147,7 +170,8 @@ typedef struct sandbox_compile_inputs {
 
 /* The compile's policy: the system and the toolkit read-only with the paths `in` shows, its
  * work folder (and any other writable folder it names) to write, /dev/null its only device;
- * nothing of the checkout, the solutions, other students or the logs. Fills *p in place. */
+ * nothing of the folders `in` hides (the checkout, the solutions, other students, the logs),
+ * even where one lies inside a visible folder. Fills *p in place. */
 void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in);
 
 /* A worker's sandbox: its private /tmp and /dev/shm, its largest file (device memory, the

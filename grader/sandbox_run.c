@@ -2,8 +2,9 @@
  * (grader/sandbox.h): the student's compile and vetting.
  *
  *   sandbox-run --work DIR [--student TREE REL] [--copy SRC DEST]... [--visible PATH]...
- *               [--writable DIR]... [--env NAME=VALUE]... [--get NAME DEST]...
- *               [--wall S] [--cpu S] [--mem MIB] [--file-mib MIB] [--tasks N] -- COMMAND ARGS...
+ *               [--writable DIR]... [--hide DIR]... [--no-proc] [--env NAME=VALUE]...
+ *               [--get NAME DEST]... [--wall S] [--cpu S] [--mem MIB] [--file-mib MIB]
+ *               [--tasks N] -- COMMAND ARGS...
  *
  * DIR is made afresh and is the only folder the command may write; it runs there. The
  * student's file TREE/REL is copied to DIR/REL only if it is a regular file reached without a
@@ -11,10 +12,15 @@
  * target is never opened); trusted inputs (the contract headers, the vetting script) are
  * copied with --copy. The command sees the system, the toolkit, the --visible paths and DIR:
  * not the checkout, the solutions, other students, the logs nor any device but /dev/null.
+ * Each --hide folder (the checkout, the build, the grading output, a batch's submissions)
+ * stays out of its view wherever it sits, inside /usr or /opt too; a --visible path or DIR
+ * inside one stays visible. --no-proc closes /proc but /proc/cpuinfo (the compile: no mount
+ * table, no process's command line; grader/sandbox.h says where the kernel allows it).
  * Its output is relayed to stderr as data (common/text.h: control characters shown as
  * escapes) and capped.
  * Afterwards each --get NAME (a regular file in DIR, within the file-size limit) is copied
- * to DEST.
+ * to DEST, and DIR is removed, whatever the command did (what it made is there only to be
+ * taken: a compile's object is not left twice on disk).
  *
  *   sandbox-run --probe        prints the kind of sandbox this machine allows the grader
  *                              (namespaces, landlock or none), as grading will find it
@@ -67,6 +73,36 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 {
     (void)st, (void)flag, (void)ftw;
     return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* A folder the command made unwritable (chmod 0500) is made writable again, so that what
+ * it holds can be removed. */
+static int let_owner_write(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag, (void)ftw;
+    if (!S_ISDIR(st->st_mode) || (st->st_mode & 0700) == 0700)
+        return 0;
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); /* (never a link's target) */
+    if (fd >= 0) {
+        if (fchmod(fd, (st->st_mode & 07777) | 0700) != 0) { /* nothing more to do */
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+/* Removes the folder `path` and everything in it, links unfollowed; -1 when something stays. */
+static int remove_tree(const char *path)
+{
+    nftw(path, let_owner_write, 16, FTW_PHYS);
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The work folder, gone when sandbox-run ends (exit(): done or failed). */
+static void remove_work(void)
+{
+    if (work)
+        remove_tree(work);
 }
 
 /* mkdir -p of the folders above `path` (inside the work folder). */
@@ -248,6 +284,10 @@ int main(int argc, char **argv)
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
         const char *a = argv[i];
+        if (!strcmp(a, "--no-proc")) {
+            given.no_proc = 1;
+            continue;
+        }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         const char *v2 = i + 2 < argc ? argv[i + 2] : NULL;
         if (!v)
@@ -264,6 +304,11 @@ int main(int argc, char **argv)
                 given.writable[given.n_writable++] = real_or_same(v);
             i++;
         }
+        else if (!strcmp(a, "--hide")) {
+            if (given.n_hidden == SANDBOX_MAX_RESOLVED)
+                fail(2, "sandbox-run: at most %d --hide folders", SANDBOX_MAX_RESOLVED);
+            given.hidden[given.n_hidden++] = v, i++;
+        }
         else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
         else if (!strcmp(a, "--wall")) wall = atof(v), i++;
         else if (!strcmp(a, "--cpu")) given.cpu_seconds = atol(v), i++;
@@ -278,7 +323,7 @@ int main(int argc, char **argv)
 
     /* A fresh work folder, its scratch folder, and the inputs. */
     struct stat st;
-    if (lstat(work, &st) == 0 && nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
+    if (lstat(work, &st) == 0 && remove_tree(work) != 0)
         fail(2, "cannot empty %s: %s", work, strerror(errno));
     make_parents(work);
     if (mkdir(work, 0755) != 0)
@@ -287,6 +332,7 @@ int main(int argc, char **argv)
     if (!abs_work)
         fail(2, "cannot find %s", work);
     work = abs_work;
+    atexit(remove_work);
     char scratch[8192];
     snprintf(scratch, sizeof scratch, "%s/.tmp", work);
     if (mkdir(scratch, 0700) != 0)

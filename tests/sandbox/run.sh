@@ -93,6 +93,53 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     rm -rf "$nr"
 fi
 
+# A checkout under a folder the compile is shown (/usr holds the system's compilers: a checkout
+# in /usr/local/src is inside it): the checkout, its build and the student's tree stay out of
+# the compile's view there too, with namespaces and under the wrapper (Landlock), while the
+# emulator's headers and tools the compile needs, which lie inside that checkout, stay in it.
+# A file that includes the copy's reference and grader by their absolute paths does not build;
+# the skeleton does. Needs root to write under /usr/local/src.
+if [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
+    vis=$(mktemp -d /usr/local/src/workbook-visible.XXXXXX)
+    mkdir -p "$vis/wb/build"
+    tar --exclude=./build --exclude='./build-*' --exclude='./.toolkit*' --exclude=./.git -cf - . | tar -xf - -C "$vis/wb"
+    cp -a "$build/emu" "$build/host" "$vis/wb/build/"
+    wb=$(cd "$vis/wb" && pwd -P)
+    for how in namespaces landlock; do
+        run=; [ $how = landlock ] && run=$(cd "$(dirname "$wrap")" && pwd -P)/$(basename "$wrap")
+        for t in cheat skeleton; do
+            mkdir -p "$wb/build/t-$how-$t/01-coalescing"
+            f=$wb/build/t-$how-$t/01-coalescing/coalescing.cu
+            if [ $t = skeleton ]; then
+                cp "$wb/labs/01-coalescing/coalescing.cu" "$f"
+            else
+                { echo '#include "coalescing.h"'
+                  echo "#include \"$wb/solutions/01-coalescing/coalescing.cu\""
+                  echo "#include \"$wb/grader/driver.c\""; } >"$f"
+            fi
+            (cd "$wb" && $run ${MAKE:-make} -s --no-print-directory runner-coalescing EMU=1 BUILD=build \
+                STUDENT=build/t-$how-$t) >"$work/visible-$how-$t.txt" 2>&1
+        done
+        so=$wb/build/emu/build_t-$how-skeleton/coalescing/student.so
+        [ -f "$so" ]
+        result "checkout in /usr/local/src ($how): the skeleton builds (the emulator's pieces in view)" $? \
+            "no $so; see $work/visible-$how-skeleton.txt: $(grep -m3 -iE 'error|denied|sandbox' "$work/visible-$how-skeleton.txt" | tr '\n' ' ')"
+        grep -qE "solutions/01-coalescing/coalescing.cu.*(No such file|Permission denied)" "$work/visible-$how-cheat.txt" &&
+            [ ! -f "$wb/build/emu/build_t-$how-cheat/coalescing/student.so" ] &&
+            ! grep -q "TODO\|__global__" "$work/visible-$how-cheat.txt"
+        result "checkout in /usr/local/src ($how): its reference is out of the compile's view" $? \
+            "see $work/visible-$how-cheat.txt: $(grep -m3 -E 'coalescing.cu|driver.c' "$work/visible-$how-cheat.txt" | tr '\n' ' ')"
+        # (the same file, its first include gone: the grader's source is out of view too)
+        sed -i '2d' "$wb/build/t-$how-cheat/01-coalescing/coalescing.cu"
+        (cd "$wb" && $run ${MAKE:-make} -s --no-print-directory runner-coalescing EMU=1 BUILD=build \
+            STUDENT=build/t-$how-cheat) >"$work/visible-$how-cheat2.txt" 2>&1
+        grep -qE "grader/driver.c.*(No such file|Permission denied)" "$work/visible-$how-cheat2.txt"
+        result "checkout in /usr/local/src ($how): its grader is out of the compile's view" $? \
+            "see $work/visible-$how-cheat2.txt"
+    done
+    rm -rf "$vis"
+fi
+
 # Performance counters reserved for administrators (the driver's RmProfilingAdminOnly, as on
 # most shared machines): make doctor, run as an ordinary user on a machine that a stand-in
 # nvidia-smi and params file describe, says so and gives the fix; as root, that it may.
@@ -122,6 +169,8 @@ if [ "$landlock" = 1 ]; then
     CHEATS_WORK=$work/cheats "$wrap" env EMU=1 tests/cheats/run.sh c17-read-the-checkout c19-worker-view \
         c20-compile-device-include c21-compile-tty c24-incbin-the-grader \
         c25-link-to-the-reference c26-link-to-passwd c27-fifo c28-fill-tmp c05-exec-shell c09-ptrace-grader \
+        c60-compile-reads-launcher-cmdline c61-compile-reads-mount-table c62-include-emulator-sources \
+        c63-emulator-library-in-view c64-huge-device-array \
         h04-skeleton >"$work/cheats.txt" 2>&1
     sed 's/^/    /' "$work/cheats.txt"
     grep -q ' 0 failed' "$work/cheats.txt"

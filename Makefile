@@ -389,8 +389,9 @@ endif
 #   link_harness_mode    $(call ...,NAME): the harness from the rule's objects
 #   link_so_mode         $(call ...,NAME,OBJECTS): a shared object behind the lab's shim
 #   use_prebuilt_mode    a student kit's prebuilt reference object ($<), checked, copied
-#   student_*_mode       the student's compile in the sandbox: its extra prerequisites and
-#                        sandbox arguments, the compiler command, the instruction checks
+#   student_*_mode       the student's compile in the sandbox: its extra prerequisites (deps,
+#                        and order: order-only ones), sandbox arguments, the compiler
+#                        command, the instruction checks
 B_gpu = $(GPU)
 B_emu = $(EMUB)
 HOSTB_gpu = $(BUILD)/host
@@ -418,7 +419,8 @@ ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/
 # The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.
 student_sass_gpu = $(FORBID_SASS_$(1))
 student_ptx_gpu = $(FORBID_PTX_$(1))
-student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP)) | toolkit
+student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP))
+student_order_gpu = toolkit
 student_deps_emu = $(EMU_REWRITE) $(EMU_LIB)
 student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
 student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
@@ -459,7 +461,7 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@.o $$@.o.raw
 	$$(if $$(call is_ref,$2),cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\

@@ -7,7 +7,7 @@
  * lab: coalescing
  * where: emu gpu
  * expect: build=FAIL
- * expect: build-message=/proc/1/cmdline.*(No such file|Permission denied)
+ * expect: build-message=/proc/1/cmdline.*(No such file|Permission denied)|cannot read /proc/1/cmdline
  * expect: build-log-lacks=sandbox-run|--work|--hide
  * expect: tree-unchanged */
 #include "coalescing.h"

@@ -100,7 +100,7 @@ fi
 # A file that includes the copy's reference and grader by their absolute paths does not build;
 # the skeleton does. Needs root to write under /usr/local/src.
 if [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
-    vis=$(mktemp -d /usr/local/src/workbook-visible.XXXXXX)
+    vis=$(mktemp -d /usr/local/src/workbook-visible.XXXXXX) && chmod 755 "$vis"
     mkdir -p "$vis/wb/build"
     tar --exclude=./build --exclude='./build-*' --exclude='./.toolkit*' --exclude=./.git -cf - . | tar -xf - -C "$vis/wb"
     cp -a "$build/emu" "$build/host" "$vis/wb/build/"
@@ -124,7 +124,8 @@ if [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
         [ -f "$so" ]
         result "checkout in /usr/local/src ($how): the skeleton builds (the emulator's pieces in view)" $? \
             "no $so; see $work/visible-$how-skeleton.txt: $(grep -m3 -iE 'error|denied|sandbox' "$work/visible-$how-skeleton.txt" | tr '\n' ' ')"
-        grep -qE "solutions/01-coalescing/coalescing.cu.*(No such file|Permission denied)" "$work/visible-$how-cheat.txt" &&
+        # (the emulator's rewriter reads the includes first: "cannot read" is its refusal)
+        grep -qE "solutions/01-coalescing/coalescing.cu.*(No such file|Permission denied)|cannot read $wb/solutions/" "$work/visible-$how-cheat.txt" &&
             [ ! -f "$wb/build/emu/build_t-$how-cheat/coalescing/student.so" ] &&
             ! grep -q "TODO\|__global__" "$work/visible-$how-cheat.txt"
         result "checkout in /usr/local/src ($how): its reference is out of the compile's view" $? \
@@ -133,7 +134,7 @@ if [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
         sed -i '2d' "$wb/build/t-$how-cheat/01-coalescing/coalescing.cu"
         (cd "$wb" && $run ${MAKE:-make} -s --no-print-directory runner-coalescing EMU=1 BUILD=build \
             STUDENT=build/t-$how-cheat) >"$work/visible-$how-cheat2.txt" 2>&1
-        grep -qE "grader/driver.c.*(No such file|Permission denied)" "$work/visible-$how-cheat2.txt"
+        grep -qE "grader/driver.c.*(No such file|Permission denied)|cannot read $wb/grader/driver.c" "$work/visible-$how-cheat2.txt"
         result "checkout in /usr/local/src ($how): its grader is out of the compile's view" $? \
             "see $work/visible-$how-cheat2.txt"
     done

@@ -38,7 +38,8 @@ int utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
 int text_is_control(unsigned cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
-           cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+           cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0xFFFE || cp == 0xFFFF;
 }
 
 /* The next character of [s, s+n) as it is shown: its bytes or its escape into unit (at most

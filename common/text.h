@@ -13,7 +13,8 @@
  *   \uNNNN       the characters that act instead of showing: C1 controls (U+0080-U+009F, NEL
  *                and CSI among them), the line and paragraph separators (U+2028, U+2029), and
  *                the bidirectional controls that reorder a line as displayed (U+061C, U+200E,
- *                U+200F, U+202A-U+202E, U+2066-U+2069)
+ *                U+200F, U+202A-U+202E, U+2066-U+2069), and the noncharacters U+FFFE and
+ *                U+FFFF, which no XML document may hold (a JUnit report, an HTML or SVG page)
  *
  * Everything else (printable ASCII, valid UTF-8) passes unchanged, and a backslash stays one
  * backslash: the escapes are for reading, not for decoding back (the exact bytes stay in the
@@ -43,7 +44,7 @@ extern "C" {
 int utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
 
 /* 1 if code point cp is a control that acts instead of showing: C0, DEL, C1, a line or
- * paragraph separator, a bidirectional control (the list above). */
+ * paragraph separator, a bidirectional control, U+FFFE or U+FFFF (the list above). */
 int text_is_control(unsigned cp);
 
 /* s (NUL-terminated) rendered visible into dst, which has cap bytes: always NUL-terminated,

@@ -242,8 +242,63 @@ static void print_build_errors(const char *log_path)
 typedef struct harness_proc {
     pid_t pid;   /* 0 when not running */
     FILE *cmd;   /* its stdin: one command per line */
-    int reply;   /* its stdout: "done N" per check */
+    int reply;   /* its stdout: its greeting (two lines), then "done N" per check */
+    int greeted; /* lines of its greeting read so far (2: all; later lines are never read as
+                    one: by then student code may be in it, under the fallback) */
 } harness_proc;
+
+/* What a lab's harness said in its greeting, the first two lines it writes, before it reads
+ * a command and so before any student code can be in its process (the fallback loads the
+ * student's object at its first call): an `isolation` record and a `device` record. The
+ * driver reads them once per harness process, and labels the run from them, from what it
+ * asked for (--isolation, --require-isolation) and from its own look at the sandbox
+ * (sandbox_available); never from a check's records. */
+typedef struct greeting {
+    int heard;         /* 1 once a harness of this lab greeted */
+    int isolated;      /* its greeting: 1 student code runs in sandboxed workers; 0 it runs in
+                          the harness's process (the fallback), or the greeting was not
+                          understood */
+    char sandbox[16];  /* "namespaces", "landlock", or "none" */
+    char detail[256];  /* why, in the harness's words (grader text, from before student code) */
+    record device;     /* the device as the harness found it (type "" until heard) */
+} greeting;
+
+/* Take line `n` (0 or 1) of a fresh harness's greeting into g. The driver's own view
+ * decides along with it: isolation asked off, or no sandbox the driver can find here, is
+ * never isolated whatever the line says. */
+static void take_greeting(const options *o, int n, const char *line, greeting *g)
+{
+    record r;
+    const char *why = NULL;
+    const int ok = record_parse(line, &r, &why) == 0;
+    if (n == 0) {
+        double tp = 0;
+        const char *sb = ok ? record_get(&r, "sandbox") : NULL, *detail = ok ? record_get(&r, "detail") : NULL;
+        g->heard = 1;
+        g->isolated = ok && !strcmp(r.type, "isolation") && record_get_num(&r, "tamper_proof", &tp) == 0 &&
+                      tp == 1 && sb && (!strcmp(sb, "namespaces") || !strcmp(sb, "landlock"));
+        snprintf(g->sandbox, sizeof g->sandbox, "%s", g->isolated ? sb : "none");
+        snprintf(g->detail, sizeof g->detail, "%s",
+                 detail && *detail ? detail : "the lab's harness did not say whether student code "
+                                              "runs isolated");
+        if (strcmp(o->isolation, "on")) {
+            g->isolated = 0;
+            snprintf(g->sandbox, sizeof g->sandbox, "none");
+            snprintf(g->detail, sizeof g->detail, "isolation switched off (GRADER_ISOLATION=off)");
+        } else if (g->isolated && sandbox_available() == SANDBOX_NONE) {
+            g->isolated = 0;
+            snprintf(g->sandbox, sizeof g->sandbox, "none");
+            snprintf(g->detail, sizeof g->detail, "the grader finds no sandbox on this machine "
+                     "(neither new namespaces nor Landlock)");
+        }
+    } else if (ok && !strcmp(r.type, "device")) {
+        record_free(&g->device);
+        g->device = r;
+        return;
+    }
+    if (ok)
+        record_free(&r);
+}
 
 /* Set when grading must not go on (isolation was required and is impossible): the checks
  * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
@@ -325,8 +380,8 @@ static void harness_stop(harness_proc *h, child_outcome *o)
 
 /* Run check `i` through the harness; fills o as if the check had been a process of its own
  * (exited 0 when the harness answered "done"). */
-static void harness_check(const options *o, const lab_info *lab, harness_proc *h, int i,
-                          double threshold, double timeout, const char *records,
+static void harness_check(const options *o, const lab_info *lab, harness_proc *h, greeting *g,
+                          int i, double threshold, double timeout, const char *records,
                           const char *log_path, child_outcome *out)
 {
     memset(out, 0, sizeof *out);
@@ -339,7 +394,7 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
     fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
             SPEED_CAP_S, timeout, records, log_path);
     fflush(h->cmd);
-    char buf[512];
+    char buf[RECORD_MAX_LINE];
     size_t got = 0;
     for (;;) {
         const double left = timeout - (wall_seconds() - start);
@@ -347,6 +402,9 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
         if (r < 0 && errno == EINTR && !stop_signal)
             continue;
+        /* Held no student code: it ended before its greeting said otherwise (it reads the
+         * command only after greeting), or greeted that student code runs isolated. */
+        out->isolated = h->greeted < 2 || g->isolated;
         if (r <= 0) { /* the time limit (or Ctrl-C): everything of the lab's goes */
             out->timed_out = !stop_signal;
             harness_stop(h, out);
@@ -359,18 +417,26 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         }
         got += (size_t)n;
         buf[got] = 0;
-        char *nl = strchr(buf, '\n');
-        if (nl && strncmp(buf, "done ", 5) == 0) {
-            out->exited = 1;
-            out->status = 0;
-            break;
-        }
-        if (nl) { /* not an answer: drop the line, keep waiting */
+        int answered = 0;
+        char *nl;
+        while (!answered && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
+            *nl = 0;
+            if (h->greeted < 2) /* its greeting, once */
+                take_greeting(o, h->greeted++, buf, g);
+            else if (strncmp(buf, "done ", 5) == 0)
+                answered = 1;
+            /* (anything else is not an answer: dropped) */
             got -= (size_t)(nl + 1 - buf);
             memmove(buf, nl + 1, got + 1);
-        } else if (got >= sizeof buf - 1) {
-            got = 0;
         }
+        if (answered) {
+            out->exited = 1;
+            out->status = 0;
+            out->isolated = g->isolated;
+            break;
+        }
+        if (got >= sizeof buf - 1)
+            got = 0;
     }
     out->seconds = wall_seconds() - start;
 }
@@ -382,9 +448,22 @@ typedef struct totals {
     int earned, possible; /* points */
     int failed;           /* checks that lost points */
     int not_run;          /* checks skipped or in error */
-    int tamper_proof;     /* 1 while every check so far ran isolated */
-    char isolation[256];  /* what the harness said about isolation */
+    int tamper_proof;     /* 1 while every harness so far greeted isolated (and isolation was
+                             asked for); once 0, nothing later raises it */
+    char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
+    char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
 } totals;
+
+/* The run's label from a harness's greeting (take_greeting): a greeting can lower it, and
+ * only one from before any student code was in its process is ever read. */
+static void label_run(const greeting *g, totals *t)
+{
+    if (!t->tamper_proof)
+        return; /* lowered once: the first reason stays */
+    t->tamper_proof = g->isolated;
+    snprintf(t->isolation, sizeof t->isolation, "%s", g->detail);
+    snprintf(t->sandbox, sizeof t->sandbox, "%s", g->sandbox);
+}
 
 static void json_samples(json_writer *w, const record_list *l, const char *type, const char *key,
                          const char *name)
@@ -463,11 +542,19 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     json_object_end(w);
 }
 
-static void json_device(json_writer *w, const record *dev)
+/* The device of a check: what the harness's greeting said (before any student code could be
+ * in its process), and the SM clock the check measured under load, from `check`, the check's
+ * `device` record: pass NULL where the harness held student code (the fallback), whose
+ * records can say any clock. */
+static void json_device(json_writer *w, const record *greeted, const record *check)
 {
     json_object_begin(w, "device");
-    for (int i = 0; i < dev->n; i++)
-        json_string(w, dev->key[i], dev->value[i]);
+    for (int i = 0; i < greeted->n; i++)
+        if (strcmp(greeted->key[i], "measured_clock_mhz"))
+            json_string(w, greeted->key[i], greeted->value[i]);
+    double v;
+    if (check && record_get_num(check, "measured_clock_mhz", &v) == 0)
+        json_number(w, "measured_clock_mhz", v);
     json_object_end(w);
 }
 
@@ -477,7 +564,7 @@ static void json_device(json_writer *w, const record *dev)
  * o->where_budget seconds, and a hint that cannot be had says where to look instead. */
 static double where_spent;
 
-static void where_hint(const options *o, const lab_info *lab, const record_list *l, char *line,
+static void where_hint(const options *o, const lab_info *lab, const record *dev, char *line,
                        size_t len)
 {
     line[0] = 0;
@@ -508,10 +595,13 @@ static void where_hint(const options *o, const lab_info *lab, const record_list 
         dup2(err, 2);
         /* On a GPU the emulated device gets its SM count, so grids sized by it, and their
          * waves, are this GPU's (make explain's CUDA_EMU_SMS) */
-        const record *dev = find_record(l, "device", 0);
-        const char *sms = dev ? record_get(dev, "sms") : NULL;
-        if (sms && strcmp(o->mode, "emu"))
-            setenv("CUDA_EMU_SMS", sms, 1);
+        double sms = 0; /* the harness's greeting's, a number */
+        if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 &&
+            strcmp(o->mode, "emu")) {
+            char n[16];
+            snprintf(n, sizeof n, "%d", (int)sms);
+            setenv("CUDA_EMU_SMS", n, 1);
+        }
         execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
         _exit(127);
     }
@@ -606,6 +696,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     }
     harness_proc h;
     memset(&h, 0, sizeof h);
+    greeting g;
+    memset(&g, 0, sizeof g);
     json_array_begin(w, "checks");
     check_outcome *outcomes = xcalloc((size_t)lab->n_checks, sizeof *outcomes);
     check_score *scores = xcalloc((size_t)lab->n_checks, sizeof *scores);
@@ -650,24 +742,23 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             snprintf(log_path, sizeof log_path, "%s/%s.%d.log", o->logs, lab->name, i);
             unlink(results);
             unlink(log_path);
-            harness_check(o, lab, &h, i, threshold, timeout, results, log_path, &out);
+            harness_check(o, lab, &h, &g, i, threshold, timeout, results, log_path, &out);
             read_records(results, &l);
             decide_check(lab, c, threshold, &out, &l, &d);
-            const record *iso = find_record(&l, "isolation", 0);
-            double tp = 0;
-            if (iso && !record_get_num(iso, "tamper_proof", &tp)) {
-                if (tp == 0)
-                    t->tamper_proof = 0;
-                if (tp == 0 && o->require_isolation && !stop_signal) {
-                    printf("  error: this machine cannot isolate student code (%s); a grade from "
-                           "it would not be tamper-proof. Grade where it can, or allow it "
-                           "explicitly (ALLOW_UNISOLATED=1).\n",
-                           record_get(iso, "detail") ? record_get(iso, "detail") : "?");
-                    stop_signal = SIGTERM; /* no further check runs */
-                    refused_unisolated = 1;
-                }
-                if (record_get(iso, "detail"))
-                    snprintf(t->isolation, sizeof t->isolation, "%s", record_get(iso, "detail"));
+            if (g.heard)
+                label_run(&g, t);
+            if (g.heard && !g.isolated && o->require_isolation && !stop_signal) {
+                /* the harness refused too: not one call of student code was made */
+                printf("  error: this machine cannot isolate student code (");
+                text_put(stdout, g.detail, 0);
+                printf("); a grade from it would not be tamper-proof. Grade where it can, or "
+                       "allow it explicitly (ALLOW_UNISOLATED=1).\n");
+                memset(&d, 0, sizeof d);
+                d.v = VERDICT_ERROR;
+                snprintf(d.message, sizeof d.message, "not run: student code cannot be isolated "
+                         "here (%s)", g.detail);
+                stop_signal = SIGTERM; /* no further check runs */
+                refused_unisolated = 1;
             }
         }
         if (d.v == VERDICT_ERROR)
@@ -679,7 +770,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
             ((d.v == VERDICT_FAIL && d.below_threshold) ||
              (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
-            where_hint(o, lab, &l, where, sizeof where);
+            where_hint(o, lab, &g.device, where, sizeof where);
             where_done = 1;
         }
         outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
@@ -706,7 +797,6 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         }
         if (where[0])
             print_indented("WHERE (the CPU emulator's count of your code): ", where);
-        const record *dev = find_record(&l, "device", 0);
         json_object_begin(w, NULL);
         json_string(w, "name", c->name);
         json_string(w, "kind", c->kind == CHECK_VISIBLE ? "visible"
@@ -723,14 +813,15 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_number(w, "seconds", out.seconds);
         if (log_path[0])
             json_string(w, "log", log_path);
-        if (dev)
-            json_device(w, dev);
+        if (g.device.type[0] && log_path[0])
+            json_device(w, &g.device, out.isolated ? find_record(&l, "device", 0) : NULL);
         if (d.has_speed)
             json_speed(w, &d.speed, threshold, &l);
         json_object_end(w);
         free_records(&l);
     }
     harness_stop(&h, NULL);
+    record_free(&g.device);
     json_array_end(w);
     if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0)
         printf("  note: other programs used this GPU while the lab was graded: %s. Timings are "
@@ -1127,12 +1218,18 @@ int main(int argc, char **argv)
     totals t;
     memset(&t, 0, sizeof t);
     t.tamper_proof = 1;
+    snprintf(t.sandbox, sizeof t.sandbox, "none");
+    if (strcmp(o.isolation, "on")) { /* asked off: no greeting can say otherwise */
+        t.tamper_proof = 0;
+        snprintf(t.isolation, sizeof t.isolation, "isolation switched off (GRADER_ISOLATION=off)");
+    }
     json_array_begin(&w, "labs");
     for (int i = 0; i < n; i++)
         grade_lab(&o, &cfg, labs[i], built[i], build_logs[i], &w, &t);
     json_array_end(&w);
     json_bool(&w, "tamper_proof", t.tamper_proof);
     json_string(&w, "isolation", t.isolation);
+    json_string(&w, "sandbox", t.sandbox);
     json_int(&w, "score", t.earned);
     json_int(&w, "max", t.possible);
     const int status = t.failed ? 1 : t.not_run ? 2 : 0;
@@ -1143,10 +1240,12 @@ int main(int argc, char **argv)
         fatal("cannot write %s", o.json);
     stop_temp_done(json_tmp);
 
-    if (!t.tamper_proof)
-        printf("\nNOTE: not tamper-proof on this machine: %s. Student code ran in the grader's "
-               "own process; a score from this run is feedback, not a grade.\n",
-               t.isolation[0] ? t.isolation : "isolation was off");
+    if (!t.tamper_proof) {
+        printf("\nNOTE: not tamper-proof on this machine: ");
+        text_put(stdout, t.isolation, 0);
+        printf(". Student code ran in the grader's own process; a score from this run is "
+               "feedback, not a grade.\n");
+    }
     if (refused_unisolated) {
         printf("\nNot graded: student code cannot be isolated on this machine.\n");
         return 2;

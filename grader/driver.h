@@ -27,6 +27,11 @@ typedef struct child_outcome {
     int signal;       /* the signal that killed it, if !exited and !timed_out */
     int timed_out;    /* 1 if the driver killed it at the time limit */
     double seconds;   /* wall time from start to end */
+    int isolated;     /* 1 when the driver knows the process held no student code: the lab's
+                         harness said, before any student code could be in it, that student
+                         code runs in sandboxed workers (and the driver asked for that), or it
+                         ended before saying anything. Its exit status and its own error
+                         records are then the grader's. Never taken from a record. */
 } child_outcome;
 
 /* Run argv[0] with argv in its own process group, stdout and stderr appended to log_path,

@@ -358,23 +358,19 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         const char *msg = record_get(err, "message");
         const char *who = record_get(err, "who");
         const char *kind = record_get(err, "kind");
-        const record *iso = find_record(l, "isolation", 0);
-        double isolated = 0, reference_ran = 0;
-        if (iso)
-            record_get_num(iso, "tamper_proof", &isolated);
+        double reference_ran = 0;
         name = name ? name : "unknown";
         const char *meaning = cuda_error_meaning(name);
-        if (kind && !strcmp(kind, "isolation")) {
-            set(d, VERDICT_ERROR, "not run: student code cannot be isolated here (%s)",
-                msg && *msg ? msg : "no sandbox");
-        } else if (who && !strcmp(who, "reference")) {
+        /* (The harness's refusal to run student code unisolated is decided by the driver from
+         * the harness's greeting, not from this record: driver.c.) */
+        if (who && !strcmp(who, "reference")) {
             set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)%s",
                 msg && *msg ? msg : name, shortage_note(&mem, have_reclaim, note, sizeof note));
         } else if (who && !strcmp(who, "student") &&
                    record_get_num(err, "reference_ran", &reference_ran) == 0) {
             blame_cannot_run(err, name, msg, reference_ran == 1, &mem, have_reclaim, d);
         } else if (who && !strcmp(who, "harness") &&
-                   (cuda_error_is_environment(name) || isolated)) {
+                   (cuda_error_is_environment(name) || o->isolated)) {
             set(d, VERDICT_ERROR, "could not run: %s (%s)%s", msg ? msg : name, name,
                 shortage_note(&mem, have_reclaim, note, sizeof note));
         } else if (kind && !strcmp(kind, "hang")) {
@@ -421,10 +417,7 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
     if (o->status != 0) {
         /* Isolated, the harness holds no student code: its own stop (status 2, an error it
          * could not grade past) is the grader's or the machine's, never the student's. */
-        const record *iso = find_record(l, "isolation", 0);
-        double isolated = 0;
-        if (o->status == 2 && iso && record_get_num(iso, "tamper_proof", &isolated) == 0 &&
-            isolated) {
+        if (o->status == 2 && o->isolated) {
             set(d, VERDICT_ERROR, "could not run: the grader's harness stopped with an error "
                 "(status 2); its log says why");
             return 1;

@@ -876,10 +876,8 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     results_str("lab", lab->name);
     results_int("check", o->check);
     results_emit();
-    results_begin("isolation");
-    results_int("tamper_proof", workers_isolated());
-    results_str("detail", isolation_why);
-    results_emit();
+    /* (Whether student code is isolated is said once, in main's greeting: a record written
+     * here may follow student code loaded into this process, and labels nothing.) */
     if (require_isolation && !workers_isolated()) { /* not one call of student code */
         results_begin("error");
         results_str("who", "harness");
@@ -1218,8 +1216,18 @@ int main(int argc, char **argv)
     }
     /* stdout is the channel to the driver: keep it for the answers, and send anything else
      * printed here (a lab's notes) to the harness's log. */
-    const int reply_fd = dup(1);
+    const int reply_fd = fcntl(1, F_DUPFD_CLOEXEC, 3);
     dup2(2, 1);
+    /* The greeting, before any student code is in this process (the fallback loads it at its
+     * first call): whether student code runs isolated, and the device. The driver labels the
+     * run from these two lines alone, read once per harness process. */
+    results_set_fd(reply_fd);
+    results_begin("isolation");
+    results_int("tamper_proof", workers_isolated());
+    results_str("sandbox", workers_isolated() ? sandbox_kind_name(sandbox_available()) : "none");
+    results_str("detail", why);
+    results_emit();
+    emit_device(&d, 0);
     char line[4096];
     while (fgets(line, sizeof line, stdin)) {
         check_cmd c;

@@ -262,20 +262,33 @@ static void test_process_verdicts(void)
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "signal 11"));
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "fake"));
 
-    /* The harness stopped on an error of its own (status 2). Isolated, it held no student
-     * code: the grader's error. Not isolated, the student's code ran in it: a failure. */
-    const child_outcome stopped = {1, 2, 0, 0, 0.3};
-    const char *isolated[] = {"begin", "isolation tamper_proof=1 why=ok"};
-    const char *inprocess[] = {"begin", "isolation tamper_proof=0 why=no%20IPC"};
+    /* The harness stopped on an error of its own (status 2). Isolated (the driver knows it
+     * from the harness's greeting), it held no student code: the grader's error. Not
+     * isolated, the student's code ran in it: a failure, whatever its records claim. */
+    const child_outcome stopped_isolated = {1, 2, 0, 0, 0.3, 1};
+    const child_outcome stopped_inprocess = {1, 2, 0, 0, 0.3, 0};
+    const char *claims[] = {"begin", "isolation tamper_proof=1 detail=ok"};
     record_list l;
-    make_list(&l, isolated, 2);
-    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    make_list(&l, claims + 0, 1);
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped_isolated, &l, &d);
     CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the grader's harness stopped"));
     free_records(&l);
-    make_list(&l, inprocess, 2);
-    decide_check(&test_lab, &test_checks[0], 0.8, &stopped, &l, &d);
+    make_list(&l, claims, 2); /* a forged label in the records raises nothing */
+    decide_check(&test_lab, &test_checks[0], 0.8, &stopped_inprocess, &l, &d);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    free_records(&l);
+    /* "The harness failed", said in the records of a process that held student code, is the
+     * student's failure; from an isolated harness it is the grader's. */
+    const char *harness_error[] = {"begin", "isolation tamper_proof=1 detail=ok",
+                                   "error who=harness kind=cuda name=cudaErrorIllegalAddress "
+                                   "message=x"};
+    const child_outcome ended = {1, 0, 0, 0, 0.3, 0}, ended_isolated = {1, 0, 0, 0, 0.3, 1};
+    make_list(&l, harness_error, 3);
+    decide_check(&test_lab, &test_checks[0], 0.8, &ended, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    decide_check(&test_lab, &test_checks[0], 0.8, &ended_isolated, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
     free_records(&l);
 }
 

@@ -34,6 +34,13 @@
 #                               slowing the reference (results.json's `blame`)
 #   expect: no-error            no check is an ERROR (could not run): whatever the student's
 #                               code did is its own FAIL, never the grader's error
+#   expect: not-tamper-proof    results.json's tamper_proof is false and the terminal's NOTE
+#                               says the run is not tamper-proof
+#   expect: report-lacks=REGEX  neither the terminal nor results.json matches (a forged label)
+# `isolation: off` grades the case with GRADER_ISOLATION=off: student code in the harness's own
+# process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
+# attacks on what the grader labels, whose code harms nothing beyond its own grading: the
+# tree's fingerprint is still compared.
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe.
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
@@ -124,9 +131,10 @@ for c in "${selected[@]}"; do
     name=${c%.cu}
     lab=$(field lab "$f")
     tree=$work/$name/tree
+    isolation=$(field isolation "$f")
     fingerprint >"$work/$name.before"
-    grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed GRADE_DIR="$work/$name/grade" \
-        >"$work/$name/out.txt" 2>&1
+    GRADER_ISOLATION=${isolation:-on} grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
+        GRADE_DIR="$work/$name/grade" >"$work/$name/out.txt" 2>&1
     status=$?
     fingerprint >"$work/$name.after"
     before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
@@ -223,6 +231,15 @@ for e in expects:
         e += f" ({why})" if why else ""
     elif key == "no-accusation":
         ok = not any(c.get("blame") in ("left-running", "slowed-reference") for c in checks)
+    elif key == "not-tamper-proof":
+        ok = res.get("tamper_proof") is False and re.search(
+            r"^NOTE: not tamper-proof", open(os.path.join(out, "out.txt"), errors="replace").read(), re.M)
+    elif key == "report-lacks":
+        text = open(os.path.join(out, "out.txt"), errors="replace").read() + \
+            open(os.path.join(out, "grade", "results.json"), errors="replace").read()
+        found = re.search(val, text)
+        ok = not found
+        e += f" (found {found.group()!r})" if found else ""
     elif key == "no-error":
         ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
     else:

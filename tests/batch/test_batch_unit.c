@@ -223,6 +223,97 @@ static void test_exports_hostile(void)
     jv_free(v);
 }
 
+/* The hostile strings of every kind in each export, with the markup of each format: a line
+ * break of every sort (LF, CR, VT, FF, NEL, U+2028, U+2029), ANSI, a bidirectional override,
+ * U+FFFE (no XML may hold it), bytes that are not UTF-8, `</script>`, `]]>`, a tag, an entity,
+ * quotes, `|` and backticks, a formula. XML and HTML show them as text (no tag, entity or
+ * section of the student's), Markdown keeps its table's columns and shows no code span, CSV
+ * neutralises the formula; a fixed word of the grader's follows each to be found. */
+static void test_exports_markup(void)
+{
+    const char *text =
+        "{\"mode\": \"emu\", \"seed\": \"0x5eed\", \"exit_status\": 1, \"labs\": ["
+        " {\"lab\": \"coalescing\", \"number\": \"01\", \"built\": true, \"score\": 0,"
+        "  \"max\": 15, \"threshold\": 0.8, \"checks\": ["
+        "   {\"name\": \"n</script><script>x()</script>|`\", \"kind\": \"visible\","
+        "    \"verdict\": \"FAIL\", \"earned\": 0, \"points\": 1,"
+        "    \"message\": \"]]><!--<b>&amp;\\\"'|`code`|\\u000bScore: 17/17\\fScore: 1\\u0085"
+        "Score: 2\\u2028Score: 3\\u2029Score: 4\\ufffe\\u202e\\u001b]0;t\\u0007\","
+        "    \"detail\": \"</small></td></tr></table><h1>x</h1>\"},"
+        "   {\"name\": \"speed\", \"kind\": \"speed\", \"verdict\": \"FAIL\", \"earned\": 0,"
+        "    \"points\": 5, \"message\": \"</text></svg><svg onload=x()>&lt;\"}]}]}";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    grade_row row;
+    memset(&row, 0, sizeof row);
+    row.name = "=cmd|' /C calc'!A0,</title>]]>`|\xef\xbf\xbe\xc2\x85\xe2\x80\xa8\xff";
+    row.selected[0] = 1;
+    row.lab_max[0] = 15;
+    row_from_results(&row, v, 1);
+    enum { GS, JUNIT, MD, HTML, CSV, N };
+    for (int k = 0; k < N; k++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        if (k == GS)
+            write_gradescope(f, &row, v);
+        else if (k == JUNIT)
+            write_junit_suites(f, &row, v);
+        else if (k == MD)
+            write_markdown(f, &row, v);
+        else if (k == HTML)
+            write_html(f, &row, v);
+        else
+            csv_row(f, &row);
+        fclose(f);
+        char *clean = utf8_clean(buf, NULL);
+        CU_ASSERT_STRING_EQUAL(clean, buf); /* valid UTF-8 */
+        free(clean);
+        for (size_t i = 0; i < len; i++) { /* no line break but LF (CRLF in CSV), no ESC */
+            const unsigned char c = (unsigned char)buf[i];
+            CU_ASSERT(c >= 0x20 || c == '\n' || (c == '\r' && buf[i + 1] == '\n' && k == CSV));
+        }
+        static const char *const never[] = {"\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9",
+                                              "\xe2\x80\xae", "\xef\xbf\xbe", "\x1b"};
+        for (size_t i = 0; i < sizeof never / sizeof never[0]; i++)
+            CU_ASSERT_PTR_NULL(strstr(buf, never[i]));
+        if (k == JUNIT || k == HTML) { /* markup of the student's is text */
+            static const char *const tags[] = {"<script", "</script", "]]>", "<!--", "<b>&",
+                                               "<h1>x", "</title>]]>", "</svg><svg", "onload=x()>",
+                                               "&amp;\\\"", "</table><h1>"};
+            for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+                CU_ASSERT_PTR_NULL(strstr(buf, tags[i]));
+            CU_ASSERT_PTR_NOT_NULL(strstr(buf, "&lt;/script&gt;"));
+            CU_ASSERT_PTR_NOT_NULL(strstr(buf, "]]&gt;&lt;!--&lt;b&gt;&amp;amp;"));
+        }
+        if (k == HTML) /* one page: its own head, its own title, one chart */
+            CU_ASSERT(strstr(buf, "</title>") && !strstr(strstr(buf, "</title>") + 1, "</title>"));
+        if (k == MD) { /* every table row keeps its four columns; no code span opens */
+            for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+                if (line[0] != '|')
+                    continue;
+                int bars = 0;
+                for (const char *p = line; *p && *p != '\n'; p++)
+                    bars += *p == '|' && (p == line || p[-1] != '\\');
+                CU_ASSERT_EQUAL(bars, 5);
+            }
+            for (const char *p = buf; (p = strchr(p, '`')); p++)
+                CU_ASSERT((p > buf && p[-1] == '\\') || !strncmp(p, "`0x5eed`", 8) || !strncmp(p - 7, "`0x5eed`", 8));
+            CU_ASSERT_PTR_NULL(strstr(buf, "<script"));
+            CU_ASSERT_PTR_NULL(strstr(buf, "<b>"));
+        }
+        if (k == CSV) /* the name's cell, quoted for its comma, starts with the quote mark */
+            CU_ASSERT_EQUAL(strncmp(buf, "\"'=cmd|", 7), 0);
+        if (k == GS) { /* the texts shown, with every break as an escape */
+            CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\\\\x0bScore: 17/17\\\\x0cScore: 1\\\\u0085"));
+            CU_ASSERT_PTR_NULL(strstr(buf, "\\u000b"));
+        }
+        free(buf);
+    }
+    jv_free(v);
+}
+
 /* ---- course configuration: every value checked, one line naming it ---------------------- */
 
 static void test_config_validation(void)
@@ -292,6 +383,7 @@ int main(void)
         {"gradebook row from results.json", test_row_from_results},
         {"UTF-8 cleaning for JSON Lines names", test_utf8_clean},
         {"exports of hostile text: no controls, valid UTF-8", test_exports_hostile},
+        {"exports of markup, breaks and formulas: text in every format", test_exports_markup},
         CU_TEST_INFO_NULL,
     };
     CU_TestInfo config_tests[] = {

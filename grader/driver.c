@@ -103,7 +103,8 @@ static const char *verdict_word(verdict v)
 static void print_line(const char *name, verdict v, double seconds, const char *message)
 {
     char dotted[56];
-    snprintf(dotted, sizeof dotted, "%.53s ", name);
+    text_visible(dotted, 54, name, 0); /* a hidden check's size, as the harness reported it */
+    strcat(dotted, " ");
     for (size_t i = strlen(dotted); i < sizeof dotted - 1; i++)
         dotted[i] = '.';
     dotted[sizeof dotted - 1] = 0;
@@ -277,10 +278,12 @@ static void take_greeting(const options *o, int n, const char *line, greeting *g
     const int ok = record_parse(line, &r, &why) == 0;
     if (n == 0) {
         double tp = 0;
-        const char *sb = ok ? record_get(&r, "sandbox") : NULL, *detail = ok ? record_get(&r, "detail") : NULL;
+        const char *sb = ok ? record_get(&r, "sandbox") : NULL;
+        const char *detail = ok ? record_get(&r, "detail") : NULL;
         g->heard = 1;
-        g->isolated = ok && !strcmp(r.type, "isolation") && record_get_num(&r, "tamper_proof", &tp) == 0 &&
-                      tp == 1 && sb && (!strcmp(sb, "namespaces") || !strcmp(sb, "landlock"));
+        g->isolated = ok && !strcmp(r.type, "isolation") &&
+                      record_get_num(&r, "tamper_proof", &tp) == 0 && tp == 1 && sb &&
+                      (!strcmp(sb, "namespaces") || !strcmp(sb, "landlock"));
         snprintf(g->sandbox, sizeof g->sandbox, "%s", g->isolated ? sb : "none");
         snprintf(g->detail, sizeof g->detail, "%s",
                  detail && *detail ? detail : "the lab's harness did not say whether student code "
@@ -827,10 +830,13 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     harness_stop(&h, NULL);
     record_free(&g.device);
     json_array_end(w);
-    if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0)
-        printf("  note: other programs used this GPU while the lab was graded: %s. Timings are "
-               "noisier beside them (close what you can and grade again for a steadier figure); "
-               "no verdict blames you for them.\n", neighbours);
+    if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0) {
+        /* the programs' names are any text their owners chose: shown as data */
+        printf("  note: other programs used this GPU while the lab was graded: ");
+        text_put(stdout, neighbours, 0);
+        printf(". Timings are noisier beside them (close what you can and grade again for a "
+               "steadier figure); no verdict blames you for them.\n");
+    }
     json_string(w, "gpu_neighbours", neighbours);
     json_int(w, "score", score.earned);
     json_int(w, "max", score.possible);
@@ -945,8 +951,8 @@ static int bench_lab(const options *o, const lab_info *lab)
             const record *q = &l.rec[j];
             double qi;
             const char *qp = record_get(q, "path");
-            if (strcmp(q->type, "bench") || !record_get(q, "task") || strcmp(record_get(q, "task"), task) ||
-                record_get_num(q, "impl", &qi) || !qp || !record_get(q, "variant"))
+            if (strcmp(q->type, "bench") || !record_get(q, "task") || !record_get(q, "variant") ||
+                strcmp(record_get(q, "task"), task) || record_get_num(q, "impl", &qi) || !qp)
                 continue;
             const int inproc = !strcmp(qp, "in-process events");
             if (qi == 1 && inproc)

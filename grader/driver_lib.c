@@ -180,10 +180,11 @@ static void set(check_decision *d, verdict v, const char *fmt, ...)
     va_end(ap);
 }
 
-/* A decision's message and detail are shown as they are (terminal, report.txt, results.json,
- * the batch's exports), and parts of them come from the student's process: the problem its
- * worker reported, the CUDA error name it replied with. Rendered visible here, once, so that
- * no reader of either meets a control character (common/text.h). */
+/* A decision's message, detail and size are shown as they are (terminal, report.txt,
+ * results.json, the batch's exports), and parts of them come from the student's process: the
+ * problem its worker reported, the CUDA error name it replied with, and under the fallback any
+ * record. Rendered visible here, once, so that no reader of them meets a control character
+ * (common/text.h). */
 static void make_visible(check_decision *d)
 {
     char shown[sizeof d->detail];
@@ -191,6 +192,8 @@ static void make_visible(check_decision *d)
     memcpy(d->message, shown, sizeof d->message);
     text_visible(shown, sizeof d->detail, d->detail, 0);
     memcpy(d->detail, shown, sizeof d->detail);
+    text_visible(shown, sizeof d->size, d->size, 0); /* shown in a check's name */
+    memcpy(d->size, shown, sizeof d->size);
 }
 
 static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,

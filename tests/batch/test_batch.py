@@ -11,7 +11,11 @@
    CR LF, ESC and a byte that is not UTF-8, and a submission whose worker sends messages
    (tests/cheats/c29-forge-grader-lines.cu) that break lines every way and say
    "Score: 17/17": in gradebook.csv, its report.txt, the batch's output and every export it
-   all shows as escapes, one record per line, one `Score:` line per report.
+   all shows as escapes, one record per line, one `Score:` line per report, the student's
+   text in report.txt only under the log's margin or after a check's verdict; its name also
+   holds a tag, an entity, `]]>`, a backtick and `|`: the JUnit XML and the HTML page's SVG
+   parse as XML, the page holds only its own tags (html.parser), the Markdown tables keep
+   their columns.
 2. The gradebook read back with Python's csv module (RFC 4180, CRLF), JSON Lines, JUnit XML
    (ElementTree), Gradescope results.json against the specification's fields.
 3. Two batches on one output folder: the second says plainly that the first holds it.
@@ -24,6 +28,7 @@ Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
 """
 import csv
 import glob
+import html.parser
 import io
 import json
 import os
@@ -70,7 +75,7 @@ SOLUTION = open(os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu"), "rb
 # (a batch grades the lab file alone).
 FORGER = open(os.path.join(ROOT, "tests/cheats/c29-forge-grader-lines.cu"), "rb").read().replace(
     b'#include "cheat_common.cuh"', open(os.path.join(ROOT, "tests/cheats/cheat_common.cuh"), "rb").read())
-FORGER_NAME = b'=SUM(1+1)*cmd|" -c calc"!A0,x\x1b[31m\r\nScore: 17\t\xff'  # no slash: a folder name
+FORGER_NAME = b'=SUM(1+1)*cmd|" -c calc"!A0,x\x1b[31m\r\nScore: 17\t\xff<b>&amp;]]>`|'  # no slash: a folder name
 
 # name (bytes) -> what the folder holds: "solution", "skeleton" (nothing), "broken",
 # "empty-lab" (the lab folder without the file), or a special case.
@@ -167,6 +172,47 @@ def all_bytes_under(path):
                 yield p, open(p, "rb").read()
 
 
+def check_markup(sdir, name):
+    """One student's exports read by Python's own parsers: the XML (JUnit, the HTML page's SVG
+    chart) is well-formed, the HTML holds only the page's own tags, the Markdown tables keep
+    their columns, the JSON parses; the student's name and messages are text in each."""
+    html_src = open(os.path.join(sdir, "report.html"), encoding="utf-8").read()
+    tags = []
+
+    class Tags(html.parser.HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            tags.append(tag)
+    Tags().feed(html_src)
+    page = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "p", "b", "code", "br",
+            "small", "table", "tr", "th", "td", "svg", "text", "line", "rect"}
+    check(set(tags) <= page and tags.count("title") == 1 and tags.count("svg") <= 1 and tags.count("b") == 1,
+          "report.html of a forging student: only the page's own tags", sorted(set(tags) - page))
+    svg = re.search(r"<svg.*?</svg>", html_src, re.S)
+    try:
+        if svg:
+            ET.fromstring(svg.group())
+        ok, why = True, ""
+    except ET.ParseError as e:
+        ok, why = False, e
+    check(ok, "report.html's SVG chart is well-formed XML", why)
+    try:
+        suites = ET.parse(os.path.join(sdir, "junit.xml")).getroot()
+        shown = " ".join(s.get("name", "") for s in suites.iter("testsuite"))
+        ok, why = "Score: 17" in shown and "\\r\\n" in shown, shown[:200]
+    except ET.ParseError as e:
+        ok, why = False, e
+    check(ok, "junit.xml of a forging student parses, its name shown as escapes", why)
+    md = open(os.path.join(sdir, "report.md"), encoding="utf-8").read().split("\n")
+    rows = [l for l in md if l.startswith("|")]
+    widths = {len(re.findall(r"(?<!\\)\|", l)) for l in rows}
+    check(rows and widths == {5} and not any(re.search(r"(?<!\\)`", l) for l in rows),
+          "report.md of a forging student: every table row keeps its columns, no code span opens", widths)
+    gs = json.load(open(os.path.join(sdir, "gradescope.json"), encoding="utf-8"))
+    texts = [gs["output"]] + [t["output"] for t in gs["tests"]] + [t["name"] for t in gs["tests"]]
+    check(not any(l.startswith("Score:") for t in texts for l in t.split("\n")),
+          "gradescope.json of a forging student: no line of its texts is a Score line")
+
+
 # ------------------------------------------------------------------------------------------
 def test_input_errors(tmp):
     subs = os.path.join(tmp, "empty-subs")
@@ -212,7 +258,7 @@ def test_hostile(tmp):
     r = batch("grade", subs, out, cwd=ROOT)
     log = r.stdout.decode(errors="replace")
     print("  (hostile batch: %d entries in %.0f s)" % (len(STUDENTS), time.time() - t0))
-    check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff: 8/15" in log,
+    check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff<b>&amp;]]>`|: 8/15" in log,
           "the batch's output shows names as escapes", shown_as_text(r.stdout))
     check(r.returncode == 0, "hostile-names batch finished", log[-3000:])
     # make builds each student's objects under BUILD/emu/<its tree's path, / as _>; the batch
@@ -264,7 +310,7 @@ def test_hostile(tmp):
         elif kind == "forger":
             student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
             check(row.get("state") == "graded" and row.get("total") == "8" and row.get("exit_status") == "1"
-                  and student.startswith(b'"\'=SUM(1+1)*cmd|"" -c calc""!A0,x\\x1b[31m\\r\\nScore: 17\\t\\xff",')
+                  and student.startswith(b'"\'=SUM(1+1)*cmd|"" -c calc""!A0,x\\x1b[31m\\r\\nScore: 17\\t\\xff<b>&amp;]]>`|",')
                   and "\\nScore: 17/17\\r" in row.get("reason", ""),
                   "CSV: a name and messages with a formula, quotes, CR LF and ESC are neutralised", student)
             sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
@@ -273,10 +319,16 @@ def test_hostile(tmp):
             scores = [l for l in report.decode("utf-8", "replace").splitlines() if l.lstrip().startswith("Score:")]
             check(len(scores) == 1 and scores[0].startswith("Score: 8/") and not shown_as_text(report),
                   "report.txt of a student forging Score lines: one Score line, no control", (scores, shown_as_text(report)))
+            lines = report.decode("utf-8", "replace").split("\n")
+            theirs = [l for l in lines if "17/17" in l and not l.startswith("      | ") and
+                      not re.match(r"  \S.* \.+ (FAIL|ERROR|SKIP|OK) +\(", l) and not l.startswith("      HINT: ")]
+            check(not theirs, "report.txt: the student's text only under the log's margin or after "
+                  "a check's verdict, never a line of its own", theirs[:3])
             for f in ("gradescope.json", "report.md", "report.html", "junit.xml", "record.json"):
                 data = open(os.path.join(out, "students", sid, f), "rb").read()
                 check(not shown_as_text(data) and b"Score: 17/17" in data,
                       "%s of a student forging Score lines: the text shown as escapes" % f, shown_as_text(data))
+            check_markup(os.path.join(out, "students", sid), name)
         elif kind == "broken":
             check(row.get("state") == "graded" and row.get("total") == "0" and row.get("max") == "15"
                   and row.get("exit_status") == "1" and "build failed" in row.get("reason", ""),

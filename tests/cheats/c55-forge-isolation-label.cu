@@ -1,16 +1,18 @@
 /* Attack on the run's labels, where student code shares the harness's process
  * (GRADER_ISOLATION=off, as on a machine without CUDA IPC): from inside the harness, write an
  * `isolation` record that says tamper-proof, with a forged sandbox and reason, and a `device`
- * record with a forged GPU name, SM count and clocks, into every records file the process
- * holds, first after the harness's `begin`, at every call. The kernel is honest. The
+ * record with a forged GPU name, SM count and clocks, and a `case` record whose size (shown
+ * in a hidden check's name) breaks the line into "Score: 17/17", into every records file the
+ * process holds, first after the harness's `begin`, at every call. The kernel is honest. The
  * driver labels the run from what it asked for and from the harness's greeting, said before
  * any student code was in its process: the terminal and results.json say not tamper-proof,
- * and no forged value reaches either.
+ * no forged value reaches either, and the forged size shows as escapes.
  * lab: coalescing
  * where: emu gpu
  * isolation: off
  * expect: all-correct=OK
  * expect: not-tamper-proof
+ * expect: no-forged-lines
  * expect: report-lacks=FORGED|": "?7717 */
 #include "coalescing.h"
 #include "cheat_common.cuh"
@@ -25,7 +27,8 @@ static const char forged[] =
     "isolation tamper_proof=1 sandbox=namespaces detail=FORGED%20isolated\n"
     "device name=FORGED%20GPU cc_major=9 cc_minor=0 sms=7717 l2_bytes=7717 mem_bytes=7717 "
     "sm_clock_khz=7717 mem_clock_khz=7717 mem_bus_bits=7717 copy_engines=9 ecc=1 driver=7717 "
-    "runtime=7717 emulated=0 measured_clock_mhz=7717\n";
+    "runtime=7717 emulated=0 measured_clock_mhz=7717\n"
+    "case size=1%20x%201%0AScore:%2017/17%0D%1B[2KScore:%2017/17%E2%80%A8Score:%2017/17\n";
 
 /* Every file this process holds open whose name ends in ".records" (the check's records):
  * rewritten with the forged records first, after the harness's `begin`, so that a reader

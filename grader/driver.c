@@ -252,61 +252,6 @@ typedef struct harness_proc {
                     one: by then student code may be in it, under the fallback) */
 } harness_proc;
 
-/* What a lab's harness said in its greeting, the first two lines it writes, before it reads
- * a command and so before any student code can be in its process (the fallback loads the
- * student's object at its first call): an `isolation` record and a `device` record. The
- * driver reads them once per harness process, and labels the run from them, from what it
- * asked for (--isolation, --require-isolation) and from its own look at the sandbox
- * (sandbox_available); never from a check's records. */
-typedef struct greeting {
-    int heard;         /* 1 once a harness of this lab greeted */
-    int isolated;      /* its greeting: 1 student code runs in sandboxed workers; 0 it runs in
-                          the harness's process (the fallback), or the greeting was not
-                          understood */
-    char sandbox[16];  /* "namespaces", "landlock", or "none" */
-    char detail[256];  /* why, in the harness's words (grader text, from before student code) */
-    record device;     /* the device as the harness found it (type "" until heard) */
-} greeting;
-
-/* Take line `n` (0 or 1) of a fresh harness's greeting into g. The driver's own view
- * decides along with it: isolation asked off, or no sandbox the driver can find here, is
- * never isolated whatever the line says. */
-static void take_greeting(const options *o, int n, const char *line, greeting *g)
-{
-    record r;
-    const char *why = NULL;
-    const int ok = record_parse(line, &r, &why) == 0;
-    if (n == 0) {
-        double tp = 0;
-        const char *sb = ok ? record_get(&r, "sandbox") : NULL;
-        const char *detail = ok ? record_get(&r, "detail") : NULL;
-        g->heard = 1;
-        g->isolated = ok && !strcmp(r.type, "isolation") &&
-                      record_get_num(&r, "tamper_proof", &tp) == 0 && tp == 1 && sb &&
-                      (!strcmp(sb, "namespaces") || !strcmp(sb, "landlock"));
-        snprintf(g->sandbox, sizeof g->sandbox, "%s", g->isolated ? sb : "none");
-        snprintf(g->detail, sizeof g->detail, "%s",
-                 detail && *detail ? detail : "the lab's harness did not say whether student code "
-                                              "runs isolated");
-        if (strcmp(o->isolation, "on")) {
-            g->isolated = 0;
-            snprintf(g->sandbox, sizeof g->sandbox, "none");
-            snprintf(g->detail, sizeof g->detail, "isolation switched off (GRADER_ISOLATION=off)");
-        } else if (g->isolated && sandbox_available() == SANDBOX_NONE) {
-            g->isolated = 0;
-            snprintf(g->sandbox, sizeof g->sandbox, "none");
-            snprintf(g->detail, sizeof g->detail, "the grader finds no sandbox on this machine "
-                     "(neither new namespaces nor Landlock)");
-        }
-    } else if (ok && !strcmp(r.type, "device")) {
-        record_free(&g->device);
-        g->device = r;
-        return;
-    }
-    if (ok)
-        record_free(&r);
-}
-
 /* Set when grading must not go on (isolation was required and is impossible): the checks
  * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
 static volatile sig_atomic_t stop_signal;
@@ -429,7 +374,8 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         while (!answered && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
             *nl = 0;
             if (h->greeted < 2) /* its greeting, once */
-                take_greeting(o, h->greeted++, buf, g);
+                greeting_take(g, h->greeted++, buf, !strcmp(o->isolation, "on"),
+                              sandbox_available() != SANDBOX_NONE);
             else if (strncmp(buf, "done ", 5) == 0)
                 answered = 1;
             /* (anything else is not an answer: dropped) */
@@ -461,7 +407,7 @@ typedef struct totals {
     char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
 } totals;
 
-/* The run's label from a harness's greeting (take_greeting): a greeting can lower it, and
+/* The run's label from a harness's greeting (greeting_take): a greeting can lower it, and
  * only one from before any student code was in its process is ever read. */
 static void label_run(const greeting *g, totals *t)
 {
@@ -664,7 +610,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
 
     char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
     lab_student_file(o->student, lab, expected, sizeof expected);
-    printf("\n== %s %s: %s (%s)\n", lab->number, lab->name, lab->title, expected);
+    /* (the student's folder, by any name: shown as data) */
+    printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
+    text_put(stdout, expected, 0);
+    printf(")\n");
     /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
     char neighbours[2048] = "";
     if (!strcmp(o->mode, "gpu"))
@@ -684,7 +633,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_bool(w, "built", built);
     const int missing = build == LAB_STUDENT_FAILED && access(expected, R_OK) != 0;
     if (missing) {
-        printf("  your file was not found: expected it at %s\n", expected);
+        printf("  your file was not found: expected it at ");
+        text_put(stdout, expected, 0);
+        putchar('\n');
         json_string(w, "build_log", "");
         json_string(w, "reason", "file not found");
     } else if (build == LAB_STUDENT_FAILED) {
@@ -1231,8 +1182,10 @@ int main(int argc, char **argv)
     config cfg = {.n = 0};
     load_config(&cfg, &w);
 
+    char student_shown[1024];
+    text_visible(student_shown, sizeof student_shown, o.student, 0);
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
-           o.student, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
+           student_shown, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
            "skipped)", seed_s, seed_s);
     totals t;
     memset(&t, 0, sizeof t);

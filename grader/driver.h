@@ -113,6 +113,29 @@ typedef struct check_decision {
  * scheduled late. */
 #define LEFT_RUNNING_MS 1.0
 
+/* What a lab's harness said in its greeting, the first two lines it writes, before it reads
+ * a command and so before any student code can be in its process (the fallback loads the
+ * student's object at its first call): an `isolation` record and a `device` record. The
+ * driver reads them once per harness process, and labels the run from them, from what it
+ * asked for (--isolation, --require-isolation) and from its own look at the sandbox; never
+ * from a check's records. */
+typedef struct greeting {
+    int heard;         /* 1 once a harness of this lab greeted */
+    int isolated;      /* 1: student code runs in sandboxed workers, as the greeting said and
+                          the driver asked and saw; 0: it runs in the harness's process (the
+                          fallback), or the greeting was not understood */
+    char sandbox[16];  /* "namespaces", "landlock", or "none" */
+    char detail[256];  /* why (the harness's words, from before student code, or the driver's) */
+    record device;     /* the device as the harness found it (type "" until heard; free with
+                          record_free) */
+} greeting;
+
+/* Take line `n` (0: the isolation record, 1: the device record) of a fresh harness's
+ * greeting into g. `asked` is 1 when the driver asked for isolation, `sandbox_seen` 1 when
+ * the driver itself finds a sandbox on this machine: without either, the run is not isolated
+ * whatever the line says. */
+void greeting_take(greeting *g, int n, const char *line, int asked, int sandbox_seen);
+
 /* Decide from how the harness ended alone (CUDA error, crash, hang, bad exit, garbage, no
  * `end` record); returns 1 and fills d if that decided it, 0 if the records must be read. */
 int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,

@@ -437,6 +437,42 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
     return 0;
 }
 
+void greeting_take(greeting *g, int n, const char *line, int asked, int sandbox_seen)
+{
+    record r;
+    const char *why = NULL;
+    const int ok = record_parse(line, &r, &why) == 0;
+    if (n == 0) {
+        double tp = 0;
+        const char *sb = ok ? record_get(&r, "sandbox") : NULL;
+        const char *detail = ok ? record_get(&r, "detail") : NULL;
+        g->heard = 1;
+        g->isolated = ok && !strcmp(r.type, "isolation") &&
+                      record_get_num(&r, "tamper_proof", &tp) == 0 && tp == 1 && sb &&
+                      (!strcmp(sb, "namespaces") || !strcmp(sb, "landlock"));
+        snprintf(g->sandbox, sizeof g->sandbox, "%s", g->isolated ? sb : "none");
+        snprintf(g->detail, sizeof g->detail, "%s",
+                 detail && *detail ? detail : "the lab's harness did not say whether student code "
+                                              "runs isolated");
+        if (!asked) {
+            g->isolated = 0;
+            snprintf(g->sandbox, sizeof g->sandbox, "none");
+            snprintf(g->detail, sizeof g->detail, "isolation switched off (GRADER_ISOLATION=off)");
+        } else if (g->isolated && !sandbox_seen) {
+            g->isolated = 0;
+            snprintf(g->sandbox, sizeof g->sandbox, "none");
+            snprintf(g->detail, sizeof g->detail, "the grader finds no sandbox on this machine "
+                     "(neither new namespaces nor Landlock)");
+        }
+    } else if (ok && !strcmp(r.type, "device")) {
+        record_free(&g->device);
+        g->device = r;
+        return;
+    }
+    if (ok)
+        record_free(&r);
+}
+
 /* 1 if the `correct` record says the output was right; otherwise fills d. */
 static int decide_correct(const lab_info *lab, const record *c, check_decision *d)
 {

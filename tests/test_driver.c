@@ -30,6 +30,7 @@ static void run_mode(const char *mode, int c, double timeout, check_decision *d,
     setenv("FAKE_MODE", mode, 1);
     char *argv[] = {(char *)fake_check_path, results, NULL};
     CU_ASSERT_EQUAL(run_child(argv, log, timeout, o), 0);
+    o->isolated = 1; /* it stands for a harness whose greeting said student code is isolated */
     record_list l;
     read_records(results, &l);
     decide_check(&lab, &checks[c], 0.8, o, &l, d);
@@ -205,6 +206,46 @@ static void test_missing_program(void)
     remove(log);
 }
 
+/* The run's label from a harness's greeting: isolated only when the greeting says so with a
+ * sandbox's name, the driver asked for isolation and finds a sandbox itself; the device is
+ * the greeting's. */
+static void test_greeting(void)
+{
+    static const struct {
+        const char *line;  /* the greeting's first line */
+        int asked, seen;   /* the driver asked for isolation, finds a sandbox */
+        int isolated;      /* the label */
+        const char *says;  /* in its detail */
+    } rows[] = {
+        {"isolation tamper_proof=1 sandbox=namespaces detail=own%20view", 1, 1, 1, "own view"},
+        {"isolation tamper_proof=1 sandbox=landlock detail=Landlock", 1, 1, 1, "Landlock"},
+        {"isolation tamper_proof=0 sandbox=none detail=no%20IPC", 1, 1, 0, "no IPC"},
+        {"isolation tamper_proof=1 sandbox=namespaces detail=forged", 0, 1, 0, "switched off"},
+        {"isolation tamper_proof=1 sandbox=namespaces detail=forged", 1, 0, 0, "finds no sandbox"},
+        {"isolation tamper_proof=1 detail=no%20sandbox%20named", 1, 1, 0, "no sandbox named"},
+        {"isolation tamper_proof=1 sandbox=chroot detail=x", 1, 1, 0, "x"},
+        {"device name=GPU", 1, 1, 0, "did not say"},
+        {"garbage = = %zz", 1, 1, 0, "did not say"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        greeting g;
+        memset(&g, 0, sizeof g);
+        greeting_take(&g, 0, rows[i].line, rows[i].asked, rows[i].seen);
+        CU_ASSERT_EQUAL(g.heard, 1);
+        CU_ASSERT_EQUAL(g.isolated, rows[i].isolated);
+        CU_ASSERT_PTR_NOT_NULL(strstr(g.detail, rows[i].says));
+        CU_ASSERT_STRING_EQUAL(g.sandbox, rows[i].isolated ? strstr(rows[i].line, "landlock")
+                                                             ? "landlock" : "namespaces" : "none");
+    }
+    greeting g;
+    memset(&g, 0, sizeof g);
+    greeting_take(&g, 1, "device name=H200 sms=132", 1, 1);
+    CU_ASSERT_STRING_EQUAL(record_get(&g.device, "name"), "H200");
+    greeting_take(&g, 1, "isolation tamper_proof=1", 1, 1); /* not a device: kept as it was */
+    CU_ASSERT_STRING_EQUAL(record_get(&g.device, "sms"), "132");
+    record_free(&g.device);
+}
+
 static CU_TestInfo driver_tests[] = {
     {"passing, wrong, out-of-bounds and input-modifying checks", test_pass_and_wrong},
     {"slow, impossible and skipped speed checks", test_speed_modes},
@@ -213,6 +254,7 @@ static CU_TestInfo driver_tests[] = {
     {"crashing, hanging and failing checks", test_crash_hang_exit},
     {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
     {"a harness that cannot start", test_missing_program},
+    {"the run's label from the harness's greeting and what the driver asked and saw", test_greeting},
     CU_TEST_INFO_NULL,
 };
 

@@ -11,7 +11,10 @@
  * process (grader/harness.cu) runs the rows of the lab's table one by one, each with a time
  * limit, and this program decides each verdict from the records the harness wrote. The
  * harness holds no student code: that runs in sandboxed workers the harness starts. A build
- * failure, crash or hang costs that check's points and grading goes on. Prints one line per
+ * failure, crash or hang costs that check's points and grading goes on. Whether the run was
+ * tamper-proof, the sandbox and the GPU it names come from what this program asked for and
+ * from each harness's greeting, its first two lines, sent before any student code can be in
+ * its process (driver.h), never from a check's records. Prints one line per
  * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
  * marks, 1 a point was lost, 2 a check could not run (and none failed).
  *

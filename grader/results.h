@@ -3,7 +3,10 @@
  * The harness (which holds no student code: that runs in the sandboxed workers it starts)
  * only reports raw facts: sizes, how many elements were wrong, timing samples. The driver
  * parses them, rejects anything malformed, and decides every verdict itself. Values are percent-escaped (space, '=', '%', control
- * characters and bytes >= 0x80 become %XX), so any string survives one line. */
+ * characters and bytes >= 0x80 become %XX), so any string survives one line. Where student
+ * code shares the harness's process (the fallback, grader/worker_trusted.h), it can write any
+ * record: the driver takes the run's labels (isolation, sandbox, device) only from the
+ * harness's greeting, two records sent before any student code is loaded (driver.h). */
 #ifndef GRADER_RESULTS_H
 #define GRADER_RESULTS_H
 

@@ -150,8 +150,8 @@ NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FL
 # The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/
 # with the contract name.h, the manifest and check table table.c, the problem problem.cu and
 # the shim shim_untrusted.cu. The table is the one place for the lab's entry points and their
-# signatures and for what its student file may not use: ENTRY_name, FORBID_name (regex over
-# symbols), FORBID_PTX_name and FORBID_SASS_name (over instructions) come from it, through
+# signatures and for what its student file may not use: ENTRY_name, FORBID_name (libraries,
+# by their use), FORBID_PTX_name and FORBID_SASS_name (over instructions) come from it, through
 # $(BUILD)/gen/labs.mk (below). A lab may add grader/labs/NN-name/lab.mk for its link flags
 # (LIBS_name for the harness, SHIM_LIBS_name for the shim) and PROFILE_name.
 

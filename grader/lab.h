@@ -69,9 +69,14 @@ typedef struct lab_info {
     const char *title;        /* "Global-memory coalescing" */
     const lab_entry *entries; /* the entry points, in the shim's order (harness_call's index) */
     int n_entries;            /* how many (at least 1) */
-    const char *forbid_symbols; /* extended regex over the student object's global and
-                                   undefined symbols that rejects it (grader/vet.sh); NULL: none */
-    const char *forbid_ptx;   /* the same over the instructions of its PTX; NULL: none */
+    const char *forbid_libraries; /* the libraries the student's object may not use, as
+                                     grader/vet.sh names them ("cub thrust cublas"): by what
+                                     it calls, resolves or holds of them, never by the names
+                                     it defines; NULL: none */
+    const char *forbid_about; /* what the lab is about instead, for the rejection: "lab
+                                 reduction is about <this>, so CUB may not be used" */
+    const char *forbid_ptx;   /* extended regex over the instructions of its PTX that rejects
+                                 it (grader/vet.sh); NULL: none */
     const char *forbid_sass;  /* the same over its machine code (cuobjdump); NULL: none */
     double threshold;         /* default pass mark: reference time / student time */
     const char *hint_correct; /* shown under a failed correctness check */

@@ -1,8 +1,10 @@
 /* lab_manifest.c - TRUSTED, NO GPU: what the build derives from each lab's manifest (its table).
  *
  *   lab-manifest mk        the make variables of every lab: ENTRY_<name> (the symbols a
- *                          student's file must define), FORBID_<name>, FORBID_PTX_<name> and
- *                          FORBID_SASS_<name> (grader/vet.sh's regexes); the Makefile
+ *                          student's file must define), FORBID_<name> (the libraries it
+ *                          may not use and what the lab is about, "cub thrust: writing the
+ *                          sum yourself"), FORBID_PTX_<name> and FORBID_SASS_<name>
+ *                          (regexes over its instructions), all read by grader/vet.sh; the Makefile
  *                          includes it as $(BUILD)/gen/labs.mk
  *   lab-manifest header    $(BUILD)/gen/lab_manifest.h, for every problem.cu and shim: per
  *                          entry point its index (LAB_ENTRY_<sym>), harness_call's format
@@ -38,14 +40,24 @@ static void check_all(void)
         const lab_info *lab = all_labs[k];
         if (lab->n_entries < 1)
             die(lab, NULL, "the table names no entry point (.entries)");
+        /* vet.sh's rejection reads "lab NAME is about <forbid_about>, so LIBRARY may not be
+         * used"; the colon separates the two in FORBID_<name> */
+        if (lab->forbid_libraries && *lab->forbid_libraries &&
+            (!lab->forbid_about || !*lab->forbid_about))
+            die(lab, NULL, "forbidden libraries (.forbid_libraries) need .forbid_about, what the lab is about instead");
+        if (lab->forbid_libraries && strchr(lab->forbid_libraries, ':'))
+            die(lab, NULL, ".forbid_libraries names libraries only (no ':')");
+        /* the Makefile passes FORBID_<name> to vet.sh inside double quotes */
+        if (lab->forbid_libraries && *lab->forbid_libraries && strpbrk(lab->forbid_about, "\"`\\$\n"))
+            die(lab, NULL, ".forbid_about must be one line without \", `, \\ or $");
         for (int i = 0; i < lab->n_entries; i++)
             if (manifest_check_entry(&lab->entries[i], err, sizeof err))
                 die(lab, &lab->entries[i], err);
     }
 }
 
-/* A make value: '$' and '#' would be read by make. */
-static void put_make_value(const char *v)
+/* Text in a make value: '$' and '#' would be read by make. */
+static void put_make_text(const char *v)
 {
     for (; v && *v; v++) {
         if (*v == '$')
@@ -55,6 +67,12 @@ static void put_make_value(const char *v)
         else
             putchar(*v);
     }
+}
+
+/* A make value, ended by its newline. */
+static void put_make_value(const char *v)
+{
+    put_make_text(v);
     putchar('\n');
 }
 
@@ -67,7 +85,12 @@ static void emit_mk(void)
         for (int i = 0; i < lab->n_entries; i++)
             printf(" %s", lab->entries[i].symbol);
         printf("\nFORBID_%s := ", lab->name);
-        put_make_value(lab->forbid_symbols);
+        if (lab->forbid_libraries && *lab->forbid_libraries) {
+            put_make_text(lab->forbid_libraries);
+            fputs(": ", stdout);
+            put_make_text(lab->forbid_about);
+        }
+        putchar('\n');
         printf("FORBID_PTX_%s := ", lab->name);
         put_make_value(lab->forbid_ptx);
         printf("FORBID_SASS_%s := ", lab->name);

@@ -10,8 +10,9 @@
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
 #                 STUDENT= that is not there: one error line (tests/doctor/run.sh)
-#   test-vet      student objects the build must reject (interposition, the reference, dlopen,
-#                 forbidden libraries), each rejected with a message naming the symbol
+#   test-vet      student objects the build must admit (names of their own like a library's,
+#                 every skeleton and solution) and reject (the reference, dlopen, the emulator's
+#                 internals, forbidden libraries by their use), with a message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
@@ -112,8 +113,12 @@ test-skeletons:
 	    echo "skeletons: labs/skeletons.sha256 matches all $$(wc -l < labs/skeletons.sha256) of them"; \
 	else echo "skeletons: labs/ is not the workbook's committed one here (edited, or no git): its hashes are not checked"; fi
 
-test-vet: | toolkit
-	@NVCC="$(NVCC)" BUILD=$(BUILD) FORBID_PTX_sgemm='$(FORBID_PTX_sgemm)' bash tests/vet/run.sh
+# Every lab's rules, as the build passes them to grader/vet.sh.
+test-vet: $(EMU_REWRITE) | toolkit
+	@NVCC="$(NVCC)" BUILD=$(BUILD) EMU_NVCC="$(EMU_NVCC)" EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) \
+	    CUOBJDUMP=$(CUOBJDUMP) LABS_MK=$(GEN)/labs.mk \
+	    $(foreach n,$(LAB_NAMES),FORBID_$(n)="$(FORBID_$(n))" FORBID_PTX_$(n)='$(FORBID_PTX_$(n))' FORBID_SASS_$(n)='$(FORBID_SASS_$(n))') \
+	    bash tests/vet/run.sh
 
 # The GPU build, with or without a GPU here. Without one, for the two architectures the code
 # tells apart (the oldest, sm_75, and the newest this nvcc knows, with its PTX: the SGEMM

@@ -1,63 +1,152 @@
 #!/usr/bin/env bash
-# run.sh - student objects that grader/vet.sh must reject, and one it must accept.
-#   tests/vet/run.sh     (NVCC and BUILD from the environment)
-# Each case is a small .cu file compiled like a student's; the table says which lab's rules
-# apply and which words the rejection must contain (the offending symbol). Names are free:
-# a student's helper called like a C library, CUDA or grader function is accepted (it is made
-# local, and the grader runs in another process anyway).
+# run.sh - grader/vet.sh judges what a student object uses, never the names it defines: a table
+# of objects it must admit and objects it must reject, with the words the rejection must say.
+#   tests/vet/run.sh [REGEX]   (make test-vet: NVCC, EMU_NVCC, BUILD and every lab's FORBID_*,
+#                               FORBID_PTX_* and FORBID_SASS_* from the environment; REGEX:
+#                               only the rows it matches)
+# Each row is one small student file compiled as the build compiles it, for the GPU (nvcc) or
+# for the CPU emulator (emu-nvcc), vetted with its lab's own rules (grader/labs/*/table.c, as
+# the Makefile passes them), and the verdict it must get. Then a check that vet.sh's list of
+# the emulator's internal names covers the two headers that declare them, and names nothing
+# the emulator's public headers declare.
 set -u
 out=${BUILD:-build}/tests/vet
 mkdir -p "$out"
 here=$(dirname "$0")
 pass=0 fail=0
 
-#      file                       lab          entries      forbidden symbols  forbidden PTX      must contain (- = accepted)
-cases=(
-  "good.cu                        coalescing   coalescing   -                  -                  -"
-  "defines_cuda_timer.cu          coalescing   coalescing   -                  -                  -"
-  "defines_memcpy.cu              coalescing   coalescing   -                  -                  -"
-  "defines_harness_symbol.cu      coalescing   coalescing   -                  -                  -"
-  "calls_reference.cu             coalescing   coalescing   -                  -                  ref_coalescing"
-  "calls_dlopen.cu                coalescing   coalescing   -                  -                  dlopen"
-  "missing_entry.cu               coalescing   coalescing   -                  -                  does-not-define"
-  "uses_cublas.cu                 sgemm        sgemm        cublas|cutlass     -                  cublas"
-  "uses_tensor_cores.cu           sgemm        sgemm        -                  SGEMM_PTX          mma"
-  "uses_mma_sp.cu                 sgemm        sgemm        -                  SGEMM_PTX          mma.sp"
+# mode: gpu (nvcc) or emu (emu-nvcc); file: in tests/vet, or skeleton / solution (the lab's
+# own); verdict: admit or reject; the rest of the line: an extended regex the rejection's
+# first line must match (- for an admitted file).
+#  mode lab          file                           verdict  message
+rows=(
+  "gpu  coalescing   good.cu                        admit    -"
+  "gpu  coalescing   defines_cuda_timer.cu          admit    -"
+  "gpu  coalescing   defines_memcpy.cu              admit    -"
+  "gpu  coalescing   defines_harness_symbol.cu      admit    -"
+  "gpu  streams      names_like_the_driver.cu       admit    -"
+  "gpu  reduction    names_like_cub.cu              admit    -"
+  "gpu  sgemm        names_like_tensor_cores.cu     admit    -"
+  "gpu  streams      skeleton                       admit    -"
+  "gpu  streams      solution                       admit    -"
+  "gpu  reduction    skeleton                       admit    -"
+  "gpu  reduction    solution                       admit    -"
+  "gpu  sgemm        skeleton                       admit    -"
+  "gpu  sgemm        solution                       admit    -"
+  "gpu  coalescing   calls_reference.cu             reject   calls 'ref_coalescing', the reference solution"
+  "gpu  coalescing   calls_dlopen.cu                reject   calls 'dlopen'.*loading code at run time.*libsomething\\.so"
+  "gpu  coalescing   missing_entry.cu               reject   does not define 'coalescing'"
+  "gpu  coalescing   calls_emulator_internal.cu     reject   calls 'cuda_emu::set_checks', an internal of the CPU emulator"
+  "gpu  coalescing   reads_emulator_state.cu        reject   calls 'cuda_emu::(count_flush|g_check)', an internal of the CPU emulator"
+  "gpu  streams      uses_driver.cu                 reject   calls cuMemcpy(HtoD|DtoH) \\(the CUDA driver API\\): lab streams is about .*, so the CUDA driver API may not be used"
+  "gpu  streams      resolves_driver.cu             reject   resolves cuMemcpyHtoD \\(the CUDA driver API\\) at run time through 'cudaGetDriverEntryPointByVersion'"
+  "gpu  streams      get_proc_address.cu            reject   resolves cuMemcpyDtoH \\(the CUDA driver API\\) at run time through 'cuGetProcAddress'"
+  "gpu  reduction    uses_cub.cu                    reject   calls cub::DeviceReduce::Sum \\(CUB, compiled into your file from its headers\\): lab reduction is about writing the sum yourself, so CUB may not be used"
+  "gpu  reduction    uses_cub_block.cu              reject   contains cub::[A-Za-z_:]+, code of CUB compiled from its headers"
+  "gpu  reduction    uses_thrust.cu                 reject   calls thrust::reduce \\(Thrust, compiled into your file from its headers\\)"
+  "gpu  reduction    calls_cub_by_name.cu           reject   calls cub_DeviceReduce_Sum \\(CUB\\)"
+  "gpu  sgemm        uses_cublas.cu                 reject   calls cublas(Create|SetStream|Sgemm) \\(cuBLAS\\): lab sgemm is about writing the matrix product yourself"
+  "gpu  sgemm        dlsym_cublas.cu                reject   calls 'dlopen'.*loading code at run time.*it names libcublas\\.so\\.13, cublasSgemm_v2"
+  "gpu  sgemm        uses_tensor_cores.cu           reject   contains the PTX instruction 'wmma\\."
+  "gpu  sgemm        uses_mma_sp.cu                 reject   contains the PTX instruction 'mma\\.sp"
+  "emu  coalescing   good.cu                        admit    -"
+  "emu  coalescing   skeleton                       admit    -"
+  "emu  coalescing   solution                       admit    -"
+  "emu  streams      names_like_the_driver.cu       admit    -"
+  "emu  streams      solution                       admit    -"
+  "emu  reduction    names_like_cub.cu              admit    -"
+  "emu  reduction    solution                       admit    -"
+  "emu  sgemm        names_like_tensor_cores.cu     admit    -"
+  "emu  sgemm        solution                       admit    -"
+  "emu  reduction    calls_cub_by_name.cu           reject   calls cub_DeviceReduce_Sum \\(CUB\\)"
+  "emu  coalescing   calls_emulator_internal.cu     reject   calls 'cuda_emu::set_checks', an internal of the CPU emulator"
+  "emu  coalescing   reads_emulator_state.cu        reject   calls 'cuda_emu::(count_flush|g_check)', an internal of the CPU emulator"
+  "emu  coalescing   calls_dlopen.cu                reject   calls 'dlopen'"
 )
-# the lab's own rule, from its table (grader/labs/09-sgemm/table.c), as make passes it
-sgemm_ptx=${FORBID_PTX_sgemm:?run it through make test-vet, which passes the rule of lab 09}
-for row in "${cases[@]}"; do
-    read -r file lab entries forbid ptx_forbid want <<<"$row"
-    [ "$forbid" = - ] && forbid=""
-    [ "$ptx_forbid" = - ] && ptx_forbid=""
-    [ "$ptx_forbid" = SGEMM_PTX ] && ptx_forbid=$sgemm_ptx
-    obj=$out/${file%.cu}.o
-    if ! "$NVCC" -c -arch=sm_75 -I"$(echo grader/labs/[0-9][0-9]-$lab)" -Icommon "$here/$file" -o "$obj" 2>"$obj.cc.log"; then
-        echo "FAIL $file: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
+
+# $(echo grader/labs/NN-LAB) and the lab's folder name
+lab_grader() { echo grader/labs/[0-9][0-9]-"$1"; }
+
+for row in "${rows[@]}"; do
+    [ $# -eq 0 ] || grep -qE -- "$1" <<<"$row" || continue
+    read -r mode lab file verdict want <<<"$row"
+    labdir=$(lab_grader "$lab")
+    folder=$(basename "$labdir")
+    case $file in
+    skeleton) src=labs/$folder/$lab.cu ;;
+    solution) src=solutions/$folder/$lab.cu ;;
+    *) src=$here/$file ;;
+    esac
+    name="$mode $lab ${file%.cu}"
+    obj=$out/$mode-$lab-${file%.cu}.o
+    forbid_var=FORBID_$lab ptx_var=FORBID_PTX_$lab sass_var=FORBID_SASS_$lab
+    forbid=${!forbid_var-UNSET} ptx_re="" sass_re="" ptx=""
+    if [ "$forbid" = UNSET ]; then
+        echo "FAIL $name: FORBID_$lab is not set: run it through make test-vet"; fail=$((fail + 1)); continue
     fi
-    ptx=""
-    if [ -n "$ptx_forbid" ]; then
-        ptx=$obj.ptx
-        "$NVCC" -ptx -arch=compute_90 -I"$(echo grader/labs/[0-9][0-9]-$lab)" -Icommon "$here/$file" -o "$ptx" || fail=$((fail + 1))
-    fi
-    msg=$(grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$forbid" "" "$ptx" "$ptx_forbid" 2>&1)
-    rc=$?
-    if [ "$want" = - ]; then
-        if [ $rc -eq 0 ] && nm -g --defined-only "$obj.vetted" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -qvx "$entries"; then
-            echo "FAIL $file: accepted, but helpers were left global"; fail=$((fail + 1))
-        elif [ $rc -eq 0 ]; then
-            echo "ok   $file: accepted"; pass=$((pass + 1))
-        else
-            echo "FAIL $file: rejected: $msg"; fail=$((fail + 1))
+    if [ "$mode" = gpu ]; then
+        if ! "$NVCC" -c -arch=sm_75 -I"$labdir" -Icommon -Isolutions/"$folder" "$src" -o "$obj" 2>"$obj.cc.log"; then
+            echo "FAIL $name: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
+        fi
+        ptx_re=${!ptx_var-} sass_re=${!sass_var-}
+        # the machine-code rule needs cuobjdump (make fetches it where the toolkit lacks it);
+        # without one vet.sh rejects every object of the lab, which test-build covers
+        command -v "${CUOBJDUMP:-cuobjdump}" >/dev/null 2>&1 || [ -x "${CUOBJDUMP:-}" ] || sass_re=""
+        if [ -n "$ptx_re" ]; then
+            ptx=$obj.ptx
+            "$NVCC" -ptx -arch=compute_90 -I"$labdir" -Icommon -Isolutions/"$folder" "$src" -o "$ptx" || fail=$((fail + 1))
         fi
     else
-        [ "$want" = does-not-define ] && want="does not define"
-        if [ $rc -ne 0 ] && grep -q -- "$want" <<<"$msg"; then
-            echo "ok   $file: rejected ($(head -1 <<<"$msg" | sed 's/.*: it /it /'))"; pass=$((pass + 1))
-        else
-            echo "FAIL $file: expected a rejection naming '$want', got rc=$rc: $msg"; fail=$((fail + 1))
+        if ! "$EMU_NVCC" -fPIC -I"$labdir" -Icommon -Isolutions/"$folder" -c "$src" -o "$obj" >"$obj.cc.log" 2>&1; then
+            echo "FAIL $name: did not compile for the emulator"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
         fi
     fi
+    entries=$(sed -n "s/^ENTRY_$lab := *//p" "${LABS_MK:-${BUILD:-build}/gen/labs.mk}")
+    msg=$(CUOBJDUMP=${CUOBJDUMP:-cuobjdump} grader/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$forbid" "$sass_re" "$ptx" "$ptx_re" 2>&1)
+    rc=$?
+    first=$(head -1 <<<"$msg")
+    if [ "$verdict" = admit ]; then
+        if [ $rc -eq 0 ] && nm -g --defined-only "$obj.vetted" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -qvxF -e "${entries// /$'\n'}"; then
+            echo "FAIL $name: admitted, but helpers were left global"; fail=$((fail + 1))
+        elif [ $rc -eq 0 ]; then
+            echo "ok   $name: admitted"; pass=$((pass + 1))
+        else
+            echo "FAIL $name: must be admitted, got rc=$rc: $msg"; fail=$((fail + 1))
+        fi
+    elif [ $rc -eq 1 ] && grep -qE -- "^rejected: your file.*$want" <<<"$first"; then
+        if grep -q 'student\.o\|\.raw\|/' <<<"$first"; then
+            echo "FAIL $name: the rejection names a file of the build: $first"; fail=$((fail + 1))
+        else
+            echo "ok   $name: ${first#rejected: }"; pass=$((pass + 1))
+        fi
+    else
+        echo "FAIL $name: expected rc=1 and a rejection matching '$want', got rc=$rc: $msg"; fail=$((fail + 1))
+    fi
 done
+
+# The emulator's internal names: declared in namespace cuda_emu of these two headers (functions,
+# extern variables, structs and enums at the namespace's top level), all in vet.sh's list; the
+# public headers declare none of them.
+emu_names() {
+    sed -n '/^namespace cuda_emu {/,/^} \/\/ namespace cuda_emu/p' "$@" | grep -v '^ *\(/\*\|\*\|//\)' |
+        sed -nE 's/^(struct|enum class) ([A-Za-z_][A-Za-z0-9_]*).*/\2/p
+                 s/^extern [^;(]*[ *&]([A-Za-z_][A-Za-z0-9_]*);.*/\1/p
+                 s/^(\[\[[a-z]+\]\] )?[A-Za-z_][A-Za-z0-9_:<>, ]*[ *&]([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/p' | sort -u
+}
+listed=$(sed -n '/^    split("set_checks/,/emu_internal\[e\[i\]\]/p' grader/vet.sh | grep -o '"[^"]*"' | tr -d '"' | tr ' ' '\n' | grep . | sort -u)
+internal=$(emu_names common/emu/src/emu_internal.h common/emu/include/cuda_emu/testing.h)
+missing=$(comm -23 <(echo "$internal") <(echo "$listed") | tr '\n' ' ')
+public=$(find common/emu/include -name '*.h' ! -name testing.h -print0 | xargs -0 cat | sed -n '/^namespace cuda_emu {/,/^} \/\/ namespace cuda_emu/p' >"$out/public.h"; emu_names "$out/public.h")
+clash=$(comm -12 <(echo "$public") <(echo "$listed") | tr '\n' ' ')
+if [ -z "$internal" ] || [ -z "$listed" ]; then
+    echo "FAIL emulator internals: no names read (headers: $(echo "$internal" | wc -w), vet.sh: $(echo "$listed" | wc -w))"; fail=$((fail + 1))
+elif [ -n "$missing" ]; then
+    echo "FAIL emulator internals: vet.sh's list lacks $missing(declared in common/emu/src/emu_internal.h or cuda_emu/testing.h): add them"; fail=$((fail + 1))
+elif [ -n "$clash" ]; then
+    echo "FAIL emulator internals: vet.sh's list names $clash, which the emulator's public headers declare: a student's rewritten code calls them"; fail=$((fail + 1))
+else
+    echo "ok   emulator internals: vet.sh lists all $(echo "$internal" | wc -l) names of the two headers, none public"; pass=$((pass + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

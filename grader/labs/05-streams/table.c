@@ -29,8 +29,6 @@ static const lab_entry entries[] = {
      "ppppzip"},
 };
 
-/* The driver API and run-time entry-point lookup would create streams the shim's counters
- * cannot see (grader/labs/05-streams/shim_untrusted.cu). */
 /* ------------------------------------------------------------------------------------------ */
 /* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
 
@@ -71,7 +69,12 @@ const lab_info lab_streams = {
     .title = "Streams: overlap copies and compute",
     .entries = entries,
     .n_entries = (int)(sizeof entries / sizeof entries[0]),
-    .forbid_symbols = "^cu[A-Z]|cudaGetDriverEntryPoint",
+    /* The driver API (a call to a cu* function of libcuda, or one resolved at run time with
+     * cudaGetDriverEntryPoint or cuGetProcAddress) would make streams, copies and launches the
+     * shim's counters cannot see (grader/labs/05-streams/shim_untrusted.cu). Helpers of the
+     * student's own named cu* are theirs (grader/vet.sh judges uses, not names). */
+    .forbid_libraries = "driver",
+    .forbid_about = "overlapping copies and compute with the runtime's streams, which the grader counts",
     /* H200, one bench run: skeleton 0.39, reference 1.00; the ladder steps 4 chunks x 4
      * streams 0.75 and 64 chunks x 2 streams 0.73 fail, 16 chunks x 4 streams 0.96 passes
      * (8 chunks, by the same fill-and-drain arithmetic, about 0.85). */

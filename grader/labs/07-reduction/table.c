@@ -29,14 +29,6 @@ static const lab_entry entries[] = {
      "pplp"},
 };
 
-/* The point of the lab is to write the reduction: a student object that uses CUB or Thrust is
- * rejected at build time (grader/vet.sh searches the names of its global and undefined symbols
- * with this extended regex). Device-wide calls (cub::DeviceReduce::Sum, thrust::reduce) are
- * the target; after inlining their kernels are local symbols that vet.sh does not search, so
- * the regex also matches every CUB (_ZN3cub) and Thrust global symbol those headers leave
- * behind. That rejects cub::BlockReduce too, which is fine here: the tree is the lesson.
- * Tested with CUDA 13.0: a file calling cub::DeviceReduce::Sum (NVTX on or off) and one
- * calling thrust::reduce are both rejected; the skeleton and the reference are admitted. */
 /* ------------------------------------------------------------------------------------------ */
 /* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
 
@@ -74,7 +66,15 @@ const lab_info lab_reduction = {
     .title = "Parallel reduction",
     .entries = entries,
     .n_entries = (int)(sizeof entries / sizeof entries[0]),
-    .forbid_symbols = "DeviceReduce|DeviceSegmentedReduce|DeviceScan|_ZN3cub|_ZGVZN3cub|thrust|cublas",
+    /* The point of the lab is to write the reduction: an object that calls cuBLAS, or holds
+     * CUB's or Thrust's code (header-only: their template instances, kernel stubs and
+     * constants are defined in the object, in namespaces cub:: and thrust::), is rejected at
+     * build time (grader/vet.sh). Including a block-level primitive (cub::BlockReduce) leaves
+     * CUB's namespace-scope constants behind, so it is rejected too, which is fine here: the
+     * tree is the lesson. A kernel of the student's own called DeviceReduceKernel, or a
+     * namespace thrust_like, is theirs. Tested with CUDA 13.0 (tests/vet/run.sh). */
+    .forbid_libraries = "cub thrust cublas",
+    .forbid_about = "writing the sum yourself",
     /* Reference time / student time. Measured on an H200 (labs/07-reduction/README.md): the
      * skeleton runs at 0.09 of the reference, Harris's steps 2-6 (one launch per tree level)
      * at 0.15-0.55, the grid-stride step 7 at 0.97: the mark sits between the last tree-per-

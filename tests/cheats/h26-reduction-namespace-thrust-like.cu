@@ -2,7 +2,8 @@
  * (thrust_like::plus, thrust_like::reduce_kernel, thrust_like::cub_style::warp_sum), a functor
  * struct called cubic_sum and a host helper cublas_free_launch: every word of the lab's
  * forbidden libraries in names the student defines, nothing of theirs used. Two passes: a
- * partial sum per block into the scratch, then one block adds the partials.
+ * partial sum per block into the scratch (float4 loads in a grid-stride loop), then one
+ * block adds the partials.
  * lab: reduction
  * where: emu gpu
  * expect: all-correct=OK
@@ -31,8 +32,14 @@ __global__ void __launch_bounds__(THREADS) reduce_kernel(const float *in, long l
 {
     __shared__ float warps[THREADS / 32];
     float v = 0.0f;
-    for (long long i = blockIdx.x * (long long)THREADS + threadIdx.x; i < n; i += (long long)gridDim.x * THREADS)
-        v = op(v, in[i]);
+    const long long n4 = n / 4, stride = (long long)gridDim.x * THREADS;
+    for (long long i = blockIdx.x * (long long)THREADS + threadIdx.x; i < n4; i += stride) {
+        const float4 x = reinterpret_cast<const float4 *>(in)[i];
+        v = op(v, op(op(x.x, x.y), op(x.z, x.w)));
+    }
+    const long long tail = 4 * n4 + blockIdx.x * (long long)THREADS + threadIdx.x;
+    if (tail < n)
+        v = op(v, in[tail]);
     v = cub_style::warp_sum(v, op);
     if (threadIdx.x % 32 == 0)
         warps[threadIdx.x / 32] = v;
@@ -54,7 +61,7 @@ static unsigned cublas_free_launch(long long n, long long room)
 {
     int sms = 1;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    long long blocks = 8LL * sms, needed = (n + THREADS - 1) / THREADS;
+    long long blocks = 8LL * sms, needed = (n / 4 + THREADS - 1) / THREADS + 1;
     if (blocks > needed)
         blocks = needed;
     if (blocks > room)

@@ -40,9 +40,10 @@ ptx_file=${7:-} ptx_forbidden=${8:-}
 NM=${NM:-nm} OBJCOPY=${OBJCOPY:-objcopy} CUOBJDUMP=${CUOBJDUMP:-cuobjdump}
 CXXFILT=${CXXFILT:-c++filt} READELF=${READELF:-readelf}
 
+# reject WHAT [WHAT TO TRY]: the use found, then what to do about it.
 reject() {
-    echo "rejected: $*" >&2
-    echo "rejected: lab $lab takes your own code and the entry point(s) '$entries'; names of your own never count, only what the file uses. Remove that use and build again." >&2
+    echo "rejected: $1" >&2
+    echo "rejected: ${2:-lab $lab takes your own code and the entry point(s) '$entries'; names of your own never count, only what the file uses. Remove that use and build again.}" >&2
     exit 1
 }
 
@@ -91,7 +92,8 @@ strong=$($NM -g --defined-only "$obj" | awk '$2 ~ /^[TDBRCGSi]$/ {print $3}')
 
 for e in $entries; do
     echo "$defined" | grep -qx -- "$e" ||
-        reject "your file does not define '$e' (extern \"C\", with the contract's signature), which lab $lab calls."
+        reject "your file does not define '$e' (extern \"C\", with the contract's signature), which lab $lab calls." \
+            "lab $lab calls the entry point(s) '$entries': define each as its header declares it."
 done
 
 # One pass over the relocations (which symbols the student's own code refers to, so that a
@@ -317,10 +319,12 @@ if [ -n "$ptx_forbidden" ] && [ -n "$ptx_file" ]; then
 fi
 if [ -n "$sass_forbidden" ]; then
     if ! [ -x "$CUOBJDUMP" ] && ! command -v "$CUOBJDUMP" >/dev/null 2>&1; then
-        reject "your file's machine code cannot be checked for the instructions lab $lab forbids: cuobjdump is missing (install the CUDA toolkit's cuobjdump, or let make fetch it with python3 -m pip)."
+        reject "your file's machine code cannot be checked for the instructions lab $lab forbids: cuobjdump is missing." \
+            "nothing was found against your code: install the CUDA toolkit's cuobjdump, or let make fetch it with python3 -m pip, and build again."
     fi
     sass=$($CUOBJDUMP -sass "$obj" 2>&1) ||
-        reject "cuobjdump could not read your file's machine code: $(echo "$sass" | grep -m1 .)"
+        reject "cuobjdump could not read your file's machine code: $(echo "$sass" | grep -m1 .)" \
+            "nothing was found against your code: check that this toolkit's cuobjdump runs, and build again."
     hit=$(echo "$sass" | grep -E -m1 -o -- "$sass_forbidden" || true)
     [ -z "$hit" ] || reject "your file's machine code contains '$hit' instructions, which lab $lab forbids${about:+: lab $lab is about $about}."
 fi

@@ -262,7 +262,9 @@ endif
 
 # $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
 # headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes
-# back as OBJECT. The caller adds the lab's tools and the command. Hidden wherever they sit
+# back as OBJECT, and the copy of the file it was compiled from as source.cu beside it (the only
+# file make explain and the WHERE hints quote the student's lines from). The caller adds the
+# lab's tools and the command. Hidden wherever they sit
 # (a checkout under /usr/local/src or /opt, a toolkit inside the checkout): the checkout, the
 # solutions, the build, the grading output, the student's own tree (its file is copied in)
 # and what a batch names (GRADER_HIDE: its output and submissions); /proc is closed.
@@ -272,6 +274,7 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
     --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
     --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
+    --get $(call student_rel,$(1)) $(dir $(2))source.cu \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
@@ -447,6 +450,8 @@ student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 #                  file is the reference's own (STUDENT=solutions: make test, make bench),
 #                  the reference's object, compiled with the same flags, is used. A file that
 #                  is gone fails it (student-src-NAME, above).
+#                  Beside it, source.cu: the copy of the file that was compiled (make explain
+#                  and the WHERE hints quote the student's lines from it, and from no other).
 define lab_rules
 $(B_$1)/.grader/$2/harness: $(HARNESS_DEPS_$1) $(B_$1)/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/$(call lab_grader,$2)/table.o
 	@mkdir -p $$(@D)
@@ -463,8 +468,8 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 
 $(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
-	@rm -f $$@ $$@.o $$@.o.raw
-	$$(if $$(call is_ref,$2),cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
+	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
 	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))
@@ -629,15 +634,22 @@ profile-lab-%: runner-%
 	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
 	    $(if $(filter timeline,$(PROFILE_$*)),--timeline) $(if $(filter 1,$(EXPLAIN_SIZE)),--emulator-size)
 
+# What make explain and the WHERE line are told besides the lab's pieces: the copy of the
+# student's file that was compiled (the only file its lines are quoted from) and its name as
+# the student knows it, the reference's source (a student kit has none: no quotes), and the
+# folders no worker may see beside the build's own (GRADER_HIDE).
+explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_src,$(1)) \
+    $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
+
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
-	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/explain/$* \
+	@grader/tools/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
 	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
 
 # make grade's WHERE line (the driver runs it, EMU=1, for a lab whose speed fell short): make
-# explain's count of one call, inside the sandbox, down to the costliest line of the student's file.
-where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(SANDBOX_RUN)
-	@grader/tools/explain.sh $(call tool_args,$*) --source $(call student_src,$*) --out $(BUILD)/where/$* \
-	    --where --sandbox $(SANDBOX_RUN)
+# explain's count of one call, in the sandboxed workers as grading runs them, down to the
+# costliest line of the student's file.
+where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
+	@grader/tools/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/where/$* --where
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

@@ -18,7 +18,9 @@
  *
  * --profile (make profile on a GPU, make explain under the CPU emulator): each speed problem, yours and the reference called once
  * each in a section a profiler can tell apart, or with --timeline FILE their copies and
- * kernels recorded (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
+ * kernels recorded, or with --counts FILE (make explain, make grade's WHERE line; isolation
+ * on) each section counted by the emulator in the implementation's own sandboxed worker and
+ * handed back as data (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
  * sanitize runs the correctness ones). */
 #include "harness.h"
 #include "profile_trusted.h"
@@ -619,6 +621,9 @@ typedef struct options {
     int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
     const char *timeline; /* --profile: record a timeline here instead of profiler sections */
     int emulator_size;    /* --profile: at the problem size the CPU emulator uses (make explain) */
+    const char *counts;   /* --profile: the emulator's counts of each section go here, counted in
+                             the sandboxed workers (make explain); NULL: profiler sections */
+    const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;
@@ -1101,6 +1106,8 @@ static void usage(void)
             "                       --variant NAME=SO ... [--cap S]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
             "                       [--timeline FILE] [--emulator-size]\n"
+            "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
+            "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --list-checks\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
@@ -1127,6 +1134,7 @@ static options parse_options(int argc, char **argv)
         {"require-isolation", no_argument, NULL, 'q'},
         {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
         {"emulator-size", no_argument, NULL, 'e'},
+        {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
     int ch, at = 0;
@@ -1148,6 +1156,8 @@ static options parse_options(int argc, char **argv)
         case 'p': o.profile = 1; break;
         case 't': o.timeline = optarg; break;
         case 'e': o.emulator_size = 1; break;
+        case 'n': o.counts = optarg; break;
+        case 'L': o.worker_log = optarg; break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
         case 'v': {
@@ -1166,7 +1176,8 @@ static options parse_options(int argc, char **argv)
         return o;
     if (o.serve + o.bench + o.profile != 1 || !o.worker || !o.reference_so ||
         ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
-        ((o.profile || o.no_guards) && o.isolate))
+        /* profilers follow one process; the emulator's counts come from sandboxed workers */
+        (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate))
         usage();
     return o;
 }
@@ -1199,8 +1210,15 @@ int main(int argc, char **argv)
     char why[256];
     workers_hide(&o.hidden);
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
-    if (o.profile) { /* under the emulator: make explain's counted ranges */
-        const int status = profile_run(o.timeline, o.emulator_size, &d);
+    if (o.profile && o.counts && !workers_isolated()) { /* never student code in this process */
+        fprintf(stderr, "harness: the CPU emulator counts student code only in the grader's "
+                        "sandbox, and this machine cannot give it one: %s (make doctor says more)\n",
+                why);
+        workers_shutdown();
+        return 3;
+    }
+    if (o.profile) { /* a profiler's sections, or (under the emulator) make explain's counts */
+        const int status = profile_run(o.timeline, o.counts, o.worker_log, o.emulator_size, &d);
         workers_shutdown();
         return status;
     }

@@ -28,7 +28,11 @@ typedef enum proto_op {
     PROTO_CALL = 1, /* run call[0..n_calls) in order on the worker's stream, then synchronize */
     PROTO_NULL,     /* launch one empty kernel and synchronize: the path's own cost */
     PROTO_FORGET,   /* unmap buf[0..n_bufs): the harness is about to free them */
-    PROTO_QUIT      /* exit */
+    PROTO_QUIT,     /* exit */
+    PROTO_COUNT_BEGIN, /* make explain, under the CPU emulator: count what the next commands
+                          run (cudaProfilerStart) into the one descriptor passed with this
+                          command, a file of the harness's that the harness reads back as data */
+    PROTO_COUNT_END    /* stop counting (cudaProfilerStop writes the counts) and close it */
 } proto_op;
 
 typedef enum proto_buf_kind {

@@ -14,6 +14,7 @@
 #else
 #include <cuda.h>
 #endif
+#include <cuda_profiler_api.h>
 #include <errno.h>
 #include <iostream>
 #include <stdio.h>
@@ -258,6 +259,7 @@ extern "C" int shim_serve(int sock)
     cudaStream_t s;
     cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     static proto_cmd c; /* 6 KB: not on a thread's stack */
+    int count_fd = -1;  /* between PROTO_COUNT_BEGIN and PROTO_COUNT_END: where counts go */
     for (;;) {
         int fds[PROTO_MAX_BUFS], n_fds = 0;
         if (recv_full(sock, &c, sizeof c, fds, PROTO_MAX_BUFS, &n_fds) != 0)
@@ -291,6 +293,26 @@ extern "C" int shim_serve(int sock)
             reply(sock, e != cudaSuccess ? e : f, "");
             break;
         }
+        case PROTO_COUNT_BEGIN: /* the emulator writes to the harness's descriptor, by number */
+            if (e == cudaSuccess && n_fds == 1 && count_fd < 0) {
+                char number[16];
+                count_fd = fds[0];
+                fds[0] = -1;
+                snprintf(number, sizeof number, "%d", count_fd);
+                setenv("CUDA_EMU_COUNT_FD", number, 1);
+                e = cudaProfilerStart();
+            }
+            reply(sock, e, "");
+            break;
+        case PROTO_COUNT_END:
+            if (e == cudaSuccess && count_fd >= 0)
+                e = cudaProfilerStop();
+            if (count_fd >= 0)
+                close(count_fd);
+            count_fd = -1;
+            unsetenv("CUDA_EMU_COUNT_FD");
+            reply(sock, e, "");
+            break;
         case PROTO_QUIT:
             return 0;
         default:

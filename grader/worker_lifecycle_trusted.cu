@@ -346,10 +346,12 @@ void worker_start(int impl)
         p.uid = uid;
         sandbox_enter(&p);
         char *argv[] = {W.exe, w->so, (char *)"3", NULL};
-        /* Only what a CUDA program needs from the environment: no seed, no grader state. */
+        /* Only what a CUDA program needs from the environment: no seed, no grader state
+         * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
+         * GPU_PROFILE sets it). */
         const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
                               "ASAN_OPTIONS", "UBSAN_OPTIONS",
-                              "TSAN_OPTIONS", "CUDA_DEVICE_ORDER"};
+                              "TSAN_OPTIONS", "CUDA_DEVICE_ORDER", "CUDA_EMU_SMS"};
         char *envp[18];
         int ne = 0;
         static char kept[16][1024];

@@ -229,3 +229,26 @@ void workers_batch_end(void)
     for (int impl = 0; impl < MAX_IMPLS; impl++)
         send_batch(impl);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Counting (make explain)                                                                     */
+
+/* One command without calls: `op`, with descriptor `fd` passed along when it is not -1. */
+static void send_op(int impl, uint32_t op, int fd)
+{
+    static proto_cmd c;
+    memset(&c, 0, sizeof c);
+    c.magic = PROTO_MAGIC;
+    c.op = op;
+    proto_reply r;
+    worker_exchange(worker_slot(impl), &c, fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0, &r);
+}
+
+void workers_count_begin(int impl, int fd)
+{
+    if (W.inprocess)
+        fatal("counting needs the implementation in a worker process of its own");
+    send_op(impl, PROTO_COUNT_BEGIN, fd);
+}
+
+void workers_count_end(int impl) { send_op(impl, PROTO_COUNT_END, -1); }

@@ -75,6 +75,13 @@ void workers_force_inprocess(int on);
 /* 1 when calls run in this process (the fallback, or forced for the bench). */
 int workers_inprocess(void);
 
+/* make explain, under the CPU emulator: the emulator in implementation impl's worker counts
+ * what its calls run from workers_count_begin to workers_count_end, and writes it to `fd`
+ * (passed to the worker; the caller keeps its own copy and reads what was written as data:
+ * a process that holds student code wrote it). Isolated workers only. */
+void workers_count_begin(int impl, int fd);
+void workers_count_end(int impl);
+
 /* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
  * worker the first time a call names it, unmapped there before it is freed. */
 void *workers_device_alloc(size_t bytes);

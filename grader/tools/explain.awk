@@ -12,6 +12,15 @@
 # <tab> amount <tab> detail <tab> call: common/emu/src/count.cpp). See explain.sh.
 # Where the table has a timeline row, the copy and compute engines' timeline of each call, from
 # its op lines: timeline.awk, which explain.sh loads before this file, schedules and draws it.
+# The counts are data from the sandboxed workers: counts.awk (loaded first) takes a row only
+# when its numbers are numbers, and renders every text of a row that is shown (a file or kernel
+# name) visible. A source line is quoted only from the file that was compiled, by line number:
+# yours from -v source=FILE (the copy of your file the compile sandbox built; a row counts as
+# yours when its file is named source_name, as you named it), the reference's from -v
+# ref_source=FILE (named ref_name), the lab's public headers' from -v header_dir=DIR (the
+# files named in -v headers="a.h b.cuh"); a row of any other file is shown without its line, and
+# no path a row names is ever opened.
+#   -v shown=PATH: your file as you know it (the WHERE line's place).
 #   -v timeline_out=FILE: that schedule, one line per copy or kernel (timeline_write).
 #   -v gpu=KEY -v gpu_name=NAME: the SM count is that GPU's (make explain GPU_PROFILE=KEY).
 #   -v where=1: one line instead of the tables, the place in your file that costs the most
@@ -19,22 +28,12 @@
 #       lesson's own counter first (branches, waves, loads in flight), then the memory access
 #       furthest over its ideal; nothing when no counter is far from the ideal and the reference.
 #
-#   awk -F'\t' -v table=T -v label=L -v source=FILE -v lab=NN-name [-v gpu=KEY -v gpu_name=NAME]
-#       [-v timeline_out=FILE] -f timeline.awk -f explain.awk sections counts
+#   LC_ALL=C awk -F'\t' -v table=T -v label=L -v source=FILE -v source_name=NAME
+#       [-v ref_source=FILE -v ref_name=NAME] [-v header_dir=DIR -v headers=NAMES] -v shown=PATH
+#       -v lab=NN-name [-v gpu=KEY
+#       -v gpu_name=NAME] [-v timeline_out=FILE] -f counts.awk -f timeline.awk -f explain.awk
+#       sections counts
 
-function base(path) { sub(/.*\//, "", path); return path }
-# The text of line N of FILE, trimmed to fit a row ("" if FILE cannot be read).
-function source_line(file, n,    line, i, r) {
-    if (file == "" || (file, n) in text_cache) return text_cache[file, n]
-    i = 0
-    while ((r = (getline line < file)) > 0)
-        if (++i == n) break
-    close(file)
-    if (r <= 0) line = ""
-    gsub(/^[ \t]+|[ \t]+$/, "", line)
-    if (length(line) > 60) line = substr(line, 1, 57) "..."
-    return text_cache[file, n] = line
-}
 function ratio(a, b) { return b > 0 ? sprintf("%.1f", a / b) : "-" }
 function percent(a, b) { return b > 0 ? sprintf("%.0f%%", 100 * a / b) : "-" }
 # Divergent executions of a whole call: "N of M (P%)", with a finer percentage below 1%.
@@ -42,7 +41,7 @@ function divergent_text(d, e) {
     return d " of " e " (" percent_fine(d, e) ")"
 }
 # Prints the rows of section S: one per source line and counter, then the whole call.
-function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, order, unit) {
+function print_section(s, who,    k, n, i, parts, key, loc, rows, order, unit) {
     n = 0
     for (k in req) {
         split(k, parts, SUBSEP)
@@ -61,9 +60,9 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
         split(order[i], parts, SUBSEP)
         loc = parts[2]
         unit = parts[3] == "shared" ? "wavefronts" : "sectors"
-        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", loc, parts[3] " " parts[4] ", " parts[5] " B",
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", visible(loc), parts[3] " " parts[4] ", " parts[5] " B",
             req[order[i]], ratio(units[order[i]], req[order[i]]), ratio(ideal[order[i]], req[order[i]]),
-            ratio(lanes[order[i]], req[order[i]]), text_of(loc, file_hint)
+            ratio(lanes[order[i]], req[order[i]]), text_of(loc, who)
         rows++
     }
     if (rows == 0 && nkinds > 0) printf "  (no access of the kinds this lab looks at)\n"
@@ -74,21 +73,21 @@ function print_section(s, who, file_hint,    k, n, i, parts, key, loc, rows, ord
             kinds[k] ~ /^shared/ ? "wavefronts" : "sectors", ratio(tunits[key], treq[key]),
             ratio(tideal[key], treq[key]), treq[key]
     }
-    if ("branch" in wanted) print_branches(s, file_hint)
+    if ("branch" in wanted) print_branches(s, who)
     if ("waves" in wanted) print_waves(s)
-    if ("loads in flight" in wanted) print_inflight(s, file_hint)
+    if ("loads in flight" in wanted) print_inflight(s, who)
     if ("timeline" in wanted) timeline_print(s)
 }
 # The branches of section S, one row per source line, and the whole call's.
-function print_branches(s, file_hint,    n, i, parts, order) {
+function print_branches(s, who,    n, i, parts, order) {
     n = by_line(bexec, s, order)
     if (n == 0) { printf "  (no branch in the kernels)\n"; return }
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line", "branch", "runs", "divergent", "lanes", "in"
     for (i = 1; i <= n; i++) {
         split(order[i], parts, SUBSEP)
-        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", parts[2], "condition", bexec[order[i]],
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", visible(parts[2]), "condition", bexec[order[i]],
             bdiv[order[i]], ratio(blanes[order[i]], bexec[order[i]]),
-            ratio(bin[order[i]], bent[order[i]]), text_of(parts[2], file_hint)
+            ratio(bin[order[i]], bent[order[i]]), text_of(parts[2], who)
     }
     printf "  whole call, branches:     lanes in %s of 32 when a body runs; divergent: %s\n",
         ratio(tbin[s], tbent[s]), divergent_text(tbdiv[s], tbexec[s])
@@ -113,15 +112,15 @@ function line_key(k,    p, f, l) {
     return sprintf("%s:%08d", f, l)
 }
 # The loads a thread had in flight before each store of section S, one row per store's line.
-function print_inflight(s, file_hint,    n, i, parts, order) {
+function print_inflight(s, who,    n, i, parts, order) {
     n = by_line(fruns, s, order)
     if (n == 0) { printf "  (no store after a load)\n"; return }
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line (a store)", "loads in flight", "stores", "loads", "bytes", "most"
     for (i = 1; i <= n; i++) {
         split(order[i], parts, SUBSEP)
-        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", parts[2], "before it", fruns[order[i]],
+        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", visible(parts[2]), "before it", fruns[order[i]],
             ratio(floads[order[i]], fruns[order[i]]), ratio(fbytes[order[i]], fruns[order[i]]),
-            fmost[order[i]], text_of(parts[2], file_hint)
+            fmost[order[i]], text_of(parts[2], who)
     }
     printf "  whole call, loads in flight: %s bytes a thread before a store (%s loads; the most %d bytes)\n",
         ratio(tfbytes[s], tfruns[s]), ratio(tfloads[s], tfruns[s]), tfmost[s]
@@ -140,7 +139,7 @@ function print_waves(s,    i) {
     if (nlaunch[s] == 0) { printf "  (no kernel launched)\n"; return }
     for (i = 1; i <= nlaunch[s]; i++)
         printf "  launch %s: %s\n         (%d threads a block, %d registers a thread, %d B of shared memory a block)\n",
-            lname[s, i], waves_text(s, i), lthreads[s, i], lregs[s, i], lshared[s, i]
+            visible(lname[s, i]), waves_text(s, i), lthreads[s, i], lregs[s, i], lshared[s, i]
 }
 # Section S's waves, each launch's, in a few words: "2 waves, the last 25% full".
 function waves_short(s,    i, t, w) {
@@ -183,14 +182,17 @@ function sort_key(k,    p, f, l) {
     f = p[2]; l = f; sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
     return sprintf("%s:%08d:%s %s:%04d:%08.1f", f, l, p[3], p[4], p[5], p[6])
 }
-# The source text of LOC (file:line): from FILE_HINT when it is that file, else LOC's own path.
-function text_of(loc, file_hint,    f, l) {
-    f = loc; l = loc
-    sub(/:[0-9]+$/, "", f); sub(/.*:/, "", l)
-    if (file_hint != "" && base(file_hint) == base(f)) return source_line(file_hint, l + 0)
-    f = path[loc]; sub(/:[0-9]+$/, "", f)
-    return source_line(f, l + 0)
+# The source text of LOC (file:line) in a section of WHO, rendered visible: line N of a file
+# that was compiled, when LOC names it: yours (your file as the compile sandbox built it), the
+# reference's source, or one of the lab's public headers; "" for any other file, never opened.
+function text_of(loc, who,    f) {
+    f = loc_file(loc)
+    if (who == "yours" && own(loc)) return quote("yours", loc_line(loc))
+    if (who != "yours" && ref_name != "" && f == ref_name) return quote("reference", loc_line(loc))
+    return ("header " f) in quoted_n ? quote("header " f, loc_line(loc)) : ""
 }
+# Whether LOC (file:line, the file's folders dropped) is a line of your own file.
+function own(loc) { return source_name != "" && loc_file(loc) == source_name }
 
 BEGIN {
     while ((getline line < table) > 0) {
@@ -204,6 +206,10 @@ BEGIN {
         kinds[++nkinds] = f[1]
     }
     close(table)
+    quotable("yours", source)
+    quotable("reference", ref_source)
+    n_headers = split(headers, header_names, " ")
+    for (h = 1; h <= n_headers; h++) quotable("header " header_names[h], header_dir "/" header_names[h])
 }
 FILENAME == ARGV[1] {
     if ($1 ~ /^section /) {
@@ -213,13 +219,13 @@ FILENAME == ARGV[1] {
     }
     next
 }
+!count_row_ok() { next } # not a count as the emulator writes one: left out
 $1 ~ /^loads / {
     if (!("loads in flight" in wanted)) next
     s = $1; sub(/^loads /, "", s)
     loc = $2
     sub(/^.*\//, "", loc)
     if (loc !~ /:[0-9]+$/) loc = "(no line info)"
-    path[loc] = $2
     k = s SUBSEP loc
     fruns[k] += $3; floads[k] += $4; fbytes[k] += $5; if ($6 > fmost[k]) fmost[k] = $6
     tfruns[s] += $3; tfloads[s] += $4; tfbytes[s] += $5; if ($6 > tfmost[s]) tfmost[s] = $6
@@ -246,7 +252,6 @@ $1 ~ /^range / && $3 == "branch" {
     loc = $2
     sub(/^.*\//, "", loc)
     if (loc !~ /:[0-9]+$/) loc = "(no line info)"
-    path[loc] = $2
     k = s SUBSEP loc
     bexec[k] += $6; blanes[k] += $7; bdiv[k] += $8; bent[k] += $9; bin[k] += $10
     tbexec[s] += $6; tbdiv[s] += $8; tbent[s] += $9; tbin[s] += $10
@@ -259,7 +264,6 @@ $1 ~ /^range / {
     loc = $2
     sub(/^.*\//, "", loc) # file name and line: the folders differ between builds
     if (loc !~ /:[0-9]+$/) loc = "(no line info)" # a prebuilt reference carries none
-    path[loc] = $2
     # One row per line, counter and width, and per cost: a line that reads a row and a column
     # keeps its two kinds of request apart; the instructions an unrolled loop made join.
     k = s SUBSEP loc SUBSEP $3 SUBSEP $4 SUBSEP $5 SUBSEP sprintf("%.1f", $6 > 0 ? $8 / $6 : 0)
@@ -281,7 +285,7 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
             if (yd <= 2 * rd) continue
             for (k in bexec) {
                 split(k, parts, SUBSEP)
-                if (parts[1] != s || parts[2] == "(no line info)") continue
+                if (parts[1] != s || !own(parts[2])) continue
                 if (bdiv[k] < 0.1 * bexec[k] || bdiv[k] <= best) continue
                 best = bdiv[k]; bestk = k; bests = r
             }
@@ -307,7 +311,7 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
                 # a last wave under half full, and a material share of the launch (8 waves or fewer)
                 if (v >= 2 && v <= 8 && t < 0.5) {
                     printf "your launch of %s: %s: for the last wave most SMs idle (the reference: %s)\n",
-                        lname[s, n], waves_text(s, n), r != "" ? waves_short(r) : "-"
+                        visible(lname[s, n]), waves_text(s, n), r != "" ? waves_short(r) : "-"
                     return 1
                 }
             }
@@ -322,7 +326,7 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
             best = -1
             for (k in fruns) {
                 split(k, parts, SUBSEP)
-                if (parts[1] != s || parts[2] == "(no line info)") continue
+                if (parts[1] != s || !own(parts[2])) continue
                 if (fruns[k] > best) { best = fruns[k]; bestk = k }
             }
             if (best < 0) continue
@@ -352,7 +356,7 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
     best = 0
     for (k in req) {
         split(k, parts, SUBSEP)
-        if (who[parts[1]] != "yours" || parts[2] == "(no line info)") continue
+        if (who[parts[1]] != "yours" || !own(parts[2])) continue
         if (units[k] < 1.5 * ideal[k] || units[k] - ideal[k] <= best) continue
         best = units[k] - ideal[k]; bestk = k
     }
@@ -365,15 +369,10 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
     }
     return 0
 }
-# LOC (file:line) as a path the student knows: their own file's, else the line as counted.
-function place(loc,    l) {
-    l = loc; sub(/.*:/, "", l)
-    if (source != "" && base(source) == base(loc_file(loc))) return source ":" l
-    return loc
-}
-function loc_file(loc,    f) { f = loc; sub(/:[0-9]+$/, "", f); return f }
+# LOC (file:line of your own file: the WHERE line names no other) as you know the file.
+function place(loc) { return visible(shown != "" ? shown : loc_file(loc)) ":" loc_line(loc) }
 function quoted(loc,    t) {
-    t = text_of(loc, source)
+    t = text_of(loc, "yours")
     return t == "" ? "" : " (" t ")"
 }
 # D of E as a percentage, finer below 1%: "0.01%".
@@ -399,11 +398,11 @@ END {
         if (who[s] == "yours")
             printf "\n== %s, problem %s (%s)\n", task[s], size[s], "one call each, at the emulator's size"
         if (who[s] == "yours") {
-            printf "%s%s:\n", label, ""
-            print_section(s, who[s], source)
+            printf "%s:\n", visible(label)
+            print_section(s, "yours")
         } else {
             printf "the reference:\n"
-            print_section(s, who[s], "")
+            print_section(s, "reference")
             if (i > 1 && who[sections[i - 1]] == "yours") compare(sections[i - 1], s)
         }
     }

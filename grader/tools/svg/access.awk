@@ -3,8 +3,13 @@
 # lanes over the 32-byte sectors they touch; a shared one as its lanes over the 32 banks, each
 # bank's different words stacked (one pass of the shared-memory pipe serves one word per bank).
 #
-#   awk -F'\t' -f prelude.awk -f access.awk -v kinds="global load,global store" [-v source=FILE]
-#       [-v who=yours|reference] sections.txt counts.tsv >OUT.svg
+#   LC_ALL=C awk -F'\t' -f ../counts.awk -f prelude.awk -f access.awk -v kinds="global load,global store"
+#       [-v source=FILE -v source_name=NAME] [-v who=yours|reference] sections.txt counts.tsv >OUT.svg
+#
+# The counts are data from a sandboxed worker (counts.awk takes only well-formed rows); the line
+# quoted above the picture is line N of SOURCE (the file that was compiled) when the request's
+# row names SOURCE_NAME, never a line of a path a row names; every text drawn is xml_text(), so
+# the SVG is well-formed XML whatever a student named or wrote.
 #
 # Reads the harness's section lines and the emulator's request lines (request N <tab> file:line
 # <tab> global|shared <tab> load|store <tab> bytes <tab> sectors|wavefronts <tab> 32 lanes, each
@@ -13,18 +18,6 @@
 # counters KINDS. Prints the SVG, and on stderr one line saying what it shows; prints nothing when
 # no request of those kinds was counted.
 
-function base(p) { sub(/.*\//, "", p); return p }
-function esc(s) { gsub(/&/, "\\&amp;", s); gsub(/</, "\\&lt;", s); gsub(/>/, "\\&gt;", s); return s }
-# The text of line N of FILE, trimmed ("" if it cannot be read).
-function source_line(file, n,    got, i, r) {
-    if (file == "") return ""
-    i = 0
-    while ((r = (getline got < file)) > 0) if (++i == n) break
-    close(file)
-    if (r <= 0) return ""
-    gsub(/^[ \t]+|[ \t]+$/, "", got)
-    return length(got) > 80 ? substr(got, 1, 77) "..." : got
-}
 # What LANES lanes of BYTES bytes cost on consecutive words: sectors, or wavefronts if SHARED.
 function ideal_cost(lanes, bytes, shared) {
     return shared ? int((lanes * bytes + 127) / 128) : int((lanes * bytes + 31) / 32)
@@ -136,13 +129,13 @@ function panel_height(shared,    d) {
     return 66 + (d > 0 ? d : 1) * (d > 8 ? 8 : 16) + 40
 }
 function panel(y, title, cost, shared) { return shared ? banks_panel(y, title, cost) : sectors_panel(y, title) }
-function loc_file(l) { sub(/:[0-9]+$/, "", l); return l }
 
 BEGIN { if (who == "") who = "yours"; n = split(kinds, k, ","); for (i = 1; i <= n; i++) wanted[k[i]] = 1 }
 FILENAME == ARGV[1] {
     if ($1 ~ /^section / && $4 == who && chosen_range == "") { chosen_range = $1; sub(/^section /, "", chosen_range) }
     next
 }
+!count_row_ok() { next } # not a count as the emulator writes one: left out
 $1 ~ /^range / { # requests per instruction: between equally bad lines, the busier one
     r = $1; sub(/^range /, "", r)
     if (r == chosen_range) busy[$2, $3, $4] += $6
@@ -165,7 +158,8 @@ END {
     space = f[3]; op = f[4]; cost = f[6]; shared = space == "shared"
     unit = shared ? "wavefronts" : "sectors"
     ln = where; sub(/.*:/, "", ln)
-    code = (source != "" && base(source) == base(loc_file(loc))) ? source_line(source, ln + 0) : ""
+    quotable("yours", source)
+    code = (source_name != "" && base(loc_file(loc)) == source_name) ? quote("yours", ln + 0) : ""
     # the ideal panel's lanes, then the request's (the picture's height needs both)
     nl = lanes_of(f[7]); size_max = 0
     for (l = 0; l < 32; l++) if (size[l] > size_max) size_max = size[l]
@@ -173,13 +167,13 @@ END {
     make_ideal(); h_ideal = panel_height(shared)
     lanes_of(f[7]); h_yours = panel_height(shared)
     head(900, 70 + h_yours + 10 + h_ideal)
-    text(12, 22, esc("One warp's " space " " op " at " where ": " cost " " (cost == 1 ? substr(unit, 1, length(unit) - 1) : unit) \
+    text(12, 22, xml_text("One warp's " space " " op " at " where ": " cost " " (cost == 1 ? substr(unit, 1, length(unit) - 1) : unit) \
         (cost > ideal ? " where " ideal " would do" : ", the ideal")), "font-size=\"15\" font-weight=\"bold\"")
-    if (code != "") text(12, 42, esc(code), "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"")
+    if (code != "") text(12, 42, xml_text(code), "font-family=\"DejaVu Sans Mono, monospace\" font-size=\"11\"")
     panel(70, "as " (who == "yours" ? "your code issues it" : "the code issues it") ": its costliest request, lane by lane", cost, shared)
     make_ideal()
     panel(70 + h_yours + 10, "ideal: the same " nl " lanes on consecutive words", ideal, shared)
     foot()
-    printf "%s %s at %s: %d %s for %d lanes (ideal %d)\n", space, op, where, cost,
+    printf "%s %s at %s: %d %s for %d lanes (ideal %d)\n", space, op, visible(where), cost,
         cost == 1 ? substr(unit, 1, length(unit) - 1) : unit, nl, ideal > "/dev/stderr"
 }

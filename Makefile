@@ -577,6 +577,7 @@ bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$
 $(foreach n,$(LAB_NAMES),$(eval bench-steps-$(n): $(call steps_pieces,$(n)) ;))
 
 bench: $(DRIVER)
+	@$(call need_own_tree,the grader (CUDA events time it there),To time that tree's code beside the reference in the sandbox: make grade STUDENT=$(STUDENT); or read it and copy it into your labs/ first.)
 ifneq ($(MODE),gpu)
 	@echo "make bench times kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2
 	@exit 2
@@ -607,7 +608,22 @@ tool_args = --lab $(call lab_dir,$(1)) --harness $(LABB)/$(1)/harness --worker $
 
 need_gpu = $(if $(filter gpu,$(MODE)),,echo "make $@ runs your kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2; exit 2)
 
+# make bench, profile and sanitize run the code in the harness's own process, outside the
+# grader's sandbox: a profiler, a sanitizer and CUDA events follow one process, and cannot reach
+# into a sandboxed worker. So they run only code of this checkout that is yours or the
+# workbook's: your labs/ (on your own account, as any program you write), solutions/ and the
+# GPU tests' planted bugs (tests/gpu/). Another tree (a classmate's, a submission) is refused
+# with what to run instead; make grade and make explain run any tree's code only in the
+# sandbox. (Paths resolved: no link leads out.)
+own_trees := $(foreach d,labs solutions tests/gpu,$(realpath $(d)) $(realpath $(d))/%)
+own_tree = $(filter $(own_trees),$(realpath $(STUDENT)))
+define need_own_tree
+$(if $(own_tree),,echo "make $@ runs the code outside the grader's sandbox, in one process with $(1), so it runs only" >&2; \
+    echo "your own labs/ (or the workbook's solutions/ and tests/gpu/), not STUDENT=$(STUDENT). $(2)" >&2; exit 2)
+endef
+
 profile: $(DRIVER)
+	@$(call need_own_tree,Nsight Compute (a profiler cannot follow code into the sandbox),The same mechanism counted on the CPU emulator inside the sandbox: make explain STUDENT=$(STUDENT); or read the code and copy it into your labs/ first.)
 	@$(need_gpu)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2; fi; \
@@ -622,6 +638,7 @@ explain: $(DRIVER)
 	    $(MAKE) -s --no-print-directory explain-lab-$$labs EMU=1
 
 sanitize: $(DRIVER)
+	@$(call need_own_tree,compute-sanitizer (it cannot follow code into the sandbox),Its correctness cases inside the sandbox: make grade STUDENT=$(STUDENT) (with no GPU or EMU=1 the emulator reports out-of-bounds accesses and races); or read the code and copy it into your labs/ first.)
 	@$(need_gpu)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    $(MAKE) -s --no-print-directory $$(printf 'runner-%s ' $$labs) || exit 2; \

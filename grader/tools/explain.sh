@@ -53,25 +53,32 @@ fi
 # each section and writes the counts to a file the harness handed it; the harness copies them
 # into counts.tsv as data (grader/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
+# Memory: as in grading, a worker is first in line for the kernel's out-of-memory killer; and
+# since each emulated process keeps its memory through AddressSanitizer's allocator, its limit
+# on resident memory ends any of them (a worker, or the harness) that holds more than
+# count_mem_mib: twice the emulated device's 2 GiB, where a call at the emulator's size needs
+# a few hundred MiB.
+count_mem_mib=4096
 count_calls() {
     set -- --checkout . --solutions solutions --labdir "${reference%/*/*}" \
         --student-objs "${student%/*/*}" --logs "$out"
     old_ifs=$IFS IFS=$nl
     for d in $hide; do set -- "$@" --hide "$d"; done
     IFS=$old_ifs
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$count_mem_mib:detect_leaks=0" \
     "$harness" --profile --isolation on --counts "$out/counts.tsv" --worker-log "$out/workers.log" \
         --worker "$worker" --student "$student" --reference "$reference" "$@" \
         >"$out/sections.txt" 2>"$out/harness.log"
 }
-# The last lines of a log that student code may have written to, as data (counts.awk's visible).
-show_tail() { tail -n "$1" "$2" 2>/dev/null | LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | sed 's/^/  | /' >&2; }
+# Lines of a log that student code may have written to, shown as data (counts.awk's visible).
+show_lines() { LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | sed 's/^/  | /' >&2; }
 rm -f "$out/workers.log"
 if ! count_calls; then
     echo "make explain: the calls failed under the emulator; what the harness said:" >&2
-    show_tail 4 "$out/harness.log"
-    if [ -s "$out/workers.log" ]; then
-        echo "and what the code printed (the end of $out/workers.log):" >&2
-        show_tail 6 "$out/workers.log"
+    grep -E '^(profile|harness|cuda-emu): ' "$out/harness.log" | tail -n 4 | show_lines
+    if [ -s "$out/workers.log" ]; then # (less a memory map that a sanitizer's report adds)
+        echo "and the end of what the code's process printed ($out/workers.log):" >&2
+        grep -v '^[[:space:]]*0x[0-9a-f]*-0x' "$out/workers.log" | tail -n 6 | show_lines
     fi
     echo "Run make grade LAB=${lab#*-} first: it says what is wrong with the code." >&2
     exit 2

@@ -183,4 +183,38 @@ static inline int patch_import(void *any_local_address, const char *name, void *
     patch_target = any_local_address, patch_name = name, patch_fn = fn;
     return dl_iterate_phdr(patch_scan, NULL);
 }
+
+/* For the cases that attack make grade's WHERE line (c45-c54). Under the emulator the line names
+ * the costliest line of the student's file in one counted call of the speed problem; in lab 01
+ * that call is the only one with 8191 columns (no correctness check has as many), so an attack
+ * can wait for it (where_run) and leave every graded call honest. The WHERE line then says what
+ * happened: each kernel below recomputes column 0 one thread per row (a sector per lane, 32
+ * where 4 would do: nothing else of an honest call costs as much), on a line that reads "counted
+ * here" (the attack failed, and the count named this file's own line) or "attack worked". */
+static inline int where_run(int cols) { return cols == 8191; }
+
+static __global__ void where_blocked_kernel(float *out, const float *in, const float *scale,
+                                            const float *bias, int rows, int cols)
+{
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) /* counted here: the attack did not work */ out[(size_t)r * cols] = in[(size_t)r * cols] * scale[r] + bias[r];
+}
+
+static __global__ void where_worked_kernel(float *out, const float *in, const float *scale,
+                                           const float *bias, int rows, int cols)
+{
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r < rows) /* attack worked */ out[(size_t)r * cols] = in[(size_t)r * cols] * scale[r] + bias[r];
+}
+
+/* The honest result, then the line that tells whether `worked`. */
+static inline void where_says(int worked, float *out, const float *in, const float *scale,
+                              const float *bias, int rows, int cols, cudaStream_t s)
+{
+    honest_coalescing(out, in, scale, bias, rows, cols, s);
+    if (worked)
+        where_worked_kernel<<<(rows + 31) / 32, 32, 0, s>>>(out, in, scale, bias, rows, cols);
+    else
+        where_blocked_kernel<<<(rows + 31) / 32, 32, 0, s>>>(out, in, scale, bias, rows, cols);
+}
 #endif

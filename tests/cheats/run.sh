@@ -37,12 +37,17 @@
 #   expect: not-tamper-proof    results.json's tamper_proof is false and the terminal's NOTE
 #                               says the run is not tamper-proof
 #   expect: report-lacks=REGEX  neither the terminal nor results.json matches (a forged label)
+#   expect: where=REGEX         the lab's WHERE line (results.json's `where`, make grade's hint
+#                               under the speed check) matches
+#   expect: where-lacks=REGEX   neither that line nor anything the grader printed matches
 # `isolation: off` grades the case with GRADER_ISOLATION=off: student code in the harness's own
 # process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
 # attacks on what the grader labels, whose code harms nothing beyond its own grading: the
 # tree's fingerprint is still compared.
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
-# `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe.
+# `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
+# makes a named pipe at that path (from the checkout's top) while the case is graded, for a
+# case that names one.
 # Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -133,9 +138,12 @@ for c in "${selected[@]}"; do
     tree=$work/$name/tree
     isolation=$(field isolation "$f")
     fingerprint >"$work/$name.before"
+    fifo_at=$(field fifo-at "$f")
+    [ -z "$fifo_at" ] || { mkdir -p "$(dirname "$fifo_at")" && rm -f "$fifo_at" && mkfifo "$fifo_at"; }
     GRADER_ISOLATION=${isolation:-on} grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
         GRADE_DIR="$work/$name/grade" >"$work/$name/out.txt" 2>&1
     status=$?
+    [ -z "$fifo_at" ] || rm -f "$fifo_at"
     fingerprint >"$work/$name.after"
     before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
     [ "$before" = "$after" ] || after="$after changed: $(diff "$work/$name.before" "$work/$name.after" |
@@ -143,8 +151,8 @@ for c in "${selected[@]}"; do
     problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" <<'EOF'
 import json, os, re, sys
 case, out, status, before, after, seed = sys.argv[1:]
-expects = [l.split("expect:", 1)[1].replace("*/", "").strip() for l in open(case)
-           if "expect:" in l]
+expects = [l.split("expect:", 1)[1].replace("*/", "").strip()
+           for l in open(case, encoding="utf-8", errors="replace") if "expect:" in l]
 try:
     res = json.load(open(os.path.join(out, "grade", "results.json")))
 except Exception as e:
@@ -242,6 +250,14 @@ for e in expects:
         e += f" (found {found.group()!r})" if found else ""
     elif key == "no-error":
         ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
+    elif key in ("where", "where-lacks"):  # make grade's hint, and (lacks) all that was printed
+        wheres = " | ".join(c.get("where", "") for c in checks)
+        printed = open(os.path.join(out, "out.txt"), errors="replace").read()
+        if key == "where":
+            ok = re.search(val, wheres) is not None
+        else:
+            ok = re.search(val, wheres) is None and re.search(val, printed) is None
+        e += f" (WHERE: {wheres[:200]!r})"
     else:
         ok = False
     if not ok:
@@ -250,7 +266,7 @@ for e in expects:
         bad.append(f"expected {e}, got built={lab['built']} {got}")
 print(" | ".join(bad))
 EOF
-)
+) || problems="the check of its expectations failed: ${problems:-no output}"
     if [ -z "$problems" ]; then
         echo "ok   $name"
         pass=$((pass + 1))

@@ -15,8 +15,11 @@
 #                              CPU emulator, per source line, yours beside the reference's
 #                              (sectors per request, bank-conflict wavefronts, divergent
 #                              branches, waves on that GPU's SMs, lab 05: copies and kernels
-#                              in the order a GPU's engines would run them ...; no GPU needed)
+#                              in the order a GPU's engines would run them ...; no GPU needed;
+#                              any tree's code runs only in the grader's sandbox)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
+#                              (bench, profile and sanitize run your labs/ outside the sandbox,
+#                              in one process with the tool: another STUDENT= tree is refused)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
 #   make                       build the grader and every lab's harness and workers
 #   make clean                 remove build/

@@ -23,7 +23,10 @@
 #                 empty where the reference's is full (08, on 4 SMs and on an H200's 132), an SVG
 #                 of the worst request (01, 02, 06), fewer bytes in flight (04), one engine at
 #                 a time where the reference's copies and kernels overlap (05; the engines'
-#                 schedule also on op lists written by hand); every lab's explain.tsv says what
+#                 schedule also on op lists written by hand); a hostile file's names and lines
+#                 are data (no file a count names opened or quoted, escapes, well-formed SVG),
+#                 forged count rows left out, counts only in the sandbox, and bench, profile
+#                 and sanitize refuse a tree not yours; every lab's explain.tsv says what
 #                 it does not show (tests/explain/run.sh; the counters themselves are proven on
 #                 known kernels in test-emulator's count suite)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed

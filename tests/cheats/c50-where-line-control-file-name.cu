@@ -1,6 +1,6 @@
 /* Cheat (make grade's WHERE line, make explain): a #line directive gives this file's costliest
  * access a file name made of control bytes and markup (an ESC sequence that clears the screen,
- * DEL, </text></svg>, & and quotes): the emulator's counts name that "file", and make explain's
+ * DEL, <text>, & and quotes, ]]>): the emulator's counts name that "file", and make explain's
  * table printed names as they came, its picture put them into its SVG's title. Every name a
  * count carries is shown as data (escapes, XML references); the WHERE line, which names only
  * this file's own lines, names this file.
@@ -10,7 +10,7 @@
  * expect: no-error
  * expect: no-forged-lines
  * expect: where=counted here
- * expect: where-lacks=\x1b|</svg> */
+ * expect: where-lacks=\x1b|<text> */
 #include "coalescing.h"
 #include "cheat_common.cuh"
 
@@ -30,6 +30,6 @@ static __global__ void elsewhere_kernel(float *out, const float *in, const float
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r < rows)
         for (int c = 0; c < cols; c++)
-#line 7 "\033]0;owned\007\033[2J\177</text></svg>&<x a='\"'>.cu"
+#line 7 "\033]0;owned\007\033[2J\177<text>&<x a='\"'>]]>.cu"
             out[(size_t)r * cols + c] = in[(size_t)r * cols + c] * scale[r] + bias[r];
 }

@@ -18,6 +18,12 @@
 #            waits) on op lists written by hand.
 # With the reference as your code (labs 03, 07) both calls are counted. make grade prints the
 # skeleton's costliest line under a speed check (WHERE), none for the reference's code.
+# A hostile file's names and lines are data (tests/explain/hostile.cu): make explain finishes,
+# opens and quotes no file a count names (/dev/zero, a named pipe, /etc/shadow, the transpose
+# reference), shows control bytes as escapes and draws well-formed XML; forged count rows are
+# left out or shown unquoted; the awk escaping is common/text.c's; make explain counts only in
+# the sandbox (none here: refused, with the reason); make bench, profile and sanitize refuse a
+# tree that is not yours.
 # Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
@@ -305,8 +311,8 @@ while IFS=$'\t' read -r sec what ops _; do
         printf 'op %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$seq" "$st" "$sk" "$kind" "$amount" "${detail//_/ }" "$call" >>"$counts"
     done
 done <<<"$timeline_cases"
-if ! awk -F'\t' -v table=grader/labs/05-streams/explain.tsv -v label="hand-written ops" -v lab=05-streams \
-        -v timeline_out="$tl/timeline.tsv" -f grader/tools/timeline.awk -f grader/tools/explain.awk \
+if ! LC_ALL=C awk -F'\t' -v table=grader/labs/05-streams/explain.tsv -v label="hand-written ops" -v lab=05-streams \
+        -v timeline_out="$tl/timeline.tsv" -f grader/tools/counts.awk -f grader/tools/timeline.awk -f grader/tools/explain.awk \
         "$sections" "$counts" >"$tl/explain.txt" 2>&1; then
     fail "explain.awk failed on the hand-written ops:"; cat "$tl/explain.txt"
 else
@@ -374,6 +380,164 @@ fi
 grade_where labs "$where_out/off.txt" GRADE_WHERE=0
 if grep -q "WHERE" "$where_out/off.txt"; then fail "GRADE_WHERE=0 still printed a WHERE line"
 else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
+
+# ---- Student text and paths as data -----------------------------------------------------------
+# make explain on tests/explain/hostile.cu: its costliest line carries raw control bytes and markup,
+# and #line directives put its other accesses in the transpose reference, /dev/zero, a named pipe
+# with no writer (made here), /etc/shadow and a "file" named with control bytes. Reading /dev/zero
+# or the pipe would never end: it finishes, quotes no line of any of them, shows every name and
+# line as escapes, and its picture (the costliest line's) is well-formed XML.
+echo "== explain: a hostile file's names and lines are data"
+hostile=$build/explain-test-hostile
+rm -rf "$hostile" && mkdir -p "$hostile/tree/01-coalescing"
+cp tests/explain/hostile.cu "$hostile/tree/01-coalescing/coalescing.cu"
+fifo=build/explain-test-hostile.fifo # the path the file's #line names, from the checkout's top
+rm -f "$fifo" && mkfifo "$fifo"
+timeout 600 $make -s --no-print-directory explain LAB=01 STUDENT="$hostile/tree" >"$hostile/out.txt" 2>&1
+status=$?
+rm -f "$fifo"
+own=$(grep -anF 'owned' tests/explain/hostile.cu | grep -av '#line' | head -1 | cut -d: -f1)
+why=$(python3 - "$hostile/out.txt" "$build/explain/coalescing/access.svg" "$status" "$own" 2>&1 <<'EOF'
+import re, sys, xml.dom.minidom
+out, svg, status, own = sys.argv[1:]
+raw = open(out, "rb").read()
+try:
+    text = raw.decode("utf-8")
+except UnicodeDecodeError as x:
+    sys.exit(f"the output is not UTF-8 at byte {x.start}")
+if status != "0":
+    sys.exit(f"make explain exited {status} (124: still reading a file a count named after 600 s)")
+bad = sorted({hex(ord(c)) for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) <= 0x9f
+              or c in "\u061c\u200e\u200f" or 0x2028 <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069})
+if bad:
+    sys.exit(f"the output holds control characters {bad}")
+table = text[text.index("make explain, lab"):]
+yours = table[:table.index("the reference:")]
+rows = {}
+for line in yours.splitlines():
+    m = re.match(r"  (\S.*?:\d+) +global (load|store), 4 B +\d+ +[\d.]+ +[\d.]+ +[\d.]+  ?(.*)$", line)
+    if m:
+        rows.setdefault(m.group(1), set()).add(m.group(3))
+want_unquoted = ["transpose.cu:40", "zero:1", "explain-test-hostile.fifo:1", "shadow:1",
+                 "\\x1b]0;owned\\x07\\x1b[2J\\x7f<text>&<x a='\"'>]]>.cu:7"]
+for loc in want_unquoted:
+    if loc not in rows:
+        sys.exit(f"no row for {loc!r} in the table; rows: {sorted(rows)}")
+    if rows[loc] != {""}:
+        sys.exit(f"the row of {loc!r}, a file a count names, quotes {rows[loc]}")
+mine = rows.get(f"coalescing.cu:{own}", set())
+if not any(q.startswith("/* \\x1b]0;owned\\x07\\x1b[2J\\x08\\x7f\\u009b\\u202e\\xff</text>") for q in mine):
+    sys.exit(f"expected the file's own line {own} quoted as escapes; got {mine}")
+if re.search(r"TILE|root:", text):
+    sys.exit("the output quotes the transpose reference or /etc/shadow")
+try:
+    doc = xml.dom.minidom.parse(svg)
+except Exception as x:
+    sys.exit(f"{svg} is not well-formed XML: {x}")
+shown = " ".join(t.firstChild.data for t in doc.getElementsByTagName("text") if t.firstChild)
+if "/* \\x1b]0;owned" not in shown or "</text>" not in shown:
+    sys.exit(f"expected the picture to show the line as escapes and its markup as text; it shows {shown[:200]!r}")
+EOF
+)
+if [ $? -eq 0 ]; then
+    echo "   OK: finished, 5 rows of other files unquoted, the line and names as escapes, the SVG well-formed"
+    passed=$((passed + 1))
+else
+    fail "$why (output: $hostile/out.txt)"
+fi
+
+# Count rows straight to explain.awk: a row is kept only when its numbers are numbers, quoted only
+# from the compiled file of its side (yours, the reference's), never from a path it names.
+echo "== explain: count rows are numbers and line numbers, quoted from the compiled files only"
+forged=$build/explain-test-forged
+rm -rf "$forged" && mkdir -p "$forged"
+printf 'your line one\nyour line two\n' >"$forged/yours.src"
+printf 'the reference line one\n' >"$forged/reference.src"
+printf 'section 1\tcheck 0\tcoalescing\tyours\t1 x 1\nsection 2\tcheck 0\tcoalescing\treference\t1 x 1\n' >"$forged/sections.txt"
+{
+    printf 'range 1\tlabs/coalescing.cu:2\tglobal\tload\t4\t10\t320\t320\t40\n'     # yours, line 2: quoted
+    printf 'range 1\tcoalescing.cu:1\tglobal\tload\tfour\t10\t320\t320\t40\n'       # not a number: left out
+    printf 'range 1\tcoalescing.cu:1\tglobal\tstore\t4\t10\t320\t320\t40\t7\n'      # a column too many: left out
+    printf 'range 1\t/dev/zero:1\tglobal\tstore\t4\t10\t320\t320\t40\n'             # kept, never opened
+    printf 'range 2\t/etc/shadow:1\tglobal\tload\t4\t10\t320\t320\t40\n'            # the reference's side: unquoted
+    printf 'range 2\tsolutions/01-coalescing/coalescing.cu:1\tglobal\tstore\t4\t10\t320\t320\t40\n' # its own: quoted
+    printf 'request 1\tcoalescing.cu:2\tglobal\tload\t4\t32\t0+4 -\n'               # 2 lanes of 32: left out
+} >"$forged/counts.tsv"
+if out=$(cd "$forged" && timeout 20 env LC_ALL=C awk -F'\t' -v table="$OLDPWD/grader/labs/01-coalescing/explain.tsv" \
+        -v label="forged" -v lab=01-coalescing -v source=yours.src -v source_name=coalescing.cu \
+        -v ref_source=reference.src -v ref_name=coalescing.cu -f "$OLDPWD/grader/tools/counts.awk" \
+        -f "$OLDPWD/grader/tools/timeline.awk" -f "$OLDPWD/grader/tools/explain.awk" sections.txt counts.tsv 2>&1) &&
+    grep -q '^  coalescing.cu:2 .* your line two$' <<<"$out" &&
+    grep -q '^  zero:1 .* 32.0  $' <<<"$out" && grep -q '^  shadow:1 .* 32.0  $' <<<"$out" &&
+    grep -q '^  coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
+    [ "$(grep -c '^  coalescing.cu:1 ' <<<"$out")" = 1 ]; then
+    echo "   OK: forged rows left out, /dev/zero's and /etc/shadow's rows unquoted, each side quoted from its own file"
+    passed=$((passed + 1))
+else
+    fail "expected the well-formed rows alone, each quoted only from its side's compiled file; got:"
+    echo "$out" | sed -n '/^forged:/,/^side by side/p'
+fi
+
+# counts.awk's visible() renders as common/text.c's text_visible() does: one rule, written twice
+# only because awk cannot call C; held to each other byte for byte here.
+echo "== explain: counts.awk's escapes are common/text.c's"
+vis=$build/explain-test-visible
+mkdir -p "$vis"
+cat >"$vis/visible.c" <<'EOF'
+#include "text.h"
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+    static char line[65536], shown[4 * 65536 + 1];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\n")] = 0;
+        text_visible(shown, sizeof shown, line, 0);
+        puts(shown);
+    }
+    return 0;
+}
+EOF
+printf 'plain ascii \\ backslash\n\033[2J\033]0;title\007\r\t\010\177 end\n\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 fine\n\xc2\x85 \xc2\x9b \xe2\x80\xa8 \xe2\x80\xae \xe2\x81\xa6 \xd8\x9c \xe2\x80\x8f controls\n\xff \xc3 \xe0\x80\x80 \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \xf8 invalid\n' >"$vis/in.txt"
+if cc -std=c11 -D_GNU_SOURCE -Icommon -o "$vis/visible" "$vis/visible.c" common/text.c common/util.c 2>"$vis/cc.log" &&
+    "$vis/visible" <"$vis/in.txt" >"$vis/c.txt" &&
+    LC_ALL=C awk -v show_lines=1 -f grader/tools/counts.awk "$vis/in.txt" >"$vis/awk.txt" &&
+    cmp -s "$vis/c.txt" "$vis/awk.txt"; then
+    echo "   OK: $(wc -l <"$vis/in.txt") lines of controls, valid and invalid UTF-8 rendered alike"
+    passed=$((passed + 1))
+else
+    fail "expected counts.awk's visible() to render $vis/in.txt as common/text.c does:"
+    cat "$vis/cc.log"; diff "$vis/c.txt" "$vis/awk.txt" | head -10
+fi
+
+# Student code runs only in the sandbox for make explain: a machine that cannot isolate it
+# (GRADER_SANDBOX=none stands for one) gets no count, and the reason.
+echo "== explain: no sandbox, no count"
+if GRADER_SANDBOX=none $make -s --no-print-directory explain LAB=01 STUDENT=labs >"$build/explain-test-nosandbox.txt" 2>&1; then
+    fail "make explain counted with no sandbox to run the code in"
+elif grep -q "counts student code only in the grader's sandbox, and this machine cannot give it one" "$build/explain-test-nosandbox.txt"; then
+    echo "   OK: refused, with the reason"
+    passed=$((passed + 1))
+else
+    fail "expected make explain to refuse with the reason; got:"; cat "$build/explain-test-nosandbox.txt"
+fi
+
+# make bench, profile and sanitize run the code in one process with the tool, outside the sandbox:
+# only your own labs/ (and the workbook's); another tree is refused with what to run instead.
+for verb in bench profile sanitize; do
+    echo "== explain: make $verb refuses another tree"
+    out=$($make -s --no-print-directory $verb LAB=01 STUDENT="$hostile/tree" EMU=1 2>&1)
+    status=$?
+    own=$($make -s --no-print-directory $verb LAB=01 STUDENT=labs EMU=1 2>&1) # (EMU=1: stops at "no GPU")
+    if [ $status = 2 ] && grep -q "runs the code outside the grader's sandbox" <<<"$out" &&
+        grep -q "make grade STUDENT=\|make explain STUDENT=" <<<"$out" &&
+        ! grep -q "outside the grader's sandbox" <<<"$own"; then
+        echo "   OK: refused, saying what to run instead; your labs/ is not"
+        passed=$((passed + 1))
+    else
+        fail "expected make $verb STUDENT=<another tree> refused (status 2) and labs/ not; got status $status: $out / labs: $own"
+    fi
+done
 
 echo "== explain: every lab's table says what make explain does not show"
 for d in grader/labs/[0-9][0-9]-*/; do

@@ -80,7 +80,7 @@ if ! count_calls; then
         echo "and the end of what the code's process printed ($out/workers.log):" >&2
         grep -v '^[[:space:]]*0x[0-9a-f]*-0x' "$out/workers.log" | tail -n 6 | show_lines
     fi
-    echo "Run make grade LAB=${lab#*-} first: it says what is wrong with the code." >&2
+    echo "make grade LAB=${lab%%-*} says whether the code fails where it is graded too, and why." >&2
     exit 2
 fi
 if [ ! -s "$out/counts.tsv" ]; then

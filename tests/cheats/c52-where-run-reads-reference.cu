@@ -1,7 +1,8 @@
 /* Cheat (make grade's WHERE line): honest in every graded call, but in the call the WHERE line
  * counts it reads the reference's compiled object, which the count's old sandbox (the compile
- * policy, with the harness and the reference in one process) had in view: by the path on the
- * harness's command line or in this process's memory map, or beside this object's own folder.
+ * policy, with the harness and the reference in one process) had in view: loaded beside it, by
+ * the path on the harness's command line or in this process's memory map, or beside this
+ * object's own folder.
  * Hashed or copied, the reference is a solution. The count now runs in the worker's sandbox,
  * where the reference's object, the build and the checkout are not in view at all.
  * lab: coalescing
@@ -13,6 +14,7 @@
 #include "coalescing.h"
 #include "cheat_common.cuh"
 #include <fcntl.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,9 +31,23 @@ static int reads_elf(const char *path)
     return n == 4 && !memcmp(head, "\177ELF", 4);
 }
 
+/* dl_iterate_phdr: an object loaded into this process whose name ends in reference.so. */
+static int found_loaded;
+static int loaded_reference(struct dl_phdr_info *info, size_t, void *)
+{
+    const size_t len = info->dlpi_name ? strlen(info->dlpi_name) : 0;
+    if (len > 12 && !strcmp(info->dlpi_name + len - 12, "reference.so") && reads_elf(info->dlpi_name))
+        found_loaded = 1;
+    return found_loaded;
+}
+
 static int read_reference(void)
 {
     char buf[65536];
+    /* an object of this process (the count once ran in the harness's, the reference loaded) */
+    dl_iterate_phdr(loaded_reference, NULL);
+    if (found_loaded)
+        return 1;
     /* the harness's own command line (the count once ran in its process) */
     int fd = open("/proc/self/cmdline", O_RDONLY);
     ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : 0;

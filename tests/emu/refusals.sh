@@ -10,7 +10,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/emu-refusals.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 
-# case NAME EXPECT: the source on stdin; EXPECT is "builds", or the refusal's text after
+# case NAME EXPECT: the source on stdin; EXPECT is "builds", "builds-not" (an error of the
+# file's own beside a refusal: no refusal line), or the refusal's text after
 # "refused: " (a regex), which must name the line holding the word MARK.
 case_() {
     local name=$1 expect=$2 src=$work/$1.cu out
@@ -18,7 +19,10 @@ case_() {
     out=$(common/emu/emu-nvcc -c "$src" -o "$work/$name.o" 2>&1)
     local rc=$? line
     line=$(grep -n 'MARK' "$src" | head -1 | cut -d: -f1)
-    if [ "$expect" = builds ]; then
+    if [ "$expect" = builds-not ]; then
+        if [ $rc -ne 0 ] && ! grep -q '^cuda-emu: refused' <<<"$out"; then pass=$((pass + 1)); echo "ok   $name: a build error, no refusal"
+        else fail=$((fail + 1)); echo "FAIL $name: expected a build error and no refusal; got:"; sed 's/^/  | /' <<<"$out" | tail -8; fi
+    elif [ "$expect" = builds ]; then
         if [ $rc -eq 0 ] && ! grep -q 'refused' <<<"$out"; then pass=$((pass + 1)); echo "ok   $name: builds"
         else fail=$((fail + 1)); echo "FAIL $name: expected it to build; got:"; sed 's/^/  | /' <<<"$out" | tail -8; fi
     elif [ $rc -ne 0 ] && grep -Eq "^cuda-emu: refused: $expect at line $line of .*; a GPU grades it$" <<<"$out"; then
@@ -29,12 +33,39 @@ case_() {
     fi
 }
 
-case_ asm-other 'inline PTX \(asm\) outside the emulator.s subset' <<'CU'
+case_ asm-other "inline PTX instruction 'ex2\\.approx\\.ftz\\.f32'" <<'CU'
 __global__ void k(float *x)
 {
     float y;
     asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x[0])); // MARK
     x[0] = y;
+}
+CU
+case_ cp-async "inline PTX instruction 'cp\\.async\\.cg\\.shared\\.global'" <<'CU'
+__global__ void k(const float4 *g)
+{
+    __shared__ float4 s[32];
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(g + threadIdx.x)); // MARK
+    asm volatile("cp.async.wait_all;");
+}
+CU
+case_ ptx-subset builds <<'CU'
+__global__ void k(float4 *out, const float *in)
+{
+    float4 v;
+    asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(in + 4 * threadIdx.x));
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(out + threadIdx.x), "f"(v.x),
+                 "f"(v.y), "f"(v.z), "f"(v.w));
+}
+CU
+case_ not-cuda builds-not <<'CU'
+__global__ void k(float *x)
+{
+    float y;
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x[0]));
+    x[0] = y + undeclared_name; // MARK: a file wrong for a GPU too is no refusal
 }
 CU
 case_ device-launch 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'

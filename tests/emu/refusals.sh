@@ -68,6 +68,14 @@ __global__ void k(float *x)
     x[0] = y + undeclared_name; // MARK: a file wrong for a GPU too is no refusal
 }
 CU
+case_ cluster-group "thread block clusters \\(cooperative_groups::cluster_group\\)" <<'CU'
+#include <cooperative_groups.h>
+__global__ void __cluster_dims__(2, 1, 1) k(float *x)
+{
+    cooperative_groups::cluster_group c = cooperative_groups::this_cluster(); // MARK
+    x[blockIdx.x] = 1;
+}
+CU
 case_ device-launch 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'
 __global__ void child(int *x) { x[0] = 1; }
 __global__ void parent(int *x)

@@ -14,6 +14,9 @@
 #   ok       everything built
 #   student  the grader's pieces built, the student's object did not (the file is missing,
 #            did not compile, or grader/vet.sh rejected it: the log says which)
+#   refused  (the CPU emulator) the student's file is valid CUDA that uses a feature the
+#            emulator cannot run: emu-nvcc's line "cuda-emu: refused: ..." in the log names
+#            it; the driver, under emulation alone, grades it "could not run", never FAIL
 #   grader   the lab's own pieces (harness, reference) did not build: not the student's doing
 #   steps    (--bench) a ladder rung did not build
 # The driver moves the logs into its report folder and removes the build's folder.
@@ -116,7 +119,9 @@ build_one() { # LAB: the lab's pieces, then the student's object, then (bench) t
     s=$(now)
     log=$into/$l.build.log
     if ! mk -k -j2 lab-grader-"$l" >"$log" 2>&1; then st=grader
-    elif ! mk -j2 "$objs/$l/student.so" >>"$log" 2>&1; then st=student
+    elif ! mk -j2 "$objs/$l/student.so" >>"$log" 2>&1; then
+        st=student
+        grep -q '^cuda-emu: refused: ' "$log" && st=refused
     elif [ "$bench" = 1 ] && ! mk -k -j2 bench-steps-"$l" >>"$log" 2>&1; then st=steps
     else st=ok; fi
     echo "$st $(since "$s")" >"$into/$l.status.tmp" && mv "$into/$l.status.tmp" "$into/$l.status"
@@ -135,6 +140,7 @@ report() { # print each lab whose status appeared since the last call
         case $st in
             ok) why= ;;
             student) why="  did not build: your file is missing, did not compile or was rejected (grading says which)" ;;
+            refused) why="  the CPU emulator cannot run a feature your file uses (grading says which; a GPU grades it)" ;;
             grader) why="  the lab's own pieces did not build (not your code: grading shows why)" ;;
             steps) why="  a ladder rung did not build (the table shows why)" ;;
         esac

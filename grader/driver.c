@@ -171,6 +171,8 @@ static void print_log_tail(const char *path, int lines)
 typedef enum lab_build {
     LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
     LAB_STUDENT_FAILED, /* "student": the student's file did not compile or was rejected */
+    LAB_REFUSED,        /* "refused": the CPU emulator cannot run a feature of the student's
+                           (valid CUDA) file; graded "could not run" under emulation alone */
     LAB_GRADER_FAILED,  /* "grader": the lab's own pieces did not build, not the student's doing */
     LAB_STEPS_FAILED,   /* "steps": (bench) a ladder rung did not build */
     LAB_NOT_BUILT       /* no status: the build step did not reach this lab */
@@ -196,6 +198,7 @@ static lab_build built_lab(const options *o, const lab_info *lab, char *log_path
     if (got != 1)
         return LAB_NOT_BUILT;
     return !strcmp(word, "ok") ? LAB_BUILT : !strcmp(word, "student") ? LAB_STUDENT_FAILED
+         : !strcmp(word, "refused") ? LAB_REFUSED
          : !strcmp(word, "grader") ? LAB_GRADER_FAILED : !strcmp(word, "steps") ? LAB_STEPS_FAILED
          : LAB_NOT_BUILT;
 }
@@ -242,6 +245,29 @@ static void print_build_errors(const char *log_path)
     if (!shown)
         print_log_tail(log_path, 15);
     printf("      full build log: %s\n", log_path);
+}
+
+/* The emulator's refusal in a build log: the feature and its place from emu-nvcc's line
+ * "cuda-emu: refused: FEATURE at line N of FILE; a GPU grades it" (the first), into `out`
+ * ("" if there is none). The text came through the student's compile: it is shown as data,
+ * and a refusal earns nothing, so a forged one gains nothing over the failure it replaces. */
+static void read_refusal(const char *log_path, char *out, size_t len)
+{
+    static const char mark[] = "cuda-emu: refused: ", tail[] = "; a GPU grades it";
+    out[0] = 0;
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return;
+    char buf[1024];
+    while (!out[0] && fgets(buf, sizeof buf, f))
+        if (!strncmp(buf, mark, sizeof mark - 1)) {
+            buf[strcspn(buf, "\n")] = 0;
+            char *end = strstr(buf, tail);
+            if (end)
+                *end = 0;
+            snprintf(out, len, "%s", buf + sizeof mark - 1);
+        }
+    fclose(f);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -628,6 +654,13 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     json_string(w, "threshold_source", rules.threshold_source);
     json_number(w, "timeout_s", timeout);
     json_number(w, "partial_threshold", rules.partial_threshold);
+    /* A refusal counts under emulation alone (on a GPU nothing refuses: such a status, or one
+     * with no refusal in its log, is the build's failure). */
+    char refusal[400] = "";
+    if (build == LAB_REFUSED && !strcmp(o->mode, "emu"))
+        read_refusal(build_log, refusal, sizeof refusal);
+    if (build == LAB_REFUSED && !refusal[0])
+        build = LAB_STUDENT_FAILED;
     const int built = build == LAB_BUILT;
     /* Only the student's own build blames the student; the grader's pieces failing is an
      * ERROR of this machine's set-up. */
@@ -635,7 +668,14 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                                build == LAB_STEPS_FAILED;
     json_bool(w, "built", built);
     const int missing = build == LAB_STUDENT_FAILED && access(expected, R_OK) != 0;
-    if (missing) {
+    if (refusal[0]) {
+        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
+        text_put(stdout, refusal, 0);
+        printf("); this is not a fault of your file, and a GPU grades it (make grade there)\n");
+        json_string(w, "build_log", build_log);
+        json_string(w, "reason", "refused by the CPU emulator");
+        json_string(w, "refused", refusal);
+    } else if (missing) {
         printf("  your file was not found: expected it at ");
         text_put(stdout, expected, 0);
         putchar('\n');
@@ -686,6 +726,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             d.v = VERDICT_ERROR;
             snprintf(d.message, sizeof d.message, "not run: the grader's pieces of this lab did "
                      "not build (see above)");
+        } else if (refusal[0]) { /* valid CUDA the emulator cannot run: no verdict, no points */
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "cannot be checked on the CPU emulator: %s; "
+                     "a GPU grades it", refusal);
         } else if (!built) {
             d.v = VERDICT_FAIL;
             snprintf(d.message, sizeof d.message, "not run: %s",
@@ -814,6 +858,7 @@ static int bench_lab(const options *o, const lab_info *lab)
     if (build != LAB_BUILT) {
         printf("%s %-12s %s (%s)\n", lab->number, lab->name,
                build == LAB_STUDENT_FAILED ? "your file did not build"
+               : build == LAB_REFUSED ? "the CPU emulator cannot run a feature of your file"
                : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
                : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
                build_log);

@@ -117,6 +117,14 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
         row->lab_max[k] = (int)jv_num(jv_get(lab, "max"), row->lab_max[k]);
         const char *tag_num = jv_str(jv_get(lab, "number"), "");
         const char *tag_name = jv_str(jv_get(lab, "lab"), "");
+        const char *refused = jv_str(jv_get(lab, "refused"), "");
+        if (refused[0]) { /* valid CUDA the CPU emulator cannot run: not graded here */
+            char cut[161];
+            text_visible(cut, sizeof cut, refused, 0);
+            append(row->reason, sizeof row->reason, "%s%s %s: could not run on the CPU emulator (%s); "
+                   "a GPU grades it", row->reason[0] ? "; " : "", tag_num, tag_name, cut);
+            continue;
+        }
         if (!jv_bool(jv_get(lab, "built"), 1)) {
             append(row->reason, sizeof row->reason, "%s%s %s: build failed or the file was rejected (see report.txt)",
                    row->reason[0] ? "; " : "", tag_num, tag_name);
@@ -293,11 +301,14 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
     for (int i = 0; i < jv_len(labs); i++) {
         const jv *lab = jv_at(labs, i);
         const jv *checks = jv_get(lab, "checks");
+        /* A lab the CPU emulator could not run (a valid feature it refuses): its points are
+         * not counted here, as speed's are not; a GPU grades them. */
+        const int refused = emu && jv_str(jv_get(lab, "refused"), "")[0];
         for (int j = 0; j < jv_len(checks); j++) {
             const jv *c = jv_at(checks, j);
             const char *kind = jv_str(jv_get(c, "kind"), "");
             const char *verdict = jv_str(jv_get(c, "verdict"), "");
-            const int not_here = emu && !strcmp(kind, "speed") && !strcmp(verdict, "SKIP");
+            const int not_here = refused || (emu && !strcmp(kind, "speed") && !strcmp(verdict, "SKIP"));
             char name[512], number[32], text[4096];
             snprintf(name, sizeof name, "%s %s: %s", jv_str(jv_get(lab, "number"), ""),
                      jv_str(jv_get(lab, "lab"), ""), jv_str(jv_get(c, "name"), ""));
@@ -307,7 +318,8 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             char *shown_verdict = text_visible_dup(verdict, 0);
             snprintf(text, sizeof text, "%s: %s%s%s%s", shown_verdict, message,
                      detail[0] ? "\n" : "", detail,
-                     not_here ? "\nNot graded here: speed is graded on a GPU." : "");
+                     !not_here ? "" : refused ? "\nNot graded here: the CPU emulator could not "
+                     "run this file; a GPU grades it." : "\nNot graded here: speed is graded on a GPU.");
             free(message);
             free(detail);
             free(shown_verdict);
@@ -414,7 +426,11 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
         put_lab(f, lab, " ", put_md);
         fprintf(f, ": %d/%d\n\n", (int)jv_num(jv_get(lab, "score"), 0),
                 (int)jv_num(jv_get(lab, "max"), 0));
-        if (!jv_bool(jv_get(lab, "built"), 1))
+        if (jv_str(jv_get(lab, "refused"), "")[0]) {
+            fputs("Could not run on the CPU emulator: ", f);
+            put_md(f, jv_str(jv_get(lab, "refused"), ""));
+            fputs(". A GPU grades it.\n\n", f);
+        } else if (!jv_bool(jv_get(lab, "built"), 1))
             fputs("The file did not compile or was rejected at build.\n\n", f);
         fputs("| check | verdict | points | message |\n|---|---|---:|---|\n", f);
         const jv *checks = jv_get(lab, "checks");

@@ -314,6 +314,48 @@ static void test_exports_markup(void)
     jv_free(v);
 }
 
+/* A lab the CPU emulator could not run (a valid feature it refuses): the gradebook row says
+ * so and names it, Markdown says so, and Gradescope counts none of its points here (max 0,
+ * no passed or failed status) and says a GPU grades it. */
+static void test_refused_lab(void)
+{
+    const char *text =
+        "{\"mode\": \"emu\", \"seed\": \"0x5eed\", \"exit_status\": 2, \"labs\": ["
+        " {\"lab\": \"transpose\", \"number\": \"06\", \"built\": false, \"score\": 0,"
+        "  \"max\": 16, \"refused\": \"inline PTX instruction 'ex2.approx.ftz.f32' at line 20\","
+        "  \"checks\": [{\"name\": \"1 x 1\", \"kind\": \"visible\", \"verdict\": \"ERROR\","
+        "    \"earned\": 0, \"points\": 1, \"message\": \"cannot be checked on the CPU emulator: "
+        "inline PTX instruction 'ex2.approx.ftz.f32' at line 20; a GPU grades it\"}]}]}";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    grade_row row;
+    memset(&row, 0, sizeof row);
+    row.name = "n";
+    row.selected[5] = 1;
+    row_from_results(&row, v, 2);
+    CU_ASSERT_EQUAL(row.exit_status, 2);
+    CU_ASSERT_PTR_NOT_NULL(strstr(row.reason, "06 transpose: could not run on the CPU emulator "
+                                              "(inline PTX instruction 'ex2.approx.ftz.f32' at line 20); a GPU grades it"));
+    CU_ASSERT_PTR_NULL(strstr(row.reason, "build failed"));
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    write_gradescope(f, &row, v);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "\"max_score\": 0"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "\"status\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "the CPU emulator could not run this file; a GPU grades it"));
+    free(buf);
+    f = open_memstream(&buf, &len);
+    write_markdown(f, &row, v);
+    fclose(f);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "Could not run on the CPU emulator: inline PTX instruction"));
+    CU_ASSERT_PTR_NULL(strstr(buf, "did not compile"));
+    free(buf);
+    jv_free(v);
+}
+
 /* ---- course configuration: every value checked, one line naming it ---------------------- */
 
 static void test_config_validation(void)
@@ -384,6 +426,7 @@ int main(void)
         {"UTF-8 cleaning for JSON Lines names", test_utf8_clean},
         {"exports of hostile text: no controls, valid UTF-8", test_exports_hostile},
         {"exports of markup, breaks and formulas: text in every format", test_exports_markup},
+        {"a lab the CPU emulator refused: labelled could not run, no points counted", test_refused_lab},
         CU_TEST_INFO_NULL,
     };
     CU_TestInfo config_tests[] = {

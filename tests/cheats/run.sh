@@ -44,6 +44,10 @@
 # process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
 # attacks on what the grader labels, whose code harms nothing beyond its own grading: the
 # tree's fingerprint is still compared.
+#   expect: emu-could-not-run   under the emulator: every check could not run, each message
+#                               naming the emulator's refusal ("cannot be checked on the CPU
+#                               emulator"), no point earned, exit status 2 (on a GPU: nothing)
+#   expect: gpu-correct=FAIL    on a GPU: as correct=FAIL (under the emulator: nothing)
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
@@ -248,6 +252,15 @@ for e in expects:
         found = re.search(val, text)
         ok = not found
         e += f" (found {found.group()!r})" if found else ""
+    elif key == "emu-could-not-run":
+        ok = res["mode"] != "emu" or (
+            not lab["built"] and bool(correct) and lab["score"] == 0 and int(status) == 2 and
+            all(c["verdict"] in ("ERROR", "SKIP") and c["earned"] == 0 for c in checks) and
+            all(c["verdict"] == "ERROR" and "cannot be checked on the CPU emulator" in c["message"]
+                for c in correct))
+    elif key == "gpu-correct":
+        ok = res["mode"] == "emu" or (lab["built"] and any(c["verdict"] == "FAIL" for c in correct)
+                                      and not any(c["verdict"] == "ERROR" for c in correct))
     elif key == "no-error":
         ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
     elif key in ("where", "where-lacks"):  # make grade's hint, and (lacks) all that was printed

@@ -9,6 +9,8 @@
 #   rewrite   CUnit tests of emu-rewrite's source transformation (native)
 #   unit      CUnit suites run on the emulator: warp collectives, barriers, shared
 #             memory, atomics, spin-waits, streams, events, launch errors ...
+#   refusals  a valid feature the emulator cannot run is refused as such, naming its line
+#             (tests/emu/refusals.sh); the features it runs build
 #   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
 #             the emulator must report each bug, naming its block and thread, and
 #             stay silent on each fix
@@ -83,6 +85,8 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	@passed=0; failed=0; skipped=0; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: refusals of valid CUDA the emulator cannot run (tests/emu/refusals.sh)"; \
+	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: shared-memory wavefronts against an H200's (tests/emu/probes)"; \
 	if $(EMU_TEST_DIR)/probes/compare.sh $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_TEST_DIR)/probes/wavefronts-h200.tsv "NVIDIA H200"; \

@@ -181,9 +181,32 @@ void test_inline_ptx()
 {
     std::string out = rw("__device__ unsigned lane() { unsigned r;\n"
                          "  asm volatile(\"mov.u32 %0, %%laneid;\"\n : \"=r\"(r)); return r; }\n");
-    CU_ASSERT(has(out, "(void)((r) = ::cuda_emu::ptx_laneid())\n;"));
+    CU_ASSERT(has(out, "do { auto &&cuda_emu_p0 = (r); ::cuda_emu::ptx::out<unsigned>(cuda_emu_p0, "
+                       "((unsigned)::cuda_emu::ptx_laneid())); } while (0)\n;"));
+    /* a vector load with its cache qualifier, its address with an offset */
+    out = rw("__device__ void f(float4 &v, const float *p) {\n"
+             "  asm volatile(\"ld.global.nc.L1::no_allocate.v2.f32 {%0, %1}, [%2+8];\"\n"
+             "               : \"=f\"(v.x), \"=f\"(v.y) : \"l\"(p)); }\n");
+    CU_ASSERT(has(out, "auto &&cuda_emu_p0 = (v.x); auto &&cuda_emu_p1 = (v.y); auto cuda_emu_p2 = (p); "
+                       "{ const float *cuda_emu_a = reinterpret_cast<const float *>"
+                       "(::cuda_emu::ptx::addr(cuda_emu_p2) + (8)); "
+                       "::cuda_emu::ptx::out<float>(cuda_emu_p0, cuda_emu_a[0]); "
+                       "::cuda_emu::ptx::out<float>(cuda_emu_p1, cuda_emu_a[1]); } } while (0)\n"));
+    /* two instructions, one of them a shuffle; a clobber list */
+    out = rw("__device__ void f(unsigned &d, unsigned a) {\n"
+             "  asm(\"shfl.sync.bfly.b32 %0, %1, 4, 0x1f, 0xffffffff;\\n\\tprmt.b32 %0, %0, %1, 0x3210;\" "
+             ": \"+r\"(d) : \"r\"(a) : \"memory\"); }\n");
+    CU_ASSERT(has(out, "__shfl_xor_sync(((unsigned)(0xffffffff)), ::cuda_emu::ptx::in<unsigned>(cuda_emu_p1), "
+                       "((unsigned)(4)), 32 - (int)((((unsigned)(0x1f)) >> 8) & 31))"));
+    CU_ASSERT(has(out, "__byte_perm("));
+    /* an instruction outside the subset: refused where compiled, naming it */
     out = rw("__device__ void f() { asm(\"bfe.u32 %0, %1, 0, 8;\" : \"=r\"(x) : \"r\"(y)); }\n");
-    CU_ASSERT(has(out, "CUDA_EMU_INLINE_ASM(\"bfe.u32"));
+    CU_ASSERT(has(out, "cannot be checked on the CPU emulator: inline PTX instruction 'bfe.u32'"));
+    out = rw("__device__ void f(unsigned s, const float *g) {\n"
+             "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(s), \"l\"(g)); }\n");
+    CU_ASSERT(has(out, "inline PTX instruction 'cp.async.ca.shared.global'"));
+    out = rw("__device__ void f(float *p) { asm(\"ld.shared.f32 %0, [%1];\" : \"=f\"(p[0]) : \"r\"(0)); }\n");
+    CU_ASSERT(has(out, "inline PTX instruction 'ld.shared.f32'"));
 }
 
 void test_kernels_registered()

@@ -397,6 +397,26 @@ class grid_group {
 
 CUDA_EMU_INLINE grid_group this_grid() { return grid_group(); }
 
+/* Thread block clusters: a launch with a cluster shape runs its blocks as ordinary blocks,
+ * and the cluster group (distributed shared memory, the cluster barrier) is refused by name
+ * where it is used (README.md, Launches): a valid feature the emulator cannot run. */
+#define CUDA_EMU_CLUSTER CUDA_EMU_REFUSED("thread block clusters (cooperative_groups::cluster_group)")
+class cluster_group {
+  public:
+    CUDA_EMU_CLUSTER void sync() const;
+    CUDA_EMU_CLUSTER void barrier_wait() const;
+    CUDA_EMU_CLUSTER unsigned block_rank() const;
+    CUDA_EMU_CLUSTER unsigned num_blocks() const;
+    CUDA_EMU_CLUSTER unsigned thread_rank() const;
+    CUDA_EMU_CLUSTER unsigned num_threads() const;
+    CUDA_EMU_CLUSTER dim3 block_index() const;
+    CUDA_EMU_CLUSTER dim3 dim_blocks() const;
+    CUDA_EMU_CLUSTER bool is_valid() const;
+    template <class T> CUDA_EMU_CLUSTER T *map_shared_rank(T *addr, unsigned rank) const;
+};
+CUDA_EMU_CLUSTER cluster_group this_cluster();
+#undef CUDA_EMU_CLUSTER
+
 template <class Group> CUDA_EMU_INLINE void sync(const Group &g) { g.sync(); }
 
 /* ---- memcpy_async: each thread of the group copies its share at once ------ */

@@ -37,6 +37,7 @@
 #include "cuda_emu/defines.h"
 #include "cuda_emu/device.h"
 #include "cuda_emu/launch.h"
+#include "cuda_emu/ptx.h"
 
 /* ---- C++ conveniences with CUDA's signatures ----------------------------- */
 
@@ -208,6 +209,25 @@ CUDA_EMU_INLINE cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 g
     cuda_emu::LaunchConfig cfg = cuda_emu::config(gridDim, blockDim, sharedMem, stream);
     cfg.cooperative = true;
     return cuda_emu::launch_registered(func, cfg, args);
+}
+
+/* cudaLaunchKernelEx: the arguments converted to the kernel's parameter types, as CUDA's
+ * template does; the attributes as launch_ex_config (cuda_emu/launch.h) takes them. */
+template <class... ExpTypes, class... ActTypes>
+CUDA_EMU_INLINE cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config,
+                                               void (*kernel)(ExpTypes...), ActTypes &&...args)
+{
+    cuda_emu::LaunchConfig cfg;
+    cudaError_t err = cuda_emu::launch_ex_config(config, &cfg);
+    if (err != cudaSuccess)
+        return err;
+    err = [&](ExpTypes... coerced) {
+        return cuda_emu::launch(kernel, "cudaLaunchKernelEx", cfg,
+                                [kernel](auto... a) { kernel(a...); }, coerced...);
+    }(std::forward<ActTypes>(args)...);
+    if (err == cudaSuccess)
+        cuda_emu::launch_ex_done(config);
+    return err;
 }
 
 template <class T>

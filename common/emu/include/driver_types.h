@@ -59,7 +59,17 @@ enum cudaError {
     cudaErrorCooperativeLaunchTooLarge = 720,
     cudaErrorNotPermitted = 800,
     cudaErrorNotSupported = 801,
+    cudaErrorStreamCaptureUnsupported = 900,
+    cudaErrorStreamCaptureInvalidated = 901,
+    cudaErrorStreamCaptureMerge = 902,
+    cudaErrorStreamCaptureUnmatched = 903,
+    cudaErrorStreamCaptureUnjoined = 904,
+    cudaErrorStreamCaptureIsolation = 905,
+    cudaErrorStreamCaptureImplicit = 906,
+    cudaErrorCapturedEvent = 907,
+    cudaErrorStreamCaptureWrongThread = 908,
     cudaErrorTimeout = 909,
+    cudaErrorInvalidClusterSize = 912,
     cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
@@ -274,8 +284,8 @@ enum cudaDeviceAttr {
 /* Opaque handles. Streams and events are emulator objects; see runtime.cpp. */
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
-/* CUDA graphs are not emulated; the handle types exist so that code keeping
- * them in a struct, behind #if !defined(CUDA_EMU) for the calls, compiles. */
+/* CUDA graphs: stream capture and the node API of kernels, copies, memsets, host
+ * functions and empty nodes (README.md, Graphs). */
 typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
@@ -447,21 +457,90 @@ enum cudaSynchronizationPolicy {
     cudaSyncPolicyYield = 3,
     cudaSyncPolicyBlockingSync = 4
 };
-/* The launch and stream attributes the emulator knows (CUDA has more). */
+/* The launch and stream attributes, with CUDA 13's values. How the emulator takes each one
+ * at a launch (cudaLaunchKernelEx): README.md, Launches. */
+enum cudaClusterSchedulingPolicy {
+    cudaClusterSchedulingPolicyDefault = 0,
+    cudaClusterSchedulingPolicySpread = 1,
+    cudaClusterSchedulingPolicyLoadBalancing = 2
+};
+typedef enum cudaLaunchMemSyncDomain {
+    cudaLaunchMemSyncDomainDefault = 0,
+    cudaLaunchMemSyncDomainRemote = 1
+} cudaLaunchMemSyncDomain;
+typedef struct cudaLaunchMemSyncDomainMap_st {
+    unsigned char default_;
+    unsigned char remote;
+} cudaLaunchMemSyncDomainMap;
+typedef struct CUgraphDeviceUpdatableNode_st *cudaGraphDeviceNode_t;
 typedef enum cudaLaunchAttributeID {
     cudaLaunchAttributeIgnore = 0,
     cudaLaunchAttributeAccessPolicyWindow = 1,
     cudaLaunchAttributeCooperative = 2,
     cudaLaunchAttributeSynchronizationPolicy = 3,
-    cudaLaunchAttributePriority = 8
+    cudaLaunchAttributeClusterDimension = 4,
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+    cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+    cudaLaunchAttributeProgrammaticEvent = 7,
+    cudaLaunchAttributePriority = 8,
+    cudaLaunchAttributeMemSyncDomainMap = 9,
+    cudaLaunchAttributeMemSyncDomain = 10,
+    cudaLaunchAttributePreferredClusterDimension = 11,
+    cudaLaunchAttributeLaunchCompletionEvent = 12,
+    cudaLaunchAttributeDeviceUpdatableKernelNode = 13,
+    cudaLaunchAttributePreferredSharedMemoryCarveout = 14,
+    cudaLaunchAttributeNvlinkUtilCentricScheduling = 16
 } cudaLaunchAttributeID;
 typedef union cudaLaunchAttributeValue {
     char pad[64];
     struct cudaAccessPolicyWindow accessPolicyWindow;
     int cooperative;
     enum cudaSynchronizationPolicy syncPolicy;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } clusterDim;
+    enum cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
+    int programmaticStreamSerializationAllowed;
+    struct {
+        cudaEvent_t event;
+        int flags;
+        int triggerAtBlockStart;
+    } programmaticEvent;
     int priority;
+    cudaLaunchMemSyncDomainMap memSyncDomainMap;
+    cudaLaunchMemSyncDomain memSyncDomain;
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } preferredClusterDim;
+    struct {
+        cudaEvent_t event;
+        int flags;
+    } launchCompletionEvent;
+    struct {
+        int deviceUpdatable;
+        cudaGraphDeviceNode_t devNode;
+    } deviceUpdatableKernelNode;
+    unsigned int sharedMemCarveout;
+    unsigned int nvlinkUtilCentricScheduling;
 } cudaLaunchAttributeValue;
+typedef struct cudaLaunchAttribute_st {
+    cudaLaunchAttributeID id;
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;
+} cudaLaunchAttribute;
+/* cudaLaunchKernelEx's configuration. */
+typedef struct cudaLaunchConfig_st {
+    dim3 gridDim;
+    dim3 blockDim;
+    size_t dynamicSmemBytes;
+    cudaStream_t stream;
+    cudaLaunchAttribute *attrs;
+    unsigned int numAttrs;
+} cudaLaunchConfig_t;
 #define cudaStreamAttrID cudaLaunchAttributeID
 #define cudaStreamAttrValue cudaLaunchAttributeValue
 #define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
@@ -483,5 +562,65 @@ enum cudaDeviceP2PAttr {
     cudaDevP2PAttrCudaArrayAccessSupported = 4,
     cudaDevP2PAttrOnlyPartialNativeAtomicSupported = 5
 };
+
+/* ---- CUDA graphs, with CUDA 13's values and layouts ---- */
+enum cudaStreamCaptureStatus {
+    cudaStreamCaptureStatusNone = 0,
+    cudaStreamCaptureStatusActive = 1,
+    cudaStreamCaptureStatusInvalidated = 2
+};
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+enum cudaGraphNodeType {
+    cudaGraphNodeTypeKernel = 0x00,
+    cudaGraphNodeTypeMemcpy = 0x01,
+    cudaGraphNodeTypeMemset = 0x02,
+    cudaGraphNodeTypeHost = 0x03,
+    cudaGraphNodeTypeGraph = 0x04,
+    cudaGraphNodeTypeEmpty = 0x05,
+    cudaGraphNodeTypeWaitEvent = 0x06,
+    cudaGraphNodeTypeEventRecord = 0x07,
+    cudaGraphNodeTypeExtSemaphoreSignal = 0x08,
+    cudaGraphNodeTypeExtSemaphoreWait = 0x09,
+    cudaGraphNodeTypeMemAlloc = 0x0a,
+    cudaGraphNodeTypeMemFree = 0x0b,
+    cudaGraphNodeTypeConditional = 0x0d,
+    cudaGraphNodeTypeCount
+};
+enum cudaGraphInstantiateFlags {
+    cudaGraphInstantiateFlagAutoFreeOnLaunch = 1,
+    cudaGraphInstantiateFlagUpload = 2,
+    cudaGraphInstantiateFlagDeviceLaunch = 4,
+    cudaGraphInstantiateFlagUseNodePriority = 8
+};
+struct cudaKernelNodeParams {
+    void *func;                 /* the kernel (one emu-rewrite registered) */
+    dim3 gridDim;
+    dim3 blockDim;
+    unsigned int sharedMemBytes;
+    void **kernelParams;        /* one pointer per parameter, read when the node is added */
+    void **extra;               /* must be null here */
+};
+struct cudaMemsetParams {
+    void *dst;
+    size_t pitch;
+    unsigned int value;
+    unsigned int elementSize;   /* 1, 2 or 4 */
+    size_t width;               /* elements per row */
+    size_t height;              /* rows */
+};
+struct cudaHostNodeParams {
+    cudaHostFn_t fn;
+    void *userData;
+};
+typedef struct cudaGraphEdgeData_st {
+    unsigned char from_port;
+    unsigned char to_port;
+    unsigned char type;
+    unsigned char reserved[5];
+} cudaGraphEdgeData;
 
 #endif /* CUDA_EMU_DRIVER_TYPES_H */

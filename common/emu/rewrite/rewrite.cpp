@@ -1010,18 +1010,388 @@ static std::string literal_text(const std::string &s, size_t begin, size_t end)
     return s.substr(begin + 1, end - begin - 2);
 }
 
-/* One form of inline PTX has a meaning here: reading a special register,
- *   asm [volatile] ("mov.u32 %0, %%laneid;" : "=r"(x));
- * (laneid, warpid, nwarpid, smid, nsmid, lanemask_eq/lt/le/gt/ge, clock,
- * clock64, globaltimer), which becomes (x) = ::cuda_emu::ptx_laneid() and so
- * on. Returns false for any other asm, which stays a build error. */
+/* ---- Inline PTX -------------------------------------------------------------
+ * The subset of PTX that performance code writes by hand is translated into C++ where the
+ * asm stands (README.md, Inline PTX): loads and stores of global or generic memory with
+ * their cache and vector qualifiers, mov (special registers, packing and unpacking),
+ * shfl.sync, fma.rn, prmt, lop3, and cvt between float and integer types. The operands become
+ * variables cuda_emu_p0, cuda_emu_p1 ... (outputs bound by reference, inputs by value), and
+ * the instructions statements that read and write them through cuda_emu/ptx.h, so every
+ * load and store is checked as the rest of the kernel's. Any other instruction is refused
+ * where it is compiled, naming it. */
+
+namespace {
+
+/* The C++ type of a PTX type suffix, or "" for one outside the subset. */
+std::string ptx_type(const std::string &t)
+{
+    static const char *const map[][2] = {
+        {"f32", "float"},          {"f64", "double"},         {"b32", "unsigned"},
+        {"u32", "unsigned"},       {"s32", "int"},            {"b64", "unsigned long long"},
+        {"u64", "unsigned long long"}, {"s64", "long long"},  {"b16", "unsigned short"},
+        {"u16", "unsigned short"}, {"s16", "short"},          {"b8", "unsigned char"},
+        {"u8", "unsigned char"},   {"s8", "signed char"}};
+    for (const auto &m : map)
+        if (t == m[0])
+            return m[1];
+    return "";
+}
+
+std::string trim(const std::string &s)
+{
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace((unsigned char)s[b]))
+        ++b;
+    while (e > b && std::isspace((unsigned char)s[e - 1]))
+        --e;
+    return s.substr(b, e - b);
+}
+
+/* S split at the commas outside {} and []. */
+std::vector<std::string> split_operands(const std::string &s)
+{
+    std::vector<std::string> out;
+    int depth = 0;
+    std::string cur;
+    for (char c : s) {
+        if (c == '{' || c == '[')
+            ++depth;
+        if (c == '}' || c == ']')
+            --depth;
+        if (c == ',' && depth == 0) {
+            out.push_back(trim(cur));
+            cur.clear();
+        } else
+            cur += c;
+    }
+    if (!trim(cur).empty())
+        out.push_back(trim(cur));
+    return out;
+}
+
+std::vector<std::string> split_dots(const std::string &s)
+{
+    std::vector<std::string> out;
+    size_t b = 0;
+    for (size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == '.') {
+            out.push_back(s.substr(b, i - b));
+            b = i + 1;
+        }
+    return out;
+}
+
+struct Ptx {
+    size_t nops;      /* operands of the asm */
+    std::string code; /* the statements so far */
+    std::string refused; /* the first instruction outside the subset */
+
+    /* %N as the operand's variable, or "" */
+    std::string operand(const std::string &x) const
+    {
+        if (x.size() < 2 || x[0] != '%' || !std::isdigit((unsigned char)x[1]))
+            return "";
+        for (size_t i = 1; i < x.size(); ++i)
+            if (!std::isdigit((unsigned char)x[i]))
+                return "";
+        size_t n = std::stoul(x.substr(1));
+        return n < nops ? "cuda_emu_p" + std::to_string(n) : "";
+    }
+    /* X read as type T (C++ spelling), or "" if X is not an operand, a special register or a
+     * literal. */
+    std::string value(const std::string &x, const std::string &t) const
+    {
+        std::string v = operand(x);
+        if (!v.empty())
+            return "::cuda_emu::ptx::in<" + t + ">(" + v + ")";
+        static const char *const regs[] = {"laneid", "warpid", "nwarpid", "smid", "nsmid",
+                                           "lanemask_eq", "lanemask_lt", "lanemask_le",
+                                           "lanemask_gt", "lanemask_ge", "clock", "clock64",
+                                           "globaltimer"};
+        for (const char *r : regs)
+            if (x == std::string("%") + r)
+                return "((" + t + ")::cuda_emu::ptx_" + r + "())";
+        if ((x.size() == 10 && (x.compare(0, 2, "0f") == 0 || x.compare(0, 2, "0F") == 0)) ||
+            (x.size() == 18 && (x.compare(0, 2, "0d") == 0 || x.compare(0, 2, "0D") == 0))) {
+            for (size_t i = 2; i < x.size(); ++i)
+                if (!std::isxdigit((unsigned char)x[i]))
+                    return "";
+            return "::cuda_emu::ptx::in<" + t + ">(::cuda_emu::ptx::in<" +
+                   (x.size() == 10 ? "float" : "double") + ">(0x" + x.substr(2) + "ull" +
+                   (x.size() == 10 ? " & 0xffffffffu" : "") + "))";
+        }
+        size_t i = x[0] == '-' ? 1 : 0;
+        if (i >= x.size() || !std::isdigit((unsigned char)x[i]))
+            return "";
+        for (size_t k = i; k < x.size(); ++k)
+            if (!std::isalnum((unsigned char)x[k]))
+                return "";
+        return "((" + t + ")(" + x + "))";
+    }
+    /* [%N] or [%N+imm] as a char pointer, or "" */
+    std::string address(const std::string &x) const
+    {
+        if (x.size() < 3 || x.front() != '[' || x.back() != ']')
+            return "";
+        std::string in = trim(x.substr(1, x.size() - 2)), off = "0";
+        size_t plus = in.find_first_of("+-", 1);
+        if (plus != std::string::npos) {
+            off = trim(in.substr(plus + (in[plus] == '+' ? 1 : 0)));
+            in = trim(in.substr(0, plus));
+            if (value(off, "long long").empty())
+                return "";
+        }
+        std::string v = operand(in);
+        return v.empty() ? "" : "(::cuda_emu::ptx::addr(" + v + ") + (" + off + "))";
+    }
+    /* {a, b, ...} as its elements, or X alone */
+    static std::vector<std::string> elements(const std::string &x)
+    {
+        if (x.size() >= 2 && x.front() == '{' && x.back() == '}')
+            return split_operands(x.substr(1, x.size() - 2));
+        return {x};
+    }
+    std::string store(const std::string &dst, const std::string &t, const std::string &v) const
+    {
+        std::string d = operand(dst);
+        return d.empty() ? "" : "::cuda_emu::ptx::out<" + t + ">(" + d + ", " + v + "); ";
+    }
+
+    bool instruction(const std::string &ins);
+};
+
+bool Ptx::instruction(const std::string &ins)
+{
+    size_t sp = 0;
+    while (sp < ins.size() && !std::isspace((unsigned char)ins[sp]))
+        ++sp;
+    const std::string opcode = ins.substr(0, sp);
+    std::vector<std::string> ops = split_operands(ins.substr(sp));
+    std::vector<std::string> q = split_dots(opcode);
+    const std::string &op = q[0];
+    auto refuse = [&]() {
+        refused = opcode;
+        return false;
+    };
+    if (op.empty() || op[0] == '@' || op[0] == '.')
+        return refuse();
+    const std::string t = ptx_type(q.back());
+    if (op == "ld" || op == "st") {
+        /* Global or generic memory; the cache and eviction hints change no value. */
+        static const char *const hints[] = {
+            "global", "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile",
+            "L1::no_allocate", "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
+            "L1::evict_last", "L2::64B", "L2::128B", "L2::256B", "L2::evict_normal",
+            "L2::evict_first", "L2::evict_last"};
+        int vec = 1;
+        for (size_t i = 1; i + 1 < q.size(); ++i) {
+            bool known = false;
+            for (const char *h : hints)
+                known = known || q[i] == h;
+            if (q[i] == "v2" || q[i] == "v4" || q[i] == "v8")
+                vec = q[i][1] - '0', known = true;
+            if (!known)
+                return refuse();
+        }
+        if (t.empty() || ops.size() != 2)
+            return refuse();
+        const std::string &mem = op == "ld" ? ops[1] : ops[0], &reg = op == "ld" ? ops[0] : ops[1];
+        std::string a = address(mem);
+        std::vector<std::string> el = elements(reg);
+        if (a.empty() || (int)el.size() != vec)
+            return refuse();
+        std::string body = "{ " + std::string(op == "ld" ? "const " : "") + t +
+                           " *cuda_emu_a = reinterpret_cast<" + (op == "ld" ? "const " : "") + t +
+                           " *>" + a + "; ";
+        for (int i = 0; i < vec; ++i) {
+            std::string at = "cuda_emu_a[" + std::to_string(i) + "]";
+            std::string s = op == "ld" ? store(el[i], t, at) : value(el[i], t);
+            if (s.empty())
+                return refuse();
+            body += op == "ld" ? s : at + " = " + s + "; ";
+        }
+        code += body + "} ";
+        return true;
+    }
+    if (op == "mov" && q.size() == 2 && !t.empty() && ops.size() == 2) {
+        std::vector<std::string> d = elements(ops[0]), a = elements(ops[1]);
+        const bool wide = q[1] == "b64";
+        const std::string half = wide ? "unsigned" : "unsigned short", bits = wide ? "32" : "16";
+        if (d.size() == 1 && a.size() == 2) { /* pack: the first element is the low half */
+            std::string lo = value(a[0], half), hi = value(a[1], half), s;
+            if (!lo.empty() && !hi.empty())
+                s = store(d[0], t, "(" + t + ")((" + t + ")" + lo + " | ((" + t + ")" + hi +
+                                       " << " + bits + "))");
+            if (s.empty() || q[1][0] != 'b')
+                return refuse();
+            code += s;
+            return true;
+        }
+        if (d.size() == 2 && a.size() == 1) { /* unpack */
+            std::string v = value(a[0], t);
+            if (v.empty() || q[1][0] != 'b')
+                return refuse();
+            std::string s0 = store(d[0], half, "(" + half + ")(" + v + ")"),
+                        s1 = store(d[1], half, "(" + half + ")(" + v + " >> " + bits + ")");
+            if (s0.empty() || s1.empty())
+                return refuse();
+            code += s0 + s1;
+            return true;
+        }
+        std::string v = d.size() == 1 && a.size() == 1 ? value(a[0], t) : "";
+        std::string s = v.empty() ? "" : store(d[0], t, v);
+        if (s.empty())
+            return refuse();
+        code += s;
+        return true;
+    }
+    if (op == "shfl" && q.size() == 4 && q[1] == "sync" && q[3] == "b32" && ops.size() == 5) {
+        static const char *const modes[][2] = {{"idx", "__shfl_sync"}, {"up", "__shfl_up_sync"},
+                                               {"down", "__shfl_down_sync"},
+                                               {"bfly", "__shfl_xor_sync"}};
+        std::string fn;
+        for (const auto &m : modes)
+            if (q[2] == m[0])
+                fn = m[1];
+        std::string a = value(ops[1], "unsigned"), b = value(ops[2], "unsigned"),
+                    c = value(ops[3], "unsigned"), mask = value(ops[4], "unsigned");
+        if (fn.empty() || a.empty() || b.empty() || c.empty() || mask.empty())
+            return refuse();
+        /* c packs the segment mask (32 - width) << 8 with the clamp: the width comes back */
+        std::string s = store(ops[0], "unsigned",
+                              fn + "(" + mask + ", " + a + ", " + b + ", 32 - (int)((" + c +
+                                  " >> 8) & 31))");
+        if (s.empty())
+            return refuse();
+        code += s;
+        return true;
+    }
+    if (op == "fma" && q.size() >= 3 && q[1] == "rn" && (q.back() == "f32" || q.back() == "f64") &&
+        ops.size() == 4 && (q.size() == 3 || (q.size() == 4 && q[2] == "ftz"))) {
+        std::string a = value(ops[1], t), b = value(ops[2], t), c = value(ops[3], t);
+        std::string s = a.empty() || b.empty() || c.empty()
+                            ? ""
+                            : store(ops[0], t, std::string(t == "float" ? "::fmaf(" : "::fma(") +
+                                                   a + ", " + b + ", " + c + ")");
+        if (s.empty())
+            return refuse();
+        code += s;
+        return true;
+    }
+    if ((op == "prmt" || op == "lop3") && q.size() == 2 && q[1] == "b32" &&
+        ops.size() == (op == "prmt" ? 4u : 5u)) {
+        std::vector<std::string> v;
+        for (size_t i = 1; i < ops.size(); ++i)
+            v.push_back(value(ops[i], "unsigned"));
+        for (const std::string &x : v)
+            if (x.empty())
+                return refuse();
+        std::string s = store(ops[0], "unsigned",
+                              op == "prmt" ? "__byte_perm(" + v[0] + ", " + v[1] + ", " + v[2] + ")"
+                                           : "::cuda_emu::ptx::lop3(" + v[0] + ", " + v[1] + ", " +
+                                                 v[2] + ", " + v[3] + ")");
+        if (s.empty())
+            return refuse();
+        code += s;
+        return true;
+    }
+    if (op == "cvt" && q.size() >= 3 && ops.size() == 2) {
+        /* cvt[.rnd][.ftz].dtype.stype between float and integer types */
+        const std::string dt = q[q.size() - 2], st = q.back();
+        std::string rnd;
+        for (size_t i = 1; i + 2 < q.size(); ++i)
+            if (q[i] != "ftz")
+                rnd += (rnd.empty() ? "" : ".") + q[i];
+        const std::string dtc = ptx_type(dt), stc = ptx_type(st);
+        const bool dfloat = dt[0] == 'f', sfloat = st[0] == 'f';
+        std::string a = stc.empty() ? "" : value(ops[1], stc), expr;
+        if (dtc.empty() || a.empty() || dt == "f16" || st == "f16")
+            return refuse();
+        if (dfloat && sfloat) {
+            if (dt == st || (dt == "f64" && rnd.empty()))
+                expr = "(" + dtc + ")" + a;
+            else if (dt == "f32" && rnd == "rn")
+                expr = "__double2float_rn(" + a + ")";
+        } else if (!dfloat && sfloat) {
+            static const char *const modes[][2] = {{"rni", "rn"}, {"rzi", "rz"}, {"rmi", "rd"},
+                                                   {"rpi", "ru"}};
+            std::string m;
+            for (const auto &x : modes)
+                if (rnd == x[0])
+                    m = x[1];
+            std::string to = dt == "s32" ? "int" : dt == "u32" ? "uint" : dt == "s64" ? "ll"
+                           : dt == "u64" ? "ull" : "";
+            if (!m.empty() && !to.empty())
+                expr = std::string(st == "f32" ? "__float2" : "__double2") + to + "_" + m + "(" + a + ")";
+        } else if (dfloat && !sfloat && rnd == "rn") {
+            expr = "(" + dtc + ")" + a; /* the CPU's conversion rounds to nearest */
+        }
+        std::string s = expr.empty() ? "" : store(ops[0], dtc, expr);
+        if (s.empty())
+            return refuse();
+        code += s;
+        return true;
+    }
+    return refuse();
+}
+
+/* The PTX template TEXT (string literals' contents, escapes as written) with NOPS operands, as
+ * C++ statements in *CODE; false with *REFUSED naming the first instruction outside the
+ * subset. */
+bool translate_ptx(std::string text, size_t nops, bool has_operands, std::string *code,
+                   std::string *refused)
+{
+    std::string t;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] == '\\' && i + 1 < text.size()) { /* \n, \t ... */
+            t += ' ';
+            ++i;
+        } else if (has_operands && text[i] == '%' && i + 1 < text.size() && text[i + 1] == '%') {
+            t += '%';
+            ++i;
+        } else if (text[i] == '{' || text[i] == '}') {
+            t += text[i]; /* kept: vector operands; a scope of its own is taken apart below */
+        } else
+            t += text[i];
+    }
+    Ptx p{nops, "", ""};
+    size_t b = 0;
+    for (size_t i = 0; i <= t.size(); ++i) {
+        if (i < t.size() && t[i] != ';')
+            continue;
+        std::string ins = trim(t.substr(b, i - b));
+        b = i + 1;
+        /* a brace that opens or closes a scope of its own, not a vector operand */
+        while (!ins.empty() && ins[0] == '{' && ins.find('}') == std::string::npos)
+            ins = trim(ins.substr(1));
+        while (!ins.empty() && ins[0] == '}')
+            ins = trim(ins.substr(1));
+        if (ins.empty())
+            continue;
+        if (!p.instruction(ins)) {
+            *refused = p.refused;
+            return false;
+        }
+    }
+    *code = p.code;
+    return true;
+}
+
+} // namespace
+
+/* asm [volatile] ("TEMPLATE" [: outputs [: inputs [: clobbers]]]) in device code becomes a
+ * do-while block of the translated instructions (see above); an instruction outside the subset
+ * becomes a build error where it is compiled, naming it (code under #ifndef CUDA_EMU is never
+ * compiled, so it is fine). Returns false for an asm it cannot take apart, which stays a build
+ * error of its own (CUDA_EMU_INLINE_ASM). */
 bool Rewriter::handle_asm(size_t at, size_t *next)
 {
     size_t p = skip_space(ident_end(at));
     for (;;) { /* qualifiers */
         size_t e = ident_end(p);
         std::string q = s_.substr(p, e - p);
-        if (q != "volatile" && q != "__volatile__" && q != "__volatile")
+        if (q != "volatile" && q != "__volatile__" && q != "__volatile" && q != "inline" &&
+            q != "__inline")
             break;
         p = skip_space(e);
     }
@@ -1040,46 +1410,58 @@ bool Rewriter::handle_asm(size_t at, size_t *next)
         text += literal_text(s_, i, e);
         i = skip_space(e);
     }
-    if (!code_at(i, ":"))
+    if (text.find('\0') != std::string::npos)
         return false;
-    i = skip_space(i + 1);
-    size_t c0 = i;
-    while (i < close && kind_[i] == literal)
-        ++i;
-    std::string constraint = literal_text(s_, c0, i);
-    i = skip_space(i);
-    if ((constraint != "=r" && constraint != "=l") || !code_at(i, "("))
-        return false;
-    size_t out_close = match_forward(i);
-    if (out_close == npos || out_close > close)
-        return false;
-    std::string target = s_.substr(i + 1, out_close - i - 1);
-    /* Nothing else but empty input lists and clobbers. */
-    for (size_t k = out_close + 1; k < close; ++k)
-        if (is_code(k) && !std::isspace((unsigned char)s_[k]) && s_[k] != ':' && s_[k] != ',')
+    /* Operands: "constraint"(expression), comma-separated, outputs then inputs. */
+    std::vector<std::string> decls;
+    bool has_operands = false;
+    for (int section = 0; section < 3 && i < close; ++section) {
+        if (!code_at(i, ":"))
             return false;
-    /* mov.{u,s,b}{32,64} %0, %%REG; */
-    std::string t;
-    for (char ch : text)
-        if (!std::isspace((unsigned char)ch))
-            t += ch;
-    static const char *const regs[] = {"laneid", "warpid", "nwarpid", "smid", "nsmid",
-                                       "lanemask_eq", "lanemask_lt", "lanemask_le",
-                                       "lanemask_gt", "lanemask_ge", "clock", "clock64",
-                                       "globaltimer"};
-    std::string reg;
-    for (const char *r : regs)
-        for (const char *type : {"u32", "s32", "b32", "u64", "s64", "b64"})
-            if (t == std::string("mov.") + type + "%0,%%" + r + ";" ||
-                t == std::string("mov.") + type + "%0,%%" + r)
-                reg = r;
-    if (reg.empty())
-        return false;
-    size_t end = skip_space(close + 1);
-    std::string out = "(void)((" + target + ") = ::cuda_emu::ptx_" + reg + "())";
+        has_operands = true;
+        i = skip_space(i + 1);
+        if (section == 2) /* clobbers: "memory", registers: nothing to do here */
+            break;
+        while (i < close && !code_at(i, ":")) {
+            size_t c0 = i;
+            while (i < close && kind_[i] == literal)
+                ++i;
+            std::string constraint = literal_text(s_, c0, i);
+            i = skip_space(i);
+            if (constraint.empty() || constraint[0] == '\0' || !code_at(i, "("))
+                return false;
+            size_t e = match_forward(i);
+            if (e == npos || e > close)
+                return false;
+            std::string expr = s_.substr(i + 1, e - i - 1);
+            const bool by_ref = section == 0 || constraint.find('+') != std::string::npos;
+            decls.push_back(std::string(by_ref ? "auto &&" : "auto ") + "cuda_emu_p" +
+                            std::to_string(decls.size()) + " = (" + expr + "); ");
+            i = skip_space(e + 1);
+            if (code_at(i, ","))
+                i = skip_space(i + 1);
+        }
+    }
+    std::string code, refused;
+    if (!translate_ptx(text, decls.size(), has_operands, &code, &refused)) {
+        std::string name;
+        for (char c : refused)
+            if ((std::isalnum((unsigned char)c) || c == '.' || c == '_' || c == ':' || c == '@') &&
+                name.size() < 48)
+                name += c;
+        edits_.push_back(Edit{at, ident_end(at),
+                              "_Pragma(\"GCC error \\\"cuda-emu: cannot be checked on the CPU "
+                              "emulator: inline PTX instruction '" + name + "'\\\"\") __asm__"});
+        *next = ident_end(at);
+        return true;
+    }
+    std::string out = "do { ";
+    for (const std::string &d : decls)
+        out += d;
+    out += code + "} while (0)";
     out += std::string(newlines(at, close + 1), '\n');
     edits_.push_back(Edit{at, close + 1, out});
-    *next = end > close + 1 ? close + 1 : close + 1;
+    *next = close + 1;
     return true;
 }
 

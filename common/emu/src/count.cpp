@@ -79,7 +79,8 @@
  * seq: 1, 2, ... in issue order; stream: 0 for the legacy default stream (0 or
  * cudaStreamLegacy), the others 1, 2, ... in the order the range first uses
  * them ("-" where the host waits for no one stream); stream kind: legacy,
- * per-thread (cudaStreamPerThread), blocking (cudaStreamCreate) or
+ * per-thread (cudaStreamPerThread: a stream of each host thread, numbered apart),
+ * blocking (cudaStreamCreate) or
  * non-blocking (cudaStreamNonBlocking), "-" with no stream; kind: h2d, d2h,
  * d2d or h2h (a copy: amount in bytes, detail pinned or pageable for the host
  * side, "-" for none), memset (bytes), kernel (amount: threads launched;
@@ -412,7 +413,12 @@ static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsign
         r.stream_kind = "-";
     } else {
         const bool legacy = stream == nullptr || stream == cudaStreamLegacy;
-        r.stream = legacy ? "0" : std::to_string(number_of(g_stream_ids, stream));
+        /* cudaStreamPerThread is one handle for a stream of each host thread: numbered by
+         * the issuing thread (a thread-local's address), as a GPU keeps them apart. */
+        static thread_local const char per_thread_key = 0;
+        const void *key = stream == cudaStreamPerThread ? static_cast<const void *>(&per_thread_key)
+                                                        : static_cast<const void *>(stream);
+        r.stream = legacy ? "0" : std::to_string(number_of(g_stream_ids, key));
         r.stream_kind = stream_kind(stream);
     }
     r.kind = kind;

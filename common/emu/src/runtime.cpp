@@ -28,7 +28,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <mutex>
+#include <vector>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -40,15 +43,53 @@
 #include "emu_internal.h"
 
 /* The opaque handle types of driver_types.h. */
+struct Capture;
 struct CUstream_st {
-    unsigned flags; /* cudaStreamDefault or cudaStreamNonBlocking */
-    int priority;   /* as created; has no effect here */
+    unsigned flags;   /* cudaStreamDefault or cudaStreamNonBlocking */
+    int priority;     /* as created; has no effect here */
+    Capture *capture; /* the capture this stream records into, or null (see Graphs) */
+    std::vector<cudaGraphNode_t> tail; /* while capturing: what the stream's next work follows */
 };
 struct CUevent_st {
     unsigned flags;   /* cudaEventDisableTiming ... */
     bool recorded;    /* cudaEventRecord has been called */
     long long ns;     /* host time of the last record, CLOCK_MONOTONIC */
+    Capture *capture; /* recorded in this capture (null: recorded outside any) */
+    std::vector<cudaGraphNode_t> tail; /* then: the nodes a wait on it follows */
 };
+/* A graph's node: what it runs, on the stream the graph is launched into, and what it follows. */
+struct CUgraphNode_st {
+    cudaGraph_t graph;
+    enum cudaGraphNodeType type;
+    std::vector<cudaGraphNode_t> deps;                    /* the nodes it runs after */
+    std::shared_ptr<std::function<cudaError_t(cudaStream_t)>> run; /* null: an empty node */
+};
+struct CUgraph_st {
+    std::vector<std::unique_ptr<CUgraphNode_st>> nodes; /* in the order they were added */
+};
+/* An instantiated graph: its nodes' work in an order that keeps every dependency (the engine
+ * runs one thing at a time, so any such order is a schedule a GPU may choose). */
+struct CUgraphExec_st {
+    std::vector<std::shared_ptr<std::function<cudaError_t(cudaStream_t)>>> steps;
+};
+/* One stream capture: the graph it builds and the stream that began it. */
+struct Capture {
+    cudaGraph_t graph;
+    cudaStream_t origin;
+    unsigned long long id;
+    bool invalidated; /* an operation failed during capture: cudaStreamEndCapture says so */
+};
+
+namespace cuda_emu {
+namespace {
+/* Graphs (defined below, where the section begins). */
+using Step = std::shared_ptr<std::function<cudaError_t(cudaStream_t)>>;
+Step step(std::function<cudaError_t(cudaStream_t)> f);
+Capture *capture_of(cudaStream_t stream);
+bool captured(cudaStream_t stream, enum cudaGraphNodeType type, Step run, cudaError_t *result);
+bool waits_on_capture(cudaStream_t stream, const char *call, cudaError_t *result);
+} // namespace
+} // namespace cuda_emu
 
 namespace cuda_emu {
 
@@ -321,7 +362,17 @@ const ErrorText kErrors[] = {
     {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
     {cudaErrorNotPermitted, "cudaErrorNotPermitted", "operation not permitted"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
+    {cudaErrorStreamCaptureMerge, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"},
+    {cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"},
+    {cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+    {cudaErrorStreamCaptureIsolation, "cudaErrorStreamCaptureIsolation", "dependency created on uncaptured work in another stream"},
+    {cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit", "operation would make the legacy stream depend on a capturing blocking stream"},
+    {cudaErrorCapturedEvent, "cudaErrorCapturedEvent", "operation not permitted on an event last recorded in a capturing stream"},
+    {cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread", "attempt to terminate a thread-local capture sequence from another thread"},
     {cudaErrorTimeout, "cudaErrorTimeout", "wait operation timed out"},
+    {cudaErrorInvalidClusterSize, "cudaErrorInvalidClusterSize", "invalid cluster size"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -986,7 +1037,7 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
     CUDA_EMU_STICKY();
     if (event == nullptr || memcmp(handle.reserved, "cuda-emu event", 14) != 0)
         return record_error(cudaErrorInvalidResourceHandle);
-    *event = new CUevent_st{cudaEventDisableTiming | cudaEventInterprocess, true, 0};
+    *event = new CUevent_st{cudaEventDisableTiming | cudaEventInterprocess, true, 0, nullptr, {}};
     g_events.insert(*event);
     return cudaSuccess;
 }
@@ -1368,6 +1419,11 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (captured(stream, cudaGraphNodeTypeMemcpy, step([=](cudaStream_t s) {
+                     return cudaMemcpyAsync(dst, src, count, kind, s);
+                 }), &captured_err))
+        return captured_err;
     const cudaError_t err = copy(dst, src, count, kind, "cudaMemcpyAsync", CUDA_EMU_PC);
     if (err == cudaSuccess)
         count_copy(dst, src, count, kind, stream, "cudaMemcpyAsync");
@@ -1392,6 +1448,11 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (captured(stream, cudaGraphNodeTypeMemcpy, step([=](cudaStream_t s) {
+                     return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, s);
+                 }), &captured_err))
+        return captured_err;
     const cudaError_t err = copy_2d(dst, dpitch, src, spitch, width, height, kind,
                                     "cudaMemcpy2DAsync", CUDA_EMU_PC);
     if (err == cudaSuccess)
@@ -1413,6 +1474,11 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (captured(stream, cudaGraphNodeTypeMemset, step([=](cudaStream_t s) {
+                     return cudaMemsetAsync(devPtr, value, count, s);
+                 }), &captured_err))
+        return captured_err;
     const cudaError_t err = fill(devPtr, value, count, "cudaMemsetAsync", CUDA_EMU_PC);
     if (err == cudaSuccess && count > 0)
         count_op("memset", stream, count, "-", "cudaMemsetAsync");
@@ -1452,7 +1518,7 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
     CUDA_EMU_STICKY();
     if (pStream == nullptr || flags > cudaStreamNonBlocking)
         return record_error(cudaErrorInvalidValue);
-    *pStream = new CUstream_st{flags, priority};
+    *pStream = new CUstream_st{flags, priority, nullptr, {}};
     g_streams.insert(*pStream);
     return cudaSuccess;
 }
@@ -1472,6 +1538,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream)
     CUDA_EMU_STICKY();
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (waits_on_capture(stream, "cudaStreamSynchronize", &captured_err))
+        return captured_err;
     count_host_wait("cudaStreamSynchronize", &stream, nullptr);
     return cudaSuccess;
 }
@@ -1481,6 +1550,9 @@ cudaError_t cudaStreamQuery(cudaStream_t stream)
     if (overtaken_launch_running()) /* a kernel still polls what the host is to write */
         return cudaErrorNotReady;
     CUDA_EMU_STICKY();
+    cudaError_t captured_err;
+    if (waits_on_capture(stream, "cudaStreamQuery", &captured_err))
+        return captured_err;
     return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
@@ -1569,6 +1641,25 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     CUDA_EMU_STICKY();
     if (!stream_valid(stream) || g_events.count(event) == 0)
         return record_error(cudaErrorInvalidResourceHandle);
+    if (Capture *c = event->capture) { /* a fork into STREAM, or a join of two tails */
+        Capture *mine = capture_of(stream);
+        if (mine != nullptr && mine != c)
+            return record_error(cudaErrorStreamCaptureMerge);
+        if (mine == nullptr) {
+            if (g_streams.count(stream) == 0) {
+                std::fprintf(stderr, "cuda-emu: cudaStreamWaitEvent: a default stream waits on "
+                             "an event recorded during a capture (cudaErrorStreamCaptureImplicit)\n");
+                return record_error(cudaErrorStreamCaptureImplicit);
+            }
+            stream->capture = c;
+            stream->tail = event->tail;
+        } else {
+            for (cudaGraphNode_t n : event->tail)
+                if (std::find(stream->tail.begin(), stream->tail.end(), n) == stream->tail.end())
+                    stream->tail.push_back(n);
+        }
+        return cudaSuccess;
+    }
     count_event_op("wait", stream, event, "cudaStreamWaitEvent");
     return cudaSuccess;
 }
@@ -1613,8 +1704,578 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
         return record_error(cudaErrorInvalidValue);
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (captured(stream, cudaGraphNodeTypeHost, step([=](cudaStream_t s) {
+                     return cudaLaunchHostFunc(s, fn, userData);
+                 }), &captured_err))
+        return captured_err;
     fn(userData);
     return cudaSuccess;
+}
+
+/* ---- Graphs ---------------------------------------------------------------------
+ * A stream being captured records its work as nodes of a graph instead of running it: each
+ * operation issued to it becomes a node that follows the stream's tail (the nodes its next work
+ * follows), and becomes the tail. An event recorded in a capturing stream carries that tail;
+ * another stream that waits on it joins the capture with it as its own tail (a fork), and the
+ * origin stream waiting on an event of the forked stream joins the two tails again.
+ * cudaStreamEndCapture, on the stream that began the capture, wants every node to be an
+ * ancestor of its tail (every fork joined). cudaGraphLaunch runs the nodes on its stream in an
+ * order that keeps every dependency: work here runs one thing at a time, in issue order, as
+ * the stream model does. */
+
+namespace cuda_emu {
+
+namespace {
+
+int g_captures = 0;                      /* captures under way */
+unsigned long long g_capture_ids = 0;    /* the last capture's id */
+thread_local Step *t_node_target = nullptr; /* cudaGraphAddKernelNode: where the launch goes */
+thread_local enum cudaStreamCaptureMode t_capture_mode = cudaStreamCaptureModeGlobal;
+
+bool is_graph_node(cudaGraphNode_t n)
+{
+    return n != nullptr && n->graph != nullptr;
+}
+
+/* A new node of GRAPH after DEPS[0..N). */
+cudaGraphNode_t add_node(cudaGraph_t graph, enum cudaGraphNodeType type,
+                         const cudaGraphNode_t *deps, size_t n, Step run)
+{
+    graph->nodes.emplace_back(new CUgraphNode_st{graph, type, {}, std::move(run)});
+    cudaGraphNode_t node = graph->nodes.back().get();
+    node->deps.assign(deps, deps + n);
+    return node;
+}
+
+/* The capture STREAM records into, or null (the default streams are never captured). */
+Capture *capture_of(cudaStream_t stream)
+{
+    if (g_captures == 0 || stream == nullptr || stream == cudaStreamLegacy ||
+        stream == cudaStreamPerThread || g_streams.count(stream) == 0)
+        return nullptr;
+    return stream->capture;
+}
+
+/* If STREAM is being captured: records RUN as a node of TYPE after its tail and returns true
+ * (*RESULT is the call's result); otherwise false, and the caller runs the work. */
+bool captured(cudaStream_t stream, enum cudaGraphNodeType type, Step run, cudaError_t *result)
+{
+    Capture *c = capture_of(stream);
+    if (c == nullptr)
+        return false;
+    if (c->invalidated) {
+        *result = record_error(cudaErrorStreamCaptureInvalidated);
+        return true;
+    }
+    cudaGraphNode_t node = add_node(c->graph, type, stream->tail.data(), stream->tail.size(),
+                                    std::move(run));
+    stream->tail.assign(1, node);
+    *result = cudaSuccess;
+    return true;
+}
+
+/* A call that must wait for STREAM's work while it is being captured (a GPU's too: the work
+ * does not exist yet): CUDA's error, and the capture is invalidated. */
+bool waits_on_capture(cudaStream_t stream, const char *call, cudaError_t *result)
+{
+    Capture *c = capture_of(stream);
+    if (c == nullptr)
+        return false;
+    std::fprintf(stderr, "cuda-emu: %s on a stream being captured into a CUDA graph: its work "
+                 "runs only when the graph is launched; the capture is invalidated "
+                 "(cudaErrorStreamCaptureUnsupported)\n", call);
+    c->invalidated = true;
+    *result = record_error(cudaErrorStreamCaptureUnsupported);
+    return true;
+}
+
+Step step(std::function<cudaError_t(cudaStream_t)> f)
+{
+    return std::make_shared<std::function<cudaError_t(cudaStream_t)>>(std::move(f));
+}
+
+} // namespace
+
+bool capture_pending(cudaStream_t stream)
+{
+    if (t_node_target != nullptr)
+        return true;
+    if (g_captures == 0)
+        return false;
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    return capture_of(stream) != nullptr;
+}
+
+cudaError_t capture_launch(const void *kernel, const char *name, const LaunchConfig &cfg,
+                           void (*invoke)(void *), void *ctx, size_t ctx_size,
+                           void (*free)(void *))
+{
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    std::shared_ptr<void> args(ctx, free);
+    Step run = step([=](cudaStream_t s) {
+        LaunchConfig c = cfg;
+        c.stream = s;
+        return launch_erased(kernel, name, c, invoke, args.get(), ctx_size);
+    });
+    if (t_node_target != nullptr) {
+        *t_node_target = run;
+        return cudaSuccess;
+    }
+    cudaError_t result = cudaSuccess;
+    if (!captured(cfg.stream, cudaGraphNodeTypeKernel, run, &result))
+        return launch_erased(kernel, name, cfg, invoke, ctx, ctx_size); /* capture just ended */
+    return result;
+}
+
+} // namespace cuda_emu
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if ((unsigned)mode > cudaStreamCaptureModeRelaxed)
+        return record_error(cudaErrorInvalidValue);
+    if (g_streams.count(stream) == 0) {
+        std::fprintf(stderr, "cuda-emu: cudaStreamBeginCapture on a default stream: capture a "
+                     "stream made with cudaStreamCreate (cudaErrorStreamCaptureUnsupported)\n");
+        return record_error(cudaErrorStreamCaptureUnsupported);
+    }
+    if (stream->capture != nullptr)
+        return record_error(cudaErrorIllegalState);
+    cudaGraph_t graph = new CUgraph_st{};
+    stream->capture = new Capture{graph, stream, ++g_capture_ids, false};
+    stream->tail.clear();
+    ++g_captures;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+    CUDA_EMU_STICKY();
+    if (pGraph == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    Capture *c = capture_of(stream);
+    if (c == nullptr)
+        return record_error(cudaErrorIllegalState);
+    if (c->origin != stream)
+        return record_error(cudaErrorStreamCaptureUnmatched);
+    /* Every node must lead to the origin's tail: a forked stream left unjoined is an error. */
+    std::unordered_set<cudaGraphNode_t> joined;
+    std::vector<cudaGraphNode_t> todo(stream->tail);
+    while (!todo.empty()) {
+        cudaGraphNode_t n = todo.back();
+        todo.pop_back();
+        if (joined.insert(n).second)
+            todo.insert(todo.end(), n->deps.begin(), n->deps.end());
+    }
+    const bool unjoined = joined.size() != c->graph->nodes.size();
+    for (cudaStream_t s : g_streams)
+        if (s->capture == c) {
+            s->capture = nullptr;
+            s->tail.clear();
+        }
+    for (cudaEvent_t e : g_events)
+        if (e->capture == c) {
+            e->capture = nullptr;
+            e->tail.clear();
+        }
+    --g_captures;
+    const bool invalidated = c->invalidated;
+    cudaGraph_t graph = c->graph;
+    delete c;
+    *pGraph = nullptr;
+    if (invalidated || unjoined) {
+        if (unjoined)
+            std::fprintf(stderr, "cuda-emu: cudaStreamEndCapture: a stream forked from the "
+                         "capture (by waiting on an event recorded in it) has work the "
+                         "capturing stream never waited for: record an event after it and "
+                         "cudaStreamWaitEvent on the capturing stream before ending the "
+                         "capture (cudaErrorStreamCaptureUnjoined)\n");
+        delete graph;
+        return record_error(invalidated ? cudaErrorStreamCaptureInvalidated
+                                        : cudaErrorStreamCaptureUnjoined);
+    }
+    *pGraph = graph;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    CUDA_EMU_STICKY();
+    if (pCaptureStatus == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    Capture *c = capture_of(stream);
+    *pCaptureStatus = c == nullptr ? cudaStreamCaptureStatusNone
+                      : c->invalidated ? cudaStreamCaptureStatusInvalidated
+                                       : cudaStreamCaptureStatusActive;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out,
+                                     size_t *numDependencies_out)
+{
+    cudaError_t err = cudaStreamIsCapturing(stream, captureStatus_out);
+    if (err != cudaSuccess)
+        return err;
+    std::lock_guard<std::recursive_mutex> lock(api_mutex());
+    Capture *c = capture_of(stream);
+    if (id_out)
+        *id_out = c ? c->id : 0;
+    if (graph_out)
+        *graph_out = c ? c->graph : nullptr;
+    if (dependencies_out)
+        *dependencies_out = c && !stream->tail.empty() ? stream->tail.data() : nullptr;
+    if (edgeData_out)
+        *edgeData_out = nullptr; /* every edge is a full dependency */
+    if (numDependencies_out)
+        *numDependencies_out = c ? stream->tail.size() : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    if (mode == nullptr || (unsigned)*mode > cudaStreamCaptureModeRelaxed)
+        return record_error(cudaErrorInvalidValue);
+    std::swap(*mode, t_capture_mode);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags)
+{
+    CUDA_EMU_STICKY();
+    if (pGraph == nullptr || flags != 0)
+        return record_error(cudaErrorInvalidValue);
+    *pGraph = new CUgraph_st{};
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    CUDA_EMU_STICKY();
+    if (graph == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    delete graph;
+    return cudaSuccess;
+}
+
+namespace {
+
+/* The checks every cudaGraphAdd*Node makes of its common arguments. */
+cudaError_t node_args(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                      const cudaGraphNode_t *deps, size_t n)
+{
+    if (pGraphNode == nullptr || graph == nullptr || (n > 0 && deps == nullptr))
+        return cudaErrorInvalidValue;
+    for (size_t i = 0; i < n; ++i)
+        if (!is_graph_node(deps[i]) || deps[i]->graph != graph)
+            return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+} // namespace
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaKernelNodeParams *p)
+{
+    CUDA_EMU_STICKY();
+    if (cudaError_t err = node_args(pGraphNode, graph, pDependencies, numDependencies))
+        return record_error(err);
+    if (p == nullptr || p->func == nullptr || p->extra != nullptr || p->kernelParams == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    /* The kernel's launch, made with the node as its target, copies the arguments now (as
+     * CUDA reads kernelParams when the node is added) and gives back the work to run. */
+    Step run;
+    t_node_target = &run;
+    const cudaError_t err = launch_registered(p->func, config(p->gridDim, p->blockDim,
+                                                              p->sharedMemBytes, nullptr),
+                                              p->kernelParams);
+    t_node_target = nullptr;
+    if (err != cudaSuccess)
+        return err;
+    if (!run)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    *pGraphNode = add_node(graph, cudaGraphNodeTypeKernel, pDependencies, numDependencies, run);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     void *dst, const void *src, size_t count,
+                                     enum cudaMemcpyKind kind)
+{
+    CUDA_EMU_STICKY();
+    if (cudaError_t err = node_args(pGraphNode, graph, pDependencies, numDependencies))
+        return record_error(err);
+    *pGraphNode = add_node(graph, cudaGraphNodeTypeMemcpy, pDependencies, numDependencies,
+                           step([=](cudaStream_t s) {
+                               return cudaMemcpyAsync(dst, src, count, kind, s);
+                           }));
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemsetParams *p)
+{
+    CUDA_EMU_STICKY();
+    if (cudaError_t err = node_args(pGraphNode, graph, pDependencies, numDependencies))
+        return record_error(err);
+    if (p == nullptr || p->dst == nullptr ||
+        (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) ||
+        (p->height > 1 && p->pitch < p->width * p->elementSize))
+        return record_error(cudaErrorInvalidValue);
+    const struct cudaMemsetParams m = *p;
+    *pGraphNode = add_node(graph, cudaGraphNodeTypeMemset, pDependencies, numDependencies,
+                           step([m](cudaStream_t s) {
+        /* Each element gets the low elementSize bytes of value, in the device's order. */
+        std::vector<unsigned char> row(m.width * m.elementSize);
+        for (size_t i = 0; i < m.width; ++i)
+            std::memcpy(&row[i * m.elementSize], &m.value, m.elementSize);
+        for (size_t r = 0; r < (m.height ? m.height : 1); ++r) {
+            cudaError_t err = cudaMemcpyAsync(static_cast<char *>(m.dst) + r * m.pitch, row.data(),
+                                              row.size(), cudaMemcpyHostToDevice, s);
+            if (err != cudaSuccess)
+                return err;
+        }
+        return cudaSuccess;
+    }));
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                 const struct cudaHostNodeParams *p)
+{
+    CUDA_EMU_STICKY();
+    if (cudaError_t err = node_args(pGraphNode, graph, pDependencies, numDependencies))
+        return record_error(err);
+    if (p == nullptr || p->fn == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    const cudaHostFn_t fn = p->fn;
+    void *data = p->userData;
+    *pGraphNode = add_node(graph, cudaGraphNodeTypeHost, pDependencies, numDependencies,
+                           step([fn, data](cudaStream_t s) { return cudaLaunchHostFunc(s, fn, data); }));
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t *pDependencies, size_t numDependencies)
+{
+    CUDA_EMU_STICKY();
+    if (cudaError_t err = node_args(pGraphNode, graph, pDependencies, numDependencies))
+        return record_error(err);
+    *pGraphNode = add_node(graph, cudaGraphNodeTypeEmpty, pDependencies, numDependencies, nullptr);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                     size_t numDependencies)
+{
+    CUDA_EMU_STICKY();
+    if (graph == nullptr || (numDependencies > 0 && (from == nullptr || to == nullptr)))
+        return record_error(cudaErrorInvalidValue);
+    for (size_t i = 0; i < numDependencies; ++i) {
+        if (!is_graph_node(from[i]) || !is_graph_node(to[i]) || from[i]->graph != graph ||
+            to[i]->graph != graph || from[i] == to[i])
+            return record_error(cudaErrorInvalidValue);
+        /* Ports other than the default (programmatic edges) are a GPU's overlap, kept here
+         * as full dependencies. */
+        (void)edgeData;
+        to[i]->deps.push_back(from[i]);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes)
+{
+    CUDA_EMU_STICKY();
+    if (graph == nullptr || numNodes == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (nodes != nullptr)
+        for (size_t i = 0; i < *numNodes && i < graph->nodes.size(); ++i)
+            nodes[i] = graph->nodes[i].get();
+    *numNodes = graph->nodes.size();
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+    if (!is_graph_node(node) || pType == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *pType = node->type;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                 unsigned long long flags)
+{
+    CUDA_EMU_STICKY();
+    (void)flags; /* upload, auto-free, priorities: nothing to do where work runs at once */
+    if (pGraphExec == nullptr || graph == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    /* Kahn's order, ties in the order the nodes were added (the order they were issued). */
+    const size_t n = graph->nodes.size();
+    std::unordered_map<cudaGraphNode_t, size_t> index;
+    for (size_t i = 0; i < n; ++i)
+        index[graph->nodes[i].get()] = i;
+    std::vector<size_t> waiting(n);
+    std::vector<std::vector<size_t>> after(n);
+    for (size_t i = 0; i < n; ++i)
+        for (cudaGraphNode_t d : graph->nodes[i]->deps) {
+            ++waiting[i];
+            after[index.at(d)].push_back(i);
+        }
+    auto exec = std::make_unique<CUgraphExec_st>();
+    std::vector<bool> done(n);
+    for (size_t placed = 0; placed < n;) {
+        size_t next = n;
+        for (size_t i = 0; i < n && next == n; ++i)
+            if (!done[i] && waiting[i] == 0)
+                next = i;
+        if (next == n) {
+            std::fprintf(stderr, "cuda-emu: cudaGraphInstantiate: the graph's dependencies form "
+                         "a cycle (cudaErrorInvalidValue)\n");
+            return record_error(cudaErrorInvalidValue);
+        }
+        done[next] = true;
+        ++placed;
+        for (size_t j : after[next])
+            --waiting[j];
+        if (graph->nodes[next]->run)
+            exec->steps.push_back(graph->nodes[next]->run);
+    }
+    *pGraphExec = exec.release();
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags)
+{
+    return cudaGraphInstantiate(pGraphExec, graph, flags);
+}
+
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (graphExec == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (graphExec == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    if (capture_of(stream) != nullptr) {
+        std::fprintf(stderr, "cuda-emu: cudaGraphLaunch into a stream being captured (a graph "
+                     "inside a graph) is not emulated (cudaErrorStreamCaptureUnsupported)\n");
+        return record_error(cudaErrorStreamCaptureUnsupported);
+    }
+    for (const Step &s : graphExec->steps)
+        if (cudaError_t err = (*s)(stream))
+            return err;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)
+{
+    CUDA_EMU_STICKY();
+    if (graphExec == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    delete graphExec;
+    return cudaSuccess;
+}
+
+/* ---- cudaLaunchKernelEx -------------------------------------------------------- */
+
+namespace cuda_emu {
+
+cudaError_t launch_ex_config(const cudaLaunchConfig_t *c, LaunchConfig *out)
+{
+    if (c == nullptr || (c->numAttrs > 0 && c->attrs == nullptr))
+        return record_error(cudaErrorInvalidValue);
+    *out = config(c->gridDim, c->blockDim, c->dynamicSmemBytes, c->stream);
+    for (unsigned i = 0; i < c->numAttrs; ++i) {
+        const cudaLaunchAttribute &a = c->attrs[i];
+        switch (a.id) {
+        case cudaLaunchAttributeCooperative:
+            out->cooperative = a.val.cooperative != 0;
+            break;
+        case cudaLaunchAttributeClusterDimension: {
+            /* The blocks of a cluster run as ordinary blocks (nothing here shares distributed
+             * shared memory); the shape must still fit the grid, as on a GPU. */
+            const unsigned x = a.val.clusterDim.x, y = a.val.clusterDim.y, z = a.val.clusterDim.z;
+            if (x == 0 || y == 0 || z == 0 || c->gridDim.x % x || c->gridDim.y % y ||
+                c->gridDim.z % z || x * y * z > 16) {
+                std::fprintf(stderr, "cuda-emu: cudaLaunchKernelEx: a cluster of %u x %u x %u "
+                             "blocks does not divide the grid of %u x %u x %u, or has more than 16 "
+                             "blocks (cudaErrorInvalidClusterSize)\n", x, y, z, c->gridDim.x,
+                             c->gridDim.y, c->gridDim.z);
+                return record_error(cudaErrorInvalidClusterSize);
+            }
+            break;
+        }
+        case cudaLaunchAttributeIgnore:
+        case cudaLaunchAttributeAccessPolicyWindow:
+        case cudaLaunchAttributeSynchronizationPolicy:
+        case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        case cudaLaunchAttributeProgrammaticStreamSerialization:
+        case cudaLaunchAttributeProgrammaticEvent:
+        case cudaLaunchAttributePriority:
+        case cudaLaunchAttributeMemSyncDomainMap:
+        case cudaLaunchAttributeMemSyncDomain:
+        case cudaLaunchAttributePreferredClusterDimension:
+        case cudaLaunchAttributeLaunchCompletionEvent:
+        case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        case cudaLaunchAttributeNvlinkUtilCentricScheduling:
+            break; /* orders or hints a launch that runs to its end already meets */
+        default:
+            std::fprintf(stderr, "cuda-emu: cudaLaunchKernelEx: launch attribute %d is not one "
+                         "a launch takes (cudaErrorInvalidValue)\n", (int)a.id);
+            return record_error(cudaErrorInvalidValue);
+        }
+    }
+    return cudaSuccess;
+}
+
+void launch_ex_done(const cudaLaunchConfig_t *c)
+{
+    for (unsigned i = 0; i < c->numAttrs; ++i) {
+        const cudaLaunchAttribute &a = c->attrs[i];
+        if (a.id == cudaLaunchAttributeProgrammaticEvent && a.val.programmaticEvent.event)
+            cudaEventRecord(a.val.programmaticEvent.event, c->stream);
+        if (a.id == cudaLaunchAttributeLaunchCompletionEvent && a.val.launchCompletionEvent.event)
+            cudaEventRecord(a.val.launchCompletionEvent.event, c->stream);
+    }
+}
+
+} // namespace cuda_emu
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    cuda_emu::LaunchConfig cfg;
+    cudaError_t err = cuda_emu::launch_ex_config(config, &cfg);
+    if (err != cudaSuccess)
+        return err;
+    err = cuda_emu::launch_registered(func, cfg, args);
+    if (err == cudaSuccess)
+        cuda_emu::launch_ex_done(config);
+    return err;
 }
 
 /* ---- Events ---------------------------------------------------------------- */
@@ -1630,7 +2291,7 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
     if (event == nullptr || (flags & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming |
                                                  cudaEventInterprocess)) != 0)
         return record_error(cudaErrorInvalidValue);
-    *event = new CUevent_st{flags, false, 0};
+    *event = new CUevent_st{flags, false, 0, nullptr, {}};
     g_events.insert(*event);
     return cudaSuccess;
 }
@@ -1640,6 +2301,13 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     CUDA_EMU_STICKY();
     if (g_events.count(event) == 0 || !stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
+    if (Capture *c = capture_of(stream)) { /* an edge of the graph, for whoever waits on it */
+        event->capture = c;
+        event->tail = stream->tail;
+        return cudaSuccess;
+    }
+    event->capture = nullptr;
+    event->tail.clear();
     event->recorded = true;
     event->ns = clock_ticks();
     count_event_op("record", stream, event, "cudaEventRecord");

@@ -18,6 +18,13 @@
 #define __constant__
 #define __managed__
 #define __grid_constant__
+/* A kernel's cluster shape: its blocks run as ordinary blocks here (README.md, Launches). */
+#define __cluster_dims__(...)
+/* The emulator's refusal of a valid CUDA feature it cannot run: a call of a function marked so
+ * is a build error at the call's line, which emu-nvcc reports as a refusal (the grader's
+ * "could not run", never the student's fault). */
+#define CUDA_EMU_REFUSED(feature) \
+    __attribute__((error("cuda-emu: cannot be checked on the CPU emulator: " feature)))
 #define __device_builtin__
 #define __cudart_builtin__
 #ifdef __cplusplus

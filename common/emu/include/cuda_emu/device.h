@@ -244,6 +244,20 @@ void __threadfence_block();
 void __threadfence_system();
 void __nanosleep(unsigned int ns);
 
+/* Programmatic dependent launch (cudaLaunchAttributeProgrammaticStreamSerialization): the
+ * dependent grid's cudaGridDependencySynchronize() waits for the grid before it on its stream
+ * to finish (or trigger), and cudaTriggerProgrammaticLaunchCompletion() lets the dependent
+ * start early. The emulator starts a launch only once the one before it on its stream has
+ * ended, the strictest order the attribute allows: the wait has nothing left to wait for, and
+ * the trigger nothing to release. */
+/* A shared-memory address as PTX's shared state space sees it (for cp.async, ld.shared ...):
+ * the emulator's shared memory has no such window, and the PTX that would use it is refused
+ * (README.md, Inline PTX). */
+CUDA_EMU_REFUSED("__cvta_generic_to_shared (a shared-memory address for PTX)")
+size_t __cvta_generic_to_shared(const void *p);
+CUDA_EMU_INLINE void cudaGridDependencySynchronize() {}
+CUDA_EMU_INLINE void cudaTriggerProgrammaticLaunchCompletion() {}
+
 CUDA_EMU_INLINE long long clock64() { return cuda_emu::clock_ticks(); }
 CUDA_EMU_INLINE unsigned long long __globaltimer() { return (unsigned long long)cuda_emu::clock_ticks(); }
 

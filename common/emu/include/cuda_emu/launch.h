@@ -60,6 +60,15 @@ inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t 
 cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConfig &cfg,
                           void (*invoke)(void *), void *ctx, size_t ctx_size);
 
+/* While CFG.stream is being captured into a CUDA graph, or a kernel node is being added
+ * (cudaGraphAddKernelNode), a launch is recorded, not run: capture_launch takes a copy of
+ * its context CTX (which FREE deletes) and makes it a node; launch_erased runs it each
+ * time the graph is launched. */
+bool capture_pending(cudaStream_t stream);
+cudaError_t capture_launch(const void *kernel, const char *name, const LaunchConfig &cfg,
+                           void (*invoke)(void *), void *ctx, size_t ctx_size,
+                           void (*free)(void *));
+
 /* The arguments are taken by value, as a kernel takes them: a constant of the
  * enclosing function named in a lambda that does not capture it stays usable
  * (a copy is no odr-use; a reference would be).
@@ -90,12 +99,15 @@ cudaError_t launch(Fn fn, const char *name, const LaunchConfig &cfg, Body body, 
     const void *kernel = nullptr;
     if constexpr (std::is_pointer_v<Fn>)
         kernel = reinterpret_cast<const void *>(fn);
-    return launch_erased(kernel, name, cfg,
-                         [](void *p) {
-                             Context *c = static_cast<Context *>(p);
-                             std::apply(c->callee, c->args); /* each thread's own copies */
-                         },
-                         &ctx, sizeof ctx);
+    void (*invoke)(void *) = [](void *p) {
+        Context *c = static_cast<Context *>(p);
+        std::apply(c->callee, c->args); /* each thread's own copies */
+    };
+    if constexpr (std::is_copy_constructible_v<Context>)
+        if (capture_pending(cfg.stream))
+            return capture_launch(kernel, name, cfg, invoke, new Context(ctx), sizeof ctx,
+                                  [](void *p) { delete static_cast<Context *>(p); });
+    return launch_erased(kernel, name, cfg, invoke, &ctx, sizeof ctx);
 }
 
 /* The kernel when EXPR names exactly one function, else null (nullptr_t):
@@ -115,6 +127,18 @@ auto kernel_address_or_null(Probe probe)
     else
         return nullptr;
 }
+
+/* cudaLaunchKernelEx's configuration C as the emulator launches it, into *OUT: the cooperative
+ * attribute sets cooperative; a cluster shape must divide the grid (else
+ * cudaErrorInvalidClusterSize) and its blocks then run as ordinary blocks; programmatic
+ * serialization and the hints (priority, access policy, carveout, domains) change nothing
+ * here, where a launch starts only once the one before it on its stream has ended. A null C,
+ * attributes missing or an unknown attribute: cudaErrorInvalidValue. */
+cudaError_t launch_ex_config(const cudaLaunchConfig_t *c, LaunchConfig *out);
+
+/* After a launch made with C: records the events its attributes name (the programmatic event
+ * and the launch-completion event) on its stream; the launch has ended, so both have fired. */
+void launch_ex_done(const cudaLaunchConfig_t *c);
 
 /* cudaLaunchKernel's argument array, unpacked into the parameter types of FN. */
 template <class... P, size_t... I>

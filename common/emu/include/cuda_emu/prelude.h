@@ -20,13 +20,16 @@
 #define __CUDA_ARCH_LIST__ 900
 #define __NVCC__ 1
 
-/* emu-rewrite puts this where the .cu file has asm (inline PTX). */
+/* emu-rewrite puts this where the .cu file has asm (inline PTX) outside the subset it
+ * translates (README.md, Inline PTX). The words "cuda-emu: cannot be checked on the CPU
+ * emulator:" mark a refusal of valid CUDA, which emu-nvcc reports as such (and the grader
+ * as "could not run", never as the student's fault). */
 #define CUDA_EMU_INLINE_ASM \
-    _Pragma("GCC error \"cuda-emu: inline PTX (asm) cannot run on the CPU emulator; keep a portable version for #ifdef CUDA_EMU\"") __asm__
+    _Pragma("GCC error \"cuda-emu: cannot be checked on the CPU emulator: inline PTX (asm) outside the emulator's subset\"") __asm__
 
 /* ... and this where device code launches a kernel (dynamic parallelism). */
 #define CUDA_EMU_DEVICE_LAUNCH \
-    _Pragma("GCC error \"cuda-emu: a kernel launch inside device code (dynamic parallelism) cannot run on the CPU emulator\"") (void)0
+    _Pragma("GCC error \"cuda-emu: cannot be checked on the CPU emulator: a kernel launch inside device code (dynamic parallelism)\"") (void)0
 
 #include <cuda_runtime.h>
 

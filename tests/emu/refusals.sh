@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# refusals.sh - a valid CUDA feature the emulator cannot run is refused at build time as such:
+# emu-nvcc prints "cuda-emu: refused: FEATURE at line N of FILE; a GPU grades it" (the line the
+# grader reads to grade the file "could not run", never FAIL), and a feature it runs builds.
+#
+#   tests/emu/refusals.sh            (EMU_BUILD: the emulator's tools, as emu-nvcc takes it)
+set -u
+cd "$(dirname "$0")/../.."
+work=$(mktemp -d "${TMPDIR:-/tmp}/emu-refusals.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+# case NAME EXPECT: the source on stdin; EXPECT is "builds", "builds-not" (an error of the
+# file's own beside a refusal: no refusal line), or the refusal's text after
+# "refused: " (a regex), which must name the line holding the word MARK.
+case_() {
+    local name=$1 expect=$2 src=$work/$1.cu out
+    cat >"$src"
+    out=$(common/emu/emu-nvcc -c "$src" -o "$work/$name.o" 2>&1)
+    local rc=$? line
+    line=$(grep -n 'MARK' "$src" | head -1 | cut -d: -f1)
+    if [ "$expect" = builds-not ]; then
+        if [ $rc -ne 0 ] && ! grep -q '^cuda-emu: refused' <<<"$out"; then pass=$((pass + 1)); echo "ok   $name: a build error, no refusal"
+        else fail=$((fail + 1)); echo "FAIL $name: expected a build error and no refusal; got:"; sed 's/^/  | /' <<<"$out" | tail -8; fi
+    elif [ "$expect" = builds ]; then
+        if [ $rc -eq 0 ] && ! grep -q 'refused' <<<"$out"; then pass=$((pass + 1)); echo "ok   $name: builds"
+        else fail=$((fail + 1)); echo "FAIL $name: expected it to build; got:"; sed 's/^/  | /' <<<"$out" | tail -8; fi
+    elif [ $rc -ne 0 ] && grep -Eq "^cuda-emu: refused: $expect at line $line of .*; a GPU grades it$" <<<"$out"; then
+        pass=$((pass + 1)); echo "ok   $name: $(grep '^cuda-emu: refused' <<<"$out")"
+    else
+        fail=$((fail + 1)); echo "FAIL $name: expected the refusal '$expect' at line $line; got (status $rc):"
+        sed 's/^/  | /' <<<"$out" | tail -8
+    fi
+}
+
+case_ asm-other "inline PTX instruction 'ex2\\.approx\\.ftz\\.f32'" <<'CU'
+__global__ void k(float *x)
+{
+    float y;
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x[0])); // MARK
+    x[0] = y;
+}
+CU
+case_ cp-async "inline PTX instruction 'cp\\.async\\.cg\\.shared\\.global'" <<'CU'
+__global__ void k(const float4 *g)
+{
+    __shared__ float4 s[32];
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(g + threadIdx.x)); // MARK
+    asm volatile("cp.async.wait_all;");
+}
+CU
+case_ ptx-subset builds <<'CU'
+__global__ void k(float4 *out, const float *in)
+{
+    float4 v;
+    asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(in + 4 * threadIdx.x));
+    asm volatile("st.global.v4.f32 [%0], {%1, %2, %3, %4};" ::"l"(out + threadIdx.x), "f"(v.x),
+                 "f"(v.y), "f"(v.z), "f"(v.w));
+}
+CU
+case_ not-cuda builds-not <<'CU'
+__global__ void k(float *x)
+{
+    float y;
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x[0]));
+    x[0] = y + undeclared_name; // MARK: a file wrong for a GPU too is no refusal
+}
+CU
+case_ cluster-group "thread block clusters \\(cooperative_groups::cluster_group\\)" <<'CU'
+#include <cooperative_groups.h>
+__global__ void __cluster_dims__(2, 1, 1) k(float *x)
+{
+    cooperative_groups::cluster_group c = cooperative_groups::this_cluster(); // MARK
+    x[blockIdx.x] = 1;
+}
+CU
+case_ device-launch 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'
+__global__ void child(int *x) { x[0] = 1; }
+__global__ void parent(int *x)
+{
+    child<<<1, 1>>>(x); // MARK
+}
+CU
+case_ asm-fenced-off builds <<'CU'
+__global__ void k(float *x)
+{
+#ifndef CUDA_EMU
+    asm volatile("ex2.approx.ftz.f32 %0, %1;" : "=f"(x[1]) : "f"(x[0]));
+#else
+    x[1] = exp2f(x[0]);
+#endif
+}
+CU
+case_ launch-ex builds <<'CU'
+__global__ void k(float *x, int n) { cudaGridDependencySynchronize(); if (threadIdx.x < n) x[threadIdx.x] = 1; }
+void run(float *x, cudaStream_t s)
+{
+    cudaLaunchConfig_t c = {};
+    cudaLaunchAttribute a[1];
+    a[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    a[0].val.programmaticStreamSerializationAllowed = 1;
+    c.gridDim = 1; c.blockDim = 32; c.stream = s; c.attrs = a; c.numAttrs = 1;
+    cudaLaunchKernelEx(&c, k, x, 32);
+}
+CU
+case_ graph builds <<'CU'
+__global__ void k(float *x) { x[threadIdx.x] = 1; }
+void run(float *x, cudaStream_t s)
+{
+    cudaGraph_t g; cudaGraphExec_t e;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    k<<<1, 32, 0, s>>>(x);
+    cudaStreamEndCapture(s, &g);
+    cudaGraphInstantiate(&e, g, 0);
+    cudaGraphLaunch(e, s);
+    cudaGraphExecDestroy(e);
+    cudaGraphDestroy(g);
+}
+CU
+echo "refusals: $pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -36,7 +36,9 @@
 #                               code did is its own FAIL, never the grader's error
 #   expect: not-tamper-proof    results.json's tamper_proof is false and the terminal's NOTE
 #                               says the run is not tamper-proof
-#   expect: report-lacks=REGEX  neither the terminal nor results.json matches (a forged label)
+#   expect: report-lacks=REGEX  neither results.json nor the terminal's own lines match (a forged
+#                               label); the student's text inside its marked block (lines behind the
+#                               `| ` margin) is data and not searched
 #   expect: where=REGEX         the lab's WHERE line (results.json's `where`, make grade's hint
 #                               under the speed check) matches
 #   expect: where-lacks=REGEX   neither that line nor anything the grader printed matches
@@ -247,7 +249,8 @@ for e in expects:
         ok = res.get("tamper_proof") is False and re.search(
             r"^NOTE: not tamper-proof", open(os.path.join(out, "out.txt"), errors="replace").read(), re.M)
     elif key == "report-lacks":
-        text = open(os.path.join(out, "out.txt"), errors="replace").read() + \
+        terminal = open(os.path.join(out, "out.txt"), errors="replace").read().splitlines()
+        text = "\n".join(l for l in terminal if not re.match(r"\s+\| ", l)) + \
             open(os.path.join(out, "grade", "results.json"), errors="replace").read()
         found = re.search(val, text)
         ok = not found

@@ -32,6 +32,13 @@
 #else
 #define __forceinline__ static inline __attribute__((always_inline))
 #endif
+/* libstdc++ writes __attribute__((__noinline__)) (bits/shared_ptr_base.h, from <memory>,
+ * <iostream> and <thread>): read before this macro exists, its include guard keeps it from
+ * being read again after, so a .cu file may include those headers in any order, as nvcc
+ * allows. */
+#if defined(__cplusplus) && __has_include(<memory>)
+#include <memory>
+#endif
 #define __noinline__ __attribute__((noinline))
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))

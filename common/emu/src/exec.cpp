@@ -103,6 +103,8 @@ void thread_main(void *arg)
 {
     Thread *t = static_cast<Thread *>(arg);
     g_launch->invoke(g_launch->ctx);
+    if (t->ww_count != 0)
+        settle_writes(t);
     t->state = ThreadState::exited;
     switch_to_host(t);
     __builtin_unreachable();
@@ -157,13 +159,37 @@ void show(Thread *t)
     }
 }
 
+/* The thread each host thread running blocks is running, while its launch
+ * runs blocks on several (thread_running): (linear block << 10 | tid) + 1, 0
+ * while none. A host thread takes a slot on its first parallel launch; past
+ * kRunnerSlots, every thread counts as running (which only makes the
+ * write-write check skip a pair). */
+constexpr unsigned kRunnerSlots = 128;
+std::atomic<uint64_t> g_running[kRunnerSlots];
+std::atomic<unsigned> g_runners;
+thread_local unsigned tl_runner = ~0u;
+
+inline uint64_t running_id(unsigned long long block, unsigned tid)
+{
+    return (block << 10 | tid) + 1;
+}
+
 /* Runs T until it waits or ends. */
 void resume(Thread *t)
 {
     t->state = ThreadState::ready;
     show(t);
     g_thread = t;
+    const bool parallel = g_launch->parallel;
+    if (parallel) {
+        if (tl_runner == ~0u)
+            tl_runner = g_runners.fetch_add(1);
+        if (tl_runner < kRunnerSlots)
+            g_running[tl_runner].store(running_id(t->block->linear, t->tid), std::memory_order_relaxed);
+    }
     context_switch(&g_host_ctx, &t->ctx);
+    if (parallel && tl_runner < kRunnerSlots)
+        g_running[tl_runner].store(0, std::memory_order_release); /* its stores are done */
     g_thread = nullptr;
 }
 
@@ -1111,9 +1137,22 @@ uint3 unflatten(unsigned long long i, dim3 shape)
                  (unsigned)(i / ((unsigned long long)shape.x * shape.y))};
 }
 
+bool thread_running(unsigned long long block, unsigned tid)
+{
+    if (g_runners.load(std::memory_order_relaxed) > kRunnerSlots)
+        return true;
+    const uint64_t id = running_id(block, tid);
+    for (unsigned i = 0; i < kRunnerSlots && i < g_runners.load(std::memory_order_relaxed); ++i)
+        if (i != tl_runner && g_running[i].load(std::memory_order_acquire) == id)
+            return true;
+    return false;
+}
+
 void wait_here(ThreadState s, const void *pc)
 {
     Thread *t = g_thread;
+    if (t->ww_count != 0)
+        settle_writes(t);
     t->state = s;
     t->wait_pc = pc;
     switch_to_host(t);

@@ -32,8 +32,15 @@
  *                (the flag of a publish/consume pattern).
  * Threads run one at a time between waits, so a conflict is found whichever
  * order they run in: a missing barrier is reported even when this schedule
- * happens to produce the right result. Write-after-write is not reported:
- * threads storing the same value to a flag are common and harmless.
+ * happens to produce the right result. Two writes with nothing ordering them
+ * (threads of different warps, or of different blocks) race when they leave
+ * different values: which one stays depends on which runs last. The value is
+ * in memory only after the hook returns, so the second write is noted with the
+ * bytes the first left, and compared when the second thread next accesses
+ * memory, waits or ends (settle_writes): threads storing the same value to a
+ * flag are common and harmless, and not reported. (Lanes of one warp writing
+ * one word at once are left alone: one store instruction, whose lanes a GPU
+ * orders no more than the emulator does, and warp-synchronous code does it.)
  *
  * The uninitialized-read check. Each granule also records which of its bytes
  * have ever been written (by a kernel, cudaMemcpy or cudaMemset); reading a
@@ -408,6 +415,34 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
     fail_from_fiber(cudaErrorLaunchFailure);
 }
 
+/* Reports T's write at PC of N bytes at A that left a value other than what
+ * thread OTHER_THREAD of block OTHER_BLOCK wrote there at OTHER_PC, with
+ * nothing ordering the two (settle_writes). */
+[[noreturn]] void report_write_race(Thread *t, bool shared, uintptr_t a, size_t n, const void *pc,
+                                    uint32_t other_block, uint16_t other_thread, int32_t other_pc)
+{
+    report_head(shared ? "data race on shared memory: two writes of different values"
+                       : "data race on device memory: two writes of different values",
+                t->block, t);
+    report_line("thread %s writes %s at %s", dim_str(t->idx).c_str(),
+                describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
+    const uint3 other = unflatten(other_thread, g_launch->block);
+    if (other_block == (uint32_t)t->block->linear)
+        report_line("thread %s (warp %u) of the same block wrote another value there at %s, and no "
+                    "__syncthreads() (nor an atomic or fence) orders the two: which value stays "
+                    "depends on which warp runs last, which no GPU fixes",
+                    dim_str(other).c_str(), (unsigned)(other_thread / kWarpSize),
+                    where(pc_from(other_pc)).c_str());
+    else
+        report_line("thread %s of block %s wrote another value there at %s; blocks run in no fixed "
+                    "order, so which value stays depends on timing",
+                    dim_str(other).c_str(), dim_str(unflatten(other_block, g_launch->grid)).c_str(),
+                    where(pc_from(other_pc)).c_str());
+    report_line("threads may all write one value to a word (a flag); otherwise give each its own "
+                "word, or order the writes (__syncthreads(), an atomic such as atomicMax)");
+    fail_from_fiber(cudaErrorLaunchFailure);
+}
+
 /* ---- The checks ------------------------------------------------------------ */
 
 /* Whether ORIGIN, made by another thread, may still be concurrent with ME by
@@ -501,6 +536,27 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
             race = 2;
             other = c.read;
         }
+        /* Another warp's or block's write of the same bytes that nothing orders
+         * before this one: a race if the values differ, known once this one is
+         * in memory (settle_writes). */
+        if (op == Op::write && race == 0 && c.write.launch == serial && (c.write.bytes & bytes) &&
+            !(c.write.flags & acc_atomic) &&
+            (c.write.block != me.block || c.write.thread / kWarpSize != me.thread / kWarpSize) &&
+            t->ww_count < sizeof t->ww / sizeof t->ww[0] && concurrent(c.write, me, t) &&
+            /* a thread of another block running now may not have stored its value yet */
+            !(c.write.block != me.block && g_launch->parallel &&
+              thread_running(c.write.block, c.write.thread))) {
+            auto &w = t->ww[t->ww_count++];
+            w.granule = r->lo + g * 4;
+            w.bytes = c.write.bytes & bytes;
+            for (unsigned i = 0; i < 4; ++i)
+                w.before[i] = (w.bytes >> i & 1) ? reinterpret_cast<const volatile uint8_t *>(w.granule)[i] : 0;
+            w.shared = is_shared(r);
+            w.other_block = c.write.block;
+            w.other_thread = c.write.thread;
+            w.other_pc = c.write.pc;
+            w.pc = pc;
+        }
         c.write = me;
         c.write.bytes = bytes;
         r->written[g] |= bytes;
@@ -578,6 +634,25 @@ void note_store(Thread *t)
     t->spin_count = 0;
     t->spin_addrs = 0;
 }
+
+} // namespace
+
+void settle_writes(Thread *t)
+{
+    const unsigned n = t->ww_count;
+    t->ww_count = 0;
+    for (unsigned k = 0; k < n; ++k) {
+        const auto &w = t->ww[k];
+        for (unsigned i = 0; i < 4; ++i)
+            if ((w.bytes >> i & 1) && reinterpret_cast<const volatile uint8_t *>(w.granule)[i] != w.before[i]) {
+                unsigned first = (unsigned)__builtin_ctz(w.bytes), last = 31u - (unsigned)__builtin_clz(w.bytes);
+                report_write_race(t, w.shared, w.granule + first, last - first + 1, w.pc, w.other_block,
+                                  w.other_thread, w.other_pc);
+            }
+    }
+}
+
+namespace {
 
 /* ---- Memory a kernel cannot reach ------------------------------------------
  * An address a kernel touches that is in no tracked region (device, managed
@@ -878,6 +953,8 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
     if (n == 0)
         return;
     Thread *t = g_thread;
+    if (t != nullptr && __builtin_expect(t->ww_count != 0, 0))
+        settle_writes(t); /* its last write is in memory now */
     /* A CUDA thread's own locals (most accesses of a kernel with register
      * arrays) need no check: nothing else can reach its stack; nor does its
      * copy of the launch's arguments. */
@@ -1244,6 +1321,7 @@ using cuda_emu::access;
            CUDA_EMU_CALLER_FRAME, is_volatile)
 
 extern "C" {
+#pragma GCC visibility push(default) /* the hooks instrumented code calls */
 
 #define CUDA_EMU_HOOKS(size)                                                             \
     __attribute__((noinline)) void __tsan_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false, false); } \
@@ -1323,4 +1401,5 @@ CUDA_EMU_TSAN_ATOMICS(64, unsigned long)
 void __tsan_atomic_thread_fence(int mo) { (void)mo; __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 void __tsan_atomic_signal_fence(int mo) { (void)mo; __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
+#pragma GCC visibility pop
 } // extern "C"

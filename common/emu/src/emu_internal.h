@@ -148,6 +148,9 @@ struct Thread {
                                  other tainted threads wrote): what it writes is tainted */
     uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
     uint32_t sync_phase;      /* phase of that atomic or fence */
+    uint32_t last_fence;      /* launch clock at its last fence (or a barrier after another
+                                 thread's, or grid.sync()); 0 = none: what orders two writes of
+                                 one word (an atomic alone orders no other memory in CUDA) */
     uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
     uint32_t spin_addrs;      /* how many of spin_addr are in use */
     uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
@@ -229,7 +232,22 @@ struct Launch {
                                           once blocks have run; counted while counting) */
     struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
                                     polls host-writable memory (exec.cpp); null: on the host's */
+    /* The schedule (exec.cpp, set_schedule): the order blocks are taken in and a block's
+     * warps are resumed in. Empty order and block_mul 0: in index order. */
+    std::vector<uint32_t> order;    /* position in the block's round -> tid */
+    std::vector<uint32_t> position; /* tid -> position */
+    unsigned long long block_mul;   /* the k-th block taken is (block_mul * k' + block_add) % */
+    unsigned long long block_add;   /* nblocks, k' = k or (reversed) nblocks - 1 - k */
+    bool block_reverse;
 };
+
+/* The schedule of the launches to come: 0 runs blocks and warps in index order;
+ * any other value, a permutation of the warps of every block and of the blocks
+ * of every grid drawn from it, its lowest bit reversing both (so that W and
+ * W ^ 1 put the warps that run first and last the other way round). Set by the
+ * program itself (the grader's harness, or its worker through
+ * cuda_emu_schedule). */
+void set_schedule(uint64_t word);
 
 /* Per host thread, so that host threads of the program (a CPU reference
  * computed in parallel) never take their accesses for a kernel's. */

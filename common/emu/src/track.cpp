@@ -444,7 +444,7 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
     const uint3 other = unflatten(other_thread, g_launch->block);
     if (other_block == (uint32_t)t->block->linear)
         report_line("thread %s (warp %u) of the same block wrote another value there at %s, and no "
-                    "__syncthreads() (nor an atomic or fence) orders the two: which value stays "
+                    "__syncthreads() (nor a __threadfence()) orders the two: which value stays "
                     "depends on which warp runs last, which no GPU fixes",
                     dim_str(other).c_str(), (unsigned)(other_thread / kWarpSize),
                     where(pc_from(other_pc)).c_str());
@@ -454,7 +454,8 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
                     dim_str(other).c_str(), dim_str(unflatten(other_block, g_launch->grid)).c_str(),
                     where(pc_from(other_pc)).c_str());
     report_line("threads may all write one value to a word (a flag); otherwise give each its own "
-                "word, or order the writes (__syncthreads(), an atomic such as atomicMax)");
+                "word, order the writes with __syncthreads(), or combine the values with an "
+                "atomic (atomicAdd, atomicMax ...)");
     fail_from_fiber(cudaErrorLaunchFailure);
 }
 

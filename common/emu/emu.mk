@@ -93,6 +93,9 @@ $(EMU_LIB): $(EMU_LIB_OBJS)
 	    sort -u | { echo "{"; cat; echo "};"; } > $(EMU_EXPORTS)
 	readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "HIDDEN" && $$8 !~ /^__odr_asan/ { print $$8 }' | \
 	    sort -u > $(EMU_INTERNAL)
+	@if grep -qE '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL); then \
+	    grep -E '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL) | sed 's/^/emu.mk: error: /; s/$$/ is the CUDA API but hidden: declare it in a header of include\/, under its "#pragma GCC visibility push(default)"/' >&2; \
+	    rm -f $@; exit 1; fi
 
 $(EMU_LIB_CHECKED:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)

@@ -19,7 +19,8 @@
 #   visibility  a program that loads compiled CUDA code from a shared object exports the
 #             emulator's API and none of its engine (cuda_emu/testing.h's switch); a shared
 #             object that names the engine is refused by name (common/emu/check-internal.sh);
-#             only the command loop (shim_serve) sets the schedule
+#             only the command loop (shim_serve) sets the schedule; the settings are read
+#             before loaded code runs (its setenv of CUDA_EMU_CHECK=0 changes nothing)
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
 
@@ -96,16 +97,16 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
-          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so
+          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so
 	@passed=0; failed=0; skipped=0; \
 	echo "== emu: the engine is hidden from loaded code (tests/emu/visibility)"; \
 	if ! $(EMU_VIS)/host $(EMU_VIS)/internals.so 2>/dev/null && \
 	   ! $(EMU_DIR)/check-internal.sh $(EMU_INTERNAL) $(EMU_VIS)/internals.so 2>$(EMU_VIS)/refusal.txt && \
 	   grep -q "cuda_emu::set_checks(bool)" $(EMU_VIS)/refusal.txt && \
 	   ! grep -q "set_checks" $(EMU_EXPORTS) && grep -q "_ZN8cuda_emu13launch_erased" $(EMU_EXPORTS) && \
-	   $(EMU_VIS)/host $(EMU_VIS)/schedule.so; then \
-	    echo "   set_checks neither exported nor loadable, refused by name; the schedule is the loop's alone"; passed=$$((passed + 1)); \
-	else echo "   FAILED: see tests/emu/visibility (an internal symbol reachable, or the schedule settable by the code)"; failed=$$((failed + 1)); fi; \
+	   $(EMU_VIS)/host $(EMU_VIS)/schedule.so && $(EMU_VIS)/host $(EMU_VIS)/settings.so 2>/dev/null; then \
+	    echo "   set_checks neither exported nor loadable, refused by name; the schedule is the loop's alone; CUDA_EMU_CHECK=0 set by loaded code ignored"; passed=$$((passed + 1)); \
+	else echo "   FAILED: see tests/emu/visibility (an internal symbol reachable, the schedule settable, or the checks turned off by the code)"; failed=$$((failed + 1)); fi; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: refusals of valid CUDA the emulator cannot run (tests/emu/refusals.sh)"; \

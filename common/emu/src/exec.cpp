@@ -1208,6 +1208,12 @@ void fail_launch(cudaError_t err)
 
 std::atomic<uint64_t> g_schedule{0};
 
+/* The settings (CUDA_EMU_CHECK ...) are read as the program starts, before any
+ * code it loads from a shared object runs: code under test that changes the
+ * environment as it is loaded (CUDA_EMU_CHECK=0, to turn the race check off)
+ * changes nothing. */
+const bool g_settings_read_at_start = (settings(), true);
+
 void set_schedule(uint64_t word) { g_schedule.store(word); }
 
 /* The caller must be the program (the module the emulator is linked into) or

@@ -20,7 +20,8 @@
 #             emulator's API and none of its engine (cuda_emu/testing.h's switch); a shared
 #             object that names the engine is refused by name (common/emu/check-internal.sh);
 #             only the command loop (shim_serve) sets the schedule; the settings are read
-#             before loaded code runs (its setenv of CUDA_EMU_CHECK=0 changes nothing)
+#             before loaded code runs (its setenv of CUDA_EMU_CHECK=0 changes nothing); a
+#             kernel marked no_sanitize (compiled without the access hooks) does not compile
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
 
@@ -104,8 +105,10 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	   ! $(EMU_DIR)/check-internal.sh $(EMU_INTERNAL) $(EMU_VIS)/internals.so 2>$(EMU_VIS)/refusal.txt && \
 	   grep -q "cuda_emu::set_checks(bool)" $(EMU_VIS)/refusal.txt && \
 	   ! grep -q "set_checks" $(EMU_EXPORTS) && grep -q "_ZN8cuda_emu13launch_erased" $(EMU_EXPORTS) && \
-	   $(EMU_VIS)/host $(EMU_VIS)/schedule.so && $(EMU_VIS)/host $(EMU_VIS)/settings.so 2>/dev/null; then \
-	    echo "   set_checks neither exported nor loadable, refused by name; the schedule is the loop's alone; CUDA_EMU_CHECK=0 set by loaded code ignored"; passed=$$((passed + 1)); \
+	   $(EMU_VIS)/host $(EMU_VIS)/schedule.so && $(EMU_VIS)/host $(EMU_VIS)/settings.so 2>/dev/null && \
+	   ! $(call emu_compile_cu,$(EMU_TEST_DIR)/visibility/no_sanitize.cu,$(EMU_VIS)/no_sanitize.o) 2>$(EMU_VIS)/no_sanitize.txt && \
+	   grep -q 'poisoned "no_sanitize"' $(EMU_VIS)/no_sanitize.txt; then \
+	    echo "   set_checks neither exported nor loadable, refused by name; the schedule is the loop's alone; CUDA_EMU_CHECK=0 set by loaded code ignored; no_sanitize refused"; passed=$$((passed + 1)); \
 	else echo "   FAILED: see tests/emu/visibility (an internal symbol reachable, the schedule settable, or the checks turned off by the code)"; failed=$$((failed + 1)); fi; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \

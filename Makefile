@@ -351,7 +351,9 @@ $(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs
 # ------------------------------------------------------------------------------------------
 # CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the
 # emulator's bounds, barrier and race checks. Only correctness runs there. The harness and
-# the worker carry the emulator's runtime and export it (-rdynamic) to the .so they load.
+# the worker carry the emulator's runtime and export its CUDA API, and nothing else, to the .so
+# they load (EMU_EXPORT_FLAGS, common/emu/emu.mk); a .so that names the engine's internals is
+# refused at its link (common/emu/check-internal.sh).
 
 ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
@@ -362,7 +364,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
-EMU_EXPORT := -rdynamic -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
+EMU_EXPORT = $(EMU_EXPORT_FLAGS)
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
 
@@ -413,7 +415,8 @@ compile_pic_emu = $(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
 link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
 link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$(1)) -ldl -lpthread -o $@
 link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
-link_so_emu = $(Q_LINK)$(EMU_CXX) -shared $(2) $(SHIM_LIBS_EMU_$(1)) -o $@
+link_so_emu = $(Q_LINK)$(EMU_CXX) -shared $(2) $(SHIM_LIBS_EMU_$(1)) -o $@ && \
+    { common/emu/check-internal.sh $(EMU_INTERNAL) $@ || { rm -f $@; exit 1; }; }
 use_prebuilt_gpu = NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@
 use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
 # A prebuilt reference for the emulator is compiled code of another g++: the worker is linked

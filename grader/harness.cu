@@ -225,10 +225,12 @@ static void emit_device(const device_info *d, double clock_mhz)
     results_emit();
 }
 
-static void emit_verify(const verify_result *v, const char *impl)
+/* `note`, when not NULL, goes before the comparison's description. */
+static void emit_verify(const verify_result *v, const char *impl, const char *note)
 {
-    char text[512];
-    compare_describe(&v->out, v->cols, text, sizeof text);
+    char text[512], described[448];
+    compare_describe(&v->out, v->cols, described, sizeof described);
+    snprintf(text, sizeof text, "%s%s", note ? note : "", described);
     results_begin("correct");
     results_str("impl", impl);
     results_int("n", (long long)v->out.n);
@@ -740,7 +742,7 @@ static void emit_timed_verify(speed_ctx *c)
         if (c->compared == 0)
             snprintf(c->bad.problem, sizeof c->bad.problem, "no timed output was compared");
     }
-    emit_verify(&c->bad, "student-timed");
+    emit_verify(&c->bad, "student-timed", NULL);
 }
 
 /* A speed check. Phase 1: student, reference and null call interleaved until the ratio is
@@ -872,6 +874,47 @@ static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t
 static jmp_buf check_jump;
 static int require_isolation; /* --require-isolation: run no student code unsandboxed */
 
+/* Under the CPU emulator the order of a block's warps and of a grid's blocks is the
+ * emulator's to choose, and a GPU's is its own: a result that depends on it is wrong. A
+ * check's call runs under an order drawn from the run's seed and, where that run was quick
+ * (a second order costs a second call, and the few checks with large problems make most of
+ * an emulated run's time), again under the same order reversed, on fresh outputs (prepare
+ * poisons them again) and against the same expected result: a kernel whose output depends on
+ * which warp or block writes last meets both a first and a last writer it did not expect.
+ * Checks alternate which of the two orders comes first, so that the large ones, run once,
+ * meet both too. Sets *note to what the report says of a second order's failure. */
+#define SECOND_ORDER_BUDGET_S 0.1
+
+static int verify_ok(const verify_result *v)
+{
+    return v->out.n > 0 && v->out.n_bad == 0 && v->guard_ok && v->input_ok && !v->problem[0];
+}
+
+static void call_and_verify_orders(const lab_task *t, void *p, const check_cmd *o,
+                                   const device_info *d, cudaStream_t s, verify_result *v,
+                                   const char **note)
+{
+    *note = NULL;
+    if (!d->emulated) {
+        call_and_verify(t, p, IMPL_STUDENT, s, v);
+        return;
+    }
+    const uint64_t word = ((rng_derive(o->seed, 7000u + (uint64_t)o->check) | 2u) & ~(uint64_t)1) |
+                          (uint64_t)(o->check & 1);
+    workers_set_schedule(word);
+    const double start = wall_seconds();
+    call_and_verify(t, p, IMPL_STUDENT, s, v);
+    if (verify_ok(v) && wall_seconds() - start < SECOND_ORDER_BUDGET_S) {
+        workers_set_schedule(word ^ 1);
+        call_and_verify(t, p, IMPL_STUDENT, s, v);
+        if (!verify_ok(v))
+            *note = "right when the CPU emulator ran the warps and blocks in one order, wrong in "
+                    "the reverse order (the result depends on which warp or block runs last, "
+                    "which no GPU fixes): ";
+    }
+    workers_set_schedule(0);
+}
+
 static void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
     const lab_info *lab = harness_lab;
@@ -931,8 +974,9 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
             results_str("size", desc);
             results_emit();
             verify_result v;
-            call_and_verify(t, p, IMPL_STUDENT, s, &v);
-            emit_verify(&v, "student");
+            const char *note;
+            call_and_verify_orders(t, p, o, d, s, &v, &note);
+            emit_verify(&v, "student", note);
         }
     } else {
         /* The reference's process failed with a CUDA error (or ended by one) while the
@@ -946,6 +990,7 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
         phase_free(&sc); /* a phase the failure cut short */
         CUDA_CHECK(cudaDeviceSynchronize());
     }
+    workers_set_schedule(0);
     workers_end_check();
     if (sc.k)
         speed_free(&sc);

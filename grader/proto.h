@@ -75,6 +75,8 @@ typedef struct proto_cmd {
     uint32_t op;     /* proto_op */
     int32_t n_bufs;  /* buffers in buf[] (PROTO_CALL: those its arguments name) */
     int32_t n_calls; /* calls in call[] */
+    uint64_t schedule; /* PROTO_CALL under the CPU emulator: the order its grids run in
+                          (cuda_emu/schedule.h; 0: index order); unused on a GPU */
     proto_buf buf[PROTO_MAX_BUFS];
     proto_call call[PROTO_MAX_CALLS];
 } proto_cmd;

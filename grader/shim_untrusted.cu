@@ -10,6 +10,7 @@
 #include "../common/check.h"
 
 #if defined(CUDA_EMU)
+#include <cuda_emu/schedule.h>
 #include <cuda_emu/share_fd.h>
 #else
 #include <cuda.h>
@@ -270,6 +271,11 @@ extern "C" int shim_serve(int sock)
         char problem[256] = "";
         switch (c.op) {
         case PROTO_CALL:
+#if defined(CUDA_EMU)
+            /* The order the harness asked for (here, in shim_serve itself: the emulator takes
+             * it from this function alone, never from the implementation's code). */
+            cuda_emu_schedule(c.schedule);
+#endif
             if (e == cudaSuccess)
                 e = run_calls(&c, fds, n_fds, s, problem, sizeof problem);
             reply(sock, e, problem);

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#if defined(CUDA_EMU)
+#include <cuda_emu/schedule.h>
+#endif
 
 /* ------------------------------------------------------------------------------------------ */
 /* Calls                                                                                       */
@@ -160,10 +163,17 @@ static void send_batch(int impl)
         harness_note_problem(impl, r.problem);
 }
 
+static uint64_t call_schedule; /* workers_set_schedule */
+
+void workers_set_schedule(uint64_t word) { call_schedule = word; }
+
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
 {
     worker *w = &W.w[worker_slot(impl)];
     if (W.inprocess) {
+#if defined(CUDA_EMU)
+        cuda_emu_schedule(call_schedule);
+#endif
         worker_load_here(impl);
         shim_arg args[PROTO_MAX_ARGS];
         memset(args, 0, sizeof args);
@@ -189,6 +199,7 @@ void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list 
         send_batch(impl);
     c->magic = PROTO_MAGIC;
     c->op = PROTO_CALL;
+    c->schedule = call_schedule;
     proto_call *call = &c->call[c->n_calls];
     memset(call, 0, sizeof *call);
     call->entry = entry;

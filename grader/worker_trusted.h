@@ -108,6 +108,10 @@ void workers_host_free(void *p);
 
 /* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap);
+/* Under the CPU emulator, the order the grids of the calls to come run in (the order of a
+ * block's warps and of a grid's blocks: cuda_emu/schedule.h); 0, index order. Ignored on a
+ * GPU, whose order is its own. */
+void workers_set_schedule(uint64_t word);
 /* Inside a batch, calls of one implementation are queued and sent as one command at
  * workers_batch_end (a timed unit of several calls costs one round trip). */
 void workers_batch_begin(void);

@@ -71,23 +71,45 @@ $(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) -std=c++17 -O2 -g -Wall -Wextra -o $@ $(EMU_REWRITE_SRCS)
 
+# The library keeps its engine to itself: compiled with -fvisibility=hidden, it exports only
+# what the public headers declare (include/, "#pragma GCC visibility push(default)") and the
+# hooks src/emu_internal.h marks CUDA_EMU_EXPORT. Beside it, two lists of its symbols:
+#   $(EMU_EXPORTS)   the exported ones, as a --dynamic-list: a program that loads compiled CUDA
+#                    code from a shared object (the grader's harness and worker) exports these,
+#                    and nothing else, to it ($(EMU_EXPORT_FLAGS))
+#   $(EMU_INTERNAL)  the hidden ones (the settings, the scheduler, the race checker,
+#                    cuda_emu/testing.h's switches), one mangled name a line: a shared object
+#                    that names one of them is refused (common/emu/check-internal.sh)
+# A test of the emulator itself links the library into its program and may call them.
+EMU_EXPORTS := $(EMU_BUILD)/tools/libcudaemu.dynlist
+EMU_INTERNAL := $(EMU_BUILD)/tools/libcudaemu.internal
+EMU_EXPORT_FLAGS = -Wl,--dynamic-list=$(EMU_EXPORTS) -Wl,--whole-archive $(EMU_LIB) -Wl,--no-whole-archive
+EMU_VISIBILITY := -fvisibility=hidden
+
 $(EMU_LIB): $(EMU_LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+	readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "DEFAULT" && $$8 !~ /^__odr_asan/ { print "  \"" $$8 "\";" }' | \
+	    sort -u | { echo "{"; cat; echo "};"; } > $(EMU_EXPORTS)
+	readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "HIDDEN" && $$8 !~ /^__odr_asan/ { print $$8 }' | \
+	    sort -u > $(EMU_INTERNAL)
+	@if grep -qE '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL); then \
+	    grep -E '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL) | sed 's/^/emu.mk: error: /; s/$$/ is the CUDA API but hidden: declare it in a header of include\/, under its "#pragma GCC visibility push(default)"/' >&2; \
+	    rm -f $@; exit 1; fi
 
 $(EMU_LIB_CHECKED:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_LIB_FAST:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 # The directed-rounding intrinsics change the CPU's rounding mode around each
 # operation: -frounding-math keeps the compiler from moving or folding it.
 $(EMU_BUILD)/tools/rounding.o: $(EMU_DIR)/src/rounding.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O2 -frounding-math $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(EMU_CXX) -std=c++17 -g -O2 -frounding-math $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)

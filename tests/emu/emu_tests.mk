@@ -16,6 +16,12 @@
 #             stay silent on each fix
 #   probes    programs whose counts the emulator must give as an H200 did: the wavefront
 #             probe's shared-memory passes, pattern by pattern (tests/emu/probes/)
+#   visibility  a program that loads compiled CUDA code from a shared object exports the
+#             emulator's API and none of its engine (cuda_emu/testing.h's switch); a shared
+#             object that names the engine is refused by name (common/emu/check-internal.sh);
+#             only the command loop (shim_serve) sets the schedule; the settings are read
+#             before loaded code runs (its setenv of CUDA_EMU_CHECK=0 changes nothing); a
+#             kernel marked no_sanitize (compiled without the access hooks) does not compile
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
 
@@ -38,6 +44,17 @@ $(EMU_TEST_BUILD)/probes/check.o: common/check.cu $(EMU_REWRITE)
 	$(call emu_compile_cu,$<,$@,-Icommon)
 $(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_TEST_BUILD)/probes/check.o $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS)
+
+# Visibility: a program that loads compiled CUDA code from a shared object (as the grader's
+# worker does) exports the emulator's API and nothing of its engine (tests/emu/visibility/).
+EMU_VIS := $(EMU_TEST_BUILD)/visibility
+$(EMU_VIS)/host: $(EMU_TEST_DIR)/visibility/host.cpp $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(EMU_CXX) -g $(EMU_LDFLAGS) $< $(EMU_EXPORT_FLAGS) $(call emu_flags,ldlibs) -ldl -o $@
+$(EMU_VIS)/%.o: $(EMU_TEST_DIR)/visibility/%.cu $(EMU_REWRITE)
+	$(call emu_compile_cu,$<,$@,-fPIC)
+$(EMU_VIS)/%.so: $(EMU_VIS)/%.o
+	$(EMU_CXX) -shared $< -o $@
 
 # For emu-planted-gpu: e.g. -arch=native on the GPU machine (nvcc's default JIT-compiles).
 EMU_GPU_ARCH ?=
@@ -81,8 +98,18 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
-          $(EMU_TEST_BUILD)/probes/wavefront-probe
+          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so
 	@passed=0; failed=0; skipped=0; \
+	echo "== emu: the engine is hidden from loaded code (tests/emu/visibility)"; \
+	if ! $(EMU_VIS)/host $(EMU_VIS)/internals.so 2>/dev/null && \
+	   ! $(EMU_DIR)/check-internal.sh $(EMU_INTERNAL) $(EMU_VIS)/internals.so 2>$(EMU_VIS)/refusal.txt && \
+	   grep -q "cuda_emu::set_checks(bool)" $(EMU_VIS)/refusal.txt && \
+	   ! grep -q "set_checks" $(EMU_EXPORTS) && grep -q "_ZN8cuda_emu13launch_erased" $(EMU_EXPORTS) && \
+	   $(EMU_VIS)/host $(EMU_VIS)/schedule.so && $(EMU_VIS)/host $(EMU_VIS)/settings.so 2>/dev/null && \
+	   ! $(call emu_compile_cu,$(EMU_TEST_DIR)/visibility/no_sanitize.cu,$(EMU_VIS)/no_sanitize.o) 2>$(EMU_VIS)/no_sanitize.txt && \
+	   grep -q 'poisoned "no_sanitize"' $(EMU_VIS)/no_sanitize.txt; then \
+	    echo "   set_checks neither exported nor loadable, refused by name; the schedule is the loop's alone; CUDA_EMU_CHECK=0 set by loaded code ignored; no_sanitize refused"; passed=$$((passed + 1)); \
+	else echo "   FAILED: see tests/emu/visibility (an internal symbol reachable, the schedule settable, or the checks turned off by the code)"; failed=$$((failed + 1)); fi; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: refusals of valid CUDA the emulator cannot run (tests/emu/refusals.sh)"; \

@@ -4,6 +4,7 @@
  * errors for barriers not every thread reaches.
  */
 #include <cuda_runtime.h>
+#include <cuda_emu/schedule.h>
 #include <cuda_emu/testing.h>
 
 #include <vector>
@@ -158,6 +159,94 @@ void test_dynamic_shared_memory()
     cudaFree(d);
 }
 
+/* The order warps start in, by ticket: WARPS[k] is the k-th warp of block 0 to
+ * run; every block also takes a ticket, so BLOCKS[k] is the k-th block. */
+__global__ void record_order(unsigned *warps, unsigned *blocks, unsigned *tickets)
+{
+    if (blockIdx.x == 0 && threadIdx.x % 32 == 0)
+        warps[atomicAdd(&tickets[0], 1u)] = threadIdx.x / 32;
+    if (threadIdx.x == 0)
+        blocks[atomicAdd(&tickets[1], 1u)] = blockIdx.x;
+}
+
+/* Runs record_order under schedule WORD: 8 warps per block, 64 blocks. */
+void run_order(unsigned long long word, std::vector<unsigned> &warps, std::vector<unsigned> &blocks)
+{
+    unsigned *d;
+    EXPECT_OK(cudaMalloc(&d, (8 + 64 + 2) * sizeof(unsigned)));
+    EXPECT_OK(cudaMemset(d, 0, (8 + 64 + 2) * sizeof(unsigned)));
+    CU_ASSERT_EQUAL(cuda_emu_schedule(word), 0); /* the program may set it */
+    record_order<<<64, 256>>>(d, d + 8, d + 72);
+    EXPECT_OK(cudaGetLastError());
+    cuda_emu_schedule(0);
+    warps.assign(8, 0);
+    blocks.assign(64, 0);
+    EXPECT_OK(cudaMemcpy(warps.data(), d, 8 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    EXPECT_OK(cudaMemcpy(blocks.data(), d + 8, 64 * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    cudaFree(d);
+}
+
+void test_schedule_orders()
+{
+    std::vector<unsigned> warps, blocks, warps2, blocks2;
+    /* Schedule 0: warps in index order (blocks too, when one worker runs them). */
+    run_order(0, warps, blocks);
+    for (unsigned w = 0; w < 8; ++w)
+        CU_ASSERT_EQUAL(warps[w], w);
+    /* A word and the same word with its lowest bit flipped: one warp order and its reverse,
+     * every warp and every block run once; some word moves warp 0 from the front. */
+    bool moved = false;
+    for (unsigned long long word : {0x5eed5eed12345678ull, 0x0123456789abcdeeull, 0x2ull}) {
+        run_order(word, warps, blocks);
+        run_order(word ^ 1, warps2, blocks2);
+        for (unsigned k = 0; k < 8; ++k)
+            CU_ASSERT_EQUAL(warps2[k], warps[7 - k]);
+        std::vector<unsigned> seen(64, 0), seen_w(8, 0);
+        for (unsigned b : blocks)
+            if (b < 64)
+                seen[b]++;
+        for (unsigned w : warps)
+            if (w < 8)
+                seen_w[w]++;
+        for (unsigned b = 0; b < 64; ++b)
+            CU_ASSERT_EQUAL(seen[b], 1u);
+        for (unsigned w = 0; w < 8; ++w)
+            CU_ASSERT_EQUAL(seen_w[w], 1u);
+        moved |= warps[0] != 0;
+        CU_ASSERT(blocks != blocks2); /* the grid's order changed too */
+    }
+    CU_ASSERT(moved);
+}
+
+/* Warps that each leave a different value in one word, and warps that all leave one value. */
+__global__ void last_writer(int *out, int same)
+{
+    __shared__ int word;
+    if (threadIdx.x % 32 == 0)
+        word = same ? 7 : (int)threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        *out = word;
+}
+
+void test_write_write_races()
+{
+    int *d, h = 0;
+    EXPECT_OK(cudaMalloc(&d, sizeof(int)));
+    last_writer<<<1, 128>>>(d, 1);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(h, 7);
+    StderrCapture cap;
+    last_writer<<<1, 128>>>(d, 0);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+    CU_ASSERT(contains(err, "cuda-emu: error: data race on shared memory: two writes of different "
+                            "values in kernel last_writer, block (0,0,0), thread (32,0,0)"));
+    CU_ASSERT(contains(err, "thread (0,0,0) (warp 0) of the same block wrote another value there"));
+    cudaDeviceReset();
+}
+
 /* Block 0 writes its shared word; block 1 only reads: it must find the
  * poison of fresh shared memory, not block 0's value. */
 __global__ void shared_leak(unsigned *out)
@@ -310,6 +399,8 @@ void test_deadlock_is_reported()
 
 CU_TestInfo tests[] = {
     {"syncthreads_count, _and, _or", test_syncthreads_variants},
+    {"schedules: warps and blocks in a drawn order, and its reverse", test_schedule_orders},
+    {"two warps writing different values to one word race; one value does not", test_write_write_races},
     {"tiled transpose with a padded 32x33 tile", test_tiled_transpose},
     {"shared declarators: one per block, one per declaration", test_shared_declarators},
     {"dynamic shared memory, in and out of the kernel", test_dynamic_shared_memory},

@@ -106,6 +106,15 @@ static const planted_case cases[] = {
       "both threads are in warp 0: .* put a __syncwarp\\(\\) between the steps",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on shared memory in kernel reduce6<block>"},
+    {"last_writer",
+     {"cuda-emu: error: data race on shared memory: two writes of different values in kernel "
+      "warp_sums, block \\(0,0,0\\), thread \\(32,0,0\\)",
+      "thread \\(32,0,0\\) writes __shared__ last, element 0 .* at "
+      "tests/emu/planted/last_writer\\.cu:34",
+      "thread \\(0,0,0\\) \\(warp 0\\) of the same block wrote another value there at "
+      "tests/emu/planted/last_writer\\.cu:34, .* depends on which warp runs last",
+      "CUDA error: cudaErrorLaunchFailure"},
+     "cuda-emu: error: data race on shared memory: two writes of different values in kernel warp_sums"},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -200,9 +209,10 @@ CASE_TEST(6)
 CASE_TEST(7)
 CASE_TEST(8)
 CASE_TEST(9)
+CASE_TEST(10)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
                                            test_case_4, test_case_5, test_case_6, test_case_7,
-                                           test_case_8, test_case_9};
+                                           test_case_8, test_case_9, test_case_10};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

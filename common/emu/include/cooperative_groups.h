@@ -21,6 +21,7 @@
  */
 #ifndef CUDA_EMU_COOPERATIVE_GROUPS_H
 #define CUDA_EMU_COOPERATIVE_GROUPS_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define _COOPERATIVE_GROUPS_H_ /* NVIDIA's guard */
 
 #include <cuda_runtime.h>
@@ -442,4 +443,5 @@ template <size_t N = 0, class Group> CUDA_EMU_INLINE void wait_prior(const Group
 
 #include "cooperative_groups/reduce.h"
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_COOPERATIVE_GROUPS_H */

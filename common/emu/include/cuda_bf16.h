@@ -5,6 +5,7 @@
  */
 #ifndef CUDA_EMU_CUDA_BF16_H
 #define CUDA_EMU_CUDA_BF16_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __CUDA_BF16_H__ /* NVIDIA's guard */
 
 #include <cmath>
@@ -33,4 +34,5 @@ inline __nv_bfloat162 __hadd2(__nv_bfloat162 a, __nv_bfloat162 b) { return a + b
 inline __nv_bfloat162 __hmul2(__nv_bfloat162 a, __nv_bfloat162 b) { return a * b; }
 inline __nv_bfloat162 __hfma2(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat162 c) { return __nv_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_CUDA_BF16_H */

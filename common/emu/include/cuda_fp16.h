@@ -7,6 +7,7 @@
  */
 #ifndef CUDA_EMU_CUDA_FP16_H
 #define CUDA_EMU_CUDA_FP16_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __CUDA_FP16_H__ /* NVIDIA's guard */
 
 #include <cmath>
@@ -76,4 +77,5 @@ inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma(
 inline __half2 __hmax2(__half2 a, __half2 b) { return __half2(__hmax(a.x, b.x), __hmax(a.y, b.y)); }
 inline __half2 __hmin2(__half2 a, __half2 b) { return __half2(__hmin(a.x, b.x), __hmin(a.y, b.y)); }
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_CUDA_FP16_H */

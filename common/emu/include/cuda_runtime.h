@@ -9,6 +9,7 @@
  */
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __CUDA_RUNTIME_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "cuda_runtime_api.h"
@@ -280,4 +281,5 @@ CUDA_EMU_INLINE cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
 
 #endif /* __cplusplus */
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_CUDA_RUNTIME_H */

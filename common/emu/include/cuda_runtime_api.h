@@ -11,6 +11,7 @@
  */
 #ifndef CUDA_EMU_CUDA_RUNTIME_API_H
 #define CUDA_EMU_CUDA_RUNTIME_API_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __CUDA_RUNTIME_API_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include <stddef.h>
@@ -211,4 +212,5 @@ cudaError_t cudaProfilerStop(void);
 } /* extern "C" */
 #endif
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_CUDA_RUNTIME_API_H */

@@ -12,6 +12,7 @@
  */
 #ifndef CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
 #define CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __DEVICE_LAUNCH_PARAMETERS_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "vector_types.h"
@@ -38,4 +39,5 @@ static constexpr int warpSize = 32; /* lanes per warp, as on every NVIDIA GPU */
 enum { warpSize = 32 };
 #endif
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_DEVICE_LAUNCH_PARAMETERS_H */

@@ -10,6 +10,7 @@
  */
 #ifndef CUDA_EMU_DRIVER_TYPES_H
 #define CUDA_EMU_DRIVER_TYPES_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __DRIVER_TYPES_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include <stddef.h>
@@ -623,4 +624,5 @@ typedef struct cudaGraphEdgeData_st {
     unsigned char reserved[5];
 } cudaGraphEdgeData;
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_DRIVER_TYPES_H */

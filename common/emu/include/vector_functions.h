@@ -6,6 +6,7 @@
  */
 #ifndef CUDA_EMU_VECTOR_FUNCTIONS_H
 #define CUDA_EMU_VECTOR_FUNCTIONS_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __VECTOR_FUNCTIONS_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #include "vector_types.h"
@@ -43,4 +44,5 @@ CUDA_EMU_MAKE_ALL(double, double)
 #undef CUDA_EMU_MAKE4
 #undef CUDA_EMU_MAKE_ALL
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_VECTOR_FUNCTIONS_H */

@@ -11,6 +11,7 @@
  */
 #ifndef CUDA_EMU_VECTOR_TYPES_H
 #define CUDA_EMU_VECTOR_TYPES_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 #define __VECTOR_TYPES_H__ /* NVIDIA's guard: headers test it to see this one is in */
 
 #define CUDA_EMU_ALIGN(n) __attribute__((aligned(n)))
@@ -100,4 +101,5 @@ typedef struct dim3 {
 #endif
 } dim3;
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_VECTOR_TYPES_H */

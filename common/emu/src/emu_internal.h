@@ -16,6 +16,15 @@
  * bookkeeping) is only touched by the worker running it; what blocks share
  * (device memory's bookkeeping, atomics, the launch's error) is locked or
  * atomic, and the rest is per worker (thread_local).
+ *
+ * What compiled CUDA code may call is the API the public headers declare
+ * (include/, under "#pragma GCC visibility push(default)") and the hooks
+ * marked CUDA_EMU_EXPORT below: the library is compiled with
+ * -fvisibility=hidden, so everything else here (the settings, the scheduler,
+ * the race checker's state, cuda_emu/testing.h's switches) stays inside the
+ * program that links the library, and a shared object the program loads (a
+ * student's code in the grader's worker) cannot name it (emu.mk writes the
+ * exported list, libcudaemu.dynlist, and the hidden one, libcudaemu.internal).
  */
 #ifndef CUDA_EMU_INTERNAL_H
 #define CUDA_EMU_INTERNAL_H
@@ -29,6 +38,18 @@
 
 #include "../include/cuda_runtime.h"
 #include "fiber.h"
+
+/* A symbol compiled code reaches without a public header declaring it: the
+ * ThreadSanitizer hooks, C library functions a kernel gets the GPU's version
+ * of, the sanitizers' default options (read from the program by name). */
+#define CUDA_EMU_EXPORT __attribute__((visibility("default")))
+extern "C" {
+CUDA_EMU_EXPORT clock_t clock(void) noexcept;
+CUDA_EMU_EXPORT void __assert_fail(const char *assertion, const char *file, unsigned int line,
+                                   const char *function) noexcept;
+CUDA_EMU_EXPORT const char *__asan_default_options();
+CUDA_EMU_EXPORT const char *__ubsan_default_options();
+}
 
 #define CUDA_EMU_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
 /* Where the running API function or device function was called from. */
@@ -127,6 +148,9 @@ struct Thread {
                                  other tainted threads wrote): what it writes is tainted */
     uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
     uint32_t sync_phase;      /* phase of that atomic or fence */
+    uint32_t last_fence;      /* launch clock at its last fence (or a barrier after another
+                                 thread's, or grid.sync()); 0 = none: what orders two writes of
+                                 one word (an atomic alone orders no other memory in CUDA) */
     uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
     uint32_t spin_addrs;      /* how many of spin_addr are in use */
     uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
@@ -134,6 +158,18 @@ struct Thread {
     const void *shfl_pc;      /* the last shuffle it took part in (call site) */
     uint64_t shfl_value;      /* and the operand it gave there: its register, as far as a
                                  shuffle from outside its mask can know it */
+    uint32_t ww_count;        /* entries of ww in use */
+    struct {
+        uintptr_t granule;    /* a 4-byte granule it is writing that another thread wrote
+                                 with nothing ordering the two (track.cpp, settle_writes) */
+        uint8_t bytes;        /* the bytes both writes cover */
+        uint8_t before[4];    /* those bytes as the other thread left them */
+        bool shared;          /* shared memory (else device memory) */
+        uint32_t other_block; /* the other write: linear block, */
+        uint16_t other_thread;/* thread in it, */
+        int32_t other_pc;     /* and source location (track.cpp's pc_offset) */
+        const void *pc;       /* this write's source location */
+    } ww[4];                  /* writes whose value decides whether they race */
 };
 
 /* One __shared__ variable of one block. */
@@ -196,7 +232,22 @@ struct Launch {
                                           once blocks have run; counted while counting) */
     struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
                                     polls host-writable memory (exec.cpp); null: on the host's */
+    /* The schedule (exec.cpp, set_schedule): the order blocks are taken in and a block's
+     * warps are resumed in. Empty order and block_mul 0: in index order. */
+    std::vector<uint32_t> order;    /* position in the block's round -> tid */
+    std::vector<uint32_t> position; /* tid -> position */
+    unsigned long long block_mul;   /* the k-th block taken is (block_mul * k' + block_add) % */
+    unsigned long long block_add;   /* nblocks, k' = k or (reversed) nblocks - 1 - k */
+    bool block_reverse;
 };
+
+/* The schedule of the launches to come: 0 runs blocks and warps in index order;
+ * any other value, a permutation of the warps of every block and of the blocks
+ * of every grid drawn from it, its lowest bit reversing both (so that W and
+ * W ^ 1 put the warps that run first and last the other way round). Set by the
+ * program itself (the grader's harness, or its worker through
+ * cuda_emu_schedule). */
+void set_schedule(uint64_t word);
 
 /* Per host thread, so that host threads of the program (a CPU reference
  * computed in parallel) never take their accesses for a kernel's. */
@@ -205,6 +256,17 @@ extern thread_local Launch *g_launch; /* the launch in progress, null between la
 
 /* The (x,y,z) index of linear index I in a grid or block of SHAPE. */
 uint3 unflatten(unsigned long long i, dim3 shape);
+
+/* T's writes that raced with another thread's write of the same bytes, once
+ * they are done: reported (and the launch failed) if T wrote a different
+ * value, forgotten if it wrote the same one (track.cpp). Called before T waits
+ * or ends, and at its next memory access. */
+void settle_writes(Thread *t);
+
+/* Whether the thread (BLOCK, TID) of the running launch is running on some
+ * worker right now, between two waits (exec.cpp): a write its hook recorded
+ * may not be in memory yet. */
+bool thread_running(unsigned long long block, unsigned tid);
 
 /* From a running fiber: wait in state S at call site PC until the scheduler
  * resumes this thread. */

@@ -17,6 +17,7 @@
 #if defined(__x86_64__) && !defined(CUDA_EMU_FIBER_UCONTEXT)
     .text
     .globl cuda_emu_switch
+    .hidden cuda_emu_switch
     .type cuda_emu_switch, @function
 cuda_emu_switch:
     .cfi_startproc
@@ -39,6 +40,7 @@ cuda_emu_switch:
     .size cuda_emu_switch, .-cuda_emu_switch
 
     .globl cuda_emu_trampoline
+    .hidden cuda_emu_trampoline
     .type cuda_emu_trampoline, @function
 cuda_emu_trampoline:
     .cfi_startproc

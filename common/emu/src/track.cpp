@@ -32,8 +32,15 @@
  *                (the flag of a publish/consume pattern).
  * Threads run one at a time between waits, so a conflict is found whichever
  * order they run in: a missing barrier is reported even when this schedule
- * happens to produce the right result. Write-after-write is not reported:
- * threads storing the same value to a flag are common and harmless.
+ * happens to produce the right result. Two writes with nothing ordering them
+ * (threads of different warps, or of different blocks) race when they leave
+ * different values: which one stays depends on which runs last. The value is
+ * in memory only after the hook returns, so the second write is noted with the
+ * bytes the first left, and compared when the second thread next accesses
+ * memory, waits or ends (settle_writes): threads storing the same value to a
+ * flag are common and harmless, and not reported. (Lanes of one warp writing
+ * one word at once are left alone: one store instruction, whose lanes a GPU
+ * orders no more than the emulator does, and warp-synchronous code does it.)
  *
  * The uninitialized-read check. Each granule also records which of its bytes
  * have ever been written (by a kernel, cudaMemcpy or cudaMemset); reading a
@@ -156,17 +163,32 @@ constexpr uint32_t kSpinRun = 64;      /* same-address loads in a row that look 
 
 uintptr_t pc_base() { return reinterpret_cast<uintptr_t>(&pc_base); }
 
-/* PC as a 32-bit offset from pc_base(), 0 if it is too far away. */
+/* Code far from this program's (a shared object it loaded: the grader's worker
+ * runs the code under test from one) is counted from the first such PC seen. */
+std::atomic<uintptr_t> g_pc_base_far{0};
+
+/* PC as a 32-bit offset: even, twice its distance from pc_base(); odd, from
+ * g_pc_base_far; 0 if it is too far from both. */
 int32_t pc_offset(const void *pc)
 {
-    intptr_t d = (intptr_t)reinterpret_cast<uintptr_t>(pc) - (intptr_t)pc_base();
-    return d > INT32_MIN && d < INT32_MAX ? (int32_t)d : 0;
+    const intptr_t p = (intptr_t)reinterpret_cast<uintptr_t>(pc);
+    intptr_t d = p - (intptr_t)pc_base();
+    if (d > INT32_MIN / 2 && d < INT32_MAX / 2)
+        return (int32_t)(d * 2);
+    uintptr_t far = g_pc_base_far.load(std::memory_order_relaxed);
+    if (far == 0 && g_pc_base_far.compare_exchange_strong(far, (uintptr_t)p))
+        far = (uintptr_t)p;
+    d = p - (intptr_t)far;
+    return d > INT32_MIN / 2 && d < INT32_MAX / 2 ? (int32_t)(d * 2 + 1) : 0;
 }
 
 /* The PC an offset from pc_offset() stands for (null for 0). */
 const void *pc_from(int32_t off)
 {
-    return off == 0 ? nullptr : reinterpret_cast<const void *>(pc_base() + (intptr_t)off);
+    if (off == 0)
+        return nullptr;
+    const uintptr_t base = (off & 1) ? g_pc_base_far.load(std::memory_order_relaxed) : pc_base();
+    return reinterpret_cast<const void *>(base + (intptr_t)(off >> 1));
 }
 
 /* A direct-mapped cache, per host thread, of which device regions overlap a
@@ -408,6 +430,35 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
     fail_from_fiber(cudaErrorLaunchFailure);
 }
 
+/* Reports T's write at PC of N bytes at A that left a value other than what
+ * thread OTHER_THREAD of block OTHER_BLOCK wrote there at OTHER_PC, with
+ * nothing ordering the two (settle_writes). */
+[[noreturn]] void report_write_race(Thread *t, bool shared, uintptr_t a, size_t n, const void *pc,
+                                    uint32_t other_block, uint16_t other_thread, int32_t other_pc)
+{
+    report_head(shared ? "data race on shared memory: two writes of different values"
+                       : "data race on device memory: two writes of different values",
+                t->block, t);
+    report_line("thread %s writes %s at %s", dim_str(t->idx).c_str(),
+                describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
+    const uint3 other = unflatten(other_thread, g_launch->block);
+    if (other_block == (uint32_t)t->block->linear)
+        report_line("thread %s (warp %u) of the same block wrote another value there at %s, and no "
+                    "__syncthreads() (nor a __threadfence()) orders the two: which value stays "
+                    "depends on which warp runs last, which no GPU fixes",
+                    dim_str(other).c_str(), (unsigned)(other_thread / kWarpSize),
+                    where(pc_from(other_pc)).c_str());
+    else
+        report_line("thread %s of block %s wrote another value there at %s; blocks run in no fixed "
+                    "order, so which value stays depends on timing",
+                    dim_str(other).c_str(), dim_str(unflatten(other_block, g_launch->grid)).c_str(),
+                    where(pc_from(other_pc)).c_str());
+    report_line("threads may all write one value to a word (a flag); otherwise give each its own "
+                "word, order the writes with __syncthreads(), or combine the values with an "
+                "atomic (atomicAdd, atomicMax ...)");
+    fail_from_fiber(cudaErrorLaunchFailure);
+}
+
 /* ---- The checks ------------------------------------------------------------ */
 
 /* Whether ORIGIN, made by another thread, may still be concurrent with ME by
@@ -420,6 +471,34 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
     if (origin.block != me.block)
         return !synced_since && !((origin.flags | me.flags) & (acc_atomic | acc_released));
     if (origin.phase != me.phase || synced_since)
+        return false;
+    const Block *b = t->block;
+    if (origin.thread / kWarpSize == me.thread / kWarpSize && !b->warp_clock.empty()) {
+        size_t warp = me.thread / kWarpSize;
+        uint32_t known = b->warp_clock[(warp * kWarpSize + me.thread % kWarpSize) * kWarpSize +
+                                       origin.thread % kWarpSize];
+        if (known > origin.wsync)
+            return false;
+    }
+    return true;
+}
+
+/* Whether ORIGIN, a write by another thread, may still be concurrent with the
+ * write ME by thread T, for the write-write check: as concurrent(), but only a
+ * barrier, a __syncwarp() or a fence orders them. An atomic orders no other
+ * memory in CUDA; the race checker's other rules take a thread's atomic as
+ * ordering what it then reads (the ticket of a last-block reduction, which a
+ * fence goes with on a GPU), but two warps that each add to a total and then
+ * store what they saw leave whichever value is stored last. */
+bool writes_concurrent(const Access &origin, const Access &me, const Thread *t)
+{
+    if (origin.block == me.block && origin.thread == me.thread)
+        return false;
+    if (t->last_fence > origin.clock)
+        return false;
+    if (origin.block != me.block)
+        return true;
+    if (origin.phase != me.phase)
         return false;
     const Block *b = t->block;
     if (origin.thread / kWarpSize == me.thread / kWarpSize && !b->warp_clock.empty()) {
@@ -501,6 +580,27 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
             race = 2;
             other = c.read;
         }
+        /* Another warp's or block's write of the same bytes that nothing orders
+         * before this one: a race if the values differ, known once this one is
+         * in memory (settle_writes). */
+        if (op == Op::write && race == 0 && c.write.launch == serial && (c.write.bytes & bytes) &&
+            !(c.write.flags & acc_atomic) &&
+            (c.write.block != me.block || c.write.thread / kWarpSize != me.thread / kWarpSize) &&
+            t->ww_count < sizeof t->ww / sizeof t->ww[0] && writes_concurrent(c.write, me, t) &&
+            /* a thread of another block running now may not have stored its value yet */
+            !(c.write.block != me.block && g_launch->parallel &&
+              thread_running(c.write.block, c.write.thread))) {
+            auto &w = t->ww[t->ww_count++];
+            w.granule = r->lo + g * 4;
+            w.bytes = c.write.bytes & bytes;
+            for (unsigned i = 0; i < 4; ++i)
+                w.before[i] = (w.bytes >> i & 1) ? reinterpret_cast<const volatile uint8_t *>(w.granule)[i] : 0;
+            w.shared = is_shared(r);
+            w.other_block = c.write.block;
+            w.other_thread = c.write.thread;
+            w.other_pc = c.write.pc;
+            w.pc = pc;
+        }
         c.write = me;
         c.write.bytes = bytes;
         r->written[g] |= bytes;
@@ -578,6 +678,25 @@ void note_store(Thread *t)
     t->spin_count = 0;
     t->spin_addrs = 0;
 }
+
+} // namespace
+
+void settle_writes(Thread *t)
+{
+    const unsigned n = t->ww_count;
+    t->ww_count = 0;
+    for (unsigned k = 0; k < n; ++k) {
+        const auto &w = t->ww[k];
+        for (unsigned i = 0; i < 4; ++i)
+            if ((w.bytes >> i & 1) && reinterpret_cast<const volatile uint8_t *>(w.granule)[i] != w.before[i]) {
+                unsigned first = (unsigned)__builtin_ctz(w.bytes), last = 31u - (unsigned)__builtin_clz(w.bytes);
+                report_write_race(t, w.shared, w.granule + first, last - first + 1, w.pc, w.other_block,
+                                  w.other_thread, w.other_pc);
+            }
+    }
+}
+
+namespace {
 
 /* ---- Memory a kernel cannot reach ------------------------------------------
  * An address a kernel touches that is in no tracked region (device, managed
@@ -878,6 +997,8 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
     if (n == 0)
         return;
     Thread *t = g_thread;
+    if (t != nullptr && __builtin_expect(t->ww_count != 0, 0))
+        settle_writes(t); /* its last write is in memory now */
     /* A CUDA thread's own locals (most accesses of a kernel with register
      * arrays) need no check: nothing else can reach its stack; nor does its
      * copy of the launch's arguments. */
@@ -1182,7 +1303,8 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool re
         if (r != nullptr && r->cells != nullptr)
             check(r, t, a, size, reads_old ? Op::atomic : Op::atomic_exch, pc);
     }
-    track_sync();
+    t->last_sync = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
+    t->sync_phase = t->phase;
     /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)
      * is a load for the spin detector; one that changes memory is a store. */
     if (changed)
@@ -1196,7 +1318,7 @@ void track_sync()
     Thread *t = g_thread;
     if (t == nullptr)
         return;
-    t->last_sync = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
+    t->last_sync = t->last_fence = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     t->sync_phase = t->phase;
 }
 
@@ -1244,6 +1366,7 @@ using cuda_emu::access;
            CUDA_EMU_CALLER_FRAME, is_volatile)
 
 extern "C" {
+#pragma GCC visibility push(default) /* the hooks instrumented code calls */
 
 #define CUDA_EMU_HOOKS(size)                                                             \
     __attribute__((noinline)) void __tsan_read##size(void *p) { CUDA_EMU_ACCESS(p, size, false, false); } \
@@ -1323,4 +1446,5 @@ CUDA_EMU_TSAN_ATOMICS(64, unsigned long)
 void __tsan_atomic_thread_fence(int mo) { (void)mo; __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 void __tsan_atomic_signal_fence(int mo) { (void)mo; __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 
+#pragma GCC visibility pop
 } // extern "C"

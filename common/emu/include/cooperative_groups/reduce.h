@@ -10,6 +10,7 @@
  */
 #ifndef CUDA_EMU_CG_REDUCE_H
 #define CUDA_EMU_CG_REDUCE_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include "../cooperative_groups.h"
 
@@ -161,4 +162,5 @@ exclusive_scan(const Group &g, T &&val, Op op = Op())
 
 } // namespace cooperative_groups
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_CG_REDUCE_H */

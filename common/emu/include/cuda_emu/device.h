@@ -11,6 +11,7 @@
  */
 #ifndef CUDA_EMU_DEVICE_H
 #define CUDA_EMU_DEVICE_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include <cmath>
 #include <cstdint>
@@ -617,4 +618,5 @@ CUDA_EMU_INLINE long long llmax(long long a, long long b) { return a > b ? a : b
 CUDA_EMU_INLINE unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 CUDA_EMU_INLINE unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_DEVICE_H */

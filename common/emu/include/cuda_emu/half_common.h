@@ -8,6 +8,7 @@
  */
 #ifndef CUDA_EMU_HALF_COMMON_H
 #define CUDA_EMU_HALF_COMMON_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include <cstdint>
 #include <cstring>
@@ -114,4 +115,5 @@ inline float bf16_bits_to_float(unsigned short b) { return bits_float((uint32_t)
     inline T2 operator*(T2 a, T2 b) { return T2(a.x * b.x, a.y * b.y); }                 \
     inline T2 operator/(T2 a, T2 b) { return T2(a.x / b.x, a.y / b.y); }
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_HALF_COMMON_H */

@@ -25,6 +25,7 @@
  */
 #ifndef CUDA_EMU_LAUNCH_H
 #define CUDA_EMU_LAUNCH_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include <cstddef>
 #include <tuple>
@@ -314,4 +315,5 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
             });                                                                         \
     }(0)
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_LAUNCH_H */

@@ -33,4 +33,11 @@
 
 #include <cuda_runtime.h>
 
+/* A function marked no_sanitize("thread") would be compiled without the calls
+ * through which the emulator sees its loads and stores (src/track.cpp): no
+ * bounds, race or uninitialized-read check at all. nvcc ignores the attribute
+ * in device code; here it is refused wherever the file writes it, also when a
+ * macro pastes the name together ("attempt to use poisoned"). */
+#pragma GCC poison no_sanitize no_sanitize_thread __no_sanitize__ __no_sanitize_thread__
+
 #endif /* CUDA_EMU_PRELUDE_H */

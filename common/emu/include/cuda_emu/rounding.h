@@ -7,6 +7,7 @@
  */
 #ifndef CUDA_EMU_ROUNDING_H
 #define CUDA_EMU_ROUNDING_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include <cmath>
 #include <limits>
@@ -51,4 +52,5 @@ inline I round_to_int(double x, int r)
 
 } // namespace cuda_emu
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_ROUNDING_H */

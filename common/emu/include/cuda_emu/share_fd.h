@@ -12,6 +12,7 @@
  */
 #ifndef CUDA_EMU_SHARE_FD_H
 #define CUDA_EMU_SHARE_FD_H
+#pragma GCC visibility push(default) /* the API compiled code calls (emu.mk: the rest is hidden) */
 
 #include <stddef.h>
 
@@ -34,4 +35,5 @@ cudaError_t import_fd(void **dev_ptr, int fd, size_t size);
 
 } // namespace cuda_emu
 
+#pragma GCC visibility pop
 #endif /* CUDA_EMU_SHARE_FD_H */

@@ -1,9 +1,9 @@
 /* Honest: lab 01 with the C++ standard library on the host side: <memory>, <iostream>,
  * <vector> and <algorithm> included before the contract header, the launch shape kept in a
  * std::shared_ptr, a std::vector of per-row offsets never needed on the device but built and
- * checked on the host, and one std::cerr line on the first call. Coalesced, one thread per
- * element. (Headers such as <memory> spell __attribute__((__noinline__)) themselves, which a
- * compiler that defines __noinline__ as a macro must read first.)
+ * checked on the host, and one std::cerr line on the first call; one helper marked
+ * __noinline__. Coalesced: a row's columns across the threads of a block, rows over the
+ * grid's y. (Headers such as <memory> spell __attribute__((__noinline__)) themselves.)
  * lab: coalescing
  * where: emu gpu
  * expect: all-correct=OK
@@ -20,13 +20,18 @@ struct launch_shape {
     int threads; /* per block */
 };
 
+__noinline__ __device__ float affine(float x, float s, float b) { return x * s + b; }
+
 __global__ void scale_bias(float *out, const float *in, const float *scale, const float *bias,
                            int rows, int cols)
 {
-    const long long n = (long long)rows * cols;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x)
-        out[i] = in[i] * scale[i / cols] + bias[i / cols];
+    for (int r = blockIdx.y; r < rows; r += gridDim.y) {
+        const float s = scale[r], b = bias[r];
+        for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < cols; c += gridDim.x * blockDim.x) {
+            const size_t i = (size_t)r * cols + c;
+            out[i] = affine(in[i], s, b);
+        }
+    }
 }
 
 void coalescing(float *out, const float *in, const float *scale, const float *bias, int rows,
@@ -46,6 +51,7 @@ void coalescing(float *out, const float *in, const float *scale, const float *bi
         std::cerr << "coalescing: " << rows << " x " << cols << ", " << shape->threads << " threads a block\n";
         said = true;
     }
-    const long long blocks = std::min<long long>((n + shape->threads - 1) / shape->threads, 65535LL * 32);
-    scale_bias<<<(unsigned)blocks, shape->threads, 0, stream>>>(out, in, scale, bias, rows, cols);
+    const dim3 grid((unsigned)std::min((cols + shape->threads - 1) / shape->threads, 64),
+                    (unsigned)std::min(rows, 65535));
+    scale_bias<<<grid, shape->threads, 0, stream>>>(out, in, scale, bias, rows, cols);
 }

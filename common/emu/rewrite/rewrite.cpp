@@ -1671,7 +1671,9 @@ bool Rewriter::run(std::string *error)
         } else if (ident_char(c) && (i == 0 || !ident_char(s_[i - 1]))) {
             next = ident_end(i);
             std::string word = s_.substr(i, next - i);
-            if (!directive_[i] && word == "__shared__")
+            if (word == "__noinline__") /* no macro: see cuda_emu/defines.h */
+                edits_.push_back(Edit{i, next, "__attribute__((noinline))"});
+            else if (!directive_[i] && word == "__shared__")
                 ok = handle_shared(i, &next);
             else if (!directive_[i] && word == "reinterpret_cast" && !kernel_names_.empty())
                 handle_reinterpret_cast(i);

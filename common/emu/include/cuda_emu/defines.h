@@ -32,14 +32,13 @@
 #else
 #define __forceinline__ static inline __attribute__((always_inline))
 #endif
-/* libstdc++ writes __attribute__((__noinline__)) (bits/shared_ptr_base.h, from <memory>,
- * <iostream> and <thread>): read before this macro exists, its include guard keeps it from
- * being read again after, so a .cu file may include those headers in any order, as nvcc
- * allows. */
-#if defined(__cplusplus) && __has_include(<memory>)
-#include <memory>
-#endif
+/* In C++ emu-rewrite spells __noinline__ out where a .cu file writes it: as a macro it would
+ * also expand inside the attribute lists of libstdc++'s headers, which write
+ * __attribute__((__noinline__)) (shared_ptr_base.h in g++ 12, more of them in g++ 13), and a
+ * file that includes <memory> or <iostream> would not build. Plain C has no such headers. */
+#ifndef __cplusplus
 #define __noinline__ __attribute__((noinline))
+#endif
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)

@@ -134,6 +134,19 @@ void test_launch_bounds_and_pragmas()
     CU_ASSERT_EQUAL(lines(out), lines(src));
 }
 
+/* __noinline__ becomes the attribute where the file writes it (in a #define too), never a
+ * macro that libstdc++'s own __attribute__((__noinline__)) would expand; a string keeps it. */
+void test_noinline_spelled_out()
+{
+    const std::string src = "#define NI __noinline__\n__noinline__ __device__ int f();\n"
+                            "const char *s = \"__noinline__\";\n";
+    std::string out = rw(src);
+    CU_ASSERT(has(out, "#define NI __attribute__((noinline))"));
+    CU_ASSERT(has(out, "__attribute__((noinline)) __device__ int f();"));
+    CU_ASSERT(has(out, "const char *s = \"__noinline__\";"));
+    CU_ASSERT_EQUAL(lines(out), lines(src));
+}
+
 void test_includes_and_line_directive()
 {
     std::string out, err;
@@ -293,6 +306,7 @@ CU_TestInfo tests[] = {
     {"__shared__ in functions: static, several, extern, dependent", test_shared_in_functions},
     {"__shared__ at file scope: extern is an alias, static a per-block copy", test_shared_at_file_scope},
     {"__launch_bounds__ check and #pragma unroll", test_launch_bounds_and_pragmas},
+    {"__noinline__ spelled out, no macro", test_noinline_spelled_out},
     {"quoted includes, the prelude and #line", test_includes_and_line_directive},
     {"errors name the file and line", test_errors},
     {"shifts in device code get the GPU's meaning", test_shifts_in_device_code},

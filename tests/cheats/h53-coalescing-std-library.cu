@@ -3,11 +3,12 @@
  * std::shared_ptr, a std::vector of per-row offsets never needed on the device but built and
  * checked on the host, and one std::cerr line on the first call; one helper marked
  * __noinline__. Coalesced: a row's columns across the threads of a block, rows over the
- * grid's y. (Headers such as <memory> spell __attribute__((__noinline__)) themselves.)
+ * grid's y. (Headers such as <memory> spell __attribute__((__noinline__)) themselves.) A call
+ * of a noinline function per element is slow (0.47x the reference on an H200): the case holds
+ * building and correctness, not speed.
  * lab: coalescing
  * where: emu gpu
  * expect: all-correct=OK
- * expect: speed=OK
  * expect: no-accusation
  * expect: no-error */
 #include <algorithm>

@@ -57,7 +57,7 @@
 #                  may not read beside the grader's own (grade-batch names its output and
 #                  submissions)
 #   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
-#                  timeouts (grader/config.h; see README.md)
+#                  timeouts (grader/plan/config.h; see README.md)
 #   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
 #                  JOBS=n (workers on the emulator), WAIT=1 (wait for another batch's lock),
 #                  ALLOW_UNISOLATED=1 (grade where student code cannot be isolated)
@@ -213,12 +213,13 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := results config driver_lib lab_select manifest score gpu_neighbours stop grade_model sandbox
-RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/results.o $(BUILD)/host/grader/sandbox.o
+HOST_GRADER := run/records plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+               run/stop plan/grade_model sandbox/sandbox
+RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/sandbox/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
-$(BUILD)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
+$(BUILD)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
@@ -232,20 +233,20 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard grader/labs/*)
 	   echo '};'; \
 	   echo 'const int n_all_labs = sizeof all_labs / sizeof all_labs[0];'; } > $@
 
-$(DRIVER): $(BUILD)/host/grader/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
+$(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
           $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
-# The compile sandbox (grader/sandbox.c, grader/sandbox_run.c): trusted, host-only.
+# The compile sandbox (grader/sandbox/sandbox.c, grader/sandbox/sandbox_run.c): trusted, host-only.
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
-$(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/text.c common/text.h common/util.c
+$(SANDBOX_RUN): grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c grader/sandbox/sandbox.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox_run.c grader/sandbox.c common/text.c common/util.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c common/text.c common/util.c -o $@
 
-# What the build derives from the lab tables (grader/lab_manifest.c): the make variables above,
+# What the build derives from the lab tables (grader/build/lab_manifest.c): the make variables above,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
 # each contract's prototype) for every problem.cu and shim. A file is rewritten only when its
 # text changes, so that a table's new hint rebuilds no CUDA object; so every make runs this
@@ -254,7 +255,7 @@ $(SANDBOX_RUN): grader/sandbox_run.c grader/sandbox.c grader/sandbox.h common/te
 MANIFEST := $(BUILD)/host/lab-manifest
 GEN := $(BUILD)/gen
 MANIFEST_H := $(GEN)/lab_manifest.h
-$(MANIFEST): grader/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
+$(MANIFEST): grader/build/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $^ -lm -o $@
 $(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
 	@mkdir -p $(@D)
@@ -275,7 +276,7 @@ PUBLIC_HEADERS := common/check.h
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
-    --copy grader/vet.sh vet.sh --copy grader/build_student.sh build_student.sh --get student.o $(2) \
+    --copy grader/build/vet.sh vet.sh --copy grader/build/build_student.sh build_student.sh --get student.o $(2) \
     --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
     --get $(call student_rel,$(1)) $(dir $(2))source.cu \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
@@ -290,7 +291,7 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
-# The harness's side of its workers (grader/worker_trusted.h), one file per concern.
+# The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
 WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
@@ -299,12 +300,12 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/%.o) \
-              $(GPU)/grader/profile_trusted.o $(GPU)/grader/timeline_trusted.o
+              $(GPU)/grader/run/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
+              $(GPU)/grader/feedback/profile_trusted.o $(GPU)/grader/feedback/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
-# grader/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
-TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/timeline.dynlist
-GPU_SHIM := $(GPU)/pic/grader/shim_untrusted.o
+# grader/feedback/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/feedback/timeline.dynlist
+GPU_SHIM := $(GPU)/pic/grader/run/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
 # without it (some CI images) get it from its PyPI wheel; where neither works, a lab that
@@ -319,19 +320,19 @@ $(BUILD)/tools/cuobjdump:
 	    chmod 0755 ../nvdisasm ../cuobjdump || \
 	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
 
-$(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h) $(CONTRACTS) | toolkit
+$(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) -Igrader -c $< -o $@
 
-$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h) $(CONTRACTS) | toolkit
+$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
 
-$(GPU)/grader/timeline_trusted.o: grader/timeline_trusted.c grader/timeline_trusted.h | toolkit
+$(GPU)/grader/feedback/timeline_trusted.o: grader/feedback/timeline_trusted.c grader/feedback/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
 
-$(BUILD)/gpu/worker: grader/worker_untrusted.c
+$(BUILD)/gpu/worker: grader/run/worker_untrusted.c
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
 
@@ -359,16 +360,16 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/%.o) \
-              $(EMUB)/grader/profile_trusted.o
-EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/results.o $(EMUB)/host/grader/sandbox.o
+              $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
+              $(EMUB)/grader/feedback/profile_trusted.o
+EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/sandbox/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
 
-$(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h)
+$(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 	@mkdir -p $(@D)
 	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Igrader -c $< -o $@
 
@@ -381,7 +382,7 @@ $(EMUB)/grader/%.o: grader/%.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/worker-emu: $(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB)
+$(EMUB)/worker-emu: $(EMUB)/host/grader/run/worker_untrusted.o $(EMU_LIB)
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
 endif
@@ -390,7 +391,7 @@ endif
 # One lab's pieces, in either mode: one template, $(call lab_rules,MODE,NAME), instantiated
 # for every lab in each mode below, and what differs between the modes, named once:
 #   B_mode, HOSTB_mode   the mode's build folder, and where the lab's table.o is compiled
-#   SHIM_mode            the shims' common dispatch (grader/shim_untrusted.cu), compiled
+#   SHIM_mode            the workers' command loop (grader/run/worker_loop_untrusted.cu), compiled
 #   CU_DEPS_mode         what compiling CUDA C needs besides the source (last: it may hold
 #                        an order-only part)
 #   compile_pic_mode     $(call ...,SRC,OUT): a .cu file to a position-independent object
@@ -405,10 +406,10 @@ B_emu = $(EMUB)
 HOSTB_gpu = $(BUILD)/host
 HOSTB_emu = $(EMUB)/host
 SHIM_gpu = $(GPU_SHIM)
-SHIM_emu = $(EMUB)/pic/grader/shim_untrusted.o
+SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/timeline.dynlist
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/feedback/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
@@ -422,9 +423,9 @@ use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
 # A prebuilt reference for the emulator is compiled code of another g++: the worker is linked
 # against it once (every symbol it needs must resolve), so that a g++ that cannot use it says
 # so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.)
-ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMUB)/host/grader/worker_untrusted.o $(EMU_LIB))
+ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMUB)/host/grader/run/worker_untrusted.o $(EMU_LIB))
 ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$(1),emu) $@ \
-    $(EMU_LDFLAGS) $(EMUB)/host/grader/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
+    $(EMU_LDFLAGS) $(EMUB)/host/grader/run/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
 # The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.
 student_sass_gpu = $(FORBID_SASS_$(1))
 student_ptx_gpu = $(FORBID_PTX_$(1))
@@ -448,10 +449,10 @@ student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 #   the reference  compiled like any implementation (or its prebuilt object), behind the
 #                  lab's shim: reference.so
 #   student.so     the student's object behind the same shim. The object is compiled and
-#                  vetted (grader/vet.sh) inside the compile sandbox (grader/sandbox_run.c:
+#                  vetted (grader/build/vet.sh) inside the compile sandbox (grader/sandbox/sandbox_run.c:
 #                  the student's file and the public headers, the toolkit and the system,
 #                  nothing of the checkout; bounded in time, memory, files and processes;
-#                  its size capped by grader/build_student.sh), before anything runs it, and
+#                  its size capped by grader/build/build_student.sh), before anything runs it, and
 #                  kept only inside the .so: build/ holds one copy of it. When the student's
 #                  file is the reference's own (STUDENT=solutions: make test, make bench),
 #                  the reference's object, compiled with the same flags, is used. A file that
@@ -469,13 +470,13 @@ $(B_$1)/pic/solutions/$2.o: $(call ref_input,$2,$1) $(wildcard solutions/$(call 
 
 $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $(B_$1)/pic/solutions/$2.o $(call ref_so_deps_$1,$2)
 	@mkdir -p $$(@D)
-	$$(call link_so_$1,$2,$$(filter %/shim_untrusted.o %/solutions/$2.o,$$^))
+	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/vet.sh grader/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
-	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
 	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))
@@ -502,13 +503,13 @@ $(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
 # carries the emulator.
 WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
 lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
-# What every lab shares (built first, once, by grader/build_labs.sh; then the labs' own builds
+# What every lab shares (built first, once, by grader/build/build_labs.sh; then the labs' own builds
 # can run side by side): the common objects, the shims' dispatch, the worker, the compile
 # sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
 GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
     $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
-GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/shim_untrusted.o \
-    $(EMUB)/worker-emu $(EMUB)/host/grader/worker_untrusted.o
+GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/run/worker_loop_untrusted.o \
+    $(EMUB)/worker-emu $(EMUB)/host/grader/run/worker_untrusted.o
 
 # ------------------------------------------------------------------------------------------
 # Verbs
@@ -520,7 +521,7 @@ all: $(DRIVER) runners
 
 runners: $(foreach n,$(LAB_NAMES),$(call lab_pieces,$(n)))
 
-# The build steps grader/build_labs.sh runs (and runner-NAME: one lab, all of it).
+# The build steps grader/build/build_labs.sh runs (and runner-NAME: one lab, all of it).
 grader-pieces: $(GRADER_PIECES_$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) | toolkit
 $(foreach n,$(LAB_NAMES),$(eval lab-grader-$(n): $(LABB)/$(n)/harness $(LABB)/$(n)/reference.so ;))
 $(foreach n,$(LAB_NAMES),$(eval runner-$(n): $(call lab_pieces,$(n)) ;))
@@ -531,7 +532,7 @@ ifdef NVCC_MISSING
 	@echo "       Install it from your distribution or NVIDIA, or run: make CUDA_HOME=/path/to/cuda" >&2
 	@exit 2
 else
-	@grader/tools/check-toolkit.sh $(NVCC) --quiet
+	@grader/build/check-toolkit.sh $(NVCC) --quiet
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
@@ -545,10 +546,10 @@ GRADER_ISOLATION ?= on
 GRADE_WHERE ?= 1
 GRADE_WHERE_S ?= 60
 
-# Build, then grade: grader/build_labs.sh builds what LAB= selects (a line per lab as it
+# Build, then grade: grader/build/build_labs.sh builds what LAB= selects (a line per lab as it
 # finishes; a lab whose build fails is kept apart), then becomes the driver, which grades and
 # builds nothing, told where the build left its status per lab (--built).
-build_step = grader/build_labs.sh --driver $(DRIVER) --lab "$(LAB)" --student-objs $(STUDENT_OBJS) \
+build_step = grader/build/build_labs.sh --driver $(DRIVER) --lab "$(LAB)" --student-objs $(STUDENT_OBJS) \
     BUILD=$(BUILD) MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)
 
 grade: $(DRIVER)
@@ -606,7 +607,7 @@ endif
 # your code and the reference run in the harness's own process (tools follow one process;
 # neither grades). A lab's counters are grader/labs/NN-name/profile.tsv; PROFILE_name :=
 # timeline in its lab.mk draws the timeline instead.
-# LAB= as the driver reads it (grader/lab_select.h): one lab name a line, or its error.
+# LAB= as the driver reads it (grader/plan/lab_select.h): one lab name a line, or its error.
 tool_labs = $(DRIVER) --list-labs --lab "$(LAB)"
 tool_args = --lab $(call lab_dir,$(1)) --harness $(LABB)/$(1)/harness --worker $(WORKER) \
     --student $(STUDENT_OBJS)/$(1)/student.so --reference $(LABB)/$(1)/reference.so \
@@ -654,7 +655,7 @@ sanitize: $(DRIVER)
 # One lab each (%: its name, from tool_labs).
 profile-lab-%: runner-%
 	@echo "Profiling lab $(call lab_dir,$*): one call of yours and one of the reference per speed problem..."
-	@grader/tools/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
+	@grader/feedback/profile.sh $(call tool_args,$*) --out $(BUILD)/profile/$* \
 	    $(if $(filter timeline,$(PROFILE_$*)),--timeline) $(if $(filter 1,$(EXPLAIN_SIZE)),--emulator-size)
 
 # What make explain and the WHERE line are told besides the lab's pieces: the copy of the
@@ -665,18 +666,18 @@ explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_sr
     $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
 
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
-	@grader/tools/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
+	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
 	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
 
 # make grade's WHERE line (the driver runs it, EMU=1, for a lab whose speed fell short): make
 # explain's count of one call, in the sandboxed workers as grading runs them, down to the
 # costliest line of the student's file.
 where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
-	@grader/tools/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/where/$* --where
+	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/where/$* --where
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
-	@grader/tools/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
+	@grader/feedback/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
 doctor: $(SANDBOX_RUN)
 	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh

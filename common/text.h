@@ -23,7 +23,7 @@
  *
  * The format-specific writers build on these: the JSON writer (common/json.c) escapes the same
  * characters as \uNNNN and each invalid byte as U+FFFD; the gradebook's CSV cells and the
- * batch's HTML, XML and Markdown (grader/batch/report.c) start from text_visible(). */
+ * batch's HTML, XML and Markdown (grader/report/exports.c) start from text_visible(). */
 #ifndef COMMON_TEXT_H
 #define COMMON_TEXT_H
 

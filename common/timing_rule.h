@@ -1,5 +1,5 @@
 /* timing_rule.h - the fixed numbers of time_interleaved's stopping rule (timing.h), in plain C
- * for code that plans timing without a GPU (the grading-time model, grader/grade_model.c). */
+ * for code that plans timing without a GPU (the grading-time model, grader/plan/grade_model.c). */
 #ifndef COMMON_TIMING_RULE_H
 #define COMMON_TIMING_RULE_H
 

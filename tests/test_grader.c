@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "../common/text.h"
-#include "../grader/config.h"
-#include "../grader/driver.h"
-#include "../grader/lab_select.h"
-#include "../grader/manifest.h"
-#include "../grader/results.h"
+#include "../grader/plan/config.h"
+#include "../grader/decide/verdict.h"
+#include "../grader/plan/lab_select.h"
+#include "../grader/build/manifest.h"
+#include "../grader/run/records.h"
 #include "suites.h"
 
 /* ---- records ----------------------------------------------------------------------------- */
@@ -364,7 +364,7 @@ static void test_student_text_is_data(void)
 
     const char *error[] = {"begin", "error kind=cuda who=student "
                            "name=cudaErrorX%0AScore:%2017/17%1B[0m message=cudaErrorX%0D "
-                           "call=cudaDeviceSynchronize() where=grader/harness.cu:1"};
+                           "call=cudaDeviceSynchronize() where=grader/run/harness.cu:1"};
     make_list(&l, error, 2);
     decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
@@ -388,7 +388,7 @@ static void test_find_lab(void)
     CU_ASSERT_PTR_NULL(find_lab(""));
 }
 
-/* LAB= as every tool reads it (grader/lab_select.h): the labs chosen, in workbook order, or
+/* LAB= as every tool reads it (grader/plan/lab_select.h): the labs chosen, in workbook order, or
  * the error's words. */
 static const struct lab_list_case {
     const char *text; /* LAB= */
@@ -449,7 +449,7 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
 }
 
-/* A lab's entry points as its manifest gives them (grader/manifest.h): the wire format must be
+/* A lab's entry points as its manifest gives them (grader/build/manifest.h): the wire format must be
  * the signature's, parameter by parameter. */
 static const struct entry_case {
     lab_entry e;      /* symbol, signature, wire */

@@ -5,7 +5,7 @@
  * from a real GPU's figures. Whatever a lab promises about its timed problem (it fits the
  * memory budget with room to spare, it outruns the L2, its waves follow the SM count, its
  * ceiling follows the device) is checked on a T4, a 4 GB laptop and a B200 alike; and the
- * predicted `make grade` (grader/grade_model.h) stays within 5 minutes on a T4. */
+ * predicted `make grade` (grader/plan/grade_model.h) stays within 5 minutes on a T4. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "suites.h"
-#include "../grader/grade_model.h"
+#include "../grader/plan/grade_model.h"
 #include "../grader/lab.h"
 #include "../common/gpu_profiles.h"
 #include "../common/sizing.h"
@@ -386,7 +386,7 @@ static void test_grade_model_covers_every_check(void)
             grade_model_lab(all_labs[l], &d, GRADE_SKELETONS, ROUNDS_AT_MOST, &lp);
             for (int j = 0; j < lp.n_speed; j++) {
                 const speed_prediction *sp = &lp.speed[j];
-                EXPECT(sp->modelled, "lab %s, '%s': a calibration row in grader/grade_model.c; "
+                EXPECT(sp->modelled, "lab %s, '%s': a calibration row in grader/plan/grade_model.c; "
                        "found none", all_labs[l]->name, all_labs[l]->checks[sp->check].name);
                 /* The harness picks K within the budget; the L2 flush buffer comes on top. */
                 const double flush = 2.0 * d.l2_bytes, problems = sp->memory_bytes - flush;

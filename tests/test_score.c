@@ -1,10 +1,10 @@
-/* test_score.c - CUnit tests of score_lab (grader/score.h): the one points rule of the driver
+/* test_score.c - CUnit tests of score_lab (grader/decide/score.h): the one points rule of the driver
  * and the batch tool, from a table of cases. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../grader/score.h"
+#include "../grader/decide/score.h"
 #include "suites.h"
 
 /* A lab shaped like the real ones: correctness checks, then a speed check with points and one

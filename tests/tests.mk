@@ -35,7 +35,7 @@
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
-#   test-stop     make grade, grader/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
+#   test-stop     make grade, grader/run/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within
 #                 2 s no process of the run is left, no lock held, no result half-written,
 #                 and the next run grades (tests/stop/test_stop.py)
@@ -73,7 +73,7 @@ kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 cunit:
 	@tests/install-cunit.sh
 
-$(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/results.o $(BUILD)/host/common/util.o
+$(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/run/records.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 
@@ -99,7 +99,7 @@ test-doctor:
 	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/doctor/run.sh
 
 # make profiles: for every GPU of common/gpu_profiles.h, each lab's timed problem, the memory it
-# holds and the predicted time of make grade (grader/grade_model.h). No GPU needed.
+# holds and the predicted time of make grade (grader/plan/grade_model.h). No GPU needed.
 .PHONY: profiles
 $(BUILD)/host/profiles: grader/tools/profiles.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $(filter %.c %.o,$^) -lm -o $@
@@ -116,7 +116,7 @@ test-skeletons:
 	    echo "skeletons: labs/skeletons.sha256 matches all $$(wc -l < labs/skeletons.sha256) of them"; \
 	else echo "skeletons: labs/ is not the workbook's committed one here (edited, or no git): its hashes are not checked"; fi
 
-# Every lab's rules, as the build passes them to grader/vet.sh.
+# Every lab's rules, as the build passes them to grader/build/vet.sh.
 test-vet: $(EMU_REWRITE) | toolkit
 	@NVCC="$(NVCC)" BUILD=$(BUILD) EMU_NVCC="$(EMU_NVCC)" EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) \
 	    CUOBJDUMP=$(CUOBJDUMP) LABS_MK=$(GEN)/labs.mk \

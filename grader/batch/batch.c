@@ -11,7 +11,7 @@
  * Names are data. A student's folder name is read from the directory and never reaches a
  * shell, make or a command line: each submission is copied (its lab files only, read with
  * O_NOFOLLOW) into OUT/work/<id>/tree, where <id> is a hash of the name, and graded there by
- * exec'ing grader/grade.sh with generated paths only. A submission holding a symbolic link or
+ * exec'ing grader/run/grade.sh with generated paths only. A submission holding a symbolic link or
  * a special file anywhere, or a lab file over FILE_CAP, is refused with the reason, and
  * appears in the gradebook like everyone else.
  *
@@ -52,12 +52,12 @@
 #include "../../common/json.h"
 #include "../../common/json_read.h"
 #include "../../common/text.h"
-#include "../config.h"
+#include "../plan/config.h"
 #include "../lab.h"
-#include "../lab_select.h"
-#include "../score.h"
-#include "../stop.h"
-#include "report.h"
+#include "../plan/lab_select.h"
+#include "../decide/score.h"
+#include "../run/stop.h"
+#include "../report/exports.h"
 
 #define FILE_CAP (1 << 20)          /* largest lab file accepted, bytes */
 #define MAX_ENTRIES 10000           /* files and folders walked in one submission */
@@ -899,7 +899,7 @@ static void write_exports(const char *dir, const grade_row *row, const jv *resul
  * only, keep its report (capped), and write the exports and the record. Never returns. It
  * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
  * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
- * removes its temporary files (grader/stop.h). */
+ * removes its temporary files (grader/run/stop.h). */
 static void keeper(const student *s, const char *gpu)
 {
     stop_on_signals(800, NULL);
@@ -929,7 +929,7 @@ static void keeper(const student *s, const char *gpu)
     /* the student's code may not read the other students' submissions, trees or reports */
     char a_hide[2 * PATH_MAX + 16];
     snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", B.out, S.submissions);
-    char *argv[9] = {"grader/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide};
+    char *argv[9] = {"grader/run/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide};
     int argc = 6;
     if (S.emu)
         argv[argc++] = "EMU=1";
@@ -1288,7 +1288,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     if (!strcmp(S.cmd, "export"))
         return export_one();
-    if (!getcwd(B.root, sizeof B.root) || access("grader/grade.sh", X_OK))
+    if (!getcwd(B.root, sizeof B.root) || access("grader/run/grade.sh", X_OK))
         die("run me from the workbook's top folder (through make grade-batch)");
     if (!S.submissions || !*S.submissions)
         die("SUBMISSIONS= is required: the folder with one subfolder per student");

@@ -8,7 +8,7 @@
 # never pass through make or a shell. See README.md, "For instructors".
 
 BATCH      := $(BUILD)/host/grade-batch
-BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/batch/report.o \
+BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/report/exports.o \
               $(BUILD)/host/common/json_read.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
@@ -18,7 +18,7 @@ KIT        ?= $(BUILD)/gradescope
 
 # Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
 $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
-$(BATCH_OBJS): grader/batch/report.h common/json_read.h common/json.h grader/config.h grader/lab.h
+$(BATCH_OBJS): grader/report/exports.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@

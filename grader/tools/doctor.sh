@@ -26,7 +26,7 @@ if [ -n "$nvcc" ]; then
     home=$(cd "$(dirname "$nvcc")/.." && pwd)
     ok "CUDA toolkit" "nvcc $ver at $nvcc (CUDA_HOME=${CUDA_HOME:-$home})"
     # (the build's own check: release 11.8 or newer, a host compiler this nvcc accepts)
-    why=$("$(dirname "$0")/check-toolkit.sh" "$nvcc" --quiet 2>&1) || bad "toolkit" "${why#error: }"
+    why=$("$(dirname "$0")/../build/check-toolkit.sh" "$nvcc" --quiet 2>&1) || bad "toolkit" "${why#error: }"
 else
     bad "CUDA toolkit" "no nvcc on PATH, in CUDA_HOME or /usr/local/cuda: install the CUDA Toolkit, or run make CUDA_HOME=/path/to/cuda"
 fi
@@ -65,7 +65,7 @@ else
 fi
 
 # ---- the sandbox of student code --------------------------------------------------------------
-# What grader/sandbox.c will find, asked of its own probe (SANDBOX_RUN, which make doctor builds):
+# What grader/sandbox/sandbox.c will find, asked of its own probe (SANDBOX_RUN, which make doctor builds):
 # new namespaces (a view of its own), or Landlock without them.
 probe=${SANDBOX_RUN:-build/host/sandbox-run}
 kind=$("$probe" --probe 2>/dev/null)

@@ -1,13 +1,13 @@
 /* profiles.c - `make profiles`: for every GPU of common/gpu_profiles.h, each lab's timed
  * problem as the lab's sizing code makes it there, the device memory it holds, and how long
- * `make grade` would take (grader/grade_model.h). No GPU needed.
+ * `make grade` would take (grader/plan/grade_model.h). No GPU needed.
  *
  *     profiles            every profile, then a summary table
  *     profiles KEY...     only these (t4, h200, ...)
  *     profiles --h200     the model against the H200's measured per-check times
  *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY) */
-#include "grade_model.h"
-#include "../common/sizing.h"
+#include "../plan/grade_model.h"
+#include "../../common/sizing.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -85,7 +85,7 @@ static void print_summary(void)
     }
     printf("(predicted seconds of a whole `make grade`, the build not included: the rounds the\n"
            " stopping rule takes at most, the rates the reference and the skeletons reached on\n"
-           " the H200 scaled by each GPU's bandwidth or FP32 rate; grader/grade_model.h)\n");
+           " the H200 scaled by each GPU's bandwidth or FP32 rate; grader/plan/grade_model.h)\n");
 }
 
 static void print_h200(void)

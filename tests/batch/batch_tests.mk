@@ -9,7 +9,7 @@
 
 .PHONY: test-batch test-batch-unit
 
-$(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/batch/report.o \
+$(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/report/exports.o \
                            $(BUILD)/host/common/json_read.o $(BUILD)/host/labs_registry.o \
                            $(HOST_OBJS) $(TABLE_OBJS) | cunit
 	@mkdir -p $(@D)

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../../common/json_read.h"
-#include "../../grader/batch/report.h"
-#include "../../grader/config.h"
+#include "../../grader/report/exports.h"
+#include "../../grader/plan/config.h"
 
 /* ---- JSON reader ------------------------------------------------------------------------- */
 

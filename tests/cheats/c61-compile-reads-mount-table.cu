@@ -2,7 +2,7 @@
  * "/proc/self/mountinfo" (or /proc/mounts, a link to the same) makes the compiler quote each
  * mount of its view in the build log, with the host's path of every folder bound into it (the
  * checkout, the build, where the grading's output lies). The compile's /proc is closed
- * (Landlock; see grader/sandbox.h for a kernel without it): the build fails, quoting nothing.
+ * (Landlock; see grader/sandbox/sandbox.h for a kernel without it): the build fails, quoting nothing.
  * lab: coalescing
  * where: emu gpu
  * expect: build=FAIL

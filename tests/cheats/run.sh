@@ -86,7 +86,7 @@ field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
 # One honest file first, to see whether this machine isolates.
 probe=$work/isolation-probe
 rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
-grader/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
+grader/run/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
 if ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
         "$probe/grade/results.json" 2>/dev/null; then
     echo "cheats: this machine cannot isolate student code ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
@@ -146,7 +146,7 @@ for c in "${selected[@]}"; do
     fingerprint >"$work/$name.before"
     fifo_at=$(field fifo-at "$f")
     [ -z "$fifo_at" ] || { mkdir -p "$(dirname "$fifo_at")" && rm -f "$fifo_at" && mkfifo "$fifo_at"; }
-    GRADER_ISOLATION=${isolation:-on} grader/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
+    GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
         GRADE_DIR="$work/$name/grade" >"$work/$name/out.txt" 2>&1
     status=$?
     [ -z "$fifo_at" ] || rm -f "$fifo_at"

@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 # steps, not verbs: all (plain `make`), runners and runner-% (make, test-build), grader-pieces
-# lab-grader-% and student-src-NAME (grade, through grader/build_labs.sh), bench-steps-% (bench), profile-lab-%,
+# lab-grader-% and student-src-NAME (grade, through grader/build/build_labs.sh), bench-steps-% (bench), profile-lab-%,
 # explain-lab-% and sanitize-lab-% (profile, explain, sanitize), toolkit (every
 # CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions and emu-grade-labs
 # (test-emu), test-batch-unit (test-batch), batch-prebuild (grade-batch), emu-planted-gpu

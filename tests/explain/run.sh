@@ -312,7 +312,7 @@ while IFS=$'\t' read -r sec what ops _; do
     done
 done <<<"$timeline_cases"
 if ! LC_ALL=C awk -F'\t' -v table=grader/labs/05-streams/explain.tsv -v label="hand-written ops" -v lab=05-streams \
-        -v timeline_out="$tl/timeline.tsv" -f grader/tools/counts.awk -f grader/tools/timeline.awk -f grader/tools/explain.awk \
+        -v timeline_out="$tl/timeline.tsv" -f grader/feedback/counts.awk -f grader/feedback/timeline.awk -f grader/feedback/explain.awk \
         "$sections" "$counts" >"$tl/explain.txt" 2>&1; then
     fail "explain.awk failed on the hand-written ops:"; cat "$tl/explain.txt"
 else
@@ -465,8 +465,8 @@ printf 'section 1\tcheck 0\tcoalescing\tyours\t1 x 1\nsection 2\tcheck 0\tcoales
 } >"$forged/counts.tsv"
 if out=$(cd "$forged" && timeout 20 env LC_ALL=C awk -F'\t' -v table="$OLDPWD/grader/labs/01-coalescing/explain.tsv" \
         -v label="forged" -v lab=01-coalescing -v source=yours.src -v source_name=coalescing.cu \
-        -v ref_source=reference.src -v ref_name=coalescing.cu -f "$OLDPWD/grader/tools/counts.awk" \
-        -f "$OLDPWD/grader/tools/timeline.awk" -f "$OLDPWD/grader/tools/explain.awk" sections.txt counts.tsv 2>&1) &&
+        -v ref_source=reference.src -v ref_name=coalescing.cu -f "$OLDPWD/grader/feedback/counts.awk" \
+        -f "$OLDPWD/grader/feedback/timeline.awk" -f "$OLDPWD/grader/feedback/explain.awk" sections.txt counts.tsv 2>&1) &&
     grep -q '^  coalescing.cu:2 .* your line two$' <<<"$out" &&
     grep -q '^  zero:1 .* 32.0  $' <<<"$out" && grep -q '^  shadow:1 .* 32.0  $' <<<"$out" &&
     grep -q '^  coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
@@ -501,7 +501,7 @@ EOF
 printf 'plain ascii \\ backslash\n\033[2J\033]0;title\007\r\t\010\177 end\n\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 fine\n\xc2\x85 \xc2\x9b \xe2\x80\xa8 \xe2\x80\xae \xe2\x81\xa6 \xd8\x9c \xe2\x80\x8f controls\n\xff \xc3 \xe0\x80\x80 \xed\xa0\x80 \xf4\x90\x80\x80 \xc0\xaf \xf8 invalid\n' >"$vis/in.txt"
 if cc -std=c11 -D_GNU_SOURCE -Icommon -o "$vis/visible" "$vis/visible.c" common/text.c common/util.c 2>"$vis/cc.log" &&
     "$vis/visible" <"$vis/in.txt" >"$vis/c.txt" &&
-    LC_ALL=C awk -v show_lines=1 -f grader/tools/counts.awk "$vis/in.txt" >"$vis/awk.txt" &&
+    LC_ALL=C awk -v show_lines=1 -f grader/feedback/counts.awk "$vis/in.txt" >"$vis/awk.txt" &&
     cmp -s "$vis/c.txt" "$vis/awk.txt"; then
     echo "   OK: $(wc -l <"$vis/in.txt") lines of controls, valid and invalid UTF-8 rendered alike"
     passed=$((passed + 1))

@@ -3,7 +3,7 @@
 
     tests/stop/test_stop.py BUILD_DIR
 
-`make grade`, grader/grade.sh and `make grade-batch` (CPU emulator, lab 01) are stopped the
+`make grade`, grader/run/grade.sh and `make grade-batch` (CPU emulator, lab 01) are stopped the
 ways a person or a script stops them: Ctrl-C (SIGINT to the terminal's foreground process
 group), a hang-up (SIGHUP to that group), SIGTERM or SIGINT to the command itself, and
 `timeout` (its timer's own signal, sent at a chosen moment). Each at one of two moments: while
@@ -50,7 +50,7 @@ LIMIT = 2.0            # seconds from the stop until nothing of the run is left
 REACH_LIMIT = 120.0    # seconds a run may take to reach the moment of its stop
 
 # Programs that run while the grader builds a lab (comm names, as /proc shows them): the
-# compile proper, which make's build step (grader/build_labs.sh) runs before the driver (the
+# compile proper, which make's build step (grader/build/build_labs.sh) runs before the driver (the
 # grader's own pieces are built before the stops, and reading the Makefile compiles nothing).
 DRIVER = "grade-driver"
 BUILDING = {"emu-rewrite", "cc1plus", "collect2", "ld", "nvcc", "cicc", "ptxas", "vet.sh"}
@@ -61,7 +61,7 @@ MAKE = os.environ.get("MAKE", "make")
 COMMON = ["EMU=1", "LAB=01", "SEED=0x5eed"] + ([] if BUILD == "build" else ["BUILD=" + BUILD])
 COMMANDS = {
     "make grade": [MAKE, "--no-print-directory", "grade", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
-    "grade.sh": ["grader/grade.sh", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
+    "grade.sh": ["grader/run/grade.sh", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
     "make grade-batch": [MAKE, "--no-print-directory", "grade-batch", "SUBMISSIONS=" + SUBS,
                          "OUT=" + OUT] + COMMON,
 }

@@ -23,7 +23,7 @@
  * Timing: host clock around the whole call (host_clock = 1), because the student's work runs
  * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
  * assembled from measurements made in this process with this file's copy of the kernel. */
-#include "harness.h"
+#include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "streams.h"
 #include "../common/buffer.h"

@@ -1,4 +1,4 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/run/shim.h).
  *
  * One entry point: streams(h_out, h_in, d_out, d_in, n, process), called with arguments
  * "ppppzip": the four buffers, n, the kernel's k, and a small shared host buffer where the
@@ -13,7 +13,7 @@
  *    every call of them from the student's (or the reference's) code lands in the __wrap_
  *    functions below, which count and call the real one.
  * A rule broken in a call goes back as text in `problem`: the check fails with it. */
-#include "shim.h"
+#include "../../run/shim.h"
 #include "streams.h"
 #include "check.h"
 
@@ -27,7 +27,7 @@
 /* CUDA_CHECK in the implementations (check.h: the reference and the skeleton use it) lands
  * here: report and exit (the harness sees the worker end during the call and fails the
  * check). Nothing else in the worker defines cuda_fail (common/check.cu is the harness's).
- * Weak, so that a definition for every lab in grader/shim_untrusted.cu, or the harness's own
+ * Weak, so that a definition for every lab in grader/run/worker_loop_untrusted.cu, or the harness's own
  * in the in-process fallback, takes its place. */
 extern "C" __attribute__((weak)) void cuda_fail(cudaError_t err, const char *call,
                                                 const char *file, int line)

@@ -6,7 +6,7 @@
  * copy does, and cannot do better than the copy engine's best path. The copy runs here, in
  * the harness (trusted code); the student's file and the reference run in worker processes,
  * behind grader/labs/06-transpose/shim_untrusted.cu. */
-#include "harness.h"
+#include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "transpose.h"
 #include "../common/buffer.h"

@@ -1,7 +1,7 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 06's shim (see grader/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 06's shim (see grader/run/shim.h).
  *
  * Entry 0: transpose(out, in, rows, cols), arguments "ppii". */
-#include "shim.h"
+#include "../../run/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 
 extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t s,

@@ -24,7 +24,7 @@
  * fails a dropped or doubled element up to n = 65537 (4x the bound), a dropped block of 256
  * at n = 2^24, and 1% of the input at any size; one element among 10^8 it cannot see, and no
  * float32 check can: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
-#include "harness.h"
+#include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "reduction.h"
 #include "../common/buffer.h"

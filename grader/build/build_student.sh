@@ -1,0 +1,52 @@
+#!/bin/sh
+# build_student.sh - runs INSIDE the compile sandbox (grader/sandbox/sandbox_run.c, started by the
+# Makefile): compile the student's file, check its size, then vet the object (vet.sh, copied
+# beside it).
+#
+#   build_student.sh LAB SRC OUT "ENTRY POINTS" "FORBIDDEN" "SASS REGEX" "PTX REGEX" COMPILER ARGS...
+#
+# The compiler and its flags come last; the object is compiled to OUT.raw, vetted into OUT.
+# With a PTX regex, PTX_COMPILE (the compiler and flags for PTX of compute_90) writes OUT.ptx
+# for vet.sh to read. Everything here sees only the sandbox's view: the student's file, the
+# contract headers in include/, the toolkit and the system.
+#
+# The object may take at most MAX_OBJECT_MIB, on disk and in the memory it declares (its
+# code, its data, and its zero-filled static arrays: nvcc gives every __device__ array a host
+# copy of the same size). A lab's object is a few hundred KiB: the largest reference, built
+# for every GPU architecture, is under 10 MiB. Static device arrays are allocated in GPU
+# memory whenever the object is loaded, whatever the problem, and the smallest GPU the labs
+# run on (a 4 GB laptop GPU) sizes its problems to what its memory holds; a lab's working
+# space belongs in cudaMalloc, sized to the call. The limit also keeps build/ from holding
+# copies of a huge object.
+set -eu
+MAX_OBJECT_MIB=64
+lab=$1 src=$2 out=$3 entries=$4 forbidden=$5 sass=$6 ptx_re=$7
+shift 7
+"$@" -c "$src" -o "$out.raw"
+
+# size: the file's bytes; declared: code, data and zero-filled data (size's Berkeley total)
+limit=$((MAX_OBJECT_MIB * 1048576))
+bytes=$(wc -c <"$out.raw")
+declared=$(size -B "$out.raw" | awk 'NR == 2 { print $4 }')
+if [ "$bytes" -gt "$limit" ] || [ "${declared:-0}" -gt "$limit" ]; then
+    # the largest symbol, as evidence (demangled: the name the student wrote)
+    big=$(nm -S --size-sort -C "$out.raw" 2>/dev/null | awk 'NF >= 4 { n = $0 } END { print n }')
+    biggest=
+    if [ -n "$big" ]; then
+        set -- $big
+        biggest=" Its largest symbol is '$(echo "$big" | cut -d' ' -f4-)', $(( $(printf '%d' "0x$2") / 1048576 )) MiB."
+    fi
+    rm -f "$out.raw"
+    echo "rejected: $src: its object is too large: $((bytes / 1048576)) MiB on disk and $((${declared:-0} / 1048576)) MiB of code and static data (static arrays included), where the limit is $MAX_OBJECT_MIB MiB.$biggest" >&2
+    echo "rejected: a __device__ array is allocated in GPU memory whenever your object loads, whatever the problem size, and counts against the memory the smallest GPU (4 GB) has for the lab's own buffers. Allocate the space you need with cudaMalloc in your launcher (or use the buffers the launcher is given) instead." >&2
+    exit 1
+fi
+
+ptx=""
+if [ -n "$ptx_re" ]; then
+    # shellcheck disable=SC2086
+    $PTX_COMPILE -ptx "$src" -o "$out.ptx"
+    ptx=$out.ptx
+fi
+sh ./vet.sh "$lab" "$out.raw" "$out" "$entries" "$forbidden" "$sass" "$ptx" "$ptx_re"
+rm -f "$out.raw" "$out.ptx" # (one copy of the object leaves the sandbox: OUT)

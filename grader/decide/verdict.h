@@ -1,0 +1,152 @@
+/* verdict.h - the trusted grader's decisions, separated from its main() so they can be tested.
+ *
+ * The driver never runs student code itself: it starts the lab's harness as a child process,
+ * reads the records the harness wrote for a check (read_records), and decides (decide_check)
+ * from the lab's table, the thresholds in force and those raw facts alone. */
+#ifndef GRADER_DECIDE_VERDICT_H
+#define GRADER_DECIDE_VERDICT_H
+
+#include "../lab.h"
+#include "../run/records.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum verdict {
+    VERDICT_OK,   /* passed: points earned */
+    VERDICT_FAIL, /* the student's code was wrong, slow, crashed or hung: points lost */
+    VERDICT_SKIP, /* not run: speed after a correctness failure, or no GPU to time on */
+    VERDICT_ERROR /* could not run for a reason outside the student's code (no GPU, ...) */
+} verdict;
+
+/* How a child process ended. */
+typedef struct child_outcome {
+    int exited;       /* 1 if it called exit (status is valid) */
+    int status;       /* its exit status, if exited */
+    int signal;       /* the signal that killed it, if !exited and !timed_out */
+    int timed_out;    /* 1 if the driver killed it at the time limit */
+    double seconds;   /* wall time from start to end */
+    int isolated;     /* 1 when the driver knows the process held no student code: the lab's
+                         harness said, before any student code could be in it, that student
+                         code runs in sandboxed workers (and the driver asked for that), or it
+                         ended before saying anything. Its exit status and its own error
+                         records are then the grader's. Never taken from a record. */
+} child_outcome;
+
+/* Run argv[0] with argv in its own process group, stdout and stderr appended to log_path,
+ * stdin from /dev/null; kill the whole group after timeout_s. Returns 0, or -1 if it could
+ * not be started (o->status is then 127). */
+int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o);
+
+/* All records of a results file. */
+typedef struct record_list {
+    record *rec;       /* parsed records in file order */
+    int n;             /* how many */
+    int malformed_line;/* 1-based line number of the first malformed line, 0 if none */
+    char malformed_why[128]; /* what was wrong with it */
+} record_list;
+
+/* Read and parse `path` (a missing file reads as an empty list). */
+void read_records(const char *path, record_list *l);
+void free_records(record_list *l);
+/* The first record of `type` at or after index `from`, or NULL. */
+const record *find_record(const record_list *l, const char *type, int from);
+
+/* The speed figures decided from a speed check's samples. */
+typedef struct speed_figures {
+    int rounds;          /* interleaved rounds (student, reference, null call) */
+    int calls;           /* calls per timed unit (each sample times this many) */
+    double null_ms;      /* median time of a null call through the same path */
+    double ref_alone_ms; /* median reference unit with the student's process gone (0: none) */
+    double slowdown;     /* ref_ms / ref_alone_ms - 1 (0 when not measured) */
+    double slowdown_bound; /* the lab's noise (lab_slowdown_noise) slowdowns are held against */
+    int n_slowdowns;     /* comparisons of the reference beside with alone: 0, 1, or 3 when it
+                            was measured again (slowdowns[0] is `slowdown`) */
+    double slowdowns[3]; /* phase 1 / alone 1, phase 2 / alone 1, phase 2 / alone 2 */
+    int slowdown_rounds[4]; /* rounds of phase 1, alone 1, phase 2, alone 2 */
+    int left_counted;    /* the student's timed units after which the harness's idle probe
+                            could tell (the GPU idle before the call) */
+    int left_units;      /* of those, units after which the GPU stayed busy LEFT_RUNNING_MS or
+                            more: the student's work still running after its call answered */
+    int left_ref_counted, left_ref_units; /* the same for the reference's units (the control) */
+    double left_max_ms;  /* the longest such wait after a student's unit */
+    double left_median_ms; /* the median one (0 when left_units is 0) */
+    double ratio;        /* median over pairs of reference time / student time */
+    double ci_lo, ci_hi; /* its ~95% confidence interval */
+    double stu_ms;       /* median student time */
+    double ref_ms;       /* median reference time */
+    double rate;         /* student's work / time, in unit */
+    double ceiling_rate; /* the ceiling's work / time, in unit (0 if unknown) */
+    char unit[16];       /* "GB/s", "GFLOP/s" */
+    char ceiling[64];    /* what the ceiling is */
+    int close_call;      /* 1 if the interval still contains the threshold */
+} speed_figures;
+
+/* The driver's decision for one check. */
+typedef struct check_decision {
+    verdict v;            /* the verdict */
+    char message[512];    /* one line for the grade table; student text in it is rendered
+                             visible (common/text.h): no control characters */
+    char detail[1024];    /* further lines (counterexample, what to try), may be empty; the
+                             same */
+    int has_speed;        /* 1 if speed holds figures */
+    int below_threshold;  /* 1 if a speed check failed only for its ratio (partial credit may
+                             apply); 0 for every other verdict and reason */
+    speed_figures speed;  /* valid only if has_speed */
+    char size[128];       /* problem size the harness reported, may be empty */
+    char blame[24];       /* what the verdict holds against the student beyond its own answer,
+                             on the evidence the message states: "left-running" (its work ran
+                             on after its call), "slowed-reference", "gpu-memory" (it held the
+                             memory the grader needed); "" for none */
+} check_decision;
+
+/* A `reclaim` record (the harness ended the student's process after the grader ran short of
+ * device memory) shows the shortage was the student's when that process held at least this
+ * fraction of the device's memory (and gave back what the grader asked for, where known):
+ * an honest student's buffers are a fraction of the problem, itself at most half the free
+ * memory (sizing_memory_budget, common/sizing.h). */
+#define MEMORY_BLAME_FRACTION 0.25
+
+/* Work left running: the harness's idle probe found the GPU still busy this long (ms) or more
+ * after a timed unit answered. Shorter waits are a context switch, or the harness's own thread
+ * scheduled late. */
+#define LEFT_RUNNING_MS 1.0
+
+/* What a lab's harness said in its greeting, the first two lines it writes, before it reads
+ * a command and so before any student code can be in its process (the fallback loads the
+ * student's object at its first call): an `isolation` record and a `device` record. The
+ * driver reads them once per harness process, and labels the run from them, from what it
+ * asked for (--isolation, --require-isolation) and from its own look at the sandbox; never
+ * from a check's records. */
+typedef struct greeting {
+    int heard;         /* 1 once a harness of this lab greeted */
+    int isolated;      /* 1: student code runs in sandboxed workers, as the greeting said and
+                          the driver asked and saw; 0: it runs in the harness's process (the
+                          fallback), or the greeting was not understood */
+    char sandbox[16];  /* "namespaces", "landlock", or "none" */
+    char detail[256];  /* why (the harness's words, from before student code, or the driver's) */
+    record device;     /* the device as the harness found it (type "" until heard; free with
+                          record_free) */
+} greeting;
+
+/* Take line `n` (0: the isolation record, 1: the device record) of a fresh harness's
+ * greeting into g. `asked` is 1 when the driver asked for isolation, `sandbox_seen` 1 when
+ * the driver itself finds a sandbox on this machine: without either, the run is not isolated
+ * whatever the line says. */
+void greeting_take(greeting *g, int n, const char *line, int asked, int sandbox_seen);
+
+/* Decide from how the harness ended alone (CUDA error, crash, hang, bad exit, garbage, no
+ * `end` record); returns 1 and fills d if that decided it, 0 if the records must be read. */
+int decide_process(const lab_info *lab, const child_outcome *o, const record_list *l,
+                   check_decision *d);
+
+/* Decide check `c` of `lab` from how its harness ended and what it wrote. `threshold` is the
+ * pass mark in force for speed. */
+void decide_check(const lab_info *lab, const lab_check *c, double threshold,
+                  const child_outcome *o, const record_list *l, check_decision *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,142 @@
+#!/bin/sh
+# explain.sh - `make explain`: the lesson's mechanism, counted by the CPU emulator on any
+# machine. One call of your code and one of the reference on each of the lab's speed problems
+# (at the emulator's size), with every warp's memory requests counted per source line: the
+# 32-byte sectors each global load or store touches, and the passes (wavefronts) each shared
+# access needs; and, where the lab's table asks, every warp's runs of each branch condition
+# (divergent or not, lanes in) and the waves each launch's grid makes on the emulated device's
+# SMs (4, or GPU_PROFILE=KEY's count: --gpu, looked up with the make profiles tool), or the order
+# in which a GPU's copy engines and SMs would run the call's copies and kernels (timeline.awk).
+# Printed side by side with the ideal and a one-line reading of each counter.
+#
+#   grader/feedback/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
+#                           --reference SO --out DIR [--label TEXT] [--source FILE --shown PATH]
+#                           [--ref-source FILE] [--gpu KEY --profiles EXE] [--where] [--hide DIR]...
+#
+# Your code runs only as grading runs it: in a sandboxed worker process of its own (see
+# count_calls below), whatever the tree (your labs/, another student's, a batch's). --source is
+# the copy of your file the compile sandbox built (the only file your lines are quoted from),
+# --shown your file as you name it, --ref-source the reference's source (its lines' quotes);
+# --hide a folder no worker may see beside the build's own (GRADER_HIDE: a batch's output and
+# submissions).
+# --where: make grade's hint under a speed check short of its mark: one line, the place in your
+# file that costs the most against the lesson (explain.awk -v where=1), or nothing; DIR/where.txt.
+#
+# The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
+# lab shows, and what make explain does not show for it, are its table,
+# grader/labs/NN-name/explain.tsv. Files: DIR/counts.tsv (the emulator's counts, one line per
+# memory instruction; common/emu/src/count.cpp says its columns), DIR/sections.txt,
+# DIR/explain.txt (what was printed), DIR/harness.log, DIR/workers.log (what the code printed,
+# capped), DIR/yours.src and DIR/reference.src (the lines quoted), for a lab whose table has a picture
+# row DIR/access.svg (one warp's costliest request at the worst line: svg/access.awk), and for
+# one with a timeline row DIR/timeline.tsv (every copy and kernel with its place on the engines,
+# in the columns of make profile's: timeline.awk). Exit status: 0, or 2 with what to do.
+set -u
+. "$(dirname "$0")/tool-options.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+table=$here/../labs/$lab/explain.tsv
+[ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
+mkdir -p "$out" || exit 2
+rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt" "$out/where.txt"
+# GPU_PROFILE=KEY: the emulated device gets that GPU's SM count, so the code under test sizes its grids
+# for it and the waves are that GPU's (each SM stays the emulated compute capability 9.0 one).
+sms="" gpu_name=""
+if [ -n "$gpu" ]; then
+    line=$("$profiles" --sms "$gpu") || { echo "make explain: GPU_PROFILE=$gpu is not a GPU of make profiles" >&2; exit 2; }
+    sms=${line%%	*} gpu_name=${line#*	}
+    export CUDA_EMU_SMS="$sms"
+fi
+# The calls run as grading runs them: the harness (trusted) in profile mode with isolation on,
+# each implementation in a sandboxed worker of its own under the worker's whole policy
+# (grader/run/worker_untrusted.c's seccomp filter, limits, a view that holds its own object and
+# nothing of the checkout, the build, the reference or the logs), where the emulator counts
+# each section and writes the counts to a file the harness handed it; the harness copies them
+# into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race
+# checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
+# Memory: as in grading, a worker is first in line for the kernel's out-of-memory killer; and
+# since each emulated process keeps its memory through AddressSanitizer's allocator, its limit
+# on resident memory ends any of them (a worker, or the harness) that holds more than
+# count_mem_mib: twice the emulated device's 2 GiB, where a call at the emulator's size needs
+# a few hundred MiB.
+count_mem_mib=4096
+count_calls() {
+    set -- --checkout . --solutions solutions --labdir "${reference%/*/*}" \
+        --student-objs "${student%/*/*}" --logs "$out"
+    old_ifs=$IFS IFS=$nl
+    for d in $hide; do set -- "$@" --hide "$d"; done
+    IFS=$old_ifs
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$count_mem_mib:detect_leaks=0" \
+    "$harness" --profile --isolation on --counts "$out/counts.tsv" --worker-log "$out/workers.log" \
+        --worker "$worker" --student "$student" --reference "$reference" "$@" \
+        >"$out/sections.txt" 2>"$out/harness.log"
+}
+# Lines of a log that student code may have written to, shown as data (counts.awk's visible).
+show_lines() { LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | sed 's/^/  | /' >&2; }
+rm -f "$out/workers.log"
+if ! count_calls; then
+    echo "make explain: the calls failed under the emulator; what the harness said:" >&2
+    grep -E '^(profile|harness|cuda-emu): ' "$out/harness.log" | tail -n 4 | show_lines
+    if [ -s "$out/workers.log" ]; then # (less a memory map that a sanitizer's report adds)
+        echo "and the end of what the code's process printed ($out/workers.log):" >&2
+        grep -v '^[[:space:]]*0x[0-9a-f]*-0x' "$out/workers.log" | tail -n 6 | show_lines
+    fi
+    echo "make grade LAB=${lab%%-*} says whether the code fails where it is graded too, and why." >&2
+    exit 2
+fi
+if [ ! -s "$out/counts.tsv" ]; then
+    echo "make explain: the emulator counted no memory access (expected $out/counts.tsv)." >&2
+    echo "The emulator's library may predate counting: make clean, then make explain again." >&2
+    exit 2
+fi
+# The lines quoted: your file as the compile sandbox built it, and the reference's source (both
+# named by make, never by the counts), each copied here only if it is a regular file (no link,
+# FIFO or device), at most 4 MiB. A row counts as a line of one of them when the file it names
+# has that file's name (source_name: as you named your file); any other row is shown unquoted.
+copy_source() { # FILE DEST
+    : >"$2"
+    [ -n "$1" ] && [ -f "$1" ] && [ ! -L "$1" ] && head -c 4194304 -- "$1" >"$2"
+    return 0
+}
+copy_source "$source" "$out/yours.src"
+copy_source "$ref_source" "$out/reference.src"
+source_name=$(basename -- "${shown:-$source}") ref_name=""
+[ -z "$ref_source" ] || ref_name=$(basename -- "$ref_source")
+# and the lab's public headers (its contract; lab 05's kernel), as the compile sandbox gives them
+rm -rf "$out/headers" && mkdir -p "$out/headers" || exit 2
+headers=""
+for h in "$here/../labs/$lab"/*.h "$here/../labs/$lab"/*.cuh; do
+    [ -f "$h" ] || continue
+    copy_source "$h" "$out/headers/${h##*/}" && headers="$headers${headers:+ }${h##*/}"
+done
+explain_awk() { # the table's awk, with the options every use shares, then its own
+    LC_ALL=C awk -F'\t' -v table="$table" -v label="$label" -v lab="$lab" \
+        -v source="$out/yours.src" -v source_name="$source_name" -v shown="$shown" \
+        -v ref_source="$out/reference.src" -v ref_name="$ref_name" \
+        -v header_dir="$out/headers" -v headers="$headers" "$@"
+}
+if [ "$where" = 1 ]; then
+    explain_awk -v where=1 -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \
+        "$out/sections.txt" "$out/counts.tsv" | tee "$out/where.txt"
+    exit 0
+fi
+rm -f "$out/timeline.tsv"
+explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline.tsv" \
+    -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \
+    "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"
+# A lab whose table has a picture row: one warp's costliest request at your worst line, lane by
+# lane, beside the same lanes on consecutive words (grader/tools/svg/access.awk).
+rm -f "$out/access.svg"
+reading=$(awk -F'\t' '$1 == "picture" { print $2; exit }' "$table")
+if [ -n "$reading" ]; then
+    kinds=$(awk -F'\t' '/^#/ { next } $1 ~ /^(global|shared) (load|store)$/ { k = k (k == "" ? "" : ",") $1 } END { print k }' "$table")
+    if what=$(LC_ALL=C awk -F'\t' -v kinds="$kinds" -v source="$out/yours.src" -v source_name="$source_name" \
+            -f "$here/counts.awk" -f "$here/../tools/svg/prelude.awk" -f "$here/../tools/svg/access.awk" \
+            "$out/sections.txt" "$out/counts.tsv" 2>&1 >"$out/access.svg") &&
+            [ -n "$what" ]; then
+        printf 'Picture of the worst line of %s: %s\n  %s: %s\n' "$label" "$out/access.svg" "$what" "$reading" |
+            LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | tee -a "$out/explain.txt"
+    else
+        rm -f "$out/access.svg"
+        [ -z "$what" ] || echo "make explain: the picture could not be drawn: $what" >&2
+    fi
+fi

@@ -1,0 +1,27 @@
+/* profile_trusted.h - TRUSTED PROCESS: the harness's mode for make profile (see
+ * profile_trusted.cu). */
+#ifndef GRADER_PROFILE_TRUSTED_H
+#define GRADER_PROFILE_TRUSTED_H
+
+#include "../../common/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* make profile: every speed check's problem, each implementation called once in a section of
+ * its own (see profile_trusted.cu); with timeline_path, the calls' copies and kernels are
+ * recorded there instead of being marked for a profiler. With counts_path (make explain, under
+ * the CPU emulator, workers isolated), each section is counted by the emulator in the
+ * implementation's own worker and written there, renumbered, as data; what the workers print
+ * goes to worker_log (NULL: nowhere). With emulator_size, each problem has
+ * the size the CPU emulator gives it (make explain's), so that a GPU's counters can be set
+ * beside the emulator's for the same call (make profile EXPLAIN_SIZE=1). Returns the exit
+ * status. */
+int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
+                int emulator_size, const device_info *d);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,237 @@
+/* grade_model.c - predicted grading time and memory per GPU. See grade_model.h. */
+#include "grade_model.h"
+#include "../run/proto.h"
+#include "speed_plan.h"
+#include "../../common/sizing.h"
+#include "../../common/timing_rule.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* What the H200 measured                                                                     */
+
+typedef enum bound {
+    BOUND_DRAM,     /* device memory bandwidth (device_dram_peak_gbps) */
+    BOUND_FP32,     /* FP32 FMA issue (device_fma_peak_gflops at the boost clock) */
+    BOUND_INT32,    /* integer issue: 64 lanes per SM on every GPU here (the hash of lab 08) */
+    BOUND_HOST_LINK /* pinned copies between host and device (gpu_profile.host_link_gbps) */
+} bound;
+
+/* One speed check as the H200 ran it. Rates and ratios are from the `speed:` lines of
+ * tests/gpu/results/h200-grade-solutions.txt (the reference's rate: every run agrees within
+ * 2%) and h200-grade-skeletons.txt; seconds are the mean of the runs kept there (the
+ * skeletons: the run and its recheck; the solutions: four runs). correct_s, on the lab's
+ * first speed row only: every correctness check of the lab together, skeleton run. */
+typedef struct calibration {
+    const char *lab;        /* lab name */
+    int nth;                /* its nth speed check (0-based, table order) */
+    bound bound;            /* what limits the reference */
+    double ref_rate;        /* the reference's rate on the H200, the task's unit per second */
+    double skeleton_ratio;  /* reference time / skeleton time on the H200 */
+    double solution_ratio;  /* reference time / solution time (the solution graded as a student) */
+    double skeleton_s;      /* the check's measured seconds, skeleton */
+    double solution_s;      /* the check's measured seconds, solution */
+    double correct_s;       /* the lab's correctness checks, seconds (first speed row only) */
+} calibration;
+
+static const calibration calibrations[] = {
+    /* lab           nth bound            rate       skel  sol   skel_s sol_s  correct_s */
+    {"coalescing",   0, BOUND_DRAM,      3907e9,    0.14, 1.00,  5.25, 4.23,  0.3},
+    {"banks",        0, BOUND_DRAM,      1679e9,    0.13, 1.00,  2.40, 2.15,  0.5},
+    {"divergence",   0, BOUND_FP32,      36745e9,   0.28, 1.00,  1.35, 0.95,  0.9},
+    {"ilp",          0, BOUND_DRAM,      2661e9,    0.22, 1.00,  4.00, 3.33,  0.5},
+    {"ilp",          1, BOUND_FP32,      62912e9,   0.45, 1.00,  1.25, 1.33,  0.0},
+    {"streams",      0, BOUND_HOST_LINK, 93e9,      0.39, 1.00, 10.85, 14.73, 0.6},
+    {"transpose",    0, BOUND_DRAM,      3888e9,    0.13, 1.00,  3.15, 2.50,  0.4},
+    {"reduction",    0, BOUND_DRAM,      4407e9,    0.10, 1.00,  7.90, 9.68,  1.4},
+    {"tail",         0, BOUND_INT32,     364e9,     0.52, 1.00,  0.95, 0.90,  0.4},
+    {"tail",         1, BOUND_INT32,     365e9,     0.69, 0.99,  0.80, 0.85,  0.0},
+    {"sgemm",        0, BOUND_FP32,      48011e9,   0.01, 0.99, 16.60, 1.30,  0.8},
+};
+#define N_CALIBRATIONS ((int)(sizeof calibrations / sizeof calibrations[0]))
+
+static const calibration *calibration_of(const char *lab, int nth)
+{
+    for (int i = 0; i < N_CALIBRATIONS; i++)
+        if (!strcmp(calibrations[i].lab, lab) && calibrations[i].nth == nth)
+            return &calibrations[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The fitted costs                                                                           */
+
+/* Least squares over the measured checks above (ROUNDS_EXPECTED), all but lab 05's solution
+ * (its ratio sits where the rule runs to the time cap, which ROUNDS_EXPECTED does not assume).
+ * The skeletons' whole `make grade` comes out at 65 s against 60 s measured; single checks
+ * within a factor of two (transpose over, reduction under). */
+
+/* A null call through the worker path, seconds (H200, grader/run/harness.cu). */
+#define NULL_CALL_S 0.15e-3
+/* Bytes a round moves per byte of its K problems (fresh inputs, hashed inputs, poisoned, saved
+ * and compared outputs), at DRAM speed. */
+#define ROUND_TRAFFIC 7.5
+/* A round's host work per GB of pinned host arrays (lab 05: the CPU's fresh inputs, checks). */
+#define HOST_S_PER_GB 0.10
+/* A check's cost once: two clock probes, K's calibration, creating the problems, records. */
+#define CHECK_FIXED_S 0.16
+
+/* The resource a bound names, on d, in its own unit per second. */
+static double resource(bound b, const device_info *d, double host_link_gbps)
+{
+    switch (b) {
+    case BOUND_DRAM: return device_dram_peak_gbps(d) * 1e9;
+    case BOUND_FP32: return device_fma_peak_gflops(d, d->sm_clock_khz / 1e3) * 1e9;
+    case BOUND_INT32: return 64.0 * d->sm_count * d->sm_clock_khz * 1e3;
+    case BOUND_HOST_LINK:
+        /* One copy engine cannot overlap the two directions (lab 05's reference does). */
+        return host_link_gbps * 1e9 * (d->async_engines >= 2 ? 1.0 : 0.5);
+    }
+    return 0;
+}
+
+/* The host link of the profile whose device this is (not in device_info: the harness measures
+ * nothing of it); the H200's when the name matches no profile. */
+static double host_link_of(const device_info *d)
+{
+    for (int i = 0; i < n_gpu_profiles; i++)
+        if (!strcmp(gpu_profiles[i].name, d->name))
+            return gpu_profiles[i].host_link_gbps;
+    return gpu_profile_find("h200")->host_link_gbps;
+}
+
+/* Interleaved rounds kept (warm-up not counted) for a verdict at `ratio` against `threshold`,
+ * when a round lasts round_s. */
+static int phase_rounds(double ratio, double threshold, double round_s, grade_rounds mode)
+{
+    const int clear = ratio < TIMING_CLEAR_BELOW * threshold || ratio > TIMING_CLEAR_ABOVE * threshold;
+    int n;
+    if (clear)
+        n = TIMING_CLEAR_ROUNDS * SPEED_MIN_ROUNDS; /* STOP_CLEAR, if not precise before */
+    else
+        n = mode == ROUNDS_AT_MOST ? SPEED_MAX_ROUNDS : SPEED_MIN_ROUNDS; /* precise, at best */
+    /* The soft cap stops it once min_rounds are kept (the skeleton never straddles the mark). */
+    const int by_cap = (int)ceil(SPEED_CAP_S / round_s);
+    if (n > by_cap)
+        n = by_cap > SPEED_MIN_ROUNDS ? by_cap : SPEED_MIN_ROUNDS;
+    return n;
+}
+
+static void predict_speed(const lab_info *lab, int check, const calibration *cal,
+                          const device_info *d, grade_subject who, grade_rounds mode,
+                          speed_prediction *p)
+{
+    const lab_check *c = &lab->checks[check];
+    memset(p, 0, sizeof *p);
+    p->check = check;
+    memcpy(p->size, c->size, sizeof p->size);
+    lab->speed_size(c->task, d, p->size);
+    lab->footprint(c->task, p->size, &p->f);
+    if (!cal)
+        return;
+    p->modelled = 1;
+    const device_info *h200 = NULL;
+    static device_info h200_info;
+    if (!h200_info.sm_count)
+        device_from_profile(gpu_profile_find("h200"), &h200_info);
+    h200 = &h200_info;
+    const double rate = cal->ref_rate * resource(cal->bound, d, host_link_of(d)) /
+                        resource(cal->bound, h200, host_link_of(h200));
+    const double ratio = who == GRADE_SKELETONS ? cal->skeleton_ratio : cal->solution_ratio;
+    p->ref_call_s = p->f.work / rate;
+    p->student_call_s = p->ref_call_s / ratio;
+
+    /* K as speed_instances picks it: a unit of SPEED_UNIT_MS at the reference's speed, at most
+     * PROTO_MAX_CALLS problems, all of them within the memory budget. */
+    const double per = p->f.device_bytes + p->f.output_bytes;
+    int k = (int)ceil(SPEED_UNIT_MS * 1e-3 / p->ref_call_s);
+    const double budget = (double)sizing_memory_budget(d);
+    if (k * per > budget)
+        k = (int)(budget / per);
+    k = k < 1 ? 1 : k > PROTO_MAX_CALLS ? PROTO_MAX_CALLS : k;
+    p->calls_per_unit = k;
+    p->memory_bytes = k * per + 2.0 * d->l2_bytes; /* + the L2 flush buffer (timing.cu) */
+
+    const double dram = device_dram_peak_gbps(d) * 1e9;
+    const double traffic_s =
+        ROUND_TRAFFIC * k * per / dram + HOST_S_PER_GB * k * p->f.host_bytes / 1e9;
+    const double round_s = k * (p->ref_call_s + p->student_call_s) + NULL_CALL_S + traffic_s;
+    const double threshold = lab->threshold;
+    p->rounds = SPEED_WARMUP_ROUNDS + phase_rounds(ratio, threshold, round_s, mode);
+    double phase1 = p->rounds * round_s;
+    if (phase1 > SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s)
+        phase1 = SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s;
+    /* The reference alone (its own traffic as well), then the ceiling: K calls a round. */
+    const double alone_round = k * p->ref_call_s + NULL_CALL_S + traffic_s;
+    double alone = (SPEED_ALONE_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * alone_round;
+    if (alone > SPEED_CAP_S + alone_round)
+        alone = SPEED_CAP_S + alone_round;
+    /* At most, the reference ran slower beside the student than alone: both are measured
+     * again (harness.cu, run_speed), SPEED_ALONE_ROUNDS fixed rounds each, within the cap. */
+    double again = 0;
+    if (mode == ROUNDS_AT_MOST) {
+        again = (SPEED_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * round_s;
+        if (again > SPEED_CAP_S + round_s)
+            again = SPEED_CAP_S + round_s;
+        again += alone;
+    }
+    const double ceiling = (SPEED_CEILING_WARMUP_ROUNDS + SPEED_CEILING_ROUNDS) * k * p->ref_call_s;
+    const double setup = CHECK_FIXED_S + 3 * p->ref_call_s;
+    p->seconds = setup + phase1 + alone + again + ceiling;
+}
+
+void grade_model_lab(const lab_info *lab, const device_info *d, grade_subject who,
+                     grade_rounds rounds, lab_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    out->lab = lab;
+    int nth = 0;
+    for (int i = 0; i < lab->n_checks; i++) {
+        if (lab->checks[i].kind != CHECK_SPEED)
+            continue;
+        const calibration *cal = calibration_of(lab->name, nth);
+        if (nth == 0 && cal)
+            out->correctness_s = cal->correct_s;
+        if (out->n_speed < GRADE_MODEL_MAX_SPEED) {
+            speed_prediction *p = &out->speed[out->n_speed++];
+            predict_speed(lab, i, cal, d, who, rounds, p);
+            out->seconds += p->seconds;
+        }
+        nth++;
+    }
+    out->seconds += out->correctness_s;
+}
+
+double grade_model_total(const device_info *d, grade_subject who, grade_rounds rounds)
+{
+    double s = 0;
+    for (int i = 0; i < n_all_labs; i++) {
+        lab_prediction p;
+        grade_model_lab(all_labs[i], d, who, rounds, &p);
+        s += p.seconds;
+    }
+    return s;
+}
+
+double grade_model_h200_seconds(const lab_info *lab, int check, grade_subject who)
+{
+    int nth = 0;
+    for (int i = 0; i < lab->n_checks && i < check; i++)
+        nth += lab->checks[i].kind == CHECK_SPEED;
+    if (lab->checks[check].kind != CHECK_SPEED)
+        return -1;
+    const calibration *cal = calibration_of(lab->name, nth);
+    if (!cal)
+        return -1;
+    return who == GRADE_SKELETONS ? cal->skeleton_s : cal->solution_s;
+}
+
+double grade_model_h200_total(grade_subject who)
+{
+    double s = 0;
+    for (int i = 0; i < N_CALIBRATIONS; i++)
+        s += (who == GRADE_SKELETONS ? calibrations[i].skeleton_s : calibrations[i].solution_s) +
+             calibrations[i].correct_s;
+    return s;
+}

@@ -1,0 +1,40 @@
+/* lab_select.h - which labs a run grades, and where each lab's files are: the one parser of
+ * LAB= and the one builder of a student's path, for the driver and the batch tool.
+ *
+ * LAB= names labs by name ("transpose"), number ("06" or "6") or folder ("06-transpose"),
+ * separated by commas or spaces; blank means every lab. Each lab is graded once, in workbook
+ * order, however often and in whatever order it is named (LAB=06,01,1 grades 01 then 06). An
+ * empty item (LAB=01,,06) or an unknown name is an error that lists the labs. */
+#ifndef GRADER_LAB_SELECT_H
+#define GRADER_LAB_SELECT_H
+
+#include <stddef.h>
+
+#include "../lab.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The lab `key` names (name, number or folder, as above), or NULL. */
+const lab_info *find_lab(const char *key);
+
+/* Parse LAB= `text` into out[] (room for n_all_labs). Returns how many, or -1 with one line
+ * in err saying what was wrong and which labs there are. */
+int lab_list_parse(const char *text, const lab_info **out, char *err, size_t errlen);
+
+/* The lab's folder under labs/, solutions/ and grader/labs/: "06-transpose". */
+void lab_folder(const lab_info *lab, char *buf, size_t len);
+
+/* The file a student edits, relative to their tree: "06-transpose/transpose.cu". */
+void lab_student_rel(const lab_info *lab, char *buf, size_t len);
+
+/* The student's file of `lab` under STUDENT=`student`: the file itself when `student` names
+ * one .cu file (a ladder rung, with one LAB=), else student/NN-name/name.cu. The Makefile's
+ * student_src says the same; tests/test_grader.c holds them to it. */
+void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

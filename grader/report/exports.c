@@ -1,0 +1,581 @@
+/* exports.c - gradebook rows and per-student exports from results.json. See exports.h. */
+#include "exports.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/json.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Text helpers                                                                                */
+
+/* XML and HTML text or attribute: rendered visible (common/text.h), then escaped. */
+static void put_xml(FILE *f, const char *s)
+{
+    char *c = text_visible_dup(s ? s : "", 0);
+    for (const char *p = c; *p; p++) {
+        switch (*p) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*p, f);
+        }
+    }
+    free(c);
+}
+
+/* Markdown inline text: rendered visible (common/text.h: a cell or heading stays one line),
+ * then punctuation that would format is escaped and HTML characters become entities. */
+static void put_md(FILE *f, const char *s)
+{
+    char *c = text_visible_dup(s ? s : "", 0);
+    for (const char *p = c; *p; p++) {
+        if (strchr("\\`*_[]{}()#+-.!|~", *p))
+            fputc('\\', f), fputc(*p, f);
+        else if (*p == '<')
+            fputs("&lt;", f);
+        else if (*p == '>')
+            fputs("&gt;", f);
+        else if (*p == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*p, f);
+    }
+    free(c);
+}
+
+/* A lab's number and name from the report, with `sep` between them, for XML or Markdown. */
+static void put_lab(FILE *f, const jv *lab, const char *sep, void (*put)(FILE *, const char *))
+{
+    put(f, jv_str(jv_get(lab, "number"), ""));
+    fputs(sep, f);
+    put(f, jv_str(jv_get(lab, "lab"), ""));
+}
+
+/* A JSON string member holding one line shown to a reader: rendered visible (common/text.h). */
+static void json_visible_string(json_writer *w, const char *key, const char *s)
+{
+    char *c = text_visible_dup(s ? s : "", 0);
+    json_string(w, key, c);
+    free(c);
+}
+
+__attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+static const char *const exit_words[] = {"full marks", "a point was lost",
+                                         "a check could not run here (and none failed)"};
+
+static const char *exit_word(int status)
+{
+    return status >= 0 && status <= 2 ? exit_words[status] : "the grader did not finish";
+}
+
+static int registry_index(const char *lab_name)
+{
+    for (int i = 0; i < n_all_labs && i < ROW_MAX_LABS; i++)
+        if (strcmp(all_labs[i]->name, lab_name) == 0)
+            return i;
+    return -1;
+}
+
+static int is_emu(const jv *results)
+{
+    return strcmp(jv_str(jv_get(results, "mode"), ""), "emu") == 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Gradebook row                                                                               */
+
+void row_from_results(grade_row *row, const jv *results, int grade_status)
+{
+    row->reason[0] = 0;
+    snprintf(row->state, sizeof row->state, "graded");
+    const jv *tp = jv_get(results, "tamper_proof");
+    row->tamper_proof = tp ? jv_bool(tp, 0) : -1;
+    const jv *labs = jv_get(results, "labs");
+    int seen[ROW_MAX_LABS] = {0};
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *lab = jv_at(labs, i);
+        const int k = registry_index(jv_str(jv_get(lab, "lab"), ""));
+        if (k < 0 || !row->selected[k])
+            continue;
+        seen[k] = 1;
+        row->lab_score[k] = (int)jv_num(jv_get(lab, "score"), 0);
+        row->lab_max[k] = (int)jv_num(jv_get(lab, "max"), row->lab_max[k]);
+        const char *tag_num = jv_str(jv_get(lab, "number"), "");
+        const char *tag_name = jv_str(jv_get(lab, "lab"), "");
+        const char *refused = jv_str(jv_get(lab, "refused"), "");
+        if (refused[0]) { /* valid CUDA the CPU emulator cannot run: not graded here */
+            char cut[161];
+            text_visible(cut, sizeof cut, refused, 0);
+            append(row->reason, sizeof row->reason, "%s%s %s: could not run on the CPU emulator (%s); "
+                   "a GPU grades it", row->reason[0] ? "; " : "", tag_num, tag_name, cut);
+            continue;
+        }
+        if (!jv_bool(jv_get(lab, "built"), 1)) {
+            append(row->reason, sizeof row->reason, "%s%s %s: build failed or the file was rejected (see report.txt)",
+                   row->reason[0] ? "; " : "", tag_num, tag_name);
+            continue;
+        }
+        /* The first check that lost points (or could not run) says why; the rest are counted. */
+        const jv *checks = jv_get(lab, "checks");
+        int shown = 0, more = 0;
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            const char *verdict = jv_str(jv_get(c, "verdict"), "");
+            if (!strcmp(verdict, "OK"))
+                continue;
+            const char *message = jv_str(jv_get(c, "message"), "");
+            if (!strcmp(verdict, "SKIP") && strstr(message, "once every correctness check"))
+                continue; /* follows from a failure already named */
+            if (shown) {
+                more++;
+                continue;
+            }
+            shown = 1;
+            char cut[161]; /* the message as shown, cut at a whole character or escape */
+            text_visible(cut, sizeof cut, message, 0);
+            append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s",
+                   row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
+                   verdict, cut);
+        }
+        if (more)
+            append(row->reason, sizeof row->reason, " (and %d more)", more);
+    }
+    row->total = row->max = 0;
+    for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
+        if (!row->selected[k])
+            continue;
+        if (!seen[k]) {
+            row->lab_score[k] = 0;
+            if (results)
+                append(row->reason, sizeof row->reason, "%s%s %s: not in the report",
+                       row->reason[0] ? "; " : "", all_labs[k]->number, all_labs[k]->name);
+        }
+        row->total += row->lab_score[k];
+        row->max += row->lab_max[k];
+    }
+    const jv *status = jv_get(results, "exit_status");
+    row->exit_status = status ? (int)jv_num(status, 2) : grade_status;
+    if (!results) {
+        row->exit_status = grade_status == 0 ? 2 : grade_status;
+        snprintf(row->reason, sizeof row->reason,
+                 "no results: the grader stopped before writing its report (exit %d; see report.txt)",
+                 grade_status);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* CSV and JSON Lines                                                                          */
+
+void csv_field(FILE *f, const char *s)
+{
+    /* OWASP's list: a cell starting with one of these is a formula to some spreadsheet */
+    const int formula = s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+    char *shown = text_visible_dup(s, 0); /* no CR or LF left: one line per record */
+    const int quote = strpbrk(shown, ",\"") != NULL;
+    if (quote)
+        fputc('"', f);
+    if (formula)
+        fputc('\'', f);
+    for (const char *p = shown; *p; p++) {
+        if (*p == '"')
+            fputc('"', f);
+        fputc(*p, f);
+    }
+    if (quote)
+        fputc('"', f);
+    free(shown);
+}
+
+/* The gradebook's word for how a grade was made: a grade made where student code could not be
+ * isolated is labelled so wherever it is read. */
+static const char *isolation_word(int tamper_proof)
+{
+    return tamper_proof == 1 ? "tamper-proof" : tamper_proof == 0 ? "NOT tamper-proof" : "";
+}
+
+void csv_header(FILE *f)
+{
+    fputs("student", f);
+    for (int k = 0; k < n_all_labs; k++)
+        fprintf(f, ",%s-%s", all_labs[k]->number, all_labs[k]->name);
+    fputs(",total,max,exit_status,state,isolation,reason\r\n", f);
+}
+
+void csv_row(FILE *f, const grade_row *row)
+{
+    csv_field(f, row->name);
+    for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
+        fputc(',', f);
+        if (row->selected[k])
+            fprintf(f, "%d", row->lab_score[k]);
+    }
+    fprintf(f, ",%d,%d,%d,%s,%s,", row->total, row->max, row->exit_status, row->state,
+            isolation_word(row->tamper_proof));
+    csv_field(f, row->reason);
+    fputs("\r\n", f);
+}
+
+void jsonl_row(FILE *f, const grade_row *row)
+{
+    int changed = 0;
+    char *clean = utf8_clean(row->name, &changed);
+    fputs("{\"student\": ", f);
+    json_write_escaped(f, clean);
+    free(clean);
+    if (changed) { /* not valid UTF-8: the exact bytes, so nothing is lost */
+        fputs(", \"student_hex\": \"", f);
+        for (const unsigned char *p = (const unsigned char *)row->name; *p; p++)
+            fprintf(f, "%02x", *p);
+        fputc('"', f);
+    }
+    fprintf(f, ", \"id\": \"%s\", \"state\": \"%s\", ", row->id, row->state);
+    if (row->tamper_proof >= 0)
+        fprintf(f, "\"tamper_proof\": %s, ", row->tamper_proof ? "true" : "false");
+    fputs("\"labs\": {", f);
+    int first = 1;
+    for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
+        if (!row->selected[k])
+            continue;
+        fprintf(f, "%s\"%s\": {\"score\": %d, \"max\": %d}", first ? "" : ", ", all_labs[k]->name,
+                row->lab_score[k], row->lab_max[k]);
+        first = 0;
+    }
+    fprintf(f, "}, \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
+            row->max, row->exit_status);
+    json_write_escaped(f, row->reason); /* exact, as JSON escapes it (see json.h) */
+    fputs("}\n", f);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Gradescope (https://gradescope-autograders.readthedocs.io/en/latest/specs/)                 */
+
+void write_gradescope(FILE *f, const grade_row *row, const jv *results)
+{
+    json_writer w;
+    json_init(&w, f);
+    json_object_begin(&w, NULL);
+    const int emu = is_emu(results);
+    double score = 0;
+    const jv *labs = jv_get(results, "labs");
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *checks = jv_get(jv_at(labs, i), "checks");
+        for (int j = 0; j < jv_len(checks); j++)
+            score += jv_num(jv_get(jv_at(checks, j), "earned"), 0);
+    }
+    json_number(&w, "score", score);
+    /* The texts shown are composed of lines the grader starts; what goes into them is
+     * rendered visible first, so that none of it starts a line of its own. */
+    char output[4 * ROW_REASON_MAX + 512] = "";
+    char *reason = text_visible_dup(row->reason, 0);
+    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
+    if (!results)
+        snprintf(output, sizeof output, "Not graded: %s", reason);
+    else
+        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s%s", seed,
+                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
+                                          "isolated: it is not tamper-proof. " : "",
+                 emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
+                       "(run `make grade` on one, or wait for your instructor's GPU run)." : "",
+                 reason[0] ? "\nPoints not earned: " : "", reason);
+    free(reason);
+    free(seed);
+    json_string(&w, "output", output);
+    json_string(&w, "output_format", "text");
+    json_string(&w, "visibility", "visible");
+    json_array_begin(&w, "tests");
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *lab = jv_at(labs, i);
+        const jv *checks = jv_get(lab, "checks");
+        /* A lab the CPU emulator could not run (a valid feature it refuses): its points are
+         * not counted here, as speed's are not; a GPU grades them. */
+        const int refused = emu && jv_str(jv_get(lab, "refused"), "")[0];
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            const char *kind = jv_str(jv_get(c, "kind"), "");
+            const char *verdict = jv_str(jv_get(c, "verdict"), "");
+            const int not_here = refused || (emu && !strcmp(kind, "speed") && !strcmp(verdict, "SKIP"));
+            char name[512], number[32], text[4096];
+            snprintf(name, sizeof name, "%s %s: %s", jv_str(jv_get(lab, "number"), ""),
+                     jv_str(jv_get(lab, "lab"), ""), jv_str(jv_get(c, "name"), ""));
+            snprintf(number, sizeof number, "%s.%d", jv_str(jv_get(lab, "number"), "0"), j + 1);
+            char *message = text_visible_dup(jv_str(jv_get(c, "message"), ""), 0);
+            char *detail = text_visible_dup(jv_str(jv_get(c, "detail"), ""), 0);
+            char *shown_verdict = text_visible_dup(verdict, 0);
+            snprintf(text, sizeof text, "%s: %s%s%s%s", shown_verdict, message,
+                     detail[0] ? "\n" : "", detail,
+                     !not_here ? "" : refused ? "\nNot graded here: the CPU emulator could not "
+                     "run this file; a GPU grades it." : "\nNot graded here: speed is graded on a GPU.");
+            free(message);
+            free(detail);
+            free(shown_verdict);
+            json_object_begin(&w, NULL);
+            json_visible_string(&w, "name", name);
+            json_string(&w, "number", number);
+            json_number(&w, "score", jv_num(jv_get(c, "earned"), 0));
+            /* Under the emulator the speed points cannot be earned here: they are not counted
+             * here either, so the score shown is the correctness score. */
+            json_number(&w, "max_score", not_here ? 0 : jv_num(jv_get(c, "points"), 0));
+            if (!not_here)
+                json_string(&w, "status", !strcmp(verdict, "OK") ? "passed" : "failed");
+            json_string(&w, "output", text);
+            json_string(&w, "visibility", !strcmp(kind, "hidden") ? "after_due_date" : "visible");
+            json_object_end(&w);
+        }
+    }
+    json_array_end(&w);
+    json_object_end(&w);
+    fputc('\n', f);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* JUnit XML                                                                                   */
+
+void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
+{
+    const jv *labs = jv_get(results, "labs");
+    if (!results || jv_len(labs) == 0) {
+        fputs("  <testsuite name=\"", f);
+        put_xml(f, row->name);
+        fputs("\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
+              "    <testcase classname=\"submission\" name=\"graded\">\n      <error message=\"", f);
+        put_xml(f, row->reason);
+        fputs("\"/>\n    </testcase>\n  </testsuite>\n", f);
+        return;
+    }
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *lab = jv_at(labs, i);
+        const jv *checks = jv_get(lab, "checks");
+        int fails = 0, errors = 0, skips = 0;
+        for (int j = 0; j < jv_len(checks); j++) {
+            const char *v = jv_str(jv_get(jv_at(checks, j), "verdict"), "");
+            fails += !strcmp(v, "FAIL");
+            errors += !strcmp(v, "ERROR");
+            skips += !strcmp(v, "SKIP");
+        }
+        fputs("  <testsuite name=\"", f);
+        put_xml(f, row->name);
+        fputs(" / ", f);
+        put_lab(f, lab, " ", put_xml);
+        fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
+                jv_len(checks), fails, errors, skips);
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            const char *v = jv_str(jv_get(c, "verdict"), "");
+            fputs("    <testcase classname=\"", f);
+            put_lab(f, lab, "-", put_xml);
+            fputs("\" name=\"", f);
+            put_xml(f, jv_str(jv_get(c, "name"), ""));
+            if (!strcmp(v, "OK")) {
+                fputs("\"/>\n", f);
+                continue;
+            }
+            const char *tag = !strcmp(v, "FAIL") ? "failure" : !strcmp(v, "ERROR") ? "error" : "skipped";
+            fprintf(f, "\">\n      <%s message=\"", tag);
+            put_xml(f, jv_str(jv_get(c, "message"), ""));
+            fputs("\">", f);
+            put_xml(f, jv_str(jv_get(c, "detail"), ""));
+            fprintf(f, "</%s>\n    </testcase>\n", tag);
+        }
+        fputs("  </testsuite>\n", f);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Markdown                                                                                    */
+
+static void md_summary(FILE *f, const grade_row *row, const jv *results)
+{
+    fprintf(f, "**Score: %d/%d**, exit status %d (%s).", row->total, row->max, row->exit_status,
+            exit_word(row->exit_status));
+    if (results)
+        fprintf(f, " Hidden-case seed `%s`, graded on %s.", jv_str(jv_get(results, "seed"), "?"),
+                is_emu(results) ? "the CPU emulator (speed is graded on a GPU)" : "a GPU");
+    fputs("\n\n", f);
+}
+
+void write_markdown(FILE *f, const grade_row *row, const jv *results)
+{
+    fputs("# Grade report: ", f);
+    put_md(f, row->name);
+    fputs("\n\n", f);
+    md_summary(f, row, results);
+    if (row->reason[0]) {
+        fputs(strcmp(row->state, "graded") ? "Not graded: " : "Points not earned: ", f);
+        put_md(f, row->reason);
+        fputs("\n\n", f);
+    }
+    const jv *labs = jv_get(results, "labs");
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *lab = jv_at(labs, i);
+        fputs("## ", f);
+        put_lab(f, lab, " ", put_md);
+        fprintf(f, ": %d/%d\n\n", (int)jv_num(jv_get(lab, "score"), 0),
+                (int)jv_num(jv_get(lab, "max"), 0));
+        if (jv_str(jv_get(lab, "refused"), "")[0]) {
+            fputs("Could not run on the CPU emulator: ", f);
+            put_md(f, jv_str(jv_get(lab, "refused"), ""));
+            fputs(". A GPU grades it.\n\n", f);
+        } else if (!jv_bool(jv_get(lab, "built"), 1))
+            fputs("The file did not compile or was rejected at build.\n\n", f);
+        fputs("| check | verdict | points | message |\n|---|---|---:|---|\n", f);
+        const jv *checks = jv_get(lab, "checks");
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            fputs("| ", f);
+            put_md(f, jv_str(jv_get(c, "name"), ""));
+            fputs(" | ", f);
+            put_md(f, jv_str(jv_get(c, "verdict"), ""));
+            fprintf(f, " | %d/%d | ", (int)jv_num(jv_get(c, "earned"), 0),
+                    (int)jv_num(jv_get(c, "points"), 0));
+            put_md(f, jv_str(jv_get(c, "message"), ""));
+            fputs(" |\n", f);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* HTML with an inline SVG chart                                                               */
+
+/* One bar per lab: the median speed ratio (reference time / student time), a dashed line at
+ * the lab's threshold; a lab without a measured ratio says why in place of its bar. */
+static void svg_chart(FILE *f, const jv *labs)
+{
+    const int n = jv_len(labs);
+    double top = 1.2;
+    for (int i = 0; i < n; i++) {
+        const jv *lab = jv_at(labs, i);
+        top = fmax(top, 1.1 * jv_num(jv_get(lab, "threshold"), 0));
+        const jv *checks = jv_get(lab, "checks");
+        for (int j = 0; j < jv_len(checks); j++)
+            top = fmax(top, 1.05 * jv_num(jv_get(jv_get(jv_at(checks, j), "speed"), "ratio_median"), 0));
+    }
+    const int left = 150, width = 420, bar_h = 22, gap = 12, head = 28;
+    const int height = head + n * (bar_h + gap) + 24;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
+               "aria-label=\"speed ratio per lab against its threshold\">\n", left + width + 40, height);
+    fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">Speed: reference time / "
+               "your time (dashed: the pass mark)</text>\n", 4);
+    for (int t = 0; t <= 4; t++) { /* axis ticks */
+        const double v = top * t / 4;
+        const int x = left + (int)(width * v / top);
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
+                   "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#666\">%.2fx</text>\n",
+                x, head - 4, x, height - 20, x, height - 6, v);
+    }
+    for (int i = 0; i < n; i++) {
+        const jv *lab = jv_at(labs, i);
+        const int y = head + i * (bar_h + gap);
+        const double thr = jv_num(jv_get(lab, "threshold"), 0);
+        const jv *speed = NULL, *speed_check = NULL;
+        const jv *checks = jv_get(lab, "checks");
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            if (!strcmp(jv_str(jv_get(c, "kind"), ""), "speed")) {
+                speed_check = c;
+                speed = jv_get(c, "speed");
+            }
+        }
+        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">", y + 15);
+        put_lab(f, lab, " ", put_xml);
+        fputs("</text>\n", f);
+        const double ratio = jv_num(jv_get(speed, "ratio_median"), NAN);
+        const int tx = left + (int)(width * thr / top);
+        const int measured = speed && isfinite(ratio);
+        if (!measured) /* under the text, which is haloed so that it stays readable */
+            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
+        if (measured) {
+            const int pass = !strcmp(jv_str(jv_get(speed_check, "verdict"), ""), "OK");
+            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
+                       "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.2fx</text>\n",
+                    left, y, (int)(width * ratio / top), bar_h, pass ? "#2e7d32" : "#c62828",
+                    left + (int)(width * ratio / top) + 4, y + 15, ratio);
+        } else {
+            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#666\" stroke=\"#fff\" "
+                       "stroke-width=\"4\" paint-order=\"stroke\">not measured: ", left + 4, y + 15);
+            put_xml(f, jv_str(jv_get(speed_check, "message"), "no speed check"));
+            fputs("</text>\n", f);
+        }
+        if (measured) /* over the bar, so the pass mark shows against it */
+            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
+                       "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
+    }
+    fputs("</svg>\n", f);
+}
+
+void write_html(FILE *f, const grade_row *row, const jv *results)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>Grade report: ", f);
+    put_xml(f, row->name);
+    fputs("</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:60em;color:#222}\n"
+          "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #ccc;padding:"
+          "3px 8px;text-align:left;vertical-align:top}\n.OK{color:#2e7d32}.FAIL,.ERROR{color:#c62828;"
+          "font-weight:bold}.SKIP{color:#777}\n</style></head><body>\n<h1>Grade report: ", f);
+    put_xml(f, row->name);
+    fprintf(f, "</h1>\n<p><b>Score: %d/%d</b>, exit status %d (%s).", row->total, row->max,
+            row->exit_status, exit_word(row->exit_status));
+    if (results) {
+        fputs(" Hidden-case seed <code>", f);
+        put_xml(f, jv_str(jv_get(results, "seed"), "?"));
+        fprintf(f, "</code>, graded on %s.",
+                is_emu(results) ? "the CPU emulator (speed is graded on a GPU)" : "a GPU");
+    }
+    fputs("</p>\n", f);
+    if (row->reason[0]) {
+        fprintf(f, "<p>%s", strcmp(row->state, "graded") ? "Not graded: " : "Points not earned: ");
+        put_xml(f, row->reason);
+        fputs("</p>\n", f);
+    }
+    const jv *labs = jv_get(results, "labs");
+    if (jv_len(labs))
+        svg_chart(f, labs);
+    for (int i = 0; i < jv_len(labs); i++) {
+        const jv *lab = jv_at(labs, i);
+        fputs("<h2>", f);
+        put_lab(f, lab, " ", put_xml);
+        fprintf(f, ": %d/%d</h2>\n", (int)jv_num(jv_get(lab, "score"), 0),
+                (int)jv_num(jv_get(lab, "max"), 0));
+        if (!jv_bool(jv_get(lab, "built"), 1))
+            fputs("<p>The file did not compile or was rejected at build.</p>\n", f);
+        fputs("<table><tr><th>check</th><th>verdict</th><th>points</th><th>message</th></tr>\n", f);
+        const jv *checks = jv_get(lab, "checks");
+        for (int j = 0; j < jv_len(checks); j++) {
+            const jv *c = jv_at(checks, j);
+            const char *v = jv_str(jv_get(c, "verdict"), "");
+            fputs("<tr><td>", f);
+            put_xml(f, jv_str(jv_get(c, "name"), ""));
+            fputs("</td><td class=\"", f);
+            put_xml(f, v);
+            fputs("\">", f);
+            put_xml(f, v);
+            fprintf(f, "</td><td>%d/%d</td><td>", (int)jv_num(jv_get(c, "earned"), 0),
+                    (int)jv_num(jv_get(c, "points"), 0));
+            put_xml(f, jv_str(jv_get(c, "message"), ""));
+            const char *detail = jv_str(jv_get(c, "detail"), "");
+            if (detail[0] && strcmp(v, "OK")) {
+                fputs("<br><small>", f);
+                put_xml(f, detail);
+                fputs("</small>", f);
+            }
+            fputs("</td></tr>\n", f);
+        }
+        fputs("</table>\n", f);
+    }
+    fputs("</body></html>\n", f);
+}

@@ -1,0 +1,1278 @@
+/* driver.c - TRUSTED, NO GPU: `make grade` and `make bench`, the grader's main program.
+ *
+ *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
+ *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
+ *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-cmd CMD --where-budget S]
+ *                [--bench --variants 'LAB:NAME=SO ...' ...]
+ *
+ * It builds nothing: make builds every selected lab first (grader/build/build_labs.sh, which leaves
+ * a status per lab in --built DIR), so no student code runs before all building and vetting
+ * is done. Then, per lab, one harness
+ * process (grader/run/harness.cu) runs the rows of the lab's table one by one, each with a time
+ * limit, and this program decides each verdict from the records the harness wrote. The
+ * harness holds no student code: that runs in sandboxed workers the harness starts. A build
+ * failure, crash or hang costs that check's points and grading goes on. Whether the run was
+ * tamper-proof, the sandbox and the GPU it names come from what this program asked for and
+ * from each harness's greeting, its first two lines, sent before any student code can be in
+ * its process (decide/verdict.h), never from a check's records. Prints one line per
+ * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
+ * marks, 1 a point was lost, 2 a check could not run (and none failed).
+ *
+ * With --where-cmd (make grade), a speed check short of its mark (or one the emulator could
+ * not time) gets a WHERE line: the costliest place in the student's file as the CPU emulator
+ * counts it (make explain --where, in the sandbox). That command builds the emulator's copy of
+ * the student's file when it is not built yet (sandboxed, as every student compile); it is
+ * help, not grading: no verdict depends on it, and the run's hints share --where-budget. */
+#include "../plan/config.h"
+#include "../decide/verdict.h"
+#include "gpu_neighbours.h"
+#include "../plan/lab_select.h"
+#include "../sandbox/sandbox.h"
+#include "../decide/score.h"
+#include "../plan/speed_plan.h"
+#include "stop.h"
+#include "../../common/json.h"
+#include "../../common/json_read.h"
+#include "../../common/text.h"
+#include "../../common/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct options {
+    const char *labdir;   /* directory holding <lab>/harness and <lab>/reference.so */
+    const char *student_objs; /* directory holding <lab>/student.so */
+    const char *worker;   /* the worker program */
+    const char *isolation;/* "on" or "off" */
+    const char *variants[64]; /* bench: "lab:name=so name=so ..." */
+    int n_variants;
+    int require_isolation; /* 1: a run that cannot isolate student code stops (batch grading) */
+    const char *mode;     /* "gpu" or "emu" */
+    const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
+    const char *student;  /* the student directory graded, for the report */
+    const char *built;    /* the build step's folder (grader/build/build_labs.sh --into), or NULL
+                             when nothing was built for this run (everything is taken as built) */
+    const char *json;     /* where results.json goes */
+    const char *logs;     /* where per-check logs go */
+    sandbox_places hidden; /* what student code never sees: this run's places, and the
+                              folders a batch adds (--hide); the harness gets them by name */
+    unsigned long long seed; /* the run's secret seed */
+    int bench;            /* 1: print the bench table instead of grading */
+    int list_labs;        /* 1: print the labs --lab selects, one name a line, and stop */
+    const char *status_of; /* a results.json whose exit status to print, and stop; or NULL */
+    const char *make_files; /* the Makefile's student file of every lab, space-separated, or
+                               NULL: checked against lab_student_file before anything runs */
+    const char *where_cmd; /* make grade's WHERE hints: a sh command, the lab's name as $1
+                              (where_hint), or NULL for none */
+    double where_budget;   /* seconds all of a run's WHERE hints may take */
+} options;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Terminal output                                                                             */
+
+static int use_colour;
+
+static const char *colour(verdict v)
+{
+    if (!use_colour)
+        return "";
+    switch (v) {
+    case VERDICT_OK: return "\033[32m";
+    case VERDICT_FAIL: return "\033[31m";
+    default: return "\033[33m";
+    }
+}
+
+static const char *verdict_word(verdict v)
+{
+    static const char *const words[] = {"OK", "FAIL", "SKIP", "ERROR"};
+    return words[v];
+}
+
+static void print_line(const char *name, verdict v, double seconds, const char *message)
+{
+    char dotted[56];
+    text_visible(dotted, 54, name, 0); /* a hidden check's size, as the harness reported it */
+    strcat(dotted, " ");
+    for (size_t i = strlen(dotted); i < sizeof dotted - 1; i++)
+        dotted[i] = '.';
+    dotted[sizeof dotted - 1] = 0;
+    printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
+           use_colour ? "\033[0m" : "", seconds);
+    text_put(stdout, message, 0);
+    putchar('\n');
+}
+
+static void print_indented(const char *label, const char *text)
+{
+    if (text && *text) {
+        printf("      %s", label);
+        text_put(stdout, text, 0);
+        putchar('\n');
+    }
+}
+
+/* One line of a log (the student's output, the compiler's diagnostics of the student's file)
+ * under a "| " margin, its control characters shown as escapes (common/text.h): nothing in it
+ * can start a line of its own or move the cursor. */
+static void print_log_line(const char *line)
+{
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        n--;
+    fputs("      | ", stdout);
+    text_put_n(stdout, line, n, 0);
+    putchar('\n');
+}
+
+/* Print the last `lines` lines of a log file, indented: what the student's code printed. */
+static void print_log_tail(const char *path, int lines)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *all[64] = {0};
+    char buf[512];
+    int n = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        free(all[n % 64]);
+        all[n % 64] = strdup(buf);
+        n++;
+    }
+    fclose(f);
+    const int first = n > lines ? n - lines : 0;
+    if (n > 0)
+        printf("      output (%s):\n", path);
+    for (int i = first; i < n; i++)
+        print_log_line(all[i % 64]);
+    for (int i = 0; i < 64; i++)
+        free(all[i]);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Building a lab                                                                              */
+
+/* What the build step (grader/build/build_labs.sh, run by make before this program) left for a lab:
+ * its status word, and its build log, moved into the report folder as <lab>.build.log. */
+typedef enum lab_build {
+    LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
+    LAB_STUDENT_FAILED, /* "student": the student's file did not compile or was rejected */
+    LAB_REFUSED,        /* "refused": the CPU emulator cannot run a feature of the student's
+                           (valid CUDA) file; graded "could not run" under emulation alone */
+    LAB_GRADER_FAILED,  /* "grader": the lab's own pieces did not build, not the student's doing */
+    LAB_STEPS_FAILED,   /* "steps": (bench) a ladder rung did not build */
+    LAB_NOT_BUILT       /* no status: the build step did not reach this lab */
+} lab_build;
+
+static lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len)
+{
+    log_path[0] = 0;
+    if (!o->built)
+        return LAB_BUILT;
+    char status_path[1024], from[1024], word[32] = "";
+    snprintf(status_path, sizeof status_path, "%s/%s.status", o->built, lab->name);
+    snprintf(from, sizeof from, "%s/%s.build.log", o->built, lab->name);
+    snprintf(log_path, len, "%s/%s.build.log", o->logs, lab->name);
+    if (rename(from, log_path) != 0)
+        unlink(log_path); /* no log from this build: none from an earlier one either */
+    FILE *f = fopen(status_path, "r");
+    if (!f)
+        return LAB_NOT_BUILT;
+    const int got = fscanf(f, "%31s", word);
+    fclose(f);
+    unlink(status_path);
+    if (got != 1)
+        return LAB_NOT_BUILT;
+    return !strcmp(word, "ok") ? LAB_BUILT : !strcmp(word, "student") ? LAB_STUDENT_FAILED
+         : !strcmp(word, "refused") ? LAB_REFUSED
+         : !strcmp(word, "grader") ? LAB_GRADER_FAILED : !strcmp(word, "steps") ? LAB_STEPS_FAILED
+         : LAB_NOT_BUILT;
+}
+
+/* The build's folder, once every lab's status is read: the grader pieces' log goes to the
+ * report folder beside the labs', the rest (statuses of labs not selected) goes. */
+static void remove_built_dir(const options *o)
+{
+    if (!o->built)
+        return;
+    char from[1024], to[1024];
+    snprintf(from, sizeof from, "%s/grader.build.log", o->built);
+    snprintf(to, sizeof to, "%s/grader.build.log", o->logs);
+    rename(from, to);
+    DIR *d = opendir(o->built);
+    if (d) {
+        for (struct dirent *e; (e = readdir(d));)
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(from, sizeof from, "%s/%s", o->built, e->d_name);
+                unlink(from);
+            }
+        closedir(d);
+    }
+    rmdir(o->built);
+}
+
+/* The build's errors, under a heading that says whose text follows: the compiler's
+ * diagnostics quote the student's file, so every line of them is under the log's margin. */
+static void print_build_errors(const char *log_path)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return;
+    char buf[1024];
+    int shown = 0;
+    while (fgets(buf, sizeof buf, f) && shown < 20)
+        if (strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) {
+            if (!shown)
+                printf("      the build's errors (%s):\n", log_path);
+            print_log_line(buf);
+            shown++;
+        }
+    fclose(f);
+    if (!shown)
+        print_log_tail(log_path, 15);
+    printf("      full build log: %s\n", log_path);
+}
+
+/* The emulator's refusal in a build log: the feature and its place from emu-nvcc's line
+ * "cuda-emu: refused: FEATURE at line N of FILE; a GPU grades it" (the first), into `out`
+ * ("" if there is none). The text came through the student's compile: it is shown as data,
+ * and a refusal earns nothing, so a forged one gains nothing over the failure it replaces. */
+static void read_refusal(const char *log_path, char *out, size_t len)
+{
+    static const char mark[] = "cuda-emu: refused: ", tail[] = "; a GPU grades it";
+    out[0] = 0;
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return;
+    char buf[1024];
+    while (!out[0] && fgets(buf, sizeof buf, f))
+        if (!strncmp(buf, mark, sizeof mark - 1)) {
+            buf[strcspn(buf, "\n")] = 0;
+            char *end = strstr(buf, tail);
+            if (end)
+                *end = 0;
+            snprintf(out, len, "%s", buf + sizeof mark - 1);
+        }
+    fclose(f);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The lab's harness: one process per lab, one command per check                              */
+
+typedef struct harness_proc {
+    pid_t pid;   /* 0 when not running */
+    FILE *cmd;   /* its stdin: one command per line */
+    int reply;   /* its stdout: its greeting (two lines), then "done N" per check */
+    int greeted; /* lines of its greeting read so far (2: all; later lines are never read as
+                    one: by then student code may be in it, under the fallback) */
+} harness_proc;
+
+/* Set when grading must not go on (isolation was required and is impossible): the checks
+ * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
+static volatile sig_atomic_t stop_signal;
+static int refused_unisolated;             /* stopped: isolation was required and impossible */
+
+static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
+        return -1;
+    char exe[512], ref[512], stu[512], log_path[512];
+    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
+    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
+    snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
+    snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
+    fflush(stdout);
+    fflush(stderr);
+    /* Its own group, so that a timeout or a stop kills it at once, and it dies with this
+     * process; its workers, in sessions of their own, die with it (stop.h, rule 3). */
+    const pid_t pid = stop_fork(SIGKILL);
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        if (log >= 0)
+            dup2(log, 2);
+        sandbox_harness_view(!strcmp(o->mode, "emu"));
+        char *argv[48];
+        int n = 0;
+        argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
+        argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
+        argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
+        /* what the student's worker may not see, by name (sandbox_worker_policy) */
+        if (sandbox_places_args(&o->hidden, argv, &n, 46) != 0) {
+            fprintf(stderr, "too many folders to hide from student code\n");
+            _exit(127);
+        }
+        if (o->require_isolation)
+            argv[n++] = "--require-isolation";
+        argv[n] = NULL;
+        execv(exe, argv);
+        fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    h->pid = pid;
+    h->cmd = fdopen(in[1], "w");
+    h->reply = out[0];
+    return 0;
+}
+
+/* Stop the harness and everything it started (its workers die with it: PDEATHSIG). */
+static void harness_stop(harness_proc *h, child_outcome *o)
+{
+    if (h->pid <= 0)
+        return;
+    int status = 0;
+    if (h->cmd)
+        fclose(h->cmd);
+    kill(-h->pid, SIGKILL);
+    waitpid(h->pid, &status, 0);
+    stop_forget(h->pid);
+    stop_sweep(1000); /* its workers, adopted here once it died (stop.h, rule 4): reaped */
+    close(h->reply);
+    if (o && !o->timed_out) {
+        if (WIFEXITED(status)) {
+            o->exited = 1;
+            o->status = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+            o->signal = WTERMSIG(status);
+        }
+    }
+    memset(h, 0, sizeof *h);
+}
+
+/* Run check `i` through the harness; fills o as if the check had been a process of its own
+ * (exited 0 when the harness answered "done"). */
+static void harness_check(const options *o, const lab_info *lab, harness_proc *h, greeting *g,
+                          int i, double threshold, double timeout, const char *records,
+                          const char *log_path, child_outcome *out)
+{
+    memset(out, 0, sizeof *out);
+    const double start = wall_seconds();
+    if (h->pid <= 0 && harness_start(o, lab, h) != 0) {
+        out->exited = 1;
+        out->status = 127;
+        return;
+    }
+    fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
+            SPEED_CAP_S, timeout, records, log_path);
+    fflush(h->cmd);
+    char buf[RECORD_MAX_LINE];
+    size_t got = 0;
+    for (;;) {
+        const double left = timeout - (wall_seconds() - start);
+        struct pollfd pf = {h->reply, POLLIN, 0};
+        const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        if (r < 0 && errno == EINTR && !stop_signal)
+            continue;
+        /* Held no student code: it ended before its greeting said otherwise (it reads the
+         * command only after greeting), or greeted that student code runs isolated. */
+        out->isolated = h->greeted < 2 || g->isolated;
+        if (r <= 0) { /* the time limit (or Ctrl-C): everything of the lab's goes */
+            out->timed_out = !stop_signal;
+            harness_stop(h, out);
+            break;
+        }
+        const ssize_t n = read(h->reply, buf + got, sizeof buf - 1 - got);
+        if (n <= 0) { /* the harness died */
+            harness_stop(h, out);
+            break;
+        }
+        got += (size_t)n;
+        buf[got] = 0;
+        int answered = 0;
+        char *nl;
+        while (!answered && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
+            *nl = 0;
+            if (h->greeted < 2) /* its greeting, once */
+                greeting_take(g, h->greeted++, buf, !strcmp(o->isolation, "on"),
+                              sandbox_available() != SANDBOX_NONE);
+            else if (strncmp(buf, "done ", 5) == 0)
+                answered = 1;
+            /* (anything else is not an answer: dropped) */
+            got -= (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, got + 1);
+        }
+        if (answered) {
+            out->exited = 1;
+            out->status = 0;
+            out->isolated = g->isolated;
+            break;
+        }
+        if (got >= sizeof buf - 1)
+            got = 0;
+    }
+    out->seconds = wall_seconds() - start;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Grading                                                                                     */
+
+typedef struct totals {
+    int earned, possible; /* points */
+    int failed;           /* checks that lost points */
+    int not_run;          /* checks skipped or in error */
+    int tamper_proof;     /* 1 while every harness so far greeted isolated (and isolation was
+                             asked for); once 0, nothing later raises it */
+    char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
+    char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
+} totals;
+
+/* The run's label from a harness's greeting (greeting_take): a greeting can lower it, and
+ * only one from before any student code was in its process is ever read. */
+static void label_run(const greeting *g, totals *t)
+{
+    if (!t->tamper_proof)
+        return; /* lowered once: the first reason stays */
+    t->tamper_proof = g->isolated;
+    snprintf(t->isolation, sizeof t->isolation, "%s", g->detail);
+    snprintf(t->sandbox, sizeof t->sandbox, "%s", g->sandbox);
+}
+
+static void json_samples(json_writer *w, const record_list *l, const char *type, const char *key,
+                         const char *name)
+{
+    json_array_begin(w, name);
+    for (int i = 0; i < l->n; i++) {
+        double v;
+        if (!strcmp(l->rec[i].type, type) && !record_get_num(&l->rec[i], key, &v))
+            json_number(w, NULL, v);
+    }
+    json_array_end(w);
+}
+
+/* The same for the records of `type` of one `phase` (records without a phase are phase 1). */
+static void json_phase_samples(json_writer *w, const record_list *l, const char *type, int phase,
+                               const char *key, const char *name)
+{
+    json_array_begin(w, name);
+    for (int i = 0; i < l->n; i++) {
+        double v, p = 1;
+        if (strcmp(l->rec[i].type, type) || record_get_num(&l->rec[i], key, &v))
+            continue;
+        record_get_num(&l->rec[i], "phase", &p);
+        if ((int)p == phase)
+            json_number(w, NULL, v);
+    }
+    json_array_end(w);
+}
+
+static void json_speed(json_writer *w, const speed_figures *f, double threshold,
+                       const record_list *l)
+{
+    json_object_begin(w, "speed");
+    json_number(w, "ratio_median", f->ratio);
+    json_number(w, "ratio_ci95_lo", f->ci_lo);
+    json_number(w, "ratio_ci95_hi", f->ci_hi);
+    json_number(w, "threshold", threshold);
+    json_bool(w, "close_call", f->close_call);
+    json_int(w, "rounds", f->rounds);
+    json_int(w, "calls_per_unit", f->calls);
+    json_number(w, "student_ms_median", f->stu_ms);
+    json_number(w, "reference_ms_median", f->ref_ms);
+    json_number(w, "null_call_ms_median", f->null_ms);
+    json_number(w, "reference_alone_ms_median", f->ref_alone_ms);
+    json_number(w, "rate", f->rate);
+    json_string(w, "unit", f->unit);
+    json_string(w, "ceiling", f->ceiling);
+    json_number(w, "ceiling_rate", f->ceiling_rate);
+    json_samples(w, l, "sample", "stu_ms", "student_unit_ms");
+    json_samples(w, l, "sample", "ref_ms", "reference_unit_ms");
+    json_samples(w, l, "sample", "null_ms", "null_call_ms");
+    json_phase_samples(w, l, "alone", 1, "ref_ms", "reference_alone_unit_ms");
+    json_phase_samples(w, l, "alone", 1, "null_ms", "null_call_alone_ms");
+    /* Whether the reference was slowed beside the student, and what the idle probes saw */
+    json_number(w, "slowdown_bound", f->slowdown_bound);
+    json_array_begin(w, "reference_slowdowns");
+    for (int i = 0; i < f->n_slowdowns; i++)
+        json_number(w, NULL, f->slowdowns[i]);
+    json_array_end(w);
+    json_int(w, "left_running_units", f->left_units);
+    json_int(w, "left_running_units_counted", f->left_counted);
+    json_int(w, "left_running_reference_units", f->left_ref_units);
+    json_int(w, "left_running_reference_units_counted", f->left_ref_counted);
+    json_number(w, "left_running_max_ms", f->left_max_ms);
+    json_samples(w, l, "sample", "stu_left_ms", "student_left_running_ms");
+    json_samples(w, l, "sample", "ref_left_ms", "reference_left_running_ms");
+    if (f->n_slowdowns == 3) { /* measured again, beside and alone */
+        json_object_begin(w, "measured_again");
+        json_phase_samples(w, l, "beside", 2, "stu_ms", "student_unit_ms");
+        json_phase_samples(w, l, "beside", 2, "ref_ms", "reference_unit_ms");
+        json_phase_samples(w, l, "beside", 2, "null_ms", "null_call_ms");
+        json_phase_samples(w, l, "alone", 2, "ref_ms", "reference_alone_unit_ms");
+        json_phase_samples(w, l, "alone", 2, "null_ms", "null_call_alone_ms");
+        json_object_end(w);
+    }
+    json_object_end(w);
+}
+
+/* The device of a check: what the harness's greeting said (before any student code could be
+ * in its process), and the SM clock the check measured under load, from `check`, the check's
+ * `device` record: pass NULL where the harness held student code (the fallback), whose
+ * records can say any clock. */
+static void json_device(json_writer *w, const record *greeted, const record *check)
+{
+    json_object_begin(w, "device");
+    for (int i = 0; i < greeted->n; i++)
+        if (strcmp(greeted->key[i], "measured_clock_mhz"))
+            json_string(w, greeted->key[i], greeted->value[i]);
+    double v;
+    if (check && record_get_num(check, "measured_clock_mhz", &v) == 0)
+        json_number(w, "measured_clock_mhz", v);
+    json_object_end(w);
+}
+
+/* The WHERE line of a lab: the place in the student's file that costs the most against the
+ * lesson, from the CPU emulator's counts (make explain's --where: o->where_cmd, run by sh with
+ * the lab's name as $1, prints it). Help, not grading: the whole run's hints share
+ * o->where_budget seconds, and a hint that cannot be had says where to look instead. */
+static double where_spent;
+
+static void where_hint(const options *o, const lab_info *lab, const record *dev, char *line,
+                       size_t len)
+{
+    line[0] = 0;
+    if (!o->where_cmd)
+        return;
+    const double left = o->where_budget - where_spent;
+    if (left < 1) {
+        snprintf(line, len, "not counted this time (the run's %.0f s for these hints are spent): "
+                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
+        return;
+    }
+    char out_path[1024], log_path[1024];
+    snprintf(out_path, sizeof out_path, "%s/%s.where.txt", o->logs, lab->name);
+    snprintf(log_path, sizeof log_path, "%s/%s.where.log", o->logs, lab->name);
+    const double start = wall_seconds();
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
+    if (pid < 0)
+        return;
+    if (pid == 0) {
+        const int in = open("/dev/null", O_RDONLY), out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  err = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0)
+            _exit(127);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        /* On a GPU the emulated device gets its SM count, so grids sized by it, and their
+         * waves, are this GPU's (make explain's CUDA_EMU_SMS) */
+        double sms = 0; /* the harness's greeting's, a number */
+        if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 &&
+            strcmp(o->mode, "emu")) {
+            char n[16];
+            snprintf(n, sizeof n, "%d", (int)sms);
+            setenv("CUDA_EMU_SMS", n, 1);
+        }
+        execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0, done = 0;
+    while (!done) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) {
+            done = r == pid;
+            break;
+        }
+        if (wall_seconds() - start > left)
+            break;
+        const struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    where_spent += wall_seconds() - start;
+    if (!done) {
+        snprintf(line, len, "not counted in time (the run's %.0f s for these hints ran out): "
+                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
+        return;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
+                 "explain LAB=%s says it too", log_path, lab->number);
+        return;
+    }
+    FILE *f = fopen(out_path, "r");
+    if (f && fgets(line, (int)len, f))
+        line[strcspn(line, "\n")] = 0;
+    if (f)
+        fclose(f);
+    if (!line[0] && strcmp(o->mode, "emu")) /* untimed, and nothing to point at: no line */
+        snprintf(line, len, "the CPU emulator's counts show nothing far from the ideal in your "
+                 "code at its small size; make explain LAB=%s shows every counter and what it "
+                 "does not count", lab->number);
+}
+
+static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
+                      const char *build_log, json_writer *w, totals *t)
+{
+    int where_done = 0;
+    const score_rules rules = score_rules_for(cfg, lab);
+    const double threshold = rules.threshold;
+    const char *tmo_src;
+    double timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
+    if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
+        timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
+
+    char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
+    lab_student_file(o->student, lab, expected, sizeof expected);
+    /* (the student's folder, by any name: shown as data) */
+    printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
+    text_put(stdout, expected, 0);
+    printf(")\n");
+    /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
+    char neighbours[2048] = "";
+    if (!strcmp(o->mode, "gpu"))
+        gpu_neighbours(neighbours, sizeof neighbours, NULL);
+    json_object_begin(w, NULL);
+    json_string(w, "lab", lab->name);
+    json_string(w, "number", lab->number);
+    json_number(w, "threshold", threshold);
+    json_string(w, "threshold_source", rules.threshold_source);
+    json_number(w, "timeout_s", timeout);
+    json_number(w, "partial_threshold", rules.partial_threshold);
+    /* A refusal counts under emulation alone (on a GPU nothing refuses: such a status, or one
+     * with no refusal in its log, is the build's failure). */
+    char refusal[400] = "";
+    if (build == LAB_REFUSED && !strcmp(o->mode, "emu"))
+        read_refusal(build_log, refusal, sizeof refusal);
+    if (build == LAB_REFUSED && !refusal[0])
+        build = LAB_STUDENT_FAILED;
+    const int built = build == LAB_BUILT;
+    /* Only the student's own build blames the student; the grader's pieces failing is an
+     * ERROR of this machine's set-up. */
+    const int grader_unbuilt = build == LAB_GRADER_FAILED || build == LAB_NOT_BUILT ||
+                               build == LAB_STEPS_FAILED;
+    json_bool(w, "built", built);
+    const int missing = build == LAB_STUDENT_FAILED && access(expected, R_OK) != 0;
+    if (refusal[0]) {
+        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
+        text_put(stdout, refusal, 0);
+        printf("); this is not a fault of your file, and a GPU grades it (make grade there)\n");
+        json_string(w, "build_log", build_log);
+        json_string(w, "reason", "refused by the CPU emulator");
+        json_string(w, "refused", refusal);
+    } else if (missing) {
+        printf("  your file was not found: expected it at ");
+        text_put(stdout, expected, 0);
+        putchar('\n');
+        json_string(w, "build_log", "");
+        json_string(w, "reason", "file not found");
+    } else if (build == LAB_STUDENT_FAILED) {
+        printf("  build failed: your file did not compile or was rejected\n");
+        print_build_errors(build_log);
+        json_string(w, "build_log", build_log);
+        json_string(w, "reason", "build failed");
+    } else if (grader_unbuilt) {
+        printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
+               build == LAB_NOT_BUILT ? "the build step did not reach this lab"
+                                      : "the grader's own pieces of this lab did not build");
+        if (build_log[0] && access(build_log, R_OK) == 0)
+            print_build_errors(build_log);
+        json_string(w, "build_log", build_log);
+        json_string(w, "reason", "grader build failed");
+    }
+    harness_proc h;
+    memset(&h, 0, sizeof h);
+    greeting g;
+    memset(&g, 0, sizeof g);
+    json_array_begin(w, "checks");
+    check_outcome *outcomes = xcalloc((size_t)lab->n_checks, sizeof *outcomes);
+    check_score *scores = xcalloc((size_t)lab->n_checks, sizeof *scores);
+    lab_score score;
+    score_lab(lab, &rules, NULL, 0, NULL, &score);
+    int env_error = 0; /* set once a check could not run for a reason outside the code */
+    for (int i = 0; i < lab->n_checks; i++) {
+        const lab_check *c = &lab->checks[i];
+
+        check_decision d;
+        memset(&d, 0, sizeof d);
+        record_list l;
+        memset(&l, 0, sizeof l);
+        child_outcome out;
+        memset(&out, 0, sizeof out);
+        char log_path[512] = "";
+        char name[160];
+        snprintf(name, sizeof name, "%s", c->name);
+        if (stop_signal) {
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run: %s",
+                     refused_unisolated ? "student code cannot be isolated here"
+                                        : "grading was interrupted");
+        } else if (grader_unbuilt) {
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run: the grader's pieces of this lab did "
+                     "not build (see above)");
+        } else if (refusal[0]) { /* valid CUDA the emulator cannot run: no verdict, no points */
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "cannot be checked on the CPU emulator: %s; "
+                     "a GPU grades it", refusal);
+        } else if (!built) {
+            d.v = VERDICT_FAIL;
+            snprintf(d.message, sizeof d.message, "not run: %s",
+                     missing ? "the file was not found" : "the build failed");
+        } else if (env_error) { /* the machine cannot run this lab: say it once */
+            d.v = VERDICT_ERROR;
+            snprintf(d.message, sizeof d.message, "not run (same reason as above)");
+        } else if (c->kind == CHECK_SPEED && !score_speed_counts(lab, outcomes, i)) {
+            d.v = VERDICT_SKIP;
+            snprintf(d.message, sizeof d.message,
+                     "skipped: speed counts only once every correctness check passes");
+        } else {
+            char results[512];
+            snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
+            snprintf(log_path, sizeof log_path, "%s/%s.%d.log", o->logs, lab->name, i);
+            unlink(results);
+            unlink(log_path);
+            harness_check(o, lab, &h, &g, i, threshold, timeout, results, log_path, &out);
+            read_records(results, &l);
+            decide_check(lab, c, threshold, &out, &l, &d);
+            if (g.heard)
+                label_run(&g, t);
+            if (g.heard && !g.isolated && o->require_isolation && !stop_signal) {
+                /* the harness refused too: not one call of student code was made */
+                printf("  error: this machine cannot isolate student code (");
+                text_put(stdout, g.detail, 0);
+                printf("); a grade from it would not be tamper-proof. Grade where it can, or "
+                       "allow it explicitly (ALLOW_UNISOLATED=1).\n");
+                memset(&d, 0, sizeof d);
+                d.v = VERDICT_ERROR;
+                snprintf(d.message, sizeof d.message, "not run: student code cannot be isolated "
+                         "here (%s)", g.detail);
+                stop_signal = SIGTERM; /* no further check runs */
+                refused_unisolated = 1;
+            }
+        }
+        if (d.v == VERDICT_ERROR)
+            env_error = 1;
+        /* The place in the student's file that loses the time, counted by the emulator: under
+         * a speed check short of the pass mark, or one the emulator could not time once every
+         * correctness check passed (once per lab) */
+        char where[768] = "";
+        if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
+            ((d.v == VERDICT_FAIL && d.below_threshold) ||
+             (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
+            where_hint(o, lab, &g.device, where, sizeof where);
+            where_done = 1;
+        }
+        outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
+        score_lab(lab, &rules, outcomes, i + 1, scores, &score);
+        const check_score *s = &scores[i];
+        d.v = s->v;
+        if (s->partial) {
+            char more[160];
+            snprintf(more, sizeof more, " [partial credit: %d of %d points, for %.2fx or more]",
+                     s->earned, s->points, rules.partial_threshold);
+            strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
+        }
+        if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
+            snprintf(name, sizeof name, "%s: %s", c->name, d.size);
+        print_line(name, d.v, out.seconds, d.message);
+        if (d.v == VERDICT_FAIL) {
+            print_indented("HINT: ", d.detail);
+            struct stat printed;
+            if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
+                                find_record(&l, "error", 0)))
+                print_log_tail(log_path, 8);
+            else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0)
+                printf("      what your code printed in this check: %s\n", log_path);
+        }
+        if (where[0])
+            print_indented("WHERE (the CPU emulator's count of your code): ", where);
+        json_object_begin(w, NULL);
+        json_string(w, "name", c->name);
+        json_string(w, "kind", c->kind == CHECK_VISIBLE ? "visible"
+                               : c->kind == CHECK_HIDDEN ? "hidden" : "speed");
+        json_string(w, "size", d.size);
+        json_string(w, "verdict", verdict_word(d.v));
+        json_string(w, "message", d.message);
+        json_string(w, "detail", d.detail);
+        json_string(w, "blame", d.blame);
+        if (where[0])
+            json_string(w, "where", where);
+        json_int(w, "points", s->points);
+        json_int(w, "earned", s->earned);
+        json_number(w, "seconds", out.seconds);
+        if (log_path[0])
+            json_string(w, "log", log_path);
+        if (g.device.type[0] && log_path[0])
+            json_device(w, &g.device, out.isolated ? find_record(&l, "device", 0) : NULL);
+        if (d.has_speed)
+            json_speed(w, &d.speed, threshold, &l);
+        json_object_end(w);
+        free_records(&l);
+    }
+    harness_stop(&h, NULL);
+    record_free(&g.device);
+    json_array_end(w);
+    if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0) {
+        /* the programs' names are any text their owners chose: shown as data */
+        printf("  note: other programs used this GPU while the lab was graded: ");
+        text_put(stdout, neighbours, 0);
+        printf(". Timings are noisier beside them (close what you can and grade again for a "
+               "steadier figure); no verdict blames you for them.\n");
+    }
+    json_string(w, "gpu_neighbours", neighbours);
+    json_int(w, "score", score.earned);
+    json_int(w, "max", score.possible);
+    json_object_end(w);
+    printf("  %s: %d/%d\n", lab->name, score.earned, score.possible);
+    t->earned += score.earned;
+    t->possible += score.possible;
+    t->failed += score.failed;
+    t->not_run += score.not_run;
+    free(outcomes);
+    free(scores);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bench                                                                                       */
+
+static int bench_lab(const options *o, const lab_info *lab)
+{
+    char build_log[1024];
+    const lab_build build = built_lab(o, lab, build_log, sizeof build_log);
+    if (build != LAB_BUILT) {
+        printf("%s %-12s %s (%s)\n", lab->number, lab->name,
+               build == LAB_STUDENT_FAILED ? "your file did not build"
+               : build == LAB_REFUSED ? "the CPU emulator cannot run a feature of your file"
+               : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
+               : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
+               build_log);
+        if (build_log[0] && access(build_log, R_OK) == 0)
+            print_build_errors(build_log);
+        return 1;
+    }
+    char exe[512], ref[512], worker_arg[512], results[512], log_path[512];
+    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
+    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
+    snprintf(worker_arg, sizeof worker_arg, "%s", o->worker);
+    snprintf(results, sizeof results, "%s/%s.bench.records", o->logs, lab->name);
+    snprintf(log_path, sizeof log_path, "%s/%s.bench.log", o->logs, lab->name);
+    unlink(results);
+    unlink(log_path);
+    char *argv[64];
+    int n = 0;
+    argv[n++] = exe;
+    argv[n++] = "--bench";
+    argv[n++] = "--worker";
+    argv[n++] = worker_arg;
+    argv[n++] = "--reference";
+    argv[n++] = ref;
+    argv[n++] = "--cap";
+    argv[n++] = "20";
+    argv[n++] = "--results";
+    argv[n++] = results;
+    char *copy = NULL;
+    size_t name_len = strlen(lab->name);
+    for (int i = 0; i < o->n_variants; i++)
+        if (!strncmp(o->variants[i], lab->name, name_len) && o->variants[i][name_len] == ':') {
+            copy = strdup(o->variants[i] + name_len + 1);
+            char *save = NULL;
+            for (char *v = strtok_r(copy, " ", &save); v && n < 60; v = strtok_r(NULL, " ", &save)) {
+                argv[n++] = "--variant";
+                argv[n++] = v;
+            }
+        }
+    argv[n] = NULL;
+    child_outcome out;
+    run_child(argv, log_path, 1200, &out);
+    free(copy);
+    record_list l;
+    read_records(results, &l);
+    check_decision d;
+    memset(&d, 0, sizeof d);
+    if (decide_process(lab, &out, &l, &d)) {
+        printf("%s %-12s %s\n", lab->number, lab->name, d.message[0] ? d.message : "failed");
+        print_log_tail(log_path, 12);
+        free_records(&l);
+        return 1;
+    }
+    const record *dev = find_record(&l, "device", 0);
+    if (dev) {
+        double mhz = 0;
+        record_get_num(dev, "measured_clock_mhz", &mhz);
+        char name[256];
+        text_visible(name, sizeof name, record_get(dev, "name") ? record_get(dev, "name") : "?", 0);
+        printf("%s %-12s on %s, SM clock under load %.0f MHz\n", lab->number, lab->name, name, mhz);
+    }
+    /* Per variant: ms, rate and the ratio to the reference on each path; the two paths'
+     * ratios must agree (the isolated path is what grading uses). The in-process rows also go
+     * to <logs>/<lab>.tsv for the lessons' tables and charts. */
+    char tsv_path[600];
+    snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", o->logs, lab->name);
+    FILE *tsv = fopen(tsv_path, "w");
+    if (tsv)
+        fprintf(tsv, "lab\ttask\tsize\tvariant\tms\trate\tunit\tx_ref\tx_ceil\n");
+    for (int i = 0; i < l.n; i++) {
+        const record *r = &l.rec[i];
+        const char *path = record_get(r, "path");
+        if (strcmp(r->type, "bench") || !path ||
+            (strcmp(path, "in-process events") && strcmp(path, "computed")))
+            continue;
+        const char *task = record_get(r, "task"), *variant = record_get(r, "variant");
+        if (!task || !variant || !record_get(r, "size") || !record_get(r, "unit"))
+            continue;
+        /* The bench times student code in the harness's process, which can then write any
+         * record: its text is shown as data (common/text.h), on this row alone. */
+        char task_s[128], size_s[128], variant_s[128], unit_s[32];
+        text_visible(task_s, sizeof task_s, task, 0);
+        text_visible(size_s, sizeof size_s, record_get(r, "size"), 0);
+        text_visible(variant_s, sizeof variant_s, variant, 0);
+        text_visible(unit_s, sizeof unit_s, record_get(r, "unit"), 0);
+        double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0, iso_ms = 0, iso_ref = 0;
+        record_get_num(r, "ms", &ms);
+        record_get_num(r, "rate", &rate);
+        for (int j = 0; j < l.n; j++) {
+            const record *q = &l.rec[j];
+            double qi;
+            const char *qp = record_get(q, "path");
+            if (strcmp(q->type, "bench") || !record_get(q, "task") || !record_get(q, "variant") ||
+                strcmp(record_get(q, "task"), task) || record_get_num(q, "impl", &qi) || !qp)
+                continue;
+            const int inproc = !strcmp(qp, "in-process events");
+            if (qi == 1 && inproc)
+                record_get_num(q, "ms", &ref_ms);
+            if (qi == 1 && !strcmp(qp, "isolated host clock"))
+                record_get_num(q, "ms", &iso_ref);
+            if (qi == 2)
+                record_get_num(q, "ms", &ceil_ms);
+            if (!strcmp(qp, "isolated host clock") && !strcmp(record_get(q, "variant"), variant))
+                record_get_num(q, "ms", &iso_ms);
+        }
+        const double x_ref = ref_ms > 0 ? ref_ms / ms : 0, x_ceil = ceil_ms > 0 ? ceil_ms / ms : 0;
+        const double iso_x = iso_ms > 0 && iso_ref > 0 ? iso_ref / iso_ms : 0;
+        printf("%s\t%-12s\t%-12s\t%-22s\t%-34s\t%9.4f\t%9.1f %-9s\t%6.3f\t%6.3f", lab->number,
+               lab->name, task_s, size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
+        if (iso_x > 0)
+            printf("\tisolated %6.3f (%+.1f%%)", iso_x, 100 * (iso_x / x_ref - 1));
+        printf("\n");
+        if (tsv)
+            fprintf(tsv, "%s\t%s\t%s\t%s\t%.5f\t%.2f\t%s\t%.4f\t%.4f\n", lab->name, task_s,
+                    size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
+    }
+    if (tsv)
+        fclose(tsv);
+    free_records(&l);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* main                                                                                        */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
+                    "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
+                    "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
+                    "                    [--where-cmd 'SH COMMAND, $1 the lab' --where-budget S]\n"
+                    "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
+                    "       grade-driver --list-labs [--lab NAME,...]\n"
+                    "       grade-driver --status-of RESULTS.json\n"
+                    "Run it through `make grade` or `make bench`.\n");
+    exit(2);
+}
+
+static options parse_options(int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.mode = "gpu";
+    o.student = "labs";
+    o.json = "build/grade/results.json";
+    o.logs = "build/grade";
+    o.isolation = "on";
+    int have_seed = 0;
+    static const struct option longs[] = {
+        {"labdir", required_argument, NULL, 'L'}, {"student-dir", required_argument, NULL, 'S'},
+        {"worker", required_argument, NULL, 'W'}, {"mode", required_argument, NULL, 'm'},
+        {"lab", required_argument, NULL, 'l'},    {"student", required_argument, NULL, 's'},
+        {"built", required_argument, NULL, 'b'},  {"json", required_argument, NULL, 'j'},
+        {"logs", required_argument, NULL, 'g'},   {"seed", required_argument, NULL, 'e'},
+        {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
+        {"variants", required_argument, NULL, 'v'},
+        {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
+        {"student-files", required_argument, NULL, 'F'}, {"status-of", required_argument, NULL, 'Z'},
+        {"hide", required_argument, NULL, 'H'},
+        {"where-cmd", required_argument, NULL, 'w'}, {"where-budget", required_argument, NULL, 'x'},
+        {NULL, 0, NULL, 0}};
+    int ch;
+    while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
+        switch (ch) {
+        case 'L': o.labdir = optarg; break;
+        case 'S': o.student_objs = optarg; break;
+        case 'W': o.worker = optarg; break;
+        case 'm': o.mode = optarg; break;
+        case 'l': o.labs = *optarg ? optarg : NULL; break;
+        case 's': o.student = optarg; break;
+        case 'b': o.built = *optarg ? optarg : NULL; break;
+        case 'j': o.json = optarg; break;
+        case 'g': o.logs = optarg; break;
+        case 'w': o.where_cmd = *optarg ? optarg : NULL; break;
+        case 'x': o.where_budget = atof(optarg); break;
+        case 'i':
+            if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+                fatal("GRADER_ISOLATION=%s: use on or off", optarg);
+            o.isolation = optarg;
+            break;
+        case 'B': o.bench = 1; break;
+        case 'R': o.require_isolation = 1; break;
+        case 'X': o.list_labs = 1; break;
+        case 'F': o.make_files = optarg; break;
+        case 'Z': o.status_of = optarg; break;
+        case 'H':
+            if (sandbox_places_hide(&o.hidden, optarg) != 0)
+                fatal("--hide %s: at most %d folders", optarg, SANDBOX_MAX_EXTRA);
+            break;
+        case 'v':
+            if (o.n_variants < 64)
+                o.variants[o.n_variants++] = optarg;
+            break;
+        case 'e':
+            if (*optarg) {
+                char *end;
+                errno = 0;
+                o.seed = strtoull(optarg, &end, 0);
+                if (*end || errno || optarg[0] == '-')
+                    fatal("SEED=%s is not a number (try SEED=0x1234abcd)", optarg);
+                have_seed = 1;
+            }
+            break;
+        default: usage();
+        }
+    }
+    if (optind != argc ||
+        (!o.list_labs && !o.status_of && (!o.labdir || !o.student_objs || !o.worker)))
+        usage();
+    /* The run's own places, hidden from student code with what a batch added. */
+    o.hidden.checkout = ".";
+    o.hidden.solutions = "solutions";
+    o.hidden.labdir = o.labdir;
+    o.hidden.student_objs = o.student_objs;
+    o.hidden.logs = o.logs;
+    if (!have_seed && getrandom(&o.seed, sizeof o.seed, 0) != sizeof o.seed)
+        o.seed = (unsigned long long)time(NULL) * 2654435761u ^ (unsigned long long)getpid();
+    return o;
+}
+
+/* The labs LAB= names (lab_select.h), or all; exits with the list of labs on a typo. */
+static int select_labs(const options *o, const lab_info **out)
+{
+    char err[1024];
+    const int n = lab_list_parse(o->labs ? o->labs : "", out, err, sizeof err);
+    if (n < 0) {
+        fprintf(stderr, "error: %s\n", err);
+        exit(2);
+    }
+    return n;
+}
+
+/* The Makefile builds each lab from the file its student_src names; reports and "not found"
+ * speak of lab_student_file's. They must be one file: a lab whose folder does not match its
+ * table's number and name stops here, before anything is graded. */
+static void check_make_files(const options *o)
+{
+    if (!o->make_files)
+        return;
+    for (int i = 0; i < n_all_labs; i++) {
+        char want[1024];
+        lab_student_file(o->student, all_labs[i], want, sizeof want);
+        const size_t wl = strlen(want);
+        int found = 0;
+        for (const char *p = o->make_files; *p && !found; p += strcspn(p, " ")) {
+            p += strspn(p, " ");
+            found = strncmp(p, want, wl) == 0 && (p[wl] == ' ' || p[wl] == 0);
+        }
+        if (!found)
+            fatal("lab %s %s: the Makefile builds none of its files from %s (it builds: %s); the "
+                  "lab's folder must be grader/labs/%s-%s, as its table.c says", all_labs[i]->number,
+                  all_labs[i]->name, want, o->make_files, all_labs[i]->number, all_labs[i]->name);
+    }
+}
+
+static void load_config(config *cfg, json_writer *w)
+{
+    char err[512];
+    const char *path = getenv("GRADER_CONFIG");
+    if (!path && access("grader/course.conf", R_OK) == 0)
+        path = "grader/course.conf";
+    if (path && config_parse_file(cfg, path, err, sizeof err))
+        fatal("%s", err);
+    const char *set = getenv("GRADER_SET");
+    if (set && config_parse_list(cfg, set, "GRADER_SET", err, sizeof err))
+        fatal("%s", err);
+    json_array_begin(w, "overrides");
+    for (int i = 0; i < cfg->n; i++) {
+        json_object_begin(w, NULL);
+        json_string(w, "lab", cfg->entry[i].lab);
+        json_string(w, "key", cfg->entry[i].key);
+        json_number(w, "value", cfg->entry[i].value);
+        json_string(w, "source", cfg->entry[i].source);
+        json_object_end(w);
+    }
+    json_array_end(w);
+}
+
+/* grader/run/grade.sh: the exit status a results.json records (0, 1 or 2), read with the JSON
+ * parser; 3 and a message when there is none to read. */
+static int print_status_of(const char *path)
+{
+    char err[256];
+    jv *r = jv_parse_file(path, 256u << 20, err, sizeof err);
+    const double status = r ? jv_num(jv_get(r, "exit_status"), -1) : -1;
+    if (r)
+        snprintf(err, sizeof err, "no exit_status");
+    jv_free(r);
+    if (status != 0 && status != 1 && status != 2) {
+        fprintf(stderr, "grade-driver: %s records no exit status (%s)\n", path, err);
+        return 3;
+    }
+    printf("%d\n", (int)status);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const options o = parse_options(argc, argv);
+    if (o.status_of)
+        return print_status_of(o.status_of);
+    /* No process of the same user may read or write this one's memory through /proc/PID/mem
+     * (verdicts are decided here). */
+    prctl(PR_SET_DUMPABLE, 0);
+    use_colour = isatty(1) && !getenv("NO_COLOR") && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
+    const lab_info *labs[64];
+    const int n = select_labs(&o, labs);
+    if (o.list_labs) { /* the Makefile's make profile and make sanitize read LAB= through this */
+        for (int i = 0; i < n; i++)
+            printf("%s\n", labs[i]->name);
+        return 0;
+    }
+    check_make_files(&o);
+    mkdir(o.logs, 0755);
+    /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
+     * left as it was (this run's is written whole, or not at all). */
+    stop_on_signals(500, "everything this grading started has ended, and it wrote no "
+                         "results. Run the same command again to grade.");
+
+    if (o.bench) {
+        printf("#\tlab\ttask\tsize\tvariant\tms per call (events)\trate\tx ref\tx ceil\t"
+               "x ref through the isolated path (difference)\n");
+        int bad = 0;
+        for (int i = 0; i < n; i++)
+            bad |= bench_lab(&o, labs[i]);
+        remove_built_dir(&o);
+        return bad ? 1 : 0;
+    }
+
+    /* One grading run at a time per report folder: a second one waits, and says so. */
+    char lock_path[1024];
+    snprintf(lock_path, sizeof lock_path, "%s/.lock", o.logs);
+    const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        printf("Another grading run is using %s; waiting for it to finish (use GRADE_DIR=... "
+               "to grade side by side)...\n", o.logs);
+        fflush(stdout);
+        if (flock(lock_fd, LOCK_EX) != 0)
+            fatal("cannot lock %s", lock_path);
+    }
+
+    /* What the build step (make, before this program) built and vetted: no student code has
+     * run before this point. */
+    lab_build built[64];
+    static char build_logs[64][1024];
+    for (int i = 0; i < n; i++)
+        built[i] = built_lab(&o, labs[i], build_logs[i], sizeof build_logs[i]);
+    remove_built_dir(&o);
+
+    char json_tmp[1024];
+    snprintf(json_tmp, sizeof json_tmp, "%s.tmp.%d", o.json, (int)getpid());
+    stop_temp(json_tmp);
+    FILE *jf = fopen(json_tmp, "w");
+    if (!jf)
+        fatal("cannot write %s", json_tmp);
+    json_writer w;
+    json_init(&w, jf);
+    json_object_begin(&w, NULL);
+    json_int(&w, "schema", 1);
+    char when[64];
+    const time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    json_string(&w, "started", when);
+    json_string(&w, "mode", o.mode);
+    char seed_s[32];
+    snprintf(seed_s, sizeof seed_s, "0x%llx", o.seed);
+    json_string(&w, "seed", seed_s);
+    json_string(&w, "student", o.student);
+    json_string(&w, "student_objects", o.student_objs); /* this tree's built objects (grade-batch removes them) */
+    config cfg = {.n = 0};
+    load_config(&cfg, &w);
+
+    char student_shown[1024];
+    text_visible(student_shown, sizeof student_shown, o.student, 0);
+    printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
+           student_shown, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
+           "skipped)", seed_s, seed_s);
+    totals t;
+    memset(&t, 0, sizeof t);
+    t.tamper_proof = 1;
+    snprintf(t.sandbox, sizeof t.sandbox, "none");
+    if (strcmp(o.isolation, "on")) { /* asked off: no greeting can say otherwise */
+        t.tamper_proof = 0;
+        snprintf(t.isolation, sizeof t.isolation, "isolation switched off (GRADER_ISOLATION=off)");
+    }
+    json_array_begin(&w, "labs");
+    for (int i = 0; i < n; i++)
+        grade_lab(&o, &cfg, labs[i], built[i], build_logs[i], &w, &t);
+    json_array_end(&w);
+    json_bool(&w, "tamper_proof", t.tamper_proof);
+    json_string(&w, "isolation", t.isolation);
+    json_string(&w, "sandbox", t.sandbox);
+    json_int(&w, "score", t.earned);
+    json_int(&w, "max", t.possible);
+    const int status = t.failed ? 1 : t.not_run ? 2 : 0;
+    json_int(&w, "exit_status", status);
+    json_bool(&w, "interrupted", stop_signal != 0);
+    json_object_end(&w);
+    if (fclose(jf) != 0 || rename(json_tmp, o.json) != 0)
+        fatal("cannot write %s", o.json);
+    stop_temp_done(json_tmp);
+
+    if (!t.tamper_proof) {
+        printf("\nNOTE: not tamper-proof on this machine: ");
+        text_put(stdout, t.isolation, 0);
+        printf(". Student code ran in the grader's own process; a score from this run is "
+               "feedback, not a grade.\n");
+    }
+    if (refused_unisolated) {
+        printf("\nNot graded: student code cannot be isolated on this machine.\n");
+        return 2;
+    }
+    printf("\nScore: %d/%d\n", t.earned, t.possible);
+    static const char *const meaning[] = {"full marks", "a point was lost",
+                                          "a check could not run here (and none failed)"};
+    printf("Exit status %d: %s. Details: %s\n", status, meaning[status], o.json);
+    return status;
+}

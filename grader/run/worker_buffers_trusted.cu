@@ -1,0 +1,277 @@
+/* worker_buffers_trusted.cu - TRUSTED SIDE: memory the harness shares with its workers.
+ * Device buffers are CUDA virtual-memory allocations exported as file descriptors (under the
+ * emulator, the memfd behind the allocation); host buffers are sealed memfds, pinned in every
+ * process that maps them. Each has an id never reused; a worker maps it the first time a call
+ * names it (worker_protocol_trusted.cu sends the descriptor) and unmaps it before it is freed.
+ * See worker_trusted.h and worker_state_trusted.h. */
+#include "worker_state_trusted.h"
+#include "../../common/check.h"
+#include "../../common/util.h"
+
+#if defined(CUDA_EMU)
+#include <cuda_emu/share_fd.h>
+#else
+#include <cuda.h>
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* Shared buffers                                                                              */
+
+shared_buf *shared_find(const void *p)
+{
+    const char *c = (const char *)p;
+    for (int i = 0; i < MAX_SHARED; i++)
+        if (W.buf[i].base && c >= W.buf[i].base && c < W.buf[i].base + W.buf[i].bytes)
+            return &W.buf[i];
+    return NULL;
+}
+
+static shared_buf *shared_new(void *base, size_t bytes)
+{
+    for (int i = 0; i < MAX_SHARED; i++)
+        if (!W.buf[i].base) {
+            shared_buf *b = &W.buf[i];
+            memset(b, 0, sizeof *b);
+            b->base = (char *)base;
+            b->bytes = bytes;
+            b->id = W.next_id++;
+            b->fd = -1; /* set by the caller where there is one */
+            return b;
+        }
+    fatal("more than %d shared buffers", MAX_SHARED);
+}
+
+#if !defined(CUDA_EMU)
+#define CU_CHECK(call)                                                                      \
+    do {                                                                                    \
+        const CUresult r_ = (call);                                                         \
+        if (r_ != CUDA_SUCCESS) {                                                           \
+            const char *n_ = "?";                                                           \
+            cuGetErrorName(r_, &n_);                                                        \
+            fatal("%s failed: %s (%s:%d)", #call, n_, __FILE__, __LINE__);                  \
+        }                                                                                   \
+    } while (0)
+
+static CUmemAllocationProp shareable_prop(void)
+{
+    int dev = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUmemAllocationProp prop;
+    memset(&prop, 0, sizeof prop);
+    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    prop.location.id = dev;
+    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+    return prop;
+}
+#endif
+
+cudaError_t workers_try_device_alloc(size_t bytes, void **out)
+{
+    *out = NULL;
+#if !defined(CUDA_EMU)
+    if (W.isolated) {
+        /* A virtual-memory allocation that can be exported as a file descriptor. */
+        CUmemAllocationProp prop = shareable_prop();
+        size_t gran = 0;
+        CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
+        const size_t size = (bytes + gran - 1) / gran * gran;
+        CUmemGenericAllocationHandle h;
+        CUresult r = cuMemCreate(&h, size, &prop, 0);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY)
+            return cudaErrorMemoryAllocation;
+        CU_CHECK(r);
+        CUdeviceptr ptr;
+        CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
+        /* Mapping needs a little device memory of its own (page tables): short of it, undone */
+        r = cuMemMap(ptr, size, 0, h, 0);
+        CUmemAccessDesc access;
+        memset(&access, 0, sizeof access);
+        access.location = prop.location;
+        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+        if (r == CUDA_SUCCESS) {
+            r = cuMemSetAccess(ptr, size, &access, 1);
+            if (r != CUDA_SUCCESS)
+                cuMemUnmap(ptr, size);
+        }
+        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+            cuMemAddressFree(ptr, size);
+            cuMemRelease(h);
+            return cudaErrorMemoryAllocation;
+        }
+        CU_CHECK(r);
+        int fd = -1;
+        CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+        shared_buf *b = shared_new((void *)ptr, size);
+        b->fd = fd;
+        b->vmm = (unsigned long long)h;
+        *out = (void *)ptr;
+        return cudaSuccess;
+    }
+#endif
+    void *p = NULL;
+    const cudaError_t e = cudaMalloc(&p, bytes);
+    if (e == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky: the next call must not see it */
+        return e;
+    }
+    CUDA_CHECK(e);
+#if defined(CUDA_EMU)
+    if (W.isolated) { /* the emulator's allocation, shared as a memfd */
+        int fd = -1;
+        CUDA_CHECK(cuda_emu::export_fd(&fd, p));
+        shared_new(p, bytes)->fd = fd;
+    }
+#endif
+    *out = p;
+    return cudaSuccess;
+}
+
+void *workers_device_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (workers_try_device_alloc(bytes, &p) != cudaSuccess)
+        cuda_fail(cudaErrorMemoryAllocation, "allocating device memory", __FILE__, __LINE__);
+    return p;
+}
+
+int workers_reclaim_memory(memory_reclaim *m)
+{
+    memset(m, 0, sizeof *m);
+    size_t free_now = 0, total = 0;
+    if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    m->total = total;
+    m->free_before = m->free_after = free_now;
+    if (W.inprocess || W.w[IMPL_STUDENT].pid <= 0)
+        return 0; /* no process of the student's holds anything apart */
+    workers_kill(IMPL_STUDENT);
+    m->student_ended = 1;
+    /* The driver gives a dead process's memory back as it tears the process down, which may
+     * end a little after the process is reaped: read until the figure holds still. */
+    size_t last = free_now;
+    int steady = 0;
+    const double start = wall_seconds();
+    while (steady < 3 && wall_seconds() - start < 3.0) {
+        const struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+        if (cudaMemGetInfo(&free_now, &total) != cudaSuccess) {
+            cudaGetLastError();
+            break;
+        }
+        steady = free_now == last ? steady + 1 : 0;
+        last = free_now;
+    }
+    m->free_after = last;
+    return 0;
+}
+
+void workers_device_free(void *p)
+{
+    shared_buf *b = shared_find(p);
+    if (!b) {
+        CUDA_CHECK(cudaFree(p));
+        return;
+    }
+    const int fd = b->fd;
+    const unsigned long long vmm = b->vmm;
+    const size_t size = b->bytes;
+    workers_unregister(p); /* every worker unmaps it first */
+#if !defined(CUDA_EMU)
+    if (fd >= 0) {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        CU_CHECK(cuMemUnmap((CUdeviceptr)p, size));
+        CU_CHECK(cuMemAddressFree((CUdeviceptr)p, size));
+        CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)vmm));
+        close(fd);
+        return;
+    }
+#endif
+    (void)vmm, (void)size;
+    if (fd >= 0)
+        close(fd); /* the emulator's descriptor: the memory goes with the last mapping */
+    CUDA_CHECK(cudaFree(p));
+}
+
+
+void workers_unregister(void *base)
+{
+    shared_buf *b = shared_find(base);
+    if (!b)
+        return;
+    /* Workers that mapped it unmap it first (CUDA requires it before the free). */
+    for (int impl = 0; impl < MAX_IMPLS; impl++) {
+        if (!(b->mapped & (1u << impl)) || W.w[impl].pid <= 0)
+            continue;
+        static proto_cmd c;
+        memset(&c, 0, sizeof c);
+        c.magic = PROTO_MAGIC;
+        c.op = PROTO_FORGET;
+        c.n_bufs = 1;
+        c.buf[0].id = b->id;
+        proto_reply r;
+        jmp_buf *saved = W.fail_jump;
+        W.fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
+        if (W.w[impl].pid > 0) {
+            worker_signal(&W.w[impl], SIGCONT);
+            const ssize_t n = write(W.w[impl].sock, &c, sizeof c);
+            struct pollfd pf = {W.w[impl].sock, POLLIN, 0};
+            if (n != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
+                read(W.w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
+                workers_kill(impl);
+            else
+                worker_signal(&W.w[impl], SIGSTOP);
+        }
+        W.fail_jump = saved;
+    }
+    if (b->host) {
+        cudaHostUnregister(b->base);
+        munmap(b->base, b->bytes);
+        close(b->fd);
+    }
+    memset(b, 0, sizeof *b);
+    b->fd = -1;
+}
+
+void *workers_host_alloc(size_t bytes)
+{
+    if (!W.isolated) {
+        void *p = NULL;
+        CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+        return p;
+    }
+    /* Its size sealed: a worker holding the descriptor cannot cut it short under the
+     * harness's mapping (whose next access would die of SIGBUS). */
+    const int fd = memfd_create("grader-host", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+        fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(errno));
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (p == MAP_FAILED)
+        fatal("cannot map %zu bytes of shared host memory: %s", bytes, strerror(errno));
+    CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    shared_buf *b = shared_new(p, bytes);
+    b->host = 1;
+    b->fd = fd;
+    return p;
+}
+
+void workers_host_free(void *p)
+{
+    if (!W.isolated) {
+        CUDA_CHECK(cudaFreeHost(p));
+        return;
+    }
+    workers_unregister(p);
+}

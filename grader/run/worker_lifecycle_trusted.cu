@@ -1,0 +1,677 @@
+/* worker_lifecycle_trusted.cu - TRUSTED SIDE: the life of a worker process. Whether this
+ * machine can isolate at all; starting a worker in its sandbox (the policy is sandbox.c's)
+ * with its output relayed into the check's capped log (in the fallback, this process's own
+ * output during a check, where student code prints); stopping it between calls, killing
+ * and reaping it with every process of its sandbox; and the failure jump that ends a check
+ * when a worker fails. See worker_trusted.h and worker_state_trusted.h. */
+#include "worker_state_trusted.h"
+#include "../../common/check.h"
+#include "../../common/util.h"
+#include "../sandbox/sandbox.h"
+
+#if defined(CUDA_EMU)
+#include <cuda_emu/share_fd.h>
+#else
+#include <cuda.h>
+#endif
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <iostream>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1,
+                 .death_status = -1};
+
+/* ------------------------------------------------------------------------------------------ */
+/* Failures: record what happened and leave the check                                         */
+
+void worker_fail(int impl, int kind, const char *fmt, ...)
+{
+    if (!W.fail_jump)
+        fatal("a worker failed outside a check");
+    memset(W.fail, 0, sizeof *W.fail);
+    W.fail->impl = impl;
+    W.fail->kind = kind;
+    W.fail->exit_status = W.death_status;
+    W.death_status = -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(W.fail->detail, sizeof W.fail->detail, fmt, ap);
+    va_end(ap);
+    workers_kill(impl);
+    longjmp(*W.fail_jump, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Output relay: what student code prints into the current check's log, capped               */
+
+/* Move at most one buffer from relay r's pipe into the log (caller holds W.log_lock).
+ * Returns the bytes read, 0 at the end of the pipe (no writer left), -1 when it is empty. */
+static ssize_t relay_move(output_relay *r, size_t most)
+{
+    static char buf[1 << 16]; /* under W.log_lock */
+    if (most > sizeof buf)
+        most = sizeof buf;
+    ssize_t n;
+    do
+        n = read(r->fd, buf, most);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return n == 0 ? 0 : -1;
+    long long keep = WORKER_LOG_CAP - W.log_kept;
+    keep = keep < 0 ? 0 : keep > n ? n : keep;
+    if (W.log_fd >= 0 && keep > 0 && write(W.log_fd, buf, (size_t)keep) < 0)
+        keep = 0;
+    W.log_kept += keep;
+    W.log_dropped += n - keep;
+    return n;
+}
+
+/* Everything relay r's pipe holds now into the log (caller holds W.log_lock). What a writer
+ * adds meanwhile is left for the next check; with to_end, until no writer is left (they
+ * are dead) or the pipe is empty, and at most 16 MB (more than a pipe holds: a writer that
+ * outlived its kill cannot keep the harness here). */
+static void relay_drain(output_relay *r, int to_end)
+{
+    if (!r->running)
+        return;
+    int held = 0;
+    if (!to_end && ioctl(r->fd, FIONREAD, &held) != 0)
+        held = 0;
+    for (long long left = to_end ? 16 << 20 : held; left > 0;) {
+        const ssize_t n = relay_move(r, (size_t)left);
+        if (n <= 0)
+            break;
+        left -= n;
+    }
+}
+
+/* The thread of relay r: moves bytes as they come, so that a writer never waits on a full
+ * pipe, until the pipe ends or relay_stop wakes it. */
+static void *relay_thread(void *arg)
+{
+    output_relay *r = (output_relay *)arg;
+    for (;;) {
+        struct pollfd pf[2] = {{r->fd, POLLIN, 0}, {r->wake, POLLIN, 0}};
+        if (poll(pf, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (pf[1].revents)
+            break;
+        pthread_mutex_lock(&W.log_lock);
+        const ssize_t n = relay_move(r, SIZE_MAX);
+        pthread_mutex_unlock(&W.log_lock);
+        if (n == 0)
+            break;
+    }
+    return NULL;
+}
+
+/* Relay what is written into pipe read end fd (taken over) to the current check's log. */
+static void relay_start(output_relay *r, int fd)
+{
+    r->fd = fd;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    r->wake = eventfd(0, EFD_CLOEXEC);
+    if (r->wake < 0 || pthread_create(&r->thread, NULL, relay_thread, r) != 0)
+        fatal("cannot start an output relay: %s", strerror(errno));
+    r->running = 1;
+}
+
+/* What is left in relay r's pipe into the log (every byte, when its writers are gone),
+ * then its thread stopped and the pipe closed. */
+static void relay_stop(output_relay *r)
+{
+    if (!r->running)
+        return;
+    pthread_mutex_lock(&W.log_lock);
+    relay_drain(r, 1);
+    pthread_mutex_unlock(&W.log_lock);
+    const uint64_t one = 1;
+    if (write(r->wake, &one, sizeof one) < 0) { /* an eventfd write only fails on overflow */
+    }
+    pthread_join(r->thread, NULL);
+    close(r->fd);
+    close(r->wake);
+    r->running = 0;
+}
+
+/* The fallback runs student code in this process: during a check its fds 1 and 2 are a pipe
+ * relayed like a worker's. A crash takes the process and its relay with it, so the signals
+ * that end a process for a fault first move what the pipe holds into the log (with calls
+ * that are safe in a signal handler), then let the signal do what it did before. */
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static struct sigaction fatal_before[ARRAY_LEN(fatal_signals)];
+
+static void here_rescue(void)
+{
+    if (!W.here.running)
+        return;
+    /* The relay thread holds the lock only while it moves one buffer: wait for it a little
+     * (never block: the handler may run on any thread). */
+    for (int i = 0; i < 200; i++) {
+        if (pthread_mutex_trylock(&W.log_lock) == 0) {
+            relay_drain(&W.here, 0);
+            pthread_mutex_unlock(&W.log_lock);
+            return;
+        }
+        const struct timespec nap = {0, 500 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+static void on_fatal_signal(int sig, siginfo_t *info, void *uc)
+{
+    (void)uc;
+    here_rescue();
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        if (fatal_signals[i] == sig)
+            sigaction(sig, &fatal_before[i], NULL);
+    if (info->si_code <= 0) /* sent, not a fault: a fault comes again when this returns */
+        raise(sig);
+}
+
+/* A sanitizer's (the emulator's build has them) report of a fault comes from its own
+ * handler, which ends the process without running atexit: its death callback is the last
+ * moment to move the report into the log. Weak: a build without sanitizers has none. */
+extern "C" void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/* Student output of this process (the fallback) into the check's log, from now on. */
+static void here_capture_begin(void)
+{
+    static int at_exit;
+    int p[2];
+    fflush(NULL); /* the harness's own notes to its own log first */
+    if (pipe2(p, O_CLOEXEC) != 0 || (W.saved_out = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0 ||
+        (W.saved_err = fcntl(2, F_DUPFD_CLOEXEC, 3)) < 0 || dup2(p[1], 1) < 0 || dup2(p[1], 2) < 0)
+        fatal("cannot send this process's output to the check's log: %s", strerror(errno));
+    close(p[1]);
+    relay_start(&W.here, p[0]);
+    if (!at_exit) { /* exit() inside a check: the student's, or a failure of the harness */
+        at_exit = atexit(here_rescue) == 0;
+        if (__sanitizer_set_death_callback)
+            __sanitizer_set_death_callback(here_rescue);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO;
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        sigaction(fatal_signals[i], &sa, &fatal_before[i]);
+}
+
+/* The end of here_capture_begin: the device's printf buffer and every stream of this
+ * process flushed into the pipe, fds 1 and 2 back, the pipe moved into the log to its end. */
+static void here_capture_end(void)
+{
+    if (!W.here.running)
+        return;
+    cudaDeviceSynchronize(); /* flushes device printf; an error here is the check's, seen */
+    std::cout.flush();
+    std::cerr.flush();
+    std::clog.flush();
+    fflush(NULL);
+    for (size_t i = 0; i < ARRAY_LEN(fatal_signals); i++)
+        sigaction(fatal_signals[i], &fatal_before[i], NULL);
+    dup2(W.saved_out, 1);
+    dup2(W.saved_err, 2);
+    close(W.saved_out);
+    close(W.saved_err);
+    relay_stop(&W.here);
+}
+
+void workers_begin_check(double seconds, const char *log_path)
+{
+    pthread_mutex_lock(&W.log_lock);
+    W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    W.log_kept = W.log_dropped = 0;
+    pthread_mutex_unlock(&W.log_lock);
+    if (W.inprocess && W.log_fd >= 0 && !W.here.running)
+        here_capture_begin();
+    W.deadline = wall_seconds() + seconds;
+}
+
+void workers_end_check(void)
+{
+    here_capture_end();
+    pthread_mutex_lock(&W.log_lock);
+    /* Every call of the check has been answered, and a worker answers only once what it
+     * printed is in its pipe (the shim flushes, the call synchronised): all of it is there. */
+    for (int i = 0; i < MAX_IMPLS; i++)
+        relay_drain(&W.w[i].out, 0);
+    if (W.log_fd >= 0) {
+        if (W.log_dropped > 0)
+            dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
+                    W.log_dropped, WORKER_LOG_CAP);
+        close(W.log_fd);
+    }
+    W.log_fd = -1;
+    pthread_mutex_unlock(&W.log_lock);
+    W.fail_jump = NULL;
+}
+
+void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
+{
+    W.fail_jump = jb;
+    W.fail = f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The sandbox, set up in the child between fork and exec (grader/sandbox/sandbox.h)                   */
+
+/* What a worker sees and may do is decided in sandbox.c (sandbox_worker_policy); here only
+ * which worker it is: the program, the object it loads, its scratch folder. */
+static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
+{
+#if defined(CUDA_EMU)
+    const int gpu = 0;
+#else
+    const int gpu = 1;
+#endif
+    sandbox_worker_policy(p, W.hidden, W.exe, so, scratch, gpu);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Starting and stopping workers                                                               */
+
+int worker_slot(int impl)
+{
+    if (impl < 0 || impl >= MAX_IMPLS)
+        fatal("no implementation %d", impl);
+    return impl;
+}
+
+void worker_start(int impl)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    if (!w->so[0])
+        fatal("implementation %d has no shared object", impl);
+    int sv[2], pipefd[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC))
+        fatal("cannot make a worker's channels: %s", strerror(errno));
+    /* Graded as root, the worker's own uid must read its program and object (a umask of 077
+     * would leave them the owner's alone). */
+    if (getuid() == 0) {
+        struct stat st;
+        const char *mine[] = {W.exe, w->so};
+        for (int i = 0; i < 2; i++)
+            if (stat(mine[i], &st) == 0 && (st.st_mode & 0555) != 0555)
+                chmod(mine[i], (st.st_mode & 07777) | 0555);
+    }
+    /* Without namespaces a worker gets a scratch folder of its own in place of a private
+     * /tmp, given to its uid when the grader runs as root (the uid is chosen here for that);
+     * graded as an ordinary user, the folder is the user's already. */
+    const uid_t uid = getuid() == 0 ? sandbox_uid() : getuid();
+    w->scratch[0] = 0;
+    if (sandbox_available() != SANDBOX_NAMESPACES) {
+        const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+        snprintf(w->scratch, sizeof w->scratch, "%s/grader-worker-XXXXXX", base);
+        if (!mkdtemp(w->scratch) || (getuid() == 0 && chown(w->scratch, uid, uid) != 0))
+            fatal("cannot make a worker's scratch folder %s: %s", w->scratch, strerror(errno));
+    }
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid < 0)
+        fatal("cannot start a worker: %s", strerror(errno));
+    if (pid == 0) {
+        /* child: stdin from /dev/null, stdout and stderr into the relay, the socket as fd 3 */
+        const int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        dup2(pipefd[1], 1);
+        dup2(pipefd[1], 2);
+        dup2(sv[1], 3);
+        closefrom(4);
+        /* Device memory comes by descriptor in both modes: the worker needs nothing of the
+         * harness's /dev/shm, and gets one of its own that ends with it. */
+        sandbox_policy p;
+        worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
+        p.uid = uid;
+        sandbox_enter(&p);
+        char *argv[] = {W.exe, w->so, (char *)"3", NULL};
+        /* Only what a CUDA program needs from the environment: no seed, no grader state
+         * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
+         * GPU_PROFILE sets it). */
+        const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
+                              "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                              "TSAN_OPTIONS", "CUDA_DEVICE_ORDER", "CUDA_EMU_SMS"};
+        char *envp[18];
+        int ne = 0;
+        static char kept[16][1024];
+        for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
+            const char *v = getenv(keep[i]);
+            if (v && ne < 14) {
+                snprintf(kept[ne], sizeof kept[ne], "%s=%s", keep[i], v);
+                envp[ne] = kept[ne];
+                ne++;
+            }
+        }
+        static char home[4200], tmpdir[4200];
+        snprintf(home, sizeof home, "HOME=%s", sandbox_tmp(&p));
+        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", sandbox_tmp(&p));
+        envp[ne++] = home;
+        envp[ne++] = tmpdir;
+        envp[ne] = NULL;
+        execve(W.exe, argv, envp);
+        fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
+        _exit(127);
+    }
+    close(sv[1]);
+    close(pipefd[1]);
+    w->pid = pid;
+    w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
+    w->answered = 0;
+    w->sock = sv[0];
+    relay_start(&w->out, pipefd[0]);
+}
+
+/* A signal to a worker and every process of its sandbox: the worker leads a session of its
+ * own (its process group), which its sandbox's processes share across the pid namespace. */
+void worker_signal(const worker *w, int sig)
+{
+    if (w->pid <= 0)
+        return;
+    if (kill(-w->pid, sig) != 0)
+        kill(w->pid, sig); /* not yet a session of its own */
+}
+
+static long long scratch_sum;
+static int add_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)path, (void)flag, (void)ftw;
+    scratch_sum += (long long)st->st_blocks * 512;
+    return 0;
+}
+
+/* Bytes a worker keeps in its scratch folder (no namespaces: no size-limited /tmp of its own,
+ * so the harness holds it to the same size after every call). */
+long long worker_scratch_bytes(const worker *w)
+{
+    scratch_sum = 0;
+    if (w->scratch[0])
+        nftw(w->scratch, add_entry, 16, FTW_PHYS);
+    return scratch_sum;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    remove(path);
+    return 0;
+}
+
+/* Until no live process is left in process group `group` (at most `seconds`). The worker's
+ * sandbox keeps the process that holds the GPU context a level or two below the one the
+ * harness waits for (sandbox.h); only when it is gone has its GPU memory come back. */
+static void wait_group_gone(pid_t group, double seconds)
+{
+    if (group <= 0)
+        return;
+    const double until = wall_seconds() + seconds;
+    for (;;) {
+        int alive = 0;
+        DIR *d = opendir("/proc");
+        struct dirent *e;
+        while (d && !alive && (e = readdir(d))) {
+            if (e->d_name[0] < '1' || e->d_name[0] > '9')
+                continue;
+            char path[300], stat[512];
+            snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+            const int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            const ssize_t n = read(fd, stat, sizeof stat - 1);
+            close(fd);
+            stat[n > 0 ? n : 0] = 0;
+            const char *rp = strrchr(stat, ')'); /* "pid (comm) state ppid pgrp ..." */
+            char state = 0;
+            long ppid = 0, pgrp = 0;
+            if (rp && sscanf(rp + 1, " %c %ld %ld", &state, &ppid, &pgrp) == 3 && pgrp == group &&
+                state != 'Z' && state != 'X')
+                alive = 1;
+        }
+        if (d)
+            closedir(d);
+        if (!alive || wall_seconds() > until)
+            return;
+        usleep(2000);
+    }
+}
+
+void workers_kill(int impl)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    if (w->pid == 0)
+        return;
+    if (w->pid > 0) { /* -1: already reaped by worker_describe_death */
+        worker_signal(w, SIGKILL);
+        waitpid(w->pid, NULL, 0);
+    }
+    wait_group_gone(w->group, 5.0);
+    w->group = 0;
+    relay_stop(&w->out); /* its last words, written before it died, into the check's log */
+    if (w->scratch[0]) {
+        nftw(w->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        w->scratch[0] = 0;
+    }
+    close(w->sock);
+    w->pid = 0;
+    w->batch.n_calls = w->batch.n_bufs = 0;
+    w->n_pending_fds = 0;
+    const unsigned bit = 1u << impl;
+    for (int i = 0; i < MAX_SHARED; i++)
+        W.buf[i].mapped &= ~bit;
+}
+
+void workers_shutdown(void)
+{
+    for (int i = 0; i < MAX_IMPLS; i++)
+        workers_kill(i);
+}
+
+int workers_isolated(void) { return W.isolated; }
+
+void workers_force_inprocess(int on) { W.inprocess = on || !W.isolated; }
+
+int workers_inprocess(void) { return W.inprocess; }
+
+/* Load implementation impl's object into this process (the fallback, and the bench). */
+void worker_load_here(int impl)
+{
+    worker *w = &W.w[impl];
+    if (w->dl)
+        return;
+    w->dl = dlopen(w->so, RTLD_NOW | RTLD_LOCAL);
+    if (!w->dl)
+        fatal("cannot load %s: %s", w->so, dlerror());
+    w->call = (void (*)(int, const shim_arg *, int, cudaStream_t, char *, size_t))dlsym(
+        w->dl, "lab_shim_call");
+    if (!w->call)
+        fatal("%s has no lab_shim_call", w->so);
+}
+
+void workers_hide(const sandbox_places *places) { W.hidden = places; }
+
+void workers_set_so(int impl, const char *so)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    char abs_so[4096];
+    if (!so || !realpath(so, abs_so))
+        snprintf(abs_so, sizeof abs_so, "%s", so ? so : ""); /* reported when it is loaded */
+    if (strcmp(w->so, abs_so)) {
+        workers_kill(impl);
+        snprintf(w->so, sizeof w->so, "%s", abs_so);
+    }
+}
+
+/* Can this machine isolate? CUDA IPC on a device buffer, and the sandbox in a child. */
+static int probe_isolation(char *why, size_t len)
+{
+#if defined(CUDA_EMU)
+    void *p = NULL;
+    int fd = -1;
+    CUDA_CHECK(cudaMalloc(&p, 1 << 20));
+    const cudaError_t e = cuda_emu::export_fd(&fd, p);
+    if (fd >= 0)
+        close(fd);
+    CUDA_CHECK(cudaFree(p));
+    cudaGetLastError();
+    if (e != cudaSuccess) {
+        snprintf(why, len, "the emulator cannot share memory between processes (%s)",
+                 cudaGetErrorName(e));
+        return 0;
+    }
+#else
+    int dev = 0, supported = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaFree(0)); /* a current context for the driver API */
+    if (cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+                             dev) != CUDA_SUCCESS || !supported) {
+        snprintf(why, len, "this GPU or driver cannot share memory between processes "
+                           "(no POSIX file-descriptor handles, as on WSL2)");
+        return 0;
+    }
+#endif
+    if (sandbox_available() == SANDBOX_NONE) {
+        snprintf(why, len, "this machine allows neither new namespaces nor Landlock, so student "
+                           "code cannot be given a view of its own");
+        return 0;
+    }
+    int pipefd[2];
+    char probe[1024], cwd[900];
+    if (!getcwd(cwd, sizeof cwd))
+        snprintf(cwd, sizeof cwd, ".");
+    snprintf(probe, sizeof probe, "%s/.grader-write-probe-%d", cwd, (int)getpid());
+    if (pipe(pipefd) != 0)
+        return snprintf(why, len, "cannot make a pipe"), 0;
+    fflush(NULL);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(pipefd[0]);
+        dup2(pipefd[1], 2);
+        sandbox_policy p;
+        worker_policy(&p, NULL, NULL);
+        sandbox_enter(&p);
+        const int fd = open(probe, O_WRONLY | O_CREAT, 0600);
+        if (fd >= 0) {
+            fprintf(stderr, "sandbox: the tree stayed writable\n");
+            unlink(probe);
+            _exit(122);
+        }
+        _exit(0);
+    }
+    close(pipefd[1]);
+    char msg[256] = "";
+    const ssize_t r = read(pipefd[0], msg, sizeof msg - 1);
+    close(pipefd[0]);
+    msg[r > 0 ? r : 0] = 0;
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char *nl = strchr(msg, '\n');
+        if (nl)
+            *nl = 0;
+        snprintf(why, len, "%s", msg[0] ? msg : "the sandbox could not be set up here");
+        return 0;
+    }
+    snprintf(why, len, "student code runs in its own sandboxed process (%s)",
+             sandbox_available() == SANDBOX_NAMESPACES
+                 ? "namespaces: a view of its own, another uid when graded as root"
+                 : "Landlock, no namespaces here: a view of its own, another uid when graded as root");
+    return 1;
+}
+
+int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
+                 int isolate, char *why, size_t why_len)
+{
+    /* absolute: the worker starts in its own /tmp */
+    if (!worker_exe || !realpath(worker_exe, W.exe))
+        snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
+    if (student_so)
+        workers_set_so(IMPL_STUDENT, student_so);
+    if (reference_so)
+        workers_set_so(IMPL_REFERENCE, reference_so);
+    signal(SIGPIPE, SIG_IGN);
+    prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
+    if (!isolate) {
+        snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
+        W.isolated = 0;
+    } else {
+        W.isolated = probe_isolation(why, why_len);
+    }
+    W.inprocess = !W.isolated;
+    /* The fallback: student code prints through this process's stdio, relayed to the check's
+     * log (here_capture_begin); unbuffered, a crash loses none of it. */
+    if (W.inprocess)
+        setvbuf(stdout, NULL, _IONBF, 0);
+#if !defined(CUDA_EMU)
+    if (W.isolated)
+        worker_idle_probe_s(0); /* measured now, while no worker runs */
+#endif
+    return W.isolated;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Reaping: why a worker ended                                                                 */
+
+/* Why a worker's process ended, for the report; reaps it. */
+void worker_describe_death(int impl, char *buf, size_t len, int *sig)
+{
+    worker *w = &W.w[impl];
+    int status = 0;
+    *sig = 0;
+    /* It closed its end: it is exiting, or pretending to. Half a second to finish dying. */
+    pid_t r = 0;
+    for (int i = 0; i < 100 && r == 0; i++) {
+        r = waitpid(w->pid, &status, WNOHANG);
+        if (r == 0) {
+            const struct timespec nap = {0, 5 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    if (r == w->pid && WIFSIGNALED(status)) {
+        *sig = WTERMSIG(status);
+        if (*sig == SIGSYS)
+            snprintf(buf, len, "stopped by the sandbox (signal %d, %s): the code "
+                     "made a system call a grading process may not make (starting programs, "
+                     "new processes, debugging other processes)", *sig, strsignal(*sig));
+#if defined(CUDA_EMU)
+        else if (*sig == SIGXFSZ) /* the emulator keeps each device allocation in a file */
+            snprintf(buf, len, "%s (signal %d): a file, or under the CPU emulator one cudaMalloc, "
+                     "larger than the sandbox allows", strsignal(*sig), *sig);
+#endif
+        else
+            snprintf(buf, len, "%s (signal %d)", strsignal(*sig), *sig);
+    } else if (r == w->pid && WIFEXITED(status) && !w->answered &&
+               (WEXITSTATUS(status) == 121 || WEXITSTATUS(status) == 127 ||
+                WEXITSTATUS(status) == 2)) {
+        *sig = -1; /* it could not start, or code it loaded ended it first: the harness checks */
+        snprintf(buf, len, "a worker process could not start (status %d): see the check's log",
+                 WEXITSTATUS(status));
+    } else if (r == w->pid && WIFEXITED(status)) {
+        snprintf(buf, len, "the process exited with status %d during a call",
+                 WEXITSTATUS(status));
+    } else {
+        snprintf(buf, len, "the process broke its channel to the grader");
+    }
+    W.death_status = r == w->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (r == w->pid)
+        w->pid = -1; /* reaped: workers_kill must not wait for it again */
+}

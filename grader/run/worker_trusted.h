@@ -1,0 +1,136 @@
+/* worker_trusted.h - TRUSTED SIDE: the harness's view of its worker processes.
+ *
+ * Each implementation a lab times or checks (the student's file, the reference) lives in a
+ * shared object: the implementation plus the lab's shim (grader/labs/NN-name/shim_untrusted.cu). By default each one
+ * runs in a worker process of its own (grader/run/worker_untrusted.c), sandboxed: a read-only
+ * mount namespace, no capabilities, rlimits, a seccomp filter, stopped (SIGSTOP) whenever
+ * the harness is not waiting for it, its output capped. The harness shares buffers with it
+ * and sends it calls (proto.h); nothing it says is trusted beyond "the call came back".
+ *
+ * Where the machine cannot isolate (no CUDA IPC, as on WSL2, or no namespaces), the shared
+ * objects are loaded into the harness itself and called through the same shims: grading
+ * works, and every record says it is not tamper-proof.
+ *
+ * Implemented by one file per concern (worker_state_trusted.h lists them and what they share):
+ * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_protocol_trusted.cu and
+ * worker_idle_trusted.cu. */
+#ifndef GRADER_WORKER_TRUSTED_H
+#define GRADER_WORKER_TRUSTED_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cuda_runtime.h>
+#include "../sandbox/sandbox.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WORKER_LOG_CAP (1 << 20) /* bytes of a worker's output kept per check */
+/* A worker's sandbox, its view and its limits, is grader/sandbox/sandbox.h's sandbox_worker_policy. */
+
+/* What happened to the worker during the check that is failing (set before longjmp). */
+typedef struct worker_failure {
+    int impl;            /* IMPL_STUDENT or IMPL_REFERENCE */
+    int kind;            /* WORKER_FAIL_* */
+    int signal;          /* the signal that ended it (WORKER_FAIL_CRASH), 0 if it exited */
+    int exit_status;     /* its exit status, if it exited */
+    char cuda_name[64];  /* WORKER_FAIL_CUDA: the CUDA error's name */
+    char detail[256];    /* one line for the report */
+} worker_failure;
+
+enum {
+    WORKER_FAIL_CUDA = 1, /* a CUDA error came back from the call */
+    WORKER_FAIL_CRASH,    /* the process died (signal, exit, bad reply) */
+    WORKER_FAIL_HANG,     /* no reply within the check's time */
+    WORKER_FAIL_START     /* it ended before its first answer: the machine, or code it loaded
+                           * that runs at start-up (the harness checks which: reference_ran) */
+};
+
+/* Start-up: where the pieces are, and whether to isolate. `student_so` / `reference_so` may
+ * be NULL (bench variants are given later). Decides isolation (probing the machine when
+ * `isolate` is 1) and returns 1 if workers are isolated, 0 if the fallback is in force, with
+ * `why` saying why. */
+int workers_init(const char *worker_exe, const char *student_so, const char *reference_so,
+                 int isolate, char *why, size_t why_len);
+/* What no worker may see, by name (the checkout, the build's lab folder, the student objects,
+ * the logs, what a batch adds): kept, not copied; before workers_init. */
+void workers_hide(const sandbox_places *places);
+/* The shared object of implementation `impl` (IMPL_EXTRA + k for bench variants). */
+void workers_set_so(int impl, const char *so);
+/* Where a failing call jumps to (the current check's setjmp), and where its story goes. */
+void workers_set_failure_target(jmp_buf *jb, worker_failure *f);
+/* Per check: the time left for calls (seconds) and where the workers' output goes. */
+void workers_begin_check(double seconds, const char *log_path);
+void workers_end_check(void);
+/* Stop (kill) implementation impl's worker; the next call starts a fresh one. */
+void workers_kill(int impl);
+void workers_shutdown(void);
+/* 1 when implementations run in sandboxed processes. */
+int workers_isolated(void);
+/* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA
+ * events can then time them), 0 back to the workers. */
+void workers_force_inprocess(int on);
+/* 1 when calls run in this process (the fallback, or forced for the bench). */
+int workers_inprocess(void);
+
+/* make explain, under the CPU emulator: the emulator in implementation impl's worker counts
+ * what its calls run from workers_count_begin to workers_count_end, and writes it to `fd`
+ * (passed to the worker; the caller keeps its own copy and reads what was written as data:
+ * a process that holds student code wrote it). Isolated workers only. */
+void workers_count_begin(int impl, int fd);
+void workers_count_end(int impl);
+
+/* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
+ * worker the first time a call names it, unmapped there before it is freed. */
+void *workers_device_alloc(size_t bytes);
+/* The same, but out of device memory is an answer, not the end: cudaErrorMemoryAllocation
+ * (with *p NULL) or cudaSuccess; any other failure ends the process as CUDA_CHECK does. */
+cudaError_t workers_try_device_alloc(size_t bytes, void **p);
+/* After the grader (the harness, or the reference's worker) ran short of device memory: end
+ * the student's worker, if one runs, and wait until the device has its memory back. What
+ * that showed, for the driver to judge whose fault the shortage was: */
+typedef struct memory_reclaim {
+    int student_ended;   /* 1 if a student's worker was running and was ended */
+    size_t free_before;  /* free device memory before it was ended (bytes) */
+    size_t free_after;   /* and after (the same when none ran) */
+    size_t total;        /* the device's memory */
+} memory_reclaim;
+/* 0, or -1 when the device could not say (a broken context): m is then all zero. */
+int workers_reclaim_memory(memory_reclaim *m);
+void workers_device_free(void *p);
+void workers_unregister(void *base);
+/* Host memory shared with workers (pinned in every process that maps it); free with
+ * workers_host_free. */
+void *workers_host_alloc(size_t bytes);
+void workers_host_free(void *p);
+
+/* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */
+void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap);
+/* Under the CPU emulator, the order the grids of the calls to come run in (the order of a
+ * block's warps and of a grid's blocks: cuda_emu/schedule.h); 0, index order. Ignored on a
+ * GPU, whose order is its own. */
+void workers_set_schedule(uint64_t word);
+/* Inside a batch, calls of one implementation are queued and sent as one command at
+ * workers_batch_end (a timed unit of several calls costs one round trip). */
+void workers_batch_begin(void);
+void workers_batch_end(void);
+/* One empty kernel through the path of implementation `impl`: the path's own cost. */
+void workers_null_call(int impl, cudaStream_t s);
+/* After a call of implementation `impl`: wait until the GPU is idle (no work left by any
+ * worker), so that work a call left running after it answered is billed to it. Returns how
+ * long the GPU stayed busy (seconds: from the answer to the first empty kernel that ran at
+ * once), 0 when it was idle at the first probe. Still busy WORKERS_IDLE_LIMIT_S seconds later
+ * after a student's call: that check fails (as a hang), and the worker is stopped. */
+#define WORKERS_IDLE_LIMIT_S 2.0
+double workers_wait_idle(int impl, cudaStream_t s);
+/* Before a timed sample (untimed): whether the GPU is busy already, with work of no call of
+ * this sample (another program on the GPU); returns 1 if it is. workers_wait_idle then blames
+ * nobody. */
+int workers_note_gpu_state(cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,488 @@
+/* sandbox_run.c - TRUSTED: run one command on a student's file inside the sandbox
+ * (grader/sandbox/sandbox.h): the student's compile and vetting.
+ *
+ *   sandbox-run --work DIR [--student TREE REL] [--copy SRC DEST]... [--visible PATH]...
+ *               [--writable DIR]... [--hide DIR]... [--no-proc] [--env NAME=VALUE]...
+ *               [--get NAME DEST]... [--wall S] [--cpu S] [--mem MIB] [--file-mib MIB]
+ *               [--tasks N] -- COMMAND ARGS...
+ *
+ * DIR is made afresh and is the only folder the command may write; it runs there. The
+ * student's file TREE/REL is copied to DIR/REL only if it is a regular file reached without a
+ * symbolic link below TREE (a link, a FIFO or a device is refused with the reason, and its
+ * target is never opened); trusted inputs (the contract headers, the vetting script) are
+ * copied with --copy. The command sees the system, the toolkit, the --visible paths and DIR:
+ * not the checkout, the solutions, other students, the logs nor any device but /dev/null.
+ * Each --hide folder (the checkout, the build, the grading output, a batch's submissions)
+ * stays out of its view wherever it sits, inside /usr or /opt too; a --visible path or DIR
+ * inside one stays visible. --no-proc closes /proc but /proc/cpuinfo (the compile: no mount
+ * table, no process's command line; grader/sandbox/sandbox.h says where the kernel allows it).
+ * Its output is relayed to stderr as data (common/text.h: control characters shown as
+ * escapes) and capped.
+ * Afterwards each --get NAME (a regular file in DIR, within the file-size limit) is copied
+ * to DEST, and DIR is removed, whatever the command did (what it made is there only to be
+ * taken: a compile's object is not left twice on disk).
+ *
+ *   sandbox-run --probe        prints the kind of sandbox this machine allows the grader
+ *                              (namespaces, landlock or none), as grading will find it
+ *
+ * Exit status: 0 done; 1 the command failed or went past a limit (the message says which);
+ * 2 the sandbox could not be set up (the grader's or the machine's fault); 3 the student's
+ * file was refused. SIGINT, SIGTERM and SIGHUP end the command and everything it started. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sandbox.h"
+#include "../../common/text.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_SOURCE_BYTES (4 << 20) /* a lab file is a few KiB; 4 MiB is no honest one */
+#define OUTPUT_CAP (64 << 10)      /* bytes of the command's output relayed */
+
+static const char *work;
+static volatile sig_atomic_t stop_sig;
+static pid_t child;
+
+static void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path) != 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* A folder the command made unwritable (chmod 0500) is made writable again, so that what
+ * it holds can be removed. */
+static int let_owner_write(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag, (void)ftw;
+    if (!S_ISDIR(st->st_mode) || (st->st_mode & 0700) == 0700)
+        return 0;
+    const int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC); /* (never a link's target) */
+    if (fd >= 0) {
+        if (fchmod(fd, (st->st_mode & 07777) | 0700) != 0) { /* nothing more to do */
+        }
+        close(fd);
+    }
+    return 0;
+}
+
+/* Removes the folder `path` and everything in it, links unfollowed; -1 when something stays. */
+static int remove_tree(const char *path)
+{
+    nftw(path, let_owner_write, 16, FTW_PHYS);
+    return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* The work folder, gone when sandbox-run ends (exit(): done or failed). */
+static void remove_work(void)
+{
+    if (work)
+        remove_tree(work);
+}
+
+/* mkdir -p of the folders above `path` (inside the work folder). */
+static void make_parents(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *s = strchr(dir + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+            fail(2, "cannot make %s: %s", dir, strerror(errno));
+        *s = '/';
+    }
+}
+
+/* Copy the open file `in` to `to` (a new file), at most `max` bytes; -1 when larger. */
+static int copy_fd(int in, const char *to, long long max)
+{
+    make_parents(to);
+    const int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (out < 0)
+        fail(2, "cannot write %s: %s", to, strerror(errno));
+    char buf[65536];
+    long long total = 0;
+    ssize_t r;
+    while ((r = read(in, buf, sizeof buf)) > 0) {
+        total += r;
+        if (total > max || write(out, buf, (size_t)r) != r) {
+            close(out);
+            unlink(to);
+            return -1;
+        }
+    }
+    close(out);
+    return r < 0 ? -1 : 0;
+}
+
+/* Why a path is not a regular file, in words. */
+static const char *kind_of(mode_t m)
+{
+    return S_ISLNK(m) ? "a symbolic link" : S_ISFIFO(m) ? "a FIFO (named pipe)" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a folder" : "not a regular file";
+}
+
+/* The student's TREE/REL into the work folder: a regular file reached from TREE through real
+ * folders only, opened without following a link and without waiting on a FIFO. */
+static void copy_student(const char *tree, const char *rel)
+{
+    char shown[4096];
+    snprintf(shown, sizeof shown, "%s/%s", tree, rel);
+    if (rel[0] == '/' || strstr(rel, ".."))
+        fail(3, "%s: the lab file's path must stay inside the tree", shown);
+    int dir = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0)
+        fail(3, "%s: cannot open the folder %s: %s", shown, tree, strerror(errno));
+    char part[4096];
+    snprintf(part, sizeof part, "%s", rel);
+    char *name = part;
+    for (char *slash; (slash = strchr(name, '/')); name = slash + 1) {
+        *slash = 0;
+        struct stat st;
+        if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
+            fail(3, "%s: the folder '%s' on its way is %s; grading reads your file only through "
+                    "real folders of your tree. Put the file itself there.", shown, name, kind_of(st.st_mode));
+        const int next = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (next < 0)
+            fail(3, "%s: cannot open the folder '%s': %s", shown, name, strerror(errno));
+        close(dir);
+        dir = next;
+    }
+    struct stat st;
+    if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        fail(3, "%s: %s", shown, strerror(errno));
+    if (S_ISLNK(st.st_mode)) {
+        char target[1024];
+        const ssize_t n = readlinkat(dir, name, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = 0;
+        char safe[2048];
+        text_visible(safe, sizeof safe, target, 0);
+        fail(3, "%s is a symbolic link (to %s); grading reads only a regular file inside your "
+                "tree, and never what a link points to. Replace the link with your own file.", shown, safe);
+    }
+    if (!S_ISREG(st.st_mode))
+        fail(3, "%s is %s, not a regular file; grading reads only your own source file there.",
+             shown, kind_of(st.st_mode));
+    if (st.st_size > MAX_SOURCE_BYTES)
+        fail(3, "%s is %lld bytes; a lab file is at most %d MiB.", shown, (long long)st.st_size,
+             MAX_SOURCE_BYTES >> 20);
+    const int in = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat again;
+    if (in < 0 || fstat(in, &again) != 0 || !S_ISREG(again.st_mode))
+        fail(3, "%s changed while it was read: grade it again", shown);
+    char to[8192];
+    snprintf(to, sizeof to, "%s/%s", work, rel);
+    if (copy_fd(in, to, MAX_SOURCE_BYTES) != 0)
+        fail(3, "%s could not be read whole (at most %d MiB)", shown, MAX_SOURCE_BYTES >> 20);
+    close(in);
+    close(dir);
+}
+
+static void copy_trusted(const char *src, const char *dest)
+{
+    const int in = open(src, O_RDONLY | O_CLOEXEC);
+    if (in < 0)
+        fail(2, "cannot read %s: %s", src, strerror(errno));
+    char to[8192];
+    snprintf(to, sizeof to, "%s/%s", work, dest);
+    if (copy_fd(in, to, 1LL << 30) != 0)
+        fail(2, "cannot copy %s", src);
+    close(in);
+}
+
+/* Graded as root, the sandbox's own uid must read (and run) the grader's tools it is shown:
+ * others get read, and run where the owner may run (a umask of 077, a wheel's 0744). */
+static int let_others_read(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag, (void)ftw;
+    if (S_ISLNK(st->st_mode))
+        return 0;
+    mode_t m = st->st_mode & 07777;
+    const mode_t want = m | S_IROTH | ((S_ISDIR(st->st_mode) || (m & S_IXUSR)) ? S_IXOTH : 0);
+    if (want != m)
+        chmod(path, want);
+    return 0;
+}
+
+/* Give the work folder to the sandbox's uid (the grader runs as root). */
+static int chown_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    extern uid_t give_to;
+    return lchown(path, give_to, give_to);
+}
+uid_t give_to;
+
+static void on_signal(int sig)
+{
+    stop_sig = sig;
+    if (child > 0) {
+        kill(-child, SIGKILL);
+        kill(child, SIGKILL);
+    }
+}
+
+/* A path as the sandbox binds it: resolved (kept for the program's life), or as given when it
+ * does not exist here. */
+static const char *real_or_same(const char *path)
+{
+    char *real = realpath(path, NULL);
+    return real ? real : path;
+}
+
+static int says_out_of_memory(const char *text)
+{
+    static const char *const words[] = {"out of memory", "memory exhausted", "bad_alloc",
+                                        "Cannot allocate memory", "cannot allocate memory"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strstr(text, words[i]))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    sandbox_policy p;
+    sandbox_compile_inputs given = {.what = "compile",
+                                    .cpu_seconds = SANDBOX_COMPILE_CPU_SECONDS,
+                                    .tasks = SANDBOX_COMPILE_TASKS,
+                                    .mem_mib = SANDBOX_COMPILE_MEM_MIB,
+                                    .file_mib = SANDBOX_COMPILE_FILE_MIB};
+    const char *student_tree = NULL, *student_rel = NULL;
+    const char *copies[64][2], *gets[16][2], *envs[32];
+    int n_copies = 0, n_gets = 0, n_envs = 0;
+    double wall = 600;
+    if (argc == 2 && !strcmp(argv[1], "--probe")) {
+        printf("%s\n", sandbox_kind_name(sandbox_available()));
+        return 0;
+    }
+    int i = 1;
+    for (; i < argc && strcmp(argv[i], "--"); i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--no-proc")) {
+            given.no_proc = 1;
+            continue;
+        }
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *v2 = i + 2 < argc ? argv[i + 2] : NULL;
+        if (!v)
+            fail(2, "sandbox-run: %s needs a value", a);
+        if (!strcmp(a, "--work")) work = v, i++;
+        else if (!strcmp(a, "--what")) given.what = v, i++;
+        else if (!strcmp(a, "--student") && v2) student_tree = v, student_rel = v2, i += 2;
+        else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
+        else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
+        else if (!strcmp(a, "--visible") && given.n_shown < 16)
+            given.shown[given.n_shown++] = real_or_same(v), i++;
+        else if (!strcmp(a, "--writable")) {
+            if (given.n_writable < SANDBOX_MAX_PATHS)
+                given.writable[given.n_writable++] = real_or_same(v);
+            i++;
+        }
+        else if (!strcmp(a, "--hide")) {
+            if (given.n_hidden == SANDBOX_MAX_RESOLVED)
+                fail(2, "sandbox-run: at most %d --hide folders", SANDBOX_MAX_RESOLVED);
+            given.hidden[given.n_hidden++] = v, i++;
+        }
+        else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
+        else if (!strcmp(a, "--wall")) wall = atof(v), i++;
+        else if (!strcmp(a, "--cpu")) given.cpu_seconds = atol(v), i++;
+        else if (!strcmp(a, "--mem")) given.mem_mib = atoll(v), i++;
+        else if (!strcmp(a, "--file-mib")) given.file_mib = atoll(v), i++;
+        else if (!strcmp(a, "--tasks")) given.tasks = atol(v), i++;
+        else fail(2, "sandbox-run: unknown option %s", a);
+    }
+    if (!work || i + 1 >= argc)
+        fail(2, "usage: sandbox-run --work DIR [options] -- COMMAND ARGS...");
+    char **cmd = argv + i + 1;
+
+    /* A fresh work folder, its scratch folder, and the inputs. */
+    struct stat st;
+    if (lstat(work, &st) == 0 && remove_tree(work) != 0)
+        fail(2, "cannot empty %s: %s", work, strerror(errno));
+    make_parents(work);
+    if (mkdir(work, 0755) != 0)
+        fail(2, "cannot make %s: %s", work, strerror(errno));
+    char *abs_work = realpath(work, NULL);
+    if (!abs_work)
+        fail(2, "cannot find %s", work);
+    work = abs_work;
+    atexit(remove_work);
+    char scratch[8192];
+    snprintf(scratch, sizeof scratch, "%s/.tmp", work);
+    if (mkdir(scratch, 0700) != 0)
+        fail(2, "cannot make %s", scratch);
+    if (student_tree)
+        copy_student(student_tree, student_rel);
+    for (int c = 0; c < n_copies; c++)
+        copy_trusted(copies[c][0], copies[c][1]);
+    given.work = work;
+    given.scratch = scratch;
+    sandbox_compile_policy(&p, &given);
+    if (getuid() == 0) {
+        for (int v = 0; v < given.n_shown; v++)
+            nftw(given.shown[v], let_others_read, 16, FTW_PHYS);
+        p.uid = give_to = sandbox_uid();
+        if (nftw(work, chown_one, 16, FTW_PHYS) != 0)
+            fail(2, "cannot give %s to the sandbox's user: %s", work, strerror(errno));
+    }
+
+    int out[2];
+    if (pipe2(out, O_CLOEXEC) != 0)
+        fail(2, "cannot make a pipe");
+    struct sigaction sa = {0};
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    const sandbox_kind kind = sandbox_available();
+    fflush(NULL);
+    child = fork();
+    if (child < 0)
+        fail(2, "cannot start the compile: %s", strerror(errno));
+    if (child == 0) {
+        const int null_fd = open("/dev/null", O_RDONLY);
+        dup2(null_fd, 0);
+        dup2(out[1], 1);
+        dup2(out[1], 2);
+        closefrom(3);
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL), signal(SIGPIPE, SIG_DFL);
+        sandbox_enter(&p);
+        static char env_store[8][4200];
+        char *envp[48];
+        int ne = 0;
+        const char *cuda = getenv("CUDA_HOME");
+        snprintf(env_store[0], sizeof env_store[0], "PATH=%s%s/usr/local/bin:/usr/bin:/bin",
+                 cuda ? cuda : "", cuda ? "/bin:" : "");
+        snprintf(env_store[1], sizeof env_store[1], "HOME=%s", sandbox_tmp(&p));
+        snprintf(env_store[2], sizeof env_store[2], "TMPDIR=%s", sandbox_tmp(&p));
+        envp[ne++] = env_store[0], envp[ne++] = env_store[1], envp[ne++] = env_store[2];
+        envp[ne++] = (char *)"LC_ALL=C";
+        if (cuda) {
+            snprintf(env_store[3], sizeof env_store[3], "CUDA_HOME=%s", cuda);
+            envp[ne++] = env_store[3];
+        }
+        for (int e = 0; e < n_envs; e++)
+            envp[ne++] = (char *)envs[e];
+        envp[ne] = NULL;
+        execvpe(cmd[0], cmd, envp);
+        fprintf(stderr, "error: cannot run %s: %s\n", cmd[0], strerror(errno));
+        _exit(127);
+    }
+    close(out[1]);
+    /* Relay the output, made safe and capped, and watch the clock. */
+    const double start = (double)time(NULL);
+    static char seen[OUTPUT_CAP + 1];
+    size_t kept = 0;
+    long long dropped = 0;
+    int timed_out = 0;
+    for (;;) {
+        struct pollfd pf = {out[0], POLLIN, 0};
+        const double left = wall - ((double)time(NULL) - start);
+        if (left <= 0) {
+            timed_out = 1;
+            kill(-child, SIGKILL);
+            kill(child, SIGKILL);
+            break;
+        }
+        const int r = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) {
+            if (stop_sig)
+                break;
+            continue;
+        }
+        if (r <= 0)
+            continue;
+        char buf[4096];
+        const ssize_t n = read(out[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        const size_t take = kept + (size_t)n > OUTPUT_CAP ? OUTPUT_CAP - kept : (size_t)n;
+        memcpy(seen + kept, buf, take);
+        kept += take;
+        dropped += n - (ssize_t)take;
+    }
+    seen[kept] = 0;
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        ;
+    if (stop_sig) {
+        kill(-child, SIGKILL);
+        signal(stop_sig, SIG_DFL);
+        raise(stop_sig);
+        _exit(128 + stop_sig);
+    }
+    text_put_n(stderr, seen, kept, TEXT_KEEP_NEWLINES); /* the compiler quotes the student */
+    if (dropped)
+        fprintf(stderr, "\n[%lld more bytes of the compiler's output were not kept]\n", dropped);
+    const char *what = p.what;
+    if (timed_out)
+        fail(1, "the %s ran longer than %.0f s and was stopped (an #include of a device or a pipe that "
+                "never ends, such as /dev/tty, or code that takes the compiler that long?)", what, wall);
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        if (sig == SIGXCPU)
+            fail(1, "the %s used more than %ld s of CPU time and was stopped (templates or constant "
+                    "expressions that never finish?)", what, p.cpu_seconds);
+        if (sig == SIGXFSZ)
+            fail(1, "the %s wrote a file larger than %lld MiB and was stopped (a huge table or "
+                    "an #include/.incbin of something that large?)", what, given.file_mib);
+        if (sig == SIGKILL)
+            fail(1, "the %s was killed (the machine ran out of memory?)", what);
+        fail(1, "the %s crashed (%s)", what, strsignal(sig));
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
+        fail(2, "the %s could not be isolated here (%s): this is the grader's or the machine's "
+                "problem, not your code's; run make doctor", what, sandbox_kind_name(kind));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (says_out_of_memory(seen))
+            fail(1, "the %s ran out of its %lld MiB of memory (an #include of a device file such "
+                    "as /dev/zero, or a table too large to compile?)", what, given.mem_mib);
+        return 1;
+    }
+    for (int g = 0; g < n_gets; g++) {
+        char from[8192], tmp[8192];
+        snprintf(from, sizeof from, "%s/%s", work, gets[g][0]);
+        const int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
+            fail(1, "the %s made no regular file %s", what, gets[g][0]);
+        snprintf(tmp, sizeof tmp, "%s.tmp%d", gets[g][1], (int)getpid());
+        if (copy_fd(in, tmp, given.file_mib << 20) != 0 || rename(tmp, gets[g][1]) != 0) {
+            unlink(tmp);
+            fail(1, "%s is larger than %lld MiB", gets[g][0], given.file_mib);
+        }
+        close(in);
+    }
+    return 0;
+}

@@ -27,6 +27,9 @@
 # Instructors
 #   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
 #   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
+#   make bench-grading         how long grading takes, lab by lab: correctness, speed, WHERE,
+#                              warm make grade of the solutions and skeletons (GPU; RUNS=3,
+#                              BATCH=4: grade-batch's students per hour; tests/gpu/bench-grading.sh)
 #   make profiles              each lab's timed problem, memory and predicted grading time on
 #                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
@@ -514,7 +517,7 @@ GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(E
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench test clean toolkit help doctor profile explain sanitize grader-pieces
+.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize grader-pieces
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -571,6 +574,10 @@ where_cmd = $(MAKE) -s --no-print-directory -j$$(nproc 2>/dev/null || echo 2) wh
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
+
+# make bench-grading: the time grading takes, per lab and whole (tests/gpu/bench-grading.sh).
+bench-grading:
+	@OUT=$(BUILD)/bench-grading BUILD=$(BUILD) tests/gpu/bench-grading.sh
 
 # make bench: per lab, the skeleton (or STUDENT's file), every ladder rung in
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.

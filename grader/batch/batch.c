@@ -28,8 +28,11 @@
  * Workers. One per GPU (GPUS=all: every GPU nvidia-smi lists, each worker with its own
  * CUDA_VISIBLE_DEVICES, its own tree and GRADE_DIR), or JOBS=n without GPUS (the emulator:
  * one GPU is never shared by two students being timed). Workers grade side by side. Each
- * grade runs in a process group of its own under a keeper process that kills the group when
- * the batch dies (a parent-death signal), so a killed batch leaves no grading behind. */
+ * student is prepared first (its tree and objects built on the CPUs: the preparer) and then
+ * graded (the keeper), in the order grader/batch/schedule.h decides: one grade per GPU at a
+ * time, the next student prepared beside it. Each grade runs in a process group of its own
+ * under a keeper process that kills the group when the batch dies (a parent-death signal), so
+ * a killed batch leaves no grading behind. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +61,7 @@
 #include "../decide/score.h"
 #include "../run/stop.h"
 #include "../report/exports.h"
+#include "schedule.h"
 
 #define FILE_CAP (1 << 20)          /* largest lab file accepted, bytes */
 #define MAX_ENTRIES 10000           /* files and folders walked in one submission */
@@ -895,7 +899,86 @@ static void write_exports(const char *dir, const grade_row *row, const jv *resul
 /* ------------------------------------------------------------------------------------------ */
 /* Grading one student (in a keeper process of its own)                                        */
 
-/* The keeper: build the tree, run grade.sh in its own process group with generated paths
+/* The student's copy: OUT/work/<id>/tree, holding the lab files of the submission only. */
+static void write_tree(const student *s, const char *work, const char *tree)
+{
+    char path[PATH_MAX * 2];
+    rm_tree(work);
+    mkdirs(tree);
+    for (int k = 0; k < n_all_labs; k++) {
+        lab_student_file(tree, all_labs[k], path, sizeof path);
+        *strrchr(path, '/') = 0;
+        mkdirs(path);
+        path[strlen(path)] = '/';
+        write_whole(path, s->file[k], s->size[k]);
+    }
+}
+
+/* The preparer (schedule.h's PREPARE, on the CPUs beside another student's grading): the
+ * student's tree, and make's `runners` for it: its objects compiled and vetted in the compile
+ * sandbox, as grade.sh's build step would, which then finds them built; on a GPU, the CPU
+ * emulator's copy too, which the WHERE line needs. No student code runs here. Its make runs at
+ * a lower priority than the grading beside it, which times with a host clock. What it printed
+ * is in OUT/work/<id>/prepare.log; a build that failed is graded as such by grade.sh (which
+ * builds again and says why). Never returns. */
+static void preparer(const student *s)
+{
+    stop_on_signals(800, NULL);
+    char work[PATH_MAX], tree[PATH_MAX + 8], log[PATH_MAX + 16];
+    snprintf(work, sizeof work, "%s/work/%s", B.out, s->id);
+    snprintf(tree, sizeof tree, "%s/tree", work);
+    write_tree(s, work, tree);
+    snprintf(log, sizeof log, "%s/prepare.log", work);
+    char a_student[PATH_MAX + 16], a_lab[1100], a_build[PATH_MAX], a_jobs[32];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_lab, sizeof a_lab, "BATCH_LABS=%s", B.labs_arg);
+    for (char *p = a_lab; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(a_jobs, sizeof a_jobs, "-j%ld", cpus > 1 ? cpus : 1);
+    const int passes = S.emu ? 1 : 2; /* on a GPU: its objects, then the emulator's for WHERE */
+    for (int pass = 0; pass < passes; pass++) {
+        char *argv[12] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
+                          a_jobs, "-k", "batch-prepare", a_student, a_lab};
+        int argc = 8;
+        if (S.emu || pass == 1)
+            argv[argc++] = "EMU=1";
+        if (S.build) {
+            snprintf(a_build, sizeof a_build, "BUILD=%s", S.build);
+            argv[argc++] = a_build;
+        }
+        argv[argc] = NULL;
+        pid_t pid = stop_fork(SIGTERM);
+        if (pid < 0)
+            _exit(2);
+        if (pid == 0) {
+            const int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            const int null = open("/dev/null", O_RDONLY);
+            dup2(null, 0);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            unsetenv("MAKEFLAGS");
+            unsetenv("MFLAGS");
+            unsetenv("MAKELEVEL");
+            unsetenv("GNUMAKEFLAGS");
+            unsetenv("MAKEOVERRIDES");
+            if (nice(10) == -1 && errno) { /* (a lower priority only; nothing depends on it) */
+            }
+            execvp(argv[0], argv);
+            _exit(127);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        stop_forget(pid);
+    }
+    _exit(0);
+}
+
+/* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
+ * wrote (written here if it is not there), in its own process group with generated paths
  * only, keep its report (capped), and write the exports and the record. Never returns. It
  * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
  * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
@@ -909,17 +992,12 @@ static void keeper(const student *s, const char *gpu)
     snprintf(tree, sizeof tree, "%s/tree", work);
     snprintf(gdir, sizeof gdir, "%s/grade", work);
     student_dir(s, sdir, sizeof sdir);
-    rm_tree(work);
-    mkdirs(tree);
+    struct stat st;
+    if (stat(tree, &st) || !S_ISDIR(st.st_mode))
+        write_tree(s, work, tree);
+    rm_tree(gdir);
     mkdirs(gdir);
     mkdirs(sdir);
-    for (int k = 0; k < n_all_labs; k++) {
-        lab_student_file(tree, all_labs[k], path, sizeof path);
-        *strrchr(path, '/') = 0;
-        mkdirs(path);
-        path[strlen(path)] = '/';
-        write_whole(path, s->file[k], s->size[k]);
-    }
 
     char a_student[PATH_MAX + 16], a_grade[PATH_MAX + 16], a_seed[64], a_lab[1100], a_build[PATH_MAX];
     snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
@@ -1047,8 +1125,13 @@ static void keeper(const student *s, const char *gpu)
     const char *objs = jv_str(jv_get(results, "student_objects"), "");
     const size_t bl = strlen(built), ol = strlen(objs);
     if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
-        strcmp(objs + ol - 3, "/..") != 0)
+        strcmp(objs + ol - 3, "/..") != 0) {
         rm_tree(objs);
+        if (!strncmp(objs + bl, "/gpu/", 5)) { /* the emulator's copy the preparer built */
+            snprintf(path, sizeof path, "%s/emu/%s", built, objs + bl + 5);
+            rm_tree(path);
+        }
+    }
     jv_free(results);
     _exit(0);
 }
@@ -1072,7 +1155,7 @@ static void print_outcome(int done, int total, const student *s, const grade_row
 
 /* Build what every student shares once, before any worker starts (workers then only build
  * their own objects). Runs make with fixed arguments only. */
-static void prebuild(void)
+static void prebuild_pass(int emu)
 {
     char labs[1200];
     snprintf(labs, sizeof labs, "BATCH_LABS=%s", B.labs_arg);
@@ -1082,8 +1165,8 @@ static void prebuild(void)
     char a_build[PATH_MAX];
     char *argv[8] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
                      "batch-prebuild", labs};
-    int argc = 6;
-    if (S.emu)
+    int argc = 5;
+    if (emu)
         argv[argc++] = "EMU=1";
     if (S.build) {
         snprintf(a_build, sizeof a_build, "BUILD=%s", S.build);
@@ -1107,10 +1190,22 @@ static void prebuild(void)
         die("building the grader failed (see above); nothing was graded");
 }
 
-typedef struct slot {
-    pid_t pid;      /* keeper running, or 0 */
-    int student;    /* its index into the list */
-} slot;
+/* Build what every student shares once, before any worker starts (workers then only build
+ * their own objects): on a GPU, the CPU emulator's shared pieces too (the WHERE line's), so
+ * that no two students' makes write them at once. Runs make with fixed arguments only. */
+static void prebuild(void)
+{
+    prebuild_pass(S.emu);
+    if (!S.emu && system("nvidia-smi -L 2>/dev/null | grep -q '^GPU'") == 0)
+        prebuild_pass(1);
+}
+
+/* A process the batch started: a student's preparer or keeper. */
+typedef struct running_stage {
+    pid_t pid;   /* 0: free entry */
+    int student; /* index into the queue */
+    int grade;   /* 1: the keeper (grading), 0: the preparer */
+} running_stage;
 
 static int grade_all(student *list, int n)
 {
@@ -1145,34 +1240,50 @@ static int grade_all(student *list, int n)
     if (nq == 0)
         return 0;
     prebuild();
-    const int parallel = B.workers; /* make grade runs side by side safely (own folders, locks) */
-    slot slots[MAX_WORKERS] = {{0, 0}};
-    int next = 0, running = 0, failed = 0;
-    while (next < nq || running) {
-        for (int w = 0; w < parallel && next < nq; w++) {
-            if (slots[w].pid)
-                continue;
+    /* One grade per GPU slot at a time (schedule.h); one preparer at a time, each with make -j
+     * over the CPUs, up to one student ready per GPU beyond those grading. */
+    sched plan;
+    if (sched_init(&plan, nq, B.workers, 1, B.workers + 1))
+        die("out of memory");
+    running_stage run[MAX_WORKERS + 2];
+    memset(run, 0, sizeof run);
+    int failed = 0;
+    for (;;) {
+        sched_action a;
+        while ((a = sched_next(&plan)).kind == SCHED_PREPARE || a.kind == SCHED_GRADE) {
             fflush(stdout);
             pid_t pid = stop_fork(SIGTERM);
             if (pid < 0)
                 die("fork: %s", strerror(errno));
-            if (pid == 0)
-                keeper(&list[queue[next]], B.gpu[w]);
-            slots[w].pid = pid;
-            slots[w].student = queue[next++];
-            running++;
+            if (pid == 0) {
+                if (a.kind == SCHED_PREPARE)
+                    preparer(&list[queue[a.student]]);
+                keeper(&list[queue[a.student]], B.gpu[a.gpu]);
+            }
+            int k = 0;
+            while (k < (int)(sizeof run / sizeof run[0]) && run[k].pid)
+                k++;
+            if (k == (int)(sizeof run / sizeof run[0]))
+                die("more stages running than the schedule allows");
+            run[k] = (running_stage){pid, a.student, a.kind == SCHED_GRADE};
         }
+        if (a.kind == SCHED_DONE)
+            break;
         int status;
-        pid_t pid = wait(&status); /* a keeper, or an orphan adopted here (stop.h): skipped */
+        pid_t pid = wait(&status); /* a stage, or an orphan adopted here (stop.h): skipped */
         if (pid < 0)
             die("wait: %s", strerror(errno));
-        for (int w = 0; w < parallel; w++) {
-            if (slots[w].pid != pid)
+        for (int k = 0; k < (int)(sizeof run / sizeof run[0]); k++) {
+            if (run[k].pid != pid)
                 continue;
-            slots[w].pid = 0;
+            run[k].pid = 0;
             stop_forget(pid);
-            running--;
-            student *s = &list[slots[w].student];
+            if (!run[k].grade) {
+                sched_prepared(&plan, run[k].student);
+                continue;
+            }
+            sched_graded(&plan, run[k].student);
+            student *s = &list[queue[run[k].student]];
             grade_row row;
             if (read_record(s, &row) == 0) {
                 print_outcome(++done, mine, s, &row, "");
@@ -1191,6 +1302,7 @@ static int grade_all(student *list, int n)
             }
         }
     }
+    sched_free(&plan);
     free(queue);
     return failed;
 }

@@ -9,7 +9,7 @@
 
 BATCH      := $(BUILD)/host/grade-batch
 BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/report/exports.o \
-              $(BUILD)/host/common/json_read.o
+              $(BUILD)/host/grader/batch/schedule.o $(BUILD)/host/common/json_read.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
 JOBS       ?=
@@ -18,7 +18,7 @@ KIT        ?= $(BUILD)/gradescope
 
 # Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
 $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
-$(BATCH_OBJS): grader/report/exports.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
+$(BATCH_OBJS): grader/report/exports.h grader/batch/schedule.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@
@@ -38,6 +38,15 @@ batch-prebuild: $(DRIVER) $(BATCH) $(BATCH_LABS:%=$(LABB)/%/harness) \
                 $(BATCH_LABS:%=$(LABB)/%/reference.so) $(WORKER)
 ifeq ($(MODE),emu)
 batch-prebuild: $(EMU_REWRITE) $(EMU_LIB)
+endif
+
+# One student's own objects (STUDENT=its tree), built by grade-batch's preparer beside another
+# student's grading (grader/batch/schedule.h): every selected lab's runner, and under EMU=1 what
+# the WHERE line adds; the shared pieces are batch-prebuild's.
+.PHONY: batch-prepare
+batch-prepare: $(BATCH_LABS:%=runner-%)
+ifeq ($(MODE),emu)
+batch-prepare: $(EMU_REWRITE) $(EMU_LIB)
 endif
 
 ifdef STUDENT_KIT

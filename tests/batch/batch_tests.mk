@@ -1,6 +1,7 @@
 # tests/batch/batch_tests.mk - tests of batch grading (included by tests/tests.mk).
 #
-#   test-batch-unit   CUnit: the JSON reader, gradebook CSV and rows, config validation
+#   test-batch-unit   CUnit: the JSON reader, gradebook CSV and rows, config validation, the
+#                     batch's schedule (one grade per GPU at a time, prepares beside it)
 #   test-batch        the unit tests, then tests/batch/test_batch.py under the CPU emulator,
 #                     lab 01: hostile folder names, symlinks refused, a student forging the
 #                     grader's lines (shown as escapes everywhere), CSV/JSONL/JUnit/Gradescope
@@ -10,6 +11,7 @@
 .PHONY: test-batch test-batch-unit
 
 $(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/report/exports.o \
+                           $(BUILD)/host/grader/batch/schedule.o \
                            $(BUILD)/host/common/json_read.o $(BUILD)/host/labs_registry.o \
                            $(HOST_OBJS) $(TABLE_OBJS) | cunit
 	@mkdir -p $(@D)

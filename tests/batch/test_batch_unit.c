@@ -9,6 +9,7 @@
 
 #include "../../common/json_read.h"
 #include "../../grader/report/exports.h"
+#include "../../grader/batch/schedule.h"
 #include "../../grader/plan/config.h"
 
 /* ---- JSON reader ------------------------------------------------------------------------- */
@@ -412,6 +413,118 @@ static void test_config_validation(void)
     remove(path);
 }
 
+/* ---- the batch's schedule ---------------------------------------------------------------- */
+
+/* Runs a whole batch through the schedule, ending one running stage at a time in an order
+ * drawn from `seed`, and keeps its own account of what runs where (from the actions alone):
+ * no GPU slot ever holds two grades, every student is prepared once, then graded once, and
+ * never graded before its prepare ended. Returns how many times a prepare ran while a grade
+ * ran (the overlap the schedule exists for). */
+static int run_schedule(int n, int gpus, int prep_slots, int ahead, unsigned seed)
+{
+    sched s;
+    CU_ASSERT_EQUAL_FATAL(sched_init(&s, n, gpus, prep_slots, ahead), 0);
+    int *prepared = calloc((size_t)n + 1, sizeof *prepared);
+    int *graded = calloc((size_t)n + 1, sizeof *graded);
+    int on_gpu[SCHED_MAX_GPUS];
+    for (int g = 0; g < SCHED_MAX_GPUS; g++)
+        on_gpu[g] = -1;
+    /* running stages: student * 2 + (1 for a grade) */
+    int *running = calloc((size_t)2 * n + 2, sizeof *running), nrun = 0;
+    int overlap = 0, steps = 0;
+    for (;;) {
+        sched_action a;
+        while ((a = sched_next(&s)).kind == SCHED_PREPARE || a.kind == SCHED_GRADE) {
+            if (a.kind == SCHED_PREPARE) {
+                CU_ASSERT_EQUAL(prepared[a.student], 0);
+                prepared[a.student] = 1; /* started */
+                running[nrun++] = a.student * 2;
+            } else {
+                CU_ASSERT(a.gpu >= 0 && a.gpu < gpus);
+                /* the rule: nobody else's grade on this GPU */
+                CU_ASSERT_EQUAL(on_gpu[a.gpu], -1);
+                CU_ASSERT_EQUAL(prepared[a.student], 2); /* its prepare has ended */
+                CU_ASSERT_EQUAL(graded[a.student], 0);
+                graded[a.student] = 1;
+                on_gpu[a.gpu] = a.student;
+                running[nrun++] = a.student * 2 + 1;
+            }
+        }
+        if (a.kind == SCHED_DONE)
+            break;
+        CU_ASSERT_FATAL(nrun > 0); /* WAIT with nothing running would hang the batch */
+        int grades = 0, prepares = 0;
+        for (int i = 0; i < nrun; i++)
+            running[i] & 1 ? grades++ : prepares++;
+        overlap += grades > 0 && prepares > 0;
+        seed = seed * 1103515245u + 12345u;
+        const int k = (int)((seed >> 8) % (unsigned)nrun);
+        const int who = running[k] / 2, grade = running[k] & 1;
+        running[k] = running[--nrun];
+        if (grade) {
+            for (int g = 0; g < gpus; g++)
+                if (on_gpu[g] == who)
+                    on_gpu[g] = -1;
+            graded[who] = 2;
+            sched_graded(&s, who);
+        } else {
+            prepared[who] = 2;
+            sched_prepared(&s, who);
+        }
+        CU_ASSERT_FATAL(++steps < 10 * n + 10);
+    }
+    for (int i = 0; i < n; i++) {
+        CU_ASSERT_EQUAL(prepared[i], 2);
+        CU_ASSERT_EQUAL(graded[i], 2);
+    }
+    CU_ASSERT_EQUAL(nrun, 0);
+    free(prepared);
+    free(graded);
+    free(running);
+    sched_free(&s);
+    return overlap;
+}
+
+static void test_schedule_one_grade_per_gpu(void)
+{
+    for (unsigned seed = 1; seed <= 200; seed++) {
+        run_schedule(1 + (int)(seed % 23), 1 + (int)(seed % 4), 1 + (int)(seed % 3),
+                     1 + (int)(seed % 5), seed);
+    }
+    run_schedule(0, 1, 1, 1, 7); /* an empty queue is done at once */
+}
+
+static void test_schedule_overlaps(void)
+{
+    /* One GPU, ten students: the next student is built while the GPU grades this one. */
+    int overlap = 0;
+    for (unsigned seed = 1; seed <= 20; seed++)
+        overlap += run_schedule(10, 1, 1, 2, seed) > 0;
+    CU_ASSERT_EQUAL(overlap, 20);
+    /* Nothing runs ahead of the GPUs past `ahead` students. */
+    sched s;
+    CU_ASSERT_EQUAL_FATAL(sched_init(&s, 10, 1, 4, 2), 0);
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_PREPARE);
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_PREPARE);
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_WAIT);
+    sched_prepared(&s, 1); /* out of order: the first prepared student is graded first */
+    sched_action a = sched_next(&s);
+    CU_ASSERT_EQUAL(a.kind, SCHED_GRADE);
+    CU_ASSERT_EQUAL(a.student, 1);
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_PREPARE); /* student 2, one place freed */
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_WAIT);
+    sched_prepared(&s, 0);
+    CU_ASSERT_EQUAL(sched_next(&s).kind, SCHED_WAIT); /* the one GPU is busy: 0 waits */
+    sched_graded(&s, 1);
+    a = sched_next(&s);
+    CU_ASSERT_EQUAL(a.kind, SCHED_GRADE);
+    CU_ASSERT_EQUAL(a.student, 0);
+    CU_ASSERT_EQUAL(a.gpu, 0);
+    sched_free(&s);
+    CU_ASSERT_EQUAL(sched_init(&s, 3, 0, 1, 1), -1);
+    CU_ASSERT_EQUAL(sched_init(&s, 3, SCHED_MAX_GPUS + 1, 1, 1), -1);
+}
+
 int main(void)
 {
     CU_TestInfo json_tests[] = {
@@ -433,8 +546,14 @@ int main(void)
         {"every value validated, one line naming it", test_config_validation},
         CU_TEST_INFO_NULL,
     };
+    CU_TestInfo schedule_tests[] = {
+        {"one grade per GPU at a time, in every completion order", test_schedule_one_grade_per_gpu},
+        {"the next students are prepared while a GPU grades", test_schedule_overlaps},
+        CU_TEST_INFO_NULL,
+    };
     CU_SuiteInfo suites[] = {
         {"json_read", NULL, NULL, NULL, NULL, json_tests},
+        {"schedule", NULL, NULL, NULL, NULL, schedule_tests},
         {"gradebook", NULL, NULL, NULL, NULL, book_tests},
         {"config", NULL, NULL, NULL, NULL, config_tests},
         CU_SUITE_INFO_NULL,

@@ -9,10 +9,10 @@ cd "$(dirname "$0")/../.."
 # lab-grader-% and student-src-NAME (grade, through grader/build/build_labs.sh), bench-steps-% (bench), profile-lab-%,
 # explain-lab-% and sanitize-lab-% (profile, explain, sanitize), toolkit (every
 # CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions and emu-grade-labs
-# (test-emu), test-batch-unit (test-batch), batch-prebuild (grade-batch), emu-planted-gpu
+# (test-emu), test-batch-unit (test-batch), batch-prebuild and batch-prepare (grade-batch), emu-planted-gpu
 # (tests/emu/planted/README.md: a GPU run by hand)
 steps=" all runners runner-% grader-pieces lab-grader-% \$(STUDENT_SRC_CHECKS) bench-steps-% profile-lab-% explain-lab-% sanitize-lab-% toolkit cunit emu-runners
-        emu-grade-solutions emu-grade-labs test-batch-unit batch-prebuild emu-planted-gpu "
+        emu-grade-solutions emu-grade-labs test-batch-unit batch-prebuild batch-prepare emu-planted-gpu "
 steps=" $(echo $steps) "
 help=$(${MAKE:-make} --no-print-directory help)
 verbs=$(cat Makefile tests/*.mk tests/*/*.mk grader/*/*.mk slides/*.mk 2>/dev/null |

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# bench-grading.sh - how long grading takes, lab by lab: the figures to hold before and after a
+# change to the grader (make bench-grading; GPU only).
+#
+#   tests/gpu/bench-grading.sh            warm make grade of the solutions (RUNS times, default
+#                                         1) and of the skeletons, then the table
+#   BATCH=N tests/gpu/bench-grading.sh    also make grade-batch of N students (copies of the
+#                                         solutions and the skeletons, alternating) on GPU 0:
+#                                         students per hour
+#   tests/gpu/bench-grading.sh --table results.json [...]   the table of runs already made
+#
+# Every run builds first (make all and the runners, not timed: "warm" is the state a student is
+# in from the second make grade on). Per lab the table gives the wall time of the correctness
+# checks and of the speed checks (each a sum of its checks' own times), the WHERE hint's, the
+# lab's whole time, and for a speed check the rounds it took, why it stopped and its ratio:
+# the self-check (the solutions graded as a student's) must stay within 0.98-1.02. A speed check
+# of a run made by a grader that records its stages also shows them: setup (inputs and
+# calibration), interleaved (student, reference and null call side by side), alone (the
+# reference with the student's process gone) and the ceiling.
+#
+# Output: $OUT (default build/bench-grading): the logs, each run's results.json, table.txt.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-build/bench-grading}
+GRADE_DIR_OF() { echo "${BUILD:-build}/grade"; }
+
+table() {
+    python3 - "$@" <<'EOF'
+import json, sys
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+def cell(x, fmt="%.1f"):
+    return "-" if x is None else fmt % x
+
+runs = []
+for arg in sys.argv[1:]:
+    label, _, path = arg.partition("=")
+    if not path:
+        label, path = arg, arg
+    runs.append((label, load(path)))
+
+for label, r in runs:
+    print("== %s (seed %s)" % (label, r.get("seed", "?")))
+    print("%-13s %7s %7s %7s %7s | %6s %9s %7s %6s %6s %6s %6s" %
+          ("lab", "correct", "speed", "where", "lab", "rounds", "stop", "ratio",
+           "setup", "inter", "alone", "ceil"))
+    tot = {"c": 0.0, "s": 0.0, "w": 0.0, "l": 0.0}
+    for lab in r.get("labs", []):
+        checks = lab.get("checks", [])
+        corr = sum(c.get("seconds", 0) for c in checks if c.get("kind") != "speed")
+        spd = sum(c.get("seconds", 0) for c in checks if c.get("kind") == "speed")
+        where = lab.get("where_seconds")
+        whole = lab.get("seconds")
+        tot["c"] += corr; tot["s"] += spd; tot["w"] += where or 0; tot["l"] += whole or 0
+        speeds = [c for c in checks if c.get("kind") == "speed"]
+        first = True
+        for c in speeds or [None]:
+            sp = (c or {}).get("speed") or {}
+            st = sp.get("stages") or {}
+            head = ("%-13s %7s %7s %7s %7s" % (lab.get("number", "") + " " + lab.get("lab", ""),
+                    cell(corr), cell(spd), cell(where), cell(whole))) if first else " " * 45
+            first = False
+            ratio = sp.get("ratio_median")
+            print("%s | %6s %9s %7s %6s %6s %6s %6s%s" % (
+                head, sp.get("rounds", "-"), st.get("stop", "-")[:9],
+                cell(ratio, "%.3f"), cell(st.get("setup_s")), cell(st.get("interleaved_s")),
+                cell(st.get("alone_s")), cell(st.get("ceiling_s")),
+                "  " + c.get("verdict", "") if c else ""))
+    print("%-13s %7.1f %7.1f %7.1f %7.1f" % ("all labs", tot["c"], tot["s"], tot["w"], tot["l"]))
+    print()
+EOF
+}
+
+if [ "${1:-}" = --table ]; then
+    shift
+    table "$@"
+    exit $?
+fi
+
+mkdir -p "$OUT"
+summary=$OUT/table.txt
+: >"$summary"
+jobs=$(nproc)
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit \
+    --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /' | tee -a "$summary"
+echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with changes)')" | tee -a "$summary"
+
+start=$(date +%s%N)
+if ! { make -j"$jobs" all && make -j"$jobs" runners STUDENT=solutions && make -j"$jobs" runners; } >"$OUT/build.log" 2>&1; then
+    tail -40 "$OUT/build.log"
+    exit 1
+fi
+echo "build (before the timed runs, not part of them): $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$summary"
+
+ms_of() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+args=()
+for who in solutions labs; do
+    n=1
+    [ "$who" = solutions ] && n=${RUNS:-1}
+    for i in $(seq "$n"); do
+        start=$(date +%s%N)
+        make --no-print-directory grade STUDENT=$who >"$OUT/grade-$who-$i.txt" 2>&1
+        status=$?
+        ms=$(ms_of "$start")
+        cp "$(GRADE_DIR_OF)/results.json" "$OUT/results-$who-$i.json"
+        printf 'make grade STUDENT=%s (warm), run %d: %d.%01d s, exit %d, %s\n' "$who" "$i" \
+            $((ms / 1000)) $(((ms % 1000) / 100)) "$status" \
+            "$(grep '^Score' "$OUT/grade-$who-$i.txt")" | tee -a "$summary"
+        args+=("$who run $i=$OUT/results-$who-$i.json")
+    done
+done
+
+if [ -n "${BATCH:-}" ]; then
+    subs=$OUT/batch/submissions
+    rm -rf "$OUT/batch"
+    for i in $(seq "$BATCH"); do
+        for d in labs/[0-9][0-9]-*/; do
+            d=${d%/}; lab=${d#labs/}; name=${lab#*-}
+            mkdir -p "$subs/student $i/$lab"
+            if [ $((i % 2)) = 1 ]; then src=solutions/$lab/$name.cu; else src=$d/$name.cu; fi
+            cp "$src" "$subs/student $i/$lab/$name.cu"
+        done
+    done
+    start=$(date +%s%N)
+    make --no-print-directory grade-batch SUBMISSIONS="$subs" OUT="$OUT/batch/out" GPUS=0 \
+        >"$OUT/batch.txt" 2>&1
+    status=$?
+    ms=$(ms_of "$start")
+    echo "make grade-batch GPUS=0, $BATCH students (half solutions, half skeletons): $((ms / 1000)) s, exit $status: $(( BATCH * 3600000 / (ms > 0 ? ms : 1) )) students per hour" | tee -a "$summary"
+fi
+
+echo | tee -a "$summary"
+table "${args[@]}" | tee -a "$summary"

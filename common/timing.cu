@@ -85,7 +85,8 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         *why = STOP_HARD_CAP;
         return 1;
     }
-    if (p->ratio_num < 0 || r->rounds < p->min_rounds)
+    const int early = p->threshold > 0 && r->rounds >= TIMING_EARLY_ROUNDS;
+    if (p->ratio_num < 0 || (r->rounds < p->min_rounds && !early))
         return 0;
     double *num = (double *)xmalloc(r->rounds * sizeof *num);
     double *den = (double *)xmalloc(r->rounds * sizeof *den);
@@ -105,6 +106,13 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
     stats_median_ci(num, r->rounds, &lo, &hi);
     free(num);
     free(den);
+    if (r->rounds < p->min_rounds) { /* only a FAIL certain by a factor of two stops here */
+        if (hi < TIMING_EARLY_BELOW * p->threshold) {
+            *why = STOP_CLEAR;
+            return 1;
+        }
+        return 0;
+    }
     const int straddles =
         p->threshold > 0 && stats_position(lo, hi, p->threshold) == RATIO_STRADDLES;
     if (straddles) /* keep measuring until the hard cap */

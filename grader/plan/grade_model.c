@@ -106,8 +106,11 @@ static double host_link_of(const device_info *d)
 static int phase_rounds(double ratio, double threshold, double round_s, grade_rounds mode)
 {
     const int clear = ratio < TIMING_CLEAR_BELOW * threshold || ratio > TIMING_CLEAR_ABOVE * threshold;
+    const int early = ratio < TIMING_EARLY_BELOW * threshold;
     int n;
-    if (clear)
+    if (early)
+        n = TIMING_EARLY_ROUNDS; /* STOP_CLEAR after a few rounds */
+    else if (clear)
         n = TIMING_CLEAR_ROUNDS * SPEED_MIN_ROUNDS; /* STOP_CLEAR, if not precise before */
     else
         n = mode == ROUNDS_AT_MOST ? SPEED_MAX_ROUNDS : SPEED_MIN_ROUNDS; /* precise, at best */

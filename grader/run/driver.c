@@ -559,38 +559,44 @@ static void json_device(json_writer *w, const record *greeted, const record *che
 /* The WHERE line of a lab: the place in the student's file that costs the most against the
  * lesson, from the CPU emulator's counts (make explain's --where: o->where_cmd, run by sh with
  * the lab's name as $1, prints it). Help, not grading: the whole run's hints share
- * o->where_budget seconds, and a hint that cannot be had says where to look instead. */
+ * o->where_budget seconds of waiting, and a hint that cannot be had says where to look
+ * instead.
+ *
+ * On a GPU the count is started when the lab's speed checks begin, beside them, at the lowest
+ * CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU sees none
+ * of it), since it takes as long as timing does; a speed check short of its mark then waits
+ * only for what is left of it, and a lab whose speed passed stops it unread. The waiting is
+ * what the budget counts. */
 static double where_spent;
 
-static void where_hint(const options *o, const lab_info *lab, const record *dev, char *line,
-                       size_t len)
-{
-    line[0] = 0;
-    if (!o->where_cmd)
-        return;
-    const double left = o->where_budget - where_spent;
-    if (left < 1) {
-        snprintf(line, len, "not counted this time (the run's %.0f s for these hints are spent): "
-                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
-        return;
-    }
+typedef struct where_job {
+    pid_t pid;       /* the count running, or 0 */
+    double started;  /* when */
     char out_path[1024], log_path[1024];
-    snprintf(out_path, sizeof out_path, "%s/%s.where.txt", o->logs, lab->name);
-    snprintf(log_path, sizeof log_path, "%s/%s.where.log", o->logs, lab->name);
-    const double start = wall_seconds();
+} where_job;
+
+static void where_start(const options *o, const lab_info *lab, const record *dev, int nice_it,
+                        where_job *j)
+{
+    memset(j, 0, sizeof *j);
+    snprintf(j->out_path, sizeof j->out_path, "%s/%s.where.txt", o->logs, lab->name);
+    snprintf(j->log_path, sizeof j->log_path, "%s/%s.where.log", o->logs, lab->name);
+    j->started = wall_seconds();
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
     if (pid < 0)
         return;
     if (pid == 0) {
-        const int in = open("/dev/null", O_RDONLY), out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                  err = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int in = open("/dev/null", O_RDONLY), out = open(j->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  err = open(j->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (in < 0 || out < 0 || err < 0)
             _exit(127);
         dup2(in, 0);
         dup2(out, 1);
         dup2(err, 2);
+        if (nice_it && nice(19) == -1) { /* (a lower priority only; nothing rests on it) */
+        }
         /* On a GPU the emulated device gets its SM count, so grids sized by it, and their
          * waves, are this GPU's (make explain's CUDA_EMU_SMS) */
         double sms = 0; /* the harness's greeting's, a number */
@@ -603,35 +609,66 @@ static void where_hint(const options *o, const lab_info *lab, const record *dev,
         execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
         _exit(127);
     }
+    j->pid = pid;
+}
+
+/* A count started beside the speed checks and not wanted (the lab's speed passed): stopped. */
+static void where_drop(where_job *j)
+{
+    if (j->pid <= 0)
+        return;
+    kill(-j->pid, SIGKILL);
+    waitpid(j->pid, NULL, 0);
+    stop_forget(j->pid);
+    j->pid = 0;
+}
+
+/* Wait for the count (within what is left of the budget) and read its line. 1 if the job had
+ * been ended from outside (a harness restart sweeps every child), so that it can be run again. */
+static int where_finish(const options *o, const lab_info *lab, where_job *j, char *line,
+                        size_t len)
+{
+    line[0] = 0;
+    if (j->pid <= 0)
+        return 1;
+    const double start = wall_seconds(), left = o->where_budget - where_spent;
     int status = 0, done = 0;
     while (!done) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) {
-            done = r == pid;
+        const pid_t r = waitpid(j->pid, &status, WNOHANG);
+        if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
+            stop_forget(j->pid);
+            j->pid = 0;
+            return 1;
+        }
+        if (r == j->pid || (r < 0 && errno != EINTR)) {
+            done = r == j->pid;
             break;
         }
         if (wall_seconds() - start > left)
             break;
-        const struct timespec nap = {0, 50 * 1000 * 1000};
+        const struct timespec nap = {0, 20 * 1000 * 1000};
         nanosleep(&nap, NULL);
     }
     if (!done) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
+        kill(-j->pid, SIGKILL);
+        waitpid(j->pid, &status, 0);
     }
-    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    stop_forget(j->pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    j->pid = 0;
     where_spent += wall_seconds() - start;
+    if (done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        return 1; /* not our doing */
     if (!done) {
         snprintf(line, len, "not counted in time (the run's %.0f s for these hints ran out): "
                  "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
-        return;
+        return 0;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
-                 "explain LAB=%s says it too", log_path, lab->number);
-        return;
+                 "explain LAB=%s says it too", j->log_path, lab->number);
+        return 0;
     }
-    FILE *f = fopen(out_path, "r");
+    FILE *f = fopen(j->out_path, "r");
     if (f && fgets(line, (int)len, f))
         line[strcspn(line, "\n")] = 0;
     if (f)
@@ -640,6 +677,27 @@ static void where_hint(const options *o, const lab_info *lab, const record *dev,
         snprintf(line, len, "the CPU emulator's counts show nothing far from the ideal in your "
                  "code at its small size; make explain LAB=%s shows every counter and what it "
                  "does not count", lab->number);
+    return 0;
+}
+
+/* The WHERE line, from the count started beside the speed checks (*j, if running) or from one
+ * started now. */
+static void where_hint(const options *o, const lab_info *lab, const record *dev, where_job *j,
+                       char *line, size_t len)
+{
+    line[0] = 0;
+    if (!o->where_cmd)
+        return;
+    if (o->where_budget - where_spent < 1) {
+        where_drop(j);
+        snprintf(line, len, "not counted this time (the run's %.0f s for these hints are spent): "
+                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
+        return;
+    }
+    if (j->pid > 0 && !where_finish(o, lab, j, line, len))
+        return;
+    where_start(o, lab, dev, 0, j);
+    where_finish(o, lab, j, line, len);
 }
 
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
@@ -647,6 +705,8 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
 {
     int where_done = 0;
     double where_s = 0; /* the WHERE hint's wall time (its own entry in results.json) */
+    where_job where_early; /* the count started beside the speed checks (where_start) */
+    memset(&where_early, 0, sizeof where_early);
     const double lab_start = wall_seconds();
     const score_rules rules = score_rules_for(cfg, lab);
     const double threshold = rules.threshold;
@@ -761,6 +821,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                      "skipped: speed counts only once every correctness check passes");
         } else {
             char results[512];
+            /* On a GPU, the WHERE count runs beside the speed checks (see where_hint) */
+            if (c->kind == CHECK_SPEED && o->where_cmd && !where_done && !where_early.pid &&
+                !strcmp(o->mode, "gpu") && o->where_budget - where_spent >= 1 && g.heard)
+                where_start(o, lab, &g.device, 1, &where_early);
             snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
             snprintf(log_path, sizeof log_path, "%s/%s.%d.log", o->logs, lab->name, i);
             unlink(results);
@@ -793,9 +857,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
             ((d.v == VERDICT_FAIL && d.below_threshold) ||
              (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
-            const double where_start = wall_seconds();
-            where_hint(o, lab, &g.device, where, sizeof where);
-            where_s = wall_seconds() - where_start;
+            const double waited = wall_seconds();
+            where_hint(o, lab, &g.device, &where_early, where, sizeof where);
+            where_s = wall_seconds() - waited;
             where_done = 1;
         }
         outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
@@ -845,6 +909,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         json_object_end(w);
         free_records(&l);
     }
+    where_drop(&where_early); /* the lab's speed passed: its count is not needed */
     harness_stop(&h, NULL);
     record_free(&g.device);
     json_array_end(w);

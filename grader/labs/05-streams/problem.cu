@@ -94,6 +94,8 @@ typedef struct problem {
     double t_in, t_k, t_out;   /* ms: H2D, the kernel, D2H of the whole array, each alone */
     double t_both;             /* ms: H2D and D2H of the whole array at once, one copy each */
     double pg_in, pg_out;      /* GB/s: pageable copies, for the printout */
+    int staged;                /* 1: d_out holds h_out as it is (outputs()), until the next
+                                  call, poison or ceiling writes h_out */
     cudaStream_t s2;           /* the second stream of the ceiling's copies, or 0 */
 } problem;
 
@@ -306,14 +308,42 @@ static void destroy(void *vp)
     free(p);
 }
 
+/* Every word of a host array the device can reach (pinned and mapped) set to all ones. */
+__global__ void poison_host_kernel(unsigned *x, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        x[i] = 0xFFFFFFFFu;
+}
+
 /* Poison the output and both device buffers: an element the call never copied back, or
  * copied back without copying in or computing, cannot pass for a result left by an
- * earlier call. */
+ * earlier call. The pinned output is written by the GPU over the host link where it can
+ * reach it (a gigabyte at the link's speed, several times faster than one CPU thread's
+ * memset), by the CPU otherwise; either way it is done when this returns. */
 static void poison(problem *p, cudaStream_t s)
 {
-    memset(p->h_out, 0xFF, p->n * sizeof(float));
+    p->staged = 0;
+    const size_t bytes = p->n * sizeof(float);
+    void *dev = NULL;
+#if !defined(CUDA_EMU)
+    if (bytes >= ((size_t)1 << 20) && cudaHostGetDevicePointer(&dev, p->h_out, 0) != cudaSuccess) {
+        (void)cudaGetLastError(); /* not mapped here: the CPU does it */
+        dev = NULL;
+    }
+#endif
+    if (dev) {
+        const size_t blocks = (p->n + 255) / 256;
+        poison_host_kernel<<<(unsigned)(blocks < 4096 ? blocks : 4096), 256, 0, s>>>(
+            (unsigned *)dev, p->n);
+        CUDA_CHECK_LAUNCH();
+    } else {
+        memset(p->h_out, 0xFF, bytes);
+    }
     dbuf_poison(&p->d_in, s);
     dbuf_poison(&p->d_out, s);
+    if (dev)
+        CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 static void measure_terms(problem *p, cudaStream_t s);
@@ -322,6 +352,7 @@ static void run_ceiling(problem *p, cudaStream_t s);
 static void prepare(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
+    p->staged = 0;
     if (impl == IMPL_CEILING) { /* nothing of its output is read: no poison */
         if (!p->terms_done)
             measure_terms(p, s);
@@ -340,6 +371,7 @@ static void call_impl(problem *p, int impl, cudaStream_t s)
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
+    p->staged = 0;
     if (impl == IMPL_CEILING) {
         run_ceiling(p, s);
         return;
@@ -534,13 +566,17 @@ static void refresh(void *vp, uint64_t seed, cudaStream_t s)
 
 /* The output lives in host memory: staged into d_out (the next call poisons it anyway) so
  * that the harness compares device memory, bit for bit (the kernel is the grader's, and
- * fmaf is correctly rounded: one right answer per element). */
+ * fmaf is correctly rounded: one right answer per element). Staged once per call: the
+ * harness asks for the outputs up to three times after one (guards, then to keep or compare
+ * them), and nothing writes h_out between (the worker is stopped). */
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
     (void)max;
     problem *p = (problem *)vp;
-    CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
-                               cudaMemcpyHostToDevice, s));
+    if (!p->staged)
+        CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
+                                   cudaMemcpyHostToDevice, s));
+    p->staged = 1;
     out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0, &p->d_out};
     return 1;
 }

@@ -29,7 +29,7 @@
 #   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
 #   make bench-grading         how long grading takes, lab by lab: correctness, speed, WHERE,
 #                              warm make grade of the solutions and skeletons (GPU; RUNS=3,
-#                              BATCH=4: grade-batch's students per hour; tests/gpu/bench-grading.sh)
+#                              BATCH_N=4: grade-batch's students per hour; tests/gpu/bench-grading.sh)
 #   make profiles              each lab's timed problem, memory and predicted grading time on
 #                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,

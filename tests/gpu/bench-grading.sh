@@ -4,7 +4,7 @@
 #
 #   tests/gpu/bench-grading.sh            warm make grade of the solutions (RUNS times, default
 #                                         1) and of the skeletons, then the table
-#   BATCH=N tests/gpu/bench-grading.sh    also make grade-batch of N students (copies of the
+#   BATCH_N=N tests/gpu/bench-grading.sh    also make grade-batch of N students (copies of the
 #                                         solutions and the skeletons, alternating) on GPU 0:
 #                                         students per hour
 #   tests/gpu/bench-grading.sh --table results.json [...]   the table of runs already made
@@ -113,10 +113,10 @@ for who in solutions labs; do
     done
 done
 
-if [ -n "${BATCH:-}" ]; then
+if [ -n "${BATCH_N:-}" ]; then
     subs=$OUT/batch/submissions
     rm -rf "$OUT/batch"
-    for i in $(seq "$BATCH"); do
+    for i in $(seq "$BATCH_N"); do
         for d in labs/[0-9][0-9]-*/; do
             d=${d%/}; lab=${d#labs/}; name=${lab#*-}
             mkdir -p "$subs/student $i/$lab"
@@ -129,7 +129,7 @@ if [ -n "${BATCH:-}" ]; then
         >"$OUT/batch.txt" 2>&1
     status=$?
     ms=$(ms_of "$start")
-    echo "make grade-batch GPUS=0, $BATCH students (half solutions, half skeletons): $((ms / 1000)) s, exit $status: $(( BATCH * 3600000 / (ms > 0 ? ms : 1) )) students per hour" | tee -a "$summary"
+    echo "make grade-batch GPUS=0, $BATCH_N students (half solutions, half skeletons): $((ms / 1000)) s, exit $status: $(( BATCH_N * 3600000 / (ms > 0 ? ms : 1) )) students per hour" | tee -a "$summary"
 fi
 
 echo | tee -a "$summary"

@@ -410,8 +410,9 @@ static void speed_before_round(void *ctx, int round)
         if (c->compare) {
             lab_input in[MAX_IO];
             const int n = c->t->inputs(c->inst[i], in, MAX_IO);
-            for (int j = 0; j < n; j++)
-                c->in_hash[i][j] = dev_hash(in[j].data, in[j].bytes, s);
+            for (int j = 0; j < n; j++) /* (before any call of the round: see lab_input) */
+                c->in_hash[i][j] =
+                    dev_hash(in[j].source ? in[j].source : in[j].data, in[j].bytes, s);
         }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -732,6 +733,32 @@ static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s
     phase_free(&alone);
 }
 
+/* Whether phase 1's ratio (reference time / student time, each less the null call's median,
+ * as the stopping rule and the driver compute it) has its whole 95% interval below the pass
+ * mark. Then the reference alone measures nothing a verdict could use: beside a process that
+ * slowed it, the reference's time is longer and the ratio higher, so the student's true ratio
+ * is lower still, a FAIL either way. */
+static int ratio_surely_below(const timing_result *r, double threshold)
+{
+    const int n = r->rounds;
+    if (threshold <= 0 || n < 3)
+        return 0;
+    double *num = (double *)xmalloc(n * sizeof *num);
+    double *den = (double *)xmalloc(n * sizeof *den);
+    double *off = (double *)xmalloc(n * sizeof *off);
+    timing_series(r, 1, V_REFERENCE, num);
+    timing_series(r, 1, V_STUDENT, den);
+    timing_series(r, 1, V_NULL, off);
+    const double o = stats_median(off, n);
+    for (int i = 0; i < n; i++) /* (the driver's floor: never below 1% of the time) */
+        num[i] = fmax(num[i] - o, 0.01 * num[i]), den[i] = fmax(den[i] - o, 0.01 * den[i]);
+    stats_ratios(num, den, n, num);
+    double lo, hi;
+    stats_median_ci(num, n, &lo, &hi);
+    free(num), free(den), free(off);
+    return stats_position(lo, hi, threshold) == RATIO_BELOW;
+}
+
 /* The `correct` record of a timed phase: the first wrong output, or how many were compared. */
 static void emit_timed_verify(speed_ctx *c)
 {
@@ -746,7 +773,8 @@ static void emit_timed_verify(speed_ctx *c)
 }
 
 /* A speed check. Phase 1: student, reference and null call interleaved until the ratio is
- * known (records `sample`); then the reference alone (`alone` phase 1). The reference slower
+ * known (records `sample`); then, unless that ratio is surely below the pass mark (see
+ * ratio_surely_below), the reference alone (`alone` phase 1). The reference slower
  * beside the student than alone by more than the lab's noise (lab_slowdown_noise) is not
  * evidence of anything once: then both are measured again (`beside` phase 2, `alone` phase
  * 2), so that the driver can compare each time beside with a time alone on either side of it.
@@ -811,7 +839,9 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     const timing_stop stop = r.stop;
     const double seconds = r.seconds;
 
-    if (!c->failed) {
+    /* The reference alone (and again, beside and alone, on a slowdown) only where a verdict
+     * could rest on it: not once the ratio is surely below the pass mark. */
+    if (!c->failed && !ratio_surely_below(&r, o->threshold)) {
         timing_result alone1;
         at = wall_seconds();
         time_alone(c, &plan, o->cap_s, 1, s, &alone1);

@@ -46,6 +46,11 @@ typedef struct lab_output {
 typedef struct lab_input {
     const void *data; /* device (or shared host) pointer */
     size_t bytes;     /* a multiple of 4 */
+    const void *source; /* NULL, or device memory that holds the same bytes as `data` when
+                           refresh() has returned (the copy `data` was made from): the round's
+                           first hash reads it in data's place, on the device, where `data`
+                           is shared host memory that the device reads over the host link.
+                           The hash after the student's call reads `data` itself. */
 } lab_input;
 
 /* What a task's verify hook found. The harness turns it into a `correct` record; the driver

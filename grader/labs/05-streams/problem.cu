@@ -581,12 +581,14 @@ static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
     return 1;
 }
 
-/* h_in is read-only: shared pinned memory, which the device reads in place. */
+/* h_in is read-only: shared pinned memory, which the device reads in place. A speed round's
+ * first hash of it reads d_in instead, which refresh() copied it from (the same bytes, no
+ * trip over the host link); the hash after the student's call reads h_in. */
 static int inputs(void *vp, lab_input *in, int max)
 {
     (void)max;
     problem *p = (problem *)vp;
-    in[0] = (lab_input){p->h_in, p->n * sizeof(float)};
+    in[0] = (lab_input){p->h_in, p->n * sizeof(float), p->d_in.data};
     return 1;
 }
 

@@ -332,7 +332,7 @@ static void test_h200_sizes_as_measured(void)
         {"banks", 0, {100, 1258291}},
         {"divergence", 0, {33554437}},
         {"ilp", 0, {125829117}},
-        {"streams", 0, {134217721, 0, 1}},
+        {"streams", 0, {268435449, 0, 1}},
         {"transpose", 0, {16384, 16384}},
         {"reduction", 0, {268435459}},
         {"tail", 0, {133, 2048, 132}},

@@ -32,18 +32,18 @@ static const lab_entry entries[] = {
 /* ------------------------------------------------------------------------------------------ */
 /* Sizes (pure arithmetic on the device: the harness and the unit tests both call these)       */
 
-/* 512 MiB each way where the machine allows (host memory holds the pinned in and out arrays,
- * and for a correctness size also the input's copy and the expected output; device memory
- * holds in, out and the harness's copy of out to compare with), at least 4x the L2 when it
- * can. One call then takes about 11 ms on an H200 (PCIe 5), above the timed unit
- * (SPEED_UNIT_MS), so a unit is one problem: every round pins, poisons, moves and compares
- * half of what 1 GiB cost, and the reference's pipeline fills and drains the same share of a
- * call (its chunk count does not depend on n above 64 MiB). The count is a little short of a
- * power of two, so no chunk size divides it. */
+/* 1 GiB each way where the machine allows (host memory holds the pinned in and out arrays, and
+ * for a correctness size also the input's copy and the expected output; device memory holds
+ * in, out and the harness's copy of out to compare with), at least 4x the L2 when it can. Not
+ * less: a call's time through the worker wanders by a few tenths of a millisecond whatever
+ * its size (the process round trip, the host link), so a round's ratio spreads about twice
+ * as wide at 512 MiB (about 4% on an H200) as at 1 GiB, and a half-size check needs about
+ * four times the rounds for the same interval: longer in all. The count is a little short of
+ * a power of two, so no chunk size divides it. */
 static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
 {
     (void)task;
-    size_t bytes = (size_t)1 << 29;
+    size_t bytes = (size_t)1 << 30;
     if (d->host_mem_bytes > 0 && bytes > d->host_mem_bytes / 16)
         bytes = d->host_mem_bytes / 16;
     if (3 * bytes + ((size_t)64 << 20) > sizing_memory_budget(d))

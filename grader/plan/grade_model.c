@@ -164,7 +164,9 @@ static void predict_speed(const lab_info *lab, int check, const calibration *cal
     double phase1 = p->rounds * round_s;
     if (phase1 > SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s)
         phase1 = SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s;
-    /* The reference alone (its own traffic as well), then the ceiling: K calls a round. */
+    /* The reference alone (its own traffic as well), then the ceiling: K calls a round. (A
+     * check whose ratio is surely below the pass mark, a skeleton's, skips the reference
+     * alone: counted all the same, its figure stays an upper bound.) */
     const double alone_round = k * p->ref_call_s + NULL_CALL_S + traffic_s;
     double alone = (SPEED_ALONE_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * alone_round;
     if (alone > SPEED_CAP_S + alone_round)

@@ -963,17 +963,8 @@ static void call_and_verify_orders(const lab_task *t, void *p, const check_cmd *
     workers_set_schedule(0);
 }
 
-/* A speed check's problems: freed when the next check begins, or never when none follows
- * (the harness exits, and the workers' ends and its own give the memory back at once). Freed
- * one by one, each buffer costs a round trip to every worker that mapped it and its own
- * release: tenths of a second for a lab of many gigabytes, which the driver waited for before
- * it had the check's answer. */
-static speed_ctx sc;
-
 static void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
-    if (sc.k) /* before this check allocates anything: its memory may be needed */
-        speed_free(&sc);
     const lab_info *lab = harness_lab;
     const lab_check *c = &lab->checks[o->check];
     const lab_task *t = &harness_tasks[c->task];
@@ -1004,6 +995,7 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     sizes_for(c, t, o->check, o->seed, d, size);
 
     static void *p;            /* static: survives the longjmp below */
+    static speed_ctx sc;
     static worker_failure failure;
     p = NULL;
     memset(&sc, 0, sizeof sc);
@@ -1048,6 +1040,8 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     }
     workers_set_schedule(0);
     workers_end_check();
+    if (sc.k)
+        speed_free(&sc);
     if (p)
         t->destroy(p);
     CUDA_CHECK(cudaStreamDestroy(s));

@@ -276,9 +276,15 @@ endif
 # solutions, the build, the grading output, the student's own tree (its file is copied in)
 # and what a batch names (GRADER_HIDE: its output and submissions); /proc is closed.
 PUBLIC_HEADERS := common/check.h
+# The workbook's own solutions (a reference, or a ladder rung, STUDENT=solutions/NN-name/steps/K-x.cu)
+# share code through headers in their lab's folder (solutions/NN-name/*.cuh: the SGEMM kernel of
+# the reference and rungs 6 and 7); a file under solutions/ gets them in its sandbox too. A
+# student's file, anywhere else, never sees them.
+is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
+solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
-    $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS),--copy $(h) include/$(notdir $(h))) \
+    $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS) $(call solution_headers,$(1)),--copy $(h) include/$(notdir $(h))) \
     --copy grader/build/vet.sh vet.sh --copy grader/build/build_student.sh build_student.sh --get student.o $(2) \
     --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
     --get $(call student_rel,$(1)) $(dir $(2))source.cu \
@@ -476,7 +482,7 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
 	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
@@ -487,11 +493,12 @@ $(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1
 endef
 
 # $(call steps_rules,NAME): the lab's ladder rungs (solutions/NN-name/steps/*.cu) for make
-# bench, implementations like any other; the GPU's alone.
+# bench, implementations like any other, with the headers they share with the reference
+# (solutions/NN-name/*.cuh); the GPU's alone.
 define steps_rules
-$(GPU)/pic/steps/$1/%.o: solutions/$(call lab_dir,$1)/steps/%.cu $(CONTRACTS) | toolkit
+$(GPU)/pic/steps/$1/%.o: solutions/$(call lab_dir,$1)/steps/%.cu $(CONTRACTS) $(wildcard solutions/$(call lab_dir,$1)/*.cuh) | toolkit
 	@mkdir -p $$(@D)
-	$$(call compile_pic_gpu,$$<,$$@)
+	$$(call compile_pic_gpu,-Isolutions/$(call lab_dir,$1) $$<,$$@)
 
 $(GPU)/steps/$1/%.so: $(GPU_SHIM) $(GPU)/pic/$(call lab_grader,$1)/shim_untrusted.o $(GPU)/pic/steps/$1/%.o
 	@mkdir -p $$(@D)

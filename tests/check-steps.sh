@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # check-steps.sh - every rung of every lab's ladder (solutions/NN-name/steps/K-slug.cu) must be
-# a correct, complete implementation of its lab's contract. For each rung: build a student
-# tree holding that lab with the rung as the student's file, grade it under the CPU emulator
-# (every correctness check OK, the speed check skipped), and, when nvcc is here, compile it
-# for sm_90 as the grader would.
+# a correct, complete implementation of its lab's contract. For each rung: grade it as the
+# student's file (make grade STUDENT=the rung LAB=NN: compiled in the sandbox with the headers
+# it shares with its lab's reference, solutions/NN-name/*.cuh) under the CPU emulator (every
+# correctness check OK, the speed check skipped), and, when nvcc is here, compile it for sm_90
+# as the grader would.
 #
 #   tests/check-steps.sh                 every rung of every lab
 #   tests/check-steps.sh 07 09           the rungs of some labs (number or name)
@@ -51,16 +52,13 @@ for labdir in solutions/[0-9][0-9]-*/; do
         [ -f "$rung" ] || continue
         slug=$(basename "$rung" .cu)  # 3-sequential-addressing
         tree=$work/$name-$slug
-        rm -rf "$tree"
-        mkdir -p "$tree"
-        cp -r "labs/$lab" "$tree/$lab"
-        cp "$rung" "$tree/$lab/$name.cu"
+        rm -rf "$tree" "$tree.grade"
         log=$tree.log
         problems=""
         # Early rungs are slow under the emulator (one float per thread, a launch per tree
         # level): allow each check far longer than a GPU would need.
         GRADER_SET="$name.timeout=${STEPS_TIMEOUT:-900}${GRADER_SET:+,$GRADER_SET}" \
-        ${MAKE:-make} --no-print-directory grade EMU=1 STUDENT="$tree" LAB="$num" \
+        ${MAKE:-make} --no-print-directory grade EMU=1 STUDENT="$rung" LAB="$num" \
             GRADE_DIR="$tree.grade" SEED="${SEED:-}" >"$log" 2>&1
         status=$?
         oks=$(grep -cE ' OK    \(' "$log")
@@ -70,7 +68,7 @@ for labdir in solutions/[0-9][0-9]-*/; do
         [ -z "$bad" ] || problems+="failed: $bad. "
         grep -q 'SKIP  (.*skipped: CPU emulation' "$log" || problems+="no speed check skipped. "
         if [ -n "$nvcc" ] && [ -z "$problems" ]; then
-            if ! "$nvcc" -arch=sm_90 -std=c++17 -O3 -Igrader/labs/$lab -Icommon \
+            if ! "$nvcc" -arch=sm_90 -std=c++17 -O3 -Igrader/labs/$lab -Isolutions/$lab -Icommon \
                  -Xcompiler -Wall -c "$rung" -o "$tree.o" >"$tree.nvcc.log" 2>&1; then
                 problems+="nvcc -arch=sm_90 failed: $(head -3 "$tree.nvcc.log"). "
             fi

@@ -11,6 +11,7 @@
  * then read addresses `cols` floats apart, so every load and store of the warp touches 32
  * different 32-byte sectors and uses 4 bytes of each. */
 #include "coalescing.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 __global__ void scale_rows_kernel(float *out, const float *in, const float *scale,
                                   const float *bias, int rows, int cols)
@@ -33,4 +34,5 @@ void coalescing(float *out, const float *in, const float *scale, const float *bi
     const dim3 block(32, 8);
     const dim3 grid((rows + block.x - 1) / block.x, (cols + block.y - 1) / block.y);
     scale_rows_kernel<<<grid, block, 0, stream>>>(out, in, scale, bias, rows, cols);
+    CUDA_CHECK_LAUNCH();
 }

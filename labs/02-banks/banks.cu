@@ -14,6 +14,7 @@
  * indexed by a run-time slot cannot live in registers) and takes their maximum at every step.
  * The slow part is that buffer's layout. */
 #include "banks.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 #include <math.h>
 
@@ -58,4 +59,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -12,6 +12,7 @@
  * a warp issues one path at a time, so it runs all four chains one after the other, with
  * about a quarter of its lanes doing useful work in each. */
 #include "divergence.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 #define THREADS 256
 
@@ -85,4 +86,5 @@ void divergence(float *out, const float *in, int n, cudaStream_t stream)
      * of blocks, from the device's SM count and the occupancy API, each looping over tiles). */
     const int blocks = (n + THREADS - 1) / THREADS;
     evolve_kernel<<<blocks, THREADS, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

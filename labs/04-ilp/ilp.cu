@@ -13,6 +13,7 @@
  * This version is correct but slow: each thread handles one element at a time and waits
  * for it (its load, or its whole FMA chain) before it starts the next. */
 #include "ilp.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 /* ------------------------------------------------------------------------------------------ */
 /* Memory                                                                                     */
@@ -35,6 +36,7 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>(out, in, a, n); /* fixed: do not change */
+    CUDA_CHECK_LAUNCH();
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -60,4 +62,5 @@ __global__ void chain_kernel(float *out, const float *in, int n)
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chain_kernel<<<blocks, threads, 0, stream>>>(out, in, n); /* fixed: do not change */
+    CUDA_CHECK_LAUNCH();
 }

@@ -12,6 +12,7 @@
  * but those 32 elements land in 32 different rows of the output, `rows` floats apart, so the
  * warp's 32 writes touch 32 different 32-byte sectors and use 4 bytes of each. */
 #include "transpose.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 #define BLOCK_X 32 /* threads along the input's columns: one warp reads one 128-byte line */
 #define BLOCK_Y 8  /* input rows per block and pass */
@@ -37,4 +38,5 @@ void transpose(float *out, const float *in, int rows, int cols, cudaStream_t str
     const int row_blocks = (rows + BLOCK_Y - 1) / BLOCK_Y;
     const dim3 grid((cols + BLOCK_X - 1) / BLOCK_X, row_blocks < 65535 ? row_blocks : 65535);
     transpose_kernel<<<grid, block, 0, stream>>>(out, in, rows, cols);
+    CUDA_CHECK_LAUNCH();
 }

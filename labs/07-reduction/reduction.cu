@@ -14,6 +14,7 @@
  * the "interleaved addressing" test `tid % (2*s) == 0`. Then the launcher runs the same kernel
  * again on the block sums, and again, until one value is left. */
 #include "reduction.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 #define THREADS 256 /* threads per block; also the floats one block reduces per pass */
 
@@ -58,6 +59,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + THREADS - 1) / THREADS;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_interleaved<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

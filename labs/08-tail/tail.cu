@@ -14,6 +14,7 @@
  * blocks (one block on every SM) plus ONE more: that last block runs alone on one SM, as long
  * as a whole wave, while the other SMs wait. Twice the time for 1% more work. */
 #include "tail.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 #define ILP 4 /* independent samples in flight per thread (lab 04) */
 
@@ -50,4 +51,5 @@ void tail(unsigned *out, const unsigned *seeds, int items, int rounds, cudaStrea
      *     every block an equal share of all items x rounds.
      * Never hard-code the SM count: the same file must remove the tail on any GPU. */
     tail_item_kernel<<<items, TAIL_LANES, 0, stream>>>(out, seeds, rounds);
+    CUDA_CHECK_LAUNCH();
 }

@@ -13,6 +13,7 @@
  * This version is correct but slow: one thread per element of C, each reading a whole row of
  * A and a whole column of B from global memory, with threadIdx.x walking the ROWS of C. */
 #include "sgemm.h"
+#include "check.h" /* CUDA_CHECK_LAUNCH: a bad launch stops with its file and line */
 
 __global__ void sgemm_naive(int M, int N, int K, float alpha, const float *A, const float *B,
                             float beta, float *C)
@@ -43,4 +44,5 @@ void sgemm(int M, int N, int K, float alpha, const float *A, const float *B, flo
     const dim3 block(32, 8);
     const dim3 grid((M + block.x - 1) / block.x, (N + block.y - 1) / block.y);
     sgemm_naive<<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+    CUDA_CHECK_LAUNCH();
 }

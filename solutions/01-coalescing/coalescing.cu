@@ -91,4 +91,5 @@ void coalescing(float *out, const float *in, const float *scale, const float *bi
     else
         scale_rows_vec4<unsigned long long><<<grid, THREADS, 0, stream>>>(
             (float4 *)out, (const float4 *)in, scale, bias, n, (unsigned long long)cols);
+    CUDA_CHECK_LAUNCH();
 }

@@ -22,6 +22,7 @@
  * take 8 passes per quarter-warp: 256 passes per step instead of 32 here. Either way the
  * skeleton spends 8x longer in shared memory than this kernel. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -62,4 +63,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

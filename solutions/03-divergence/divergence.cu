@@ -22,6 +22,7 @@
  * Cost of the regrouping per element: one load, one shared atomic, two shared stores and
  * loads, one store, against 1024 FMAs of chain: about 1% of the time. */
 #include "divergence.h"
+#include "check.h"
 
 #define THREADS 256                 /* 8 warps; 8 blocks fill an SM's 2048 thread slots */
 #define WARPS (THREADS / 32)
@@ -206,4 +207,5 @@ void divergence(float *out, const float *in, int n, cudaStream_t stream)
     const int tiles = (int)(((long long)n + TILE - 1) / TILE);
     const int grid = tiles < resident ? tiles : resident;
     regroup_kernel<<<grid, THREADS, 0, stream>>>(out, in, n, tiles);
+    CUDA_CHECK_LAUNCH();
 }

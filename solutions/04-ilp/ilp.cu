@@ -13,6 +13,7 @@
  *   after its input: 16 independent FMAs per SM per cycle. 8 warps x 1 chain = 8; 8 warps x 4
  *   independent chains = 32: enough. */
 #include "ilp.h"
+#include "check.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Memory: 16 independent float4 loads in flight per thread                                   */
@@ -51,6 +52,7 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_vec4_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -96,4 +98,5 @@ __global__ void chains_kernel(float *__restrict__ out, const float *__restrict__
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

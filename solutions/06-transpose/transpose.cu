@@ -33,6 +33,7 @@
  * cols multiples of 4. Other shapes take the classic kernel: 32 x 32 tiles of single floats
  * through a [32][33] tile (lab 02's padding), 4 elements per thread. */
 #include "transpose.h"
+#include "check.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Fast path: rows % 4 == 0 and cols % 4 == 0                                                  */
@@ -141,10 +142,12 @@ void transpose(float *out, const float *in, int rows, int cols, cudaStream_t str
         const long long tiles = (long long)tiles_r * ((cols + TILE - 1) / TILE);
         transpose_tile64_vec4<<<(unsigned)tiles, THREADS, 0, stream>>>(out, in, rows, cols,
                                                                        tiles_r);
+        CUDA_CHECK_LAUNCH();
     } else {
         const int tiles_c = (cols + T32 - 1) / T32;
         const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;
         transpose_tile32<<<(unsigned)tiles, T32 * T32_ROWS, 0, stream>>>(out, in, rows, cols,
                                                                          tiles_c);
+        CUDA_CHECK_LAUNCH();
     }
 }

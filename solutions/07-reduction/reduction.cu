@@ -23,6 +23,7 @@
  * call. Its rounding error is far below the grader's bound: each accumulator adds about
  * n / (4 x threads x UNROLL) values serially (about 60 for n = 2^28 on an H200), then trees. */
 #include "reduction.h"
+#include "check.h"
 
 #define THREADS 256 /* 8 warps; 8 blocks fill the 2048 thread slots of an sm_80/sm_90 SM */
 #define UNROLL 4    /* float4 loads in flight per thread */
@@ -162,10 +163,12 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const int grid = (int)(wanted < full ? wanted : full);
         reduce_sum<unsigned><<<grid, THREADS, 0, stream>>>(result, in, (unsigned)n, partials,
                                                            blocks_done);
+        CUDA_CHECK_LAUNCH();
     } else {
         const long long full = full_grid<unsigned long long>();
         const int grid = (int)(wanted < full ? wanted : full);
         reduce_sum<unsigned long long><<<grid, THREADS, 0, stream>>>(
             result, in, (unsigned long long)n, partials, blocks_done);
+        CUDA_CHECK_LAUNCH();
     }
 }

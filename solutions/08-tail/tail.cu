@@ -22,6 +22,7 @@
  *      threads per block, so each SM runs at the same rate as the full-wave launch the grader
  *      measures the ideal with. */
 #include "tail.h"
+#include "check.h"
 
 #define ILP 4 /* independent samples in flight per thread */
 
@@ -75,6 +76,7 @@ void tail(unsigned *out, const unsigned *seeds, int items, int rounds, cudaStrea
     const int grid = (int)(units < wave ? units : wave); /* no block without a unit */
     /* Shares of an item add into its results: start them at zero. About a microsecond for
      * 4 KiB per item, next to milliseconds of arithmetic. */
-    cudaMemsetAsync(out, 0, (size_t)items * TAIL_LANES * sizeof(unsigned), stream);
+    CUDA_CHECK(cudaMemsetAsync(out, 0, (size_t)items * TAIL_LANES * sizeof(unsigned), stream));
     tail_share_kernel<<<grid, TAIL_LANES, 0, stream>>>(out, seeds, rounds, units);
+    CUDA_CHECK_LAUNCH();
 }

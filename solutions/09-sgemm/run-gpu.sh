@@ -24,8 +24,8 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,t
 mkdir -p build
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 NCU=$(command -v ncu || ls -d /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)
-($NVCC -O3 -std=c++17 -arch=native -Igrader/labs/09-sgemm solutions/09-sgemm/tune.cu -lcublas \
-    -o $TUNE >"$OUT/tune-build.log" 2>&1 || echo "tune build failed" >>"$OUT/tune-build.log") &
+($NVCC -O3 -std=c++17 -arch=native -Igrader/labs/09-sgemm -Isolutions/09-sgemm -Icommon \
+    solutions/09-sgemm/tune.cu common/check.cu -lcublas -o $TUNE >"$OUT/tune-build.log" 2>&1 || echo "tune build failed" >>"$OUT/tune-build.log") &
 if ! { make -j16 $L all STUDENT=solutions && make -j16 $L runners; } >>"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     exit 1

@@ -1,7 +1,8 @@
 /* tune.cu - lab 09's tuning and profiling tool (not part of grading): how the reference's
  * tile configuration was chosen, and the program the README's ncu figures come from.
  *
- *   nvcc -O3 -std=c++17 -arch=native -Igrader/labs/09-sgemm solutions/09-sgemm/tune.cu -lcublas -o tune
+ *   nvcc -O3 -std=c++17 -arch=native -Igrader/labs/09-sgemm -Isolutions/09-sgemm -Icommon \
+ *        solutions/09-sgemm/tune.cu common/check.cu -lcublas -o tune
  *   ./tune time [n ...]       every configuration below and cuBLAS (fp32, pedantic) on n^3
  *                             (default 4096 2048 1024), interleaved rounds, median TFLOP/s each
  *   ./tune once n [names]     one call of each named variant (all if none), for
@@ -9,10 +10,30 @@
  *                             ("student" is labs/09-sgemm/sgemm.cu: the skeleton, or yours)
  *
  * Each configuration is checked against cuBLAS before it is timed. */
-#include "sgemm.cu"   /* the reference: sgemm(), Tile, launch_tiled, the pipelines */
-#include "ladder.cuh" /* ladder steps 1-5 */
+#include "sgemm.cu" /* the reference: sgemm(), and sgemm_tiled.cuh: Tile, launch_tiled, the pipelines */
 #define sgemm sgemm_skeleton /* the student file (step 0 untouched), under another name */
 #include "../../labs/09-sgemm/sgemm.cu"
+#undef sgemm
+
+/* Ladder rungs 1 to 5 (steps/), each in a namespace of its own with its sgemm() named rung.
+ * Rungs 4 and 5 share rung 4's kernel: its header is read once, here, for both. */
+#include "register_tile_2d.cuh"
+#define sgemm rung
+namespace rung1 {
+#include "steps/1-coalesced.cu"
+}
+namespace rung2 {
+#include "steps/2-smem-tiles.cu"
+}
+namespace rung3 {
+#include "steps/3-1d-register-tile.cu"
+}
+namespace rung4 {
+#include "steps/4-2d-register-tile.cu"
+}
+namespace rung5 {
+#include "steps/5-vectorized.cu"
+}
 #undef sgemm
 
 #include <cublas_v2.h>
@@ -23,15 +44,6 @@
 #include <string.h>
 #include <vector>
 
-#define CK(call)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (call);                                                              \
-        if (e_ != cudaSuccess) {                                                              \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            exit(1);                                                                          \
-        }                                                                                     \
-    } while (0)
-
 typedef void (*gemm_fn)(int, int, int, float, const float *, const float *, float, float *,
                         cudaStream_t);
 
@@ -41,13 +53,6 @@ static void run_cublas(int M, int N, int K, float alpha, const float *A, const f
 {
     cublasSetStream(blas, s);
     cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, C, N);
-}
-
-template <int STEP>
-static void run_ladder(int M, int N, int K, float alpha, const float *A, const float *B,
-                       float beta, float *C, cudaStream_t s)
-{
-    ladder_launch(STEP, M, N, K, alpha, A, B, beta, C, s);
 }
 
 /* Candidate configurations: Tile<BM, BN, BK, WM, WN, MI, NI, STAGES, MIN_BLOCKS>. */
@@ -83,11 +88,11 @@ struct variant {
 static const variant variants[] = {
     {"cublas", run_cublas, 1},
     {"student", sgemm_skeleton, 0}, /* labs/09-sgemm/sgemm.cu: the skeleton, or yours */
-    {"step1_coalesced", run_ladder<1>, 0},
-    {"step2_smem", run_ladder<2>, 0},
-    {"step3_1d", run_ladder<3>, 1},
-    {"step4_2d", run_ladder<4>, 1},
-    {"step5_vec", run_ladder<5>, 1},
+    {"step1_coalesced", rung1::rung, 0},
+    {"step2_smem", rung2::rung, 0},
+    {"step3_1d", rung3::rung, 1},
+    {"step4_2d", rung4::rung, 1},
+    {"step5_vec", rung5::rung, 1},
     {"step6_warptile", run_cfg<TileLarge, PIPE_NONE>, 1},
     {"reference", sgemm, 1}, /* step 7: TileLarge, PIPE_REGS */
     {"step7b_async", run_cfg<TileLarge, PIPE_ASYNC>, 1},
@@ -126,18 +131,18 @@ static void make_mats(mats *m, int n)
     const size_t e = (size_t)n * n;
     m->h.resize(e);
     unsigned long long x = 0x9E3779B97F4A7C15ull * (unsigned)n;
-    CK(cudaMalloc(&m->A, e * 4));
-    CK(cudaMalloc(&m->B, e * 4));
-    CK(cudaMalloc(&m->C, e * 4));
-    CK(cudaMalloc(&m->C0, e * 4));
-    CK(cudaMalloc(&m->Cref, e * 4));
+    CUDA_CHECK(cudaMalloc(&m->A, e * 4));
+    CUDA_CHECK(cudaMalloc(&m->B, e * 4));
+    CUDA_CHECK(cudaMalloc(&m->C, e * 4));
+    CUDA_CHECK(cudaMalloc(&m->C0, e * 4));
+    CUDA_CHECK(cudaMalloc(&m->Cref, e * 4));
     float *dst[3] = {m->A, m->B, m->C0};
     for (int t = 0; t < 3; t++) {
         for (size_t i = 0; i < e; i++) {
             x = x * 6364136223846793005ull + 1442695040888963407ull;
             m->h[i] = (float)((x >> 40) * 0x1p-24 * 2.0 - 1.0);
         }
-        CK(cudaMemcpy(dst[t], m->h.data(), e * 4, cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(dst[t], m->h.data(), e * 4, cudaMemcpyHostToDevice));
     }
 }
 
@@ -145,9 +150,9 @@ static const float ALPHA = 1.25f, BETA = -0.5f;
 
 static void call(const variant &v, mats *m, cudaStream_t s)
 {
-    CK(cudaMemcpyAsync(m->C, m->C0, (size_t)m->n * m->n * 4, cudaMemcpyDeviceToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(m->C, m->C0, (size_t)m->n * m->n * 4, cudaMemcpyDeviceToDevice, s));
     v.fn(m->n, m->n, m->n, ALPHA, m->A, m->B, BETA, m->C, s);
-    CK(cudaGetLastError());
+    CUDA_CHECK(cudaGetLastError());
 }
 
 /* Largest |c - c_cublas| over max |c_cublas|; both fp32 (the lab's grader does the real check). */
@@ -155,8 +160,8 @@ static double diff_vs_cublas(mats *m)
 {
     const size_t e = (size_t)m->n * m->n;
     std::vector<float> a(e), b(e);
-    CK(cudaMemcpy(a.data(), m->C, e * 4, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(b.data(), m->Cref, e * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(a.data(), m->C, e * 4, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(b.data(), m->Cref, e * 4, cudaMemcpyDeviceToHost));
     double worst = 0, big = 0;
     for (size_t i = 0; i < e; i++) {
         worst = std::max(worst, (double)fabsf(a[i] - b[i]));
@@ -172,14 +177,14 @@ static int time_size(int n, cudaStream_t s)
     mats m;
     make_mats(&m, n);
     call(variants[0], &m, s);
-    CK(cudaMemcpy(m.Cref, m.C, (size_t)n * n * 4, cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpy(m.Cref, m.C, (size_t)n * n * 4, cudaMemcpyDeviceToDevice));
     std::vector<int> live;
     int bad = 0;
     for (int v = 0; v < N_VARIANTS; v++) {
         if (!variants[v].tune)
             continue;
         call(variants[v], &m, s);
-        CK(cudaStreamSynchronize(s));
+        CUDA_CHECK(cudaStreamSynchronize(s));
         const double d = diff_vs_cublas(&m);
         if (!(d < 1e-4)) {
             printf("n=%d %-16s WRONG: max diff %.3g of max |c|\n", n, variants[v].name, d);
@@ -189,20 +194,20 @@ static int time_size(int n, cudaStream_t s)
         live.push_back(v);
     }
     cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
     const int rounds = 25;
     std::vector<std::vector<double>> ms(N_VARIANTS);
     for (int r = -2; r < rounds; r++) /* 2 warm-up rounds; each round starts elsewhere */
         for (size_t i = 0; i < live.size(); i++) {
             const int v = live[(i + (r < 0 ? 0 : r)) % live.size()];
-            CK(cudaMemcpyAsync(m.C, m.C0, (size_t)n * n * 4, cudaMemcpyDeviceToDevice, s));
-            CK(cudaEventRecord(e0, s));
+            CUDA_CHECK(cudaMemcpyAsync(m.C, m.C0, (size_t)n * n * 4, cudaMemcpyDeviceToDevice, s));
+            CUDA_CHECK(cudaEventRecord(e0, s));
             variants[v].fn(n, n, n, ALPHA, m.A, m.B, BETA, m.C, s);
-            CK(cudaEventRecord(e1, s));
-            CK(cudaEventSynchronize(e1));
+            CUDA_CHECK(cudaEventRecord(e1, s));
+            CUDA_CHECK(cudaEventSynchronize(e1));
             float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
+            CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
             if (r >= 0)
                 ms[v].push_back(t);
         }
@@ -235,7 +240,7 @@ int main(int argc, char **argv)
         return 1;
     cublasSetMathMode(blas, CUBLAS_PEDANTIC_MATH);
     cudaStream_t s;
-    CK(cudaStreamCreate(&s));
+    CUDA_CHECK(cudaStreamCreate(&s));
     int bad = 0;
     if (!strcmp(argv[1], "time")) {
         if (argc == 2) {
@@ -255,7 +260,7 @@ int main(int argc, char **argv)
             if (pick)
                 call(variants[v], &m, s);
         }
-        CK(cudaStreamSynchronize(s));
+        CUDA_CHECK(cudaStreamSynchronize(s));
     }
     cublasDestroy(blas);
     return bad;

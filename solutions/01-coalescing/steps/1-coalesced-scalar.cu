@@ -8,6 +8,7 @@
  * What is still missing (the reference): each thread moves 4 bytes per instruction and has one
  * load in flight, too few bytes in flight per SM to keep DRAM busy (lab 04). */
 #include "coalescing.h"
+#include "check.h"
 
 namespace {
 
@@ -33,4 +34,5 @@ void coalescing(float *out, const float *in, const float *scale, const float *bi
     const dim3 block(256);
     const dim3 grid((cols + 255) / 256, rows < 65535 ? rows : 65535);
     scale_rows_coalesced<<<grid, block, 0, stream>>>(out, in, scale, bias, rows, cols);
+    CUDA_CHECK_LAUNCH();
 }

@@ -8,6 +8,7 @@
  * than the skeleton (whose 16-byte reads are "only" 8-way): a step down before the climb,
  * and the clearest measurement of what a bank conflict costs. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -50,4 +51,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

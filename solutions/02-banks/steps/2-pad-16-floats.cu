@@ -8,6 +8,7 @@
  * 8. Half the shared-memory passes of the skeleton, about twice its speed.
  * Padding must keep rows 16-byte aligned (a multiple of 4 floats) or nvcc cannot use LDS.128. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -49,4 +50,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -4,6 +4,7 @@
  * a quarter-warp hit gcd(40/4, 8) = 2 threads per bank group: 2 passes per read instead of 4.
  * The time follows the pass count: about twice as fast again. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -45,4 +46,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -6,6 +6,7 @@
  * window per step instead of 32. From here on shared-memory bandwidth, not conflicts, sets the
  * pace (lab README, "Measured"). */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -47,4 +48,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -7,6 +7,7 @@
  * memory spent and every 16-byte alignment kept. This is the trick lab 06's reference uses for
  * its transpose tile, where padding would break the 16-byte stores. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -57,4 +58,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -6,6 +6,7 @@
  * 8-byte bank pairs, one pass. One step from the reference, which pads by a single float and
  * reads 4 bytes at a time: all three conflict-free layouts run within a few percent. */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -47,4 +48,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

@@ -8,6 +8,7 @@
  * every output, which keeps any window-in-shared-memory version near 0.4 of the memory's
  * bandwidth (the lesson's last section has the arithmetic, and a way past it). */
 #include "banks.h"
+#include "check.h"
 
 #include <math.h>
 
@@ -49,4 +50,5 @@ void rolling_max(float *out, const float *in, int steps, int series, cudaStream_
 {
     const unsigned blocks = (unsigned)((series + THREADS - 1) / THREADS);
     rolling_max_kernel<<<blocks, THREADS, 0, stream>>>(out, in, steps, series);
+    CUDA_CHECK_LAUNCH();
 }

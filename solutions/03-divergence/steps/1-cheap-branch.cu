@@ -9,6 +9,7 @@
  * This works because the four rules share a shape (y = y * m + b). When the paths really
  * differ, the cure is the reference's: regroup the data so each warp holds one class. */
 #include "divergence.h"
+#include "check.h"
 
 namespace {
 
@@ -47,4 +48,5 @@ __global__ void evolve_kernel(float *__restrict__ out, const float *__restrict__
 void divergence(float *out, const float *in, int n, cudaStream_t stream)
 {
     evolve_kernel<<<(n + THREADS - 1) / THREADS, THREADS, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

@@ -10,6 +10,7 @@
  * more independent work. So this kernel is a branch-free baseline, not a speed limit: the
  * limit is the FP32 FMA peak. */
 #include "divergence.h"
+#include "check.h"
 
 namespace {
 
@@ -43,4 +44,5 @@ __global__ void evolve_kernel(float *__restrict__ out, const float *__restrict__
 void divergence(float *out, const float *in, int n, cudaStream_t stream)
 {
     evolve_kernel<<<(n + THREADS - 1) / THREADS, THREADS, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

@@ -9,6 +9,7 @@
  * 64 deep, so loop overhead is not what you measure): 2 independent FMAs per scheduler, where
  * 4 schedulers x 4 cycles of FMA latency want 16 per SM. The next rungs add independent work. */
 #include "ilp.h"
+#include "check.h"
 
 namespace {
 
@@ -73,9 +74,11 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

@@ -7,6 +7,7 @@
  * 2 loads in flight (count the LDG.E.128 before the first STG.E.128 in cuobjdump -sass): what
  * is in flight is the compiler's call as much as the source's. */
 #include "ilp.h"
+#include "check.h"
 
 namespace {
 
@@ -71,9 +72,11 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

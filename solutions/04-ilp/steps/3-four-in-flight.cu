@@ -6,6 +6,7 @@
  * thread, 16 KB per SM in flight, still short of the ~22 KB that HBM's latency x bandwidth
  * asks per SM. */
 #include "ilp.h"
+#include "check.h"
 
 namespace {
 
@@ -70,9 +71,11 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

@@ -6,6 +6,7 @@
  * filled the pipe. Memory barely moved: ptxas hoisted stores between the loads, so only about
  * 4 loads are really in flight before the first store (read the SASS). */
 #include "ilp.h"
+#include "check.h"
 
 namespace {
 
@@ -70,9 +71,11 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

@@ -9,6 +9,7 @@
  * whole grid sweep the array together (thread t takes float4 t, t + S, ...), and its arithmetic
  * loads the next inputs before running the current chains. */
 #include "ilp.h"
+#include "check.h"
 
 namespace {
 
@@ -85,9 +86,11 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
                 cudaStream_t stream)
 {
     scale_kernel<<<blocks, threads, 0, stream>>>((float4 *)out, (const float4 *)in, a, n);
+    CUDA_CHECK_LAUNCH();
 }
 
 void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
 {
     chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
+    CUDA_CHECK_LAUNCH();
 }

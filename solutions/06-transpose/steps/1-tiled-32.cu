@@ -7,6 +7,7 @@
  * whole lines. What it costs: reading a column of tile[32][32] is 32 words 32 apart, all in
  * one bank, a 32-way bank conflict (lab 02): shared memory, not DRAM, now sets the pace. */
 #include "transpose.h"
+#include "check.h"
 
 namespace {
 
@@ -46,4 +47,5 @@ void transpose(float *out, const float *in, int rows, int cols, cudaStream_t str
     const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;
     transpose_tile32<<<(unsigned)tiles, T32 * T32_ROWS, 0, stream>>>(out, in, rows, cols,
                                                                      tiles_c);
+    CUDA_CHECK_LAUNCH();
 }

@@ -7,6 +7,7 @@
  * sides are not multiples of 4. What is left: 4-byte accesses and 4 loads per thread keep only
  * about 32 KB per SM in flight, short of what keeps HBM busy. */
 #include "transpose.h"
+#include "check.h"
 
 namespace {
 
@@ -46,4 +47,5 @@ void transpose(float *out, const float *in, int rows, int cols, cudaStream_t str
     const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;
     transpose_tile32<<<(unsigned)tiles, T32 * T32_ROWS, 0, stream>>>(out, in, rows, cols,
                                                                      tiles_c);
+    CUDA_CHECK_LAUNCH();
 }

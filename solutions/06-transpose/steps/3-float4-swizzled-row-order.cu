@@ -15,6 +15,7 @@
  * of many rows of `out`; the reference numbers its tiles down the columns and measured faster
  * (long runs on the write side). */
 #include "transpose.h"
+#include "check.h"
 
 namespace {
 
@@ -124,10 +125,12 @@ void transpose(float *out, const float *in, int rows, int cols, cudaStream_t str
         const long long tiles = (long long)((rows + TILE - 1) / TILE) * tiles_c;
         transpose_tile64_vec4<<<(unsigned)tiles, THREADS, 0, stream>>>(out, in, rows, cols,
                                                                        tiles_c);
+        CUDA_CHECK_LAUNCH();
     } else {
         const int tiles_c = (cols + T32 - 1) / T32;
         const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;
         transpose_tile32<<<(unsigned)tiles, T32 * T32_ROWS, 0, stream>>>(out, in, rows, cols,
                                                                          tiles_c);
+        CUDA_CHECK_LAUNCH();
     }
 }

@@ -7,6 +7,7 @@
  * touches word 2*s*t, so at s = 16 the 32 lanes of a warp land in 2 banks: a 16-way bank
  * conflict (lab 02). */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -45,6 +46,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_strided_index<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

@@ -6,6 +6,7 @@
  * words: no bank conflict. Still wasteful: half the threads are idle from the first level on,
  * and each thread loads a single float, far too little in flight to keep DRAM busy. */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -43,6 +44,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_sequential<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

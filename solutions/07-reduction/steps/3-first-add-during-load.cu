@@ -5,6 +5,7 @@
  * independent loads in flight per thread instead of one: the biggest single jump on this
  * ladder, because the kernel is starved for bytes in flight (lab 04). */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -42,6 +43,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_first_add<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

@@ -7,6 +7,7 @@
  * relies on a warp's lanes running in lockstep; since Volta they need not. Shuffles with an
  * explicit mask are the safe form.) */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -56,6 +57,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_last_warp<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

@@ -5,6 +5,7 @@
  * `tid < s` guards left. Why: at this point every instruction the block executes besides the
  * adds is overhead. A small gain; the large ones are in the next rung. */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -56,6 +57,7 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
         const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
         float *dst = blocks == 1 ? result : level[pass & 1];
         reduce_unrolled<THREADS><<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
+        CUDA_CHECK_LAUNCH();
         src = dst;
         m = blocks;
         pass++;

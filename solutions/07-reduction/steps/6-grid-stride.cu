@@ -8,6 +8,7 @@
  * loads, 4 of them in flight per thread, and the last block to finish adds the partials in the
  * same launch (a counter in scratch), so there is no second launch. */
 #include "reduction.h"
+#include "check.h"
 
 namespace {
 
@@ -63,6 +64,9 @@ void reduction(float *result, const float *in, long long n, float *scratch, cuda
     const int full = full_grid();
     const int grid = (int)(wanted < full ? wanted : full);
     reduce_grid_stride<<<grid, THREADS, 0, stream>>>(grid == 1 ? result : scratch, in, n);
-    if (grid > 1) /* the partial sums, one block; scratch holds at least 64 Ki floats */
+    CUDA_CHECK_LAUNCH();
+    if (grid > 1) { /* the partial sums, one block; scratch holds at least 64 Ki floats */
         reduce_grid_stride<<<1, THREADS, 0, stream>>>(result, scratch, grid);
+        CUDA_CHECK_LAUNCH();
+    }
 }

@@ -7,6 +7,7 @@
  * lasts a quarter as long. No SM count anywhere: the hardware's block scheduler spreads the
  * slices, on any GPU. */
 #include "tail.h"
+#include "check.h"
 
 namespace {
 
@@ -38,6 +39,7 @@ tail_slice_kernel(unsigned *out, const unsigned *seeds, int rounds)
 void tail(unsigned *out, const unsigned *seeds, int items, int rounds, cudaStream_t stream)
 {
     /* Slices add into their item's results: start them at zero. */
-    cudaMemsetAsync(out, 0, (size_t)items * TAIL_LANES * sizeof(unsigned), stream);
+    CUDA_CHECK(cudaMemsetAsync(out, 0, (size_t)items * TAIL_LANES * sizeof(unsigned), stream));
     tail_slice_kernel<<<(unsigned)items * SLICES, TAIL_LANES, 0, stream>>>(out, seeds, rounds);
+    CUDA_CHECK_LAUNCH();
 }

@@ -6,6 +6,7 @@
  * output, 32x fewer global loads. New limit: 2 shared-memory loads per FMA; the shared-memory
  * pipe, not the FMA pipe, sets the pace. */
 #include "sgemm.h"
+#include "check.h"
 
 namespace {
 
@@ -36,4 +37,5 @@ void sgemm(int M, int N, int K, float alpha, const float *A, const float *B, flo
     const dim3 block(LADDER_T, LADDER_T);
     const dim3 grid((N + LADDER_T - 1) / LADDER_T, (M + LADDER_T - 1) / LADDER_T);
     ladder_smem<<<grid, block, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+    CUDA_CHECK_LAUNCH();
 }

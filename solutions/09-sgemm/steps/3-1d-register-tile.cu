@@ -5,6 +5,7 @@
  * register and reuses it for 8 FMAs with 8 A values: shared loads per FMA drop from 2 to 9/8.
  * Keeping partial results in registers is what lets arithmetic outpace memory. */
 #include "sgemm.h"
+#include "check.h"
 
 namespace {
 
@@ -50,4 +51,5 @@ void sgemm(int M, int N, int K, float alpha, const float *A, const float *B, flo
 {
     const dim3 grid((N + L3_BN - 1) / L3_BN, (M + L3_BM - 1) / L3_BM);
     ladder_1d<<<grid, L3_BM * L3_BN / L3_TM, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+    CUDA_CHECK_LAUNCH();
 }

@@ -7,61 +7,11 @@
  * busy. 16-byte loads need K % 4 == 0 and N % 4 == 0 (row starts 16-byte aligned); other shapes
  * take rung 4's kernel. */
 #include "sgemm.h"
+#include "check.h"
+#include "register_tile_2d.cuh" /* rung 4's kernel, ladder_2d, and its tile sizes L4_* */
 
 namespace {
 
-#define L4_BM 128
-#define L4_BN 128
-#define L4_BK 8
-#define L4_TM 8
-#define L4_TN 8
-#define L4_THREADS (L4_BM * L4_BN / (L4_TM * L4_TN))
-/* Rung 4's kernel: the path for shapes that cannot use 16-byte loads. */
-__global__ void __launch_bounds__(L4_THREADS)
-ladder_2d(int M, int N, int K, float alpha, const float *__restrict__ A,
-          const float *__restrict__ B, float beta, float *__restrict__ C)
-{
-    __shared__ float As[L4_BM][L4_BK], Bs[L4_BK][L4_BN];
-    const int tid = threadIdx.x;
-    const int row0 = blockIdx.y * L4_BM, col0 = blockIdx.x * L4_BN;
-    const int trow = tid / (L4_BN / L4_TN), tcol = tid % (L4_BN / L4_TN);
-    float acc[L4_TM][L4_TN] = {{0.f}};
-    float a[L4_TM], b[L4_TN];
-    for (int k0 = 0; k0 < K; k0 += L4_BK) {
-        for (int i = tid; i < L4_BM * L4_BK; i += L4_THREADS) {
-            const int r = i / L4_BK, c = i % L4_BK;
-            As[r][c] = row0 + r < M && k0 + c < K ? A[(size_t)(row0 + r) * K + k0 + c] : 0.f;
-        }
-        for (int i = tid; i < L4_BK * L4_BN; i += L4_THREADS) {
-            const int r = i / L4_BN, c = i % L4_BN;
-            Bs[r][c] = k0 + r < K && col0 + c < N ? B[(size_t)(k0 + r) * N + col0 + c] : 0.f;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < L4_BK; k++) {
-#pragma unroll
-            for (int i = 0; i < L4_TM; i++)
-                a[i] = As[trow * L4_TM + i][k];
-#pragma unroll
-            for (int j = 0; j < L4_TN; j++)
-                b[j] = Bs[k][tcol * L4_TN + j];
-#pragma unroll
-            for (int i = 0; i < L4_TM; i++)
-#pragma unroll
-                for (int j = 0; j < L4_TN; j++)
-                    acc[i][j] += a[i] * b[j];
-        }
-        __syncthreads();
-    }
-#pragma unroll
-    for (int i = 0; i < L4_TM; i++)
-#pragma unroll
-        for (int j = 0; j < L4_TN; j++) {
-            const int row = row0 + trow * L4_TM + i, col = col0 + tcol * L4_TN + j;
-            if (row < M && col < N)
-                C[(size_t)row * N + col] = alpha * acc[i][j] + beta * C[(size_t)row * N + col];
-        }
-}
 __global__ void __launch_bounds__(L4_THREADS)
 ladder_vec(int M, int N, int K, float alpha, const float *__restrict__ A,
            const float *__restrict__ B, float beta, float *__restrict__ C)
@@ -134,4 +84,5 @@ void sgemm(int M, int N, int K, float alpha, const float *A, const float *B, flo
         ladder_vec<<<grid, L4_THREADS, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
     else
         ladder_2d<<<grid, L4_THREADS, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+    CUDA_CHECK_LAUNCH();
 }

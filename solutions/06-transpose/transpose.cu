@@ -31,123 +31,15 @@
  *
  * 16-byte accesses need rows of `in` and `out` that start on 16-byte boundaries: rows and
  * cols multiples of 4. Other shapes take the classic kernel: 32 x 32 tiles of single floats
- * through a [32][33] tile (lab 02's padding), 4 elements per thread. */
-#include "transpose.h"
-#include "check.h"
-
-/* ------------------------------------------------------------------------------------------ */
-/* Fast path: rows % 4 == 0 and cols % 4 == 0                                                  */
-
-#define TILE 64                      /* tile edge in floats: 256-byte row segments */
-#define THREADS 256                  /* 8 warps */
-#define VECS (TILE / 4)              /* float4 per tile row: 16 */
-#define LOAD_ROWS (THREADS / VECS)   /* tile rows read per pass: 16 */
-#define LOAD_PASSES (TILE / LOAD_ROWS) /* 4 float4 loads per thread */
-#define STORE_PASSES (32 / (THREADS / 32)) /* 4 float4 stores per thread (see the store loop) */
-
-/* Word of tile element (r, c) in shared memory. The 16-byte group of column c is XORed with
- * bits 2-4 of the row: a 16-byte group stays whole and aligned (float4 stores of a row stay
- * possible), and one 4-byte read of the write phase, in which a warp reads rows 4j+m
- * (j = 0..7, one m) of 4 neighbouring columns, finds those 8 rows in 8 different groups:
- * 8 groups x 4 columns = 32 different banks. */
-__device__ __forceinline__ int swizzle(int r, int c)
-{
-    return r * TILE + (c ^ (r & 28));
-}
-
-__global__ void __launch_bounds__(THREADS)
-transpose_tile64_vec4(float *__restrict__ out, const float *__restrict__ in, int rows, int cols,
-                      int tiles_r)
-{
-    __shared__ __align__(16) float tile[TILE * TILE]; /* 16 KB */
-    /* One tile per block, numbered down the columns of tiles: consecutive blocks write
-     * consecutive 256-byte pieces of the same 64 rows of `out` (see the header). */
-    const int tc = blockIdx.x / tiles_r, tr = blockIdx.x - tc * tiles_r;
-    const int r0 = tr * TILE, c0 = tc * TILE;
-
-    /* Read: 16 threads cover a tile row (256 bytes), a warp two rows, the block 16 rows per
-     * pass. All 4 loads are issued before any is used. */
-    const int q = threadIdx.x % VECS, rq = threadIdx.x / VECS;
-    const bool col_in = c0 + 4 * q < cols; /* cols % 4 == 0: a float4 is all in or all out */
-    float4 v[LOAD_PASSES];
-#pragma unroll
-    for (int p = 0; p < LOAD_PASSES; p++) {
-        const int r = r0 + rq + p * LOAD_ROWS;
-        v[p] = make_float4(0.f, 0.f, 0.f, 0.f);
-        if (col_in && r < rows)
-            v[p] = __ldcs((const float4 *)(in + (size_t)r * cols + c0 + 4 * q));
-    }
-    /* Park them: one 16-byte store per load. A quarter-warp (8 threads) writes 8 neighbouring
-     * groups of one row, 8 different groups after the XOR: all 32 banks, no conflict. */
-#pragma unroll
-    for (int p = 0; p < LOAD_PASSES; p++)
-        *(float4 *)&tile[swizzle(rq + p * LOAD_ROWS, 4 * q)] = v[p];
-    __syncthreads();
-
-    /* Write: a warp writes 4 rows of `out` (tile columns c .. c+3), 8 threads x 16 bytes =
-     * 128 bytes each; thread (lane % 8) takes tile rows 4j .. 4j+3 of its column. Over the
-     * 4 passes a warp covers 4 columns in full (both 32-row halves) and the 8 warps all 64. */
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-#pragma unroll
-    for (int p = 0; p < STORE_PASSES; p++) {
-        const int job = warp + (THREADS / 32) * p;  /* 0 .. 31 */
-        const int c = 4 * (job % 16) + lane / 8;    /* tile column = row of out */
-        const int j = 8 * (job / 16) + lane % 8;    /* tile rows 4j .. 4j+3 = 4 floats of out */
-        if (c0 + c < cols && r0 + 4 * j < rows) {
-            float4 o;
-            o.x = tile[swizzle(4 * j + 0, c)];
-            o.y = tile[swizzle(4 * j + 1, c)];
-            o.z = tile[swizzle(4 * j + 2, c)];
-            o.w = tile[swizzle(4 * j + 3, c)];
-            __stcs((float4 *)(out + (size_t)(c0 + c) * rows + r0 + 4 * j), o);
-        }
-    }
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* General path: any shape                                                                     */
-
-#define T32 32     /* tile edge */
-#define T32_ROWS 8 /* a 32 x 8 block: each thread moves 4 elements */
-
-__global__ void __launch_bounds__(T32 * T32_ROWS)
-transpose_tile32(float *__restrict__ out, const float *__restrict__ in, int rows, int cols,
-                 int tiles_c)
-{
-    /* +1 float per row: column k of the tile is then in 32 different banks (lab 02). */
-    __shared__ float tile[T32][T32 + 1];
-    const int tr = blockIdx.x / tiles_c, tc = blockIdx.x - tr * tiles_c;
-    const int r0 = tr * T32, c0 = tc * T32;
-    const int x = threadIdx.x % T32, y = threadIdx.x / T32;
-#pragma unroll
-    for (int k = 0; k < T32; k += T32_ROWS) { /* a warp reads one 128-byte row segment */
-        const int r = r0 + y + k, c = c0 + x;
-        if (r < rows && c < cols)
-            tile[y + k][x] = __ldcs(in + (size_t)r * cols + c);
-    }
-    __syncthreads();
-#pragma unroll
-    for (int k = 0; k < T32; k += T32_ROWS) { /* ... and writes one of out */
-        const int c = c0 + y + k, r = r0 + x;
-        if (c < cols && r < rows)
-            __stcs(out + (size_t)c * rows + r, tile[x][y + k]);
-    }
-}
+ * through a [32][33] tile (lab 02's padding), 4 elements per thread. Both kernels are in
+ * transpose_tiles.cuh beside this file (the ladder's rungs launch them too); this file
+ * chooses. */
+#include "transpose_tiles.cuh" /* the kernels, shared with the ladder's rungs */
 
 void transpose(float *out, const float *in, int rows, int cols, cudaStream_t stream)
 {
-    /* One block per tile over a 1-D grid (which has no 65535 limit). */
-    if (rows % 4 == 0 && cols % 4 == 0) {
-        const int tiles_r = (rows + TILE - 1) / TILE;
-        const long long tiles = (long long)tiles_r * ((cols + TILE - 1) / TILE);
-        transpose_tile64_vec4<<<(unsigned)tiles, THREADS, 0, stream>>>(out, in, rows, cols,
-                                                                       tiles_r);
-        CUDA_CHECK_LAUNCH();
-    } else {
-        const int tiles_c = (cols + T32 - 1) / T32;
-        const long long tiles = (long long)((rows + T32 - 1) / T32) * tiles_c;
-        transpose_tile32<<<(unsigned)tiles, T32 * T32_ROWS, 0, stream>>>(out, in, rows, cols,
-                                                                         tiles_c);
-        CUDA_CHECK_LAUNCH();
-    }
+    if (rows % 4 == 0 && cols % 4 == 0)
+        launch_tile64<TILES_DOWN_COLUMNS>(out, in, rows, cols, stream);
+    else
+        launch_tile32<1>(out, in, rows, cols, stream);
 }

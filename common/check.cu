@@ -10,8 +10,7 @@ void cuda_set_fail_hook(cuda_fail_hook hook) { fail_hook = hook; }
 
 void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
 {
-    fprintf(stderr, "CUDA error %s (%s)\n  in %s\n  at %s:%d\n", cudaGetErrorName(err),
-            cudaGetErrorString(err), call, file, line);
+    cuda_report(err, call, file, line);
     if (fail_hook) {
         cuda_fail_hook hook = fail_hook;
         fail_hook = NULL; /* a hook that itself fails must not recurse */

@@ -10,6 +10,7 @@
 #define COMMON_CHECK_H
 
 #include <cuda_runtime.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -24,9 +25,21 @@ extern "C" {
 typedef void (*cuda_fail_hook)(cudaError_t err, const char *call, const char *file, int line);
 void cuda_set_fail_hook(cuda_fail_hook hook);
 
-/* Report `err` for `call` at file:line and exit; never returns. */
+/* Report `err` for `call` at file:line and exit; never returns. Defined once on each side of
+ * the trust line, as each process must end: common/check.cu in the grader's own processes (the
+ * harness records the error through the hook, then exits), grader/shim_untrusted.cu in a worker
+ * that runs an implementation (it ends at once, with _exit: nothing of the implementation's
+ * runs after). Both print the error with cuda_report. */
 void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
     __attribute__((noreturn));
+
+/* The one wording of a CUDA error, on stderr (flushed: the process ends next). */
+static inline void cuda_report(cudaError_t err, const char *call, const char *file, int line)
+{
+    fprintf(stderr, "CUDA error %s (%s)\n  in %s\n  at %s:%d\n", cudaGetErrorName(err),
+            cudaGetErrorString(err), call, file, line);
+    fflush(stderr);
+}
 
 static inline void cuda_check(cudaError_t err, const char *call, const char *file, int line)
 {

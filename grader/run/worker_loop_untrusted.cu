@@ -38,13 +38,12 @@ static mapped maps[MAX_MAPPED];
 
 __global__ void shim_null_kernel(void) {}
 
-/* common/check.h's CUDA_CHECK, for implementations that use it (the skeletons do): in a
- * worker a failed call ends the process, which the harness reports with the call's output. */
+/* common/check.h's CUDA_CHECK and CUDA_CHECK_LAUNCH, for implementations that use them (the
+ * skeletons and the references do): in a worker a failed call ends the process, which the
+ * harness reports with the call's output. The worker's side of cuda_fail (check.h). */
 extern "C" void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
 {
-    fprintf(stderr, "CUDA error %s (%s) at %s:%d in `%s`\n", cudaGetErrorName(err),
-            cudaGetErrorString(err), file, line, call);
-    fflush(stderr);
+    cuda_report(err, call, file, line);
     _exit(CUDA_EXIT_STATUS);
 }
 

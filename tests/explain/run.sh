@@ -103,10 +103,11 @@ done <<<"$cases"
 # ---- Pictures -----------------------------------------------------------------------------------
 # Labs 01, 02 and 06 draw one warp's costliest request at the worst line (build/explain/NAME/
 # access.svg): the skeleton's, exactly, at the lesson's line; the reference's nearer its ideal.
-# lab <tab> what the skeleton's picture shows
-pictures=$'01-coalescing\tglobal load at coalescing.cu:24: 32 sectors for 32 lanes (ideal 4)
-02-banks\tshared load at banks.cu:52: 32 wavefronts for 32 lanes (ideal 1)
-06-transpose\tglobal store at transpose.cu:31: 32 sectors for 32 lanes (ideal 4)'
+# lab <tab> what the skeleton's picture shows, with @LINE for the number of the lesson's line
+# (the one the cases above name, looked up in the skeleton)
+pictures=$'01-coalescing\tglobal load at coalescing.cu:@LINE: 32 sectors for 32 lanes (ideal 4)
+02-banks\tshared load at banks.cu:@LINE: 32 wavefronts for 32 lanes (ideal 1)
+06-transpose\tglobal store at transpose.cu:@LINE: 32 sectors for 32 lanes (ideal 4)'
 # The picture line's cost over its ideal in an explain output ("" if it has none).
 picture_ratio() {
     awk '/^Picture of the worst line/ { getline; if (match($0, /: [0-9]+ [a-z]+ for [0-9]+ lanes \(ideal [0-9]+\)/)) {
@@ -114,6 +115,8 @@ picture_ratio() {
 }
 while IFS=$'\t' read -r lab want; do
     echo "== explain: lab $lab, the picture of the worst line"
+    IFS=$'\t' read -r _ file text _ <<<"$(grep "^$lab"$'\t' <<<"$cases")"
+    want=${want/@LINE/$(line_of "labs/$lab/$file" "$text")}
     explain "$lab" || continue
     svg=$build/explain/${lab#*-}/access.svg
     got=$(awk '/^Picture of the worst line/ { getline; sub(/^  /, ""); sub(/\): .*/, ")"); print; exit }' "$build/explain-test-$lab.txt")

@@ -24,20 +24,6 @@
 
 #include "streams_kernel.cuh" /* the kernel f, shared with the harness */
 
-/* CUDA_CHECK in the implementations (check.h: the reference and the skeleton use it) lands
- * here: report and exit (the harness sees the worker end during the call and fails the
- * check). Nothing else in the worker defines cuda_fail (common/check.cu is the harness's).
- * Weak, so that a definition for every lab in grader/run/worker_loop_untrusted.cu, or the harness's own
- * in the in-process fallback, takes its place. */
-extern "C" __attribute__((weak)) void cuda_fail(cudaError_t err, const char *call,
-                                                const char *file, int line)
-{
-    fprintf(stderr, "CUDA error %s (%s) in %s at %s:%d\n", cudaGetErrorName(err),
-            cudaGetErrorString(err), call, file, line);
-    fflush(stderr);
-    exit(CUDA_EXIT_STATUS);
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Counting streams and events (the linker sends every call here: see lab.mk)          */
 

@@ -56,30 +56,6 @@ __global__ void scale_kernel(float4 *__restrict__ out, const float4 *__restrict_
         ((float *)out)[4 * n4 + threadIdx.x] = ((const float *)in)[4 * n4 + threadIdx.x] * a;
 }
 
-/* Arithmetic: CHAINS elements per thread (i, i + S, ...; S = all threads of the grid), their
- * chains advanced side by side: the CHAINS FMAs of one step are independent. */
-#define CHAINS 4
-
-__global__ void chains_kernel(float *__restrict__ out, const float *__restrict__ in, int n)
-{
-    const int S = gridDim.x * blockDim.x;
-    for (int base = blockIdx.x * blockDim.x + threadIdx.x; base < n; base += CHAINS * S) {
-        float x[CHAINS], y[CHAINS];
-#pragma unroll
-        for (int j = 0; j < CHAINS; j++) /* past the end: a dummy chain, never stored */
-            x[j] = y[j] = base + j * S < n ? in[base + j * S] : 1.0f;
-#pragma unroll 64
-        for (int k = 0; k < ILP_STEPS; k++)
-#pragma unroll
-            for (int j = 0; j < CHAINS; j++)
-                y[j] = fmaf(y[j], x[j], ILP_C);
-#pragma unroll
-        for (int j = 0; j < CHAINS; j++)
-            if (base + j * S < n)
-                out[base + j * S] = y[j];
-    }
-}
-
 } /* namespace */
 
 void ilp_memory(float *out, const float *in, float a, int n, int blocks, int threads,
@@ -89,8 +65,5 @@ void ilp_memory(float *out, const float *in, float a, int n, int blocks, int thr
     CUDA_CHECK_LAUNCH();
 }
 
-void ilp_arith(float *out, const float *in, int n, int blocks, int threads, cudaStream_t stream)
-{
-    chains_kernel<<<blocks, threads, 0, stream>>>(out, in, n);
-    CUDA_CHECK_LAUNCH();
-}
+#define CHAINS 4 /* chains a thread advances side by side: the best of rungs 1-4 */
+#include "ilp_chains.cuh" /* the arithmetic kernel and ilp_arith */

@@ -10,6 +10,7 @@
  * The row of an element is recomputed from its flat index, which costs a few integer
  * instructions per 16 bytes: cheap next to the memory time, and it makes odd row lengths free. */
 #include "coalescing.h"
+#include "check.h"
 
 #define THREADS 256 /* 8 warps per block; 8 blocks fill an SM's 2048 thread slots */
 #define UNROLL 4    /* float4 loads in flight per thread: 64 bytes */
@@ -77,9 +78,10 @@ void coalescing(float *out, const float *in, const float *scale, const float *bi
     static int blocks = 0;
     if (blocks == 0) {
         int dev = 0, sms = 0, per_sm = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale_rows_vec4<unsigned>, THREADS, 0);
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, scale_rows_vec4<unsigned>,
+                                                                 THREADS, 0));
         blocks = sms * (per_sm > 0 ? per_sm : 1);
     }
     const unsigned long long n = (unsigned long long)rows * cols;

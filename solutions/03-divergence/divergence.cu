@@ -199,9 +199,10 @@ void divergence(float *out, const float *in, int n, cudaStream_t stream)
     static int resident = 0;
     if (resident == 0) {
         int dev = 0, sms = 0, per_sm = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, regroup_kernel, THREADS, 0);
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, regroup_kernel,
+                                                                 THREADS, 0));
         resident = sms * (per_sm > 0 ? per_sm : 1);
     }
     const int tiles = (int)(((long long)n + TILE - 1) / TILE);

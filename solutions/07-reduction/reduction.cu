@@ -141,9 +141,10 @@ static int full_grid(void)
     static int blocks = 0;
     if (blocks == 0) {
         int dev = 0, sms = 0, per_sm = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_sum<Index>, THREADS, 0);
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reduce_sum<Index>,
+                                                                 THREADS, 0));
         blocks = (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
     }
     return blocks;

@@ -61,9 +61,10 @@ static int one_wave(void)
     static int blocks = 0;
     if (blocks == 0) {
         int dev = 0, sms = 0, per_sm = 0;
-        cudaGetDevice(&dev);
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tail_share_kernel, TAIL_LANES, 0);
+        CUDA_CHECK(cudaGetDevice(&dev));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tail_share_kernel,
+                                                                 TAIL_LANES, 0));
         blocks = (sms > 0 ? sms : 1) * (per_sm > 0 ? per_sm : 1);
     }
     return blocks;

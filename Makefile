@@ -34,13 +34,16 @@
 #                              ten real GPUs, T4 to B200 (no GPU needed)
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
+#   make new-lab NAME=x        a new lab's three folders (grader/labs/, labs/, solutions/ NN-x),
+#                              scaffolded from lab 01: it builds and grades at once, and make
+#                              test-docs names what else lists the labs
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator), test-explain, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
-#        test-notebook and test-skeletons: one suite each (tests/tests.mk says what each
+#        test-notebook, test-new-lab and test-skeletons: one suite each (tests/tests.mk says what each
 #        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make
 #        test)
 #
@@ -216,9 +219,10 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := run/records plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := run/records run/check_line plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
                run/stop plan/grade_model sandbox/sandbox
-RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/sandbox/sandbox.o
+RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
+    $(BUILD)/host/grader/sandbox/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
@@ -371,7 +375,8 @@ EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
               $(EMUB)/grader/feedback/profile_trusted.o
-EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/sandbox/sandbox.o
+EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
+    $(EMUB)/host/grader/sandbox/sandbox.o
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)
@@ -513,8 +518,8 @@ $(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
 # carries the emulator.
 WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
 lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
-# What every lab shares (built first, once, by grader/build/build_labs.sh; then the labs' own builds
-# can run side by side): the common objects, the shims' dispatch, the worker, the compile
+# What every lab shares (make grade builds it before it says the grader is built; the labs'
+# own builds run beside it): the common objects, the shims' dispatch, the worker, the compile
 # sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
 GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
     $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
@@ -524,16 +529,17 @@ GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(E
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize grader-pieces
+.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
 
 runners: $(foreach n,$(LAB_NAMES),$(call lab_pieces,$(n)))
 
-# The build steps grader/build/build_labs.sh runs (and runner-NAME: one lab, all of it).
-grader-pieces: $(GRADER_PIECES_$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) | toolkit
-$(foreach n,$(LAB_NAMES),$(eval lab-grader-$(n): $(LABB)/$(n)/harness $(LABB)/$(n)/reference.so ;))
+# One lab, all of it (make sanitize, and tests that build a lab ahead).
+# make bench's ladder rungs of a lab (solutions/NN-name/steps/*.cu), built as implementations.
+steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
+steps_pieces = $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 $(foreach n,$(LAB_NAMES),$(eval runner-$(n): $(call lab_pieces,$(n)) ;))
 
 toolkit:
@@ -551,33 +557,30 @@ GRADE_DIR ?= $(BUILD)/grade
 GRADER_ISOLATION ?= on
 # Under a speed check short of its mark (or one the emulator cannot time), make grade prints
 # the costliest line of the student's file as the CPU emulator counts it (WHERE:), within
-# GRADE_WHERE_S seconds for the whole run (the first one builds the emulator's copy of the
-# code). GRADE_WHERE=0 leaves it out.
+# GRADE_WHERE_S seconds for the whole run (under a GPU, make grade builds the emulator's copy of
+# each selected lab for it beside the GPU's). GRADE_WHERE=0 leaves it out, and its build.
 GRADE_WHERE ?= 1
 GRADE_WHERE_S ?= 60
 
-# Build, then grade: grader/build/build_labs.sh builds what LAB= selects (a line per lab as it
-# finishes; a lab whose build fails is kept apart), then becomes the driver, which grades and
-# builds nothing, told where the build left its status per lab (--built).
-build_step = grader/build/build_labs.sh --driver $(DRIVER) --lab "$(LAB)" --student-objs $(STUDENT_OBJS) \
-    BUILD=$(BUILD) MODE=$(MODE) EMU=$(EMU) STUDENT=$(STUDENT)
+# Build, then grade (grader/build/grade.mk): this make builds what LAB= selects (a line per lab as it
+# finishes; a lab whose build fails is recorded as such, and the others go on), then runs the
+# driver once, told where the build left its status per lab (--built). The driver grades; it
+# runs neither make nor a shell. Under a GPU its WHERE line counts the emulator's build of the
+# lab (--where-*), which this make built beside the GPU's.
+include grader/build/grade.mk
 
-grade: $(DRIVER)
-ifeq ($(MODE),emu)
-	@echo "No NVIDIA GPU here$(if $(filter 1,$(EMU)), (EMU=1)): checking correctness on the CPU emulator."
-endif
+grade: $$(grade_build)
+	@$(if $(grade_ok),grader/build/lab_status.sh end $(GRADE_BUILT))
 	@mkdir -p $(GRADE_DIR)
-	@exec $(build_step) --under $(GRADE_DIR) -- \
-	    $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
+	@exec $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
-	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) --where-cmd '$(where_cmd)') \
-	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
-# (its build's lines go to the hint's log; only the hint itself to the driver, which reads one line)
-where_cmd = $(MAKE) -s --no-print-directory -j$$(nproc 2>/dev/null || echo 2) where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD) >&2 && \
-    cat $(BUILD)/where/"$$1"/where.txt
+	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
+	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
+	            --where-worker $(WHERE_B)/worker-emu)) \
+	    $(if $(grade_ok),--built $(GRADE_BUILT)) --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
@@ -588,31 +591,29 @@ bench-grading:
 
 # make bench: per lab, the skeleton (or STUDENT's file), every ladder rung in
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
-steps_of = $(sort $(wildcard solutions/$(call lab_dir,$(1))/steps/*.cu))
-steps_pieces = $(foreach f,$(call steps_of,$(1)),$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 # The file in labs/ is "skeleton" while it is byte for byte the workbook's (labs/skeletons.sha256),
 # "yours" once edited; another tree's is "yours".
 is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
 bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
-$(foreach n,$(LAB_NAMES),$(eval bench-steps-$(n): $(call steps_pieces,$(n)) ;))
-
-bench: $(DRIVER)
+# (a tree not yours, or no GPU: nothing is built, and the recipe says why)
+bench_runs = $(and $(own_tree),$(filter gpu,$(MODE)))
+bench: $$(if $$(bench_runs),$$(grade_build),$$(DRIVER))
 	@$(call need_own_tree,the grader (CUDA events time it there),To time that tree's code beside the reference in the sandbox: make grade STUDENT=$(STUDENT); or read it and copy it into your labs/ first.)
 ifneq ($(MODE),gpu)
 	@echo "make bench times kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2
 	@exit 2
 endif
+	@$(if $(grade_ok),grader/build/lab_status.sh end $(GRADE_BUILT))
 	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/*.tsv
 ifneq ($(STUDENT_KIT),)
 	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
 endif
-	@set -o pipefail; $(build_step) --bench --under $(BUILD)/bench -- \
-	$(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
+	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
-	    | tee $(BUILD)/bench/table.txt
+	    $(if $(grade_ok),--built $(GRADE_BUILT)) | tee $(BUILD)/bench/table.txt
 	@grader/tools/bench-chart -o $(BUILD)/bench $(BUILD)/bench/*.tsv && \
 	    echo "Charts: $(BUILD)/bench/<lab>.svg. Tables for the lessons: grader/tools/bench-tables $(BUILD)/bench/<lab>.tsv"
 
@@ -683,15 +684,13 @@ explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/h
 	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
 	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
 
-# make grade's WHERE line (the driver runs it, EMU=1, for a lab whose speed fell short): make
-# explain's count of one call, in the sandboxed workers as grading runs them, down to the
-# costliest line of the student's file.
-where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
-	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/where/$* --where
-
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
 	@grader/feedback/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
+
+# A lab is three folders; the build finds it by them (grader/build/new-lab.sh).
+new-lab:
+	@grader/build/new-lab.sh '$(NAME)'
 
 doctor: $(SANDBOX_RUN)
 	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh

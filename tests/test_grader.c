@@ -6,6 +6,7 @@
 
 #include "../common/text.h"
 #include "../grader/plan/config.h"
+#include "../grader/run/check_line.h"
 #include "../grader/decide/verdict.h"
 #include "../grader/plan/lab_select.h"
 #include "../grader/build/manifest.h"
@@ -62,6 +63,103 @@ static void test_parse_rejects_garbage(void)
     CU_ASSERT_EQUAL(record_parse("end", &r, &why), 0); /* a bare type is fine */
     CU_ASSERT_EQUAL(r.n, 0);
     record_free(&r);
+}
+
+
+/* The driver's command to a harness: whatever the paths hold (spaces, '=', '%', newlines, a
+ * forged second command, escapes, bytes that are not UTF-8), one line carries them and reads
+ * back exactly; anything the encoder would not write is refused. */
+static void test_check_line_roundtrip(void)
+{
+    static const char *const paths[] = {
+        "build/grade/coalescing.0.records",
+        "a b/c=d%41%zz/e",
+        "x\ncheck index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=/tmp/a log=/tmp/b",
+        "line\nbreak\r\x1b[2J\tTAB\x7f\x01",
+        "\xff\xfe not utf-8 \xc3\xa9 UTF-8 \xe2\x80\xae bidi",
+        "-",
+    };
+    static const double numbers[] = {0.5, 1.0 / 3, 1e-300, 1e300, 0, 15, 123456.789};
+    const size_t np = sizeof paths / sizeof paths[0], nn = sizeof numbers / sizeof numbers[0];
+    for (size_t i = 0; i < np; i++)
+        for (size_t j = 0; j < nn; j++) {
+            check_cmd c = {.check = (int)(i * 7 + j), .seed = 0xfedcba9876543210ull >> j,
+                           .threshold = numbers[j], .cap_s = numbers[(j + 1) % nn],
+                           .timeout_s = numbers[(j + 2) % nn]}, back;
+            snprintf(c.records, sizeof c.records, "%s", paths[i]);
+            snprintf(c.log, sizeof c.log, "%s%s", paths[np - 1 - i], paths[i]);
+            char line[CHECK_LINE_MAX];
+            const char *why = NULL;
+            CU_ASSERT_EQUAL_FATAL(check_line_format(&c, line, sizeof line), 0);
+            CU_ASSERT_PTR_NOT_NULL(strchr(line, '\n'));
+            CU_ASSERT_PTR_NULL(strchr(line, '\n')[1] ? line : NULL); /* one line, at its end */
+            CU_ASSERT_PTR_NULL(strchr(line, '\r'));
+            CU_ASSERT_EQUAL_FATAL(check_line_parse(line, &back, &why), 0);
+            CU_ASSERT_EQUAL(back.check, c.check);
+            CU_ASSERT_EQUAL(back.seed, c.seed);
+            CU_ASSERT_EQUAL(back.threshold, c.threshold); /* exactly: no rounding on the way */
+            CU_ASSERT_EQUAL(back.cap_s, c.cap_s);
+            CU_ASSERT_EQUAL(back.timeout_s, c.timeout_s);
+            CU_ASSERT_STRING_EQUAL(back.records, c.records);
+            CU_ASSERT_STRING_EQUAL(back.log, c.log);
+        }
+    /* The longest paths a command holds, every byte escaped, still fit a line. */
+    check_cmd big = {.check = 1, .threshold = 1, .cap_s = 1, .timeout_s = 1}, back;
+    memset(big.records, ' ', sizeof big.records - 1);
+    memset(big.log, '\n', sizeof big.log - 1);
+    char line[CHECK_LINE_MAX];
+    const char *why = NULL;
+    CU_ASSERT_EQUAL_FATAL(check_line_format(&big, line, sizeof line), 0);
+    CU_ASSERT_EQUAL(check_line_parse(line, &back, &why), 0);
+    CU_ASSERT_EQUAL(strlen(back.log), sizeof big.log - 1);
+    /* What cannot be sent is refused, never cut. */
+    check_cmd nan_cmd = {.check = 0, .threshold = 0.0 / 0.0, .cap_s = 1, .timeout_s = 1};
+    snprintf(nan_cmd.records, sizeof nan_cmd.records, "r");
+    snprintf(nan_cmd.log, sizeof nan_cmd.log, "l");
+    CU_ASSERT_EQUAL(check_line_format(&nan_cmd, line, sizeof line), -1);
+    nan_cmd.threshold = 1;
+    CU_ASSERT_EQUAL(check_line_format(&nan_cmd, line, 20), -1); /* too small a buffer */
+    nan_cmd.log[0] = 0;
+    CU_ASSERT_EQUAL(check_line_format(&nan_cmd, line, sizeof line), -1); /* an empty path */
+}
+
+static void test_check_line_rejects(void)
+{
+    static const char *const bad[] = {
+        "",
+        "check 0 5eed 0.5 15 300 a b", /* an older spelling */
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a log=b extra=1",
+        "check seed=0x1 index=0 threshold=1 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 index=0 threshold=1 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=-1 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=00 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 seed=1 threshold=1 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 seed=0x1 threshold=1.0 cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 seed=0x1 threshold=nan cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 seed=0x1 threshold=inf cap_s=1 timeout_s=1 records=a log=b",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records= log=b",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a%00b log=b",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=%61 log=b",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a%2 log=b",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a log=b\r",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1 records=a log=b\n\n",
+        "check index=0 seed=0x1 threshold=1 cap_s=1 timeout_s=1  records=a log=b",
+        "done 0",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        check_cmd c;
+        const char *why = NULL;
+        CU_ASSERT_EQUAL(check_line_parse(bad[i], &c, &why), -1);
+        CU_ASSERT_PTR_NOT_NULL(why);
+        if (check_line_parse(bad[i], &c, &why) == 0)
+            fprintf(stderr, "check_line_parse took: %s\n", bad[i]);
+    }
+    check_cmd c;
+    const char *why = NULL;
+    CU_ASSERT_EQUAL(check_line_parse("check index=2 seed=0x5eed threshold=0.5 cap_s=15 "
+                                     "timeout_s=300 records=a%20b log=c\n", &c, &why), 0);
+    CU_ASSERT_STRING_EQUAL(c.records, "a b");
 }
 
 /* ---- config ------------------------------------------------------------------------------ */
@@ -395,8 +493,8 @@ static const struct lab_list_case {
     const char *want; /* the names chosen, space-separated; NULL: an error */
     const char *says; /* a phrase of the error */
 } lab_list_cases[] = {
-    {"", "coalescing banks divergence ilp streams transpose reduction tail sgemm", NULL},
-    {"   ", "coalescing banks divergence ilp streams transpose reduction tail sgemm", NULL},
+    {"", "*", NULL}, /* every lab ("*": all_labs, in order, however many there are) */
+    {"   ", "*", NULL},
     {"transpose", "transpose", NULL},
     {"06", "transpose", NULL},
     {"6", "transpose", NULL},
@@ -421,11 +519,18 @@ static void test_lab_list_parse(void)
         const struct lab_list_case *c = &lab_list_cases[k];
         const lab_info *labs[64];
         char err[1024] = "", got[512] = "";
+        char every[512] = "", last[96];
+        for (int i = 0; i < n_all_labs; i++)
+            snprintf(every + strlen(every), sizeof every - strlen(every), "%s%s", i ? " " : "",
+                     all_labs[i]->name);
+        /* an error lists every lab, the last one too */
+        snprintf(last, sizeof last, "%s %s", all_labs[n_all_labs - 1]->number, all_labs[n_all_labs - 1]->name);
         const int n = lab_list_parse(c->text, labs, err, sizeof err);
         for (int i = 0; i < n; i++)
             snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", labs[i]->name);
-        const int ok = c->want ? n >= 0 && !strcmp(got, c->want)
-                               : n == -1 && strstr(err, c->says) && strstr(err, "09 sgemm");
+        const char *want = c->want && !strcmp(c->want, "*") ? every : c->want;
+        const int ok = want ? n >= 0 && !strcmp(got, want)
+                            : n == -1 && strstr(err, c->says) && strstr(err, last);
         if (!ok)
             printf("\n  LAB=%s: got %d `%s` `%s`", c->text, n, got, err);
         CU_ASSERT_TRUE(ok);
@@ -504,9 +609,78 @@ static void test_manifest_entries(void)
     }
 }
 
+
+/* The manifest as a whole (make grade-batch's regrade fingerprint): any one field changed
+ * changes the text; the sizing functions are code, not in it. */
+static void test_manifest_text_whole(void)
+{
+    const lab_info *base = find_lab("coalescing");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(base);
+    static char a[1 << 16], b[1 << 16];
+    const size_t n = manifest_text(base, a, sizeof a);
+    CU_ASSERT(n > 0 && n < sizeof a);
+    CU_ASSERT_EQUAL(manifest_text(base, NULL, 0), n); /* its length, written nowhere */
+    char small[16];
+    CU_ASSERT_EQUAL(manifest_text(base, small, sizeof small), n);
+    CU_ASSERT_EQUAL(strlen(small), sizeof small - 1); /* cut, and ended */
+    lab_check checks[64];
+    lab_entry entries[8];
+    CU_ASSERT_FATAL(base->n_checks <= 64 && base->n_entries <= 8);
+    for (int field = 0; field < 24; field++) {
+        lab_info l = *base;
+        memcpy(checks, base->checks, sizeof checks[0] * base->n_checks);
+        memcpy(entries, base->entries, sizeof entries[0] * base->n_entries);
+        l.checks = checks, l.entries = entries;
+        lab_check *c = &checks[base->n_checks - 1];
+        switch (field) {
+        case 0: l.number = "99"; break;
+        case 1: l.name = "other"; break;
+        case 2: l.title = "another title"; break;
+        case 3: entries[0].symbol = "other"; break;
+        case 4: entries[0].signature = "float *out"; break;
+        case 5: entries[0].wire = "p"; break;
+        case 6: l.forbid_libraries = "cub"; break;
+        case 7: l.forbid_about = "x"; break;
+        case 8: l.forbid_ptx = "mma"; break;
+        case 9: l.forbid_sass = "HMMA"; break;
+        case 10: l.threshold += 1e-9; break;
+        case 11: l.hint_correct = "another hint"; break;
+        case 12: l.hint_speed = "another hint"; break;
+        case 13: l.timeout_s += 1; break;
+        case 14: l.slowdown_noise += 0.01; break;
+        case 15: c->name = "another name"; break;
+        case 16: c->kind = c->kind == CHECK_SPEED ? CHECK_VISIBLE : CHECK_SPEED; break;
+        case 17: c->task += 1; break;
+        case 18: c->points += 1; break;
+        case 19: c->size[0] += 1; break;
+        case 20: c->size[2] += 1; break;
+        case 21: c->emu_size[1] += 1; break;
+        case 22: l.n_checks -= 1; break;
+        case 23: l.speed_size = NULL, l.footprint = NULL; break; /* code: the same text */
+        }
+        manifest_text(&l, b, sizeof b);
+        if (field == 23) {
+            CU_ASSERT_STRING_EQUAL(a, b);
+        } else {
+            if (!strcmp(a, b))
+                printf("\n  manifest_text: field %d changed, the text did not", field);
+            CU_ASSERT_STRING_NOT_EQUAL(a, b);
+        }
+    }
+    /* No two fields can trade bytes: a title that ends like the next line reads differently. */
+    lab_info l1 = *base, l2 = *base;
+    l1.title = "t\nhint_correct=1:x", l1.hint_correct = "";
+    l2.title = "t", l2.hint_correct = "x";
+    manifest_text(&l1, a, sizeof a);
+    manifest_text(&l2, b, sizeof b);
+    CU_ASSERT_STRING_NOT_EQUAL(a, b);
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
+    {"the check command: hostile paths and numbers round-trip", test_check_line_roundtrip},
+    {"the check command: anything the driver would not write is refused", test_check_line_rejects},
     {"config file, '*' and GRADER_SET precedence", test_config_file_and_precedence},
     {"config errors say where and what", test_config_errors_say_where},
     {"correctness verdicts", test_correct_verdicts},
@@ -517,6 +691,7 @@ static CU_TestInfo grader_tests[] = {
     {"LAB= lists: names, numbers, duplicates, order, errors", test_lab_list_parse},
     {"a student's file: in a tree, or one file", test_student_paths},
     {"entry points: signatures and wire formats of the manifests", test_manifest_entries},
+    {"a lab's manifest as a whole: every field in its text", test_manifest_text_whole},
     {"student text in messages is shown as data", test_student_text_is_data},
     CU_TEST_INFO_NULL,
 };

@@ -386,7 +386,7 @@ static void test_grade_model_covers_every_check(void)
             grade_model_lab(all_labs[l], &d, GRADE_SKELETONS, ROUNDS_AT_MOST, &lp);
             for (int j = 0; j < lp.n_speed; j++) {
                 const speed_prediction *sp = &lp.speed[j];
-                EXPECT(sp->modelled, "lab %s, '%s': a calibration row in grader/plan/grade_model.c; "
+                EXPECT(sp->modelled, "lab %s, '%s': modelled (by its calibration row in grader/plan/grade_model.c or the default); "
                        "found none", all_labs[l]->name, all_labs[l]->checks[sp->check].name);
                 /* The harness picks K within the budget; the L2 flush buffer comes on top. */
                 const double flush = 2.0 * d.l2_bytes, problems = sp->memory_bytes - flush;

@@ -5,7 +5,8 @@
 #   test-docs     every path README.md, the headers and the lessons name exists, make help names
 #                 every verb, and what the lessons state that a table holds matches it: pass marks,
 #                 the first rung to pass, GPU facts, links in the workbook and the student kit,
-#                 the folded questions, the terms (tests/docs/)
+#                 the folded questions, the terms, and every lab folder named wherever the
+#                 workbook lists its labs (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
@@ -41,6 +42,10 @@
 #                 and the next run grades (tests/stop/test_stop.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
+#   test-new-lab  a tenth lab is three folders: make new-lab NAME=toy in a copy of the workbook,
+#                 and the toy lab built and graded there under the emulator (its reference and its
+#                 skeleton pass every correctness check); tests/docs/labs.sh names what else lists
+#                 the labs (tests/newlab/run.sh)
 #   test-notebook labs/workbook.ipynb executed headless under the emulator: cloned into an empty
 #                 folder, and opened in place with lab 01 graded (NOTEBOOK_LABS=all grades every
 #                 lab, as test-emu does); installs nbclient and ipykernel into
@@ -60,7 +65,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -88,6 +93,7 @@ test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 
 test-docs:
 	@tests/docs/paths.sh
+	@tests/docs/labs.sh
 	@tests/docs/paths.sh labs/*/README.md labs/*.md slides/*.md
 	@MAKE="$(MAKE)" tests/docs/help.sh
 	@python3 tests/docs/lessons.py
@@ -175,6 +181,10 @@ test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
 
+# A tenth lab, in a copy of the workbook (its emulator library copied with it, not rebuilt).
+test-new-lab: $(EMU_LIB)
+	@BUILD=$(BUILD) tests/newlab/run.sh
+
 # The notebook, as a student runs it: its cells run make grade themselves, on build/grade.
 # One lab by default (about 10 s warm; all nine took 1 to 2 minutes on 2 shared cores).
 NOTEBOOK_LABS ?= 01
@@ -187,13 +197,14 @@ ifneq ($(filter test,$(MAKECMDGOALS)),)
 test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 test-notebook: | test-emu test-stop
+test-new-lab: | test-emu test-stop
 endif
 
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
 # solutions' sources say so and count as skipped.
 TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu \
-               test-explain test-cheats test-sandbox test-batch test-stop test-dist test-notebook
-KIT_SKIPPED_SUITES := test-batch test-dist
+               test-explain test-cheats test-sandbox test-batch test-stop test-dist test-notebook test-new-lab
+KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT
 	@echo "make test (student kit): $(words $(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES)))), $(words $(KIT_SKIPPED_SUITES)) skipped ($(patsubst test-%,%,$(KIT_SKIPPED_SUITES)): they need the solutions' sources); the solutions' parts of build and emu were skipped too"

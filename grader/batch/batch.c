@@ -17,7 +17,9 @@
  *
  * Resume. Each student's outcome is OUT/students/<id>/record.json, written last and
  * atomically (temporary file, fsync, rename), with a fingerprint of everything the grade
- * depends on: seed, labs, mode, course config, name and the bytes of every lab file graded.
+ * depends on: seed, labs, mode, course config, every lab's manifest as a whole (the tables
+ * compiled in: grader/build/manifest.h, manifest_text), name and the bytes of every lab file
+ * graded.
  * A record whose fingerprint matches is final; anything else is graded again. Nothing written
  * to the gradebook depends on the time, so a run that was killed and resumed writes the same
  * bytes as one that was not. OUT/seed keeps the seed of the first run, so the same command,
@@ -56,6 +58,7 @@
 #include "../../common/json_read.h"
 #include "../../common/text.h"
 #include "../plan/config.h"
+#include "../build/manifest.h"
 #include "../lab.h"
 #include "../plan/lab_select.h"
 #include "../decide/score.h"
@@ -707,25 +710,21 @@ static void scan_student(student *s)
     }
 
     hash_init(&h);
-    hash_field(&h, "grade-batch fingerprint 1", 25);
+    hash_field(&h, "grade-batch fingerprint 2", 25);
     hash_field(&h, B.seed, strlen(B.seed));
     hash_field(&h, B.labs_arg, strlen(B.labs_arg));
     hash_field(&h, S.emu ? "emu" : "auto", S.emu ? 3 : 4);
     hash_field(&h, B.config_text, B.config_len);
-    /* The lab tables compiled into this grader: a changed check, point or pass mark regrades. */
+    /* The lab manifests compiled into this grader, each as a whole (grader/build/manifest.h):
+     * a changed check, point, pass mark, limit, hint or entry point regrades. */
     for (int k = 0; k < n_all_labs; k++) {
-        const lab_info *lab = all_labs[k];
-        char line[256];
-        snprintf(line, sizeof line, "%s %s %.17g %d %d", lab->number, lab->name, lab->threshold,
-                 lab->timeout_s, lab->n_checks);
-        hash_field(&h, line, strlen(line));
-        for (int i = 0; i < lab->n_checks; i++) {
-            const lab_check *c = &lab->checks[i];
-            snprintf(line, sizeof line, "%d %d %lld %lld %lld %d ", c->kind, c->task, c->size[0],
-                     c->size[1], c->size[2], c->points);
-            hash_field(&h, line, strlen(line));
-            hash_field(&h, c->name, strlen(c->name));
-        }
+        const size_t n = manifest_text(all_labs[k], NULL, 0) + 1;
+        char *text = malloc(n);
+        if (!text)
+            die("out of memory");
+        manifest_text(all_labs[k], text, n);
+        hash_field(&h, text, n - 1);
+        free(text);
     }
     hash_field(&h, s->name, strlen(s->name));
     hash_field(&h, s->refusal, strlen(s->refusal));

@@ -31,11 +31,14 @@ BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)
             ALLOW_UNISOLATED='$(ALLOW_UNISOLATED)'
 
 # What every student's grade shares, built once before the workers start (grade-batch runs
-# this itself): the driver, the worker, and per lab the harness and the reference's object.
+# this itself): the driver, the worker, and per lab the harness and the reference's object (on
+# a GPU, the CPU emulator's too, for the WHERE line: grader/build/grade.mk's WHERE_B).
 BATCH_LABS ?= $(LAB_NAMES)
 .PHONY: batch-prebuild gradescope-kit
 batch-prebuild: $(DRIVER) $(BATCH) $(BATCH_LABS:%=$(LABB)/%/harness) \
-                $(BATCH_LABS:%=$(LABB)/%/reference.so) $(WORKER)
+                $(BATCH_LABS:%=$(LABB)/%/reference.so) $(WORKER) \
+                $(if $(WHERE_B),$(BATCH_LABS:%=$(WHERE_B)/.grader/%/harness) \
+                    $(BATCH_LABS:%=$(WHERE_B)/.grader/%/reference.so) $(WHERE_B)/worker-emu)
 ifeq ($(MODE),emu)
 batch-prebuild: $(EMU_REWRITE) $(EMU_LIB)
 endif

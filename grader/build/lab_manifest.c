@@ -11,6 +11,9 @@
  *                          (LAB_WIRE_<sym>), the shim's call (LAB_SHIM_CALL_<sym>(a, s)), and
  *                          a static check that the contract header declares it exactly with
  *                          the manifest's signature
+ *   lab-manifest select LAB   the labs LAB= selects (grader/plan/lab_select.h), their names on one
+ *                          line: what make grade and make bench build; nothing and status 2
+ *                          when LAB= is wrong (the driver then says why, with the list of labs)
  *
  * A lab's table (grader/labs/NN-name/table.c) is the one place for its name, number, entry
  * points with their C signature, forbidden symbols and instructions; the build writes the
@@ -156,8 +159,17 @@ int main(int argc, char **argv)
         emit_mk();
     else if (argc == 2 && !strcmp(argv[1], "header"))
         emit_header();
-    else {
-        fprintf(stderr, "usage: lab-manifest mk|header (the Makefile runs it)\n");
+    else if (argc == 3 && !strcmp(argv[1], "select")) {
+        const lab_info *labs[256];
+        char err[1024];
+        const int n = n_all_labs <= 256 ? lab_list_parse(argv[2], labs, err, sizeof err) : -1;
+        for (int i = 0; i < n; i++)
+            printf("%s%s", i ? " " : "", labs[i]->name);
+        printf("\n");
+        if (n < 0)
+            return 2;
+    } else {
+        fprintf(stderr, "usage: lab-manifest mk|header|select LAB (the Makefile runs it)\n");
         return 2;
     }
     return fflush(stdout) == 0 ? 0 : 1;

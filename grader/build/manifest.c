@@ -83,3 +83,58 @@ int manifest_check_entry(const lab_entry *e, char *err, size_t errlen)
                -1;
     return 0;
 }
+
+/* One `key=LENGTH:bytes` line of manifest_text (NULL: an absent field, `key=-`). */
+static size_t text_field(char *buf, size_t len, size_t at, const char *key, const char *value)
+{
+    char head[96];
+    const int n = value ? snprintf(head, sizeof head, "%s=%zu:", key, strlen(value))
+                        : snprintf(head, sizeof head, "%s=-", key);
+    const char *parts[] = {head, value ? value : "", "\n"};
+    for (int i = 0; i < 3; i++) {
+        const size_t pl = i == 0 ? (size_t)n : strlen(parts[i]);
+        for (size_t k = 0; k < pl; k++, at++)
+            if (at + 1 < len)
+                buf[at] = parts[i][k];
+    }
+    if (len > 0)
+        buf[at + 1 < len ? at : len - 1] = 0;
+    return at;
+}
+
+size_t manifest_text(const lab_info *lab, char *buf, size_t len)
+{
+    char v[128];
+    size_t at = 0;
+    if (len > 0)
+        buf[0] = 0;
+    at = text_field(buf, len, at, "number", lab->number);
+    at = text_field(buf, len, at, "name", lab->name);
+    at = text_field(buf, len, at, "title", lab->title);
+    for (int i = 0; i < lab->n_entries; i++) {
+        at = text_field(buf, len, at, "entry.symbol", lab->entries[i].symbol);
+        at = text_field(buf, len, at, "entry.signature", lab->entries[i].signature);
+        at = text_field(buf, len, at, "entry.wire", lab->entries[i].wire);
+    }
+    at = text_field(buf, len, at, "forbid_libraries", lab->forbid_libraries);
+    at = text_field(buf, len, at, "forbid_about", lab->forbid_about);
+    at = text_field(buf, len, at, "forbid_ptx", lab->forbid_ptx);
+    at = text_field(buf, len, at, "forbid_sass", lab->forbid_sass);
+    snprintf(v, sizeof v, "%.17g", lab->threshold);
+    at = text_field(buf, len, at, "threshold", v);
+    at = text_field(buf, len, at, "hint_correct", lab->hint_correct);
+    at = text_field(buf, len, at, "hint_speed", lab->hint_speed);
+    snprintf(v, sizeof v, "%d", lab->timeout_s);
+    at = text_field(buf, len, at, "timeout_s", v);
+    snprintf(v, sizeof v, "%.17g", lab->slowdown_noise);
+    at = text_field(buf, len, at, "slowdown_noise", v);
+    for (int i = 0; i < lab->n_checks; i++) {
+        const lab_check *c = &lab->checks[i];
+        at = text_field(buf, len, at, "check.name", c->name);
+        snprintf(v, sizeof v, "%d %d %d %lld %lld %lld %lld %lld %lld", (int)c->kind, c->task,
+                 c->points, c->size[0], c->size[1], c->size[2], c->emu_size[0], c->emu_size[1],
+                 c->emu_size[2]);
+        at = text_field(buf, len, at, "check.kind.task.points.size.emu_size", v);
+    }
+    return at;
+}

@@ -31,6 +31,14 @@ int manifest_params(const lab_entry *e, manifest_param *p, char *err, size_t err
  * followed by more only where the shim makes a parameter itself. Else -1 and the reason. */
 int manifest_check_entry(const lab_entry *e, char *err, size_t errlen);
 
+/* The lab's manifest as a whole, as text: every field of its lab_info that is data (name,
+ * number, title, entry points, what it forbids, pass mark, hints, time limit, noise bound) and
+ * every field of every check, each as `key=LENGTH:bytes` on a line of its own, so that no two
+ * manifests give the same text and a change to any field changes it (make grade-batch's
+ * regrade fingerprint hashes it). The sizing functions are code, and not in it. Writes at most
+ * len bytes (with the terminating 0) and returns the whole text's length, as snprintf does. */
+size_t manifest_text(const lab_info *lab, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

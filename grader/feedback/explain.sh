@@ -11,7 +11,7 @@
 #
 #   grader/feedback/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE --shown PATH]
-#                           [--ref-source FILE] [--gpu KEY --profiles EXE] [--where] [--hide DIR]...
+#                           [--ref-source FILE] [--gpu KEY --profiles EXE] [--hide DIR]...
 #
 # Your code runs only as grading runs it: in a sandboxed worker process of its own (see
 # count_calls below), whatever the tree (your labs/, another student's, a batch's). --source is
@@ -19,8 +19,8 @@
 # --shown your file as you name it, --ref-source the reference's source (its lines' quotes);
 # --hide a folder no worker may see beside the build's own (GRADER_HIDE: a batch's output and
 # submissions).
-# --where: make grade's hint under a speed check short of its mark: one line, the place in your
-# file that costs the most against the lesson (explain.awk -v where=1), or nothing; DIR/where.txt.
+# make grade's WHERE line is the same count, run by the driver (grader/run/driver.c, where_hint)
+# with the same harness options and rendered by explain.awk -v where=1.
 #
 # The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
 # lab shows, and what make explain does not show for it, are its table,
@@ -37,7 +37,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 table=$here/../labs/$lab/explain.tsv
 [ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
 mkdir -p "$out" || exit 2
-rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt" "$out/where.txt"
+rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt"
 # GPU_PROFILE=KEY: the emulated device gets that GPU's SM count, so the code under test sizes its grids
 # for it and the waves are that GPU's (each SM stays the emulated compute capability 9.0 one).
 sms="" gpu_name=""
@@ -114,11 +114,6 @@ explain_awk() { # the table's awk, with the options every use shares, then its o
         -v ref_source="$out/reference.src" -v ref_name="$ref_name" \
         -v header_dir="$out/headers" -v headers="$headers" "$@"
 }
-if [ "$where" = 1 ]; then
-    explain_awk -v where=1 -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \
-        "$out/sections.txt" "$out/counts.tsv" | tee "$out/where.txt"
-    exit 0
-fi
 rm -f "$out/timeline.tsv"
 explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline.tsv" \
     -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \

@@ -37,9 +37,11 @@ typedef enum grade_rounds {
     ROUNDS_EXPECTED  /* the rounds an H200 run takes (what the fit is made against) */
 } grade_rounds;
 
-/* One speed check on one device. Fields are meaningful only when `modelled` is 1. */
+/* One speed check on one device. */
 typedef struct speed_prediction {
-    int modelled;          /* 0: no calibration row for this check (a lab added since) */
+    int modelled;          /* 1: every check is modelled (a lab without a calibration row, one
+                              added since, by the model's default: see `calibrated`) */
+    int calibrated;        /* 1: from the check's H200 calibration row; 0: the default */
     int check;             /* row in the lab's table */
     long long size[LAB_MAX_DIMS]; /* the timed problem (lab_info.speed_size) */
     lab_footprint f;       /* what one call asks (lab_info.footprint) */

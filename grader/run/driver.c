@@ -2,12 +2,13 @@
  *
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
  *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
- *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-cmd CMD --where-budget S]
+ *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-budget S [--where-labdir DIR
+ *                --where-student-dir DIR --where-worker EXE]]
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *
- * It builds nothing: make builds every selected lab first (grader/build/build_labs.sh, which leaves
- * a status per lab in --built DIR), so no student code runs before all building and vetting
- * is done. Then, per lab, one harness
+ * It builds nothing and runs neither make nor a shell: make builds every selected lab first
+ * (grader/build/grade.mk, which leaves a status per lab in --built DIR), so no student code runs
+ * before all building and vetting is done. Then, per lab, one harness
  * process (grader/run/harness.cu) runs the rows of the lab's table one by one, each with a time
  * limit, and this program decides each verdict from the records the harness wrote. The
  * harness holds no student code: that runs in sandboxed workers the harness starts. A build
@@ -18,11 +19,15 @@
  * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
  * marks, 1 a point was lost, 2 a check could not run (and none failed).
  *
- * With --where-cmd (make grade), a speed check short of its mark (or one the emulator could
+ * With --where-budget (make grade), a speed check short of its mark (or one the emulator could
  * not time) gets a WHERE line: the costliest place in the student's file as the CPU emulator
- * counts it (make explain --where, in the sandbox). That command builds the emulator's copy of
- * the student's file when it is not built yet (sandboxed, as every student compile); it is
- * help, not grading: no verdict depends on it, and the run's hints share --where-budget. */
+ * counts it, as make explain does. The lab's emulated harness (--where-labdir; under the
+ * emulator, --labdir's) runs one call of the student's and one of the reference's, each in a
+ * sandboxed worker as grading runs them, and hands back the counts as data; the workbook's
+ * explain.awk, run by execv, renders them as one line. make built all of it before this program
+ * started. It is help, not grading: no verdict depends on it, and the run's hints share
+ * --where-budget seconds. */
+#include "check_line.h"
 #include "../plan/config.h"
 #include "../decide/verdict.h"
 #include "gpu_neighbours.h"
@@ -76,9 +81,12 @@ typedef struct options {
     const char *status_of; /* a results.json whose exit status to print, and stop; or NULL */
     const char *make_files; /* the Makefile's student file of every lab, space-separated, or
                                NULL: checked against lab_student_file before anything runs */
-    const char *where_cmd; /* make grade's WHERE hints: a sh command, the lab's name as $1
-                              (where_hint), or NULL for none */
+    int where;             /* 1: make grade's WHERE hints (where_hint) */
     double where_budget;   /* seconds all of a run's WHERE hints may take */
+    const char *where_labdir;  /* the CPU emulator's <lab>/harness and reference.so: --labdir
+                                  under emulation, the emulated build beside a GPU's */
+    const char *where_student_objs; /* the emulator's <lab>/student.so and source.cu */
+    const char *where_worker;  /* the emulator's worker program */
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -166,7 +174,7 @@ static void print_log_tail(const char *path, int lines)
 /* ------------------------------------------------------------------------------------------ */
 /* Building a lab                                                                              */
 
-/* What the build step (grader/build/build_labs.sh, run by make before this program) left for a lab:
+/* What the build (grader/build/grade.mk, make before this program) left for a lab:
  * its status word, and its build log, moved into the report folder as <lab>.build.log. */
 typedef enum lab_build {
     LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
@@ -189,6 +197,12 @@ static lab_build built_lab(const options *o, const lab_info *lab, char *log_path
     snprintf(log_path, len, "%s/%s.build.log", o->logs, lab->name);
     if (rename(from, log_path) != 0)
         unlink(log_path); /* no log from this build: none from an earlier one either */
+    /* under a GPU, the emulator's build of the lab for the WHERE line: the start of its log */
+    char where_from[1024], where_to[1024];
+    snprintf(where_from, sizeof where_from, "%s/%s.where.build.log", o->built, lab->name);
+    snprintf(where_to, sizeof where_to, "%s/%s.where.log", o->logs, lab->name);
+    if (rename(where_from, where_to) != 0)
+        unlink(where_to);
     FILE *f = fopen(status_path, "r");
     if (!f)
         return LAB_NOT_BUILT;
@@ -203,16 +217,13 @@ static lab_build built_lab(const options *o, const lab_info *lab, char *log_path
          : LAB_NOT_BUILT;
 }
 
-/* The build's folder, once every lab's status is read: the grader pieces' log goes to the
- * report folder beside the labs', the rest (statuses of labs not selected) goes. */
+/* The build's folder, once every lab's status and log is taken: what is left (the marks of
+ * grader/build/lab_step.sh and lab_status.sh) goes, and the folder with it. */
 static void remove_built_dir(const options *o)
 {
     if (!o->built)
         return;
-    char from[1024], to[1024];
-    snprintf(from, sizeof from, "%s/grader.build.log", o->built);
-    snprintf(to, sizeof to, "%s/grader.build.log", o->logs);
-    rename(from, to);
+    char from[1024];
     DIR *d = opendir(o->built);
     if (d) {
         for (struct dirent *e; (e = readdir(d));)
@@ -372,8 +383,17 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
         out->status = 127;
         return;
     }
-    fprintf(h->cmd, "check %d %llx %.9g %.9g %.9g %s %s\n", i, o->seed, threshold,
-            SPEED_CAP_S, timeout, records, log_path);
+    check_cmd cmd = {.check = i, .seed = o->seed, .threshold = threshold, .cap_s = SPEED_CAP_S,
+                     .timeout_s = timeout};
+    char line[CHECK_LINE_MAX];
+    snprintf(cmd.records, sizeof cmd.records, "%s", records);
+    snprintf(cmd.log, sizeof cmd.log, "%s", log_path);
+    if (check_line_format(&cmd, line, sizeof line) != 0) { /* (paths too long to send) */
+        out->exited = 1;
+        out->status = 127;
+        return;
+    }
+    fputs(line, h->cmd);
     fflush(h->cmd);
     char buf[RECORD_MAX_LINE];
     size_t got = 0;
@@ -556,11 +576,263 @@ static void json_device(json_writer *w, const record *greeted, const record *che
     json_object_end(w);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The WHERE line                                                                              */
+
+/* Where make explain's renderer lies (explain.awk with the readers it uses), and each lab's
+ * counter table (grader/labs/NN-name/explain.tsv). */
+#define WHERE_TOOLS "grader/feedback"
+#define WHERE_TABLES "grader/labs"
+/* An emulated process's resident memory, at most (as make explain's): twice the emulated
+ * device's 2 GiB, where one call at the emulator's size needs a few hundred MiB. */
+#define WHERE_MEM_MIB 4096
+
+/* Run argv (no shell) with stdin from /dev/null, stdout and stderr to out_path and err_path
+ * (truncated; err_path appended to when `append_err`), `env` (NAME=value strings, NULL-ended)
+ * added; emulated: in the harness's view of its own (sandbox_harness_view). Waits at most
+ * `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be started,
+ * -2 if it ran out of time. */
+static int run_counted(char *const argv[], char *const env[], const char *out_path,
+                       const char *err_path, int append_err, int emulated, double left)
+{
+    const double start = wall_seconds();
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        const int in = open("/dev/null", O_RDONLY | O_CLOEXEC),
+                  out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
+                  err = open(err_path, O_WRONLY | O_CREAT | O_CLOEXEC | (append_err ? O_APPEND : O_TRUNC), 0644);
+        if (in < 0 || out < 0 || err < 0)
+            _exit(127);
+        dup2(in, 0);
+        dup2(out, 1);
+        dup2(err, 2);
+        for (int i = 0; env && env[i]; i++)
+            putenv(env[i]);
+        if (emulated)
+            sandbox_harness_view(1);
+        execvp(argv[0], argv);
+        fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0, done = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid || (r < 0 && errno != EINTR)) {
+            done = r == pid;
+            break;
+        }
+        if (wall_seconds() - start > left)
+            break;
+        const struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    return done ? status : -2;
+}
+
+/* Copy `from` to `to` for the renderer to quote: only a regular file (no link, FIFO or
+ * device), at most 4 MiB; otherwise `to` is left empty. */
+static void copy_quoted(const char *from, const char *to)
+{
+    const int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    const int in = from && *from ? open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
+    struct stat st;
+    if (in >= 0 && out >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode)) {
+        char buf[65536];
+        size_t left = 4u << 20;
+        ssize_t n;
+        while (left > 0 && (n = read(in, buf, left < sizeof buf ? left : sizeof buf)) > 0) {
+            if (write(out, buf, (size_t)n) != n)
+                break;
+            left -= (size_t)n;
+        }
+    }
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
+}
+
+/* The lab's public headers (its contract: *.h, then *.cuh, each in name order), copied into
+ * dir/headers for the renderer to quote; their names, space-separated, into `names`. */
+static void copy_headers(const char *folder, const char *dir, char *names, size_t len)
+{
+    static const char *const kinds[] = {".h", ".cuh"};
+    char from[1500], to[2400];
+    names[0] = 0;
+    snprintf(to, sizeof to, "%s/headers", dir);
+    mkdir(to, 0755);
+    for (int k = 0; k < 2; k++) {
+        struct dirent **list;
+        snprintf(from, sizeof from, "%s/%s", WHERE_TABLES, folder);
+        const int n = scandir(from, &list, NULL, alphasort);
+        for (int i = 0; i < n; i++) {
+            const char *name = list[i]->d_name;
+            const size_t nl = strlen(name), kl = strlen(kinds[k]);
+            if (nl > kl && !strcmp(name + nl - kl, kinds[k])) {
+                snprintf(from, sizeof from, "%s/%s/%s", WHERE_TABLES, folder, name);
+                snprintf(to, sizeof to, "%s/headers/%s", dir, name);
+                copy_quoted(from, to);
+                snprintf(names + strlen(names), len - strlen(names), "%s%s", names[0] ? " " : "", name);
+            }
+            free(list[i]);
+        }
+        if (n >= 0)
+            free(list);
+    }
+}
+
+/* Say in the WHERE log why there is no count: `what`, then the last lines of the harness's log
+ * that say what it was doing (its own, the sandbox's and the emulator's), shown as data. */
+static void where_failed(const char *log_path, const char *what, const char *harness_log)
+{
+    FILE *log = fopen(log_path, "a");
+    if (!log)
+        return;
+    fprintf(log, "%s\n", what);
+    FILE *h = harness_log ? fopen(harness_log, "r") : NULL;
+    if (h) {
+        char keep[4][512], buf[512];
+        int n = 0;
+        while (fgets(buf, sizeof buf, h))
+            if (!strncmp(buf, "profile: ", 9) || !strncmp(buf, "harness: ", 9) ||
+                !strncmp(buf, "cuda-emu: ", 10))
+                snprintf(keep[n++ % 4], sizeof keep[0], "%s", buf);
+        fclose(h);
+        fprintf(log, "what the harness said (%s):\n", harness_log);
+        for (int i = n > 4 ? n - 4 : 0; i < n; i++) {
+            fputs("  | ", log);
+            text_put_n(log, keep[i % 4], strcspn(keep[i % 4], "\n"), 0);
+            fputc('\n', log);
+        }
+    }
+    fclose(log);
+}
+
+/* One lab's WHERE count: its files, all under the report folder (logs). */
+typedef struct where_files {
+    char folder[96];      /* the lab's folder name, NN-name */
+    char dir[1024];       /* <logs>/<lab>.where: the counts and what the processes printed */
+    char line[1100];      /* <logs>/<lab>.where.txt: the line */
+    char log[1100];       /* <logs>/<lab>.where.log: why there is none */
+    char counts[1100], sections[1100], harness_log[1100], workers[1100]; /* in dir */
+} where_files;
+
+/* Count one call of the student's code and one of the reference's per speed problem on the CPU
+ * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
+ * grading's whole policy (it refuses to count where it cannot isolate), and copies the
+ * emulator's counts into w->counts as data (grader/feedback/profile_trusted.cu), its sections
+ * to w->sections. Returns 0, -2 when `left` seconds ran out, else -1 with the reason in w->log. */
+static int where_count(const options *o, const lab_info *lab, const record *dev,
+                       const where_files *w, double left)
+{
+    char harness[1024], reference[1024], student[1024];
+    snprintf(harness, sizeof harness, "%s/%s/harness", o->where_labdir, lab->name);
+    snprintf(reference, sizeof reference, "%s/%s/reference.so", o->where_labdir, lab->name);
+    snprintf(student, sizeof student, "%s/%s/student.so", o->where_student_objs, lab->name);
+    if (access(harness, X_OK) != 0 || access(reference, R_OK) != 0 || access(student, R_OK) != 0) {
+        /* make built it beside the GPU's: its build log (the start of w->log) says why not */
+        where_failed(w->log, "the CPU emulator's build of this lab is not there (the lines above "
+                     "say why)", NULL);
+        return -1;
+    }
+    char asan[256], sms_env[32] = "";
+    const char *prior = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%shard_rss_limit_mb=%d:detect_leaks=0",
+             prior ? prior : "", prior && *prior ? ":" : "", WHERE_MEM_MIB);
+    /* On a GPU the emulated device gets its SM count, so grids sized by it, and their waves,
+     * are this GPU's (make explain's CUDA_EMU_SMS) */
+    double sms = 0; /* the harness's greeting's, a number */
+    if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 && strcmp(o->mode, "emu"))
+        snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", (int)sms);
+    char *env[] = {asan, sms_env[0] ? sms_env : NULL, NULL};
+    sandbox_places places = o->hidden; /* the emulated build's folders, hidden as grading's */
+    places.labdir = o->where_labdir;
+    places.student_objs = o->where_student_objs;
+    char *argv[64];
+    int n = 0;
+    argv[n++] = harness, argv[n++] = "--profile", argv[n++] = "--isolation", argv[n++] = "on";
+    argv[n++] = "--counts", argv[n++] = (char *)w->counts, argv[n++] = "--worker-log";
+    argv[n++] = (char *)w->workers, argv[n++] = "--worker", argv[n++] = (char *)o->where_worker;
+    argv[n++] = "--student", argv[n++] = student, argv[n++] = "--reference", argv[n++] = reference;
+    if (sandbox_places_args(&places, argv, &n, 62) != 0)
+        return -1;
+    argv[n] = NULL;
+    const int status = run_counted(argv, env, w->sections, w->harness_log, 0, 1, left);
+    if (status == -2)
+        return -2;
+    if (status != 0) {
+        char what[200];
+        snprintf(what, sizeof what, "the calls failed under the emulator; make grade LAB=%s says "
+                 "whether the code fails where it is graded too, and why", lab->number);
+        where_failed(w->log, what, w->harness_log);
+        return -1;
+    }
+    struct stat st;
+    if (stat(w->counts, &st) != 0 || st.st_size == 0) {
+        where_failed(w->log, "the emulator counted no memory access", w->harness_log);
+        return -1;
+    }
+    return 0;
+}
+
+/* The counts as one line, by make explain's own renderer (explain.awk -v where=1, run by execv
+ * with every value as an argument), into w->line: it quotes the copy of the student's file the
+ * compile sandbox built (the only file its lines are quoted from), the reference's source and
+ * the lab's headers, each copied into w->dir first. Returns as run_counted. */
+static int where_render(const options *o, const lab_info *lab, const where_files *w, double left)
+{
+    char source[1024], ref_source[1024], shown[1024], headers[512], yours[1100], ref_copy[1100],
+        v[10][1300];
+    snprintf(source, sizeof source, "%s/%s/source.cu", o->where_student_objs, lab->name);
+    snprintf(ref_source, sizeof ref_source, "%s/%s/%s.cu", o->hidden.solutions, w->folder, lab->name);
+    const int has_ref = access(ref_source, R_OK) == 0; /* (a student kit has none: no quotes) */
+    lab_student_file(o->student, lab, shown, sizeof shown);
+    const char *base = strrchr(shown, '/');
+    snprintf(yours, sizeof yours, "%s/yours.src", w->dir);
+    snprintf(ref_copy, sizeof ref_copy, "%s/reference.src", w->dir);
+    copy_quoted(source, yours);
+    copy_quoted(has_ref ? ref_source : NULL, ref_copy);
+    copy_headers(w->folder, w->dir, headers, sizeof headers);
+    snprintf(v[0], sizeof v[0], "source=%s", yours);
+    snprintf(v[1], sizeof v[1], "ref_source=%s", ref_copy);
+    snprintf(v[2], sizeof v[2], "table=%s/%s/explain.tsv", WHERE_TABLES, w->folder);
+    if (!strcmp(o->student, "labs"))
+        snprintf(v[3], sizeof v[3], "label=your code (%s)", shown);
+    else
+        snprintf(v[3], sizeof v[3], "label=%s (%s)", o->student, shown);
+    snprintf(v[4], sizeof v[4], "lab=%s", w->folder);
+    snprintf(v[5], sizeof v[5], "source_name=%s", base ? base + 1 : shown);
+    snprintf(v[6], sizeof v[6], "shown=%s", shown);
+    snprintf(v[7], sizeof v[7], "ref_name=%s%s", has_ref ? lab->name : "", has_ref ? ".cu" : "");
+    snprintf(v[8], sizeof v[8], "header_dir=%s/headers", w->dir);
+    snprintf(v[9], sizeof v[9], "headers=%s", headers);
+    char *argv[40] = {"awk", "-F", "\t"};
+    int n = 3;
+    for (int i = 0; i < 10; i++)
+        argv[n++] = "-v", argv[n++] = v[i];
+    argv[n++] = "-v", argv[n++] = "where=1";
+    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/counts.awk";
+    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/timeline.awk";
+    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/explain.awk";
+    argv[n++] = (char *)w->sections, argv[n++] = (char *)w->counts, argv[n] = NULL;
+    char *env[] = {"LC_ALL=C", NULL};
+    return run_counted(argv, env, w->line, w->log, 1, 0, left);
+}
+
 /* The WHERE line of a lab: the place in the student's file that costs the most against the
- * lesson, from the CPU emulator's counts (make explain's --where: o->where_cmd, run by sh with
- * the lab's name as $1, prints it). Help, not grading: the whole run's hints share
- * o->where_budget seconds of waiting, and a hint that cannot be had says where to look
- * instead.
+ * lesson, from the CPU emulator's counts (what make explain counts, down to one line:
+ * where_count, then where_render, in a process of this program's own). Help, not grading: the
+ * whole run's hints share o->where_budget seconds of waiting, and a hint that cannot be had
+ * says where to look instead.
  *
  * On a GPU the count is started when the lab's speed checks begin, beside them, at the lowest
  * CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU sees none
@@ -572,42 +844,44 @@ static double where_spent;
 typedef struct where_job {
     pid_t pid;       /* the count running, or 0 */
     double started;  /* when */
-    char out_path[1024], log_path[1024];
+    where_files w;   /* its files */
 } where_job;
 
 static void where_start(const options *o, const lab_info *lab, const record *dev, int nice_it,
                         where_job *j)
 {
     memset(j, 0, sizeof *j);
-    snprintf(j->out_path, sizeof j->out_path, "%s/%s.where.txt", o->logs, lab->name);
-    snprintf(j->log_path, sizeof j->log_path, "%s/%s.where.log", o->logs, lab->name);
+    where_files *w = &j->w;
+    lab_folder(lab, w->folder, sizeof w->folder);
+    snprintf(w->dir, sizeof w->dir, "%s/%s.where", o->logs, lab->name);
+    snprintf(w->line, sizeof w->line, "%s/%s.where.txt", o->logs, lab->name);
+    snprintf(w->log, sizeof w->log, "%s/%s.where.log", o->logs, lab->name);
+    snprintf(w->counts, sizeof w->counts, "%s/counts.tsv", w->dir);
+    snprintf(w->sections, sizeof w->sections, "%s/sections.txt", w->dir);
+    snprintf(w->harness_log, sizeof w->harness_log, "%s/harness.log", w->dir);
+    snprintf(w->workers, sizeof w->workers, "%s/workers.log", w->dir);
+    mkdir(w->dir, 0755);
+    unlink(w->counts);
+    unlink(w->line);
     j->started = wall_seconds();
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
     if (pid < 0)
         return;
-    if (pid == 0) {
-        const int in = open("/dev/null", O_RDONLY), out = open(j->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644),
-                  err = open(j->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (in < 0 || out < 0 || err < 0)
+    if (pid == 0) { /* (its programs die with it: stop_fork) */
+        const int in = open("/dev/null", O_RDONLY), log = open(w->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (in < 0 || log < 0)
             _exit(127);
         dup2(in, 0);
-        dup2(out, 1);
-        dup2(err, 2);
+        dup2(log, 1);
+        dup2(log, 2);
         if (nice_it && nice(19) == -1) { /* (a lower priority only; nothing rests on it) */
         }
-        /* On a GPU the emulated device gets its SM count, so grids sized by it, and their
-         * waves, are this GPU's (make explain's CUDA_EMU_SMS) */
-        double sms = 0; /* the harness's greeting's, a number */
-        if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 &&
-            strcmp(o->mode, "emu")) {
-            char n[16];
-            snprintf(n, sizeof n, "%d", (int)sms);
-            setenv("CUDA_EMU_SMS", n, 1);
-        }
-        execl("/bin/sh", "sh", "-c", o->where_cmd, "sh", lab->name, (char *)NULL);
-        _exit(127);
+        int status = where_count(o, lab, dev, w, 1e9); /* (the budget is the waiter's) */
+        if (status == 0)
+            status = where_render(o, lab, w, 1e9);
+        _exit(status == 0 ? 0 : 1);
     }
     j->pid = pid;
 }
@@ -665,10 +939,10 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
-                 "explain LAB=%s says it too", j->log_path, lab->number);
+                 "explain LAB=%s says it too", j->w.log, lab->number);
         return 0;
     }
-    FILE *f = fopen(j->out_path, "r");
+    FILE *f = fopen(j->w.line, "r");
     if (f && fgets(line, (int)len, f))
         line[strcspn(line, "\n")] = 0;
     if (f)
@@ -686,7 +960,7 @@ static void where_hint(const options *o, const lab_info *lab, const record *dev,
                        char *line, size_t len)
 {
     line[0] = 0;
-    if (!o->where_cmd)
+    if (!o->where)
         return;
     if (o->where_budget - where_spent < 1) {
         where_drop(j);
@@ -822,7 +1096,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         } else {
             char results[512];
             /* On a GPU, the WHERE count runs beside the speed checks (see where_hint) */
-            if (c->kind == CHECK_SPEED && o->where_cmd && !where_done && !where_early.pid &&
+            if (c->kind == CHECK_SPEED && o->where && !where_done && !where_early.pid &&
                 !strcmp(o->mode, "gpu") && o->where_budget - where_spent >= 1 && g.heard)
                 where_start(o, lab, &g.device, 1, &where_early);
             snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
@@ -1075,7 +1349,8 @@ static void usage(void)
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
                     "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
-                    "                    [--where-cmd 'SH COMMAND, $1 the lab' --where-budget S]\n"
+                    "                    [--where-budget S [--where-labdir DIR --where-student-dir DIR\n"
+                    "                    --where-worker EXE]]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -1104,7 +1379,9 @@ static options parse_options(int argc, char **argv)
         {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
         {"student-files", required_argument, NULL, 'F'}, {"status-of", required_argument, NULL, 'Z'},
         {"hide", required_argument, NULL, 'H'},
-        {"where-cmd", required_argument, NULL, 'w'}, {"where-budget", required_argument, NULL, 'x'},
+        {"where-budget", required_argument, NULL, 'x'},
+        {"where-labdir", required_argument, NULL, 'y'}, {"where-student-dir", required_argument, NULL, 'z'},
+        {"where-worker", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -1118,8 +1395,10 @@ static options parse_options(int argc, char **argv)
         case 'b': o.built = *optarg ? optarg : NULL; break;
         case 'j': o.json = optarg; break;
         case 'g': o.logs = optarg; break;
-        case 'w': o.where_cmd = *optarg ? optarg : NULL; break;
-        case 'x': o.where_budget = atof(optarg); break;
+        case 'x': o.where = 1, o.where_budget = atof(optarg); break;
+        case 'y': o.where_labdir = optarg; break;
+        case 'z': o.where_student_objs = optarg; break;
+        case 'k': o.where_worker = optarg; break;
         case 'i':
             if (strcmp(optarg, "on") && strcmp(optarg, "off"))
                 fatal("GRADER_ISOLATION=%s: use on or off", optarg);
@@ -1154,6 +1433,13 @@ static options parse_options(int argc, char **argv)
     if (optind != argc ||
         (!o.list_labs && !o.status_of && (!o.labdir || !o.student_objs || !o.worker)))
         usage();
+    /* The WHERE count runs the emulated build: grading's own under the emulator. */
+    if (!o.where_labdir)
+        o.where_labdir = o.labdir;
+    if (!o.where_student_objs)
+        o.where_student_objs = o.student_objs;
+    if (!o.where_worker)
+        o.where_worker = o.worker;
     /* The run's own places, hidden from student code with what a batch added. */
     o.hidden.checkout = ".";
     o.hidden.solutions = "solutions";

@@ -22,6 +22,7 @@
  * on) each section counted by the emulator in the implementation's own sandboxed worker and
  * handed back as data (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
  * sanitize runs the correctness ones). */
+#include "check_line.h"
 #include "harness.h"
 #include "../feedback/profile_trusted.h"
 #include "proto.h"
@@ -637,13 +638,6 @@ typedef struct options {
     sandbox_places hidden; /* what no worker may see, by name (the driver's --checkout ...) */
 } options;
 
-/* A check's command from the driver. */
-typedef struct check_cmd {
-    int check;
-    uint64_t seed;
-    double threshold, cap_s, timeout_s;
-    char records[1024], log[1024];
-} check_cmd;
 
 /* Time one phase of a speed check under `plan`, keeping what the idle probes saw after every
  * sample (c->left_ms, c->busy_before: free them with phase_free). */
@@ -1275,16 +1269,6 @@ static options parse_options(int argc, char **argv)
     return o;
 }
 
-static int parse_command(const char *line, check_cmd *c)
-{
-    unsigned long long seed;
-    memset(c, 0, sizeof *c);
-    return sscanf(line, "check %d %llx %lf %lf %lf %1023s %1023s", &c->check, &seed,
-                  &c->threshold, &c->cap_s, &c->timeout_s, c->records, c->log) == 7
-               ? (c->seed = seed, 0)
-               : -1;
-}
-
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
@@ -1339,11 +1323,12 @@ int main(int argc, char **argv)
     results_str("detail", why);
     results_emit();
     emit_device(&d, 0);
-    char line[4096];
+    char line[CHECK_LINE_MAX + 2];
     while (fgets(line, sizeof line, stdin)) {
         check_cmd c;
-        if (parse_command(line, &c) != 0 || c.check < 0 || c.check >= harness_lab->n_checks)
-            fatal("bad command from the driver: %s", line);
+        const char *why = "no such check in this lab";
+        if (check_line_parse(line, &c, &why) != 0 || c.check >= harness_lab->n_checks)
+            fatal("bad command from the driver (%s): %s", why, line);
         const int fd = open(c.records, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd < 0)
             fatal("cannot write records to %s", c.records);

@@ -59,9 +59,10 @@ static void print_profile(const gpu_profile *g)
             size_text(p->size, sz, sizeof sz);
             bytes_text(p->memory_bytes, m, sizeof m);
             snprintf(lab, sizeof lab, "%s %s", all_labs[i]->number, all_labs[i]->name);
-            printf("  %-13s %-42.42s %-22s %9s %5.0f %3d %8.1f %8.1f\n", j ? "" : lab,
+            printf("  %-13s %-42.42s %-22s %9s %5.0f %3d %8.1f %8.1f%s\n", j ? "" : lab,
                    all_labs[i]->checks[p->check].name, sz, m, p->f.working_set / d.l2_bytes,
-                   p->calls_per_unit, p->seconds, sol.speed[j].seconds);
+                   p->calls_per_unit, p->seconds, sol.speed[j].seconds,
+                   p->calibrated ? "" : "  (no H200 row yet: the model's default)");
         }
     }
     printf("  make grade (checks, not the build): skeletons at most %.0f s (%.1f min), "

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# run.sh - a tenth lab is three folders: `make new-lab NAME=toy` in a copy of the workbook, then
+# the toy lab graded end to end under the CPU emulator.
+#
+#   tests/newlab/run.sh          (BUILD from the environment, default build)
+#
+# The copy is the checkout's files (tracked, and new ones git does not ignore) with their times,
+# in BUILD/tests/newlab/tree, plus this build's emulator library (so that it is not built again:
+# its sources keep their times). There, and only there:
+#   - make new-lab NAME=toy writes grader/labs/10-toy, labs/10-toy and solutions/10-toy, and
+#     nothing else (git status lists exactly those three folders);
+#   - make grade LAB=toy STUDENT=solutions EMU=1 builds the new lab with the others' rules and
+#     grades it: every correctness check OK, the speed check skipped (exit status 2), under the
+#     heading "== 10 toy";
+#   - make grade LAB=10 picks the same lab, and make grade LAB=toy on the untouched skeleton
+#     passes every correctness check too;
+#   - tests/docs/labs.sh fails, naming the places written for people that do not list the toy
+#     lab yet (README.md's table, the notebook, the skeletons' hashes, the slides).
+# Prints one line per check and `N passed, M failed`; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+top=$PWD
+build=${BUILD:-build}
+work=$build/tests/newlab
+tree=$work/tree
+pass=0 fail=0
+check() { # OK WHAT [DETAIL]
+    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"
+    else fail=$((fail + 1)); echo "FAIL $2${3:+: $3}"; fi
+}
+if [ ! -d solutions/01-coalescing ]; then
+    echo "skipped: make new-lab scaffolds from lab 01's reference, and this student kit has no solution sources"
+    exit 0
+fi
+rm -rf "$work" && mkdir -p "$tree" || exit 2
+git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$tree" 2>/dev/null ||
+    { echo "newlab: could not copy the checkout into $tree" >&2; exit 2; }
+if [ -f "$build/emu/tools/libcudaemu.a" ]; then
+    mkdir -p "$tree/build/emu" && cp -a "$build/emu/tools" "$tree/build/emu/tools"
+fi
+cd "$tree" || exit 2
+git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm copy || exit 2
+
+make --no-print-directory new-lab NAME=toy >"$top/$work/new-lab.txt" 2>&1
+check $? "make new-lab NAME=toy" "$(tail -3 "$top/$work/new-lab.txt")"
+changed=$(git status --porcelain --untracked-files=normal | awk '{print $2}' | sort | tr '\n' ' ')
+[ "$changed" = "grader/labs/10-toy/ labs/10-toy/ solutions/10-toy/ " ]
+check $? "it wrote the three folders and nothing else" "git status: $changed"
+
+grade() { # OUT ARGS...: make grade under the emulator; its exit status and results.json's
+    local out=$1
+    shift
+    make --no-print-directory grade EMU=1 GRADE_WHERE=0 SEED=0x5eed GRADE_DIR="build/$out" "$@" \
+        >"$top/$work/$out.txt" 2>&1
+    echo $?
+}
+all_correct() { # RESULTS LAB: every correctness check of LAB OK, the speed check skipped
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+res = json.load(open(sys.argv[1]))
+labs = [l for l in res["labs"] if l["lab"] == sys.argv[2]]
+checks = labs[0]["checks"] if labs else []
+ok = labs and labs[0]["number"] == "10" and len(res["labs"]) == 1 and checks and all(
+    c["verdict"] == ("SKIP" if c["kind"] == "speed" else "OK") for c in checks)
+sys.exit(0 if ok else 1)
+EOF
+}
+status=$(grade solutions LAB=toy STUDENT=solutions)
+all_correct build/solutions/results.json toy && grep -q '^== 10 toy: ' "$top/$work/solutions.txt" && [ "$status" = 2 ]
+check $? "make grade LAB=toy STUDENT=solutions: the reference passes every correctness check (exit 2: speed not timed)" \
+    "exit $status; $(grep -E 'FAIL|ERROR|error' "$top/$work/solutions.txt" | head -3)"
+status=$(grade skeleton LAB=10)
+all_correct build/skeleton/results.json toy && [ "$status" = 2 ]
+check $? "make grade LAB=10: the skeleton, found by its number, passes every correctness check" \
+    "exit $status; $(grep -E 'FAIL|ERROR|error' "$top/$work/skeleton.txt" | head -3)"
+
+tests/docs/labs.sh >"$top/$work/labs.txt" 2>&1
+s=$?
+[ "$s" = 1 ] && grep -q 'lab 10-toy: README.md' "$top/$work/labs.txt" &&
+    grep -q 'lab 10-toy: labs/workbook.ipynb' "$top/$work/labs.txt" &&
+    grep -q 'lab 10-toy: labs/skeletons.sha256' "$top/$work/labs.txt"
+check $? "tests/docs/labs.sh names what still lists the labs without it" "$(head -5 "$top/$work/labs.txt")"
+
+echo "newlab: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -44,10 +44,11 @@ batch-prebuild: $(EMU_REWRITE) $(EMU_LIB)
 endif
 
 # One student's own objects (STUDENT=its tree), built by grade-batch's preparer beside another
-# student's grading (grader/batch/schedule.h): every selected lab's runner, and under EMU=1 what
-# the WHERE line adds; the shared pieces are batch-prebuild's.
+# student's grading (grader/batch/schedule.h): every selected lab's runner, and what the WHERE
+# line adds (on a GPU, the emulator's build of the student's file: grader/build/grade.mk's
+# where_pieces; under EMU=1, the emulator's library); the shared pieces are batch-prebuild's.
 .PHONY: batch-prepare
-batch-prepare: $(BATCH_LABS:%=runner-%)
+batch-prepare: $(BATCH_LABS:%=runner-%) $(foreach n,$(BATCH_LABS),$(call where_pieces,$(n)))
 ifeq ($(MODE),emu)
 batch-prepare: $(EMU_REWRITE) $(EMU_LIB)
 endif

@@ -33,7 +33,7 @@ if [ ! -d solutions/01-coalescing ]; then
     exit 0
 fi
 rm -rf "$work" && mkdir -p "$tree" || exit 2
-git ls-files -co --exclude-standard -z | cpio -0 -pdm --quiet "$tree" 2>/dev/null ||
+git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$tree" ||
     { echo "newlab: could not copy the checkout into $tree" >&2; exit 2; }
 if [ -f "$build/emu/tools/libcudaemu.a" ]; then
     mkdir -p "$tree/build/emu" && cp -a "$build/emu/tools" "$tree/build/emu/tools"

@@ -12,7 +12,7 @@
 # (the WHERE count is the lab's emulated harness, run by the driver in the sandbox as grading
 # runs it). `make -n grade` prints the build and that one call.
 #
-# Included by the Makefile after every rule it names is defined.
+# Included by the Makefile before its verbs (make grade and make bench are written there).
 
 # This run's own build folder (make's process id: two runs side by side never share one), read
 # and removed by the driver.

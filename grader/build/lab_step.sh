@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# lab_step.sh - TRUSTED: the shell of one lab's build steps in make grade and make bench
-# (grader/build/grade.mk sets it as the SHELL of those steps alone). make runs each line of such a
-# step's recipe as
+# lab_step.sh - TRUSTED: how one lab's build steps run in make grade and make bench
+# (grader/build/grade.mk puts it in those steps' .SHELLFLAGS alone). make runs each line of such
+# a step's recipe as
 #
-#   grader/build/lab_step.sh KIND MARK TARGET -c LINE
+#   /bin/bash grader/build/lab_step.sh KIND MARK TARGET -c LINE
 #
 # KIND says whose piece TARGET is: grader (the lab's harness, reference and their objects),
 # student (the student's object, compiled and vetted in the compile sandbox), where (under a

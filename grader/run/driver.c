@@ -69,7 +69,7 @@ typedef struct options {
     const char *mode;     /* "gpu" or "emu" */
     const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
     const char *student;  /* the student directory graded, for the report */
-    const char *built;    /* the build step's folder (grader/build/build_labs.sh --into), or NULL
+    const char *built;    /* the build's folder (--built: grader/build/grade.mk's GRADE_BUILT), or NULL
                              when nothing was built for this run (everything is taken as built) */
     const char *json;     /* where results.json goes */
     const char *logs;     /* where per-check logs go */

@@ -555,6 +555,9 @@ GRADER_ISOLATION ?= on
 # code). GRADE_WHERE=0 leaves it out.
 GRADE_WHERE ?= 1
 GRADE_WHERE_S ?= 60
+# GRADE_PATHS=submission (grade-batch sets it): paths shown as the student's submission has
+# them (01-coalescing/coalescing.cu, a log by its name), the grader's folders left out.
+GRADE_PATHS ?= as-given
 
 # Build, then grade: grader/build/build_labs.sh builds what LAB= selects (a line per lab as it
 # finishes; a lab whose build fails is kept apart), then becomes the driver, which grades and
@@ -574,7 +577,7 @@ endif
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) --where-cmd '$(where_cmd)') \
-	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
+	    --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 # (its build's lines go to the hint's log; only the hint itself to the driver, which reads one line)
 where_cmd = $(MAKE) -s --no-print-directory -j$$(nproc 2>/dev/null || echo 2) where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD) >&2 && \
     cat $(BUILD)/where/"$$1"/where.txt

@@ -181,6 +181,7 @@ static const char *shown_text(const char *text, char *out, size_t len)
             n += (size_t)snprintf(out + n, len - n, "made by the grader");
             if (n >= len)
                 n = len - 1;
+            p += sizeof grader_place - 1;
             p += strcspn(p, ") ,;");
             continue;
         }

@@ -108,12 +108,14 @@ static const char *verdict_word(verdict v)
 
 static void print_line(const char *name, verdict v, double seconds, const char *message)
 {
-    char dotted[56];
-    text_visible(dotted, 54, name, 0); /* a hidden check's size, as the harness reported it */
+    /* dots to column 55; a longer name (an emulated size with the GPU's) is shown whole */
+    char dotted[300];
+    text_visible(dotted, sizeof dotted - 8, name, 0); /* a hidden check's size, as reported */
     strcat(dotted, " ");
-    for (size_t i = strlen(dotted); i < sizeof dotted - 1; i++)
+    const size_t from = strlen(dotted), to = from + 3 > 55 ? from + 3 : 55;
+    for (size_t i = from; i < to; i++)
         dotted[i] = '.';
-    dotted[sizeof dotted - 1] = 0;
+    dotted[to] = 0;
     printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
            use_colour ? "\033[0m" : "", seconds);
     text_put(stdout, message, 0);
@@ -985,8 +987,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         child_outcome out;
         memset(&out, 0, sizeof out);
         char log_path[512] = "";
-        char name[160];
-        snprintf(name, sizeof name, "%s", c->name);
+        char run_name[256], name[320]; /* as run: under the emulator, the emulated size */
+        check_name_as_run(c, !strcmp(o->mode, "emu"), run_name, sizeof run_name);
+        snprintf(name, sizeof name, "%s", run_name);
         if (stop_signal) {
             d.v = VERDICT_ERROR;
             snprintf(d.message, sizeof d.message, "not run: %s",
@@ -1065,7 +1068,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
         }
         if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
-            snprintf(name, sizeof name, "%s: %s", c->name, d.size);
+            snprintf(name, sizeof name, "%s: %s", run_name, d.size);
         print_line(name, d.v, out.seconds, d.message);
         if (d.v == VERDICT_FAIL) {
             print_indented("HINT: ", d.detail);
@@ -1083,7 +1086,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         if (where[0])
             print_indented("WHERE (the CPU emulator's count of your code): ", where);
         json_object_begin(w, NULL);
-        json_string(w, "name", c->name);
+        json_string(w, "name", run_name);
         json_string(w, "kind", c->kind == CHECK_VISIBLE ? "visible"
                                : c->kind == CHECK_HIDDEN ? "hidden" : "speed");
         json_string(w, "size", d.size);

@@ -16,7 +16,8 @@
 #                              (sectors per request, bank-conflict wavefronts, divergent
 #                              branches, waves on that GPU's SMs, lab 05: copies and kernels
 #                              in the order a GPU's engines would run them ...; no GPU needed;
-#                              any tree's code runs only in the grader's sandbox)
+#                              any tree's code runs only in the grader's sandbox); PREDICT=1
+#                              asks the lab's questions first (predict, then measure)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
@@ -655,7 +656,9 @@ profile: $(DRIVER)
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
 # warp's memory requests and branches counted per source line, or the order of the copies and
-# kernels on the engines; the lab's counters are grader/labs/NN-name/explain.tsv.
+# kernels on the engines; the lab's counters are grader/labs/NN-name/explain.tsv. PREDICT=1: the
+# table's predict rows are asked first; on a terminal the counts wait for Enter (never in a
+# script: without a terminal nothing waits).
 explain: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \
@@ -684,7 +687,8 @@ explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_sr
 
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
 	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
-	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
+	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles) \
+	    $(if $(filter 1,$(PREDICT)),--predict)
 
 # make grade's WHERE line (the driver runs it, EMU=1, for a lab whose speed fell short): make
 # explain's count of one call, in the sandboxed workers as grading runs them, down to the

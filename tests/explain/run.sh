@@ -542,14 +542,15 @@ for verb in bench profile sanitize; do
     fi
 done
 
-echo "== explain: every lab's table says what make explain does not show"
+echo "== explain: every lab's table says what make explain does not show, and what to predict"
 for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight|timeline'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight, timeline)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight|timeline|predict'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight, timeline; or predict)"; continue
     fi
+    if ! grep -q $'^predict\t.' "$t"; then fail "$t has no 'predict' row (make explain PREDICT=1 asks it)"; continue; fi
     passed=$((passed + 1))
 done
 echo "test-explain: $passed passed, $failed failed"

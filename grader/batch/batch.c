@@ -1029,6 +1029,24 @@ static size_t drop_make_error(char *text, size_t n)
     return w;
 }
 
+/* A build log without make's own lines ("make[1]: *** [Makefile:N: build/...] Error 1"): they
+ * name the grader's build tree, and the compiler's lines above them say what failed, at the
+ * student's line. Returns the new length. */
+static size_t drop_make_lines(char *text, size_t n)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        const char *nl = memchr(text + r, '\n', n - r);
+        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
+        const int make = (len >= 6 && !memcmp(text + r, "make: ", 6)) ||
+                         (len >= 5 && !memcmp(text + r, "make[", 5));
+        if (!make)
+            memmove(text + w, text + r, len), w += len;
+        r += len;
+    }
+    return w;
+}
+
 /* buf[0..n) with every occurrence of `cut` left out; returns the new length. */
 static size_t cut_out(char *buf, size_t n, const char *cut)
 {
@@ -1090,7 +1108,10 @@ static void keep_logs(const char *tree, const char *gdir, const char *sdir)
             snprintf(prefix, sizeof prefix, "%s/", tree);
             n = cut_out(buf, n, prefix);
             snprintf(prefix, sizeof prefix, "%s/", gdir);
-            write_whole(to, buf, cut_out(buf, n, prefix));
+            n = cut_out(buf, n, prefix);
+            if (strstr(e->d_name, ".build."))
+                n = drop_make_lines(buf, n);
+            write_whole(to, buf, n);
         }
         free(buf);
     }

@@ -79,7 +79,7 @@ show_lines() { LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | sed 's/^/  |
 # waits: the questions are printed and the counts follow.
 prediction=""
 if [ "$predict" = 1 ] && [ "$where" = 0 ]; then
-    echo "Predict first, then measure: lab $lab, your code ($label) and the reference, at the emulator's size."
+    echo "Predict first, then measure: lab $lab, $label and the reference, at the emulator's size."
     awk -F'\t' '$1 == "predict" { printf "  %d. %s\n", ++n, $2 }' "$table"
     if [ -t 0 ] && [ -t 1 ]; then
         printf 'Write your predictions (one line), then press Enter to see the counts: '

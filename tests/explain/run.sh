@@ -24,7 +24,9 @@
 # left out or shown unquoted; the awk escaping is common/text.c's; make explain counts only in
 # the sandbox (none here: refused, with the reason); make bench, profile and sanitize refuse a
 # tree that is not yours.
-# Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
+# Every lab's explain.tsv names only counters make explain prints, says what it does not show, and
+# asks a question to predict; make explain PREDICT=1 asks it before the counts and waits only on a
+# terminal; the reference's rows are named as the reference's.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
 set -u
@@ -541,6 +543,32 @@ for verb in bench profile sanitize; do
         fail "expected make $verb STUDENT=<another tree> refused (status 2) and labs/ not; got status $status: $out / labs: $own"
     fi
 done
+
+echo "== explain: the reference's rows named as its own; PREDICT=1 asks first, waits only on a terminal"
+# (its file has the skeleton's name: a row of the reference's section that names it says "ref:")
+pout=$build/explain-test-predict.txt
+timeout 300 $make -s --no-print-directory explain LAB=01 PREDICT=1 </dev/null >"$pout" 2>&1
+status=$?
+asked=$(grep -n '^  1\. At your kernel' "$pout" | head -1 | cut -d: -f1)
+counted=$(grep -n '^make explain, lab 01-coalescing' "$pout" | head -1 | cut -d: -f1)
+refrows=$(awk '/^the reference:/ { r = 1; next } /^(side by side|your code|== )/ { r = 0 } r && /^  [^ ]*coalescing\.cu:[0-9]/' "$pout")
+if [ $status = 0 ] && [ -n "$asked" ] && [ -n "$counted" ] && [ "$asked" -lt "$counted" ] &&
+    grep -q '^(not a terminal: nothing waits' "$pout" && grep -qE '^  ref: coalescing\.cu:[0-9]+ ' "$pout" &&
+    [ -z "$refrows" ] && ! grep -qE '^  ref: ' <(sed -n '/^your code/,/^the reference:/p' "$pout"); then
+    echo "   OK: the question before the counts, nothing waited for without a terminal, the reference's rows say ref:"
+    passed=$((passed + 1))
+else
+    fail "expected make explain LAB=01 PREDICT=1 </dev/null to exit 0, ask before counting, not wait, and name the reference's rows ref: (status $status; question at line ${asked:-none}, counts at ${counted:-none}; unnamed reference rows: ${refrows:-none}; see $pout)"
+fi
+if command -v script >/dev/null; then # on a terminal: waits for the answer, then shows it above the counts
+    printf '4 then 32\n' | timeout 300 script -qec "$make -s --no-print-directory explain LAB=01 PREDICT=1" /dev/null >"$pout.tty" 2>&1
+    if grep -q '^Your prediction: 4 then 32' "$pout.tty" && grep -q '^make explain, lab 01-coalescing' "$pout.tty"; then
+        echo "   OK: on a terminal the counts wait for the answer, which is shown above them"
+        passed=$((passed + 1))
+    else
+        fail "expected make explain PREDICT=1 on a terminal to show 'Your prediction: 4 then 32' and the counts (see $pout.tty)"
+    fi
+fi
 
 echo "== explain: every lab's table says what make explain does not show, and what to predict"
 for d in grader/labs/[0-9][0-9]-*/; do

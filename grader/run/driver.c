@@ -127,7 +127,7 @@ static void print_line(const char *name, verdict v, double seconds, const char *
  * every line shown (and every message results.json keeps) names the student's file as their
  * submission lays it out (01-coalescing/coalescing.cu) and a log by its own name, the one it
  * has beside the student's report. Whatever the mode, a place in the grader's own sources
- * (an allocation "made at grader/shim_untrusted.cu:155") is said as the grader's. */
+ * (an allocation "made at grader/run/worker_loop_untrusted.cu:155") is said as the grader's. */
 #define MAX_SHOWN 4
 static char shown_from[MAX_SHOWN][PATH_MAX + 1]; /* prefixes cut out, each ending in '/' */
 static int n_shown;
@@ -987,7 +987,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         child_outcome out;
         memset(&out, 0, sizeof out);
         char log_path[512] = "";
-        char run_name[256], name[320]; /* as run: under the emulator, the emulated size */
+        char run_name[256], name[400]; /* as run: under the emulator, the emulated size */
         check_name_as_run(c, !strcmp(o->mode, "emu"), run_name, sizeof run_name);
         snprintf(name, sizeof name, "%s", run_name);
         if (stop_signal) {

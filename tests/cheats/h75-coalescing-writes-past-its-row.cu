@@ -12,7 +12,7 @@
  * expect: output-has=\| AddressSanitizer: heap-buffer-overflow
  * expect: output-has=\| at 01-coalescing/coalescing\.cu:\d+ \(in scale_rows_kernel
  * expect: output-has=block \(0,0,0\), thread \(0,0,0\)
- * expect: output-lacks=shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/|Shadow byte */
+ * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/|Shadow byte */
 #include "coalescing.h"
 
 __global__ void scale_rows_kernel(float *out, const float *in, const float *scale,

@@ -11,7 +11,7 @@
 # pass mark of 0.60, so a student can pass without the lesson's technique. This script
 # gives the numbers to choose a mark (or a task) from:
 #   1. make bench LAB=03: skeleton, rungs, reference and the FMA ceiling in one table (once);
-#   2. every file below graded as a student's (grader/grade.sh STUDENT=FILE LAB=03), RUNS
+#   2. every file below graded as a student's (grader/run/grade.sh STUDENT=FILE LAB=03), RUNS
 #      times: the speed check's median ratio to the reference, which is what the pass mark
 #      is compared with:
 #        labs/03-divergence/divergence.cu           the skeleton (4 chains per divergent warp)
@@ -55,7 +55,7 @@ for f in "${files[@]}"; do
     rm -rf "$tree" && mkdir -p "$tree/03-divergence" && cp "$f" "$tree/03-divergence/divergence.cu"
     for r in $(seq "$runs"); do
         g=$OUT/grade-${name//\//-}-$r
-        grader/grade.sh STUDENT="$tree" LAB=03 GRADE_DIR="$g" >"$g.txt" 2>&1
+        grader/run/grade.sh STUDENT="$tree" LAB=03 GRADE_DIR="$g" >"$g.txt" 2>&1
         python3 - "$g/results.json" "$name" "$r" >>"$OUT/lab03.tsv" <<'PY'
 import json, sys
 try:

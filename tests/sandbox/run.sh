@@ -65,12 +65,12 @@ result "make doctor names the sandbox grading chose" $? "expected /$want/, found
 # was given holds nothing of the grader's.
 tmpd=$work/tmpdir
 rm -rf "$tmpd" "$work/tmpdir-grade" && mkdir -p "$tmpd"
-"$wrap" env TMPDIR="$tmpd" grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$work/tmpdir-grade" \
+"$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$work/tmpdir-grade" \
     >"$work/tmpdir.txt" 2>&1
 left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 grep -q "Score:" "$work/tmpdir.txt" && [ -z "$left" ]
 result "a grade leaves no worker scratch folder in its TMPDIR" $? "left: ${left:-nothing} (see $work/tmpdir.txt)"
-setsid "$wrap" env TMPDIR="$tmpd" grader/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
+setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
     GRADE_DIR="$work/tmpdir-grade" >"$work/tmpdir-stopped.txt" 2>&1 &
 graded=$!
 for _ in $(seq 600); do

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../common/json.h"
-#include "../lab_select.h"
+#include "../plan/lab_select.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text helpers                                                                                */

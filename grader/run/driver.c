@@ -231,8 +231,9 @@ static void print_log_line(const char *line)
     putchar('\n');
 }
 
-/* Print the last `lines` lines of a log file, indented: what the student's code printed. */
-static void print_log_tail(const char *path, int lines)
+/* Print the last `lines` lines of a log file before its line `upto` (-1: to its end),
+ * indented: what the student's code printed. */
+static void print_log_tail_upto(const char *path, int lines, long upto)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -240,7 +241,7 @@ static void print_log_tail(const char *path, int lines)
     char *all[64] = {0};
     char buf[512];
     int n = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while ((upto < 0 || n < upto) && fgets(buf, sizeof buf, f)) {
         free(all[n % 64]);
         all[n % 64] = strdup(buf);
         n++;
@@ -256,6 +257,29 @@ static void print_log_tail(const char *path, int lines)
         print_log_line(all[i % 64]);
     for (int i = 0; i < 64; i++)
         free(all[i]);
+}
+
+static void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lines, -1); }
+
+/* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
+ * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
+ * "runtime error" line), or -1 if the log holds none. */
+static long fault_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char buf[512];
+    long n = 0, banner = -1, at = -1;
+    while (at < 0 && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
+            at = banner == n - 1 && banner >= 0 ? banner : n;
+        else if (!strncmp(buf, "=================", 17))
+            banner = n;
+        n++;
+    }
+    fclose(f);
+    return at;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1075,8 +1099,12 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             struct stat printed;
             if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
                                 find_record(&l, "error", 0))) {
-                if (!print_fault(log_path, lab))
-                    print_log_tail(log_path, 8);
+                /* what the code printed before a sanitizer's report, then the report said
+                 * at the student's line (print_fault); without one, the log's end */
+                const long at = fault_line(log_path);
+                print_log_tail_upto(log_path, 8, at);
+                if (at >= 0)
+                    print_fault(log_path, lab);
             } else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0) {
                 printf("      what your code printed in this check: ");
                 put_shown(stdout, log_path);

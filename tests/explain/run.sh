@@ -148,10 +148,12 @@ done <<<"$pictures"
 
 # ---- Branches -----------------------------------------------------------------------------------
 # The branch row of SIDE (yours|ref) at LOC in OUT: "runs divergent lanes in" ("" if none).
+# (a row of the reference's own file reads "ref: FILE:LINE": the prefix is its first field)
 branch_row() {
     awk -v side="$1" -v loc="$2" '
         /^your code/ { part = "yours"; next }
         /^the reference/ { part = "ref"; next }
+        part == "ref" && $1 == "ref:" { $1 = ""; $0 = $0 }
         part == side && $1 == loc && $2 == "condition" { print $3, $4, $5, $6; exit }' "$3"
 }
 # The whole call's "lanes in" of SIDE in OUT.

@@ -476,8 +476,8 @@ if out=$(cd "$forged" && timeout 20 env LC_ALL=C awk -F'\t' -v table="$OLDPWD/gr
         -f "$OLDPWD/grader/feedback/timeline.awk" -f "$OLDPWD/grader/feedback/explain.awk" sections.txt counts.tsv 2>&1) &&
     grep -q '^  coalescing.cu:2 .* your line two$' <<<"$out" &&
     grep -q '^  zero:1 .* 32.0  $' <<<"$out" && grep -q '^  shadow:1 .* 32.0  $' <<<"$out" &&
-    grep -q '^  coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
-    [ "$(grep -c '^  coalescing.cu:1 ' <<<"$out")" = 1 ]; then
+    grep -q '^  ref: coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
+    [ "$(grep -c '^  \(ref: \)\?coalescing.cu:1 ' <<<"$out")" = 1 ]; then
     echo "   OK: forged rows left out, /dev/zero's and /etc/shadow's rows unquoted, each side quoted from its own file"
     passed=$((passed + 1))
 else

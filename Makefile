@@ -16,7 +16,8 @@
 #                              (sectors per request, bank-conflict wavefronts, divergent
 #                              branches, waves on that GPU's SMs, lab 05: copies and kernels
 #                              in the order a GPU's engines would run them ...; no GPU needed;
-#                              any tree's code runs only in the grader's sandbox)
+#                              any tree's code runs only in the grader's sandbox); PREDICT=1
+#                              asks the lab's questions first (predict, then measure)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
@@ -561,6 +562,9 @@ GRADER_ISOLATION ?= on
 # each selected lab for it beside the GPU's). GRADE_WHERE=0 leaves it out, and its build.
 GRADE_WHERE ?= 1
 GRADE_WHERE_S ?= 60
+# GRADE_PATHS=submission (grade-batch sets it): paths shown as the student's submission has
+# them (01-coalescing/coalescing.cu, a log by its name), the grader's folders left out.
+GRADE_PATHS ?= as-given
 
 # Build, then grade (grader/build/grade.mk): this make builds what LAB= selects (a line per lab as it
 # finishes; a lab whose build fails is recorded as such, and the others go on), then runs the
@@ -580,7 +584,7 @@ grade: $$(grade_build)
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
 	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
 	            --where-worker $(WHERE_B)/worker-emu)) \
-	    $(if $(grade_ok),--built $(GRADE_BUILT)) --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
+	    $(if $(grade_ok),--built $(GRADE_BUILT)) --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
@@ -653,7 +657,9 @@ profile: $(DRIVER)
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
 # warp's memory requests and branches counted per source line, or the order of the copies and
-# kernels on the engines; the lab's counters are grader/labs/NN-name/explain.tsv.
+# kernels on the engines; the lab's counters are grader/labs/NN-name/explain.tsv. PREDICT=1: the
+# table's predict rows are asked first; on a terminal the counts wait for Enter (never in a
+# script: without a terminal nothing waits).
 explain: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make explain looks at one lab: make explain LAB=coalescing (or LAB=01)" >&2; exit 2; fi; \
@@ -682,7 +688,8 @@ explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_sr
 
 explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
 	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
-	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles)
+	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles) \
+	    $(if $(filter 1,$(PREDICT)),--predict)
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

@@ -246,6 +246,47 @@ static void test_greeting(void)
     record_free(&g.device);
 }
 
+/* Under the CPU emulator a check names the size it runs, and the GPU's beside it; on a GPU,
+ * and where the emulator runs the table's size, the name is the table's. Every lab's table:
+ * no emulated check's name keeps a number of the GPU's size outside its "(on a GPU: ...)". */
+static void test_check_name_as_run(void)
+{
+    char out[256];
+    const lab_check big = {"n = 100000007: prime, large", CHECK_VISIBLE, 0, {100000007}, 1, {8388617}};
+    check_name_as_run(&big, 1, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "n = 8388617: prime, large (on a GPU: n = 100000007)");
+    check_name_as_run(&big, 0, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "n = 100000007: prime, large");
+    const lab_check mib = {"n = 4194311: 16 MiB and a ragged end", CHECK_VISIBLE, 0, {4194311, 4, 1}, 1,
+                           {1048583, 4, 1}};
+    check_name_as_run(&mib, 1, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "n = 1048583: 4 MiB and a ragged end (on a GPU: n = 4194311)");
+    const lab_check dims = {"3 x 1000 x 4097: long K, odd", CHECK_VISIBLE, 0, {3, 1000, 4097}, 1, {3, 250, 4097}};
+    check_name_as_run(&dims, 1, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "3 x 250 x 4097: long K, odd (on a GPU: 3 x 1000 x 4097)");
+    const lab_check same = {"n = 33: a warp and one", CHECK_VISIBLE, 0, {33}, 1, {0}};
+    check_name_as_run(&same, 1, out, sizeof out);
+    CU_ASSERT_STRING_EQUAL(out, "n = 33: a warp and one");
+    for (int k = 0; k < n_all_labs; k++)
+        for (int i = 0; i < all_labs[k]->n_checks; i++) {
+            const lab_check *c = &all_labs[k]->checks[i];
+            if (c->kind != CHECK_VISIBLE || !c->emu_size[0])
+                continue;
+            check_name_as_run(c, 1, out, sizeof out);
+            char *gpu = strstr(out, " (on a GPU: ");
+            CU_ASSERT_PTR_NOT_NULL_FATAL(gpu);
+            *gpu = 0;
+            for (int d = 0; d < LAB_MAX_DIMS; d++)
+                if (c->size[d] != c->emu_size[d] && c->emu_size[d]) {
+                    char was[32];
+                    snprintf(was, sizeof was, "%lld", c->size[d]);
+                    if (strstr(out, was))
+                        printf("\n  %s: %s still names %s\n", all_labs[k]->name, out, was);
+                    CU_ASSERT_PTR_NULL(strstr(out, was));
+                }
+        }
+}
+
 static CU_TestInfo driver_tests[] = {
     {"passing, wrong, out-of-bounds and input-modifying checks", test_pass_and_wrong},
     {"slow, impossible and skipped speed checks", test_speed_modes},
@@ -255,6 +296,7 @@ static CU_TestInfo driver_tests[] = {
     {"garbage, truncated records and CUDA errors", test_garbage_and_cuda_errors},
     {"a harness that cannot start", test_missing_program},
     {"the run's label from the harness's greeting and what the driver asked and saw", test_greeting},
+    {"check names state the size run, under the emulator the GPU's beside it", test_check_name_as_run},
     CU_TEST_INFO_NULL,
 };
 

@@ -1,6 +1,7 @@
 # tests/tests.mk - `make test`: the whole test suite. Needs no GPU.
 #
-#   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests...),
+#   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests, check
+#                 names that state the size run under the emulator...),
 #                 the driver against real child processes (tests/fake_check.c)
 #   test-docs     every path README.md, the headers and the lessons name exists, make help names
 #                 every verb, and what the lessons state that a table holds matches it: pass marks,
@@ -27,12 +28,15 @@
 #                 schedule also on op lists written by hand); a hostile file's names and lines
 #                 are data (no file a count names opened or quoted, escapes, well-formed SVG),
 #                 forged count rows left out, counts only in the sandbox, and bench, profile
-#                 and sanitize refuse a tree not yours; every lab's explain.tsv says what
+#                 and sanitize refuse a tree not yours; PREDICT=1 asks the lab's question before
+#                 the counts (waiting only on a terminal), the reference's rows say ref:; every
+#                 lab's explain.tsv says what
 #                 it does not show (tests/explain/run.sh; the counters themselves are proven on
 #                 known kernels in test-emulator's count suite)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
-#                 Landlock and another uid, and the attacks again; grading in one process (as
+#                 Landlock and another uid, and the attacks again; no worker's scratch folder
+#                 left in TMPDIR after a grade or a grade stopped; grading in one process (as
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)

@@ -555,6 +555,7 @@ typedef struct student {
     char *file[ROW_MAX_LABS];      /* every lab's file as it will be graded (theirs or skeleton) */
     size_t size[ROW_MAX_LABS];
     int theirs[ROW_MAX_LABS];      /* 1 where file[k] came from the submission */
+    int absent[ROW_MAX_LABS];      /* why lab k has no work of theirs (ABSENT_*), or 0 */
 } student;
 
 /* Walk a submission: no symbolic link, no special file, bounded size. Returns 0, or -1 with
@@ -626,7 +627,7 @@ static int read_lab_file(student *s, int subfd, int k)
     close(dfd);
     if (fd < 0) {
         if (errno == ENOENT)
-            return 0;
+            return 0; /* (a file at the top of the submission is looked for by the caller) */
         if (errno == ELOOP)
             return snprintf(s->refusal, sizeof s->refusal, "%s/%s is a symbolic link: grading "
                             "reads only a regular file, never what a link points to", dir, file), -1;
@@ -659,6 +660,20 @@ static int read_lab_file(student *s, int subfd, int k)
     s->size[k] = n;
     s->theirs[k] = 1;
     return 1;
+}
+
+/* 1 if lab k's file name (coalescing.cu) is a plain file at the top of submission s. */
+static int at_top(const student *s, int k)
+{
+    char rel[200];
+    lab_student_rel(all_labs[k], rel, sizeof rel);
+    const char *name = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    const int fd = openat(B.subs_fd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    struct stat st;
+    const int found = fd >= 0 && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+    if (fd >= 0)
+        close(fd);
+    return found;
 }
 
 /* Look at one entry of SUBMISSIONS: refuse it with a reason, or load the files it will be
@@ -698,15 +713,27 @@ static void scan_student(student *s)
         if (fd >= 0)
             close(fd);
     }
-    /* Labs left out are graded as the untouched skeleton. */
+    /* Labs left out are graded as the untouched skeleton, and named as work not submitted
+     * (the reports say "no submission for lab NN", not a failure of the student's code): so
+     * is a file byte for byte the skeleton. A lab file at the top of the submission instead
+     * of in its lab folder is not graded (a submission lays out like labs/, as the README
+     * says) but named, with the fix. */
     for (int k = 0; k < n_all_labs && !s->refusal[0]; k++) {
-        if (s->file[k])
-            continue;
         char path[PATH_MAX];
         lab_student_file("labs", all_labs[k], path, sizeof path);
-        s->file[k] = read_whole(path, &s->size[k]);
-        if (!s->file[k])
+        size_t size = 0;
+        char *skeleton = read_whole(path, &size);
+        if (!skeleton)
             die("the skeleton %s is missing from this checkout", path);
+        if (s->file[k]) {
+            if (s->size[k] == size && !memcmp(s->file[k], skeleton, size))
+                s->absent[k] = ABSENT_SKELETON;
+            free(skeleton);
+            continue;
+        }
+        s->absent[k] = at_top(s, k) ? ABSENT_AT_TOP : ABSENT_NO_FILE;
+        s->file[k] = skeleton;
+        s->size[k] = size;
     }
 
     hash_init(&h);
@@ -787,6 +814,7 @@ static void init_row(grade_row *row, const student *s)
     snprintf(row->id, sizeof row->id, "%s", s->id);
     for (int k = 0; k < n_all_labs; k++) {
         row->selected[k] = B.selected[k];
+        row->absent[k] = s->refusal[0] ? 0 : s->absent[k];
         row->lab_max[k] = B.lab_max[k];
         if (B.selected[k])
             row->max += B.lab_max[k];
@@ -976,6 +1004,119 @@ static void preparer(const student *s)
     _exit(0);
 }
 
+#define LOG_CAP (1 << 20) /* bytes of one check's or build's log kept beside the report */
+
+/* The report without make's closing "make: *** [Makefile:N: grade] Error 1" (make says so of
+ * every grade that lost a point; the report's "Exit status" line already says it, and the
+ * line names the grader's Makefile). Only a whole line of exactly that form, which the
+ * student's code cannot print (its output is under the log's margin). Returns the new length. */
+static size_t drop_make_error(char *text, size_t n)
+{
+    static const char head[] = "make: *** [", tail[] = ": grade] Error ";
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        const char *nl = memchr(text + r, '\n', n - r);
+        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
+        const char *t = len > sizeof head ? memmem(text + r, len, tail, sizeof tail - 1) : NULL;
+        const int drop = !memcmp(text + r, head, sizeof head - 1) && t &&
+                         t + sizeof tail - 1 + strspn(t + sizeof tail - 1, "0123456789") + 1 ==
+                             text + r + len;
+        if (!drop)
+            memmove(text + w, text + r, len), w += len;
+        r += len;
+    }
+    return w;
+}
+
+/* A build log without make's own lines ("make[1]: *** [Makefile:N: build/...] Error 1"): they
+ * name the grader's build tree, and the compiler's lines above them say what failed, at the
+ * student's line. Returns the new length. */
+static size_t drop_make_lines(char *text, size_t n)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        const char *nl = memchr(text + r, '\n', n - r);
+        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
+        const int make = (len >= 6 && !memcmp(text + r, "make: ", 6)) ||
+                         (len >= 5 && !memcmp(text + r, "make[", 5));
+        if (!make)
+            memmove(text + w, text + r, len), w += len;
+        r += len;
+    }
+    return w;
+}
+
+/* buf[0..n) with every occurrence of `cut` left out; returns the new length. */
+static size_t cut_out(char *buf, size_t n, const char *cut)
+{
+    const size_t l = strlen(cut);
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        if (l && r + l <= n && !memcmp(buf + r, cut, l)) {
+            r += l;
+            continue;
+        }
+        buf[w++] = buf[r++];
+    }
+    return w;
+}
+
+/* The logs the report names by their own names (coalescing.6.log, coalescing.build.log),
+ * copied beside report.txt, each cut at LOG_CAP, with the batch's folders left out of them as
+ * out of the report (the student's file is 01-coalescing/coalescing.cu there too): what the
+ * student's code printed and the compiler said, for the student. Regular files named *.log
+ * only (not the harness's or the WHERE hint's own), read with O_NOFOLLOW. */
+static void keep_logs(const char *tree, const char *gdir, const char *sdir)
+{
+    DIR *old = opendir(sdir); /* an earlier grade's logs go first */
+    for (struct dirent *e; old && (e = readdir(old));) {
+        const size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".log"))
+            unlinkat(dirfd(old), e->d_name, 0);
+    }
+    if (old)
+        closedir(old);
+    DIR *d = opendir(gdir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        const size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".log") || e->d_name[0] == '.' ||
+            !strcmp(e->d_name, "grader.build.log") || strstr(e->d_name, ".harness.") ||
+            strstr(e->d_name, ".where."))
+            continue;
+        char from[PATH_MAX * 2], to[PATH_MAX * 2];
+        snprintf(from, sizeof from, "%s/%s", gdir, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", sdir, e->d_name);
+        const int fd = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        const size_t want = st.st_size < LOG_CAP ? (size_t)st.st_size : LOG_CAP;
+        char *buf = malloc(want + 1);
+        size_t n = 0;
+        ssize_t got;
+        while (buf && n < want && (got = read(fd, buf + n, want - n)) > 0)
+            n += (size_t)got;
+        close(fd);
+        if (buf) {
+            char prefix[PATH_MAX + 2];
+            snprintf(prefix, sizeof prefix, "%s/", tree);
+            n = cut_out(buf, n, prefix);
+            snprintf(prefix, sizeof prefix, "%s/", gdir);
+            n = cut_out(buf, n, prefix);
+            if (strstr(e->d_name, ".build."))
+                n = drop_make_lines(buf, n);
+            write_whole(to, buf, n);
+        }
+        free(buf);
+    }
+    closedir(d);
+}
+
 /* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
  * wrote (written here if it is not there), in its own process group with generated paths
  * only, keep its report (capped), and write the exports and the record. Never returns. It
@@ -1006,8 +1147,10 @@ static void keeper(const student *s, const char *gpu)
     /* the student's code may not read the other students' submissions, trees or reports */
     char a_hide[2 * PATH_MAX + 16];
     snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", B.out, S.submissions);
-    char *argv[9] = {"grader/run/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide};
-    int argc = 6;
+    /* the report names files as the student's submission has them, never this batch's folders */
+    char *argv[10] = {"grader/run/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide,
+                      "GRADE_PATHS=submission"};
+    int argc = 7;
     if (S.emu)
         argv[argc++] = "EMU=1";
     if (S.build) {
@@ -1088,6 +1231,18 @@ static void keeper(const student *s, const char *gpu)
     FILE *f = atomic_open(&a, path);
     /* The grader shows student text visible already; whatever else reached the pipe (a tool's
      * colours, a stray control) is shown visible here, so the file reads as the grader wrote. */
+    report[kept] = 0;
+    kept = drop_make_error(report, kept);
+    {   /* work not submitted, named before the checks it explains */
+        grade_row named;
+        init_row(&named, s);
+        for (int k = 0; k < n_all_labs; k++) {
+            char absent[400];
+            row_absent_text(&named, k, absent, sizeof absent);
+            if (named.selected[k] && absent[0])
+                fprintf(f, "NOTE: %s.\n", absent);
+        }
+    }
     text_put_n(f, report, kept, TEXT_KEEP_NEWLINES);
     if (dropped)
         fprintf(f, "\n[report cut here: %zu more bytes were not kept]\n", dropped);
@@ -1114,6 +1269,7 @@ static void keeper(const student *s, const char *gpu)
         write_whole(copy, text, n);
         free(text);
     }
+    keep_logs(tree, gdir, sdir);
     write_exports(sdir, &row, results);
     write_record(s, &row);
 
@@ -1147,8 +1303,14 @@ static void print_outcome(int done, int total, const student *s, const grade_row
         fputs(": ", stdout);
         text_put(stdout, row->reason, 0);
         putchar('\n');
-    } else
-        printf(": %d/%d (exit %d)%s\n", row->total, row->max, row->exit_status, how);
+    } else {
+        printf(": %d/%d (exit %d)%s", row->total, row->max, row->exit_status, how);
+        const char *sep = "; no submission for lab ";
+        for (int k = 0; k < n_all_labs; k++)
+            if (row->selected[k] && row->absent[k])
+                printf("%s%s", sep, all_labs[k]->number), sep = ", ";
+        putchar('\n');
+    }
     fflush(stdout);
 }
 

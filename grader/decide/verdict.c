@@ -850,3 +850,57 @@ static void decide_check_raw(const lab_info *lab, const lab_check *c, double thr
     else
         set(d, VERDICT_OK, "%s", d->size);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Check names                                                                                 */
+
+/* Replace in buf (NUL-terminated, capacity cap) each whole decimal number equal to `from`
+ * with `to`. */
+static void replace_number(char *buf, size_t cap, long long from, long long to)
+{
+    char was[32], now[32];
+    snprintf(was, sizeof was, "%lld", from);
+    snprintf(now, sizeof now, "%lld", to);
+    const size_t wl = strlen(was), nl = strlen(now);
+    for (char *p = strstr(buf, was); p; p = strstr(p, was)) {
+        const int whole = (p == buf || p[-1] < '0' || p[-1] > '9') && (p[wl] < '0' || p[wl] > '9');
+        if (!whole || strlen(buf) - wl + nl + 1 > cap) {
+            p += wl;
+            continue;
+        }
+        memmove(p + nl, p + wl, strlen(p + wl) + 1);
+        memcpy(p, now, nl);
+        p += nl;
+    }
+}
+
+void check_name_as_run(const lab_check *c, int emulated, char *out, size_t len)
+{
+    snprintf(out, len, "%s", c->name);
+    if (!emulated || !c->emu_size[0] || !memcmp(c->size, c->emu_size, sizeof c->size))
+        return;
+    char name[256];
+    snprintf(name, sizeof name, "%s", c->name);
+    for (int i = 0; i < LAB_MAX_DIMS; i++)
+        if (c->emu_size[i] && c->emu_size[i] != c->size[i])
+            replace_number(name, sizeof name, c->size[i], c->emu_size[i]);
+    /* "16 MiB": the bytes of the first dimension, scaled as it was */
+    char *mib = strstr(name, " MiB");
+    if (mib && c->size[0] > 0) {
+        char *num = mib;
+        while (num > name && num[-1] >= '0' && num[-1] <= '9')
+            num--;
+        if (num < mib) {
+            const long long was = strtoll(num, NULL, 10);
+            const double now = (double)was * (double)c->emu_size[0] / (double)c->size[0];
+            char shown[32];
+            snprintf(shown, sizeof shown, now >= 1 ? "%.0f" : "%.2f", now);
+            char rest[256];
+            snprintf(rest, sizeof rest, "%s", mib);
+            snprintf(num, sizeof name - (size_t)(num - name), "%s%s", shown, rest);
+        }
+    }
+    /* the GPU's size: the table name's part before its first ':' (all of it if none) */
+    const size_t head = strcspn(c->name, ":");
+    snprintf(out, len, "%s (on a GPU: %.*s)", name, (int)head, c->name);
+}

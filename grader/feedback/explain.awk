@@ -60,7 +60,7 @@ function print_section(s, who,    k, n, i, parts, key, loc, rows, order, unit) {
         split(order[i], parts, SUBSEP)
         loc = parts[2]
         unit = parts[3] == "shared" ? "wavefronts" : "sectors"
-        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", visible(loc), parts[3] " " parts[4] ", " parts[5] " B",
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", row_place(loc, who), parts[3] " " parts[4] ", " parts[5] " B",
             req[order[i]], ratio(units[order[i]], req[order[i]]), ratio(ideal[order[i]], req[order[i]]),
             ratio(lanes[order[i]], req[order[i]]), text_of(loc, who)
         rows++
@@ -85,7 +85,7 @@ function print_branches(s, who,    n, i, parts, order) {
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line", "branch", "runs", "divergent", "lanes", "in"
     for (i = 1; i <= n; i++) {
         split(order[i], parts, SUBSEP)
-        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", visible(parts[2]), "condition", bexec[order[i]],
+        printf "  %-22s %-20s %9d %12s %6s %6s  %s\n", row_place(parts[2], who), "condition", bexec[order[i]],
             bdiv[order[i]], ratio(blanes[order[i]], bexec[order[i]]),
             ratio(bin[order[i]], bent[order[i]]), text_of(parts[2], who)
     }
@@ -118,7 +118,7 @@ function print_inflight(s, who,    n, i, parts, order) {
     printf "  %-22s %-20s %9s %12s %6s %6s\n", "line (a store)", "loads in flight", "stores", "loads", "bytes", "most"
     for (i = 1; i <= n; i++) {
         split(order[i], parts, SUBSEP)
-        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", visible(parts[2]), "before it", fruns[order[i]],
+        printf "  %-22s %-20s %9d %12s %6s %6d  %s\n", row_place(parts[2], who), "before it", fruns[order[i]],
             ratio(floads[order[i]], fruns[order[i]]), ratio(fbytes[order[i]], fruns[order[i]]),
             fmost[order[i]], text_of(parts[2], who)
     }
@@ -191,6 +191,12 @@ function text_of(loc, who,    f) {
     if (who != "yours" && ref_name != "" && f == ref_name) return quote("reference", loc_line(loc))
     return ("header " f) in quoted_n ? quote("header " f, loc_line(loc)) : ""
 }
+# A row's place as shown: LOC (file:line), rendered visible; in the reference's sections a line
+# of the reference's source is named as the reference's ("ref: coalescing.cu:25"), since its
+# file has your file's name.
+function row_place(loc, who) {
+    return (who != "yours" && ref_name != "" && loc_file(loc) == ref_name ? "ref: " : "") visible(loc)
+}
 # Whether LOC (file:line, the file's folders dropped) is a line of your own file.
 function own(loc) { return source_name != "" && loc_file(loc) == source_name }
 
@@ -199,6 +205,7 @@ BEGIN {
         if (line ~ /^#/ || line == "") continue
         split(line, f, "\t")
         if (f[1] == "not counted") { missing[++nmissing] = f[2]; continue }
+        if (f[1] == "predict") continue # asked by explain.sh --predict, before the counts
         reading[f[1]] = f[2]
         wanted[f[1]] = 1
         if (f[1] == "branch" || f[1] == "waves" || f[1] == "loads in flight" || f[1] == "timeline") continue # their own tables

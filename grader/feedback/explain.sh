@@ -12,6 +12,7 @@
 #   grader/feedback/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE --shown PATH]
 #                           [--ref-source FILE] [--gpu KEY --profiles EXE] [--hide DIR]...
+#                           [--predict]
 #
 # Your code runs only as grading runs it: in a sandboxed worker process of its own (see
 # count_calls below), whatever the tree (your labs/, another student's, a batch's). --source is
@@ -72,6 +73,22 @@ count_calls() {
 }
 # Lines of a log that student code may have written to, shown as data (counts.awk's visible).
 show_lines() { LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | sed 's/^/  | /' >&2; }
+# --predict (make explain PREDICT=1): the lesson's order, predict then measure. The lab's
+# questions (its table's predict rows) come first; on a terminal the counts wait for Enter, and
+# what was typed is shown again above them. Without a terminal (a script, a pipe, CI) nothing
+# waits: the questions are printed and the counts follow.
+prediction=""
+if [ "$predict" = 1 ]; then
+    echo "Predict first, then measure: lab $lab, $label and the reference, at the emulator's size."
+    awk -F'\t' '$1 == "predict" { printf "  %d. %s\n", ++n, $2 }' "$table"
+    if [ -t 0 ] && [ -t 1 ]; then
+        printf 'Write your predictions (one line), then press Enter to see the counts: '
+        IFS= read -r prediction || prediction=""
+    else
+        echo "(not a terminal: nothing waits for an answer; the counts follow)"
+    fi
+    echo
+fi
 rm -f "$out/workers.log"
 if ! count_calls; then
     echo "make explain: the calls failed under the emulator; what the harness said:" >&2
@@ -115,6 +132,8 @@ explain_awk() { # the table's awk, with the options every use shares, then its o
         -v header_dir="$out/headers" -v headers="$headers" "$@"
 }
 rm -f "$out/timeline.tsv"
+[ -z "$prediction" ] || printf 'Your prediction: %s\n\n' "$prediction" |
+    LC_ALL=C awk -v show_lines=1 -f "$here/counts.awk" | tee "$out/prediction.txt"
 explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline.tsv" \
     -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \
     "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"

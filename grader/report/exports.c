@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../common/json.h"
+#include "../plan/lab_select.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text helpers                                                                                */
@@ -91,6 +92,37 @@ static int registry_index(const char *lab_name)
     return -1;
 }
 
+void row_absent_text(const grade_row *row, int k, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (k < 0 || k >= n_all_labs || k >= ROW_MAX_LABS || !row->absent[k])
+        return;
+    char rel[200];
+    lab_student_rel(all_labs[k], rel, sizeof rel);
+    const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    switch (row->absent[k]) {
+    case ABSENT_SKELETON:
+        snprintf(buf, len, "no submission for lab %s (%s is the untouched skeleton; graded as it)",
+                 all_labs[k]->number, rel);
+        break;
+    case ABSENT_AT_TOP:
+        snprintf(buf, len, "no submission for lab %s (%s is at the top of the submission: it "
+                 "belongs in %.*s; graded as the untouched skeleton)", all_labs[k]->number, file,
+                 (int)(file - rel), rel);
+        break;
+    default:
+        snprintf(buf, len, "no submission for lab %s (no %s in the submission; graded as the "
+                 "untouched skeleton)", all_labs[k]->number, rel);
+    }
+}
+
+/* The absence text of the lab a results.json lab object names, or "" (for the exports). */
+static const char *lab_absent(const grade_row *row, const jv *lab, char *buf, size_t len)
+{
+    row_absent_text(row, registry_index(jv_str(jv_get(lab, "lab"), "")), buf, len);
+    return buf;
+}
+
 static int is_emu(const jv *results)
 {
     return strcmp(jv_str(jv_get(results, "mode"), ""), "emu") == 0;
@@ -117,6 +149,13 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
         row->lab_max[k] = (int)jv_num(jv_get(lab, "max"), row->lab_max[k]);
         const char *tag_num = jv_str(jv_get(lab, "number"), "");
         const char *tag_name = jv_str(jv_get(lab, "lab"), "");
+        if (row->absent[k]) { /* work not submitted: said so, not as the skeleton's failures */
+            char absent[400];
+            row_absent_text(row, k, absent, sizeof absent);
+            append(row->reason, sizeof row->reason, "%s%s %s: %s", row->reason[0] ? "; " : "",
+                   tag_num, tag_name, absent);
+            continue;
+        }
         const char *refused = jv_str(jv_get(lab, "refused"), "");
         if (refused[0]) { /* valid CUDA the CPU emulator cannot run: not graded here */
             char cut[161];
@@ -213,7 +252,7 @@ void csv_header(FILE *f)
     fputs("student", f);
     for (int k = 0; k < n_all_labs; k++)
         fprintf(f, ",%s-%s", all_labs[k]->number, all_labs[k]->name);
-    fputs(",total,max,exit_status,state,isolation,reason\r\n", f);
+    fputs(",total,max,exit_status,state,isolation,missing,reason\r\n", f);
 }
 
 void csv_row(FILE *f, const grade_row *row)
@@ -226,6 +265,11 @@ void csv_row(FILE *f, const grade_row *row)
     }
     fprintf(f, ",%d,%d,%d,%s,%s,", row->total, row->max, row->exit_status, row->state,
             isolation_word(row->tamper_proof));
+    /* the labs with no work of the student's, by number ("01 07") */
+    for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
+        if (row->selected[k] && row->absent[k])
+            fprintf(f, "%s%s", first ? "" : " ", all_labs[k]->number), first = 0;
+    fputc(',', f);
     csv_field(f, row->reason);
     fputs("\r\n", f);
 }
@@ -255,7 +299,11 @@ void jsonl_row(FILE *f, const grade_row *row)
                 row->lab_score[k], row->lab_max[k]);
         first = 0;
     }
-    fprintf(f, "}, \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
+    fputs("}, \"missing\": [", f);
+    for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
+        if (row->selected[k] && row->absent[k])
+            fprintf(f, "%s\"%s\"", first ? "" : ", ", all_labs[k]->number), first = 0;
+    fprintf(f, "], \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
             row->max, row->exit_status);
     json_write_escaped(f, row->reason); /* exact, as JSON escapes it (see json.h) */
     fputs("}\n", f);
@@ -316,8 +364,10 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             char *message = text_visible_dup(jv_str(jv_get(c, "message"), ""), 0);
             char *detail = text_visible_dup(jv_str(jv_get(c, "detail"), ""), 0);
             char *shown_verdict = text_visible_dup(verdict, 0);
-            snprintf(text, sizeof text, "%s: %s%s%s%s", shown_verdict, message,
-                     detail[0] ? "\n" : "", detail,
+            char absent[400];
+            lab_absent(row, lab, absent, sizeof absent);
+            snprintf(text, sizeof text, "%s%s%s: %s%s%s%s", absent, absent[0] ? ".\n" : "",
+                     shown_verdict, message, detail[0] ? "\n" : "", detail,
                      !not_here ? "" : refused ? "\nNot graded here: the CPU emulator could not "
                      "run this file; a GPU grades it." : "\nNot graded here: speed is graded on a GPU.");
             free(message);
@@ -373,6 +423,14 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
         put_lab(f, lab, " ", put_xml);
         fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
                 jv_len(checks), fails, errors, skips);
+        char absent[400];
+        if (lab_absent(row, lab, absent, sizeof absent)[0]) {
+            fputs("    <properties><property name=\"missing\" value=\"", f);
+            put_xml(f, absent);
+            fputs("\"/></properties>\n    <system-out>", f);
+            put_xml(f, absent);
+            fputs("</system-out>\n", f);
+        }
         for (int j = 0; j < jv_len(checks); j++) {
             const jv *c = jv_at(checks, j);
             const char *v = jv_str(jv_get(c, "verdict"), "");
@@ -426,6 +484,12 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
         put_lab(f, lab, " ", put_md);
         fprintf(f, ": %d/%d\n\n", (int)jv_num(jv_get(lab, "score"), 0),
                 (int)jv_num(jv_get(lab, "max"), 0));
+        char absent[400];
+        if (lab_absent(row, lab, absent, sizeof absent)[0]) {
+            fputs("**", f);
+            put_md(f, absent);
+            fputs("**\n\n", f);
+        }
         if (jv_str(jv_get(lab, "refused"), "")[0]) {
             fputs("Could not run on the CPU emulator: ", f);
             put_md(f, jv_str(jv_get(lab, "refused"), ""));
@@ -551,6 +615,12 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
         put_lab(f, lab, " ", put_xml);
         fprintf(f, ": %d/%d</h2>\n", (int)jv_num(jv_get(lab, "score"), 0),
                 (int)jv_num(jv_get(lab, "max"), 0));
+        char absent[400];
+        if (lab_absent(row, lab, absent, sizeof absent)[0]) {
+            fputs("<p><b>", f);
+            put_xml(f, absent);
+            fputs("</b></p>\n", f);
+        }
         if (!jv_bool(jv_get(lab, "built"), 1))
             fputs("<p>The file did not compile or was rejected at build.</p>\n", f);
         fputs("<table><tr><th>check</th><th>verdict</th><th>points</th><th>message</th></tr>\n", f);

@@ -25,6 +25,14 @@
 #include "../lab.h"
 
 #define ROW_MAX_LABS 64
+
+/* Work not submitted, per lab (grade_row.absent). */
+enum {
+    ABSENT_NO_FILE = 1,  /* no NN-name/name.cu in the submission */
+    ABSENT_SKELETON = 2, /* the file is byte for byte the untouched skeleton */
+    ABSENT_AT_TOP = 3    /* name.cu at the top of the submission, not in NN-name/ (not graded) */
+};
+
 #define ROW_REASON_MAX 2048
 
 typedef struct grade_row {
@@ -35,12 +43,18 @@ typedef struct grade_row {
     int lab_max[ROW_MAX_LABS];       /* points possible per lab; meaningful where selected */
     int total, max;                  /* sums over the selected labs */
     int exit_status;                 /* 0 full marks, 1 a point lost, 2 a check could not run */
+    int absent[ROW_MAX_LABS];        /* why lab k holds no work of the student's (ABSENT_*),
+                                        0 where it does; the lab is still graded (as the
+                                        skeleton), and every export names it */
     char state[16];                  /* "graded", "refused", or "missing" (no result yet) */
     int tamper_proof;                /* 1 graded with student code isolated, 0 graded where it
                                         could not be (the grade is not tamper-proof), -1 no
                                         grade or unknown */
     char reason[ROW_REASON_MAX];     /* why points were lost, or why it was not graded */
 } grade_row;
+
+/* "no submission for lab 07 (...why...)" for lab k of row, into buf; "" if it has work. */
+void row_absent_text(const grade_row *row, int k, char *buf, size_t len);
 
 /* Fill row's numbers and reason from a results.json tree (labs matched by name). Labs the
  * run selected but the report lacks count as 0 of lab_max (the caller's table maximum).

@@ -45,6 +45,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -87,6 +88,8 @@ typedef struct options {
                                   under emulation, the emulated build beside a GPU's */
     const char *where_student_objs; /* the emulator's <lab>/student.so and source.cu */
     const char *where_worker;  /* the emulator's worker program */
+    int paths_submission;  /* 1 (--paths submission, a batch): paths shown as the student's
+                              submission has them, the grader's folders left out (shown_text) */
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -113,23 +116,110 @@ static const char *verdict_word(verdict v)
 
 static void print_line(const char *name, verdict v, double seconds, const char *message)
 {
-    char dotted[56];
-    text_visible(dotted, 54, name, 0); /* a hidden check's size, as the harness reported it */
+    /* dots to column 55; a longer name (an emulated size with the GPU's) is shown whole */
+    char dotted[300];
+    text_visible(dotted, sizeof dotted - 8, name, 0); /* a hidden check's size, as reported */
     strcat(dotted, " ");
-    for (size_t i = strlen(dotted); i < sizeof dotted - 1; i++)
+    const size_t from = strlen(dotted), to = from + 3 > 55 ? from + 3 : 55;
+    for (size_t i = from; i < to; i++)
         dotted[i] = '.';
-    dotted[sizeof dotted - 1] = 0;
+    dotted[to] = 0;
     printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
            use_colour ? "\033[0m" : "", seconds);
     text_put(stdout, message, 0);
     putchar('\n');
 }
 
+/* Paths as the student knows them. A batch grades a copy of the submission in a folder of
+ * the grader's, and writes its logs into another: --paths submission registers both here, and
+ * every line shown (and every message results.json keeps) names the student's file as their
+ * submission lays it out (01-coalescing/coalescing.cu) and a log by its own name, the one it
+ * has beside the student's report. Whatever the mode, a place in the grader's own sources
+ * (an allocation "made at grader/run/worker_loop_untrusted.cu:155") is said as the grader's. */
+#define MAX_SHOWN 4
+static char shown_from[MAX_SHOWN][PATH_MAX + 1]; /* prefixes cut out, each ending in '/' */
+static int n_shown;
+
+static void shown_add(const char *dir)
+{
+    char real[PATH_MAX];
+    for (int pass = 0; pass < 2 && n_shown < MAX_SHOWN; pass++) {
+        const char *d = pass == 0 ? dir : realpath(dir, real);
+        if (!d || !d[0] || strlen(d) + 2 > sizeof shown_from[0])
+            continue;
+        snprintf(shown_from[n_shown], sizeof shown_from[0], "%s%s", d,
+                 d[strlen(d) - 1] == '/' ? "" : "/");
+        if (n_shown == 0 || strcmp(shown_from[n_shown], shown_from[n_shown - 1]))
+            n_shown++;
+    }
+}
+
+static void shown_init(const options *o)
+{
+    if (!o->paths_submission)
+        return;
+    shown_add(o->student);
+    shown_add(o->logs);
+}
+
+/* `text` with the registered folders cut out and the grader's own source places named as
+ * such, into out (cut to len). Returns out. */
+static const char *shown_text(const char *text, char *out, size_t len)
+{
+    static const char grader_place[] = "made at grader/", ipc[] = "cudaIpcOpenMemHandle allocation";
+    size_t n = 0;
+    if (!len)
+        return out;
+    for (const char *p = text ? text : ""; *p && n + 1 < len;) {
+        int cut = 0;
+        for (int i = 0; i < n_shown && !cut; i++) {
+            const size_t l = strlen(shown_from[i]);
+            if (!strncmp(p, shown_from[i], l))
+                p += l, cut = 1;
+        }
+        if (cut)
+            continue;
+        if (!strncmp(p, ipc, sizeof ipc - 1)) { /* how the worker maps the grader's buffers */
+            n += (size_t)snprintf(out + n, len - n, "buffer the grader passed to your code");
+            if (n >= len)
+                n = len - 1;
+            p += sizeof ipc - 1;
+            continue;
+        }
+        if (!strncmp(p, grader_place, sizeof grader_place - 1)) {
+            /* "made at grader/FILE:LINE": the grader's buffer, not a line of the student's */
+            n += (size_t)snprintf(out + n, len - n, "made by the grader");
+            if (n >= len)
+                n = len - 1;
+            p += sizeof grader_place - 1;
+            p += strcspn(p, ") ,;");
+            continue;
+        }
+        out[n++] = *p++;
+    }
+    out[n] = 0;
+    return out;
+}
+
+/* json_string of a student-facing message: shown_text's form. */
+static void json_shown(json_writer *w, const char *key, const char *text)
+{
+    static char buf[8192];
+    json_string(w, key, shown_text(text, buf, sizeof buf));
+}
+
+/* text_put of shown_text's form of text. */
+static void put_shown(FILE *f, const char *text)
+{
+    static char buf[8192];
+    text_put(f, shown_text(text, buf, sizeof buf), 0);
+}
+
 static void print_indented(const char *label, const char *text)
 {
     if (text && *text) {
         printf("      %s", label);
-        text_put(stdout, text, 0);
+        put_shown(stdout, text);
         putchar('\n');
     }
 }
@@ -143,12 +233,15 @@ static void print_log_line(const char *line)
     if (n > 0 && line[n - 1] == '\n')
         n--;
     fputs("      | ", stdout);
-    text_put_n(stdout, line, n, 0);
+    char *copy = strndup(line, n);
+    put_shown(stdout, copy ? copy : "");
+    free(copy);
     putchar('\n');
 }
 
-/* Print the last `lines` lines of a log file, indented: what the student's code printed. */
-static void print_log_tail(const char *path, int lines)
+/* Print the last `lines` lines of a log file before its line `upto` (-1: to its end),
+ * indented: what the student's code printed. */
+static void print_log_tail_upto(const char *path, int lines, long upto)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -156,19 +249,45 @@ static void print_log_tail(const char *path, int lines)
     char *all[64] = {0};
     char buf[512];
     int n = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    while ((upto < 0 || n < upto) && fgets(buf, sizeof buf, f)) {
         free(all[n % 64]);
         all[n % 64] = strdup(buf);
         n++;
     }
     fclose(f);
     const int first = n > lines ? n - lines : 0;
-    if (n > 0)
-        printf("      output (%s):\n", path);
+    if (n > 0) {
+        printf("      output (");
+        put_shown(stdout, path);
+        printf("):\n");
+    }
     for (int i = first; i < n; i++)
         print_log_line(all[i % 64]);
     for (int i = 0; i < 64; i++)
         free(all[i]);
+}
+
+static void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lines, -1); }
+
+/* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
+ * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
+ * "runtime error" line), or -1 if the log holds none. */
+static long fault_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char buf[512];
+    long n = 0, banner = -1, at = -1;
+    while (at < 0 && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
+            at = banner == n - 1 && banner >= 0 ? banner : n;
+        else if (!strncmp(buf, "=================", 17))
+            banner = n;
+        n++;
+    }
+    fclose(f);
+    return at;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -246,16 +365,95 @@ static void print_build_errors(const char *log_path)
     char buf[1024];
     int shown = 0;
     while (fgets(buf, sizeof buf, f) && shown < 20)
-        if (strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) {
-            if (!shown)
-                printf("      the build's errors (%s):\n", log_path);
+        /* (make's own "make[1]: *** [Makefile:N: build/...] Error 1" names the grader's build,
+         * not the student's line: the compiler's line above it does) */
+        if ((strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) &&
+            strncmp(buf, "make: ", 6) && strncmp(buf, "make[", 5)) {
+            if (!shown) {
+                printf("      the build's errors (");
+                put_shown(stdout, log_path);
+                printf("):\n");
+            }
             print_log_line(buf);
             shown++;
         }
     fclose(f);
     if (!shown)
         print_log_tail(log_path, 15);
-    printf("      full build log: %s\n", log_path);
+    printf("      full build log: ");
+    put_shown(stdout, log_path);
+    putchar('\n');
+}
+
+/* A sanitizer's report in a check's log (AddressSanitizer, UndefinedBehaviorSanitizer: the
+ * emulator's build has them), said at the student's line: the report's first line, its frames
+ * in the student's file (file:line and function; the grader's and the emulator's frames, which
+ * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
+ * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
+ * report stays in the log, which is named. */
+static int print_fault(const char *log_path, const lab_info *lab)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return 0;
+    char rel[256], file[256];
+    lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
+    snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+    char buf[2048];
+    int in_report = 0, shown = 0, frames = 0;
+    while (fgets(buf, sizeof buf, f) && shown < 12) {
+        buf[strcspn(buf, "\n")] = 0;
+        const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
+        const char *ub = strstr(buf, ": runtime error: ");
+        if (what || ub) {
+            if (!in_report)
+                printf("      your code's fault (the whole report: "), put_shown(stdout, log_path),
+                    printf("):\n");
+            in_report = 1;
+            if (what) { /* "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address ..." */
+                char line[200];
+                what += strlen("ERROR: AddressSanitizer: ");
+                snprintf(line, sizeof line, "AddressSanitizer: %.*s", (int)strcspn(what, " "), what);
+                print_log_line(line);
+            } else {
+                print_log_line(buf); /* "FILE:LINE:COL: runtime error: ...": the place first */
+            }
+            shown++;
+            continue;
+        }
+        if (!in_report)
+            continue;
+        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13)) {
+            print_log_line(buf);
+            shown++;
+        } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
+            const char *at = strstr(buf, " in ");
+            const char *mine = strstr(buf, rel);
+            if (!mine) {
+                const char *b = strstr(buf, file);
+                mine = b && (b == buf || b[-1] == ' ' || b[-1] == '/') && b[strlen(file)] == ':' ? b : NULL;
+            }
+            if (at && mine && frames < 3) {
+                char line[600];
+                /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
+                const char *place = mine;
+                while (place > buf && place[-1] != ' ')
+                    place--;
+                const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
+                snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
+                print_log_line(line);
+                frames++, shown++;
+            }
+        } else if (!strncmp(buf, "cuda-emu: ", 10)) {
+            print_log_line(buf);
+            shown++;
+        }
+    }
+    fclose(f);
+    if (in_report && !frames)
+        printf("      (no frame of the report is in your file %s: the fault is in a call your "
+               "code made; the report lists every frame)\n", file);
+    return in_report;
 }
 
 /* The emulator's refusal in a build log: the feature and its place from emu-nvcc's line
@@ -290,6 +488,7 @@ typedef struct harness_proc {
     int reply;   /* its stdout: its greeting (two lines), then "done N" per check */
     int greeted; /* lines of its greeting read so far (2: all; later lines are never read as
                     one: by then student code may be in it, under the fallback) */
+    char tmp[PATH_MAX]; /* its TMPDIR, made for it and removed when it ends; "" if none */
 } harness_proc;
 
 /* Set when grading must not go on (isolation was required and is impossible): the checks
@@ -307,13 +506,26 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
     snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
     snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
+    /* A TMPDIR of its own: its workers' scratch folders (made where namespaces are refused)
+     * lie in it, and this process removes it when the harness ends, however it ended (a
+     * harness killed, by a timeout or a stop, cannot remove them itself). Searchable by all:
+     * graded as root, a worker runs as another uid. */
+    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    snprintf(h->tmp, sizeof h->tmp, "%s/grader-run-XXXXXX", base);
+    if (!mkdtemp(h->tmp) || chmod(h->tmp, 0711) != 0)
+        h->tmp[0] = 0; /* the harness's own TMPDIR then; its workers still remove theirs */
+    else
+        stop_temp_dir(h->tmp);
     fflush(stdout);
     fflush(stderr);
     /* Its own group, so that a timeout or a stop kills it at once, and it dies with this
      * process; its workers, in sessions of their own, die with it (stop.h, rule 3). */
     const pid_t pid = stop_fork(SIGKILL);
-    if (pid < 0)
+    if (pid < 0) {
+        if (h->tmp[0])
+            stop_remove_tree(h->tmp), stop_temp_done(h->tmp), h->tmp[0] = 0;
         return -1;
+    }
     if (pid == 0) {
         const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
         dup2(in[0], 0);
@@ -321,6 +533,8 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         if (log >= 0)
             dup2(log, 2);
         sandbox_harness_view(!strcmp(o->mode, "emu"));
+        if (h->tmp[0])
+            setenv("TMPDIR", h->tmp, 1);
         char *argv[48];
         int n = 0;
         argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
@@ -358,6 +572,10 @@ static void harness_stop(harness_proc *h, child_outcome *o)
     waitpid(h->pid, &status, 0);
     stop_forget(h->pid);
     stop_sweep(1000); /* its workers, adopted here once it died (stop.h, rule 4): reaped */
+    if (h->tmp[0]) { /* every process that could write there has ended */
+        stop_remove_tree(h->tmp);
+        stop_temp_done(h->tmp);
+    }
     close(h->reply);
     if (o && !o->timed_out) {
         if (WIFEXITED(status)) {
@@ -993,7 +1211,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     lab_student_file(o->student, lab, expected, sizeof expected);
     /* (the student's folder, by any name: shown as data) */
     printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
-    text_put(stdout, expected, 0);
+    put_shown(stdout, expected);
     printf(")\n");
     /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
     char neighbours[2048] = "";
@@ -1024,19 +1242,19 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         printf("  could not run: the CPU emulator cannot run a feature your file uses (");
         text_put(stdout, refusal, 0);
         printf("); this is not a fault of your file, and a GPU grades it (make grade there)\n");
-        json_string(w, "build_log", build_log);
+        json_shown(w, "build_log", build_log);
         json_string(w, "reason", "refused by the CPU emulator");
         json_string(w, "refused", refusal);
     } else if (missing) {
         printf("  your file was not found: expected it at ");
-        text_put(stdout, expected, 0);
+        put_shown(stdout, expected);
         putchar('\n');
         json_string(w, "build_log", "");
         json_string(w, "reason", "file not found");
     } else if (build == LAB_STUDENT_FAILED) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(build_log);
-        json_string(w, "build_log", build_log);
+        json_shown(w, "build_log", build_log);
         json_string(w, "reason", "build failed");
     } else if (grader_unbuilt) {
         printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
@@ -1044,7 +1262,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
                                       : "the grader's own pieces of this lab did not build");
         if (build_log[0] && access(build_log, R_OK) == 0)
             print_build_errors(build_log);
-        json_string(w, "build_log", build_log);
+        json_shown(w, "build_log", build_log);
         json_string(w, "reason", "grader build failed");
     }
     harness_proc h;
@@ -1067,8 +1285,9 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
         child_outcome out;
         memset(&out, 0, sizeof out);
         char log_path[512] = "";
-        char name[160];
-        snprintf(name, sizeof name, "%s", c->name);
+        char run_name[256], name[400]; /* as run: under the emulator, the emulated size */
+        check_name_as_run(c, !strcmp(o->mode, "emu"), run_name, sizeof run_name);
+        snprintf(name, sizeof name, "%s", run_name);
         if (stop_signal) {
             d.v = VERDICT_ERROR;
             snprintf(d.message, sizeof d.message, "not run: %s",
@@ -1147,35 +1366,43 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
         }
         if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
-            snprintf(name, sizeof name, "%s: %s", c->name, d.size);
+            snprintf(name, sizeof name, "%s: %s", run_name, d.size);
         print_line(name, d.v, out.seconds, d.message);
         if (d.v == VERDICT_FAIL) {
             print_indented("HINT: ", d.detail);
             struct stat printed;
             if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
-                                find_record(&l, "error", 0)))
-                print_log_tail(log_path, 8);
-            else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0)
-                printf("      what your code printed in this check: %s\n", log_path);
+                                find_record(&l, "error", 0))) {
+                /* what the code printed before a sanitizer's report, then the report said
+                 * at the student's line (print_fault); without one, the log's end */
+                const long at = fault_line(log_path);
+                print_log_tail_upto(log_path, 8, at);
+                if (at >= 0)
+                    print_fault(log_path, lab);
+            } else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0) {
+                printf("      what your code printed in this check: ");
+                put_shown(stdout, log_path);
+                putchar('\n');
+            }
         }
         if (where[0])
             print_indented("WHERE (the CPU emulator's count of your code): ", where);
         json_object_begin(w, NULL);
-        json_string(w, "name", c->name);
+        json_string(w, "name", run_name);
         json_string(w, "kind", c->kind == CHECK_VISIBLE ? "visible"
                                : c->kind == CHECK_HIDDEN ? "hidden" : "speed");
         json_string(w, "size", d.size);
         json_string(w, "verdict", verdict_word(d.v));
-        json_string(w, "message", d.message);
-        json_string(w, "detail", d.detail);
-        json_string(w, "blame", d.blame);
+        json_shown(w, "message", d.message);
+        json_shown(w, "detail", d.detail);
+        json_shown(w, "blame", d.blame);
         if (where[0])
-            json_string(w, "where", where);
+            json_shown(w, "where", where);
         json_int(w, "points", s->points);
         json_int(w, "earned", s->earned);
         json_number(w, "seconds", out.seconds);
         if (log_path[0])
-            json_string(w, "log", log_path);
+            json_shown(w, "log", log_path);
         if (g.device.type[0] && log_path[0])
             json_device(w, &g.device, out.isolated ? find_record(&l, "device", 0) : NULL);
         if (d.has_speed)
@@ -1382,6 +1609,7 @@ static options parse_options(int argc, char **argv)
         {"where-budget", required_argument, NULL, 'x'},
         {"where-labdir", required_argument, NULL, 'y'}, {"where-student-dir", required_argument, NULL, 'z'},
         {"where-worker", required_argument, NULL, 'k'},
+        {"paths", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -1399,6 +1627,11 @@ static options parse_options(int argc, char **argv)
         case 'y': o.where_labdir = optarg; break;
         case 'z': o.where_student_objs = optarg; break;
         case 'k': o.where_worker = optarg; break;
+        case 'P':
+            if (strcmp(optarg, "submission") && strcmp(optarg, "as-given"))
+                fatal("--paths takes submission or as-given, not %s", optarg);
+            o.paths_submission = !strcmp(optarg, "submission");
+            break;
         case 'i':
             if (strcmp(optarg, "on") && strcmp(optarg, "off"))
                 fatal("GRADER_ISOLATION=%s: use on or off", optarg);
@@ -1530,6 +1763,7 @@ static int print_status_of(const char *path)
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
+    shown_init(&o);
     if (o.status_of)
         return print_status_of(o.status_of);
     /* No process of the same user may read or write this one's memory through /proc/PID/mem
@@ -1598,13 +1832,13 @@ int main(int argc, char **argv)
     char seed_s[32];
     snprintf(seed_s, sizeof seed_s, "0x%llx", o.seed);
     json_string(&w, "seed", seed_s);
-    json_string(&w, "student", o.student);
+    json_string(&w, "student", o.paths_submission ? "your submission" : o.student);
     json_string(&w, "student_objects", o.student_objs); /* this tree's built objects (grade-batch removes them) */
     config cfg = {.n = 0};
     load_config(&cfg, &w);
 
     char student_shown[1024];
-    text_visible(student_shown, sizeof student_shown, o.student, 0);
+    text_visible(student_shown, sizeof student_shown, o.paths_submission ? "your submission" : o.student, 0);
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
            student_shown, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
            "skipped)", seed_s, seed_s);
@@ -1646,6 +1880,8 @@ int main(int argc, char **argv)
     printf("\nScore: %d/%d\n", t.earned, t.possible);
     static const char *const meaning[] = {"full marks", "a point was lost",
                                           "a check could not run here (and none failed)"};
-    printf("Exit status %d: %s. Details: %s\n", status, meaning[status], o.json);
+    printf("Exit status %d: %s. Details: ", status, meaning[status]);
+    put_shown(stdout, o.json);
+    putchar('\n');
     return status;
 }

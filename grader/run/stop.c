@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <dirent.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +29,8 @@ static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 
 static volatile pid_t groups[MAX_GROUPS];       /* registered process groups; 0: free slot */
 static char temps[MAX_TEMPS][PATH_MAX + 64];    /* registered temporary files ... */
-static volatile sig_atomic_t temp_used[MAX_TEMPS]; /* ... valid where this is 1 */
+static volatile sig_atomic_t temp_used[MAX_TEMPS]; /* ... valid where this is 1, a folder
+                                                   (removed with all it holds) where 2 */
 static struct sigaction before[N_SIGNALS];      /* the dispositions stop_on_signals replaced */
 static int installed;                           /* 1 once stop_on_signals ran in this process */
 static int grace;                               /* ms between SIGTERM and SIGKILL */
@@ -149,6 +152,65 @@ static void sweep(int timeout_ms)
     } while (now_ms() < end);
 }
 
+/* Remove entry `name` of folder fd `dir` (a folder with all it holds, `depth` levels down at
+ * most); 1 if it is gone. Links are removed, never followed. */
+static int remove_entry_at(int dir, const char *name, unsigned char type, int depth);
+
+/* Remove what folder fd `dir` holds, with async-signal-safe calls only (getdents64 into a
+ * buffer on the stack, no opendir: its malloc may be what the signal interrupted). Read
+ * again from the start until a pass removes nothing: entries removed while a folder is read
+ * may move the others. */
+static void remove_inside(int dir, int depth)
+{
+    char buf[4096];
+    for (int pass = 0; pass < 64; pass++) {
+        int removed = 0;
+        long n;
+        lseek(dir, 0, SEEK_SET);
+        while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0) {
+            for (long off = 0; off < n;) {
+                /* struct linux_dirent64: inode, offset, record length, type, name */
+                unsigned short reclen;
+                memcpy(&reclen, buf + off + 16, sizeof reclen);
+                const unsigned char type = (unsigned char)buf[off + 18];
+                const char *name = buf + off + 19;
+                off += reclen;
+                if (strcmp(name, ".") && strcmp(name, ".."))
+                    removed += remove_entry_at(dir, name, type, depth);
+            }
+        }
+        if (!removed)
+            return;
+    }
+}
+
+static int remove_entry_at(int dir, const char *name, unsigned char type, int depth)
+{
+    if (type != DT_DIR && unlinkat(dir, name, 0) == 0)
+        return 1;
+    if (type != DT_DIR && type != DT_UNKNOWN)
+        return 0;
+    const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    int sub = depth > 0 ? openat(dir, name, flags) : -1;
+    if (sub < 0 && depth > 0 && errno == EACCES && fchmodat(dir, name, 0700, 0) == 0)
+        sub = openat(dir, name, flags); /* a folder its owner closed to itself */
+    if (sub >= 0) {
+        remove_inside(sub, depth - 1);
+        close(sub);
+    }
+    return unlinkat(dir, name, AT_REMOVEDIR) == 0;
+}
+
+void stop_remove_tree(const char *path)
+{
+    const int dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dir >= 0) {
+        remove_inside(dir, 32);
+        close(dir);
+    }
+    rmdir(path);
+}
+
 static const char *signal_words(int sig)
 {
     switch (sig) {
@@ -173,7 +235,9 @@ static void on_stop_signal(int sig)
     }
     sweep(SWEEP_MS);
     for (int i = 0; i < MAX_TEMPS; i++)
-        if (temp_used[i])
+        if (temp_used[i] == 2)
+            stop_remove_tree(temps[i]);
+        else if (temp_used[i])
             unlink(temps[i]);
     if (say) {
         put("\nStopped by ");
@@ -277,6 +341,14 @@ void stop_temp(const char *path)
             break;
         }
     sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void stop_temp_dir(const char *path)
+{
+    stop_temp(path);
+    for (int i = 0; i < MAX_TEMPS; i++)
+        if (temp_used[i] == 1 && !strcmp(temps[i], path))
+            temp_used[i] = 2;
 }
 
 void stop_temp_done(const char *path)

@@ -63,6 +63,12 @@ void stop_forget(pid_t pid);
  * into place or removed. At most 8 at once; the path is copied. */
 void stop_temp(const char *path);
 void stop_temp_done(const char *path);
+/* The same for a temporary folder: a stop removes it with everything in it (stop_remove_tree). */
+void stop_temp_dir(const char *path);
+
+/* Remove folder `path` and everything in it, following no link; async-signal-safe (the stop
+ * calls it from its signal handler). What cannot be removed is left. */
+void stop_remove_tree(const char *path);
 
 /* SIGKILL every process below this one (its children, and orphans it adopted as a subreaper)
  * and reap them, for at most `timeout_ms`. Only where every child may go: after the last one

@@ -5,7 +5,8 @@
 #   test-batch        the unit tests, then tests/batch/test_batch.py under the CPU emulator,
 #                     lab 01: hostile folder names, symlinks refused, a student forging the
 #                     grader's lines (shown as escapes everywhere), CSV/JSONL/JUnit/Gradescope
-#                     read back, two batches on one output, kill -9 and resume (byte-identical
+#                     read back, work not submitted named per lab in every export, no batch
+#                     folder in what a student gets, two batches on one output, kill -9 and resume (byte-identical
 #                     gradebook), the HTML report in headless Chromium, a Slurm job array
 
 .PHONY: test-batch test-batch-unit

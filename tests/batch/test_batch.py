@@ -16,6 +16,10 @@
    holds a tag, an entity, `]]>`, a backtick and `|`: the JUnit XML and the HTML page's SVG
    parse as XML, the page holds only its own tags (html.parser), the Markdown tables keep
    their columns.
+   Work not submitted (no lab file, the untouched skeleton, the file at the top of the
+   submission instead of in its lab folder) is named "no submission for lab 01" with the
+   reason in the CSV's `missing` column, JSON Lines, report.txt and every export; the reports
+   and logs a student is given name no folder of the batch's.
 2. The gradebook read back with Python's csv module (RFC 4180, CRLF), JSON Lines, JUnit XML
    (ElementTree), Gradescope results.json against the specification's fields.
 3. Two batches on one output folder: the second says plainly that the first holds it.
@@ -99,6 +103,8 @@ STUDENTS = {
     b"toplink": "toplink",
     b"notes.txt": "file",
     FORGER_NAME: "forger",
+    b"untouched": "untouched",
+    b"at-top": "at-top",
 }
 SUBSET = [b"a|b", b"Smith, John", b"new\nline", b"-rf", "Zoë Ångström 山田".encode(), b"build-fails"]
 
@@ -126,6 +132,11 @@ def make_submissions(base, names):
                 open(os.path.join(lab, b"coalescing.cu"), "wb").write(b"this is not CUDA C\n")
             elif kind == "empty-lab":
                 os.makedirs(lab)
+            elif kind == "untouched":  # the skeleton handed in as it came
+                os.makedirs(lab)
+                shutil.copy(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"), os.path.join(lab, b"coalescing.cu"))
+            elif kind == "at-top":  # the solution, outside its lab folder
+                open(os.path.join(path, b"coalescing.cu"), "wb").write(SOLUTION)
             elif kind.startswith("link:"):
                 os.makedirs(lab)
                 os.symlink(kind[5:], os.path.join(lab, b"coalescing.cu"))
@@ -283,7 +294,7 @@ def test_hostile(tmp):
         print("    %r" % ([r[0], r[1]] + r[10:15] + [r[15][:60]],))
     header = rows[0]
     labs = sorted(d for d in os.listdir(os.path.join(ROOT, "grader", "labs")) if d[:2].isdigit())
-    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "isolation", "reason"],
+    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "isolation", "missing", "reason"],
           "CSV header: one fixed column per lab in workbook order", header)
     graded = [r for r in rows[1:] if len(r) == len(header) and r[header.index("state")] == "graded"]
     check(graded and all(r[header.index("isolation")] == "tamper-proof" for r in graded),
@@ -303,10 +314,29 @@ def test_hostile(tmp):
     check(by[b"-rf"]["student"] == "'-rf", "CSV: a leading dash is neutralised", by[b"-rf"]["student"])
     for name, kind in STUDENTS.items():
         row = by.get(name, {})
-        if kind in ("solution", "skeleton", "empty-lab"):
+        if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top"):
             ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
                   and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
             check(ok, "graded correctly: %r" % name, row)
+            # Work not submitted is named as such in every export, with why; a solution is not.
+            why = {"skeleton": "no 01-coalescing/coalescing.cu in the submission",
+                   "empty-lab": "no 01-coalescing/coalescing.cu in the submission",
+                   "untouched": "01-coalescing/coalescing.cu is the untouched skeleton",
+                   "at-top": "coalescing.cu is at the top of the submission: it belongs in 01-coalescing/"}.get(kind)
+            sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
+                   if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]
+            texts = {f: open(os.path.join(out, "students", sid["id"], f), "rb").read().decode("utf-8", "replace")
+                     for f in ("report.txt", "gradescope.json", "junit.xml", "report.html", "report.md")}
+            if why:
+                said = "no submission for lab 01 (" + why
+                unsaid = [f for f, t in texts.items() if said not in t.replace("\\", "")]
+                check(row.get("missing") == "01" and said in row.get("reason", "") and sid.get("missing") == ["01"]
+                      and not unsaid, "work not submitted (%s) named in the CSV, JSON Lines and every export: %r" % (kind, name),
+                      (row.get("missing"), row.get("reason", "")[:200], sid.get("missing"), unsaid))
+            else:
+                check(row.get("missing") == "" and sid.get("missing") == [] and
+                      not any("no submission" in t for t in texts.values()),
+                      "a submitted file is not named as missing: %r" % name, row.get("missing"))
         elif kind == "forger":
             student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
             check(row.get("state") == "graded" and row.get("total") == "8" and row.get("exit_status") == "1"
@@ -337,6 +367,25 @@ def test_hostile(tmp):
             want = {"file": "not a folder", "toplink": "symbolic link"}.get(kind, "symbolic link")
             check(row.get("state") == "refused" and row.get("total") == "0" and want in row.get("reason", ""),
                   "refused with a clear reason: %r" % name, row)
+    # What a student is given names their file as their submission has it, never the batch's
+    # folders (OUT/work/<id>/tree, OUT/work/<id>/grade) or the grader's Makefile.
+    inside = {os.fsencode(os.path.realpath(out)), os.fsencode(os.path.abspath(out)), b"/work/s"}
+    named = []
+    for sid in os.listdir(os.path.join(out, "students")):
+        for p, data in all_bytes_under(os.path.join(out, "students", sid)):
+            if os.path.basename(p) in ("record.json", "results.json"):
+                continue  # the instructor's records
+            named += [(os.path.basename(p), w) for w in inside | {b"Makefile:"} if w in data]
+    check(not named, "no report, log or export of a student names the batch's folders or the Makefile", named[:6])
+    broken = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
+              if o.get("student") == "build-fails"][0]["id"]
+    report = open(os.path.join(out, "students", broken, "report.txt"), "rb").read()
+    check(re.search(rb"\(01-coalescing/coalescing\.cu\)\n", report) and
+          re.search(rb"\| 01-coalescing/coalescing\.cu[:(]1\S* error", report) and
+          re.search(rb"Details: results\.json\n", report) and
+          os.path.exists(os.path.join(out, "students", broken, "coalescing.build.log")),
+          "a build failure's report names the file and line as the submission has them, and the "
+          "log it names lies beside it", report[-1500:])
     passwd_line = open("/etc/passwd", "rb").readline().strip()
     leaked = [p for p, data in all_bytes_under(out) if passwd_line in data]
     check(not leaked, "nothing of /etc/passwd was read into the output", leaked)

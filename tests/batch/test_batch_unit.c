@@ -315,6 +315,76 @@ static void test_exports_markup(void)
     jv_free(v);
 }
 
+/* Work not submitted: the row's reason says "no submission for lab 01" with why, in place of
+ * the skeleton's own results; the CSV's missing column names the lab; every export says it. */
+static void test_absent_lab(void)
+{
+    const char *text = "{\"mode\": \"emu\", \"exit_status\": 2, \"labs\": [{\"lab\": \"coalescing\","
+                       " \"number\": \"01\", \"built\": true, \"score\": 10, \"max\": 15, \"checks\": ["
+                       " {\"name\": \"speed\", \"kind\": \"speed\", \"verdict\": \"SKIP\", \"earned\": 0,"
+                       " \"points\": 5, \"message\": \"skipped\"}]}]}";
+    char err[256];
+    jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    static const struct {
+        int absent;
+        const char *says;
+    } cases[] = {
+        {ABSENT_NO_FILE, "no submission for lab 01 (no 01-coalescing/coalescing.cu in the submission"},
+        {ABSENT_SKELETON, "no submission for lab 01 (01-coalescing/coalescing.cu is the untouched skeleton"},
+        {ABSENT_AT_TOP, "no submission for lab 01 (coalescing.cu is at the top of the submission: it belongs in 01-coalescing/"},
+        {0, NULL},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        grade_row row;
+        memset(&row, 0, sizeof row);
+        row.name = "student";
+        row.selected[0] = 1;
+        row.lab_max[0] = 15;
+        row.absent[0] = cases[c].absent;
+        row_from_results(&row, v, 2);
+        CU_ASSERT_EQUAL(row.total, 10); /* graded as the skeleton all the same */
+        for (int k = 0; k < 6; k++) {
+            char *buf = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&buf, &len);
+            if (k == 0)
+                csv_row(f, &row);
+            else if (k == 1)
+                jsonl_row(f, &row);
+            else if (k == 2)
+                write_gradescope(f, &row, v);
+            else if (k == 3)
+                write_junit_suites(f, &row, v);
+            else if (k == 4)
+                write_markdown(f, &row, v);
+            else
+                write_html(f, &row, v);
+            fclose(f);
+            /* (Markdown escapes its punctuation: compared without the backslashes) */
+            char *plain = strdup(buf), *w = plain;
+            for (const char *r = buf; *r; r++)
+                if (*r != '\\')
+                    *w++ = *r;
+            *w = 0;
+            if (cases[c].says) {
+                CU_ASSERT_PTR_NOT_NULL(strstr(plain, cases[c].says));
+            } else {
+                CU_ASSERT_PTR_NULL(strstr(plain, "no submission"));
+            }
+            if (k == 0) { /* (tamper_proof is unknown here: an empty isolation column) */
+                CU_ASSERT_PTR_NOT_NULL(strstr(buf, cases[c].says ? ",graded,,01," : ",graded,,,"));
+            }
+            if (k == 1) {
+                CU_ASSERT_PTR_NOT_NULL(strstr(buf, cases[c].says ? "\"missing\": [\"01\"]" : "\"missing\": []"));
+            }
+            free(plain);
+            free(buf);
+        }
+    }
+    jv_free(v);
+}
+
 /* A lab the CPU emulator could not run (a valid feature it refuses): the gradebook row says
  * so and names it, Markdown says so, and Gradescope counts none of its points here (max 0,
  * no passed or failed status) and says a GPU grades it. */
@@ -540,6 +610,7 @@ int main(void)
         {"exports of hostile text: no controls, valid UTF-8", test_exports_hostile},
         {"exports of markup, breaks and formulas: text in every format", test_exports_markup},
         {"a lab the CPU emulator refused: labelled could not run, no points counted", test_refused_lab},
+        {"work not submitted: named per lab in the row, the CSV and every export", test_absent_lab},
         CU_TEST_INFO_NULL,
     };
     CU_TestInfo config_tests[] = {

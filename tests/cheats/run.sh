@@ -24,6 +24,7 @@
 #   expect: log-has@N=REGEX     ... check N's log matches it (N counts from 0, as the log's
 #                               name does): the output landed in the check that printed it
 #   expect: output-has=REGEX    what make grade printed on the terminal matches
+#   expect: output-lacks=REGEX  ... and never this (a grader's frame, a path of the build)
 #   expect: seed-hidden         the run's seed appears in no log
 #   expect: no-forged-lines     what the grader printed (report.txt in a batch) has exactly one
 #                               line starting with `Score:` (lines as a terminal or a reader
@@ -235,6 +236,10 @@ for e in expects:
                  for p in mine)
     elif key == "output-has":
         ok = re.search(val, open(os.path.join(out, "out.txt"), errors="replace").read()) is not None
+    elif key == "output-lacks":
+        found = re.search(val, open(os.path.join(out, "out.txt"), errors="replace").read())
+        ok = found is None
+        e += f" (found {found.group()!r})" if found else ""
     elif key == "log-under":
         ok = all(os.path.getsize(p) < int(val) for p in logs)
     elif key == "seed-hidden":

@@ -1,7 +1,8 @@
 # tests/dist/dist_tests.mk - test-dist: the student kit (included by tests/tests.mk).
 #
 #   test-dist   make dist, then tests/dist/run.sh on the tarball: no solution source inside,
-#               the prebuilt objects complete, and, unpacked in a temporary folder, the kit
+#               every link of what it ships resolves in it (tests/dist/links.py), the prebuilt
+#               objects complete, and, unpacked in a temporary folder, the kit
 #               grades the untouched skeletons under the emulator from its prebuilt reference
 #               (every correctness check OK, speed skipped, exit status 2); what needs the
 #               solutions' sources stops with one line (DIST_TEST_LABS: the labs graded)

@@ -4,6 +4,9 @@
 #   tests/dist/run.sh KIT.tar.gz          (make test-dist builds the kit first)
 #
 # Unpacks the kit in a temporary folder and checks:
+#   - every relative link of every Markdown file and notebook cell it ships resolves inside
+#     the kit (tests/dist/links.py), but a lesson's links to the reference sources, which
+#     the kit's solutions/README.md says open in the full workbook
 #   - no solution source is inside: nothing under solutions/ but its README, no ladder rung
 #     by name, no file with the bytes of any file of solutions/, no line of a reference's
 #     source in its prebuilt objects
@@ -33,6 +36,13 @@ top=$(ls "$tmp")
 kit=$tmp/$top
 [ "$(echo "$top" | wc -l)" = 1 ] && [ -d "$kit" ] && ok "$(basename "$tgz") unpacks into one folder, $top/ ($(du -k "$tgz" | cut -f1) KiB packed, $(find "$kit" -type f | wc -l) files)" ||
     bad "$(basename "$tgz") should unpack into one folder, not: $top"
+
+# ---- Links: what the kit ships links only to what it ships --------------------------------
+if links=$(python3 tests/dist/links.py "$kit" 2>&1); then
+    ok "${links##*$'\n'} (every Markdown file and notebook cell; lessons may name solutions/, as its README says)"
+else
+    bad "links that do not resolve in the kit: $(echo "$links" | head -8 | tr '\n' ' ')"
+fi
 
 # ---- No solution source ------------------------------------------------------------------
 extra=$(cd "$kit" && find solutions -type f ! -path solutions/README.md 2>/dev/null)

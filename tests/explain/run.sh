@@ -24,7 +24,9 @@
 # left out or shown unquoted; the awk escaping is common/text.c's; make explain counts only in
 # the sandbox (none here: refused, with the reason); make bench, profile and sanitize refuse a
 # tree that is not yours.
-# Every lab's explain.tsv names only counters make explain prints, and says what it does not show.
+# Every lab's explain.tsv names only counters make explain prints, says what it does not show, and
+# asks a question to predict; make explain PREDICT=1 asks it before the counts and waits only on a
+# terminal; the reference's rows are named as the reference's.
 #
 #   MAKE=make BUILD=build tests/explain/run.sh
 set -u
@@ -146,10 +148,12 @@ done <<<"$pictures"
 
 # ---- Branches -----------------------------------------------------------------------------------
 # The branch row of SIDE (yours|ref) at LOC in OUT: "runs divergent lanes in" ("" if none).
+# (a row of the reference's own file reads "ref: FILE:LINE": the prefix is its first field)
 branch_row() {
     awk -v side="$1" -v loc="$2" '
         /^your code/ { part = "yours"; next }
         /^the reference/ { part = "ref"; next }
+        part == "ref" && $1 == "ref:" { $1 = ""; $0 = $0 }
         part == side && $1 == loc && $2 == "condition" { print $3, $4, $5, $6; exit }' "$3"
 }
 # The whole call's "lanes in" of SIDE in OUT.
@@ -472,8 +476,8 @@ if out=$(cd "$forged" && timeout 20 env LC_ALL=C awk -F'\t' -v table="$OLDPWD/gr
         -f "$OLDPWD/grader/feedback/timeline.awk" -f "$OLDPWD/grader/feedback/explain.awk" sections.txt counts.tsv 2>&1) &&
     grep -q '^  coalescing.cu:2 .* your line two$' <<<"$out" &&
     grep -q '^  zero:1 .* 32.0  $' <<<"$out" && grep -q '^  shadow:1 .* 32.0  $' <<<"$out" &&
-    grep -q '^  coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
-    [ "$(grep -c '^  coalescing.cu:1 ' <<<"$out")" = 1 ]; then
+    grep -q '^  ref: coalescing.cu:1 .*global store.* the reference line one$' <<<"$out" &&
+    [ "$(grep -c '^  \(ref: \)\?coalescing.cu:1 ' <<<"$out")" = 1 ]; then
     echo "   OK: forged rows left out, /dev/zero's and /etc/shadow's rows unquoted, each side quoted from its own file"
     passed=$((passed + 1))
 else
@@ -542,14 +546,41 @@ for verb in bench profile sanitize; do
     fi
 done
 
-echo "== explain: every lab's table says what make explain does not show"
+echo "== explain: the reference's rows named as its own; PREDICT=1 asks first, waits only on a terminal"
+# (its file has the skeleton's name: a row of the reference's section that names it says "ref:")
+pout=$build/explain-test-predict.txt
+timeout 300 $make -s --no-print-directory explain LAB=01 PREDICT=1 </dev/null >"$pout" 2>&1
+status=$?
+asked=$(grep -n '^  1\. At your kernel' "$pout" | head -1 | cut -d: -f1)
+counted=$(grep -n '^make explain, lab 01-coalescing' "$pout" | head -1 | cut -d: -f1)
+refrows=$(awk '/^the reference:/ { r = 1; next } /^(side by side|your code|== )/ { r = 0 } r && /^  [^ ]*coalescing\.cu:[0-9]/' "$pout")
+if [ $status = 0 ] && [ -n "$asked" ] && [ -n "$counted" ] && [ "$asked" -lt "$counted" ] &&
+    grep -q '^(not a terminal: nothing waits' "$pout" && grep -qE '^  ref: coalescing\.cu:[0-9]+ ' "$pout" &&
+    [ -z "$refrows" ] && ! grep -qE '^  ref: ' <(sed -n '/^your code/,/^the reference:/p' "$pout"); then
+    echo "   OK: the question before the counts, nothing waited for without a terminal, the reference's rows say ref:"
+    passed=$((passed + 1))
+else
+    fail "expected make explain LAB=01 PREDICT=1 </dev/null to exit 0, ask before counting, not wait, and name the reference's rows ref: (status $status; question at line ${asked:-none}, counts at ${counted:-none}; unnamed reference rows: ${refrows:-none}; see $pout)"
+fi
+if command -v script >/dev/null; then # on a terminal: waits for the answer, then shows it above the counts
+    printf '4 then 32\n' | timeout 300 script -qec "$make -s --no-print-directory explain LAB=01 PREDICT=1" /dev/null >"$pout.tty" 2>&1
+    if grep -q '^Your prediction: 4 then 32' "$pout.tty" && grep -q '^make explain, lab 01-coalescing' "$pout.tty"; then
+        echo "   OK: on a terminal the counts wait for the answer, which is shown above them"
+        passed=$((passed + 1))
+    else
+        fail "expected make explain PREDICT=1 on a terminal to show 'Your prediction: 4 then 32' and the counts (see $pout.tty)"
+    fi
+fi
+
+echo "== explain: every lab's table says what make explain does not show, and what to predict"
 for d in grader/labs/[0-9][0-9]-*/; do
     t=$d/explain.tsv
     if [ ! -f "$t" ]; then fail "$t is missing (make explain LAB=$(basename "$d") needs it)"; continue; fi
     if ! grep -q $'^not counted\t' "$t"; then fail "$t has no 'not counted' row"; continue; fi
-    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight|timeline'; then
-        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight, timeline)"; continue
+    if grep -v '^#' "$t" | grep -v $'^not counted\t' | cut -f1 | grep -qvxE 'global load|global store|shared load|shared store|branch|waves|picture|loads in flight|timeline|predict'; then
+        fail "$t names a counter make explain does not print (global/shared load/store, branch, waves, picture, loads in flight, timeline; or predict)"; continue
     fi
+    if ! grep -q $'^predict\t.' "$t"; then fail "$t has no 'predict' row (make explain PREDICT=1 asks it)"; continue; fi
     passed=$((passed + 1))
 done
 echo "test-explain: $passed passed, $failed failed"

@@ -58,6 +58,34 @@ case $iso in True*Landlock*) want='^ok +sandbox +Landlock' ;; *) want='^!! +sand
 grep -qE "$want" "$work/doctor.txt"
 result "make doctor names the sandbox grading chose" $? "expected /$want/, found: $(grep sandbox "$work/doctor.txt")"
 
+# Without namespaces each worker gets a scratch folder in place of a private /tmp. It lies in
+# a TMPDIR the grader makes for the lab's harness and removes when the harness ends, however
+# it ends (the grader ends every harness with SIGKILL once its checks are done): after a
+# grade, and after a grade stopped by SIGTERM in the middle of a check, the TMPDIR the run
+# was given holds nothing of the grader's.
+tmpd=$work/tmpdir
+rm -rf "$tmpd" "$work/tmpdir-grade" && mkdir -p "$tmpd"
+"$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$work/tmpdir-grade" \
+    >"$work/tmpdir.txt" 2>&1
+left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+grep -q "Score:" "$work/tmpdir.txt" && [ -z "$left" ]
+result "a grade leaves no worker scratch folder in its TMPDIR" $? "left: ${left:-nothing} (see $work/tmpdir.txt)"
+setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
+    GRADE_DIR="$work/tmpdir-grade" >"$work/tmpdir-stopped.txt" 2>&1 &
+graded=$!
+for _ in $(seq 600); do
+    [ -n "$(find "$tmpd" -mindepth 2 -maxdepth 2 -name 'grader-worker-*' 2>/dev/null)" ] && break
+    sleep 0.1
+done
+seen=$(find "$tmpd" -mindepth 2 -maxdepth 2 -name 'grader-worker-*' | head -1)
+kill -TERM "$graded" 2>/dev/null
+wait "$graded" 2>/dev/null
+sleep 1
+left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+[ -n "$seen" ] && [ -z "$left" ]
+result "a grade stopped (SIGTERM) while a worker runs leaves no scratch folder in its TMPDIR" $? \
+    "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped.txt)"
+
 # With no sandbox at all the report says so, and grading still gives feedback.
 nosb=$work/none
 rm -rf "$nosb" && mkdir -p "$nosb"

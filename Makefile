@@ -577,7 +577,10 @@ endif
 	    --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 # (its build's lines go to the hint's log; only the hint itself to the driver, which reads one line)
 where_cmd = $(MAKE) -s --no-print-directory -j$$(nproc 2>/dev/null || echo 2) where-lab-"$$1" EMU=1 STUDENT=$(STUDENT) BUILD=$(BUILD) >&2 && \
-    cat $(BUILD)/where/"$$1"/where.txt
+    cat $(WHERE_DIR)/"$$1"/where.txt
+# One folder per graded tree: gradings of several trees at once (grade-batch JOBS=n, the cheat
+# cases' lanes) each count into their own.
+WHERE_DIR = $(BUILD)/where/$(STUDENT_TAG)
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)
@@ -687,7 +690,7 @@ explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/h
 # explain's count of one call, in the sandboxed workers as grading runs them, down to the
 # costliest line of the student's file.
 where-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-%
-	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/where/$* --where
+	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(WHERE_DIR)/$* --where
 
 sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"

@@ -42,6 +42,8 @@
 #   expect: where=REGEX         the lab's WHERE line (results.json's `where`, make grade's hint
 #                               under the speed check) matches
 #   expect: where-lacks=REGEX   neither that line nor anything the grader printed matches
+#                               (the WHERE hint counts the code in a second run: every cheat
+#                               gets it, an honest control h* only when it expects one of these)
 # `isolation: off` grades the case with GRADER_ISOLATION=off: student code in the harness's own
 # process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
 # attacks on what the grader labels, whose code harms nothing beyond its own grading: the
@@ -54,7 +56,9 @@
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
 # case that names one.
-# Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
+# Prints one line per case and `N passed, M failed`; exits 1 if any case failed. Under the
+# emulator the cases are graded CHEATS_LANES at a time (default: one per core; their lines in
+# the order they end), on a GPU one at a time. CHEATS_WORK=dir: where the trees and reports go.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/cheats
@@ -170,7 +174,7 @@ xargs -P "$(nproc)" -L 1 sh -c '${MAKE:-make} -s --no-print-directory runner-$0 
     <"$work/builds.txt"
 # One case graded and judged: its line printed (one write), and $work/NAME.result.
 grade_case() { # CASE
-    local c=$1 f name lab tree isolation fifo_at status before after problems line
+    local c=$1 f name lab tree isolation fifo_at where status before after problems line
     f=$here/${c%.cu}.cu
     name=${c%.cu}
     lab=$(field lab "$f")
@@ -179,8 +183,12 @@ grade_case() { # CASE
     fingerprint >"$work/$name.before"
     fifo_at=$(field fifo-at "$f")
     [ -z "$fifo_at" ] || { mkdir -p "$(dirname "$fifo_at")" && rm -f "$fifo_at" && mkfifo "$fifo_at"; }
+    # make grade's WHERE hint runs the code a second time, to count it: every cheat gets it (an
+    # attack may aim at the count), an honest control only when it expects something of it
+    where=1
+    case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" || where=0 ;; esac
     GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
-        GRADE_DIR="$work/$name/grade" >"$work/$name/out.txt" 2>&1
+        GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where >"$work/$name/out.txt" 2>&1
     status=$?
     [ -z "$fifo_at" ] || rm -f "$fifo_at"
     fingerprint >"$work/$name.after"

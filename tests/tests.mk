@@ -205,9 +205,12 @@ test-new-lab: | test-emu test-stop
 endif
 
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
-# solutions' sources say so and count as skipped.
-TEST_SUITES := test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu \
-               test-explain test-cheats test-sandbox test-batch test-stop test-dist test-notebook test-new-lab
+# solutions' sources say so and count as skipped. Under -j, make starts them in this order: the
+# longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook suites
+# that wait on them), and the suites that need no grading (the vetting rows, the GPU build) last,
+# to fill the cores while the chain's waits (test-stop's) leave them idle.
+TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
+               test-explain test-batch test-dist test-vet test-build test-docs test-bench-tools test-doctor
 KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT

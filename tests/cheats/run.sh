@@ -43,6 +43,8 @@
 #   expect: where=REGEX         the lab's WHERE line (results.json's `where`, make grade's hint
 #                               under the speed check) matches
 #   expect: where-lacks=REGEX   neither that line nor anything the grader printed matches
+#                               (the WHERE hint counts the code in a second run: every cheat
+#                               gets it, an honest control h* only when it expects one of these)
 # `isolation: off` grades the case with GRADER_ISOLATION=off: student code in the harness's own
 # process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
 # attacks on what the grader labels, whose code harms nothing beyond its own grading: the
@@ -55,7 +57,9 @@
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
 # case that names one.
-# Prints one line per case and `N passed, M failed`; exits 1 if any case failed.
+# Prints one line per case and `N passed, M failed`; exits 1 if any case failed. Under the
+# emulator the cases are graded CHEATS_LANES at a time (default: one per core; their lines in
+# the order they end), on a GPU one at a time. CHEATS_WORK=dir: where the trees and reports go.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 here=tests/cheats
@@ -75,9 +79,40 @@ trap 'rm -f "$canary"' EXIT
 # build this mode grades with, and which entries the checkout's top holds (names and types,
 # not times: other suites of `make -j test` write under build/ meanwhile). One line per item,
 # so that a change can be named.
+# The grader's programs are some 100 MB: a file's hash is computed again only when its inode,
+# size, modification or change time differs from the last time it was hashed ($work/hashes,
+# shared by the lanes). Any write to a file sets its change time, which nothing the student's
+# code may do sets back, so the content compared is the file's own.
 fingerprint() {
     git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
-    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f 2>/dev/null | sort | xargs -r sha256sum
+    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f 2>/dev/null | sort |
+        python3 -c '
+import hashlib, json, os, sys
+cache_path = sys.argv[1]
+try:
+    cache = json.load(open(cache_path))
+except (OSError, ValueError):
+    cache = {}
+changed = False
+for path in sys.stdin.read().splitlines():
+    try:
+        st = os.stat(path)
+    except OSError:
+        continue
+    key = f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
+    if cache.get(path, [None])[0] != key:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        cache[path] = [key, h.hexdigest()]
+        changed = True
+    print(f"{cache[path][1]}  {path}")
+if changed:
+    tmp = f"{cache_path}.{os.getpid()}"
+    json.dump(cache, open(tmp, "w"))
+    os.replace(tmp, cache_path)
+' "$work/hashes"
     find . -mindepth 1 -maxdepth 1 -printf 'top: %y %P\n' | sort
 }
 
@@ -87,7 +122,7 @@ field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
 # One honest file first, to see whether this machine isolates.
 probe=$work/isolation-probe
 rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
-grader/run/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
+grader/run/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" GRADE_WHERE=0 >"$probe/out.txt" 2>&1
 if ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
         "$probe/grade/results.json" 2>/dev/null; then
     echo "cheats: this machine cannot isolate student code ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
@@ -138,7 +173,9 @@ for lab in $(cut -d' ' -f1 "$work/builds.txt" | sort -u); do # what the cases of
 done
 xargs -P "$(nproc)" -L 1 sh -c '${MAKE:-make} -s --no-print-directory runner-$0 STUDENT=$1 '"$emu_flag"' >/dev/null 2>&1; exit 0' \
     <"$work/builds.txt"
-for c in "${selected[@]}"; do
+# One case graded and judged: its line printed (one write), and $work/NAME.result.
+grade_case() { # CASE
+    local c=$1 f name lab tree isolation fifo_at where status before after problems line
     f=$here/${c%.cu}.cu
     name=${c%.cu}
     lab=$(field lab "$f")
@@ -147,8 +184,12 @@ for c in "${selected[@]}"; do
     fingerprint >"$work/$name.before"
     fifo_at=$(field fifo-at "$f")
     [ -z "$fifo_at" ] || { mkdir -p "$(dirname "$fifo_at")" && rm -f "$fifo_at" && mkfifo "$fifo_at"; }
+    # make grade's WHERE hint runs the code a second time, to count it: every cheat gets it (an
+    # attack may aim at the count), an honest control only when it expects something of it
+    where=1
+    case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" || where=0 ;; esac
     GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
-        GRADE_DIR="$work/$name/grade" >"$work/$name/out.txt" 2>&1
+        GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where >"$work/$name/out.txt" 2>&1
     status=$?
     [ -z "$fifo_at" ] || rm -f "$fifo_at"
     fingerprint >"$work/$name.after"
@@ -289,12 +330,39 @@ print(" | ".join(bad))
 EOF
 ) || problems="the check of its expectations failed: ${problems:-no output}"
     if [ -z "$problems" ]; then
-        echo "ok   $name"
-        pass=$((pass + 1))
+        line="ok   $name"
     else
-        echo "FAIL $name: $problems (log: $work/$name/out.txt)"
-        fail=$((fail + 1))
+        line="FAIL $name: $problems (log: $work/$name/out.txt)"
     fi
+    printf '%s\n' "$line" >"$work/$name.result"
+    printf '%s\n' "$line"
+}
+
+# Under the emulator nothing is timed: the cases are graded side by side, CHEATS_LANES at a
+# time (default: one per core), each in a grading of its own (its tree, report and WHERE
+# folder); a case graded outside the sandbox (isolation: off) is graded alone, after them. On
+# a GPU one case at a time, so that no two are timed at once.
+lanes=1
+[ "$mode" = emu ] && lanes=${CHEATS_LANES:-$(nproc)}
+alone=() running=0
+for c in "${selected[@]}"; do
+    rm -f "$work/${c%.cu}.result"
+    if [ "$lanes" -gt 1 ] && [ -z "$(field isolation "$here/${c%.cu}.cu")" ]; then
+        while [ "$running" -ge "$lanes" ]; do wait -n; running=$((running - 1)); done
+        grade_case "$c" &
+        running=$((running + 1))
+    else
+        alone+=("$c")
+    fi
+done
+wait
+for c in "${alone[@]}"; do grade_case "$c"; done
+for c in "${selected[@]}"; do
+    case $(head -c 4 "$work/${c%.cu}.result" 2>/dev/null) in
+        "ok  ") pass=$((pass + 1)) ;;
+        *) fail=$((fail + 1))
+           [ -f "$work/${c%.cu}.result" ] || echo "FAIL ${c%.cu}: its grading ended without a verdict" ;;
+    esac
 done
 echo "cheats ($mode): $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -67,8 +67,11 @@ rows=(
 # $(echo grader/labs/NN-LAB) and the lab's folder name
 lab_grader() { echo grader/labs/[0-9][0-9]-"$1"; }
 
-for row in "${rows[@]}"; do
-    [ $# -eq 0 ] || grep -qE -- "$1" <<<"$row" || continue
+# One row: compiled, vetted and judged; prints `ok   NAME: ...` or `FAIL NAME: ...` (and the
+# compiler's log).
+vet_row() { # ROW
+    local row=$1 mode lab file verdict want labdir folder src name obj forbid_var ptx_var sass_var
+    local forbid ptx_re sass_re ptx entries msg rc first
     read -r mode lab file verdict want <<<"$row"
     labdir=$(lab_grader "$lab")
     folder=$(basename "$labdir")
@@ -82,11 +85,11 @@ for row in "${rows[@]}"; do
     forbid_var=FORBID_$lab ptx_var=FORBID_PTX_$lab sass_var=FORBID_SASS_$lab
     forbid=${!forbid_var-UNSET} ptx_re="" sass_re="" ptx=""
     if [ "$forbid" = UNSET ]; then
-        echo "FAIL $name: FORBID_$lab is not set: run it through make test-vet"; fail=$((fail + 1)); continue
+        echo "FAIL $name: FORBID_$lab is not set: run it through make test-vet"; return
     fi
     if [ "$mode" = gpu ]; then
         if ! "$NVCC" -c -arch=sm_75 -I"$labdir" -Icommon -Isolutions/"$folder" "$src" -o "$obj" 2>"$obj.cc.log"; then
-            echo "FAIL $name: did not compile"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
+            echo "FAIL $name: did not compile"; cat "$obj.cc.log"; return
         fi
         ptx_re=${!ptx_var-} sass_re=${!sass_var-}
         # the machine-code rule needs cuobjdump (make fetches it where the toolkit lacks it);
@@ -94,11 +97,12 @@ for row in "${rows[@]}"; do
         command -v "${CUOBJDUMP:-cuobjdump}" >/dev/null 2>&1 || [ -x "${CUOBJDUMP:-}" ] || sass_re=""
         if [ -n "$ptx_re" ]; then
             ptx=$obj.ptx
-            "$NVCC" -ptx -arch=compute_90 -I"$labdir" -Icommon -Isolutions/"$folder" "$src" -o "$ptx" || fail=$((fail + 1))
+            "$NVCC" -ptx -arch=compute_90 -I"$labdir" -Icommon -Isolutions/"$folder" "$src" -o "$ptx" 2>>"$obj.cc.log" ||
+                { echo "FAIL $name: its PTX did not compile"; cat "$obj.cc.log"; return; }
         fi
     else
         if ! "$EMU_NVCC" -fPIC -I"$labdir" -Icommon -Isolutions/"$folder" -c "$src" -o "$obj" >"$obj.cc.log" 2>&1; then
-            echo "FAIL $name: did not compile for the emulator"; cat "$obj.cc.log"; fail=$((fail + 1)); continue
+            echo "FAIL $name: did not compile for the emulator"; cat "$obj.cc.log"; return
         fi
     fi
     entries=$(sed -n "s/^ENTRY_$lab := *//p" "${LABS_MK:-${BUILD:-build}/gen/labs.mk}")
@@ -107,20 +111,41 @@ for row in "${rows[@]}"; do
     first=$(head -1 <<<"$msg")
     if [ "$verdict" = admit ]; then
         if [ $rc -eq 0 ] && nm -g --defined-only "$obj.vetted" | awk '$2 ~ /[TDBR]/ {print $3}' | grep -qvxF -e "${entries// /$'\n'}"; then
-            echo "FAIL $name: admitted, but helpers were left global"; fail=$((fail + 1))
+            echo "FAIL $name: admitted, but helpers were left global"
         elif [ $rc -eq 0 ]; then
-            echo "ok   $name: admitted"; pass=$((pass + 1))
+            echo "ok   $name: admitted"
         else
-            echo "FAIL $name: must be admitted, got rc=$rc: $msg"; fail=$((fail + 1))
+            echo "FAIL $name: must be admitted, got rc=$rc: $msg"
         fi
     elif [ $rc -eq 1 ] && grep -qE -- "^rejected: your file.*$want" <<<"$first"; then
         if grep -q 'student\.o\|\.raw\|/' <<<"$first"; then
-            echo "FAIL $name: the rejection names a file of the build: $first"; fail=$((fail + 1))
+            echo "FAIL $name: the rejection names a file of the build: $first"
         else
-            echo "ok   $name: ${first#rejected: }"; pass=$((pass + 1))
+            echo "ok   $name: ${first#rejected: }"
         fi
     else
-        echo "FAIL $name: expected rc=1 and a rejection matching '$want', got rc=$rc: $msg"; fail=$((fail + 1))
+        echo "FAIL $name: expected rc=1 and a rejection matching '$want', got rc=$rc: $msg"
+    fi
+}
+
+# The rows side by side, one per core (each compiles its own file into its own object), their
+# lines printed in the table's order.
+lanes=$(nproc 2>/dev/null || echo 2)
+running=0 picked=()
+for row in "${rows[@]}"; do
+    [ $# -eq 0 ] || grep -qE -- "$1" <<<"$row" || continue
+    while [ "$running" -ge "$lanes" ]; do wait -n; running=$((running - 1)); done
+    vet_row "$row" >"$out/row-${#picked[@]}.txt" 2>&1 &
+    running=$((running + 1)) picked+=("$row")
+done
+wait
+for i in "${!picked[@]}"; do
+    cat "$out/row-$i.txt"
+    if grep -q '^ok   ' "$out/row-$i.txt" && ! grep -q '^FAIL ' "$out/row-$i.txt"; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        grep -q '^FAIL ' "$out/row-$i.txt" || echo "FAIL ${picked[$i]}: no verdict"
     fi
 done
 

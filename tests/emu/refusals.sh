@@ -41,18 +41,32 @@ __global__ void k(float *x)
     x[0] = y;
 }
 CU
-case_ cp-async "inline PTX instruction 'cp\\.async\\.cg\\.shared\\.global'" <<'CU'
+case_ cp-async-bulk "inline PTX instruction 'cp\\.async\\.bulk\\.shared::cluster\\.global[^']*'" <<'CU'
 __global__ void k(const float4 *g)
 {
     __shared__ float4 s[32];
-    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(g + threadIdx.x)); // MARK
-    asm volatile("cp.async.wait_all;");
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[0]);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 512, [%2];" // MARK
+                 ::"r"(at), "l"(g), "r"(at));
+}
+CU
+case_ pipeline-class "nvcuda::experimental::pipeline \\(use __pipeline_memcpy_async.*\\)" <<'CU'
+#include <cuda_pipeline.h>
+__global__ void k(const float *g)
+{
+    __shared__ float s[32];
+    nvcuda::experimental::pipeline pipe; // MARK
+    s[threadIdx.x] = g[threadIdx.x];
 }
 CU
 case_ ptx-subset builds <<'CU'
 __global__ void k(float4 *out, const float *in)
 {
+    __shared__ float4 s[32];
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(at), "l"(in), "r"(16));
+    asm volatile("cp.async.commit_group;");
+    asm volatile("cp.async.wait_group 0;");
     float4 v;
     asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(in + 4 * threadIdx.x));

@@ -219,9 +219,11 @@ CASE_TEST(7)
 CASE_TEST(8)
 CASE_TEST(9)
 CASE_TEST(10)
+CASE_TEST(11)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
                                            test_case_4, test_case_5, test_case_6, test_case_7,
-                                           test_case_8, test_case_9, test_case_10};
+                                           test_case_8, test_case_9, test_case_10,
+                                           test_case_11};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

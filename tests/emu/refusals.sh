@@ -133,5 +133,60 @@ void run(float *x, cudaStream_t s)
     cudaGraphDestroy(g);
 }
 CU
+# run_case NAME EXPECT: a program (source on stdin) that builds and, at run time, meets a
+# feature the emulator refuses then: it prints "cuda-emu: refused: EXPECT at line N of FILE; a
+# GPU grades it" naming the line holding MARK, and exits with status 86 (report.cpp).
+run_case() {
+    local name=$1 expect=$2 src=$work/$1.cu out rc line
+    cat >"$src"
+    line=$(grep -n 'MARK' "$src" | head -1 | cut -d: -f1)
+    if ! out=$(common/emu/emu-nvcc "$src" -o "$work/$name" 2>&1); then
+        fail=$((fail + 1)); echo "FAIL $name: expected it to build; got:"; sed 's/^/  | /' <<<"$out" | tail -8
+        return
+    fi
+    out=$("$work/$name" 2>&1)
+    rc=$?
+    if [ $rc -eq 86 ] && grep -Eq "^cuda-emu: refused: $expect at line $line of .*$name\.cu; a GPU grades it$" <<<"$out"; then
+        pass=$((pass + 1)); echo "ok   $name: (run) $(grep '^cuda-emu: refused' <<<"$out")"
+    else
+        fail=$((fail + 1)); echo "FAIL $name: expected the run-time refusal '$expect' at line $line and status 86; got (status $rc):"
+        sed 's/^/  | /' <<<"$out" | tail -8
+    fi
+}
+
+run_case run-cluster-attribute "cudaFuncSetAttribute of a cluster attribute \\(thread block clusters\\)" <<'CU'
+#include <cstdio>
+__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }
+int main()
+{
+    cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); // MARK
+    printf("not refused\n");
+    return 0;
+}
+CU
+run_case run-graph-in-capture "cudaGraphLaunch into a stream being captured \\(a graph inside a graph\\)" <<'CU'
+#include <cstdio>
+__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }
+int main()
+{
+    float *x;
+    cudaMalloc(&x, 128);
+    cudaStream_t s, t;
+    cudaStreamCreate(&s);
+    cudaStreamCreate(&t);
+    cudaGraph_t g, outer;
+    cudaGraphExec_t e;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    k<<<1, 32, 0, s>>>(x);
+    cudaStreamEndCapture(s, &g);
+    cudaGraphInstantiate(&e, g, 0);
+    cudaStreamBeginCapture(t, cudaStreamCaptureModeGlobal);
+    cudaGraphLaunch(e, t); // MARK
+    cudaStreamEndCapture(t, &outer);
+    printf("not refused\n");
+    return 0;
+}
+CU
+
 echo "refusals: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -287,6 +287,14 @@ void settle_writes(Thread *t);
  * may not be in memory yet. */
 bool thread_running(unsigned long long block, unsigned tid);
 
+/* A feature of valid CUDA that the emulator meets only at run time and cannot run (a graph
+ * launched into a capture, cluster attributes): prints "cuda-emu: refused: FEATURE at line N
+ * of FILE; a GPU grades it" (the line emu-nvcc prints for a refusal at build time, which the
+ * grader reads from the check's log) for the call at PC, and ends the process with status
+ * kRefusedStatus (report.cpp). */
+constexpr int kRefusedStatus = 86;
+[[noreturn]] void refuse_at_run_time(const char *feature, const void *pc);
+
 /* T touches N bytes at A (WRITE or not) at PC while copies of its own are in flight: an
  * error if one of them is still to land there (exec.cpp). */
 void async_copy_touch(Thread *t, uintptr_t a, size_t n, bool write, const void *pc);

@@ -1275,6 +1275,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     lab_score score;
     score_lab(lab, &rules, NULL, 0, NULL, &score);
     int env_error = 0; /* set once a check could not run for a reason outside the code */
+    int refused_at_run = 0; /* the emulator refused a feature it met at run time (below) */
     for (int i = 0; i < lab->n_checks; i++) {
         const lab_check *c = &lab->checks[i];
 
@@ -1325,6 +1326,24 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
             harness_check(o, lab, &h, &g, i, threshold, timeout, results, log_path, &out);
             read_records(results, &l);
             decide_check(lab, c, threshold, &out, &l, &d);
+            /* Under emulation, a feature of valid CUDA that the emulator meets only at run
+             * time: it printed its refusal line (the one emu-nvcc prints for a build's
+             * refusal) and ended the student's process. As for a build's refusal, no verdict
+             * and nothing earned in the whole lab; the text came from the student's process
+             * (shown as data), so a forged one only turns a grade into "could not run" */
+            const record *crash = find_record(&l, "error", 0);
+            if (!strcmp(o->mode, "emu") && d.v == VERDICT_FAIL && crash &&
+                record_get(crash, "who") && !strcmp(record_get(crash, "who"), "student") &&
+                record_get(crash, "kind") && !strcmp(record_get(crash, "kind"), "crash")) {
+                read_refusal(log_path, refusal, sizeof refusal);
+                if (refusal[0]) {
+                    memset(&d, 0, sizeof d);
+                    d.v = VERDICT_ERROR;
+                    snprintf(d.message, sizeof d.message, "cannot be checked on the CPU emulator: "
+                             "%s; a GPU grades it", refusal);
+                    refused_at_run = 1;
+                }
+            }
             if (g.heard)
                 label_run(&g, t);
             if (g.heard && !g.isolated && o->require_isolation && !stop_signal) {
@@ -1414,6 +1433,15 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     harness_stop(&h, NULL);
     record_free(&g.device);
     json_array_end(w);
+    if (refused_at_run) { /* as a build's refusal: the lab earns nothing under emulation */
+        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
+        text_put(stdout, refusal, 0);
+        printf("); this is not a fault of your file, nothing is earned here, and a GPU grades it "
+               "(make grade there)\n");
+        json_string(w, "reason", "refused by the CPU emulator");
+        json_string(w, "refused", refusal);
+        score.earned = 0;
+    }
     if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0) {
         /* the programs' names are any text their owners chose: shown as data */
         printf("  note: other programs used this GPU while the lab was graded: ");

@@ -51,7 +51,8 @@
 # tree's fingerprint is still compared.
 #   expect: emu-could-not-run   under the emulator: every check could not run, each message
 #                               naming the emulator's refusal ("cannot be checked on the CPU
-#                               emulator"), no point earned, exit status 2 (on a GPU: nothing)
+#                               emulator", at build time or at run time), no point earned, exit
+#                               status 2 (on a GPU: nothing)
 #   expect: gpu-correct=FAIL    on a GPU: as correct=FAIL (under the emulator: nothing)
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
@@ -303,7 +304,8 @@ for e in expects:
         e += f" (found {found.group()!r})" if found else ""
     elif key == "emu-could-not-run":
         ok = res["mode"] != "emu" or (
-            not lab["built"] and bool(correct) and lab["score"] == 0 and int(status) == 2 and
+            (not lab["built"] or bool(lab.get("refused"))) and bool(correct) and
+            lab["score"] == 0 and int(status) == 2 and
             all(c["verdict"] in ("ERROR", "SKIP") and c["earned"] == 0 for c in checks) and
             all(c["verdict"] == "ERROR" and "cannot be checked on the CPU emulator" in c["message"]
                 for c in correct))

@@ -10,8 +10,13 @@
 #define EMU_TEST_H
 
 #include <CUnit/CUnit.h>
+#include <cuda_profiler_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <string>
+#include <vector>
 
 /* A CUDA call that must succeed; stops the test if it does not. */
 #define EXPECT_OK(call) CU_ASSERT_EQUAL_FATAL((call), cudaSuccess)
@@ -32,6 +37,33 @@ class StderrCapture {
     int file_;  /* the temporary file */
 };
 
+/* Runs LAUNCH between cudaProfilerStart and Stop with CUDA_EMU_COUNT set, and returns the
+ * lines counted (count.cpp's format, README.md's Counting). */
+template <class F>
+std::vector<std::string> counted_rows(F launch)
+{
+    char path[] = "/tmp/emu-count-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    unlink(path);
+    setenv("CUDA_EMU_COUNT", path, 1);
+    cudaProfilerStart();
+    launch();
+    cudaDeviceSynchronize();
+    cudaProfilerStop();
+    unsetenv("CUDA_EMU_COUNT");
+    std::vector<std::string> rows;
+    FILE *f = fopen(path, "r");
+    if (f == nullptr)
+        return rows;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        rows.push_back(line);
+    fclose(f);
+    unlink(path);
+    return rows;
+}
+
 /* Each suite file registers its tests; unit_main.cu runs them all. */
 void add_warp_suite();
 void add_block_suite();
@@ -43,6 +75,7 @@ void add_compat_suite();
 void add_cudac_suite();
 void add_count_suite();
 void add_modern_suite();
+void add_ptds_suite();
 
 /* Adds a suite named NAME with TESTS (a null-terminated CU_TestInfo array). */
 void add_suite(const char *name, CU_TestInfo *tests);

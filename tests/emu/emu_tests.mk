@@ -63,7 +63,9 @@ EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/lo
 .PHONY: test-emulator emu-planted-gpu
 
 $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE)
-	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR))
+	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
+# test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
+$(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
 
 $(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)

@@ -41,18 +41,32 @@ __global__ void k(float *x)
     x[0] = y;
 }
 CU
-case_ cp-async "inline PTX instruction 'cp\\.async\\.cg\\.shared\\.global'" <<'CU'
+case_ cp-async-bulk "inline PTX instruction 'cp\\.async\\.bulk\\.shared::cluster\\.global[^']*'" <<'CU'
 __global__ void k(const float4 *g)
 {
     __shared__ float4 s[32];
-    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(g + threadIdx.x)); // MARK
-    asm volatile("cp.async.wait_all;");
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[0]);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], 512, [%2];" // MARK
+                 ::"r"(at), "l"(g), "r"(at));
+}
+CU
+case_ pipeline-class "nvcuda::experimental::pipeline \\(use __pipeline_memcpy_async.*\\)" <<'CU'
+#include <cuda_pipeline.h>
+__global__ void k(const float *g)
+{
+    __shared__ float s[32];
+    nvcuda::experimental::pipeline pipe; // MARK
+    s[threadIdx.x] = g[threadIdx.x];
 }
 CU
 case_ ptx-subset builds <<'CU'
 __global__ void k(float4 *out, const float *in)
 {
+    __shared__ float4 s[32];
+    unsigned at = (unsigned)__cvta_generic_to_shared(&s[threadIdx.x]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(at), "l"(in), "r"(16));
+    asm volatile("cp.async.commit_group;");
+    asm volatile("cp.async.wait_group 0;");
     float4 v;
     asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
                  : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(in + 4 * threadIdx.x));
@@ -119,5 +133,60 @@ void run(float *x, cudaStream_t s)
     cudaGraphDestroy(g);
 }
 CU
+# run_case NAME EXPECT: a program (source on stdin) that builds and, at run time, meets a
+# feature the emulator refuses then: it prints "cuda-emu: refused: EXPECT at line N of FILE; a
+# GPU grades it" naming the line holding MARK, and exits with status 86 (report.cpp).
+run_case() {
+    local name=$1 expect=$2 src=$work/$1.cu out rc line
+    cat >"$src"
+    line=$(grep -n 'MARK' "$src" | head -1 | cut -d: -f1)
+    if ! out=$(common/emu/emu-nvcc "$src" -o "$work/$name" 2>&1); then
+        fail=$((fail + 1)); echo "FAIL $name: expected it to build; got:"; sed 's/^/  | /' <<<"$out" | tail -8
+        return
+    fi
+    out=$("$work/$name" 2>&1)
+    rc=$?
+    if [ $rc -eq 86 ] && grep -Eq "^cuda-emu: refused: $expect at line $line of .*$name\.cu; a GPU grades it$" <<<"$out"; then
+        pass=$((pass + 1)); echo "ok   $name: (run) $(grep '^cuda-emu: refused' <<<"$out")"
+    else
+        fail=$((fail + 1)); echo "FAIL $name: expected the run-time refusal '$expect' at line $line and status 86; got (status $rc):"
+        sed 's/^/  | /' <<<"$out" | tail -8
+    fi
+}
+
+run_case run-cluster-attribute "cudaFuncSetAttribute of a cluster attribute \\(thread block clusters\\)" <<'CU'
+#include <cstdio>
+__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }
+int main()
+{
+    cudaFuncSetAttribute(k, cudaFuncAttributeNonPortableClusterSizeAllowed, 1); // MARK
+    printf("not refused\n");
+    return 0;
+}
+CU
+run_case run-graph-in-capture "cudaGraphLaunch into a stream being captured \\(a graph inside a graph\\)" <<'CU'
+#include <cstdio>
+__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }
+int main()
+{
+    float *x;
+    cudaMalloc(&x, 128);
+    cudaStream_t s, t;
+    cudaStreamCreate(&s);
+    cudaStreamCreate(&t);
+    cudaGraph_t g, outer;
+    cudaGraphExec_t e;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    k<<<1, 32, 0, s>>>(x);
+    cudaStreamEndCapture(s, &g);
+    cudaGraphInstantiate(&e, g, 0);
+    cudaStreamBeginCapture(t, cudaStreamCaptureModeGlobal);
+    cudaGraphLaunch(e, t); // MARK
+    cudaStreamEndCapture(t, &outer);
+    printf("not refused\n");
+    return 0;
+}
+CU
+
 echo "refusals: $pass passed, $fail failed"
 [ $fail -eq 0 ]

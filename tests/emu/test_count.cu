@@ -9,8 +9,11 @@
  * index never diverges; a loop whose trip count is the lane's index modulo 4
  * runs 4 times per warp (3 conditions true for some lanes, then all false).
  * Ops: the copies, kernels, events and host waits of a range, one line each in
- * issue order, with their streams numbered as first used.
+ * issue order, with their streams numbered as first used. The define below comes after the
+ * runtime's headers, which emu-nvcc (as nvcc) includes before the file: it changes nothing,
+ * and stream 0 stays the legacy stream (test_ptds.cu has the per-thread default stream).
  */
+#define CUDA_API_PER_THREAD_DEFAULT_STREAM 1
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
 
@@ -99,33 +102,6 @@ struct Counted {
     unsigned long long ideal = 0;         /* the same lanes on consecutive words */
     double per_request() const { return requests ? (double)units / requests : -1; }
 };
-
-/* Runs LAUNCH between cudaProfilerStart and Stop with CUDA_EMU_COUNT set, and returns what
- * was counted at LINE of this file for SPACE ("global"/"shared") and OP ("load"/"store"). */
-template <class F>
-std::vector<std::string> counted_rows(F launch)
-{
-    char path[] = "/tmp/emu-count-XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
-    unlink(path);
-    setenv("CUDA_EMU_COUNT", path, 1);
-    cudaProfilerStart();
-    launch();
-    cudaDeviceSynchronize();
-    cudaProfilerStop();
-    unsetenv("CUDA_EMU_COUNT");
-    std::vector<std::string> rows;
-    FILE *f = fopen(path, "r");
-    if (f == nullptr)
-        return rows;
-    char line[1024];
-    while (fgets(line, sizeof line, f))
-        rows.push_back(line);
-    fclose(f);
-    unlink(path);
-    return rows;
-}
 
 Counted find(const std::vector<std::string> &rows, int line, const char *space, const char *op)
 {

@@ -115,6 +115,15 @@ static const planted_case cases[] = {
       "tests/emu/planted/last_writer\\.cu:34, .* depends on which warp runs last",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on shared memory: two writes of different values in kernel warp_sums"},
+    {"cp_async_early",
+     {"cuda-emu: error: data race on shared memory in kernel rotate, block \\(0,0,0\\), "
+      "thread \\(1,0,0\\)",
+      "thread \\(1,0,0\\)'s asynchronous copy \\(cp\\.async\\) issued at "
+      "tests/emu/planted/cp_async_early\\.cu:31 writes __shared__ s, element 1",
+      "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/cp_async_early\\.cu:41, "
+      "and nothing orders the two",
+      "CUDA error: cudaErrorLaunchFailure"},
+     "cuda-emu: error: data race on shared memory in kernel rotate"},
 };
 #define N_CASES (sizeof cases / sizeof cases[0])
 
@@ -210,9 +219,11 @@ CASE_TEST(7)
 CASE_TEST(8)
 CASE_TEST(9)
 CASE_TEST(10)
+CASE_TEST(11)
 static void (*const case_tests[])(void) = {test_case_0, test_case_1, test_case_2, test_case_3,
                                            test_case_4, test_case_5, test_case_6, test_case_7,
-                                           test_case_8, test_case_9, test_case_10};
+                                           test_case_8, test_case_9, test_case_10,
+                                           test_case_11};
 _Static_assert(sizeof case_tests / sizeof case_tests[0] == N_CASES, "one test per case");
 
 int main(int argc, char **argv)

@@ -215,11 +215,26 @@ void test_inline_ptx()
     /* an instruction outside the subset: refused where compiled, naming it */
     out = rw("__device__ void f() { asm(\"bfe.u32 %0, %1, 0, 8;\" : \"=r\"(x) : \"r\"(y)); }\n");
     CU_ASSERT(has(out, "cannot be checked on the CPU emulator: inline PTX instruction 'bfe.u32'"));
-    out = rw("__device__ void f(unsigned s, const float *g) {\n"
-             "  asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"r\"(s), \"l\"(g)); }\n");
-    CU_ASSERT(has(out, "inline PTX instruction 'cp.async.ca.shared.global'"));
+    /* cp.async and its groups; shared addresses through the block's window */
+    out = rw("__device__ void f(unsigned s, const float *g, int n) {\n"
+             "  asm volatile(\"cp.async.ca.shared.global [%0+4], [%1], 4, %2;\" :: \"r\"(s), \"l\"(g), \"r\"(n));\n"
+             "  asm volatile(\"cp.async.commit_group;\\n\\tcp.async.wait_group %0;\" :: \"n\"(1));\n"
+             "  asm volatile(\"cp.async.wait_all;\"); }\n");
+    CU_ASSERT(has(out, "CUDA_EMU_CP_ASYNC(((char *)::cuda_emu::shared_at((unsigned long long)(uintptr_t)"
+                       "(::cuda_emu::ptx::addr(cuda_emu_p0) + (4)), ((unsigned)(4)), \"cp.async\")), "
+                       "(::cuda_emu::ptx::addr(cuda_emu_p1) + (0)), ((unsigned)(4)), "
+                       "::cuda_emu::ptx::in<unsigned>(cuda_emu_p2)); "));
+    CU_ASSERT(has(out, "::cuda_emu::async_copy_commit(); ::cuda_emu::async_copy_wait("
+                       "::cuda_emu::ptx::in<int>(cuda_emu_p0)); "));
+    CU_ASSERT(has(out, "::cuda_emu::async_copy_wait(-1); "));
     out = rw("__device__ void f(float *p) { asm(\"ld.shared.f32 %0, [%1];\" : \"=f\"(p[0]) : \"r\"(0)); }\n");
-    CU_ASSERT(has(out, "inline PTX instruction 'ld.shared.f32'"));
+    CU_ASSERT(has(out, "::cuda_emu::shared_at((unsigned long long)(uintptr_t)(::cuda_emu::ptx::addr(cuda_emu_p1) + (0)), "
+                       "1 * sizeof(float), \"ld.shared\")"));
+    out = rw("__device__ void f(unsigned s, const float *g) {\n"
+             "  asm volatile(\"cp.async.bulk.shared::cluster.global [%0], [%1], 16;\" :: \"r\"(s), \"l\"(g)); }\n");
+    CU_ASSERT(has(out, "inline PTX instruction 'cp.async.bulk.shared::cluster.global'"));
+    out = rw("__device__ void f(float *p) { asm(\"ld.local.f32 %0, [%1];\" : \"=f\"(p[0]) : \"l\"(p)); }\n");
+    CU_ASSERT(has(out, "inline PTX instruction 'ld.local.f32'"));
 }
 
 void test_kernels_registered()

@@ -279,6 +279,64 @@ CUDA_EMU_INLINE cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol)
     return cudaSuccess;
 }
 
+/* ---- The per-thread default stream -----------------------------------------
+ * With CUDA_API_PER_THREAD_DEFAULT_STREAM defined before this header (what nvcc's
+ * --default-stream per-thread does, and emu-nvcc's: in a .cu file a #define comes too late,
+ * after the runtime's headers that nvcc and emu-nvcc include first, as on a GPU), stream 0
+ * and the calls without a stream (cudaMemcpy, cudaMemset ...) of this file mean the calling
+ * host thread's default stream, as cudaStreamPerThread does, where CUDA maps the calls to
+ * their _ptsz and _ptds variants. Here each call below, NAME(...), is a macro that marks the
+ * host thread for the length of the call; cudaStreamLegacy still names the legacy stream. (A
+ * call spelled ::NAME(...) does not compile in such a file, nor is one through a pointer to
+ * the function, or NAME<T>(...), counted on the per-thread stream.) */
+namespace cuda_emu {
+void default_stream_per_thread(bool on); /* nests */
+struct PerThreadDefaultStream {
+    PerThreadDefaultStream() { default_stream_per_thread(true); }
+    ~PerThreadDefaultStream() { default_stream_per_thread(false); }
+    PerThreadDefaultStream(const PerThreadDefaultStream &) = delete;
+};
+} // namespace cuda_emu
+
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define cudaMemcpy(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpy(__VA_ARGS__))
+#define cudaMemcpyToSymbol(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpyToSymbol(__VA_ARGS__))
+#define cudaMemcpyFromSymbol(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpyFromSymbol(__VA_ARGS__))
+#define cudaMemcpy2D(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpy2D(__VA_ARGS__))
+#define cudaMemset(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemset(__VA_ARGS__))
+#define cudaMemset2D(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemset2D(__VA_ARGS__))
+#define cudaGraphUpload(...) (::cuda_emu::PerThreadDefaultStream(), cudaGraphUpload(__VA_ARGS__))
+#define cudaGraphLaunch(...) (::cuda_emu::PerThreadDefaultStream(), cudaGraphLaunch(__VA_ARGS__))
+#define cudaStreamBeginCapture(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamBeginCapture(__VA_ARGS__))
+#define cudaStreamEndCapture(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamEndCapture(__VA_ARGS__))
+#define cudaStreamGetCaptureInfo(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetCaptureInfo(__VA_ARGS__))
+#define cudaStreamIsCapturing(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamIsCapturing(__VA_ARGS__))
+#define cudaMemcpyAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpyAsync(__VA_ARGS__))
+#define cudaMemcpyToSymbolAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpyToSymbolAsync(__VA_ARGS__))
+#define cudaMemcpyFromSymbolAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpyFromSymbolAsync(__VA_ARGS__))
+#define cudaMemcpy2DAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemcpy2DAsync(__VA_ARGS__))
+#define cudaMemsetAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemsetAsync(__VA_ARGS__))
+#define cudaStreamQuery(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamQuery(__VA_ARGS__))
+#define cudaStreamGetFlags(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetFlags(__VA_ARGS__))
+#define cudaStreamGetPriority(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetPriority(__VA_ARGS__))
+#define cudaEventRecord(...) (::cuda_emu::PerThreadDefaultStream(), cudaEventRecord(__VA_ARGS__))
+#define cudaStreamWaitEvent(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamWaitEvent(__VA_ARGS__))
+#define cudaStreamAddCallback(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamAddCallback(__VA_ARGS__))
+#define cudaStreamAttachMemAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamAttachMemAsync(__VA_ARGS__))
+#define cudaStreamSynchronize(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamSynchronize(__VA_ARGS__))
+#define cudaLaunchKernel(...) (::cuda_emu::PerThreadDefaultStream(), cudaLaunchKernel(__VA_ARGS__))
+#define cudaLaunchKernelExC(...) (::cuda_emu::PerThreadDefaultStream(), cudaLaunchKernelExC(__VA_ARGS__))
+#define cudaLaunchKernelEx(...) (::cuda_emu::PerThreadDefaultStream(), cudaLaunchKernelEx(__VA_ARGS__))
+#define cudaLaunchHostFunc(...) (::cuda_emu::PerThreadDefaultStream(), cudaLaunchHostFunc(__VA_ARGS__))
+#define cudaMemPrefetchAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMemPrefetchAsync(__VA_ARGS__))
+#define cudaLaunchCooperativeKernel(...) (::cuda_emu::PerThreadDefaultStream(), cudaLaunchCooperativeKernel(__VA_ARGS__))
+#define cudaStreamGetAttribute(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetAttribute(__VA_ARGS__))
+#define cudaStreamSetAttribute(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamSetAttribute(__VA_ARGS__))
+#define cudaMallocAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMallocAsync(__VA_ARGS__))
+#define cudaFreeAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaFreeAsync(__VA_ARGS__))
+#define cudaMallocFromPoolAsync(...) (::cuda_emu::PerThreadDefaultStream(), cudaMallocFromPoolAsync(__VA_ARGS__))
+#endif /* CUDA_API_PER_THREAD_DEFAULT_STREAM */
+
 #endif /* __cplusplus */
 
 #pragma GCC visibility pop

@@ -1144,6 +1144,18 @@ struct Ptx {
         std::string v = operand(in);
         return v.empty() ? "" : "(::cuda_emu::ptx::addr(" + v + ") + (" + off + "))";
     }
+    /* [%N] or [%N+imm] where %N holds a shared-window address (__cvta_generic_to_shared),
+     * as a char pointer to the BYTES there, or "" */
+    std::string shared_address(const std::string &x, const std::string &bytes,
+                               const std::string &what) const
+    {
+        std::string a = address(x);
+        if (a.empty())
+            return "";
+        /* address() gave (::cuda_emu::ptx::addr(V) + (OFF)): the same sum, as a window */
+        return "((char *)::cuda_emu::shared_at((unsigned long long)(uintptr_t)" + a + ", " +
+               bytes + ", \"" + what + "\"))";
+    }
     /* {a, b, ...} as its elements, or X alone */
     static std::vector<std::string> elements(const std::string &x)
     {
@@ -1176,18 +1188,66 @@ bool Ptx::instruction(const std::string &ins)
     if (op.empty() || op[0] == '@' || op[0] == '.')
         return refuse();
     const std::string t = ptx_type(q.back());
+    if (op == "cp" && q.size() >= 3 && q[1] == "async") {
+        /* cp.async.commit_group, .wait_group N, .wait_all, and
+         * cp.async.{ca,cg}.shared[::cta].global[.L2::hints] [dst], [src], size[, src-size]
+         * [, cache-policy] (cuda_emu/ptx.h, CUDA_EMU_CP_ASYNC) */
+        if (q.size() == 3 && q[2] == "commit_group" && ops.empty()) {
+            code += "::cuda_emu::async_copy_commit(); ";
+            return true;
+        }
+        if (q.size() == 3 && q[2] == "wait_all" && ops.empty()) {
+            code += "::cuda_emu::async_copy_wait(-1); ";
+            return true;
+        }
+        if (q.size() == 3 && q[2] == "wait_group" && ops.size() == 1) {
+            std::string n = value(ops[0], "int");
+            if (n.empty())
+                return refuse();
+            code += "::cuda_emu::async_copy_wait(" + n + "); ";
+            return true;
+        }
+        if (q[2] != "ca" && q[2] != "cg")
+            return refuse();
+        bool shared = false, global = false, policy = false;
+        for (size_t i = 3; i < q.size(); ++i) {
+            if (q[i] == "shared" || q[i] == "shared::cta")
+                shared = true;
+            else if (q[i] == "global")
+                global = true;
+            else if (q[i] == "L2::cache_hint")
+                policy = true;
+            else if (q[i] != "L2::64B" && q[i] != "L2::128B" && q[i] != "L2::256B")
+                return refuse();
+        }
+        const size_t n = ops.size() - (policy ? 1 : 0);
+        if (!shared || !global || (n != 3 && n != 4))
+            return refuse();
+        std::string size = value(ops[2], "unsigned");
+        std::string src_size = n == 4 ? value(ops[3], "unsigned") : size;
+        std::string src = address(ops[1]);
+        std::string dst = size.empty() ? "" : shared_address(ops[0], size, "cp.async");
+        if (size.empty() || src_size.empty() || src.empty() || dst.empty())
+            return refuse();
+        code += "CUDA_EMU_CP_ASYNC(" + dst + ", " + src + ", " + size + ", " + src_size + "); ";
+        return true;
+    }
     if (op == "ld" || op == "st") {
-        /* Global or generic memory; the cache and eviction hints change no value. */
+        /* Global, generic or (through the shared window) shared memory; the cache and
+         * eviction hints change no value. */
         static const char *const hints[] = {
             "global", "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile",
             "L1::no_allocate", "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first",
             "L1::evict_last", "L2::64B", "L2::128B", "L2::256B", "L2::evict_normal",
             "L2::evict_first", "L2::evict_last"};
         int vec = 1;
+        bool shared = false;
         for (size_t i = 1; i + 1 < q.size(); ++i) {
             bool known = false;
             for (const char *h : hints)
                 known = known || q[i] == h;
+            if (q[i] == "shared" || q[i] == "shared::cta")
+                shared = known = true;
             if (q[i] == "v2" || q[i] == "v4" || q[i] == "v8")
                 vec = q[i][1] - '0', known = true;
             if (!known)
@@ -1196,7 +1256,9 @@ bool Ptx::instruction(const std::string &ins)
         if (t.empty() || ops.size() != 2)
             return refuse();
         const std::string &mem = op == "ld" ? ops[1] : ops[0], &reg = op == "ld" ? ops[0] : ops[1];
-        std::string a = address(mem);
+        std::string a = shared ? shared_address(mem, std::to_string(vec) + " * sizeof(" + t + ")",
+                                                op == "ld" ? "ld.shared" : "st.shared")
+                               : address(mem);
         std::vector<std::string> el = elements(reg);
         if (a.empty() || (int)el.size() != vec)
             return refuse();

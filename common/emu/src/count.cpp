@@ -400,10 +400,21 @@ static unsigned number_of(Numbering &n, const void *id)
     return n.used;
 }
 
+/* Calls of a file compiled with the per-thread default stream in progress on this host
+ * thread (cuda_runtime.h): their stream 0 is cudaStreamPerThread. */
+static thread_local int tl_per_thread_default;
+
+void default_stream_per_thread(bool on)
+{
+    tl_per_thread_default += on ? 1 : -1;
+}
+
 /* Appends one op line's record; STREAM is ignored when ON_STREAM is false, EVENT when null. */
 static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsigned long long amount,
                    const char *detail, const void *event, const char *call)
 {
+    if (stream == nullptr && tl_per_thread_default > 0)
+        stream = cudaStreamPerThread;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     if (!g_counting)
         return;
@@ -414,9 +425,11 @@ static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsign
     } else {
         const bool legacy = stream == nullptr || stream == cudaStreamLegacy;
         /* cudaStreamPerThread is one handle for a stream of each host thread: numbered by
-         * the issuing thread (a thread-local's address), as a GPU keeps them apart. */
-        static thread_local const char per_thread_key = 0;
-        const void *key = stream == cudaStreamPerThread ? static_cast<const void *>(&per_thread_key)
+         * the issuing thread, as a GPU keeps them apart (an odd key, which no stream's
+         * address is; not a thread-local's address, which a later thread may reuse). */
+        static std::atomic<uintptr_t> threads{0};
+        static thread_local const uintptr_t per_thread_key = 2 * ++threads + 1;
+        const void *key = stream == cudaStreamPerThread ? reinterpret_cast<const void *>(per_thread_key)
                                                         : static_cast<const void *>(stream);
         r.stream = legacy ? "0" : std::to_string(number_of(g_stream_ids, key));
         r.stream_kind = stream_kind(stream);

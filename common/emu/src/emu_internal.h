@@ -122,6 +122,16 @@ struct WarpOp {
                            this lane's, b is its size) */
 };
 
+/* A cp.async (or __pipeline_memcpy_async) in flight: its bytes, read from global memory when
+ * it was issued, land in shared memory when a wait covers its group (exec.cpp). */
+struct AsyncCopy {
+    uintptr_t dst;            /* where in the block's shared memory */
+    unsigned bytes;           /* 4, 8 or 16 */
+    unsigned group;           /* the commit group: the thread's commits before it */
+    const void *pc;           /* where it was issued */
+    alignas(16) unsigned char data[16];
+};
+
 struct Thread {
     Context ctx;              /* saved registers while it does not run */
     Stack stack;              /* its stack, from the pool */
@@ -170,6 +180,9 @@ struct Thread {
         int32_t other_pc;     /* and source location (track.cpp's pc_offset) */
         const void *pc;       /* this write's source location */
     } ww[4];                  /* writes whose value decides whether they race */
+    uint32_t async_pending;   /* its cp.async copies in flight (the access hooks check them) */
+    uint32_t async_groups;    /* its cp.async.commit_group count */
+    std::vector<AsyncCopy> *async; /* those copies, oldest first; null until its first */
 };
 
 /* One __shared__ variable of one block. */
@@ -201,6 +214,12 @@ struct Block {
                                          that LANE has synchronised with; empty until the
                                          block's first __syncwarp */
     std::vector<Region *> regions;    /* its shared memory's tracked regions (track.cpp) */
+    struct WindowSpan {
+        uintptr_t lo, hi;             /* a shared allocation of the block */
+        unsigned long long base;      /* where it sits in the block's shared window */
+    };
+    std::vector<WindowSpan> window;   /* its shared allocations that __cvta_generic_to_shared
+                                         has placed in its window, by first use (exec.cpp) */
     std::vector<void *> file_shared;  /* its copies of file-scope __shared__ variables, by
                                          registration; null until it first runs */
     struct CountState *count = nullptr; /* its warps' memory requests while counting
@@ -267,6 +286,23 @@ void settle_writes(Thread *t);
  * worker right now, between two waits (exec.cpp): a write its hook recorded
  * may not be in memory yet. */
 bool thread_running(unsigned long long block, unsigned tid);
+
+/* A feature of valid CUDA that the emulator meets only at run time and cannot run (a graph
+ * launched into a capture, cluster attributes): prints "cuda-emu: refused: FEATURE at line N
+ * of FILE; a GPU grades it" (the line emu-nvcc prints for a refusal at build time, which the
+ * grader reads from the check's log) for the call at PC, and ends the process with status
+ * kRefusedStatus (report.cpp). */
+constexpr int kRefusedStatus = 86;
+[[noreturn]] void refuse_at_run_time(const char *feature, const void *pc);
+
+/* T touches N bytes at A (WRITE or not) at PC while copies of its own are in flight: an
+ * error if one of them is still to land there (exec.cpp). */
+void async_copy_touch(Thread *t, uintptr_t a, size_t n, bool write, const void *pc);
+
+/* The race check and record of T's write of N bytes of shared memory at A by a copy issued
+ * at PC, counted as a store there when COUNT (track.cpp): cp.async writes without a store
+ * of the thread's own. */
+void async_copy_access(Thread *t, uintptr_t a, size_t n, const void *pc, bool count);
 
 /* From a running fiber: wait in state S at call site PC until the scheduler
  * resumes this thread. */

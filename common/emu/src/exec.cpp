@@ -251,6 +251,12 @@ void finish_block(Block *b)
                !g_launch->static_shared.compare_exchange_weak(seen, b->static_shared))
             ;
     }
+    {
+        RuntimeAllocating runtime;
+        for (Thread &t : b->threads) /* copies never waited for land nowhere */
+            delete t.async;
+    }
+    b->window.clear();
     untrack_block(b);
     for (SharedVar &v : b->shared)
         free(v.ptr);
@@ -1534,6 +1540,188 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
 void *shared_dynamic()
 {
     return device_only("extern __shared__ memory")->block->dynamic_shared;
+}
+
+/* ---- The shared window and cp.async ----------------------------------------
+ * PTX names shared memory by its offset in the SM's shared window (what
+ * __cvta_generic_to_shared returns, what cp.async and ld.shared take). The
+ * emulator's shared allocations are host memory, so each block gets a window of
+ * its own: an allocation is placed in it (1 KB aligned, from 1 KB up, so no
+ * valid address is 0) the first time a pointer into it is converted, and a
+ * window address is only valid inside a placed allocation. */
+
+namespace {
+
+/* The block's shared allocation holding P (one past its end too), as [*LO, *HI). */
+bool shared_allocation(Block *b, uintptr_t p, uintptr_t *lo, uintptr_t *hi)
+{
+    auto in = [&](const void *base, size_t size) {
+        uintptr_t l = reinterpret_cast<uintptr_t>(base);
+        if (size == 0 || p < l || p > l + size)
+            return false;
+        *lo = l, *hi = l + size;
+        return true;
+    };
+    for (const SharedVar &v : b->shared)
+        if (in(v.ptr, v.size))
+            return true;
+    if (in(b->dynamic_shared, g_launch->smem))
+        return true;
+    const std::vector<FileShared> &vars = file_shared();
+    for (size_t k = 0; k < vars.size(); ++k)
+        if (in(vars[k].address(), vars[k].size))
+            return true;
+    return false;
+}
+
+[[noreturn]] void not_shared(Thread *t, const char *what, const char *detail, const void *pc)
+{
+    report_head("not an address in the block's shared memory", t->block, t);
+    report_line("%s at %s: %s", what, where(pc).c_str(), detail);
+    report_line("shared-memory addresses for PTX come from __cvta_generic_to_shared() of a "
+                "pointer into a __shared__ array (on a GPU another address reads or writes "
+                "whatever is there, or faults)");
+    fail_from_fiber(cudaErrorLaunchFailure);
+}
+
+} // namespace
+
+unsigned long long shared_window(const void *p)
+{
+    Thread *t = device_only("__cvta_generic_to_shared");
+    Block *b = t->block;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    for (const Block::WindowSpan &w : b->window)
+        if (a >= w.lo && a <= w.hi)
+            return w.base + (a - w.lo);
+    uintptr_t lo, hi;
+    if (!shared_allocation(b, a, &lo, &hi)) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "%s", describe_memory(p, 1).c_str());
+        not_shared(t, "__cvta_generic_to_shared", detail, __builtin_return_address(0));
+    }
+    unsigned long long base = 1024;
+    for (const Block::WindowSpan &w : b->window)
+        base = std::max(base, (w.base + (w.hi - w.lo) + 1023) & ~1023ull);
+    b->window.push_back(Block::WindowSpan{lo, hi, base});
+    return base + (a - lo);
+}
+
+void *shared_at(unsigned long long window, size_t bytes, const char *what)
+{
+    Thread *t = device_only(what);
+    for (const Block::WindowSpan &w : t->block->window)
+        if (window >= w.base && window + bytes <= w.base + (w.hi - w.lo))
+            return reinterpret_cast<void *>(w.lo + (window - w.base));
+    char detail[160];
+    snprintf(detail, sizeof detail,
+             "shared address 0x%llx (%zu bytes) is not inside an allocation the block has "
+             "converted with __cvta_generic_to_shared", window, bytes);
+    not_shared(t, what, detail, __builtin_return_address(0));
+}
+
+void async_copy_issue(void *dst, const void *data, unsigned bytes)
+{
+    Thread *t = device_only("cp.async");
+    const void *pc = __builtin_return_address(0);
+    const uintptr_t a = reinterpret_cast<uintptr_t>(dst);
+    uintptr_t lo, hi;
+    if (!shared_allocation(t->block, a, &lo, &hi) || a + bytes > hi) {
+        char detail[160];
+        snprintf(detail, sizeof detail, "the destination, %s, is not the block's shared memory",
+                 describe_memory(dst, bytes).c_str());
+        not_shared(t, "an asynchronous copy (cp.async, __pipeline_memcpy_async)", detail, pc);
+    }
+    if (a % bytes != 0) {
+        report_head("misaligned address", t->block, t);
+        report_line("an asynchronous copy of %u bytes at %s writes shared memory at an address "
+                    "that is not a multiple of %u (cudaErrorMisalignedAddress on a GPU)",
+                    bytes, where(pc).c_str(), bytes);
+        fail_from_fiber(cudaErrorMisalignedAddress);
+    }
+    /* Its race check now, as the write it starts (another thread still reading the buffer
+     * races with it), and again when it lands (a thread reading it before the wait and
+     * the barrier after it races with that) */
+    async_copy_access(t, a, bytes, pc, true);
+    if (t->async == nullptr) {
+        RuntimeAllocating runtime;
+        t->async = new std::vector<AsyncCopy>();
+    }
+    AsyncCopy c{a, bytes, t->async_groups, pc, {}};
+    memcpy(c.data, data, bytes);
+    RuntimeAllocating runtime;
+    t->async->push_back(c);
+    t->async_pending = (uint32_t)t->async->size();
+}
+
+void async_copy_source(const void *src, unsigned bytes, unsigned src_bytes)
+{
+    Thread *t = device_only("cp.async");
+    const void *pc = __builtin_return_address(0);
+    if (bytes != 4 && bytes != 8 && bytes != 16) {
+        report_head("invalid asynchronous copy", t->block, t);
+        report_line("an asynchronous copy of %u bytes at %s: cp.async and "
+                    "__pipeline_memcpy_async copy 4, 8 or 16 bytes", bytes, where(pc).c_str());
+        fail_from_fiber(cudaErrorInvalidValue);
+    }
+    if (src_bytes > bytes) {
+        report_head("invalid asynchronous copy", t->block, t);
+        report_line("an asynchronous copy at %s reads %u bytes of %u: the source size must be at "
+                    "most the copy's size", where(pc).c_str(), src_bytes, bytes);
+        fail_from_fiber(cudaErrorInvalidValue);
+    }
+    if (src_bytes != 0 && reinterpret_cast<uintptr_t>(src) % bytes != 0) {
+        report_head("misaligned address", t->block, t);
+        report_line("an asynchronous copy of %u bytes at %s reads global memory at %p, not a "
+                    "multiple of %u (cudaErrorMisalignedAddress on a GPU)",
+                    bytes, where(pc).c_str(), src, bytes);
+        fail_from_fiber(cudaErrorMisalignedAddress);
+    }
+}
+
+void async_copy_commit()
+{
+    ++device_only("cp.async.commit_group")->async_groups;
+}
+
+void async_copy_wait(int keep)
+{
+    Thread *t = device_only("cp.async.wait_group");
+    if (keep < 0) /* wait_all: commits the open group and waits for every one */
+        ++t->async_groups, keep = 0;
+    if (t->async == nullptr || t->async->empty())
+        return;
+    /* Every copy of a group older than the KEEP most recent committed ones lands, in order. */
+    const unsigned upto = t->async_groups > (unsigned)keep ? t->async_groups - (unsigned)keep : 0;
+    std::vector<AsyncCopy> &q = *t->async;
+    size_t done = 0;
+    while (done < q.size() && q[done].group < upto)
+        ++done;
+    if (done == 0)
+        return;
+    t->async_pending = (uint32_t)(q.size() - done); /* these no longer count as in flight */
+    for (size_t i = 0; i < done; ++i) {
+        async_copy_access(t, q[i].dst, q[i].bytes, q[i].pc, false);
+        memcpy(reinterpret_cast<void *>(q[i].dst), q[i].data, q[i].bytes);
+    }
+    q.erase(q.begin(), q.begin() + (long)done);
+}
+
+void async_copy_touch(Thread *t, uintptr_t a, size_t n, bool write, const void *pc)
+{
+    for (const AsyncCopy &c : *t->async)
+        if (a < c.dst + c.bytes && c.dst < a + n) {
+            report_head("shared memory used before its asynchronous copy landed", t->block, t);
+            report_line("thread %s %s %s at %s while its own copy into it, issued at %s, may "
+                        "still be in flight",
+                        dim_str(t->idx).c_str(), write ? "writes" : "reads",
+                        describe_memory(reinterpret_cast<void *>(a), n).c_str(),
+                        where(pc).c_str(), where(c.pc).c_str());
+            report_line("wait for the copy first (cp.async.wait_group or wait_all, "
+                        "__pipeline_wait_prior, cooperative_groups::wait), and put a "
+                        "__syncthreads() after the wait when other threads read what it copied");
+            fail_from_fiber(cudaErrorLaunchFailure);
+        }
 }
 
 bool register_file_shared(void *(*address)(), size_t size, const char *name, size_t elem_size)

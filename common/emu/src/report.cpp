@@ -9,6 +9,7 @@
  * what to try. A sanitizer report (out-of-bounds access, undefined behaviour)
  * is followed by one such line naming the kernel, block and thread.
  */
+#include <unistd.h>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -55,6 +56,21 @@ std::string where(const void *pc, bool skip_libraries)
         return first;
     snprintf(buf, sizeof buf, "pc %p", pc);
     return buf;
+}
+
+void refuse_at_run_time(const char *feature, const void *pc)
+{
+    std::string at = where(pc, true);
+    if (at.empty())
+        at = where(pc);
+    const size_t colon = at.rfind(':');
+    if (colon != std::string::npos && colon + 1 < at.size())
+        fprintf(stderr, "cuda-emu: refused: %s at line %s of %s; a GPU grades it\n", feature,
+                at.c_str() + colon + 1, at.substr(0, colon).c_str());
+    else
+        fprintf(stderr, "cuda-emu: refused: %s at %s; a GPU grades it\n", feature, at.c_str());
+    fflush(stdout);
+    _exit(kRefusedStatus);
 }
 
 std::string dim_str(uint3 v)

@@ -2181,11 +2181,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
         return record_error(cudaErrorInvalidValue);
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
-    if (capture_of(stream) != nullptr) {
-        std::fprintf(stderr, "cuda-emu: cudaGraphLaunch into a stream being captured (a graph "
-                     "inside a graph) is not emulated (cudaErrorStreamCaptureUnsupported)\n");
-        return record_error(cudaErrorStreamCaptureUnsupported);
-    }
+    if (capture_of(stream) != nullptr)
+        refuse_at_run_time("cudaGraphLaunch into a stream being captured (a graph inside a graph)",
+                           CUDA_EMU_PC);
     for (const Step &s : graphExec->steps)
         if (cudaError_t err = (*s)(stream))
             return err;
@@ -2393,8 +2391,15 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
             return record_error(cudaErrorInvalidValue);
         k.carveout = value;
         return cudaSuccess;
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+        refuse_at_run_time("cudaFuncSetAttribute of a cluster attribute (thread block clusters)",
+                           CUDA_EMU_PC);
     default:
-        return record_error(cudaErrorNotSupported); /* clusters are not emulated */
+        return record_error(cudaErrorInvalidValue);
     }
 }
 

@@ -85,8 +85,12 @@ namespace {
 
 enum : uint8_t {
     acc_atomic = 1,   /* made by an atomic operation */
-    acc_released = 2  /* made after a fence or atomic in the same barrier phase */
+    acc_released = 2, /* made after a fence or atomic in the same barrier phase */
+    acc_async = 4     /* an asynchronous copy's write (cp.async), where it starts or lands */
 };
+
+/* Set while an asynchronous copy's write is checked (async_copy_access). */
+thread_local bool tl_async_copy;
 
 /* One access, as remembered by a granule. */
 struct Access {
@@ -97,7 +101,7 @@ struct Access {
     uint32_t clock;  /* launch clock when it happened */
     int32_t pc;      /* source location, as an offset from pc_base(); 0 if unknown */
     uint16_t thread; /* linear thread index in the block */
-    uint8_t flags;   /* acc_atomic, acc_released */
+    uint8_t flags;   /* acc_atomic, acc_released, acc_async */
     uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
 
@@ -398,12 +402,29 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
     bool same_block = other.block == me.block;
     report_head(is_shared(r) ? "data race on shared memory" : "data race on device memory",
                 t->block, t);
+    tl_async_copy = false; /* this launch ends here */
     const char *my_verb = me_writes ? ((me.flags & acc_atomic) ? "updates atomically" : "writes")
                                     : "reads";
-    const char *other_verb = me_writes ? "read" : ((other.flags & acc_atomic) ? "updated" : "wrote");
-    report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), my_verb,
-                describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc_from(me.pc)).c_str());
-    if (same_block) {
+    const char *other_verb = me_writes ? "read" : ((other.flags & acc_atomic) ? "updated"
+                                                   : (other.flags & acc_async) ? "wrote it by an asynchronous copy (cp.async) issued"
+                                                                               : "wrote");
+    if (me.flags & acc_async)
+        report_line("thread %s's asynchronous copy (cp.async) issued at %s writes %s",
+                    dim_str(t->idx).c_str(), where(pc_from(me.pc)).c_str(),
+                    describe_memory(reinterpret_cast<void *>(a), n).c_str());
+    else
+        report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), my_verb,
+                    describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc_from(me.pc)).c_str());
+    if (same_block && ((me.flags | other.flags) & acc_async)) {
+        report_line("thread %s of the same block %s%s at %s, and nothing orders the two: an "
+                    "asynchronous copy may write any time from where it is issued until the "
+                    "issuing thread's wait for it returns",
+                    thread_of(other).c_str(), other_verb, (other.flags & acc_async) ? "" : " it",
+                    where(pc_from(other.pc)).c_str());
+        report_line("wait for the copy (cp.async.wait_group or wait_all, __pipeline_wait_prior), "
+                    "then __syncthreads(), before other threads read what it copies; and put a "
+                    "__syncthreads() between the last reads of a buffer and the copies that refill it");
+    } else if (same_block) {
         report_line("thread %s of the same block %s it at %s, and no __syncthreads() (nor a "
                     "__syncwarp(), atomic or fence) orders the two: the result depends on which "
                     "thread runs first",
@@ -634,7 +655,8 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.pc = pc_offset(pc);
     me.thread = (uint16_t)t->tid;
     me.flags = (op == Op::atomic || op == Op::atomic_exch ? acc_atomic : 0) |
-               (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0);
+               (t->last_sync != 0 && t->sync_phase == t->phase ? acc_released : 0) |
+               (tl_async_copy ? acc_async : 0);
     me.bytes = 0;
     const bool locked = L.parallel && !is_shared(r);
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
@@ -1007,6 +1029,8 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
         return;
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
+    if (t != nullptr && __builtin_expect(t->async_pending != 0, 0))
+        async_copy_touch(t, a, n, write, pc); /* its own cp.async still to land there? */
     if (__builtin_expect(g_counting, 0) && t != nullptr) {
         const Region *r = find_region(a);
         count_access(t, a, n, write, pc, r != nullptr && is_shared(r), is_volatile);
@@ -1027,6 +1051,17 @@ void init_tracking()
 }
 
 void forget_reachable() { g_reach_epoch.fetch_add(1, std::memory_order_relaxed); }
+
+void async_copy_access(Thread *t, uintptr_t a, size_t n, const void *pc, bool count)
+{
+    if (t->ww_count != 0)
+        settle_writes(t);
+    if (count && g_counting)
+        count_access(t, a, n, true, pc, true, false);
+    tl_async_copy = true;
+    kernel_access(a, n, true, pc);
+    tl_async_copy = false;
+}
 
 void track_region(void *p, size_t size, RegionKind kind, const char *name, size_t elem_size,
                   const void *alloc_pc, Block *block)

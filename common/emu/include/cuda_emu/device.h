@@ -251,11 +251,21 @@ void __nanosleep(unsigned int ns);
  * start early. The emulator starts a launch only once the one before it on its stream has
  * ended, the strictest order the attribute allows: the wait has nothing left to wait for, and
  * the trigger nothing to release. */
-/* A shared-memory address as PTX's shared state space sees it (for cp.async, ld.shared ...):
- * the emulator's shared memory has no such window, and the PTX that would use it is refused
- * (README.md, Inline PTX). */
-CUDA_EMU_REFUSED("__cvta_generic_to_shared (a shared-memory address for PTX)")
-size_t __cvta_generic_to_shared(const void *p);
+/* A shared-memory address as PTX's shared state space sees it (for cp.async, ld.shared ...),
+ * and back: the emulator gives each of the block's shared allocations a place in a window of
+ * its own (cuda_emu/ptx.h), where a GPU's shared addresses are offsets in the SM's. */
+namespace cuda_emu {
+unsigned long long shared_window(const void *p);
+void *shared_at(unsigned long long window, size_t bytes, const char *what);
+} // namespace cuda_emu
+CUDA_EMU_INLINE size_t __cvta_generic_to_shared(const void *p)
+{
+    return (size_t)cuda_emu::shared_window(p);
+}
+CUDA_EMU_INLINE void *__cvta_shared_to_generic(size_t a)
+{
+    return cuda_emu::shared_at(a, 0, "__cvta_shared_to_generic");
+}
 CUDA_EMU_INLINE void cudaGridDependencySynchronize() {}
 CUDA_EMU_INLINE void cudaTriggerProgrammaticLaunchCompletion() {}
 

@@ -45,8 +45,20 @@ struct LaunchConfig {
     bool cooperative;    /* cudaLaunchCooperativeKernel: all blocks resident, grid.sync() */
 };
 
+/* A file compiled with CUDA_API_PER_THREAD_DEFAULT_STREAM defined before the runtime's headers
+ * (nvcc --default-stream per-thread) launches on the host thread's own default stream where
+ * it names stream 0 (cuda_runtime.h: its API calls too). The template argument keeps such
+ * files' config apart from the others' in one program. */
+#ifdef CUDA_API_PER_THREAD_DEFAULT_STREAM
+#define CUDA_EMU_PER_THREAD_DEFAULT true
+#else
+#define CUDA_EMU_PER_THREAD_DEFAULT false
+#endif
+template <bool PerThread = CUDA_EMU_PER_THREAD_DEFAULT>
 inline LaunchConfig config(dim3 grid, dim3 block, size_t smem = 0, cudaStream_t stream = 0)
 {
+    if (PerThread && stream == nullptr)
+        stream = cudaStreamPerThread;
     return LaunchConfig{grid, block, smem, stream, false};
 }
 

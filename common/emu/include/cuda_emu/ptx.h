@@ -66,7 +66,51 @@ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut)
     return r;
 }
 
+/* 16 bytes, copied as one access */
+struct alignas(16) Chunk16 {
+    unsigned w[4];
+};
+
 } // namespace ptx
+
+/* Asynchronous copies (cp.async, __pipeline_memcpy_async): CUDA_EMU_CP_ASYNC below reads the
+ * source where the copy is issued, as the thread's own loads; the runtime keeps the bytes
+ * and writes them into shared memory when a wait covers their group, with the race checks
+ * of a write both where the copy starts and where it lands, and reports a read or write of
+ * the destination by the issuing thread before then (README.md, Inline PTX). */
+#pragma GCC visibility push(default)
+void async_copy_source(const void *src, unsigned bytes, unsigned src_bytes);
+void async_copy_issue(void *dst, const void *data, unsigned bytes);
+void async_copy_commit();
+void async_copy_wait(int keep); /* keep < 0: wait_all (commits the open group first) */
+#pragma GCC visibility pop
+
 } // namespace cuda_emu
+
+/* BYTES (4, 8 or 16) from global memory at SRC to shared memory at DST (a pointer); only
+ * SRC_BYTES of them are read, the rest are zeros (cp.async's src-size). A macro, so that
+ * the loads are the line's that issues the copy. */
+#define CUDA_EMU_CP_ASYNC(dst, src, bytes, src_bytes)                                          \
+    do {                                                                                      \
+        union {                                                                               \
+            ::cuda_emu::ptx::Chunk16 v16;                                                     \
+            unsigned long long v8;                                                            \
+            unsigned v4;                                                                      \
+            unsigned char b[16];                                                              \
+        } cuda_emu_cp{};                                                                      \
+        const unsigned cuda_emu_cp_n = (unsigned)(bytes), cuda_emu_cp_k = (unsigned)(src_bytes); \
+        const char *cuda_emu_cp_s = ::cuda_emu::ptx::addr(src);                               \
+        ::cuda_emu::async_copy_source(cuda_emu_cp_s, cuda_emu_cp_n, cuda_emu_cp_k);           \
+        if (cuda_emu_cp_k == 16)                                                              \
+            cuda_emu_cp.v16 = *reinterpret_cast<const ::cuda_emu::ptx::Chunk16 *>(cuda_emu_cp_s); \
+        else if (cuda_emu_cp_k == 8 && cuda_emu_cp_n == 8)                                    \
+            cuda_emu_cp.v8 = *reinterpret_cast<const unsigned long long *>(cuda_emu_cp_s);    \
+        else if (cuda_emu_cp_k == 4 && cuda_emu_cp_n == 4)                                    \
+            cuda_emu_cp.v4 = *reinterpret_cast<const unsigned *>(cuda_emu_cp_s);              \
+        else                                                                                  \
+            for (unsigned cuda_emu_cp_i = 0; cuda_emu_cp_i < cuda_emu_cp_k; ++cuda_emu_cp_i)  \
+                cuda_emu_cp.b[cuda_emu_cp_i] = (unsigned char)cuda_emu_cp_s[cuda_emu_cp_i];   \
+        ::cuda_emu::async_copy_issue((void *)(dst), cuda_emu_cp.b, cuda_emu_cp_n);            \
+    } while (0)
 
 #endif /* CUDA_EMU_PTX_H */

@@ -219,7 +219,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := run/records run/check_line plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
                run/stop plan/grade_model sandbox/sandbox
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
     $(BUILD)/host/grader/sandbox/sandbox.o

@@ -1,143 +1,15 @@
-/* verdict.c - child processes, record files and verdicts for the grader. See verdict.h. */
+/* verdict.c - TRUSTED, NO GPU: the verdict of each check from its records. See verdict.h. */
 #include "verdict.h"
-#include "../run/stop.h"
 #include "../../common/stats.h"
 #include "../../common/text.h"
 #include "../../common/util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-/* ------------------------------------------------------------------------------------------ */
-/* Child processes                                                                             */
-
-int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o)
-{
-    memset(o, 0, sizeof *o);
-    const double start = wall_seconds();
-    fflush(stdout);
-    fflush(stderr);
-    /* Its own group, so that a timeout or a stop kills everything it started; and it dies
-     * with this process (a build's flock with it: the lock cannot outlive the run). */
-    const pid_t pid = stop_fork(SIGKILL);
-    if (pid < 0) {
-        o->status = 127;
-        return -1;
-    }
-    if (pid == 0) {
-        const int in = open("/dev/null", O_RDONLY);
-        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (in >= 0)
-            dup2(in, 0);
-        if (log >= 0) {
-            dup2(log, 1);
-            dup2(log, 2);
-        }
-        execv(argv[0], argv);
-        fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    for (;;) {
-        const pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            stop_forget(pid);
-            o->status = 127;
-            return -1;
-        }
-        if (wall_seconds() - start > timeout_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            o->timed_out = 1;
-            break;
-        }
-        const struct timespec nap = {0, 5 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    kill(-pid, SIGKILL); /* anything it left running in its group */
-    stop_forget(pid);
-    o->seconds = wall_seconds() - start;
-    if (!o->timed_out) {
-        if (WIFEXITED(status)) {
-            o->exited = 1;
-            o->status = WEXITSTATUS(status);
-        } else if (WIFSIGNALED(status)) {
-            o->signal = WTERMSIG(status);
-        }
-    }
-    return (o->exited && o->status == 127) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Record files                                                                                */
-
-void read_records(const char *path, record_list *l)
-{
-    memset(l, 0, sizeof *l);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int lineno = 0, alloc = 0;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = 0;
-        else if (l->malformed_line == 0) { /* a last line cut short: the process died mid-write */
-            l->malformed_line = lineno;
-            snprintf(l->malformed_why, sizeof l->malformed_why, "unterminated last line");
-            break;
-        }
-        record r;
-        const char *why = NULL;
-        if (len >= RECORD_MAX_LINE || record_parse(line, &r, &why) != 0) {
-            if (l->malformed_line == 0) {
-                l->malformed_line = lineno;
-                snprintf(l->malformed_why, sizeof l->malformed_why, "%s",
-                         why ? why : "line too long");
-            }
-            continue;
-        }
-        if (l->n == alloc) {
-            alloc = alloc ? 2 * alloc : 64;
-            l->rec = realloc(l->rec, (size_t)alloc * sizeof *l->rec);
-            if (!l->rec)
-                fatal("out of memory reading %s", path);
-        }
-        l->rec[l->n++] = r;
-    }
-    free(line);
-    fclose(f);
-}
-
-void free_records(record_list *l)
-{
-    for (int i = 0; i < l->n; i++)
-        record_free(&l->rec[i]);
-    free(l->rec);
-    memset(l, 0, sizeof *l);
-}
-
-const record *find_record(const record_list *l, const char *type, int from)
-{
-    for (int i = from; i < l->n; i++)
-        if (strcmp(l->rec[i].type, type) == 0)
-            return &l->rec[i];
-    return NULL;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Verdicts                                                                                    */

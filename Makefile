@@ -63,7 +63,7 @@
 #                  may not read beside the grader's own (grade-batch names its output and
 #                  submissions)
 #   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
-#                  timeouts (grader/plan/config.h; see README.md)
+#                  timeouts (grader/plan/config.h; see grader/README.md)
 #   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
 #                  JOBS=n (workers on the emulator), WAIT=1 (wait for another batch's lock),
 #                  ALLOW_UNISOLATED=1 (grade where student code cannot be isolated)
@@ -297,7 +297,7 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 
 # ------------------------------------------------------------------------------------------
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
-# the grader (see README.md, "How grading works"):
+# the grader (see grader/README.md, "How grading works"):
 #   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
 #   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
 #   $(STUDENT_OBJS)/<lab>/student.so the student's vetted object behind the same shim

@@ -530,15 +530,16 @@ static const char *threshold_text(double threshold)
 /* Measured rates above the hardware's peak by more than this are impossible, not fast. */
 #define PHYSICAL_MARGIN 1.08
 
-static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
-                         check_decision *d)
+/* The figures of a speed check from its records: the per-round ratios (less the path's own
+ * cost, a null call through the same path), their median and interval, the reference alone
+ * and beside, work left running, the rates. 0, or -1 with d set to FAIL when the records are
+ * not a complete set (the harness holds no student code: a gap is the harness's failure, and
+ * a forged set cannot get past the parser). `sp` is the check's `speed` record. */
+static int speed_measure(const lab_info *lab, double threshold, const record_list *l,
+                         const record *sp, check_decision *d)
 {
-    const record *sp = find_record(l, "speed", 0);
     double work = 0, ceiling_ms = 0, calls = 1;
-    if (!sp || record_get_num(sp, "work", &work)) {
-        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `speed` record)");
-        return;
-    }
+    record_get_num(sp, "work", &work);
     record_get_num(sp, "ceiling_ms", &ceiling_ms);
     record_get_num(sp, "calls_per_unit", &calls);
     calls = calls >= 1 ? calls : 1;
@@ -547,7 +548,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
         n += strcmp(l->rec[i].type, "sample") == 0;
     if (n < 3) {
         set(d, VERDICT_FAIL, "garbage in the harness's results (%d timing samples)", n);
-        return;
+        return -1;
     }
     speed_figures *f = &d->speed;
     f->null_ms = median_field(l, "sample", "null_ms", NULL);
@@ -561,7 +562,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
             free(stu);
             free(ref);
             set(d, VERDICT_FAIL, "garbage in the harness's results (bad sample %d)", k + 1);
-            return;
+            return -1;
         }
         /* less the path's own cost (a null call through the same path), never below 1% */
         stu[k] = fmax(stu[k] - f->null_ms, 0.01 * stu[k]);
@@ -595,22 +596,34 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
     snprintf(f->ceiling, sizeof f->ceiling, "%s",
              record_get(sp, "ceiling") ? record_get(sp, "ceiling") : "");
     f->close_call = stats_position(f->ci_lo, f->ci_hi, threshold) == RATIO_STRADDLES;
+    return 0;
+}
 
-    /* Enough digits that the ratio never reads as equal to the pass mark (0.7496 next to
-     * 0.75 prints 0.7496x, not 0.75x); the pass mark as it was given. */
+/* The line's figures: the ratio against the pass mark, the rate and its fraction of the
+ * ceiling. Enough digits that the ratio never reads as equal to the pass mark (0.7496 next to
+ * 0.75 prints 0.7496x, not 0.75x); the pass mark as it was given. */
+static void speed_figures_text(const speed_figures *f, double threshold, char *figures,
+                               size_t len)
+{
     int digits = 2;
     while (digits < 6 && ratio_reads_as(f->ratio, threshold, digits))
         digits++;
-    char figures[256];
-    snprintf(figures, sizeof figures, "%.*fx the reference (needs %sx): %.0f %s", digits,
-             f->ratio, threshold_text(threshold), f->rate, f->unit);
+    snprintf(figures, len, "%.*fx the reference (needs %sx): %.0f %s", digits, f->ratio,
+             threshold_text(threshold), f->rate, f->unit);
     if (f->ceiling_rate > 0) {
         char more[96];
         snprintf(more, sizeof more, ", %.2f of %s", f->rate / f->ceiling_rate, f->ceiling);
-        strncat(figures, more, sizeof figures - strlen(figures) - 1);
+        strncat(figures, more, len - strlen(figures) - 1);
     }
-    double bound = 0;
-    record_get_num(sp, "bound_rate", &bound);
+}
+
+/* A speed check failed on evidence other than its ratio: a rate above the hardware's peak
+ * (`bound`, 0: unknown), the student's work seen running after its call returned, or the
+ * reference slower beside the student's code every time it was measured. 1 with d set (the
+ * message states the evidence), or 0 when there is none. */
+static int speed_evidence(const speed_figures *f, double bound, const char *figures,
+                          check_decision *d)
+{
     if (bound > 0 && f->rate > PHYSICAL_MARGIN * bound) {
         set(d, VERDICT_FAIL, "faster than the hardware can do this work (%.0f %s, the peak is "
             "%.0f): %s", f->rate, f->unit, bound, figures);
@@ -618,7 +631,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "No kernel that does the lab's work in the lab's arithmetic runs above the "
                  "hardware's peak: the result came from somewhere the lab does not allow "
                  "(tensor cores, work skipped or kept from an earlier call).");
-        return;
+        return 1;
     }
     if (left_running_is_evidence(f)) {
         set(d, VERDICT_FAIL, "your work was still running on the GPU after your call returned: "
@@ -634,7 +647,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "returns: the grader's worker synchronizes the device after your call, and no "
                  "thread or stream of yours may go on after that.");
         snprintf(d->blame, sizeof d->blame, "left-running");
-        return;
+        return 1;
     }
     if (slowdown_is_evidence(f)) {
         const int *n = f->slowdown_rounds;
@@ -652,18 +665,16 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "accesses, for instance). Finish all your work before your entry point returns "
                  "and leave the device's settings as you found them.");
         snprintf(d->blame, sizeof d->blame, "slowed-reference");
-        return;
+        return 1;
     }
-    if (f->ratio >= threshold) {
-        set(d, VERDICT_OK, "%s", figures);
-    } else {
-        set(d, VERDICT_FAIL, "%s", figures);
-        d->below_threshold = 1;
-        /* how far off, in the lab's own terms: the rate at the pass mark */
-        const double pass_rate = work / (f->ref_ms / threshold * 1e6);
-        snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",
-                 pass_rate - f->rate, f->unit, pass_rate, f->unit, lab->hint_speed);
-    }
+    return 0;
+}
+
+/* Notes on a verdict taken from the ratio, never a change of it: a close call (the interval
+ * still held the pass mark at the time cap), and a reference slower beside the student's code
+ * that was not evidence (once, or not every time it was measured again). */
+static void speed_notes(const speed_figures *f, check_decision *d)
+{
     if (f->close_call) {
         char note[96];
         snprintf(note, sizeof note, " [close call: 95%% interval %.3f-%.3f]", f->ci_lo, f->ci_hi);
@@ -682,6 +693,38 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                      100 * f->slowdowns[0]);
         strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
     }
+}
+
+/* A speed check's verdict: its figures from the records, then evidence other than the ratio,
+ * then the ratio against the pass mark, with notes. */
+static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
+                         check_decision *d)
+{
+    const record *sp = find_record(l, "speed", 0);
+    double work = 0, bound = 0;
+    if (!sp || record_get_num(sp, "work", &work)) {
+        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `speed` record)");
+        return;
+    }
+    if (speed_measure(lab, threshold, l, sp, d) != 0)
+        return;
+    const speed_figures *f = &d->speed;
+    char figures[256];
+    speed_figures_text(f, threshold, figures, sizeof figures);
+    record_get_num(sp, "bound_rate", &bound);
+    if (speed_evidence(f, bound, figures, d))
+        return;
+    if (f->ratio >= threshold) {
+        set(d, VERDICT_OK, "%s", figures);
+    } else {
+        set(d, VERDICT_FAIL, "%s", figures);
+        d->below_threshold = 1;
+        /* how far off, in the lab's own terms: the rate at the pass mark */
+        const double pass_rate = work / (f->ref_ms / threshold * 1e6);
+        snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",
+                 pass_rate - f->rate, f->unit, pass_rate, f->unit, lab->hint_speed);
+    }
+    speed_notes(f, d);
 }
 
 static void decide_check_raw(const lab_info *lab, const lab_check *c, double threshold,

@@ -64,7 +64,7 @@
 #                  may not read beside the grader's own (grade-batch names its output and
 #                  submissions)
 #   GRADER_CONFIG=file, GRADER_SET="lab.key=value,..."  override thresholds, points and
-#                  timeouts (grader/plan/config.h; see README.md)
+#                  timeouts (grader/plan/config.h; see grader/README.md)
 #   grade-batch:   OUT=dir (default: build/batch), GPUS=all|0,1 (one worker per GPU),
 #                  JOBS=n (workers on the emulator), WAIT=1 (wait for another batch's lock),
 #                  ALLOW_UNISOLATED=1 (grade where student code cannot be isolated)
@@ -220,7 +220,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
-HOST_GRADER := run/records run/check_line plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
                run/stop plan/grade_model sandbox/sandbox
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
     $(BUILD)/host/grader/sandbox/sandbox.o
@@ -298,7 +298,7 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 
 # ------------------------------------------------------------------------------------------
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
-# the grader (see README.md, "How grading works"):
+# the grader (see grader/README.md, "How grading works"):
 #   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
 #   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
 #   $(STUDENT_OBJS)/<lab>/student.so the student's vetted object behind the same shim
@@ -346,9 +346,11 @@ $(GPU)/grader/feedback/timeline_trusted.o: grader/feedback/timeline_trusted.c gr
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
 
-$(BUILD)/gpu/worker: grader/run/worker_untrusted.c
+# The worker program: its main and the filter it installs before it loads any code.
+WORKER_SRCS := grader/run/worker_untrusted.c grader/sandbox/seccomp.c
+$(BUILD)/gpu/worker: $(WORKER_SRCS) grader/sandbox/seccomp.h
 	@mkdir -p $(@D)
-	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $< -ldl -o $@
+	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $(WORKER_SRCS) -ldl -o $@
 
 .SECONDARY:
 # A student's file that is gone fails the build: the pattern rule above would not apply for want
@@ -397,8 +399,9 @@ $(EMUB)/grader/%.o: grader/%.cu $(EMU_REWRITE) $(EMU_LIB)
 $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
-$(EMUB)/worker-emu: $(EMUB)/host/grader/run/worker_untrusted.o $(EMU_LIB)
-	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
+EMU_WORKER_OBJS := $(WORKER_SRCS:%.c=$(EMUB)/host/%.o)
+$(EMUB)/worker-emu: $(EMU_WORKER_OBJS) $(EMU_LIB)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(EMU_WORKER_OBJS) $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
 
 endif
 
@@ -438,9 +441,9 @@ use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
 # A prebuilt reference for the emulator is compiled code of another g++: the worker is linked
 # against it once (every symbol it needs must resolve), so that a g++ that cannot use it says
 # so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.)
-ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMUB)/host/grader/run/worker_untrusted.o $(EMU_LIB))
+ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMU_WORKER_OBJS) $(EMU_LIB))
 ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$(1),emu) $@ \
-    $(EMU_LDFLAGS) $(EMUB)/host/grader/run/worker_untrusted.o $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
+    $(EMU_LDFLAGS) $(EMU_WORKER_OBJS) $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
 # The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.
 student_sass_gpu = $(FORBID_SASS_$(1))
 student_ptx_gpu = $(FORBID_PTX_$(1))
@@ -525,7 +528,7 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)
 GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
     $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
 GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/run/worker_loop_untrusted.o \
-    $(EMUB)/worker-emu $(EMUB)/host/grader/run/worker_untrusted.o
+    $(EMUB)/worker-emu $(EMU_WORKER_OBJS)
 
 # ------------------------------------------------------------------------------------------
 # Verbs

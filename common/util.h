@@ -22,15 +22,6 @@ void *xcalloc(size_t count, size_t size);
 /* Seconds on a monotonic clock; only differences mean anything. */
 double wall_seconds(void);
 
-/* Puts this process in a mount namespace of its own, every mount private to it (for an
- * ordinary user, inside a user namespace that maps its uid and gid to themselves, which
- * creating one needs). The grader's sandboxes start here. 0, or -1 with errno. */
-int enter_own_mount_namespace(void);
-
-/* Just after unshare(CLONE_NEWUSER): map this process's uid and gid to themselves inside the
- * new user namespace (and deny setgroups, which an unprivileged map needs). 0, or -1. */
-int map_own_ids(void);
-
 #ifdef __cplusplus
 }
 #endif

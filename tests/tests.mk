@@ -3,11 +3,12 @@
 #   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests, check
 #                 names that state the size run under the emulator...),
 #                 the driver against real child processes (tests/fake_check.c)
-#   test-docs     every path README.md, the headers and the lessons name exists, make help names
-#                 every verb, and what the lessons state that a table holds matches it: pass marks,
-#                 the first rung to pass, GPU facts, links in the workbook and the student kit,
-#                 the folded questions, the terms, and every lab folder named wherever the
-#                 workbook lists its labs (tests/docs/)
+#   test-docs     every path README.md, the grader's READMEs, the headers and the lessons name
+#                 exists, make help names every verb, and what the lessons state that a table
+#                 holds matches it: pass marks, the first rung to pass, GPU facts, links (and the
+#                 headings they name) in the workbook and the student kit, the folded questions,
+#                 the terms, and every lab folder named wherever the workbook lists its labs
+#                 (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a

@@ -5,7 +5,7 @@
 #   make gradescope-kit [KIT=build/gradescope]    the Gradescope autograder folder and zip
 #
 # The work is done by build/host/grade-batch (grader/batch/batch.c); student folder names
-# never pass through make or a shell. See README.md, "For instructors".
+# never pass through make or a shell. See grader/batch/README.md.
 
 BATCH      := $(BUILD)/host/grade-batch
 BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/report/exports.o \

@@ -9,7 +9,7 @@
 # when the lab forbids none.
 #
 # It is not what keeps grading honest: the student's code runs in a sandboxed process of its
-# own that holds nothing of the grader (see README.md). Vetting catches, at build time and
+# own that holds nothing of the grader (see grader/README.md). Vetting catches, at build time and
 # with a message that names the symbol, what the lab does not allow: a missing entry point,
 # loading code or starting processes, the CPU emulator's internals, a library that does the
 # work (CUB in the reduction, cuBLAS in SGEMM), instructions the lab forbids (tensor cores in

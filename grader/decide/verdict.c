@@ -1,143 +1,15 @@
-/* verdict.c - child processes, record files and verdicts for the grader. See verdict.h. */
+/* verdict.c - TRUSTED, NO GPU: the verdict of each check from its records. See verdict.h. */
 #include "verdict.h"
-#include "../run/stop.h"
 #include "../../common/stats.h"
 #include "../../common/text.h"
 #include "../../common/util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-/* ------------------------------------------------------------------------------------------ */
-/* Child processes                                                                             */
-
-int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o)
-{
-    memset(o, 0, sizeof *o);
-    const double start = wall_seconds();
-    fflush(stdout);
-    fflush(stderr);
-    /* Its own group, so that a timeout or a stop kills everything it started; and it dies
-     * with this process (a build's flock with it: the lock cannot outlive the run). */
-    const pid_t pid = stop_fork(SIGKILL);
-    if (pid < 0) {
-        o->status = 127;
-        return -1;
-    }
-    if (pid == 0) {
-        const int in = open("/dev/null", O_RDONLY);
-        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (in >= 0)
-            dup2(in, 0);
-        if (log >= 0) {
-            dup2(log, 1);
-            dup2(log, 2);
-        }
-        execv(argv[0], argv);
-        fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status = 0;
-    for (;;) {
-        const pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            break;
-        if (w < 0 && errno != EINTR) {
-            stop_forget(pid);
-            o->status = 127;
-            return -1;
-        }
-        if (wall_seconds() - start > timeout_s) {
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            o->timed_out = 1;
-            break;
-        }
-        const struct timespec nap = {0, 5 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    kill(-pid, SIGKILL); /* anything it left running in its group */
-    stop_forget(pid);
-    o->seconds = wall_seconds() - start;
-    if (!o->timed_out) {
-        if (WIFEXITED(status)) {
-            o->exited = 1;
-            o->status = WEXITSTATUS(status);
-        } else if (WIFSIGNALED(status)) {
-            o->signal = WTERMSIG(status);
-        }
-    }
-    return (o->exited && o->status == 127) ? -1 : 0;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Record files                                                                                */
-
-void read_records(const char *path, record_list *l)
-{
-    memset(l, 0, sizeof *l);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    int lineno = 0, alloc = 0;
-    while ((len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        if (len > 0 && line[len - 1] == '\n')
-            line[--len] = 0;
-        else if (l->malformed_line == 0) { /* a last line cut short: the process died mid-write */
-            l->malformed_line = lineno;
-            snprintf(l->malformed_why, sizeof l->malformed_why, "unterminated last line");
-            break;
-        }
-        record r;
-        const char *why = NULL;
-        if (len >= RECORD_MAX_LINE || record_parse(line, &r, &why) != 0) {
-            if (l->malformed_line == 0) {
-                l->malformed_line = lineno;
-                snprintf(l->malformed_why, sizeof l->malformed_why, "%s",
-                         why ? why : "line too long");
-            }
-            continue;
-        }
-        if (l->n == alloc) {
-            alloc = alloc ? 2 * alloc : 64;
-            l->rec = realloc(l->rec, (size_t)alloc * sizeof *l->rec);
-            if (!l->rec)
-                fatal("out of memory reading %s", path);
-        }
-        l->rec[l->n++] = r;
-    }
-    free(line);
-    fclose(f);
-}
-
-void free_records(record_list *l)
-{
-    for (int i = 0; i < l->n; i++)
-        record_free(&l->rec[i]);
-    free(l->rec);
-    memset(l, 0, sizeof *l);
-}
-
-const record *find_record(const record_list *l, const char *type, int from)
-{
-    for (int i = from; i < l->n; i++)
-        if (strcmp(l->rec[i].type, type) == 0)
-            return &l->rec[i];
-    return NULL;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Verdicts                                                                                    */
@@ -658,15 +530,16 @@ static const char *threshold_text(double threshold)
 /* Measured rates above the hardware's peak by more than this are impossible, not fast. */
 #define PHYSICAL_MARGIN 1.08
 
-static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
-                         check_decision *d)
+/* The figures of a speed check from its records: the per-round ratios (less the path's own
+ * cost, a null call through the same path), their median and interval, the reference alone
+ * and beside, work left running, the rates. 0, or -1 with d set to FAIL when the records are
+ * not a complete set (the harness holds no student code: a gap is the harness's failure, and
+ * a forged set cannot get past the parser). `sp` is the check's `speed` record. */
+static int speed_measure(const lab_info *lab, double threshold, const record_list *l,
+                         const record *sp, check_decision *d)
 {
-    const record *sp = find_record(l, "speed", 0);
     double work = 0, ceiling_ms = 0, calls = 1;
-    if (!sp || record_get_num(sp, "work", &work)) {
-        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `speed` record)");
-        return;
-    }
+    record_get_num(sp, "work", &work);
     record_get_num(sp, "ceiling_ms", &ceiling_ms);
     record_get_num(sp, "calls_per_unit", &calls);
     calls = calls >= 1 ? calls : 1;
@@ -675,7 +548,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
         n += strcmp(l->rec[i].type, "sample") == 0;
     if (n < 3) {
         set(d, VERDICT_FAIL, "garbage in the harness's results (%d timing samples)", n);
-        return;
+        return -1;
     }
     speed_figures *f = &d->speed;
     f->null_ms = median_field(l, "sample", "null_ms", NULL);
@@ -689,7 +562,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
             free(stu);
             free(ref);
             set(d, VERDICT_FAIL, "garbage in the harness's results (bad sample %d)", k + 1);
-            return;
+            return -1;
         }
         /* less the path's own cost (a null call through the same path), never below 1% */
         stu[k] = fmax(stu[k] - f->null_ms, 0.01 * stu[k]);
@@ -723,22 +596,34 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
     snprintf(f->ceiling, sizeof f->ceiling, "%s",
              record_get(sp, "ceiling") ? record_get(sp, "ceiling") : "");
     f->close_call = stats_position(f->ci_lo, f->ci_hi, threshold) == RATIO_STRADDLES;
+    return 0;
+}
 
-    /* Enough digits that the ratio never reads as equal to the pass mark (0.7496 next to
-     * 0.75 prints 0.7496x, not 0.75x); the pass mark as it was given. */
+/* The line's figures: the ratio against the pass mark, the rate and its fraction of the
+ * ceiling. Enough digits that the ratio never reads as equal to the pass mark (0.7496 next to
+ * 0.75 prints 0.7496x, not 0.75x); the pass mark as it was given. */
+static void speed_figures_text(const speed_figures *f, double threshold, char *figures,
+                               size_t len)
+{
     int digits = 2;
     while (digits < 6 && ratio_reads_as(f->ratio, threshold, digits))
         digits++;
-    char figures[256];
-    snprintf(figures, sizeof figures, "%.*fx the reference (needs %sx): %.0f %s", digits,
-             f->ratio, threshold_text(threshold), f->rate, f->unit);
+    snprintf(figures, len, "%.*fx the reference (needs %sx): %.0f %s", digits, f->ratio,
+             threshold_text(threshold), f->rate, f->unit);
     if (f->ceiling_rate > 0) {
         char more[96];
         snprintf(more, sizeof more, ", %.2f of %s", f->rate / f->ceiling_rate, f->ceiling);
-        strncat(figures, more, sizeof figures - strlen(figures) - 1);
+        strncat(figures, more, len - strlen(figures) - 1);
     }
-    double bound = 0;
-    record_get_num(sp, "bound_rate", &bound);
+}
+
+/* A speed check failed on evidence other than its ratio: a rate above the hardware's peak
+ * (`bound`, 0: unknown), the student's work seen running after its call returned, or the
+ * reference slower beside the student's code every time it was measured. 1 with d set (the
+ * message states the evidence), or 0 when there is none. */
+static int speed_evidence(const speed_figures *f, double bound, const char *figures,
+                          check_decision *d)
+{
     if (bound > 0 && f->rate > PHYSICAL_MARGIN * bound) {
         set(d, VERDICT_FAIL, "faster than the hardware can do this work (%.0f %s, the peak is "
             "%.0f): %s", f->rate, f->unit, bound, figures);
@@ -746,7 +631,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "No kernel that does the lab's work in the lab's arithmetic runs above the "
                  "hardware's peak: the result came from somewhere the lab does not allow "
                  "(tensor cores, work skipped or kept from an earlier call).");
-        return;
+        return 1;
     }
     if (left_running_is_evidence(f)) {
         set(d, VERDICT_FAIL, "your work was still running on the GPU after your call returned: "
@@ -762,7 +647,7 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "returns: the grader's worker synchronizes the device after your call, and no "
                  "thread or stream of yours may go on after that.");
         snprintf(d->blame, sizeof d->blame, "left-running");
-        return;
+        return 1;
     }
     if (slowdown_is_evidence(f)) {
         const int *n = f->slowdown_rounds;
@@ -780,18 +665,16 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                  "accesses, for instance). Finish all your work before your entry point returns "
                  "and leave the device's settings as you found them.");
         snprintf(d->blame, sizeof d->blame, "slowed-reference");
-        return;
+        return 1;
     }
-    if (f->ratio >= threshold) {
-        set(d, VERDICT_OK, "%s", figures);
-    } else {
-        set(d, VERDICT_FAIL, "%s", figures);
-        d->below_threshold = 1;
-        /* how far off, in the lab's own terms: the rate at the pass mark */
-        const double pass_rate = work / (f->ref_ms / threshold * 1e6);
-        snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",
-                 pass_rate - f->rate, f->unit, pass_rate, f->unit, lab->hint_speed);
-    }
+    return 0;
+}
+
+/* Notes on a verdict taken from the ratio, never a change of it: a close call (the interval
+ * still held the pass mark at the time cap), and a reference slower beside the student's code
+ * that was not evidence (once, or not every time it was measured again). */
+static void speed_notes(const speed_figures *f, check_decision *d)
+{
     if (f->close_call) {
         char note[96];
         snprintf(note, sizeof note, " [close call: 95%% interval %.3f-%.3f]", f->ci_lo, f->ci_hi);
@@ -810,6 +693,38 @@ static void decide_speed(const lab_info *lab, double threshold, const record_lis
                      100 * f->slowdowns[0]);
         strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
     }
+}
+
+/* A speed check's verdict: its figures from the records, then evidence other than the ratio,
+ * then the ratio against the pass mark, with notes. */
+static void decide_speed(const lab_info *lab, double threshold, const record_list *l,
+                         check_decision *d)
+{
+    const record *sp = find_record(l, "speed", 0);
+    double work = 0, bound = 0;
+    if (!sp || record_get_num(sp, "work", &work)) {
+        set(d, VERDICT_FAIL, "garbage in the harness's results (no complete `speed` record)");
+        return;
+    }
+    if (speed_measure(lab, threshold, l, sp, d) != 0)
+        return;
+    const speed_figures *f = &d->speed;
+    char figures[256];
+    speed_figures_text(f, threshold, figures, sizeof figures);
+    record_get_num(sp, "bound_rate", &bound);
+    if (speed_evidence(f, bound, figures, d))
+        return;
+    if (f->ratio >= threshold) {
+        set(d, VERDICT_OK, "%s", figures);
+    } else {
+        set(d, VERDICT_FAIL, "%s", figures);
+        d->below_threshold = 1;
+        /* how far off, in the lab's own terms: the rate at the pass mark */
+        const double pass_rate = work / (f->ref_ms / threshold * 1e6);
+        snprintf(d->detail, sizeof d->detail, "%.0f %s short of the pass mark (%.0f %s). %s",
+                 pass_rate - f->rate, f->unit, pass_rate, f->unit, lab->hint_speed);
+    }
+    speed_notes(f, d);
 }
 
 static void decide_check_raw(const lab_info *lab, const lab_check *c, double threshold,

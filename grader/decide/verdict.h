@@ -1,12 +1,15 @@
 /* verdict.h - the trusted grader's decisions, separated from its main() so they can be tested.
  *
- * The driver never runs student code itself: it starts the lab's harness as a child process,
- * reads the records the harness wrote for a check (read_records), and decides (decide_check)
- * from the lab's table, the thresholds in force and those raw facts alone. */
+ * The driver never runs student code itself: it starts the lab's harness as a child process
+ * (grader/run/child.h), reads the records the harness wrote for a check (read_records,
+ * grader/run/records.h), and decides here (decide_process, decide_check) from the lab's
+ * table, the thresholds in force and those raw facts alone. Nothing here starts a process,
+ * prints or writes a report. */
 #ifndef GRADER_DECIDE_VERDICT_H
 #define GRADER_DECIDE_VERDICT_H
 
 #include "../lab.h"
+#include "../run/child.h"
 #include "../run/records.h"
 
 #ifdef __cplusplus
@@ -19,39 +22,6 @@ typedef enum verdict {
     VERDICT_SKIP, /* not run: speed after a correctness failure, or no GPU to time on */
     VERDICT_ERROR /* could not run for a reason outside the student's code (no GPU, ...) */
 } verdict;
-
-/* How a child process ended. */
-typedef struct child_outcome {
-    int exited;       /* 1 if it called exit (status is valid) */
-    int status;       /* its exit status, if exited */
-    int signal;       /* the signal that killed it, if !exited and !timed_out */
-    int timed_out;    /* 1 if the driver killed it at the time limit */
-    double seconds;   /* wall time from start to end */
-    int isolated;     /* 1 when the driver knows the process held no student code: the lab's
-                         harness said, before any student code could be in it, that student
-                         code runs in sandboxed workers (and the driver asked for that), or it
-                         ended before saying anything. Its exit status and its own error
-                         records are then the grader's. Never taken from a record. */
-} child_outcome;
-
-/* Run argv[0] with argv in its own process group, stdout and stderr appended to log_path,
- * stdin from /dev/null; kill the whole group after timeout_s. Returns 0, or -1 if it could
- * not be started (o->status is then 127). */
-int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o);
-
-/* All records of a results file. */
-typedef struct record_list {
-    record *rec;       /* parsed records in file order */
-    int n;             /* how many */
-    int malformed_line;/* 1-based line number of the first malformed line, 0 if none */
-    char malformed_why[128]; /* what was wrong with it */
-} record_list;
-
-/* Read and parse `path` (a missing file reads as an empty list). */
-void read_records(const char *path, record_list *l);
-void free_records(record_list *l);
-/* The first record of `type` at or after index `from`, or NULL. */
-const record *find_record(const record_list *l, const char *type, int from);
 
 /* The speed figures decided from a speed check's samples. */
 typedef struct speed_figures {

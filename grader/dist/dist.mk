@@ -20,7 +20,7 @@ DIST_NAME ?= cuda-workbook
 DIST_TGZ   = $(DIST)/$(DIST_NAME).tar.gz
 DIST_OBJ   = $(DIST)/obj
 DIST_REFS := $(foreach d,$(LAB_DIRS),$(d)/$(word 2,$(subst -, ,$(d))))
-DIST_DEPS  = $(wildcard common/*.h grader/*.h) $(CONTRACTS) grader/dist/dist.mk
+DIST_DEPS  = $(wildcard common/*.h grader/*.h grader/*/*.h) $(CONTRACTS) grader/dist/dist.mk
 
 .PHONY: dist
 

@@ -49,7 +49,7 @@ if [ -n "$gpu" ]; then
 fi
 # The calls run as grading runs them: the harness (trusted) in profile mode with isolation on,
 # each implementation in a sandboxed worker of its own under the worker's whole policy
-# (grader/run/worker_untrusted.c's seccomp filter, limits, a view that holds its own object and
+# (grader/sandbox/: the seccomp filter, limits, a view that holds its own object and
 # nothing of the checkout, the build, the reference or the logs), where the emulator counts
 # each section and writes the counts to a file the harness handed it; the harness copies them
 # into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race

@@ -23,7 +23,8 @@
 #include "../lab.h"
 
 #define IMPL_STUDENT 0   /* the student's file (or the skeleton, untouched) */
-#define IMPL_REFERENCE 1 /* solutions/, linked in under ref_ names */
+#define IMPL_REFERENCE 1 /* the reference (solutions/, or a kit's prebuilt object) behind the
+                            lab's shim in reference.so, in a worker of its own like the student's */
 #define IMPL_CEILING 2   /* the hardware's best case for this traffic (bench, and the grade's
                             "fraction of ceiling"): cudaMemcpy, CUB, cuBLAS, ... */
 #define IMPL_EXTRA 3     /* IMPL_EXTRA + k: the lab's k-th extra bench variant (ladder steps) */

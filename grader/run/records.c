@@ -214,3 +214,63 @@ int cuda_error_is_environment(const char *name)
             return 1;
     return 0;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* Record files                                                                                */
+
+void read_records(const char *path, record_list *l)
+{
+    memset(l, 0, sizeof *l);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, alloc = 0;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if (len > 0 && line[len - 1] == '\n')
+            line[--len] = 0;
+        else if (l->malformed_line == 0) { /* a last line cut short: the process died mid-write */
+            l->malformed_line = lineno;
+            snprintf(l->malformed_why, sizeof l->malformed_why, "unterminated last line");
+            break;
+        }
+        record r;
+        const char *why = NULL;
+        if (len >= RECORD_MAX_LINE || record_parse(line, &r, &why) != 0) {
+            if (l->malformed_line == 0) {
+                l->malformed_line = lineno;
+                snprintf(l->malformed_why, sizeof l->malformed_why, "%s",
+                         why ? why : "line too long");
+            }
+            continue;
+        }
+        if (l->n == alloc) {
+            alloc = alloc ? 2 * alloc : 64;
+            l->rec = realloc(l->rec, (size_t)alloc * sizeof *l->rec);
+            if (!l->rec)
+                fatal("out of memory reading %s", path);
+        }
+        l->rec[l->n++] = r;
+    }
+    free(line);
+    fclose(f);
+}
+
+void free_records(record_list *l)
+{
+    for (int i = 0; i < l->n; i++)
+        record_free(&l->rec[i]);
+    free(l->rec);
+    memset(l, 0, sizeof *l);
+}
+
+const record *find_record(const record_list *l, const char *type, int from)
+{
+    for (int i = from; i < l->n; i++)
+        if (strcmp(l->rec[i].type, type) == 0)
+            return &l->rec[i];
+    return NULL;
+}

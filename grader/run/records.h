@@ -59,6 +59,20 @@ const char *record_get(const record *r, const char *key);
 /* Numeric value of `key` into *out; 0 on success, -1 if absent or not a number. */
 int record_get_num(const record *r, const char *key, double *out);
 
+/* All records of a results file. */
+typedef struct record_list {
+    record *rec;       /* parsed records in file order */
+    int n;             /* how many */
+    int malformed_line;/* 1-based line number of the first malformed line, 0 if none */
+    char malformed_why[128]; /* what was wrong with it */
+} record_list;
+
+/* Read and parse `path` (a missing file reads as an empty list). */
+void read_records(const char *path, record_list *l);
+void free_records(record_list *l);
+/* The first record of `type` at or after index `from`, or NULL. */
+const record *find_record(const record_list *l, const char *type, int from);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #endif
 #include "sandbox.h"
-#include "../../common/util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -210,6 +209,46 @@ static void apply_limits(const sandbox_policy *p, long tasks_before)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Namespaces: a fresh root                                                                    */
+
+/* Writes TEXT to the file at PATH (a /proc setting): 0, or -1. */
+static int write_setting(const char *path, const char *text)
+{
+    const int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    const ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Just after unshare(CLONE_NEWUSER): map this process's uid and gid to themselves inside the
+ * new user namespace (and deny setgroups, which an unprivileged map needs). 0, or -1. */
+static int map_own_ids(void)
+{
+    const uid_t uid = getuid();
+    const gid_t gid = getgid();
+    char map[64];
+    write_setting("/proc/self/setgroups", "deny");
+    snprintf(map, sizeof map, "%d %d 1", (int)uid, (int)uid);
+    if (write_setting("/proc/self/uid_map", map) != 0)
+        return -1;
+    snprintf(map, sizeof map, "%d %d 1", (int)gid, (int)gid);
+    return write_setting("/proc/self/gid_map", map);
+}
+
+/* Puts this process in a mount namespace of its own, every mount private to it (for an
+ * ordinary user, inside a user namespace that maps its uid and gid to themselves, which
+ * creating one needs). 0, or -1 with errno. */
+static int enter_own_mount_namespace(void)
+{
+    if (getuid() == 0) {
+        if (unshare(CLONE_NEWNS) != 0)
+            return -1;
+    } else if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0 || map_own_ids() != 0) {
+        return -1;
+    }
+    return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
 
 /* Remount `mp` read-only, keeping the flags a user namespace may not drop. */
 static int remount_readonly(const char *mp)

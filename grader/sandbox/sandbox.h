@@ -37,8 +37,8 @@
  *
  * In every kind: no controlling terminal (a session of its own), no capabilities, no new
  * privileges, and resource limits (CPU time, address space, file size, processes and threads,
- * open files). The caller's wall-clock limit and the seccomp filter of a worker
- * (worker_untrusted.c) complete it.
+ * open files). The caller's wall-clock limit and, in a worker, the seccomp filter it installs
+ * on itself before it loads any code (seccomp.h) complete it.
  *
  * A process that calls setsid() leaves its parent's process group, so a signal to the group
  * no longer reaches it: every such process here also sets PR_SET_PDEATHSIG(SIGKILL) and

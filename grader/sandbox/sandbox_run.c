@@ -265,27 +265,37 @@ static int says_out_of_memory(const char *text)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for (the policy's own inputs go straight to sandbox_compile_inputs). */
+typedef struct run_options {
+    sandbox_compile_inputs given; /* the compile policy's inputs (work and scratch set later) */
+    const char *student_tree;     /* --student TREE REL: the student's file, copied in */
+    const char *student_rel;
+    const char *copies[64][2];    /* --copy SRC DEST: trusted files copied in */
+    int n_copies;
+    const char *gets[16][2];      /* --get NAME DEST: what is copied out after a success */
+    int n_gets;
+    const char *envs[32];         /* --env NAME=VALUE */
+    int n_envs;
+    double wall;                  /* --wall: seconds before the command is stopped */
+    char **cmd;                   /* the command after -- */
+} run_options;
+
+/* Reads the command line into *o (and `work`); a wrong one ends the program with status 2. */
+static void parse_options(int argc, char **argv, run_options *o)
 {
-    sandbox_policy p;
-    sandbox_compile_inputs given = {.what = "compile",
-                                    .cpu_seconds = SANDBOX_COMPILE_CPU_SECONDS,
-                                    .tasks = SANDBOX_COMPILE_TASKS,
-                                    .mem_mib = SANDBOX_COMPILE_MEM_MIB,
-                                    .file_mib = SANDBOX_COMPILE_FILE_MIB};
-    const char *student_tree = NULL, *student_rel = NULL;
-    const char *copies[64][2], *gets[16][2], *envs[32];
-    int n_copies = 0, n_gets = 0, n_envs = 0;
-    double wall = 600;
-    if (argc == 2 && !strcmp(argv[1], "--probe")) {
-        printf("%s\n", sandbox_kind_name(sandbox_available()));
-        return 0;
-    }
+    memset(o, 0, sizeof *o);
+    o->given = (sandbox_compile_inputs){.what = "compile",
+                                        .cpu_seconds = SANDBOX_COMPILE_CPU_SECONDS,
+                                        .tasks = SANDBOX_COMPILE_TASKS,
+                                        .mem_mib = SANDBOX_COMPILE_MEM_MIB,
+                                        .file_mib = SANDBOX_COMPILE_FILE_MIB};
+    o->wall = 600;
+    sandbox_compile_inputs *given = &o->given;
     int i = 1;
     for (; i < argc && strcmp(argv[i], "--"); i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--no-proc")) {
-            given.no_proc = 1;
+            given->no_proc = 1;
             continue;
         }
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -293,35 +303,41 @@ int main(int argc, char **argv)
         if (!v)
             fail(2, "sandbox-run: %s needs a value", a);
         if (!strcmp(a, "--work")) work = v, i++;
-        else if (!strcmp(a, "--what")) given.what = v, i++;
-        else if (!strcmp(a, "--student") && v2) student_tree = v, student_rel = v2, i += 2;
-        else if (!strcmp(a, "--copy") && v2 && n_copies < 64) copies[n_copies][0] = v, copies[n_copies++][1] = v2, i += 2;
-        else if (!strcmp(a, "--get") && v2 && n_gets < 16) gets[n_gets][0] = v, gets[n_gets++][1] = v2, i += 2;
-        else if (!strcmp(a, "--visible") && given.n_shown < 16)
-            given.shown[given.n_shown++] = real_or_same(v), i++;
+        else if (!strcmp(a, "--what")) given->what = v, i++;
+        else if (!strcmp(a, "--student") && v2) o->student_tree = v, o->student_rel = v2, i += 2;
+        else if (!strcmp(a, "--copy") && v2 && o->n_copies < 64) o->copies[o->n_copies][0] = v, o->copies[o->n_copies++][1] = v2, i += 2;
+        else if (!strcmp(a, "--get") && v2 && o->n_gets < 16) o->gets[o->n_gets][0] = v, o->gets[o->n_gets++][1] = v2, i += 2;
+        else if (!strcmp(a, "--visible") && given->n_shown < 16)
+            given->shown[given->n_shown++] = real_or_same(v), i++;
         else if (!strcmp(a, "--writable")) {
-            if (given.n_writable < SANDBOX_MAX_PATHS)
-                given.writable[given.n_writable++] = real_or_same(v);
+            if (given->n_writable < SANDBOX_MAX_PATHS)
+                given->writable[given->n_writable++] = real_or_same(v);
             i++;
         }
         else if (!strcmp(a, "--hide")) {
-            if (given.n_hidden == SANDBOX_MAX_RESOLVED)
+            if (given->n_hidden == SANDBOX_MAX_RESOLVED)
                 fail(2, "sandbox-run: at most %d --hide folders", SANDBOX_MAX_RESOLVED);
-            given.hidden[given.n_hidden++] = v, i++;
+            given->hidden[given->n_hidden++] = v, i++;
         }
-        else if (!strcmp(a, "--env") && n_envs < 30) envs[n_envs++] = v, i++;
-        else if (!strcmp(a, "--wall")) wall = atof(v), i++;
-        else if (!strcmp(a, "--cpu")) given.cpu_seconds = atol(v), i++;
-        else if (!strcmp(a, "--mem")) given.mem_mib = atoll(v), i++;
-        else if (!strcmp(a, "--file-mib")) given.file_mib = atoll(v), i++;
-        else if (!strcmp(a, "--tasks")) given.tasks = atol(v), i++;
+        else if (!strcmp(a, "--env") && o->n_envs < 30) o->envs[o->n_envs++] = v, i++;
+        else if (!strcmp(a, "--wall")) o->wall = atof(v), i++;
+        else if (!strcmp(a, "--cpu")) given->cpu_seconds = atol(v), i++;
+        else if (!strcmp(a, "--mem")) given->mem_mib = atoll(v), i++;
+        else if (!strcmp(a, "--file-mib")) given->file_mib = atoll(v), i++;
+        else if (!strcmp(a, "--tasks")) given->tasks = atol(v), i++;
         else fail(2, "sandbox-run: unknown option %s", a);
     }
     if (!work || i + 1 >= argc)
         fail(2, "usage: sandbox-run --work DIR [options] -- COMMAND ARGS...");
-    char **cmd = argv + i + 1;
+    o->cmd = argv + i + 1;
+}
 
-    /* A fresh work folder, its scratch folder, and the inputs. */
+/* A fresh work folder (removed at exit), its scratch folder and the inputs copied in; the
+ * compile policy made from them into *p; run as root, the folder given to the sandbox's uid
+ * and what it is shown made readable to it. */
+static void prepare_work(run_options *o, sandbox_policy *p)
+{
+    static char scratch[8192];
     struct stat st;
     if (lstat(work, &st) == 0 && remove_tree(work) != 0)
         fail(2, "cannot empty %s: %s", work, strerror(errno));
@@ -333,24 +349,168 @@ int main(int argc, char **argv)
         fail(2, "cannot find %s", work);
     work = abs_work;
     atexit(remove_work);
-    char scratch[8192];
     snprintf(scratch, sizeof scratch, "%s/.tmp", work);
     if (mkdir(scratch, 0700) != 0)
         fail(2, "cannot make %s", scratch);
-    if (student_tree)
-        copy_student(student_tree, student_rel);
-    for (int c = 0; c < n_copies; c++)
-        copy_trusted(copies[c][0], copies[c][1]);
-    given.work = work;
-    given.scratch = scratch;
-    sandbox_compile_policy(&p, &given);
+    if (o->student_tree)
+        copy_student(o->student_tree, o->student_rel);
+    for (int c = 0; c < o->n_copies; c++)
+        copy_trusted(o->copies[c][0], o->copies[c][1]);
+    o->given.work = work;
+    o->given.scratch = scratch;
+    sandbox_compile_policy(p, &o->given);
     if (getuid() == 0) {
-        for (int v = 0; v < given.n_shown; v++)
-            nftw(given.shown[v], let_others_read, 16, FTW_PHYS);
-        p.uid = give_to = sandbox_uid();
+        for (int v = 0; v < o->given.n_shown; v++)
+            nftw(o->given.shown[v], let_others_read, 16, FTW_PHYS);
+        p->uid = give_to = sandbox_uid();
         if (nftw(work, chown_one, 16, FTW_PHYS) != 0)
             fail(2, "cannot give %s to the sandbox's user: %s", work, strerror(errno));
     }
+}
+
+/* Starts the command in the sandbox of `p` (the global `child`), its stdin /dev/null, its
+ * stdout and stderr to `out_fd`, with a minimal environment: PATH (the toolkit's bin first),
+ * HOME and TMPDIR in its private /tmp, LC_ALL=C, CUDA_HOME, and what --env gave. */
+static void start_command(const sandbox_policy *p, const run_options *o, int out_fd)
+{
+    fflush(NULL);
+    child = fork();
+    if (child < 0)
+        fail(2, "cannot start the compile: %s", strerror(errno));
+    if (child != 0)
+        return;
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    closefrom(3);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL), signal(SIGPIPE, SIG_DFL);
+    sandbox_enter(p);
+    static char env_store[8][4200];
+    char *envp[48];
+    int ne = 0;
+    const char *cuda = getenv("CUDA_HOME");
+    snprintf(env_store[0], sizeof env_store[0], "PATH=%s%s/usr/local/bin:/usr/bin:/bin",
+             cuda ? cuda : "", cuda ? "/bin:" : "");
+    snprintf(env_store[1], sizeof env_store[1], "HOME=%s", sandbox_tmp(p));
+    snprintf(env_store[2], sizeof env_store[2], "TMPDIR=%s", sandbox_tmp(p));
+    envp[ne++] = env_store[0], envp[ne++] = env_store[1], envp[ne++] = env_store[2];
+    envp[ne++] = (char *)"LC_ALL=C";
+    if (cuda) {
+        snprintf(env_store[3], sizeof env_store[3], "CUDA_HOME=%s", cuda);
+        envp[ne++] = env_store[3];
+    }
+    for (int e = 0; e < o->n_envs; e++)
+        envp[ne++] = (char *)o->envs[e];
+    envp[ne] = NULL;
+    execvpe(o->cmd[0], o->cmd, envp);
+    fprintf(stderr, "error: cannot run %s: %s\n", o->cmd[0], strerror(errno));
+    _exit(127);
+}
+
+/* Relays the command's output from `fd` into seen[] (OUTPUT_CAP bytes kept, the rest counted
+ * in *dropped) until it closes, a stop signal comes, or `wall` seconds have passed (then the
+ * command is killed and 1 is returned). */
+static int relay_output(int fd, double wall, char *seen, size_t *kept, long long *dropped)
+{
+    const double start = (double)time(NULL);
+    *kept = 0;
+    *dropped = 0;
+    for (;;) {
+        struct pollfd pf = {fd, POLLIN, 0};
+        const double left = wall - ((double)time(NULL) - start);
+        if (left <= 0) {
+            kill(-child, SIGKILL);
+            kill(child, SIGKILL);
+            return 1;
+        }
+        const int r = poll(&pf, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR) {
+            if (stop_sig)
+                return 0;
+            continue;
+        }
+        if (r <= 0)
+            continue;
+        char buf[4096];
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        const size_t take = *kept + (size_t)n > OUTPUT_CAP ? OUTPUT_CAP - *kept : (size_t)n;
+        memcpy(seen + *kept, buf, take);
+        *kept += take;
+        *dropped += n - (ssize_t)take;
+    }
+}
+
+/* How the command ended, said as the limit or fault that ended it: returns only when it
+ * exited 0; otherwise ends the program (1: the student's file, 2: the machine's). `seen` is
+ * its output (an out-of-memory compiler says so there). */
+static void judge_end(const sandbox_policy *p, const run_options *o, sandbox_kind kind,
+                      int status, int timed_out, const char *seen)
+{
+    const char *what = p->what;
+    if (timed_out)
+        fail(1, "the %s ran longer than %.0f s and was stopped (an #include of a device or a pipe that "
+                "never ends, such as /dev/tty, or code that takes the compiler that long?)", what, o->wall);
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        if (sig == SIGXCPU)
+            fail(1, "the %s used more than %ld s of CPU time and was stopped (templates or constant "
+                    "expressions that never finish?)", what, p->cpu_seconds);
+        if (sig == SIGXFSZ)
+            fail(1, "the %s wrote a file larger than %lld MiB and was stopped (a huge table or "
+                    "an #include/.incbin of something that large?)", what, o->given.file_mib);
+        if (sig == SIGKILL)
+            fail(1, "the %s was killed (the machine ran out of memory?)", what);
+        fail(1, "the %s crashed (%s)", what, strsignal(sig));
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
+        fail(2, "the %s could not be isolated here (%s): this is the grader's or the machine's "
+                "problem, not your code's; run make doctor", what, sandbox_kind_name(kind));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (says_out_of_memory(seen))
+            fail(1, "the %s ran out of its %lld MiB of memory (an #include of a device file such "
+                    "as /dev/zero, or a table too large to compile?)", what, o->given.mem_mib);
+        exit(1);
+    }
+}
+
+/* Copies each --get file out of the work folder: a regular file only (no link followed), at
+ * most the policy's file size, written beside its destination and renamed into place. */
+static void get_results(const run_options *o, const char *what)
+{
+    for (int g = 0; g < o->n_gets; g++) {
+        char from[8192], tmp[8192];
+        struct stat st;
+        snprintf(from, sizeof from, "%s/%s", work, o->gets[g][0]);
+        const int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
+            fail(1, "the %s made no regular file %s", what, o->gets[g][0]);
+        snprintf(tmp, sizeof tmp, "%s.tmp%d", o->gets[g][1], (int)getpid());
+        if (copy_fd(in, tmp, o->given.file_mib << 20) != 0 || rename(tmp, o->gets[g][1]) != 0) {
+            unlink(tmp);
+            fail(1, "%s is larger than %lld MiB", o->gets[g][0], o->given.file_mib);
+        }
+        close(in);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && !strcmp(argv[1], "--probe")) {
+        printf("%s\n", sandbox_kind_name(sandbox_available()));
+        return 0;
+    }
+    static run_options o;
+    parse_options(argc, argv, &o);
+    sandbox_policy p;
+    prepare_work(&o, &p);
 
     int out[2];
     if (pipe2(out, O_CLOEXEC) != 0)
@@ -362,77 +522,13 @@ int main(int argc, char **argv)
     sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     const sandbox_kind kind = sandbox_available();
-    fflush(NULL);
-    child = fork();
-    if (child < 0)
-        fail(2, "cannot start the compile: %s", strerror(errno));
-    if (child == 0) {
-        const int null_fd = open("/dev/null", O_RDONLY);
-        dup2(null_fd, 0);
-        dup2(out[1], 1);
-        dup2(out[1], 2);
-        closefrom(3);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        signal(SIGINT, SIG_DFL), signal(SIGTERM, SIG_DFL), signal(SIGHUP, SIG_DFL), signal(SIGPIPE, SIG_DFL);
-        sandbox_enter(&p);
-        static char env_store[8][4200];
-        char *envp[48];
-        int ne = 0;
-        const char *cuda = getenv("CUDA_HOME");
-        snprintf(env_store[0], sizeof env_store[0], "PATH=%s%s/usr/local/bin:/usr/bin:/bin",
-                 cuda ? cuda : "", cuda ? "/bin:" : "");
-        snprintf(env_store[1], sizeof env_store[1], "HOME=%s", sandbox_tmp(&p));
-        snprintf(env_store[2], sizeof env_store[2], "TMPDIR=%s", sandbox_tmp(&p));
-        envp[ne++] = env_store[0], envp[ne++] = env_store[1], envp[ne++] = env_store[2];
-        envp[ne++] = (char *)"LC_ALL=C";
-        if (cuda) {
-            snprintf(env_store[3], sizeof env_store[3], "CUDA_HOME=%s", cuda);
-            envp[ne++] = env_store[3];
-        }
-        for (int e = 0; e < n_envs; e++)
-            envp[ne++] = (char *)envs[e];
-        envp[ne] = NULL;
-        execvpe(cmd[0], cmd, envp);
-        fprintf(stderr, "error: cannot run %s: %s\n", cmd[0], strerror(errno));
-        _exit(127);
-    }
+    start_command(&p, &o, out[1]);
     close(out[1]);
     /* Relay the output, made safe and capped, and watch the clock. */
-    const double start = (double)time(NULL);
     static char seen[OUTPUT_CAP + 1];
-    size_t kept = 0;
-    long long dropped = 0;
-    int timed_out = 0;
-    for (;;) {
-        struct pollfd pf = {out[0], POLLIN, 0};
-        const double left = wall - ((double)time(NULL) - start);
-        if (left <= 0) {
-            timed_out = 1;
-            kill(-child, SIGKILL);
-            kill(child, SIGKILL);
-            break;
-        }
-        const int r = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR) {
-            if (stop_sig)
-                break;
-            continue;
-        }
-        if (r <= 0)
-            continue;
-        char buf[4096];
-        const ssize_t n = read(out[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        const size_t take = kept + (size_t)n > OUTPUT_CAP ? OUTPUT_CAP - kept : (size_t)n;
-        memcpy(seen + kept, buf, take);
-        kept += take;
-        dropped += n - (ssize_t)take;
-    }
+    size_t kept;
+    long long dropped;
+    const int timed_out = relay_output(out[0], o.wall, seen, &kept, &dropped);
     seen[kept] = 0;
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
@@ -446,43 +542,7 @@ int main(int argc, char **argv)
     text_put_n(stderr, seen, kept, TEXT_KEEP_NEWLINES); /* the compiler quotes the student */
     if (dropped)
         fprintf(stderr, "\n[%lld more bytes of the compiler's output were not kept]\n", dropped);
-    const char *what = p.what;
-    if (timed_out)
-        fail(1, "the %s ran longer than %.0f s and was stopped (an #include of a device or a pipe that "
-                "never ends, such as /dev/tty, or code that takes the compiler that long?)", what, wall);
-    if (WIFSIGNALED(status)) {
-        const int sig = WTERMSIG(status);
-        if (sig == SIGXCPU)
-            fail(1, "the %s used more than %ld s of CPU time and was stopped (templates or constant "
-                    "expressions that never finish?)", what, p.cpu_seconds);
-        if (sig == SIGXFSZ)
-            fail(1, "the %s wrote a file larger than %lld MiB and was stopped (a huge table or "
-                    "an #include/.incbin of something that large?)", what, given.file_mib);
-        if (sig == SIGKILL)
-            fail(1, "the %s was killed (the machine ran out of memory?)", what);
-        fail(1, "the %s crashed (%s)", what, strsignal(sig));
-    }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 121)
-        fail(2, "the %s could not be isolated here (%s): this is the grader's or the machine's "
-                "problem, not your code's; run make doctor", what, sandbox_kind_name(kind));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (says_out_of_memory(seen))
-            fail(1, "the %s ran out of its %lld MiB of memory (an #include of a device file such "
-                    "as /dev/zero, or a table too large to compile?)", what, given.mem_mib);
-        return 1;
-    }
-    for (int g = 0; g < n_gets; g++) {
-        char from[8192], tmp[8192];
-        snprintf(from, sizeof from, "%s/%s", work, gets[g][0]);
-        const int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode))
-            fail(1, "the %s made no regular file %s", what, gets[g][0]);
-        snprintf(tmp, sizeof tmp, "%s.tmp%d", gets[g][1], (int)getpid());
-        if (copy_fd(in, tmp, given.file_mib << 20) != 0 || rename(tmp, gets[g][1]) != 0) {
-            unlink(tmp);
-            fail(1, "%s is larger than %lld MiB", gets[g][0], given.file_mib);
-        }
-        close(in);
-    }
+    judge_end(&p, &o, kind, status, timed_out, seen);
+    get_results(&o, p.what);
     return 0;
 }

@@ -17,7 +17,9 @@ line counts them, and the exit status is 1 when any failed.
   folded answers (<details><summary>Answer</summary>).
 - GPU facts: a GPU of common/gpu_profiles.c named with a count of SMs or of copy engines in
   a lesson has that count in the table; the primer's occupancy table matches the profiles.
-- Links: every relative link of a lesson (and of README.md) names a file of the checkout; in
+- Links: every relative link of a lesson (and of README.md and the grader's READMEs) names a
+  file of the checkout, and a link to a heading (file.md#heading) names a heading of that
+  file (GitHub's anchor of it); in
   the student kit (make dist: grader/dist/make-dist.sh ships Makefile, README.md, labs,
   grader, common, tests and slides), every link names a file the kit ships, except the
   reference solutions and ladder rungs under solutions/, which the kit's solutions/README.md
@@ -246,7 +248,25 @@ if "lessons' links to them open in the full workbook" not in script:
     fail("grader/dist/make-dist.sh", "no longer writes the kit's solutions/README.md sentence that the lessons' "
          "links to solutions/ open in the full workbook")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-for path in lesson_files() + ["README.md"]:
+
+
+def anchors(path):
+    """GitHub's anchors of a Markdown file's headings: lower case, spaces to dashes, and
+    every character but letters, digits, '-' and '_' dropped."""
+    out = set()
+    fence = False
+    for line in lines_of(path):
+        if line.startswith("```"):
+            fence = not fence
+        m = re.match(r"#{1,6} +(.*?) *#* *$", line)
+        if m and not fence:
+            text = re.sub(r"[`*_]|\]\([^)]*\)|\[", "", m.group(1))
+            out.add(re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-"))
+    return out
+
+
+readmes = ["README.md"] + sorted(glob.glob("grader/README.md") + glob.glob("grader/*/README.md"))
+for path in lesson_files() + readmes:
     base = os.path.dirname(path)
     for i, line in enumerate(lines_of(path), 1):
         for m in LINK.finditer(line):
@@ -266,6 +286,9 @@ for path in lesson_files() + ["README.md"]:
                 continue
             if not os.path.exists(rel):
                 fail("%s:%d" % (path, i), "links to %s, which does not exist" % target)
+            elif "#" in m.group(1) and rel.endswith(".md") and os.path.isfile(rel) and \
+                    m.group(1).split("#", 1)[1] not in anchors(rel):
+                fail("%s:%d" % (path, i), "links to %s, whose heading is not in %s" % (m.group(1), rel))
             elif os.path.isfile(rel) and rel not in shipped and not in_kit:
                 fail("%s:%d" % (path, i), "links to %s, which the student kit does not ship (grader/dist/make-dist.sh "
                      "ships %s)" % (target, " ".join(tops)))
@@ -295,5 +318,5 @@ if os.path.exists("labs/PRIMER.md"):
 for f in failures:
     print(f)
 print("lessons: %s checked in %d files, %d wrong" % (
-    ", ".join("%d %s" % (v, k) for k, v in checked.items()), len(lesson_files()), len(failures)))
+    ", ".join("%d %s" % (v, k) for k, v in checked.items()), len(lesson_files() + readmes), len(failures)))
 sys.exit(1 if failures else 0)

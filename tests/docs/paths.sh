@@ -2,8 +2,9 @@
 # paths.sh - every path of the checkout that the README and the grader's and common's headers
 # name exists: a file renamed or removed leaves no reader looking for it.
 #
-#   tests/docs/paths.sh [FILE ...]     (default: README.md, grader/*.h, common/*.h, the labs'
-#                                       contract headers); run from the repository root
+#   tests/docs/paths.sh [FILE ...]     (default: README.md, the grader's READMEs and headers,
+#                                       common/*.h, the labs' contract headers); run from the
+#                                       repository root
 #
 # A path is a word starting with grader/, common/, labs/, solutions/, tests/ or slides/. A
 # pattern must match at least one path: <name> and `name` (as in NN-name/name.cu) stand for
@@ -14,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(README.md grader/*.h common/*.h grader/labs/*/*.h)
+[ ${#files[@]} -gt 0 ] || files=(README.md grader/README.md grader/*/README.md grader/*.h grader/*/*.h common/*.h grader/labs/*/*.h)
 checked=0 missing=0
 while IFS=: read -r file line path; do
     case $path in

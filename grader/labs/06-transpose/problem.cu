@@ -119,7 +119,7 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     size[0] = rng_range(r, 1, 1200);
     size[1] = rng_range(r, 1, 1200);
     switch (rng_range(r, 0, 3)) {
-    case 0: /* both multiples of 4, not of 64: the paths that use 16-byte accesses */
+    case 0: /* both multiples of 4 (of 64 too, one draw in 16): the paths that use 16-byte accesses */
         size[0] = 4 * rng_range(r, 1, 300);
         size[1] = 4 * rng_range(r, 1, 300);
         break;

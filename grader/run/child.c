@@ -1,0 +1,73 @@
+/* child.c - TRUSTED: one child process under a time limit (see child.h). */
+#include "child.h"
+#include "stop.h"
+#include "../../common/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    const double start = wall_seconds();
+    fflush(stdout);
+    fflush(stderr);
+    /* Its own group, so that a timeout or a stop kills everything it started; and it dies
+     * with this process (a build's flock with it: the lock cannot outlive the run). */
+    const pid_t pid = stop_fork(SIGKILL);
+    if (pid < 0) {
+        o->status = 127;
+        return -1;
+    }
+    if (pid == 0) {
+        const int in = open("/dev/null", O_RDONLY);
+        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+        if (in >= 0)
+            dup2(in, 0);
+        if (log >= 0) {
+            dup2(log, 1);
+            dup2(log, 2);
+        }
+        execv(argv[0], argv);
+        fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    for (;;) {
+        const pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR) {
+            stop_forget(pid);
+            o->status = 127;
+            return -1;
+        }
+        if (wall_seconds() - start > timeout_s) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            o->timed_out = 1;
+            break;
+        }
+        const struct timespec nap = {0, 5 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    kill(-pid, SIGKILL); /* anything it left running in its group */
+    stop_forget(pid);
+    o->seconds = wall_seconds() - start;
+    if (!o->timed_out) {
+        if (WIFEXITED(status)) {
+            o->exited = 1;
+            o->status = WEXITSTATUS(status);
+        } else if (WIFSIGNALED(status)) {
+            o->signal = WTERMSIG(status);
+        }
+    }
+    return (o->exited && o->status == 127) ? -1 : 0;
+}
+

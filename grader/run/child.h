@@ -1,0 +1,33 @@
+/* child.h - TRUSTED: one child process of the driver (a lab's harness), under a time limit.
+ *
+ * How it ended is a raw fact the verdicts read (grader/decide/verdict.h, decide_process). */
+#ifndef GRADER_RUN_CHILD_H
+#define GRADER_RUN_CHILD_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a child process ended. */
+typedef struct child_outcome {
+    int exited;       /* 1 if it called exit (status is valid) */
+    int status;       /* its exit status, if exited */
+    int signal;       /* the signal that killed it, if !exited and !timed_out */
+    int timed_out;    /* 1 if the driver killed it at the time limit */
+    double seconds;   /* wall time from start to end */
+    int isolated;     /* 1 when the driver knows the process held no student code: the lab's
+                         harness said, before any student code could be in it, that student
+                         code runs in sandboxed workers (and the driver asked for that), or it
+                         ended before saying anything. Its exit status and its own error
+                         records are then the grader's. Never taken from a record. */
+} child_outcome;
+
+/* Run argv[0] with argv in its own process group, stdout and stderr appended to log_path,
+ * stdin from /dev/null; kill the whole group after timeout_s. Returns 0, or -1 if it could
+ * not be started (o->status is then 127). */
+int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

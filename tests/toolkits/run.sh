@@ -61,7 +61,7 @@ for v in "${versions[@]}"; do
         # Every CUDA header the grader's GPU sources read must be this toolkit's: a machine
         # that also has another toolkit's headers on the compiler's default path (here CUDA
         # 13's, linked into /usr/local/include) would otherwise hide one this toolkit lacks.
-        foreign=$(for f in common/*.cu grader/*.cu grader/labs/*/problem.cu; do
+        foreign=$(for f in common/*.cu grader/*/*.cu grader/labs/*/problem.cu; do
                       "$home/bin/nvcc" -ccbin "$host" -std=c++17 -M -Icommon -Igrader -I"$out/gen" \
                           $(printf -- '-I%s ' grader/labs/*/) "$f" 2>/dev/null ||
                           echo "/(the-dependencies-of-$f-could-not-be-listed)"

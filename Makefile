@@ -241,8 +241,11 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard grader/labs/*)
 	   echo '};'; \
 	   echo 'const int n_all_labs = sizeof all_labs / sizeof all_labs[0];'; } > $@
 
+# The driver's report (grader/report/): the terminal table and results.json
+REPORT_OBJS := $(BUILD)/host/grader/report/terminal.o $(BUILD)/host/grader/report/results_json.o \
+               $(BUILD)/host/grader/report/shown.o
 $(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
-          $(BUILD)/host/common/json_read.o
+          $(REPORT_OBJS) $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c

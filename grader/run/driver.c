@@ -16,7 +16,8 @@
  * tamper-proof, the sandbox and the GPU it names come from what this program asked for and
  * from each harness's greeting, its first two lines, sent before any student code can be in
  * its process (decide/verdict.h), never from a check's records. Prints one line per
- * check and `Score: N/M`; writes everything needed to regrade to the JSON file. Exit: 0 full
+ * check and `Score: N/M` (report/terminal.h); writes everything needed to regrade to the JSON
+ * file (report/results_json.h). Exit: 0 full
  * marks, 1 a point was lost, 2 a check could not run (and none failed).
  *
  * With --where-budget (make grade), a speed check short of its mark (or one the emulator could
@@ -36,6 +37,10 @@
 #include "../decide/score.h"
 #include "../plan/speed_plan.h"
 #include "stop.h"
+#include "../report/report.h"
+#include "../report/results_json.h"
+#include "../report/shown.h"
+#include "../report/terminal.h"
 #include "../../common/json.h"
 #include "../../common/json_read.h"
 #include "../../common/text.h"
@@ -93,218 +98,11 @@ typedef struct options {
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
-/* Terminal output                                                                             */
-
-static int use_colour;
-
-static const char *colour(verdict v)
-{
-    if (!use_colour)
-        return "";
-    switch (v) {
-    case VERDICT_OK: return "\033[32m";
-    case VERDICT_FAIL: return "\033[31m";
-    default: return "\033[33m";
-    }
-}
-
-static const char *verdict_word(verdict v)
-{
-    static const char *const words[] = {"OK", "FAIL", "SKIP", "ERROR"};
-    return words[v];
-}
-
-static void print_line(const char *name, verdict v, double seconds, const char *message)
-{
-    /* dots to column 55; a longer name (an emulated size with the GPU's) is shown whole */
-    char dotted[300];
-    text_visible(dotted, sizeof dotted - 8, name, 0); /* a hidden check's size, as reported */
-    strcat(dotted, " ");
-    const size_t from = strlen(dotted), to = from + 3 > 55 ? from + 3 : 55;
-    for (size_t i = from; i < to; i++)
-        dotted[i] = '.';
-    dotted[to] = 0;
-    printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
-           use_colour ? "\033[0m" : "", seconds);
-    text_put(stdout, message, 0);
-    putchar('\n');
-}
-
-/* Paths as the student knows them. A batch grades a copy of the submission in a folder of
- * the grader's, and writes its logs into another: --paths submission registers both here, and
- * every line shown (and every message results.json keeps) names the student's file as their
- * submission lays it out (01-coalescing/coalescing.cu) and a log by its own name, the one it
- * has beside the student's report. Whatever the mode, a place in the grader's own sources
- * (an allocation "made at grader/run/worker_loop_untrusted.cu:155") is said as the grader's. */
-#define MAX_SHOWN 4
-static char shown_from[MAX_SHOWN][PATH_MAX + 1]; /* prefixes cut out, each ending in '/' */
-static int n_shown;
-
-static void shown_add(const char *dir)
-{
-    char real[PATH_MAX];
-    for (int pass = 0; pass < 2 && n_shown < MAX_SHOWN; pass++) {
-        const char *d = pass == 0 ? dir : realpath(dir, real);
-        if (!d || !d[0] || strlen(d) + 2 > sizeof shown_from[0])
-            continue;
-        snprintf(shown_from[n_shown], sizeof shown_from[0], "%s%s", d,
-                 d[strlen(d) - 1] == '/' ? "" : "/");
-        if (n_shown == 0 || strcmp(shown_from[n_shown], shown_from[n_shown - 1]))
-            n_shown++;
-    }
-}
-
-static void shown_init(const options *o)
-{
-    if (!o->paths_submission)
-        return;
-    shown_add(o->student);
-    shown_add(o->logs);
-}
-
-/* `text` with the registered folders cut out and the grader's own source places named as
- * such, into out (cut to len). Returns out. */
-static const char *shown_text(const char *text, char *out, size_t len)
-{
-    static const char grader_place[] = "made at grader/", ipc[] = "cudaIpcOpenMemHandle allocation";
-    size_t n = 0;
-    if (!len)
-        return out;
-    for (const char *p = text ? text : ""; *p && n + 1 < len;) {
-        int cut = 0;
-        for (int i = 0; i < n_shown && !cut; i++) {
-            const size_t l = strlen(shown_from[i]);
-            if (!strncmp(p, shown_from[i], l))
-                p += l, cut = 1;
-        }
-        if (cut)
-            continue;
-        if (!strncmp(p, ipc, sizeof ipc - 1)) { /* how the worker maps the grader's buffers */
-            n += (size_t)snprintf(out + n, len - n, "buffer the grader passed to your code");
-            if (n >= len)
-                n = len - 1;
-            p += sizeof ipc - 1;
-            continue;
-        }
-        if (!strncmp(p, grader_place, sizeof grader_place - 1)) {
-            /* "made at grader/FILE:LINE": the grader's buffer, not a line of the student's */
-            n += (size_t)snprintf(out + n, len - n, "made by the grader");
-            if (n >= len)
-                n = len - 1;
-            p += sizeof grader_place - 1;
-            p += strcspn(p, ") ,;");
-            continue;
-        }
-        out[n++] = *p++;
-    }
-    out[n] = 0;
-    return out;
-}
-
-/* json_string of a student-facing message: shown_text's form. */
-static void json_shown(json_writer *w, const char *key, const char *text)
-{
-    static char buf[8192];
-    json_string(w, key, shown_text(text, buf, sizeof buf));
-}
-
-/* text_put of shown_text's form of text. */
-static void put_shown(FILE *f, const char *text)
-{
-    static char buf[8192];
-    text_put(f, shown_text(text, buf, sizeof buf), 0);
-}
-
-static void print_indented(const char *label, const char *text)
-{
-    if (text && *text) {
-        printf("      %s", label);
-        put_shown(stdout, text);
-        putchar('\n');
-    }
-}
-
-/* One line of a log (the student's output, the compiler's diagnostics of the student's file)
- * under a "| " margin, its control characters shown as escapes (common/text.h): nothing in it
- * can start a line of its own or move the cursor. */
-static void print_log_line(const char *line)
-{
-    size_t n = strlen(line);
-    if (n > 0 && line[n - 1] == '\n')
-        n--;
-    fputs("      | ", stdout);
-    char *copy = strndup(line, n);
-    put_shown(stdout, copy ? copy : "");
-    free(copy);
-    putchar('\n');
-}
-
-/* Print the last `lines` lines of a log file before its line `upto` (-1: to its end),
- * indented: what the student's code printed. */
-static void print_log_tail_upto(const char *path, int lines, long upto)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    char *all[64] = {0};
-    char buf[512];
-    int n = 0;
-    while ((upto < 0 || n < upto) && fgets(buf, sizeof buf, f)) {
-        free(all[n % 64]);
-        all[n % 64] = strdup(buf);
-        n++;
-    }
-    fclose(f);
-    const int first = n > lines ? n - lines : 0;
-    if (n > 0) {
-        printf("      output (");
-        put_shown(stdout, path);
-        printf("):\n");
-    }
-    for (int i = first; i < n; i++)
-        print_log_line(all[i % 64]);
-    for (int i = 0; i < 64; i++)
-        free(all[i]);
-}
-
-static void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lines, -1); }
-
-/* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
- * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
- * "runtime error" line), or -1 if the log holds none. */
-static long fault_line(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char buf[512];
-    long n = 0, banner = -1, at = -1;
-    while (at < 0 && fgets(buf, sizeof buf, f)) {
-        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
-            at = banner == n - 1 && banner >= 0 ? banner : n;
-        else if (!strncmp(buf, "=================", 17))
-            banner = n;
-        n++;
-    }
-    fclose(f);
-    return at;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* Building a lab                                                                              */
 
-/* What the build (grader/build/grade.mk, make before this program) left for a lab:
- * its status word, and its build log, moved into the report folder as <lab>.build.log. */
-typedef enum lab_build {
-    LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
-    LAB_STUDENT_FAILED, /* "student": the student's file did not compile or was rejected */
-    LAB_REFUSED,        /* "refused": the CPU emulator cannot run a feature of the student's
-                           (valid CUDA) file; graded "could not run" under emulation alone */
-    LAB_GRADER_FAILED,  /* "grader": the lab's own pieces did not build, not the student's doing */
-    LAB_STEPS_FAILED,   /* "steps": (bench) a ladder rung did not build */
-    LAB_NOT_BUILT       /* no status: the build step did not reach this lab */
-} lab_build;
-
+/* What the build left for a lab (lab_build, ../report/report.h); its build log moved into the
+ * report folder as <lab>.build.log, and under a GPU, the emulator's build log for the WHERE
+ * line as <lab>.where.log. */
 static lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len)
 {
     log_path[0] = 0;
@@ -353,107 +151,6 @@ static void remove_built_dir(const options *o)
         closedir(d);
     }
     rmdir(o->built);
-}
-
-/* The build's errors, under a heading that says whose text follows: the compiler's
- * diagnostics quote the student's file, so every line of them is under the log's margin. */
-static void print_build_errors(const char *log_path)
-{
-    FILE *f = fopen(log_path, "r");
-    if (!f)
-        return;
-    char buf[1024];
-    int shown = 0;
-    while (fgets(buf, sizeof buf, f) && shown < 20)
-        /* (make's own "make[1]: *** [Makefile:N: build/...] Error 1" names the grader's build,
-         * not the student's line: the compiler's line above it does) */
-        if ((strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) &&
-            strncmp(buf, "make: ", 6) && strncmp(buf, "make[", 5)) {
-            if (!shown) {
-                printf("      the build's errors (");
-                put_shown(stdout, log_path);
-                printf("):\n");
-            }
-            print_log_line(buf);
-            shown++;
-        }
-    fclose(f);
-    if (!shown)
-        print_log_tail(log_path, 15);
-    printf("      full build log: ");
-    put_shown(stdout, log_path);
-    putchar('\n');
-}
-
-/* A sanitizer's report in a check's log (AddressSanitizer, UndefinedBehaviorSanitizer: the
- * emulator's build has them), said at the student's line: the report's first line, its frames
- * in the student's file (file:line and function; the grader's and the emulator's frames, which
- * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
- * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
- * report stays in the log, which is named. */
-static int print_fault(const char *log_path, const lab_info *lab)
-{
-    FILE *f = fopen(log_path, "r");
-    if (!f)
-        return 0;
-    char rel[256], file[256];
-    lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
-    snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
-    char buf[2048];
-    int in_report = 0, shown = 0, frames = 0;
-    while (fgets(buf, sizeof buf, f) && shown < 12) {
-        buf[strcspn(buf, "\n")] = 0;
-        const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
-        const char *ub = strstr(buf, ": runtime error: ");
-        if (what || ub) {
-            if (!in_report)
-                printf("      your code's fault (the whole report: "), put_shown(stdout, log_path),
-                    printf("):\n");
-            in_report = 1;
-            if (what) { /* "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address ..." */
-                char line[200];
-                what += strlen("ERROR: AddressSanitizer: ");
-                snprintf(line, sizeof line, "AddressSanitizer: %.*s", (int)strcspn(what, " "), what);
-                print_log_line(line);
-            } else {
-                print_log_line(buf); /* "FILE:LINE:COL: runtime error: ...": the place first */
-            }
-            shown++;
-            continue;
-        }
-        if (!in_report)
-            continue;
-        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13)) {
-            print_log_line(buf);
-            shown++;
-        } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
-            const char *at = strstr(buf, " in ");
-            const char *mine = strstr(buf, rel);
-            if (!mine) {
-                const char *b = strstr(buf, file);
-                mine = b && (b == buf || b[-1] == ' ' || b[-1] == '/') && b[strlen(file)] == ':' ? b : NULL;
-            }
-            if (at && mine && frames < 3) {
-                char line[600];
-                /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
-                const char *place = mine;
-                while (place > buf && place[-1] != ' ')
-                    place--;
-                const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
-                snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
-                print_log_line(line);
-                frames++, shown++;
-            }
-        } else if (!strncmp(buf, "cuda-emu: ", 10)) {
-            print_log_line(buf);
-            shown++;
-        }
-    }
-    fclose(f);
-    if (in_report && !frames)
-        printf("      (no frame of the report is in your file %s: the fault is in a call your "
-               "code made; the report lists every frame)\n", file);
-    return in_report;
 }
 
 /* The emulator's refusal in a build log: the feature and its place from emu-nvcc's line
@@ -664,16 +361,6 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
 /* ------------------------------------------------------------------------------------------ */
 /* Grading                                                                                     */
 
-typedef struct totals {
-    int earned, possible; /* points */
-    int failed;           /* checks that lost points */
-    int not_run;          /* checks skipped or in error */
-    int tamper_proof;     /* 1 while every harness so far greeted isolated (and isolation was
-                             asked for); once 0, nothing later raises it */
-    char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
-    char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
-} totals;
-
 /* The run's label from a harness's greeting (greeting_take): a greeting can lower it, and
  * only one from before any student code was in its process is ever read. */
 static void label_run(const greeting *g, totals *t)
@@ -683,115 +370,6 @@ static void label_run(const greeting *g, totals *t)
     t->tamper_proof = g->isolated;
     snprintf(t->isolation, sizeof t->isolation, "%s", g->detail);
     snprintf(t->sandbox, sizeof t->sandbox, "%s", g->sandbox);
-}
-
-static void json_samples(json_writer *w, const record_list *l, const char *type, const char *key,
-                         const char *name)
-{
-    json_array_begin(w, name);
-    for (int i = 0; i < l->n; i++) {
-        double v;
-        if (!strcmp(l->rec[i].type, type) && !record_get_num(&l->rec[i], key, &v))
-            json_number(w, NULL, v);
-    }
-    json_array_end(w);
-}
-
-/* The same for the records of `type` of one `phase` (records without a phase are phase 1). */
-static void json_phase_samples(json_writer *w, const record_list *l, const char *type, int phase,
-                               const char *key, const char *name)
-{
-    json_array_begin(w, name);
-    for (int i = 0; i < l->n; i++) {
-        double v, p = 1;
-        if (strcmp(l->rec[i].type, type) || record_get_num(&l->rec[i], key, &v))
-            continue;
-        record_get_num(&l->rec[i], "phase", &p);
-        if ((int)p == phase)
-            json_number(w, NULL, v);
-    }
-    json_array_end(w);
-}
-
-static void json_speed(json_writer *w, const speed_figures *f, double threshold,
-                       const record_list *l)
-{
-    json_object_begin(w, "speed");
-    json_number(w, "ratio_median", f->ratio);
-    json_number(w, "ratio_ci95_lo", f->ci_lo);
-    json_number(w, "ratio_ci95_hi", f->ci_hi);
-    json_number(w, "threshold", threshold);
-    json_bool(w, "close_call", f->close_call);
-    json_int(w, "rounds", f->rounds);
-    json_int(w, "calls_per_unit", f->calls);
-    json_number(w, "student_ms_median", f->stu_ms);
-    json_number(w, "reference_ms_median", f->ref_ms);
-    json_number(w, "null_call_ms_median", f->null_ms);
-    json_number(w, "reference_alone_ms_median", f->ref_alone_ms);
-    json_number(w, "rate", f->rate);
-    json_string(w, "unit", f->unit);
-    json_string(w, "ceiling", f->ceiling);
-    json_number(w, "ceiling_rate", f->ceiling_rate);
-    /* Where the check's time went, stage by stage (make bench-grading; no verdict reads it) */
-    const record *sp = find_record(l, "speed", 0);
-    if (sp) {
-        static const char *const stages[] = {"setup_s", "phase_s", "alone_s", "again_s",
-                                             "ceiling_s", "seconds"};
-        json_object_begin(w, "stages");
-        for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
-            double v;
-            if (record_get_num(sp, stages[i], &v) == 0)
-                json_number(w, !strcmp(stages[i], "seconds") ? "interleaved_s" : stages[i], v);
-        }
-        const char *stop = record_get(sp, "stop");
-        if (stop)
-            json_string(w, "stop", stop);
-        json_object_end(w);
-    }
-    json_samples(w, l, "sample", "stu_ms", "student_unit_ms");
-    json_samples(w, l, "sample", "ref_ms", "reference_unit_ms");
-    json_samples(w, l, "sample", "null_ms", "null_call_ms");
-    json_phase_samples(w, l, "alone", 1, "ref_ms", "reference_alone_unit_ms");
-    json_phase_samples(w, l, "alone", 1, "null_ms", "null_call_alone_ms");
-    /* Whether the reference was slowed beside the student, and what the idle probes saw */
-    json_number(w, "slowdown_bound", f->slowdown_bound);
-    json_array_begin(w, "reference_slowdowns");
-    for (int i = 0; i < f->n_slowdowns; i++)
-        json_number(w, NULL, f->slowdowns[i]);
-    json_array_end(w);
-    json_int(w, "left_running_units", f->left_units);
-    json_int(w, "left_running_units_counted", f->left_counted);
-    json_int(w, "left_running_reference_units", f->left_ref_units);
-    json_int(w, "left_running_reference_units_counted", f->left_ref_counted);
-    json_number(w, "left_running_max_ms", f->left_max_ms);
-    json_samples(w, l, "sample", "stu_left_ms", "student_left_running_ms");
-    json_samples(w, l, "sample", "ref_left_ms", "reference_left_running_ms");
-    if (f->n_slowdowns == 3) { /* measured again, beside and alone */
-        json_object_begin(w, "measured_again");
-        json_phase_samples(w, l, "beside", 2, "stu_ms", "student_unit_ms");
-        json_phase_samples(w, l, "beside", 2, "ref_ms", "reference_unit_ms");
-        json_phase_samples(w, l, "beside", 2, "null_ms", "null_call_ms");
-        json_phase_samples(w, l, "alone", 2, "ref_ms", "reference_alone_unit_ms");
-        json_phase_samples(w, l, "alone", 2, "null_ms", "null_call_alone_ms");
-        json_object_end(w);
-    }
-    json_object_end(w);
-}
-
-/* The device of a check: what the harness's greeting said (before any student code could be
- * in its process), and the SM clock the check measured under load, from `check`, the check's
- * `device` record: pass NULL where the harness held student code (the fallback), whose
- * records can say any clock. */
-static void json_device(json_writer *w, const record *greeted, const record *check)
-{
-    json_object_begin(w, "device");
-    for (int i = 0; i < greeted->n; i++)
-        if (strcmp(greeted->key[i], "measured_clock_mhz"))
-            json_string(w, greeted->key[i], greeted->value[i]);
-    double v;
-    if (check && record_get_num(check, "measured_clock_mhz", &v) == 0)
-        json_number(w, "measured_clock_mhz", v);
-    json_object_end(w);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1192,276 +770,246 @@ static void where_hint(const options *o, const lab_info *lab, const record *dev,
     where_finish(o, lab, j, line, len);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Grading a lab, check by check                                                               */
+
+/* One lab's grading: what its build left, and what the checks so far leave for the next. */
+typedef struct lab_run {
+    const lab_info *lab;
+    double start;             /* when its grading began */
+    score_rules rules;
+    double timeout;           /* each check's limit, seconds */
+    char expected[1024];      /* the student's file (STUDENT is a tree like labs/, or one file) */
+    char refusal[400];        /* the emulator's refusal (of the build, or met at run time) */
+    build_report b;           /* what its build left, as the report says it */
+    int built, grader_unbuilt, missing;
+    int env_error;            /* set once a check could not run for a reason outside the code */
+    int refused_at_run;       /* the emulator refused a feature it met at run time */
+    harness_proc h;
+    greeting g;
+    check_outcome *outcomes;  /* per check so far */
+    check_score *scores;
+    lab_score score;
+    int where_done;           /* the lab's WHERE hint was asked for */
+    double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
+    where_job where_early;    /* the count started beside the speed checks (where_start) */
+} lab_run;
+
+/* The lab's rules, its heading, what its build left (a refusal read from its log: under
+ * emulation alone), into r; results.json's entry opened up to its checks. */
+static void lab_open(const options *o, const config *cfg, const lab_info *lab, lab_build build,
+                     const char *build_log, json_writer *w, lab_run *r, char *neighbours,
+                     size_t len)
+{
+    memset(r, 0, sizeof *r);
+    r->lab = lab;
+    r->start = wall_seconds();
+    r->rules = score_rules_for(cfg, lab);
+    const char *tmo_src;
+    r->timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
+    if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
+        r->timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
+    lab_student_file(o->student, lab, r->expected, sizeof r->expected);
+    terminal_lab_begin(lab, r->expected);
+    /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
+    neighbours[0] = 0;
+    if (!strcmp(o->mode, "gpu"))
+        gpu_neighbours(neighbours, len, NULL);
+    /* A refusal counts under emulation alone (on a GPU nothing refuses: such a status, or one
+     * with no refusal in its log, is the build's failure). */
+    if (build == LAB_REFUSED && !strcmp(o->mode, "emu"))
+        read_refusal(build_log, r->refusal, sizeof r->refusal);
+    if (build == LAB_REFUSED && !r->refusal[0])
+        build = LAB_STUDENT_FAILED;
+    r->built = build == LAB_BUILT;
+    /* Only the student's own build blames the student; the grader's pieces failing is an
+     * ERROR of this machine's set-up. */
+    r->grader_unbuilt = build == LAB_GRADER_FAILED || build == LAB_NOT_BUILT ||
+                        build == LAB_STEPS_FAILED;
+    r->missing = build == LAB_STUDENT_FAILED && access(r->expected, R_OK) != 0;
+    r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected};
+    results_lab_begin(w, lab, &r->rules, r->timeout, &r->b);
+    terminal_build(&r->b);
+    r->outcomes = xcalloc((size_t)lab->n_checks, sizeof *r->outcomes);
+    r->scores = xcalloc((size_t)lab->n_checks, sizeof *r->scores);
+    score_lab(lab, &r->rules, NULL, 0, NULL, &r->score);
+}
+
+/* Under emulation, a feature of valid CUDA that the emulator meets only at run time: it printed
+ * its refusal line (the one emu-nvcc prints for a build's refusal) and ended the student's
+ * process. As for a build's refusal, no verdict and nothing earned in the whole lab; the text
+ * came from the student's process (shown as data), so a forged one only turns a grade into
+ * "could not run". */
+static void check_refused_at_run(const options *o, lab_run *r, const record_list *l,
+                                 const char *log_path, check_decision *d)
+{
+    const record *crash = find_record(l, "error", 0);
+    if (!strcmp(o->mode, "emu") && d->v == VERDICT_FAIL && crash &&
+        record_get(crash, "who") && !strcmp(record_get(crash, "who"), "student") &&
+        record_get(crash, "kind") && !strcmp(record_get(crash, "kind"), "crash")) {
+        read_refusal(log_path, r->refusal, sizeof r->refusal);
+        if (r->refusal[0]) {
+            memset(d, 0, sizeof *d);
+            d->v = VERDICT_ERROR;
+            snprintf(d->message, sizeof d->message, "cannot be checked on the CPU emulator: "
+                     "%s; a GPU grades it", r->refusal);
+            r->refused_at_run = 1;
+        }
+    }
+}
+
+/* Check i run by the lab's harness and decided, into d, l, out and log_path. */
+static void check_run(const options *o, lab_run *r, int i, check_decision *d, record_list *l,
+                      child_outcome *out, char *log_path, size_t len, totals *t)
+{
+    const lab_info *lab = r->lab;
+    const lab_check *c = &lab->checks[i];
+    char results[512];
+    /* On a GPU, the WHERE count runs beside the speed checks (see where_hint) */
+    if (c->kind == CHECK_SPEED && o->where && !r->where_done && !r->where_early.pid &&
+        !strcmp(o->mode, "gpu") && o->where_budget - where_spent >= 1 && r->g.heard)
+        where_start(o, lab, &r->g.device, 1, &r->where_early);
+    snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
+    snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
+    unlink(results);
+    unlink(log_path);
+    harness_check(o, lab, &r->h, &r->g, i, r->rules.threshold, r->timeout, results, log_path, out);
+    read_records(results, l);
+    decide_check(lab, c, r->rules.threshold, out, l, d);
+    check_refused_at_run(o, r, l, log_path, d);
+    if (r->g.heard)
+        label_run(&r->g, t);
+    if (r->g.heard && !r->g.isolated && o->require_isolation && !stop_signal) {
+        terminal_unisolated(r->g.detail);
+        memset(d, 0, sizeof *d);
+        d->v = VERDICT_ERROR;
+        snprintf(d->message, sizeof d->message, "not run: student code cannot be isolated "
+                 "here (%s)", r->g.detail);
+        stop_signal = SIGTERM; /* no further check runs */
+        refused_unisolated = 1;
+    }
+}
+
+/* Check i decided: not run (and why), or run (check_run). */
+static void check_decide(const options *o, lab_run *r, int i, check_decision *d, record_list *l,
+                         child_outcome *out, char *log_path, size_t len, totals *t)
+{
+    const lab_check *c = &r->lab->checks[i];
+    if (stop_signal) {
+        d->v = VERDICT_ERROR;
+        snprintf(d->message, sizeof d->message, "not run: %s",
+                 refused_unisolated ? "student code cannot be isolated here"
+                                    : "grading was interrupted");
+    } else if (r->grader_unbuilt) {
+        d->v = VERDICT_ERROR;
+        snprintf(d->message, sizeof d->message, "not run: the grader's pieces of this lab did "
+                 "not build (see above)");
+    } else if (r->refusal[0]) { /* valid CUDA the emulator cannot run: no verdict, no points */
+        d->v = VERDICT_ERROR;
+        snprintf(d->message, sizeof d->message, "cannot be checked on the CPU emulator: %s; "
+                 "a GPU grades it", r->refusal);
+    } else if (!r->built) {
+        d->v = VERDICT_FAIL;
+        snprintf(d->message, sizeof d->message, "not run: %s",
+                 r->missing ? "the file was not found" : "the build failed");
+    } else if (r->env_error) { /* the machine cannot run this lab: say it once */
+        d->v = VERDICT_ERROR;
+        snprintf(d->message, sizeof d->message, "not run (same reason as above)");
+    } else if (c->kind == CHECK_SPEED && !score_speed_counts(r->lab, r->outcomes, i)) {
+        d->v = VERDICT_SKIP;
+        snprintf(d->message, sizeof d->message,
+                 "skipped: speed counts only once every correctness check passes");
+    } else {
+        check_run(o, r, i, d, l, out, log_path, len, t);
+    }
+}
+
+/* The place in the student's file that loses the time, counted by the emulator: under a speed
+ * check short of the pass mark, or one the emulator could not time once every correctness check
+ * passed (once per lab); "" for any other check. */
+static void check_where(const options *o, lab_run *r, int i, const check_decision *d,
+                        char *where, size_t len)
+{
+    where[0] = 0;
+    if (r->lab->checks[i].kind == CHECK_SPEED && !r->where_done && !stop_signal &&
+        ((d->v == VERDICT_FAIL && d->below_threshold) ||
+         (d->v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
+          score_speed_counts(r->lab, r->outcomes, i)))) {
+        const double waited = wall_seconds();
+        where_hint(o, r->lab, &r->g.device, &r->where_early, where, len);
+        r->where_s = wall_seconds() - waited;
+        r->where_done = 1;
+    }
+}
+
+/* Check i: decided, scored, and reported (its line, its entry in results.json). */
+static void grade_check(const options *o, lab_run *r, int i, json_writer *w, totals *t)
+{
+    const lab_check *c = &r->lab->checks[i];
+    check_decision d;
+    memset(&d, 0, sizeof d);
+    record_list l;
+    memset(&l, 0, sizeof l);
+    child_outcome out;
+    memset(&out, 0, sizeof out);
+    char log_path[512] = "";
+    char run_name[256], name[400]; /* as run: under the emulator, the emulated size */
+    check_name_as_run(c, !strcmp(o->mode, "emu"), run_name, sizeof run_name);
+    snprintf(name, sizeof name, "%s", run_name);
+    check_decide(o, r, i, &d, &l, &out, log_path, sizeof log_path, t);
+    if (d.v == VERDICT_ERROR)
+        r->env_error = 1;
+    char where[768];
+    check_where(o, r, i, &d, where, sizeof where);
+    r->outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
+    score_lab(r->lab, &r->rules, r->outcomes, i + 1, r->scores, &r->score);
+    const check_score *s = &r->scores[i];
+    d.v = s->v;
+    if (s->partial) {
+        char more[160];
+        snprintf(more, sizeof more, " [partial credit: %d of %d points, for %.2fx or more]",
+                 s->earned, s->points, r->rules.partial_threshold);
+        strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
+    }
+    if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
+        snprintf(name, sizeof name, "%s: %s", run_name, d.size);
+    const check_report rep = {r->lab, c, run_name, name, &d, s, &out, &l, log_path, where,
+                              &r->g.device, r->rules.threshold};
+    terminal_check(&rep);
+    results_check(w, &rep);
+    free_records(&l);
+}
+
+/* The lab's end: its harness and WHERE count stopped, its score reported and added to t. */
+static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len, json_writer *w,
+                      totals *t)
+{
+    where_drop(&r->where_early); /* the lab's speed passed: its count is not needed */
+    harness_stop(&r->h, NULL);
+    record_free(&r->g.device);
+    if (r->refused_at_run) /* as a build's refusal: the lab earns nothing under emulation */
+        r->score.earned = 0;
+    const char *refused = r->refused_at_run ? r->refusal : "";
+    const int others = !strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, len, neighbours) > 0;
+    terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score);
+    results_lab_end(w, refused, neighbours, &r->score, wall_seconds() - r->start, r->where_s);
+    t->earned += r->score.earned;
+    t->possible += r->score.possible;
+    t->failed += r->score.failed;
+    t->not_run += r->score.not_run;
+    free(r->outcomes);
+    free(r->scores);
+}
+
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
                       const char *build_log, json_writer *w, totals *t)
 {
-    int where_done = 0;
-    double where_s = 0; /* the WHERE hint's wall time (its own entry in results.json) */
-    where_job where_early; /* the count started beside the speed checks (where_start) */
-    memset(&where_early, 0, sizeof where_early);
-    const double lab_start = wall_seconds();
-    const score_rules rules = score_rules_for(cfg, lab);
-    const double threshold = rules.threshold;
-    const char *tmo_src;
-    double timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
-    if (!strcmp(o->mode, "emu") && !strcmp(tmo_src, "default"))
-        timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
-
-    char expected[1024]; /* STUDENT is a tree like labs/, or one file (a ladder rung) */
-    lab_student_file(o->student, lab, expected, sizeof expected);
-    /* (the student's folder, by any name: shown as data) */
-    printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
-    put_shown(stdout, expected);
-    printf(")\n");
-    /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
-    char neighbours[2048] = "";
-    if (!strcmp(o->mode, "gpu"))
-        gpu_neighbours(neighbours, sizeof neighbours, NULL);
-    json_object_begin(w, NULL);
-    json_string(w, "lab", lab->name);
-    json_string(w, "number", lab->number);
-    json_number(w, "threshold", threshold);
-    json_string(w, "threshold_source", rules.threshold_source);
-    json_number(w, "timeout_s", timeout);
-    json_number(w, "partial_threshold", rules.partial_threshold);
-    /* A refusal counts under emulation alone (on a GPU nothing refuses: such a status, or one
-     * with no refusal in its log, is the build's failure). */
-    char refusal[400] = "";
-    if (build == LAB_REFUSED && !strcmp(o->mode, "emu"))
-        read_refusal(build_log, refusal, sizeof refusal);
-    if (build == LAB_REFUSED && !refusal[0])
-        build = LAB_STUDENT_FAILED;
-    const int built = build == LAB_BUILT;
-    /* Only the student's own build blames the student; the grader's pieces failing is an
-     * ERROR of this machine's set-up. */
-    const int grader_unbuilt = build == LAB_GRADER_FAILED || build == LAB_NOT_BUILT ||
-                               build == LAB_STEPS_FAILED;
-    json_bool(w, "built", built);
-    const int missing = build == LAB_STUDENT_FAILED && access(expected, R_OK) != 0;
-    if (refusal[0]) {
-        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
-        text_put(stdout, refusal, 0);
-        printf("); this is not a fault of your file, and a GPU grades it (make grade there)\n");
-        json_shown(w, "build_log", build_log);
-        json_string(w, "reason", "refused by the CPU emulator");
-        json_string(w, "refused", refusal);
-    } else if (missing) {
-        printf("  your file was not found: expected it at ");
-        put_shown(stdout, expected);
-        putchar('\n');
-        json_string(w, "build_log", "");
-        json_string(w, "reason", "file not found");
-    } else if (build == LAB_STUDENT_FAILED) {
-        printf("  build failed: your file did not compile or was rejected\n");
-        print_build_errors(build_log);
-        json_shown(w, "build_log", build_log);
-        json_string(w, "reason", "build failed");
-    } else if (grader_unbuilt) {
-        printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
-               build == LAB_NOT_BUILT ? "the build step did not reach this lab"
-                                      : "the grader's own pieces of this lab did not build");
-        if (build_log[0] && access(build_log, R_OK) == 0)
-            print_build_errors(build_log);
-        json_shown(w, "build_log", build_log);
-        json_string(w, "reason", "grader build failed");
-    }
-    harness_proc h;
-    memset(&h, 0, sizeof h);
-    greeting g;
-    memset(&g, 0, sizeof g);
-    json_array_begin(w, "checks");
-    check_outcome *outcomes = xcalloc((size_t)lab->n_checks, sizeof *outcomes);
-    check_score *scores = xcalloc((size_t)lab->n_checks, sizeof *scores);
-    lab_score score;
-    score_lab(lab, &rules, NULL, 0, NULL, &score);
-    int env_error = 0; /* set once a check could not run for a reason outside the code */
-    int refused_at_run = 0; /* the emulator refused a feature it met at run time (below) */
-    for (int i = 0; i < lab->n_checks; i++) {
-        const lab_check *c = &lab->checks[i];
-
-        check_decision d;
-        memset(&d, 0, sizeof d);
-        record_list l;
-        memset(&l, 0, sizeof l);
-        child_outcome out;
-        memset(&out, 0, sizeof out);
-        char log_path[512] = "";
-        char run_name[256], name[400]; /* as run: under the emulator, the emulated size */
-        check_name_as_run(c, !strcmp(o->mode, "emu"), run_name, sizeof run_name);
-        snprintf(name, sizeof name, "%s", run_name);
-        if (stop_signal) {
-            d.v = VERDICT_ERROR;
-            snprintf(d.message, sizeof d.message, "not run: %s",
-                     refused_unisolated ? "student code cannot be isolated here"
-                                        : "grading was interrupted");
-        } else if (grader_unbuilt) {
-            d.v = VERDICT_ERROR;
-            snprintf(d.message, sizeof d.message, "not run: the grader's pieces of this lab did "
-                     "not build (see above)");
-        } else if (refusal[0]) { /* valid CUDA the emulator cannot run: no verdict, no points */
-            d.v = VERDICT_ERROR;
-            snprintf(d.message, sizeof d.message, "cannot be checked on the CPU emulator: %s; "
-                     "a GPU grades it", refusal);
-        } else if (!built) {
-            d.v = VERDICT_FAIL;
-            snprintf(d.message, sizeof d.message, "not run: %s",
-                     missing ? "the file was not found" : "the build failed");
-        } else if (env_error) { /* the machine cannot run this lab: say it once */
-            d.v = VERDICT_ERROR;
-            snprintf(d.message, sizeof d.message, "not run (same reason as above)");
-        } else if (c->kind == CHECK_SPEED && !score_speed_counts(lab, outcomes, i)) {
-            d.v = VERDICT_SKIP;
-            snprintf(d.message, sizeof d.message,
-                     "skipped: speed counts only once every correctness check passes");
-        } else {
-            char results[512];
-            /* On a GPU, the WHERE count runs beside the speed checks (see where_hint) */
-            if (c->kind == CHECK_SPEED && o->where && !where_done && !where_early.pid &&
-                !strcmp(o->mode, "gpu") && o->where_budget - where_spent >= 1 && g.heard)
-                where_start(o, lab, &g.device, 1, &where_early);
-            snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
-            snprintf(log_path, sizeof log_path, "%s/%s.%d.log", o->logs, lab->name, i);
-            unlink(results);
-            unlink(log_path);
-            harness_check(o, lab, &h, &g, i, threshold, timeout, results, log_path, &out);
-            read_records(results, &l);
-            decide_check(lab, c, threshold, &out, &l, &d);
-            /* Under emulation, a feature of valid CUDA that the emulator meets only at run
-             * time: it printed its refusal line (the one emu-nvcc prints for a build's
-             * refusal) and ended the student's process. As for a build's refusal, no verdict
-             * and nothing earned in the whole lab; the text came from the student's process
-             * (shown as data), so a forged one only turns a grade into "could not run" */
-            const record *crash = find_record(&l, "error", 0);
-            if (!strcmp(o->mode, "emu") && d.v == VERDICT_FAIL && crash &&
-                record_get(crash, "who") && !strcmp(record_get(crash, "who"), "student") &&
-                record_get(crash, "kind") && !strcmp(record_get(crash, "kind"), "crash")) {
-                read_refusal(log_path, refusal, sizeof refusal);
-                if (refusal[0]) {
-                    memset(&d, 0, sizeof d);
-                    d.v = VERDICT_ERROR;
-                    snprintf(d.message, sizeof d.message, "cannot be checked on the CPU emulator: "
-                             "%s; a GPU grades it", refusal);
-                    refused_at_run = 1;
-                }
-            }
-            if (g.heard)
-                label_run(&g, t);
-            if (g.heard && !g.isolated && o->require_isolation && !stop_signal) {
-                /* the harness refused too: not one call of student code was made */
-                printf("  error: this machine cannot isolate student code (");
-                text_put(stdout, g.detail, 0);
-                printf("); a grade from it would not be tamper-proof. Grade where it can, or "
-                       "allow it explicitly (ALLOW_UNISOLATED=1).\n");
-                memset(&d, 0, sizeof d);
-                d.v = VERDICT_ERROR;
-                snprintf(d.message, sizeof d.message, "not run: student code cannot be isolated "
-                         "here (%s)", g.detail);
-                stop_signal = SIGTERM; /* no further check runs */
-                refused_unisolated = 1;
-            }
-        }
-        if (d.v == VERDICT_ERROR)
-            env_error = 1;
-        /* The place in the student's file that loses the time, counted by the emulator: under
-         * a speed check short of the pass mark, or one the emulator could not time once every
-         * correctness check passed (once per lab) */
-        char where[768] = "";
-        if (c->kind == CHECK_SPEED && !where_done && !stop_signal &&
-            ((d.v == VERDICT_FAIL && d.below_threshold) ||
-             (d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") && score_speed_counts(lab, outcomes, i)))) {
-            const double waited = wall_seconds();
-            where_hint(o, lab, &g.device, &where_early, where, sizeof where);
-            where_s = wall_seconds() - waited;
-            where_done = 1;
-        }
-        outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
-        score_lab(lab, &rules, outcomes, i + 1, scores, &score);
-        const check_score *s = &scores[i];
-        d.v = s->v;
-        if (s->partial) {
-            char more[160];
-            snprintf(more, sizeof more, " [partial credit: %d of %d points, for %.2fx or more]",
-                     s->earned, s->points, rules.partial_threshold);
-            strncat(d.message, more, sizeof d.message - strlen(d.message) - 1);
-        }
-        if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
-            snprintf(name, sizeof name, "%s: %s", run_name, d.size);
-        print_line(name, d.v, out.seconds, d.message);
-        if (d.v == VERDICT_FAIL) {
-            print_indented("HINT: ", d.detail);
-            struct stat printed;
-            if (log_path[0] && (out.timed_out || !out.exited || out.status != 0 ||
-                                find_record(&l, "error", 0))) {
-                /* what the code printed before a sanitizer's report, then the report said
-                 * at the student's line (print_fault); without one, the log's end */
-                const long at = fault_line(log_path);
-                print_log_tail_upto(log_path, 8, at);
-                if (at >= 0)
-                    print_fault(log_path, lab);
-            } else if (log_path[0] && stat(log_path, &printed) == 0 && printed.st_size > 0) {
-                printf("      what your code printed in this check: ");
-                put_shown(stdout, log_path);
-                putchar('\n');
-            }
-        }
-        if (where[0])
-            print_indented("WHERE (the CPU emulator's count of your code): ", where);
-        json_object_begin(w, NULL);
-        json_string(w, "name", run_name);
-        json_string(w, "kind", c->kind == CHECK_VISIBLE ? "visible"
-                               : c->kind == CHECK_HIDDEN ? "hidden" : "speed");
-        json_string(w, "size", d.size);
-        json_string(w, "verdict", verdict_word(d.v));
-        json_shown(w, "message", d.message);
-        json_shown(w, "detail", d.detail);
-        json_shown(w, "blame", d.blame);
-        if (where[0])
-            json_shown(w, "where", where);
-        json_int(w, "points", s->points);
-        json_int(w, "earned", s->earned);
-        json_number(w, "seconds", out.seconds);
-        if (log_path[0])
-            json_shown(w, "log", log_path);
-        if (g.device.type[0] && log_path[0])
-            json_device(w, &g.device, out.isolated ? find_record(&l, "device", 0) : NULL);
-        if (d.has_speed)
-            json_speed(w, &d.speed, threshold, &l);
-        json_object_end(w);
-        free_records(&l);
-    }
-    where_drop(&where_early); /* the lab's speed passed: its count is not needed */
-    harness_stop(&h, NULL);
-    record_free(&g.device);
-    json_array_end(w);
-    if (refused_at_run) { /* as a build's refusal: the lab earns nothing under emulation */
-        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
-        text_put(stdout, refusal, 0);
-        printf("); this is not a fault of your file, nothing is earned here, and a GPU grades it "
-               "(make grade there)\n");
-        json_string(w, "reason", "refused by the CPU emulator");
-        json_string(w, "refused", refusal);
-        score.earned = 0;
-    }
-    if (!strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, sizeof neighbours, neighbours) > 0) {
-        /* the programs' names are any text their owners chose: shown as data */
-        printf("  note: other programs used this GPU while the lab was graded: ");
-        text_put(stdout, neighbours, 0);
-        printf(". Timings are noisier beside them (close what you can and grade again for a "
-               "steadier figure); no verdict blames you for them.\n");
-    }
-    json_string(w, "gpu_neighbours", neighbours);
-    json_int(w, "score", score.earned);
-    json_int(w, "max", score.possible);
-    json_number(w, "seconds", wall_seconds() - lab_start); /* the lab's whole wall time */
-    json_number(w, "where_seconds", where_s);
-    json_object_end(w);
-    printf("  %s: %d/%d\n", lab->name, score.earned, score.possible);
-    t->earned += score.earned;
-    t->possible += score.possible;
-    t->failed += score.failed;
-    t->not_run += score.not_run;
-    free(outcomes);
-    free(scores);
+    static lab_run r; /* (large: its harness's and its WHERE count's paths) */
+    char neighbours[2048];
+    lab_open(o, cfg, lab, build, build_log, w, &r, neighbours, sizeof neighbours);
+    for (int i = 0; i < lab->n_checks; i++)
+        grade_check(o, &r, i, w, t);
+    lab_close(o, &r, neighbours, sizeof neighbours, w, t);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1596,6 +1144,18 @@ static int bench_lab(const options *o, const lab_info *lab)
     return 0;
 }
 
+/* make bench: the table's heading, then each lab's rows. Returns main's exit status. */
+static int bench_all(const options *o, const lab_info *const *labs, int n)
+{
+    printf("#\tlab\ttask\tsize\tvariant\tms per call (events)\trate\tx ref\tx ceil\t"
+           "x ref through the isolated path (difference)\n");
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        bad |= bench_lab(o, labs[i]);
+    remove_built_dir(o);
+    return bad ? 1 : 0;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* main                                                                                        */
 
@@ -1613,6 +1173,8 @@ static void usage(void)
     exit(2);
 }
 
+/* The command line (usage). Longer than most functions here: one table and one case per
+ * option, each a line, reads best in one place. */
 static options parse_options(int argc, char **argv)
 {
     options o;
@@ -1747,7 +1309,8 @@ static void check_make_files(const options *o)
     }
 }
 
-static void load_config(config *cfg, json_writer *w)
+/* The course config in force: grader/course.conf (or GRADER_CONFIG), then GRADER_SET. */
+static void load_config(config *cfg)
 {
     char err[512];
     const char *path = getenv("GRADER_CONFIG");
@@ -1758,16 +1321,6 @@ static void load_config(config *cfg, json_writer *w)
     const char *set = getenv("GRADER_SET");
     if (set && config_parse_list(cfg, set, "GRADER_SET", err, sizeof err))
         fatal("%s", err);
-    json_array_begin(w, "overrides");
-    for (int i = 0; i < cfg->n; i++) {
-        json_object_begin(w, NULL);
-        json_string(w, "lab", cfg->entry[i].lab);
-        json_string(w, "key", cfg->entry[i].key);
-        json_number(w, "value", cfg->entry[i].value);
-        json_string(w, "source", cfg->entry[i].source);
-        json_object_end(w);
-    }
-    json_array_end(w);
 }
 
 /* grader/run/grade.sh: the exit status a results.json records (0, 1 or 2), read with the JSON
@@ -1788,16 +1341,64 @@ static int print_status_of(const char *path)
     return 0;
 }
 
+/* One grading run at a time per report folder: a second one waits, and says so. */
+static void lock_report_folder(const options *o)
+{
+    char lock_path[1024];
+    snprintf(lock_path, sizeof lock_path, "%s/.lock", o->logs);
+    const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        printf("Another grading run is using %s; waiting for it to finish (use GRADE_DIR=... "
+               "to grade side by side)...\n", o->logs);
+        fflush(stdout);
+        if (flock(lock_fd, LOCK_EX) != 0)
+            fatal("cannot lock %s", lock_path);
+    }
+}
+
+/* Grade the labs the build left (built[i], its log build_logs[i]): the terminal table and
+ * results.json. Returns main's exit status. */
+static int grade_all(const options *o, const lab_info *const *labs, int n, const lab_build *built,
+                     char build_logs[][1024])
+{
+    char seed_s[32];
+    snprintf(seed_s, sizeof seed_s, "0x%llx", o->seed);
+    const char *student = o->paths_submission ? "your submission" : o->student;
+    static results_file rf;
+    results_open(&rf, o->json, o->mode, seed_s, student, o->student_objs);
+    config cfg = {.n = 0};
+    load_config(&cfg);
+    results_overrides(&rf.w, &cfg);
+    terminal_run_begin(student, o->mode, seed_s);
+    totals t;
+    memset(&t, 0, sizeof t);
+    t.tamper_proof = 1;
+    snprintf(t.sandbox, sizeof t.sandbox, "none");
+    if (strcmp(o->isolation, "on")) { /* asked off: no greeting can say otherwise */
+        t.tamper_proof = 0;
+        snprintf(t.isolation, sizeof t.isolation, "isolation switched off (GRADER_ISOLATION=off)");
+    }
+    json_array_begin(&rf.w, "labs");
+    for (int i = 0; i < n; i++)
+        grade_lab(o, &cfg, labs[i], built[i], build_logs[i], &rf.w, &t);
+    json_array_end(&rf.w);
+    const int status = t.failed ? 1 : t.not_run ? 2 : 0;
+    results_close(&rf, &t, status, stop_signal != 0);
+    terminal_run_end(&t, refused_unisolated, status, o->json);
+    return refused_unisolated ? 2 : status;
+}
+
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
-    shown_init(&o);
+    if (o.paths_submission)
+        shown_submission(o.student, o.logs);
     if (o.status_of)
         return print_status_of(o.status_of);
     /* No process of the same user may read or write this one's memory through /proc/PID/mem
      * (verdicts are decided here). */
     prctl(PR_SET_DUMPABLE, 0);
-    use_colour = isatty(1) && !getenv("NO_COLOR") && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
+    terminal_init();
     const lab_info *labs[64];
     const int n = select_labs(&o, labs);
     if (o.list_labs) { /* the Makefile's make profile and make sanitize read LAB= through this */
@@ -1811,29 +1412,9 @@ int main(int argc, char **argv)
      * left as it was (this run's is written whole, or not at all). */
     stop_on_signals(500, "everything this grading started has ended, and it wrote no "
                          "results. Run the same command again to grade.");
-
-    if (o.bench) {
-        printf("#\tlab\ttask\tsize\tvariant\tms per call (events)\trate\tx ref\tx ceil\t"
-               "x ref through the isolated path (difference)\n");
-        int bad = 0;
-        for (int i = 0; i < n; i++)
-            bad |= bench_lab(&o, labs[i]);
-        remove_built_dir(&o);
-        return bad ? 1 : 0;
-    }
-
-    /* One grading run at a time per report folder: a second one waits, and says so. */
-    char lock_path[1024];
-    snprintf(lock_path, sizeof lock_path, "%s/.lock", o.logs);
-    const int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lock_fd >= 0 && flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        printf("Another grading run is using %s; waiting for it to finish (use GRADE_DIR=... "
-               "to grade side by side)...\n", o.logs);
-        fflush(stdout);
-        if (flock(lock_fd, LOCK_EX) != 0)
-            fatal("cannot lock %s", lock_path);
-    }
-
+    if (o.bench)
+        return bench_all(&o, labs, n);
+    lock_report_folder(&o);
     /* What the build step (make, before this program) built and vetted: no student code has
      * run before this point. */
     lab_build built[64];
@@ -1841,75 +1422,5 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++)
         built[i] = built_lab(&o, labs[i], build_logs[i], sizeof build_logs[i]);
     remove_built_dir(&o);
-
-    char json_tmp[1024];
-    snprintf(json_tmp, sizeof json_tmp, "%s.tmp.%d", o.json, (int)getpid());
-    stop_temp(json_tmp);
-    FILE *jf = fopen(json_tmp, "w");
-    if (!jf)
-        fatal("cannot write %s", json_tmp);
-    json_writer w;
-    json_init(&w, jf);
-    json_object_begin(&w, NULL);
-    json_int(&w, "schema", 1);
-    char when[64];
-    const time_t now = time(NULL);
-    strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-    json_string(&w, "started", when);
-    json_string(&w, "mode", o.mode);
-    char seed_s[32];
-    snprintf(seed_s, sizeof seed_s, "0x%llx", o.seed);
-    json_string(&w, "seed", seed_s);
-    json_string(&w, "student", o.paths_submission ? "your submission" : o.student);
-    json_string(&w, "student_objects", o.student_objs); /* this tree's built objects (grade-batch removes them) */
-    config cfg = {.n = 0};
-    load_config(&cfg, &w);
-
-    char student_shown[1024];
-    text_visible(student_shown, sizeof student_shown, o.paths_submission ? "your submission" : o.student, 0);
-    printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
-           student_shown, strcmp(o.mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
-           "skipped)", seed_s, seed_s);
-    totals t;
-    memset(&t, 0, sizeof t);
-    t.tamper_proof = 1;
-    snprintf(t.sandbox, sizeof t.sandbox, "none");
-    if (strcmp(o.isolation, "on")) { /* asked off: no greeting can say otherwise */
-        t.tamper_proof = 0;
-        snprintf(t.isolation, sizeof t.isolation, "isolation switched off (GRADER_ISOLATION=off)");
-    }
-    json_array_begin(&w, "labs");
-    for (int i = 0; i < n; i++)
-        grade_lab(&o, &cfg, labs[i], built[i], build_logs[i], &w, &t);
-    json_array_end(&w);
-    json_bool(&w, "tamper_proof", t.tamper_proof);
-    json_string(&w, "isolation", t.isolation);
-    json_string(&w, "sandbox", t.sandbox);
-    json_int(&w, "score", t.earned);
-    json_int(&w, "max", t.possible);
-    const int status = t.failed ? 1 : t.not_run ? 2 : 0;
-    json_int(&w, "exit_status", status);
-    json_bool(&w, "interrupted", stop_signal != 0);
-    json_object_end(&w);
-    if (fclose(jf) != 0 || rename(json_tmp, o.json) != 0)
-        fatal("cannot write %s", o.json);
-    stop_temp_done(json_tmp);
-
-    if (!t.tamper_proof) {
-        printf("\nNOTE: not tamper-proof on this machine: ");
-        text_put(stdout, t.isolation, 0);
-        printf(". Student code ran in the grader's own process; a score from this run is "
-               "feedback, not a grade.\n");
-    }
-    if (refused_unisolated) {
-        printf("\nNot graded: student code cannot be isolated on this machine.\n");
-        return 2;
-    }
-    printf("\nScore: %d/%d\n", t.earned, t.possible);
-    static const char *const meaning[] = {"full marks", "a point was lost",
-                                          "a check could not run here (and none failed)"};
-    printf("Exit status %d: %s. Details: ", status, meaning[status]);
-    put_shown(stdout, o.json);
-    putchar('\n');
-    return status;
+    return grade_all(&o, labs, n, built, build_logs);
 }

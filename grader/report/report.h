@@ -1,0 +1,58 @@
+/* report.h - TRUSTED, NO GPU: what the driver hands the report of one grading run (the
+ * terminal table, terminal.h; results.json, results_json.h): plain data, decided before. */
+#ifndef REPORT_REPORT_H
+#define REPORT_REPORT_H
+
+#include "../decide/score.h"
+#include "../decide/verdict.h"
+
+/* What the build (grader/build/grade.mk, make before the driver) left for a lab:
+ * its status word, and its build log, moved into the report folder as <lab>.build.log. */
+typedef enum lab_build {
+    LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */
+    LAB_STUDENT_FAILED, /* "student": the student's file did not compile or was rejected */
+    LAB_REFUSED,        /* "refused": the CPU emulator cannot run a feature of the student's
+                           (valid CUDA) file; graded "could not run" under emulation alone */
+    LAB_GRADER_FAILED,  /* "grader": the lab's own pieces did not build, not the student's doing */
+    LAB_STEPS_FAILED,   /* "steps": (bench) a ladder rung did not build */
+    LAB_NOT_BUILT       /* no status: the build step did not reach this lab */
+} lab_build;
+
+/* How a lab's build is reported (report_build): the build's status once read, and what
+ * the driver found beside it. */
+typedef struct build_report {
+    lab_build build;       /* LAB_REFUSED only with `refusal` */
+    int missing;           /* the student's file was not there */
+    const char *refusal;   /* the emulator's refusal in the build log, or "" */
+    const char *build_log; /* the lab's build log in the report folder, or "" */
+    const char *expected;  /* the student's file, where it was looked for */
+} build_report;
+
+/* The run's totals, and its label from the harnesses' greetings. */
+typedef struct totals {
+    int earned, possible; /* points */
+    int failed;           /* checks that lost points */
+    int not_run;          /* checks skipped or in error */
+    int tamper_proof;     /* 1 while every harness so far greeted isolated (and isolation was
+                             asked for); once 0, nothing later raises it */
+    char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
+    char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
+} totals;
+
+/* One check, decided and scored: everything its line and its results.json entry say. */
+typedef struct check_report {
+    const lab_info *lab;
+    const lab_check *check;
+    const char *run_name;        /* as run: under the emulator, the emulated size */
+    const char *name;            /* as shown: a hidden check's with the size the seed drew */
+    const check_decision *d;     /* its verdict is the scored one (s->v) */
+    const check_score *s;
+    const child_outcome *out;
+    const record_list *records;  /* the check's records */
+    const char *log_path;        /* its log, or "" when it did not run */
+    const char *where;           /* the WHERE line, or "" */
+    const record *device;        /* the harness's greeting's device record */
+    double threshold;
+} check_report;
+
+#endif

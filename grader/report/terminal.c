@@ -1,0 +1,341 @@
+/* terminal.c - TRUSTED, NO GPU: the terminal table of a grading run (terminal.h). */
+#include "terminal.h"
+
+#include "shown.h"
+#include "../plan/lab_select.h"
+#include "../../common/text.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int use_colour;
+
+void terminal_init(void)
+{
+    use_colour = isatty(1) && !getenv("NO_COLOR") && getenv("TERM") && strcmp(getenv("TERM"), "dumb");
+}
+
+static const char *colour(verdict v)
+{
+    if (!use_colour)
+        return "";
+    switch (v) {
+    case VERDICT_OK: return "\033[32m";
+    case VERDICT_FAIL: return "\033[31m";
+    default: return "\033[33m";
+    }
+}
+
+const char *verdict_word(verdict v)
+{
+    static const char *const words[] = {"OK", "FAIL", "SKIP", "ERROR"};
+    return words[v];
+}
+
+static void print_line(const char *name, verdict v, double seconds, const char *message)
+{
+    /* dots to column 55; a longer name (an emulated size with the GPU's) is shown whole */
+    char dotted[300];
+    text_visible(dotted, sizeof dotted - 8, name, 0); /* a hidden check's size, as reported */
+    strcat(dotted, " ");
+    const size_t from = strlen(dotted), to = from + 3 > 55 ? from + 3 : 55;
+    for (size_t i = from; i < to; i++)
+        dotted[i] = '.';
+    dotted[to] = 0;
+    printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
+           use_colour ? "\033[0m" : "", seconds);
+    text_put(stdout, message, 0);
+    putchar('\n');
+}
+
+static void print_indented(const char *label, const char *text)
+{
+    if (text && *text) {
+        printf("      %s", label);
+        put_shown(stdout, text);
+        putchar('\n');
+    }
+}
+
+/* One line of a log (the student's output, the compiler's diagnostics of the student's file)
+ * under a "| " margin, its control characters shown as escapes (common/text.h): nothing in it
+ * can start a line of its own or move the cursor. */
+static void print_log_line(const char *line)
+{
+    size_t n = strlen(line);
+    if (n > 0 && line[n - 1] == '\n')
+        n--;
+    fputs("      | ", stdout);
+    char *copy = strndup(line, n);
+    put_shown(stdout, copy ? copy : "");
+    free(copy);
+    putchar('\n');
+}
+
+/* (terminal.h) What the student's code printed: the log's end, up to a line. */
+void print_log_tail_upto(const char *path, int lines, long upto)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    char *all[64] = {0};
+    char buf[512];
+    int n = 0;
+    while ((upto < 0 || n < upto) && fgets(buf, sizeof buf, f)) {
+        free(all[n % 64]);
+        all[n % 64] = strdup(buf);
+        n++;
+    }
+    fclose(f);
+    const int first = n > lines ? n - lines : 0;
+    if (n > 0) {
+        printf("      output (");
+        put_shown(stdout, path);
+        printf("):\n");
+    }
+    for (int i = first; i < n; i++)
+        print_log_line(all[i % 64]);
+    for (int i = 0; i < 64; i++)
+        free(all[i]);
+}
+
+void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lines, -1); }
+
+/* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
+ * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
+ * "runtime error" line), or -1 if the log holds none. */
+static long fault_line(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char buf[512];
+    long n = 0, banner = -1, at = -1;
+    while (at < 0 && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
+            at = banner == n - 1 && banner >= 0 ? banner : n;
+        else if (!strncmp(buf, "=================", 17))
+            banner = n;
+        n++;
+    }
+    fclose(f);
+    return at;
+}
+
+/* The build's errors, under a heading that says whose text follows: the compiler's
+ * diagnostics quote the student's file, so every line of them is under the log's margin. */
+void print_build_errors(const char *log_path)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return;
+    char buf[1024];
+    int shown = 0;
+    while (fgets(buf, sizeof buf, f) && shown < 20)
+        /* (make's own "make[1]: *** [Makefile:N: build/...] Error 1" names the grader's build,
+         * not the student's line: the compiler's line above it does) */
+        if ((strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) &&
+            strncmp(buf, "make: ", 6) && strncmp(buf, "make[", 5)) {
+            if (!shown) {
+                printf("      the build's errors (");
+                put_shown(stdout, log_path);
+                printf("):\n");
+            }
+            print_log_line(buf);
+            shown++;
+        }
+    fclose(f);
+    if (!shown)
+        print_log_tail(log_path, 15);
+    printf("      full build log: ");
+    put_shown(stdout, log_path);
+    putchar('\n');
+}
+
+/* A sanitizer's report in a check's log (AddressSanitizer, UndefinedBehaviorSanitizer: the
+ * emulator's build has them), said at the student's line: the report's first line, its frames
+ * in the student's file (file:line and function; the grader's and the emulator's frames, which
+ * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
+ * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
+ * report stays in the log, which is named. */
+static int print_fault(const char *log_path, const lab_info *lab)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return 0;
+    char rel[256], file[256];
+    lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
+    snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+    char buf[2048];
+    int in_report = 0, shown = 0, frames = 0;
+    while (fgets(buf, sizeof buf, f) && shown < 12) {
+        buf[strcspn(buf, "\n")] = 0;
+        const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
+        const char *ub = strstr(buf, ": runtime error: ");
+        if (what || ub) {
+            if (!in_report)
+                printf("      your code's fault (the whole report: "), put_shown(stdout, log_path),
+                    printf("):\n");
+            in_report = 1;
+            if (what) { /* "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address ..." */
+                char line[200];
+                what += strlen("ERROR: AddressSanitizer: ");
+                snprintf(line, sizeof line, "AddressSanitizer: %.*s", (int)strcspn(what, " "), what);
+                print_log_line(line);
+            } else {
+                print_log_line(buf); /* "FILE:LINE:COL: runtime error: ...": the place first */
+            }
+            shown++;
+            continue;
+        }
+        if (!in_report)
+            continue;
+        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13)) {
+            print_log_line(buf);
+            shown++;
+        } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
+            const char *at = strstr(buf, " in ");
+            const char *mine = strstr(buf, rel);
+            if (!mine) {
+                const char *b = strstr(buf, file);
+                mine = b && (b == buf || b[-1] == ' ' || b[-1] == '/') && b[strlen(file)] == ':' ? b : NULL;
+            }
+            if (at && mine && frames < 3) {
+                char line[600];
+                /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
+                const char *place = mine;
+                while (place > buf && place[-1] != ' ')
+                    place--;
+                const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
+                snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
+                print_log_line(line);
+                frames++, shown++;
+            }
+        } else if (!strncmp(buf, "cuda-emu: ", 10)) {
+            print_log_line(buf);
+            shown++;
+        }
+    }
+    fclose(f);
+    if (in_report && !frames)
+        printf("      (no frame of the report is in your file %s: the fault is in a call your "
+               "code made; the report lists every frame)\n", file);
+    return in_report;
+}
+
+void terminal_run_begin(const char *student, const char *mode, const char *seed)
+{
+    char student_shown[1024];
+    text_visible(student_shown, sizeof student_shown, student, 0);
+    printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
+           student_shown, strcmp(mode, "emu") ? "the GPU" : "the CPU emulator (no GPU: speed is "
+           "skipped)", seed, seed);
+}
+
+void terminal_lab_begin(const lab_info *lab, const char *expected)
+{
+    /* (the student's folder, by any name: shown as data) */
+    printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
+    put_shown(stdout, expected);
+    printf(")\n");
+}
+
+void terminal_build(const build_report *b)
+{
+    if (b->refusal[0]) {
+        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
+        text_put(stdout, b->refusal, 0);
+        printf("); this is not a fault of your file, and a GPU grades it (make grade there)\n");
+    } else if (b->missing) {
+        printf("  your file was not found: expected it at ");
+        put_shown(stdout, b->expected);
+        putchar('\n');
+    } else if (b->build == LAB_STUDENT_FAILED) {
+        printf("  build failed: your file did not compile or was rejected\n");
+        print_build_errors(b->build_log);
+    } else if (b->build == LAB_GRADER_FAILED || b->build == LAB_NOT_BUILT ||
+               b->build == LAB_STEPS_FAILED) {
+        printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
+               b->build == LAB_NOT_BUILT ? "the build step did not reach this lab"
+                                         : "the grader's own pieces of this lab did not build");
+        if (b->build_log[0] && access(b->build_log, R_OK) == 0)
+            print_build_errors(b->build_log);
+    }
+}
+
+void terminal_unisolated(const char *detail)
+{
+    /* the harness refused too: not one call of student code was made */
+    printf("  error: this machine cannot isolate student code (");
+    text_put(stdout, detail, 0);
+    printf("); a grade from it would not be tamper-proof. Grade where it can, or "
+           "allow it explicitly (ALLOW_UNISOLATED=1).\n");
+}
+
+void terminal_check(const check_report *r)
+{
+    const check_decision *d = r->d;
+    const child_outcome *out = r->out;
+    print_line(r->name, r->s->v, out->seconds, d->message);
+    if (r->s->v == VERDICT_FAIL) {
+        print_indented("HINT: ", d->detail);
+        struct stat printed;
+        if (r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
+                               find_record(r->records, "error", 0))) {
+            /* what the code printed before a sanitizer's report, then the report said
+             * at the student's line (print_fault); without one, the log's end */
+            const long at = fault_line(r->log_path);
+            print_log_tail_upto(r->log_path, 8, at);
+            if (at >= 0)
+                print_fault(r->log_path, r->lab);
+        } else if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
+            printf("      what your code printed in this check: ");
+            put_shown(stdout, r->log_path);
+            putchar('\n');
+        }
+    }
+    if (r->where[0])
+        print_indented("WHERE (the CPU emulator's count of your code): ", r->where);
+}
+
+void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const char *neighbours,
+                      const lab_score *score)
+{
+    if (refused_at_run[0]) { /* as a build's refusal: the lab earns nothing under emulation */
+        printf("  could not run: the CPU emulator cannot run a feature your file uses (");
+        text_put(stdout, refused_at_run, 0);
+        printf("); this is not a fault of your file, nothing is earned here, and a GPU grades it "
+               "(make grade there)\n");
+    }
+    if (neighbours) {
+        /* the programs' names are any text their owners chose: shown as data */
+        printf("  note: other programs used this GPU while the lab was graded: ");
+        text_put(stdout, neighbours, 0);
+        printf(". Timings are noisier beside them (close what you can and grade again for a "
+               "steadier figure); no verdict blames you for them.\n");
+    }
+    printf("  %s: %d/%d\n", lab->name, score->earned, score->possible);
+}
+
+void terminal_run_end(const totals *t, int unisolated, int status, const char *json)
+{
+    if (!t->tamper_proof) {
+        printf("\nNOTE: not tamper-proof on this machine: ");
+        text_put(stdout, t->isolation, 0);
+        printf(". Student code ran in the grader's own process; a score from this run is "
+               "feedback, not a grade.\n");
+    }
+    if (unisolated) {
+        printf("\nNot graded: student code cannot be isolated on this machine.\n");
+        return;
+    }
+    printf("\nScore: %d/%d\n", t->earned, t->possible);
+    static const char *const meaning[] = {"full marks", "a point was lost",
+                                          "a check could not run here (and none failed)"};
+    printf("Exit status %d: %s. Details: ", status, meaning[status]);
+    put_shown(stdout, json);
+    putchar('\n');
+}

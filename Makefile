@@ -221,7 +221,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model sandbox/sandbox
+               run/stop plan/grade_model sandbox/sandbox feedback/estimate
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
     $(BUILD)/host/grader/sandbox/sandbox.o
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)

@@ -34,6 +34,9 @@
 #                 lab's explain.tsv says what
 #                 it does not show (tests/explain/run.sh; the counters themselves are proven on
 #                 known kernels in test-emulator's count suite)
+#   test-estimate the no-GPU speed estimate held to its agreement table with the H200
+#                 (tests/gpu/results/estimate-vs-h200.txt): every row from the committed counts,
+#                 lab 06's skeleton counted again, make grade's ESTIMATE line (tests/estimate/run.sh)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; no worker's scratch folder
@@ -70,7 +73,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -159,6 +162,13 @@ endif
 test-explain: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/explain/run.sh
 
+$(TESTS)/estimate_line: tests/estimate/estimate_line.c $(BUILD)/host/grader/feedback/estimate.o $(BUILD)/host/common/gpu_profiles.o $(BUILD)/host/common/device_info.o
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $^ -o $@
+
+test-estimate: emu-runners $(TESTS)/estimate_line $(BUILD)/host/profiles
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/estimate/run.sh
+
 # Cheating submissions and honest controls, graded in the sandbox (the emulator's cases here;
 # tests/gpu/run-all.sh runs the GPU's).
 test-cheats: emu-runners
@@ -211,7 +221,7 @@ endif
 # that wait on them), and the suites that need no grading (the vetting rows, the GPU build) last,
 # to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
-               test-explain test-batch test-dist test-vet test-build test-docs test-bench-tools test-doctor
+               test-explain test-estimate test-batch test-dist test-vet test-build test-docs test-bench-tools test-doctor
 KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT

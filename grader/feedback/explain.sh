@@ -137,6 +137,16 @@ rm -f "$out/timeline.tsv"
 explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline.tsv" \
     -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/explain.awk" \
     "$out/sections.txt" "$out/counts.tsv" | tee "$out/explain.txt"
+# The speed these counts suggest on the GPU_PROFILE one (estimate.awk: each term, and which one
+# bounds each call); without GPU_PROFILE the emulated device's 4 SMs are no GPU's, so no estimate.
+if [ -n "$gpu" ]; then
+    threshold=$(sed -n 's/^ *\.threshold = \([0-9.]*\),.*/\1/p' "$here/../labs/$lab/table.c" | head -n 1)
+    "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${threshold:-0}" \
+        --mode explain "$out/sections.txt" "$out/counts.tsv" | tee -a "$out/explain.txt"
+else
+    printf '\nmake explain LAB=%s GPU_PROFILE=t4 (or h200, or another key of make profiles) adds the speed these\ncounts suggest on that GPU, term by term: the estimate make grade prints with no GPU.\n' "${lab%%-*}" |
+        tee -a "$out/explain.txt"
+fi
 # A lab whose table has a picture row: one warp's costliest request at your worst line, lane by
 # lane, beside the same lanes on consecutive words (grader/tools/svg/access.awk).
 rm -f "$out/access.svg"

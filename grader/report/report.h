@@ -53,6 +53,7 @@ typedef struct check_report {
     const char *where;           /* the WHERE line, or "" */
     const record *device;        /* the harness's greeting's device record */
     double threshold;
+    const char *estimate;        /* with no GPU, the speed estimated on a named GPU, or "" */
 } check_report;
 
 #endif

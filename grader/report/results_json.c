@@ -207,6 +207,8 @@ void results_check(json_writer *w, const check_report *r)
     json_shown(w, "blame", d->blame);
     if (r->where[0])
         json_shown(w, "where", r->where);
+    if (r->estimate && r->estimate[0])
+        json_shown(w, "estimate", r->estimate);
     json_int(w, "points", r->s->points);
     json_int(w, "earned", r->s->earned);
     json_number(w, "seconds", r->out->seconds);

@@ -299,6 +299,8 @@ void terminal_check(const check_report *r)
     }
     if (r->where[0])
         print_indented("WHERE (the CPU emulator's count of your code): ", r->where);
+    if (r->estimate && r->estimate[0])
+        print_indented("ESTIMATE (not a grade): ", r->estimate);
 }
 
 void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const char *neighbours,

@@ -36,6 +36,7 @@
 #include "../sandbox/sandbox.h"
 #include "../decide/score.h"
 #include "../plan/speed_plan.h"
+#include "../feedback/estimate.h"
 #include "stop.h"
 #include "../report/report.h"
 #include "../report/results_json.h"
@@ -520,6 +521,7 @@ typedef struct where_files {
     char line[1100];      /* <logs>/<lab>.where.txt: the line */
     char log[1100];       /* <logs>/<lab>.where.log: why there is none */
     char counts[1100], sections[1100], harness_log[1100], workers[1100]; /* in dir */
+    char estimate[1100];  /* in dir: the speed estimate of each speed check (estimate.h) */
 } where_files;
 
 /* Count one call of the student's code and one of the reference's per speed problem on the CPU
@@ -549,6 +551,9 @@ static int where_count(const options *o, const lab_info *lab, const record *dev,
     double sms = 0; /* the harness's greeting's, a number */
     if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 && strcmp(o->mode, "emu"))
         snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", (int)sms);
+    /* With no GPU, the GPU the speed is estimated for (GPU_PROFILE, a T4 unset: estimate.h) */
+    if (!strcmp(o->mode, "emu") && estimate_gpu())
+        snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", estimate_gpu()->sm_count);
     char *env[] = {asan, sms_env[0] ? sms_env : NULL, NULL};
     sandbox_places places = o->hidden; /* the emulated build's folders, hidden as grading's */
     places.labdir = o->where_labdir;
@@ -656,8 +661,10 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
     snprintf(w->sections, sizeof w->sections, "%s/sections.txt", w->dir);
     snprintf(w->harness_log, sizeof w->harness_log, "%s/harness.log", w->dir);
     snprintf(w->workers, sizeof w->workers, "%s/workers.log", w->dir);
+    snprintf(w->estimate, sizeof w->estimate, "%s/estimate.tsv", w->dir);
     mkdir(w->dir, 0755);
     unlink(w->counts);
+    unlink(w->estimate);
     unlink(w->line);
     j->started = wall_seconds();
     fflush(stdout);
@@ -677,6 +684,12 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
         int status = where_count(o, lab, dev, w, 1e9); /* (the budget is the waiter's) */
         if (status == 0)
             status = where_render(o, lab, w, 1e9);
+        estimate_command est; /* with no GPU, the speed estimated from the same counts */
+        char table[1200];
+        snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
+        if (status == 0 && !strcmp(o->mode, "emu") &&
+            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts) == 0)
+            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, w->estimate, w->log, 1, 0, 1e9);
         _exit(status == 0 ? 0 : 1);
     }
     j->pid = pid;
@@ -959,8 +972,13 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     check_decide(o, r, i, &d, &l, &out, log_path, sizeof log_path, t);
     if (d.v == VERDICT_ERROR)
         r->env_error = 1;
-    char where[768];
+    char where[768], estimate[700] = "";
     check_where(o, r, i, &d, where, sizeof where);
+    /* with no GPU: the speed estimated on a named GPU from the WHERE count (estimate.h) */
+    if (c->kind == CHECK_SPEED && d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
+        r->where_done && r->where_early.w.estimate[0])
+        estimate_line(r->where_early.w.estimate, i, r->rules.threshold, r->lab->number, estimate,
+                      sizeof estimate);
     r->outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
     score_lab(r->lab, &r->rules, r->outcomes, i + 1, r->scores, &r->score);
     const check_score *s = &r->scores[i];
@@ -974,7 +992,7 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
         snprintf(name, sizeof name, "%s: %s", run_name, d.size);
     const check_report rep = {r->lab, c, run_name, name, &d, s, &out, &l, log_path, where,
-                              &r->g.device, r->rules.threshold};
+                              &r->g.device, r->rules.threshold, estimate};
     terminal_check(&rep);
     results_check(w, &rep);
     free_records(&l);

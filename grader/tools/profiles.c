@@ -5,8 +5,11 @@
  *     profiles            every profile, then a summary table
  *     profiles KEY...     only these (t4, h200, ...)
  *     profiles --h200     the model against the H200's measured per-check times
- *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY) */
+ *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY)
+ *     profiles --ceilings KEY  KEY's SMs <tab> SM clock (Hz) <tab> DRAM bandwidth (bytes/s)
+ *                         <tab> its name: the speed estimate's ceilings (feedback/estimate.sh) */
 #include "../plan/grade_model.h"
+#include "../feedback/estimate.h"
 #include "../../common/sizing.h"
 
 #include <stdio.h>
@@ -121,6 +124,15 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--h200")) {
         print_h200();
+        return 0;
+    }
+    if (argc == 3 && !strcmp(argv[1], "--ceilings")) {
+        const gpu_profile *g = gpu_profile_find(argv[2]);
+        if (!g) {
+            fprintf(stderr, "profiles: no GPU profile '%s' (make profiles lists them)\n", argv[2]);
+            return 2;
+        }
+        printf("%d\t%.0f\t%.0f\t%s\n", g->sm_count, g->sm_clock_khz * 1e3, estimate_dram_bps(g), g->name);
         return 0;
     }
     const int sms_only = argc > 2 && !strcmp(argv[1], "--sms");

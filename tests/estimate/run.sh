@@ -1,0 +1,45 @@
+#!/bin/bash
+# run.sh - test-estimate: the no-GPU speed estimate (grader/feedback/estimate.awk) held to its
+# agreement table with the H200, tests/gpu/results/estimate-vs-h200.txt:
+#   1. every row of the table estimated again from the counts it was made from (committed in
+#      tests/estimate/counts/, without the per-request rows: milliseconds, no emulator): each
+#      estimate within 5% of the table's, and the figures over the labs the model is for at the
+#      targets (the same side of the mark as the H200's measurement in 90% of the cases, within
+#      25% of it in 80%);
+#   2. one case counted again under the CPU emulator (lab 06's skeleton at GPU_PROFILE=h200, a
+#      256 x 256 transpose: seconds), so that the counts themselves are held too;
+#   3. make grade's ESTIMATE line words (estimate.c) from a file of estimates written by hand:
+#      the ratio, the side of the mark, the bounds, "not a measurement".
+# After a change to the emulator's counting, redo the counts and the table:
+#   tests/estimate/agree.sh --fixtures tests/estimate/counts --out tests/gpu/results/estimate-vs-h200.txt
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+BUILD=${BUILD:-build}
+MAKE=${MAKE:-make}
+table=tests/gpu/results/estimate-vs-h200.txt
+fail=0
+echo "test-estimate: every row of $table from the committed counts"
+if ! BUILD=$BUILD MAKE=$MAKE tests/estimate/agree.sh --counts tests/estimate/counts --no-count --check "$table"; then
+    echo "FAIL: the estimates from tests/estimate/counts no longer match $table (see above)"; fail=1
+fi
+echo "test-estimate: lab 06's skeleton counted again under the emulator"
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+if ! BUILD=$BUILD MAKE=$MAKE tests/estimate/agree.sh --labs 06 --variants skeleton --counts "$tmp" --check "$table"; then
+    echo "FAIL: lab 06's skeleton counted now does not give the table's estimate ($tmp/06-transpose/skeleton/explain.log)"; fail=1
+fi
+echo "test-estimate: make grade's line"
+printf 'check 10\tcoalescing\t0.118\tdram\tdram\ncheck 11\tx\t1.02\tshared\tlatency\n' >"$tmp/est.tsv"
+line=$("$BUILD"/tests/estimate_line "$tmp/est.tsv" 10 0.5 01)
+case $line in
+    "about 0.12x the reference on the Tesla T4 (the mark: 0.50x), below it; yours bound by DRAM traffic, the reference by DRAM traffic. An estimate"*"not a measurement"*"GPU_PROFILE=t4"*) ;;
+    *) echo "FAIL: make grade's line for check 10: $line"; fail=1 ;;
+esac
+line=$(GPU_PROFILE=h200 "$BUILD"/tests/estimate_line "$tmp/est.tsv" 11 0.5 01)
+case $line in
+    "about 1.02x the reference on the NVIDIA H200 (the mark: 0.50x), at or above the mark; yours bound by shared-memory passes, the reference by loads in flight."*) ;;
+    *) echo "FAIL: make grade's line for check 11 on the H200: $line"; fail=1 ;;
+esac
+[ -z "$("$BUILD"/tests/estimate_line "$tmp/est.tsv" 12 0.5 01)" ] || { echo "FAIL: a line for a check with no estimate"; fail=1; }
+[ -z "$(GPU_PROFILE=nonesuch "$BUILD"/tests/estimate_line "$tmp/est.tsv" 10 0.5 01)" ] || { echo "FAIL: a line for a GPU_PROFILE that names no GPU"; fail=1; }
+[ $fail = 0 ] && echo "test-estimate: ok"
+exit $fail

@@ -4,7 +4,9 @@
 #   make grade                 grade every lab in labs/ on this machine's GPU
 #                              (no GPU: correctness on the CPU emulator, speed skipped); a
 #                              speed check short of its mark gets a WHERE line: your costliest
-#                              line as the CPU emulator counts it (GRADE_WHERE=0: none)
+#                              line as the CPU emulator counts it (GRADE_WHERE=0: none); with
+#                              no GPU, an ESTIMATE of the speed on a T4 (GPU_PROFILE=h200: on
+#                              that GPU), from the same count: never a point
 #   make grade LAB=transpose   one lab (name, number or folder: LAB=06); LAB=01,06 for several
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)
@@ -17,7 +19,9 @@
 #                              branches, waves on that GPU's SMs, lab 05: copies and kernels
 #                              in the order a GPU's engines would run them ...; no GPU needed;
 #                              any tree's code runs only in the grader's sandbox); PREDICT=1
-#                              asks the lab's questions first (predict, then measure)
+#                              asks the lab's questions first (predict, then measure); with
+#                              GPU_PROFILE, the speed the counts suggest on that GPU, each term
+#                              (make grade prints that estimate with no GPU: a T4 unset)
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
@@ -43,7 +47,7 @@
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
-#        test-emulator), test-explain, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
+#        test-emulator), test-explain, test-estimate, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
 #        test-notebook, test-new-lab and test-skeletons: one suite each (tests/tests.mk says what each
 #        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make
 #        test)

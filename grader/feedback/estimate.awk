@@ -32,11 +32,14 @@
 #
 # Input: the harness's section lines, then the counts (as explain.awk). Options:
 #   -v sms=N -v clock_hz=F -v dram_bps=F   the GPU's SMs, SM clock, DRAM bandwidth (bytes/s)
+#   -v threads_per_sm=N                     the most threads its SM holds (the counts' blocks per
+#                                           SM are the emulated compute capability 9.0 SM's)
 #   -v gpu_name=TEXT -v gpu=KEY             named in the output
 #   -v threshold=F                          the lab's mark (ratio), to say on which side
 #   -v table=FILE                           the lab's explain.tsv: a timeline row, and the call is
 #                                           estimated from the engines' timeline (lab 05)
 #   -v check=C                              only the speed check C (the harness's check index)
+#   -v lab=NN -v limits=FILE                explain mode: the lab's line of estimate-limits.tsv
 #   -v mode=line                            one line per check: "check C <tab> ratio <tab> text"
 #   -v mode=explain                         each term of each call, and which one bounds it
 #   -v mode=tsv                             "check C <tab> task <tab> ratio <tab> your bound <tab>
@@ -99,6 +102,7 @@ function resident(s,    i, best, r, per_sm) {
     for (i = 1; i <= nlaunch[s]; i++) {
         per_sm = lper[s, i] > 0 ? lper[s, i] : 1
         r = lthreads[s, i] * per_sm
+        if (threads_per_sm > 0 && r > threads_per_sm) r = threads_per_sm # the emulated SM is a cc 9.0 one
         if (lblocks[s, i] >= sms && lblocks[s, i] * lthreads[s, i] / sms < r) r = lblocks[s, i] * lthreads[s, i] / sms
         if (r > best) best = r
     }
@@ -155,6 +159,8 @@ END {
     if (mode == "explain") {
         printf "\nEstimated speed on the %s (GPU_PROFILE=%s): an estimate from these counts, not a measurement\n", gpu_name, gpu
         printf "(a speed check on a GPU measures; this never decides a grade).\n"
+        while (lab != "" && (getline line < limits) > 0) # a lab whose cost the counts do not see
+            if (index(line, lab "\t") == 1) printf "Not to be trusted for this lab: %s.\n", substr(line, length(lab) + 2)
     }
     for (i = 1; i < nsections; i++) {
         y = sections[i]; r = sections[i + 1]

@@ -29,14 +29,15 @@ int estimate_command_make(estimate_command *c, const char *tools, const char *ta
     snprintf(c->vars[2], sizeof c->vars[2], "dram_bps=%.0f", estimate_dram_bps(g));
     snprintf(c->vars[3], sizeof c->vars[3], "table=%s", table);
     snprintf(c->vars[4], sizeof c->vars[4], "mode=tsv");
-    snprintf(c->vars[5], sizeof c->vars[5], "%s/counts.awk", tools);
-    snprintf(c->vars[6], sizeof c->vars[6], "%s/timeline.awk", tools);
-    snprintf(c->vars[7], sizeof c->vars[7], "%s/estimate.awk", tools);
+    snprintf(c->vars[5], sizeof c->vars[5], "threads_per_sm=%d", g->max_threads_per_sm);
+    snprintf(c->vars[6], sizeof c->vars[6], "%s/counts.awk", tools);
+    snprintf(c->vars[7], sizeof c->vars[7], "%s/timeline.awk", tools);
+    snprintf(c->vars[8], sizeof c->vars[8], "%s/estimate.awk", tools);
     int n = 0;
     c->argv[n++] = "awk", c->argv[n++] = "-F", c->argv[n++] = "\t";
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         c->argv[n++] = "-v", c->argv[n++] = c->vars[i];
-    for (int i = 5; i < 8; i++)
+    for (int i = 6; i < 9; i++)
         c->argv[n++] = "-f", c->argv[n++] = c->vars[i];
     c->argv[n++] = (char *)sections, c->argv[n++] = (char *)counts, c->argv[n] = NULL;
     return 0;
@@ -57,8 +58,26 @@ static const char *bound_words(const char *b)
     return "-";
 }
 
-void estimate_line(const char *file, int check, double threshold, const char *lab_number,
-                   char *line, size_t len)
+/* The reason lab_number's estimate is not to be trusted (limits: estimate-limits.tsv), or "". */
+static void estimate_limit(const char *limits, const char *lab_number, char *why, size_t len)
+{
+    why[0] = 0;
+    FILE *f = limits ? fopen(limits, "r") : NULL;
+    if (!f)
+        return;
+    char buf[1024];
+    const size_t n = strlen(lab_number);
+    while (fgets(buf, sizeof buf, f))
+        if (buf[0] != '#' && n && !strncmp(buf, lab_number, n) && buf[n] == '\t') {
+            buf[strcspn(buf, "\n")] = 0;
+            snprintf(why, len, "%s", buf + n + 1);
+            break;
+        }
+    fclose(f);
+}
+
+void estimate_line(const char *file, const char *limits, int check, double threshold,
+                   const char *lab_number, char *line, size_t len)
 {
     line[0] = 0;
     const gpu_profile *g = estimate_gpu();
@@ -73,12 +92,20 @@ void estimate_line(const char *file, int check, double threshold, const char *la
         if (sscanf(buf, "check %d\t%127[^\t]\t%lf\t%31[a-z]\t%31[a-z]%63s", &c, task, &ratio, yb,
                    rb, extra) != 5 || c != check || !(ratio > 0 && ratio < 1e6))
             continue;
-        snprintf(line, len, "about %.2fx the reference on the %s (the mark: %.2fx), %s; yours "
-                 "bound by %s, the reference by %s. An estimate from the CPU emulator's counts, "
-                 "not a measurement: it earns nothing and decides nothing (make explain LAB=%s "
-                 "GPU_PROFILE=%s shows how it was reached; a GPU measures)",
-                 ratio, g->name, threshold, ratio >= threshold ? "at or above the mark" : "below it",
-                 bound_words(yb), bound_words(rb), lab_number, g->key);
+        char why[600];
+        estimate_limit(limits, lab_number, why, sizeof why);
+        if (why[0]) /* the counts miss what costs the time here: said first, with the reason */
+            snprintf(line, len, "not to be trusted for this lab (%s); the counts give about %.2fx "
+                     "the reference on the %s (the mark: %.2fx). Not a measurement: it earns "
+                     "nothing and decides nothing; a GPU measures",
+                     why, ratio, g->name, threshold);
+        else
+            snprintf(line, len, "about %.2fx the reference on the %s (the mark: %.2fx), %s; yours "
+                     "bound by %s, the reference by %s. An estimate from the CPU emulator's "
+                     "counts, not a measurement: it earns nothing and decides nothing (make "
+                     "explain LAB=%s GPU_PROFILE=%s shows how it was reached; a GPU measures)",
+                     ratio, g->name, threshold, ratio >= threshold ? "at or above the mark" : "below it",
+                     bound_words(yb), bound_words(rb), lab_number, g->key);
         break;
     }
     fclose(f);

@@ -23,7 +23,7 @@ double estimate_dram_bps(const gpu_profile *g);
  * feedback folder that holds the awk programs. Fills argv (NULL-terminated, at most 40) with
  * pointers into *store. Returns 0, or -1 when GPU_PROFILE names no GPU. */
 typedef struct estimate_command {
-    char vars[8][1200];
+    char vars[9][1200];
     char *argv[40];
 } estimate_command;
 int estimate_command_make(estimate_command *store, const char *tools, const char *table,
@@ -31,8 +31,9 @@ int estimate_command_make(estimate_command *store, const char *tools, const char
 
 /* The estimate of check `check` from such a file (as estimate_command_make's awk wrote it), as
  * one line for the student: the ratio, the mark's side, what bounds each call, and that it is an
- * estimate. "" when the file has none for that check. */
-void estimate_line(const char *file, int check, double threshold, const char *lab_number,
-                   char *line, size_t len);
+ * estimate; for a lab that `limits` (estimate-limits.tsv) lists, first that it is not to be
+ * trusted there, and why. "" when the file has none for that check. */
+void estimate_line(const char *file, const char *limits, int check, double threshold,
+                   const char *lab_number, char *line, size_t len);
 
 #endif

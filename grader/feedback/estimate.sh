@@ -4,13 +4,16 @@
 # (tests/estimate/agree.sh). make grade's own estimate line is the driver's (estimate.c).
 #
 #   grader/feedback/estimate.sh --gpu KEY --profiles EXE --table EXPLAIN_TSV [--threshold F]
-#                               --mode explain|tsv SECTIONS COUNTS
+#                               [--lab NN] --mode explain|tsv SECTIONS COUNTS
+#
+# --lab NN: make explain's section says first, for a lab estimate-limits.tsv lists, that the
+# estimate is not to be trusted there, and why.
 #
 # KEY is a key of make profiles (t4, h200 ...): its SMs, SM clock and DRAM bandwidth are the
 # ceilings. SECTIONS and COUNTS are the harness's and the emulator's files of make explain (or
 # of the WHERE count), counted on that GPU's SM count (CUDA_EMU_SMS). Exit status: 0, or 2.
 set -u
-gpu="" profiles="" table="" threshold="" mode=tsv
+gpu="" profiles="" table="" threshold="" mode=tsv lab=
 while [ $# -gt 2 ]; do
     case $1 in
         --gpu) gpu=$2; shift 2 ;;
@@ -18,6 +21,7 @@ while [ $# -gt 2 ]; do
         --table) table=$2; shift 2 ;;
         --threshold) threshold=$2; shift 2 ;;
         --mode) mode=$2; shift 2 ;;
+        --lab) lab=$2; shift 2 ;;
         *) echo "estimate.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -25,9 +29,10 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 line=$("$profiles" --ceilings "$gpu") || exit 2
 tab=$(printf '\t')
-IFS=$tab read -r sms clock dram name <<EOF2
+IFS=$tab read -r sms clock dram threads name <<EOF2
 $line
 EOF2
 LC_ALL=C exec awk -F'\t' -v sms="$sms" -v clock_hz="$clock" -v dram_bps="$dram" -v gpu="$gpu" \
+    -v threads_per_sm="$threads" -v lab="$lab" -v limits="$here/estimate-limits.tsv" \
     -v gpu_name="$name" -v table="$table" -v threshold="${threshold:-0}" -v mode="$mode" \
     -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/estimate.awk" "$1" "$2"

@@ -141,7 +141,7 @@ explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline
 # bounds each call); without GPU_PROFILE the emulated device's 4 SMs are no GPU's, so no estimate.
 if [ -n "$gpu" ]; then
     threshold=$(sed -n 's/^ *\.threshold = \([0-9.]*\),.*/\1/p' "$here/../labs/$lab/table.c" | head -n 1)
-    "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${threshold:-0}" \
+    "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${threshold:-0}" --lab "${lab%%-*}" \
         --mode explain "$out/sections.txt" "$out/counts.tsv" | tee -a "$out/explain.txt"
 else
     printf '\nmake explain LAB=%s GPU_PROFILE=t4 (or h200, or another key of make profiles) adds the speed these\ncounts suggest on that GPU, term by term: the estimate make grade prints with no GPU.\n' "${lab%%-*}" |

@@ -977,8 +977,8 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     /* with no GPU: the speed estimated on a named GPU from the WHERE count (estimate.h) */
     if (c->kind == CHECK_SPEED && d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
         r->where_done && r->where_early.w.estimate[0])
-        estimate_line(r->where_early.w.estimate, i, r->rules.threshold, r->lab->number, estimate,
-                      sizeof estimate);
+        estimate_line(r->where_early.w.estimate, WHERE_TOOLS "/estimate-limits.tsv", i,
+                      r->rules.threshold, r->lab->number, estimate, sizeof estimate);
     r->outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};
     score_lab(r->lab, &r->rules, r->outcomes, i + 1, r->scores, &r->score);
     const check_score *s = &r->scores[i];

@@ -7,7 +7,7 @@
  *     profiles --h200     the model against the H200's measured per-check times
  *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY)
  *     profiles --ceilings KEY  KEY's SMs <tab> SM clock (Hz) <tab> DRAM bandwidth (bytes/s)
- *                         <tab> its name: the speed estimate's ceilings (feedback/estimate.sh) */
+ *                         <tab> threads an SM holds <tab> its name: the speed estimate's ceilings (feedback/estimate.sh) */
 #include "../plan/grade_model.h"
 #include "../feedback/estimate.h"
 #include "../../common/sizing.h"
@@ -132,7 +132,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "profiles: no GPU profile '%s' (make profiles lists them)\n", argv[2]);
             return 2;
         }
-        printf("%d\t%.0f\t%.0f\t%s\n", g->sm_count, g->sm_clock_khz * 1e3, estimate_dram_bps(g), g->name);
+        printf("%d\t%.0f\t%.0f\t%d\t%s\n", g->sm_count, g->sm_clock_khz * 1e3, estimate_dram_bps(g),
+               g->max_threads_per_sm, g->name);
         return 0;
     }
     const int sms_only = argc > 2 && !strcmp(argv[1], "--sms");

@@ -9,7 +9,8 @@
 #   2. one case counted again under the CPU emulator (lab 06's skeleton at GPU_PROFILE=h200, a
 #      256 x 256 transpose: seconds), so that the counts themselves are held too;
 #   3. make grade's ESTIMATE line words (estimate.c) from a file of estimates written by hand:
-#      the ratio, the side of the mark, the bounds, "not a measurement".
+#      the ratio, the side of the mark, the bounds, "not a measurement"; for a lab of
+#      grader/feedback/estimate-limits.tsv, first that it is not to be trusted there, and why.
 # After a change to the emulator's counting, redo the counts and the table:
 #   tests/estimate/agree.sh --fixtures tests/estimate/counts --out tests/gpu/results/estimate-vs-h200.txt
 set -u
@@ -38,6 +39,10 @@ line=$(GPU_PROFILE=h200 "$BUILD"/tests/estimate_line "$tmp/est.tsv" 11 0.5 01)
 case $line in
     "about 1.02x the reference on the NVIDIA H200 (the mark: 0.50x), at or above the mark; yours bound by shared-memory passes, the reference by loads in flight."*) ;;
     *) echo "FAIL: make grade's line for check 11 on the H200: $line"; fail=1 ;;
+esac
+case $("$BUILD"/tests/estimate_line "$tmp/est.tsv" 10 0.85 08) in # a lab estimate-limits.tsv lists
+    "not to be trusted for this lab (the blocks' arithmetic"*"; the counts give about 0.12x the reference on the Tesla T4 (the mark: 0.85x). Not a measurement"*) ;;
+    *) echo "FAIL: lab 08's line does not say first that it is not to be trusted there"; fail=1 ;;
 esac
 [ -z "$("$BUILD"/tests/estimate_line "$tmp/est.tsv" 12 0.5 01)" ] || { echo "FAIL: a line for a check with no estimate"; fail=1; }
 [ -z "$(GPU_PROFILE=nonesuch "$BUILD"/tests/estimate_line "$tmp/est.tsv" 10 0.5 01)" ] || { echo "FAIL: a line for a GPU_PROFILE that names no GPU"; fail=1; }

@@ -81,7 +81,12 @@ void estimate_line(const char *file, const char *limits, int check, double thres
 {
     line[0] = 0;
     const gpu_profile *g = estimate_gpu();
-    FILE *f = g ? fopen(file, "r") : NULL;
+    if (!g) { /* (the key is not repeated: it is whatever was typed) */
+        snprintf(line, len, "none: GPU_PROFILE names no GPU of make profiles (t4, h200, ...: make "
+                 "profiles lists them)");
+        return;
+    }
+    FILE *f = fopen(file, "r");
     if (!f)
         return;
     char buf[512], task[128], yb[32], rb[32], extra[64];

@@ -32,7 +32,8 @@ int estimate_command_make(estimate_command *store, const char *tools, const char
 /* The estimate of check `check` from such a file (as estimate_command_make's awk wrote it), as
  * one line for the student: the ratio, the mark's side, what bounds each call, and that it is an
  * estimate; for a lab that `limits` (estimate-limits.tsv) lists, first that it is not to be
- * trusted there, and why. "" when the file has none for that check. */
+ * trusted there, and why; when GPU_PROFILE names no GPU, that. "" when the file has none for that
+ * check. */
 void estimate_line(const char *file, const char *limits, int check, double threshold,
                    const char *lab_number, char *line, size_t len);
 

@@ -7,8 +7,8 @@
 # The model. Each call's time is the largest of four terms (the one that bounds it), divided by
 # how well its blocks fill the SMs:
 #   DRAM      every 32-byte sector a global load or store touches, against the memory's bandwidth
-#             (bus width x data rate: the profile's clocks). No cache: a sector read twice counts
-#             twice, as it crosses L2 to the SM twice
+#             (bus width x data rate: the profile's clocks). No cache: a sector that the L1 or
+#             L2 would serve again counts again (why SGEMM is not estimated: estimate-limits.tsv)
 #   shared    every wavefront (pass) of a shared-memory access, one per SM clock on every SM
 #   issue     the warp instructions counted: every warp-wide load and store, and every warp-wide
 #             run of a branch's body (a loop's iteration, an if's body; lanes left out by
@@ -16,9 +16,10 @@
 #             schedulers) on every SM. A lower bound on what a GPU issues: the arithmetic
 #             between two branches is not counted (the emulator runs it on the CPU)
 #   latency   Little's law: the bytes a thread has in flight before each store, times the threads
-#             an SM holds at once (its blocks per SM as the occupancy API answers, or fewer where
-#             the grid is smaller), on every SM, cover one memory latency (LATENCY_NS); the rate
-#             that gives, against the bytes loaded
+#             an SM holds at once (its blocks per SM as the occupancy API answers, at most the
+#             GPU's threads an SM; fewer where a grid of a block an SM or more spreads thinner),
+#             on every SM, cover one memory latency (LATENCY_NS); the rate that gives, against the
+#             bytes loaded
 #   waves     each launch's blocks spread over the SMs: an SM that gets one more block than
 #             another takes longer, and the others wait (the tail): the balanced share over the
 #             largest share. A grid smaller than the GPU at the emulator's size grows with the
@@ -40,14 +41,17 @@
 #                                           estimated from the engines' timeline (lab 05)
 #   -v check=C                              only the speed check C (the harness's check index)
 #   -v lab=NN -v limits=FILE                explain mode: the lab's line of estimate-limits.tsv
-#   -v mode=line                            one line per check: "check C <tab> ratio <tab> text"
+#   (no mode)                               one line per check: "check C <tab> ratio <tab> text"
 #   -v mode=explain                         each term of each call, and which one bounds it
 #   -v mode=tsv                             "check C <tab> task <tab> ratio <tab> your bound <tab>
 #                                           the reference's bound" (the agreement table's input)
 # Loaded after counts.awk and timeline.awk (count_row_ok, visible, timeline_*).
 
 BEGIN {
-    LATENCY_NS = 250 # a global load's latency under load, DRAM or L2, in ns (see README)
+    # A global load's latency under load, in ns: one figure for every GPU (an estimate; HBM and
+    # GDDR differ by tens of ns), near what the H200's measured lab 04 rungs with one load in
+    # flight a thread imply (33792 threads x 4 or 16 B over their rates: about 220 ns)
+    LATENCY_NS = 250
     ISSUE_PER_CLOCK = 4 # warp instructions an SM issues per clock: four schedulers
     term_names["dram"] = "DRAM traffic"; term_names["shared"] = "shared-memory passes"
     term_names["issue"] = "instruction issue"; term_names["latency"] = "loads in flight (Little's law)"

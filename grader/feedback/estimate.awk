@@ -17,13 +17,13 @@
 #             between two branches is not counted (the emulator runs it on the CPU)
 #   latency   Little's law: the bytes a thread has in flight before each store, times the threads
 #             an SM holds at once (its blocks per SM as the occupancy API answers, at most the
-#             GPU's threads an SM; fewer where a grid of a block an SM or more spreads thinner),
+#             GPU's threads an SM; fewer where a grid sized for the GPU spreads thinner),
 #             on every SM, cover one memory latency (LATENCY_NS); the rate that gives, against the
 #             bytes loaded
 #   waves     each launch's blocks spread over the SMs: an SM that gets one more block than
 #             another takes longer, and the others wait (the tail): the balanced share over the
-#             largest share. A grid smaller than the GPU at the emulator's size grows with the
-#             problem at the lab's size, and is taken as full.
+#             largest share; only for a grid sized for the GPU (gpu_sized: it keeps its size at
+#             the lab's), any other grows with the problem and is taken as full.
 # Every term grows in proportion to the problem (sectors, passes, runs per element are those of
 # the lab's size), so the ratio counted at the emulator's small size is the ratio at the lab's
 # size; what does not scale (a launch's fixed cost, caches holding a small problem whole) is
@@ -86,28 +86,32 @@ $1 ~ /^launch / {
 }
 $1 ~ /^op / { timeline_add(s); next }
 
+# Whether a grid of b blocks was sized for the GPU (and keeps its size at the lab's): a multiple
+# of the SM count and fewer blocks more than it has whole rounds of SMs (lab 08's "a wave and one
+# block"; a persistent grid). Any other grid is sized by the problem, which at the lab's size
+# makes it many times larger: its last round of blocks is a small share, taken as none.
+function gpu_sized(b) { return b >= sms && b % sms < b / sms }
 # The balanced share of each SM's blocks over the largest share, over the call's launches
 # (weighted by threads): 1 when every SM gets as many blocks as any other.
 function fill(s,    i, b, p, busy, threads, weighted, e) {
     threads = 0; weighted = 0
     for (i = 1; i <= nlaunch[s]; i++) {
         b = lblocks[s, i]; p = sms
-        if (b < p || lper[s, i] <= 0) { e = 1 } # grows with the problem, or does not fit
+        if (!gpu_sized(b) || lper[s, i] <= 0) { e = 1 } # grows with the problem, or does not fit
         else { busy = int((b + p - 1) / p); e = (b / p) / busy }
         threads += b * lthreads[s, i]; weighted += b * lthreads[s, i] / e
     }
     return threads > 0 ? threads / weighted : 1
 }
 # Threads an SM holds at once in section s: the largest launch's blocks per SM x threads, or its
-# share of the grid where that is fewer (a grid of at least one block an SM: sized for the GPU,
-# it keeps its size at the lab's; a smaller one grows with the problem and fills the SMs).
+# share of the grid where that is fewer and the grid keeps its size at the lab's (gpu_sized).
 function resident(s,    i, best, r, per_sm) {
     best = 0
     for (i = 1; i <= nlaunch[s]; i++) {
         per_sm = lper[s, i] > 0 ? lper[s, i] : 1
         r = lthreads[s, i] * per_sm
         if (threads_per_sm > 0 && r > threads_per_sm) r = threads_per_sm # the emulated SM is a cc 9.0 one
-        if (lblocks[s, i] >= sms && lblocks[s, i] * lthreads[s, i] / sms < r) r = lblocks[s, i] * lthreads[s, i] / sms
+        if (gpu_sized(lblocks[s, i]) && lblocks[s, i] * lthreads[s, i] / sms < r) r = lblocks[s, i] * lthreads[s, i] / sms
         if (r > best) best = r
     }
     return best

@@ -7,7 +7,9 @@
 #                     grader's lines (shown as escapes everywhere), CSV/JSONL/JUnit/Gradescope
 #                     read back, work not submitted named per lab in every export, no batch
 #                     folder in what a student gets, two batches on one output, kill -9 and resume (byte-identical
-#                     gradebook), the HTML report in headless Chromium, a Slurm job array
+#                     gradebook), the HTML report in headless Chromium, a Slurm job array; and
+#                     GPUS=0,1 with a stand-in grade.sh: one timer per GPU, each with its own
+#                     CUDA_VISIBLE_DEVICES, never two grades on one GPU at once
 
 .PHONY: test-batch test-batch-unit
 

@@ -28,6 +28,9 @@
 5. The HTML report rendered by headless Chromium to a PNG (installed with apt-get when
    missing; skipped, with the reason, where it cannot be).
 6. The same students as a Slurm job array (tests/batch/slurm.sh): the same gradebook.
+7. GPUS=0,1 with a stand-in for grade.sh that records its environment (no GPU needed): every
+   grade gets CUDA_VISIBLE_DEVICES 0 or 1, both GPUs grade side by side, and no grade starts on
+   a GPU while another runs there.
 Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
 """
 import csv
@@ -259,6 +262,74 @@ def test_input_errors(tmp):
         msg = r.stdout.decode(errors="replace")
         check(r.returncode == 0 and "lists no GPU here; one worker" in msg,
               "GPUS=all with no GPU: one worker on the CPU emulator", msg)
+
+
+# A stand-in for grader/run/grade.sh: what the batch runs for each student's grade. It records
+# the CUDA_VISIBLE_DEVICES it was given, says whether a grade was already running on that GPU
+# (shared) or on another (beside), and holds its GPU until it has seen a grade on another GPU
+# (at most 20 s), so that two GPUs' timers must overlap for the test to pass.
+FAKE_GRADE = r"""#!/usr/bin/env bash
+set -u
+gpu=${CUDA_VISIBLE_DEVICES-unset}
+grade_dir=
+for a in "$@"; do case $a in GRADE_DIR=*) grade_dir=${a#GRADE_DIR=} ;; esac; done
+log=$FAKE_GRADE_LOG
+mkdir -p "$log/running"
+shared=$(ls "$log/running" | grep -c "^$gpu\." )
+touch "$log/running/$gpu.$$"
+beside=0
+for i in $(seq 200); do
+    ls "$log/running" | grep -qv "^$gpu\." && { beside=1; break; }
+    sleep 0.1
+done
+sleep 1
+rm -f "$log/running/$gpu.$$"
+echo "gpu=$gpu shared=$shared beside=$beside" >>"$log/grades.txt"
+mkdir -p "$grade_dir"
+printf '{"exit_status": 0, "tamper_proof": true, "labs": []}\n' >"$grade_dir/results.json"
+echo "Score: 0/0"
+"""
+
+
+def test_gpu_workers(tmp):
+    """GPUS=0,1: one timer per GPU, each grade with its own GPU's CUDA_VISIBLE_DEVICES, the two
+    GPUs' grades side by side, never two grades on one GPU at once. No GPU needed: the grades
+    are FAKE_GRADE's, make is `true` (nothing to build), in a folder that stands for the
+    workbook's top (the batch reads the skeletons there, to tell work not submitted)."""
+    top = os.path.join(tmp, "gpus-top")
+    os.makedirs(os.path.join(top, "grader", "run"))
+    shutil.copytree(os.path.join(ROOT, "labs"), os.path.join(top, "labs"))
+    fake = os.path.join(top, "grader", "run", "grade.sh")
+    with open(fake, "w") as f:
+        f.write(FAKE_GRADE)
+    os.chmod(fake, 0o755)
+    subs = os.path.join(tmp, "gpus-subs")
+    for i in range(6):
+        d = os.path.join(subs, "student%d" % i, "01-coalescing")
+        os.makedirs(d)
+        with open(os.path.join(d, "coalescing.cu"), "wb") as f:
+            f.write(SOLUTION + b"// student %d\n" % i)
+    log = os.path.join(tmp, "gpus-log")
+    os.makedirs(log)
+    env = dict(os.environ, FAKE_GRADE_LOG=log, MAKE="true")
+    r = subprocess.run([BATCH, "grade", "SUBMISSIONS=" + subs, "OUT=" + os.path.join(tmp, "gpus-out"),
+                        "LAB=" + LAB, "SEED=" + SEED, "GPUS=0,1"], cwd=top, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    out = r.stdout.decode(errors="replace")
+    try:
+        grades = [dict(kv.split("=") for kv in l.split()) for l in open(os.path.join(log, "grades.txt"))]
+    except OSError:
+        grades = []
+    gpus = sorted({g["gpu"] for g in grades})
+    check(len(grades) == 6 and "2 workers" in out,
+          "GPUS=0,1: six students graded by two workers", out[-1500:])
+    check(gpus == ["0", "1"] and all(g["gpu"] in ("0", "1") for g in grades),
+          "GPUS=0,1: each grade has CUDA_VISIBLE_DEVICES 0 or 1, and both GPUs grade", grades)
+    check(grades and all(g["shared"] == "0" for g in grades),
+          "GPUS=0,1: no grade starts on a GPU while another grade runs there", grades)
+    check(grades and all(g["beside"] == "1" for g in grades[:-1]),
+          "GPUS=0,1: the two GPUs grade side by side (every grade but the last saw the other GPU's)",
+          grades)
 
 
 def test_hostile(tmp):
@@ -655,6 +726,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="batch-test.")
     try:
         test_input_errors(tmp)
+        test_gpu_workers(tmp)
         subs_all, out_all = test_hostile(tmp)
         subs6, ref_book = test_resume_and_lock(tmp, subs_all, out_all)
         test_html(tmp, out_all)

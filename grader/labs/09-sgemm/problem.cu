@@ -404,7 +404,14 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
         break;
     }
     M = M < 1 ? 1 : M, N = N < 1 ? 1 : N, K = K < 1 ? 1 : K;
-    while (M * N * K > 100000000LL) { /* keeps the CPU reference (and the emulator) quick */
+#if defined(CUDA_EMU)
+    /* The emulator runs some 4 million multiply-adds a second: at most the largest visible
+     * check's work (256^3), which the same halving keeps ragged */
+    const long long max_macs = 16777216LL;
+#else
+    const long long max_macs = 100000000LL; /* keeps the CPU reference quick */
+#endif
+    while (M * N * K > max_macs) {
         long long *big = M >= N && M >= K ? &M : N >= K ? &N : &K;
         *big = (*big + 1) / 2;
     }

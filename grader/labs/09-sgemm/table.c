@@ -23,7 +23,7 @@ static const lab_check checks[] = {
     /* task 1: A and C multiples of 2^-12, B in {-1, 0, 1}, alpha 1.5, beta -0.75: fp32 gets
      * within a rounding or two of the exact result, TF32 or half precision far from it (at any
      * K: the emulator's size, a seventh of the multiply-adds, rounds just as far) */
-    {"precision probe: inputs TF32 would round",     CHECK_VISIBLE, 1,    {257, 263, 1031},   1, {131, 137, 521}},
+    {"257 x 263 x 1031: precision probe, inputs TF32 would round", CHECK_VISIBLE, 1, {257, 263, 1031}, 1, {131, 137, 521}},
     {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
     {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
     {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},

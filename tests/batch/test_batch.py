@@ -267,19 +267,24 @@ def test_input_errors(tmp):
 # A stand-in for grader/run/grade.sh: what the batch runs for each student's grade. It records
 # the CUDA_VISIBLE_DEVICES it was given, says whether a grade was already running on that GPU
 # (shared) or on another (beside), and holds its GPU until it has seen a grade on another GPU
-# (at most 20 s), so that two GPUs' timers must overlap for the test to pass.
+# (at most 20 s; the last student's grade, once every grade has started, not at all), so that
+# two GPUs' timers must overlap for the test to pass.
 FAKE_GRADE = r"""#!/usr/bin/env bash
 set -u
 gpu=${CUDA_VISIBLE_DEVICES-unset}
 grade_dir=
 for a in "$@"; do case $a in GRADE_DIR=*) grade_dir=${a#GRADE_DIR=} ;; esac; done
 log=$FAKE_GRADE_LOG
-mkdir -p "$log/running"
+mkdir -p "$log/running" "$log/started"
 shared=$(ls "$log/running" | grep -c "^$gpu\." )
-touch "$log/running/$gpu.$$"
+touch "$log/running/$gpu.$$" "$log/started/$$"
 beside=0
 for i in $(seq 200); do
+    # counted before the look: a grade marks itself running before started
+    started=$(ls "$log/started" | wc -l)
     ls "$log/running" | grep -qv "^$gpu\." && { beside=1; break; }
+    # the last grade, alone once every other has ended, need not wait
+    [ "$started" -ge "$FAKE_GRADE_STUDENTS" ] && break
     sleep 0.1
 done
 sleep 1
@@ -311,7 +316,7 @@ def test_gpu_workers(tmp):
             f.write(SOLUTION + b"// student %d\n" % i)
     log = os.path.join(tmp, "gpus-log")
     os.makedirs(log)
-    env = dict(os.environ, FAKE_GRADE_LOG=log, MAKE="true")
+    env = dict(os.environ, FAKE_GRADE_LOG=log, FAKE_GRADE_STUDENTS="6", MAKE="true")
     r = subprocess.run([BATCH, "grade", "SUBMISSIONS=" + subs, "OUT=" + os.path.join(tmp, "gpus-out"),
                         "LAB=" + LAB, "SEED=" + SEED, "GPUS=0,1"], cwd=top, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)

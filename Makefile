@@ -224,10 +224,12 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
+# The sandbox, one file per piece of its policy (grader/sandbox/README.md)
+SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model sandbox/sandbox feedback/estimate
+               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
-    $(BUILD)/host/grader/sandbox/sandbox.o
+    $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
@@ -255,11 +257,12 @@ $(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOS
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
-# The compile sandbox (grader/sandbox/sandbox.c, grader/sandbox/sandbox_run.c): trusted, host-only.
+# The compile sandbox (grader/sandbox/sandbox_run.c, with the sandbox's pieces): trusted, host-only.
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
-$(SANDBOX_RUN): grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c grader/sandbox/sandbox.h common/text.c common/text.h common/util.c
+SANDBOX_SRC := $(SANDBOX_PIECES:%=grader/sandbox/%.c)
+$(SANDBOX_RUN): grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/sandbox.h grader/sandbox/pieces.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c common/text.c common/util.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c $(SANDBOX_SRC) common/text.c common/util.c -o $@
 
 # What the build derives from the lab tables (grader/build/lab_manifest.c): the make variables above,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
@@ -386,7 +389,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
               $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
               $(EMUB)/grader/feedback/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
-    $(EMUB)/host/grader/sandbox/sandbox.o
+    $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)

@@ -40,8 +40,11 @@
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make new-lab NAME=x        a new lab's three folders (grader/labs/, labs/, solutions/ NN-x),
-#                              scaffolded from lab 01: it builds and grades at once, and make
-#                              test-docs names what else lists the labs
+#                              scaffolded from lab 01: it builds and grades at once; then
+#                              make docs-gen
+#   make docs-gen              what lists every lab for people, derived from the lab folders:
+#                              README.md's table, the notebook's lab cells, the skeletons'
+#                              hashes, a slide deck to write for a lab without one
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
@@ -543,7 +546,7 @@ GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(E
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab
+.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab docs-gen
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -708,9 +711,14 @@ sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
 	@grader/feedback/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
-# A lab is three folders; the build finds it by them (grader/build/new-lab.sh).
+# A lab is three folders; the build finds it by them (grader/build/new-lab.sh), and what lists
+# the labs for people is derived from them (grader/build/docs_gen.py; make test-docs checks it).
 new-lab:
 	@grader/build/new-lab.sh '$(NAME)'
+	@grader/build/docs_gen.py
+
+docs-gen:
+	@grader/build/docs_gen.py
 
 doctor: $(SANDBOX_RUN)
 	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh

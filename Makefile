@@ -296,8 +296,8 @@ endif
 PUBLIC_HEADERS := common/check.h
 # The workbook's own solutions (a reference, or a ladder rung, STUDENT=solutions/NN-name/steps/K-x.cu)
 # share code through headers in their lab's folder (solutions/NN-name/*.cuh: the SGEMM kernel of
-# the reference and rungs 6 and 7); a file under solutions/ gets them in its sandbox too. A
-# student's file, anywhere else, never sees them.
+# the reference and rungs 6 and 7, lab 07's rungs' launches ...); a file under solutions/ gets
+# them in its sandbox too. A student's file, anywhere else, never sees them.
 is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
 solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)

@@ -40,8 +40,11 @@
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make new-lab NAME=x        a new lab's three folders (grader/labs/, labs/, solutions/ NN-x),
-#                              scaffolded from lab 01: it builds and grades at once, and make
-#                              test-docs names what else lists the labs
+#                              scaffolded from lab 01: it builds and grades at once; then
+#                              make docs-gen
+#   make docs-gen              what lists every lab for people, derived from the lab folders:
+#                              README.md's table, the notebook's lab cells, the skeletons'
+#                              hashes, a slide deck to write for a lab without one
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
@@ -224,10 +227,12 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 # Host-only C: shared by the driver, the runners and the unit tests
 
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
+# The sandbox, one file per piece of its policy (grader/sandbox/README.md)
+SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model sandbox/sandbox feedback/estimate
+               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
-    $(BUILD)/host/grader/sandbox/sandbox.o
+    $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
@@ -255,11 +260,12 @@ $(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOS
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
-# The compile sandbox (grader/sandbox/sandbox.c, grader/sandbox/sandbox_run.c): trusted, host-only.
+# The compile sandbox (grader/sandbox/sandbox_run.c, with the sandbox's pieces): trusted, host-only.
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
-$(SANDBOX_RUN): grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c grader/sandbox/sandbox.h common/text.c common/text.h common/util.c
+SANDBOX_SRC := $(SANDBOX_PIECES:%=grader/sandbox/%.c)
+$(SANDBOX_RUN): grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/sandbox.h grader/sandbox/pieces.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c grader/sandbox/sandbox.c common/text.c common/util.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c $(SANDBOX_SRC) common/text.c common/util.c -o $@
 
 # What the build derives from the lab tables (grader/build/lab_manifest.c): the make variables above,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
@@ -290,8 +296,8 @@ endif
 PUBLIC_HEADERS := common/check.h
 # The workbook's own solutions (a reference, or a ladder rung, STUDENT=solutions/NN-name/steps/K-x.cu)
 # share code through headers in their lab's folder (solutions/NN-name/*.cuh: the SGEMM kernel of
-# the reference and rungs 6 and 7); a file under solutions/ gets them in its sandbox too. A
-# student's file, anywhere else, never sees them.
+# the reference and rungs 6 and 7, lab 07's rungs' launches ...); a file under solutions/ gets
+# them in its sandbox too. A student's file, anywhere else, never sees them.
 is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
 solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
@@ -386,7 +392,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
               $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
               $(EMUB)/grader/feedback/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
-    $(EMUB)/host/grader/sandbox/sandbox.o
+    $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)
@@ -540,7 +546,7 @@ GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(E
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab
+.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab docs-gen
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -705,9 +711,14 @@ sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
 	@grader/feedback/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
-# A lab is three folders; the build finds it by them (grader/build/new-lab.sh).
+# A lab is three folders; the build finds it by them (grader/build/new-lab.sh), and what lists
+# the labs for people is derived from them (grader/build/docs_gen.py; make test-docs checks it).
 new-lab:
 	@grader/build/new-lab.sh '$(NAME)'
+	@grader/build/docs_gen.py
+
+docs-gen:
+	@grader/build/docs_gen.py
 
 doctor: $(SANDBOX_RUN)
 	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh

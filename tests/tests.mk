@@ -52,8 +52,8 @@
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
 #   test-new-lab  a tenth lab is three folders: make new-lab NAME=toy in a copy of the workbook,
 #                 and the toy lab built and graded there under the emulator (its reference and its
-#                 skeleton pass every correctness check); tests/docs/labs.sh names what else lists
-#                 the labs (tests/newlab/run.sh)
+#                 skeleton pass every correctness check); what lists the labs for people is
+#                 derived from the three folders alone (make docs-gen) (tests/newlab/run.sh)
 #   test-notebook labs/workbook.ipynb executed headless under the emulator: cloned into an empty
 #                 folder, and opened in place with lab 01 graded (NOTEBOOK_LABS=all grades every
 #                 lab, as test-emu does); installs nbclient and ipykernel into

@@ -1117,28 +1117,10 @@ static void keep_logs(const char *tree, const char *gdir, const char *sdir)
     closedir(d);
 }
 
-/* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
- * wrote (written here if it is not there), in its own process group with generated paths
- * only, keep its report (capped), and write the exports and the record. Never returns. It
- * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
- * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
- * removes its temporary files (grader/run/stop.h). */
-static void keeper(const student *s, const char *gpu)
+/* grade.sh on `tree`, its report folder `gdir`, started in a process group of its own with its
+ * stdout and stderr into the pipe `fds` (the read end stays here). Returns its pid. */
+static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, int fds[2])
 {
-    stop_on_signals(800, NULL);
-
-    char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
-    snprintf(work, sizeof work, "%s/work/%s", B.out, s->id);
-    snprintf(tree, sizeof tree, "%s/tree", work);
-    snprintf(gdir, sizeof gdir, "%s/grade", work);
-    student_dir(s, sdir, sizeof sdir);
-    struct stat st;
-    if (stat(tree, &st) || !S_ISDIR(st.st_mode))
-        write_tree(s, work, tree);
-    rm_tree(gdir);
-    mkdirs(gdir);
-    mkdirs(sdir);
-
     char a_student[PATH_MAX + 16], a_grade[PATH_MAX + 16], a_seed[64], a_lab[1100], a_build[PATH_MAX];
     snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
     snprintf(a_grade, sizeof a_grade, "GRADE_DIR=%s", gdir);
@@ -1159,7 +1141,6 @@ static void keeper(const student *s, const char *gpu)
     }
     argv[argc] = NULL;
 
-    int fds[2];
     if (pipe(fds))
         die("pipe: %s", strerror(errno));
     pid_t g = stop_fork(SIGTERM);
@@ -1187,25 +1168,30 @@ static void keeper(const student *s, const char *gpu)
         _exit(2);
     }
     close(fds[1]);
+    return g;
+}
 
-    /* The report: what the student would have seen, capped. Read until grade.sh has exited
-     * and the pipe is quiet; anything of its group still holding the pipe is then killed. */
-    char *report = malloc(REPORT_CAP + 1);
-    size_t kept = 0, dropped = 0;
+/* The report: what the student would have seen, capped (REPORT_CAP bytes into `report`, the
+ * rest counted in *dropped). Read until grade.sh (`g`) has exited and the pipe `fd` is quiet;
+ * anything of its group still holding the pipe is then killed. Returns grade.sh's exit status
+ * (2 if it did not exit). */
+static int keeper_read(pid_t g, int fd, char *report, size_t *kept, size_t *dropped)
+{
     int status = 0, exited = 0, quiet = 0;
     struct timespec exit_time = {0, 0}, now;
+    *kept = *dropped = 0;
     for (;;) {
-        struct pollfd p = {fds[0], POLLIN, 0};
+        struct pollfd p = {fd, POLLIN, 0};
         int r = poll(&p, 1, 200);
         if (r > 0) {
             char buf[65536];
-            ssize_t n = read(fds[0], buf, sizeof buf);
+            ssize_t n = read(fd, buf, sizeof buf);
             if (n <= 0)
                 break;
-            size_t room = REPORT_CAP - kept, take = (size_t)n < room ? (size_t)n : room;
-            memcpy(report + kept, buf, take);
-            kept += take;
-            dropped += (size_t)n - take;
+            size_t room = REPORT_CAP - *kept, take = (size_t)n < room ? (size_t)n : room;
+            memcpy(report + *kept, buf, take);
+            *kept += take;
+            *dropped += (size_t)n - take;
             quiet = 0;
         } else if (exited && ++quiet > 10) {
             break;
@@ -1223,9 +1209,16 @@ static void keeper(const student *s, const char *gpu)
     kill(-g, SIGKILL);
     stop_forget(g);
     stop_sweep(1000); /* what outlived its parent below grade.sh was adopted here: it ends */
-    close(fds[0]);
-    const int grade_status = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    close(fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
 
+/* <sdir>/report.txt: the work not submitted, named before the checks it explains, then the
+ * report (report[0..kept), NUL-terminated here) and how much of it was cut. */
+static void keeper_write_report(const student *s, const char *sdir, char *report, size_t kept,
+                                size_t dropped)
+{
+    char path[PATH_MAX * 2];
     snprintf(path, sizeof path, "%s/report.txt", sdir);
     atomic_file a;
     FILE *f = atomic_open(&a, path);
@@ -1247,6 +1240,55 @@ static void keeper(const student *s, const char *gpu)
     if (dropped)
         fprintf(f, "\n[report cut here: %zu more bytes were not kept]\n", dropped);
     atomic_commit(&a);
+}
+
+/* The student objects built for a tree (results.json's student_objects) are not needed again
+ * (a regrade rebuilds them). The driver records where make put them (the Makefile's
+ * STUDENT_OBJS), always under BUILD: anything else is left alone. */
+static void keeper_remove_objects(const jv *results)
+{
+    char path[PATH_MAX * 2];
+    const char *built = S.build ? S.build : "build";
+    const char *objs = jv_str(jv_get(results, "student_objects"), "");
+    const size_t bl = strlen(built), ol = strlen(objs);
+    if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
+        strcmp(objs + ol - 3, "/..") != 0) {
+        rm_tree(objs);
+        if (!strncmp(objs + bl, "/gpu/", 5)) { /* the emulator's copy the preparer built */
+            snprintf(path, sizeof path, "%s/emu/%s", built, objs + bl + 5);
+            rm_tree(path);
+        }
+    }
+}
+
+/* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
+ * wrote (written here if it is not there), in its own process group with generated paths
+ * only, keep its report (capped), and write the exports and the record. Never returns. It
+ * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
+ * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
+ * removes its temporary files (grader/run/stop.h). */
+static void keeper(const student *s, const char *gpu)
+{
+    stop_on_signals(800, NULL);
+
+    char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
+    snprintf(work, sizeof work, "%s/work/%s", B.out, s->id);
+    snprintf(tree, sizeof tree, "%s/tree", work);
+    snprintf(gdir, sizeof gdir, "%s/grade", work);
+    student_dir(s, sdir, sizeof sdir);
+    struct stat st;
+    if (stat(tree, &st) || !S_ISDIR(st.st_mode))
+        write_tree(s, work, tree);
+    rm_tree(gdir);
+    mkdirs(gdir);
+    mkdirs(sdir);
+
+    int fds[2];
+    const pid_t g = keeper_start(tree, gdir, gpu, fds);
+    char *report = malloc(REPORT_CAP + 1);
+    size_t kept, dropped;
+    const int grade_status = keeper_read(g, fds[0], report, &kept, &dropped);
+    keeper_write_report(s, sdir, report, kept, dropped);
     free(report);
 
     grade_row row;
@@ -1272,21 +1314,7 @@ static void keeper(const student *s, const char *gpu)
     keep_logs(tree, gdir, sdir);
     write_exports(sdir, &row, results);
     write_record(s, &row);
-
-    /* The student objects built for this tree are not needed again (a regrade rebuilds
-     * them). The driver records where make put them (the Makefile's STUDENT_OBJS), always
-     * under BUILD. */
-    const char *built = S.build ? S.build : "build";
-    const char *objs = jv_str(jv_get(results, "student_objects"), "");
-    const size_t bl = strlen(built), ol = strlen(objs);
-    if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
-        strcmp(objs + ol - 3, "/..") != 0) {
-        rm_tree(objs);
-        if (!strncmp(objs + bl, "/gpu/", 5)) { /* the emulator's copy the preparer built */
-            snprintf(path, sizeof path, "%s/emu/%s", built, objs + bl + 5);
-            rm_tree(path);
-        }
-    }
+    keeper_remove_objects(results);
     jv_free(results);
     _exit(0);
 }

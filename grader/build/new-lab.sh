@@ -12,9 +12,8 @@
 # name, number and entry point renamed, so that it compiles, builds and grades from the first
 # minute (its reference passes every correctness check) while you make it your own. The build
 # finds it by its folder: make, make grade LAB=NAME, the registry, LAB=, the unit tests. What
-# is written for people and lists every lab (README.md's table, the notebook, the skeletons'
-# hashes, the slides) is checked by `make test-docs` (tests/docs/labs.sh), which names each
-# place still to fill in.
+# lists every lab for people (README.md's table, the notebook, the skeletons' hashes, a slide
+# deck to write) is derived from the folders by make docs-gen, which make new-lab runs next.
 set -eu
 cd "$(dirname "$0")/../.."
 name=${1:-}
@@ -59,4 +58,4 @@ you give it its own problem (\`grader/labs/$folder/problem.cu\`), contract
 (\`grader/labs/$folder/$name.h\`) and table.
 EOF
 echo "New lab $folder: grader/labs/$folder/, labs/$folder/, solutions/$folder/ (copies of lab 01, renamed)."
-echo "It builds and grades now: make grade LAB=$name STUDENT=solutions. make test-docs names what still lists the labs without it."
+echo "It builds and grades now: make grade LAB=$name STUDENT=solutions."

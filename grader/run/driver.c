@@ -1033,21 +1033,10 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
 /* ------------------------------------------------------------------------------------------ */
 /* Bench                                                                                       */
 
-static int bench_lab(const options *o, const lab_info *lab)
+/* The lab's bench run: its harness with --bench, the lab's variants (--variants) named, under a
+ * 1200 s limit, its records into l. 0, or 1 with what went wrong printed. */
+static int bench_run(const options *o, const lab_info *lab, record_list *l)
 {
-    char build_log[1024];
-    const lab_build build = built_lab(o, lab, build_log, sizeof build_log);
-    if (build != LAB_BUILT) {
-        printf("%s %-12s %s (%s)\n", lab->number, lab->name,
-               build == LAB_STUDENT_FAILED ? "your file did not build"
-               : build == LAB_REFUSED ? "the CPU emulator cannot run a feature of your file"
-               : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
-               : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
-               build_log);
-        if (build_log[0] && access(build_log, R_OK) == 0)
-            print_build_errors(build_log);
-        return 1;
-    }
     char exe[512], ref[512], worker_arg[512], results[512], log_path[512];
     snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
@@ -1083,13 +1072,83 @@ static int bench_lab(const options *o, const lab_info *lab)
     child_outcome out;
     run_child(argv, log_path, 1200, &out);
     free(copy);
-    record_list l;
-    read_records(results, &l);
+    read_records(results, l);
     check_decision d;
     memset(&d, 0, sizeof d);
-    if (decide_process(lab, &out, &l, &d)) {
+    if (decide_process(lab, &out, l, &d)) {
         printf("%s %-12s %s\n", lab->number, lab->name, d.message[0] ? d.message : "failed");
         print_log_tail(log_path, 12);
+        return 1;
+    }
+    return 0;
+}
+
+/* One row of the bench table (r: an in-process or computed "bench" record), printed and
+ * written to tsv (or NULL): ms, rate and the ratio to the reference on each path, from the
+ * lab's other records (l). The two paths' ratios must agree (the isolated path is what
+ * grading uses). */
+static void bench_row(const lab_info *lab, const record_list *l, const record *r, FILE *tsv)
+{
+    const char *task = record_get(r, "task"), *variant = record_get(r, "variant");
+    /* The bench times student code in the harness's process, which can then write any
+     * record: its text is shown as data (common/text.h), on this row alone. */
+    char task_s[128], size_s[128], variant_s[128], unit_s[32];
+    text_visible(task_s, sizeof task_s, task, 0);
+    text_visible(size_s, sizeof size_s, record_get(r, "size"), 0);
+    text_visible(variant_s, sizeof variant_s, variant, 0);
+    text_visible(unit_s, sizeof unit_s, record_get(r, "unit"), 0);
+    double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0, iso_ms = 0, iso_ref = 0;
+    record_get_num(r, "ms", &ms);
+    record_get_num(r, "rate", &rate);
+    for (int j = 0; j < l->n; j++) {
+        const record *q = &l->rec[j];
+        double qi;
+        const char *qp = record_get(q, "path");
+        if (strcmp(q->type, "bench") || !record_get(q, "task") || !record_get(q, "variant") ||
+            strcmp(record_get(q, "task"), task) || record_get_num(q, "impl", &qi) || !qp)
+            continue;
+        const int inproc = !strcmp(qp, "in-process events");
+        if (qi == 1 && inproc)
+            record_get_num(q, "ms", &ref_ms);
+        if (qi == 1 && !strcmp(qp, "isolated host clock"))
+            record_get_num(q, "ms", &iso_ref);
+        if (qi == 2)
+            record_get_num(q, "ms", &ceil_ms);
+        if (!strcmp(qp, "isolated host clock") && !strcmp(record_get(q, "variant"), variant))
+            record_get_num(q, "ms", &iso_ms);
+    }
+    const double x_ref = ref_ms > 0 ? ref_ms / ms : 0, x_ceil = ceil_ms > 0 ? ceil_ms / ms : 0;
+    const double iso_x = iso_ms > 0 && iso_ref > 0 ? iso_ref / iso_ms : 0;
+    printf("%s\t%-12s\t%-12s\t%-22s\t%-34s\t%9.4f\t%9.1f %-9s\t%6.3f\t%6.3f", lab->number,
+           lab->name, task_s, size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
+    if (iso_x > 0)
+        printf("\tisolated %6.3f (%+.1f%%)", iso_x, 100 * (iso_x / x_ref - 1));
+    printf("\n");
+    if (tsv)
+        fprintf(tsv, "%s\t%s\t%s\t%s\t%.5f\t%.2f\t%s\t%.4f\t%.4f\n", lab->name, task_s,
+                size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
+}
+
+/* make bench, one lab: its rows (bench_row), printed and written to <logs>/<lab>.tsv for the
+ * lessons' tables and charts. 0, or 1 if it did not build or run. */
+static int bench_lab(const options *o, const lab_info *lab)
+{
+    char build_log[1024];
+    const lab_build build = built_lab(o, lab, build_log, sizeof build_log);
+    if (build != LAB_BUILT) {
+        printf("%s %-12s %s (%s)\n", lab->number, lab->name,
+               build == LAB_STUDENT_FAILED ? "your file did not build"
+               : build == LAB_REFUSED ? "the CPU emulator cannot run a feature of your file"
+               : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
+               : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
+               build_log);
+        if (build_log[0] && access(build_log, R_OK) == 0)
+            print_build_errors(build_log);
+        return 1;
+    }
+    record_list l;
+    memset(&l, 0, sizeof l);
+    if (bench_run(o, lab, &l)) {
         free_records(&l);
         return 1;
     }
@@ -1101,9 +1160,6 @@ static int bench_lab(const options *o, const lab_info *lab)
         text_visible(name, sizeof name, record_get(dev, "name") ? record_get(dev, "name") : "?", 0);
         printf("%s %-12s on %s, SM clock under load %.0f MHz\n", lab->number, lab->name, name, mhz);
     }
-    /* Per variant: ms, rate and the ratio to the reference on each path; the two paths'
-     * ratios must agree (the isolated path is what grading uses). The in-process rows also go
-     * to <logs>/<lab>.tsv for the lessons' tables and charts. */
     char tsv_path[600];
     snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", o->logs, lab->name);
     FILE *tsv = fopen(tsv_path, "w");
@@ -1115,46 +1171,10 @@ static int bench_lab(const options *o, const lab_info *lab)
         if (strcmp(r->type, "bench") || !path ||
             (strcmp(path, "in-process events") && strcmp(path, "computed")))
             continue;
-        const char *task = record_get(r, "task"), *variant = record_get(r, "variant");
-        if (!task || !variant || !record_get(r, "size") || !record_get(r, "unit"))
+        if (!record_get(r, "task") || !record_get(r, "variant") || !record_get(r, "size") ||
+            !record_get(r, "unit"))
             continue;
-        /* The bench times student code in the harness's process, which can then write any
-         * record: its text is shown as data (common/text.h), on this row alone. */
-        char task_s[128], size_s[128], variant_s[128], unit_s[32];
-        text_visible(task_s, sizeof task_s, task, 0);
-        text_visible(size_s, sizeof size_s, record_get(r, "size"), 0);
-        text_visible(variant_s, sizeof variant_s, variant, 0);
-        text_visible(unit_s, sizeof unit_s, record_get(r, "unit"), 0);
-        double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0, iso_ms = 0, iso_ref = 0;
-        record_get_num(r, "ms", &ms);
-        record_get_num(r, "rate", &rate);
-        for (int j = 0; j < l.n; j++) {
-            const record *q = &l.rec[j];
-            double qi;
-            const char *qp = record_get(q, "path");
-            if (strcmp(q->type, "bench") || !record_get(q, "task") || !record_get(q, "variant") ||
-                strcmp(record_get(q, "task"), task) || record_get_num(q, "impl", &qi) || !qp)
-                continue;
-            const int inproc = !strcmp(qp, "in-process events");
-            if (qi == 1 && inproc)
-                record_get_num(q, "ms", &ref_ms);
-            if (qi == 1 && !strcmp(qp, "isolated host clock"))
-                record_get_num(q, "ms", &iso_ref);
-            if (qi == 2)
-                record_get_num(q, "ms", &ceil_ms);
-            if (!strcmp(qp, "isolated host clock") && !strcmp(record_get(q, "variant"), variant))
-                record_get_num(q, "ms", &iso_ms);
-        }
-        const double x_ref = ref_ms > 0 ? ref_ms / ms : 0, x_ceil = ceil_ms > 0 ? ceil_ms / ms : 0;
-        const double iso_x = iso_ms > 0 && iso_ref > 0 ? iso_ref / iso_ms : 0;
-        printf("%s\t%-12s\t%-12s\t%-22s\t%-34s\t%9.4f\t%9.1f %-9s\t%6.3f\t%6.3f", lab->number,
-               lab->name, task_s, size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
-        if (iso_x > 0)
-            printf("\tisolated %6.3f (%+.1f%%)", iso_x, 100 * (iso_x / x_ref - 1));
-        printf("\n");
-        if (tsv)
-            fprintf(tsv, "%s\t%s\t%s\t%s\t%.5f\t%.2f\t%s\t%.4f\t%.4f\n", lab->name, task_s,
-                    size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
+        bench_row(lab, &l, r, tsv);
     }
     if (tsv)
         fclose(tsv);

@@ -1046,6 +1046,92 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
 /* ------------------------------------------------------------------------------------------ */
 /* Bench: every variant side by side, in this process (events) and isolated (host clock)      */
 
+/* One row of the bench's records: a variant of task t at size desc on a path, its median ms per
+ * unit (with its 95% interval) and rate. impl: 1 the reference, 2 the ceiling, -1 the null
+ * call, 0 a rung. */
+static void bench_emit(const lab_task *t, const char *desc, const char *variant, const char *path,
+                       int impl, int calls, double ms, double lo, double hi, double rate,
+                       int rounds)
+{
+    results_begin("bench");
+    results_str("task", t->name);
+    results_str("size", desc);
+    results_str("variant", variant);
+    results_str("path", path);
+    results_int("impl", impl);
+    results_int("calls_per_unit", calls);
+    results_num("ms", ms);
+    results_num("ms_lo", lo);
+    results_num("ms_hi", hi);
+    results_num("rate", rate);
+    results_str("unit", t->unit);
+    results_int("rounds", rounds);
+    results_emit();
+}
+
+/* One pass of the bench over a speed problem (c: its instances, described by desc): every rung
+ * (IMPL_EXTRA + k, skeleton first), the reference, the null call, and in-process the timed
+ * ceiling, interleaved, isolated (host clock) or in this process (events); a row each. */
+static void bench_pass(const options *o, const device_info *d, const speed_ctx *c,
+                       const char *desc, int inproc, cudaStream_t s)
+{
+    const lab_task *t = c->t;
+    int impls[TIMING_MAX_VARIANTS];
+    const char *names[TIMING_MAX_VARIANTS];
+    int nv = 0;
+    for (int v = 0; v < o->n_variants && nv < TIMING_MAX_VARIANTS - 3; v++)
+        impls[nv] = IMPL_EXTRA + v, names[nv++] = o->variant_name[v];
+    const int ref_v = nv;
+    impls[nv] = IMPL_REFERENCE, names[nv++] = "reference";
+    const int null_v = nv;
+    impls[nv] = IMPL_NULL, names[nv++] = "null call";
+    if (!t->ceiling_ms && inproc) /* the ceiling: trusted code, timed in-process */
+        impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
+    static speed_ctx bc;
+    bc = *c;
+    bc.compare = 0;
+    for (int v = 0; v < nv; v++)
+        bc.impl_of[v] = impls[v];
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = nv;
+    plan.warmup_rounds = 2;
+    plan.min_rounds = 15;
+    plan.max_rounds = 200;
+    plan.soft_cap_s = plan.hard_cap_s = o->cap_s;
+    plan.ratio_num = 0;
+    plan.ratio_den = ref_v;
+    plan.ratio_offset = inproc ? -1 : null_v;
+    plan.precision = 0.01;
+    plan.host_clock = !inproc || t->host_clock;
+    plan.before_round = speed_before_round;
+    timing_result r;
+    time_interleaved(&plan, speed_prepare, speed_run, &bc, speed_after_round, NULL, s, &r);
+    const double null_ms = inproc ? 0 : median_of(&r, plan.host_clock, null_v);
+    for (int v = 0; v < nv; v++) {
+        if (v == null_v && inproc)
+            continue;
+        double *x = (double *)xmalloc(r.rounds * sizeof *x);
+        timing_series(&r, plan.host_clock, v, x);
+        if (v != null_v)
+            for (int q = 0; q < r.rounds; q++)
+                x[q] = (x[q] - null_ms) / c->k;
+        double lo, hi;
+        double ms = stats_median(x, r.rounds);
+        stats_median_ci(x, r.rounds, &lo, &hi);
+        free(x);
+        if (impls[v] == IMPL_CEILING && t->ceiling_of_run) { /* its timed part, made whole */
+            ms = t->ceiling_of_run(c->inst[0], d, ms);
+            lo = hi = ms;
+        }
+        bench_emit(t, desc, names[v], inproc ? "in-process events" : "isolated host clock",
+                   impls[v] == IMPL_REFERENCE ? 1 : impls[v] == IMPL_CEILING
+                                                      ? 2 : impls[v] == IMPL_NULL ? -1 : 0,
+                   c->k, ms, lo, hi, v == null_v ? 0 : t->work(c->inst[0]) / (ms * 1e6), r.rounds);
+    }
+    timing_result_free(&r);
+}
+
 static void run_bench(const options *o, const device_info *d)
 {
     const lab_info *lab = harness_lab;
@@ -1081,96 +1167,19 @@ static void run_bench(const options *o, const device_info *d)
         speed_instances(&c, size, c.seed, d, SPEED_UNIT_MS, s);
         char desc[256];
         t->describe(c.inst[0], desc, sizeof desc);
-        /* Variants: every rung (IMPL_EXTRA + k, skeleton first), the reference, the null
-         * call, and (timed ones) the ceiling. Each timed twice: isolated, then in-process. */
+        /* Each variant timed twice: isolated, then in-process (bench_pass). */
         for (int mode = 0; mode < 2; mode++) {
             const int inproc = mode == 1;
             if (!inproc && !workers_isolated())
                 continue; /* the fallback has no isolated path: the in-process pass alone */
             workers_force_inprocess(inproc);
-            int impls[TIMING_MAX_VARIANTS];
-            const char *names[TIMING_MAX_VARIANTS];
-            int nv = 0;
-            for (int v = 0; v < o->n_variants && nv < TIMING_MAX_VARIANTS - 3; v++)
-                impls[nv] = IMPL_EXTRA + v, names[nv++] = o->variant_name[v];
-            const int ref_v = nv;
-            impls[nv] = IMPL_REFERENCE, names[nv++] = "reference";
-            const int null_v = nv;
-            impls[nv] = IMPL_NULL, names[nv++] = "null call";
-            if (!t->ceiling_ms && inproc) /* the ceiling: trusted code, timed in-process */
-                impls[nv] = IMPL_CEILING, names[nv++] = t->ceiling;
-            static speed_ctx bc;
-            bc = c;
-            bc.compare = 0;
-            for (int v = 0; v < nv; v++)
-                bc.impl_of[v] = impls[v];
-            timing_plan plan;
-            memset(&plan, 0, sizeof plan);
-            plan.n_variants = nv;
-            plan.warmup_rounds = 2;
-            plan.min_rounds = 15;
-            plan.max_rounds = 200;
-            plan.soft_cap_s = plan.hard_cap_s = o->cap_s;
-            plan.ratio_num = 0;
-            plan.ratio_den = ref_v;
-            plan.ratio_offset = inproc ? -1 : null_v;
-            plan.precision = 0.01;
-            plan.host_clock = !inproc || t->host_clock;
-            plan.before_round = speed_before_round;
-            timing_result r;
-            time_interleaved(&plan, speed_prepare, speed_run, &bc, speed_after_round, NULL, s, &r);
-            const double null_ms = inproc ? 0 : median_of(&r, plan.host_clock, null_v);
-            for (int v = 0; v < nv; v++) {
-                if (v == null_v && inproc)
-                    continue;
-                double *x = (double *)xmalloc(r.rounds * sizeof *x);
-                timing_series(&r, plan.host_clock, v, x);
-                if (v != null_v)
-                    for (int q = 0; q < r.rounds; q++)
-                        x[q] = (x[q] - null_ms) / c.k;
-                double lo, hi;
-                double ms = stats_median(x, r.rounds);
-                stats_median_ci(x, r.rounds, &lo, &hi);
-                free(x);
-                if (impls[v] == IMPL_CEILING && t->ceiling_of_run) { /* its timed part, made whole */
-                    ms = t->ceiling_of_run(c.inst[0], d, ms);
-                    lo = hi = ms;
-                }
-                results_begin("bench");
-                results_str("task", t->name);
-                results_str("size", desc);
-                results_str("variant", names[v]);
-                results_str("path", inproc ? "in-process events" : "isolated host clock");
-                results_int("impl", impls[v] == IMPL_REFERENCE ? 1 : impls[v] == IMPL_CEILING
-                                                                        ? 2 : impls[v] == IMPL_NULL ? -1 : 0);
-                results_int("calls_per_unit", c.k);
-                results_num("ms", ms);
-                results_num("ms_lo", lo);
-                results_num("ms_hi", hi);
-                results_num("rate", v == null_v ? 0 : t->work(c.inst[0]) / (ms * 1e6));
-                results_str("unit", t->unit);
-                results_int("rounds", r.rounds);
-                results_emit();
-            }
-            timing_result_free(&r);
+            bench_pass(o, d, &c, desc, inproc, s);
         }
         workers_force_inprocess(0);
         if (t->ceiling_ms) { /* a computed or assembled ceiling: one more row */
             const double ms = t->ceiling_ms(c.inst[0], d, clock_mhz, s);
-            results_begin("bench");
-            results_str("task", t->name);
-            results_str("size", desc);
-            results_str("variant", t->ceiling);
-            results_str("path", "computed");
-            results_int("impl", 2);
-            results_int("calls_per_unit", 1);
-            results_num("ms", ms);
-            results_num("ms_lo", ms);
-            results_num("ms_hi", ms);
-            results_num("rate", t->work(c.inst[0]) / (ms * 1e6));
-            results_str("unit", t->unit);
-            results_int("rounds", 0);
-            results_emit();
+            bench_emit(t, desc, t->ceiling, "computed", 2, 1, ms, ms, ms,
+                       t->work(c.inst[0]) / (ms * 1e6), 0);
         }
         workers_end_check();
         speed_free(&c);

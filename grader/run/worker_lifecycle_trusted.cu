@@ -1,5 +1,5 @@
 /* worker_lifecycle_trusted.cu - TRUSTED SIDE: the life of a worker process. Whether this
- * machine can isolate at all; starting a worker in its sandbox (the policy is sandbox.c's)
+ * machine can isolate at all; starting a worker in its sandbox (its policy: ../sandbox/policy.c)
  * with its output relayed into the check's capped log (in the fallback, this process's own
  * output during a check, where student code prints); stopping it between calls, killing
  * and reaping it with every process of its sandbox; and the failure jump that ends a check
@@ -277,8 +277,8 @@ void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
 /* ------------------------------------------------------------------------------------------ */
 /* The sandbox, set up in the child between fork and exec (grader/sandbox/sandbox.h)                   */
 
-/* What a worker sees and may do is decided in sandbox.c (sandbox_worker_policy); here only
- * which worker it is: the program, the object it loads, its scratch folder. */
+/* What a worker sees and may do is decided in ../sandbox/policy.c (sandbox_worker_policy); here
+ * only which worker it is: the program, the object it loads, its scratch folder. */
 static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
 {
 #if defined(CUDA_EMU)

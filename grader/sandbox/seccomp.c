@@ -92,7 +92,8 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc_)
     uc->uc_mcontext.gregs[REG_RAX] = -EPERM;
 }
 
-/* See seccomp.h. */
+/* See seccomp.h. Longer than most functions here: one filter program, emitted in the order it
+ * runs, whose jumps count the instructions between them; it reads best whole. */
 int sandbox_seccomp_worker(void)
 {
     struct sock_filter prog[512];

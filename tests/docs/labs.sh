@@ -6,19 +6,16 @@
 # A lab is its three folders: grader/labs/NN-name/ (its table, contract, problem, shim and
 # counter tables), labs/NN-name/ (the lesson and the student's file) and solutions/NN-name/ (the
 # reference). What the code needs of a lab derives from them (the build, the registry, LAB=,
-# make grade, the unit tests' lab lists, tests/gpu/run-all.sh). What is written for people
-# lists the labs by hand; for each lab folder this names every such place that lacks it, and
-# what to add there:
-#   README.md          its row in the table of labs
-#   labs/workbook.ipynb its section (the lesson, the file you edit, a make grade cell)
-#   labs/skeletons.sha256  its untouched skeleton's hash (make bench calls it "skeleton")
-#   slides/NN-name.md  its deck
-# and, as notes rather than failures (the lab works without them):
+# make grade, the unit tests' lab lists, tests/gpu/run-all.sh), and so does what lists the labs
+# for people (README.md's table, the notebook's lab cells, labs/skeletons.sha256, a slide deck
+# to write): make docs-gen writes those (grader/build/docs_gen.py), and this checks that each
+# committed file is what it writes, so that none can drift from the lab folders. For each lab
+# folder it names a file of the three folders that is missing, and, as notes rather than
+# failures (the lab works without them):
 #   tests/explain/run.sh  a case: the line its lesson names, where make explain must count it
 #   grader/plan/grade_model.c  an H200 calibration row (without one the grading-time model
 #                      uses its default)
-# and the other way: a lab named in README.md's table that has no folder. Exits 1 if anything
-# is missing, naming each.
+# Exits 1 if anything is missing or drifted, naming each.
 set -u
 cd "$(dirname "$0")/../.."
 missing=0 n=0
@@ -33,24 +30,16 @@ for dir in grader/labs/[0-9][0-9]-*/; do
     [ -f "labs/$folder/$name.cu" ] || miss "$folder" "labs/$folder/$name.cu (the student's file) is missing"
     [ -f "labs/$folder/README.md" ] || miss "$folder" "labs/$folder/README.md (the lesson) is missing"
     [ -n "$kit" ] || [ -f "solutions/$folder/$name.cu" ] || miss "$folder" "solutions/$folder/$name.cu (the reference) is missing"
-    grep -qF "| $num | [$name](labs/$folder/README.md) |" README.md ||
-        miss "$folder" "README.md's table of labs has no row '| $num | [$name](labs/$folder/README.md) | <the idea> | \`labs/$folder/$name.cu\` |'"
-    grep -qF "labs/$folder/$name.cu" labs/workbook.ipynb ||
-        miss "$folder" "labs/workbook.ipynb has no section for it (the lesson labs/$folder/README.md, the file labs/$folder/$name.cu, a make grade LAB=$num cell)"
-    grep -qE " $folder/$name\.cu\$" labs/skeletons.sha256 ||
-        miss "$folder" "labs/skeletons.sha256 has no hash of its skeleton: (cd labs && sha256sum [0-9][0-9]-*/*.cu > skeletons.sha256)"
-    [ -f "slides/$folder.md" ] || miss "$folder" "slides/$folder.md (its deck) is missing"
     grep -qF "$folder" tests/explain/run.sh ||
         echo "note lab $folder: tests/explain/run.sh checks no line of it (make explain runs on it all the same; a case there holds the line its lesson names to its counter)"
     grep -qE "\{\"$name\", +[0-9]" grader/plan/grade_model.c ||
         echo "note lab $folder: no H200 calibration row in grader/plan/grade_model.c; make profiles predicts its time from the model's default"
 done
-# The other way: a row of README.md's table of labs whose folder is not there.
-while read -r folder; do
-    [ -d "grader/labs/$folder" ] || miss "$folder" "README.md's table of labs names it, and grader/labs/$folder/ is not there"
-done < <(sed -n 's/^| [0-9][0-9] | \[[a-z0-9_]*\](labs\/\([0-9][0-9]-[a-z0-9_]*\)\/README.md) |.*/\1/p' README.md)
+# What lists the labs for people, as make docs-gen writes it from the folders (a row of a lab
+# whose folder is gone is a difference too).
+python3 grader/build/docs_gen.py --check || missing=$((missing + 1))
 if [ "$missing" -gt 0 ]; then
-    echo "labs: $missing place(s) lack a lab (above)"
+    echo "labs: $missing place(s) lack a lab or drifted from the lab folders (above)"
     exit 1
 fi
-echo "labs: all $n labs are named in every place that lists them"
+echo "labs: all $n labs have their three folders, and every place that lists them is derived from them"

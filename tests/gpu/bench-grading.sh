@@ -5,8 +5,8 @@
 #   tests/gpu/bench-grading.sh            warm make grade of the solutions (RUNS times, default
 #                                         1) and of the skeletons, then the table
 #   BATCH_N=N tests/gpu/bench-grading.sh    also make grade-batch of N students (copies of the
-#                                         solutions and the skeletons, alternating) on GPU 0:
-#                                         students per hour
+#                                         solutions and the skeletons, alternating:
+#                                         tests/gpu/make-batch.sh) on GPU 0: students per hour
 #   tests/gpu/bench-grading.sh --table results.json [...]   the table of runs already made
 #
 # Every run builds first (make all and the runners, not timed: "warm" is the state a student is
@@ -116,14 +116,7 @@ done
 if [ -n "${BATCH_N:-}" ]; then
     subs=$OUT/batch/submissions
     rm -rf "$OUT/batch"
-    for i in $(seq "$BATCH_N"); do
-        for d in labs/[0-9][0-9]-*/; do
-            d=${d%/}; lab=${d#labs/}; name=${lab#*-}
-            mkdir -p "$subs/student $i/$lab"
-            if [ $((i % 2)) = 1 ]; then src=solutions/$lab/$name.cu; else src=$d/$name.cu; fi
-            cp "$src" "$subs/student $i/$lab/$name.cu"
-        done
-    done
+    tests/gpu/make-batch.sh "$subs" "$BATCH_N"
     start=$(date +%s%N)
     make --no-print-directory grade-batch SUBMISSIONS="$subs" OUT="$OUT/batch/out" GPUS=0 \
         >"$OUT/batch.txt" 2>&1

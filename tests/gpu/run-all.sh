@@ -22,8 +22,8 @@
 #                    process against alone, per lab, over several gradings of the solutions
 #                    (what each lab's slowdown_noise is set from); about 3.5 minutes
 #   batch-rate       make grade-batch of BATCH_N students (default 4: copies of the solutions
-#                    and of the skeletons, alternating) on GPU 0 alone, then with GPUS=all:
-#                    the time of each and students per hour
+#                    and of the skeletons, alternating: tests/gpu/make-batch.sh) on GPU 0 alone,
+#                    then with GPUS=all: the time of each and students per hour
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
 #   shared-gpu   the solutions and honest streams cases graded beside a compositor-like
@@ -133,14 +133,7 @@ for part in $parts; do
     batch-rate)
         subs=$OUT/batch-rate/submissions
         rm -rf "$OUT/batch-rate"
-        for i in $(seq "${BATCH_N:-4}"); do
-            for d in labs/[0-9][0-9]-*/; do
-                d=${d%/}; lab=${d#labs/}; name=${lab#*-}
-                mkdir -p "$subs/student $i/$lab"
-                if [ $((i % 2)) = 1 ]; then src=solutions/$lab/$name.cu; else src=$d/$name.cu; fi
-                cp "$src" "$subs/student $i/$lab/$name.cu"
-            done
-        done
+        tests/gpu/make-batch.sh "$subs" "${BATCH_N:-4}"
         ngpu=$(nvidia-smi -L | grep -c '^GPU')
         for gpus in 0 all; do
             start=$(date +%s%N)

@@ -8,14 +8,16 @@
 # in BUILD/tests/newlab/tree, plus this build's emulator library (so that it is not built again:
 # its sources keep their times). There, and only there:
 #   - make new-lab NAME=toy writes grader/labs/10-toy, labs/10-toy and solutions/10-toy, and
-#     nothing else (git status lists exactly those three folders);
+#     what make docs-gen derives from them (README.md's table, the notebook's cells, the
+#     skeletons' hashes, a slide deck to write), and nothing else;
+#   - the derived files put back as committed, tests/docs/labs.sh fails naming them, and make
+#     docs-gen alone writes them again byte for byte: the three folders are the whole lab;
 #   - make grade LAB=toy STUDENT=solutions EMU=1 builds the new lab with the others' rules and
 #     grades it: every correctness check OK, the speed check skipped (exit status 2), under the
 #     heading "== 10 toy";
 #   - make grade LAB=10 picks the same lab, and make grade LAB=toy on the untouched skeleton
 #     passes every correctness check too;
-#   - tests/docs/labs.sh fails, naming the places written for people that do not list the toy
-#     lab yet (README.md's table, the notebook, the skeletons' hashes, the slides).
+#   - tests/docs/labs.sh then passes: every place that lists the labs lists the toy lab.
 # Prints one line per check and `N passed, M failed`; exits 1 if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -44,8 +46,28 @@ git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm c
 make --no-print-directory new-lab NAME=toy >"$top/$work/new-lab.txt" 2>&1
 check $? "make new-lab NAME=toy" "$(tail -3 "$top/$work/new-lab.txt")"
 changed=$(git status --porcelain --untracked-files=normal | awk '{print $2}' | sort | tr '\n' ' ')
-[ "$changed" = "grader/labs/10-toy/ labs/10-toy/ solutions/10-toy/ " ]
-check $? "it wrote the three folders and nothing else" "git status: $changed"
+derived="README.md labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md"
+[ "$changed" = "README.md grader/labs/10-toy/ labs/10-toy/ labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md solutions/10-toy/ " ]
+check $? "it wrote the three folders and what make docs-gen derives from them, nothing else" "git status: $changed"
+grep -qF '| 10 | [toy](labs/10-toy/README.md) |' README.md && grep -qF '"!make grade LAB=10"' labs/workbook.ipynb &&
+    grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256
+check $? "README.md's table, the notebook and the skeletons' hashes list the toy lab" \
+    "$(git diff --stat | tail -1)"
+mkdir -p "$top/$work/derived" && for f in $derived; do cp "$f" "$top/$work/derived/${f//\//_}"; done
+git checkout -q -- README.md labs/skeletons.sha256 labs/workbook.ipynb && rm -f slides/10-toy.md
+tests/docs/labs.sh >"$top/$work/labs-before.txt" 2>&1
+s=$?
+[ "$s" = 1 ] && grep -q 'docs-gen: README.md is not' "$top/$work/labs-before.txt" &&
+    grep -q 'docs-gen: labs/workbook.ipynb is not' "$top/$work/labs-before.txt" &&
+    grep -q 'docs-gen: labs/skeletons.sha256 is not' "$top/$work/labs-before.txt" &&
+    grep -q 'docs-gen: slides/10-toy.md is not' "$top/$work/labs-before.txt"
+check $? "with the folders alone, tests/docs/labs.sh names each derived file that lacks the toy lab" \
+    "$(head -5 "$top/$work/labs-before.txt")"
+make --no-print-directory docs-gen >"$top/$work/docs-gen.txt" 2>&1
+same=0
+for f in $derived; do cmp -s "$f" "$top/$work/derived/${f//\//_}" || same=1; done
+check $same "make docs-gen writes from the three folders what make new-lab wrote, byte for byte" \
+    "$(cat "$top/$work/docs-gen.txt")"
 
 grade() { # OUT ARGS...: make grade under the emulator; its exit status and results.json's
     local out=$1
@@ -75,11 +97,7 @@ check $? "make grade LAB=10: the skeleton, found by its number, passes every cor
     "exit $status; $(grep -E 'FAIL|ERROR|error' "$top/$work/skeleton.txt" | head -3)"
 
 tests/docs/labs.sh >"$top/$work/labs.txt" 2>&1
-s=$?
-[ "$s" = 1 ] && grep -q 'lab 10-toy: README.md' "$top/$work/labs.txt" &&
-    grep -q 'lab 10-toy: labs/workbook.ipynb' "$top/$work/labs.txt" &&
-    grep -q 'lab 10-toy: labs/skeletons.sha256' "$top/$work/labs.txt"
-check $? "tests/docs/labs.sh names what still lists the labs without it" "$(head -5 "$top/$work/labs.txt")"
+check $? "tests/docs/labs.sh: every place that lists the labs lists the toy lab" "$(grep -E 'FAIL|labs:' "$top/$work/labs.txt" | head -5)"
 
 echo "newlab: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -14,9 +14,7 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "banks.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
-#include "../common/util.h"
+#include "../float_io.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,11 +25,7 @@ extern "C" const lab_info lab_banks; /* the table, table.c */
 
 typedef struct problem {
     int steps, series;  /* time steps (rows) and series (columns) */
-    size_t n;           /* steps * series */
-    float *h_in;        /* host copy of the input */
-    float *h_expected;  /* CPU result */
-    float *h_got;       /* scratch for the downloaded output */
-    dbuf in, out;       /* device buffers, guarded */
+    float_io io;        /* steps * series floats in and out (../float_io.h) */
 } problem;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -59,54 +53,37 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     problem *p = (problem *)xcalloc(1, sizeof *p);
     p->steps = (int)size[0];
     p->series = (int)size[1];
-    p->n = (size_t)p->steps * p->series;
-    dbuf_alloc(&p->in, p->n * sizeof(float));
-    dbuf_alloc(&p->out, p->n * sizeof(float));
-    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
-        return p;
-    p->h_in = (float *)xmalloc(p->n * sizeof(float));
-    p->h_expected = (float *)xmalloc(p->n * sizeof(float));
-    p->h_got = (float *)xmalloc(p->n * sizeof(float));
-    fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
-    cpu_rolling_max(p->h_expected, p->h_in, p->steps, p->series);
-    dbuf_upload(&p->in, p->h_in, p->n * sizeof(float));
+    if (float_io_create(&p->io, (size_t)p->steps * p->series, seed))
+        cpu_rolling_max(p->io.h_expected, p->io.h_in, p->steps, p->series);
     return p;
 }
 
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
-    dbuf_free(&p->in);
-    dbuf_free(&p->out);
-    free(p->h_in);
-    free(p->h_expected);
-    free(p->h_got);
+    float_io_free(&p->io);
     free(p);
 }
 
 static void prepare(void *vp, int impl, cudaStream_t s)
 {
     (void)impl;
-    dbuf_poison(&((problem *)vp)->out, s);
+    float_io_prepare(&((problem *)vp)->io, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    if (impl == IMPL_CEILING) { /* the same bytes read and written, by the copy's best path */
-        CUDA_CHECK(cudaMemcpyAsync(p->out.data, p->in.data, p->n * sizeof(float),
-                                   cudaMemcpyDeviceToDevice, s));
-    } else {
-        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, p->out.data, p->in.data, p->steps, p->series);
-    }
+    if (impl == IMPL_CEILING)
+        float_io_ceiling(&p->io, s);
+    else
+        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, p->io.out.data, p->io.in.data, p->steps, p->series);
 }
 
 static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
-    harness_check_exact(&p->out, p->h_expected, p->n, p->h_got, v);
-    v->cols = (size_t)p->series; /* a bad element shows as (step, series) */
-    harness_check_input(&p->in, p->h_in, p->n * sizeof(float), v);
+    float_io_verify(&p->io, (size_t)p->series, v); /* a bad element shows as (step, series) */
 }
 
 static double work(const void *vp)
@@ -136,25 +113,20 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 
 static void refresh(void *vp, uint64_t seed, cudaStream_t s)
 {
-    problem *p = (problem *)vp;
-    dev_fill_f32((float *)p->in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+    float_io_refresh(&((problem *)vp)->io, seed, s);
 }
 
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
     (void)max, (void)s;
-    problem *p = (problem *)vp;
     /* a maximum only selects one of its inputs: two right answers are equal bit for bit */
-    out[0] = (lab_output){p->out.data, p->n, DEV_F32, 0, 0, &p->out};
-    return 1;
+    return float_io_outputs(&((problem *)vp)->io, out);
 }
 
 static int inputs(void *vp, lab_input *in, int max)
 {
     (void)max;
-    problem *p = (problem *)vp;
-    in[0] = (lab_input){p->in.data, p->n * sizeof(float)};
-    return 1;
+    return float_io_inputs(&((problem *)vp)->io, in);
 }
 
 const lab_info *const harness_lab = &lab_banks;

@@ -9,9 +9,7 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "transpose.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
-#include "../common/util.h"
+#include "../float_io.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,11 +20,7 @@ extern "C" const lab_info lab_transpose; /* the table, table.c */
 
 typedef struct problem {
     int rows, cols;     /* shape of the input; the output is cols x rows */
-    size_t n;           /* rows * cols */
-    float *h_in;        /* host copy of the input */
-    float *h_expected;  /* CPU transpose */
-    float *h_got;       /* scratch for the downloaded output */
-    dbuf in, out;       /* device buffers, guarded */
+    float_io io;        /* rows * cols floats in and out (../float_io.h) */
 } problem;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -50,53 +44,37 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     problem *p = (problem *)xcalloc(1, sizeof *p);
     p->rows = (int)size[0];
     p->cols = (int)size[1];
-    p->n = (size_t)p->rows * p->cols;
-    dbuf_alloc(&p->in, p->n * sizeof(float));
-    dbuf_alloc(&p->out, p->n * sizeof(float));
-    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
-        return p;
-    p->h_in = (float *)xmalloc(p->n * sizeof(float));
-    p->h_expected = (float *)xmalloc(p->n * sizeof(float));
-    p->h_got = (float *)xmalloc(p->n * sizeof(float));
-    fill_uniform_f32(p->h_in, p->n, rng_derive(seed, 1), -1.f, 1.f);
-    cpu_transpose(p->h_expected, p->h_in, p->rows, p->cols);
-    dbuf_upload(&p->in, p->h_in, p->n * sizeof(float));
+    if (float_io_create(&p->io, (size_t)p->rows * p->cols, seed))
+        cpu_transpose(p->io.h_expected, p->io.h_in, p->rows, p->cols);
     return p;
 }
 
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
-    dbuf_free(&p->in);
-    dbuf_free(&p->out);
-    free(p->h_in);
-    free(p->h_expected);
-    free(p->h_got);
+    float_io_free(&p->io);
     free(p);
 }
 
 static void prepare(void *vp, int impl, cudaStream_t s)
 {
     (void)impl;
-    dbuf_poison(&((problem *)vp)->out, s);
+    float_io_prepare(&((problem *)vp)->io, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    if (impl == IMPL_CEILING) /* the same bytes read and written, by the copy engine's best path */
-        CUDA_CHECK(cudaMemcpyAsync(p->out.data, p->in.data, p->n * sizeof(float),
-                                   cudaMemcpyDeviceToDevice, s));
+    if (impl == IMPL_CEILING)
+        float_io_ceiling(&p->io, s);
     else
-        harness_call(impl, s, LAB_ENTRY_transpose, LAB_WIRE_transpose, p->out.data, p->in.data, p->rows, p->cols);
+        harness_call(impl, s, LAB_ENTRY_transpose, LAB_WIRE_transpose, p->io.out.data, p->io.in.data, p->rows, p->cols);
 }
 
 static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
-    harness_check_exact(&p->out, p->h_expected, p->n, p->h_got, v);
-    v->cols = (size_t)p->rows; /* a row of the output is `rows` long */
-    harness_check_input(&p->in, p->h_in, p->n * sizeof(float), v);
+    float_io_verify(&p->io, (size_t)p->rows, v); /* a row of the output is `rows` long */
 }
 
 static double work(const void *vp)
@@ -133,25 +111,20 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 
 static void refresh(void *vp, uint64_t seed, cudaStream_t s)
 {
-    problem *p = (problem *)vp;
-    dev_fill_f32((float *)p->in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+    float_io_refresh(&((problem *)vp)->io, seed, s);
 }
 
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
     (void)max, (void)s;
-    problem *p = (problem *)vp;
     /* the data only moves: two right answers are equal bit for bit */
-    out[0] = (lab_output){p->out.data, p->n, DEV_F32, 0, 0, &p->out};
-    return 1;
+    return float_io_outputs(&((problem *)vp)->io, out);
 }
 
 static int inputs(void *vp, lab_input *in, int max)
 {
     (void)max;
-    problem *p = (problem *)vp;
-    in[0] = (lab_input){p->in.data, p->n * sizeof(float)};
-    return 1;
+    return float_io_inputs(&((problem *)vp)->io, in);
 }
 
 const lab_info *const harness_lab = &lab_transpose;

@@ -28,25 +28,10 @@ __global__ void reduce_sequential(float *out, const float *in, long long n)
         out[blockIdx.x] = sdata[0];
 }
 
-/* One launch per tree level: each block reduces PER_BLOCK elements to one partial sum, and
- * the partial sums ping-pong between two halves of scratch until one value is left. */
+/* One launch per tree level (reduction_levels.cuh): each block reduces PER_BLOCK elements. */
 #define PER_BLOCK (THREADS)
+#define REDUCE_KERNEL reduce_sequential
 
 } /* namespace */
 
-void reduction(float *result, const float *in, long long n, float *scratch, cudaStream_t stream)
-{
-    float *level[2] = {scratch, scratch + (n + THREADS - 1) / THREADS};
-    const float *src = in;
-    long long m = n;
-    int pass = 0;
-    do {
-        const long long blocks = (m + PER_BLOCK - 1) / PER_BLOCK;
-        float *dst = blocks == 1 ? result : level[pass & 1];
-        reduce_sequential<<<(unsigned)blocks, THREADS, 0, stream>>>(dst, src, m);
-        CUDA_CHECK_LAUNCH();
-        src = dst;
-        m = blocks;
-        pass++;
-    } while (m > 1);
-}
+#include "reduction_levels.cuh"

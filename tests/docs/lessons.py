@@ -12,7 +12,8 @@ line counts them, and the exit status is 1 when any failed.
   grader/labs/NN-name/table.c.
 - The first rung to pass: each lab's "Which rung passes first" section names the rung that
   its recorded bench (labs/NN-name/bench-h200.tsv) and its table's mark make the first to
-  pass (for a lab of several speed checks, the first to pass every scored one).
+  pass (for a lab of several speed checks, the first to pass every scored one); a lab with no
+  recorded bench must still name one.
 - Ends with questions: each lab's lesson ends with "## Predict, then measure" and 3 to 5
   folded answers (<details><summary>Answer</summary>).
 - GPU facts: a GPU of common/gpu_profiles.c named with a count of SMs or of copy engines in
@@ -116,11 +117,14 @@ def scored_tasks(d, rows):
 
 for d in LAB_DIRS:
     path = "labs/%s/README.md" % d
-    if not os.path.exists(path) or not os.path.exists("labs/%s/bench-h200.tsv" % d):
+    if not os.path.exists(path):
         continue
     text = read(path)
     mark = threshold(d)
-    rows = bench_rows(d)
+    # a lab without a recorded bench (its table waits for make bench on an H200): the section
+    # must still name a rung, which nothing here can hold to a figure
+    recorded = os.path.exists("labs/%s/bench-h200.tsv" % d)
+    rows = bench_rows(d) if recorded else []
     expected = 0
     for task in scored_tasks(d, rows):
         first = None
@@ -140,7 +144,7 @@ for d in LAB_DIRS:
         m = re.search(r"(?i)\b(rung|step) (\d+)\b[^.]*?\bthe first (?:file )?to pass", sec.group(1))
         if not m:
             fail(path, "its \"Which rung passes first\" section names no rung as the first to pass")
-        elif int(m.group(2)) != expected:
+        elif recorded and int(m.group(2)) != expected:
             fail(path, "names %s %s as the first to pass; labs/%s/bench-h200.tsv and the mark %.2f make it %s"
                  % (m.group(1), m.group(2), d, mark, expected if expected < 10 ** 6 else "the reference"))
     tail = re.search(r"\n## Predict, then measure\n(.*)\Z", text, re.S)

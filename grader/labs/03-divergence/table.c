@@ -29,7 +29,7 @@ static const lab_entry entries[] = {
 
 static void speed_size(int task, const device_info *d, long long size[LAB_MAX_DIMS])
 {
-    /* The chains dominate (1024 FMAs per 8 bytes moved), but the rule stands: in + out is
+    /* The chains dominate (960 FMAs per 8 bytes moved, on average), but the rule stands: in + out is
      * 4x the L2 (at least 256 MB), so the data of one call is not left in cache by the last.
      * An odd n leaves a partial tile and partial warps at the end. */
     (void)task;
@@ -43,7 +43,11 @@ static void footprint(int task, const long long size[LAB_MAX_DIMS], lab_footprin
 {
     (void)task;
     const double n = (double)size[0];
-    f->work = 2.0 * DIVERGENCE_STEPS * n; /* flops of the chains */
+    /* flops of the chains: the classes are equally common in the grader's inputs, so an
+     * element runs the mean of the four step counts (960) */
+    const double mean_steps = (DIVERGENCE_STEPS_0 + DIVERGENCE_STEPS_1 + DIVERGENCE_STEPS_2 +
+                               DIVERGENCE_STEPS_3) / 4.0;
+    f->work = 2.0 * mean_steps * n;
     f->device_bytes = 2.0 * n * sizeof(float);
     f->working_set = f->device_bytes;
     f->output_bytes = n * sizeof(float);
@@ -56,15 +60,19 @@ const lab_info lab_divergence = {
     .title = "Warp divergence",
     .entries = entries,
     .n_entries = (int)(sizeof entries / sizeof entries[0]),
-    /* Pass mark: reference time / student time. Measured on the H200 (see the README): the
-     * skeleton, whose warps run all four chains, sits near 0.26; the reference at 1.0. */
-    .threshold = 0.60,
+    /* Pass mark: reference time / student time. By the step counts (the README's table), a
+     * warp that mixes classes runs 3840 steps (the skeleton's four loops) or 2048 (one loop
+     * with a count per lane: rungs 1 and 2), a regrouped warp 960 on average: 0.25, 0.47 and
+     * about 1. The mark sits between, so that passing needs the regrouping. */
+    .threshold = 0.70,
     .hint_correct = "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
-                    "DIVERGENCE_STEPS times y = fmaf(y, m, b) with that class's m and b, and out[i] = y. If you "
-                    "regroup elements, carry each one's index with it, and do not drop the last partial group.",
-    .hint_speed = "Your warps still mix classes, so each runs several chains one after the other. Regroup "
-                  "the work so that all 32 lanes of a warp hold elements of one class (sort a block's tile "
-                  "by class in shared memory, then hand out groups of 32) and each warp runs one chain.",
+                    "that class's K steps (DIVERGENCE_STEPS_0 ... DIVERGENCE_STEPS_3) of y = fmaf(y, m, b) "
+                    "with its m and b, and out[i] = y. If you regroup elements, carry each one's index with "
+                    "it, and do not drop the last partial group.",
+    .hint_speed = "Your warps still mix classes, so each runs several chains one after the other, or one "
+                  "loop until its longest lane's chain ends (2048 steps where the mean is 960). Regroup the "
+                  "work so that all 32 lanes of a warp hold elements of one class (sort a block's tile by "
+                  "class in shared memory, then hand out groups of 32) and each warp runs one chain.",
     .timeout_s = 90,
     .checks = checks,
     .n_checks = (int)(sizeof checks / sizeof checks[0]),

@@ -60,11 +60,15 @@ const lab_info lab_divergence = {
     .title = "Warp divergence",
     .entries = entries,
     .n_entries = (int)(sizeof entries / sizeof entries[0]),
-    /* Pass mark: reference time / student time. By the step counts (the README's table), a
-     * warp that mixes classes runs 3840 steps (the skeleton's four loops) or 2048 (one loop
-     * with a count per lane: rungs 1 and 2), a regrouped warp 960 on average: 0.25, 0.47 and
-     * about 1. The mark sits between, so that passing needs the regrouping. */
-    .threshold = 0.70,
+    /* Pass mark: reference time / student time. By the step counts, a warp that mixes classes
+     * runs 3840 steps (the skeleton's four loops) or 2048 (one loop with a count per lane:
+     * rungs 1 and 2), a regrouped warp 960 on average. One H200 timing of these kernel forms
+     * (the README's "Measured on an H200"), as fractions of the skeleton's kernel on input
+     * already sorted by class: skeleton 0.27, cheap branch and class as data 0.37, the
+     * plainest regrouping (rung 3: a block sorts its 256 elements) 0.68. The mark sits
+     * between: every branch-only form fails by about 0.18, the first regrouping passes by
+     * about 0.13. */
+    .threshold = 0.55,
     .hint_correct = "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
                     "that class's K steps (DIVERGENCE_STEPS_0 ... DIVERGENCE_STEPS_3) of y = fmaf(y, m, b) "
                     "with its m and b, and out[i] = y. If you regroup elements, carry each one's index with "

@@ -21,7 +21,7 @@
 #        labs/03-divergence/divergence.cu           the skeleton (4 chains per divergent warp)
 #        solutions/03-divergence/steps/*.cu         the ladder rungs (cheap branch, class as
 #                                                   data: no regrouping; block regroup: the
-#                                                   first that regroups)
+#                                                   first that regroups; balanced regroup)
 #        solutions/03-divergence/divergence.cu      the reference (regrouped, persistent grid)
 #        tests/gpu/lab03/*.cu                       candidates: rung 1's cheap branch with two
 #                                                   chains a thread and no regrouping
@@ -102,7 +102,7 @@ for name, r in by.items():
 mark = [l for l in open("grader/labs/03-divergence/table.c") if ".threshold" in l]
 print("\nThe table's mark: %s" % (mark[0].strip() if mark else "?"))
 print("A mark that makes the lesson needed passes the regrouping variants (reference,")
-print("steps/3-block-regroup) and fails those without regrouping (skeleton, steps/1-cheap-branch,")
+print("steps/3-block-regroup, steps/4-balanced-regroup) and fails those without regrouping (skeleton, steps/1-cheap-branch,")
 print("steps/2-class-as-data, cheap-branch-two-chains, select-all-four), with a margin on each side")
 print("wider than the spread between runs (max - min). lane-refill is honest work by another cure:")
 print("if it passes, the mark asks for keeping the lanes busy, by regrouping or otherwise.")

@@ -6,9 +6,11 @@
  * alone: two independent FMAs per step where they overlap, so a thread keeps the FMA pipe
  * busy with half the warps. The reference regroups by class and also gives each thread
  * several chains; this variant has the second without the first, and its warps still run
- * until their longest chain ends (2048 steps). Timed beside rung 1 and the reference
- * (tests/gpu/lab03-divergence.sh), it shows how much of the reference's lead over rung 1 is
- * independent work rather than regrouping: it should stay with rung 1, below the pass mark. */
+ * until their longest chains end: the shared part until the warp's longest common count, then
+ * each tail loop until the warp's longest tail, one tail after the other: a warp issues the
+ * sum of the three loops' longest counts. Timed beside rung 1 and the reference (tests/gpu/lab03-divergence.sh), it shows
+ * that independent work is not what the reference's lead over rung 1 is made of: it stays
+ * below rung 1 and the pass mark. */
 #include "divergence.h"
 
 namespace {

@@ -109,6 +109,10 @@ typedef struct lab_task {
     void (*refresh)(void *p, uint64_t seed, cudaStream_t s);
     int (*outputs)(void *p, lab_output *out, int max, cudaStream_t s);
     int (*inputs)(void *p, lab_input *in, int max);
+    /* Optional. Called once when the harness starts, with a speed check's size (a GPU only):
+     * asks for the host memory its problem will take (harness_host_reserve), so that pinning
+     * it overlaps the checks before. NULL: nothing made ahead. */
+    void (*reserve)(const long long size[LAB_MAX_DIMS], const device_info *d);
 } lab_task;
 
 /* Defined by each lab's grader/labs/NN-name/problem.cu. */
@@ -140,6 +144,9 @@ void harness_note_problem(int impl, const char *problem);
 /* Pinned host memory that a worker can be given (lab 05's host arrays). */
 void *harness_host_alloc(size_t bytes);
 void harness_host_free(void *p);
+/* That memory, made now on a thread of its own for a harness_host_alloc of exactly `bytes`
+ * to come (a task's reserve hook). */
+void harness_host_reserve(size_t bytes);
 
 /* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,
  * filling v->out, v->guard_*. `got` is host scratch of n floats. */

@@ -125,6 +125,15 @@ extern const int harness_n_tasks;
 
 /* Helpers for hooks. */
 
+/* Threads for a lab's CPU answers (parallel_for, common/parallel.h): every core this harness
+ * may use on a GPU's machine; one under the CPU emulator, where a lab's host code is the
+ * emulator's instrumented code and runs on the harness's own thread. */
+#if defined(CUDA_EMU)
+#define HARNESS_CPU_THREADS 1
+#else
+#define HARNESS_CPU_THREADS 0
+#endif
+
 /* Set while the harness creates a speed check's problems: create() allocates and fills
  * device buffers only (refresh() makes the inputs), no host copies, no CPU answer. */
 extern int harness_device_only;

@@ -1055,19 +1055,25 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     if (p)
         t->destroy(p);
     CUDA_CHECK(cudaStreamDestroy(s));
-    /* The student's process for the next check, started while the driver reads this one's
-     * records: for a speed check a fresh one (its phase 1 begins with one), for a correctness
-     * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
-    if (o->check + 1 < lab->n_checks) {
-        if (lab->checks[o->check + 1].kind == CHECK_SPEED) {
-            if (!d->emulated)
-                workers_fresh(IMPL_STUDENT);
-        } else {
-            workers_prewarm(IMPL_STUDENT);
-        }
-    }
     results_begin("end");
     results_emit();
+}
+
+/* After check `done` was answered: the student's process for the check that follows it in the
+ * table, started while the driver reads the answer: for a speed check a fresh one (its phase 1
+ * begins with one; the one that served the correctness checks ends now), for a correctness
+ * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
+static void prewarm_after(int done, const device_info *d)
+{
+    const lab_info *lab = harness_lab;
+    if (done + 1 >= lab->n_checks)
+        return;
+    if (lab->checks[done + 1].kind == CHECK_SPEED) {
+        if (!d->emulated)
+            workers_fresh(IMPL_STUDENT);
+    } else {
+        workers_prewarm(IMPL_STUDENT);
+    }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1428,6 +1434,7 @@ int main(int argc, char **argv)
         close(fd);
         fflush(stdout);
         dprintf(reply_fd, "done %d\n", c.check);
+        prewarm_after(c.check, &d);
     }
     workers_host_reserved_end();
     workers_shutdown();

@@ -298,7 +298,7 @@ static void *host_reserve_main(void *arg)
 
 void workers_host_reserve(size_t bytes)
 {
-    if (!W.isolated || bytes == 0)
+    if (!W.isolated || bytes == 0 || !workers_ahead())
         return;
     for (int i = 0; i < MAX_RESERVED; i++)
         if (!reserved[i].bytes) {

@@ -492,10 +492,16 @@ void workers_kill(int impl)
         W.buf[i].mapped &= ~bit;
 }
 
+int workers_ahead(void)
+{
+    const char *v = getenv("GRADER_PREWARM");
+    return !(v && !strcmp(v, "0"));
+}
+
 void workers_prewarm(int impl)
 {
     worker *w = &W.w[worker_slot(impl)];
-    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0])
+    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0] && workers_ahead())
         worker_start(impl);
 }
 

@@ -71,6 +71,10 @@ void workers_kill(int impl);
  * the harness does meanwhile. It loads no code of the implementation, and runs none, before
  * its first call (worker_untrusted.c): a spare holds nothing of the student's until then. */
 void workers_prewarm(int impl);
+/* 0 when GRADER_PREWARM=0 is in the environment: no worker started and no memory made ahead
+ * of its use (workers_prewarm, workers_host_reserve), to measure what starting ahead saves or
+ * costs on a machine (tests/gpu/bench-grading.sh); 1 otherwise. */
+int workers_ahead(void);
 /* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,
  * one that has served a call is killed and a spare started in its place. What a phase beside
  * the student begins with: a fresh process, which can tell nothing of what came before. */

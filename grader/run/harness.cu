@@ -1059,8 +1059,8 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     results_emit();
 }
 
-/* After check `done` was answered: the student's process for the check that follows it in the
- * table, started while the driver reads the answer: for a speed check a fresh one (its phase 1
+/* After check `done` was answered, while the driver reads the answer: the student's process
+ * for the check that follows it in the table, for a speed check a fresh one (its phase 1
  * begins with one; the one that served the correctness checks ends now), for a correctness
  * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
 static void prewarm_after(int done, const device_info *d)
@@ -1068,6 +1068,24 @@ static void prewarm_after(int done, const device_info *d)
     const lab_info *lab = harness_lab;
     if (done + 1 >= lab->n_checks)
         return;
+    /* Once, after the first check answered, for the speed checks still to come (a GPU only:
+     * under the CPU emulator nothing is timed): the reference's worker, which their setup
+     * calls first, and their host memory (lab 05's pinned arrays), made on a thread while the
+     * correctness checks run, at the size run_check will ask for (sizes_for, the same device). */
+    static int ahead_done;
+    for (int i = done + 1; i < lab->n_checks && !ahead_done && !d->emulated; i++) {
+        const lab_check *ck = &lab->checks[i];
+        if (ck->kind != CHECK_SPEED)
+            continue;
+        workers_prewarm(IMPL_REFERENCE);
+        if (harness_tasks[ck->task].reserve) {
+            long long size[LAB_MAX_DIMS];
+            memcpy(size, ck->size, sizeof size);
+            lab->speed_size(ck->task, d, size);
+            harness_tasks[ck->task].reserve(size, d);
+        }
+    }
+    ahead_done = 1;
     if (lab->checks[done + 1].kind == CHECK_SPEED) {
         if (!d->emulated)
             workers_fresh(IMPL_STUDENT);
@@ -1403,23 +1421,10 @@ int main(int argc, char **argv)
     results_str("detail", why);
     results_emit();
     emit_device(&d, 0);
-    /* The workers' start-up (process, sandbox, GPU context) while the first check makes its
-     * inputs: the student's for the correctness checks, the reference's for the speed checks'
-     * setup (under the CPU emulator, which times nothing, the reference serves no check). */
+    /* The student's worker starts (process, sandbox, GPU context) while the first check makes
+     * its inputs; what the speed checks need ahead starts once that check is answered
+     * (prewarm_after), not beside the student's start, which it would slow. */
     workers_prewarm(IMPL_STUDENT);
-    if (!d.emulated)
-        workers_prewarm(IMPL_REFERENCE);
-    /* The speed checks' host memory (lab 05's pinned arrays), made while the correctness
-     * checks run: the size is the one run_check will ask for (sizes_for, the same device). */
-    for (int i = 0; i < harness_lab->n_checks && !d.emulated; i++) {
-        const lab_check *ck = &harness_lab->checks[i];
-        if (ck->kind == CHECK_SPEED && harness_tasks[ck->task].reserve) {
-            long long size[LAB_MAX_DIMS];
-            memcpy(size, ck->size, sizeof size);
-            harness_lab->speed_size(ck->task, &d, size);
-            harness_tasks[ck->task].reserve(size, &d);
-        }
-    }
     char line[CHECK_LINE_MAX + 2];
     while (fgets(line, sizeof line, stdin)) {
         check_cmd c;

@@ -8,6 +8,7 @@
 
 #include "../common/compare.h"
 #include "../common/json.h"
+#include "../common/parallel.h"
 #include "../common/rng.h"
 #include "../common/stats.h"
 #include "../common/text.h"
@@ -408,7 +409,43 @@ static void test_json_hostile_text(void)
     free(t);
 }
 
+/* parallel_for: every item once, whatever the threads; a result that depends on the item
+ * alone is the same on 1, 3 and all the CPU's threads. */
+typedef struct par_ctx {
+    int *seen;     /* calls per item */
+    double *value; /* what item i wrote */
+} par_ctx;
+
+static void par_item(void *ctx, size_t i)
+{
+    par_ctx *c = (par_ctx *)ctx;
+    __atomic_add_fetch(&c->seen[i], 1, __ATOMIC_RELAXED);
+    c->value[i] = (double)i * 0.5 + 1.0;
+}
+
+static void test_parallel_for_each_item_once(void)
+{
+    const size_t n = 1001;
+    const int counts[] = {1, 3, 0, 64};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        par_ctx c = {calloc(n, sizeof(int)), calloc(n, sizeof(double))};
+        parallel_for(n, counts[k], par_item, &c);
+        int once = 1, right = 1;
+        for (size_t i = 0; i < n; i++) {
+            once &= c.seen[i] == 1;
+            right &= c.value[i] == (double)i * 0.5 + 1.0;
+        }
+        CU_ASSERT(once);
+        CU_ASSERT(right);
+        free(c.seen);
+        free(c.value);
+    }
+    par_ctx none = {NULL, NULL};
+    parallel_for(0, 0, par_item, &none); /* no item: no call */
+}
+
 static CU_TestInfo common_tests[] = {
+    {"parallel_for: every item once, on any number of threads", test_parallel_for_each_item_once},
     {"exact comparison finds the first bad element", test_exact_equal_and_counterexample},
     {"exact comparison is bitwise", test_exact_is_bitwise},
     {"close comparison: bound and NaN", test_close_bound_and_nan},

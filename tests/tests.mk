@@ -92,9 +92,10 @@ $(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/run/records.o $(BUI
 
 $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c tests/test_score.c \
                      tests/test_profiles.c \
-                     $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) tests/suites.h | cunit
+                     $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(BUILD)/host/common/parallel.o $(TABLE_OBJS) \
+                     tests/suites.h | cunit
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
+	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -lpthread -o $@
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 	$(TESTS)/unit_tests $(TESTS)/fake_check

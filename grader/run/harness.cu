@@ -96,6 +96,7 @@ void harness_note_problem(int impl, const char *problem)
 }
 
 void *harness_host_alloc(size_t bytes) { return workers_host_alloc(bytes); }
+void harness_host_reserve(size_t bytes) { workers_host_reserve(bytes); }
 void harness_host_free(void *p) { workers_host_free(p); }
 
 
@@ -286,6 +287,9 @@ typedef struct speed_ctx {
     const lab_task *t;          /* the task timed */
     void *inst[MAX_INSTANCES];  /* its problems: one call each per timed unit */
     int k;                      /* how many */
+    int k_of[TIMING_MAX_VARIANTS]; /* bench: calls of variant v per timed unit, 0: k (a rung
+                                   many times slower than the reference needs fewer calls for
+                                   a unit of the same length: make bench's time, not precision) */
     int impl_of[TIMING_MAX_VARIANTS]; /* variant -> implementation (IMPL_NULL: null call) */
     uint64_t seed;              /* fresh inputs of round r come from rng_derive(seed, r) */
     void *saved[MAX_INSTANCES][MAX_IO]; /* outputs of whoever ran first in the round */
@@ -422,9 +426,16 @@ static void speed_before_round(void *ctx, int round)
     c->round = round;
 }
 
+/* Calls of variant v in one timed unit. */
+static int calls_of(const speed_ctx *c, int v)
+{
+    return c->k_of[v] > 0 && c->k_of[v] < c->k ? c->k_of[v] : c->k;
+}
+
 static void speed_prepare(void *ctx, int v, cudaStream_t s)
 {
     speed_ctx *c = (speed_ctx *)ctx;
+    const int k = calls_of(c, v);
     if (c->pending >= 0)
         settle_sample(c, c->pending, s);
     c->pending = v;
@@ -439,12 +450,12 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
     c->busy_now = workers_note_gpu_state(s);
     if (c->impl_of[v] == IMPL_NULL)
         return;
-    for (int i = 0; i < c->k; i++)
+    for (int i = 0; i < k; i++)
         c->t->prepare(c->inst[i], c->impl_of[v], s);
     /* A worker's calls are put together here, untimed; speed_run only sends them. */
     if (c->impl_of[v] != IMPL_CEILING && !workers_inprocess()) {
         workers_batch_begin();
-        for (int i = 0; i < c->k; i++)
+        for (int i = 0; i < k; i++)
             c->t->run(c->inst[i], c->impl_of[v], s);
     }
 }
@@ -473,12 +484,12 @@ static void speed_run(void *ctx, int v, cudaStream_t s)
         return;
     }
     if (c->impl_of[v] == IMPL_CEILING) {
-        for (int i = 0; i < c->k; i++)
+        for (int i = 0; i < calls_of(c, v); i++)
             c->t->run(c->inst[i], IMPL_CEILING, s);
         return;
     }
     if (workers_inprocess()) { /* called here, timed by the events around this */
-        for (int i = 0; i < c->k; i++)
+        for (int i = 0; i < calls_of(c, v); i++)
             c->t->run(c->inst[i], c->impl_of[v], s);
         return;
     }
@@ -501,6 +512,8 @@ static void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], ui
                             const device_info *d, double unit_ms, cudaStream_t s)
 {
     size_t free0, free1, total;
+    /* (a worker still starting would change the free memory between the two readings) */
+    workers_wait_ready(10.0);
     CUDA_CHECK(cudaMemGetInfo(&free0, &total));
     harness_device_only = 1;
     c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
@@ -795,6 +808,9 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
      * bench-grading's table; no verdict reads them). */
     double at = wall_seconds();
     double setup_s = 0, phase_s = 0, alone_s = 0, again_s = 0, ceiling_s = 0;
+    /* The student's process for phase 1, started now (unless the check before started it):
+     * its start-up overlaps the setup, and it holds no student code before phase 1 calls it. */
+    workers_fresh(IMPL_STUDENT);
     speed_instances(c, size, c->seed, d, SPEED_UNIT_MS, s);
     setup_s = wall_seconds() - at;
     char desc[256];
@@ -820,7 +836,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     plan.host_clock = 1;
     plan.before_round = speed_before_round;
     static const char *const names[] = {"stu", "ref", "null", "ceil"};
-    workers_kill(IMPL_STUDENT); /* a fresh process for the phase (see above) */
+    workers_fresh(IMPL_STUDENT); /* a fresh process for the phase (see above) */
     timing_result r;
     at = wall_seconds();
     time_phase(c, &plan, s, &r);
@@ -1043,6 +1059,41 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     results_emit();
 }
 
+/* After check `done` was answered, while the driver reads the answer: the student's process
+ * for the check that follows it in the table, for a speed check a fresh one (its phase 1
+ * begins with one; the one that served the correctness checks ends now), for a correctness
+ * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
+static void prewarm_after(int done, const device_info *d)
+{
+    const lab_info *lab = harness_lab;
+    if (done + 1 >= lab->n_checks)
+        return;
+    /* Once, after the first check answered, for the speed checks still to come (a GPU only:
+     * under the CPU emulator nothing is timed): the reference's worker, which their setup
+     * calls first, and their host memory (lab 05's pinned arrays), made on a thread while the
+     * correctness checks run, at the size run_check will ask for (sizes_for, the same device). */
+    static int ahead_done;
+    for (int i = done + 1; i < lab->n_checks && !ahead_done && !d->emulated; i++) {
+        const lab_check *ck = &lab->checks[i];
+        if (ck->kind != CHECK_SPEED)
+            continue;
+        workers_prewarm(IMPL_REFERENCE);
+        if (harness_tasks[ck->task].reserve) {
+            long long size[LAB_MAX_DIMS];
+            memcpy(size, ck->size, sizeof size);
+            lab->speed_size(ck->task, d, size);
+            harness_tasks[ck->task].reserve(size, d);
+        }
+    }
+    ahead_done = 1;
+    if (lab->checks[done + 1].kind == CHECK_SPEED) {
+        if (!d->emulated)
+            workers_fresh(IMPL_STUDENT);
+    } else {
+        workers_prewarm(IMPL_STUDENT);
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Bench: every variant side by side, in this process (events) and isolated (host clock)      */
 
@@ -1090,8 +1141,10 @@ static void bench_pass(const options *o, const device_info *d, const speed_ctx *
     static speed_ctx bc;
     bc = *c;
     bc.compare = 0;
-    for (int v = 0; v < nv; v++)
+    for (int v = 0; v < nv; v++) {
         bc.impl_of[v] = impls[v];
+        bc.k_of[v] = impls[v] >= IMPL_EXTRA ? c->k_of[impls[v] - IMPL_EXTRA] : 0;
+    }
     timing_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n_variants = nv;
@@ -1115,7 +1168,7 @@ static void bench_pass(const options *o, const device_info *d, const speed_ctx *
         timing_series(&r, plan.host_clock, v, x);
         if (v != null_v)
             for (int q = 0; q < r.rounds; q++)
-                x[q] = (x[q] - null_ms) / c->k;
+                x[q] = (x[q] - null_ms) / calls_of(&bc, v);
         double lo, hi;
         double ms = stats_median(x, r.rounds);
         stats_median_ci(x, r.rounds, &lo, &hi);
@@ -1127,9 +1180,38 @@ static void bench_pass(const options *o, const device_info *d, const speed_ctx *
         bench_emit(t, desc, names[v], inproc ? "in-process events" : "isolated host clock",
                    impls[v] == IMPL_REFERENCE ? 1 : impls[v] == IMPL_CEILING
                                                       ? 2 : impls[v] == IMPL_NULL ? -1 : 0,
-                   c->k, ms, lo, hi, v == null_v ? 0 : t->work(c->inst[0]) / (ms * 1e6), r.rounds);
+                   calls_of(&bc, v), ms, lo, hi, v == null_v ? 0 : t->work(c->inst[0]) / (ms * 1e6), r.rounds);
     }
     timing_result_free(&r);
+}
+
+/* make bench: each rung's calls per timed unit (c->k_of), from the faster of two calls of it
+ * through the workers: enough calls for a unit of `unit_ms` at the rung's own speed, as the
+ * reference's k gives the reference (at most that k). A rung a hundred times slower than the
+ * reference (an SGEMM skeleton) then takes one call a unit, not the reference's k: a unit as
+ * long as anyone's is precise enough, and a longer one only costs time. */
+static void bench_calls_per_variant(speed_ctx *c, int n_variants, double unit_ms, cudaStream_t s)
+{
+    double null_ms = 1e9;
+    for (int rep = 0; rep < 2; rep++) {
+        const double t0 = wall_seconds();
+        workers_null_call(IMPL_REFERENCE, s);
+        null_ms = fmin(null_ms, (wall_seconds() - t0) * 1e3);
+    }
+    for (int v = 0; v < n_variants && v < TIMING_MAX_VARIANTS - 3; v++) { /* (bench_pass's) */
+        double best = 1e9;
+        for (int rep = 0; rep < 2; rep++) { /* (the first also starts the rung's process) */
+            c->t->prepare(c->inst[0], IMPL_EXTRA + v, s);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            const double t0 = wall_seconds();
+            c->t->run(c->inst[0], IMPL_EXTRA + v, s);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            best = fmin(best, (wall_seconds() - t0) * 1e3);
+        }
+        const double t = fmax(best - null_ms, 0.25 * best);
+        const int k = (int)ceil(unit_ms / (t > 1e-3 ? t : 1e-3));
+        c->k_of[v] = k < 1 ? 1 : k;
+    }
 }
 
 static void run_bench(const options *o, const device_info *d)
@@ -1147,6 +1229,11 @@ static void run_bench(const options *o, const device_info *d)
     static jmp_buf bench_jump;
     for (int v = 0; v < o->n_variants; v++)
         workers_set_so(IMPL_EXTRA + v, o->variant_so[v]);
+    /* Every variant's process starts now, all at once (each a GPU context of its own), rather
+     * than one after another at its first call. */
+    workers_prewarm(IMPL_REFERENCE);
+    for (int v = 0; v < o->n_variants; v++)
+        workers_prewarm(IMPL_EXTRA + v);
     for (int i = 0; i < lab->n_checks; i++) {
         const lab_check *ck = &lab->checks[i];
         if (ck->kind != CHECK_SPEED)
@@ -1165,6 +1252,8 @@ static void run_bench(const options *o, const device_info *d)
             fatal("bench: variant %s failed: %s", impl_who(failure.impl), failure.detail);
         }
         speed_instances(&c, size, c.seed, d, SPEED_UNIT_MS, s);
+        if (!d->emulated)
+            bench_calls_per_variant(&c, o->n_variants, SPEED_UNIT_MS, s);
         char desc[256];
         t->describe(c.inst[0], desc, sizeof desc);
         /* Each variant timed twice: isolated, then in-process (bench_pass). */
@@ -1332,6 +1421,10 @@ int main(int argc, char **argv)
     results_str("detail", why);
     results_emit();
     emit_device(&d, 0);
+    /* The student's worker starts (process, sandbox, GPU context) while the first check makes
+     * its inputs; what the speed checks need ahead starts once that check is answered
+     * (prewarm_after), not beside the student's start, which it would slow. */
+    workers_prewarm(IMPL_STUDENT);
     char line[CHECK_LINE_MAX + 2];
     while (fgets(line, sizeof line, stdin)) {
         check_cmd c;
@@ -1346,7 +1439,9 @@ int main(int argc, char **argv)
         close(fd);
         fflush(stdout);
         dprintf(reply_fd, "done %d\n", c.check);
+        prewarm_after(c.check, &d);
     }
+    workers_host_reserved_end();
     workers_shutdown();
     return 0;
 }

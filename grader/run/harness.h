@@ -109,6 +109,10 @@ typedef struct lab_task {
     void (*refresh)(void *p, uint64_t seed, cudaStream_t s);
     int (*outputs)(void *p, lab_output *out, int max, cudaStream_t s);
     int (*inputs)(void *p, lab_input *in, int max);
+    /* Optional. Called once when the harness starts, with a speed check's size (a GPU only):
+     * asks for the host memory its problem will take (harness_host_reserve), so that pinning
+     * it overlaps the checks before. NULL: nothing made ahead. */
+    void (*reserve)(const long long size[LAB_MAX_DIMS], const device_info *d);
 } lab_task;
 
 /* Defined by each lab's grader/labs/NN-name/problem.cu. */
@@ -120,6 +124,15 @@ extern const lab_task harness_tasks[];
 extern const int harness_n_tasks;
 
 /* Helpers for hooks. */
+
+/* Threads for a lab's CPU answers (parallel_for, common/parallel.h): every core this harness
+ * may use on a GPU's machine; one under the CPU emulator, where a lab's host code is the
+ * emulator's instrumented code and runs on the harness's own thread. */
+#if defined(CUDA_EMU)
+#define HARNESS_CPU_THREADS 1
+#else
+#define HARNESS_CPU_THREADS 0
+#endif
 
 /* Set while the harness creates a speed check's problems: create() allocates and fills
  * device buffers only (refresh() makes the inputs), no host copies, no CPU answer. */
@@ -140,6 +153,9 @@ void harness_note_problem(int impl, const char *problem);
 /* Pinned host memory that a worker can be given (lab 05's host arrays). */
 void *harness_host_alloc(size_t bytes);
 void harness_host_free(void *p);
+/* That memory, made now on a thread of its own for a harness_host_alloc of exactly `bytes`
+ * to come (a task's reserve hook). */
+void harness_host_reserve(size_t bytes);
 
 /* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,
  * filling v->out, v->guard_*. `got` is host scratch of n floats. */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -244,6 +245,106 @@ void workers_unregister(void *base)
     b->fd = -1;
 }
 
+/* Shared host memory, made and pinned: a sealed memfd mapped here and registered with CUDA.
+ * 0 with *p and *fd set, or the errno (or -1, CUDA's refusal in *cuda) with nothing kept.
+ * Touches nothing of W: a reservation's thread runs it beside the harness's own work. */
+static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
+{
+    /* Its size sealed: a worker holding the descriptor cannot cut it short under the
+     * harness's mapping (whose next access would die of SIGBUS). */
+    *fd = memfd_create("grader-host", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (*fd < 0)
+        return errno;
+    if (ftruncate(*fd, (off_t)bytes) != 0 ||
+        fcntl(*fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0) {
+        const int e = errno;
+        close(*fd);
+        return e;
+    }
+    *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, *fd, 0);
+    if (*p == MAP_FAILED) {
+        const int e = errno;
+        close(*fd);
+        return e;
+    }
+    *cuda = cudaHostRegister(*p, bytes, cudaHostRegisterDefault);
+    if (*cuda != cudaSuccess) {
+        (void)cudaGetLastError();
+        munmap(*p, bytes);
+        close(*fd);
+        return -1;
+    }
+    return 0;
+}
+
+/* Host memory made ahead of its use on a thread of its own (workers_host_reserve), taken by
+ * the first workers_host_alloc of exactly its size. */
+typedef struct host_reservation {
+    size_t bytes;      /* 0: a free slot */
+    pthread_t thread;  /* making it */
+    void *p;           /* the thread's result: the mapping and its memfd, or err */
+    int fd, err;
+    cudaError_t cuda;
+} host_reservation;
+#define MAX_RESERVED 4
+static host_reservation reserved[MAX_RESERVED];
+
+static void *host_reserve_main(void *arg)
+{
+    host_reservation *r = (host_reservation *)arg;
+    r->err = host_make(r->bytes, &r->p, &r->fd, &r->cuda);
+    return NULL;
+}
+
+void workers_host_reserve(size_t bytes)
+{
+    if (!W.isolated || bytes == 0 || !workers_ahead())
+        return;
+    for (int i = 0; i < MAX_RESERVED; i++)
+        if (!reserved[i].bytes) {
+            host_reservation *r = &reserved[i];
+            r->bytes = bytes;
+            r->p = NULL;
+            r->fd = -1;
+            if (pthread_create(&r->thread, NULL, host_reserve_main, r) != 0)
+                r->bytes = 0; /* made when it is asked for, as without a reservation */
+            return;
+        }
+}
+
+/* A reservation of exactly `bytes`, waited for: 1 with *p and *fd, else 0 (none, or its
+ * making failed: the caller makes the memory itself and reports what goes wrong then). */
+static int host_take_reserved(size_t bytes, void **p, int *fd)
+{
+    for (int i = 0; i < MAX_RESERVED; i++)
+        if (reserved[i].bytes == bytes) {
+            host_reservation *r = &reserved[i];
+            pthread_join(r->thread, NULL);
+            r->bytes = 0;
+            if (r->err != 0)
+                return 0;
+            *p = r->p;
+            *fd = r->fd;
+            return 1;
+        }
+    return 0;
+}
+
+void workers_host_reserved_end(void)
+{
+    for (int i = 0; i < MAX_RESERVED; i++)
+        if (reserved[i].bytes) { /* never asked for (the check did not run): given back */
+            const size_t bytes = reserved[i].bytes;
+            void *p;
+            int fd;
+            if (host_take_reserved(bytes, &p, &fd)) {
+                cudaHostUnregister(p);
+                munmap(p, bytes);
+                close(fd);
+            }
+        }
+}
+
 void *workers_host_alloc(size_t bytes)
 {
     if (!W.isolated) {
@@ -251,16 +352,16 @@ void *workers_host_alloc(size_t bytes)
         CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
         return p;
     }
-    /* Its size sealed: a worker holding the descriptor cannot cut it short under the
-     * harness's mapping (whose next access would die of SIGBUS). */
-    const int fd = memfd_create("grader-host", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0 ||
-        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
-        fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(errno));
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
-    if (p == MAP_FAILED)
-        fatal("cannot map %zu bytes of shared host memory: %s", bytes, strerror(errno));
-    CUDA_CHECK(cudaHostRegister(p, bytes, cudaHostRegisterDefault));
+    void *p = NULL;
+    int fd = -1;
+    if (!host_take_reserved(bytes, &p, &fd)) {
+        cudaError_t cuda = cudaSuccess;
+        const int e = host_make(bytes, &p, &fd, &cuda);
+        if (e < 0)
+            cuda_fail(cuda, "cudaHostRegister(shared host memory)", __FILE__, __LINE__);
+        if (e != 0)
+            fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(e));
+    }
     shared_buf *b = shared_new(p, bytes);
     b->host = 1;
     b->fd = fd;

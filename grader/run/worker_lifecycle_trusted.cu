@@ -304,8 +304,9 @@ void worker_start(int impl)
     worker *w = &W.w[worker_slot(impl)];
     if (!w->so[0])
         fatal("implementation %d has no shared object", impl);
-    int sv[2], pipefd[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC))
+    int sv[2], pipefd[2], ready[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) ||
+        pipe2(ready, O_CLOEXEC))
         fatal("cannot make a worker's channels: %s", strerror(errno));
     /* Graded as root, the worker's own uid must read its program and object (a umask of 077
      * would leave them the owner's alone). */
@@ -338,14 +339,19 @@ void worker_start(int impl)
         dup2(pipefd[1], 1);
         dup2(pipefd[1], 2);
         dup2(sv[1], 3);
-        closefrom(4);
+        dup2(ready[1], 4); /* written to by the worker once its start-up is over */
+        closefrom(5);
         /* Device memory comes by descriptor in both modes: the worker needs nothing of the
          * harness's /dev/shm, and gets one of its own that ends with it. */
         sandbox_policy p;
         worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
         p.uid = uid;
         sandbox_enter(&p);
-        char *argv[] = {W.exe, w->so, (char *)"3", NULL};
+#if defined(CUDA_EMU)
+        char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"emu", NULL};
+#else
+        char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"gpu", NULL};
+#endif
         /* Only what a CUDA program needs from the environment: no seed, no grader state
          * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
          * GPU_PROFILE sets it). */
@@ -375,9 +381,12 @@ void worker_start(int impl)
     }
     close(sv[1]);
     close(pipefd[1]);
+    close(ready[1]);
     w->pid = pid;
     w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
     w->answered = 0;
+    w->sent = 0;
+    w->ready_fd = ready[0];
     w->sock = sv[0];
     relay_start(&w->out, pipefd[0]);
 }
@@ -472,12 +481,58 @@ void workers_kill(int impl)
         w->scratch[0] = 0;
     }
     close(w->sock);
+    if (w->ready_fd >= 0)
+        close(w->ready_fd);
+    w->ready_fd = -1;
     w->pid = 0;
     w->batch.n_calls = w->batch.n_bufs = 0;
     w->n_pending_fds = 0;
     const unsigned bit = 1u << impl;
     for (int i = 0; i < MAX_SHARED; i++)
         W.buf[i].mapped &= ~bit;
+}
+
+int workers_ahead(void)
+{
+    const char *v = getenv("GRADER_PREWARM");
+    return !(v && !strcmp(v, "0"));
+}
+
+void workers_prewarm(int impl)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0] && workers_ahead())
+        worker_start(impl);
+}
+
+void workers_fresh(int impl)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    if (w->pid != 0 && w->sent)
+        workers_kill(impl);
+    workers_prewarm(impl);
+}
+
+void workers_wait_ready(double seconds)
+{
+    const double until = wall_seconds() + seconds;
+    for (int i = 0; i < MAX_IMPLS; i++) {
+        worker *w = &W.w[i];
+        if (w->pid <= 0 || w->ready_fd < 0)
+            continue;
+        for (;;) { /* the worker writes a byte (POLLIN), or its sandbox ends (POLLHUP) */
+            struct pollfd pf = {w->ready_fd, POLLIN, 0};
+            const double left = until - wall_seconds();
+            const int r = poll(&pf, 1, left > 0 ? (int)(left * 1000) + 1 : 0);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0)
+                return; /* still starting: the reading is taken as it is, as before a spare */
+            break;
+        }
+        close(w->ready_fd);
+        w->ready_fd = -1;
+    }
 }
 
 void workers_shutdown(void)

@@ -60,6 +60,7 @@ static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_
 {
     worker *w = &W.w[impl];
     worker_signal(w, SIGCONT);
+    w->sent = 1;
     send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
     size_t got = 0;
     while (got < sizeof *r) {
@@ -110,8 +111,9 @@ static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_
 
 void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
 {
-    if (W.w[impl].pid <= 0) {
+    if (W.w[impl].pid <= 0)
         worker_start(impl);
+    if (!W.w[impl].answered) { /* just started, or a spare started ahead (workers_prewarm) */
         /* An empty command first, before any call: a process that ends before answering it
          * could not start, or code it loaded ended it first (the harness weighs which, by
          * starting the reference's the same way: harness.cu, emit_worker_failure); once it

@@ -67,6 +67,9 @@ typedef struct worker {
     int answered;      /* 1 once the process answered a command: it started, and what ends
                           it from then on is the code it loaded */
     pid_t group;       /* its process group (its sandbox's processes), 0 if none */
+    int ready_fd;      /* read end of the pipe the worker writes a byte to once its start-up
+                          is over (worker_untrusted.c), -1 once read or waited for */
+    int sent;          /* 1 once a command was sent to the process: it is no longer fresh */
 } worker;
 
 /* All workers of this harness, and what they share. */

@@ -66,6 +66,22 @@ void workers_begin_check(double seconds, const char *log_path);
 void workers_end_check(void);
 /* Stop (kill) implementation impl's worker; the next call starts a fresh one. */
 void workers_kill(int impl);
+/* Start implementation impl's worker now, ahead of its first call, if none runs (isolated
+ * workers only): its start-up (the process, its sandbox, its GPU context) overlaps whatever
+ * the harness does meanwhile. It loads no code of the implementation, and runs none, before
+ * its first call (worker_untrusted.c): a spare holds nothing of the student's until then. */
+void workers_prewarm(int impl);
+/* 0 when GRADER_PREWARM=0 is in the environment: no worker started and no memory made ahead
+ * of its use (workers_prewarm, workers_host_reserve), to measure what starting ahead saves or
+ * costs on a machine (tests/gpu/bench-grading.sh); 1 otherwise. */
+int workers_ahead(void);
+/* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,
+ * one that has served a call is killed and a spare started in its place. What a phase beside
+ * the student begins with: a fresh process, which can tell nothing of what came before. */
+void workers_fresh(int impl);
+/* Wait (at most `seconds` in all) until every worker still starting is done starting: before
+ * the harness reads the device's free memory, which a context being made would change. */
+void workers_wait_ready(double seconds);
 void workers_shutdown(void);
 /* 1 when implementations run in sandboxed processes. */
 int workers_isolated(void);
@@ -105,6 +121,13 @@ void workers_unregister(void *base);
  * workers_host_free. */
 void *workers_host_alloc(size_t bytes);
 void workers_host_free(void *p);
+/* Make `bytes` of that memory now, on a thread of its own (isolated workers only): the first
+ * workers_host_alloc of exactly that size takes it, waiting for the thread if it has not
+ * finished. Pinning a gigabyte takes a good part of a second, which the harness's own work
+ * (the correctness checks before a speed check) then hides. What no allocation took is given
+ * back by workers_host_reserved_end. */
+void workers_host_reserve(size_t bytes);
+void workers_host_reserved_end(void);
 
 /* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap);

@@ -1,6 +1,6 @@
 /* worker_untrusted.c - UNTRUSTED PROCESS: main() of a worker, before any untrusted code runs.
  *
- *   worker IMPLEMENTATION.so SOCKET_FD
+ *   worker IMPLEMENTATION.so SOCKET_FD [READY_FD gpu|emu]
  *
  * The harness (grader/run/worker_lifecycle_trusted.cu) forks, puts the child in a read-only mount
  * namespace with rlimits and no capabilities, and executes this program. Its only job is to
@@ -8,7 +8,14 @@
  * (grader/sandbox/seccomp.c: what the filter allows is the sandbox's to say), and only then
  * dlopen()s the shared object that holds the student's (or the reference's) code and the
  * lab's shim, so even the object's constructors run inside the filter. From then on every
- * byte of this process belongs to that code; the harness trusts nothing it says. */
+ * byte of this process belongs to that code; the harness trusts nothing it says.
+ *
+ * A worker may be started ahead of its first call (a spare, grader/run/worker_trusted.h:
+ * workers_prewarm), so that its start-up overlaps the harness's own work. Before it loads
+ * the implementation it makes the GPU's context (on a GPU; what takes longest in a CUDA
+ * program's start), writes a byte to READY_FD (the harness's sign that the start-up is over), and
+ * waits for the first command to arrive: no code of the implementation runs, and nothing
+ * of it is loaded, before the harness asks for a call. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -16,19 +23,49 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+/* The GPU's primary context, made now through the driver (the CUDA runtime of the object
+ * loaded later takes the same context up, so that its first call does not wait for one). Best
+ * effort: where it fails, nothing is made, and the runtime meets and reports the same error at
+ * its first call, as it would without this. */
+static void make_gpu_context(void)
+{
+    void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!cuda)
+        return;
+    int (*init)(unsigned) = (int (*)(unsigned))dlsym(cuda, "cuInit");
+    int (*get)(int *, int) = (int (*)(int *, int))dlsym(cuda, "cuDeviceGet");
+    int (*retain)(void **, int) = (int (*)(void **, int))dlsym(cuda, "cuDevicePrimaryCtxRetain");
+    int dev = 0;
+    void *ctx = NULL;
+    if (init && get && retain && init(0) == 0 && get(&dev, 0) == 0)
+        (void)retain(&ctx, dev); /* kept for the process's life: the runtime's from now on */
+}
+
+/* Until the first command is there to read (or the harness is gone); reads nothing. */
+static void wait_for_first_command(int sock)
+{
+    struct pollfd pf = {sock, POLLIN, 0};
+    while (poll(&pf, 1, -1) < 0 && errno == EINTR)
+        ;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: worker IMPLEMENTATION.so SOCKET_FD (started by the grader)\n");
+    if (argc != 3 && argc != 5) {
+        fprintf(stderr, "usage: worker IMPLEMENTATION.so SOCKET_FD [READY_FD gpu|emu] (started "
+                        "by the grader)\n");
         return 2;
     }
     const int sock = atoi(argv[2]);
+    const int ready = argc == 5 ? atoi(argv[3]) : -1;
+    const int gpu = argc == 5 && !strcmp(argv[4], "gpu"); /* (the CPU emulator has no context) */
     /* Not dumpable: no other process of this user (a student's worker beside this one, when
      * grading runs as root; another student's in a batch) may open this one's memory through
      * /proc/PID/mem. Its capabilities are gone, so the kernel's only other guard would be
@@ -58,6 +95,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "worker: cannot install the seccomp filter: %s\n", strerror(errno));
         return 2;
     }
+    if (gpu)
+        make_gpu_context();
+    if (ready >= 0) { /* a byte, not the end of the pipe: the sandbox's outer processes hold
+                         a copy of its write end for their lives */
+        if (write(ready, "r", 1) < 0) { /* the harness is gone: the socket says so too */
+        }
+        close(ready);
+    }
+    wait_for_first_command(sock);
     void *so = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!so) {
         fprintf(stderr, "worker: cannot load %s: %s\n", argv[1], dlerror());

@@ -29,6 +29,7 @@
 #include "reduction.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
+#include "../common/parallel.h"
 #include "../common/util.h"
 
 #if !defined(CUDA_EMU)
@@ -69,6 +70,41 @@ static int ceil_log2(long long n)
     return k;
 }
 
+/* A correctness input and the CPU's answer for it, made in chunks of INPUT_CHUNK elements,
+ * each from a seed of its own (so that the chunks can be made at once), uniform in
+ * [-0.5, 1). Each chunk's sum and sum of |x| in double precision, in blocks of 1024 (the block
+ * sums are added in double again): its own error is about 1e-13 of sum|x|, a millionth of the
+ * tolerance. */
+#define INPUT_CHUNK ((size_t)1 << 20)
+
+typedef struct input_job {
+    float *x;
+    size_t n;
+    uint64_t seed;
+    double *sum, *abs_sum; /* per chunk */
+} input_job;
+
+static void input_chunk(void *ctx, size_t c)
+{
+    const input_job *j = (const input_job *)ctx;
+    const size_t begin = c * INPUT_CHUNK;
+    const size_t end = begin + INPUT_CHUNK < j->n ? begin + INPUT_CHUNK : j->n;
+    fill_uniform_f32(j->x + begin, end - begin, rng_derive(j->seed, c), -0.5f, 1.0f);
+    double sum = 0.0, abs_sum = 0.0;
+    for (size_t b = begin; b < end; b += 1024) {
+        const size_t e = b + 1024 < end ? b + 1024 : end;
+        double s = 0.0, a = 0.0;
+        for (size_t i = b; i < e; i++) {
+            s += j->x[i];
+            a += fabs((double)j->x[i]);
+        }
+        sum += s;
+        abs_sum += a;
+    }
+    j->sum[c] = sum;
+    j->abs_sum[c] = abs_sum;
+}
+
 static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
 {
     (void)d;
@@ -95,20 +131,20 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
         return p;
     p->h_in = (float *)xmalloc(bytes);
-    fill_uniform_f32(p->h_in, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f);
-    /* Double precision, in blocks of 1024 (the block sums are added in double again): its own
-     * error is about 1e-13 of sum|x|, a millionth of the tolerance. */
+    /* The input and its sums, chunk by chunk on the CPU's cores (see input_chunk); the chunks'
+     * sums are added in order, so the answer is the same whatever the number of cores. */
+    const size_t chunks = ((size_t)p->n + INPUT_CHUNK - 1) / INPUT_CHUNK;
+    input_job job = {p->h_in, (size_t)p->n, rng_derive(seed, 1),
+                     (double *)xmalloc(chunks * sizeof(double)),
+                     (double *)xmalloc(chunks * sizeof(double))};
+    parallel_for(chunks, HARNESS_CPU_THREADS, input_chunk, &job);
     double sum = 0.0, abs_sum = 0.0;
-    for (long long b = 0; b < p->n; b += 1024) {
-        const long long e = b + 1024 < p->n ? b + 1024 : p->n;
-        double s = 0.0, a = 0.0;
-        for (long long i = b; i < e; i++) {
-            s += p->h_in[i];
-            a += fabs((double)p->h_in[i]);
-        }
-        sum += s;
-        abs_sum += a;
+    for (size_t c = 0; c < chunks; c++) {
+        sum += job.sum[c];
+        abs_sum += job.abs_sum[c];
     }
+    free(job.sum);
+    free(job.abs_sum);
     p->expected = sum;
     p->abs_sum = abs_sum;
     dbuf_upload(&p->in, p->h_in, bytes);

@@ -36,6 +36,7 @@
 #include "sgemm.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
+#include "../common/parallel.h"
 #include "../common/util.h"
 
 #if !defined(CUDA_EMU)
@@ -126,6 +127,32 @@ static void reference_col(const gemm_case *g, float alpha, float beta, int j, do
     }
 }
 
+/* The CPU reference of a case, item by item on the CPU's cores (common/parallel.h): item r <
+ * n_rows is row rows[r], the rest the columns; each writes its own slots alone. */
+typedef struct reference_job {
+    const gemm_case *g;
+    float alpha, beta;
+} reference_job;
+
+static void reference_item(void *ctx, size_t item)
+{
+    const reference_job *j = (const reference_job *)ctx;
+    const gemm_case *g = j->g;
+    const int M = g->M, N = g->N, K = g->K;
+    double *t1 = (double *)xmalloc((size_t)(N > K ? N : K) * sizeof(double));
+    if (item < (size_t)g->n_rows) {
+        double *t2 = (double *)xmalloc((size_t)N * sizeof(double));
+        reference_row(g, j->alpha, j->beta, g->rows[item], g->exp_rows + item * N,
+                      g->sc_rows + item * N, t1, t2);
+        free(t2);
+    } else {
+        const size_t c = item - (size_t)g->n_rows;
+        reference_col(g, j->alpha, j->beta, g->cols[c], g->exp_cols + c * M,
+                      g->sc_cols + c * M, t1);
+    }
+    free(t1);
+}
+
 /* Pick n of `count` indices: one uniformly in each of n equal bands. */
 static void pick_banded(int *out, int n, int count, rng *r)
 {
@@ -205,16 +232,8 @@ static void case_create(gemm_case *g, int M, int N, int K, float alpha, float be
     g->sc_rows = (double *)xmalloc((size_t)g->n_rows * N * sizeof(double));
     g->exp_cols = (double *)xmalloc(((size_t)g->n_cols * M + 1) * sizeof(double));
     g->sc_cols = (double *)xmalloc(((size_t)g->n_cols * M + 1) * sizeof(double));
-    double *t1 = (double *)xmalloc((size_t)(N > K ? N : K) * sizeof(double));
-    double *t2 = (double *)xmalloc((size_t)N * sizeof(double));
-    for (int r_ = 0; r_ < g->n_rows; r_++)
-        reference_row(g, alpha, beta, g->rows[r_], g->exp_rows + (size_t)r_ * N,
-                      g->sc_rows + (size_t)r_ * N, t1, t2);
-    for (int c = 0; c < g->n_cols; c++)
-        reference_col(g, alpha, beta, g->cols[c], g->exp_cols + (size_t)c * M,
-                      g->sc_cols + (size_t)c * M, t1);
-    free(t1);
-    free(t2);
+    reference_job job = {g, alpha, beta};
+    parallel_for((size_t)g->n_rows + (size_t)g->n_cols, HARNESS_CPU_THREADS, reference_item, &job);
 
     dbuf_upload(&g->a, g->h_a, na * sizeof(float));
     dbuf_upload(&g->b, g->h_b, nb * sizeof(float));

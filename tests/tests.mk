@@ -16,7 +16,9 @@
 #   test-vet      student objects the build must admit (names of their own like a library's,
 #                 every skeleton and solution) and reject (the reference, dlopen, the emulator's
 #                 internals, forbidden libraries by their use), with a message naming the symbol
-#   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
+#   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
+#                 solutions; the student's build carries -lineinfo, which changes no machine code
+#                 (tests/build/lineinfo.sh)
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk)
@@ -149,6 +151,7 @@ ifdef STUDENT_KIT
 else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 endif
+	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.

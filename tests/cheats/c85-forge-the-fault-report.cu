@@ -13,7 +13,7 @@
  * expect: no-accusation
  * expect: tree-unchanged
  * expect: no-forged-lines
- * expect: output-has=the CPU emulator runs this check once more
+ * expect: output-has=the CPU emulator ran this check once more
  * expect: output-has=\| cuda-emu: error: trap in kernel scale_rows_kernel, block \(0,0,0\), thread \(0,0,0\)
  * expect: output-lacks=/etc/passwd:1|driver\.c:\d+|worker_loop_untrusted|exec\.cpp
  * expect: report-lacks=^Score: 15 */

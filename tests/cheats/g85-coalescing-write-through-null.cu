@@ -9,7 +9,7 @@
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: message=illegal memory access
- * expect: output-has=the CPU emulator runs this check once more
+ * expect: output-has=the CPU emulator ran this check once more
  * expect: output-has=\| at 01-coalescing/coalescing\.cu:30 \(in scale_rows_kernel
  * expect: output-has=block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
  * expect: output-has=whole report: \S*coalescing\.\d+\.emu\.log

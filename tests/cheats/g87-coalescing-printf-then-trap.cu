@@ -1,16 +1,17 @@
 /* Honest but wrong, on a GPU: a lab 01 file whose kernel checks its own index, prints what it
  * found and stops the kernel with __trap() when the check fails (it fails on the last column).
  * A GPU ends the call with cudaErrorLaunchFailure ("unspecified launch failure") and names no
- * line; the CPU emulator's run of the check shows what the kernel printed and where it trapped:
- * 01-coalescing/coalescing.cu:27, with its block and thread.
+ * line (what the kernel printed may be lost with the context); the CPU emulator's run of the
+ * check shows what the kernel printed and where it trapped:
+ * 01-coalescing/coalescing.cu:28, with its block and thread.
  * lab: coalescing
  * where: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: message=kernel launch failure
+ * expect: message=kernel launch failure|illegal instruction
  * expect: output-has=cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:27
- * expect: log-has=scale_rows_kernel: column \d+ of \d+ is past the padded row
+ * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:28
+ * expect: output-has=\| scale_rows_kernel: column \d+ of \d+ is past the padded row
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h */
 #include "coalescing.h"
 

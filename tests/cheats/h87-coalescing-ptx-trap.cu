@@ -3,7 +3,7 @@
  * instruction as __trap(): the call fails with cudaErrorLaunchFailure, as on a GPU, and the
  * terminal names the student's line (01-coalescing/coalescing.cu:22), kernel, block and thread.
  * lab: coalescing
- * where: emu gpu
+ * where: emu
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: message=kernel launch failure

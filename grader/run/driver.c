@@ -397,20 +397,36 @@ static void label_run(const greeting *g, totals *t)
 
 /* Run argv (no shell) with stdin from in_path (NULL: /dev/null), stdout and stderr to out_path
  * and err_path (truncated; err_path appended to when `append_err`), `env` (NAME=value strings, NULL-ended)
- * added; emulated: in the harness's view of its own (sandbox_harness_view). Waits at most
- * `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be started,
- * -2 if it ran out of time. */
+ * added; emulated: in the harness's view of its own (sandbox_harness_view), with a TMPDIR of
+ * its own that this process removes when it ends (its workers' scratch folders lie there where
+ * namespaces are refused, and a harness killed cannot remove them: as harness_start's). Waits
+ * at most `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be
+ * started, -2 if it ran out of time. */
 static int run_counted(char *const argv[], char *const env[], const char *in_path,
                        const char *out_path, const char *err_path, int append_err, int emulated,
                        double left)
 {
     const double start = wall_seconds();
+    char tmp[PATH_MAX] = "";
+    if (emulated) {
+        const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+        snprintf(tmp, sizeof tmp, "%s/grader-run-XXXXXX", base);
+        if (!mkdtemp(tmp) || chmod(tmp, 0711) != 0)
+            tmp[0] = 0; /* its own TMPDIR then; its workers still remove theirs */
+        else
+            stop_temp_dir(tmp);
+    }
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
-    if (pid < 0)
+    if (pid < 0) {
+        if (tmp[0])
+            stop_remove_tree(tmp), stop_temp_done(tmp);
         return -1;
+    }
     if (pid == 0) {
+        if (tmp[0])
+            setenv("TMPDIR", tmp, 1);
         const int in = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC),
                   out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
                   err = open(err_path, O_WRONLY | O_CREAT | O_CLOEXEC | (append_err ? O_APPEND : O_TRUNC), 0644);
@@ -444,6 +460,10 @@ static int run_counted(char *const argv[], char *const env[], const char *in_pat
         waitpid(pid, &status, 0);
     }
     stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    if (tmp[0]) { /* its workers died with it (PDEATHSIG): nothing writes there any more */
+        stop_remove_tree(tmp);
+        stop_temp_done(tmp);
+    }
     return done ? status : -2;
 }
 

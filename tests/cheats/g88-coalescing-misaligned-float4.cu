@@ -10,7 +10,7 @@
  * expect: no-accusation
  * expect: message=misaligned address
  * expect: output-has=the CPU emulator ran this check once more
- * expect: output-has=\| 01-coalescing/coalescing\.cu:30:\d+: runtime error: load of misaligned address
+ * expect: output-has=\| 01-coalescing/coalescing\.cu:30:\d+: runtime error: (load of|reference binding to) misaligned address
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h */
 #include "coalescing.h"
 

@@ -7,7 +7,7 @@
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: fails-only=33 x 33|7 x 1021|1000 x 37|257 x 4099|hidden
- * expect: output-has=\| 01-coalescing/coalescing\.cu:27:\d+: runtime error: load of misaligned address
+ * expect: output-has=\| 01-coalescing/coalescing\.cu:27:\d+: runtime error: (load of|reference binding to) misaligned address
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h */
 #include "coalescing.h"
 

@@ -13,7 +13,7 @@
  * expect: no-accusation
  * expect: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
  * expect: output-has=the CPU emulator ran this check once more
- * expect: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| 01-coalescing/coalescing\.cu:34:\d+: runtime error: store to null pointer\n\s+\| at 01-coalescing/coalescing\.cu:34 \(in scale_rows_kernel
+ * expect: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| 01-coalescing/coalescing\.cu:34:\d+: runtime error: store to null pointer[^\n]*\n\s+\| at 01-coalescing/coalescing\.cu:34 \(in scale_rows_kernel
  * expect: output-has=block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
  * expect: output-has=\| thread \(\d+,\d+,\d+\) writes 4 bytes at address 0x\w+, which belongs to no allocation; the nearest device allocation, of \d+ bytes \(made by the grader\), starts after it by \d+ bytes, at 01-coalescing/coalescing\.cu:34
  * expect: output-has=the CPU emulator's run of the lab's first fault above says where

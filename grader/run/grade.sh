@@ -26,6 +26,7 @@ rm -f "$grade_dir/results.json"
 stop() {
     trap - "$1"
     kill -TERM $(jobs -p) 2>/dev/null
+    exec 4>&- # (make's filter below ends once make and what it started are gone)
     wait
     kill -s "$1" $$
 }

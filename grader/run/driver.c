@@ -740,7 +740,8 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
         snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
         if (status == 0 && !strcmp(o->mode, "emu") &&
             estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts) == 0)
-            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, w->estimate, w->log, 1, 0, 1e9);
+            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, NULL, w->estimate, w->log, 1, 0,
+                        1e9);
         _exit(status == 0 ? 0 : 1);
     }
     j->pid = pid;

@@ -6,7 +6,9 @@
 #                              speed check short of its mark gets a WHERE line: your costliest
 #                              line as the CPU emulator counts it (GRADE_WHERE=0: none); with
 #                              no GPU, an ESTIMATE of the speed on a T4 (GPU_PROFILE=h200: on
-#                              that GPU), from the same count: never a point
+#                              that GPU), from the same count: never a point; a fault of your
+#                              kernel on a GPU runs its check once more on the emulator, to
+#                              name your line (GRADE_FAULT_RERUN=off: not)
 #   make grade LAB=transpose   one lab (name, number or folder: LAB=06); LAB=01,06 for several
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)
@@ -230,7 +232,7 @@ HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate
+               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
     $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
@@ -581,6 +583,11 @@ GRADER_ISOLATION ?= on
 # each selected lab for it beside the GPU's). GRADE_WHERE=0 leaves it out, and its build.
 GRADE_WHERE ?= 1
 GRADE_WHERE_S ?= 60
+# On a GPU, a fault of the student's kernel (an illegal address, a trap, a device-side assert)
+# runs its check once more on the emulator's build of the lab, in the sandbox, to name the line
+# (grader/feedback/fault_rerun.h; it needs that build, so not with GRADE_WHERE=0).
+# GRADE_FAULT_RERUN=off leaves it out; =always reruns under the emulator too (the tests).
+GRADE_FAULT_RERUN ?=
 # GRADE_PATHS=submission (grade-batch sets it): paths shown as the student's submission has
 # them (01-coalescing/coalescing.cu, a log by its name), the grader's folders left out.
 GRADE_PATHS ?= as-given
@@ -603,6 +610,7 @@ grade: $$(grade_build)
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
 	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
 	            --where-worker $(WHERE_B)/worker-emu)) \
+	    $(if $(GRADE_FAULT_RERUN),--fault-rerun '$(GRADE_FAULT_RERUN)') \
 	    $(if $(grade_ok),--built $(GRADE_BUILT)) --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 
 grade-batch: $(DRIVER)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../common/text.h"
 #include "../grader/plan/config.h"
@@ -11,6 +12,7 @@
 #include "../grader/plan/lab_select.h"
 #include "../grader/build/manifest.h"
 #include "../grader/run/records.h"
+#include "../grader/feedback/fault_rerun.h"
 #include "suites.h"
 
 /* ---- records ----------------------------------------------------------------------------- */
@@ -676,6 +678,89 @@ static void test_manifest_text_whole(void)
     CU_ASSERT_STRING_NOT_EQUAL(a, b);
 }
 
+/* ---- a GPU fault run once more on the emulator (fault_rerun.h) ----------------------------- */
+
+/* Which checks' records ask for a rerun: a fault of the student's own kernel or process, never
+ * the reference's, the harness's, a hang, a start, or a claim that the machine cannot run. */
+static void test_fault_rerun_kind(void)
+{
+    static const struct {
+        const char *rec;
+        const char *kind; /* NULL: no rerun */
+    } cases[] = {
+        {"error who=student kind=cuda name=cudaErrorIllegalAddress message=x", "cudaErrorIllegalAddress"},
+        {"error who=student kind=cuda name=cudaErrorAssert message=x", "cudaErrorAssert"},
+        {"error who=student kind=cuda name=cudaErrorLaunchFailure message=x", "cudaErrorLaunchFailure"},
+        {"error who=student kind=cuda name=cudaErrorMisalignedAddress message=x", "cudaErrorMisalignedAddress"},
+        {"error who=student kind=crash name=crash message=Segmentation%20fault", "crash"},
+        {"error who=student kind=cuda name=cudaErrorInvalidValue message=x", NULL},
+        {"error who=student kind=cuda reference_ran=1 name=cudaErrorNoDevice message=x", NULL},
+        {"error who=student kind=hang name=hang message=x", NULL},
+        {"error who=student kind=start name=start message=x", NULL},
+        {"error who=reference kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
+        {"error who=harness kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        record_list l;
+        const char *lines[] = {"begin", cases[i].rec};
+        make_list(&l, lines, 2);
+        const char *kind = fault_rerun_kind(&l);
+        if (cases[i].kind) {
+            CU_ASSERT(kind && !strcmp(kind, cases[i].kind));
+        } else {
+            CU_ASSERT_PTR_NULL(kind);
+        }
+        free_records(&l);
+    }
+    record_list none = {0};
+    CU_ASSERT_PTR_NULL(fault_rerun_kind(&none));
+}
+
+static char fault_shown[16][300];
+static int n_fault_shown;
+static void fault_line_cb(const char *text)
+{
+    if (n_fault_shown < 16)
+        snprintf(fault_shown[n_fault_shown++], sizeof fault_shown[0], "%s", text);
+}
+
+/* The emulator's report said at the student's line: its head, the lines at the student's
+ * file and those naming no place; a line at a place in any other file (the grader's, the
+ * emulator's, one the student's code names to have it printed) is left out; the lines the
+ * code printed before it are found above it. */
+static void test_fault_rerun_report(void)
+{
+    char path[] = "/tmp/fault-rerun-test-XXXXXX";
+    const int fd = mkstemp(path);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("printed by the kernel\n"
+          "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)\n"
+          "  __trap() (or PTX trap) at 01-coalescing/coalescing.cu:27 ended the kernel\n"
+          "  at grader/run/worker_loop_untrusted.cu:155 (in run_calls)\n"
+          "  at /etc/passwd:1\n"
+          "  the launch fails with cudaErrorLaunchFailure\n"
+          "  at common/emu/src/exec.cpp:1200\n"
+          "  called from (coalescing.cu:31)\n"
+          "  the buffer (made at grader/run/worker_loop_untrusted.cu:154), at 01-coalescing/coalescing.cu:32\n"
+          "after the report\n"
+          "  indented, but no report's\n",
+          f);
+    fclose(f);
+    n_fault_shown = 0;
+    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(n_fault_shown, 5);
+    CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
+    CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[1], "01-coalescing/coalescing.cu:27"));
+    CU_ASSERT_STRING_EQUAL(fault_shown[2], "the launch fails with cudaErrorLaunchFailure");
+    CU_ASSERT_STRING_EQUAL(fault_shown[3], "called from (coalescing.cu:31)");
+    CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[4], "at 01-coalescing/coalescing.cu:32"));
+    CU_ASSERT_EQUAL(fault_rerun_first(path), 1);
+    unlink(path);
+    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 0);
+    CU_ASSERT_EQUAL(fault_rerun_first(path), -1);
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
@@ -693,6 +778,9 @@ static CU_TestInfo grader_tests[] = {
     {"entry points: signatures and wire formats of the manifests", test_manifest_entries},
     {"a lab's manifest as a whole: every field in its text", test_manifest_text_whole},
     {"student text in messages is shown as data", test_student_text_is_data},
+    {"a GPU fault of the student's code is run again on the emulator", test_fault_rerun_kind},
+    {"the emulator's report at the student's line, other files' places left out",
+     test_fault_rerun_report},
     CU_TEST_INFO_NULL,
 };
 

@@ -16,7 +16,9 @@
 #   test-vet      student objects the build must admit (names of their own like a library's,
 #                 every skeleton and solution) and reject (the reference, dlopen, the emulator's
 #                 internals, forbidden libraries by their use), with a message naming the symbol
-#   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the solutions
+#   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
+#                 solutions; the student's build carries -lineinfo, which changes no machine code
+#                 (tests/build/lineinfo.sh)
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), and the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk)
@@ -40,7 +42,8 @@
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; no worker's scratch folder
-#                 left in TMPDIR after a grade or a grade stopped; grading in one process (as
+#                 left in TMPDIR after a grade, a grade stopped or a fault's rerun on the
+#                 emulator (which names the line there too); grading in one process (as
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
@@ -150,6 +153,7 @@ ifdef STUDENT_KIT
 else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 endif
+	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.

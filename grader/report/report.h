@@ -39,6 +39,16 @@ typedef struct totals {
     char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
 } totals;
 
+/* A fault of the student's code run once more on the CPU emulator (a GPU's fault names no
+ * line: the driver's check_fault_rerun, grader/feedback/fault_rerun.h). */
+typedef struct fault_report {
+    char log[1024];  /* the rerun's log (<lab>.<N>.emu.log), or "" when none ran */
+    char note[400];  /* instead of a rerun, what to say (a later fault of the lab, why none
+                        could run), or "" */
+    double seconds;  /* how long the rerun took */
+    int timed_out;   /* it ran out of time */
+} fault_report;
+
 /* One check, decided and scored: everything its line and its results.json entry say. */
 typedef struct check_report {
     const lab_info *lab;
@@ -54,6 +64,7 @@ typedef struct check_report {
     const record *device;        /* the harness's greeting's device record */
     double threshold;
     const char *estimate;        /* with no GPU, the speed estimated on a named GPU, or "" */
+    const fault_report *fault;   /* its fault's rerun on the emulator (nothing said: "" fields) */
 } check_report;
 
 #endif

@@ -214,6 +214,8 @@ void results_check(json_writer *w, const check_report *r)
     json_number(w, "seconds", r->out->seconds);
     if (r->log_path[0])
         json_shown(w, "log", r->log_path);
+    if (r->fault && r->fault->log[0]) /* a GPU's fault run once more on the CPU emulator */
+        json_shown(w, "emulator_log", r->fault->log);
     if (r->device->type[0] && r->log_path[0])
         json_device(w, r->device, r->out->isolated ? find_record(r->records, "device", 0) : NULL);
     if (d->has_speed)

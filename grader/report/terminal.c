@@ -2,6 +2,7 @@
 #include "terminal.h"
 
 #include "shown.h"
+#include "../feedback/fault_rerun.h"
 #include "../plan/lab_select.h"
 #include "../../common/text.h"
 
@@ -275,6 +276,49 @@ void terminal_unisolated(const char *detail)
            "allow it explicitly (ALLOW_UNISOLATED=1).\n");
 }
 
+/* A check's log whose code faulted: the last `lines` lines the code printed before the report,
+ * then the report said at the student's line: an address sanitizer's or UBSan's (print_fault)
+ * or the emulator's own (an assert, a trap: fault_rerun_report); without either, the log's
+ * end. 1 if a report was said. */
+static int print_fault_at_line(const char *log_path, const lab_info *lab, int lines)
+{
+    const long at = fault_line(log_path), emu_at = fault_rerun_first(log_path);
+    print_log_tail_upto(log_path, lines, at >= 0 ? at : emu_at);
+    if (at >= 0)
+        return print_fault(log_path, lab);
+    if (emu_at < 0)
+        return 0;
+    char rel[256];
+    lab_student_rel(lab, rel, sizeof rel);
+    printf("      your code's fault (the whole report: ");
+    put_shown(stdout, log_path);
+    printf("):\n");
+    fault_rerun_report(log_path, rel, print_log_line);
+    return 1;
+}
+
+/* The CPU emulator's run of a GPU's fault (check_report's fault): its report at the student's
+ * line, or why there is none. */
+static void print_fault_rerun(const check_report *r)
+{
+    const fault_report *f = r->fault;
+    if (!f)
+        return;
+    if (f->note[0])
+        printf("      %s\n", f->note);
+    if (!f->log[0])
+        return;
+    printf("      where: the CPU emulator ran this check once more, in the same sandbox, to find "
+           "the line (%.0f s):\n", f->seconds);
+    if (print_fault_at_line(f->log, r->lab, 4))
+        return;
+    printf("      it ran %s, so it cannot name the line (its log: ",
+           f->timed_out ? "out of time" : "without the fault");
+    put_shown(stdout, f->log);
+    printf("). On your own machine, make sanitize LAB=%s runs the checks under "
+           "compute-sanitizer, which names it.\n", r->lab->number);
+}
+
 void terminal_check(const check_report *r)
 {
     const check_decision *d = r->d;
@@ -285,12 +329,8 @@ void terminal_check(const check_report *r)
         struct stat printed;
         if (r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
                                find_record(r->records, "error", 0))) {
-            /* what the code printed before a sanitizer's report, then the report said
-             * at the student's line (print_fault); without one, the log's end */
-            const long at = fault_line(r->log_path);
-            print_log_tail_upto(r->log_path, 8, at);
-            if (at >= 0)
-                print_fault(r->log_path, r->lab);
+            print_fault_at_line(r->log_path, r->lab, 8);
+            print_fault_rerun(r);
         } else if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
             printf("      what your code printed in this check: ");
             put_shown(stdout, r->log_path);

@@ -3,7 +3,7 @@
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
  *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
  *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-budget S [--where-labdir DIR
- *                --where-student-dir DIR --where-worker EXE]]
+ *                --where-student-dir DIR --where-worker EXE]] [--fault-rerun gpu|always|off]
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *
  * It builds nothing and runs neither make nor a shell: make builds every selected lab first
@@ -27,8 +27,13 @@
  * sandboxed worker as grading runs them, and hands back the counts as data; the workbook's
  * explain.awk, run by execv, renders them as one line. make built all of it before this program
  * started. It is help, not grading: no verdict depends on it, and the run's hints share
- * --where-budget seconds. */
+ * --where-budget seconds.
+ *
+ * On a GPU with that emulated build, a check whose student code faulted (a GPU names only the
+ * error) runs once more on it, alone, in the same sandbox, for a report at the student's line
+ * (check_fault_rerun, grader/feedback/fault_rerun.h): help too, never a verdict. */
 #include "check_line.h"
+#include "../feedback/fault_rerun.h"
 #include "../plan/config.h"
 #include "../decide/verdict.h"
 #include "gpu_neighbours.h"
@@ -96,6 +101,10 @@ typedef struct options {
     const char *where_worker;  /* the emulator's worker program */
     int paths_submission;  /* 1 (--paths submission, a batch): paths shown as the student's
                               submission has them, the grader's folders left out (shown_text) */
+    int fault_rerun;       /* a fault of the student's code run again on the CPU emulator to
+                              name its line (check_fault_rerun): 1 on a GPU with the emulated
+                              build beside it (--where-labdir), 2 also under emulation
+                              (--fault-rerun always: the tests), 0 never (--fault-rerun off) */
 } options;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -383,23 +392,42 @@ static void label_run(const greeting *g, totals *t)
 /* An emulated process's resident memory, at most (as make explain's): twice the emulated
  * device's 2 GiB, where one call at the emulator's size needs a few hundred MiB. */
 #define WHERE_MEM_MIB 4096
+/* The longest a fault's run on the CPU emulator may take (check_fault_rerun), seconds */
+#define FAULT_RERUN_S 120
 
-/* Run argv (no shell) with stdin from /dev/null, stdout and stderr to out_path and err_path
- * (truncated; err_path appended to when `append_err`), `env` (NAME=value strings, NULL-ended)
- * added; emulated: in the harness's view of its own (sandbox_harness_view). Waits at most
- * `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be started,
- * -2 if it ran out of time. */
-static int run_counted(char *const argv[], char *const env[], const char *out_path,
-                       const char *err_path, int append_err, int emulated, double left)
+/* Run argv (no shell) with stdin from in_path (NULL: /dev/null), stdout and stderr to out_path
+ * and err_path (truncated; err_path appended to when `append_err`), `env` (NAME=value strings, NULL-ended)
+ * added; emulated: in the harness's view of its own (sandbox_harness_view), with a TMPDIR of
+ * its own that this process removes when it ends (its workers' scratch folders lie there where
+ * namespaces are refused, and a harness killed cannot remove them: as harness_start's). Waits
+ * at most `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be
+ * started, -2 if it ran out of time. */
+static int run_counted(char *const argv[], char *const env[], const char *in_path,
+                       const char *out_path, const char *err_path, int append_err, int emulated,
+                       double left)
 {
     const double start = wall_seconds();
+    char tmp[PATH_MAX] = "";
+    if (emulated) {
+        const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+        snprintf(tmp, sizeof tmp, "%s/grader-run-XXXXXX", base);
+        if (!mkdtemp(tmp) || chmod(tmp, 0711) != 0)
+            tmp[0] = 0; /* its own TMPDIR then; its workers still remove theirs */
+        else
+            stop_temp_dir(tmp);
+    }
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
-    if (pid < 0)
+    if (pid < 0) {
+        if (tmp[0])
+            stop_remove_tree(tmp), stop_temp_done(tmp);
         return -1;
+    }
     if (pid == 0) {
-        const int in = open("/dev/null", O_RDONLY | O_CLOEXEC),
+        if (tmp[0])
+            setenv("TMPDIR", tmp, 1);
+        const int in = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC),
                   out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
                   err = open(err_path, O_WRONLY | O_CREAT | O_CLOEXEC | (append_err ? O_APPEND : O_TRUNC), 0644);
         if (in < 0 || out < 0 || err < 0)
@@ -432,6 +460,10 @@ static int run_counted(char *const argv[], char *const env[], const char *out_pa
         waitpid(pid, &status, 0);
     }
     stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    if (tmp[0]) { /* its workers died with it (PDEATHSIG): nothing writes there any more */
+        stop_remove_tree(tmp);
+        stop_temp_done(tmp);
+    }
     return done ? status : -2;
 }
 
@@ -524,6 +556,33 @@ typedef struct where_files {
     char estimate[1100];  /* in dir: the speed estimate of each speed check (estimate.h) */
 } where_files;
 
+/* The environment of the lab's emulated harness (the WHERE count, a fault's rerun) into env
+ * (NULL-ended, its strings in asan and sms_env): its address sanitizer held to WHERE_MEM_MIB
+ * and, on a GPU, the emulated device given this GPU's SM count, so that grids sized by it, and
+ * their waves, are this GPU's (make explain's CUDA_EMU_SMS). */
+static void emu_env(const options *o, const record *dev, char asan[256], char sms_env[32],
+                    char *env[3])
+{
+    const char *prior = getenv("ASAN_OPTIONS");
+    snprintf(asan, 256, "ASAN_OPTIONS=%s%shard_rss_limit_mb=%d:detect_leaks=0",
+             prior ? prior : "", prior && *prior ? ":" : "", WHERE_MEM_MIB);
+    sms_env[0] = 0;
+    double sms = 0; /* the harness's greeting's, a number */
+    if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 && strcmp(o->mode, "emu"))
+        snprintf(sms_env, 32, "CUDA_EMU_SMS=%d", (int)sms);
+    env[0] = asan, env[1] = sms_env[0] ? sms_env : NULL, env[2] = NULL;
+}
+
+/* What the emulated build's workers never see: grading's places, with the emulated build's
+ * folders in place of the graded build's. */
+static sandbox_places emu_places(const options *o)
+{
+    sandbox_places places = o->hidden;
+    places.labdir = o->where_labdir;
+    places.student_objs = o->where_student_objs;
+    return places;
+}
+
 /* Count one call of the student's code and one of the reference's per speed problem on the CPU
  * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
  * grading's whole policy (it refuses to count where it cannot isolate), and copies the
@@ -542,22 +601,14 @@ static int where_count(const options *o, const lab_info *lab, const record *dev,
                      "say why)", NULL);
         return -1;
     }
-    char asan[256], sms_env[32] = "";
-    const char *prior = getenv("ASAN_OPTIONS");
-    snprintf(asan, sizeof asan, "ASAN_OPTIONS=%s%shard_rss_limit_mb=%d:detect_leaks=0",
-             prior ? prior : "", prior && *prior ? ":" : "", WHERE_MEM_MIB);
-    /* On a GPU the emulated device gets its SM count, so grids sized by it, and their waves,
-     * are this GPU's (make explain's CUDA_EMU_SMS) */
-    double sms = 0; /* the harness's greeting's, a number */
-    if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 && strcmp(o->mode, "emu"))
-        snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", (int)sms);
+    char asan[256], sms_env[32], *env[3];
+    emu_env(o, dev, asan, sms_env, env);
     /* With no GPU, the GPU the speed is estimated for (GPU_PROFILE, a T4 unset: estimate.h) */
-    if (!strcmp(o->mode, "emu") && estimate_gpu())
+    if (!strcmp(o->mode, "emu") && estimate_gpu()) {
         snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", estimate_gpu()->sm_count);
-    char *env[] = {asan, sms_env[0] ? sms_env : NULL, NULL};
-    sandbox_places places = o->hidden; /* the emulated build's folders, hidden as grading's */
-    places.labdir = o->where_labdir;
-    places.student_objs = o->where_student_objs;
+        env[1] = sms_env;
+    }
+    const sandbox_places places = emu_places(o);
     char *argv[64];
     int n = 0;
     argv[n++] = harness, argv[n++] = "--profile", argv[n++] = "--isolation", argv[n++] = "on";
@@ -567,7 +618,7 @@ static int where_count(const options *o, const lab_info *lab, const record *dev,
     if (sandbox_places_args(&places, argv, &n, 62) != 0)
         return -1;
     argv[n] = NULL;
-    const int status = run_counted(argv, env, w->sections, w->harness_log, 0, 1, left);
+    const int status = run_counted(argv, env, NULL, w->sections, w->harness_log, 0, 1, left);
     if (status == -2)
         return -2;
     if (status != 0) {
@@ -626,7 +677,7 @@ static int where_render(const options *o, const lab_info *lab, const where_files
     argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/explain.awk";
     argv[n++] = (char *)w->sections, argv[n++] = (char *)w->counts, argv[n] = NULL;
     char *env[] = {"LC_ALL=C", NULL};
-    return run_counted(argv, env, w->line, w->log, 1, 0, left);
+    return run_counted(argv, env, NULL, w->line, w->log, 1, 0, left);
 }
 
 /* The WHERE line of a lab: the place in the student's file that costs the most against the
@@ -689,7 +740,8 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
         snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
         if (status == 0 && !strcmp(o->mode, "emu") &&
             estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts) == 0)
-            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, w->estimate, w->log, 1, 0, 1e9);
+            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, NULL, w->estimate, w->log, 1, 0,
+                        1e9);
         _exit(status == 0 ? 0 : 1);
     }
     j->pid = pid;
@@ -806,6 +858,7 @@ typedef struct lab_run {
     int where_done;           /* the lab's WHERE hint was asked for */
     double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
     where_job where_early;    /* the count started beside the speed checks (where_start) */
+    int fault_done;           /* a fault of the lab's ran once more on the emulator */
 } lab_run;
 
 /* The lab's rules, its heading, what its build left (a refusal read from its log: under
@@ -955,6 +1008,51 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
     }
 }
 
+/* A check in which the student's code faulted (fault_rerun_kind) on a GPU, which says only
+ * which error ended the call: the check run once more on the CPU emulator's build, alone, in
+ * the sandbox (grader/feedback/fault_rerun.h), for its report at the student's line, block and
+ * thread, which the check's report shows (terminal_check). Once per lab: a later fault of the
+ * lab gets a note naming the first. Help, never a verdict. Into f ("" fields: nothing to say). */
+static void check_fault_rerun(const options *o, lab_run *r, int i, const check_decision *d,
+                              const record_list *l, fault_report *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *kind = o->fault_rerun && d->v == VERDICT_FAIL ? fault_rerun_kind(l) : NULL;
+    if (!kind || (o->fault_rerun == 1 && strcmp(o->mode, "gpu")) || stop_signal)
+        return;
+    if (r->fault_done) {
+        snprintf(f->note, sizeof f->note, "(the CPU emulator's run of the lab's first fault "
+                 "above says where)");
+        return;
+    }
+    r->fault_done = 1;
+    static fault_rerun run; /* (large: its paths) */
+    memset(&run, 0, sizeof run);
+    char harness[1024], reference[1024], student[1024], why[300];
+    snprintf(harness, sizeof harness, "%s/%s/harness", o->where_labdir, r->lab->name);
+    snprintf(reference, sizeof reference, "%s/%s/reference.so", o->where_labdir, r->lab->name);
+    snprintf(student, sizeof student, "%s/%s/student.so", o->where_student_objs, r->lab->name);
+    run.harness = harness, run.worker = o->where_worker, run.student = student;
+    run.reference = reference, run.logs = o->logs, run.lab = r->lab->name, run.check = i;
+    run.seed = o->seed;
+    run.timeout_s = r->timeout * 5 < FAULT_RERUN_S ? r->timeout * 5 : FAULT_RERUN_S;
+    run.places = emu_places(o);
+    if (fault_rerun_prepare(&run, why, sizeof why) != 0) {
+        snprintf(f->note, sizeof f->note, "where: not found on the CPU emulator: %s", why);
+        return;
+    }
+    char asan[256], sms_env[32], *env[3];
+    emu_env(o, &r->g.device, asan, sms_env, env);
+    const double start = wall_seconds();
+    const int status = run_counted(run.argv, env, run.input, run.replies, run.harness_log, 0, 1,
+                                   run.timeout_s + 10);
+    unlink(run.input); /* (it holds the seed; the logs folder is hidden from student code too) */
+    unlink(run.replies);
+    snprintf(f->log, sizeof f->log, "%s", run.log);
+    f->seconds = wall_seconds() - start;
+    f->timed_out = status == -2;
+}
+
 /* Check i: decided, scored, and reported (its line, its entry in results.json). */
 static void grade_check(const options *o, lab_run *r, int i, json_writer *w, totals *t)
 {
@@ -972,6 +1070,8 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     check_decide(o, r, i, &d, &l, &out, log_path, sizeof log_path, t);
     if (d.v == VERDICT_ERROR)
         r->env_error = 1;
+    static fault_report fault; /* (large: its paths) */
+    check_fault_rerun(o, r, i, &d, &l, &fault);
     char where[768], estimate[700] = "";
     check_where(o, r, i, &d, where, sizeof where);
     /* with no GPU: the speed estimated on a named GPU from the WHERE count (estimate.h) */
@@ -992,7 +1092,7 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
         snprintf(name, sizeof name, "%s: %s", run_name, d.size);
     const check_report rep = {r->lab, c, run_name, name, &d, s, &out, &l, log_path, where,
-                              &r->g.device, r->rules.threshold, estimate};
+                              &r->g.device, r->rules.threshold, estimate, &fault};
     terminal_check(&rep);
     results_check(w, &rep);
     free_records(&l);
@@ -1203,7 +1303,7 @@ static void usage(void)
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
                     "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
                     "                    [--where-budget S [--where-labdir DIR --where-student-dir DIR\n"
-                    "                    --where-worker EXE]]\n"
+                    "                    --where-worker EXE]] [--fault-rerun gpu|always|off]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -1223,6 +1323,7 @@ static options parse_options(int argc, char **argv)
     o.logs = "build/grade";
     o.isolation = "on";
     int have_seed = 0;
+    const char *fault_rerun = "gpu";
     static const struct option longs[] = {
         {"labdir", required_argument, NULL, 'L'}, {"student-dir", required_argument, NULL, 'S'},
         {"worker", required_argument, NULL, 'W'}, {"mode", required_argument, NULL, 'm'},
@@ -1237,7 +1338,7 @@ static options parse_options(int argc, char **argv)
         {"where-budget", required_argument, NULL, 'x'},
         {"where-labdir", required_argument, NULL, 'y'}, {"where-student-dir", required_argument, NULL, 'z'},
         {"where-worker", required_argument, NULL, 'k'},
-        {"paths", required_argument, NULL, 'P'},
+        {"paths", required_argument, NULL, 'P'}, {"fault-rerun", required_argument, NULL, 'f'},
         {NULL, 0, NULL, 0}};
     int ch;
     while ((ch = getopt_long(argc, argv, "", longs, NULL)) != -1) {
@@ -1255,6 +1356,11 @@ static options parse_options(int argc, char **argv)
         case 'y': o.where_labdir = optarg; break;
         case 'z': o.where_student_objs = optarg; break;
         case 'k': o.where_worker = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "gpu") && strcmp(optarg, "always") && strcmp(optarg, "off"))
+                fatal("--fault-rerun takes gpu, always or off, not %s", optarg);
+            fault_rerun = optarg;
+            break;
         case 'P':
             if (strcmp(optarg, "submission") && strcmp(optarg, "as-given"))
                 fatal("--paths takes submission or as-given, not %s", optarg);
@@ -1295,6 +1401,11 @@ static options parse_options(int argc, char **argv)
         (!o.list_labs && !o.status_of && (!o.labdir || !o.student_objs || !o.worker)))
         usage();
     /* The WHERE count runs the emulated build: grading's own under the emulator. */
+    /* A fault on a GPU is run again on the emulated build, which make built beside the GPU's
+     * when it named it (--where-labdir); `always` reruns under emulation too (the tests). */
+    o.fault_rerun = !strcmp(fault_rerun, "always") ? 2
+                  : !strcmp(fault_rerun, "gpu") && o.where_labdir && o.where_student_objs &&
+                            o.where_worker ? 1 : 0;
     if (!o.where_labdir)
         o.where_labdir = o.labdir;
     if (!o.where_student_objs)

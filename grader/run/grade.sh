@@ -4,8 +4,9 @@
 #   grader/run/grade.sh [make variables...]        e.g. grader/run/grade.sh LAB=06 STUDENT=solutions
 #
 # make reports every failed recipe as status 2, so `make grade` can only say "full marks" (0)
-# or "not" (2). The grader's status is 0 full marks, 1 a point was lost, 2 a check could not
-# run and none failed; it is recorded in results.json, and this script exits with it.
+# or "not" (2), and says so in a line of its own, which this script leaves out. The grader's
+# status is 0 full marks, 1 a point was lost, 2 a check could not run and none failed; it is
+# recorded in results.json, and this script exits with it.
 # Stopped (Ctrl-C, SIGTERM, SIGHUP, `timeout`), it stops make and the grader with it and ends
 # by the same signal.
 set -uo pipefail
@@ -25,15 +26,23 @@ rm -f "$grade_dir/results.json"
 stop() {
     trap - "$1"
     kill -TERM $(jobs -p) 2>/dev/null
+    exec 4>&- # (make's filter below ends once make and what it started are gone)
     wait
     kill -s "$1" $$
 }
 trap 'stop INT' INT
 trap 'stop TERM' TERM
 trap 'stop HUP' HUP
-${MAKE:-make} --no-print-directory grade "$@" &
+# make closes every grade that lost a point with a line of its own ("make: *** [Makefile:N:
+# grade] Error 1"): the status below says it, and the line names the grader's Makefile, so it is
+# left out of make's messages (that exact line only; every other line passes, as it comes).
+exec 4> >(sed -u '/^make: \*\*\* \[[^]]*: grade\] Error [0-9]*$/d' >&2)
+filter=$!
+${MAKE:-make} --no-print-directory grade "$@" 2>&4 &
 wait $!
 made=$?
+exec 4>&-
+wait "$filter" 2>/dev/null
 # The grader's own status, read from its report by its own JSON parser.
 status=$([ -f "$grade_dir/results.json" ] && "$build/host/grade-driver" --status-of "$grade_dir/results.json")
 # No report at all: the grader did not get to grade anything (build of the driver, no toolkit).

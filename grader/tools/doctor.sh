@@ -119,7 +119,8 @@ fi
 # device code also gets ThreadSanitizer's instrumentation, served by the emulator itself): a
 # tiny program built the same way shows whether their libraries are here.
 for t in gcc g++ make nm objcopy; do
-    command -v $t >/dev/null 2>&1 || bad "$t" "not found: the build needs it (apt-get install build-essential binutils)"
+    if command -v $t >/dev/null 2>&1; then ok "$t" "$(command -v $t)"
+    else bad "$t" "not found: the build needs it (apt-get install build-essential binutils)"; fi
 done
 if command -v g++ >/dev/null 2>&1; then
     probe_dir=$(mktemp -d 2>/dev/null || echo /tmp/doctor.$$)
@@ -163,6 +164,11 @@ fi
 t=$(command -v chromium 2>/dev/null || command -v chromium-browser 2>/dev/null || command -v google-chrome 2>/dev/null)
 [ -n "$t" ] && ok "chromium" "$t: the batch test renders the HTML report" ||
     opt "chromium" "not found: make test-batch renders the HTML report with it and installs it when it can (apt-get install chromium)"
+if command -v sbatch >/dev/null 2>&1 && command -v munge >/dev/null 2>&1; then
+    ok "slurm + munge" "$(command -v sbatch): the batch test runs a Slurm job array"
+else
+    opt "slurm + munge" "not found: make test-batch runs a Slurm job array with them and installs them when it can (apt-get install slurm-wlm munge)"
+fi
 
 echo
 if [ -z "$nvcc" ]; then

@@ -425,6 +425,8 @@ def test_hostile(tmp):
             scores = [l for l in report.decode("utf-8", "replace").splitlines() if l.lstrip().startswith("Score:")]
             check(len(scores) == 1 and scores[0].startswith("Score: 8/") and not shown_as_text(report),
                   "report.txt of a student forging Score lines: one Score line, no control", (scores, shown_as_text(report)))
+            made = re.findall(rb"^make(?:\[\d+\])?: \*\*\*.*$", report, re.M)
+            check(not made, "report.txt of a grade that lost points: no line of make's (make: ***)", made[:2])
             lines = report.decode("utf-8", "replace").split("\n")
             theirs = [l for l in lines if "17/17" in l and not l.startswith("      | ") and
                       not re.match(r"  \S.* \.+ (FAIL|ERROR|SKIP|OK) +\(", l) and not l.startswith("      HINT: ")]

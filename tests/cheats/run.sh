@@ -54,6 +54,8 @@
 #                               emulator", at build time or at run time), no point earned, exit
 #                               status 2 (on a GPU: nothing)
 #   expect: gpu-correct=FAIL    on a GPU: as correct=FAIL (under the emulator: nothing)
+# `fault-rerun: always` grades the case with GRADE_FAULT_RERUN=always: a fault of the student's
+# code is run once more on the CPU emulator (what a GPU's fault gets) under the emulator too.
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
@@ -190,7 +192,8 @@ grade_case() { # CASE
     where=1
     case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" || where=0 ;; esac
     GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
-        GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where >"$work/$name/out.txt" 2>&1
+        GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where GRADE_FAULT_RERUN="$(field fault-rerun "$f")" \
+        >"$work/$name/out.txt" 2>&1
     status=$?
     [ -z "$fifo_at" ] || rm -f "$fifo_at"
     fingerprint >"$work/$name.after"

@@ -28,8 +28,16 @@ s=$?
 result "no GPU, the emulator ready: exit 0, and what speed needs" $? "exit $s: $(tail -3 "$work/nogpu.txt")"
 grep -qE '^ok +g\+\+ sanitizers' "$work/nogpu.txt"
 result "g++'s sanitizer libraries checked" $? "$(grep -i sanitizers "$work/nogpu.txt")"
-grep -qE '^(ok|--) +python3' "$work/nogpu.txt" && grep -qE '^(ok|--) +chromium' "$work/nogpu.txt"
-result "the tests' tools (python3, chromium) checked" $? "$(grep -E 'python3|chromium' "$work/nogpu.txt")"
+grep -qE '^(ok|--) +python3' "$work/nogpu.txt" && grep -qE '^(ok|--) +chromium' "$work/nogpu.txt" &&
+    grep -qE '^(ok|--) +slurm \+ munge' "$work/nogpu.txt"
+result "the tests' tools (python3, chromium, slurm and munge) checked" $? "$(grep -E 'python3|chromium|slurm' "$work/nogpu.txt")"
+# Every tool the README's prerequisites and make doctor's paragraph name has a line of its own.
+for tool in "CUDA toolkit" gcc g++ make nm objcopy "g++ sanitizers" "Nsight Compute" compute-sanitizer \
+    cuobjdump CUnit "pandoc + beamer" python3 chromium "slurm + munge"; do
+    awk -v t="$tool" '/^(ok|--|!!) / && substr($0, 6, length(t) + 1) == t " " { found = 1 }
+        END { exit !found }' "$work/nogpu.txt"
+    result "make doctor checks $tool" $? "no line for it in $work/nogpu.txt"
+done
 
 # No GPU and a g++ that cannot link the sanitizers: the emulator cannot build, grading fails.
 cp "$work/nogpu/nvidia-smi" "$work/nosan/"

@@ -86,6 +86,21 @@ left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 result "a grade stopped (SIGTERM) while a worker runs leaves no scratch folder in its TMPDIR" $? \
     "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped.txt)"
 
+# A fault's rerun on the CPU emulator (what a fault on a GPU gets; forced here with
+# GRADE_FAULT_RERUN=always) runs a harness of its own in the same sandbox: under Landlock it
+# names the student's line too, and its TMPDIR holds nothing of it afterwards.
+rerun=$work/rerun
+rm -rf "$rerun" "$tmpd" && mkdir -p "$rerun/tree/01-coalescing" "$tmpd"
+cp tests/cheats/h88-coalescing-write-through-null-rerun.cu "$rerun/tree/01-coalescing/coalescing.cu"
+"$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$rerun/tree" LAB=01 EMU=1 GRADE_DIR="$rerun/grade" \
+    GRADE_WHERE=0 GRADE_FAULT_RERUN=always >"$rerun/out.txt" 2>&1
+left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+grep -q "ran this check once more, in the same sandbox" "$rerun/out.txt" &&
+    grep -qE "coalescing\.0\.emu\.log\):$" "$rerun/out.txt" &&
+    grep -qE "^      \| at 01-coalescing/coalescing\.cu:[0-9]+ \(in scale_rows_kernel" "$rerun/out.txt" && [ -z "$left" ]
+result "a fault's rerun on the emulator, without namespaces: the line named, its TMPDIR emptied" $? \
+    "left: ${left:-nothing} (see $rerun/out.txt)"
+
 # With no sandbox at all the report says so, and grading still gives feedback.
 nosb=$work/none
 rm -rf "$nosb" && mkdir -p "$nosb"
@@ -199,7 +214,7 @@ if [ "$landlock" = 1 ]; then
         c20-compile-device-include c21-compile-tty c24-incbin-the-grader \
         c25-link-to-the-reference c26-link-to-passwd c27-fifo c28-fill-tmp c05-exec-shell c09-ptrace-grader \
         c60-compile-reads-launcher-cmdline c61-compile-reads-mount-table c62-include-emulator-sources \
-        c63-emulator-library-in-view c64-huge-device-array \
+        c63-emulator-library-in-view c64-huge-device-array c85-forge-the-fault-report \
         h04-skeleton >"$work/cheats.txt" 2>&1
     sed 's/^/    /' "$work/cheats.txt"
     grep -q ' 0 failed' "$work/cheats.txt"

@@ -1188,6 +1188,10 @@ bool Ptx::instruction(const std::string &ins)
     if (op.empty() || op[0] == '@' || op[0] == '.')
         return refuse();
     const std::string t = ptx_type(q.back());
+    if (op == "trap" && q.size() == 1 && ops.empty()) { /* the kernel ends: __trap() */
+        code += "__trap(); ";
+        return true;
+    }
     if (op == "cp" && q.size() >= 3 && q[1] == "async") {
         /* cp.async.commit_group, .wait_group N, .wait_all, and
          * cp.async.{ca,cg}.shared[::cta].global[.L2::hints] [dst], [src], size[, src-size]

@@ -1861,6 +1861,24 @@ extern "C" void __assert_fail(const char *assertion, const char *file, unsigned 
     abort();
 }
 
+/* __trap() in a kernel (PTX's `trap`, which emu-rewrite turns into it): on a GPU the kernel
+ * stops at once and the launch fails with the sticky cudaErrorLaunchFailure ("unspecified
+ * launch failure"), which says nothing of where; here the report names the line, the block and
+ * the thread. On the host, abort() as glibc's trap would. */
+void __trap()
+{
+    if (cuda_emu::Thread *t = cuda_emu::g_thread) {
+        cuda_emu::report_head("trap", t->block, t);
+        cuda_emu::report_line("__trap() (or PTX trap) at %s ended the kernel "
+                              "(cudaErrorLaunchFailure, \"unspecified launch failure\", on a GPU, "
+                              "which names no line)",
+                              cuda_emu::where(__builtin_return_address(0)).c_str());
+        cuda_emu::fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    fprintf(stderr, "%s: __trap() on the host\n", program_invocation_short_name);
+    abort();
+}
+
 void __nanosleep(unsigned int ns)
 {
     (void)ns;

@@ -244,6 +244,9 @@ void __threadfence();
 void __threadfence_block();
 void __threadfence_system();
 void __nanosleep(unsigned int ns);
+/* __trap() (and PTX's `trap`): the kernel stops with cudaErrorLaunchFailure, as on a GPU; the
+ * report names the line, block and thread */
+void __trap();
 
 /* Programmatic dependent launch (cudaLaunchAttributeProgrammaticStreamSerialization): the
  * dependent grid's cudaGridDependencySynchronize() waits for the grid before it on its stream

@@ -1,0 +1,168 @@
+/* fault_rerun.c - TRUSTED, NO GPU: a GPU fault of the student's code run once more on the CPU
+ * emulator, in the sandbox, to name its line. See fault_rerun.h. */
+#include "fault_rerun.h"
+#include "../run/check_line.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *fault_rerun_kind(const record_list *l)
+{
+    /* The errors a GPU raises for a fault inside a kernel: the kernel's own line explains each
+     * (a trap ends a kernel with cudaErrorLaunchFailure, "unspecified launch failure"). */
+    static const char *const faults[] = {
+        "cudaErrorIllegalAddress", "cudaErrorMisalignedAddress", "cudaErrorLaunchFailure",
+        "cudaErrorIllegalInstruction", "cudaErrorAssert", "cudaErrorHardwareStackError",
+        "cudaErrorInvalidAddressSpace", "cudaErrorInvalidPc"};
+    const record *err = find_record(l, "error", 0);
+    if (!err)
+        return NULL;
+    const char *who = record_get(err, "who"), *kind = record_get(err, "kind"),
+               *name = record_get(err, "name");
+    double reference_ran = 0;
+    if (!who || strcmp(who, "student") || !kind || !name ||
+        record_get_num(err, "reference_ran", &reference_ran) == 0) /* "no usable GPU" claims */
+        return NULL;
+    if (!strcmp(kind, "crash")) /* its process died (a host-side fault in the launcher) */
+        return name;
+    if (strcmp(kind, "cuda"))
+        return NULL;
+    for (size_t i = 0; i < sizeof faults / sizeof faults[0]; i++)
+        if (!strcmp(name, faults[i]))
+            return name;
+    return NULL;
+}
+
+int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len)
+{
+    const char *need[] = {r->harness, r->worker, r->student, r->reference};
+    for (int i = 0; i < 4; i++)
+        if (!need[i] || access(need[i], R_OK) != 0) {
+            snprintf(why, why_len, "the CPU emulator's build of this lab is not there (make grade "
+                     "builds it beside the GPU's unless GRADE_WHERE=0)");
+            return -1;
+        }
+    const int n = snprintf(r->input, sizeof r->input, "%s/%s.%d.emu.cmd", r->logs, r->lab, r->check);
+    if (n < 0 || (size_t)n >= sizeof r->input - 24) {
+        snprintf(why, why_len, "the report folder's path is too long");
+        return -1;
+    }
+    snprintf(r->log, sizeof r->log, "%s/%s.%d.emu.log", r->logs, r->lab, r->check);
+    snprintf(r->records, sizeof r->records, "%s/%s.%d.emu.records", r->logs, r->lab, r->check);
+    snprintf(r->replies, sizeof r->replies, "%s/%s.%d.emu.out", r->logs, r->lab, r->check);
+    snprintf(r->harness_log, sizeof r->harness_log, "%s/%s.%d.emu.harness.log", r->logs, r->lab,
+             r->check);
+    unlink(r->log);
+    unlink(r->records);
+    /* The check as the driver sends it (the same index and seed: the same sizes and inputs,
+     * at the emulator's size where a check names one) */
+    check_cmd c;
+    memset(&c, 0, sizeof c);
+    c.check = r->check;
+    c.seed = r->seed;
+    c.threshold = 1;
+    c.cap_s = 1;
+    c.timeout_s = r->timeout_s;
+    snprintf(c.records, sizeof c.records, "%s", r->records);
+    snprintf(c.log, sizeof c.log, "%s", r->log);
+    char line[CHECK_LINE_MAX];
+    FILE *f = check_line_format(&c, line, sizeof line) == 0 ? fopen(r->input, "w") : NULL;
+    if (!f || fputs(line, f) < 0 || fclose(f) != 0) {
+        snprintf(why, why_len, "cannot write the check's command to %s", r->input);
+        return -1;
+    }
+    /* Isolation required: the harness refuses to load student code into its own process */
+    int k = 0;
+    char **a = r->argv;
+    a[k++] = (char *)r->harness, a[k++] = "--serve", a[k++] = "--isolation", a[k++] = "on";
+    a[k++] = "--require-isolation", a[k++] = "--worker", a[k++] = (char *)r->worker;
+    a[k++] = "--student", a[k++] = (char *)r->student, a[k++] = "--reference";
+    a[k++] = (char *)r->reference;
+    if (sandbox_places_args(&r->places, a, &k, 62) != 0) {
+        snprintf(why, why_len, "too many hidden places for the harness's command line");
+        return -1;
+    }
+    a[k] = NULL;
+    return 0;
+}
+
+/* Which places `text` names: bit 1 a place in the student's file, bit 2 one in another file.
+ * A place is a word "PATH:LINE" (PATH holding a '/' or a '.', LINE starting with a digit); the
+ * student's is `rel` (01-coalescing/coalescing.cu) or its base name (coalescing.cu), alone or
+ * after a '/'. */
+static int places_named(const char *text, const char *rel)
+{
+    const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    const size_t rl = strlen(rel), bl = strlen(base);
+    int found = 0;
+    for (const char *colon = strchr(text, ':'); colon; colon = strchr(colon + 1, ':')) {
+        if (colon[1] < '0' || colon[1] > '9')
+            continue;
+        const char *w = colon;
+        while (w > text && !strchr(" \t(['\"`,;=", w[-1]))
+            w--;
+        const size_t n = (size_t)(colon - w);
+        if (!n || (!memchr(w, '/', n) && !memchr(w, '.', n)))
+            continue; /* "12:30", "line 3:" */
+        const int mine = (n == rl && !memcmp(w, rel, n)) ||
+                         (n > rl && w[n - rl - 1] == '/' && !memcmp(colon - rl, rel, rl)) ||
+                         (n == bl && !memcmp(w, base, n)) ||
+                         (n > bl && w[n - bl - 1] == '/' && !memcmp(colon - bl, base, bl));
+        found |= mine ? 1 : 2;
+    }
+    return found;
+}
+
+static const char report_head[] = "cuda-emu: error: ";
+
+long fault_rerun_first(const char *log)
+{
+    FILE *f = log ? fopen(log, "r") : NULL;
+    if (!f)
+        return -1;
+    char buf[512];
+    long n = 0, at = -1;
+    while (at < 0 && fgets(buf, sizeof buf, f)) { /* (lines counted as the driver counts them) */
+        if (!strncmp(buf, report_head, sizeof report_head - 1))
+            at = n;
+        n++;
+    }
+    fclose(f);
+    return at;
+}
+
+int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text))
+{
+    FILE *f = log ? fopen(log, "r") : NULL;
+    if (!f)
+        return 0;
+    char buf[1024];
+    int reports = 0, in_report = 0, shown = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        buf[strcspn(buf, "\n")] = 0;
+        if (!strncmp(buf, report_head, sizeof report_head - 1)) {
+            in_report = 1;
+            shown = 0;
+            if (++reports <= 3)
+                line(buf);
+            continue;
+        }
+        if (!in_report || buf[0] != ' ') { /* a report's lines are indented */
+            in_report = 0;
+            continue;
+        }
+        /* its lines at the student's file, and those that name no place at all (what was
+         * expected, what to try); a line at a place in another file alone is the grader's or
+         * the emulator's, or one the student's code names to have it printed */
+        const int places = places_named(buf, rel);
+        if (reports <= 3 && shown < 6 && (places & 1 || !places)) {
+            line(buf + strspn(buf, " "));
+            shown++;
+        }
+    }
+    fclose(f);
+    return reports;
+}

@@ -1,0 +1,79 @@
+/* fault_rerun.h - TRUSTED, NO GPU (the driver's side): a check in which the student's code
+ * faulted on the GPU (an illegal or misaligned address, a trap, a device-side assert, a launch
+ * failure, a crash of its process), run once more on the CPU emulator's build of the lab, in
+ * grading's sandbox, so that its report can name the student's file and line, the kernel, the
+ * block and the thread. A GPU says only which error ended the call.
+ *
+ * Why the emulator and not compute-sanitizer: a sanitizer follows the process it starts and
+ * talks to it over a TCP port, and a student's process may open no socket but the one the
+ * grader gives it (grader/sandbox/seccomp.c), in a network namespace of its own: the sanitizer
+ * cannot reach into the sandbox, and the sandbox is not loosened for it. `make sanitize` runs
+ * it on the student's own labs/, outside grading.
+ *
+ * Help, never a verdict: the rerun's records are read by no one, its log is shown as data and
+ * only the report's lines at the student's own file (fault_rerun_report), and the emulated
+ * harness runs with isolation required (no student code outside a sandboxed worker), under the
+ * same policy and view as make grade's WHERE count. */
+#ifndef GRADER_FAULT_RERUN_H
+#define GRADER_FAULT_RERUN_H
+
+#include "../run/records.h"
+#include "../sandbox/sandbox.h"
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What ended a check: the name of a fault of the student's own code that a rerun can place
+ * (a CUDA error of a kernel, or its process's crash), or NULL (no error record, the
+ * reference's or the harness's error, a hang, a process that could not start, an error that
+ * means the machine cannot run it, or a GPU error no kernel line explains). */
+const char *fault_rerun_kind(const record_list *l);
+
+/* One rerun: what the driver gives, and the files it makes (all under `logs`). */
+typedef struct fault_rerun {
+    /* in */
+    const char *harness, *worker, *student, *reference; /* the emulated build's */
+    const char *logs;       /* the report folder */
+    const char *lab;        /* the lab's name */
+    int check;              /* the check's index in the lab's table */
+    unsigned long long seed;/* the run's seed: the same hidden sizes */
+    double timeout_s;       /* the emulated check's limit */
+    sandbox_places places;  /* hidden from the worker, as grading hides them */
+    /* out (fault_rerun_prepare) */
+    char input[1024];       /* <logs>/<lab>.<N>.emu.cmd: the one command, the harness's stdin
+                               (the driver removes it and replies once the run ended) */
+    char log[1024];         /* <logs>/<lab>.<N>.emu.log: what the code printed, the report */
+    char records[1024];     /* <logs>/<lab>.<N>.emu.records: kept, read by no verdict */
+    char replies[1024];     /* <logs>/<lab>.<N>.emu.out: the harness's greeting and reply */
+    char harness_log[1024]; /* <logs>/<lab>.<N>.emu.harness.log: the harness's own notes */
+    char *argv[64];         /* the emulated harness's command line, NULL-ended */
+} fault_rerun;
+
+/* Fill r's files and argv from its inputs, and write its command file. 0, or -1 with the
+ * reason in why (the emulated build missing, a path too long). */
+int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len);
+
+/* The emulator's own reports in a log (a rerun's, or any emulated check's), said at the
+ * student's line: each report's first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z),
+ * thread (x,y,z)": a device-side assert, a trap, a misaligned address, a race ...), then its
+ * indented lines that name a place in the student's file `rel` (01-coalescing/coalescing.cu,
+ * or its base name) or no place at all (what was expected, what to try); a line at places in
+ * other files alone (the grader's, the emulator's, one the student's code names to have it
+ * printed) is left out; at most six lines a report, three reports. The driver shows the
+ * grader's buffers as such ("made by the grader"). Each line goes to `line` (the driver prints
+ * it under the log's margin, as data: the
+ * student's code may print text of this form too). Returns how many reports were
+ * found (0: nothing printed). An address sanitizer's report is the driver's print_fault's. */
+int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text));
+
+/* The line (from 0) where the first of those reports starts in a log, or -1 if it holds none:
+ * what the code printed before it is the lines above. */
+long fault_rerun_first(const char *log);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

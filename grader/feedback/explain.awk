@@ -26,7 +26,9 @@
 #   -v where=1: one line instead of the tables, the place in your file that costs the most
 #       against the lesson (make grade's hint under a speed check short of its mark): the
 #       lesson's own counter first (branches, waves, loads in flight), then the memory access
-#       furthest over its ideal; nothing when no counter is far from the ideal and the reference.
+#       furthest over its ideal; a line only where its figure is clearly worse than the ideal
+#       and the reference's and a material part of the call (where_line says how much), else
+#       nothing.
 #
 #   LC_ALL=C awk -F'\t' -v table=T -v label=L -v source=FILE -v source_name=NAME
 #       [-v ref_source=FILE -v ref_name=NAME] [-v header_dir=DIR -v headers=NAMES] -v shown=PATH
@@ -371,17 +373,20 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, r
     }
     # then the memory access furthest over its ideal, in wasted sectors or passes: a line whose
     # requests take clearly more than the ideal and than the reference's of the same kind
-    # (its whole call's per request, over its ideal), and whose waste is a material share of
-    # everything the call counted (global sectors and shared passes together). A GEMM thread's
-    # epilogue storing its tile of C a sector a lane is over the ideal, but a small share of a
-    # call that reads its tiles from shared memory K times over: no line.
+    # (its whole call's per request, over its ideal), and whose waste is material: at least
+    # half of all the reference's call counted (global sectors and shared passes together), or,
+    # with no reference counted, a quarter of your call's. A GEMM thread's epilogue storing its
+    # tile of C a sector a lane is over the ideal, but its waste is a third of what the whole
+    # reference costs, where each skeleton's lesson line wastes more than the reference's call
+    # (about 3 to 30 times): no line.
     best = 0
     for (k in req) {
         split(k, parts, SUBSEP)
         if (who[parts[1]] != "yours" || !own(parts[2])) continue
         if (units[k] < 1.5 * ideal[k] || units[k] - ideal[k] <= best) continue
-        if (units[k] - ideal[k] < MATERIAL_SHARE * call_units(parts[1])) continue
         r = reference_of(parts[1])
+        v = r != "" ? MATERIAL_OF_REFERENCE * call_units(r) : MATERIAL_OF_YOURS * call_units(parts[1])
+        if (units[k] - ideal[k] < v) continue
         t = r SUBSEP parts[3] " " parts[4]
         if (r != "" && (t in treq) && tideal[t] > 0 &&
             units[k] / ideal[k] < 1.5 * tunits[t] / tideal[t]) continue
@@ -397,9 +402,9 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, r
     return 0
 }
 # How much worse than the reference a whole call's lanes in must be (at most this fraction of
-# the reference's), and what share of the call's counted memory work a line must waste, to be
-# named.
-BEGIN { BRANCH_CLEARLY = 0.8; MATERIAL_SHARE = 0.25 }
+# the reference's), and how much a line must waste (against the reference's whole call, or
+# without one, against yours), to be named.
+BEGIN { BRANCH_CLEARLY = 0.8; MATERIAL_OF_REFERENCE = 0.5; MATERIAL_OF_YOURS = 0.25 }
 # Section S's sectors and passes over every counter the table shows (its memory work, counted).
 function call_units(s,    k, t) {
     t = 0

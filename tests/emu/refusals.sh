@@ -138,6 +138,14 @@ case_ header-barrier "cuda::barrier \\(<cuda/barrier>\\)" <<'CU'
 #include <cuda/barrier> // MARK: a header the emulator does not emulate, refused at its include
 __global__ void k(float *x) { x[threadIdx.x] = 1; }
 CU
+case_ header-then-used "cuda::atomic \\(<cuda/atomic>\\)" <<'CU'
+#include <cuda/atomic> // MARK: the names it would declare are used below; the refusal still stands
+__global__ void k(float *r)
+{
+    cuda::atomic_ref<float, cuda::thread_scope_device> total(*r);
+    total.fetch_add(1.0f, cuda::memory_order_relaxed);
+}
+CU
 case_ header-mma "warp matrix functions \\(<mma\\.h>: wmma, tensor cores\\)" <<'CU'
 #include <mma.h> // MARK
 __global__ void k(float *x) { x[threadIdx.x] = 1; }

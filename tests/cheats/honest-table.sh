@@ -24,7 +24,7 @@ for f in "$here"/h[0-9]*.cu; do
     style=${name#h[0-9][0-9]-}
     style=${style#"$lab"-}
     style=${style//-/ }
-    rows+="$name"$'\t'"$lab"$'\t'"$style"$'\t'"$work/$name"$'\n'
+    rows+="$name"$'\t'"$lab"$'\t'"$style"$'\t'"$work/$name"$'\t'"$(field where "$f")"$'\n'
 done
 printf '%s' "$rows" >"${TMPDIR:-/tmp}/honest-table.$$"
 python3 - "${TMPDIR:-/tmp}/honest-table.$$" <<'EOF'
@@ -32,11 +32,11 @@ import json, os, sys
 mode = None
 out = []
 for line in open(sys.argv[1]).read().splitlines():
-    name, lab, style, d = line.split("\t")
+    name, lab, style, d, where = line.split("\t")
     res_path = os.path.join(d, "grade", "results.json")
     judged = os.path.join(os.path.dirname(d), name + ".result")
     if not os.path.exists(res_path):
-        out.append(f"| {name} | {lab} | {style} | not graded in this folder | - |")
+        out.append(f"| {name} | {lab} | {style} | not graded in this folder (graded where: {where}) | - |")
         continue
     res = json.load(open(res_path))
     mode = mode or res.get("mode")
@@ -51,7 +51,9 @@ for line in open(sys.argv[1]).read().splitlines():
     ok = sum(c["verdict"] == "OK" for c in correct)
     bad = sum(c["verdict"] == "FAIL" for c in correct)
     err = sum(c["verdict"] == "ERROR" for c in correct)
-    if not L.get("built") and not L.get("refused"):
+    if correct and all(c["verdict"] == "ERROR" and "grader's pieces" in c["message"] for c in correct):
+        verdict = "not graded: the grader's own pieces did not build"
+    elif not L.get("built") and not L.get("refused"):
         verdict = "build FAIL"
     elif err and all(c["verdict"] == "ERROR" and "cannot be checked on the CPU emulator" in c["message"]
                      for c in correct):

@@ -134,7 +134,6 @@ struct cudaConditionalNodeParams {
     enum cudaGraphConditionalNodeType type;
     unsigned int size;
     cudaGraph_t *phGraph_out;
-    void *ctx;
 };
 struct cudaGraphNodeParams {
     enum cudaGraphNodeType type;

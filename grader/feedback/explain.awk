@@ -26,7 +26,9 @@
 #   -v where=1: one line instead of the tables, the place in your file that costs the most
 #       against the lesson (make grade's hint under a speed check short of its mark): the
 #       lesson's own counter first (branches, waves, loads in flight), then the memory access
-#       furthest over its ideal; nothing when no counter is far from the ideal and the reference.
+#       furthest over its ideal; a line only where its figure is clearly worse than the ideal
+#       and the reference's and a material part of the call (where_line says how much), else
+#       nothing.
 #
 #   LC_ALL=C awk -F'\t' -v table=T -v label=L -v source=FILE -v source_name=NAME
 #       [-v ref_source=FILE -v ref_name=NAME] [-v header_dir=DIR -v headers=NAMES] -v shown=PATH
@@ -279,7 +281,7 @@ $1 ~ /^range / {
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
 # make grade's hint (-v where=1): the costliest place of your code, in one line, or nothing.
-function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, n) {
+function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, rin, t, w, n) {
     # the lesson's own counter first
     if ("branch" in wanted) {
         best = 0
@@ -290,10 +292,20 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
             yd = tbexec[s] > 0 ? tbdiv[s] / tbexec[s] : 0
             rd = (r != "" && tbexec[r] > 0) ? tbdiv[r] / tbexec[r] : 0
             if (yd <= 2 * rd) continue
+            # The cost of divergence is the lanes idle while a body runs, and the lesson's figure
+            # for it is the whole call's lanes in (a loop's condition counts once per turn, so
+            # a long body weighs as much as it runs): only a call clearly below the ideal (32)
+            # and the reference's has a branch worth naming. A regrouping kernel whose scan
+            # diverges for a few steps keeps its long bodies full, and gets no line.
+            yin = tbent[s] > 0 ? tbin[s] / tbent[s] : 32
+            rin = (r != "" && tbent[r] > 0) ? tbin[r] / tbent[r] : 32
+            if (yin > BRANCH_CLEARLY * rin) continue
             for (k in bexec) {
                 split(k, parts, SUBSEP)
                 if (parts[1] != s || !own(parts[2])) continue
                 if (bdiv[k] < 0.1 * bexec[k] || bdiv[k] <= best) continue
+                # and the line itself runs its body with clearly fewer lanes than that
+                if (bent[k] > 0 && bin[k] / bent[k] > BRANCH_CLEARLY * rin) continue
                 best = bdiv[k]; bestk = k; bests = r
             }
         }
@@ -359,12 +371,25 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
             return 1
         }
     }
-    # then the memory access furthest over its ideal, in wasted sectors or passes
+    # then the memory access furthest over its ideal, in wasted sectors or passes: a line whose
+    # requests take clearly more than the ideal and than the reference's of the same kind
+    # (its whole call's per request, over its ideal), and whose waste is material: at least
+    # half of all the reference's call counted (global sectors and shared passes together), or,
+    # with no reference counted, a quarter of your call's. A GEMM thread's epilogue storing its
+    # tile of C a sector a lane is over the ideal, but its waste is a third of what the whole
+    # reference costs, where each skeleton's lesson line wastes more than the reference's call
+    # (about 3 to 30 times): no line.
     best = 0
     for (k in req) {
         split(k, parts, SUBSEP)
         if (who[parts[1]] != "yours" || !own(parts[2])) continue
         if (units[k] < 1.5 * ideal[k] || units[k] - ideal[k] <= best) continue
+        r = reference_of(parts[1])
+        v = r != "" ? MATERIAL_OF_REFERENCE * call_units(r) : MATERIAL_OF_YOURS * call_units(parts[1])
+        if (units[k] - ideal[k] < v) continue
+        t = r SUBSEP parts[3] " " parts[4]
+        if (r != "" && (t in treq) && tideal[t] > 0 &&
+            units[k] / ideal[k] < 1.5 * tunits[t] / tideal[t]) continue
         best = units[k] - ideal[k]; bestk = k
     }
     if (best > 0) {
@@ -375,6 +400,23 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, t, w, 
         return 1
     }
     return 0
+}
+# How much worse than the reference a whole call's lanes in must be (at most this fraction of
+# the reference's), and how much a line must waste (against the reference's whole call, or
+# without one, against yours), to be named.
+BEGIN { BRANCH_CLEARLY = 0.8; MATERIAL_OF_REFERENCE = 0.5; MATERIAL_OF_YOURS = 0.25 }
+# Section S's sectors and passes over every counter the table shows (its memory work, counted).
+function call_units(s,    k, t) {
+    t = 0
+    for (k = 1; k <= nkinds; k++)
+        if ((s SUBSEP kinds[k]) in tunits) t += tunits[s, kinds[k]]
+    return t
+}
+# The reference's section beside your section S ("" if none).
+function reference_of(s,    i) {
+    for (i = 1; i < nsections; i++)
+        if (sections[i] == s) return who[sections[i + 1]] == "reference" ? sections[i + 1] : ""
+    return ""
 }
 # LOC (file:line of your own file: the WHERE line names no other) as you know the file.
 function place(loc) { return visible(shown != "" ? shown : loc_file(loc)) ":" loc_line(loc) }

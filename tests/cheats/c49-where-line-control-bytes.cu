@@ -18,7 +18,7 @@ static __global__ void marked_kernel(float *out, const float *in, const float *s
                                      const float *bias, int rows, int cols)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < rows) /* counted here ]0;owned[2J‮�</text></svg>&<script>&amp; */ out[(size_t)r * cols] = in[(size_t)r * cols] * scale[r] + bias[r];
+    /* counted here ]0;owned[2J‮�</text></svg>&<script>&amp; */ for (int c = 0; r < rows && c < cols; c++) out[(size_t)r * cols + c] = in[(size_t)r * cols + c] * scale[r] + bias[r];
 }
 
 extern "C" void coalescing(float *out, const float *in, const float *scale, const float *bias,

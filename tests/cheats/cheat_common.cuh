@@ -188,23 +188,25 @@ static inline int patch_import(void *any_local_address, const char *name, void *
  * the costliest line of the student's file in one counted call of the speed problem; in lab 01
  * that call is the only one with 8191 columns (no correctness check has as many), so an attack
  * can wait for it (where_run) and leave every graded call honest. The WHERE line then says what
- * happened: each kernel below recomputes column 0 one thread per row (a sector per lane, 32
- * where 4 would do: nothing else of an honest call costs as much), on a line that reads "counted
- * here" (the attack failed, and the count named this file's own line) or "attack worked". */
+ * happened: each kernel below recomputes every element again, one thread per row (a sector per
+ * lane, 32 where 4 would do: a cost the WHERE line names, more than the whole reference's call,
+ * and nothing else of an honest call costs as much), on a line that reads "counted here" (the
+ * attack failed, and the count named this file's own line) or "attack worked", first on the line
+ * so that the hint's quote of it (its first 60 bytes) shows the words. */
 static inline int where_run(int cols) { return cols == 8191; }
 
 static __global__ void where_blocked_kernel(float *out, const float *in, const float *scale,
                                             const float *bias, int rows, int cols)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < rows) /* counted here: the attack did not work */ out[(size_t)r * cols] = in[(size_t)r * cols] * scale[r] + bias[r];
+    /* counted here: the attack did not work */ for (int c = 0; r < rows && c < cols; c++) out[(size_t)r * cols + c] = in[(size_t)r * cols + c] * scale[r] + bias[r];
 }
 
 static __global__ void where_worked_kernel(float *out, const float *in, const float *scale,
                                            const float *bias, int rows, int cols)
 {
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < rows) /* attack worked */ out[(size_t)r * cols] = in[(size_t)r * cols] * scale[r] + bias[r];
+    /* attack worked */ for (int c = 0; r < rows && c < cols; c++) out[(size_t)r * cols + c] = in[(size_t)r * cols + c] * scale[r] + bias[r];
 }
 
 /* The honest result, then the line that tells whether `worked`. */

@@ -54,6 +54,8 @@
 #                               emulator", at build time or at run time), no point earned, exit
 #                               status 2 (on a GPU: nothing)
 #   expect: gpu-correct=FAIL    on a GPU: as correct=FAIL (under the emulator: nothing)
+#   expect: gpu-all-correct=OK  on a GPU: as all-correct=OK (under the emulator: nothing); an
+#                               honest file the emulator refuses (with emu-could-not-run)
 # `fault-rerun: always` grades the case with GRADE_FAULT_RERUN=always: a fault of the student's
 # code is run once more on the CPU emulator (what a GPU's fault gets) under the emulator too.
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
@@ -315,6 +317,8 @@ for e in expects:
     elif key == "gpu-correct":
         ok = res["mode"] == "emu" or (lab["built"] and any(c["verdict"] == "FAIL" for c in correct)
                                       and not any(c["verdict"] == "ERROR" for c in correct))
+    elif key == "gpu-all-correct":
+        ok = res["mode"] == "emu" or (lab["built"] and all(c["verdict"] == "OK" for c in correct))
     elif key == "no-error":
         ok = lab["built"] and not any(c["verdict"] == "ERROR" for c in checks)
     elif key in ("where", "where-lacks"):  # make grade's hint, and (lacks) all that was printed

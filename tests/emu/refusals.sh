@@ -133,6 +133,97 @@ void run(float *x, cudaStream_t s)
     cudaGraphDestroy(g);
 }
 CU
+case_ header-barrier "cuda::barrier \\(<cuda/barrier>\\)" <<'CU'
+#include <cuda_runtime.h>
+#include <cuda/barrier> // MARK: a header the emulator does not emulate, refused at its include
+__global__ void k(float *x) { x[threadIdx.x] = 1; }
+CU
+case_ header-then-used "cuda::atomic \\(<cuda/atomic>\\)" <<'CU'
+#include <cuda/atomic> // MARK: the names it would declare are used below; the refusal still stands
+__global__ void k(float *r)
+{
+    cuda::atomic_ref<float, cuda::thread_scope_device> total(*r);
+    total.fetch_add(1.0f, cuda::memory_order_relaxed);
+}
+CU
+case_ header-mma "warp matrix functions \\(<mma\\.h>: wmma, tensor cores\\)" <<'CU'
+#include <mma.h> // MARK
+__global__ void k(float *x) { x[threadIdx.x] = 1; }
+CU
+case_ graph-exec-update "cudaGraphExecUpdate \\(updating an instantiated graph\\)" <<'CU'
+void run(cudaGraphExec_t e, cudaGraph_t g)
+{
+    cudaGraphExecUpdateResultInfo info;
+    if (cudaGraphExecUpdate(e, g, &info) != cudaSuccess) // MARK
+        cudaGetLastError();
+}
+CU
+case_ graph-conditional "cudaGraphConditionalHandleCreate \\(conditional graph nodes\\)" <<'CU'
+void run(cudaGraph_t g)
+{
+    cudaGraphConditionalHandle h;
+    cudaGraphConditionalHandleCreate(&h, g, 1, cudaGraphCondAssignDefault); // MARK
+    cudaGraphNodeParams p = {cudaGraphNodeTypeConditional};
+    p.conditional.handle = h;
+    p.conditional.type = cudaGraphCondTypeWhile;
+    p.conditional.size = 1;
+}
+__global__ void set_cond(cudaGraphConditionalHandle h) { cudaGraphSetConditional(h, 0); }
+CU
+case_ memcpy-3d "cudaMemcpy3D \\(3D copies and pitched 3D allocations\\)" <<'CU'
+void run(float *dst, float *src, size_t w, size_t h, size_t d)
+{
+    cudaMemcpy3DParms p = {};
+    p.srcPtr = make_cudaPitchedPtr(src, w * sizeof(float), w, h);
+    p.dstPtr = make_cudaPitchedPtr(dst, w * sizeof(float), w, h);
+    p.extent = make_cudaExtent(w * sizeof(float), h, d);
+    p.kind = cudaMemcpyDeviceToDevice;
+    cudaMemcpy3D(&p); // MARK
+}
+CU
+case_ texture-fetch "tex2D \\(textures\\)" <<'CU'
+__global__ void k(float *out, cudaTextureObject_t t, int w)
+{
+    out[threadIdx.x] = tex2D<float>(t, threadIdx.x + 0.5f, 0.5f); // MARK
+}
+CU
+case_ surface-write "surf2Dwrite \\(surfaces\\)" <<'CU'
+__global__ void k(cudaSurfaceObject_t s)
+{
+    surf2Dwrite(1.0f, s, threadIdx.x * 4, 0); // MARK
+}
+CU
+case_ texture-object "cudaCreateTextureObject \\(CUDA arrays, textures and surfaces\\)" <<'CU'
+void run(float *in, size_t n)
+{
+    cudaResourceDesc res = {};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = in;
+    res.res.linear.desc.f = cudaChannelFormatKindFloat;
+    res.res.linear.desc.x = 32;
+    res.res.linear.sizeInBytes = n * sizeof(float);
+    cudaTextureDesc desc = {};
+    cudaTextureObject_t t;
+    cudaCreateTextureObject(&t, &res, &desc, nullptr); // MARK
+}
+CU
+case_ refused-fenced-off builds <<'CU'
+void run(cudaGraphExec_t e, cudaGraph_t g)
+{
+#ifndef CUDA_EMU
+    cudaGraphExecUpdateResultInfo info;
+    cudaGraphExecUpdate(e, g, &info);
+#endif
+}
+CU
+case_ refused-and-wrong builds-not <<'CU'
+void run(cudaGraphExec_t e, cudaGraph_t g)
+{
+    cudaGraphExecUpdateResultInfo info;
+    cudaGraphExecUpdate(e, g, &info);
+    undeclared_name = 1; // MARK: a file wrong for a GPU too is no refusal
+}
+CU
 # run_case NAME EXPECT: a program (source on stdin) that builds and, at run time, meets a
 # feature the emulator refuses then: it prints "cuda-emu: refused: EXPECT at line N of FILE; a
 # GPU grades it" naming the line holding MARK, and exits with status 86 (report.cpp).

@@ -220,6 +220,61 @@ while IFS=$'\t' read -r lab most; do
     fi
 done <<<$'03-divergence\t0.3\n07-reduction\t0.8'
 
+# ---- WHERE only where the counts show a cost ----------------------------------------------------
+# make grade's WHERE line (explain.awk -v where=1) names a line only when its figure is clearly
+# worse than the ideal and the reference's: a divergent branch only in a call whose bodies run
+# with clearly fewer lanes than the reference's, a memory access only when its waste is a material
+# share of the call's counted work. Each skeleton's lesson line is named; the reference as your code,
+# and honest code near it, get none: lab 09's register-tiled SGEMM whose epilogue stores a sector a
+# lane (tests/cheats/h90), which the rule once blamed. Counted by make explain (its counts in
+# $build/explain/NAME), rendered as make grade renders them.
+# where_of LABDIR TREE: the WHERE line of make explain's last count of LABDIR's lab ("" if none).
+where_of() {
+    local lab=$1 tree=$2 d file
+    d=$build/explain/${lab#*-}
+    file=$(basename "$(ls labs/"$lab"/*.cu | head -1)")
+    LC_ALL=C awk -F'\t' -v table="grader/labs/$lab/explain.tsv" -v source="$d/yours.src" \
+        -v source_name="$file" -v ref_source="$d/reference.src" -v ref_name="$file" \
+        -v header_dir="$d/headers" -v headers="$(ls "$d/headers" 2>/dev/null | tr '\n' ' ')" \
+        -v shown="$tree/$lab/$file" -v lab="$lab" -v where=1 -f grader/feedback/counts.awk \
+        -f grader/feedback/timeline.awk -f grader/feedback/explain.awk "$d/sections.txt" "$d/counts.tsv"
+}
+# lab <tab> tree (labs, solutions, or a case of tests/cheats handed in as the lab's file) <tab>
+# the text of the line the WHERE names, or "-" for none
+where_cases=$'03-divergence\tlabs\tif (c == 0)
+07-reduction\tlabs\tif (tid % (2 * s) == 0)
+03-divergence\tsolutions\t-
+07-reduction\tsolutions\t-
+09-sgemm\ttests/cheats/h90-sgemm-thread-tiles-scalar-epilogue.cu\t-'
+while IFS=$'\t' read -r lab tree text; do
+    echo "== explain: lab $lab, the WHERE line of $tree: ${text/#-/none}"
+    file=$(basename "$(ls labs/"$lab"/*.cu | head -1)")
+    case $tree in
+    labs|solutions) student=$tree ;;
+    *) student=$build/explain-where-${tree##*/}; student=${student%.cu}
+       rm -rf "$student" && mkdir -p "$student" && cp -r "labs/$lab" "$student/" && cp "$tree" "$student/$lab/$file" ;;
+    esac
+    if [ "$tree" = labs ]; then
+        explain "$lab" || continue
+    elif ! $make -s --no-print-directory explain LAB="${lab%%-*}" STUDENT="$student" >"$build/explain-where.txt" 2>&1; then
+        fail "make explain LAB=${lab%%-*} STUDENT=$student failed; its output:"
+        tail -5 "$build/explain-where.txt"
+        continue
+    fi
+    got=$(where_of "$lab" "$student")
+    if [ "$text" = - ]; then
+        if [ -z "$got" ]; then echo "   OK: no line named"; passed=$((passed + 1))
+        else fail "expected no WHERE line for $tree; got: $got"; fi
+        continue
+    fi
+    line=$(line_of "$tree/$lab/$file" "$text")
+    if [ -n "$line" ] && [[ "$got" == "$student/$lab/$file:$line "* ]]; then
+        echo "   OK: $got"; passed=$((passed + 1))
+    else
+        fail "expected the WHERE line to name $file:$line ($text); got: ${got:-nothing}"
+    fi
+done <<<"$where_cases"
+
 # ---- Waves --------------------------------------------------------------------------------------
 # Lab 08 at its first speed size, a full wave + 1 block: on the emulated device (4 SMs) and with
 # GPU_PROFILE=h200 (132 SMs). The skeleton's block per item leaves a last wave nearly empty; the

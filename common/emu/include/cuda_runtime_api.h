@@ -212,5 +212,8 @@ cudaError_t cudaProfilerStop(void);
 } /* extern "C" */
 #endif
 
+/* What the emulator does not run, declared so that its use is a refusal at its line. */
+#include "cuda_emu/refused.h"
+
 #pragma GCC visibility pop
 #endif /* CUDA_EMU_CUDA_RUNTIME_API_H */

@@ -71,9 +71,12 @@ void workers_kill(int impl);
  * the harness does meanwhile. It loads no code of the implementation, and runs none, before
  * its first call (worker_untrusted.c): a spare holds nothing of the student's until then. */
 void workers_prewarm(int impl);
-/* 0 when GRADER_PREWARM=0 is in the environment: no worker started and no memory made ahead
- * of its use (workers_prewarm, workers_host_reserve), to measure what starting ahead saves or
- * costs on a machine (tests/gpu/bench-grading.sh); 1 otherwise. */
+/* 1 when GRADER_PREWARM=1 is in the environment: workers started and lab 05's pinned memory
+ * made ahead of their use (workers_prewarm, workers_host_reserve); 0 otherwise. Off by
+ * default, as measured on an H200 (tests/gpu/results/h200-speed-branch.txt): starting ahead
+ * saved nothing measurable in eight labs, and in lab 05 the speed check needed 39-55 rounds
+ * instead of 16 in three of five gradings (pinned memory made on another thread, whose pages
+ * may lie on the other socket, is a working guess). tests/gpu/bench-grading.sh measures both. */
 int workers_ahead(void);
 /* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,
  * one that has served a call is killed and a spare started in its place. What a phase beside

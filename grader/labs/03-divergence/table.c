@@ -65,9 +65,9 @@ const lab_info lab_divergence = {
      * rungs 1 and 2), a regrouped warp 960 on average. Measured on an H200 (the README's
      * "Measured on an H200"): the skeleton 0.28, rungs 1 and 2 0.37 and 0.36, rung 4 and the
      * reference 1.00 (make bench); the plainest regrouping (rung 3: a block sorts its own 256
-     * elements, its blocks unbalanced) about 0.71, and a lane-refill variant without
+     * elements, its blocks unbalanced) 0.77, and a lane-refill variant without
      * regrouping 0.63. The mark sits between: every branch-only form fails by about 0.18,
-     * every honest cure of the idle lanes passes by 0.08 or more. */
+     * every honest cure of the idle lanes passes by 0.07 or more. */
     .threshold = 0.55,
     .hint_correct = "Each element needs its OWN class's chain: c = (int)in[i], f = in[i] - c, y = f, then "
                     "that class's K steps (DIVERGENCE_STEPS_0 ... DIVERGENCE_STEPS_3) of y = fmaf(y, m, b) "

@@ -11,6 +11,9 @@
 #             memory, atomics, spin-waits, streams, events, launch errors ...
 #   refusals  a valid feature the emulator cannot run is refused as such, naming its line
 #             (tests/emu/refusals.sh); the features it runs build
+#   trusted-host  emu-nvcc --emu-trusted-host (the grader's harness): a file that defines no
+#             kernel loses the per-access calls, one with a kernel (or a header's) keeps them
+#             (tests/emu/trusted-host.sh)
 #   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
 #             the emulator must report each bug, naming its block and thread, and
 #             stay silent on each fix

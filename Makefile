@@ -408,11 +408,14 @@ $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 	@mkdir -p $(@D)
 	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Igrader -c $< -o $@
 
-$(EMUB)/common/%.o: common/%.cu $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
+# The harness's objects are the grader's own code: those that define no kernel are compiled
+# without the emulator's per-access checks (emu-nvcc --emu-trusted-host), which its CPU
+# reference answers and verification loops do not need.
+$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
+	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
-$(EMUB)/grader/%.o: grader/%.cu $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES))
+$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
+	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
 $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
 	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)

@@ -11,6 +11,9 @@
 #             memory, atomics, spin-waits, streams, events, launch errors ...
 #   refusals  a valid feature the emulator cannot run is refused as such, naming its line
 #             (tests/emu/refusals.sh); the features it runs build
+#   trusted-host  emu-nvcc --emu-trusted-host (the grader's harness): a file that defines no
+#             kernel loses the per-access calls, one with a kernel (or a header's) keeps them
+#             (tests/emu/trusted-host.sh)
 #   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
 #             the emulator must report each bug, naming its block and thread, and
 #             stay silent on each fix
@@ -116,6 +119,8 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: refusals of valid CUDA the emulator cannot run (tests/emu/refusals.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: the grader's own host code unchecked, kernels checked (tests/emu/trusted-host.sh)"; \
+	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/trusted-host.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: shared-memory wavefronts against an H200's (tests/emu/probes)"; \
 	if $(EMU_TEST_DIR)/probes/compare.sh $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_TEST_DIR)/probes/wavefronts-h200.tsv "NVIDIA H200"; \

@@ -281,7 +281,7 @@ $1 ~ /^range / {
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
 # make grade's hint (-v where=1): the costliest place of your code, in one line, or nothing.
-function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, rin, t, w, n) {
+function where_line(    i, s, r, k, parts, best, bestk, bestp, bestr, bests, v, yin, rin, t, w, n) {
     # the lesson's own counter first
     if ("branch" in wanted) {
         best = 0
@@ -289,9 +289,10 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, r
             s = sections[i]
             if (who[s] != "yours") continue
             r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
-            yd = tbexec[s] > 0 ? tbdiv[s] / tbexec[s] : 0
-            rd = (r != "" && tbexec[r] > 0) ? tbdiv[r] / tbexec[r] : 0
-            if (yd <= 2 * rd) continue
+            if (tbdiv[s] == 0) continue
+            # Not the share of divergent runs: a loop's condition counts once per turn, so a
+            # per-lane branch whose every run diverges weighs little beside the loops it leads
+            # to, and the regrouping reference's scans diverge for a few steps by design.
             # The cost of divergence is the lanes idle while a body runs, and the lesson's figure
             # for it is the whole call's lanes in (a loop's condition counts once per turn, so
             # a long body weighs as much as it runs): only a call clearly below the ideal (32)
@@ -303,17 +304,19 @@ function where_line(    i, s, r, k, parts, best, bestk, bests, v, yd, rd, yin, r
             for (k in bexec) {
                 split(k, parts, SUBSEP)
                 if (parts[1] != s || !own(parts[2])) continue
-                if (bdiv[k] < 0.1 * bexec[k] || bdiv[k] <= best) continue
+                if (bdiv[k] < 0.1 * bexec[k] || bdiv[k] < best) continue
+                # of lines equally divergent (an if-else chain), the first in the file
+                if (bdiv[k] == best && line_no(parts[2]) > line_no(bestp)) continue
                 # and the line itself runs its body with clearly fewer lanes than that
                 if (bent[k] > 0 && bin[k] / bent[k] > BRANCH_CLEARLY * rin) continue
-                best = bdiv[k]; bestk = k; bests = r
+                best = bdiv[k]; bestk = k; bestp = parts[2]; bests = r; bestr = rin
             }
         }
         if (best > 0) {
             split(bestk, parts, SUBSEP)
-            printf "%s%s: this condition split the warp in %d of its %d warp-wide runs, %s of 32 lanes going in; of the reference's branch runs, %s were divergent\n",
+            printf "%s%s: this condition split the warp in %d of its %d warp-wide runs, %s of 32 lanes going in; the reference's bodies run with %s of 32\n",
                 place(parts[2]), quoted(parts[2]), bdiv[bestk], bexec[bestk], ratio(bin[bestk], bent[bestk]),
-                bests != "" ? percent_fine(tbdiv[bests], tbexec[bests]) : "-"
+                bests != "" ? sprintf("%.1f", bestr) : "-"
             return 1
         }
     }
@@ -495,4 +498,9 @@ END {
     }
     for (k = 1; k <= nmissing; k++)
         printf "Not shown by make explain: %s.\n", missing[k]
+}
+
+# the line number of a "file:line" place (0 when it has none)
+function line_no(loc) {
+    return match(loc, /:[0-9]+$/) ? substr(loc, RSTART + 1) + 0 : 0
 }

@@ -305,6 +305,51 @@ for path in lesson_files():
             if not os.path.exists("tests/cheats/%s.cu" % m.group(1).removesuffix(".cu")):
                 fail("%s:%d" % (path, i), "names the case %s, which tests/cheats/ does not hold" % m.group(1))
 
+# --- the README's H200 table: rows marked with a dagger come from the lab's own bench-h200.tsv ---
+def bench_full(d):
+    """(task, variant) -> (rate, unit) of labs/D/bench-h200.tsv."""
+    out = {}
+    for line in lines_of("labs/%s/bench-h200.tsv" % d)[1:]:
+        f = line.split("\t")
+        if len(f) >= 9:
+            out[(f[1], f[3])] = (float(f[5]), f[6])
+    return out
+
+
+def shown_rate(cell):
+    """'11.3 TFLOP/s' or 'cudaMemcpy D2D 4164 GB/s' -> the rate in the bench's units (GB/s or
+    GFLOP/s), with the precision it is written to."""
+    m = re.search(r"([\d.]+) (GB/s|TFLOP/s|GFLOP/s)\s*$", cell.strip())
+    if not m:
+        return None
+    v, u = float(m.group(1)), m.group(2)
+    decimals = len(m.group(1).split(".")[1]) if "." in m.group(1) else 0
+    scale = 1000.0 if u == "TFLOP/s" else 1.0
+    return v * scale, 0.5 * 10 ** -decimals * scale
+
+
+lab_dirs = {d.split("-", 1)[0]: d for d in os.listdir("labs") if re.match(r"\d\d-", d)}
+for i, line in enumerate(lines_of("README.md"), 1):
+    m = re.match(r"\| (\d\d) [^|]*†[^|]*\|", line)
+    if not m:
+        continue
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    d = lab_dirs.get(m.group(1))
+    rows = bench_full(d) if d else {}
+    task = "ilp_arith" if "arithmetic" in cells[0] else "ilp_memory" if "memory" in cells[0] else None
+    keys = {}
+    for (t, v), val in rows.items():
+        if task is None or t == task:
+            keys[v] = val
+    ceiling = [v for v in keys if v not in ("skeleton", "reference") and not v.startswith("steps/")]
+    for col, variant in ((2, "skeleton"), (3, "reference"), (4, ceiling[0] if ceiling else None)):
+        checked["README H200 figures"] = checked.get("README H200 figures", 0) + 1
+        got = shown_rate(cells[col])
+        want = keys.get(variant)
+        if got is None or want is None or abs(got[0] - want[0]) > got[1] + 1e-9:
+            fail("README.md:%d" % i, "lab %s's %s is %r; labs/%s/bench-h200.tsv holds %s" % (
+                m.group(1), variant, cells[col], d, "%.2f %s" % want if want else "no such row"))
+
 # --- terms -----------------------------------------------------------------------------------
 for path in lesson_files():
     for i, line in enumerate(lines_of(path), 1):

@@ -1396,19 +1396,18 @@ typedef struct running_stage {
     int grade;   /* 1: the keeper (grading), 0: the preparer */
 } running_stage;
 
-static int grade_all(student *list, int n)
+/* The students of this task (S.task of S.tasks) that still need grading, into queue; those
+ * with a record already or refused before grading are reported here. Returns how many queued. */
+static int queue_ungraded(student *list, int n, int mine, int *done, int *queue)
 {
-    int mine = 0, done = 0;
-    for (int i = 0; i < n; i++)
-        mine += S.tasks == 0 || i % S.tasks == S.task;
-    int *queue = malloc((n + 1) * sizeof *queue), nq = 0;
+    int nq = 0;
     for (int i = 0; i < n; i++) {
         if (S.tasks && i % S.tasks != S.task)
             continue;
         student *s = &list[i];
         grade_row row;
         if (read_record(s, &row) == 0) {
-            print_outcome(++done, mine, s, &row, ", graded earlier");
+            print_outcome(++*done, mine, s, &row, ", graded earlier");
             continue;
         }
         if (s->refusal[0]) {
@@ -1421,13 +1420,49 @@ static int grade_all(student *list, int n)
             row.exit_status = 1;
             write_exports(dir, &row, NULL);
             write_record(s, &row);
-            print_outcome(++done, mine, s, &row, "");
+            print_outcome(++*done, mine, s, &row, "");
             continue;
         }
         queue[nq++] = i;
     }
-    if (nq == 0)
+    return nq;
+}
+
+/* A graded student's keeper ended with `status`: its outcome printed from its record, or why
+ * there is none. Returns 1 if the student was not graded. */
+static int report_graded(student *s, int status, int mine, int *done)
+{
+    grade_row row;
+    if (read_record(s, &row) == 0) {
+        print_outcome(++*done, mine, s, &row, "");
         return 0;
+    }
+    printf("[%d/%d] ", ++*done, mine);
+    show_name(stdout, s->name);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
+        printf(": not graded: the grader stopped before writing its results (see "
+               "%s/students/%s/report.txt); run the same command again to retry\n",
+               B.out, s->id);
+    else
+        printf(": not graded (the grading process ended with status %d); run the same "
+               "command again to retry\n",
+               WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+    return 1;
+}
+
+static int grade_all(student *list, int n)
+{
+    int mine = 0, done = 0;
+    for (int i = 0; i < n; i++)
+        mine += S.tasks == 0 || i % S.tasks == S.task;
+    int *queue = malloc((n + 1) * sizeof *queue);
+    if (!queue)
+        die("out of memory");
+    const int nq = queue_ungraded(list, n, mine, &done, queue);
+    if (nq == 0) {
+        free(queue);
+        return 0;
+    }
     prebuild();
     /* One grade per GPU slot at a time (schedule.h); one preparer at a time, each with make -j
      * over the CPUs, up to one student ready per GPU beyond those grading. */
@@ -1436,6 +1471,7 @@ static int grade_all(student *list, int n)
         die("out of memory");
     running_stage run[MAX_WORKERS + 2];
     memset(run, 0, sizeof run);
+    const int nrun = (int)(sizeof run / sizeof run[0]);
     int failed = 0;
     for (;;) {
         sched_action a;
@@ -1450,9 +1486,9 @@ static int grade_all(student *list, int n)
                 keeper(&list[queue[a.student]], B.gpu[a.gpu]);
             }
             int k = 0;
-            while (k < (int)(sizeof run / sizeof run[0]) && run[k].pid)
+            while (k < nrun && run[k].pid)
                 k++;
-            if (k == (int)(sizeof run / sizeof run[0]))
+            if (k == nrun)
                 die("more stages running than the schedule allows");
             run[k] = (running_stage){pid, a.student, a.kind == SCHED_GRADE};
         }
@@ -1462,7 +1498,7 @@ static int grade_all(student *list, int n)
         pid_t pid = wait(&status); /* a stage, or an orphan adopted here (stop.h): skipped */
         if (pid < 0)
             die("wait: %s", strerror(errno));
-        for (int k = 0; k < (int)(sizeof run / sizeof run[0]); k++) {
+        for (int k = 0; k < nrun; k++) {
             if (run[k].pid != pid)
                 continue;
             run[k].pid = 0;
@@ -1472,23 +1508,7 @@ static int grade_all(student *list, int n)
                 continue;
             }
             sched_graded(&plan, run[k].student);
-            student *s = &list[queue[run[k].student]];
-            grade_row row;
-            if (read_record(s, &row) == 0) {
-                print_outcome(++done, mine, s, &row, "");
-            } else {
-                failed++;
-                printf("[%d/%d] ", ++done, mine);
-                show_name(stdout, s->name);
-                if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
-                    printf(": not graded: the grader stopped before writing its results (see "
-                           "%s/students/%s/report.txt); run the same command again to retry\n",
-                           B.out, s->id);
-                else
-                    printf(": not graded (the grading process ended with status %d); run the same "
-                           "command again to retry\n",
-                           WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-            }
+            failed += report_graded(&list[queue[run[k].student]], status, mine, &done);
         }
     }
     sched_free(&plan);

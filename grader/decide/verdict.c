@@ -215,6 +215,53 @@ int decide_process(const lab_info *lab, const child_outcome *o, const record_lis
     return decided;
 }
 
+/* The verdict of a check whose harness wrote an `error` record: whose call failed decides
+ * between the grader's ERROR and the student's FAIL. */
+static void decide_error_record(const lab_info *lab, const child_outcome *o, const record *err,
+                                const reclaim_figures *mem, int have_reclaim, check_decision *d)
+{
+    char note[256];
+    const char *name = record_get(err, "name");
+    const char *where = record_get(err, "where");
+    const char *call = record_get(err, "call");
+    const char *msg = record_get(err, "message");
+    const char *who = record_get(err, "who");
+    const char *kind = record_get(err, "kind");
+    double reference_ran = 0;
+    name = name ? name : "unknown";
+    const char *meaning = cuda_error_meaning(name);
+    /* (The harness's refusal to run student code unisolated is decided by the driver from
+     * the harness's greeting, not from this record: driver.c.) */
+    if (who && !strcmp(who, "reference")) {
+        set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)%s",
+            msg && *msg ? msg : name, shortage_note(mem, have_reclaim, note, sizeof note));
+    } else if (who && !strcmp(who, "student") &&
+               record_get_num(err, "reference_ran", &reference_ran) == 0) {
+        blame_cannot_run(err, name, msg, reference_ran == 1, mem, have_reclaim, d);
+    } else if (who && !strcmp(who, "harness") &&
+               (cuda_error_is_environment(name) || o->isolated)) {
+        set(d, VERDICT_ERROR, "could not run: %s (%s)%s", msg ? msg : name, name,
+            shortage_note(mem, have_reclaim, note, sizeof note));
+    } else if (kind && !strcmp(kind, "hang")) {
+        set(d, VERDICT_FAIL, "hung: %s (killed)", msg && *msg ? msg : "no answer");
+        snprintf(d->detail, sizeof d->detail,
+                 "Look for a loop whose exit condition never becomes true, or a block waiting "
+                 "on a barrier or flag that other threads never reach.");
+    } else if (kind && !strcmp(kind, "crash")) {
+        set(d, VERDICT_FAIL, "crashed: %s", msg && *msg ? msg : "the process died");
+        snprintf(d->detail, sizeof d->detail,
+                 "Your code runs in a process of its own; it ended during the call. The log "
+                 "below shows what it printed.");
+    } else {
+        set(d, VERDICT_FAIL, "crashed: %s in %s", meaning ? meaning : (msg ? msg : name),
+            lab->name);
+        snprintf(d->detail, sizeof d->detail,
+                 "CUDA reported %s after `%s` (%s). Run the lab alone and read its log; "
+                 "compute-sanitizer on a GPU, or EMU=1, point at the guilty line.",
+                 name, call ? call : "?", where ? where : "?");
+    }
+}
+
 static int decide_process_raw(const lab_info *lab, const child_outcome *o, const record_list *l,
                               check_decision *d)
 {
@@ -224,48 +271,9 @@ static int decide_process_raw(const lab_info *lab, const child_outcome *o, const
         blame_memory(&mem, d);
         return 1;
     }
-    char note[256];
     const record *err = find_record(l, "error", 0);
     if (err) {
-        const char *name = record_get(err, "name");
-        const char *where = record_get(err, "where");
-        const char *call = record_get(err, "call");
-        const char *msg = record_get(err, "message");
-        const char *who = record_get(err, "who");
-        const char *kind = record_get(err, "kind");
-        double reference_ran = 0;
-        name = name ? name : "unknown";
-        const char *meaning = cuda_error_meaning(name);
-        /* (The harness's refusal to run student code unisolated is decided by the driver from
-         * the harness's greeting, not from this record: driver.c.) */
-        if (who && !strcmp(who, "reference")) {
-            set(d, VERDICT_ERROR, "could not run: the reference solution failed here (%s)%s",
-                msg && *msg ? msg : name, shortage_note(&mem, have_reclaim, note, sizeof note));
-        } else if (who && !strcmp(who, "student") &&
-                   record_get_num(err, "reference_ran", &reference_ran) == 0) {
-            blame_cannot_run(err, name, msg, reference_ran == 1, &mem, have_reclaim, d);
-        } else if (who && !strcmp(who, "harness") &&
-                   (cuda_error_is_environment(name) || o->isolated)) {
-            set(d, VERDICT_ERROR, "could not run: %s (%s)%s", msg ? msg : name, name,
-                shortage_note(&mem, have_reclaim, note, sizeof note));
-        } else if (kind && !strcmp(kind, "hang")) {
-            set(d, VERDICT_FAIL, "hung: %s (killed)", msg && *msg ? msg : "no answer");
-            snprintf(d->detail, sizeof d->detail,
-                     "Look for a loop whose exit condition never becomes true, or a block waiting "
-                     "on a barrier or flag that other threads never reach.");
-        } else if (kind && !strcmp(kind, "crash")) {
-            set(d, VERDICT_FAIL, "crashed: %s", msg && *msg ? msg : "the process died");
-            snprintf(d->detail, sizeof d->detail,
-                     "Your code runs in a process of its own; it ended during the call. The log "
-                     "below shows what it printed.");
-        } else {
-            set(d, VERDICT_FAIL, "crashed: %s in %s", meaning ? meaning : (msg ? msg : name),
-                lab->name);
-            snprintf(d->detail, sizeof d->detail,
-                     "CUDA reported %s after `%s` (%s). Run the lab alone and read its log; "
-                     "compute-sanitizer on a GPU, or EMU=1, point at the guilty line.",
-                     name, call ? call : "?", where ? where : "?");
-        }
+        decide_error_record(lab, o, err, &mem, have_reclaim, d);
         return 1;
     }
     if (o->timed_out) {

@@ -94,6 +94,48 @@ static long relay_counts(int fd, int section, FILE *out)
     return kept;
 }
 
+/* One section: one call of implementation impl on problem p, counted into `counts` (the
+ * emulator), drawn into the timeline `tl`, or else marked for Nsight Compute. */
+static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *counts, FILE *tl,
+                       cudaStream_t s)
+{
+    t->prepare(p, impl, s);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int count_fd = -1;
+    if (counts) { /* counted in the implementation's worker, into a file of ours */
+        count_fd = memfd_create("counts", MFD_CLOEXEC);
+        if (count_fd < 0) {
+            fprintf(stderr, "profile: cannot make a file for the counts\n");
+            return 1;
+        }
+        workers_count_begin(impl, count_fd);
+    } else if (tl) {
+#if !defined(CUDA_EMU)
+        timeline_begin(s);
+#endif
+    } else {
+        CUDA_CHECK(cudaProfilerStart());
+#if !defined(CUDA_EMU) /* the emulator's counts need no marker: its range is the section */
+        grader_profile_section<<<section, 1, 0, s>>>(section);
+#endif
+    }
+    t->run(p, impl, s);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    if (counts) {
+        workers_count_end(impl);
+        relay_counts(count_fd, section, counts);
+        close(count_fd);
+    } else if (tl) {
+#if !defined(CUDA_EMU)
+        timeline_end();
+        timeline_write(tl, section);
+#endif
+    } else {
+        CUDA_CHECK(cudaProfilerStop());
+    }
+    return 0;
+}
+
 int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
                 int emulator_size, const device_info *d)
 {
@@ -158,40 +200,8 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
             printf("section %d\tcheck %d\t%s\t%s\t%s\n", section, i, t->name,
                    k == 0 ? "yours" : "reference", desc);
             fflush(stdout);
-            t->prepare(p, impls[k], s);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            int count_fd = -1;
-            if (counts) { /* counted in the implementation's worker, into a file of ours */
-                count_fd = memfd_create("counts", MFD_CLOEXEC);
-                if (count_fd < 0) {
-                    fprintf(stderr, "profile: cannot make a file for the counts\n");
-                    return 1;
-                }
-                workers_count_begin(impls[k], count_fd);
-            } else if (tl) {
-#if !defined(CUDA_EMU)
-                timeline_begin(s);
-#endif
-            } else {
-                CUDA_CHECK(cudaProfilerStart());
-#if !defined(CUDA_EMU) /* the emulator's counts need no marker: its range is the section */
-                grader_profile_section<<<section, 1, 0, s>>>(section);
-#endif
-            }
-            t->run(p, impls[k], s);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            if (counts) {
-                workers_count_end(impls[k]);
-                relay_counts(count_fd, section, counts);
-                close(count_fd);
-            } else if (tl) {
-#if !defined(CUDA_EMU)
-                timeline_end();
-                timeline_write(tl, section);
-#endif
-            } else {
-                CUDA_CHECK(cudaProfilerStop());
-            }
+            if (profile_one(t, p, impls[k], section, counts, tl, s) != 0)
+                return 1;
         }
         t->destroy(p);
     }

@@ -779,6 +779,67 @@ static void emit_timed_verify(speed_ctx *c)
     emit_verify(&c->bad, "student-timed", NULL);
 }
 
+static const char *const speed_names[] = {"stu", "ref", "null", "ceil"};
+
+/* Phase 1's plan: the student, the reference and the null call (and a timed ceiling) in
+ * interleaved rounds until the ratio's interval is precise or clear of the mark. */
+static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
+{
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = timed_ceiling ? 4 : 3;
+    plan.warmup_rounds = SPEED_WARMUP_ROUNDS;
+    plan.min_rounds = SPEED_MIN_ROUNDS;
+    plan.max_rounds = SPEED_MAX_ROUNDS;
+    plan.soft_cap_s = o->cap_s;
+    plan.hard_cap_s = SPEED_HARD_CAP_FACTOR * o->cap_s;
+    plan.ratio_num = V_REFERENCE; /* reference time ... */
+    plan.ratio_den = V_STUDENT;   /* ... over student time, */
+    plan.ratio_offset = V_NULL;   /* each less the path's own cost */
+    plan.threshold = o->threshold;
+    plan.precision = SPEED_PRECISION;
+    plan.host_clock = 1;
+    plan.before_round = speed_before_round;
+    return plan;
+}
+
+/* The reference alone after phase 1 (r), and, when it ran clearly slower beside the student
+ * than alone (or GRADER_REMEASURE_SLOWDOWN=1), phase 2: beside a fresh student process and
+ * alone again, fixed rounds, no verdict resting on them. Their seconds in *alone_s, *again_s. */
+static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan *plan,
+                            const timing_result *r, cudaStream_t s, double *alone_s,
+                            double *again_s)
+{
+    timing_result alone1;
+    double at = wall_seconds();
+    time_alone(c, plan, o->cap_s, 1, s, &alone1);
+    *alone_s = wall_seconds() - at;
+    const double slowdown = phase_slowdown(r, V_REFERENCE, V_NULL, &alone1);
+    const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
+    if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
+        timing_plan bp = *plan;
+        bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
+        bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
+        bp.threshold = 0;
+        bp.hard_cap_s = o->cap_s;
+        workers_kill(IMPL_STUDENT);
+        c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */
+        timing_result beside2, alone2;
+        at = wall_seconds();
+        time_phase(c, &bp, s, &beside2);
+        emit_rounds("beside", 2, c, &beside2, speed_names);
+        phase_free(c);
+        emit_timed_verify(c); /* its outputs are compared as in the first phase */
+        if (!c->failed) {
+            time_alone(c, plan, o->cap_s, 2, s, &alone2);
+            timing_result_free(&alone2);
+        }
+        timing_result_free(&beside2);
+        *again_s = wall_seconds() - at;
+    }
+    timing_result_free(&alone1);
+}
+
 /* A speed check. Phase 1: student, reference and null call interleaved until the ratio is
  * known (records `sample`); then, unless that ratio is surely below the pass mark (see
  * ratio_surely_below), the reference alone (`alone` phase 1). The reference slower
@@ -820,28 +881,13 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_int("calls_per_unit", c->k);
     results_emit();
 
-    timing_plan plan;
-    memset(&plan, 0, sizeof plan);
-    plan.n_variants = timed_ceiling ? 4 : 3;
-    plan.warmup_rounds = SPEED_WARMUP_ROUNDS;
-    plan.min_rounds = SPEED_MIN_ROUNDS;
-    plan.max_rounds = SPEED_MAX_ROUNDS;
-    plan.soft_cap_s = o->cap_s;
-    plan.hard_cap_s = SPEED_HARD_CAP_FACTOR * o->cap_s;
-    plan.ratio_num = V_REFERENCE; /* reference time ... */
-    plan.ratio_den = V_STUDENT;   /* ... over student time, */
-    plan.ratio_offset = V_NULL;   /* each less the path's own cost */
-    plan.threshold = o->threshold;
-    plan.precision = SPEED_PRECISION;
-    plan.host_clock = 1;
-    plan.before_round = speed_before_round;
-    static const char *const names[] = {"stu", "ref", "null", "ceil"};
+    const timing_plan plan = speed_plan(o, timed_ceiling);
     workers_fresh(IMPL_STUDENT); /* a fresh process for the phase (see above) */
     timing_result r;
     at = wall_seconds();
     time_phase(c, &plan, s, &r);
     phase_s = wall_seconds() - at;
-    emit_rounds("sample", 0, c, &r, names);
+    emit_rounds("sample", 0, c, &r, speed_names);
     const double ceiling_beside =
         timed_ceiling && r.rounds > 0 ? t->ceiling_of_run(c->inst[0], d, median_of(&r, 1, V_CEILING) / c->k) : -1;
     phase_free(c);
@@ -851,36 +897,8 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
 
     /* The reference alone (and again, beside and alone, on a slowdown) only where a verdict
      * could rest on it: not once the ratio is surely below the pass mark. */
-    if (!c->failed && !ratio_surely_below(&r, o->threshold)) {
-        timing_result alone1;
-        at = wall_seconds();
-        time_alone(c, &plan, o->cap_s, 1, s, &alone1);
-        alone_s = wall_seconds() - at;
-        const double slowdown = phase_slowdown(&r, V_REFERENCE, V_NULL, &alone1);
-        const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
-        if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
-            timing_plan bp = plan;
-            bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
-            bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
-            bp.threshold = 0;
-            bp.hard_cap_s = o->cap_s;
-            workers_kill(IMPL_STUDENT);
-            c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */
-            timing_result beside2, alone2;
-            at = wall_seconds();
-            time_phase(c, &bp, s, &beside2);
-            emit_rounds("beside", 2, c, &beside2, names);
-            phase_free(c);
-            emit_timed_verify(c); /* its outputs are compared as in the first phase */
-            if (!c->failed) {
-                time_alone(c, &plan, o->cap_s, 2, s, &alone2);
-                timing_result_free(&alone2);
-            }
-            timing_result_free(&beside2);
-            again_s = wall_seconds() - at;
-        }
-        timing_result_free(&alone1);
-    }
+    if (!c->failed && !ratio_surely_below(&r, o->threshold))
+        reference_alone(c, o, &plan, &r, s, &alone_s, &again_s);
     timing_result_free(&r);
 
     at = wall_seconds();

@@ -299,6 +299,58 @@ int worker_slot(int impl)
     return impl;
 }
 
+/* In the forked child of worker_start: the standard descriptors (stdin /dev/null, stdout and
+ * stderr into the relay, the socket as fd 3, the ready pipe as fd 4), the sandbox, then the
+ * worker's program with only what a CUDA program needs from the environment. Never returns. */
+static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready_fd)
+{
+    /* child: stdin from /dev/null, stdout and stderr into the relay, the socket as fd 3 */
+    const int null_fd = open("/dev/null", O_RDONLY);
+    dup2(null_fd, 0);
+    dup2(out_fd, 1);
+    dup2(out_fd, 2);
+    dup2(sock_fd, 3);
+    dup2(ready_fd, 4); /* written to by the worker once its start-up is over */
+    closefrom(5);
+    /* Device memory comes by descriptor in both modes: the worker needs nothing of the
+     * harness's /dev/shm, and gets one of its own that ends with it. */
+    sandbox_policy p;
+    worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
+    p.uid = uid;
+    sandbox_enter(&p);
+#if defined(CUDA_EMU)
+    char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"emu", NULL};
+#else
+    char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"gpu", NULL};
+#endif
+    /* Only what a CUDA program needs from the environment: no seed, no grader state
+     * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
+     * GPU_PROFILE sets it). */
+    const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
+                          "ASAN_OPTIONS", "UBSAN_OPTIONS",
+                          "TSAN_OPTIONS", "CUDA_DEVICE_ORDER", "CUDA_EMU_SMS"};
+    char *envp[18];
+    int ne = 0;
+    static char kept[16][1024];
+    for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
+        const char *v = getenv(keep[i]);
+        if (v && ne < 14) {
+            snprintf(kept[ne], sizeof kept[ne], "%s=%s", keep[i], v);
+            envp[ne] = kept[ne];
+            ne++;
+        }
+    }
+    static char home[4200], tmpdir[4200];
+    snprintf(home, sizeof home, "HOME=%s", sandbox_tmp(&p));
+    snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", sandbox_tmp(&p));
+    envp[ne++] = home;
+    envp[ne++] = tmpdir;
+    envp[ne] = NULL;
+    execve(W.exe, argv, envp);
+    fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
+    _exit(127);
+}
+
 void worker_start(int impl)
 {
     worker *w = &W.w[worker_slot(impl)];
@@ -332,53 +384,8 @@ void worker_start(int impl)
     const pid_t pid = fork();
     if (pid < 0)
         fatal("cannot start a worker: %s", strerror(errno));
-    if (pid == 0) {
-        /* child: stdin from /dev/null, stdout and stderr into the relay, the socket as fd 3 */
-        const int null_fd = open("/dev/null", O_RDONLY);
-        dup2(null_fd, 0);
-        dup2(pipefd[1], 1);
-        dup2(pipefd[1], 2);
-        dup2(sv[1], 3);
-        dup2(ready[1], 4); /* written to by the worker once its start-up is over */
-        closefrom(5);
-        /* Device memory comes by descriptor in both modes: the worker needs nothing of the
-         * harness's /dev/shm, and gets one of its own that ends with it. */
-        sandbox_policy p;
-        worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
-        p.uid = uid;
-        sandbox_enter(&p);
-#if defined(CUDA_EMU)
-        char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"emu", NULL};
-#else
-        char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"gpu", NULL};
-#endif
-        /* Only what a CUDA program needs from the environment: no seed, no grader state
-         * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
-         * GPU_PROFILE sets it). */
-        const char *keep[] = {"PATH", "LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "CUDA_HOME",
-                              "ASAN_OPTIONS", "UBSAN_OPTIONS",
-                              "TSAN_OPTIONS", "CUDA_DEVICE_ORDER", "CUDA_EMU_SMS"};
-        char *envp[18];
-        int ne = 0;
-        static char kept[16][1024];
-        for (size_t i = 0; i < ARRAY_LEN(keep); i++) {
-            const char *v = getenv(keep[i]);
-            if (v && ne < 14) {
-                snprintf(kept[ne], sizeof kept[ne], "%s=%s", keep[i], v);
-                envp[ne] = kept[ne];
-                ne++;
-            }
-        }
-        static char home[4200], tmpdir[4200];
-        snprintf(home, sizeof home, "HOME=%s", sandbox_tmp(&p));
-        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", sandbox_tmp(&p));
-        envp[ne++] = home;
-        envp[ne++] = tmpdir;
-        envp[ne] = NULL;
-        execve(W.exe, argv, envp);
-        fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0)
+        worker_exec(w, uid, pipefd[1], sv[1], ready[1]);
     close(sv[1]);
     close(pipefd[1]);
     close(ready[1]);

@@ -85,11 +85,17 @@ as sources or objects: \`make bench\` times your code, the reference and the har
 ceiling.
 EOF
 
+# The lessons' links to a reference or a rung lead, in the kit, to the README below (the link's
+# text still names the file, so the learner knows what to look for in the full workbook).
+find "$stage" \( -name '*.md' -o -name '*.ipynb' \) -not -path "$stage/solutions/*" -print0 |
+    xargs -0 sed -i -E 's#\]\(((\.\./)*)solutions/[^)]*\)#](\1solutions/README.md)#g'
+
 cat >"$stage/solutions/README.md" <<'EOF'
 # Reference solutions
 
-The sources of the reference solutions and of the ladder rungs are not in this kit: the
-lessons' links to them open in the full workbook. Grading uses each reference as a prebuilt
+The sources of the reference solutions and of the ladder rungs are not in this kit: where a
+lesson links to one (a rung, a reference, `tune.cu`), the link brings you here, and the file it
+names is in the full workbook, which your instructor can point you to. Grading uses each reference as a prebuilt
 object (`prebuilt/`, see its README), so `make grade` works as described in the top README;
 `make grade STUDENT=solutions` and the tests that grade the solutions say that they need the
 sources, and stop.

@@ -6,10 +6,10 @@
 Reads every Markdown file of the kit (the lessons, the slides, the READMEs of the workbook,
 the grader and the kit's own prebuilt/ and solutions/) and every Markdown cell of its
 notebooks, and checks each relative link, `[text](target)` or `<a href>` / `<img src>`: the
-target, taken from the linking file's folder, is a file or folder inside the kit. The one
-exception is the reference solutions and ladder rungs under solutions/NN-name/, which the kit
-leaves out: a lesson (labs/**.md, slides/*.md) may link to them, because the kit's
-solutions/README.md says that those links open in the full workbook; no other file may.
+target, taken from the linking file's folder, is a file or folder inside the kit. The kit
+leaves the reference solutions and ladder rungs (solutions/NN-name/) out, and make-dist.sh
+points every link to them at solutions/README.md, which says where they are: a link that still
+leads into solutions/NN-name/ is broken like any other.
 Slides name their pictures from slides/ or from the kit's top (pandoc's --resource-path).
 Prints one line per broken link and a count; exits 1 if any.
 """
@@ -21,10 +21,6 @@ import sys
 kit = os.path.realpath(sys.argv[1])
 LINK = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)|<(?:a|img)\b[^>]*?\b(?:href|src)=\"([^\"]+)\"")
 bad, checked = [], 0
-
-
-def is_lesson(rel):
-    return (rel.startswith("labs/") or rel.startswith("slides/")) and rel.endswith(".md")
 
 
 def texts():
@@ -44,9 +40,6 @@ def texts():
                 yield rel, "\n".join("".join(c.get("source", "")) for c in cells if c.get("cell_type") == "markdown")
 
 
-solutions_readme = os.path.join(kit, "solutions", "README.md")
-says_full_workbook = os.path.isfile(solutions_readme) and \
-    "links to them open in the full workbook" in open(solutions_readme, encoding="utf-8").read()
 for rel, text in texts():
     base = os.path.dirname(os.path.join(kit, rel))
     in_code = False
@@ -68,11 +61,8 @@ for rel, text in texts():
             if inside and os.path.exists(path):
                 continue
             if inside and re.match(r"solutions/\d\d-", where):
-                if is_lesson(rel) and says_full_workbook:
-                    continue
-                bad.append("%s:%d: links to %s, a reference source the kit leaves out; only a lesson may, "
-                           "and only while the kit's solutions/README.md says such links open in the full workbook"
-                           % (rel, i, target))
+                bad.append("%s:%d: links to %s, a reference source the kit leaves out (make-dist.sh "
+                           "points such links at solutions/README.md)" % (rel, i, target))
                 continue
             bad.append("%s:%d: links to %s, which %s" % (rel, i, target,
                        "is outside the kit" if not inside else "the kit does not ship"))

@@ -5,8 +5,8 @@
 #
 # Unpacks the kit in a temporary folder and checks:
 #   - every relative link of every Markdown file and notebook cell it ships resolves inside
-#     the kit (tests/dist/links.py), but a lesson's links to the reference sources, which
-#     the kit's solutions/README.md says open in the full workbook
+#     the kit (tests/dist/links.py): a lesson's links to the reference sources lead to the
+#     kit's solutions/README.md, which says where they are
 #   - no solution source is inside: nothing under solutions/ but its README, no ladder rung
 #     by name, no file with the bytes of any file of solutions/, no line of a reference's
 #     source in its prebuilt objects
@@ -39,7 +39,7 @@ kit=$tmp/$top
 
 # ---- Links: what the kit ships links only to what it ships --------------------------------
 if links=$(python3 tests/dist/links.py "$kit" 2>&1); then
-    ok "${links##*$'\n'} (every Markdown file and notebook cell; lessons may name solutions/, as its README says)"
+    ok "${links##*$'\n'} (every Markdown file and notebook cell; links to a reference or a rung lead to solutions/README.md)"
 else
     bad "links that do not resolve in the kit: $(echo "$links" | head -8 | tr '\n' ' ')"
 fi

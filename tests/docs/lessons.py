@@ -22,9 +22,9 @@ line counts them, and the exit status is 1 when any failed.
   file of the checkout, and a link to a heading (file.md#heading) names a heading of that
   file (GitHub's anchor of it); in
   the student kit (make dist: grader/dist/make-dist.sh ships Makefile, README.md, labs,
-  grader, common, tests and slides), every link names a file the kit ships, except the
-  reference solutions and ladder rungs under solutions/, which the kit's solutions/README.md
-  says open in the full workbook (and make-dist.sh must still write that sentence).
+  grader, common, tests and slides), every link names a file the kit ships: the kit leaves
+  out the reference solutions and ladder rungs under solutions/, and make-dist.sh points the
+  links to them at the kit's solutions/README.md (it must still do so).
 - Cases: every tests/cheats case a lesson names exists.
 - Terms: requests, sectors and wavefronts, as the primer defines them: no "transaction" (a
   pre-Volta word for what is now a request and its sectors) and no shared-memory "passes" in
@@ -248,9 +248,8 @@ def kit_files():
 
 in_kit = not os.path.isdir("solutions") or not glob.glob("solutions/[0-9][0-9]-*")
 tops, shipped, script = kit_files()
-if "lessons' links to them open in the full workbook" not in script:
-    fail("grader/dist/make-dist.sh", "no longer writes the kit's solutions/README.md sentence that the lessons' "
-         "links to solutions/ open in the full workbook")
+if "solutions/README.md)#g" not in script:
+    fail("grader/dist/make-dist.sh", "no longer points the kit's links to solutions/ at its solutions/README.md")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
 
@@ -283,8 +282,7 @@ for path in lesson_files() + readmes:
                 rel = os.path.normpath(target.lstrip("./"))
             checked["links"] += 1
             if rel.startswith("solutions" + os.sep) or rel == "solutions":
-                if in_kit:
-                    continue
+                # (in the kit, make-dist.sh points every such link at solutions/README.md)
                 if not os.path.exists(rel):
                     fail("%s:%d" % (path, i), "links to %s, which does not exist" % target)
                 continue

@@ -13,6 +13,9 @@
 #   make grade STUDENT=dir     grade another tree laid out like labs/ (STUDENT=solutions
 #                              grades the reference solutions: the grader's self-check)
 #   make bench [LAB=x]         skeleton vs ladder vs reference vs hardware ceiling, one table (GPU)
+#   make roofline [FROM=h200]  your GPU's roofline drawn from make bench's tables, each lab's
+#                              skeleton (or yours), rungs and reference placed on it (FROM=h200:
+#                              the workbook's recorded H200 tables; no GPU needed to draw)
 #   make profile LAB=x         your kernel's and the reference's key counters, side by side (GPU,
 #                              Nsight Compute; lab 05: a timeline of copies and kernels)
 #   make explain LAB=x [STUDENT=dir] [GPU_PROFILE=h200]  the lab's mechanism counted by the
@@ -554,7 +557,7 @@ GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(E
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading test clean toolkit help doctor profile explain sanitize new-lab docs-gen
+.PHONY: all runners grade grade-batch bench bench-grading roofline test clean toolkit help doctor profile explain sanitize new-lab docs-gen
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -684,6 +687,17 @@ profile: $(DRIVER)
 	@labs=$$($(tool_labs)) || exit 2; \
 	    if [ $$(echo $$labs | wc -w) != 1 ]; then echo "make profile looks at one lab: make profile LAB=transpose (or LAB=06)" >&2; exit 2; fi; \
 	    $(MAKE) -s --no-print-directory profile-lab-$$labs
+
+# make roofline: the roofs (copy bandwidth, FP32 FMA peak) and the points of make bench's last
+# tables (build/bench/*.tsv), drawn by grader/feedback/roofline.awk; FROM=h200 draws the
+# workbook's recorded H200 runs (labs/*/bench-h200.tsv) instead.
+roofline:
+	@files="$(if $(filter h200,$(FROM)),$(wildcard labs/*/bench-h200.tsv),$(wildcard $(BUILD)/bench/*.tsv))"; \
+	    if [ -z "$$files" ]; then \
+	        echo "make roofline draws make bench's tables, and $(BUILD)/bench/ has none: run make bench LAB=01,03,04,07,09 on a GPU first (or make roofline FROM=h200 for the workbook's recorded H200)" >&2; \
+	        exit 2; \
+	    fi; \
+	    LC_ALL=C awk -F'\t' -f grader/feedback/roofline.awk $$files
 
 # make explain LAB=x: the same calls under the CPU emulator (on any machine, GPU or not), with every
 # warp's memory requests and branches counted per source line, or the order of the copies and

@@ -108,6 +108,7 @@ test-docs:
 	@tests/docs/labs.sh
 	@tests/docs/paths.sh labs/*/README.md labs/*.md slides/*.md
 	@MAKE="$(MAKE)" tests/docs/help.sh
+	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
 
 test-bench-tools:

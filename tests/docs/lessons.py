@@ -348,6 +348,20 @@ for i, line in enumerate(lines_of("README.md"), 1):
             fail("README.md:%d" % i, "lab %s's %s is %r; labs/%s/bench-h200.tsv holds %s" % (
                 m.group(1), variant, cells[col], d, "%.2f %s" % want if want else "no such row"))
 
+# --- the README's trust figures for the speed estimate: the agreement table's footer ---------
+footer = [l for l in lines_of("tests/gpu/results/estimate-vs-h200.txt") if l.startswith("# all (labs not excluded):")]
+m_table = re.search(r"(\d+) cases, (\d+) on the same side of the mark \(\d+%\), (\d+) within 25%", footer[0]) if footer else None
+readme = " ".join(lines_of("README.md"))
+m_readme = re.search(r"side of the mark in (\d+) cases of (\d+) .*? and within 25% of it in (\d+)", readme)
+checked["estimate figures"] = 1
+if not m_table or not m_readme:
+    fail("README.md", "the speed estimate's figures (\"in N cases of M ... within 25% of it in K\") or the footer of "
+         "tests/gpu/results/estimate-vs-h200.txt is missing")
+elif (m_readme.group(1), m_readme.group(2), m_readme.group(3)) != (m_table.group(2), m_table.group(1), m_table.group(3)):
+    fail("README.md", "says the estimate fell on the right side in %s of %s cases and within 25%% in %s; "
+         "tests/gpu/results/estimate-vs-h200.txt says %s of %s and %s" % (
+             m_readme.group(1), m_readme.group(2), m_readme.group(3), m_table.group(2), m_table.group(1), m_table.group(3)))
+
 # --- terms -----------------------------------------------------------------------------------
 for path in lesson_files():
     for i, line in enumerate(lines_of(path), 1):

@@ -30,7 +30,8 @@
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
-#   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools
+#   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools; on a
+#                              GPU, what a launch costs and its copy engines
 #   make                       build the grader and every lab's harness and workers
 #   make clean                 remove build/
 #   make help                  this list
@@ -749,7 +750,7 @@ docs-gen:
 	@grader/build/docs_gen.py
 
 doctor: $(SANDBOX_RUN)
-	@SANDBOX_RUN=$(SANDBOX_RUN) grader/tools/doctor.sh
+	@SANDBOX_RUN=$(SANDBOX_RUN) BUILD=$(BUILD) grader/tools/doctor.sh
 
 clean:
 	rm -rf $(BUILD)

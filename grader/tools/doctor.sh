@@ -64,6 +64,28 @@ else
     echo "     make test needs no GPU. Force the emulator anywhere with EMU=1."
 fi
 
+# ---- what a launch costs, and the copy engines: measured (grader/tools/gpu_probe.cu) ----------
+# Built here, on a machine with a GPU, once (again when its source changes).
+if [ "$gpu" = 1 ] && [ -n "$nvcc" ]; then
+    probe_bin=${BUILD:-build}/tools/gpu-probe
+    mkdir -p "$(dirname "$probe_bin")"
+    if [ ! -x "$probe_bin" ] || [ grader/tools/gpu_probe.cu -nt "$probe_bin" ]; then
+        "$nvcc" -O2 -Icommon grader/tools/gpu_probe.cu common/check.cu common/stats.c common/util.c \
+            -o "$probe_bin" >"$probe_bin.log" 2>&1 || rm -f "$probe_bin"
+    fi
+    if [ ! -x "$probe_bin" ]; then
+        opt "  launch" "not measured: grader/tools/gpu_probe.cu did not build ($probe_bin.log)"
+    elif m=$(timeout 60 "$probe_bin" 2>&1); then
+        ls=$(echo "$m" | sed -n 's/^launch_sync_us //p')
+        lq=$(echo "$m" | sed -n 's/^launch_queued_us //p')
+        ce=$(echo "$m" | sed -n 's/^copy_engines //p')
+        ok "  launch" "$ls us to launch an empty kernel and wait for it; $lq us a launch queued behind others"
+        ok "  copy engines" "$ce (a copy to and one from the GPU at once need 2: lab 05)"
+    else
+        opt "  launch" "not measured: $(echo "$m" | head -1)"
+    fi
+fi
+
 # ---- the sandbox of student code --------------------------------------------------------------
 # What grader/sandbox/sandbox.c will find, asked of its own probe (SANDBOX_RUN, which make doctor builds):
 # new namespaces (a view of its own), or Landlock without them.

@@ -3,7 +3,8 @@
 # 0 exactly when it does: on a machine with no GPU that can run the CPU emulator (the last line
 # then names what speed checks need); 2 when the emulator's sanitizer libraries cannot link
 # (played by a g++ that refuses -fsanitize) or the toolkit is missing; on a GPU machine
-# (played by a stand-in nvidia-smi) it names the GPU. And the other side of "is this ready":
+# (played by a stand-in nvidia-smi) it names the GPU and measures a launch with its probe
+# (grader/tools/gpu_probe.cu). And the other side of "is this ready":
 # make grade (bench, explain) given a STUDENT= that is not there says so in one line and exits 2,
 # before building or grading anything. Prints `N passed, M failed`.
 set -uo pipefail
@@ -68,6 +69,11 @@ doctor "$work/gpu" "$work/gpu.txt"
 s=$?
 grep -qE '^ok +GPU 0 +Stand-in GPU, compute capability 9.0' "$work/gpu.txt" && grep -q '^doctor: ready. Next: make grade' "$work/gpu.txt"
 result "a GPU: named, and ready" $? "exit $s: $(grep -E 'GPU|doctor:' "$work/gpu.txt")"
+# ... and the launch measured by grader/tools/gpu_probe.cu, built for it: behind the stand-in,
+# with no driver, the probe's CUDA error is said (never a failure of the machine's readiness)
+grep -qE '^(ok|--) +launch +([0-9.]+ us to launch an empty kernel|not measured: CUDA error)' "$work/gpu.txt"
+result "a GPU: the launch measured by its probe (no driver here: the probe's CUDA error said)" $? \
+    "$(grep -E 'launch|copy engines' "$work/gpu.txt")"
 
 # STUDENT= that does not exist: one line, exit 2, nothing graded.
 for verb in grade explain; do

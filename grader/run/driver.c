@@ -239,6 +239,10 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
+        /* Nothing else of what this process was given: a descriptor a caller left open (a
+         * script's pipe to the terminal, make's jobserver) would be a way out of the logs for
+         * student code that shares the harness's process (isolation off). */
+        closefrom(3);
         sandbox_harness_view(!strcmp(o->mode, "emu"));
         if (h->tmp[0])
             setenv("TMPDIR", h->tmp, 1);

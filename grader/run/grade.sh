@@ -34,9 +34,10 @@ trap 'stop INT' INT
 trap 'stop TERM' TERM
 trap 'stop HUP' HUP
 # make closes every grade that lost a point with a line of its own ("make: *** [Makefile:N:
-# grade] Error 1"): the status below says it, and the line names the grader's Makefile, so it is
-# left out of make's messages (that exact line only; every other line passes, as it comes).
-exec 4> >(sed -u '/^make: \*\*\* \[[^]]*: grade\] Error [0-9]*$/d' >&2)
+# grade] Error 1", "make[1]: ..." when this runs under another make): the status below says it,
+# and the line names the grader's Makefile, so it is left out of make's messages (that exact line
+# only; every other line passes, as it comes).
+exec 4> >(sed -u -E '/^make(\[[0-9]+\])?: \*\*\* \[[^]]*: grade\] Error [0-9]+$/d' >&2)
 filter=$!
 ${MAKE:-make} --no-print-directory grade "$@" 2>&4 &
 wait $!

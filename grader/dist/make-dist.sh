@@ -95,10 +95,10 @@ cat >"$stage/solutions/README.md" <<'EOF'
 
 The sources of the reference solutions and of the ladder rungs are not in this kit: where a
 lesson links to one (a rung, a reference, `tune.cu`), the link brings you here, and the file it
-names is in the full workbook, which your instructor can point you to. Grading uses each reference as a prebuilt
-object (`prebuilt/`, see its README), so `make grade` works as described in the top README;
-`make grade STUDENT=solutions` and the tests that grade the solutions say that they need the
-sources, and stop.
+names is in the full workbook, which your instructor can point you to. Grading uses each
+reference as a prebuilt object (`prebuilt/`, see its README), so `make grade` works as described
+in the top README; `make grade STUDENT=solutions` and the tests that grade the solutions say that
+they need the sources, and stop.
 EOF
 
 # The objects are *.o, which .gitignore leaves out of a repository: keep them in one.

@@ -290,9 +290,8 @@ function where_line(    i, s, r, k, parts, best, bestk, bestp, bestr, bests, v, 
             if (who[s] != "yours") continue
             r = (i < nsections && who[sections[i + 1]] == "reference") ? sections[i + 1] : ""
             if (tbdiv[s] == 0) continue
-            # Not the share of divergent runs: a loop's condition counts once per turn, so a
-            # per-lane branch whose every run diverges weighs little beside the loops it leads
-            # to, and the regrouping reference's scans diverge for a few steps by design.
+            # (Not the share of divergent runs: a per-lane branch whose every run diverges
+            # weighs little beside the loop turns it leads to.)
             # The cost of divergence is the lanes idle while a body runs, and the lesson's figure
             # for it is the whole call's lanes in (a loop's condition counts once per turn, so
             # a long body weighs as much as it runs): only a call clearly below the ideal (32)

@@ -48,7 +48,7 @@ END {
         printf "make roofline needs both roofs from make bench: %s%s. Run make bench LAB=01,03,04,07,09 " \
             "(or LAB=01 and LAB=04 for the roofs alone) on a GPU.\n",
             bw ? "" : "the copy bandwidth (lab 01, 04 or 06's cudaMemcpy D2D row)",
-            peak ? "" : (bw ? "" : " and ") "the FP32 FMA peak (lab 03 or 04)"
+            peak ? "" : (bw ? "" : " and ") "the FP32 FMA peak (lab 03 or 04)" > "/dev/stderr"
         exit 2
     }
     printf "roofs: DRAM %.2f TB/s (copy), FP32 FMA peak %.1f TFLOP/s, ridge %.0f flop/B\n\n",
@@ -65,7 +65,6 @@ END {
         if (r >= 0 && r < rows)
             line[r] = substr(line[r], 1, c) (i * bw < peak ? "/" : "_") substr(line[r], c + 2)
     }
-    nplaced = 0
     for (k = 1; k <= n; k++) { # the points by intensity, highest first (each keeps its column
         order[k] = k           # where it can; one in the way moves left)
         for (j = k; j > 1 && pt_i[order[j - 1]] < pt_i[order[j]]; j--) {

@@ -239,10 +239,6 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         dup2(out[1], 1);
         if (log >= 0)
             dup2(log, 2);
-        /* Nothing else of what this process was given: a descriptor a caller left open (a
-         * script's pipe to the terminal, make's jobserver) would be a way out of the logs for
-         * student code that shares the harness's process (isolation off). */
-        closefrom(3);
         sandbox_harness_view(!strcmp(o->mode, "emu"));
         if (h->tmp[0])
             setenv("TMPDIR", h->tmp, 1);
@@ -1543,6 +1539,11 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
 
 int main(int argc, char **argv)
 {
+    /* Nothing of what the caller left open beyond the three standard descriptors (a script's
+     * pipe to the terminal, make's jobserver): every process started from here would inherit it,
+     * and for student code that shares the harness's process (isolation off) it would be a way
+     * out of the logs. This process's own descriptors are opened close-on-exec. */
+    closefrom(3);
     const options o = parse_options(argc, argv);
     if (o.paths_submission)
         shown_submission(o.student, o.logs);

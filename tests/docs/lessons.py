@@ -362,6 +362,16 @@ elif (m_readme.group(1), m_readme.group(2), m_readme.group(3)) != (m_table.group
          "tests/gpu/results/estimate-vs-h200.txt says %s of %s and %s" % (
              m_readme.group(1), m_readme.group(2), m_readme.group(3), m_table.group(2), m_table.group(1), m_table.group(3)))
 
+# --- the primer's launch cost: the recorded make doctor run -----------------------------------
+doctor = " ".join(lines_of("tests/gpu/results/h200-doctor.txt"))
+m_doc = re.search(r"launch +([\d.]+) us to launch an empty kernel and wait for it; ([\d.]+) us a launch queued", doctor)
+m_pri = re.search(r"On an H200 it measured ([\d.]+) µs for a launch waited for and\s+([\d.]+) µs for one queued",
+                  read("labs/PRIMER.md"))
+checked["launch figures"] = 1
+if not m_doc or not m_pri or m_doc.groups() != m_pri.groups():
+    fail("labs/PRIMER.md", "the launch figures (%s) are not those of tests/gpu/results/h200-doctor.txt's launch line (%s)" % (
+        m_pri.groups() if m_pri else "missing", m_doc.groups() if m_doc else "missing"))
+
 # --- terms -----------------------------------------------------------------------------------
 for path in lesson_files():
     for i, line in enumerate(lines_of(path), 1):

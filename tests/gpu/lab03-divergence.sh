@@ -64,8 +64,12 @@ for f in "${files[@]}"; do
     name=${name%.cu}
     [ "$f" = labs/03-divergence/divergence.cu ] && name=skeleton
     [ "$f" = solutions/03-divergence/divergence.cu ] && name=reference
+    # a file of the workbook's solutions is graded where it lies (it may include the lab's
+    # shared header, solutions/03-divergence/evolve.cuh, which its sandbox then gets); any
+    # other is copied into a tree of its own, as a student hands it in
     tree=$OUT/tree-${name//\//-}
     rm -rf "$tree" && mkdir -p "$tree/03-divergence" && cp "$f" "$tree/03-divergence/divergence.cu"
+    case $f in solutions/*) tree=$f ;; esac
     for r in $(seq "$runs"); do
         g=$OUT/grade-${name//\//-}-$r
         grader/run/grade.sh STUDENT="$tree" LAB=03 GRADE_DIR="$g" >"$g.txt" 2>&1

@@ -16,39 +16,11 @@
  * (the tail of lab 08, inside a block). Rung 4 gives each warp a share of every class. */
 #include "divergence.h"
 #include "check.h"
+#include "evolve.cuh" /* the four classes' chains, as the reference runs them */
 
 namespace {
 
 #define THREADS 256 /* one element per thread: the block's tile */
-
-/* The contract's four rules, each its own chain of its own length (as in the skeleton). */
-__device__ float evolve(int c, float f)
-{
-    float m, b;
-    float y = f;
-    switch (c) { /* a warp whose lanes disagree runs several of these; here few do */
-    case 0:
-        m = fmaf(f, 0x1p-9f, 1.0f - 0x1p-8f);
-        for (int k = 0; k < DIVERGENCE_STEPS_0; k++)
-            y = fmaf(y, m, f);
-        return y;
-    case 1:
-        m = fmaf(f, 0x1p-9f, 1.0f - 0x1p-9f), b = 1.0f - f;
-        for (int k = 0; k < DIVERGENCE_STEPS_1; k++)
-            y = fmaf(y, m, b);
-        return y;
-    case 2:
-        m = fmaf(f, 0x1p-9f, 1.0f), b = 0.5f * f;
-        for (int k = 0; k < DIVERGENCE_STEPS_2; k++)
-            y = fmaf(y, m, b);
-        return y;
-    default:
-        m = fmaf(-f, 0x1p-9f, 1.0f + 0x1p-9f);
-        for (int k = 0; k < DIVERGENCE_STEPS_3; k++)
-            y = fmaf(y, m, 0.25f);
-        return y;
-    }
-}
 
 __global__ void regroup_kernel(float *__restrict__ out, const float *__restrict__ in, int n)
 {

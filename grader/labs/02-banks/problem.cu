@@ -17,6 +17,7 @@
 #include "../float_io.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,10 @@
 extern "C" const lab_info lab_banks; /* the table, table.c */
 
 typedef struct problem {
+    float_io io;        /* first: the float_io hooks take the problem as their float_io */
     int steps, series;  /* time steps (rows) and series (columns) */
-    float_io io;        /* steps * series floats in and out (../float_io.h) */
 } problem;
+static_assert(offsetof(problem, io) == 0, "float_io_hook_* take the problem for its float_io");
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                     */
@@ -56,19 +58,6 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     if (float_io_create(&p->io, (size_t)p->steps * p->series, seed))
         cpu_rolling_max(p->io.h_expected, p->io.h_in, p->steps, p->series);
     return p;
-}
-
-static void destroy(void *vp)
-{
-    problem *p = (problem *)vp;
-    float_io_free(&p->io);
-    free(p);
-}
-
-static void prepare(void *vp, int impl, cudaStream_t s)
-{
-    (void)impl;
-    float_io_prepare(&((problem *)vp)->io, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -111,29 +100,11 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
         size[1] = 128 * rng_range(r, 1, 30) + (rng_range(r, 0, 1) ? 1 : -1);
 }
 
-static void refresh(void *vp, uint64_t seed, cudaStream_t s)
-{
-    float_io_refresh(&((problem *)vp)->io, seed, s);
-}
-
-static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
-{
-    (void)max, (void)s;
-    /* a maximum only selects one of its inputs: two right answers are equal bit for bit */
-    return float_io_outputs(&((problem *)vp)->io, out);
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    return float_io_inputs(&((problem *)vp)->io, in);
-}
-
 const lab_info *const harness_lab = &lab_banks;
 const lab_task harness_tasks[] = {
     {.name = "rolling_max", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
-     .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size,
-     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .create = create, .destroy = float_io_hook_destroy, .prepare = float_io_hook_prepare,
+     .run = run, .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size,
+     .refresh = float_io_hook_refresh, .outputs = float_io_hook_outputs, .inputs = float_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -12,6 +12,7 @@
 #include "../float_io.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,10 @@
 extern "C" const lab_info lab_transpose; /* the table, table.c */
 
 typedef struct problem {
+    float_io io;        /* first: the float_io hooks take the problem as their float_io */
     int rows, cols;     /* shape of the input; the output is cols x rows */
-    float_io io;        /* rows * cols floats in and out (../float_io.h) */
 } problem;
+static_assert(offsetof(problem, io) == 0, "float_io_hook_* take the problem for its float_io");
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                     */
@@ -47,19 +49,6 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     if (float_io_create(&p->io, (size_t)p->rows * p->cols, seed))
         cpu_transpose(p->io.h_expected, p->io.h_in, p->rows, p->cols);
     return p;
-}
-
-static void destroy(void *vp)
-{
-    problem *p = (problem *)vp;
-    float_io_free(&p->io);
-    free(p);
-}
-
-static void prepare(void *vp, int impl, cudaStream_t s)
-{
-    (void)impl;
-    float_io_prepare(&((problem *)vp)->io, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -109,29 +98,11 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     }
 }
 
-static void refresh(void *vp, uint64_t seed, cudaStream_t s)
-{
-    float_io_refresh(&((problem *)vp)->io, seed, s);
-}
-
-static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
-{
-    (void)max, (void)s;
-    /* the data only moves: two right answers are equal bit for bit */
-    return float_io_outputs(&((problem *)vp)->io, out);
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    return float_io_inputs(&((problem *)vp)->io, in);
-}
-
 const lab_info *const harness_lab = &lab_transpose;
 const lab_task harness_tasks[] = {
-    {.name = "transpose", .unit = "GB/s", .ceiling = "cudaMemcpy D2D", .create = create,
-     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .hidden_size = hidden_size,
-     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+    {.name = "transpose", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
+     .create = create, .destroy = float_io_hook_destroy, .prepare = float_io_hook_prepare,
+     .run = run, .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size,
+     .refresh = float_io_hook_refresh, .outputs = float_io_hook_outputs, .inputs = float_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

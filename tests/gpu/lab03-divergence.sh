@@ -65,7 +65,7 @@ for f in "${files[@]}"; do
     [ "$f" = labs/03-divergence/divergence.cu ] && name=skeleton
     [ "$f" = solutions/03-divergence/divergence.cu ] && name=reference
     # a file of the workbook's solutions is graded where it lies (it may include the lab's
-    # shared header, solutions/03-divergence/evolve.cuh, which its sandbox then gets); any
+    # shared header, solutions/03-divergence/rung_chains.cuh, which its sandbox then gets); any
     # other is copied into a tree of its own, as a student hands it in
     tree=$OUT/tree-${name//\//-}
     rm -rf "$tree" && mkdir -p "$tree/03-divergence" && cp "$f" "$tree/03-divergence/divergence.cu"

@@ -16,7 +16,7 @@
  * (the tail of lab 08, inside a block). Rung 4 gives each warp a share of every class. */
 #include "divergence.h"
 #include "check.h"
-#include "evolve.cuh" /* the four classes' chains, as the reference runs them */
+#include "rung_chains.cuh" /* evolve(c, f): the four classes' chains, by a switch */
 
 namespace {
 

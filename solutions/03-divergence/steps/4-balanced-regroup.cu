@@ -14,7 +14,7 @@
  * shared counter, and runs a persistent grid. */
 #include "divergence.h"
 #include "check.h"
-#include "evolve.cuh" /* the four classes' chains, as the reference runs them */
+#include "rung_chains.cuh" /* evolve(c, f): the four classes' chains, by a switch */
 
 namespace {
 

@@ -157,11 +157,13 @@ CFLAGS  := -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initia
 # The build prints one short line per step (V=1 prints the full commands).
 ifeq ($(V),1)
 Q_CC :=
+Q_EMU :=
 Q_NVCC :=
 Q_LINK :=
 Q_VET :=
 else
 Q_CC = @echo "  CC      $<";
+Q_EMU = @echo "  EMU-CC  $<";
 Q_NVCC = @echo "  NVCC    $<";
 Q_LINK = @echo "  LINK    $@";
 Q_VET = @echo "  VET     $<";
@@ -416,13 +418,13 @@ $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 # without the emulator's per-access checks (emu-nvcc --emu-trusted-host), which its CPU
 # reference answers and verification loops do not need.
 $(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
 $(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
 $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
-	$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
 EMU_WORKER_OBJS := $(WORKER_SRCS:%.c=$(EMUB)/host/%.o)
 $(EMUB)/worker-emu: $(EMU_WORKER_OBJS) $(EMU_LIB)
@@ -455,7 +457,7 @@ CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB)
 HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/feedback/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
-compile_pic_emu = $(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
+compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
 link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
 link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$(1)) -ldl -lpthread -o $@
 link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@

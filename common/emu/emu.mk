@@ -55,6 +55,10 @@ endef
 
 # ---- The tools ---------------------------------------------------------------
 
+# A build that includes this file may set Q_CC and Q_LINK (a short line printed for a command:
+# `@echo "  CC      $<";`); without them every command is printed as it runs.
+EMU_Q = $(if $(Q_LINK),@)
+
 EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_main.cpp
 # The API side (runtime, atomics, reports) is itself built with the sanitizers;
 # the scheduler and the access hooks, which run at every switch and every load
@@ -69,7 +73,7 @@ EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h
 
 $(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -O2 -g -Wall -Wextra -o $@ $(EMU_REWRITE_SRCS)
+	$(Q_LINK)$(EMU_CXX) -std=c++17 -O2 -g -Wall -Wextra -o $@ $(EMU_REWRITE_SRCS)
 
 # The library keeps its engine to itself: compiled with -fvisibility=hidden, it exports only
 # what the public headers declare (include/, "#pragma GCC visibility push(default)") and the
@@ -87,11 +91,11 @@ EMU_EXPORT_FLAGS = -Wl,--dynamic-list=$(EMU_EXPORTS) -Wl,--whole-archive $(EMU_L
 EMU_VISIBILITY := -fvisibility=hidden
 
 $(EMU_LIB): $(EMU_LIB_OBJS)
-	rm -f $@
-	ar rcs $@ $^
-	readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "DEFAULT" && $$8 !~ /^__odr_asan/ { print "  \"" $$8 "\";" }' | \
+	$(Q_LINK)rm -f $@
+	$(EMU_Q)ar rcs $@ $^
+	$(EMU_Q)readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "DEFAULT" && $$8 !~ /^__odr_asan/ { print "  \"" $$8 "\";" }' | \
 	    sort -u | { echo "{"; cat; echo "};"; } > $(EMU_EXPORTS)
-	readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "HIDDEN" && $$8 !~ /^__odr_asan/ { print $$8 }' | \
+	$(EMU_Q)readelf -sW $@ | awk '$$5 ~ /GLOBAL|WEAK/ && $$7 != "UND" && $$6 == "HIDDEN" && $$8 !~ /^__odr_asan/ { print $$8 }' | \
 	    sort -u > $(EMU_INTERNAL)
 	@if grep -qE '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL); then \
 	    grep -E '^(cuda[A-Z]|__cuda|__tsan_)' $(EMU_INTERNAL) | sed 's/^/emu.mk: error: /; s/$$/ is the CUDA API but hidden: declare it in a header of include\/, under its "#pragma GCC visibility push(default)"/' >&2; \
@@ -99,21 +103,21 @@ $(EMU_LIB): $(EMU_LIB_OBJS)
 
 $(EMU_LIB_CHECKED:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(Q_CC)$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_LIB_FAST:%=$(EMU_BUILD)/tools/%.o): $(EMU_BUILD)/tools/%.o: $(EMU_DIR)/src/%.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(Q_CC)$(EMU_CXX) -std=c++17 -g -O2 -fno-omit-frame-pointer $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 # The directed-rounding intrinsics change the CPU's rounding mode around each
 # operation: -frounding-math keeps the compiler from moving or folding it.
 $(EMU_BUILD)/tools/rounding.o: $(EMU_DIR)/src/rounding.cpp $(EMU_HEADERS)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) -std=c++17 -g -O2 -frounding-math $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
+	$(Q_CC)$(EMU_CXX) -std=c++17 -g -O2 -frounding-math $(EMU_VISIBILITY) $(EMU_LIB_DEFS) -Wall -Wextra -c $< -o $@
 
 $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)
-	$(EMU_CC) -c $< -o $@
+	$(Q_CC)$(EMU_CC) -c $< -o $@
 
 # Every dependency file emu_compile_cu wrote (objects lie at most six folders below).
 -include $(wildcard $(foreach d,* */* */*/* */*/*/* */*/*/*/* */*/*/*/*/*,$(EMU_BUILD)/$(d).d))

@@ -1,19 +1,24 @@
-/* Honest but wrong, under the CPU emulator: lab 01's kernel asserts that no thread works on the
- * matrix's last row (g86 on a GPU). assert() in device code is CUDA's device-side assert: the
- * call fails with cudaErrorAssert, and the terminal shows the emulator's report at the student's
- * line (01-coalescing/coalescing.cu:27, the failed condition, the kernel, block and thread),
- * with no frame of the grader or the emulator, and names the log. The grade lost points, and
- * grader/run/grade.sh's output holds no line of make's about it (`make: *** ... Error 1`).
+/* Honest but wrong: a lab 01 file whose kernel asserts that no thread works on the matrix's
+ * last row (its author thought another launch did it). assert() in device code is CUDA's
+ * device-side assert: the call fails with cudaErrorAssert. On a GPU the CUDA runtime prints the
+ * failed assertion with its file, line, block and thread into the check's log, the terminal
+ * shows it, and the CPU emulator's run of the check names the same place. Under the emulator
+ * the terminal shows the emulator's report at the student's line (the failed condition, the
+ * kernel, block and thread) and names the log. Either way no frame of the grader or the
+ * emulator is shown, and grader/run/grade.sh's output holds no line of make's about it.
  * lab: coalescing
- * where: emu
+ * where: emu gpu
+ * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: message=device-side assert
- * expect: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
- * expect: output-has=\| cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect: output-has=\| 01-coalescing/coalescing\.cu:27: .*Assertion `r < rows - 1' failed
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
- * expect: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */
+ * expect@gpu: output-has=01-coalescing/coalescing\.cu:32: .*Assertion
+ * expect@gpu: output-has=cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
+ * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
+ * expect@emu: output-has=\| cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
+ * expect@emu: output-has=\| 01-coalescing/coalescing\.cu:32: .*Assertion `r < rows - 1' failed
+ * expect@emu: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */
 #include "coalescing.h"
 
 #include <assert.h>

@@ -1,18 +1,22 @@
-/* Honest but wrong, under the CPU emulator: lab 01's kernel prints what it found and stops
- * with __trap() when its own check fails (g87 on a GPU). The call fails with
- * cudaErrorLaunchFailure, as on a GPU; the terminal shows what the kernel printed, then the
- * emulator's report: the trap at the student's line (01-coalescing/coalescing.cu:28), its
- * kernel, block and thread.
+/* Honest but wrong: a lab 01 file whose kernel checks its own index, prints what it found and
+ * stops the kernel with __trap() when the check fails (it fails on the last column). A GPU ends
+ * the call with cudaErrorLaunchFailure ("unspecified launch failure") and names no line (what
+ * the kernel printed may be lost with the context); the CPU emulator, on its own or in its run
+ * of the GPU's failed check, shows what the kernel printed and where it trapped: the student's
+ * line, with its kernel, block and thread, and no frame of the grader.
  * lab: coalescing
- * where: emu
+ * where: emu gpu
+ * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: message=kernel launch failure
  * expect: output-has=\| scale_rows_kernel: column \d+ of \d+ is past the padded row
- * expect: output-has=\| cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:28
+ * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:32
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
- * expect: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */
+ * expect@gpu: message=kernel launch failure|illegal instruction
+ * expect@gpu: output-has=cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
+ * expect@emu: message=kernel launch failure
+ * expect@emu: output-has=\| cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
+ * expect@emu: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */
 #include "coalescing.h"
 
 #include <cstdio>

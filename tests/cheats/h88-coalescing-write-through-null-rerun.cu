@@ -1,23 +1,27 @@
-/* Honest but wrong, under the CPU emulator, with the rerun a GPU's fault gets
- * (GRADE_FAULT_RERUN=always): lab 01's kernel stores through a scratch pointer it never
- * allocated (g85 on a GPU). The first check fails with UBSan's report at the student's line
- * (a store to a null pointer); then it is run once more, alone, by the emulated harness in
- * grading's sandbox (what a GPU's fault gets, to name its line), and its report names the same
- * line, kernel, block and thread, in a log of its own (coalescing.0.emu.log), the grader's
- * frames left out. The later checks store at small addresses that belong to no allocation: the
- * emulator's own report, at the student's line, with the grader's buffer said as the grader's.
+/* Honest but wrong: a lab 01 file whose kernel also keeps a per-row total in a scratch array
+ * it never allocated (a null pointer), so its first store faults. On a GPU the call ends with
+ * cudaErrorIllegalAddress, which names no line. Under the emulator the first check fails with
+ * UBSan's report at the student's line (a store to a null pointer), and the later checks with
+ * the emulator's own report (small addresses that belong to no allocation, the grader's buffer
+ * said as the grader's). Either way the check is run once more, alone, on the CPU emulator in
+ * grading's sandbox (what a GPU's fault gets; forced under the emulator by `fault-rerun:
+ * always`), and the terminal shows its report: the student's line, kernel, block and thread, in
+ * a log of its own (coalescing.N.emu.log), the grader's frames left out.
  * lab: coalescing
- * where: emu
+ * where: emu gpu
  * fault-rerun: always
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
  * expect: output-has=the CPU emulator ran this check once more
- * expect: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| 01-coalescing/coalescing\.cu:34:\d+: runtime error: store to null pointer[^\n]*\n\s+\| at 01-coalescing/coalescing\.cu:34 \(in scale_rows_kernel
  * expect: output-has=block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect: output-has=\| thread \(\d+,\d+,\d+\) writes 4 bytes at address 0x\w+, which belongs to no allocation; the nearest device allocation, of \d+ bytes \(made by the grader\), starts after it by \d+ bytes, at 01-coalescing/coalescing\.cu:34
- * expect: output-has=the CPU emulator's run of the lab's first fault above says where
- * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/ */
+ * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/
+ * expect@gpu: message=illegal memory access
+ * expect@gpu: output-has=\| at 01-coalescing/coalescing\.cu:38 \(in scale_rows_kernel
+ * expect@gpu: output-has=whole report: \S*coalescing\.\d+\.emu\.log
+ * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
+ * expect@emu: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| 01-coalescing/coalescing\.cu:38:\d+: runtime error: store to null pointer[^\n]*\n\s+\| at 01-coalescing/coalescing\.cu:38 \(in scale_rows_kernel
+ * expect@emu: output-has=\| thread \(\d+,\d+,\d+\) writes 4 bytes at address 0x\w+, which belongs to no allocation; the nearest device allocation, of \d+ bytes \(made by the grader\), starts after it by \d+ bytes, at 01-coalescing/coalescing\.cu:38
+ * expect@emu: output-has=the CPU emulator's run of the lab's first fault above says where */
 #include "coalescing.h"
 
 static float *row_totals; /* the bug: never given cudaMalloc'd memory */

@@ -1,14 +1,19 @@
-/* Honest but wrong, under the CPU emulator: lab 01's float4 kernel that assumes every row
- * starts 16-byte aligned (g88 on a GPU). The checks with a row length that is not a multiple of
- * 4 fail with UBSan's report at the student's line (01-coalescing/coalescing.cu:27), which
- * the terminal shows; the others pass.
+/* Honest but wrong: a lab 01 file that moves four columns a thread as float4 and assumes every
+ * row starts 16-byte aligned, which holds only when the row length is a multiple of 4. The
+ * checks with one row, or rows of a multiple of 4, pass. On a GPU a row length of 33 faults with
+ * cudaErrorMisalignedAddress, which names no line, and the check is run once more on the CPU
+ * emulator; under the emulator every check with an odd row length fails at once. Either way
+ * the terminal shows UBSan's report at the student's line, the grader's frames left out.
  * lab: coalescing
- * where: emu
+ * where: emu gpu
+ * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: fails-only=33 x 33|7 x 1021|1000 x 37|257 x 4099|hidden
- * expect: output-has=\| 01-coalescing/coalescing\.cu:27:\d+: runtime error: (load of|reference binding to) misaligned address
- * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h */
+ * expect: output-has=\| 01-coalescing/coalescing\.cu:32:\d+: runtime error: (load of|reference binding to) misaligned address
+ * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
+ * expect@gpu: message=misaligned address
+ * expect@gpu: output-has=the CPU emulator ran this check once more
+ * expect@emu: fails-only=33 x 33|7 x 1021|1000 x 37|257 x 4099|hidden */
 #include "coalescing.h"
 
 /* Four columns a thread, as float4: a row starts 16-byte aligned only when cols is a multiple

@@ -45,6 +45,8 @@
 #   expect: where-lacks=REGEX   neither that line nor anything the grader printed matches
 #                               (the WHERE hint counts the code in a second run: every cheat
 #                               gets it, an honest control h* only when it expects one of these)
+# `expect@gpu: ...` and `expect@emu: ...` hold only in that mode: one student file graded both
+# ways (`where: emu gpu`), where the GPU and the emulator report its fault in their own words.
 # `isolation: off` grades the case with GRADER_ISOLATION=off: student code in the harness's own
 # process, unsandboxed, as on a machine that cannot isolate (the default is on). Only for
 # attacks on what the grader labels, whose code harms nothing beyond its own grading: the
@@ -57,7 +59,9 @@
 #   expect: gpu-all-correct=OK  on a GPU: as all-correct=OK (under the emulator: nothing); an
 #                               honest file the emulator refuses (with emu-could-not-run)
 # `fault-rerun: always` grades the case with GRADE_FAULT_RERUN=always: a fault of the student's
-# code is run once more on the CPU emulator (what a GPU's fault gets) under the emulator too.
+# code is run once more on the CPU emulator (what a GPU's fault gets) under the emulator too;
+# `fault-rerun: gpu` (grading's default) says an honest control's GPU expectations need that
+# rerun, so it is graded with the emulated build the rerun runs (on a GPU either value does).
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
@@ -175,6 +179,9 @@ done >"$work/builds.txt"
 emu_flag=$([ "$mode" = emu ] && echo EMU=1)
 for lab in $(cut -d' ' -f1 "$work/builds.txt" | sort -u); do # what the cases of a lab share
     ${MAKE:-make} -s --no-print-directory -j"$(nproc)" runner-"$lab" STUDENT=labs $emu_flag >/dev/null 2>&1
+    # on a GPU, the emulated build too (the WHERE count's and a fault rerun's): built here, it
+    # is not built, with its lines on the terminal, inside whichever case comes first
+    [ "$mode" = emu ] || ${MAKE:-make} -s --no-print-directory -j"$(nproc)" runner-"$lab" STUDENT=labs EMU=1 >/dev/null 2>&1
 done
 xargs -P "$(nproc)" -L 1 sh -c '${MAKE:-make} -s --no-print-directory runner-$0 STUDENT=$1 '"$emu_flag"' >/dev/null 2>&1; exit 0' \
     <"$work/builds.txt"
@@ -192,7 +199,9 @@ grade_case() { # CASE
     # make grade's WHERE hint runs the code a second time, to count it: every cheat gets it (an
     # attack may aim at the count), an honest control only when it expects something of it
     where=1
-    case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" || where=0 ;; esac
+    # (or, on a GPU, when it names a fault rerun: the rerun runs that build)
+    case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" ||
+        { [ "$mode" = gpu ] && [ -n "$(field fault-rerun "$f")" ]; } || where=0 ;; esac
     GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
         GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where GRADE_FAULT_RERUN="$(field fault-rerun "$f")" \
         >"$work/$name/out.txt" 2>&1
@@ -202,11 +211,13 @@ grade_case() { # CASE
     before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
     [ "$before" = "$after" ] || after="$after changed: $(diff "$work/$name.before" "$work/$name.after" |
         sed -n 's/^[<>] *\([0-9a-f]\{64\} \)\{0,1\}//p' | sort -u | head -3 | tr '\n' ' ')"
-    problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" <<'EOF'
+    problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" "$mode" <<'EOF'
 import json, os, re, sys
-case, out, status, before, after, seed = sys.argv[1:]
-expects = [l.split("expect:", 1)[1].replace("*/", "").strip()
-           for l in open(case, encoding="utf-8", errors="replace") if "expect:" in l]
+case, out, status, before, after, seed, mode = sys.argv[1:]
+expects = [m.group(2).replace("*/", "").strip()
+           for m in (re.search(r"\bexpect(?:@(\w+))?:(.*)", l)
+                     for l in open(case, encoding="utf-8", errors="replace"))
+           if m and m.group(1) in (None, mode)]
 try:
     res = json.load(open(os.path.join(out, "grade", "results.json")))
 except Exception as e:

@@ -34,7 +34,7 @@ __global__ void reduce_interleaved(float *out, const float *in, long long n)
     /* TODO(student): `tid % (2*s)` keeps the active threads scattered over every warp, so all
      * 8 warps stay busy at every level while fewer and fewer of their lanes do useful work, and
      * `%` is a slow integer division. Use sequential addressing instead (s = THREADS/2 down to
-     * 1, `if (tid < s)`): whole warps drop out, and consecutive threads read consecutive words
+     * 1, `if (tid < s)`): whole warps skip the add, and consecutive threads read consecutive words
      * (no shared-memory bank conflicts). Finish the last 32 values with __shfl_down_sync. */
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0)

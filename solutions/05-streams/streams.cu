@@ -27,8 +27,9 @@
 #define MAX_CHUNKS 64               /* fill + drain: 2/64 of a balanced pipeline */
 #define MIN_CHUNK_BYTES (1u << 20)  /* below ~1 MiB the fixed cost of each copy shows */
 
-/* Copy engines that can run beside kernels: 2 or more on data-centre GPUs (H2D and D2H at
- * once), 1 on some consumer GPUs (the two directions take turns), 0 on very old ones. */
+/* Copy engines that can run beside kernels: 2 or more let H2D and D2H run at once (3 on the
+ * T4, A100, H100 and H200, 2 on the GeForce and L4 parts of common/gpu_profiles.c); with 1 (a
+ * Jetson) the two directions take turns; 0 on very old GPUs. */
 static int copy_engines(void)
 {
     int dev = 0, engines = 0;

@@ -5,7 +5,9 @@
  *
  *   block tiling   a block computes a BM x BN tile of C; A and B pass through shared memory
  *                  in BK-deep slices, so each global element is read once per tile, not
- *                  once per output (arithmetic intensity ~ BM*BN/(BM+BN) FMA per float).
+ *                  once per output (arithmetic intensity from global memory: BM*BN*BK FMAs,
+ *                  2 flops each, per (BM+BN)*BK floats of 4 bytes: BM*BN / (2 (BM+BN))
+ *                  flops per byte).
  *   warp tiling    the block's warps each own a WM x WN sub-tile, and each lane an
  *                  (4*MI) x (4*NI) register tile made of 4x4 pieces spread over the warp
  *                  tile: a lane's A and B fragments are 16-byte aligned runs (LDS.128) that

@@ -2,8 +2,8 @@
  *
  * Changed from rung 1: the tree halves the distance instead of doubling it: s runs from 128
  * down to 1 and thread t adds sdata[t + s] into sdata[t] while t < s. Why: the active threads
- * are still the low ones (whole warps retire), and a warp's 32 lanes now read 32 consecutive
- * words: no bank conflict. Still wasteful: half the threads are idle from the first level on,
+ * are still the low ones (whole warps skip the add, though they still loop and reach every
+ * barrier), and a warp's 32 lanes now read 32 consecutive words: no bank conflict. Still wasteful: half the threads are idle from the first level on,
  * and each thread loads a single float, far too little in flight to keep DRAM busy. */
 #include "reduction.h"
 #include "check.h"

@@ -151,7 +151,7 @@ tree() {
             }
             y += 52; s /= 2
         }
-        text(40, y + 10, "Active threads are always the lowest: whole warps skip the add (still at every barrier), and a warp reads 32 consecutive words (no bank conflict).", "font-size=\"11\"")
+        text(40, y + 10, "Active threads stay the lowest: whole warps skip the add (yet meet every barrier); a warp reads 32 consecutive words.", "font-size=\"11\"")
         foot()
     }' > "$root/labs/07-reduction/tree.svg"
 }

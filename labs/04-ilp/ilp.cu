@@ -21,7 +21,7 @@
 __global__ void scale_kernel(float *out, const float *in, float a, int n)
 {
     /* TODO(student): each iteration issues ONE 4-byte load and must wait for it (about
-     * 0.6 us of DRAM latency under load) before the store and the next load. With 8 warps
+     * 0.7 us of DRAM latency under load) before the store and the next load. With 8 warps
      * per SM, that is far too few bytes in flight to keep DRAM busy (Little's law: bytes
      * in flight = bandwidth x latency). Keep several loads in flight per thread before the
      * first use: load 16 bytes at a time (float4), and issue several independent float4

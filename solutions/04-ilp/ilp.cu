@@ -6,9 +6,9 @@
  * parallelism, independent operations in flight per thread.
  *
  * Little's law: work in flight = throughput x latency.
- *   Memory: about 2 TB/s of reads x about 0.6 us = about 1.2 MB in flight over the whole
- *   GPU, about 9 KB per SM (the README's numbers). 256 threads x 4 bytes (one float each) =
- *   1 KB: a ninth of it. 256 threads x 16 float4 loads x 16 bytes = 64 KB: room to spare.
+ *   Memory: about 2 TB/s of reads x about 0.7 us = about 1.4 MB in flight over the whole
+ *   GPU, about 11 KB per SM (the README's numbers). 256 threads x 4 bytes (one float each) =
+ *   1 KB: a tenth of it. 256 threads x 16 float4 loads x 16 bytes = 64 KB: room to spare.
  *   Arithmetic: 4 schedulers per SM, each issuing one FMA per cycle, each FMA ready 4 cycles
  *   after its input: 16 independent FMAs per SM per cycle. 8 warps x 1 chain = 8; 8 warps x 4
  *   independent chains = 32: enough. */

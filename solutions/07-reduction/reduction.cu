@@ -11,7 +11,7 @@
  *      the end is paid once per block, not once per 256 elements.
  *   2. 16-byte loads (float4), UNROLL of them issued before the first is used: 64 bytes in
  *      flight per thread, about 128 KiB per SM, several times what Little's law asks for
- *      (bandwidth x latency / SMs, about 20 KB on an H200: the README's Little's law).
+ *      (bandwidth x latency / SMs, about 24 KB on an H200: the README's Little's law).
  *   3. UNROLL independent accumulators: the adds of one iteration do not wait on each other.
  *   4. Block sum by warp shuffles (registers, no shared memory, no barrier inside a warp),
  *      then one shared word per warp: 2 barriers per block instead of 8.

@@ -372,6 +372,37 @@ if not m_doc or not m_pri or m_doc.groups() != m_pri.groups():
     fail("labs/PRIMER.md", "the launch figures (%s) are not those of tests/gpu/results/h200-doctor.txt's launch line (%s)" % (
         m_pri.groups() if m_pri else "missing", m_doc.groups() if m_doc else "missing"))
 
+# --- the probes' figures in lessons 01 and 04: the recorded runs ---------------------------
+def probe_rows(path):
+    """{variant (and launch): (ms, rate, fraction)} of a tests/gpu probe's recorded table."""
+    rows = {}
+    for line in lines_of(path):
+        m = re.match(r"(\S.*?)\s+(-|<<<\d+, \d+>>>)?\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+ok$", line)
+        if m:
+            rows[(m.group(1).strip(), m.group(2) or "")] = tuple(float(x) for x in m.group(3, 4, 5))
+    return rows
+stride = probe_rows("tests/gpu/results/h200-stride.txt")
+lab01 = " ".join(lines_of("labs/01-coalescing/README.md"))
+for k in (1, 2, 4, 8, 16, 32, 64):
+    checked["probe figures"] = checked.get("probe figures", 0) + 1
+    got = stride.get(("stride %d" % k, ""))
+    if not got or not re.search(r"stride %d: %d( GB/s)?[,.]" % (k, round(got[1])), lab01):
+        fail("labs/01-coalescing/README.md", "stride %d's rate is not tests/gpu/results/h200-stride.txt's (%s)" % (
+            k, round(got[1]) if got else "no such row"))
+occ = probe_rows("tests/gpu/results/h200-occupancy.txt")
+lab04 = read("labs/04-ilp/README.md")
+for label, key in (("one float per iteration (the skeleton's kernel)", ("skeleton: one float per iteration", "<<<1056, 256>>>")),
+                   ("one float per thread, no loop", ("one float per thread, no loop", "<<<491520, 256>>>")),
+                   ("block shares, 1 float4 per iteration", ("rung 1: block shares, one float4 per iteration", "<<<1056, 256>>>")),
+                   ("1 chain per thread", ("skeleton: one chain per thread", "<<<1056, 256>>>"))):
+    checked["probe figures"] += 1
+    got = occ.get(key)
+    m = re.search(r"^\| (?:memory|arithmetic): %s[^|]*\| ([\d.]+) \| ([\d.]+) [GT]\S+ \| ([\d.]+) \|$" % re.escape(label), lab04, re.M)
+    half = lambda shown: 0.5 * 10 ** -len(shown.partition(".")[2]) + 1e-9  # half the last digit shown
+    if not got or not m or any(abs(float(m.group(i + 1)) - got[i]) > half(m.group(i + 1)) for i in range(3)):
+        fail("labs/04-ilp/README.md", "the full-occupancy row \"%s\" is %s; tests/gpu/results/h200-occupancy.txt holds %s" % (
+            label, m.group(1, 2, 3) if m else "missing", got))
+
 # --- terms -----------------------------------------------------------------------------------
 for path in lesson_files():
     for i, line in enumerate(lines_of(path), 1):

@@ -36,6 +36,10 @@
 #   inflight     tests/gpu/inflight-probe.cu: lab 04's memory task at the lab's launch by way of
 #                keeping bytes in flight (registers, cp.async, TMA bulk copies, L2 prefetch),
 #                against cudaMemcpy, over cudaMalloc and the grader's cuMemCreate buffers
+#   stride       tests/gpu/stride-probe.cu: lab 01's strided and misaligned copies against
+#                cudaMemcpy, and Nsight Compute's DRAM bytes and L2 sectors of each (one launch)
+#   occupancy    tests/gpu/occupancy-probe.cu: lab 04's skeleton and rung 1 at the lab's launch
+#                and at full occupancy, against cudaMemcpy and the FMA peak
 #   sm-fractions tests/gpu/smfraction/run.sh: the self-check and the skeletons (SM_BENCH=1: and
 #                make bench) on this GPU limited by MPS to 12%, 25% and 50% of its SMs
 #                (SM_PERCENTS="..." for others): a smaller GPU made of this one
@@ -53,6 +57,8 @@ OUT=${OUT:-build/gpu-run}
 mkdir -p "$OUT"
 parts=${*:-bench grade-solutions grade-labs cheats}
 summary=$OUT/summary.txt
+# what the probes link of common/ (tests/gpu/probe.h)
+PROBE_COMMON="common/timing.cu common/device.cu common/device_info.c common/stats.c common/util.c common/check.cu"
 : >"$summary"
 jobs=$(nproc)
 
@@ -205,6 +211,19 @@ for part in $parts; do
         nvcc -O3 -arch=native -Igrader/labs/04-ilp -o "$OUT/inflight-probe" tests/gpu/inflight-probe.cu -lcuda &&
             "$OUT/inflight-probe" 2>&1 | tee "$OUT/inflight.txt" | tee -a "$summary"
         ;;
+    stride)
+        nvcc -O3 -arch=native -Icommon -o "$OUT/stride-probe" tests/gpu/stride-probe.cu $PROBE_COMMON &&
+            "$OUT/stride-probe" 2>&1 | tee "$OUT/stride.txt" | tee -a "$summary" &&
+            ncu --csv --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum \
+                --kernel-name regex:'strided_copy|memcpy' "$OUT/stride-probe" --once >"$OUT/stride-ncu.csv" 2>&1
+        awk -F'","' 'NR > 1 && $1 ~ /^"[0-9]/ {sub(/"$/, "", $NF); print "    ncu launch " substr($1, 2) ": " $(NF-2) " = " $NF " " $(NF-1)}' \
+            "$OUT/stride-ncu.csv" | tee -a "$summary"
+        ;;
+    occupancy)
+        nvcc -O3 -arch=native -Icommon -Igrader/labs/04-ilp -Isolutions/04-ilp -o "$OUT/occupancy-probe" \
+            tests/gpu/occupancy-probe.cu $PROBE_COMMON common/sizing.c &&
+            "$OUT/occupancy-probe" 2>&1 | tee "$OUT/occupancy.txt" | tee -a "$summary"
+        ;;
     timeslice)
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
             "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
@@ -238,7 +257,7 @@ for part in $parts; do
         ;;
     *)
         echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
-            "batch-rate, tools, shared-gpu, timeslice, inflight, sm-fractions, non-root, emu-compare, explain, cold-grade)" >&2
+            "batch-rate, tools, shared-gpu, timeslice, inflight, stride, occupancy, sm-fractions, non-root, emu-compare, explain, cold-grade)" >&2
         exit 2
         ;;
     esac

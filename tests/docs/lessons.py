@@ -403,6 +403,17 @@ for label, key in (("one float per iteration (the skeleton's kernel)", ("skeleto
         fail("labs/04-ilp/README.md", "the full-occupancy row \"%s\" is %s; tests/gpu/results/h200-occupancy.txt holds %s" % (
             label, m.group(1, 2, 3) if m else "missing", got))
 
+sorted_rows = {}
+for line in lines_of("tests/gpu/results/h200-sorted.txt"):
+    m = re.match(r"(skeleton|rung 1), sorted by class\s+([\d.]+)\s+ok$", line)
+    if m:
+        sorted_rows[m.group(1)] = round(float(m.group(2)), 3)
+checked["probe figures"] += 1
+m = re.search(r"took ([\d.]+) ms\s+where the skeleton's four-loop kernel took ([\d.]+) ms", read("labs/03-divergence/README.md"))
+if not m or (float(m.group(1)), float(m.group(2))) != (sorted_rows.get("rung 1"), sorted_rows.get("skeleton")):
+    fail("labs/03-divergence/README.md", "the sorted-input times (%s) are not tests/gpu/results/h200-sorted.txt's (%s)" % (
+        m.group(1, 2) if m else "missing", sorted_rows))
+
 # --- terms -----------------------------------------------------------------------------------
 for path in lesson_files():
     for i, line in enumerate(lines_of(path), 1):

@@ -40,6 +40,8 @@
 #                cudaMemcpy, and Nsight Compute's DRAM bytes and L2 sectors of each (one launch)
 #   occupancy    tests/gpu/occupancy-probe.cu: lab 04's skeleton and rung 1 at the lab's launch
 #                and at full occupancy, against cudaMemcpy and the FMA peak
+#   sorted       tests/gpu/sorted-probe.cu: lab 03's skeleton and rung 1 on the lab's mixed input
+#                and on the same elements sorted by class
 #   sm-fractions tests/gpu/smfraction/run.sh: the self-check and the skeletons (SM_BENCH=1: and
 #                make bench) on this GPU limited by MPS to 12%, 25% and 50% of its SMs
 #                (SM_PERCENTS="..." for others): a smaller GPU made of this one
@@ -224,6 +226,11 @@ for part in $parts; do
             tests/gpu/occupancy-probe.cu $PROBE_COMMON common/sizing.c &&
             "$OUT/occupancy-probe" 2>&1 | tee "$OUT/occupancy.txt" | tee -a "$summary"
         ;;
+    sorted)
+        nvcc -O3 -arch=native -Icommon -Igrader/labs/03-divergence -o "$OUT/sorted-probe" \
+            tests/gpu/sorted-probe.cu $PROBE_COMMON &&
+            "$OUT/sorted-probe" 2>&1 | tee "$OUT/sorted.txt" | tee -a "$summary"
+        ;;
     timeslice)
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&
             "$OUT/timeslice-probe" 2>&1 | tee "$OUT/timeslice.txt" | tee -a "$summary"
@@ -257,7 +264,7 @@ for part in $parts; do
         ;;
     *)
         echo "unknown part '$part' (bench, grade-solutions, grade-labs, cheats, noise," \
-            "batch-rate, tools, shared-gpu, timeslice, inflight, stride, occupancy, sm-fractions, non-root, emu-compare, explain, cold-grade)" >&2
+            "batch-rate, tools, shared-gpu, timeslice, inflight, stride, occupancy, sorted, sm-fractions, non-root, emu-compare, explain, cold-grade)" >&2
         exit 2
         ;;
     esac

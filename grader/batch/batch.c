@@ -1599,6 +1599,44 @@ static int export_one(void)
     return results ? 0 : 2;
 }
 
+/* B.out from OUT= (under the workbook's top folder when relative), made, and never inside the
+ * submissions, where it would be graded as a student. */
+static void make_output_folder(void)
+{
+    if (S.out[0] == '/')
+        snprintf(B.out, sizeof B.out, "%s", S.out);
+    else
+        snprintf(B.out, sizeof B.out, "%s/%s", B.root, S.out);
+    require_plain_path("OUT", B.out);
+    mkdirs(B.out);
+    char real_subs[PATH_MAX], real_out[PATH_MAX];
+    if (realpath(S.submissions, real_subs) && realpath(B.out, real_out)) {
+        const size_t n = strlen(real_subs);
+        if (!strncmp(real_out, real_subs, n) && (real_out[n] == '/' || real_out[n] == 0))
+            die("OUT=%s is inside SUBMISSIONS=%s: it would be graded as a student; put it elsewhere",
+                B.out, S.submissions);
+    }
+}
+
+/* Every student of SUBMISSIONS=, scanned (scan_student), in list_students' order: *n of them. */
+static student *scan_students(int *n)
+{
+    char **names = list_students(n);
+    student *list = calloc(*n ? *n : 1, sizeof *list);
+    for (int i = 0; i < *n; i++) {
+        list[i].name = names[i];
+        scan_student(&list[i]);
+    }
+    free(names);
+    /* Two names with one id would share a folder: refuse the later one (never seen so far). */
+    for (int i = 0; i < *n; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(list[i].id, list[j].id) && !list[i].refusal[0])
+                snprintf(list[i].refusal, sizeof list[i].refusal,
+                         "its folder id collides with another student's; rename it");
+    return list;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -1616,19 +1654,7 @@ int main(int argc, char **argv)
     B.subs_fd = open(S.submissions, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (B.subs_fd < 0)
         die("SUBMISSIONS=%s is not a folder I can read: %s", S.submissions, strerror(errno));
-    if (S.out[0] == '/')
-        snprintf(B.out, sizeof B.out, "%s", S.out);
-    else
-        snprintf(B.out, sizeof B.out, "%s/%s", B.root, S.out);
-    require_plain_path("OUT", B.out);
-    mkdirs(B.out);
-    char real_subs[PATH_MAX], real_out[PATH_MAX];
-    if (realpath(S.submissions, real_subs) && realpath(B.out, real_out)) {
-        const size_t n = strlen(real_subs);
-        if (!strncmp(real_out, real_subs, n) && (real_out[n] == '/' || real_out[n] == 0))
-            die("OUT=%s is inside SUBMISSIONS=%s: it would be graded as a student; put it elsewhere",
-                B.out, S.submissions);
-    }
+    make_output_folder();
     if (S.build)
         require_plain_path("BUILD", S.build);
     select_labs();
@@ -1644,20 +1670,7 @@ int main(int argc, char **argv)
     fix_seed(!S.tasks); /* array tasks read the seed `prepare` wrote; they never write it */
 
     int n;
-    char **names = list_students(&n);
-    student *list = calloc(n ? n : 1, sizeof *list);
-    for (int i = 0; i < n; i++) {
-        list[i].name = names[i];
-        scan_student(&list[i]);
-    }
-    free(names);
-    /* Two names with one id would share a folder: refuse the later one (never seen so far). */
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (!strcmp(list[i].id, list[j].id) && !list[i].refusal[0])
-                snprintf(list[i].refusal, sizeof list[i].refusal,
-                         "its folder id collides with another student's; rename it");
-
+    student *list = scan_students(&n);
     if (!strcmp(S.cmd, "prepare")) {
         char labs[sizeof B.labs_arg];
         snprintf(labs, sizeof labs, "%s", B.labs_arg);

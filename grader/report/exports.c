@@ -131,6 +131,35 @@ static int is_emu(const jv *results)
 /* ------------------------------------------------------------------------------------------ */
 /* Gradebook row                                                                               */
 
+/* A graded lab's reason: the first check that lost points (or could not run) says why; the
+ * rest are counted. */
+static void append_first_loss(grade_row *row, const char *tag_num, const char *tag_name,
+                              const jv *checks)
+{
+    int shown = 0, more = 0;
+    for (int j = 0; j < jv_len(checks); j++) {
+        const jv *c = jv_at(checks, j);
+        const char *verdict = jv_str(jv_get(c, "verdict"), "");
+        if (!strcmp(verdict, "OK"))
+            continue;
+        const char *message = jv_str(jv_get(c, "message"), "");
+        if (!strcmp(verdict, "SKIP") && strstr(message, "once every correctness check"))
+            continue; /* follows from a failure already named */
+        if (shown) {
+            more++;
+            continue;
+        }
+        shown = 1;
+        char cut[161]; /* the message as shown, cut at a whole character or escape */
+        text_visible(cut, sizeof cut, message, 0);
+        append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s",
+               row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
+               verdict, cut);
+    }
+    if (more)
+        append(row->reason, sizeof row->reason, " (and %d more)", more);
+}
+
 void row_from_results(grade_row *row, const jv *results, int grade_status)
 {
     row->reason[0] = 0;
@@ -169,30 +198,7 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
                    row->reason[0] ? "; " : "", tag_num, tag_name);
             continue;
         }
-        /* The first check that lost points (or could not run) says why; the rest are counted. */
-        const jv *checks = jv_get(lab, "checks");
-        int shown = 0, more = 0;
-        for (int j = 0; j < jv_len(checks); j++) {
-            const jv *c = jv_at(checks, j);
-            const char *verdict = jv_str(jv_get(c, "verdict"), "");
-            if (!strcmp(verdict, "OK"))
-                continue;
-            const char *message = jv_str(jv_get(c, "message"), "");
-            if (!strcmp(verdict, "SKIP") && strstr(message, "once every correctness check"))
-                continue; /* follows from a failure already named */
-            if (shown) {
-                more++;
-                continue;
-            }
-            shown = 1;
-            char cut[161]; /* the message as shown, cut at a whole character or escape */
-            text_visible(cut, sizeof cut, message, 0);
-            append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s",
-                   row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
-                   verdict, cut);
-        }
-        if (more)
-            append(row->reason, sizeof row->reason, " (and %d more)", more);
+        append_first_loss(row, tag_num, tag_name, jv_get(lab, "checks"));
     }
     row->total = row->max = 0;
     for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {

@@ -319,6 +319,43 @@ static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
     return n;
 }
 
+/* After a sample of the student's: 1, with c->failed and c->bad set, when it wrote past an
+ * output (or scratch) buffer's guard or changed an input. */
+static int student_wrote_outside(speed_ctx *c, cudaStream_t s)
+{
+    for (int i = 0; i < c->k; i++) { /* nothing written past an output (or scratch) */
+        lab_output out[MAX_IO];
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++) {
+            long long at = 0;
+            if (out[j].buf && !dbuf_guards_intact(out[j].buf, &at)) {
+                c->failed = 1;
+                memset(&c->bad, 0, sizeof c->bad);
+                c->bad.out.n = 1;
+                c->bad.input_ok = 1;
+                c->bad.guard_ok = 0;
+                c->bad.guard_at = at;
+                return 1;
+            }
+        }
+    }
+    for (int i = 0; i < c->k; i++) {
+        lab_input in[MAX_IO];
+        const int n = c->t->inputs(c->inst[i], in, MAX_IO);
+        for (int j = 0; j < n; j++)
+            if (dev_hash(in[j].data, in[j].bytes, s) != c->in_hash[i][j]) {
+                c->failed = 1;
+                memset(&c->bad, 0, sizeof c->bad);
+                c->bad.out.n = 1;
+                c->bad.guard_ok = 1;
+                c->bad.input_ok = 0;
+                c->bad.input_at = 0;
+                return 1;
+            }
+    }
+    return 0;
+}
+
 /* Untimed, after the sample of `v`: inputs must be unchanged after the student ran, and the
  * first implementation's outputs are saved for comparison with the second's. */
 static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
@@ -333,38 +370,8 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
         snprintf(c->bad.problem, sizeof c->bad.problem, "%s", harness_problem(IMPL_STUDENT));
         return;
     }
-    if (c->impl_of[v] == IMPL_STUDENT) {
-        for (int i = 0; i < c->k; i++) { /* nothing written past an output (or scratch) */
-            lab_output out[MAX_IO];
-            const int n = speed_outputs(c, i, out, s);
-            for (int j = 0; j < n; j++) {
-                long long at = 0;
-                if (out[j].buf && !dbuf_guards_intact(out[j].buf, &at)) {
-                    c->failed = 1;
-                    memset(&c->bad, 0, sizeof c->bad);
-                    c->bad.out.n = 1;
-                    c->bad.input_ok = 1;
-                    c->bad.guard_ok = 0;
-                    c->bad.guard_at = at;
-                    return;
-                }
-            }
-        }
-        for (int i = 0; i < c->k; i++) {
-            lab_input in[MAX_IO];
-            const int n = c->t->inputs(c->inst[i], in, MAX_IO);
-            for (int j = 0; j < n; j++)
-                if (dev_hash(in[j].data, in[j].bytes, s) != c->in_hash[i][j]) {
-                    c->failed = 1;
-                    memset(&c->bad, 0, sizeof c->bad);
-                    c->bad.out.n = 1;
-                    c->bad.guard_ok = 1;
-                    c->bad.input_ok = 0;
-                    c->bad.input_at = 0;
-                    return;
-                }
-        }
-    }
+    if (c->impl_of[v] == IMPL_STUDENT && student_wrote_outside(c, s))
+        return;
     if (c->first < 0) {
         c->first = v;
         for (int i = 0; i < c->k; i++) {
@@ -991,6 +998,23 @@ static void call_and_verify_orders(const lab_task *t, void *p, const check_cmd *
     workers_set_schedule(0);
 }
 
+/* A correctness check: its problem made into *p (the caller's, which frees it however the
+ * check ends), described, called and verified. */
+static void run_case(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
+                     const device_info *d, cudaStream_t s, void **p)
+{
+    *p = t->create(size, rng_derive(o->seed, 1000u + (uint64_t)o->check), d);
+    char desc[256];
+    t->describe(*p, desc, sizeof desc);
+    results_begin("case");
+    results_str("size", desc);
+    results_emit();
+    verify_result v;
+    const char *note;
+    call_and_verify_orders(t, *p, o, d, s, &v, &note);
+    emit_verify(&v, "student", note);
+}
+
 static void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
     const lab_info *lab = harness_lab;
@@ -1043,16 +1067,7 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
                 l2_flusher_init(&flusher, d);
             run_speed(o, t, size, d, mhz, &flusher, s, &sc);
         } else {
-            p = t->create(size, rng_derive(o->seed, 1000u + (uint64_t)o->check), d);
-            char desc[256];
-            t->describe(p, desc, sizeof desc);
-            results_begin("case");
-            results_str("size", desc);
-            results_emit();
-            verify_result v;
-            const char *note;
-            call_and_verify_orders(t, p, o, d, s, &v, &note);
-            emit_verify(&v, "student", note);
+            run_case(o, t, size, d, s, &p);
         }
     } else {
         /* The reference's process failed with a CUDA error (or ended by one) while the

@@ -79,6 +79,9 @@ if [ "$gpu" = 1 ] && [ -n "$nvcc" ]; then
         ls=$(echo "$m" | sed -n 's/^launch_sync_us //p')
         lq=$(echo "$m" | sed -n 's/^launch_queued_us //p')
         ce=$(echo "$m" | sed -n 's/^copy_engines //p')
+        cm=$(echo "$m" | sed -n 's/^context_ms //p')
+        pg=$(echo "$m" | sed -n 's/^pin_gbps //p')
+        ok "  start" "$cm ms for a fresh process's first CUDA call (every speed check starts the student's code afresh); host memory pinned at $pg GB/s (lab 05 pins its arrays)"
         ok "  launch" "$ls us to launch an empty kernel and wait for it; $lq us a launch queued behind others"
         ok "  copy engines" "$ce (a copy to and one from the GPU at once need 2: lab 05)"
     else

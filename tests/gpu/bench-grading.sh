@@ -89,7 +89,9 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit \
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (with changes)')" | tee -a "$summary"
 
 start=$(date +%s%N)
-if ! { make -j"$jobs" all && make -j"$jobs" runners STUDENT=solutions && make -j"$jobs" runners; } >"$OUT/build.log" 2>&1; then
+# (the emulated builds too: make grade's WHERE count runs them, and builds them if they are missing)
+if ! { make -j"$jobs" all && make -j"$jobs" runners STUDENT=solutions && make -j"$jobs" runners &&
+       make -j"$jobs" runners STUDENT=solutions EMU=1 && make -j"$jobs" runners EMU=1; } >"$OUT/build.log" 2>&1; then
     tail -40 "$OUT/build.log"
     exit 1
 fi

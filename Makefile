@@ -31,7 +31,7 @@
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools; on a
-#                              GPU, what a launch costs and its copy engines
+#                              GPU, what a process's start and a launch cost, and its copy engines
 #   make                       build the grader and every lab's harness and workers
 #   make clean                 remove build/
 #   make help                  this list

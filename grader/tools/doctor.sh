@@ -64,7 +64,7 @@ else
     echo "     make test needs no GPU. Force the emulator anywhere with EMU=1."
 fi
 
-# ---- what a launch costs, and the copy engines: measured (grader/tools/gpu_probe.cu) ----------
+# ---- a process's start, a launch, the copy engines: measured (grader/tools/gpu_probe.cu) ------
 # Built here, on a machine with a GPU, once (again when its source changes).
 if [ "$gpu" = 1 ] && [ -n "$nvcc" ]; then
     probe_bin=${BUILD:-build}/tools/gpu-probe

@@ -84,13 +84,10 @@ static void arith(void *ctx, int v, cudaStream_t s)
 }
 
 /* The variant's output, downloaded, after a run of its own into a poisoned buffer. */
-static std::vector<float> output(run *r, timed_fn fn, int v, cudaStream_t s)
+static std::vector<float> output(probe *p, run *r, timed_fn fn, int v)
 {
     std::vector<float> h((size_t)r->n);
-    CUDA_CHECK(cudaMemset(r->out, 0xff, (size_t)r->n * sizeof(float)));
-    fn(r, v, s);
-    CUDA_CHECK(cudaStreamSynchronize(s));
-    CUDA_CHECK(cudaMemcpy(h.data(), r->out, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    probe_output(p, fn, r, v, r->out, h.size(), h.data());
     return h;
 }
 
@@ -135,7 +132,7 @@ int main(void)
     std::vector<float> in((size_t)r.n);
     CUDA_CHECK(cudaMemcpy(in.data(), r.in, in.size() * sizeof(float), cudaMemcpyDeviceToHost));
     for (int v = 0; v < MEMORY_VARIANTS; v++) {
-        const std::vector<float> h = output(&r, memory, v, p.stream);
+        const std::vector<float> h = output(&p, &r, memory, v);
         int w = 0;
         for (int i = 0; i < r.n && !w; i++)
             w = h[(size_t)i] != (v ? in[(size_t)i] * SCALE : in[(size_t)i]);
@@ -155,9 +152,9 @@ int main(void)
     printf("\narithmetic: n = %d chains of %d FMAs; FP32 FMA peak at %.0f MHz: %.1f TFLOP/s\n",
            r.n, ILP_STEPS, mhz, peak / 1e3);
     printf("%-48s %-14s %9s %9s %9s  %s\n", "variant", "launch", "ms", "TFLOP/s", "of peak", "check");
-    const std::vector<float> at_lab = output(&r, arith, 0, p.stream);
+    const std::vector<float> at_lab = output(&p, &r, arith, 0);
     for (int v = 0; v < 2; v++) {
-        const std::vector<float> h = output(&r, arith, v, p.stream);
+        const std::vector<float> h = output(&p, &r, arith, v);
         const int w = memcmp(h.data(), at_lab.data(), h.size() * sizeof(float)) != 0;
         bad += w;
         const double tflops = 2.0 * ILP_STEPS * r.n / (ms[v] * 1e9);

@@ -1,6 +1,6 @@
 /* probe.h - what the GPU probes of tests/gpu share: the device, its L2 flusher and one stream,
- * and their variants timed as the grader times (common/timing.h: interleaved rounds, each
- * sample after an L2 flush, the median of the kept rounds). Header-only; a probe links
+ * their variants timed as the grader times (common/timing.h: interleaved rounds, each sample
+ * after an L2 flush, the median of the kept rounds), and a variant's output for its check. Header-only; a probe links
  * common/timing.cu, device.cu, device_info.c, stats.c, util.c and check.cu. */
 #ifndef TESTS_GPU_PROBE_H
 #define TESTS_GPU_PROBE_H
@@ -51,6 +51,23 @@ static inline void probe_time(probe *p, timed_fn fn, void *ctx, int n, int round
     }
     free(x);
     timing_result_free(&r);
+}
+
+/* Variant v run once, alone, into its output (`bytes` at out, poisoned first), and waited for. */
+static inline void probe_run_poisoned(probe *p, timed_fn fn, void *ctx, int v, void *out,
+                                      size_t bytes)
+{
+    CUDA_CHECK(cudaMemset(out, 0xff, bytes));
+    fn(ctx, v, p->stream);
+    CUDA_CHECK(cudaStreamSynchronize(p->stream));
+}
+
+/* ... and its n floats read back into host. */
+static inline void probe_output(probe *p, timed_fn fn, void *ctx, int v, float *out, size_t n,
+                                float *host)
+{
+    probe_run_poisoned(p, fn, ctx, v, out, n * sizeof(float));
+    CUDA_CHECK(cudaMemcpy(host, out, n * sizeof(float), cudaMemcpyDeviceToHost));
 }
 
 #endif

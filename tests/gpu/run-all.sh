@@ -59,8 +59,16 @@ OUT=${OUT:-build/gpu-run}
 mkdir -p "$OUT"
 parts=${*:-bench grade-solutions grade-labs cheats}
 summary=$OUT/summary.txt
-# what the probes link of common/ (tests/gpu/probe.h)
+# run_probe NAME [FLAGS AND SOURCES ...]: tests/gpu/NAME-probe.cu built with what it links of
+# common/ (tests/gpu/probe.h), run, its table in OUT/NAME.txt and the summary
 PROBE_COMMON="common/timing.cu common/device.cu common/device_info.c common/stats.c common/util.c common/check.cu"
+run_probe() {
+    local name=$1
+    shift
+    # shellcheck disable=SC2086
+    nvcc -O3 -arch=native -Icommon "$@" -o "$OUT/$name-probe" "tests/gpu/$name-probe.cu" $PROBE_COMMON &&
+        "$OUT/$name-probe" 2>&1 | tee "$OUT/$name.txt" | tee -a "$summary"
+}
 : >"$summary"
 jobs=$(nproc)
 
@@ -214,22 +222,17 @@ for part in $parts; do
             "$OUT/inflight-probe" 2>&1 | tee "$OUT/inflight.txt" | tee -a "$summary"
         ;;
     stride)
-        nvcc -O3 -arch=native -Icommon -o "$OUT/stride-probe" tests/gpu/stride-probe.cu $PROBE_COMMON &&
-            "$OUT/stride-probe" 2>&1 | tee "$OUT/stride.txt" | tee -a "$summary" &&
+        run_probe stride &&
             ncu --csv --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum \
-                --kernel-name regex:'strided_copy|memcpy' "$OUT/stride-probe" --once >"$OUT/stride-ncu.csv" 2>&1
+                --kernel-name strided_copy "$OUT/stride-probe" --once >"$OUT/stride-ncu.csv" 2>&1
         awk -F'","' 'NR > 1 && $1 ~ /^"[0-9]/ {sub(/"$/, "", $NF); print "    ncu launch " substr($1, 2) ": " $(NF-2) " = " $NF " " $(NF-1)}' \
             "$OUT/stride-ncu.csv" | tee -a "$summary"
         ;;
     occupancy)
-        nvcc -O3 -arch=native -Icommon -Igrader/labs/04-ilp -Isolutions/04-ilp -o "$OUT/occupancy-probe" \
-            tests/gpu/occupancy-probe.cu $PROBE_COMMON common/sizing.c &&
-            "$OUT/occupancy-probe" 2>&1 | tee "$OUT/occupancy.txt" | tee -a "$summary"
+        run_probe occupancy -Igrader/labs/04-ilp -Isolutions/04-ilp common/sizing.c
         ;;
     sorted)
-        nvcc -O3 -arch=native -Icommon -Igrader/labs/03-divergence -o "$OUT/sorted-probe" \
-            tests/gpu/sorted-probe.cu $PROBE_COMMON &&
-            "$OUT/sorted-probe" 2>&1 | tee "$OUT/sorted.txt" | tee -a "$summary"
+        run_probe sorted -Igrader/labs/03-divergence
         ;;
     timeslice)
         nvcc -O2 -arch=native -o "$OUT/timeslice-probe" tests/gpu/timeslice-probe.cu &&

@@ -45,13 +45,10 @@ static void call(void *ctx, int v, cudaStream_t s)
         rung1::divergence(r->out, in, r->n, s);
 }
 
-static std::vector<float> output(run *r, int v, cudaStream_t s)
+static std::vector<float> output(probe *p, run *r, int v)
 {
     std::vector<float> h((size_t)r->n);
-    CUDA_CHECK(cudaMemset(r->out, 0xff, h.size() * sizeof(float)));
-    call(r, v, s);
-    CUDA_CHECK(cudaStreamSynchronize(s));
-    CUDA_CHECK(cudaMemcpy(h.data(), r->out, h.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    probe_output(p, call, r, v, r->out, h.size(), h.data());
     return h;
 }
 
@@ -81,7 +78,7 @@ int main(void)
     printf("%-28s %9s  %s\n", "variant", "ms", "check (skeleton and rung 1 equal)");
     int bad = 0;
     for (int v = 0; v < 4; v += 2) {
-        const std::vector<float> a = output(&r, v, p.stream), b = output(&r, v + 1, p.stream);
+        const std::vector<float> a = output(&p, &r, v), b = output(&p, &r, v + 1);
         const int w = memcmp(a.data(), b.data(), bytes) != 0;
         bad += w;
         printf("%-28s %9.4f  %s\n%-28s %9.4f  %s\n", names[v], ms[v], w ? "WRONG" : "ok",

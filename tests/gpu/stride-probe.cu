@@ -117,9 +117,7 @@ int main(int argc, char **argv)
         probe_time(&p, launch, &r, N_VARIANTS, 31, ms);
         printf("%-40s %9s %9s %9s  %s\n", "variant", "ms", "GB/s", "of s=1", "check");
         for (int v = 0; v < N_VARIANTS; v++) {
-            CUDA_CHECK(cudaMemset(r.out, 0xff, elems * sizeof(float)));
-            launch(&r, v, p.stream);
-            CUDA_CHECK(cudaStreamSynchronize(p.stream));
+            probe_run_poisoned(&p, launch, &r, v, r.out, elems * sizeof(float));
             const int w = wrong(&r, v, 0) + wrong(&r, v, r.n / 2) + wrong(&r, v, r.n - 1);
             bad += w;
             printf("%-40s %9.4f %9.1f %9.3f  %s\n", variants[v].name, ms[v],

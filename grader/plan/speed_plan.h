@@ -11,7 +11,7 @@
 #define SPEED_UNIT_MS 10.0
 
 /* Student, reference and null call, interleaved (grader/run/harness.cu, run_speed). */
-#define SPEED_WARMUP_ROUNDS 2   /* rounds run first and discarded */
+#define SPEED_WARMUP_ROUNDS 1   /* rounds run first and discarded */
 #define SPEED_MIN_ROUNDS 10     /* never stop before this many kept rounds */
 #define SPEED_MAX_ROUNDS 1000   /* never more */
 #define SPEED_PRECISION 0.01    /* stop once the ratio's interval is this fraction of it */

@@ -68,13 +68,20 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     const record *sp = find_record(l, "speed", 0);
     if (sp) {
         static const char *const stages[] = {"setup_s", "phase_s", "alone_s", "again_s",
-                                             "ceiling_s", "seconds"};
+                                             "ceiling_s", "verify_s", "seconds"};
         json_object_begin(w, "stages");
         for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
             double v;
             if (record_get_num(sp, stages[i], &v) == 0)
                 json_number(w, !strcmp(stages[i], "seconds") ? "interleaved_s" : stages[i], v);
         }
+        /* before the speed check's setup (the clock measured) and after it (frees) */
+        const record *head = find_record(l, "head", 0), *tail = find_record(l, "tail", 0);
+        double v;
+        if (head && record_get_num(head, "head_s", &v) == 0)
+            json_number(w, "head_s", v);
+        if (tail && record_get_num(tail, "tail_s", &v) == 0)
+            json_number(w, "tail_s", v);
         const char *stop = record_get(sp, "stop");
         if (stop)
             json_string(w, "stop", stop);

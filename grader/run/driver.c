@@ -203,7 +203,7 @@ typedef struct harness_proc {
 static volatile sig_atomic_t stop_signal;
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
 
-static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
+static int harness_start(const options *o, const lab_info *lab, harness_proc *h, int ahead)
 {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
@@ -248,12 +248,14 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
         argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
         argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
         /* what the student's worker may not see, by name (sandbox_worker_policy) */
-        if (sandbox_places_args(&o->hidden, argv, &n, 46) != 0) {
+        if (sandbox_places_args(&o->hidden, argv, &n, 45) != 0) {
             fprintf(stderr, "too many folders to hide from student code\n");
             _exit(127);
         }
         if (o->require_isolation)
             argv[n++] = "--require-isolation";
+        if (ahead)
+            argv[n++] = "--ahead";
         argv[n] = NULL;
         execv(exe, argv);
         fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
@@ -267,7 +269,21 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h)
     return 0;
 }
 
-/* Stop the harness and everything it started (its workers die with it: PDEATHSIG). */
+/* The next lab's harness, started while a lab is graded so that its start (its process, its
+ * GPU context, its student's process, which holds no student code before its first call)
+ * costs no lab any time: it says "ready" once all of that is done, and no speed check begins
+ * before it has (ahead_wait), so nothing of its start runs beside a timed call. */
+typedef struct ahead_harness {
+    const lab_info *lab; /* its lab; NULL: none */
+    harness_proc h;
+    greeting g;          /* its greeting, as read while waiting for "ready" */
+    int ready;           /* its "ready" line read */
+} ahead_harness;
+static ahead_harness ahead;
+static harness_proc *lab_harness; /* the lab being graded's (spared when the ahead one ends) */
+
+/* Stop the harness and everything it started (its workers die with it: PDEATHSIG). The other
+ * harness alive (the lab's, or the one started ahead) lives on. */
 static void harness_stop(harness_proc *h, child_outcome *o)
 {
     if (h->pid <= 0)
@@ -278,7 +294,9 @@ static void harness_stop(harness_proc *h, child_outcome *o)
     kill(-h->pid, SIGKILL);
     waitpid(h->pid, &status, 0);
     stop_forget(h->pid);
-    stop_sweep(1000); /* its workers, adopted here once it died (stop.h, rule 4): reaped */
+    const harness_proc *other = h == &ahead.h ? lab_harness : &ahead.h;
+    /* its workers, adopted here once it died (stop.h, rule 4): reaped */
+    stop_sweep_sparing(1000, other && other != h && other->pid > 0 ? other->pid : 0);
     if (h->tmp[0]) { /* every process that could write there has ended */
         stop_remove_tree(h->tmp);
         stop_temp_done(h->tmp);
@@ -303,7 +321,7 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
 {
     memset(out, 0, sizeof *out);
     const double start = wall_seconds();
-    if (h->pid <= 0 && harness_start(o, lab, h) != 0) {
+    if (h->pid <= 0 && harness_start(o, lab, h, 0) != 0) {
         out->exited = 1;
         out->status = 127;
         return;
@@ -369,7 +387,75 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* The next lab's harness, started ahead                                                       */
+
+#define AHEAD_WAIT_S 60.0 /* a harness not ready after this long is broken: its lab starts its own */
+
+/* Stop the harness started ahead (not ready in time, or not needed). */
+static void ahead_drop(void)
+{
+    if (ahead.h.pid > 0)
+        harness_stop(&ahead.h, NULL);
+    memset(&ahead, 0, sizeof ahead);
+}
+
+/* Start the harness of `lab`, the next to be graded, while this one is: only for a lab whose
+ * build is whole (any other has no check to run). */
+static void ahead_start(const options *o, const lab_info *lab, lab_build build)
+{
+    ahead_drop();
+    const char *off = getenv("GRADER_AHEAD"); /* =0: each lab starts its own (an A/B switch) */
+    if (!lab || build != LAB_BUILT || stop_signal || (off && !strcmp(off, "0")))
+        return;
+    if (harness_start(o, lab, &ahead.h, 1) == 0)
+        ahead.lab = lab;
+    else
+        memset(&ahead, 0, sizeof ahead);
+}
+
+/* Before a speed check: the harness started ahead has said "ready" (its greeting read on the
+ * way), so that nothing of its start runs beside a timed call; or it is stopped, and its lab
+ * starts its own as any harness starts. */
+static void ahead_wait(const options *o)
+{
+    char buf[RECORD_MAX_LINE];
+    size_t got = 0;
+    const double start = wall_seconds();
+    while (ahead.h.pid > 0 && !ahead.ready) {
+        const double left = AHEAD_WAIT_S - (wall_seconds() - start);
+        struct pollfd pf = {ahead.h.reply, POLLIN, 0};
+        const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
+        if (r < 0 && errno == EINTR && !stop_signal)
+            continue;
+        const ssize_t n = r > 0 ? read(ahead.h.reply, buf + got, sizeof buf - 1 - got) : -1;
+        if (n <= 0) { /* not ready in time, or it ended */
+            ahead_drop();
+            return;
+        }
+        got += (size_t)n;
+        buf[got] = 0;
+        char *nl;
+        while ((nl = strchr(buf, '\n'))) { /* (nothing follows "ready" before a command) */
+            *nl = 0;
+            if (ahead.h.greeted < 2)
+                greeting_take(&ahead.g, ahead.h.greeted++, buf, !strcmp(o->isolation, "on"),
+                              sandbox_available() != SANDBOX_NONE);
+            else if (!strcmp(buf, "ready"))
+                ahead.ready = 1;
+            got -= (size_t)(nl + 1 - buf);
+            memmove(buf, nl + 1, got + 1);
+        }
+        if (got >= sizeof buf - 1)
+            got = 0;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* Grading                                                                                     */
+
+/* The programs on the GPU as the last lab ended, for the next lab's start (lab_open) */
+static char neighbours_at_close[2048];
+static int neighbours_at_close_valid;
 
 /* The run's label from a harness's greeting (greeting_take): a greeting can lower it, and
  * only one from before any student code was in its process is ever read. */
@@ -870,6 +956,12 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
     memset(r, 0, sizeof *r);
     r->lab = lab;
     r->start = wall_seconds();
+    if (ahead.lab == lab && ahead.h.pid > 0) { /* its harness, started during the lab before */
+        r->h = ahead.h;
+        r->g = ahead.g;
+        memset(&ahead, 0, sizeof ahead);
+    }
+    lab_harness = &r->h;
     r->rules = score_rules_for(cfg, lab);
     const char *tmo_src;
     r->timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
@@ -877,10 +969,15 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
         r->timeout *= 5; /* the emulator with sanitizers is far slower than a GPU */
     lab_student_file(o->student, lab, r->expected, sizeof r->expected);
     terminal_lab_begin(lab, r->expected);
-    /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed. */
+    /* Other programs on the GPU (a desktop, a browser, someone's job): named, never blamed.
+     * The reading the lab before ended with serves as this one's start (taken a moment ago,
+     * with nothing run since: one call of nvidia-smi between two labs, not two). */
     neighbours[0] = 0;
-    if (!strcmp(o->mode, "gpu"))
+    if (neighbours_at_close_valid)
+        snprintf(neighbours, len, "%s", neighbours_at_close);
+    else if (!strcmp(o->mode, "gpu"))
         gpu_neighbours(neighbours, len, NULL);
+    neighbours_at_close_valid = 0;
     /* A refusal counts under emulation alone (on a GPU nothing refuses: such a status, or one
      * with no refusal in its log, is the build's failure). */
     if (build == LAB_REFUSED && !strcmp(o->mode, "emu"))
@@ -939,6 +1036,8 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
     unlink(results);
     unlink(log_path);
+    if (c->kind == CHECK_SPEED)
+        ahead_wait(o);
     harness_check(o, lab, &r->h, &r->g, i, r->rules.threshold, r->timeout, results, log_path, out);
     read_records(results, l);
     decide_check(lab, c, r->rules.threshold, out, l, d);
@@ -1108,7 +1207,12 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     if (r->refused_at_run) /* as a build's refusal: the lab earns nothing under emulation */
         r->score.earned = 0;
     const char *refused = r->refused_at_run ? r->refusal : "";
-    const int others = !strcmp(o->mode, "gpu") && gpu_neighbours(neighbours, len, neighbours) > 0;
+    int others = 0;
+    if (!strcmp(o->mode, "gpu")) {
+        gpu_neighbours(neighbours_at_close, sizeof neighbours_at_close, NULL);
+        neighbours_at_close_valid = 1;
+        others = gpu_neighbours_merge(neighbours, len, neighbours_at_close) > 0;
+    }
     terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score);
     results_lab_end(w, refused, neighbours, &r->score, wall_seconds() - r->start, r->where_s);
     t->earned += r->score.earned;
@@ -1119,12 +1223,16 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     free(r->scores);
 }
 
+/* Lab `lab` graded; `next` (NULL: none), the lab graded after it, has its harness started
+ * meanwhile (ahead_start). */
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
-                      const char *build_log, json_writer *w, totals *t)
+                      const char *build_log, const lab_info *next, lab_build next_build,
+                      json_writer *w, totals *t)
 {
     static lab_run r; /* (large: its harness's and its WHERE count's paths) */
     char neighbours[2048];
     lab_open(o, cfg, lab, build, build_log, w, &r, neighbours, sizeof neighbours);
+    ahead_start(o, next, next_build);
     for (int i = 0; i < lab->n_checks; i++)
         grade_check(o, &r, i, w, t);
     lab_close(o, &r, neighbours, sizeof neighbours, w, t);
@@ -1529,7 +1637,9 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
     }
     json_array_begin(&rf.w, "labs");
     for (int i = 0; i < n; i++)
-        grade_lab(o, &cfg, labs[i], built[i], build_logs[i], &rf.w, &t);
+        grade_lab(o, &cfg, labs[i], built[i], build_logs[i], i + 1 < n ? labs[i + 1] : NULL,
+                  i + 1 < n ? built[i + 1] : LAB_NOT_BUILT, &rf.w, &t);
+    ahead_drop();
     json_array_end(&rf.w);
     const int status = t.failed ? 1 : t.not_run ? 2 : 0;
     results_close(&rf, &t, status, stop_signal != 0);

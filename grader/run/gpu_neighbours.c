@@ -40,6 +40,17 @@ static void append(char *out, size_t cap, const char *item)
     snprintf(out + n, cap - n, "%s%s", n ? ", " : "", item);
 }
 
+/* Entries of a list joined by ", ". */
+static int count(const char *list)
+{
+    int n = 0;
+    for (const char *c = list; *c; n++) {
+        const char *next = strstr(c, ", ");
+        c = next ? next + 2 : c + strlen(c);
+    }
+    return n;
+}
+
 int gpu_neighbours(char *out, size_t cap, const char *also)
 {
     out[0] = 0;
@@ -89,10 +100,18 @@ int gpu_neighbours(char *out, size_t cap, const char *also)
         }
     }
     pclose(p);
-    int n = 0;
-    for (const char *c = out; *c; n++) {
+    return count(out);
+}
+
+int gpu_neighbours_merge(char *out, size_t cap, const char *more)
+{
+    char item[160];
+    for (const char *c = more; c && *c;) {
         const char *next = strstr(c, ", ");
-        c = next ? next + 2 : c + strlen(c);
+        const size_t n = next ? (size_t)(next - c) : strlen(c);
+        snprintf(item, sizeof item, "%.*s", (int)n, c);
+        append(out, cap, item);
+        c = next ? next + 2 : c + n;
     }
-    return n;
+    return count(out);
 }

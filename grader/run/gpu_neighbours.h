@@ -14,4 +14,7 @@
  * kept, so that start and end of a lab together name everyone seen. Returns how many. */
 int gpu_neighbours(char *out, size_t cap, const char *also);
 
+/* The entries of list `more` not yet in `out` added to it; returns how many `out` holds. */
+int gpu_neighbours_merge(char *out, size_t cap, const char *more);
+
 #endif

@@ -96,7 +96,14 @@ void harness_note_problem(int impl, const char *problem)
 }
 
 void *harness_host_alloc(size_t bytes) { return workers_host_alloc(bytes); }
-void harness_host_reserve(size_t bytes) { workers_host_reserve(bytes); }
+static int host_reserve_now; /* 1 while a harness started ahead makes its host memory */
+void harness_host_reserve(size_t bytes)
+{
+    if (host_reserve_now)
+        workers_host_reserve_now(bytes);
+    else
+        workers_host_reserve(bytes);
+}
 void harness_host_free(void *p) { workers_host_free(p); }
 
 
@@ -643,6 +650,7 @@ static double physical_bound(const lab_task *t, const device_info *d, double clo
 typedef struct options {
     int serve, bench, profile, list_checks;
     int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
+    int ahead;     /* started ahead of its lab: its student process made, then "ready" */
     const char *timeline; /* --profile: record a timeline here instead of profiler sections */
     int emulator_size;    /* --profile: at the problem size the CPU emulator uses (make explain) */
     const char *counts;   /* --profile: the emulator's counts of each section go here, counted in
@@ -897,8 +905,10 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     emit_rounds("sample", 0, c, &r, speed_names);
     const double ceiling_beside =
         timed_ceiling && r.rounds > 0 ? t->ceiling_of_run(c->inst[0], d, median_of(&r, 1, V_CEILING) / c->k) : -1;
+    at = wall_seconds();
     phase_free(c);
     emit_timed_verify(c);
+    const double verify_s = wall_seconds() - at;
     const timing_stop stop = r.stop;
     const double seconds = r.seconds;
 
@@ -927,6 +937,7 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_num("alone_s", alone_s);
     results_num("again_s", again_s);
     results_num("ceiling_s", ceiling_s);
+    results_num("verify_s", verify_s);
     results_emit();
 }
 
@@ -1038,6 +1049,9 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
         return;
     }
 
+    const double check_start = wall_seconds();
+    static double tail_start; /* static: survives the longjmp below */
+    tail_start = 0;
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     const double mhz =
@@ -1065,7 +1079,11 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
             static l2_flusher flusher;
             if (!flusher.buf)
                 l2_flusher_init(&flusher, d);
+            results_begin("head");
+            results_num("head_s", wall_seconds() - check_start);
+            results_emit();
             run_speed(o, t, size, d, mhz, &flusher, s, &sc);
+            tail_start = wall_seconds();
         } else {
             run_case(o, t, size, d, s, &p);
         }
@@ -1088,8 +1106,38 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     if (p)
         t->destroy(p);
     CUDA_CHECK(cudaStreamDestroy(s));
+    if (tail_start > 0) { /* a speed check's end: its problems and workers freed */
+        results_begin("tail");
+        results_num("tail_s", wall_seconds() - tail_start);
+        results_emit();
+    }
     results_begin("end");
     results_emit();
+}
+
+/* Host memory of the speed checks (a task's reserve hook: lab 05's pinned arrays), made now on
+ * this thread by a harness started ahead of its lab, before it says "ready": the lab before is
+ * graded meanwhile, so pinning it costs no lab any time, and nothing of it runs beside a timed
+ * call. At the size the speed check will ask for (sizes_for) on this device; a size that
+ * differs then (the free memory read again at the first check) makes its own, as without. */
+static int reserved_ahead;
+static void reserve_ahead(const device_info *d)
+{
+    const lab_info *lab = harness_lab;
+    if (d->emulated)
+        return;
+    host_reserve_now = 1;
+    for (int i = 0; i < lab->n_checks; i++) {
+        const lab_check *ck = &lab->checks[i];
+        if (ck->kind != CHECK_SPEED || !harness_tasks[ck->task].reserve)
+            continue;
+        long long size[LAB_MAX_DIMS];
+        memcpy(size, ck->size, sizeof size);
+        lab->speed_size(ck->task, d, size);
+        harness_tasks[ck->task].reserve(size, d);
+        reserved_ahead = 1;
+    }
+    host_reserve_now = 0;
 }
 
 /* After check `done` was answered, while the driver reads the answer: the student's process
@@ -1106,7 +1154,8 @@ static void prewarm_after(int done, const device_info *d)
      * calls first, and their host memory (lab 05's pinned arrays), made on a thread while the
      * correctness checks run, at the size run_check will ask for (sizes_for, the same device). */
     static int ahead_done;
-    for (int i = done + 1; i < lab->n_checks && !ahead_done && !d->emulated; i++) {
+    for (int i = done + 1; i < lab->n_checks && !ahead_done && !d->emulated && !reserved_ahead;
+         i++) {
         const lab_check *ck = &lab->checks[i];
         if (ck->kind != CHECK_SPEED)
             continue;
@@ -1354,6 +1403,7 @@ static options parse_options(int argc, char **argv)
         {"emulator-size", no_argument, NULL, 'e'},
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
+        {"ahead", no_argument, NULL, 'a'},
         {NULL, 0, NULL, 0}};
     int ch, at = 0;
     while ((ch = getopt_long(argc, argv, "", longs, &at)) != -1) {
@@ -1378,6 +1428,7 @@ static options parse_options(int argc, char **argv)
         case 'L': o.worker_log = optarg; break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
+        case 'a': o.ahead = 1; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)
@@ -1418,6 +1469,8 @@ int main(int argc, char **argv)
     char why[256];
     workers_hide(&o.hidden);
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
+    if (!o.ahead) /* (ahead: at its first check, once the lab before has ended) */
+        workers_idle_baseline();
     if (o.profile && o.counts && !workers_isolated()) { /* never student code in this process */
         fprintf(stderr, "harness: the CPU emulator counts student code only in the grader's "
                         "sandbox, and this machine cannot give it one: %s (make doctor says more)\n",
@@ -1457,9 +1510,30 @@ int main(int argc, char **argv)
     /* The student's worker starts (process, sandbox, GPU context) while the first check makes
      * its inputs; what the speed checks need ahead starts once that check is answered
      * (prewarm_after), not beside the student's start, which it would slow. */
-    workers_prewarm(IMPL_STUDENT);
+    if (o.ahead) {
+        /* Started while the lab before is graded (the driver's harness_ahead): the student's
+         * process (which holds no student code before its first call) made now too, then
+         * "ready", after which nothing of this harness's runs until its first check comes:
+         * the driver waits for this line before it times anything. */
+        workers_start_ahead(IMPL_STUDENT);
+        reserve_ahead(&d);
+        workers_wait_ready(30.0);
+        dprintf(reply_fd, "ready\n");
+    } else {
+        workers_prewarm(IMPL_STUDENT);
+    }
     char line[CHECK_LINE_MAX + 2];
+    int checks_run = 0;
     while (fgets(line, sizeof line, stdin)) {
+        if (o.ahead && checks_run++ == 0) {
+            /* Now that the lab before has ended (no process of its student's is left): the
+             * idle yardstick, and the free memory that sizes the speed problems, which that
+             * student's code could have held down while this harness started. */
+            workers_idle_baseline();
+            size_t free_b, total_b;
+            CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+            d.free_mem_bytes = free_b;
+        }
         check_cmd c;
         const char *why = "no such check in this lab";
         if (check_line_parse(line, &c, &why) != 0 || c.check >= harness_lab->n_checks)

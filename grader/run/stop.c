@@ -86,12 +86,14 @@ static pid_t parent_of(const char *pid)
     return ppid;
 }
 
-/* Send `sig` to every child of this process: those it started and those it adopted. */
-static void signal_children(int sig)
+/* Send `sig` to every child of this process (those it started and those it adopted) but
+ * `spared` (0: none); 1 if one other than it was found. */
+static int signal_children(int sig, pid_t spared)
 {
+    int found = 0;
     const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dir < 0)
-        return;
+        return 0;
     const pid_t me = getpid();
     char buf[8192];
     long n;
@@ -107,11 +109,15 @@ static void signal_children(int sig)
             pid_t pid = 0;
             for (const char *p = name; *p >= '0' && *p <= '9'; p++)
                 pid = pid * 10 + (*p - '0');
-            if (parent_of(name) == me)
-                kill(pid, sig);
+            if (pid != spared && parent_of(name) == me) {
+                found = 1;
+                if (sig)
+                    kill(pid, sig);
+            }
         }
     }
     close(dir);
+    return found;
 }
 
 /* Reap every child that has ended; 1 when this process has no child left at all. */
@@ -125,10 +131,10 @@ static int reap(void)
     }
 }
 
-static void signal_groups(int sig)
+static void signal_groups(int sig, pid_t spared)
 {
     for (int i = 0; i < MAX_GROUPS; i++)
-        if (groups[i] > 0)
+        if (groups[i] > 0 && groups[i] != spared)
             kill(-groups[i], sig);
 }
 
@@ -140,13 +146,14 @@ static int groups_empty(void)
     return 1;
 }
 
-static void sweep(int timeout_ms)
+/* Every child but `spared` (and its group) killed and reaped, for at most timeout_ms. */
+static void sweep(int timeout_ms, pid_t spared)
 {
     const double end = now_ms() + timeout_ms;
     do {
-        signal_groups(SIGKILL);
-        signal_children(SIGKILL); /* their children come to this subreaper next round */
-        if (reap())
+        signal_groups(SIGKILL, spared);
+        signal_children(SIGKILL, spared); /* their children come to this subreaper next round */
+        if (reap() || (spared > 0 && !signal_children(0, spared)))
             return;
         nap_ms(5);
     } while (now_ms() < end);
@@ -226,14 +233,14 @@ static void on_stop_signal(int sig)
     if (stopping) /* the same stop again (the terminal's and make's): it is under way */
         return;
     stopping = sig;
-    signal_groups(SIGTERM);
-    signal_groups(SIGCONT);
+    signal_groups(SIGTERM, 0);
+    signal_groups(SIGCONT, 0);
     const double end = now_ms() + grace;
     while (!groups_empty() && now_ms() < end) {
         reap(); /* a group's leader, or a member adopted here, ends as a zombie until reaped */
         nap_ms(5);
     }
-    sweep(SWEEP_MS);
+    sweep(SWEEP_MS, 0);
     for (int i = 0; i < MAX_TEMPS; i++)
         if (temp_used[i] == 2)
             stop_remove_tree(temps[i]);
@@ -360,5 +367,10 @@ void stop_temp_done(const char *path)
 
 void stop_sweep(int timeout_ms)
 {
-    sweep(timeout_ms);
+    sweep(timeout_ms, 0);
+}
+
+void stop_sweep_sparing(int timeout_ms, pid_t spared)
+{
+    sweep(timeout_ms, spared);
 }

@@ -285,6 +285,7 @@ typedef struct host_reservation {
     void *p;           /* the thread's result: the mapping and its memfd, or err */
     int fd, err;
     cudaError_t cuda;
+    int made;          /* 1: made on the caller's thread (workers_host_reserve_now): no join */
 } host_reservation;
 #define MAX_RESERVED 4
 static host_reservation reserved[MAX_RESERVED];
@@ -312,6 +313,22 @@ void workers_host_reserve(size_t bytes)
         }
 }
 
+void workers_host_reserve_now(size_t bytes)
+{
+    if (!W.isolated || bytes == 0)
+        return;
+    for (int i = 0; i < MAX_RESERVED; i++)
+        if (!reserved[i].bytes) {
+            host_reservation *r = &reserved[i];
+            r->bytes = bytes;
+            r->p = NULL;
+            r->fd = -1;
+            r->made = 1;
+            r->err = host_make(bytes, &r->p, &r->fd, &r->cuda);
+            return;
+        }
+}
+
 /* A reservation of exactly `bytes`, waited for: 1 with *p and *fd, else 0 (none, or its
  * making failed: the caller makes the memory itself and reports what goes wrong then). */
 static int host_take_reserved(size_t bytes, void **p, int *fd)
@@ -319,7 +336,9 @@ static int host_take_reserved(size_t bytes, void **p, int *fd)
     for (int i = 0; i < MAX_RESERVED; i++)
         if (reserved[i].bytes == bytes) {
             host_reservation *r = &reserved[i];
-            pthread_join(r->thread, NULL);
+            if (!r->made)
+                pthread_join(r->thread, NULL);
+            r->made = 0;
             r->bytes = 0;
             if (r->err != 0)
                 return 0;

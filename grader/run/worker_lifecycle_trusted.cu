@@ -512,6 +512,13 @@ void workers_prewarm(int impl)
         worker_start(impl);
 }
 
+void workers_start_ahead(int impl)
+{
+    worker *w = &W.w[worker_slot(impl)];
+    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0])
+        worker_start(impl);
+}
+
 void workers_fresh(int impl)
 {
     worker *w = &W.w[worker_slot(impl)];
@@ -683,11 +690,15 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
      * log (here_capture_begin); unbuffered, a crash loses none of it. */
     if (W.inprocess)
         setvbuf(stdout, NULL, _IONBF, 0);
+    return W.isolated;
+}
+
+void workers_idle_baseline(void)
+{
 #if !defined(CUDA_EMU)
     if (W.isolated)
-        worker_idle_probe_s(0); /* measured now, while no worker runs */
+        worker_idle_probe_s(0);
 #endif
-    return W.isolated;
 }
 
 /* ------------------------------------------------------------------------------------------ */

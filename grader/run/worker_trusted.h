@@ -57,6 +57,10 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
 /* What no worker may see, by name (the checkout, the build's lab folder, the student objects,
  * the logs, what a batch adds): kept, not copied; before workers_init. */
 void workers_hide(const sandbox_places *places);
+/* The round trip of an empty kernel on an idle GPU, the yardstick of every idle probe:
+ * measured once, while nothing else runs on the GPU (no worker of this harness has run a call,
+ * and no other harness of the run is at work). */
+void workers_idle_baseline(void);
 /* The shared object of implementation `impl` (IMPL_EXTRA + k for bench variants). */
 void workers_set_so(int impl, const char *so);
 /* Where a failing call jumps to (the current check's setjmp), and where its story goes. */
@@ -78,6 +82,9 @@ void workers_prewarm(int impl);
  * instead of 16 in three of five gradings (pinned memory made on another thread, whose pages
  * may lie on the other socket, is a working guess). tests/gpu/bench-grading.sh measures both. */
 int workers_ahead(void);
+/* Start impl's worker now, whatever GRADER_PREWARM says (isolated workers only): a harness
+ * started ahead of its lab (--ahead) has its student's process ready before it says so. */
+void workers_start_ahead(int impl);
 /* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,
  * one that has served a call is killed and a spare started in its place. What a phase beside
  * the student begins with: a fresh process, which can tell nothing of what came before. */
@@ -130,6 +137,9 @@ void workers_host_free(void *p);
  * (the correctness checks before a speed check) then hides. What no allocation took is given
  * back by workers_host_reserved_end. */
 void workers_host_reserve(size_t bytes);
+/* The same made on this thread, now, whatever GRADER_PREWARM says: a harness started ahead of
+ * its lab makes its speed check's host memory before it says "ready". */
+void workers_host_reserve_now(size_t bytes);
 void workers_host_reserved_end(void);
 
 /* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */

@@ -44,9 +44,9 @@ for arg in sys.argv[1:]:
 
 for label, r in runs:
     print("== %s (seed %s)" % (label, r.get("seed", "?")))
-    print("%-13s %7s %7s %7s %7s | %6s %9s %7s %6s %6s %6s %6s" %
+    print("%-13s %7s %7s %7s %7s | %6s %9s %7s %5s %5s %5s %5s %5s %5s %5s %5s %5s" %
           ("lab", "correct", "speed", "where", "lab", "rounds", "stop", "ratio",
-           "setup", "inter", "alone", "ceil"))
+           "head", "setup", "warm", "inter", "verif", "alone", "ceil", "tail", "rest"))
     tot = {"c": 0.0, "s": 0.0, "w": 0.0, "l": 0.0}
     for lab in r.get("labs", []):
         checks = lab.get("checks", [])
@@ -64,12 +64,46 @@ for label, r in runs:
                     cell(corr), cell(spd), cell(where), cell(whole))) if first else " " * 45
             first = False
             ratio = sp.get("ratio_median")
-            print("%s | %6s %9s %7s %6s %6s %6s %6s%s" % (
+            # warm: phase 1's warm-up rounds (its time less the rounds kept); rest: the check's
+            # time as the driver saw it less every stage the harness measured
+            inter, phase = st.get("interleaved_s"), st.get("phase_s")
+            warm = phase - inter if inter is not None and phase is not None else None
+            parts = [st.get(k) for k in ("head_s", "setup_s", "phase_s", "verify_s", "alone_s",
+                                         "again_s", "ceiling_s", "tail_s")]
+            rest = (c.get("seconds", 0) - sum(x or 0 for x in parts)
+                    if c and st.get("head_s") is not None else None)
+            print("%s | %6s %9s %7s %5s %5s %5s %5s %5s %5s %5s %5s %5s%s" % (
                 head, sp.get("rounds", "-"), st.get("stop", "-")[:9],
-                cell(ratio, "%.3f"), cell(st.get("setup_s")), cell(st.get("interleaved_s")),
-                cell(st.get("alone_s")), cell(st.get("ceiling_s")),
+                cell(ratio, "%.3f"), cell(st.get("head_s"), "%.2f"), cell(st.get("setup_s"), "%.2f"),
+                cell(warm, "%.2f"), cell(inter, "%.2f"), cell(st.get("verify_s"), "%.2f"),
+                cell(st.get("alone_s"), "%.2f"), cell(st.get("ceiling_s"), "%.2f"),
+                cell(st.get("tail_s"), "%.2f"), cell(rest, "%.2f"),
                 "  " + c.get("verdict", "") if c else ""))
     print("%-13s %7.1f %7.1f %7.1f %7.1f" % ("all labs", tot["c"], tot["s"], tot["w"], tot["l"]))
+    # per correctness check, and the lab's time outside its checks (its harness's start, ...)
+    # a kept round's wall time against the time of its timed calls (medians): the rest of a
+    # round is its untimed work (fresh inputs, poisons, guards, comparisons, idle probes)
+    print("speed rounds, ms: a round's wall time | its timed calls (student + reference + null, medians)")
+    for lab in r.get("labs", []):
+        for c in lab.get("checks", []):
+            sp = c.get("speed") or {}
+            st = sp.get("stages") or {}
+            if c.get("kind") != "speed" or not sp.get("rounds") or st.get("interleaved_s") is None:
+                continue
+            n = sp.get("calls_per_unit") or 1
+            null = sp.get("null_call_ms_median") or 0
+            calls = n * ((sp.get("student_ms_median") or 0) + (sp.get("reference_ms_median") or 0)) + 3 * null
+            print("  %-13s round %7.1f | calls %7.1f" % (
+                lab.get("number", "") + " " + lab.get("lab", ""),
+                1e3 * st["interleaved_s"] / sp["rounds"], calls))
+    print("correctness checks, seconds each; outside: the lab's time outside its checks")
+    for lab in r.get("labs", []):
+        checks = lab.get("checks", [])
+        each = " ".join("%.2f" % c.get("seconds", 0) for c in checks if c.get("kind") != "speed")
+        outside = (lab.get("seconds") or 0) - sum(c.get("seconds", 0) for c in checks) - \
+            (lab.get("where_seconds") or 0)
+        print("  %-13s outside %5.2f | %s" % (lab.get("number", "") + " " + lab.get("lab", ""),
+                                            outside, each))
     print()
 EOF
 }

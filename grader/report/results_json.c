@@ -68,7 +68,8 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     const record *sp = find_record(l, "speed", 0);
     if (sp) {
         static const char *const stages[] = {"setup_s", "phase_s", "alone_s", "again_s",
-                                             "ceiling_s", "verify_s", "seconds"};
+                                             "ceiling_s", "verify_s", "refresh_s",
+                                             "prepare_s", "settle_s", "probe_s", "seconds"};
         json_object_begin(w, "stages");
         for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
             double v;

@@ -316,6 +316,10 @@ typedef struct speed_ctx {
                                    of v answered (ms; 0: idle at once); NULL: not kept */
     unsigned char *busy_before; /* [round * nv + v]: 1 if the GPU was busy before that call */
     int busy_now;               /* the GPU was busy before the sample being timed */
+    /* Seconds of a phase's untimed work, by part (make bench-grading's table): fresh inputs
+     * and their hashes, poisoned outputs, the checks after a sample (guards, inputs, outputs
+     * saved or compared), the idle probes before a sample. */
+    double refresh_s, prepare_s, settle_s, probe_s;
 } speed_ctx;
 
 static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
@@ -423,6 +427,7 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
 static void speed_before_round(void *ctx, int round)
 {
     speed_ctx *c = (speed_ctx *)ctx;
+    const double at = wall_seconds();
     cudaStream_t s = 0;
     for (int i = 0; i < c->k; i++) {
         c->t->refresh(c->inst[i], rng_derive(c->seed, (uint64_t)(round + 1000) * 64 + i), s);
@@ -438,6 +443,7 @@ static void speed_before_round(void *ctx, int round)
     c->pending = -1;
     c->first = -1;
     c->round = round;
+    c->refresh_s += wall_seconds() - at;
 }
 
 /* Calls of variant v in one timed unit. */
@@ -450,8 +456,10 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
 {
     speed_ctx *c = (speed_ctx *)ctx;
     const int k = calls_of(c, v);
+    double at = wall_seconds();
     if (c->pending >= 0)
         settle_sample(c, c->pending, s);
+    c->settle_s += wall_seconds() - at;
     c->pending = v;
     if (c->impl_of[v] == IMPL_STUDENT)
         harness_clear_problem(IMPL_STUDENT);
@@ -461,11 +469,16 @@ static void speed_prepare(void *ctx, int v, cudaStream_t s)
     CUDA_CHECK(cudaCtxResetPersistingL2Cache());
 #endif
     /* busy already? then what runs after the call is not its own */
+    at = wall_seconds();
     c->busy_now = workers_note_gpu_state(s);
+    c->probe_s += wall_seconds() - at;
     if (c->impl_of[v] == IMPL_NULL)
         return;
+    at = wall_seconds();
     for (int i = 0; i < k; i++)
         c->t->prepare(c->inst[i], c->impl_of[v], s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    c->prepare_s += wall_seconds() - at;
     /* A worker's calls are put together here, untimed; speed_run only sends them. */
     if (c->impl_of[v] != IMPL_CEILING && !workers_inprocess()) {
         workers_batch_begin();
@@ -515,8 +528,10 @@ static void speed_after_round(void *ctx, int round)
 {
     (void)round;
     speed_ctx *c = (speed_ctx *)ctx;
+    const double at = wall_seconds();
     if (c->pending >= 0)
         settle_sample(c, c->pending, 0);
+    c->settle_s += wall_seconds() - at;
     c->pending = -1;
 }
 
@@ -900,8 +915,10 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     workers_fresh(IMPL_STUDENT); /* a fresh process for the phase (see above) */
     timing_result r;
     at = wall_seconds();
+    c->refresh_s = c->prepare_s = c->settle_s = c->probe_s = 0;
     time_phase(c, &plan, s, &r);
     phase_s = wall_seconds() - at;
+    const double parts[4] = {c->refresh_s, c->prepare_s, c->settle_s, c->probe_s};
     emit_rounds("sample", 0, c, &r, speed_names);
     const double ceiling_beside =
         timed_ceiling && r.rounds > 0 ? t->ceiling_of_run(c->inst[0], d, median_of(&r, 1, V_CEILING) / c->k) : -1;
@@ -938,6 +955,10 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
     results_num("again_s", again_s);
     results_num("ceiling_s", ceiling_s);
     results_num("verify_s", verify_s);
+    results_num("refresh_s", parts[0]); /* phase 1's untimed work, by part (speed_ctx) */
+    results_num("prepare_s", parts[1]);
+    results_num("settle_s", parts[2]);
+    results_num("probe_s", parts[3]);
     results_emit();
 }
 

@@ -83,7 +83,8 @@ for label, r in runs:
     # per correctness check, and the lab's time outside its checks (its harness's start, ...)
     # a kept round's wall time against the time of its timed calls (medians): the rest of a
     # round is its untimed work (fresh inputs, poisons, guards, comparisons, idle probes)
-    print("speed rounds, ms: a round's wall time | its timed calls (student + reference + null, medians)")
+    print("speed rounds, ms: a round's wall time | its timed calls (student + reference + null, "
+          "medians) | its untimed work by part (phase 1's, warm-up round included, per round)")
     for lab in r.get("labs", []):
         for c in lab.get("checks", []):
             sp = c.get("speed") or {}
@@ -93,9 +94,13 @@ for label, r in runs:
             n = sp.get("calls_per_unit") or 1
             null = sp.get("null_call_ms_median") or 0
             calls = n * ((sp.get("student_ms_median") or 0) + (sp.get("reference_ms_median") or 0)) + 3 * null
-            print("  %-13s round %7.1f | calls %7.1f" % (
+            # phase 1's untimed work by part, per round (warm-up rounds included)
+            n_all = sp["rounds"] + 1
+            part = lambda k: "%5.1f" % (1e3 * st[k] / n_all) if st.get(k) is not None else "    -"
+            print("  %-13s round %7.1f | calls %7.1f | refresh %s prepare %s settle %s probe %s" % (
                 lab.get("number", "") + " " + lab.get("lab", ""),
-                1e3 * st["interleaved_s"] / sp["rounds"], calls))
+                1e3 * st["interleaved_s"] / sp["rounds"], calls, part("refresh_s"),
+                part("prepare_s"), part("settle_s"), part("probe_s")))
     print("correctness checks, seconds each; outside: the lab's time outside its checks")
     for lab in r.get("labs", []):
         checks = lab.get("checks", [])

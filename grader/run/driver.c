@@ -956,6 +956,9 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
     memset(r, 0, sizeof *r);
     r->lab = lab;
     r->start = wall_seconds();
+    int ended = 0;
+    if (ahead.lab == lab && ahead.h.pid > 0 && waitpid(ahead.h.pid, &ended, WNOHANG) != 0)
+        ahead_drop(); /* it ended on its own (or was reaped): the lab starts its own */
     if (ahead.lab == lab && ahead.h.pid > 0) { /* its harness, started during the lab before */
         r->h = ahead.h;
         r->g = ahead.g;
@@ -1674,6 +1677,11 @@ int main(int argc, char **argv)
     mkdir(o.logs, 0755);
     /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
      * left as it was (this run's is written whole, or not at all). */
+    /* A harness that ended between checks closes its end of the command pipe: the next
+     * command's write then fails (EPIPE), its reply reads as the end of the harness, and the
+     * check says so, where SIGPIPE would end this process and the whole run with it. (Every
+     * harness ignores SIGPIPE already, and its workers with it: nothing below changes.) */
+    signal(SIGPIPE, SIG_IGN);
     stop_on_signals(500, "everything this grading started has ended, and it wrote no "
                          "results. Run the same command again to grade.");
     if (o.bench)

@@ -1550,6 +1550,8 @@ int main(int argc, char **argv)
             /* Now that the lab before has ended (no process of its student's is left): the
              * idle yardstick, and the free memory that sizes the speed problems, which that
              * student's code could have held down while this harness started. */
+            fprintf(stderr, "harness: started ahead of its lab, ready before the lab before "
+                            "timed anything; its first check now\n");
             workers_idle_baseline();
             size_t free_b, total_b;
             CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));

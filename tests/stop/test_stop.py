@@ -3,7 +3,8 @@
 
     tests/stop/test_stop.py BUILD_DIR
 
-`make grade`, grader/run/grade.sh and `make grade-batch` (CPU emulator, lab 01) are stopped the
+`make grade`, grader/run/grade.sh and `make grade-batch` (CPU emulator, labs 01 and 02: lab
+02's harness is started ahead while lab 01 is graded) are stopped the
 ways a person or a script stops them: Ctrl-C (SIGINT to the terminal's foreground process
 group), a hang-up (SIGHUP to that group), SIGTERM or SIGINT to the command itself, and
 `timeout` (its timer's own signal, sent at a chosen moment). Each at one of two moments: while
@@ -21,7 +22,7 @@ within 2 seconds of the stop:
   - the command ended with the stop's status (128 + the signal; `timeout`'s 124).
 
 Finally each command runs again, unstopped, on the untouched skeleton and must grade it
-normally. Prints one line per case and `N passed, M failed`; exits 1 if any failed.
+normally, lab 02 in the harness started ahead of it. Prints one line per case and `N passed, M failed`; exits 1 if any failed.
 """
 import csv
 import ctypes
@@ -43,6 +44,9 @@ SUBS = os.path.join(WORK, "subs")             # make grade-batch grades these su
 OUT = os.path.join(WORK, "batch")             # ... into this folder
 LOGS = os.path.join(WORK, "logs")             # what each run printed
 LAB_FILE = os.path.join("01-coalescing", "coalescing.cu")
+# The lab graded after it (its skeleton): its harness is started ahead while lab 01 runs, so
+# a stop while lab 01's code runs finds it alive, and must end it too.
+NEXT_LAB_FILE = os.path.join("02-banks", "banks.cu")
 SLOW_TO_COMPILE = "tests/stop/slow-to-compile.cu"  # stopped while it compiles
 SLEEPY = "tests/stop/sleepy-coalescing.cu"          # stopped while it runs
 SKELETON = os.path.join("labs", LAB_FILE)
@@ -58,7 +62,7 @@ BUILDING = {"emu-rewrite", "cc1plus", "collect2", "ld", "nvcc", "cicc", "ptxas",
 STUDENT_CODE = {"worker-emu", "worker"}
 
 MAKE = os.environ.get("MAKE", "make")
-COMMON = ["EMU=1", "LAB=01", "SEED=0x5eed"] + ([] if BUILD == "build" else ["BUILD=" + BUILD])
+COMMON = ["EMU=1", "LAB=01,02", "SEED=0x5eed"] + ([] if BUILD == "build" else ["BUILD=" + BUILD])
 COMMANDS = {
     "make grade": [MAKE, "--no-print-directory", "grade", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
     "grade.sh": ["grader/run/grade.sh", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
@@ -260,6 +264,11 @@ def results_problems(folders):
 def put_student_file(src, touch=False):
     """The student's file of the tree and of the batch's one submission: a copy of src
     (touched when asked, so that make compiles it again)."""
+    for tree in (TREE, os.path.join(SUBS, "alice")):
+        nxt = os.path.join(tree, NEXT_LAB_FILE)
+        if not os.path.exists(nxt):
+            os.makedirs(os.path.dirname(nxt), exist_ok=True)
+            shutil.copyfile(os.path.join("labs", NEXT_LAB_FILE), nxt)
     for dest in (os.path.join(TREE, LAB_FILE), os.path.join(SUBS, "alice", LAB_FILE)):
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         if not os.path.exists(dest) or open(dest, "rb").read() != open(src, "rb").read():
@@ -399,9 +408,16 @@ def after_case(command, number):
         path = os.path.join(GRADE, "results.json")
         results = json.load(open(path)) if os.path.exists(path) else {}
         # Under the emulator speed is skipped: the grader's status is 2, and make's is 2 too.
-        if status != 2 or results.get("exit_status") != 2 or results.get("score") != 10:
-            problems.append("expected status 2 and 10 points in %s; got status %s, %s" % (
+        if status != 2 or results.get("exit_status") != 2 or results.get("score") != 20:
+            problems.append("expected status 2 and 20 points in %s; got status %s, %s" % (
                 path, status, {k: results.get(k) for k in ("exit_status", "score")} if results else "no results"))
+        # Lab 02's harness was started ahead, while lab 01 ran, and lived through lab 01's end
+        # (which ends every other process of lab 01's) to grade lab 02.
+        ahead = os.path.join(GRADE, "banks.harness.log")
+        said = open(ahead, errors="replace").read() if os.path.exists(ahead) else ""
+        if "started ahead of its lab" not in said:
+            problems.append("lab 02's harness was not the one started ahead (%s says nothing of "
+                            "it)" % ahead)
     left = live(descendants())
     if left:
         problems.append("processes left after it ended: " + "; ".join(describe(pid, v[2]) for pid, v in left.items()))

@@ -297,36 +297,34 @@ static void *host_reserve_main(void *arg)
     return NULL;
 }
 
-void workers_host_reserve(size_t bytes)
+/* A free slot given `bytes`, made on a thread of its own, or on this one now (`now`). */
+static void host_reserve(size_t bytes, int now)
 {
-    if (!W.isolated || bytes == 0 || !workers_ahead())
-        return;
     for (int i = 0; i < MAX_RESERVED; i++)
         if (!reserved[i].bytes) {
             host_reservation *r = &reserved[i];
             r->bytes = bytes;
             r->p = NULL;
             r->fd = -1;
-            if (pthread_create(&r->thread, NULL, host_reserve_main, r) != 0)
+            r->made = now;
+            if (now)
+                host_reserve_main(r);
+            else if (pthread_create(&r->thread, NULL, host_reserve_main, r) != 0)
                 r->bytes = 0; /* made when it is asked for, as without a reservation */
             return;
         }
 }
 
+void workers_host_reserve(size_t bytes)
+{
+    if (W.isolated && bytes > 0 && workers_ahead())
+        host_reserve(bytes, 0);
+}
+
 void workers_host_reserve_now(size_t bytes)
 {
-    if (!W.isolated || bytes == 0)
-        return;
-    for (int i = 0; i < MAX_RESERVED; i++)
-        if (!reserved[i].bytes) {
-            host_reservation *r = &reserved[i];
-            r->bytes = bytes;
-            r->p = NULL;
-            r->fd = -1;
-            r->made = 1;
-            r->err = host_make(bytes, &r->p, &r->fd, &r->cuda);
-            return;
-        }
+    if (W.isolated && bytes > 0)
+        host_reserve(bytes, 1);
 }
 
 /* A reservation of exactly `bytes`, waited for: 1 with *p and *fd, else 0 (none, or its

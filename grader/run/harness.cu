@@ -1397,6 +1397,8 @@ static void usage(void)
             "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
             "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
+            "       harness --serve ... --ahead   (the next lab's, started while a lab is graded:\n"
+            "                       its start done, it prints \"ready\" and waits for its first check)\n"
             "       harness --list-checks\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
@@ -1467,7 +1469,8 @@ static options parse_options(int argc, char **argv)
     if (o.serve + o.bench + o.profile != 1 || !o.worker || !o.reference_so ||
         ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
         /* profilers follow one process; the emulator's counts come from sandboxed workers */
-        (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate))
+        (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate) ||
+        (o.ahead && !o.serve))
         usage();
     return o;
 }

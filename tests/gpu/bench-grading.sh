@@ -14,9 +14,15 @@
 # checks and of the speed checks (each a sum of its checks' own times), the WHERE hint's, the
 # lab's whole time, and for a speed check the rounds it took, why it stopped and its ratio:
 # the self-check (the solutions graded as a student's) must stay within 0.98-1.02. A speed check
-# of a run made by a grader that records its stages also shows them: setup (inputs and
-# calibration), interleaved (student, reference and null call side by side), alone (the
-# reference with the student's process gone) and the ceiling.
+# of a run made by a grader that records its stages also shows them, in seconds: head (before
+# its setup: the SM clock read), setup (inputs and calibration), warm (phase 1's warm-up round,
+# where a fresh student process starts), inter (the kept rounds: student, reference and null
+# call side by side), verif (the timed outputs' record), alone (the reference with the
+# student's process gone), ceil (the ceiling), tail (its problems freed) and rest (its time as
+# the driver saw it, less all of these). Then, per speed check, a kept round's wall time beside
+# its timed calls and its untimed work by part (fresh inputs and their hashes, poisons, the
+# checks after each call, the idle probes); per correctness check its time; per lab its time
+# outside its checks (a harness's start, waiting for the next lab's to be ready).
 #
 # Output: $OUT (default build/bench-grading): the logs, each run's results.json, table.txt.
 set -uo pipefail

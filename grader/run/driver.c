@@ -313,6 +313,36 @@ static void harness_stop(harness_proc *h, child_outcome *o)
     memset(h, 0, sizeof *h);
 }
 
+/* One read of harness h's replies into buf (cap bytes, *got of them held), and every whole line
+ * read so far taken: its greeting's two lines (greeting_take into g, once), then a line that is
+ * `want` (or, `prefix`, starts with it). 1 once such a line was taken, 0 if none yet (any
+ * other line is dropped), -1 if nothing could be read (the harness ended). */
+static int harness_read_reply(const options *o, harness_proc *h, greeting *g, char *buf,
+                              size_t cap, size_t *got, const char *want, int prefix)
+{
+    const ssize_t n = read(h->reply, buf + *got, cap - 1 - *got);
+    if (n <= 0)
+        return -1;
+    *got += (size_t)n;
+    buf[*got] = 0;
+    int taken = 0;
+    char *nl;
+    while (!taken && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
+        *nl = 0;
+        if (h->greeted < 2) /* its greeting, once */
+            greeting_take(g, h->greeted++, buf, !strcmp(o->isolation, "on"),
+                          sandbox_available() != SANDBOX_NONE);
+        else if (prefix ? strncmp(buf, want, strlen(want)) == 0 : strcmp(buf, want) == 0)
+            taken = 1;
+        /* (anything else is not an answer: dropped) */
+        *got -= (size_t)(nl + 1 - buf);
+        memmove(buf, nl + 1, *got + 1);
+    }
+    if (*got >= cap - 1)
+        *got = 0;
+    return taken;
+}
+
 /* Run check `i` through the harness; fills o as if the check had been a process of its own
  * (exited 0 when the harness answered "done"). */
 static void harness_check(const options *o, const lab_info *lab, harness_proc *h, greeting *g,
@@ -354,25 +384,10 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
             harness_stop(h, out);
             break;
         }
-        const ssize_t n = read(h->reply, buf + got, sizeof buf - 1 - got);
-        if (n <= 0) { /* the harness died */
+        const int answered = harness_read_reply(o, h, g, buf, sizeof buf, &got, "done ", 1);
+        if (answered < 0) { /* the harness died */
             harness_stop(h, out);
             break;
-        }
-        got += (size_t)n;
-        buf[got] = 0;
-        int answered = 0;
-        char *nl;
-        while (!answered && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
-            *nl = 0;
-            if (h->greeted < 2) /* its greeting, once */
-                greeting_take(g, h->greeted++, buf, !strcmp(o->isolation, "on"),
-                              sandbox_available() != SANDBOX_NONE);
-            else if (strncmp(buf, "done ", 5) == 0)
-                answered = 1;
-            /* (anything else is not an answer: dropped) */
-            got -= (size_t)(nl + 1 - buf);
-            memmove(buf, nl + 1, got + 1);
         }
         if (answered) {
             out->exited = 1;
@@ -380,8 +395,6 @@ static void harness_check(const options *o, const lab_info *lab, harness_proc *h
             out->isolated = g->isolated;
             break;
         }
-        if (got >= sizeof buf - 1)
-            got = 0;
     }
     out->seconds = wall_seconds() - start;
 }
@@ -427,26 +440,15 @@ static void ahead_wait(const options *o)
         const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
         if (r < 0 && errno == EINTR && !stop_signal)
             continue;
-        const ssize_t n = r > 0 ? read(ahead.h.reply, buf + got, sizeof buf - 1 - got) : -1;
-        if (n <= 0) { /* not ready in time, or it ended */
+        /* (nothing follows "ready" before a command: nothing read is lost) */
+        const int ready =
+            r > 0 ? harness_read_reply(o, &ahead.h, &ahead.g, buf, sizeof buf, &got, "ready", 0)
+                  : -1;
+        if (ready < 0) { /* not ready in time, or it ended */
             ahead_drop();
             return;
         }
-        got += (size_t)n;
-        buf[got] = 0;
-        char *nl;
-        while ((nl = strchr(buf, '\n'))) { /* (nothing follows "ready" before a command) */
-            *nl = 0;
-            if (ahead.h.greeted < 2)
-                greeting_take(&ahead.g, ahead.h.greeted++, buf, !strcmp(o->isolation, "on"),
-                              sandbox_available() != SANDBOX_NONE);
-            else if (!strcmp(buf, "ready"))
-                ahead.ready = 1;
-            got -= (size_t)(nl + 1 - buf);
-            memmove(buf, nl + 1, got + 1);
-        }
-        if (got >= sizeof buf - 1)
-            got = 0;
+        ahead.ready = ready;
     }
 }
 
@@ -956,8 +958,7 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
     memset(r, 0, sizeof *r);
     r->lab = lab;
     r->start = wall_seconds();
-    int ended = 0;
-    if (ahead.lab == lab && ahead.h.pid > 0 && waitpid(ahead.h.pid, &ended, WNOHANG) != 0)
+    if (ahead.lab == lab && ahead.h.pid > 0 && waitpid(ahead.h.pid, NULL, WNOHANG) != 0)
         ahead_drop(); /* it ended on its own (or was reaped): the lab starts its own */
     if (ahead.lab == lab && ahead.h.pid > 0) { /* its harness, started during the lab before */
         r->h = ahead.h;
@@ -1675,13 +1676,13 @@ int main(int argc, char **argv)
     }
     check_make_files(&o);
     mkdir(o.logs, 0755);
-    /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
-     * left as it was (this run's is written whole, or not at all). */
     /* A harness that ended between checks closes its end of the command pipe: the next
      * command's write then fails (EPIPE), its reply reads as the end of the harness, and the
      * check says so, where SIGPIPE would end this process and the whole run with it. (Every
      * harness ignores SIGPIPE already, and its workers with it: nothing below changes.) */
     signal(SIGPIPE, SIG_IGN);
+    /* Ctrl-C, SIGTERM, SIGHUP, `timeout`: every process of the run ends, results.json is
+     * left as it was (this run's is written whole, or not at all). */
     stop_on_signals(500, "everything this grading started has ended, and it wrote no "
                          "results. Run the same command again to grade.");
     if (o.bench)

@@ -1136,19 +1136,14 @@ static void run_check(const check_cmd *o, const device_info *d, const char *isol
     results_emit();
 }
 
-/* Host memory of the speed checks (a task's reserve hook: lab 05's pinned arrays), made now on
- * this thread by a harness started ahead of its lab, before it says "ready": the lab before is
- * graded meanwhile, so pinning it costs no lab any time, and nothing of it runs beside a timed
- * call. At the size the speed check will ask for (sizes_for) on this device; a size that
- * differs then (the free memory read again at the first check) makes its own, as without. */
-static int reserved_ahead;
-static void reserve_ahead(const device_info *d)
+/* The host memory of the lab's speed checks from check `from` on (a task's reserve hook: lab
+ * 05's pinned arrays), asked for at the size run_check will ask for (sizes_for, the same
+ * device); 1 if any was. */
+static int reserve_speed_memory(const device_info *d, int from)
 {
     const lab_info *lab = harness_lab;
-    if (d->emulated)
-        return;
-    host_reserve_now = 1;
-    for (int i = 0; i < lab->n_checks; i++) {
+    int any = 0;
+    for (int i = from; i < lab->n_checks; i++) {
         const lab_check *ck = &lab->checks[i];
         if (ck->kind != CHECK_SPEED || !harness_tasks[ck->task].reserve)
             continue;
@@ -1156,8 +1151,22 @@ static void reserve_ahead(const device_info *d)
         memcpy(size, ck->size, sizeof size);
         lab->speed_size(ck->task, d, size);
         harness_tasks[ck->task].reserve(size, d);
-        reserved_ahead = 1;
+        any = 1;
     }
+    return any;
+}
+
+/* That memory made now, on this thread, by a harness started ahead of its lab, before it says
+ * "ready": the lab before is graded meanwhile, so pinning it costs no lab any time, and nothing
+ * of it runs beside a timed call. A size that differs at the check (the free memory is read
+ * again at the first one) makes its own, as without. */
+static int reserved_ahead;
+static void reserve_ahead(const device_info *d)
+{
+    if (d->emulated)
+        return;
+    host_reserve_now = 1;
+    reserved_ahead = reserve_speed_memory(d, 0);
     host_reserve_now = 0;
 }
 
@@ -1175,18 +1184,12 @@ static void prewarm_after(int done, const device_info *d)
      * calls first, and their host memory (lab 05's pinned arrays), made on a thread while the
      * correctness checks run, at the size run_check will ask for (sizes_for, the same device). */
     static int ahead_done;
-    for (int i = done + 1; i < lab->n_checks && !ahead_done && !d->emulated && !reserved_ahead;
-         i++) {
-        const lab_check *ck = &lab->checks[i];
-        if (ck->kind != CHECK_SPEED)
-            continue;
-        workers_prewarm(IMPL_REFERENCE);
-        if (harness_tasks[ck->task].reserve) {
-            long long size[LAB_MAX_DIMS];
-            memcpy(size, ck->size, sizeof size);
-            lab->speed_size(ck->task, d, size);
-            harness_tasks[ck->task].reserve(size, d);
-        }
+    if (!ahead_done && !d->emulated) {
+        for (int i = done + 1; i < lab->n_checks; i++)
+            if (lab->checks[i].kind == CHECK_SPEED)
+                workers_prewarm(IMPL_REFERENCE);
+        if (!reserved_ahead) /* (a harness started ahead made it before its lab began) */
+            reserve_speed_memory(d, done + 1);
     }
     ahead_done = 1;
     if (lab->checks[done + 1].kind == CHECK_SPEED) {
@@ -1531,11 +1534,8 @@ int main(int argc, char **argv)
     results_str("detail", why);
     results_emit();
     emit_device(&d, 0);
-    /* The student's worker starts (process, sandbox, GPU context) while the first check makes
-     * its inputs; what the speed checks need ahead starts once that check is answered
-     * (prewarm_after), not beside the student's start, which it would slow. */
     if (o.ahead) {
-        /* Started while the lab before is graded (the driver's harness_ahead): the student's
+        /* Started while the lab before is graded (the driver's ahead_start): the student's
          * process (which holds no student code before its first call) made now too, then
          * "ready", after which nothing of this harness's runs until its first check comes:
          * the driver waits for this line before it times anything. */
@@ -1544,6 +1544,9 @@ int main(int argc, char **argv)
         workers_wait_ready(30.0);
         dprintf(reply_fd, "ready\n");
     } else {
+        /* The student's worker starts (process, sandbox, GPU context) while the first check
+         * makes its inputs; what the speed checks need ahead starts once that check is
+         * answered (prewarm_after), not beside the student's start, which it would slow. */
         workers_prewarm(IMPL_STUDENT);
     }
     char line[CHECK_LINE_MAX + 2];

@@ -3,8 +3,10 @@
  * compared in full, without a copy to the host.
  *
  * Inputs are a pure function of (seed, index), so the same seed gives the same data on every
- * GPU. Hashes are order-independent (an XOR of a mix of each word with its index), so any
- * changed word changes the hash. */
+ * GPU. Hashes are order-independent (an XOR of a mix of each pair of words with its place),
+ * so any changed word, or two differing words that trade places, changes the hash. Each
+ * kernel here takes its data 16 bytes at a time where it is so aligned, so that it runs at
+ * the memory's pace, not the arithmetic's (tests/gpu/devcheck-rate.cu measures that). */
 #ifndef COMMON_DEVCHECK_H
 #define COMMON_DEVCHECK_H
 
@@ -27,6 +29,8 @@ void dev_fill_choice_f32(float *x, size_t n, uint64_t seed, const float *values,
 
 /* Order-independent 64-bit hash of `bytes` bytes (a multiple of 4) at p; synchronizes s. */
 uint64_t dev_hash(const void *p, size_t bytes, cudaStream_t s);
+/* h[i] = dev_hash(p[i], bytes[i]) for the n buffers, with one synchronization of s. */
+void dev_hash_many(const void *const *p, const size_t *bytes, int n, uint64_t *h, cudaStream_t s);
 
 /* Sum of |x[i]| in double; synchronizes s. */
 double dev_abs_sum_f32(const float *x, size_t n, cudaStream_t s);

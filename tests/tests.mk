@@ -20,8 +20,10 @@
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh)
 #   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
-#                 correctness check OK, speed skipped), and the emulator's own tests
-#                 (test-emulator, tests/emu/emu_tests.mk)
+#                 correctness check OK, speed skipped), the emulator's own tests
+#                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
+#                 fills, hashes and comparisons against the host on both of their paths
+#                 (test-devcheck, tests/devcheck)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -76,7 +78,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -190,7 +192,16 @@ endif
 emu-grade-labs: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
 
-test-emu: test-emulator emu-grade-solutions emu-grade-labs
+# The grader's device checks (common/devcheck.cu: fresh inputs, hashes, comparisons) against
+# the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
+$(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.o $(EMUB)/common/check.o $(EMU_REWRITE) $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(call emu_compile_cu,$<,$@.o,-Icommon)
+	$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
+test-devcheck: $(TESTS)/devcheck_test
+	@$(TESTS)/devcheck_test
+
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs
 
 # The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
 test-sandbox: emu-runners

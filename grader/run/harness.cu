@@ -300,7 +300,7 @@ typedef struct speed_ctx {
     int impl_of[TIMING_MAX_VARIANTS]; /* variant -> implementation (IMPL_NULL: null call) */
     uint64_t seed;              /* fresh inputs of round r come from rng_derive(seed, r) */
     void *saved[MAX_INSTANCES][MAX_IO]; /* outputs of whoever ran first in the round */
-    uint64_t in_hash[MAX_INSTANCES][MAX_IO]; /* inputs as refreshed */
+    uint64_t in_hash[MAX_INSTANCES * MAX_IO]; /* inputs as refreshed, in unit_inputs' order */
     int pending;                /* the variant whose sample just ran, -1 if none */
     int first;                  /* the first of student/reference to run this round, -1 */
     int compare;                /* 1: compare outputs (grading); 0: bench, time only */
@@ -330,6 +330,21 @@ static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
     return n;
 }
 
+/* Every input of the unit's problems, in order (problem by problem, input by input): its
+ * place (`source` first where one is given and use_source is set) and size. Returns how
+ * many: c->in_hash holds their hashes in this order. */
+static int unit_inputs(const speed_ctx *c, int use_source, const void **at, size_t *bytes)
+{
+    int m = 0;
+    for (int i = 0; i < c->k; i++) {
+        lab_input in[MAX_IO];
+        const int n = c->t->inputs(c->inst[i], in, MAX_IO);
+        for (int j = 0; j < n; j++, m++)
+            at[m] = use_source && in[j].source ? in[j].source : in[j].data, bytes[m] = in[j].bytes;
+    }
+    return m;
+}
+
 /* After a sample of the student's: 1, with c->failed and c->bad set, when it wrote past an
  * output (or scratch) buffer's guard or changed an input. */
 static int student_wrote_outside(speed_ctx *c, cudaStream_t s)
@@ -350,20 +365,22 @@ static int student_wrote_outside(speed_ctx *c, cudaStream_t s)
             }
         }
     }
-    for (int i = 0; i < c->k; i++) {
-        lab_input in[MAX_IO];
-        const int n = c->t->inputs(c->inst[i], in, MAX_IO);
-        for (int j = 0; j < n; j++)
-            if (dev_hash(in[j].data, in[j].bytes, s) != c->in_hash[i][j]) {
-                c->failed = 1;
-                memset(&c->bad, 0, sizeof c->bad);
-                c->bad.out.n = 1;
-                c->bad.guard_ok = 1;
-                c->bad.input_ok = 0;
-                c->bad.input_at = 0;
-                return 1;
-            }
-    }
+    /* every input of every problem hashed again, with one wait for the lot */
+    const void *at[MAX_INSTANCES * MAX_IO];
+    size_t bytes[MAX_INSTANCES * MAX_IO];
+    uint64_t now[MAX_INSTANCES * MAX_IO];
+    const int m = unit_inputs(c, 0, at, bytes);
+    dev_hash_many(at, bytes, m, now, s);
+    for (int x = 0; x < m; x++)
+        if (now[x] != c->in_hash[x]) {
+            c->failed = 1;
+            memset(&c->bad, 0, sizeof c->bad);
+            c->bad.out.n = 1;
+            c->bad.guard_ok = 1;
+            c->bad.input_ok = 0;
+            c->bad.input_at = 0;
+            return 1;
+        }
     return 0;
 }
 
@@ -429,15 +446,12 @@ static void speed_before_round(void *ctx, int round)
     speed_ctx *c = (speed_ctx *)ctx;
     const double at = wall_seconds();
     cudaStream_t s = 0;
-    for (int i = 0; i < c->k; i++) {
+    for (int i = 0; i < c->k; i++)
         c->t->refresh(c->inst[i], rng_derive(c->seed, (uint64_t)(round + 1000) * 64 + i), s);
-        if (c->compare) {
-            lab_input in[MAX_IO];
-            const int n = c->t->inputs(c->inst[i], in, MAX_IO);
-            for (int j = 0; j < n; j++) /* (before any call of the round: see lab_input) */
-                c->in_hash[i][j] =
-                    dev_hash(in[j].source ? in[j].source : in[j].data, in[j].bytes, s);
-        }
+    if (c->compare) { /* (before any call of the round: see lab_input) */
+        const void *place[MAX_INSTANCES * MAX_IO];
+        size_t bytes[MAX_INSTANCES * MAX_IO];
+        dev_hash_many(place, bytes, unit_inputs(c, 1, place, bytes), c->in_hash, s);
     }
     CUDA_CHECK(cudaDeviceSynchronize());
     c->pending = -1;

@@ -56,10 +56,10 @@
 # Tests (no GPU needed)
 #   make test                  every suite below, then a count of them
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
-#        test-emulator), test-explain, test-estimate, test-cheats, test-sandbox, test-batch, test-stop, test-dist,
-#        test-notebook, test-new-lab and test-skeletons: one suite each (tests/tests.mk says what each
-#        checks); make test-toolkits builds and grades with older CUDA toolkits (not in make
-#        test)
+#        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
+#        test-batch, test-stop, test-dist, test-notebook, test-new-lab and test-skeletons: one
+#        suite each (tests/tests.mk says what each checks); make test-toolkits builds and grades
+#        with older CUDA toolkits (not in make test)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)

@@ -6,7 +6,8 @@
  * GPU. Hashes are order-independent (an XOR of a mix of each pair of words with its place),
  * so any changed word, or two differing words that trade places, changes the hash. Each
  * kernel here takes its data 16 bytes at a time where it is so aligned, so that it runs at
- * the memory's pace, not the arithmetic's (tests/gpu/devcheck-rate.cu measures that). */
+ * the memory's pace, not the arithmetic's (tests/devcheck/devcheck_test.cu --rate measures
+ * that on a GPU). */
 #ifndef COMMON_DEVCHECK_H
 #define COMMON_DEVCHECK_H
 

@@ -277,8 +277,8 @@ __device__ __forceinline__ int same_enough(unsigned g, unsigned w, int exact, do
     if (exact)
         return 0;
     const float gf = __uint_as_float(g), wf = __uint_as_float(w);
-    if (isinf(wf) || isinf(gf) || isnan(wf) || isnan(gf))
-        return g == w && !isnan(gf);
+    if (!isfinite(gf) || !isfinite(wf)) /* an infinity or a NaN: only its own bits match it */
+        return 0;
     return fabs((double)gf - wf) <= rel * fmax(fabs((double)gf), fabs((double)wf)) + abs_tol;
 }
 

@@ -8,7 +8,9 @@
  *   - a hash is the same for the same words at either address, and changes when a word
  *     changes (each bit of every word of a small buffer; three bits of words spread over a
  *     large one) or two differing words trade places;
- *   - a comparison finds the first and the number of bad elements, NaN never passes;
+ *   - a comparison finds the first and the number of bad elements, NaN never passes, and a
+ *     bounded one gives its rule's verdict (computed here in double) on values a few ulps
+ *     apart at every scale;
  *   - the sum of |x| matches the host's.
  * Sizes of 1 to 4 words past a multiple of 4 take every tail of the loops.
  *
@@ -225,6 +227,73 @@ static void check_compare(size_t n)
     pair_free(&g), pair_free(&w);
 }
 
+/* y[i] = x[i] one unit in the last place away (the bits plus one): what an honest output
+ * computed in another order looks like beside the reference's, at its worst. */
+__global__ void one_ulp_off(unsigned *y, const unsigned *x, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        y[i] = x[i] + 1;
+}
+
+/* A bounded comparison gives the verdict of its rule, computed here in double, element by
+ * element: on values a few ulps apart at every scale (subnormals, zeros of both signs, near
+ * the largest float) and on values far apart, for exact, relative and absolute bounds. */
+static void check_bounds_agree(void)
+{
+    enum { N = 4096 };
+    static unsigned w[N], g[N];
+    static const float scales[] = {1.f, 1.5f, 3e-38f, 1e-45f, 0.f, 3e38f, 7.25e-3f, 1e10f};
+    for (int i = 0; i < N; i++) {
+        float x = scales[i % 8] * (1.f + (float)(i % 97) / 97.f);
+        if (i % 5 == 0)
+            x = -x;
+        memcpy(&w[i], &x, 4);
+        const int k = (i / 8) % 13 - 6; /* -6 .. 6 units in the last place */
+        g[i] = w[i] + (unsigned)k;
+        if (i % 211 == 0)
+            g[i] ^= 0x80000000u; /* the other sign */
+        if (i % 97 == 3)
+            g[i] = w[i] ^ 0x00400000u; /* far off */
+    }
+    static const double rels[] = {0x1p-22, 0x1p-23, 1e-5, 0.0, 0x1p-149};
+    static const double abss[] = {0.0, 2e-6, 1e-44};
+    unsigned *dg, *dw;
+    CUDA_CHECK(cudaMalloc(&dg, sizeof g));
+    CUDA_CHECK(cudaMalloc(&dw, sizeof w));
+    upload(dg, g, N);
+    upload(dw, w, N);
+    for (size_t a = 0; a < sizeof rels / sizeof rels[0]; a++)
+        for (size_t b = 0; b < sizeof abss / sizeof abss[0]; b++) {
+            const double rel = rels[a], abs_tol = abss[b];
+            if (rel == 0 && abs_tol == 0)
+                continue; /* exact: another rule, checked above */
+            unsigned long long bad = 0, first = ~0ull;
+            for (int i = 0; i < N; i++) {
+                const float gf = as_float(g[i]), wf = as_float(w[i]);
+                int ok;
+                if (g[i] == w[i])
+                    ok = !isnan(gf);
+                else if (!isfinite(gf) || !isfinite(wf))
+                    ok = 0;
+                else
+                    ok = fabs((double)gf - wf) <= rel * fmax(fabs((double)gf), fabs((double)wf)) + abs_tol;
+                if (!ok) {
+                    bad++;
+                    if ((unsigned long long)i < first)
+                        first = (unsigned long long)i;
+                }
+            }
+            dev_compare_result r;
+            dev_compare(dg, dw, N, DEV_F32, rel, abs_tol, &r, 0);
+            EXPECT(r.n_bad == bad && (bad == 0 || r.first_bad == first),
+                   "compare within rel %g, abs %g: %llu bad from %llu on the device, %llu from %llu by the rule",
+                   rel, abs_tol, r.n_bad, r.first_bad, bad, first);
+        }
+    CUDA_CHECK(cudaFree(dg));
+    CUDA_CHECK(cudaFree(dw));
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
@@ -280,7 +349,9 @@ static void rates(void)
         {"(y = x: untimed)", 0, (CUDA_CHECK(cudaMemcpy(y, x, bytes, cudaMemcpyDeviceToDevice)), 0.0)},
         {"dev_compare, exact (reads two)", 2, MEDIAN_MS(dev_compare(x, y, n, DEV_F32, 0, 0, &r, 0))},
         {"dev_compare, bounded, same bits (reads two)", 2, MEDIAN_MS(dev_compare(x, y, n, DEV_F32, 0x1p-22, 1e-6, &r, 0))},
-        {"dev_compare, bounded, all differ (reads two)", 2, MEDIAN_MS(dev_compare(x, z, n, DEV_F32, 0x1p-22, 1e-6, &r, 0))},
+        {"dev_compare, bounded, all fail (reads two)", 2, MEDIAN_MS(dev_compare(x, z, n, DEV_F32, 0x1p-22, 1e-6, &r, 0))},
+        {"(z = x one ulp off: untimed)", 0, (one_ulp_off<<<4096, 256>>>(z, x, n), CUDA_CHECK(cudaDeviceSynchronize()), 0.0)},
+        {"dev_compare, bounded, all one ulp off (reads two)", 2, MEDIAN_MS(dev_compare(x, z, n, DEV_F32, 0x1p-22, 1e-6, &r, 0))},
         {"dev_abs_sum_f32 (reads)", 1, MEDIAN_MS(dev_abs_sum_f32((const float *)x, n, 0))},
     };
     printf("rates on 1 GiB, median of 15 (GB/s of bytes read plus written):\n");
@@ -303,6 +374,7 @@ int main(int argc, char **argv)
         check_compare(sizes[i]);
     }
     check_fills((size_t)1 << 16); /* many blocks */
+    check_bounds_agree();
     if (failures) {
         printf("devcheck: %d checks failed\n", failures);
         return 1;

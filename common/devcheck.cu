@@ -21,8 +21,8 @@ static unsigned grid_for(size_t n)
 /* The generators and the hash below take one 64-bit mix per PAIR of words, not one per
  * word: a mix is some twenty integer instructions, and at one a word they, not the memory,
  * set the pace (the grader makes, hashes and compares every timed call's data each round).
- * Pair p of a buffer is words 2p and 2p+1; where p is 16-byte aligned a thread takes two
- * pairs at once with one 16-byte access. The key of pair p, PAIR_KEY * (p + 1), is carried
+ * Pair p of a buffer is words 2p and 2p+1; where the buffer is 16-byte aligned a thread
+ * takes two pairs at once with one 16-byte access. The key of pair p, PAIR_KEY * (p + 1), is carried
  * from one step of a thread's loop to the next by an addition. */
 #define PAIR_KEY 0x9e3779b97f4a7c15ull
 

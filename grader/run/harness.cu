@@ -333,14 +333,14 @@ static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
 /* Every input of the unit's problems, in order (problem by problem, input by input): its
  * place (`source` first where one is given and use_source is set) and size. Returns how
  * many: c->in_hash holds their hashes in this order. */
-static int unit_inputs(const speed_ctx *c, int use_source, const void **at, size_t *bytes)
+static int unit_inputs(const speed_ctx *c, int use_source, const void **place, size_t *bytes)
 {
     int m = 0;
     for (int i = 0; i < c->k; i++) {
         lab_input in[MAX_IO];
         const int n = c->t->inputs(c->inst[i], in, MAX_IO);
         for (int j = 0; j < n; j++, m++)
-            at[m] = use_source && in[j].source ? in[j].source : in[j].data, bytes[m] = in[j].bytes;
+            place[m] = use_source && in[j].source ? in[j].source : in[j].data, bytes[m] = in[j].bytes;
     }
     return m;
 }
@@ -366,11 +366,11 @@ static int student_wrote_outside(speed_ctx *c, cudaStream_t s)
         }
     }
     /* every input of every problem hashed again, with one wait for the lot */
-    const void *at[MAX_INSTANCES * MAX_IO];
+    const void *place[MAX_INSTANCES * MAX_IO];
     size_t bytes[MAX_INSTANCES * MAX_IO];
     uint64_t now[MAX_INSTANCES * MAX_IO];
-    const int m = unit_inputs(c, 0, at, bytes);
-    dev_hash_many(at, bytes, m, now, s);
+    const int m = unit_inputs(c, 0, place, bytes);
+    dev_hash_many(place, bytes, m, now, s);
     for (int x = 0; x < m; x++)
         if (now[x] != c->in_hash[x]) {
             c->failed = 1;

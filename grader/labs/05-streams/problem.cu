@@ -18,7 +18,12 @@
  * correctly rounded (IEEE 754) on the GPU and in the C library alike, so the expected output
  * is known bit for bit: computed on the CPU for every element. Every output element is
  * compared. Speed checks: device-only problems, a fresh input every round, the student's
- * output compared with the reference's bit for bit on the device.
+ * output compared with the reference's bit for bit on the device. There the student and the
+ * reference each write an output array of their own (out_of), never poisoned: what the
+ * student's array holds before a call is its own answer to an earlier round's input, wrong
+ * for this one, and the reference's answer lives in an array the student's process is never
+ * given. Neither pays a gigabyte of poison over the host link before its call, and each finds
+ * its array as its own last call left it, the same for both.
  *
  * Timing: host clock around the whole call (host_clock = 1), because the student's work runs
  * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
@@ -81,25 +86,36 @@ typedef struct problem {
     int engines;               /* the device's asyncEngineCount */
     unsigned char *h_in_base;  /* shared pinned allocation: guard | h_in | guard */
     unsigned char *h_out_base; /* shared pinned allocation: guard | h_out | guard */
+    unsigned char *h_ref_base; /* the same for h_ref, in speed problems only */
     float *h_in;               /* the input, pinned */
-    float *h_out;              /* the output, pinned, poisoned before every call */
+    float *h_out;              /* the output, pinned: the student's (and in correctness
+                                  problems everyone's, poisoned before every call) */
+    float *h_ref;              /* speed problems: the output of the reference and of the
+                                  harness's own copies (ceiling, calibration); NULL else */
     long long *stats;          /* shared: what the shim counted in the last call
                                   ([0] process() calls, [1] elements) */
     float *h_in_copy;          /* pageable copy of the input: the read-only check */
     float *h_expected;         /* the right output, bit for bit (NULL in device-only problems) */
     dbuf d_in, d_out;          /* the device buffers handed to the student, guarded */
-    int last_impl;             /* the implementation whose output h_out holds */
+    int last_impl;             /* the implementation that ran last: outputs() stages its array */
     int ref_chunks;            /* the reference's process() calls (the ideal), 0 if unknown */
     int terms_done;            /* the ideal's terms below are measured (measure_terms) */
     double t_in, t_k, t_out;   /* ms: H2D, the kernel, D2H of the whole array, each alone */
     double t_both;             /* ms: H2D and D2H of the whole array at once, one copy each */
     double pg_in, pg_out;      /* GB/s: pageable copies, for the printout */
-    int staged;                /* 1: d_out holds h_out as it is (outputs()), until the next
-                                  call, poison or ceiling writes h_out */
+    int staged;                /* 1: d_out holds the last call's output as it is (outputs()),
+                                  until the next call, poison or ceiling writes it */
     cudaStream_t s2;           /* the second stream of the ceiling's copies, or 0 */
 } problem;
 
 static void poison(problem *p, cudaStream_t s);
+
+/* The output array implementation `impl` writes: in a speed problem the reference's (and the
+ * ceiling's) is h_ref, which the student's process never maps; every other call writes h_out. */
+static float *out_of(const problem *p, int impl)
+{
+    return p->h_ref && (impl == IMPL_REFERENCE || impl == IMPL_CEILING) ? p->h_ref : p->h_out;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Timing helpers for the calibration and the ideal (each op alone on the stream given)       */
@@ -136,12 +152,13 @@ static void run_op(void *vctx, int op, cudaStream_t s)
         launch_process((float *)p->d_out.data, (const float *)p->d_in.data, c->m, c->k, s);
         break;
     case OP_D2H:
-        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), p->d_out.data, bytes,
+                                   cudaMemcpyDeviceToHost, s));
         break;
     case OP_BOTH:
         CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
-        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost,
-                                   c->second));
+        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), p->d_out.data, bytes,
+                                   cudaMemcpyDeviceToHost, c->second));
         break;
     case OP_BOTH_CHUNKS: {
         const size_t piece = (c->m + (size_t)c->chunks - 1) / (size_t)c->chunks;
@@ -149,7 +166,8 @@ static void run_op(void *vctx, int op, cudaStream_t s)
             const size_t len = (c->m - off < piece ? c->m - off : piece) * sizeof(float);
             CUDA_CHECK(cudaMemcpyAsync((float *)p->d_in.data + off, p->h_in + off, len,
                                        cudaMemcpyHostToDevice, s));
-            CUDA_CHECK(cudaMemcpyAsync(p->h_out + off, (float *)p->d_out.data + off, len,
+            CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING) + off,
+                                       (float *)p->d_out.data + off, len,
                                        cudaMemcpyDeviceToHost, c->second));
         }
         break;
@@ -278,11 +296,14 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     /* The call's host arrays (shared with the workers) are part of every problem. */
     p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
     p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
+    if (harness_device_only) /* a speed check's problem: the reference's array of its own */
+        p->h_ref = (float *)alloc_pinned(bytes, &p->h_ref_base);
     p->stats = (long long *)harness_host_alloc(4096);
     memset(p->stats, 0, 4096);
     p->k = size[1] > 0 ? (int)size[1] : d->emulated ? 8 : calibrate_k(p);
-    /* (A speed check's output is poisoned before every call of it: a gigabyte written here by
-     * one CPU thread would be written again before anyone reads it.) */
+    /* (A speed check's arrays start as zeros, which no input maps to everywhere, and nothing
+     * but the calls writes them after: a gigabyte written here by one CPU thread would buy
+     * nothing.) */
     if (harness_device_only) /* a speed check's problem: refresh() makes the input */
         return p;
     memset(p->h_out, 0xFF, bytes);
@@ -295,14 +316,15 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     return p;
 }
 
-/* The speed check's two pinned arrays, asked for when the harness starts (see alloc_pinned):
- * pinning 2 GiB takes most of a second, hidden behind the correctness checks. */
+/* The speed check's three pinned arrays (h_in, h_out, h_ref), asked for when the harness
+ * starts (see alloc_pinned): pinning 3 GiB takes a second or more, hidden behind the
+ * correctness checks. */
 static void reserve(const long long size[LAB_MAX_DIMS], const device_info *d)
 {
     (void)d;
     const size_t bytes = (size_t)size[0] * sizeof(float) + 2 * HOST_GUARD_BYTES;
-    harness_host_reserve(bytes);
-    harness_host_reserve(bytes);
+    for (int i = 0; i < 3; i++)
+        harness_host_reserve(bytes);
 }
 
 static void destroy(void *vp)
@@ -312,6 +334,8 @@ static void destroy(void *vp)
     dbuf_free(&p->d_out);
     harness_host_free(p->h_in_base);
     harness_host_free(p->h_out_base);
+    if (p->h_ref_base)
+        harness_host_free(p->h_ref_base);
     harness_host_free(p->stats);
     free(p->h_in_copy);
     free(p->h_expected);
@@ -320,19 +344,25 @@ static void destroy(void *vp)
     free(p);
 }
 
-/* Poison the output and both device buffers: an element the call never copied back, or
- * copied back without copying in or computing, cannot pass for a result left by an
- * earlier call. On a GPU the pinned output is a copy of the poisoned d_out (every byte
- * DBUF_POISON_BYTE), made by a copy engine at the host link's full rate: a gigabyte in about
- * a fifth of the time of a kernel's stores into mapped host memory, and several times
- * faster than one CPU thread's memset, which does it for a small array and under the CPU
- * emulator. Either way it is done when this returns. */
+/* Poison both device buffers, and the output where every implementation writes the same one
+ * (a correctness problem): an element the call never copied back, or copied back without
+ * copying in or computing, cannot pass for a result left by an earlier call. (In a speed
+ * problem each writes its own array and every round's input is new: see out_of.) On a GPU the
+ * pinned output is a copy of the poisoned d_out (every byte DBUF_POISON_BYTE), made by a copy
+ * engine at the host link's full rate: a gigabyte in about a fifth of the time of a kernel's
+ * stores into mapped host memory, and several times faster than one CPU thread's memset,
+ * which does it for a small array and under the CPU emulator. Either way it is done when
+ * this returns. */
 static void poison(problem *p, cudaStream_t s)
 {
     p->staged = 0;
     const size_t bytes = p->n * sizeof(float);
     dbuf_poison(&p->d_in, s);
     dbuf_poison(&p->d_out, s);
+    if (p->h_ref) {
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        return;
+    }
 #if !defined(CUDA_EMU)
     if (bytes >= ((size_t)1 << 20)) {
         CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
@@ -361,7 +391,7 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 /* One call of implementation impl through its shim, which counts and checks (see the top). */
 static void call_impl(problem *p, int impl, cudaStream_t s)
 {
-    harness_call(impl, s, LAB_ENTRY_streams, LAB_WIRE_streams, p->h_out, p->h_in, p->d_out.data, p->d_in.data, p->n,
+    harness_call(impl, s, LAB_ENTRY_streams, LAB_WIRE_streams, out_of(p, impl), p->h_in, p->d_out.data, p->d_in.data, p->n,
                  p->k, p->stats);
 }
 
@@ -561,17 +591,18 @@ static void refresh(void *vp, uint64_t seed, cudaStream_t s)
                                cudaMemcpyDeviceToHost, s));
 }
 
-/* The output lives in host memory: staged into d_out (the next call poisons it anyway) so
- * that the harness compares device memory, bit for bit (the kernel is the grader's, and
- * fmaf is correctly rounded: one right answer per element). Staged once per call: the
- * harness asks for the outputs up to three times after one (guards, then to keep or compare
- * them), and nothing writes h_out between (the worker is stopped). */
+/* The output lives in host memory (the array of the implementation that ran last, out_of):
+ * staged into d_out (the next call poisons it anyway) so that the harness compares device
+ * memory, bit for bit (the kernel is the grader's, and fmaf is correctly rounded: one right
+ * answer per element). Staged once per call: the harness asks for the outputs up to three
+ * times after one (guards, then to keep or compare them), and nothing writes that array
+ * between (the worker is stopped). */
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
     (void)max;
     problem *p = (problem *)vp;
     if (!p->staged)
-        CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, p->h_out, p->n * sizeof(float),
+        CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, out_of(p, p->last_impl), p->n * sizeof(float),
                                    cudaMemcpyHostToDevice, s));
     p->staged = 1;
     out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0, &p->d_out};

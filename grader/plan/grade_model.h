@@ -9,12 +9,11 @@
  * the solution) reached on the H200. The rounds are those the stopping rule takes at most
  * (common/timing_rule.h, grader/plan/speed_plan.h). What a round costs beyond the timed calls
  * (fresh inputs, poisoned and compared outputs, process round trips) and what a check costs
- * once (its problems' creation, the ceiling) are fitted to the H200's measured per-check
- * times (tests/gpu/results/h200-grade-*.txt). The build is not included, nor the time a
- * correctness check takes on a host slower than the H200's (they are CPU-bound: their H200
- * times are used as they are). On the H200 the at-most figure is above every skeleton check's
- * measured time; for the solutions it is not for lab 07 (9.7 s measured on average, 6.4 s
- * predicted: the model does not see what creating its 42 problems of 1 GiB costs). */
+ * once (its problems' creation, pinning host arrays, the ceiling) are fitted to the H200's
+ * measured per-check times (tests/gpu/results/h200-bench-grading.txt). The build is not
+ * included, nor the time a correctness check takes on a host slower than the H200's (they are
+ * CPU-bound: their H200 times are used as they are). On the H200 the at-most figure is above
+ * every check's measured time, the skeletons' and the solutions'. */
 #ifndef GRADER_GRADE_MODEL_H
 #define GRADER_GRADE_MODEL_H
 

@@ -12,7 +12,9 @@
 
 /* Student, reference and null call, interleaved (grader/run/harness.cu, run_speed). */
 #define SPEED_WARMUP_ROUNDS 1   /* rounds run first and discarded */
-#define SPEED_MIN_ROUNDS 10     /* never stop before this many kept rounds */
+#define SPEED_MIN_ROUNDS 6      /* never stop before this many kept rounds: with six the 95%
+                                   interval is their whole range, so stopping there needs all six
+                                   ratios within 1% of their median */
 #define SPEED_MAX_ROUNDS 1000   /* never more */
 #define SPEED_PRECISION 0.01    /* stop once the ratio's interval is this fraction of it */
 
@@ -25,7 +27,7 @@
 
 /* Rounds of the reference alone after the interleaved phase (and of a remeasurement). */
 #define SPEED_ALONE_WARMUP_ROUNDS 1
-#define SPEED_ALONE_ROUNDS 15
+#define SPEED_ALONE_ROUNDS 8 /* its median is held against the lab's noise, 5-15% (lab.h) */
 
 /* Rounds of the ceiling, timed alone once per speed check (when the lab times it). */
 #define SPEED_CEILING_WARMUP_ROUNDS 1

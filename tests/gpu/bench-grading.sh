@@ -170,7 +170,16 @@ if [ -n "${BATCH_N:-}" ]; then
     status=$?
     ms=$(ms_of "$start")
     echo "make grade-batch GPUS=0, $BATCH_N students (half solutions, half skeletons): $((ms / 1000)) s, exit $status: $(( BATCH_N * 3600000 / (ms > 0 ? ms : 1) )) students per hour" | tee -a "$summary"
+    # The rate is of this batch only if it is the batch it claims: every solutions student
+    # (odd-numbered) at full marks. One that is not (a file that did not build) took less time.
+    short=$(awk -F, '$1 ~ /^student [0-9]*[13579]$/ && $(NF-1) != $NF { printf "%s %s/%s; ", $1, $(NF-1), $NF }' \
+        "$OUT/batch/out/gradebook.csv" 2>/dev/null)
+    if [ -n "$short" ] || [ ! -s "$OUT/batch/out/gradebook.csv" ]; then
+        echo "batch NOT AS MADE: the solutions students must score full marks (${short:-no gradebook}): the students per hour above are not of this batch (see $OUT/batch.txt)" | tee -a "$summary"
+        batch_bad=1
+    fi
 fi
 
 echo | tee -a "$summary"
 table "${args[@]}" | tee -a "$summary"
+[ -z "${batch_bad:-}" ] || exit 1

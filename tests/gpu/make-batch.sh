@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make-batch.sh - a folder of submissions for make grade-batch: N students, each with every lab,
-# odd-numbered ones the reference solutions, even-numbered ones the untouched skeletons (so half
-# the batch passes, and half fails its speed checks and gets WHERE lines).
+# odd-numbered ones the reference solutions (each made one file: one_file below), even-numbered
+# ones the untouched skeletons (so half the batch passes, and half fails its speed checks and gets
+# WHERE lines).
 #
 #   tests/gpu/make-batch.sh DIR N     (DIR is emptied first; each student is "DIR/student I")
 #
@@ -11,13 +12,41 @@ set -eu
 [ $# = 2 ] && [ "$2" -ge 1 ] 2>/dev/null ||
     { echo "usage: tests/gpu/make-batch.sh DIR N (N students, N at least 1)" >&2; exit 2; }
 rm -rf "$1" && mkdir -p "$1"
+
+# A solution as one file: a submission is the lab's one file (the compile sees that file and the
+# contract headers only), and a solution includes headers of its own beside it (the pipeline or
+# tiles its ladder's rungs share: streams_pipeline.cuh...). Each is put in place of its #include,
+# once.
+one_file() {
+    python3 - "$1" <<'EOF'
+import os, re, sys
+
+def inline(path, seen):
+    out = []
+    for line in open(path):
+        m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
+        near = m and os.path.join(os.path.dirname(path), m.group(1))
+        if near and os.path.exists(near):
+            if near not in seen:
+                seen.add(near)
+                out.append(inline(near, seen))
+            continue
+        out.append(line)
+    return "".join(out)
+
+sys.stdout.write(inline(sys.argv[1], set()))
+EOF
+}
 subs=$(cd "$1" && pwd)
 cd "$(dirname "$0")/../.."
 for i in $(seq "$2"); do
     for d in labs/[0-9][0-9]-*/; do
         d=${d%/}; lab=${d#labs/}; name=${lab#*-}
         mkdir -p "$subs/student $i/$lab"
-        if [ $((i % 2)) = 1 ]; then src=solutions/$lab/$name.cu; else src=$d/$name.cu; fi
-        cp "$src" "$subs/student $i/$lab/$name.cu"
+        if [ $((i % 2)) = 1 ]; then
+            one_file solutions/$lab/$name.cu >"$subs/student $i/$lab/$name.cu"
+        else
+            cp $d/$name.cu "$subs/student $i/$lab/$name.cu"
+        fi
     done
 done

@@ -1,5 +1,6 @@
 /* cheat_common.cuh - pieces the cheat cases share: an honest lab 01 kernel (fast, coalesced,
- * one float per thread) and a wrong one, so that each case shows only its attack. Put into
+ * one float per thread) and a wrong one, and lab 05's plain pipeline, so that each case shows
+ * only its attack. Put into
  * the case's file in place of its #include when the case is graded (a student hands in one file). */
 #ifndef CHEAT_COMMON_CUH
 #define CHEAT_COMMON_CUH
@@ -219,4 +220,20 @@ static inline void where_says(int worked, float *out, const float *in, const flo
     else
         where_blocked_kernel<<<(rows + 31) / 32, 32, 0, s>>>(out, in, scale, bias, rows, cols);
 }
+#ifdef CONTRACT_STREAMS_H
+/* Lab 05 (a case that includes streams.h first): the whole array through one stream, in, the
+ * grader's kernel, out; right, not overlapped. */
+static inline void honest_streams(float *h_out, const float *h_in, float *d_out, float *d_in,
+                                  size_t n, streams_kernel process)
+{
+    const size_t bytes = n * sizeof(float);
+    cudaStream_t stream;
+    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, stream);
+    process(d_out, d_in, n, stream);
+    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream);
+    cudaStreamSynchronize(stream);
+    cudaStreamDestroy(stream);
+}
+#endif
 #endif

@@ -9,18 +9,12 @@
  * expect: speed=FAIL
  * expect: message=modified an input */
 #include "streams.h"
+#include "cheat_common.cuh"
 
 void streams(float *h_out, const float *h_in, float *d_out, float *d_in, size_t n,
              streams_kernel process)
 {
-    const size_t bytes = n * sizeof(float);
-    cudaStream_t stream;
-    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, stream);
-    process(d_out, d_in, n, stream);
-    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream);
-    cudaStreamSynchronize(stream);
-    cudaStreamDestroy(stream);
+    honest_streams(h_out, h_in, d_out, d_in, n, process);
     if (n > ((size_t)1 << 23))
         ((float *)h_in)[n / 2] = 0.25f; /* after the copy-in: the output stays right */
 }

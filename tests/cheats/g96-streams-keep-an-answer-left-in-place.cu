@@ -9,6 +9,7 @@
  * expect: all-correct=OK
  * expect: speed=FAIL */
 #include "streams.h"
+#include "cheat_common.cuh"
 
 static int holds_numbers(const float *h_out, size_t n)
 {
@@ -24,12 +25,5 @@ void streams(float *h_out, const float *h_in, float *d_out, float *d_in, size_t 
 {
     if (n > ((size_t)1 << 23) && holds_numbers(h_out, n))
         return;
-    const size_t bytes = n * sizeof(float);
-    cudaStream_t stream;
-    cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
-    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, stream);
-    process(d_out, d_in, n, stream);
-    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, stream);
-    cudaStreamSynchronize(stream);
-    cudaStreamDestroy(stream);
+    honest_streams(h_out, h_in, d_out, d_in, n, process);
 }

@@ -78,7 +78,9 @@ typedef struct lab_task {
      * reference. Returns the lab's private problem state. */
     void *(*create)(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d);
     void (*destroy)(void *p);
-    /* Untimed, before every call: poison outputs, reset whatever the call consumes. */
+    /* Untimed, before every call: poison outputs, reset whatever the call consumes. (An output
+     * that each implementation writes in an array of its own, which no other is handed, needs no
+     * poison in a speed problem, whose inputs are new every round: lab 05's host arrays.) */
     void (*prepare)(void *p, int impl, cudaStream_t s);
     /* One call of implementation `impl` on stream s (asynchronous is fine). */
     void (*run)(void *p, int impl, cudaStream_t s);

@@ -417,13 +417,13 @@ $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 # The harness's objects are the grader's own code: those that define no kernel are compiled
 # without the emulator's per-access checks (emu-nvcc --emu-trusted-host), which its CPU
 # reference answers and verification loops do not need.
-$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
+$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
-$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB)
+$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
-$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB)
+$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
 EMU_WORKER_OBJS := $(WORKER_SRCS:%.c=$(EMUB)/host/%.o)
@@ -453,7 +453,7 @@ HOSTB_emu = $(EMUB)/host
 SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
-CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB)
+CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/feedback/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
@@ -476,14 +476,15 @@ student_sass_gpu = $(FORBID_SASS_$(1))
 student_ptx_gpu = $(FORBID_PTX_$(1))
 student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP))
 student_order_gpu = toolkit
-student_deps_emu = $(EMU_REWRITE) $(EMU_LIB)
+student_deps_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
 student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
     $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
     --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
-# (the emulator's compile needs its public headers, emu-nvcc and the rewriter; not its sources
-# nor its library)
-student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
+# (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
+# rewriter; not its sources nor its library)
+student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
+    --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)
 student_cc_gpu = $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC)
 student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC

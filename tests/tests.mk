@@ -194,7 +194,7 @@ emu-grade-labs: emu-runners
 
 # The grader's device checks (common/devcheck.cu: fresh inputs, hashes, comparisons) against
 # the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
-$(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.o $(EMUB)/common/check.o $(EMU_REWRITE) $(EMU_LIB)
+$(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.o $(EMUB)/common/check.o $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	@mkdir -p $(@D)
 	$(call emu_compile_cu,$<,$@.o,-Icommon)
 	$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)

@@ -777,8 +777,11 @@ static int where_render(const options *o, const lab_info *lab, const where_files
  * On a GPU the count is started when the lab's speed checks begin, beside them, at the lowest
  * CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU sees none
  * of it), since it takes as long as timing does; a speed check short of its mark then waits
- * only for what is left of it, and a lab whose speed passed stops it unread. The waiting is
- * what the budget counts. */
+ * only for what is left of it, and a lab whose speed passed stops it unread. Under the
+ * emulator, which times nothing and wants the line whenever every correctness check passes,
+ * the count starts once the first check has passed, beside the others, at the same low
+ * priority (a machine's second core does it meanwhile), and a lab whose code failed a check
+ * stops it unread. The waiting is what the budget counts. */
 static double where_spent;
 
 typedef struct where_job {
@@ -1032,9 +1035,13 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     const lab_info *lab = r->lab;
     const lab_check *c = &lab->checks[i];
     char results[512];
-    /* On a GPU, the WHERE count runs beside the speed checks (see where_hint) */
-    if (c->kind == CHECK_SPEED && o->where && !r->where_done && !r->where_early.pid &&
-        !strcmp(o->mode, "gpu") && o->where_budget - where_spent >= 1 && r->g.heard)
+    /* On a GPU, the WHERE count runs beside the speed checks; under the emulator, where nothing
+     * is timed, beside the correctness checks, from the second on while all so far passed (see
+     * where_hint) */
+    const int emulated = !strcmp(o->mode, "emu");
+    if ((emulated ? i > 0 && score_speed_counts(lab, r->outcomes, i) : c->kind == CHECK_SPEED) &&
+        o->where && !r->where_done && !r->where_early.pid && o->where_budget - where_spent >= 1 &&
+        r->g.heard)
         where_start(o, lab, &r->g.device, 1, &r->where_early);
     snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
     snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
@@ -1205,7 +1212,8 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
 static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len, json_writer *w,
                       totals *t)
 {
-    where_drop(&r->where_early); /* the lab's speed passed: its count is not needed */
+    where_drop(&r->where_early); /* the lab's speed passed, or a correctness check failed: its
+                                  * count is not needed */
     harness_stop(&r->h, NULL);
     record_free(&r->g.device);
     if (r->refused_at_run) /* as a build's refusal: the lab earns nothing under emulation */

@@ -14,6 +14,9 @@
 #   trusted-host  emu-nvcc --emu-trusted-host (the grader's harness): a file that defines no
 #             kernel loses the per-access calls, one with a kernel (or a header's) keeps them
 #             (tests/emu/trusted-host.sh)
+#   pch       the precompiled prelude: each kind of compile takes its own file and makes the
+#             object it makes without it; flags no file matches, and files older than a
+#             header, get none (tests/emu/pch.sh)
 #   planted   one program per planted bug, built twice (with the bug, and -DFIXED);
 #             the emulator must report each bug, naming its block and thread, and
 #             stay silent on each fix
@@ -41,9 +44,9 @@ CUDA_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cud
 # Probes: one program that runs on a GPU and under the emulator alike, whose counts the
 # emulator must give as a GPU did (tests/emu/probes/).
 EMU_PROBES := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/probes/*.cu)))
-$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%.o): $(EMU_TEST_BUILD)/probes/%.o: $(EMU_TEST_DIR)/probes/%.cu $(EMU_REWRITE)
+$(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%.o): $(EMU_TEST_BUILD)/probes/%.o: $(EMU_TEST_DIR)/probes/%.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@,-Icommon)
-$(EMU_TEST_BUILD)/probes/check.o: common/check.cu $(EMU_REWRITE)
+$(EMU_TEST_BUILD)/probes/check.o: common/check.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@,-Icommon)
 $(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_TEST_BUILD)/probes/check.o $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS)
@@ -54,7 +57,7 @@ EMU_VIS := $(EMU_TEST_BUILD)/visibility
 $(EMU_VIS)/host: $(EMU_TEST_DIR)/visibility/host.cpp $(EMU_LIB)
 	@mkdir -p $(@D)
 	$(EMU_CXX) -g $(EMU_LDFLAGS) $< $(EMU_EXPORT_FLAGS) $(call emu_flags,ldlibs) -ldl -o $@
-$(EMU_VIS)/%.o: $(EMU_TEST_DIR)/visibility/%.cu $(EMU_REWRITE)
+$(EMU_VIS)/%.o: $(EMU_TEST_DIR)/visibility/%.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@,-fPIC)
 $(EMU_VIS)/%.so: $(EMU_VIS)/%.o
 	$(EMU_CXX) -shared $< -o $@
@@ -65,7 +68,7 @@ EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/lo
 
 .PHONY: test-emulator emu-planted-gpu
 
-$(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE)
+$(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
@@ -82,9 +85,9 @@ EMU_PLANTED_BUGS := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%)
 EMU_PLANTED_FIXES := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%_fixed)
 EMU_PLANTED_BINS := $(EMU_PLANTED_BUGS) $(EMU_PLANTED_FIXES)
 
-$(EMU_PLANTED_BUGS:%=%.o): $(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+$(EMU_PLANTED_BUGS:%=%.o): $(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@)
-$(EMU_PLANTED_FIXES:%=%.o): $(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE)
+$(EMU_PLANTED_FIXES:%=%.o): $(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(call emu_compile_cu,$<,$@,-DFIXED)
 $(EMU_PLANTED_BINS): %: %.o $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
@@ -103,7 +106,8 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
-          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so
+          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so \
+          $(EMU_PCH)
 	@passed=0; failed=0; skipped=0; \
 	echo "== emu: the engine is hidden from loaded code (tests/emu/visibility)"; \
 	if ! $(EMU_VIS)/host $(EMU_VIS)/internals.so 2>/dev/null && \
@@ -121,6 +125,8 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the grader's own host code unchecked, kernels checked (tests/emu/trusted-host.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/trusted-host.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: the precompiled prelude, taken by each kind of compile, changes no object (tests/emu/pch.sh)"; \
+	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/pch.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: shared-memory wavefronts against an H200's (tests/emu/probes)"; \
 	if $(EMU_TEST_DIR)/probes/compare.sh $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_TEST_DIR)/probes/wavefronts-h200.tsv "NVIDIA H200"; \

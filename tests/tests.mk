@@ -44,7 +44,8 @@
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; no worker's scratch folder
-#                 left in TMPDIR after a grade, a grade stopped or a fault's rerun on the
+#                 left in TMPDIR after a grade, a grade stopped (in a check, or in the WHERE
+#                 count that runs beside the checks) or a fault's rerun on the
 #                 emulator (which names the line there too); grading in one process (as
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)

@@ -788,7 +788,19 @@ typedef struct where_job {
     pid_t pid;       /* the count running, or 0 */
     double started;  /* when */
     where_files w;   /* its files */
+    char tmp[PATH_MAX]; /* its TMPDIR, which this process made and removes (a stop too): the
+                         * count's own folder there dies unremoved with it when it is killed */
 } where_job;
+
+/* The count's process has been waited for: its TMPDIR removed. */
+static void where_reaped(where_job *j)
+{
+    if (!j->tmp[0])
+        return;
+    stop_remove_tree(j->tmp);
+    stop_temp_done(j->tmp);
+    j->tmp[0] = 0;
+}
 
 static void where_start(const options *o, const lab_info *lab, const record *dev, int nice_it,
                         where_job *j)
@@ -809,12 +821,22 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
     unlink(w->estimate);
     unlink(w->line);
     j->started = wall_seconds();
+    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    snprintf(j->tmp, sizeof j->tmp, "%s/grader-where-XXXXXX", base);
+    if (!mkdtemp(j->tmp) || chmod(j->tmp, 0711) != 0)
+        j->tmp[0] = 0; /* the count makes its own, as run_counted does */
+    else
+        stop_temp_dir(j->tmp);
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
-    if (pid < 0)
+    if (pid < 0) {
+        where_reaped(j);
         return;
+    }
     if (pid == 0) { /* (its programs die with it: stop_fork) */
+        if (j->tmp[0])
+            setenv("TMPDIR", j->tmp, 1);
         const int in = open("/dev/null", O_RDONLY), log = open(w->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
         if (in < 0 || log < 0)
             _exit(127);
@@ -847,6 +869,7 @@ static void where_drop(where_job *j)
     waitpid(j->pid, NULL, 0);
     stop_forget(j->pid);
     j->pid = 0;
+    where_reaped(j);
 }
 
 /* Wait for the count (within what is left of the budget) and read its line. 1 if the job had
@@ -864,6 +887,7 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
         if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
             stop_forget(j->pid);
             j->pid = 0;
+            where_reaped(j);
             return 1;
         }
         if (r == j->pid || (r < 0 && errno != EINTR)) {
@@ -881,6 +905,7 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
     }
     stop_forget(j->pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
     j->pid = 0;
+    where_reaped(j);
     where_spent += wall_seconds() - start;
     if (done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         return 1; /* not our doing */

@@ -85,6 +85,23 @@ left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 [ -n "$seen" ] && [ -z "$left" ]
 result "a grade stopped (SIGTERM) while a worker runs leaves no scratch folder in its TMPDIR" $? \
     "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped.txt)"
+# The same, stopped while the WHERE count's worker runs (under the emulator it runs beside the
+# correctness checks, in a TMPDIR of its own, grader-where-*, that the grader made)
+setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
+    GRADE_DIR="$work/tmpdir-grade" >"$work/tmpdir-stopped-where.txt" 2>&1 &
+graded=$!
+for _ in $(seq 600); do
+    [ -n "$(find "$tmpd" -mindepth 3 -maxdepth 3 -path '*/grader-where-*/*' -name 'grader-worker-*' 2>/dev/null)" ] && break
+    sleep 0.1
+done
+seen=$(find "$tmpd" -mindepth 3 -maxdepth 3 -path '*/grader-where-*/*' -name 'grader-worker-*' | head -1)
+kill -TERM "$graded" 2>/dev/null
+wait "$graded" 2>/dev/null
+sleep 1
+left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+[ -n "$seen" ] && [ -z "$left" ]
+result "a grade stopped (SIGTERM) while its WHERE count's worker runs leaves no scratch folder in its TMPDIR" $? \
+    "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped-where.txt)"
 
 # A fault's rerun on the CPU emulator (what a fault on a GPU gets; forced here with
 # GRADE_FAULT_RERUN=always) runs a harness of its own in the same sandbox: under Landlock it

@@ -5,8 +5,8 @@
 #   tests/newlab/run.sh          (BUILD from the environment, default build)
 #
 # The copy is the checkout's files (tracked, and new ones git does not ignore) with their times,
-# in BUILD/tests/newlab/tree, plus this build's emulator library (so that it is not built again:
-# its sources keep their times). There, and only there:
+# in BUILD/tests/newlab/tree, plus this build's emulator library and precompiled prelude (so
+# that they are not built again: their sources keep their times). There, and only there:
 #   - make new-lab NAME=toy writes grader/labs/10-toy, labs/10-toy and solutions/10-toy, and
 #     what make docs-gen derives from them (README.md's table, the notebook's cells, the
 #     skeletons' hashes, a slide deck to write), and nothing else;
@@ -39,6 +39,7 @@ git ls-files -co --exclude-standard -z | tar --null -T - -cf - | tar -xf - -C "$
     { echo "newlab: could not copy the checkout into $tree" >&2; exit 2; }
 if [ -f "$build/emu/tools/libcudaemu.a" ]; then
     mkdir -p "$tree/build/emu" && cp -a "$build/emu/tools" "$tree/build/emu/tools"
+    [ ! -d "$build/emu/pch" ] || cp -a "$build/emu/pch" "$tree/build/emu/pch"
 fi
 cd "$tree" || exit 2
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm copy || exit 2

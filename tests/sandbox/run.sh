@@ -70,35 +70,32 @@ rm -rf "$tmpd" "$work/tmpdir-grade" && mkdir -p "$tmpd"
 left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 grep -q "Score:" "$work/tmpdir.txt" && [ -z "$left" ]
 result "a grade leaves no worker scratch folder in its TMPDIR" $? "left: ${left:-nothing} (see $work/tmpdir.txt)"
-setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
-    GRADE_DIR="$work/tmpdir-grade" >"$work/tmpdir-stopped.txt" 2>&1 &
-graded=$!
-for _ in $(seq 600); do
-    [ -n "$(find "$tmpd" -mindepth 2 -maxdepth 2 -name 'grader-worker-*' 2>/dev/null)" ] && break
-    sleep 0.1
-done
-seen=$(find "$tmpd" -mindepth 2 -maxdepth 2 -name 'grader-worker-*' | head -1)
-kill -TERM "$graded" 2>/dev/null
-wait "$graded" 2>/dev/null
-sleep 1
-left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+# stopped OUT FIND-TEST...: the probe graded (its output in OUT) and stopped by SIGTERM once a
+# file below $tmpd matches the find tests; sets seen (that file, or nothing after 60 s) and
+# left (what the TMPDIR holds a second after the stop).
+stopped() {
+    local out=$1 graded
+    shift
+    setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
+        GRADE_DIR="$work/tmpdir-grade" >"$out" 2>&1 &
+    graded=$!
+    for _ in $(seq 600); do
+        seen=$(find "$tmpd" "$@" 2>/dev/null | head -1)
+        [ -n "$seen" ] && break
+        sleep 0.1
+    done
+    kill -TERM "$graded" 2>/dev/null
+    wait "$graded" 2>/dev/null
+    sleep 1
+    left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+}
+stopped "$work/tmpdir-stopped.txt" -mindepth 2 -maxdepth 2 -name 'grader-worker-*'
 [ -n "$seen" ] && [ -z "$left" ]
 result "a grade stopped (SIGTERM) while a worker runs leaves no scratch folder in its TMPDIR" $? \
     "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped.txt)"
 # The same, stopped while the WHERE count's worker runs (under the emulator it runs beside the
 # correctness checks, in a TMPDIR of its own, grader-where-*, that the grader made)
-setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
-    GRADE_DIR="$work/tmpdir-grade" >"$work/tmpdir-stopped-where.txt" 2>&1 &
-graded=$!
-for _ in $(seq 600); do
-    [ -n "$(find "$tmpd" -mindepth 3 -maxdepth 3 -path '*/grader-where-*/*' -name 'grader-worker-*' 2>/dev/null)" ] && break
-    sleep 0.1
-done
-seen=$(find "$tmpd" -mindepth 3 -maxdepth 3 -path '*/grader-where-*/*' -name 'grader-worker-*' | head -1)
-kill -TERM "$graded" 2>/dev/null
-wait "$graded" 2>/dev/null
-sleep 1
-left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
+stopped "$work/tmpdir-stopped-where.txt" -mindepth 3 -maxdepth 3 -path '*/grader-where-*/*' -name 'grader-worker-*'
 [ -n "$seen" ] && [ -z "$left" ]
 result "a grade stopped (SIGTERM) while its WHERE count's worker runs leaves no scratch folder in its TMPDIR" $? \
     "seen while it ran: ${seen:-none}; left: ${left:-nothing} (see $work/tmpdir-stopped-where.txt)"

@@ -203,6 +203,32 @@ typedef struct harness_proc {
 static volatile sig_atomic_t stop_signal;
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
 
+/* A TMPDIR for a process this one starts, PREFIX-XXXXXX in this run's TMPDIR, into dir: its
+ * workers' scratch folders (made where namespaces are refused) lie in it, and this process
+ * removes it once that process has ended, however it ended (one killed, by a timeout or a stop,
+ * cannot remove them itself; a stop removes it too). Searchable by all: graded as root, a
+ * worker runs as another uid. "" if it could not be made: the process uses the run's TMPDIR
+ * then, and its workers still remove theirs. */
+static void scratch_make(char *dir, size_t len, const char *prefix)
+{
+    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, len, "%s/%s-XXXXXX", base, prefix);
+    if (!mkdtemp(dir) || chmod(dir, 0711) != 0)
+        dir[0] = 0;
+    else
+        stop_temp_dir(dir);
+}
+
+/* Every process that could write in dir (scratch_make's) has ended: dir removed, and "". */
+static void scratch_remove(char *dir)
+{
+    if (!dir[0])
+        return;
+    stop_remove_tree(dir);
+    stop_temp_done(dir);
+    dir[0] = 0;
+}
+
 static int harness_start(const options *o, const lab_info *lab, harness_proc *h, int ahead)
 {
     int in[2], out[2];
@@ -213,24 +239,14 @@ static int harness_start(const options *o, const lab_info *lab, harness_proc *h,
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
     snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
     snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
-    /* A TMPDIR of its own: its workers' scratch folders (made where namespaces are refused)
-     * lie in it, and this process removes it when the harness ends, however it ended (a
-     * harness killed, by a timeout or a stop, cannot remove them itself). Searchable by all:
-     * graded as root, a worker runs as another uid. */
-    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-    snprintf(h->tmp, sizeof h->tmp, "%s/grader-run-XXXXXX", base);
-    if (!mkdtemp(h->tmp) || chmod(h->tmp, 0711) != 0)
-        h->tmp[0] = 0; /* the harness's own TMPDIR then; its workers still remove theirs */
-    else
-        stop_temp_dir(h->tmp);
+    scratch_make(h->tmp, sizeof h->tmp, "grader-run"); /* its own TMPDIR */
     fflush(stdout);
     fflush(stderr);
     /* Its own group, so that a timeout or a stop kills it at once, and it dies with this
      * process; its workers, in sessions of their own, die with it (stop.h, rule 3). */
     const pid_t pid = stop_fork(SIGKILL);
     if (pid < 0) {
-        if (h->tmp[0])
-            stop_remove_tree(h->tmp), stop_temp_done(h->tmp), h->tmp[0] = 0;
+        scratch_remove(h->tmp);
         return -1;
     }
     if (pid == 0) {
@@ -297,10 +313,7 @@ static void harness_stop(harness_proc *h, child_outcome *o)
     const harness_proc *other = h == &ahead.h ? lab_harness : &ahead.h;
     /* its workers, adopted here once it died (stop.h, rule 4): reaped */
     stop_sweep_sparing(1000, other && other != h && other->pid > 0 ? other->pid : 0);
-    if (h->tmp[0]) { /* every process that could write there has ended */
-        stop_remove_tree(h->tmp);
-        stop_temp_done(h->tmp);
-    }
+    scratch_remove(h->tmp); /* every process that could write there has ended */
     close(h->reply);
     if (o && !o->timed_out) {
         if (WIFEXITED(status)) {
@@ -496,20 +509,13 @@ static int run_counted(char *const argv[], char *const env[], const char *in_pat
 {
     const double start = wall_seconds();
     char tmp[PATH_MAX] = "";
-    if (emulated) {
-        const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-        snprintf(tmp, sizeof tmp, "%s/grader-run-XXXXXX", base);
-        if (!mkdtemp(tmp) || chmod(tmp, 0711) != 0)
-            tmp[0] = 0; /* its own TMPDIR then; its workers still remove theirs */
-        else
-            stop_temp_dir(tmp);
-    }
+    if (emulated)
+        scratch_make(tmp, sizeof tmp, "grader-run");
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
     if (pid < 0) {
-        if (tmp[0])
-            stop_remove_tree(tmp), stop_temp_done(tmp);
+        scratch_remove(tmp);
         return -1;
     }
     if (pid == 0) {
@@ -548,10 +554,7 @@ static int run_counted(char *const argv[], char *const env[], const char *in_pat
         waitpid(pid, &status, 0);
     }
     stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
-    if (tmp[0]) { /* its workers died with it (PDEATHSIG): nothing writes there any more */
-        stop_remove_tree(tmp);
-        stop_temp_done(tmp);
-    }
+    scratch_remove(tmp); /* its workers died with it (PDEATHSIG): nothing writes there any more */
     return done ? status : -2;
 }
 
@@ -788,19 +791,9 @@ typedef struct where_job {
     pid_t pid;       /* the count running, or 0 */
     double started;  /* when */
     where_files w;   /* its files */
-    char tmp[PATH_MAX]; /* its TMPDIR, which this process made and removes (a stop too): the
-                         * count's own folder there dies unremoved with it when it is killed */
+    char tmp[PATH_MAX]; /* its TMPDIR (scratch_make's): the harness it runs makes its own
+                         * there, which dies unremoved with it when it is killed */
 } where_job;
-
-/* The count's process has been waited for: its TMPDIR removed. */
-static void where_reaped(where_job *j)
-{
-    if (!j->tmp[0])
-        return;
-    stop_remove_tree(j->tmp);
-    stop_temp_done(j->tmp);
-    j->tmp[0] = 0;
-}
 
 static void where_start(const options *o, const lab_info *lab, const record *dev, int nice_it,
                         where_job *j)
@@ -821,17 +814,12 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
     unlink(w->estimate);
     unlink(w->line);
     j->started = wall_seconds();
-    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-    snprintf(j->tmp, sizeof j->tmp, "%s/grader-where-XXXXXX", base);
-    if (!mkdtemp(j->tmp) || chmod(j->tmp, 0711) != 0)
-        j->tmp[0] = 0; /* the count makes its own, as run_counted does */
-    else
-        stop_temp_dir(j->tmp);
+    scratch_make(j->tmp, sizeof j->tmp, "grader-where");
     fflush(stdout);
     fflush(stderr);
     const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
     if (pid < 0) {
-        where_reaped(j);
+        scratch_remove(j->tmp);
         return;
     }
     if (pid == 0) { /* (its programs die with it: stop_fork) */
@@ -869,7 +857,7 @@ static void where_drop(where_job *j)
     waitpid(j->pid, NULL, 0);
     stop_forget(j->pid);
     j->pid = 0;
-    where_reaped(j);
+    scratch_remove(j->tmp);
 }
 
 /* Wait for the count (within what is left of the budget) and read its line. 1 if the job had
@@ -887,7 +875,7 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
         if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
             stop_forget(j->pid);
             j->pid = 0;
-            where_reaped(j);
+            scratch_remove(j->tmp);
             return 1;
         }
         if (r == j->pid || (r < 0 && errno != EINTR)) {
@@ -905,7 +893,7 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
     }
     stop_forget(j->pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
     j->pid = 0;
-    where_reaped(j);
+    scratch_remove(j->tmp);
     where_spent += wall_seconds() - start;
     if (done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         return 1; /* not our doing */

@@ -88,9 +88,7 @@ TESTS := $(BUILD)/tests
 # $(call kit_skip,what): a recipe line that says, in a student kit, that `what` is skipped.
 kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 
-# CUnit is installed when missing (apt-get or dnf, as root or through sudo).
-cunit:
-	@tests/install-cunit.sh
+# CUnit is installed when missing by the `cunit` rule (tests/emu/emu_tests.mk, included above).
 
 $(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/run/records.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)

@@ -37,6 +37,12 @@ include $(dir $(lastword $(MAKEFILE_LIST)))../../common/emu/emu.mk
 EMU_TEST_DIR := tests/emu
 EMU_TEST_BUILD := $(EMU_BUILD)/tests
 EMU_CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
+# CUnit, installed when missing (apt-get or dnf, as root or through sudo): every test program
+# that links it waits for this rule, which make test's own CUnit suites use too. Without the
+# wait, a fresh machine's make -j test compiled a CUnit test before the install had ended.
+.PHONY: cunit
+cunit:
+	@tests/install-cunit.sh
 EMU_PLANTED := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/planted/*.cu)))
 EMU_UNIT_SRCS := $(wildcard $(EMU_TEST_DIR)/*.cu)
 # NVIDIA's nvcc (EMU_NVCC is the emulator's own, from common/emu/emu.mk).
@@ -73,10 +79,10 @@ $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUI
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
 
-$(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB)
+$(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB) | cunit
 	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
 
-$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h
+$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h | cunit
 	@mkdir -p $(@D)
 	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
 
@@ -92,7 +98,7 @@ $(EMU_PLANTED_FIXES:%=%.o): $(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)
 $(EMU_PLANTED_BINS): %: %.o $(EMU_LIB)
 	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
 
-$(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c
+$(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c | cunit
 	@mkdir -p $(@D)
 	$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
 

@@ -777,14 +777,14 @@ static int where_render(const options *o, const lab_info *lab, const where_files
  * whole run's hints share o->where_budget seconds of waiting, and a hint that cannot be had
  * says where to look instead.
  *
- * On a GPU the count is started when the lab's speed checks begin, beside them, at the lowest
- * CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU sees none
- * of it), since it takes as long as timing does; a speed check short of its mark then waits
- * only for what is left of it, and a lab whose speed passed stops it unread. Under the
- * emulator, which times nothing and wants the line whenever every correctness check passes,
- * the count starts once the first check has passed, beside the others, at the same low
- * priority (a machine's second core does it meanwhile), and a lab whose code failed a check
- * stops it unread. The waiting is what the budget counts. */
+ * The count starts once the lab's first check has passed, beside the checks that follow, at
+ * the lowest CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU
+ * sees none of it), since it can take as long as checking and timing together do (lab 07's
+ * skeleton: a second or two of emulated barriers). On a GPU, a speed check short of its mark
+ * then waits only for what is left of it, and a lab whose speed passed (or whose code failed
+ * a check) stops it unread; under the emulator, which times nothing and wants the line
+ * whenever every correctness check passes, a lab whose code failed a check stops it unread.
+ * The waiting is what the budget counts. */
 static double where_spent;
 
 typedef struct where_job {
@@ -848,7 +848,8 @@ static void where_start(const options *o, const lab_info *lab, const record *dev
     j->pid = pid;
 }
 
-/* A count started beside the speed checks and not wanted (the lab's speed passed): stopped. */
+/* A count started beside the checks and not wanted (the lab's speed passed, or a check failed):
+ * stopped. */
 static void where_drop(where_job *j)
 {
     if (j->pid <= 0)
@@ -919,7 +920,7 @@ static int where_finish(const options *o, const lab_info *lab, where_job *j, cha
     return 0;
 }
 
-/* The WHERE line, from the count started beside the speed checks (*j, if running) or from one
+/* The WHERE line, from the count started beside the checks (*j, if running) or from one
  * started now. */
 static void where_hint(const options *o, const lab_info *lab, const record *dev, where_job *j,
                        char *line, size_t len)
@@ -961,7 +962,7 @@ typedef struct lab_run {
     lab_score score;
     int where_done;           /* the lab's WHERE hint was asked for */
     double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
-    where_job where_early;    /* the count started beside the speed checks (where_start) */
+    where_job where_early;    /* the count started beside the checks (where_start) */
     int fault_done;           /* a fault of the lab's ran once more on the emulator */
 } lab_run;
 
@@ -1048,11 +1049,9 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     const lab_info *lab = r->lab;
     const lab_check *c = &lab->checks[i];
     char results[512];
-    /* On a GPU, the WHERE count runs beside the speed checks; under the emulator, where nothing
-     * is timed, beside the correctness checks, from the second on while all so far passed (see
+    /* The WHERE count runs beside the checks, from the second on while all so far passed (see
      * where_hint) */
-    const int emulated = !strcmp(o->mode, "emu");
-    if ((emulated ? i > 0 && score_speed_counts(lab, r->outcomes, i) : c->kind == CHECK_SPEED) &&
+    if (i > 0 && score_speed_counts(lab, r->outcomes, i) &&
         o->where && !r->where_done && !r->where_early.pid && o->where_budget - where_spent >= 1 &&
         r->g.heard)
         where_start(o, lab, &r->g.device, 1, &r->where_early);

@@ -192,6 +192,13 @@ if secs:
     print("  of which the students' labs: %s s, %.1f s a student: %d students per hour once the "
           "first is built" % (" ".join("%.1f" % x for x in secs), mean, 3600 / mean))
 EOF
+    i=0
+    for f in "$OUT"/batch/out/students/*/results.json; do
+        [ -f "$f" ] || continue
+        i=$((i + 1))
+        cp "$f" "$OUT/results-batch-$i.json"
+        args+=("batch student $i=$OUT/results-batch-$i.json")
+    done
     if [ -n "$short" ] || [ ! -s "$OUT/batch/out/gradebook.csv" ]; then
         echo "batch NOT AS MADE: the solutions students must score full marks (${short:-no gradebook}): the students per hour above are not of this batch (see $OUT/batch.txt)" | tee -a "$summary"
         batch_bad=1

@@ -192,13 +192,17 @@ if secs:
     print("  of which the students' labs: %s s, %.1f s a student: %d students per hour once the "
           "first is built" % (" ".join("%.1f" % x for x in secs), mean, 3600 / mean))
 EOF
-    i=0
-    for f in "$OUT"/batch/out/students/*/results.json; do
+    # Each student's labs in the table too, under its name in the batch (gradebook.jsonl maps
+    # the students' folders, named by id, to their names).
+    while IFS=$'\t' read -r id name; do
+        f=$OUT/batch/out/students/$id/results.json
         [ -f "$f" ] || continue
-        i=$((i + 1))
-        cp "$f" "$OUT/results-batch-$i.json"
-        args+=("batch student $i=$OUT/results-batch-$i.json")
-    done
+        cp "$f" "$OUT/results-batch-$id.json"
+        args+=("batch, $name=$OUT/results-batch-$id.json")
+    done < <(python3 -c 'import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    print("%s\t%s" % (r["id"], r["student"]))' "$OUT/batch/out/gradebook.jsonl" 2>/dev/null)
     if [ -n "$short" ] || [ ! -s "$OUT/batch/out/gradebook.csv" ]; then
         echo "batch NOT AS MADE: the solutions students must score full marks (${short:-no gradebook}): the students per hour above are not of this batch (see $OUT/batch.txt)" | tee -a "$summary"
         batch_bad=1

@@ -106,7 +106,7 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
     stats_median_ci(num, r->rounds, &lo, &hi);
     free(num);
     free(den);
-    if (r->rounds < p->min_rounds) { /* only a FAIL certain by a factor of two stops here */
+    if (r->rounds < p->min_rounds) { /* only a FAIL far below the mark stops here */
         if (hi < TIMING_EARLY_BELOW * p->threshold) {
             *why = STOP_CLEAR;
             return 1;

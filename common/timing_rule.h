@@ -20,14 +20,17 @@
 /* STOP_CLEAR sooner, for a slow implementation only: after TIMING_EARLY_ROUNDS kept rounds,
  * the ratio's interval (with so few rounds, the range of every round's ratio) lies wholly
  * below TIMING_EARLY_BELOW x the threshold: every round so far, after the warm-up round, said
- * "slower than the mark by a factor of two" (an untouched skeleton at a hundredth of the
- * reference's speed takes a second a round; more of them would only confirm it). Three is the
- * fewest the driver takes a verdict from, and with three the interval is already their whole
- * range: an honest file at the mark would have to run at half its speed in all three, each
- * beside a reference call of the same round. Never above the mark: a verdict that passes, or
- * that rests on evidence gathered over the rounds (work left running, a slowed reference),
- * keeps the full plan. */
+ * "at most 0.6 of the mark" (an untouched skeleton at a hundredth of the reference's speed
+ * takes a second a round; more of them would only confirm it). Three is the fewest the driver
+ * takes a verdict from, and with three the interval is already their whole range: an honest
+ * file at the mark would have to run 40% slower than itself in all three, each beside a
+ * reference call of the same round (noise that slows the GPU slows both). 0.6, not 0.5: an
+ * untouched skeleton's ratio can sit at half its lab's mark (lab 05's at 0.39-0.40 against
+ * 0.40), and one round above the line sends it on to the clear rule's twelve rounds of the
+ * lab's slowest problem. Never above the mark: a verdict that passes, or that rests on
+ * evidence gathered over the rounds (work left running, a slowed reference), keeps the full
+ * plan. */
 #define TIMING_EARLY_ROUNDS 3
-#define TIMING_EARLY_BELOW 0.5
+#define TIMING_EARLY_BELOW 0.6
 
 #endif

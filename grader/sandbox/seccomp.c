@@ -66,12 +66,22 @@ static const int fatal_calls[] = {
 
 #define ARG_LO(n) (offsetof(struct seccomp_data, args) + (n) * sizeof(__u64))
 
-/* Append one instruction; `n` counts them. */
-#define EMIT(code_, k_, jt_, jf_)                                                           \
-    do {                                                                                     \
-        prog[n].code = (code_), prog[n].k = (k_), prog[n].jt = (jt_), prog[n].jf = (jf_);       \
-        n++;                                                                                 \
-    } while (0)
+/* The longest filter program: one that would be longer is refused whole (sandbox_seccomp_worker
+ * returns -1 before installing it). */
+#define PROG_MAX 512
+
+/* Append one instruction to prog, where *n counts them (past PROG_MAX they are counted, not
+ * stored). A function, not a macro: the sanitizers' build of the emulated harness took seconds
+ * to compile two hundred inlined stores. */
+static void emit(struct sock_filter *prog, int *n, unsigned short code, unsigned k,
+                 unsigned char jt, unsigned char jf)
+{
+    if (*n < PROG_MAX) {
+        prog[*n].code = code, prog[*n].k = k, prog[*n].jt = jt, prog[*n].jf = jf;
+    }
+    (*n)++;
+}
+#define EMIT(code_, k_, jt_, jf_) emit(prog, &n, (code_), (k_), (jt_), (jf_))
 
 static int refused_logged;
 
@@ -96,7 +106,7 @@ static void on_sigsys(int sig, siginfo_t *info, void *uc_)
  * runs, whose jumps count the instructions between them; it reads best whole. */
 int sandbox_seccomp_worker(void)
 {
-    struct sock_filter prog[512];
+    struct sock_filter prog[PROG_MAX];
     int n = 0;
     const pid_t me = getpid();
     /* Wrong architecture or the x32 ABI: kill. */
@@ -180,7 +190,7 @@ int sandbox_seccomp_worker(void)
         EMIT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW, 0, 0);
     }
     EMIT(BPF_RET | BPF_K, SECCOMP_RET_TRAP, 0, 0); /* anything else: EPERM, logged */
-    if (n > (int)(sizeof prog / sizeof prog[0]))
+    if (n > PROG_MAX)
         return -1;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

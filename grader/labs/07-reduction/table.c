@@ -14,7 +14,7 @@ static const lab_check checks[] = {
     {"n = 65537: prime (2^16 + 1)",                   CHECK_VISIBLE, 0,    {65537},      1},
     {"n = 1048575: 2^20 - 1",                         CHECK_VISIBLE, 0,    {1048575},    1},
     {"n = 16777259: prime, many waves of blocks",     CHECK_VISIBLE, 0,    {16777259},   1, {1048583}},
-    {"n = 100000007: prime, large",                   CHECK_VISIBLE, 0,    {100000007},  1, {8388617}},
+    {"n = 100000007: prime, large",                   CHECK_VISIBLE, 0,    {100000007},  1, {2097169}},
     {"hidden size 1",                                 CHECK_HIDDEN,  0,    {0},          1},
     {"hidden size 2",                                 CHECK_HIDDEN,  0,    {0},          1},
     {"hidden size 3",                                 CHECK_HIDDEN,  0,    {0},          1},

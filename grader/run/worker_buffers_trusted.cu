@@ -262,9 +262,9 @@ static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
         return e;
     }
     /* No MAP_POPULATE: cudaHostRegister makes the pages as it pins them, in one pass. On an
-     * H100 host, 1 GiB took 0.32 s so against 0.40 s populated and 0.03 s pinned after; three
-     * arrays on three threads took no less than one after the other (the driver pins one at a
-     * time). */
+     * H100's host, 1 GiB took 0.32 s that way, against 0.40-0.46 s to populate it and 0.03 s to
+     * pin it after; three arrays on three threads took no less than one after the other (the
+     * driver pins one at a time): tests/gpu/pin-probe.cu, results/h100-bench-grading.txt. */
     *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
     if (*p == MAP_FAILED) {
         const int e = errno;

@@ -237,12 +237,12 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := run/records run/check_line run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := run/records run/check_line run/hidden_size run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
                run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
     $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
-    $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
+    $(BUILD)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 
@@ -403,7 +403,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
               $(EMUB)/grader/feedback/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
     $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
-    $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
+    $(EMUB)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)

@@ -13,6 +13,8 @@
 #include "../grader/build/manifest.h"
 #include "../grader/run/records.h"
 #include "../grader/feedback/fault_rerun.h"
+#include "../grader/run/hidden_size.h"
+#include "../common/rng.h"
 #include "suites.h"
 
 /* ---- records ----------------------------------------------------------------------------- */
@@ -761,6 +763,80 @@ static void test_fault_rerun_report(void)
     CU_ASSERT_EQUAL(fault_rerun_first(path), -1);
 }
 
+/* ---- hidden sizes under the emulator ------------------------------------------------------ */
+
+static const lab_info *lab_named(const char *name)
+{
+    for (int i = 0; i < n_all_labs; i++)
+        if (!strcmp(all_labs[i]->name, name))
+            return all_labs[i];
+    return NULL;
+}
+
+/* Draws as a GPU's hidden sizes might be: up to 2^24 elements; or never small enough. */
+static void draw_up_to_2_24(rng *r, long long size[LAB_MAX_DIMS])
+{
+    size[0] = rng_range(r, 1, 1ll << 24);
+}
+static void draw_huge(rng *r, long long size[LAB_MAX_DIMS])
+{
+    size[0] = rng_range(r, 1ll << 40, 1ll << 41);
+}
+
+static void test_emu_hidden_sizes(void)
+{
+    const lab_info *red = lab_named("reduction");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(red);
+    const lab_check *hidden = NULL;
+    for (int i = 0; i < red->n_checks && !hidden; i++)
+        if (red->checks[i].kind == CHECK_HIDDEN)
+            hidden = &red->checks[i];
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hidden);
+    /* lab 07's largest visible case under the emulator, 2097169 floats read once, twice over */
+    const double cap = emu_hidden_cap(red, hidden->task);
+    CU_ASSERT_DOUBLE_EQUAL(cap, EMU_HIDDEN_SLACK * 2097169.0 * 4, 0.5);
+    int kept = 0, drawn_again = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        long long first[LAB_MAX_DIMS] = {0}, a[LAB_MAX_DIMS] = {0}, b[LAB_MAX_DIMS] = {0};
+        rng r;
+        rng_seed(&r, seed);
+        draw_up_to_2_24(&r, a);
+        memcpy(first, a, sizeof first);
+        emu_hidden_size(red, hidden, draw_up_to_2_24, &r, a);
+        CU_ASSERT(a[0] >= 1 && a[0] * 4.0 <= cap);
+        if (first[0] * 4.0 <= cap) { /* small enough at once: left as drawn */
+            CU_ASSERT_EQUAL(a[0], first[0]);
+            kept++;
+        } else {
+            drawn_again++;
+        }
+        rng_seed(&r, seed); /* the seed decides it: the same size again */
+        draw_up_to_2_24(&r, b);
+        emu_hidden_size(red, hidden, draw_up_to_2_24, &r, b);
+        CU_ASSERT_EQUAL(a[0], b[0]);
+    }
+    CU_ASSERT(kept > 0 && drawn_again > 0);
+    /* Never small enough: the smallest of EMU_HIDDEN_DRAWS draws from the same stream. */
+    rng r, q;
+    rng_seed(&r, 7), rng_seed(&q, 7);
+    long long size[LAB_MAX_DIMS] = {0}, each[LAB_MAX_DIMS] = {0};
+    draw_huge(&r, size);
+    emu_hidden_size(red, hidden, draw_huge, &r, size);
+    long long smallest = -1;
+    for (int k = 0; k < EMU_HIDDEN_DRAWS; k++) {
+        draw_huge(&q, each);
+        if (smallest < 0 || each[0] < smallest)
+            smallest = each[0];
+    }
+    CU_ASSERT_EQUAL(size[0], smallest);
+    /* Every lab's hidden cases have visible ones of their task to be held to. */
+    for (int i = 0; i < n_all_labs; i++)
+        for (int j = 0; j < all_labs[i]->n_checks; j++)
+            if (all_labs[i]->checks[j].kind == CHECK_HIDDEN &&
+                !(emu_hidden_cap(all_labs[i], all_labs[i]->checks[j].task) > 0))
+                CU_FAIL("a hidden case whose task has no visible case");
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
@@ -781,6 +857,8 @@ static CU_TestInfo grader_tests[] = {
     {"a GPU fault of the student's code is run again on the emulator", test_fault_rerun_kind},
     {"the emulator's report at the student's line, other files' places left out",
      test_fault_rerun_report},
+    {"hidden sizes under the emulator: drawn again, from the seed, within twice the visible",
+     test_emu_hidden_sizes},
     CU_TEST_INFO_NULL,
 };
 

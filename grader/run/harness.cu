@@ -24,6 +24,7 @@
  * sanitize runs the correctness ones). */
 #include "check_line.h"
 #include "harness.h"
+#include "hidden_size.h"
 #include "../feedback/profile_trusted.h"
 #include "proto.h"
 #include "records.h"
@@ -979,49 +980,6 @@ static void run_speed(const check_cmd *o, const lab_task *t, const long long siz
 /* ------------------------------------------------------------------------------------------ */
 /* One check                                                                                   */
 
-/* The work of one call of the lab's task `task` at `size` (its footprint: bytes or flops). */
-static double task_work(int task, const long long size[LAB_MAX_DIMS])
-{
-    lab_footprint f;
-    harness_lab->footprint(task, size, &f);
-    return f.work;
-}
-
-/* Under the CPU emulator a hidden size is drawn as on a GPU, then drawn again from the same
- * stream (the seed still decides it) while its work is more than EMU_HIDDEN_SLACK x the
- * largest of the task's visible cases as the emulator runs them (emu_size): those were sized
- * for the CPU, and a hidden size drawn for a GPU can be many times them (lab 07: up to 2^24
- * floats, ten seconds of an emulated skeleton). After EMU_HIDDEN_DRAWS draws, the smallest. */
-#define EMU_HIDDEN_SLACK 2.0
-#define EMU_HIDDEN_DRAWS 64
-static void emu_hidden_size(const lab_check *c, const lab_task *t, rng *r,
-                            long long size[LAB_MAX_DIMS])
-{
-    double cap = 0;
-    for (int i = 0; i < harness_lab->n_checks; i++) {
-        const lab_check *v = &harness_lab->checks[i];
-        if (v->kind == CHECK_VISIBLE && v->task == c->task) {
-            const double w = task_work(v->task, v->emu_size[0] ? v->emu_size : v->size);
-            cap = w > cap ? w : cap;
-        }
-    }
-    if (cap <= 0)
-        return;
-    cap *= EMU_HIDDEN_SLACK;
-    long long best[LAB_MAX_DIMS];
-    memcpy(best, size, sizeof best);
-    double best_w = task_work(c->task, size);
-    for (int k = 1; k < EMU_HIDDEN_DRAWS && best_w > cap; k++) {
-        long long s[LAB_MAX_DIMS];
-        memcpy(s, c->size, sizeof s);
-        t->hidden_size(r, s);
-        const double w = task_work(c->task, s);
-        if (w < best_w)
-            memcpy(best, s, sizeof best), best_w = w;
-    }
-    memcpy(size, best, sizeof best);
-}
-
 static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                       const device_info *d, long long size[LAB_MAX_DIMS])
 {
@@ -1032,8 +990,8 @@ static void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t
         rng r;
         rng_seed(&r, rng_derive(seed, (uint64_t)index));
         t->hidden_size(&r, size);
-        if (d->emulated)
-            emu_hidden_size(c, t, &r, size);
+        if (d->emulated) /* a size the CPU does in seconds, as the visible cases' */
+            emu_hidden_size(harness_lab, c, t->hidden_size, &r, size);
     } else if (c->kind == CHECK_SPEED) {
         harness_lab->speed_size(c->task, d, size);
         lab_footprint f;

@@ -428,6 +428,11 @@ def after_case(command, number):
 
 def main():
     become_subreaper()
+    # The commands must meet Ctrl-C as a terminal's foreground job does. A test run started in
+    # the background by a shell without job control (`make test &` in a script) inherits SIGINT
+    # ignored, and an ignored signal stays ignored through exec: every Ctrl-C case would then
+    # stop nothing. A handled signal is reset to its default at exec, so the commands get it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(LOGS)
     os.makedirs(GRADE)

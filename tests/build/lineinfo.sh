@@ -29,9 +29,15 @@ sections() {
         printf '%s %s\n' "$s" "$(objcopy -O binary --only-section="$s" "$1" /dev/stdout 2>/dev/null | sha256sum | cut -d' ' -f1)"
     done
 }
-# (a student kit has no solution sources: its skeletons then)
-srcs=(solutions/[0-9][0-9]-*/*.cu)
-[ -e "${srcs[0]}" ] || srcs=(labs/[0-9][0-9]-*/*.cu)
+# Each lab's graded file, NN-name/name.cu (a student kit has no solution sources: its skeletons
+# then); not the tools beside a reference (lab 09's tune.cu, which grading never builds).
+top=solutions
+[ -e solutions/01-coalescing/coalescing.cu ] || top=labs
+srcs=()
+for d in "$top"/[0-9][0-9]-*/; do
+    d=${d%/}
+    srcs+=("$d/${d##*/[0-9][0-9]-}.cu")
+done
 for src in "${srcs[@]}"; do
     d=$(basename "$(dirname "$src")") name=$(basename "$src" .cu)
     inc="-Igrader/labs/$d -I$(dirname "$src") -Icommon -Igrader"

@@ -120,7 +120,7 @@ void decide_check(const lab_info *lab, const lab_check *c, double threshold,
  * table size, the table's name. Under the CPU emulator a check with an emu_size names the size
  * it runs: each of the table size's numbers in the name becomes the emulated one (a byte count
  * "N MiB" scaled with it), then "(on a GPU: ...)" keeps the GPU's, so no one reads a size that
- * was not run: "n = 2097169: prime, large (on a GPU: n = 100000007)". */
+ * was not run: "n = 524309: prime, large (on a GPU: n = 100000007)". */
 void check_name_as_run(const lab_check *c, int emulated, char *out, size_t len);
 
 #ifdef __cplusplus

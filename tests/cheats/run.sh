@@ -71,6 +71,9 @@
 # the order they end), on a GPU one at a time. CHEATS_WORK=dir: where the trees and reports go.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# One Python for the run, found once: it starts three times a case, and a version manager's
+# shim in front of it (pyenv's) costs more than the interpreter itself.
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ] || py=python3
 here=tests/cheats
 work=${CHEATS_WORK:-${BUILD:-build}/cheats}
 mode=gpu
@@ -95,7 +98,7 @@ trap 'rm -f "$canary"' EXIT
 fingerprint() {
     git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
     find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f 2>/dev/null | sort |
-        python3 -c '
+        "$py" -c '
 import hashlib, json, os, sys
 cache_path = sys.argv[1]
 try:
@@ -132,9 +135,9 @@ field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
 probe=$work/isolation-probe
 rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
 grader/run/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" GRADE_WHERE=0 >"$probe/out.txt" 2>&1
-if ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
+if ! "$py" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
         "$probe/grade/results.json" 2>/dev/null; then
-    echo "cheats: this machine cannot isolate student code ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
+    echo "cheats: this machine cannot isolate student code ($("$py" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
     echo "cheats: 0 passed, 1 failed"
     exit 1
 fi
@@ -211,7 +214,7 @@ grade_case() { # CASE
     before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
     [ "$before" = "$after" ] || after="$after changed: $(diff "$work/$name.before" "$work/$name.after" |
         sed -n 's/^[<>] *\([0-9a-f]\{64\} \)\{0,1\}//p' | sort -u | head -3 | tr '\n' ' ')"
-    problems=$(python3 - "$f" "$work/$name" "$status" "$before" "$after" "$seed" "$mode" <<'EOF'
+    problems=$("$py" - "$f" "$work/$name" "$status" "$before" "$after" "$seed" "$mode" <<'EOF'
 import json, os, re, sys
 case, out, status, before, after, seed, mode = sys.argv[1:]
 expects = [m.group(2).replace("*/", "").strip()

@@ -86,9 +86,10 @@ rodata_strings() {
     done
 }
 
-defined=$($NM -g --defined-only "$obj" | awk '{print $3}')
+globals=$($NM -g --defined-only "$obj" || true) # (one read for both lists; an unreadable object defines nothing)
+defined=$(printf '%s\n' "$globals" | awk '{print $3}')
 # Strong definitions only: weak ones (inline functions, template instances) are merged.
-strong=$($NM -g --defined-only "$obj" | awk '$2 ~ /^[TDBRCGSi]$/ {print $3}')
+strong=$(printf '%s\n' "$globals" | awk '$2 ~ /^[TDBRCGSi]$/ {print $3}')
 
 for e in $entries; do
     echo "$defined" | grep -qx -- "$e" ||

@@ -33,13 +33,10 @@ sections() {
 # then); not the tools beside a reference (lab 09's tune.cu, which grading never builds).
 top=solutions
 [ -e solutions/01-coalescing/coalescing.cu ] || top=labs
-srcs=()
-for d in "$top"/[0-9][0-9]-*/; do
-    d=${d%/}
-    srcs+=("$d/${d##*/[0-9][0-9]-}.cu")
-done
-for src in "${srcs[@]}"; do
-    d=$(basename "$(dirname "$src")") name=$(basename "$src" .cu)
+for dir in "$top"/[0-9][0-9]-*/; do
+    d=$(basename "$dir")
+    name=${d#[0-9][0-9]-}
+    src=$top/$d/$name.cu
     inc="-Igrader/labs/$d -I$(dirname "$src") -Icommon -Igrader"
     built=0
     for li in with without; do

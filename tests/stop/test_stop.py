@@ -73,6 +73,14 @@ COMMANDS = {
 ENV = {k: v for k, v in os.environ.items()
        if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "GNUMAKEFLAGS", "MAKEOVERRIDES")}
 
+
+def as_at_a_terminal():
+    """In each run's process: the stop signals as a terminal's shell leaves them (their default
+    action). Started under nohup, or in the background of a script, this test inherits SIGHUP or
+    SIGINT ignored, and the grader rightly keeps a signal ignored that it was started with."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_DFL)
+
 # How a run is stopped: (what is signalled, the signal, the status the command must end with).
 STOPS = {
     "ctrl-c": ("group", signal.SIGINT, -signal.SIGINT),
@@ -313,7 +321,7 @@ def stop_case(command, how, moment, number):
     seen = {}
     with open(log, "wb") as out:
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                             env=ENV, start_new_session=True)
+                             env=ENV, start_new_session=True, preexec_fn=as_at_a_terminal)
     start = time.monotonic()
     while p.poll() is None and time.monotonic() - start < REACH_LIMIT:
         procs = descendants()
@@ -382,7 +390,8 @@ def run_to_the_end(command, number):
     log = os.path.join(LOGS, "%02d-%s-after.log" % (number, command.replace(" ", "-")))
     with open(log, "wb") as out:
         p = subprocess.Popen(COMMANDS[command], stdin=subprocess.DEVNULL, stdout=out,
-                             stderr=subprocess.STDOUT, env=ENV, start_new_session=True)
+                             stderr=subprocess.STDOUT, env=ENV, start_new_session=True,
+                             preexec_fn=as_at_a_terminal)
     try:
         p.wait(timeout=300)
     except subprocess.TimeoutExpired:

@@ -273,9 +273,9 @@ static void *host_fill_main(void *arg)
  * faster), so that the registering finds them made and only pins them. This one does the last
  * part, and any part whose thread could not start. Lab 05's three 1 GiB arrays, made by a
  * harness started ahead of its lab while the lab before waits for it: that wait went from
- * 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200); one H200 host's
- * probe made and pinned them in 0.73-0.80 s against 1.25-1.30 s, another's showed no gain
- * (tests/gpu/pin-probe.cu; tests/gpu/results/h200-bench-grading.txt). */
+ * 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200). Made on 4 threads
+ * and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered alone; 8 and 16
+ * threads were no faster (tests/gpu/pin-probe.cu; tests/gpu/results/h200-bench-grading.txt). */
 static void host_fill(char *p, size_t bytes)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -63,7 +63,7 @@ static void *make(void *arg)
     }
     const double t0 = now();
     j->p = mmap(NULL, j->bytes, PROT_READ | PROT_WRITE,
-                MAP_SHARED | (j->populate ? MAP_POPULATE : 0), j->fd, 0);
+                MAP_SHARED | (j->populate > 0 ? MAP_POPULATE : 0), j->fd, 0);
     if (j->p == MAP_FAILED) {
         perror("mmap");
         exit(1);

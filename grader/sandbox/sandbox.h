@@ -61,7 +61,8 @@ typedef enum {
 
 #define SANDBOX_MAX_PATHS 48
 #define SANDBOX_MAX_EXTRA 8                       /* folders a batch may add to sandbox_places */
-#define SANDBOX_MAX_RESOLVED (5 + SANDBOX_MAX_EXTRA) /* paths a policy builder resolves */
+#define SANDBOX_MAX_RESOLVED (6 + SANDBOX_MAX_EXTRA) /* paths a policy builder resolves: the
+                                                       * places, the extras, /usr/lib/debug */
 
 /* What an untrusted process sees and may do. Paths are absolute; a path that does not exist
  * is left out. */

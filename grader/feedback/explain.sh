@@ -54,6 +54,8 @@ fi
 # each section and writes the counts to a file the harness handed it; the harness copies them
 # into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
+# The reference's counts are kept beside its object (reference.counts.N, as for make grade's
+# WHERE line) and counted again only when a program or the problem changed.
 # Memory: as in grading, a worker is first in line for the kernel's out-of-memory killer; and
 # since each emulated process keeps its memory through AddressSanitizer's allocator, its limit
 # on resident memory ends any of them (a worker, or the harness) that holds more than
@@ -68,7 +70,8 @@ count_calls() {
     IFS=$old_ifs
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$count_mem_mib:detect_leaks=0" \
     "$harness" --profile --isolation on --counts "$out/counts.tsv" --worker-log "$out/workers.log" \
-        --worker "$worker" --student "$student" --reference "$reference" "$@" \
+        --worker "$worker" --student "$student" --reference "$reference" \
+        --reference-counts "${reference%/*}/reference.counts" "$@" \
         >"$out/sections.txt" 2>"$out/harness.log"
 }
 # Lines of a log that student code may have written to, shown as data (counts.awk's visible).

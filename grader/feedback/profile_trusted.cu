@@ -35,7 +35,10 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The most a worker's counts of one section may be (bytes read back; a lab's run writes tens
@@ -54,7 +57,7 @@ __global__ void grader_profile_section(int section) { (void)section; }
  * worker writes lands in the reference's sections. The rest of each line is the worker's, data
  * that make explain's tools read as numbers and line numbers (grader/feedback/counts.awk).
  * Returns the lines kept. */
-static long relay_counts(int fd, int section, FILE *out)
+static long relay_counts(int fd, off_t from, int section, FILE *out)
 {
     static const char *const kinds[] = {"range ", "request ", "loads ", "launch ", "op "};
     static char line[PROFILE_COUNT_LINE];
@@ -63,7 +66,7 @@ static long relay_counts(int fd, int section, FILE *out)
     int too_long = 0;
     char buf[65536];
     ssize_t n;
-    if (lseek(fd, 0, SEEK_SET) != 0)
+    if (lseek(fd, from, SEEK_SET) != from)
         return 0;
     while (total < PROFILE_COUNTS_CAP && (n = read(fd, buf, sizeof buf)) > 0) {
         total += (size_t)n;
@@ -128,7 +131,7 @@ static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *
     CUDA_CHECK(cudaDeviceSynchronize());
     if (counts) {
         workers_count_end(impl);
-        relay_counts(count_fd, section, counts);
+        relay_counts(count_fd, 0, section, counts);
         close(count_fd);
     } else if (tl) {
 #if !defined(CUDA_EMU)
@@ -139,6 +142,130 @@ static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *
         CUDA_CHECK(cudaProfilerStop());
     }
     return 0;
+}
+
+/* ---- The reference's counts, kept ---------------------------------------------------------
+ * The reference's count of a speed problem depends only on the programs that make and count
+ * it and on the problem: this harness (its tasks and its emulator), the worker program (the
+ * emulator that counts), the reference's object, the emulated device's SM count and the
+ * problem's size (its seed is the check's own). Each is named in the key by what the file
+ * system says of it (device, inode, size, modification and change times: a rebuilt file is
+ * another), so a kept count is used only where counting again would give the same (up to
+ * where the allocator placed the buffers, which differs from run to run anyway). The reference
+ * is counted before any student code has run in this harness, on a problem of its own, so
+ * nothing a student's code did can be in what is kept for the next grading. */
+static const char *ref_cache_prefix, *ref_cache_worker, *ref_cache_so;
+
+void profile_reference_cache(const char *prefix, const char *worker, const char *reference_so)
+{
+    ref_cache_prefix = prefix;
+    ref_cache_worker = worker;
+    ref_cache_so = reference_so;
+}
+
+/* "dev:ino:size:mtime:ctime" of path (links followed), or -1 if it cannot be read. */
+static int file_identity(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+        return -1;
+    snprintf(out, len, "%llu:%llu:%lld:%lld.%09ld:%lld.%09ld", (unsigned long long)st.st_dev,
+             (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+    return 0;
+}
+
+/* The key of check `check`'s reference count at `size` (one line), or -1. */
+static int reference_key(int check, const long long size[LAB_MAX_DIMS], char *key, size_t len)
+{
+    char harness[128], worker[128], reference[128];
+    if (file_identity("/proc/self/exe", harness, sizeof harness) != 0 ||
+        file_identity(ref_cache_worker, worker, sizeof worker) != 0 ||
+        file_identity(ref_cache_so, reference, sizeof reference) != 0)
+        return -1;
+    const char *sms = getenv("CUDA_EMU_SMS");
+    int n = snprintf(key, len, "# reference counts v1 harness=%s worker=%s reference=%s sms=%s "
+                     "check=%d size=", harness, worker, reference, sms ? sms : "-", check);
+    for (int k = 0; k < LAB_MAX_DIMS && n > 0 && (size_t)n < len; k++)
+        n += snprintf(key + n, len - (size_t)n, "%s%lld", k ? "," : "", size[k]);
+    return n > 0 && (size_t)n < len - 1 ? 0 : -1;
+}
+
+/* Check `check`'s kept reference count, into a fresh memfd (its lines numbered 0) when the
+ * file's key is `key`; -1 when there is none to take. */
+static int reference_kept(int check, const char *key)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.%d", ref_cache_prefix, check);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    char line[1024];
+    const size_t klen = strlen(key);
+    int fd = -1;
+    if (fgets(line, sizeof line, f) && strlen(line) == klen + 1 && !strncmp(line, key, klen) &&
+        line[klen] == '\n' && (fd = memfd_create("kept-counts", MFD_CLOEXEC)) >= 0) {
+        FILE *mem = fdopen(dup(fd), "w");
+        /* (relayed again: only well-formed count lines pass, as from a worker) */
+        const long kept = mem ? relay_counts(fileno(f), (off_t)ftell(f), 0, mem) : 0;
+        if (!mem || fclose(mem) != 0 || kept == 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    fclose(f);
+    return fd;
+}
+
+/* Keeps the lines of memfd `fd` (numbered 0) as check `check`'s reference count, under `key`:
+ * written beside, then renamed over, so a reader sees the old file or the whole new one. */
+static void reference_keep(int check, const char *key, int fd)
+{
+    char path[4096], tmp[4200];
+    snprintf(path, sizeof path, "%s.%d", ref_cache_prefix, check);
+    snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
+    const int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    FILE *f = out >= 0 ? fdopen(out, "w") : NULL;
+    if (!f) {
+        if (out >= 0)
+            close(out);
+        return; /* (a folder this user cannot write: counted every time) */
+    }
+    fprintf(f, "%s\n", key);
+    const long kept = relay_counts(fd, 0, 0, f);
+    if (fclose(f) != 0 || kept == 0 || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
+/* Check `check`'s reference count at `size` (task t), into a memfd numbered 0: the kept one,
+ * or counted now on a problem of its own and kept. -1 if it could not be had this way (no
+ * cache, an unreadable program): the caller counts it in its section as before. */
+static int reference_counts(int check, const lab_task *t, const long long size[LAB_MAX_DIMS],
+                            const device_info *d, cudaStream_t s)
+{
+    char key[1024];
+    if (!ref_cache_prefix || reference_key(check, size, key, sizeof key) != 0)
+        return -1;
+    int fd = reference_kept(check, key);
+    if (fd >= 0)
+        return fd;
+    const uint64_t seed = 0x5eedull + (uint64_t)check;
+    harness_device_only = 1;
+    void *p = t->create(size, seed, d);
+    harness_device_only = 0;
+    t->refresh(p, seed, s);
+    fd = memfd_create("reference-counts", MFD_CLOEXEC);
+    FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+    if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0)
+        reference_keep(check, key, fd);
+    else if (fd >= 0) {
+        close(fd);
+        fd = -1;
+    }
+    if (mem)
+        fclose(mem);
+    t->destroy(p);
+    return fd;
 }
 
 int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
@@ -176,17 +303,34 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
                 failure.impl == IMPL_STUDENT ? "your code" : "the reference", failure.detail);
         return 1;
     }
+    /* Each speed problem's size (the labs' arithmetic on the device) */
+    const int n_checks = harness_lab->n_checks;
+    long long(*sizes)[LAB_MAX_DIMS] = (long long(*)[LAB_MAX_DIMS])calloc((size_t)n_checks + 1, sizeof *sizes);
+    int *ref_fd = (int *)calloc((size_t)n_checks + 1, sizeof *ref_fd);
+    if (!sizes || !ref_fd) {
+        fprintf(stderr, "profile: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n_checks; i++) {
+        memcpy(sizes[i], harness_lab->checks[i].size, sizeof sizes[i]);
+        device_info sized = *d;
+        sized.emulated |= emulator_size;
+        if (harness_lab->checks[i].kind == CHECK_SPEED)
+            harness_lab->speed_size(harness_lab->checks[i].task, &sized, sizes[i]);
+    }
+    /* The reference's counts first, kept or counted before any student code runs here */
+    for (int i = 0; i < n_checks; i++)
+        ref_fd[i] = counts && harness_lab->checks[i].kind == CHECK_SPEED
+                        ? reference_counts(i, &harness_tasks[harness_lab->checks[i].task],
+                                           sizes[i], d, s)
+                        : -1;
     int section = 0;
-    for (int i = 0; i < harness_lab->n_checks; i++) {
+    for (int i = 0; i < n_checks; i++) {
         const lab_check *c = &harness_lab->checks[i];
         if (c->kind != CHECK_SPEED)
             continue;
         const lab_task *t = &harness_tasks[c->task];
-        long long size[LAB_MAX_DIMS];
-        memcpy(size, c->size, sizeof size);
-        device_info sized = *d; /* the sizes are the labs' arithmetic on the device */
-        sized.emulated |= emulator_size;
-        harness_lab->speed_size(c->task, &sized, size);
+        const long long *size = sizes[i];
         const uint64_t seed = 0x5eedull + (uint64_t)i;
         harness_device_only = 1;
         void *p = t->create(size, seed, d);
@@ -206,11 +350,17 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
             printf("section %d\tcheck %d\t%s\t%s\t%s\n", section, i, t->name,
                    k == 0 ? "yours" : "reference", desc);
             fflush(stdout);
-            if (profile_one(t, p, impls[k], section, counts, tl, s) != 0)
+            if (k == 1 && ref_fd[i] >= 0) { /* the reference's, counted above */
+                relay_counts(ref_fd[i], 0, section, counts);
+                close(ref_fd[i]);
+                ref_fd[i] = -1;
+            } else if (profile_one(t, p, impls[k], section, counts, tl, s) != 0)
                 return 1;
         }
         t->destroy(p);
     }
+    free(sizes);
+    free(ref_fd);
     workers_end_check();
     CUDA_CHECK(cudaStreamDestroy(s));
     if (tl)

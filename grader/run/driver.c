@@ -706,6 +706,10 @@ static int where_count(const options *o, const lab_info *lab, const record *dev,
     argv[n++] = "--counts", argv[n++] = (char *)w->counts, argv[n++] = "--worker-log";
     argv[n++] = (char *)w->workers, argv[n++] = "--worker", argv[n++] = (char *)o->where_worker;
     argv[n++] = "--student", argv[n++] = student, argv[n++] = "--reference", argv[n++] = reference;
+    /* the reference's counts, kept beside its emulated object for the gradings that follow */
+    char kept[1100];
+    snprintf(kept, sizeof kept, "%s/%s/reference.counts", o->where_labdir, lab->name);
+    argv[n++] = "--reference-counts", argv[n++] = kept;
     if (sandbox_places_args(&places, argv, &n, 62) != 0)
         return -1;
     argv[n] = NULL;

@@ -686,6 +686,8 @@ typedef struct options {
     const char *counts;   /* --profile: the emulator's counts of each section go here, counted in
                              the sandboxed workers (make explain); NULL: profiler sections */
     const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
+    const char *reference_counts; /* --profile with --counts: the reference's counts kept in
+                                     files PREFIX.N (profile_reference_cache), or NULL */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;
@@ -1416,6 +1418,7 @@ static void usage(void)
             "                       [--timeline FILE] [--emulator-size]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
             "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
+            "                       [--reference-counts PREFIX]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --serve ... --ahead   (the next lab's, started while a lab is graded:\n"
             "                       its start done, it prints \"ready\" and waits for its first check)\n"
@@ -1445,6 +1448,7 @@ static options parse_options(int argc, char **argv)
         {"profile", no_argument, NULL, 'p'},   {"timeline", required_argument, NULL, 't'},
         {"emulator-size", no_argument, NULL, 'e'},
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
+        {"reference-counts", required_argument, NULL, 'K'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {"ahead", no_argument, NULL, 'a'},
         {NULL, 0, NULL, 0}};
@@ -1469,6 +1473,7 @@ static options parse_options(int argc, char **argv)
         case 'e': o.emulator_size = 1; break;
         case 'n': o.counts = optarg; break;
         case 'L': o.worker_log = optarg; break;
+        case 'K': o.reference_counts = optarg; break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
         case 'a': o.ahead = 1; break;
@@ -1490,6 +1495,7 @@ static options parse_options(int argc, char **argv)
         ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
         /* profilers follow one process; the emulator's counts come from sandboxed workers */
         (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate) ||
+        (o.reference_counts && !o.counts) ||
         (o.ahead && !o.serve))
         usage();
     return o;
@@ -1523,6 +1529,7 @@ int main(int argc, char **argv)
         return 3;
     }
     if (o.profile) { /* a profiler's sections, or (under the emulator) make explain's counts */
+        profile_reference_cache(o.reference_counts, o.worker, o.reference_so);
         const int status = profile_run(o.timeline, o.counts, o.worker_log, o.emulator_size, &d);
         workers_shutdown();
         return status;

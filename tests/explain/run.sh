@@ -454,6 +454,59 @@ grade_where labs "$where_out/off.txt" GRADE_WHERE=0
 if grep -q "WHERE\|ESTIMATE" "$where_out/off.txt"; then fail "GRADE_WHERE=0 still printed a WHERE or ESTIMATE line"
 else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
 
+# ---- The reference's counts, kept ---------------------------------------------------------------
+# make explain and make grade's WHERE count keep the reference's counts beside its emulated object
+# (reference.counts.N, headed by a key that names the harness, the worker, the reference's object
+# and the problem: grader/feedback/profile_trusted.cu) and take them from there while the key
+# holds. Shown here by planting a mark in the kept file: it is what the next count shows while the
+# key holds; a rebuilt reference (a new modification time), or a key that is not the one the
+# harness makes, is counted again and kept anew; lines of the kept file that are not count rows
+# never reach the counts.
+echo "== explain: the reference's counts are kept, and used only while their key holds"
+kept_dir=$build/emu/.grader/coalescing
+kept_counts=$build/explain/coalescing/counts.tsv
+explain_01() { $make -s --no-print-directory explain LAB=01 >"$build/explain-test-kept.txt" 2>&1; }
+rm -f "$kept_dir"/reference.counts.*
+explain_01
+kept=$(ls "$kept_dir"/reference.counts.* 2>/dev/null | head -1)
+if [ -n "$kept" ] && head -1 "$kept" | grep -q '^# reference counts v1 harness=.* worker=.* reference=.* check=[0-9]* size=' &&
+    [ "$(sed 1d "$kept" | cut -f1 | sort -u | grep -vcE '^(range|request|loads|launch|op) 0$')" = 0 ] &&
+    [ "$(awk '$2 == 2' FS='[ \t]' "$kept_counts" | cut -f2- | sort | md5sum)" = "$(sed 1d "$kept" | cut -f2- | sort | md5sum)" ]; then
+    echo "   OK: counted once and kept in $(basename "$kept"): a key line, then the rows of the reference's section"
+    passed=$((passed + 1))
+else
+    fail "make explain LAB=01 kept no reference count, or one unlike its section 2 (${kept:-none in $kept_dir})"
+fi
+if [ -n "$kept" ]; then
+    # a marked copy: one row's site renamed, a line that is no count row, a row with no number
+    { head -1 "$kept"; sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'
+      printf 'not a count row\nrequest x\tforged\n'; } >"$kept.new" && mv "$kept.new" "$kept"
+    explain_01
+    if grep -q 'kept-mark\.cu' "$kept_counts" && ! grep -q 'not a count row\|forged' "$kept_counts"; then
+        echo "   OK: the next count took the kept rows (a planted mark shows), and none of its other lines"
+        passed=$((passed + 1))
+    else
+        fail "the kept reference count was not taken, or lines that are no count rows came through: $(grep -c kept-mark "$kept_counts") marks"
+    fi
+    touch "$kept_dir/reference.so"
+    explain_01
+    if ! grep -q 'kept-mark' "$kept_counts" "$kept" && [ -s "$kept" ]; then
+        echo "   OK: a rebuilt reference (touched) is counted again, and kept anew"
+        passed=$((passed + 1))
+    else
+        fail "after touching reference.so, the old kept count was still used or kept"
+    fi
+    { echo "# reference counts v1 harness=0:0:0:0:0 worker=0 reference=0 sms=- check=0 size=1"
+      sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'; } >"$kept.new" && mv "$kept.new" "$kept"
+    explain_01
+    if ! grep -q 'kept-mark' "$kept_counts" "$kept" && head -1 "$kept" | grep -qv 'harness=0:0'; then
+        echo "   OK: a kept count under another key is counted again"
+        passed=$((passed + 1))
+    else
+        fail "a kept count with a key this harness does not make was used"
+    fi
+fi
+
 # ---- Student text and paths as data -----------------------------------------------------------
 # make explain on tests/explain/hostile.cu: its costliest line carries raw control bytes and markup,
 # and #line directives put its other accesses in the transpose reference, /dev/zero, a named pipe

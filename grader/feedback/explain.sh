@@ -54,7 +54,7 @@ fi
 # each section and writes the counts to a file the harness handed it; the harness copies them
 # into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
-# The reference's counts are kept beside its object (reference.counts.N, as for make grade's
+# The reference's counts are kept beside its object (reference.counts.N.*, as for make grade's
 # WHERE line) and counted again only when a program or the problem changed.
 # Memory: as in grading, a worker is first in line for the kernel's out-of-memory killer; and
 # since each emulated process keeps its memory through AddressSanitizer's allocator, its limit

@@ -175,6 +175,17 @@ static int file_identity(const char *path, char *out, size_t len)
     return 0;
 }
 
+/* The kept file of check `check`'s reference count at `size`: PREFIX.CHECK.SMS.SIZE, so that
+ * counts of the same problem on different emulated devices (make explain's GPU_PROFILE, make
+ * grade's estimate on a T4) are kept side by side. */
+static void reference_path(int check, const long long size[LAB_MAX_DIMS], char *path, size_t len)
+{
+    const char *sms = getenv("CUDA_EMU_SMS");
+    int n = snprintf(path, len, "%s.%d.sms%d.", ref_cache_prefix, check, sms ? atoi(sms) : 0);
+    for (int k = 0; k < LAB_MAX_DIMS && n > 0 && (size_t)n < len; k++)
+        n += snprintf(path + n, len - (size_t)n, "%s%lld", k ? "x" : "", size[k]);
+}
+
 /* The key of check `check`'s reference count at `size` (one line), or -1. */
 static int reference_key(int check, const long long size[LAB_MAX_DIMS], char *key, size_t len)
 {
@@ -191,12 +202,10 @@ static int reference_key(int check, const long long size[LAB_MAX_DIMS], char *ke
     return n > 0 && (size_t)n < len - 1 ? 0 : -1;
 }
 
-/* Check `check`'s kept reference count, into a fresh memfd (its lines numbered 0) when the
+/* The kept reference count in `path`, into a fresh memfd (its lines numbered 0) when the
  * file's key is `key`; -1 when there is none to take. */
-static int reference_kept(int check, const char *key)
+static int reference_kept(const char *path, const char *key)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s.%d", ref_cache_prefix, check);
     FILE *f = fopen(path, "re");
     if (!f)
         return -1;
@@ -217,12 +226,11 @@ static int reference_kept(int check, const char *key)
     return fd;
 }
 
-/* Keeps the lines of memfd `fd` (numbered 0) as check `check`'s reference count, under `key`:
- * written beside, then renamed over, so a reader sees the old file or the whole new one. */
-static void reference_keep(int check, const char *key, int fd)
+/* Keeps the lines of memfd `fd` (numbered 0) in `path`, under `key`: written beside, then
+ * renamed over, so a reader sees the old file or the whole new one. */
+static void reference_keep(const char *path, const char *key, int fd)
 {
-    char path[4096], tmp[4200];
-    snprintf(path, sizeof path, "%s.%d", ref_cache_prefix, check);
+    char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
     const int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
     FILE *f = out >= 0 ? fdopen(out, "w") : NULL;
@@ -243,10 +251,11 @@ static void reference_keep(int check, const char *key, int fd)
 static int reference_counts(int check, const lab_task *t, const long long size[LAB_MAX_DIMS],
                             const device_info *d, cudaStream_t s)
 {
-    char key[1024];
+    char key[1024], path[4096];
     if (!ref_cache_prefix || reference_key(check, size, key, sizeof key) != 0)
         return -1;
-    int fd = reference_kept(check, key);
+    reference_path(check, size, path, sizeof path);
+    int fd = reference_kept(path, key);
     if (fd >= 0)
         return fd;
     const uint64_t seed = 0x5eedull + (uint64_t)check;
@@ -257,7 +266,7 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     fd = memfd_create("reference-counts", MFD_CLOEXEC);
     FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
     if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0)
-        reference_keep(check, key, fd);
+        reference_keep(path, key, fd);
     else if (fd >= 0) {
         close(fd);
         fd = -1;

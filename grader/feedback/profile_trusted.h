@@ -21,8 +21,8 @@ extern "C" {
 int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
                 int emulator_size, const device_info *d);
 
-/* With the counts: the reference's sections kept in files named `prefix`.N (N the speed
- * check's index), each headed by a key that names this harness, the worker program, the
+/* With the counts: the reference's sections kept in files named `prefix`.N.smsS.SIZE (N the
+ * speed check's index, S the emulated SM count, SIZE the problem's), each headed by a key that names this harness, the worker program, the
  * reference's object (device, inode, size, modification and change times) and the problem, and
  * taken from there when the key is the same (make grade's WHERE count: the reference is
  * counted once, not at every grading). Set before profile_run; NULL (the default) counts it

@@ -687,7 +687,7 @@ typedef struct options {
                              the sandboxed workers (make explain); NULL: profiler sections */
     const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
     const char *reference_counts; /* --profile with --counts: the reference's counts kept in
-                                     files PREFIX.N (profile_reference_cache), or NULL */
+                                     files PREFIX.N.* (profile_reference_cache), or NULL */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;

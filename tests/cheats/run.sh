@@ -97,7 +97,10 @@ trap 'rm -f "$canary"' EXIT
 # code may do sets back, so the content compared is the file's own.
 fingerprint() {
     git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
-    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f 2>/dev/null | sort |
+    # (not the reference's kept counts, reference.counts.*: the harness writes them, in a folder
+    # no worker sees, at a lab's first WHERE count; every other file of that folder counts)
+    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f \
+        ! -name 'reference.counts.*' 2>/dev/null | sort |
         "$py" -c '
 import hashlib, json, os, sys
 cache_path = sys.argv[1]

@@ -91,16 +91,17 @@ trap 'rm -f "$canary"' EXIT
 # build this mode grades with, and which entries the checkout's top holds (names and types,
 # not times: other suites of `make -j test` write under build/ meanwhile). One line per item,
 # so that a change can be named.
-# The grader's programs are some 100 MB: a file's hash is computed again only when its inode,
-# size, modification or change time differs from the last time it was hashed ($work/hashes,
-# shared by the lanes). Any write to a file sets its change time, which nothing the student's
-# code may do sets back, so the content compared is the file's own.
+# The grader's programs are some 100 MB, the tracked files 5 MB, each hashed before and after
+# every case: a file's hash is computed again only when its inode, size, modification or change
+# time differs from the last time it was hashed ($work/hashes, shared by the lanes). Any write
+# to a file sets its change time, which nothing the student's code may do sets back, so the
+# content compared is the file's own; a file gone has no line.
 fingerprint() {
-    git ls-files -z 2>/dev/null | xargs -0 sha256sum 2>/dev/null
     # (not the reference's kept counts, reference.counts.*: the harness writes them, in a folder
     # no worker sees, at a lab's first WHERE count; every other file of that folder counts)
-    find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f \
-        ! -name 'reference.counts.*' 2>/dev/null | sort |
+    { git ls-files 2>/dev/null
+      find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f \
+          ! -name 'reference.counts.*' 2>/dev/null | sort; } |
         "$py" -c '
 import hashlib, json, os, sys
 cache_path = sys.argv[1]
@@ -117,9 +118,12 @@ for path in sys.stdin.read().splitlines():
     key = f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
     if cache.get(path, [None])[0] != key:
         h = hashlib.sha256()
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
+        try:
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+        except OSError as e:  # (a folder or a pipe where a file was)
+            h.update(f"unreadable: {e.strerror}".encode())
         cache[path] = [key, h.hexdigest()]
         changed = True
     print(f"{cache[path][1]}  {path}")

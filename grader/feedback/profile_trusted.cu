@@ -144,6 +144,19 @@ static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *
     return 0;
 }
 
+/* Speed check `check`'s problem at `size` (task t), made as its speed check makes it: device
+ * memory only, the inputs of the check's own seed. */
+static void *profile_problem(const lab_task *t, int check, const long long size[LAB_MAX_DIMS],
+                             const device_info *d, cudaStream_t s)
+{
+    const uint64_t seed = 0x5eedull + (uint64_t)check;
+    harness_device_only = 1;
+    void *p = t->create(size, seed, d);
+    harness_device_only = 0;
+    t->refresh(p, seed, s);
+    return p;
+}
+
 /* ---- The reference's counts, kept ---------------------------------------------------------
  * The reference's count of a speed problem depends only on the programs that make and count
  * it and on the problem: this harness (its tasks and its emulator), the worker program (the
@@ -178,12 +191,21 @@ static int file_identity(const char *path, char *out, size_t len)
 /* The kept file of check `check`'s reference count at `size`: PREFIX.CHECK.SMS.SIZE, so that
  * counts of the same problem on different emulated devices (make explain's GPU_PROFILE, make
  * grade's estimate on a T4) are kept side by side. */
+/* Appends size's dimensions, separated by `sep`, to buf (n bytes of len used); the new length,
+ * or len or more when it did not fit. */
+static int append_size(char *buf, int n, size_t len, const long long size[LAB_MAX_DIMS],
+                       const char *sep)
+{
+    for (int k = 0; k < LAB_MAX_DIMS && n > 0 && (size_t)n < len; k++)
+        n += snprintf(buf + n, len - (size_t)n, "%s%lld", k ? sep : "", size[k]);
+    return n;
+}
+
 static void reference_path(int check, const long long size[LAB_MAX_DIMS], char *path, size_t len)
 {
     const char *sms = getenv("CUDA_EMU_SMS");
-    int n = snprintf(path, len, "%s.%d.sms%d.", ref_cache_prefix, check, sms ? atoi(sms) : 0);
-    for (int k = 0; k < LAB_MAX_DIMS && n > 0 && (size_t)n < len; k++)
-        n += snprintf(path + n, len - (size_t)n, "%s%lld", k ? "x" : "", size[k]);
+    const int n = snprintf(path, len, "%s.%d.sms%d.", ref_cache_prefix, check, sms ? atoi(sms) : 0);
+    append_size(path, n, len, size, "x");
 }
 
 /* The key of check `check`'s reference count at `size` (one line), or -1. */
@@ -195,10 +217,10 @@ static int reference_key(int check, const long long size[LAB_MAX_DIMS], char *ke
         file_identity(ref_cache_so, reference, sizeof reference) != 0)
         return -1;
     const char *sms = getenv("CUDA_EMU_SMS");
-    int n = snprintf(key, len, "# reference counts v1 harness=%s worker=%s reference=%s sms=%s "
-                     "check=%d size=", harness, worker, reference, sms ? sms : "-", check);
-    for (int k = 0; k < LAB_MAX_DIMS && n > 0 && (size_t)n < len; k++)
-        n += snprintf(key + n, len - (size_t)n, "%s%lld", k ? "," : "", size[k]);
+    const int n = append_size(key, snprintf(key, len, "# reference counts v1 harness=%s worker=%s "
+                                            "reference=%s sms=%s check=%d size=", harness,
+                                            worker, reference, sms ? sms : "-", check),
+                              len, size, ",");
     return n > 0 && (size_t)n < len - 1 ? 0 : -1;
 }
 
@@ -258,11 +280,7 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     int fd = reference_kept(path, key);
     if (fd >= 0)
         return fd;
-    const uint64_t seed = 0x5eedull + (uint64_t)check;
-    harness_device_only = 1;
-    void *p = t->create(size, seed, d);
-    harness_device_only = 0;
-    t->refresh(p, seed, s);
+    void *p = profile_problem(t, check, size, d, s);
     fd = memfd_create("reference-counts", MFD_CLOEXEC);
     FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
     if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0)
@@ -339,12 +357,7 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
         if (c->kind != CHECK_SPEED)
             continue;
         const lab_task *t = &harness_tasks[c->task];
-        const long long *size = sizes[i];
-        const uint64_t seed = 0x5eedull + (uint64_t)i;
-        harness_device_only = 1;
-        void *p = t->create(size, seed, d);
-        harness_device_only = 0;
-        t->refresh(p, seed, s);
+        void *p = profile_problem(t, i, sizes[i], d, s);
         char desc[256];
         t->describe(p, desc, sizeof desc);
         static const int impls[2] = {IMPL_STUDENT, IMPL_REFERENCE};

@@ -466,6 +466,7 @@ echo "== explain: the reference's counts are kept, and used only while their key
 kept_dir=$build/emu/.grader/coalescing
 kept_counts=$build/explain/coalescing/counts.tsv
 explain_01() { $make -s --no-print-directory explain LAB=01 >"$build/explain-test-kept.txt" 2>&1; }
+marked_rows() { sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'; } # one site renamed
 # (make explain's own, sms0: the emulated device's SM count unset; make grade's WHERE counts,
 # which other suites' gradings keep beside them meanwhile, have their device's in the name)
 rm -f "$kept_dir"/reference.counts.*.sms0.*
@@ -481,7 +482,7 @@ else
 fi
 if [ -n "$kept" ]; then
     # a marked copy: one row's site renamed, a line that is no count row, a row with no number
-    { head -1 "$kept"; sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'
+    { head -1 "$kept"; marked_rows
       printf 'not a count row\nrequest x\tforged\n'; } >"$kept.new" && mv "$kept.new" "$kept"
     explain_01
     if grep -q 'kept-mark\.cu' "$kept_counts" && ! grep -q 'not a count row\|forged' "$kept_counts"; then
@@ -499,7 +500,7 @@ if [ -n "$kept" ]; then
         fail "after touching reference.so, the old kept count was still used or kept"
     fi
     { echo "# reference counts v1 harness=0:0:0:0:0 worker=0 reference=0 sms=- check=0 size=1"
-      sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'; } >"$kept.new" && mv "$kept.new" "$kept"
+      marked_rows; } >"$kept.new" && mv "$kept.new" "$kept"
     explain_01
     if ! grep -q 'kept-mark' "$kept_counts" "$kept" && head -1 "$kept" | grep -qv 'harness=0:0'; then
         echo "   OK: a kept count under another key is counted again"

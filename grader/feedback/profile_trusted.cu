@@ -332,7 +332,8 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
     }
     /* Each speed problem's size (the labs' arithmetic on the device) */
     const int n_checks = harness_lab->n_checks;
-    long long(*sizes)[LAB_MAX_DIMS] = (long long(*)[LAB_MAX_DIMS])calloc((size_t)n_checks + 1, sizeof *sizes);
+    long long(*sizes)[LAB_MAX_DIMS] =
+        (long long(*)[LAB_MAX_DIMS])calloc((size_t)n_checks + 1, sizeof *sizes);
     int *ref_fd = (int *)calloc((size_t)n_checks + 1, sizeof *ref_fd);
     if (!sizes || !ref_fd) {
         fprintf(stderr, "profile: out of memory\n");

@@ -22,11 +22,12 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
                 int emulator_size, const device_info *d);
 
 /* With the counts: the reference's sections kept in files named `prefix`.N.smsS.SIZE (N the
- * speed check's index, S the emulated SM count, SIZE the problem's), each headed by a key that names this harness, the worker program, the
- * reference's object (device, inode, size, modification and change times) and the problem, and
- * taken from there when the key is the same (make grade's WHERE count: the reference is
- * counted once, not at every grading). Set before profile_run; NULL (the default) counts it
- * every time. The files belong to the grader's build: no worker sees their folder. */
+ * speed check's index, S the emulated SM count, SIZE the problem's), each headed by a key that
+ * names this harness, the worker program, the reference's object (device, inode, size,
+ * modification and change times) and the problem, and taken from there when the key is the
+ * same (make grade's WHERE count: the reference is counted once, not at every grading). Set
+ * before profile_run; NULL (the default) counts it every time. The files belong to the
+ * grader's build: no worker sees their folder. */
 void profile_reference_cache(const char *prefix, const char *worker, const char *reference_so);
 
 #ifdef __cplusplus

@@ -700,7 +700,8 @@ static int where_count(const options *o, const lab_info *lab, const record *dev,
     char asan[256], sms_env[32], *env[3];
     emu_env(o, dev, asan, sms_env, env);
     const size_t asan_len = strlen(asan);
-    snprintf(asan + asan_len, sizeof asan - asan_len, ":quarantine_size_mb=%d", WHERE_QUARANTINE_MIB);
+    snprintf(asan + asan_len, sizeof asan - asan_len, ":quarantine_size_mb=%d",
+             WHERE_QUARANTINE_MIB);
     /* With no GPU, the GPU the speed is estimated for (GPU_PROFILE, a T4 unset: estimate.h) */
     if (!strcmp(o->mode, "emu") && estimate_gpu()) {
         snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", estimate_gpu()->sm_count);

@@ -15,7 +15,9 @@
 #   - in the kit, with no GPU (EMU=1), grader/run/grade.sh grades the untouched skeletons against
 #     the prebuilt reference: every correctness check OK, every speed check SKIP, exit status
 #     2. Labs DIST_TEST_LABS (default: every lab but 07, whose skeleton alone takes over a
-#     minute on the emulator; 01, 02, 04 and 06 are memory labs, 09 is SGEMM)
+#     minute on the emulator; 01, 02, 04 and 06 are memory labs, 09 is SGEMM). The kit builds
+#     all it needs but the emulator's tools, which it takes from the checkout's build when its
+#     common/emu/ and Makefile are the checkout's, byte for byte
 #   - the GPU build of lab 01 (CUDA_ARCH=sm_90) links the prebuilt fat object; an emulator
 #     object that this g++ cannot link stops the build with one line naming what is missing
 #   - the verbs that need solution sources stop with one line that says this is a student
@@ -132,6 +134,19 @@ PROBLEMS*|"") bad "prebuilt objects: ${objcheck:-the check did not run}" ;;
 esac
 
 # ---- The kit on its own: grade the untouched skeletons under the emulator ------------------
+# The emulator's tools (build/emu/tools: its source rewriter and runtime library) are the
+# checkout's own build when the kit holds the files they are built from byte for byte: every
+# file under common/emu/ and the Makefile, and nothing more there. The same sources, rules and
+# compiler make the same tools, which the checkout's tests have built and tested already; the
+# kit builds everything else itself (the grader, the precompiled prelude, the labs). Where a
+# file differs, the kit builds its tools too.
+tools=${BUILD:-build}/emu/tools
+same=$(cd "$kit" && { diff -rq common/emu "$OLDPWD/common/emu" >/dev/null && cmp -s Makefile "$OLDPWD/Makefile"; } && echo yes)
+if [ "$same" = yes ] && [ -x "$tools/emu-rewrite" ] && [ -f "$tools/libcudaemu.a" ]; then
+    mkdir -p "$kit/build/emu" && cp -a "$tools" "$kit/build/emu/" && tools_from="the emulator's tools from the checkout's build (same sources)"
+else
+    tools_from="the emulator's tools built in the kit (its common/emu/ or Makefile differs from the checkout's)"
+fi
 # As a student would run it: no variables of the make that runs this test (its job server only).
 export MAKEFLAGS="${MAKEFLAGS%%-- *}"
 unset MAKEOVERRIDES MAKELEVEL MFLAGS BUILD
@@ -145,7 +160,7 @@ oks=$(grep -cE ' OK    \(' "$tmp/grade.txt")
 skips=$(grep -cE ' SKIP  \(.*skipped: CPU emulation' "$tmp/grade.txt")
 worse=$(grep -E ' (FAIL|ERROR) |build failed|not found' "$tmp/grade.txt" | head -5)
 if [ "$status" = 2 ] && [ "$graded" = "$want" ] && [ -z "$worse" ] && [ "$skips" -ge "$want" ] && [ "$oks" -gt 0 ]; then
-    ok "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, exit status 2 ($secs s, build included)"
+    ok "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, exit status 2 ($secs s, build included; $tools_from)"
 else
     bad "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: exit status $status (expected 2), $graded of $want labs graded, $skips speed checks skipped${worse:+, failures: $worse}; output: $tmp/grade.txt"
     tail -30 "$tmp/grade.txt"

@@ -580,7 +580,7 @@ ifdef NVCC_MISSING
 	@echo "       Install it from your distribution or NVIDIA, or run: make CUDA_HOME=/path/to/cuda" >&2
 	@exit 2
 else
-	@grader/build/check-toolkit.sh $(NVCC) --quiet
+	@TOOLKIT_STAMP=$(BUILD)/gen/toolkit.ok grader/build/check-toolkit.sh $(NVCC) --quiet
 endif
 
 GRADE_DIR ?= $(BUILD)/grade

@@ -9,9 +9,24 @@
 # NVCC_CCBIN (the host compiler nvcc should use) reaches nvcc through NVCC_PREPEND_FLAGS,
 # which the Makefile exports. Prints "nvcc RELEASE, host compiler VERSION" unless --quiet.
 # Exit status: 0 usable, 2 not.
+#
+# TOOLKIT_STAMP=FILE (the Makefile's build/gen/toolkit.ok): with --quiet, a pass is written
+# there with what the checks looked at (the files of nvcc and of the host compiler: device,
+# inode, size, times; NVCC_CCBIN and NVCC_PREPEND_FLAGS), and while all of it is the same the
+# checks are not run again: every make grade passes through here, and the checks run nvcc's
+# preprocessor (tens of milliseconds).
 nvcc=$1
 quiet=${2:-}
 MIN_MAJOR=11 MIN_MINOR=8
+
+key=""
+if [ -n "${TOOLKIT_STAMP:-}" ] && [ "$quiet" = --quiet ]; then
+    nvcc_path=$(command -v "$nvcc" 2>/dev/null) host_path=$(command -v "${NVCC_CCBIN:-g++}" 2>/dev/null)
+    key=$(stat -L -c '%d %i %s %Y %Z %n' "$nvcc_path" "$host_path" 2>/dev/null) &&
+        key="$key
+NVCC_CCBIN=${NVCC_CCBIN:-} NVCC_PREPEND_FLAGS=${NVCC_PREPEND_FLAGS:-}" || key=""
+    [ -n "$key" ] && [ "$(cat "$TOOLKIT_STAMP" 2>/dev/null)" = "$key" ] && exit 0
+fi
 
 release=$("$nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9][0-9]*\.[0-9][0-9]*\).*/\1/p')
 if [ -z "$release" ]; then
@@ -47,4 +62,8 @@ if [ $? -ne 0 ]; then
     exit 2
 fi
 [ "$quiet" = --quiet ] || echo "nvcc $release ($nvcc), host compiler $host: $host_version"
+if [ -n "$key" ]; then # (written beside it, then renamed: a make beside this one reads it whole)
+    mkdir -p "$(dirname "$TOOLKIT_STAMP")" && printf '%s\n' "$key" >"$TOOLKIT_STAMP.$$" &&
+        mv -f "$TOOLKIT_STAMP.$$" "$TOOLKIT_STAMP" || rm -f "$TOOLKIT_STAMP.$$"
+fi
 exit 0

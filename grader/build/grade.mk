@@ -43,11 +43,11 @@ ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 
-# The emulator's flags are asked of emu-nvcc once, here, rather than by the first recipe that
-# needs them: a $(shell) in a lab's step would run through grader/build/lab_step.sh, whose output
-# goes to the lab's log.
+# The emulator's flags are asked of emu-nvcc once, here (all six in one run), rather than by the
+# first recipe that needs them: a $(shell) in a lab's step would run through
+# grader/build/lab_step.sh, whose output goes to the lab's log.
 ifneq ($(filter emu,$(MODE))$(WHERE_B),)
-$(foreach k,sanitize cppflags cxxflags cflags ldflags ldlibs,$(if $(call emu_flags,$(k)),))
+$(emu_flags_all)
 endif
 # A lab's own steps run through grader/build/lab_step.sh: SHELL stays bash (so make reads every recipe
 # as it always does), and each line is handed to the script, which runs it with bash.

@@ -181,7 +181,8 @@ static void read_refusal(const char *log_path, char *out, size_t len)
             char *end = strstr(buf, tail);
             if (end)
                 *end = 0;
-            snprintf(out, len, "%s", buf + sizeof mark - 1);
+            /* (a longer refusal is cut to LEN: the emulator's own are one short line) */
+            snprintf(out, len, "%.*s", (int)(len - 1), buf + sizeof mark - 1);
         }
     fclose(f);
 }

@@ -18,8 +18,9 @@
 #     run and compared). The kit builds all it needs but the emulator's tools, which it takes
 #     from the checkout's build when its common/emu/ and Makefile are the checkout's, byte for
 #     byte
-#   - the GPU build of lab 01 (CUDA_ARCH=sm_90) links the prebuilt fat object; an emulator
-#     object that this g++ cannot link stops the build with one line naming what is missing
+#   - the GPU build of lab 01's reference (CUDA_ARCH=sm_90) links the prebuilt fat object; an
+#     emulator object that this g++ cannot link stops the build with one line naming what is
+#     missing
 #   - the verbs that need solution sources stop with one line that says this is a student
 #     kit: make grade STUDENT=solutions, make gradescope-kit, make dist
 # The temporary folder is removed when every check passed, and kept (its path printed) when not.
@@ -169,12 +170,16 @@ refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)
 [ "$refs" = "$want" ] && ok "the kit linked $refs references from prebuilt/emu/ (and a program against each: every symbol resolves with this g++)" ||
     bad "the kit linked $refs references, expected $want"
 
-# The GPU build of lab 01, for one architecture as on a GPU machine (no GPU needed to link).
-(cd "$kit" && make --no-print-directory runner-coalescing MODE=gpu CUDA_ARCH=sm_90) >"$tmp/gpu-build.txt" 2>&1 &&
+# The GPU build of lab 01's reference, for one architecture as on a GPU machine (no GPU needed
+# to link): the prebuilt fat object checked and linked behind the lab's shim. (What else the
+# lab's GPU build makes, the harness, the workers and the student's object, is the checkout's
+# sources built by the checkout's rules, as test-build builds them.)
+ref_so=build/gpu/.grader/coalescing/reference.so
+(cd "$kit" && make --no-print-directory "$ref_so" MODE=gpu CUDA_ARCH=sm_90) >"$tmp/gpu-build.txt" 2>&1 &&
     grep -q '^  PREBUILT prebuilt/gpu/01-coalescing/coalescing.o' "$tmp/gpu-build.txt" &&
-    [ -s "$kit/build/gpu/.grader/coalescing/reference.so" ] &&
-    ok "in the kit, the GPU build of lab 01 (CUDA_ARCH=sm_90) links the prebuilt fat reference" ||
-    { bad "in the kit, the GPU build of lab 01 (CUDA_ARCH=sm_90): see $tmp/gpu-build.txt"; tail -15 "$tmp/gpu-build.txt"; }
+    [ -s "$kit/$ref_so" ] &&
+    ok "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=sm_90) links the prebuilt fat object" ||
+    { bad "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=sm_90): see $tmp/gpu-build.txt"; tail -15 "$tmp/gpu-build.txt"; }
 
 # An emulator object that this g++ cannot link (one symbol a newer compiler's runtime might
 # have): the build stops with one error line that names what is missing, and grading says so.

@@ -138,7 +138,7 @@ esac
 # The emulator's tools (build/emu/tools: its source rewriter and runtime library) are the
 # checkout's own build when the kit holds the files they are built from byte for byte: every
 # file under common/emu/ and the Makefile, and nothing more there. The same sources, rules and
-# compiler make the same tools, which the checkout's tests have built and tested already; the
+# compiler make the same tools, which the checkout built for make dist's emulator objects; the
 # kit builds everything else itself (the grader, the precompiled prelude, the labs). Where a
 # file differs, the kit builds its tools too.
 tools=${BUILD:-build}/emu/tools

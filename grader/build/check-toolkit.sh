@@ -19,9 +19,11 @@ nvcc=$1
 quiet=${2:-}
 MIN_MAJOR=11 MIN_MINOR=8
 
+# The host compiler nvcc uses: NVCC_CCBIN, else gcc/g++ on PATH (nvcc's default on Linux).
+host=${NVCC_CCBIN:-g++}
 key=""
 if [ -n "${TOOLKIT_STAMP:-}" ] && [ "$quiet" = --quiet ]; then
-    nvcc_path=$(command -v "$nvcc" 2>/dev/null) host_path=$(command -v "${NVCC_CCBIN:-g++}" 2>/dev/null)
+    nvcc_path=$(command -v "$nvcc" 2>/dev/null) host_path=$(command -v "$host" 2>/dev/null)
     key=$(stat -L -c '%d %i %s %Y %Z %n' "$nvcc_path" "$host_path" 2>/dev/null) &&
         key="$key
 NVCC_CCBIN=${NVCC_CCBIN:-} NVCC_PREPEND_FLAGS=${NVCC_PREPEND_FLAGS:-}" || key=""
@@ -39,7 +41,6 @@ if [ "$major" -lt $MIN_MAJOR ] || { [ "$major" -eq $MIN_MAJOR ] && [ "$minor" -l
     exit 2
 fi
 
-# The host compiler nvcc uses: NVCC_CCBIN, else gcc/g++ on PATH (nvcc's default on Linux).
 # (nvcc 12.9 and later read NVCC_CCBIN themselves, and take an empty one for a name.)
 if [ -n "${NVCC_CCBIN:-}" ]; then
     case " ${NVCC_PREPEND_FLAGS:-} " in *" -ccbin=$NVCC_CCBIN "*) ;;
@@ -47,7 +48,6 @@ if [ -n "${NVCC_CCBIN:-}" ]; then
 else
     unset NVCC_CCBIN
 fi
-host=${NVCC_CCBIN:-g++}
 host_version=$("$host" --version 2>/dev/null | head -1)
 if [ -z "$host_version" ]; then
     echo "error: nvcc $release needs a host C++ compiler and '$host' does not run$([ -n "${NVCC_CCBIN:-}" ] && echo " (NVCC_CCBIN)"): install g++, or name another with make NVCC_CCBIN=/path/to/g++" >&2

@@ -188,9 +188,6 @@ static int file_identity(const char *path, char *out, size_t len)
     return 0;
 }
 
-/* The kept file of check `check`'s reference count at `size`: PREFIX.CHECK.SMS.SIZE, so that
- * counts of the same problem on different emulated devices (make explain's GPU_PROFILE, make
- * grade's estimate on a T4) are kept side by side. */
 /* Appends size's dimensions, separated by `sep`, to buf (n bytes of len used); the new length,
  * or len or more when it did not fit. */
 static int append_size(char *buf, int n, size_t len, const long long size[LAB_MAX_DIMS],
@@ -201,6 +198,9 @@ static int append_size(char *buf, int n, size_t len, const long long size[LAB_MA
     return n;
 }
 
+/* The kept file of check `check`'s reference count at `size`: PREFIX.CHECK.SMS.SIZE, so that
+ * counts of the same problem on different emulated devices (make explain's GPU_PROFILE, make
+ * grade's estimate on a T4) are kept side by side. */
 static void reference_path(int check, const long long size[LAB_MAX_DIMS], char *path, size_t len)
 {
     const char *sms = getenv("CUDA_EMU_SMS");

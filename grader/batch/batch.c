@@ -1394,6 +1394,7 @@ typedef struct running_stage {
     pid_t pid;   /* 0: free entry */
     int student; /* index into the queue */
     int grade;   /* 1: the keeper (grading), 0: the preparer */
+    int gpu;     /* the keeper's GPU slot (B.gpu) */
 } running_stage;
 
 /* The students of this task (S.task of S.tasks) that still need grading, into queue; those
@@ -1428,13 +1429,17 @@ static int queue_ungraded(student *list, int n, int mine, int *done, int *queue)
     return nq;
 }
 
-/* A graded student's keeper ended with `status`: its outcome printed from its record, or why
+/* A graded student's keeper ended with `status`: its outcome printed from its record (with the
+ * GPU that graded it, where several do: "on GPU 1", as CUDA_VISIBLE_DEVICES named it), or why
  * there is none. Returns 1 if the student was not graded. */
-static int report_graded(student *s, int status, int mine, int *done)
+static int report_graded(student *s, int status, int mine, int *done, const char *gpu)
 {
     grade_row row;
     if (read_record(s, &row) == 0) {
-        print_outcome(++*done, mine, s, &row, "");
+        char on[80] = "";
+        if (gpu && B.workers > 1)
+            snprintf(on, sizeof on, " on GPU %s", gpu);
+        print_outcome(++*done, mine, s, &row, on);
         return 0;
     }
     printf("[%d/%d] ", ++*done, mine);
@@ -1490,7 +1495,7 @@ static int grade_all(student *list, int n)
                 k++;
             if (k == nrun)
                 die("more stages running than the schedule allows");
-            run[k] = (running_stage){pid, a.student, a.kind == SCHED_GRADE};
+            run[k] = (running_stage){pid, a.student, a.kind == SCHED_GRADE, a.gpu};
         }
         if (a.kind == SCHED_DONE)
             break;
@@ -1508,7 +1513,7 @@ static int grade_all(student *list, int n)
                 continue;
             }
             sched_graded(&plan, run[k].student);
-            failed += report_graded(&list[queue[run[k].student]], status, mine, &done);
+            failed += report_graded(&list[queue[run[k].student]], status, mine, &done, B.gpu[run[k].gpu]);
         }
     }
     sched_free(&plan);

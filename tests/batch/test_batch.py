@@ -29,8 +29,8 @@
    missing; skipped, with the reason, where it cannot be).
 6. The same students as a Slurm job array (tests/batch/slurm.sh): the same gradebook.
 7. GPUS=0,1 with a stand-in for grade.sh that records its environment (no GPU needed): every
-   grade gets CUDA_VISIBLE_DEVICES 0 or 1, both GPUs grade side by side, and no grade starts on
-   a GPU while another runs there.
+   grade gets CUDA_VISIBLE_DEVICES 0 or 1, both GPUs grade side by side, no grade starts on
+   a GPU while another runs there, and each student's line names the GPU its grade had.
 Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
 """
 import csv
@@ -272,8 +272,10 @@ def test_input_errors(tmp):
 FAKE_GRADE = r"""#!/usr/bin/env bash
 set -u
 gpu=${CUDA_VISIBLE_DEVICES-unset}
-grade_dir=
-for a in "$@"; do case $a in GRADE_DIR=*) grade_dir=${a#GRADE_DIR=} ;; esac; done
+grade_dir= tree=
+for a in "$@"; do case $a in GRADE_DIR=*) grade_dir=${a#GRADE_DIR=} ;; STUDENT=*) tree=${a#STUDENT=} ;; esac; done
+# which student this is: the last line of its file says (// student N)
+who=$(tail -n 1 "$tree"/01-coalescing/coalescing.cu 2>/dev/null | sed -n 's|^// student \([0-9]*\)$|\1|p')
 log=$FAKE_GRADE_LOG
 mkdir -p "$log/running" "$log/started"
 shared=$(ls "$log/running" | grep -c "^$gpu\." )
@@ -289,7 +291,7 @@ for i in $(seq 200); do
 done
 sleep 1
 rm -f "$log/running/$gpu.$$"
-echo "gpu=$gpu shared=$shared beside=$beside" >>"$log/grades.txt"
+echo "gpu=$gpu shared=$shared beside=$beside who=${who:-unknown}" >>"$log/grades.txt"
 mkdir -p "$grade_dir"
 printf '{"exit_status": 0, "tamper_proof": true, "labs": []}\n' >"$grade_dir/results.json"
 echo "Score: 0/0"
@@ -335,6 +337,10 @@ def test_gpu_workers(tmp):
     check(grades and all(g["beside"] == "1" for g in grades[:-1]),
           "GPUS=0,1: the two GPUs grade side by side (every grade but the last saw the other GPU's)",
           grades)
+    said = dict(re.findall(r"^\[\d+/6\] student(\d+): .* on GPU (\S+)$", out, re.M))
+    check(len(said) == 6 and said == {g["who"]: g["gpu"] for g in grades},
+          "GPUS=0,1: each student's line names the GPU that graded it (on GPU 0 or 1)",
+          (said, grades, out[-1500:]))
 
 
 def test_hostile(tmp):

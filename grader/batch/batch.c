@@ -1161,6 +1161,13 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
         unsetenv("MAKEOVERRIDES");
         if (gpu)
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+        /* several GPUs: a lab timed across the host link they share, one GPU at a time */
+        char link_lock[PATH_MAX + 32];
+        snprintf(link_lock, sizeof link_lock, "%s/.host-link.lock", B.out);
+        if (gpu && B.workers > 1)
+            setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
+        else
+            unsetenv("GRADE_HOST_LINK_LOCK");
         /* a grade that is not tamper-proof is refused unless asked for */
         setenv("GRADER_REQUIRE_ISOLATION", S.allow_unisolated ? "0" : "1", 1);
         execv(argv[0], argv);

@@ -357,6 +357,29 @@ static int harness_read_reply(const options *o, harness_proc *h, greeting *g, ch
     return taken;
 }
 
+/* In a batch on several GPUs of one host (grade-batch sets GRADE_HOST_LINK_LOCK, a file of its
+ * output folder, which no student's code sees), a lab whose timed calls cross the host link to
+ * the GPU (lab_info.host_link: lab 05) times its speed checks one GPU at a time: the GPUs share
+ * that link and host memory, and lab 05 graded on two GPUs at once gave self-check ratios of
+ * 0.976-1.029 where one at a time gave 0.994-1.001 (tests/gpu/results/h100x2-multi-gpu-batch.txt).
+ * Taken before the check's time limit starts, so the wait costs it no time; a stop ends the
+ * run in its handler, waiting or not (stop.c). Returns the lock's descriptor, or -1: none. */
+static int host_link_lock(const options *o, const lab_info *lab)
+{
+    const char *path = getenv("GRADE_HOST_LINK_LOCK");
+    if (!lab->host_link || !path || !*path || strcmp(o->mode, "gpu"))
+        return -1;
+    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -1;
+    while (flock(fd, LOCK_EX) != 0)
+        if (errno != EINTR) {
+            close(fd);
+            return -1;
+        }
+    return fd;
+}
+
 /* Run check `i` through the harness; fills o as if the check had been a process of its own
  * (exited 0 when the harness answered "done"). */
 static void harness_check(const options *o, const lab_info *lab, harness_proc *h, greeting *g,
@@ -1072,9 +1095,14 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
     unlink(results);
     unlink(log_path);
-    if (c->kind == CHECK_SPEED)
+    int link = -1;
+    if (c->kind == CHECK_SPEED) {
         ahead_wait(o);
+        link = host_link_lock(o, lab);
+    }
     harness_check(o, lab, &r->h, &r->g, i, r->rules.threshold, r->timeout, results, log_path, out);
+    if (link >= 0)
+        close(link); /* (the lock goes with it) */
     read_records(results, l);
     decide_check(lab, c, r->rules.threshold, out, l, d);
     check_refused_at_run(o, r, l, log_path, d);

@@ -29,8 +29,9 @@
    missing; skipped, with the reason, where it cannot be).
 6. The same students as a Slurm job array (tests/batch/slurm.sh): the same gradebook.
 7. GPUS=0,1 with a stand-in for grade.sh that records its environment (no GPU needed): every
-   grade gets CUDA_VISIBLE_DEVICES 0 or 1, both GPUs grade side by side, no grade starts on
-   a GPU while another runs there, and each student's line names the GPU its grade had.
+   grade gets CUDA_VISIBLE_DEVICES 0 or 1 and the batch's host-link lock (lab 05's speed
+   checks, one GPU at a time), both GPUs grade side by side, no grade starts on a GPU while
+   another runs there, and each student's line names the GPU its grade had.
 Input errors (LAB, SEED, GRADER_SET, OUT) give one clear line each.
 """
 import csv
@@ -291,7 +292,7 @@ for i in $(seq 200); do
 done
 sleep 1
 rm -f "$log/running/$gpu.$$"
-echo "gpu=$gpu shared=$shared beside=$beside who=${who:-unknown}" >>"$log/grades.txt"
+echo "gpu=$gpu shared=$shared beside=$beside who=${who:-unknown} link=${GRADE_HOST_LINK_LOCK:-unset}" >>"$log/grades.txt"
 mkdir -p "$grade_dir"
 printf '{"exit_status": 0, "tamper_proof": true, "labs": []}\n' >"$grade_dir/results.json"
 echo "Score: 0/0"
@@ -337,6 +338,11 @@ def test_gpu_workers(tmp):
     check(grades and all(g["beside"] == "1" for g in grades[:-1]),
           "GPUS=0,1: the two GPUs grade side by side (every grade but the last saw the other GPU's)",
           grades)
+    lock = os.path.join(os.path.realpath(os.path.join(tmp, "gpus-out")), ".host-link.lock")
+    check(grades and all(os.path.realpath(os.path.dirname(g["link"])) == os.path.dirname(lock) and
+                         os.path.basename(g["link"]) == ".host-link.lock" for g in grades),
+          "GPUS=0,1: every grade is handed the batch's host-link lock (GRADE_HOST_LINK_LOCK in its "
+          "output folder), which lab 05's speed checks take one GPU at a time", (lock, grades))
     said = dict(re.findall(r"^\[\d+/6\] student(\d+): .* on GPU (\S+)$", out, re.M))
     check(len(said) == 6 and said == {g["who"]: g["gpu"] for g in grades},
           "GPUS=0,1: each student's line names the GPU that graded it (on GPU 0 or 1)",

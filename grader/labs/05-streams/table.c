@@ -97,6 +97,7 @@ const lab_info lab_streams = {
     .timeout_s = 120,
     .checks = checks,
     .n_checks = (int)(sizeof checks / sizeof checks[0]),
+    .host_link = 1, /* its timed copies cross the host link: one GPU at a time in a batch */
     /* How much slower the reference may run beside an honest student's process than alone
      * (tests/gpu/noise.sh): on an idle H200 at most 1.0%; 15% here, since this lab's timing
      * rides on PCIe and an honest port once ran 7% slower in one median on an H100. */

@@ -33,16 +33,16 @@ EMU_CC ?= gcc
 # common/emu/src/track.cpp), which stand in for the ThreadSanitizer runtime.
 # Link with $(EMU_LDFLAGS) only: adding EMU_CXXFLAGS to the link line would
 # ask for both sanitizer runtimes.
-# Each set is asked of emu-nvcc when a recipe first needs it (a make that builds nothing for
-# the emulator asks nothing).
+# The six sets are asked of emu-nvcc in one run (--emu-print make) when a recipe first needs
+# one of them (a make that builds nothing for the emulator asks nothing); emu_flags_all asks
+# for them at once (grade.mk, while make reads its rules).
 EMU_NVCC := $(EMU_DIR)/emu-nvcc
-emu_flags = $(or $(EMU_FLAGS_$(1)),$(eval EMU_FLAGS_$(1) := $(shell $(EMU_NVCC) --emu-print $(1)))$(EMU_FLAGS_$(1)))
-# All six sets at once, from one run of emu-nvcc (a make that will need them all: make grade).
 define EMU_NEWLINE
 
 
 endef
 emu_flags_all = $(if $(EMU_FLAGS_ldlibs),,$(eval $(subst @@,$(EMU_NEWLINE),$(shell $(EMU_NVCC) --emu-print make))))
+emu_flags = $(emu_flags_all)$(EMU_FLAGS_$(1))
 EMU_SANITIZE = $(call emu_flags,sanitize)
 EMU_CPPFLAGS = $(call emu_flags,cppflags)
 EMU_CXXFLAGS = $(call emu_flags,cxxflags)

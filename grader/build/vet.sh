@@ -135,17 +135,17 @@ BEGIN {
           "fail_launch warp_progress warp_describe_stuck record_error set_sticky_error " \
           "note_host_writable_memory finish_overtaken_launch overtaken_launch_running " \
           "sticky_error stream_valid kernel_max_dynamic_shared blocks_per_sm kernel_registers " \
-          "note_launch_bounds api_mutex init_runtime track_region untrack_region find_tracked " \
-          "mark_written copy_written check_written reset_uninitialized_reports track_atomic " \
-          "track_sync untrack_block init_tracking tl_runtime_allocating forget_reachable " \
-          "host_mapped_span g_counting count_access count_flush count_block_end count_launch " \
-          "count_op count_event_op count_host_wait count_forget stream_kind count_start " \
-          "count_stop devmem_create devmem_share devmem_import devmem_open_shared " \
-          "devmem_release where dim_str thread_list report_head report_line " \
-          "report_begin_warning report_done report_reset describe_memory " \
-          "Settings ThreadState Block Region WarpOp Thread SharedVar Launch RegionKind " \
-          "RuntimeAllocating DeviceMapping set_schedule settle_writes thread_running g_schedule " \
-          "AsyncCopy async_copy_access async_copy_touch refuse_at_run_time", e, " ")
+          "kernel_max_threads note_launch_bounds api_mutex init_runtime track_region " \
+          "untrack_region find_tracked mark_written copy_written check_written " \
+          "reset_uninitialized_reports track_atomic track_sync untrack_block init_tracking " \
+          "tl_runtime_allocating forget_reachable host_mapped_span g_counting count_access " \
+          "count_flush count_block_end count_launch count_op count_event_op count_host_wait " \
+          "count_forget stream_kind count_start count_stop devmem_create devmem_share " \
+          "devmem_import devmem_open_shared devmem_release where dim_str thread_list " \
+          "report_head report_line report_begin_warning report_done report_reset " \
+          "describe_memory Settings ThreadState Block Region WarpOp Thread SharedVar Launch " \
+          "RegionKind RuntimeAllocating DeviceMapping set_schedule settle_writes thread_running " \
+          "g_schedule AsyncCopy async_copy_access async_copy_touch refuse_at_run_time", e, " ")
     for (i in e) emu_internal[e[i]] = 1
 }
 # The entity a symbol belongs to: special names (guard variables, vtables, typeinfo),
@@ -312,11 +312,32 @@ if [ -n "$hit" ]; then
     esac
 fi
 
+# What the rules below read is the code, never a name: not a kernel's name in a function header,
+# a label, a callee, a string's bytes or a comment (an honest kernel named sgemm_fp32_noHMMA
+# passes).
+# PTX: every line but the .file directives (source paths), with its comments cut. A name in PTX
+# has no '.', and every forbidden PTX pattern is an opcode with its '.' modifiers, so a name
+# cannot match one; a string is written as numbers.
+ptx_code() { # PTX_FILE
+    grep -v -E '^[[:space:]]*\.file' "$1" | sed -e 's://.*$::' -e 's:/\*[^*]*\*\+\([^/*][^*]*\*\+\)*/::g'
+}
+# SASS (cuobjdump -sass): the opcode of each instruction line ("/*0040*/  [@!P0] OPCODE operands
+# ;"), not its operands (a call names its callee) nor any other line (the "Function : name"
+# headers, .headerflags). An instruction line of another shape is passed whole (never skipped).
+sass_opcodes() {
+    awk 'match($0, /^[ \t]*\/\*[0-9a-f]+\*\/[ \t]+/) {
+        rest = substr($0, RLENGTH + 1)
+        sub(/^\{[ \t]*/, "", rest)
+        sub(/^@!?U?P[0-9T]+[ \t]+/, "", rest)
+        split(rest, w, /[ \t;]+/)
+        print (w[1] ~ /^[A-Z][A-Z0-9_.]*$/ ? w[1] : rest)
+    }'
+}
+
 # The PTX (compiled for compute_90, so code behind __CUDA_ARCH__ >= 800 guards shows) and the
 # machine code of every architecture in the object.
 if [ -n "$ptx_forbidden" ] && [ -n "$ptx_file" ]; then
-    # instructions only: not the .file lines (source paths) or comments
-    hit=$(grep -v -E '^[[:space:]]*(\.file|//)' "$ptx_file" | grep -E -m1 -o -- "$ptx_forbidden" || true)
+    hit=$(ptx_code "$ptx_file" | grep -E -m1 -o -- "$ptx_forbidden" || true)
     [ -z "$hit" ] || reject "your file's device code contains the PTX instruction '$hit', which lab $lab forbids${about:+: lab $lab is about $about}."
 fi
 if [ -n "$sass_forbidden" ]; then
@@ -327,7 +348,7 @@ if [ -n "$sass_forbidden" ]; then
     sass=$($CUOBJDUMP -sass "$obj" 2>&1) ||
         reject "cuobjdump could not read your file's machine code: $(echo "$sass" | grep -m1 .)" \
             "nothing was found against your code: check that this toolkit's cuobjdump runs, and build again."
-    hit=$(echo "$sass" | grep -E -m1 -o -- "$sass_forbidden" || true)
+    hit=$(echo "$sass" | sass_opcodes | grep -E -m1 -o -- "$sass_forbidden" || true)
     [ -z "$hit" ] || reject "your file's machine code contains '$hit' instructions, which lab $lab forbids${about:+: lab $lab is about $about}."
 fi
 

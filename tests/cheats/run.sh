@@ -135,7 +135,7 @@ if changed:
     find . -mindepth 1 -maxdepth 1 -printf 'top: %y %P\n' | sort
 }
 
-field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
+field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | tr -d '\r' | sed 's| *\*/$||'; }
 
 # The cases attack the machine they run on: without the sandbox they would change this tree.
 # One honest file first, to see whether this machine isolates.

@@ -316,6 +316,45 @@ void test_shared_memory_limits()
     cudaFree(d);
 }
 
+__global__ void __launch_bounds__(256) bounded_256(int *out) { out[threadIdx.x] = 1; }
+__global__ void __launch_bounds__(128, 4) bounded_128_4(int *out) { out[threadIdx.x] = 2; }
+template <int N> __global__ void __launch_bounds__(N) bounded_template(int *out)
+{
+    out[threadIdx.x] = N;
+}
+
+/* A kernel's __launch_bounds__ are answered as a GPU answers them, before its first launch:
+ * cudaFuncGetAttributes' maxThreadsPerBlock, the occupancy API's cap and its block size (an
+ * honest launcher sizes its blocks this way, and a block of 1024 would be refused). */
+void test_launch_bounds_answer_like_a_gpu()
+{
+    cudaFuncAttributes attr;
+    EXPECT_OK(cudaFuncGetAttributes(&attr, bounded_256));
+    CU_ASSERT_EQUAL(attr.maxThreadsPerBlock, 256);
+    EXPECT_OK(cudaFuncGetAttributes(&attr, bounded_128_4));
+    CU_ASSERT_EQUAL(attr.maxThreadsPerBlock, 128);
+    CU_ASSERT(attr.numRegs <= 128);
+    int min_grid = 0, block = 0;
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, bounded_256, 0, 0));
+    CU_ASSERT(block > 0 && block <= 256);
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, bounded_128_4, 0, 0));
+    CU_ASSERT(block > 0 && block <= 128);
+    int blocks = -1;
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, bounded_256, 512, 0));
+    CU_ASSERT_EQUAL(blocks, 0);
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 1024 * sizeof(int)));
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, bounded_256, 0, 0));
+    bounded_256<<<1, block>>>(d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    /* A template's bounds are known from its first run on (no static registration). */
+    bounded_template<64><<<1, 64>>>(d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    EXPECT_OK(cudaFuncGetAttributes(&attr, bounded_template<64>));
+    CU_ASSERT_EQUAL(attr.maxThreadsPerBlock, 64);
+    EXPECT_OK(cudaFree(d));
+}
+
 __global__ void exit_before_barrier(int *out)
 {
     if (threadIdx.x >= 48)
@@ -406,6 +445,7 @@ CU_TestInfo tests[] = {
     {"dynamic shared memory, in and out of the kernel", test_dynamic_shared_memory},
     {"fresh shared memory per block: poisoned, checked", test_fresh_shared_memory_per_block},
     {"dynamic shared memory limit and the opt-in attribute", test_shared_memory_limits},
+    {"__launch_bounds__ in the attributes and the occupancy API", test_launch_bounds_answer_like_a_gpu},
     {"barrier after some threads exit is an error (sticky)", test_barrier_after_early_exit_is_an_error},
     {"different barriers in a block are an error", test_divergent_barriers_are_an_error},
     {"barrier against a shuffle: deadlock", test_deadlock_is_reported},

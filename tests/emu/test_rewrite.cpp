@@ -246,10 +246,13 @@ void test_kernels_registered()
                          "__device__ void d() { }\n");
     CU_ASSERT(has(out, "*p = 1; } CUDA_EMU_REGISTER_KERNEL(k)\n"));
     CU_ASSERT(has(out, "__global__ void t(T *p) { }\n"));
-    CU_ASSERT(has(out, "m(float x) { ::cuda_emu::kernel_launch_bounds(64); } CUDA_EMU_REGISTER_KERNEL(m) }"));
+    CU_ASSERT(has(out, "m(float x) { ::cuda_emu::kernel_launch_bounds(64); } CUDA_EMU_REGISTER_KERNEL(m) "
+                       "CUDA_EMU_KERNEL_BOUNDS(m, 64) }"));
     CU_ASSERT(has(out, "static void s() { } };"));
     CU_ASSERT(has(out, "__device__ void d() { }\n"));
-    /* A minimum of blocks per SM is registered too: it sets the registers occupancy counts. */
+    /* The bounds are registered before the first launch: the most threads a block may have
+     * (cudaFuncGetAttributes, the occupancy API) and a minimum of blocks per SM, which sets the
+     * registers occupancy counts. */
     out = rw("__global__ void __launch_bounds__(1024, 1) b(int *p) { }\n");
     CU_ASSERT(has(out, "} CUDA_EMU_REGISTER_KERNEL(b) CUDA_EMU_KERNEL_BOUNDS(b, 1024, 1)\n"));
 }
@@ -314,7 +317,21 @@ void test_branches_in_device_code()
     CU_ASSERT_EQUAL(lines(out), lines(multi));
 }
 
+/* A UTF-8 byte-order mark at the top of a file (nvcc skips it) is dropped, with lines kept;
+ * CRLF line ends stay as they are (g++ reads them as nvcc does), a directive's continuation
+ * too. */
+void test_byte_order_mark_and_crlf()
+{
+    std::string out = rw("\xEF\xBB\xBF__global__ void k(int *p) { *p = 1; }\r\n");
+    CU_ASSERT(out.compare(0, 3, "\xEF\xBB\xBF") != 0);
+    CU_ASSERT(has(out, "__global__ void k(int *p) { *p = 1; } CUDA_EMU_REGISTER_KERNEL(k)\r\n"));
+    out = rw("#define ONE \\\r\n  1\r\nvoid f() { k<<<ONE, 32>>>(p); }\r\n");
+    CU_ASSERT(has(out, "#define ONE \\\r\n  1\r\n"));
+    CU_ASSERT(has(out, "::cuda_emu::config(ONE, 32)"));
+}
+
 CU_TestInfo tests[] = {
+    {"a byte-order mark and CRLF line ends", test_byte_order_mark_and_crlf},
     {"launch forms: qualified, templated, indexed, in a macro", test_launch_forms},
     {"a launch over several lines keeps line numbers", test_launch_keeps_lines},
     {"comments, strings, raw strings, digit separators", test_comments_and_strings_untouched},

@@ -152,7 +152,12 @@ CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize,
         return cudaErrorInvalidValue;
     int sms = 0, limit = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaDeviceGetAttribute(&limit, cudaDevAttrMaxThreadsPerBlock, 0);
+    /* The kernel's own limit, as the device's runtime takes it: its __launch_bounds__ */
+    struct cudaFuncAttributes attr;
+    cudaError_t attr_err = cudaFuncGetAttributes(&attr, reinterpret_cast<const void *>(func));
+    if (attr_err != cudaSuccess)
+        return attr_err;
+    limit = attr.maxThreadsPerBlock;
     if (blockSizeLimit > 0 && blockSizeLimit < limit)
         limit = blockSizeLimit;
     int best_size = 0, best_threads = 0, best_blocks = 0;

@@ -992,9 +992,10 @@ bool Rewriter::handle_launch_bounds(size_t at, size_t *next)
             edits_.push_back(Edit{j + 1, j + 1,
                                   " ::cuda_emu::kernel_launch_bounds(" + flatten(open + 1, close) +
                                       ");"});
-            /* A minimum of blocks per SM sets the registers the occupancy API counts. */
-            if (flatten(open + 1, close).find(',') != npos)
-                pending_bounds_ = flatten(open + 1, close);
+            /* Told to the runtime before the kernel first runs: the most threads a block may
+             * have (cudaFuncGetAttributes' maxThreadsPerBlock, the occupancy API's cap) and,
+             * with a minimum of blocks per SM, the registers the occupancy API counts. */
+            pending_bounds_ = flatten(open + 1, close);
             return true;
         }
     }
@@ -1786,7 +1787,12 @@ std::string Rewriter::apply() const
 bool rewrite_source(const std::string &text, const std::string &display_path, bool prelude,
                     const IncludeMapper &includes, std::string *out, std::string *error)
 {
-    Rewriter r(text, display_path, includes);
+    /* A UTF-8 byte-order mark, which editors on Windows write and nvcc skips: it would stand
+     * after the #line below, where g++ reads it as a stray character. CRLF line ends need
+     * nothing: g++ reads them as nvcc does. */
+    static const char bom[] = "\xEF\xBB\xBF";
+    const std::string body = text.compare(0, 3, bom) == 0 ? text.substr(3) : text;
+    Rewriter r(body, display_path, includes); /* (it keeps a reference: body outlives it) */
     if (!r.run(error))
         return false;
     *out = (prelude ? "#include <cuda_emu/prelude.h>\n" : "") + std::string("#line 1 ") +

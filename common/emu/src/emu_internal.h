@@ -356,6 +356,8 @@ int blocks_per_sm(int threads, size_t smem, int regs = kRegsPerThread);
  * __launch_bounds__(N, M) allows when it names M, 65536 / (N x M) rounded down
  * to the allocation's 8 and at most 255, as nvcc may use them; else 32. */
 int kernel_registers(const void *kernel);
+/* The most threads a block of KERNEL may have: its __launch_bounds__, or kMaxThreadsPerBlock. */
+int kernel_max_threads(const void *kernel);
 
 /* Records KERNEL's __launch_bounds__(MAX_THREADS, MIN_BLOCKS) for
  * kernel_registers (from the kernel's registration, or its first run). */

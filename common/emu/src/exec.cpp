@@ -1742,7 +1742,7 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks,
     (void)max_blocks_per_cluster;
     device_only("__launch_bounds__");
     Launch &L = *g_launch;
-    if (min_blocks > 0 && !L.bounds_noted.exchange(true))
+    if (max_threads > 0 && !L.bounds_noted.exchange(true))
         note_launch_bounds(L.kernel, max_threads, min_blocks); /* a template kernel's, known
                                                                   from its first run */
     if (max_threads <= 0 || L.threads_per_block <= max_threads)

@@ -572,17 +572,22 @@ int blocks_per_sm(int threads, size_t smem, int regs)
 
 namespace {
 
-/* Per kernel: the registers its __launch_bounds__ allow a thread (0: no minimum
- * of blocks named, so the nominal 32). Filled by static initializers and by
- * kernels' first runs on any worker: a lock of its own, a table made on first use. */
+/* Per kernel, what its __launch_bounds__ say: the registers they allow a thread (0: no
+ * minimum of blocks named, so the nominal kRegsPerThread) and the most threads a block may
+ * have (0: none named, so kMaxThreadsPerBlock). Filled by static initializers and by kernels'
+ * first runs on any worker: a lock of its own, a table made on first use. */
+struct Bounds {
+    int registers;
+    int max_threads;
+};
 std::mutex &bounds_mutex()
 {
     static std::mutex &m = *new std::mutex();
     return m;
 }
-std::unordered_map<const void *, int> &bounds_registers()
+std::unordered_map<const void *, Bounds> &bounds_table()
 {
-    static auto &m = *new std::unordered_map<const void *, int>();
+    static auto &m = *new std::unordered_map<const void *, Bounds>();
     return m;
 }
 
@@ -590,20 +595,31 @@ std::unordered_map<const void *, int> &bounds_registers()
 
 void note_launch_bounds(const void *kernel, long long max_threads, long long min_blocks)
 {
-    if (kernel == nullptr || max_threads <= 0 || min_blocks <= 0)
+    if (kernel == nullptr || max_threads <= 0)
         return;
-    const long long threads = (max_threads + kWarpSize - 1) / kWarpSize * kWarpSize;
-    long long regs = kRegsPerSM / (threads * min_blocks) / 8 * 8;
-    regs = std::max<long long>(8, std::min<long long>(255, regs));
+    Bounds b{0, (int)std::min<long long>(max_threads, kMaxThreadsPerBlock)};
+    if (min_blocks > 0) {
+        const long long threads = (max_threads + kWarpSize - 1) / kWarpSize * kWarpSize;
+        const long long regs = kRegsPerSM / (threads * min_blocks) / 8 * 8;
+        b.registers = (int)std::max<long long>(8, std::min<long long>(255, regs));
+    }
     std::lock_guard<std::mutex> lock(bounds_mutex());
-    bounds_registers()[kernel] = (int)regs;
+    bounds_table()[kernel] = b;
 }
 
 int kernel_registers(const void *kernel)
 {
     std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_registers().find(kernel);
-    return it == bounds_registers().end() ? kRegsPerThread : it->second;
+    auto it = bounds_table().find(kernel);
+    return it == bounds_table().end() || it->second.registers == 0 ? kRegsPerThread
+                                                                     : it->second.registers;
+}
+
+int kernel_max_threads(const void *kernel)
+{
+    std::lock_guard<std::mutex> lock(bounds_mutex());
+    auto it = bounds_table().find(kernel);
+    return it == bounds_table().end() ? kMaxThreadsPerBlock : it->second.max_threads;
 }
 
 bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks,
@@ -2364,7 +2380,7 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
     memset(attr, 0, sizeof *attr);
-    attr->maxThreadsPerBlock = kMaxThreadsPerBlock;
+    attr->maxThreadsPerBlock = kernel_max_threads(func);
     attr->numRegs = kernel_registers(func);
     attr->ptxVersion = 90;
     attr->binaryVersion = 90;
@@ -2428,7 +2444,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
         return record_error(cudaErrorInvalidValue);
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
-    *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func)
+    /* A block larger than the kernel's __launch_bounds__ cannot run at all: none fit. */
+    *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func) ||
+                         blockSize > kernel_max_threads(func)
                      ? 0
                      : blocks_per_sm(blockSize, dynamicSMemSize, kernel_registers(func));
     return cudaSuccess;

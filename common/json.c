@@ -34,7 +34,10 @@ void json_write_escaped(FILE *out, const char *s)
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (text_is_control(cp))
+            if (text_is_control(cp) && cp >= 0x10000) /* a surrogate pair, as JSON spells it */
+                fprintf(out, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10),
+                        0xDC00 + ((cp - 0x10000) & 0x3FF));
+            else if (text_is_control(cp))
                 fprintf(out, "\\u%04x", cp);
             else
                 fwrite(p, 1, (size_t)n, out);

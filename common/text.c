@@ -39,7 +39,17 @@ int text_is_control(unsigned cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x061C || cp == 0x200E ||
            cp == 0x200F || (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
-           cp == 0xFFFE || cp == 0xFFFF;
+           cp == 0xFFFE || cp == 0xFFFF ||
+           /* shown as nothing: two names that differ by one of these look the same */
+           cp == 0x00AD || cp == 0x034F || cp == 0x115F || cp == 0x1160 || cp == 0x17B4 ||
+           cp == 0x17B5 || (cp >= 0x180B && cp <= 0x180F) || (cp >= 0x200B && cp <= 0x200D) ||
+           (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x206A && cp <= 0x206F) || cp == 0x3164 ||
+           (cp >= 0xFE00 && cp <= 0xFE0F) || cp == 0xFEFF || cp == 0xFFA0 ||
+           (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
+           (cp >= 0xE0000 && cp <= 0xE0FFF) ||
+           /* shown as a space, yet not the space: "Ann Lee" twice, two students */
+           cp == 0x00A0 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F ||
+           cp == 0x2800 || cp == 0x3000;
 }
 
 /* The next character of [s, s+n) as it is shown: its bytes or its escape into unit (at most
@@ -61,7 +71,10 @@ static size_t next_unit(const unsigned char *s, size_t n, int flags, char *unit)
     } else if (cp < 0x80) {
         snprintf(unit, 8, "\\x%c%c", hex[cp >> 4], hex[cp & 15]);
     } else {
-        snprintf(unit, 8, "\\u%04x", cp & 0xFFFFu); /* every such control is below U+10000 */
+        if (cp < 0x10000)
+            snprintf(unit, 8, "\\u%04x", cp);
+        else /* (tags, musical format controls: five hex digits) */
+            snprintf(unit, 8, "\\U%05x", cp & 0xFFFFFu);
     }
     return (size_t)len;
 }

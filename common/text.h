@@ -14,7 +14,11 @@
  *                and CSI among them), the line and paragraph separators (U+2028, U+2029), and
  *                the bidirectional controls that reorder a line as displayed (U+061C, U+200E,
  *                U+200F, U+202A-U+202E, U+2066-U+2069), and the noncharacters U+FFFE and
- *                U+FFFF, which no XML document may hold (a JUnit report, an HTML or SVG page)
+ *                U+FFFF, which no XML document may hold (a JUnit report, an HTML or SVG page);
+ *                and those that show as nothing or as a space that is not U+0020, which would
+ *                make two names look alike (zero-width spaces and joiners, U+FEFF, variation
+ *                selectors, no-break and other spaces: text_is_control() lists them)
+ *   \UNNNNN      the same above U+FFFF (tag characters, musical format controls)
  *
  * Everything else (printable ASCII, valid UTF-8) passes unchanged, and a backslash stays one
  * backslash: the escapes are for reading, not for decoding back (the exact bytes stay in the
@@ -43,8 +47,11 @@ extern "C" {
  * a cut sequence, an overlong form, a surrogate, above U+10FFFF). */
 int utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
 
-/* 1 if code point cp is a control that acts instead of showing: C0, DEL, C1, a line or
- * paragraph separator, a bidirectional control, U+FFFE or U+FFFF (the list above). */
+/* 1 if code point cp is a control that acts instead of showing (C0, DEL, C1, a line or
+ * paragraph separator, a bidirectional control, U+FFFE or U+FFFF), a character shown as nothing
+ * (zero-width spaces and joiners, the word joiner, soft hyphen, variation selectors, tags,
+ * U+FEFF) or a space that is not U+0020 (no-break, en, em, thin, ideographic ...): what would
+ * make two different names look alike. */
 int text_is_control(unsigned cp);
 
 /* s (NUL-terminated) rendered visible into dst, which has cap bytes: always NUL-terminated,

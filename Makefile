@@ -192,6 +192,7 @@ CONTRACTS := $(foreach d,$(LAB_DIRS),$(wildcard grader/labs/$(d)/*.h grader/labs
 # STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no
 # shell or make syntax and no spaces. Folders with such names are graded through
 # `make grade-batch`, which copies each submission to a safe path first.
+comma := ,
 STUDENT_RAW := $(value STUDENT)
 ifneq ($(words $(STUDENT_RAW)),1)
 $(error STUDENT='$(STUDENT_RAW)' must be one path without spaces (copy the folder to a simple name, or use make grade-batch))
@@ -204,6 +205,12 @@ ifneq ($(filter grade bench explain profile sanitize,$(MAKECMDGOALS)),)
 ifeq ($(wildcard $(STUDENT)),)
 $(error STUDENT=$(STUDENT): no such folder or file here. Give the folder that holds your 01-coalescing/ ... 09-sgemm/ folders (the default is labs), or one .cu file with LAB=)
 endif
+# One file is one lab's: which one is the LAB= it is given (one lab, not a list or none).
+ifneq ($(filter %.cu,$(STUDENT)),)
+ifneq ($(words $(subst $(comma), ,$(LAB))),1)
+$(error STUDENT=$(STUDENT) is one file: say which lab it is with one LAB= (make $(firstword $(filter grade bench explain profile sanitize,$(MAKECMDGOALS))) STUDENT=$(STUDENT) LAB=transpose, or LAB=06))
+endif
+endif
 endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
 # STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
@@ -212,6 +219,12 @@ student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_di
 # only when it is a regular file reached through real folders).
 student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
 student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(call lab_dir,$(1))/$(1).cu)
+# The files beside the student's that may compile with it, their own helpers
+# (grader/sandbox/helper_files.h: what the lab file includes, copied into the compile sandbox by
+# sandbox-run): a change to one builds the lab again. A name make cannot hold (a space) is left
+# out here, and refused by sandbox-run if the file includes it.
+helper_globs := *.h *.cuh *.hpp *.hh *.inc *.inl *.cu */*.h */*.cuh */*.hpp */*.cu
+student_helpers = $(foreach f,$(wildcard $(addprefix $(dir $(call student_src,$(1))),$(helper_globs))),$(if $(wildcard $(f)),$(f)))
 STUDENT_OBJS := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 
@@ -273,9 +286,9 @@ $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 # The compile sandbox (grader/sandbox/sandbox_run.c, with the sandbox's pieces): trusted, host-only.
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
 SANDBOX_SRC := $(SANDBOX_PIECES:%=grader/sandbox/%.c)
-$(SANDBOX_RUN): grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/sandbox.h grader/sandbox/pieces.h common/text.c common/text.h common/util.c
+$(SANDBOX_RUN): grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/helper_files.c grader/sandbox/helper_files.h grader/sandbox/sandbox.h grader/sandbox/pieces.h common/text.c common/text.h common/util.c
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c $(SANDBOX_SRC) common/text.c common/util.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/helper_files.c common/text.c common/util.c -o $@
 
 # What the build derives from the lab tables (grader/build/lab_manifest.c): the make variables above,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of
@@ -519,7 +532,7 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
 	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\

@@ -32,6 +32,7 @@
 #define _GNU_SOURCE
 #endif
 #include "sandbox.h"
+#include "helper_files.h"
 #include "../../common/text.h"
 
 #include <errno.h>
@@ -149,7 +150,57 @@ static const char *kind_of(mode_t m)
 
 /* The student's TREE/REL into the work folder: a regular file reached from TREE through real
  * folders only, opened without following a link and without waiting on a FIFO. */
-static void copy_student(const char *tree, const char *rel)
+/* Where a helper goes: beside the lab file's copy in the work folder. */
+typedef struct {
+    const char *lab_dir; /* the lab file's folder in the work folder */
+} helper_dest;
+
+static int write_helper(void *ctx, const char *rel, const char *bytes, size_t len)
+{
+    const helper_dest *d = ctx;
+    char to[8192];
+    snprintf(to, sizeof to, "%s/%s", d->lab_dir, rel);
+    make_parents(to);
+    const int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (out < 0)
+        fail(2, "cannot write %s: %s", to, strerror(errno));
+    const int ok = write(out, bytes, len) == (ssize_t)len;
+    close(out);
+    if (!ok)
+        fail(2, "cannot write %s", to);
+    return 0;
+}
+
+/* The student's own helper files the lab file includes (helper_files.h: regular files of its
+ * folder, bounded), from the open folder DIR into the work folder beside COPY (the lab file's
+ * copy there, read back: what was copied is what is scanned). RESERVED: the names that stay the
+ * workbook's (the lab file's own, the headers copied into include/). */
+static void copy_helpers(int dir, const char *tree, const char *rel, const char *copy,
+                         const char *const *reserved)
+{
+    const int in = open(copy, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    char *text = malloc(MAX_SOURCE_BYTES + 1);
+    ssize_t got = 0, r;
+    while (in >= 0 && text && got < MAX_SOURCE_BYTES &&
+           (r = read(in, text + got, MAX_SOURCE_BYTES - got)) > 0)
+        got += r;
+    if (in >= 0)
+        close(in);
+    if (in < 0 || !text)
+        fail(2, "cannot read back %s", copy);
+    char lab_dir[8192], shown_dir[4096], err[1024];
+    snprintf(lab_dir, sizeof lab_dir, "%s", copy);
+    *strrchr(lab_dir, '/') = 0;
+    const char *slash = strrchr(rel, '/');
+    snprintf(shown_dir, sizeof shown_dir, "%s%s%.*s", tree, slash ? "/" : "",
+             slash ? (int)(slash - rel) : 0, rel);
+    helper_dest d = {lab_dir};
+    if (helper_files(dir, shown_dir, text, (size_t)got, reserved, write_helper, &d, err, sizeof err))
+        fail(3, "%s", err);
+    free(text);
+}
+
+static void copy_student(const char *tree, const char *rel, const char *const *reserved)
 {
     char shown[4096];
     snprintf(shown, sizeof shown, "%s/%s", tree, rel);
@@ -200,6 +251,7 @@ static void copy_student(const char *tree, const char *rel)
     if (copy_fd(in, to, MAX_SOURCE_BYTES) != 0)
         fail(3, "%s could not be read whole (at most %d MiB)", shown, MAX_SOURCE_BYTES >> 20);
     close(in);
+    copy_helpers(dir, tree, rel, to, reserved);
     close(dir);
 }
 
@@ -352,8 +404,24 @@ static void prepare_work(run_options *o, sandbox_policy *p)
     snprintf(scratch, sizeof scratch, "%s/.tmp", work);
     if (mkdir(scratch, 0700) != 0)
         fail(2, "cannot make %s", scratch);
-    if (o->student_tree)
-        copy_student(o->student_tree, o->student_rel);
+    if (o->student_tree) {
+        /* The names a helper may not take: the lab file's own, the workbook's headers (a quoted
+         * include finds the file's folder first), and, where the lab file sits at the top of
+         * the work folder, every trusted file copied in (copied after, they win regardless). */
+        const char *reserved[2 * 64 + 2];
+        int n = 0;
+        const char *base = strrchr(o->student_rel, '/');
+        reserved[n++] = base ? base + 1 : o->student_rel;
+        for (int c = 0; c < o->n_copies; c++) {
+            const char *dest = o->copies[c][1];
+            if (!strncmp(dest, "include/", 8))
+                reserved[n++] = dest + 8;
+            if (!base)
+                reserved[n++] = dest;
+        }
+        reserved[n] = NULL;
+        copy_student(o->student_tree, o->student_rel, reserved);
+    }
     for (int c = 0; c < o->n_copies; c++)
         copy_trusted(o->copies[c][0], o->copies[c][1]);
     o->given.work = work;

@@ -64,6 +64,7 @@
 #include "../decide/score.h"
 #include "../run/stop.h"
 #include "../report/exports.h"
+#include "../sandbox/helper_files.h"
 #include "schedule.h"
 
 #define FILE_CAP (1 << 20)          /* largest lab file accepted, bytes */
@@ -271,6 +272,9 @@ static struct {
     char *gpu[MAX_WORKERS];        /* CUDA_VISIBLE_DEVICES per worker; NULL: leave unset */
     int workers;
     int subs_fd;                   /* SUBMISSIONS, open */
+    char *skeleton[ROW_MAX_LABS];  /* each lab's skeleton, the workbook's own (never the
+                                      checkout's edits: pristine_skeletons.sh) */
+    size_t skeleton_size[ROW_MAX_LABS];
 } B;
 
 static int parse_int_arg(const char *key, const char *v, int lo, int hi)
@@ -547,6 +551,15 @@ static void take_lock(int shared)
 /* ------------------------------------------------------------------------------------------ */
 /* Students: scan, refuse, fingerprint                                                         */
 
+/* One of a student's helper files (grader/sandbox/helper_files.h), copied beside their lab
+ * file in the tree graded. */
+typedef struct helper {
+    char *rel;           /* its path inside the lab's folder */
+    char *bytes;
+    size_t size;
+    struct helper *next;
+} helper;
+
 typedef struct student {
     char *name;                    /* the folder's name, exact bytes */
     char id[40];                   /* "s" + hash of the name: the safe folder name */
@@ -556,6 +569,11 @@ typedef struct student {
     size_t size[ROW_MAX_LABS];
     int theirs[ROW_MAX_LABS];      /* 1 where file[k] came from the submission */
     int absent[ROW_MAX_LABS];      /* why lab k has no work of theirs (ABSENT_*), or 0 */
+    char absent_detail[ROW_MAX_LABS][240]; /* what the report adds (grade_row.absent_detail),
+                                      shown as data (text_visible) */
+    helper *helpers[ROW_MAX_LABS]; /* the helper files lab k's file includes, graded with it */
+    char **held;                   /* every regular file of the submission, its path inside it */
+    int n_held;
 } student;
 
 /* Walk a submission: no symbolic link, no special file, bounded size. Returns 0, or -1 with
@@ -604,76 +622,193 @@ static int walk(student *s, int dirfd, const char *rel, int depth, int *entries)
             snprintf(s->refusal, sizeof s->refusal,
                      "%s is a special file (a pipe, socket or device), not a plain file", path);
             rc = -1;
+        } else {
+            char **held = realloc(s->held, (size_t)(s->n_held + 1) * sizeof *held);
+            if (!held)
+                die("out of memory");
+            s->held = held;
+            s->held[s->n_held++] = xstrdup(path);
         }
     }
     closedir(d);
     return rc;
 }
 
-/* The submission's file for lab k: 1 and the bytes if present, 0 if absent, -1 if refused. */
-static int read_lab_file(student *s, int subfd, int k)
+/* The folder REL (a path inside the submission, "" for its top) opened a part at a time, never
+ * through a link; -1 when it cannot be. */
+static int open_folder(int subfd, const char *rel)
 {
-    char dir[96], file[96], rel[200];
-    lab_student_rel(all_labs[k], rel, sizeof rel); /* "NN-name/name.cu": opened a part at a time */
-    lab_folder(all_labs[k], dir, sizeof dir);
-    snprintf(file, sizeof file, "%s", rel + strlen(dir) + 1);
-    int dfd = openat(subfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    if (dfd < 0) {
-        if (errno == ENOENT)
-            return 0;
-        return snprintf(s->refusal, sizeof s->refusal, "%s is not a folder", dir), -1;
+    char part[2048];
+    snprintf(part, sizeof part, "%s", rel);
+    int fd = dup(subfd);
+    for (char *name = strtok(part, "/"); name && fd >= 0; name = strtok(NULL, "/")) {
+        const int next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        close(fd);
+        fd = next;
     }
-    int fd = openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-    close(dfd);
-    if (fd < 0) {
-        if (errno == ENOENT)
-            return 0; /* (a file at the top of the submission is looked for by the caller) */
-        if (errno == ELOOP)
-            return snprintf(s->refusal, sizeof s->refusal, "%s/%s is a symbolic link: grading "
-                            "reads only a regular file, never what a link points to", dir, file), -1;
-        return snprintf(s->refusal, sizeof s->refusal, "%s/%s cannot be opened: %s", dir, file,
+    return fd;
+}
+
+/* The file REL of the submission, whole, into *buf and *n: 0, or -1 with the reason in
+ * s->refusal. */
+static int read_submitted(student *s, int subfd, const char *rel, char **buf, size_t *n)
+{
+    char dir[2048];
+    snprintf(dir, sizeof dir, "%s", rel);
+    char *slash = strrchr(dir, '/');
+    const char *file = slash ? slash + 1 : rel;
+    if (slash)
+        *slash = 0;
+    const int dfd = open_folder(subfd, slash ? dir : "");
+    const int fd = dfd < 0 ? -1 : openat(dfd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (dfd >= 0)
+        close(dfd);
+    if (fd < 0)
+        return snprintf(s->refusal, sizeof s->refusal, "%s cannot be opened: %s", rel,
                         strerror(errno)), -1;
-    }
     struct stat st;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         close(fd);
-        return snprintf(s->refusal, sizeof s->refusal, "%s/%s is not a plain file", dir, file), -1;
+        return snprintf(s->refusal, sizeof s->refusal, "%s is not a plain file", rel), -1;
     }
     if (st.st_size > FILE_CAP) {
         close(fd);
-        return snprintf(s->refusal, sizeof s->refusal, "%s/%s is %lld bytes; the limit is %d",
-                        dir, file, (long long)st.st_size, FILE_CAP), -1;
+        return snprintf(s->refusal, sizeof s->refusal, "%s is %lld bytes; the limit is %d", rel,
+                        (long long)st.st_size, FILE_CAP), -1;
     }
-    char *buf = malloc((size_t)st.st_size + 1);
-    size_t n = 0;
-    ssize_t got;
-    while (buf && n <= (size_t)st.st_size && (got = read(fd, buf + n, (size_t)st.st_size + 1 - n)) > 0)
-        n += (size_t)got;
+    char *b = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    ssize_t r;
+    while (b && got <= (size_t)st.st_size && (r = read(fd, b + got, (size_t)st.st_size + 1 - got)) > 0)
+        got += (size_t)r;
     close(fd);
-    if (!buf)
+    if (!b)
         die("out of memory");
-    if (n > (size_t)st.st_size) { /* grew while being read */
-        free(buf);
-        return snprintf(s->refusal, sizeof s->refusal, "%s/%s changed while it was read", dir, file), -1;
+    if (got > (size_t)st.st_size) { /* grew while being read */
+        free(b);
+        return snprintf(s->refusal, sizeof s->refusal, "%s changed while it was read", rel), -1;
     }
-    s->file[k] = buf;
-    s->size[k] = n;
-    s->theirs[k] = 1;
-    return 1;
+    *buf = b;
+    *n = got;
+    return 0;
 }
 
-/* 1 if lab k's file name (coalescing.cu) is a plain file at the top of submission s. */
-static int at_top(const student *s, int k)
+/* Where lab k's work is looked for: REL ("01-coalescing/coalescing.cu") at the top of the
+ * submission, or inside a folder named labs at any depth (a whole checkout handed in). */
+static int is_lab_place(const char *path, const char *rel)
+{
+    const size_t lp = strlen(path), lr = strlen(rel);
+    if (!strcmp(path, rel))
+        return 1;
+    if (lp < lr + 5 || strcmp(path + lp - lr, rel) || memcmp(path + lp - lr - 5, "labs/", 5))
+        return 0;
+    return lp == lr + 5 || path[lp - lr - 6] == '/';
+}
+
+/* A file that looks like lab k's put elsewhere: its name (coalescing.cu), or a .cu file whose
+ * name holds the lab's name (coalescing_lab1.cu). Never graded: named with where it belongs. */
+static int looks_like_lab(const char *path, int k)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const size_t lb = strlen(base);
+    return lb > 3 && !strcmp(base + lb - 3, ".cu") && strstr(base, all_labs[k]->name);
+}
+
+static int add_helper(void *ctx, const char *rel, const char *bytes, size_t len)
+{
+    helper **tail = ctx, *h = calloc(1, sizeof *h);
+    if (!h || !(h->bytes = malloc(len ? len : 1)))
+        die("out of memory");
+    h->rel = xstrdup(rel);
+    memcpy(h->bytes, bytes, len);
+    h->size = len;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = h;
+    return 0;
+}
+
+/* Lab k's work in submission s (open as SUBFD): its file and the helpers it includes into
+ * s->file[k] and s->helpers[k], or the reason it has none in s->absent[k] and
+ * s->absent_detail[k]. -1 with s->refusal when the submission is refused (two different
+ * files for one lab; a file or helper past the limits). */
+static int find_lab_work(student *s, int subfd, int k)
 {
     char rel[200];
     lab_student_rel(all_labs[k], rel, sizeof rel);
-    const char *name = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
-    const int fd = openat(B.subs_fd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    struct stat st;
-    const int found = fd >= 0 && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
-    if (fd >= 0)
-        close(fd);
-    return found;
+    int found = -1;
+    for (int i = 0; i < s->n_held; i++) {
+        if (!is_lab_place(s->held[i], rel))
+            continue;
+        char *buf = NULL;
+        size_t n = 0;
+        if (read_submitted(s, subfd, s->held[i], &buf, &n))
+            return -1;
+        if (found >= 0 && (n != s->size[k] || memcmp(buf, s->file[k], n))) {
+            free(buf);
+            char a[600], b[600];
+            text_visible(a, sizeof a, s->held[found], 0);
+            text_visible(b, sizeof b, s->held[i], 0);
+            return snprintf(s->refusal, sizeof s->refusal,
+                            "two different files for lab %s, %s and %s: hand in one (at %s, or "
+                            "in a labs/ folder)", all_labs[k]->number, a, b, rel), -1;
+        }
+        if (found >= 0) {
+            free(buf);
+            continue;
+        }
+        found = i;
+        s->file[k] = buf;
+        s->size[k] = n;
+        s->theirs[k] = 1;
+    }
+    if (found >= 0) {
+        /* its helpers, from its folder */
+        char dir[2048], err[1024];
+        snprintf(dir, sizeof dir, "%s", s->held[found]);
+        *strrchr(dir, '/') = 0;
+        const int dfd = open_folder(subfd, dir);
+        if (dfd < 0)
+            return snprintf(s->refusal, sizeof s->refusal, "%s cannot be opened", dir), -1;
+        const char *base = strrchr(rel, '/') + 1;
+        const char *reserved[] = {base, NULL};
+        char shown[600];
+        text_visible(shown, sizeof shown, dir, 0);
+        const int rc = helper_files(dfd, shown, s->file[k], s->size[k], reserved, add_helper,
+                                    &s->helpers[k], err, sizeof err);
+        close(dfd);
+        if (rc)
+            return snprintf(s->refusal, sizeof s->refusal, "%s", err), -1;
+        return 0;
+    }
+    /* None: a file that looks like the lab's elsewhere is named with the fix; otherwise what
+     * the submission held, a few names. */
+    for (int i = 0; i < s->n_held; i++)
+        if (looks_like_lab(s->held[i], k)) {
+            s->absent[k] = ABSENT_MISPLACED;
+            text_visible(s->absent_detail[k], sizeof s->absent_detail[k], s->held[i], 0);
+            return 0;
+        }
+    s->absent[k] = ABSENT_NO_FILE;
+    char *d = s->absent_detail[k];
+    const size_t cap = sizeof s->absent_detail[k];
+    size_t w = 0;
+    int shown = 0;
+    for (int i = 0; i < s->n_held && shown < 4; i++, shown++) {
+        char name[120];
+        text_visible(name, sizeof name, s->held[i], 0);
+        if (w + strlen(name) + 2 + 24 >= cap)
+            break;
+        w += (size_t)snprintf(d + w, cap - w, "%s%s", shown ? ", " : "", name);
+    }
+    if (s->n_held > shown)
+        snprintf(d + w, cap - w, " (+%d more)", s->n_held - shown);
+    return 0;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Look at one entry of SUBMISSIONS: refuse it with a reason, or load the files it will be
@@ -705,35 +840,29 @@ static void scan_student(student *s)
         int entries = 0;
         if (fd < 0) {
             snprintf(s->refusal, sizeof s->refusal, "cannot open it: %s", strerror(errno));
-        } else if (walk(s, dup(fd), "", 0, &entries) == 0) {
+        } else if (walk(s, dup(fd), "", 0, &entries) == 0 &&
+                   (qsort(s->held, (size_t)s->n_held, sizeof *s->held, by_path), 1)) {
             for (int k = 0; k < n_all_labs && !s->refusal[0]; k++)
-                if (read_lab_file(s, fd, k) < 0)
+                if (find_lab_work(s, fd, k) < 0)
                     break;
         }
         if (fd >= 0)
             close(fd);
     }
-    /* Labs left out are graded as the untouched skeleton, and named as work not submitted
-     * (the reports say "no submission for lab NN", not a failure of the student's code): so
-     * is a file byte for byte the skeleton. A lab file at the top of the submission instead
-     * of in its lab folder is not graded (a submission lays out like labs/, as the README
-     * says) but named, with the fix. */
+    /* Labs left out are graded as the workbook's skeleton (B.skeleton: never the checkout's
+     * edits), and named as work not submitted (the reports say "no submission for lab NN" and
+     * why, not a failure of the student's code): so is a file byte for byte the skeleton. */
     for (int k = 0; k < n_all_labs && !s->refusal[0]; k++) {
-        char path[PATH_MAX];
-        lab_student_file("labs", all_labs[k], path, sizeof path);
-        size_t size = 0;
-        char *skeleton = read_whole(path, &size);
-        if (!skeleton)
-            die("the skeleton %s is missing from this checkout", path);
         if (s->file[k]) {
-            if (s->size[k] == size && !memcmp(s->file[k], skeleton, size))
+            if (s->size[k] == B.skeleton_size[k] && !memcmp(s->file[k], B.skeleton[k], s->size[k]))
                 s->absent[k] = ABSENT_SKELETON;
-            free(skeleton);
             continue;
         }
-        s->absent[k] = at_top(s, k) ? ABSENT_AT_TOP : ABSENT_NO_FILE;
-        s->file[k] = skeleton;
-        s->size[k] = size;
+        s->file[k] = malloc(B.skeleton_size[k] + 1);
+        if (!s->file[k])
+            die("out of memory");
+        memcpy(s->file[k], B.skeleton[k], B.skeleton_size[k]);
+        s->size[k] = B.skeleton_size[k];
     }
 
     hash_init(&h);
@@ -755,15 +884,30 @@ static void scan_student(student *s)
     }
     hash_field(&h, s->name, strlen(s->name));
     hash_field(&h, s->refusal, strlen(s->refusal));
-    for (int k = 0; k < n_all_labs && !s->refusal[0]; k++)
+    for (int k = 0; k < n_all_labs && !s->refusal[0]; k++) {
         hash_field(&h, s->file[k], s->size[k]);
+        for (const helper *x = s->helpers[k]; x; x = x->next) {
+            hash_field(&h, x->rel, strlen(x->rel));
+            hash_field(&h, x->bytes, x->size);
+        }
+    }
     hash_hex(&h, s->fingerprint, sizeof s->fingerprint);
 }
 
 static void free_student(student *s)
 {
-    for (int k = 0; k < ROW_MAX_LABS; k++)
+    for (int k = 0; k < ROW_MAX_LABS; k++) {
         free(s->file[k]);
+        for (helper *x = s->helpers[k], *next; x; x = next) {
+            next = x->next;
+            free(x->rel);
+            free(x->bytes);
+            free(x);
+        }
+    }
+    for (int i = 0; i < s->n_held; i++)
+        free(s->held[i]);
+    free(s->held);
     free(s->name);
     memset(s, 0, sizeof *s);
 }
@@ -815,6 +959,7 @@ static void init_row(grade_row *row, const student *s)
     for (int k = 0; k < n_all_labs; k++) {
         row->selected[k] = B.selected[k];
         row->absent[k] = s->refusal[0] ? 0 : s->absent[k];
+        row->absent_detail[k] = s->absent_detail[k];
         row->lab_max[k] = B.lab_max[k];
         if (B.selected[k])
             row->max += B.lab_max[k];
@@ -936,8 +1081,17 @@ static void write_tree(const student *s, const char *work, const char *tree)
         lab_student_file(tree, all_labs[k], path, sizeof path);
         *strrchr(path, '/') = 0;
         mkdirs(path);
-        path[strlen(path)] = '/';
+        const size_t folder = strlen(path);
+        path[folder] = '/';
         write_whole(path, s->file[k], s->size[k]);
+        for (const helper *x = s->helpers[k]; x; x = x->next) { /* (names within the rule) */
+            snprintf(path + folder + 1, sizeof path - folder - 1, "%s", x->rel);
+            char *slash = strrchr(path, '/');
+            *slash = 0;
+            mkdirs(path);
+            *slash = '/';
+            write_whole(path, x->bytes, x->size);
+        }
     }
 }
 
@@ -1630,6 +1784,39 @@ static void make_output_folder(void)
     }
 }
 
+/* B.skeleton: each lab's skeleton as the workbook recorded it (labs/skeletons.sha256), from
+ * grader/batch/pristine_skeletons.sh (which says once, for each lab, where this checkout's
+ * labs/ is edited): run without a shell into a folder of this process's, read, removed. */
+static void load_skeletons(void)
+{
+    char dir[PATH_MAX + 64];
+    snprintf(dir, sizeof dir, "%s/work/skeletons.%d", B.out, (int)getpid());
+    rm_tree(dir);
+    fflush(stdout);
+    pid_t pid = stop_fork(SIGTERM);
+    if (pid < 0)
+        die("cannot start grader/batch/pristine_skeletons.sh: %s", strerror(errno));
+    if (pid == 0) {
+        char *argv[] = {"grader/batch/pristine_skeletons.sh", dir, NULL};
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    stop_forget(pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status))
+        die("the workbook's own skeletons could not be found (the reason is above); nothing was "
+            "graded");
+    for (int k = 0; k < n_all_labs; k++) {
+        char path[PATH_MAX * 2];
+        lab_student_file(dir, all_labs[k], path, sizeof path);
+        B.skeleton[k] = read_whole(path, &B.skeleton_size[k]);
+        if (!B.skeleton[k])
+            die("the skeleton of lab %s was not written to %s", all_labs[k]->number, path);
+    }
+    rm_tree(dir);
+}
+
 /* Every student of SUBMISSIONS=, scanned (scan_student), in list_students' order: *n of them. */
 static student *scan_students(int *n)
 {
@@ -1681,6 +1868,7 @@ int main(int argc, char **argv)
     take_lock(S.tasks > 0);
     fix_seed(!S.tasks); /* array tasks read the seed `prepare` wrote; they never write it */
 
+    load_skeletons();
     int n;
     student *list = scan_students(&n);
     if (!strcmp(S.cmd, "prepare")) {

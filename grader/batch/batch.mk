@@ -9,7 +9,8 @@
 
 BATCH      := $(BUILD)/host/grade-batch
 BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/report/exports.o \
-              $(BUILD)/host/grader/batch/schedule.o $(BUILD)/host/common/json_read.o
+              $(BUILD)/host/grader/batch/schedule.o $(BUILD)/host/common/json_read.o \
+              $(BUILD)/host/grader/sandbox/helper_files.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
 JOBS       ?=
@@ -18,7 +19,7 @@ KIT        ?= $(BUILD)/gradescope
 
 # Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
 $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
-$(BATCH_OBJS): grader/report/exports.h grader/batch/schedule.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
+$(BATCH_OBJS): grader/report/exports.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(CC) $(CFLAGS) $^ -lm -o $@

@@ -100,20 +100,28 @@ void row_absent_text(const grade_row *row, int k, char *buf, size_t len)
     char rel[200];
     lab_student_rel(all_labs[k], rel, sizeof rel);
     const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+    const char *detail = row->absent_detail[k];
     switch (row->absent[k]) {
     case ABSENT_SKELETON:
         snprintf(buf, len, "no submission for lab %s (%s is the untouched skeleton; graded as it)",
                  all_labs[k]->number, rel);
         break;
-    case ABSENT_AT_TOP:
-        snprintf(buf, len, "no submission for lab %s (%s is at the top of the submission: it "
-                 "belongs in %.*s; graded as the untouched skeleton)", all_labs[k]->number, file,
-                 (int)(file - rel), rel);
+    case ABSENT_MISPLACED:
+        snprintf(buf, len, "no submission for lab %s (found %s: it belongs in %s; graded as the "
+                 "untouched skeleton)", all_labs[k]->number, detail ? detail : file, rel);
         break;
     default:
-        snprintf(buf, len, "no submission for lab %s (no %s in the submission; graded as the "
-                 "untouched skeleton)", all_labs[k]->number, rel);
+        snprintf(buf, len, "no submission for lab %s (no %s in the submission%s%s; graded as the "
+                 "untouched skeleton)", all_labs[k]->number, rel,
+                 !detail ? "" : detail[0] ? ", which holds: " : ", which is empty",
+                 detail ? detail : "");
     }
+}
+
+const char *absent_word(int absent)
+{
+    return absent == ABSENT_SKELETON ? "skeleton" : absent == ABSENT_MISPLACED ? "misplaced"
+                                                                               : "no-file";
 }
 
 /* The absence text of the lab a results.json lab object names, or "" (for the exports). */
@@ -274,7 +282,8 @@ void csv_row(FILE *f, const grade_row *row)
     /* the labs with no work of the student's, by number ("01 07") */
     for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
         if (row->selected[k] && row->absent[k])
-            fprintf(f, "%s%s", first ? "" : " ", all_labs[k]->number), first = 0;
+            fprintf(f, "%s%s:%s", first ? "" : " ", all_labs[k]->number, absent_word(row->absent[k])),
+                first = 0;
     fputc(',', f);
     csv_field(f, row->reason);
     fputs("\r\n", f);
@@ -309,7 +318,13 @@ void jsonl_row(FILE *f, const grade_row *row)
     for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
         if (row->selected[k] && row->absent[k])
             fprintf(f, "%s\"%s\"", first ? "" : ", ", all_labs[k]->number), first = 0;
-    fprintf(f, "], \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
+    fputs("], \"missing_why\": {", f);
+    for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
+        if (row->selected[k] && row->absent[k])
+            fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", all_labs[k]->number,
+                    absent_word(row->absent[k])),
+                first = 0;
+    fprintf(f, "}, \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
             row->max, row->exit_status);
     json_write_escaped(f, row->reason); /* exact, as JSON escapes it (see json.h) */
     fputs("}\n", f);

@@ -28,10 +28,15 @@
 
 /* Work not submitted, per lab (grade_row.absent). */
 enum {
-    ABSENT_NO_FILE = 1,  /* no NN-name/name.cu in the submission */
-    ABSENT_SKELETON = 2, /* the file is byte for byte the untouched skeleton */
-    ABSENT_AT_TOP = 3    /* name.cu at the top of the submission, not in NN-name/ (not graded) */
+    ABSENT_NO_FILE = 1,   /* no NN-name/name.cu where work is looked for (the top of the
+                             submission, or a labs/ folder at any depth) */
+    ABSENT_SKELETON = 2,  /* the file is byte for byte the workbook's skeleton */
+    ABSENT_MISPLACED = 3  /* a file that looks like the lab's (name.cu, or a .cu file naming the
+                             lab) elsewhere: named with where it belongs, not graded */
 };
+
+/* The word the gradebook's missing column and gradebook.jsonl give each case ("01:no-file"). */
+const char *absent_word(int absent);
 
 #define ROW_REASON_MAX 2048
 
@@ -46,6 +51,9 @@ typedef struct grade_row {
     int absent[ROW_MAX_LABS];        /* why lab k holds no work of the student's (ABSENT_*),
                                         0 where it does; the lab is still graded (as the
                                         skeleton), and every export names it */
+    const char *absent_detail[ROW_MAX_LABS]; /* NO_FILE: what the submission held ("a.txt,
+                                        lab2/x.cu (+3 more)", "" when empty); MISPLACED: the
+                                        file found; NULL where none is known (not owned) */
     char state[16];                  /* "graded", "refused", or "missing" (no result yet) */
     int tamper_proof;                /* 1 graded with student code isolated, 0 graded where it
                                         could not be (the grade is not tamper-proof), -1 no

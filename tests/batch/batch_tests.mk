@@ -2,7 +2,8 @@
 #
 #   test-batch-unit   CUnit: the JSON reader, gradebook CSV and rows, config validation, the
 #                     batch's schedule (one grade per GPU at a time, prepares beside it)
-#   test-batch        the unit tests, then tests/batch/test_batch.py under the CPU emulator,
+#   test-batch        the unit tests, the workbook's own skeletons whatever labs/ holds
+#                     (tests/batch/pristine.sh), then tests/batch/test_batch.py under the CPU emulator,
 #                     lab 01: hostile folder names, symlinks refused, a student forging the
 #                     grader's lines (shown as escapes everywhere), CSV/JSONL/JUnit/Gradescope
 #                     read back, work not submitted named per lab in every export, no batch
@@ -29,6 +30,7 @@ test-batch: test-batch-unit
 	$(call kit_skip,batch grading: its test grades lab 01's reference solution as a student)
 else
 test-batch: test-batch-unit $(BATCH)
+	@bash tests/batch/pristine.sh
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@python3 tests/batch/test_batch.py $(BUILD)
 endif

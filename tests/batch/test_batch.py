@@ -109,6 +109,12 @@ STUDENTS = {
     FORGER_NAME: "forger",
     b"untouched": "untouched",
     b"at-top": "at-top",
+    b"checkout": "checkout",
+    b"misplaced": "misplaced",
+    b"two-files": "two-files",
+    b"helper": "helper",
+    "zero\u200bwidth".encode(): "solution",
+    b"zerowidth": "solution",
 }
 SUBSET = [b"a|b", b"Smith, John", b"new\nline", b"-rf", "Zoë Ångström 山田".encode(), b"build-fails"]
 
@@ -141,6 +147,27 @@ def make_submissions(base, names):
                 shutil.copy(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"), os.path.join(lab, b"coalescing.cu"))
             elif kind == "at-top":  # the solution, outside its lab folder
                 open(os.path.join(path, b"coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "checkout":  # a whole checkout handed in: labs/ inside a folder
+                for where, text in ((b"cuda-workbook/labs", SOLUTION), (b"cuda-workbook/solutions", b"other\n")):
+                    os.makedirs(os.path.join(path, where, b"01-coalescing"))
+                    open(os.path.join(path, where, b"01-coalescing/coalescing.cu"), "wb").write(text)
+            elif kind == "misplaced":  # the solution in a folder of the student's own naming
+                os.makedirs(os.path.join(path, b"lab01"))
+                open(os.path.join(path, b"lab01/coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "two-files":  # two different files for one lab: never one picked
+                for where in (b"a/labs/01-coalescing", b"b/labs/01-coalescing"):
+                    os.makedirs(os.path.join(path, where))
+                open(os.path.join(path, b"a/labs/01-coalescing/coalescing.cu"), "wb").write(SOLUTION)
+                shutil.copy(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"),
+                            os.path.join(path, b"b/labs/01-coalescing/coalescing.cu"))
+            elif kind == "helper":  # the solution's kernel in a header of the student's own
+                os.makedirs(os.path.join(lab, b"detail"))
+                text = SOLUTION.decode()
+                cut = text.index("__global__")
+                open(os.path.join(lab, b"detail/kernel.cuh"), "wb").write(
+                    b'#include "coalescing.h"\n' + text[cut:text.index("\n}\n", cut) + 3].encode())
+                open(os.path.join(lab, b"coalescing.cu"), "wb").write(
+                    (text[:cut] + '#include "detail/kernel.cuh"\n' + text[text.index("\n}\n", cut) + 3:]).encode())
             elif kind.startswith("link:"):
                 os.makedirs(lab)
                 os.symlink(kind[5:], os.path.join(lab, b"coalescing.cu"))
@@ -400,9 +427,11 @@ def test_hostile(tmp):
     check(rows[1:] and b"'=HYPERLINK" in raw and b"\"'=HYPERLINK" in raw,
           "CSV: a name starting with = is neutralised with a quote")
     check(by[b"-rf"]["student"] == "'-rf", "CSV: a leading dash is neutralised", by[b"-rf"]["student"])
+    check(b"zero\\u200bwidth," in raw and b"\xe2\x80\x8b" not in raw,
+          "CSV: a zero-width space in a name is shown as an escape (two students never look like one)")
     for name, kind in STUDENTS.items():
         row = by.get(name, {})
-        if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top"):
+        if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top", "checkout", "misplaced", "helper"):
             ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
                   and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
             check(ok, "graded correctly: %r" % name, row)
@@ -410,7 +439,10 @@ def test_hostile(tmp):
             why = {"skeleton": "no 01-coalescing/coalescing.cu in the submission",
                    "empty-lab": "no 01-coalescing/coalescing.cu in the submission",
                    "untouched": "01-coalescing/coalescing.cu is the untouched skeleton",
-                   "at-top": "coalescing.cu is at the top of the submission: it belongs in 01-coalescing/"}.get(kind)
+                   "at-top": "found coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
+                   "misplaced": "found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu"}.get(kind)
+            word = {"skeleton": "no-file", "empty-lab": "no-file", "untouched": "skeleton", "at-top": "misplaced",
+                    "misplaced": "misplaced"}.get(kind)
             sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
                    if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]
             texts = {f: open(os.path.join(out, "students", sid["id"], f), "rb").read().decode("utf-8", "replace")
@@ -418,13 +450,17 @@ def test_hostile(tmp):
             if why:
                 said = "no submission for lab 01 (" + why
                 unsaid = [f for f, t in texts.items() if said not in t.replace("\\", "")]
-                check(row.get("missing") == "01" and said in row.get("reason", "") and sid.get("missing") == ["01"]
-                      and not unsaid, "work not submitted (%s) named in the CSV, JSON Lines and every export: %r" % (kind, name),
+                check(row.get("missing") == "01:" + word and said in row.get("reason", "") and sid.get("missing") == ["01"]
+                      and sid.get("missing_why") == {"01": word} and not unsaid, "work not submitted (%s) named in the CSV, JSON Lines and every export: %r" % (kind, name),
                       (row.get("missing"), row.get("reason", "")[:200], sid.get("missing"), unsaid))
             else:
                 check(row.get("missing") == "" and sid.get("missing") == [] and
                       not any("no submission" in t for t in texts.values()),
                       "a submitted file is not named as missing: %r" % name, row.get("missing"))
+        elif kind == "two-files":
+            check(row.get("state") == "refused" and "a/labs/01-coalescing/coalescing.cu" in row.get("reason", "")
+                  and "b/labs/01-coalescing/coalescing.cu" in row.get("reason", ""),
+                  "two different files for one lab: refused, both named", row)
         elif kind == "forger":
             student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
             check(row.get("state") == "graded" and row.get("total") == "8" and row.get("exit_status") == "1"

@@ -332,7 +332,7 @@ static void test_absent_lab(void)
     } cases[] = {
         {ABSENT_NO_FILE, "no submission for lab 01 (no 01-coalescing/coalescing.cu in the submission"},
         {ABSENT_SKELETON, "no submission for lab 01 (01-coalescing/coalescing.cu is the untouched skeleton"},
-        {ABSENT_AT_TOP, "no submission for lab 01 (coalescing.cu is at the top of the submission: it belongs in 01-coalescing/"},
+        {ABSENT_MISPLACED, "no submission for lab 01 (found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu"},
         {0, NULL},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -342,6 +342,7 @@ static void test_absent_lab(void)
         row.selected[0] = 1;
         row.lab_max[0] = 15;
         row.absent[0] = cases[c].absent;
+        row.absent_detail[0] = cases[c].absent == ABSENT_MISPLACED ? "lab01/coalescing.cu" : NULL;
         row_from_results(&row, v, 2);
         CU_ASSERT_EQUAL(row.total, 10); /* graded as the skeleton all the same */
         for (int k = 0; k < 6; k++) {
@@ -373,7 +374,10 @@ static void test_absent_lab(void)
                 CU_ASSERT_PTR_NULL(strstr(plain, "no submission"));
             }
             if (k == 0) { /* (tamper_proof is unknown here: an empty isolation column) */
-                CU_ASSERT_PTR_NOT_NULL(strstr(buf, cases[c].says ? ",graded,,01," : ",graded,,,"));
+                char want[64];
+                snprintf(want, sizeof want, ",graded,,%s%s,", cases[c].says ? "01:" : "",
+                         cases[c].says ? absent_word(cases[c].absent) : "");
+                CU_ASSERT_PTR_NOT_NULL(strstr(buf, want));
             }
             if (k == 1) {
                 CU_ASSERT_PTR_NOT_NULL(strstr(buf, cases[c].says ? "\"missing\": [\"01\"]" : "\"missing\": []"));

@@ -13,10 +13,10 @@ set -eu
     { echo "usage: tests/gpu/make-batch.sh DIR N (N students, N at least 1)" >&2; exit 2; }
 rm -rf "$1" && mkdir -p "$1"
 
-# A solution as one file: a submission is the lab's one file (the compile sees that file and the
-# contract headers only), and a solution includes headers of its own beside it (the pipeline or
-# tiles its ladder's rungs share: streams_pipeline.cuh...). Each is put in place of its #include,
-# once.
+# A solution as one file, the style most students hand in: a solution includes headers of its own
+# beside it (the pipeline or tiles its ladder's rungs share: streams_pipeline.cuh...), which the
+# compile takes from the lab's folder as a student's helper files; here each is put in place of
+# its #include, once, so that the batch grades one file a lab.
 one_file() {
     python3 - "$1" <<'EOF'
 import os, re, sys

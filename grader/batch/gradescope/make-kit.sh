@@ -3,7 +3,7 @@
 #
 # KIT/ gets setup.sh and run_autograder (at the top, where Gradescope wants them), kit.conf
 # (LAB: the labs this assignment grades) and workbook/ (this checkout's tracked files:
-# Makefile, grader, common, labs, solutions, tests); KIT.zip is what to upload as the
+# Makefile, grader, common, labs with the workbook's own skeletons, solutions, tests); KIT.zip is what to upload as the
 # assignment's autograder. The solutions are inside: never give the zip to students.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -12,6 +12,9 @@ rm -rf "$kit" "$kit.zip"
 mkdir -p "$kit/workbook"
 git ls-files -z -- Makefile README.md grader common labs solutions tests |
     tar --null -T - -cf - | tar -xf - -C "$kit/workbook"
+# The skeletons are the workbook's own, whatever this checkout's labs/ holds now: a lab a
+# student does not hand in is graded as the skeleton.
+grader/batch/pristine_skeletons.sh "$kit/workbook/labs"
 cp grader/batch/gradescope/setup.sh grader/batch/gradescope/run_autograder "$kit/"
 chmod +x "$kit/setup.sh" "$kit/run_autograder"
 printf 'LAB=%q\n' "${LAB:-}" >"$kit/kit.conf"

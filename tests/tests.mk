@@ -19,7 +19,8 @@
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh)
-#   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
+#   test-emu      every lab's solution and skeleton, and every ladder rung as a student's file
+#                 with its headers beside it, graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
 #                 fills, hashes and comparisons against the host on both of their paths
@@ -79,7 +80,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-grade-rungs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -200,7 +201,16 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-grade-rungs
+
+# Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
+# compile sandbox as the student's helpers), rung K of every lab in one tree.
+emu-grade-rungs: emu-runners
+ifdef STUDENT_KIT
+	$(call kit_skip,grading the ladder's rungs as students' files)
+else
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/rungs.sh
+endif
 
 # The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
 test-sandbox: emu-runners

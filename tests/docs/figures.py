@@ -19,8 +19,8 @@ Where a figure may come from (its lab's sources):
   its rows (the times, the rates: "2.55 times faster", "1.5 ms slower");
 - every tests/gpu/results/*.txt that the lab's lesson or slide deck names (a link or a path),
   or, for the primer, VERIFYING.md and common/gpu_profiles.c, that the file itself names;
-- common/gpu_profiles.c (the datasheet figures of the GPU profiles; the profiles' own
-  comments are checked against the results files they name).
+- common/gpu_profiles.c: the values of its table (not its comments, which are checked like
+  any other), and the DRAM bandwidth and FP32 rate `make profiles` derives from them.
 A figure matches a source when the source's value rounds to it at the precision it is written
 (0.5652 is 0.57, never 0.56), in the same unit or a thousand times larger or smaller (TFLOP/s
 against GFLOP/s, us against ms).
@@ -111,7 +111,27 @@ def code_only(src):
     return re.sub(r"/\*.*?\*/|//[^\n]*", " ", src, flags=re.S)
 
 
-PROFILES = numbers(code_only(read("common/gpu_profiles.c"))) if os.path.exists("common/gpu_profiles.c") else []
+def profile_rates(src):
+    """What make profiles prints for each GPU of the table: its DRAM bandwidth in GB/s (memory
+    clock x 2 x bus width) and its FP32 rate in GFLOP/s (2 x lanes x SMs x SM clock; 64 lanes
+    an SM on cc 7.x and 8.0, 128 on the others, as common/device_info.c counts them)."""
+    out = []
+    for m in re.finditer(r"\{\.key = \"[^\"]+\",(.*?)\}", src, re.S):
+        f = dict(re.findall(r"\.(\w+) = ([^,}]+)", m.group(1)))
+        try:
+            mem, bus = float(f["mem_clock_khz"]), float(f["mem_bus_bits"])
+            sms, clk = float(f["sm_count"]), float(f["sm_clock_khz"])
+            cc = (int(f["cc_major"]), int(f["cc_minor"]))
+        except (KeyError, ValueError):
+            continue
+        lanes = 64 if cc[0] < 8 or cc == (8, 0) else 128
+        out += [mem * 1e3 * 2 * bus / 8 / 1e9, 2 * lanes * sms * clk * 1e3 / 1e9]
+    return out
+
+
+PROFILES = []
+if os.path.exists("common/gpu_profiles.c"):
+    PROFILES = numbers(code_only(read("common/gpu_profiles.c"))) + profile_rates(code_only(read("common/gpu_profiles.c")))
 _cache = {}
 
 
@@ -177,8 +197,11 @@ def matches(value, tol, unit, srcs):
         for v in typed | srcs["any"]:
             if lo <= v <= hi:
                 return True
-    lo, hi = value - tol, value + tol
-    return any(lo <= v <= hi for v in srcs["profiles"])
+    for k in SCALES.get(unit, (1.0,)) if unit in ("TB/s", "TFLOP/s", "TFLOPS") else (1.0,):
+        lo, hi = (value - tol) * k, (value + tol) * k
+        if any(lo <= v <= hi for v in srcs["profiles"]):
+            return True
+    return False
 
 
 def comments(src):

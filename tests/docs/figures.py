@@ -15,8 +15,9 @@ GFLOP/s, TFLOP/s, "2.13x", "2.5 times"), or a bare ratio written with two or mor
 ("0.883 of cuBLAS", a table's x_ref column). Sizes, counts and percentages are not figures here.
 
 Where a figure may come from (its lab's sources):
-- the lab's recorded bench, labs/NN-name/bench-*.tsv, and the ratios and differences of two of
-  its rows (the times, the rates: "2.55 times faster", "1.5 ms slower");
+- the lab's recorded bench, labs/NN-name/bench-*.tsv: its values, the differences of two of its
+  times ("1.5 ms slower"), and for a figure written as a speed-up ("2.55x", "2.55 times") the
+  ratio of two of its times or rates; a bare fraction must be one of the bench's own values;
 - every tests/gpu/results/*.txt that the lab's lesson or slide deck names (a link or a path),
   or, for the primer, VERIFYING.md and common/gpu_profiles.c, that the file itself names;
 - common/gpu_profiles.c: the values of its table (not its comments, which are checked like
@@ -89,7 +90,7 @@ def bench_values(lab):
     """{kind: values} of the lab's recorded benches: times (and the difference of two), rates,
     ratios (x_ref, x_ceil, and the ratio of two times or of two rates); and the pass mark of the
     lab's table (grader/labs/NN-name/table.c) as a ratio."""
-    vals = {"time": set(), "rate": set(), "ratio": set()}
+    vals = {"time": set(), "rate": set(), "ratio": set(), "derived": set()}
     for path in glob.glob("labs/%s-*/bench-*.tsv" % lab):
         rows = [l.split("\t") for l in read(path).split("\n")[1:] if l.count("\t") >= 8]
         for f in rows:
@@ -99,8 +100,8 @@ def bench_values(lab):
             vals["ratio"].update((float(f[7]), float(f[8])))
             for g in rows:
                 vals["time"].add(abs(ms - float(g[4])))
-                vals["ratio"].add(ms / float(g[4]))
-                vals["ratio"].add(rate / float(g[5]))
+                vals["derived"].add(ms / float(g[4]))
+                vals["derived"].add(rate / float(g[5]))
     for path in glob.glob("grader/labs/%s-*/table.c" % lab):
         vals["ratio"].update(float(x) for x in re.findall(r"\.threshold\s*=\s*([0-9.]+)", read(path)))
     return vals
@@ -144,7 +145,7 @@ def sources(lab, own_text):
     texts = [own_text]
     if lab:
         texts += [read(p) for p in glob.glob("labs/%s-*/README.md" % lab) + glob.glob("slides/%s-*.md" % lab)]
-    vals = bench_values(lab) if lab else {"time": set(), "rate": set(), "ratio": set()}
+    vals = bench_values(lab) if lab else {"time": set(), "rate": set(), "ratio": set(), "derived": set()}
     if not lab:  # the primer, VERIFYING.md, the notebook's general cells: every lab's pass mark
         for path in glob.glob("grader/labs/*/table.c"):
             vals["ratio"].update(float(x) for x in re.findall(r"\.threshold\s*=\s*([0-9.]+)", read(path)))
@@ -191,7 +192,12 @@ def matches(value, tol, unit, srcs):
     """Whether a source value rounds to the figure: in its own unit, or (times, rates) a
     thousand times larger or smaller (us against ms, TFLOP/s against GFLOP/s). The GPU
     profiles' numbers count in the figure's own unit only."""
-    typed = srcs[KINDS[unit]] if unit else srcs["time"] | srcs["rate"] | srcs["ratio"]
+    # a speed-up written as one ("2.55x", "2.5 times") may be the ratio of two rows; a bare
+    # fraction ("0.96 of the ideal", a table's cell) must be a value of its own
+    if unit in ("x", "times"):
+        typed = srcs["ratio"] | srcs["derived"]
+    else:
+        typed = srcs[KINDS[unit]] if unit else srcs["time"] | srcs["rate"] | srcs["ratio"]
     for k in SCALES.get(unit, (1.0,)):
         lo, hi = (value - tol) * k, (value + tol) * k
         for v in typed | srcs["any"]:

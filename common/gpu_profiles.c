@@ -72,7 +72,8 @@ const gpu_profile gpu_profiles[] = {
     /* NVIDIA L4 (AD104, Ada). Datasheet: 7424 CUDA cores (58 SMs), 24 GB GDDR6 at 300 GB/s,
      * 30.3 TFLOPS FP32 (a 2040 MHz boost), PCIe Gen4 x16. Ada whitepaper: 48 MB L2 on AD104.
      * CUDA guide, cc 8.9 as the 4090. ECC is on as shipped, which keeps 1/16 of GDDR6 for
-     * its codes: about 22.5 GiB reported (estimate). Host: a cloud g2-standard-8, 32 GB. */
+     * its codes: about 22.5 GiB reported (estimate). Host: a cloud g2-standard-8, 32 GB.
+     * Copy engines: 2 (estimate, as the GeForce Ada parts; no L4 reading is recorded). */
     {.key = "l4", .name = "NVIDIA L4", .cc_major = 8, .cc_minor = 9, .sm_count = 58,
      .max_threads_per_sm = 1536, .max_blocks_per_sm = 24, .regs_per_sm = 65536,
      .smem_per_sm = 100 * KiB, .smem_per_block_optin = 99 * KiB, .l2_bytes = 48 * MiB,
@@ -95,8 +96,8 @@ const gpu_profile gpu_profiles[] = {
     /* NVIDIA H100 SXM5 80GB (GH100, Hopper). Datasheet: 80 GB HBM3 at 3.35 TB/s, 67 TFLOPS
      * FP32, PCIe Gen5. Hopper whitepaper: 132 SMs, 50 MB L2, 228 KiB shared per SM (227 KiB a
      * block), boost 1980 MHz, 5120-bit bus (2619 MHz). CUDA guide, cc 9.0: 2048 threads and
-     * 32 blocks per SM. nvidia-smi: 81559 MiB. Copy engines and host link as the H200 (the
-     * same GH100 and PCIe Gen5 host interface). */
+     * 32 blocks per SM. nvidia-smi: 81559 MiB. Copy engines and host link: estimate, as the
+     * H200 (the same GH100 and PCIe Gen5 host interface; no H100 count is recorded). */
     {.key = "h100-sxm", .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
      .sm_count = 132, .max_threads_per_sm = 2048, .max_blocks_per_sm = 32,
      .regs_per_sm = 65536, .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB,
@@ -106,9 +107,10 @@ const gpu_profile gpu_profiles[] = {
      .async_engines = 3, .ecc = 1, .host_link_gbps = 55.0},
 
     /* NVIDIA H200 (GH100, Hopper, 141 GB). Datasheet: 141 GB HBM3e at 4.8 TB/s, PCIe Gen5.
-     * Measured on the workbook's lent H200 (docs anchors, h200-ceilings.md): 132 SMs, 60 MB
-     * L2, 228 KiB shared per SM, 1980 MHz, 4.81 TB/s from clocks (6144-bit bus), 3 copy
-     * engines, 55.1 GB/s pinned host to device. nvidia-smi: 143771 MiB. */
+     * Read on an H200 with make doctor (tests/gpu/results/h200-doctor.txt): 143771 MiB,
+     * 1980 MHz SM clock at most, 3 copy engines. 132 SMs, 60 MB L2, 228 KiB shared per SM
+     * (deviceQuery); 4.81 TB/s from the clocks (6144-bit bus). Pinned copies measured 49.2 to
+     * 55.5 GB/s to the device (tests/gpu/results/h200-ilp-streams-where-agree.txt). */
     {.key = "h200", .name = "NVIDIA H200", .cc_major = 9, .cc_minor = 0, .sm_count = 132,
      .max_threads_per_sm = 2048, .max_blocks_per_sm = 32, .regs_per_sm = 65536,
      .smem_per_sm = 228 * KiB, .smem_per_block_optin = 227 * KiB, .l2_bytes = 60 * MiB,
@@ -134,8 +136,8 @@ const gpu_profile gpu_profiles[] = {
      * bits at 204.8 GB/s (3200 MHz), shared by CPU and GPU; 4 MB L2 (deviceQuery). CUDA guide,
      * cc 8.7: 1536 threads and 16 blocks per SM, 164 KiB shared per SM, 163 KiB a block. The
      * GPU's memory is the system's: total about 62.8 GB (deviceQuery), free an estimate (the
-     * OS and desktop keep about 6 GiB). Copy engines: 1 (estimate, as deviceQuery on
-     * earlier Jetsons). Host link: a copy is DRAM to DRAM (estimate: 30 GB/s each way). */
+     * OS and desktop keep about 6 GiB). Copy engines: 1 (estimate: no Orin reading is
+     * recorded). Host link: a copy is DRAM to DRAM (estimate: 30 GB/s each way). */
     {.key = "jetson-agx-orin", .name = "Orin", .cc_major = 8, .cc_minor = 7, .sm_count = 16,
      .max_threads_per_sm = 1536, .max_blocks_per_sm = 16, .regs_per_sm = 65536,
      .smem_per_sm = 164 * KiB, .smem_per_block_optin = 163 * KiB, .l2_bytes = 4 * MiB,

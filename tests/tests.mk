@@ -7,8 +7,12 @@
 #                 exists, make help names every verb, and what the lessons state that a table
 #                 holds matches it: pass marks, the first rung to pass, GPU facts, links (and the
 #                 headings they name) in the workbook and the student kit, the folded questions,
-#                 the terms, and every lab folder named wherever the workbook lists its labs
-#                 (tests/docs/)
+#                 the terms, and every lab folder named wherever the workbook lists its labs;
+#                 every measured figure of a lesson, slide, notebook cell or lab comment held
+#                 to a recorded results file or listed with why (tests/docs/figures.py), and a
+#                 drift planted in each kind of place caught (tests/docs/figures_selftest.py);
+#                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
+#                 (tests/docs/snippets.py; skipped without nvcc) (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
@@ -112,6 +116,9 @@ test-docs:
 	@MAKE="$(MAKE)" tests/docs/help.sh
 	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
+	@python3 tests/docs/figures.py
+	@python3 tests/docs/figures_selftest.py
+	@python3 tests/docs/snippets.py
 
 test-bench-tools:
 	@tests/bench/run.sh

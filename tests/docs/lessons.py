@@ -14,8 +14,10 @@ line counts them, and the exit status is 1 when any failed.
   its recorded bench (labs/NN-name/bench-h200.tsv) and its table's mark make the first to
   pass (for a lab of several speed checks, the first to pass every scored one); a lab with no
   recorded bench must still name one.
-- Ends with questions: each lab's lesson ends with "## Predict, then measure" and 3 to 5
-  folded answers (<details><summary>Answer</summary>).
+- Predict, then measure: each lab's lesson has a "## Predict, then measure" section with 3 to 6
+  folded answers (<details><summary>Answer</summary>), one of them a prediction for another GPU
+  from `make profiles`; it comes before the measured bench table, and any table of measured
+  figures above it is folded in <details>.
 - GPU facts: a GPU of common/gpu_profiles.c named with a count of SMs or of copy engines in
   a lesson has that count in the table; the primer's occupancy table matches the profiles.
 - Links: every relative link of a lesson (and of README.md and the grader's READMEs) names a
@@ -136,7 +138,7 @@ for d in LAB_DIRS:
         if first is None:
             first = 10 ** 6  # only the reference passes
         expected = max(expected, first)
-    sec = re.search(r"## Which rung passes first, and why\n(.*?)(?=\n## )", text, re.S)
+    sec = re.search(r"## Which rung passes first, and why\n(.*?)(?=\n## |\Z)", text, re.S)
     checked["rungs"] += 1
     if not sec:
         fail(path, "has no \"## Which rung passes first, and why\" section")
@@ -147,15 +149,30 @@ for d in LAB_DIRS:
         elif recorded and int(m.group(2)) != expected:
             fail(path, "names %s %s as the first to pass; labs/%s/bench-h200.tsv and the mark %.2f make it %s"
                  % (m.group(1), m.group(2), d, mark, expected if expected < 10 ** 6 else "the reference"))
-    tail = re.search(r"\n## Predict, then measure\n(.*)\Z", text, re.S)
+    sec = re.search(r"\n## Predict, then measure\n(.*?)(?=\n## |\Z)", text, re.S)
     checked["questions"] += 1
-    if not tail:
-        fail(path, "does not end with a \"## Predict, then measure\" section")
+    if not sec:
+        fail(path, "has no \"## Predict, then measure\" section")
     else:
-        n = tail.group(1).count("<details><summary>Answer</summary>")
-        closed = tail.group(1).count("</details>")
-        if not 3 <= n <= 5 or n != closed:
-            fail(path, "ends with %d folded answers (%d closed); 3 to 5 expected" % (n, closed))
+        n = sec.group(1).count("<details><summary>Answer</summary>")
+        closed = sec.group(1).count("</details>")
+        if not 3 <= n <= 6 or n != closed:
+            fail(path, "has %d folded answers (%d closed) to predict; 3 to 6 expected" % (n, closed))
+        if "make profiles" not in sec.group(1):
+            fail(path, "its questions ask for no prediction on another GPU from `make profiles`")
+        # predict, then measure: the questions come before the measured bench table, and every
+        # table of figures before them is folded (<details>) so that it cannot answer them
+        bench = text.find("<!-- bench:begin -->")
+        if bench >= 0 and bench < sec.start():
+            fail(path, "its questions come after the measured bench table: move \"## Predict, then measure\" before it")
+        before = text[:sec.start()]
+        depth = 0
+        for line in before.split("\n"):
+            depth += line.count("<details>") - line.count("</details>")
+            if depth == 0 and line.startswith("|") and re.search(
+                    r"\d\s?(?:ms|µs|us|GB/s|TB/s|GFLOP/s|TFLOP/s)\b|\|\s*0\.\d\d", line):
+                fail(path, "a table of measured figures comes before the questions, not folded: \"%s\"" % line[:60])
+                break
 
 # --- GPU facts -------------------------------------------------------------------------------
 profiles = {}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""figures_selftest.py - tests/docs/figures.py must fail on a drifted figure in each kind of place.
+
+    tests/docs/figures_selftest.py
+
+Copies what figures.py reads (labs/, slides/, common/gpu_profiles.c, tests/gpu/results/,
+tests/docs/, the grader's lab tables) into a temporary folder, checks that figures.py passes
+there as it does here, then plants one wrong figure at a time and checks that figures.py fails
+and names the place:
+
+- lesson prose: lab 09's warp tiles at "0.92 of cuBLAS" (its bench says 0.8830);
+- a slide: lab 05's pageable copies at 9.4 and 17.7 GB/s (recorded: 7.1 and 11.7);
+- the notebook: lab 05's reference at 23.3 ms (recorded: 22.91 ms);
+- a comment: the H200 profile's pinned copies up to 57.5 GB/s (recorded: 55.5);
+- the list of unrecorded figures: an entry whose figure is gone from its file.
+
+Each plant is undone before the next. Exit status 1 when a plant is not caught.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/docs"]
+
+PLANTS = [
+    ("lesson", "labs/09-sgemm/README.md", "1.3x:\n0.88 of cuBLAS.", "1.3x:\n0.92 of cuBLAS.",
+     "labs/09-sgemm/README.md:"),
+    ("slide", "slides/05-streams.md", "| pageable (`malloc`) | 7.1 GB/s | 11.7 GB/s |",
+     "| pageable (`malloc`) | 9.4 GB/s | 17.7 GB/s |", "slides/05-streams.md:"),
+    ("notebook", "labs/workbook.ipynb", "22.91 ms for the reference", "23.3 ms for the reference",
+     "labs/workbook.ipynb#cell"),
+    ("comment", "common/gpu_profiles.c", "49.2 to\n     * 55.5 GB/s", "49.2 to\n     * 57.5 GB/s",
+     "common/gpu_profiles.c:"),
+    ("stale list", "tests/docs/figures-unrecorded.tsv", None,
+     "labs/01-coalescing/README.md\t123.4 ms\tplanted: a figure no file has\n",
+     "tests/docs/figures-unrecorded.tsv:"),
+]
+
+
+def run(root):
+    p = subprocess.run([sys.executable, os.path.join(root, "tests/docs/figures.py"), root],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode, p.stdout
+
+
+def main():
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="figures-selftest-") as tmp:
+        for rel in COPY:
+            src, dst = os.path.join(ROOT, rel), os.path.join(tmp, rel)
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
+        for table in sorted(os.listdir(os.path.join(ROOT, "grader/labs"))):
+            src = os.path.join(ROOT, "grader/labs", table, "table.c")
+            if os.path.exists(src):
+                os.makedirs(os.path.join(tmp, "grader/labs", table))
+                shutil.copy2(src, os.path.join(tmp, "grader/labs", table, "table.c"))
+        rc, out = run(tmp)
+        if rc != 0:
+            print("FAIL figures selftest: the untouched copy does not pass:\n" + out)
+            return 1
+        for kind, rel, old, new, named in PLANTS:
+            path = os.path.join(tmp, rel)
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            if old is None:
+                planted = text + new
+            elif old not in text:
+                print("FAIL figures selftest (%s): %s no longer holds %r: update the plant" % (kind, rel, old))
+                failures += 1
+                continue
+            else:
+                planted = text.replace(old, new, 1)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(planted)
+            rc, out = run(tmp)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            caught = [l for l in out.split("\n") if l.startswith("FAIL " + named)]
+            if rc == 0 or not caught:
+                print("FAIL figures selftest (%s): a drifted figure in %s was not caught" % (kind, rel))
+                failures += 1
+            else:
+                print("figures selftest: %-10s caught: %s" % (kind, caught[0][5:][:110]))
+    print("figures selftest: %d of %d planted drifts caught" % (len(PLANTS) - failures, len(PLANTS)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

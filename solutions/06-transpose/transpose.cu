@@ -22,7 +22,7 @@
  *   - streaming cache hints (__ldcs/__stcs: evict first), since nothing is read twice;
  *   - tiles handed out column by column: the blocks resident at any moment then write whole
  *     rows of `out` between them (64 KB runs) and read 1 KB runs of many rows of `in`.
- *     Measured on the H200 (make bench): 0.91 of the same run's cudaMemcpy in this order,
+ *     Measured on the H200 (make bench): 0.92 of the same run's cudaMemcpy in this order,
  *     0.86 with the tiles row by row (ladder step "64x64 float4, row order": long runs on
  *     the read side instead).
  *     Our reading: reads are waited for, and the bytes in flight cover their latency in either

@@ -20,10 +20,12 @@
  * thread for 1024 or 40960 threads, replayed in float32 on the CPU on these inputs (n = 33,
  * 65537, 2^24 + 43, 2^28 + 3), land at 1e-4 to 3e-2 of the bound; most of that is the final
  * rounding of the sum to a float. A single serial chain passes up to n = 2^24 (0.4 of the
- * bound) and fails at 2^28 (a float accumulator near 6.7e7 can no longer add 0.25). The bound
- * fails a dropped or doubled element up to n = 65537 (4x the bound), a dropped block of 256
- * at n = 2^24, and 1% of the input at any size; one element among 10^8 it cannot see, and no
- * float32 check can: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
+ * bound) and fails at 2^28 (a float accumulator near 6.7e7 can no longer add 0.25). A dropped
+ * or doubled element fails it while the element is larger than the bound: the bound is about
+ * 0.0003 at n = 257 and 0.12 at n = 65537 (there one input in six is smaller and would pass),
+ * above 2 from n = 2^20 on (no single element is seen); a dropped block of 256 fails it at
+ * n = 2^24 (a bound near 45), and 1% of the input at any size. No float32 check can see one
+ * element among 10^8: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "reduction.h"

@@ -330,10 +330,13 @@ def test_gpu_workers(tmp):
     """GPUS=0,1: one timer per GPU, each grade with its own GPU's CUDA_VISIBLE_DEVICES, the two
     GPUs' grades side by side, never two grades on one GPU at once. No GPU needed: the grades
     are FAKE_GRADE's, make is `true` (nothing to build), in a folder that stands for the
-    workbook's top (the batch reads the skeletons there, to tell work not submitted)."""
+    workbook's top (the batch takes the skeletons there, with the script that checks them, to
+    tell work not submitted)."""
     top = os.path.join(tmp, "gpus-top")
     os.makedirs(os.path.join(top, "grader", "run"))
     shutil.copytree(os.path.join(ROOT, "labs"), os.path.join(top, "labs"))
+    os.makedirs(os.path.join(top, "grader", "batch"))
+    shutil.copy(os.path.join(ROOT, "grader/batch/pristine_skeletons.sh"), os.path.join(top, "grader", "batch"))
     fake = os.path.join(top, "grader", "run", "grade.sh")
     with open(fake, "w") as f:
         f.write(FAKE_GRADE)

@@ -318,6 +318,10 @@ void test_shared_memory_limits()
 
 __global__ void __launch_bounds__(256) bounded_256(int *out) { out[threadIdx.x] = 1; }
 __global__ void __launch_bounds__(128, 4) bounded_128_4(int *out) { out[threadIdx.x] = 2; }
+/* Overloads share a name: each is registered under a flag of its own, and the bounds of a name
+ * with no one address are noted at the first launch. */
+__global__ void __launch_bounds__(64) overloaded(int *out) { out[threadIdx.x] = 3; }
+__global__ void __launch_bounds__(96) overloaded(float *out) { out[threadIdx.x] = 4.f; }
 template <int N> __global__ void __launch_bounds__(N) bounded_template(int *out)
 {
     out[threadIdx.x] = N;
@@ -352,6 +356,12 @@ void test_launch_bounds_answer_like_a_gpu()
     EXPECT_OK(cudaDeviceSynchronize());
     EXPECT_OK(cudaFuncGetAttributes(&attr, bounded_template<64>));
     CU_ASSERT_EQUAL(attr.maxThreadsPerBlock, 64);
+    overloaded<<<1, 64>>>(d);
+    overloaded<<<1, 96>>>(reinterpret_cast<float *>(d));
+    EXPECT_OK(cudaDeviceSynchronize());
+    int host[2];
+    EXPECT_OK(cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(host[0], 0x40800000); /* 4.f, the float overload's, written last */
     EXPECT_OK(cudaFree(d));
 }
 

@@ -288,6 +288,19 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks = 0,
 bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks = 0,
                             long long max_blocks_per_cluster = 0);
 
+/* CUDA_EMU_KERNEL_BOUNDS' registration, through the probe kernel_address_or_null uses: a name
+ * with no one address (an overload set, a template) registers nothing here. */
+template <class Probe>
+bool register_bounds_or_skip(Probe probe, long long max_threads, long long min_blocks = 0,
+                             long long max_blocks_per_cluster = 0)
+{
+    if constexpr (std::is_invocable_v<Probe, int>)
+        return register_kernel_bounds(reinterpret_cast<const void *>(probe(0)), max_threads,
+                                      min_blocks, max_blocks_per_cluster);
+    else
+        return false;
+}
+
 /* ---- Symbols -------------------------------------------------------------- */
 
 /* cudaMemcpyToSymbol (TO_SYMBOL) or cudaMemcpyFromSymbol: COUNT bytes between
@@ -298,8 +311,13 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
 
 } // namespace cuda_emu
 
+/* Each registration's flag has a name of its own: kernels may share a name (overloads). */
+#define CUDA_EMU_CONCAT_(a, b) a##b
+#define CUDA_EMU_CONCAT(a, b) CUDA_EMU_CONCAT_(a, b)
+#define CUDA_EMU_UNIQUE(prefix) CUDA_EMU_CONCAT(prefix, __COUNTER__)
+
 #define CUDA_EMU_REGISTER_KERNEL(name)                                                  \
-    [[maybe_unused]] static const bool cuda_emu_registered_##name =                    \
+    [[maybe_unused]] static const bool CUDA_EMU_UNIQUE(cuda_emu_registered_) =         \
         ::cuda_emu::register_kernel_or_skip(                                            \
             [](auto cuda_emu_tag)                                                       \
                 -> decltype(::cuda_emu::kernel_registration<decltype(cuda_emu_tag)>(name)) { \
@@ -307,9 +325,16 @@ cudaError_t symbol_copy(void *symbol, size_t symbol_size, size_t offset, const v
             },                                                                          \
             #name);
 
+/* The same probe for the bounds: a name that is overloaded, or a template's, has no one address
+ * here, and its bounds are noted at its first launch instead. */
 #define CUDA_EMU_KERNEL_BOUNDS(name, ...)                                               \
-    [[maybe_unused]] static const bool cuda_emu_bounds_##name =                        \
-        ::cuda_emu::register_kernel_bounds(reinterpret_cast<const void *>(&name), __VA_ARGS__);
+    [[maybe_unused]] static const bool CUDA_EMU_UNIQUE(cuda_emu_bounds_) =             \
+        ::cuda_emu::register_bounds_or_skip(                                            \
+            [](auto cuda_emu_tag)                                                       \
+                -> decltype(::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(name)) {  \
+                return ::cuda_emu::kernel_address<decltype(cuda_emu_tag)>(name);        \
+            },                                                                          \
+            __VA_ARGS__);
 
 /* The kernel a launch names, or null (see kernel_address_or_null). The probe
  * sits in a generic lambda of its own: in a lambda that is not generic, in a

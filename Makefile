@@ -621,6 +621,9 @@ GRADE_PATHS ?= as-given
 # runs neither make nor a shell. Under a GPU its WHERE line counts the emulator's build of the
 # lab (--where-*), which this make built beside the GPU's.
 include grader/build/grade.mk
+# With a GPU, make all builds the CPU emulator's copy of every lab too (the WHERE line's count:
+# WHERE_B), so that neither a first make grade nor a batch's first student waits for it.
+all: $(foreach n,$(LAB_NAMES),$(call where_pieces,$(n)))
 
 grade: $$(grade_build)
 	@$(if $(grade_ok),grader/build/lab_status.sh end $(GRADE_BUILT))

@@ -400,6 +400,46 @@ static void load_course_config(void)
 
 /* GPUS: unset = one worker on whatever make grade finds; all = one per GPU nvidia-smi lists;
  * "0,1" (indices or UUIDs) = those. */
+/* The GPUs nvidia-smi -L lists (started directly, no shell): their indices into ids (at most
+ * max of them, each a new string; ids may be NULL to count only). How many; 0 with no GPU or
+ * no nvidia-smi. */
+static int list_gpus(char **ids, int max)
+{
+    int fds[2];
+    if (pipe(fds))
+        die("pipe: %s", strerror(errno));
+    fflush(stdout);
+    pid_t pid = stop_fork(SIGKILL);
+    if (pid == 0) {
+        dup2(fds[1], 1);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        close(fds[0]);
+        execlp("nvidia-smi", "nvidia-smi", "-L", (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    char line[512];
+    int n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned idx;
+        if (sscanf(line, "GPU %u:", &idx) == 1 && (!ids || n < max)) {
+            if (ids) {
+                char id[16];
+                snprintf(id, sizeof id, "%u", idx);
+                ids[n] = xstrdup(id);
+            }
+            n++;
+        }
+    }
+    if (f)
+        fclose(f);
+    waitpid(pid, NULL, 0);
+    stop_forget(pid);
+    return n;
+}
+
 static void choose_workers(void)
 {
     B.workers = 1;
@@ -407,7 +447,7 @@ static void choose_workers(void)
     if (!S.gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
         B.workers = S.jobs ? S.jobs : 1;
         /* Two students timed on one GPU at once would disturb each other's timings. */
-        if (B.workers > 1 && !S.emu && system("nvidia-smi -L 2>/dev/null | grep -q '^GPU'") == 0)
+        if (B.workers > 1 && !S.emu && list_gpus(NULL, 0) > 0)
             die("JOBS=%d would time %d students on one GPU at once; use GPUS=all (one worker "
                 "per GPU), or EMU=1 for correctness only", B.workers, B.workers);
         for (int w = 0; w < B.workers; w++)
@@ -417,34 +457,7 @@ static void choose_workers(void)
     if (S.jobs)
         die("give GPUS or JOBS, not both (GPUS runs one worker per GPU)");
     if (!strcmp(S.gpus, "all")) {
-        int fds[2];
-        if (pipe(fds))
-            die("pipe: %s", strerror(errno));
-        pid_t pid = stop_fork(SIGKILL);
-        if (pid == 0) {
-            dup2(fds[1], 1);
-            int null = open("/dev/null", O_WRONLY);
-            dup2(null, 2);
-            close(fds[0]);
-            execlp("nvidia-smi", "nvidia-smi", "-L", (char *)NULL);
-            _exit(127);
-        }
-        close(fds[1]);
-        FILE *f = fdopen(fds[0], "r");
-        char line[512];
-        int n = 0;
-        while (f && fgets(line, sizeof line, f)) {
-            unsigned idx;
-            if (sscanf(line, "GPU %u:", &idx) == 1 && n < MAX_WORKERS) {
-                char id[16];
-                snprintf(id, sizeof id, "%u", idx);
-                B.gpu[n++] = xstrdup(id);
-            }
-        }
-        if (f)
-            fclose(f);
-        waitpid(pid, NULL, 0);
-        stop_forget(pid);
+        const int n = list_gpus(B.gpu, MAX_WORKERS);
         if (n == 0) {
             printf("GPUS=all: nvidia-smi lists no GPU here; one worker, correctness on the CPU "
                    "emulator.\n");
@@ -1545,9 +1558,22 @@ static void prebuild_pass(int emu)
  * that no two students' makes write them at once. Runs make with fixed arguments only. */
 static void prebuild(void)
 {
+    struct timespec t0, t1, t2;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    printf("Building what every student shares (the grader, each lab's harness and reference)...\n");
     prebuild_pass(S.emu);
-    if (!S.emu && system("nvidia-smi -L 2>/dev/null | grep -q '^GPU'") == 0)
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    const int gpu = !S.emu && list_gpus(NULL, 0) > 0;
+    if (gpu)
         prebuild_pass(1);
+    clock_gettime(CLOCK_MONOTONIC, &t2);
+    const double a = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    const double b = (double)(t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9;
+    if (gpu)
+        printf("Built in %.1f s: the GPU's pieces %.1f s, the CPU emulator's (the WHERE line's count) "
+               "%.1f s (make all builds both ahead).\n", a + b, a, b);
+    else
+        printf("Built in %.1f s.\n", a);
 }
 
 /* A process the batch started: a student's preparer or keeper. */

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# scaling.sh - a class graded on one node: students per hour on one GPU and on several, and
+# where each student's seconds go (make grade-batch, the same batch recipe as bench-grading's).
+#
+#   tests/gpu/scaling.sh [GPU_COUNTS]     GPU_COUNTS: the numbers of GPUs to grade with, "1 2"
+#                                         (default: 1, 2 and 4, those the machine has)
+#   PER_GPU=8 (students per GPU; half solutions, half skeletons: tests/gpu/make-batch.sh)
+#   SEED=0x3a5e7b1c9d2f4e68 (one seed for every run: the gradebooks must be byte-identical)
+#
+# Each run grades PER_GPU x N students with GPUS=0,...,N-1 from a built grader (make all, not
+# timed: it builds the CPU emulator's pieces for the WHERE line too). Printed per run, in the
+# form tests/gpu/results/ keeps:
+#   batch GPUS=<sel> (<N> GPU(s) here, <GPU name>): <M> students in <T> s: <R> students per hour
+#   scaling: <N> GPUs <X>x one GPU (<GPU name>)        (against the 1-GPU run of this call)
+# then, per run, the mean of a student's seconds: its labs' own time (grading, on its GPU), the
+# WHERE counts' (on the CPUs), the rest of its GPU slot (wall x GPUs / students, less those:
+# waiting for its build, the host-link lock, starting), and the self-check (the speed ratios of
+# the solution students: each must be within 0.98-1.02). Logs under $OUT (default
+# build/scaling). GPU only.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+out=${OUT:-build/scaling}
+mkdir -p "$out"
+per=${PER_GPU:-8}
+seed=${SEED:-0x3a5e7b1c9d2f4e68}
+have=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+counts=${1:-$(for n in 1 2 4; do [ "$n" -le "$have" ] && echo "$n"; done)}
+[ "$have" -ge 1 ] || { echo "scaling.sh: no GPU here" >&2; exit 2; }
+if [ ! -e "$out/.built" ]; then
+    make -j"$(nproc)" all >"$out/build.log" 2>&1 || { echo "build failed: $out/build.log"; exit 1; }
+    touch "$out/.built"
+fi
+one=
+for n in $counts; do
+    sel=$(seq -s, 0 $((n - 1)))
+    subs=$out/subs$n
+    tests/gpu/make-batch.sh "$subs" $((per * n)) >/dev/null
+    rm -rf "$out/out$n"
+    t0=$(date +%s.%N)
+    make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" SEED="$seed" >"$out/batch$n.log" 2>&1
+    t1=$(date +%s.%N)
+    t=$(echo "$t1 - $t0" | bc -l)
+    m=$((per * n))
+    rate=$(echo "$m * 3600 / $t" | bc -l)
+    printf 'batch GPUS=%s (%d GPU(s) here, %s): %d students in %.1f s: %.1f students per hour\n' \
+        "$sel" "$n" "$name" "$m" "$t" "$rate" | tee -a "$out/results.txt"
+    [ -n "$one" ] || one=$rate
+    [ "$n" = 1 ] || printf 'scaling: %d GPUs %.2fx one GPU (%s)\n' "$n" "$(echo "$rate / $one" | bc -l)" "$name" |
+        tee -a "$out/results.txt"
+    python3 - "$out/out$n" "$n" "$t" <<'PY' | tee -a "$out/results.txt"
+import glob, json, sys
+out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
+for f in glob.glob(out + "/students/*/results.json"):
+    r = json.load(open(f))
+    n += 1
+    for lab in r.get("labs", []):
+        labs_s += lab.get("seconds") or 0
+        where_s += lab.get("where_seconds") or 0
+        if r.get("score") == r.get("max"):  # a solution student: its ratios are the self-check
+            for c in lab.get("checks", []):
+                sp = c.get("speed") or {}
+                if c.get("kind") == "speed" and sp.get("ratio_median"):
+                    ratios.append(sp["ratio_median"])
+slot = wall * gpus / max(n, 1)
+print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
+      "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
+if ratios:
+    print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
+          "" if 0.98 <= min(ratios) and max(ratios) <= 1.02 else "  OUTSIDE 0.98-1.02"))
+PY
+done
+# The same seed, the same grades: gradebooks compared (names differ only in number).
+first=
+for n in $counts; do
+    g=$out/out$n/gradebook.csv
+    if [ -z "$first" ]; then first=$g; continue; fi
+    if head -$((per + 1)) "$g" | cmp -s - <(head -$((per + 1)) "$first"); then
+        echo "gradebook: the first $per students of GPUS=$n identical to GPUS=1's" | tee -a "$out/results.txt"
+    else
+        echo "gradebook: GPUS=$n DIFFERS from GPUS=1's for the same students" | tee -a "$out/results.txt"
+    fi
+done

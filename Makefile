@@ -237,11 +237,11 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := run/records run/check_line run/hidden_size run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
+HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
-    $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
+    $(BUILD)/host/grader/wire/records.o $(BUILD)/host/grader/wire/check_line.o \
     $(BUILD)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -338,10 +338,10 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(GPU)/grader/run/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
-              $(GPU)/grader/feedback/profile_trusted.o $(GPU)/grader/feedback/timeline_trusted.o
+              $(GPU)/grader/run/profile_trusted.o $(GPU)/grader/run/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
-# grader/feedback/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
-TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/feedback/timeline.dynlist
+# grader/run/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/run/timeline.dynlist
 GPU_SHIM := $(GPU)/pic/grader/run/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
@@ -365,7 +365,7 @@ $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
 
-$(GPU)/grader/feedback/timeline_trusted.o: grader/feedback/timeline_trusted.c grader/feedback/timeline_trusted.h | toolkit
+$(GPU)/grader/run/timeline_trusted.o: grader/run/timeline_trusted.c grader/run/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
 
@@ -400,9 +400,9 @@ include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
               $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
-              $(EMUB)/grader/feedback/profile_trusted.o
+              $(EMUB)/grader/run/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
-    $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
+    $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
     $(EMUB)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -454,7 +454,7 @@ SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/feedback/timeline.dynlist
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/run/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)

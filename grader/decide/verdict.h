@@ -1,16 +1,16 @@
 /* verdict.h - the trusted grader's decisions, separated from its main() so they can be tested.
  *
  * The driver never runs student code itself: it starts the lab's harness as a child process
- * (grader/run/child.h), reads the records the harness wrote for a check (read_records,
- * grader/run/records.h), and decides here (decide_process, decide_check) from the lab's
+ * (grader/wire/child.h), reads the records the harness wrote for a check (read_records,
+ * grader/wire/records.h), and decides here (decide_process, decide_check) from the lab's
  * table, the thresholds in force and those raw facts alone. Nothing here starts a process,
  * prints or writes a report. */
 #ifndef GRADER_DECIDE_VERDICT_H
 #define GRADER_DECIDE_VERDICT_H
 
 #include "../lab.h"
-#include "../run/child.h"
-#include "../run/records.h"
+#include "../wire/child.h"
+#include "../wire/records.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -52,7 +52,7 @@ fi
 # (grader/sandbox/: the seccomp filter, limits, a view that holds its own object and
 # nothing of the checkout, the build, the reference or the logs), where the emulator counts
 # each section and writes the counts to a file the harness handed it; the harness copies them
-# into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race
+# into counts.tsv as data (grader/run/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
 # The reference's counts are kept beside its object (reference.counts.N.*, as for make grade's
 # WHERE line) and counted again only when a program or the problem changed.

@@ -1,7 +1,7 @@
 /* fault_rerun.c - TRUSTED, NO GPU: a GPU fault of the student's code run once more on the CPU
  * emulator, in the sandbox, to name its line. See fault_rerun.h. */
 #include "fault_rerun.h"
-#include "../run/check_line.h"
+#include "../wire/check_line.h"
 
 #include <fcntl.h>
 #include <stdio.h>

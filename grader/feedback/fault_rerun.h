@@ -17,7 +17,7 @@
 #ifndef GRADER_FAULT_RERUN_H
 #define GRADER_FAULT_RERUN_H
 
-#include "../run/records.h"
+#include "../wire/records.h"
 #include "../sandbox/sandbox.h"
 
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* grade_model.c - predicted grading time and memory per GPU. See grade_model.h. */
 #include "grade_model.h"
-#include "../run/proto.h"
+#include "../wire/proto.h"
 #include "speed_plan.h"
 #include "../../common/sizing.h"
 #include "../../common/timing_rule.h"

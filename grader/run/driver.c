@@ -32,7 +32,7 @@
  * On a GPU with that emulated build, a check whose student code faulted (a GPU names only the
  * error) runs once more on it, alone, in the same sandbox, for a report at the student's line
  * (check_fault_rerun, grader/feedback/fault_rerun.h): help too, never a verdict. */
-#include "check_line.h"
+#include "../wire/check_line.h"
 #include "../feedback/fault_rerun.h"
 #include "../plan/config.h"
 #include "../decide/verdict.h"
@@ -42,7 +42,7 @@
 #include "../decide/score.h"
 #include "../plan/speed_plan.h"
 #include "../feedback/estimate.h"
-#include "stop.h"
+#include "../wire/stop.h"
 #include "../report/report.h"
 #include "../report/results_json.h"
 #include "../report/shown.h"
@@ -706,7 +706,7 @@ static sandbox_places emu_places(const options *o)
 /* Count one call of the student's code and one of the reference's per speed problem on the CPU
  * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
  * grading's whole policy (it refuses to count where it cannot isolate), and copies the
- * emulator's counts into w->counts as data (grader/feedback/profile_trusted.cu), its sections
+ * emulator's counts into w->counts as data (grader/run/profile_trusted.cu), its sections
  * to w->sections. Returns 0, -2 when `left` seconds ran out, else -1 with the reason in w->log. */
 static int where_count(const options *o, const lab_info *lab, const record *dev,
                        const where_files *w, double left)

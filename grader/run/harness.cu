@@ -22,12 +22,12 @@
  * on) each section counted by the emulator in the implementation's own sandboxed worker and
  * handed back as data (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
  * sanitize runs the correctness ones). */
-#include "check_line.h"
+#include "../wire/check_line.h"
 #include "harness.h"
 #include "hidden_size.h"
-#include "../feedback/profile_trusted.h"
-#include "proto.h"
-#include "records.h"
+#include "profile_trusted.h"
+#include "../wire/proto.h"
+#include "../wire/records.h"
 #include "../plan/speed_plan.h"
 #include "worker_trusted.h"
 #include "../../common/buffer.h"

@@ -25,10 +25,10 @@
  * (PROTO_COUNT_BEGIN / _END): the harness hands the worker a fresh memfd per section, and
  * afterwards copies what the worker wrote there into counts_path as data (relay_counts). A
  * measured timeline (--timeline) needs a GPU, since the emulator keeps no time. */
-#include "../run/harness.h"
+#include "harness.h"
 #include "profile_trusted.h"
 #include "timeline_trusted.h"
-#include "../run/worker_trusted.h"
+#include "worker_trusted.h"
 #include "../../common/check.h"
 
 #include <cuda_profiler_api.h>

@@ -1,8 +1,8 @@
 /* child.h - TRUSTED: one child process of the driver (a lab's harness), under a time limit.
  *
  * How it ended is a raw fact the verdicts read (grader/decide/verdict.h, decide_process). */
-#ifndef GRADER_RUN_CHILD_H
-#define GRADER_RUN_CHILD_H
+#ifndef GRADER_WIRE_CHILD_H
+#define GRADER_WIRE_CHILD_H
 
 #ifdef __cplusplus
 extern "C" {

@@ -238,7 +238,8 @@ HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
+               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun \
+               feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
     $(BUILD)/host/grader/wire/records.o $(BUILD)/host/grader/wire/check_line.o \
@@ -263,7 +264,10 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard grader/labs/*)
 # The driver's report (grader/report/): the terminal table and results.json
 REPORT_OBJS := $(BUILD)/host/grader/report/terminal.o $(BUILD)/host/grader/report/results_json.o \
                $(BUILD)/host/grader/report/shown.o
-$(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
+# The driver: its main and grading loop, and its pieces (grader/run/driver.h)
+DRIVER_OBJS := $(addprefix $(BUILD)/host/grader/,run/driver.o run/harnesses.o run/schedule.o \
+               run/built.o run/bench.o tools/bench_table.o)
+$(DRIVER): $(DRIVER_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
           $(REPORT_OBJS) $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
@@ -330,6 +334,9 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
 WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
+# The harness (grader/run/harness_parts.h), one file per concern: main and one check, the labs'
+# hooks and the records, a speed check, make bench.
+HARNESS_PARTS := harness harness_emit harness_speed harness_bench
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -337,7 +344,7 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/run/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
+              $(HARNESS_PARTS:%=$(GPU)/grader/run/%.o) $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
               $(GPU)/grader/run/profile_trusted.o $(GPU)/grader/run/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
 # grader/run/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
@@ -399,7 +406,7 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
+              $(HARNESS_PARTS:%=$(EMUB)/grader/run/%.o) $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
               $(EMUB)/grader/run/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
     $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \

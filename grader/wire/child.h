@@ -4,6 +4,8 @@
 #ifndef GRADER_WIRE_CHILD_H
 #define GRADER_WIRE_CHILD_H
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +28,13 @@ typedef struct child_outcome {
  * stdin from /dev/null; kill the whole group after timeout_s. Returns 0, or -1 if it could
  * not be started (o->status is then 127). */
 int run_child(char *const argv[], const char *log_path, double timeout_s, child_outcome *o);
+
+/* A TMPDIR for a process this one starts (a harness, an emulated harness, a WHERE count):
+ * PREFIX-XXXXXX in this run's TMPDIR, into dir (len bytes), searchable by all, registered with
+ * stop_temp_dir so that a stop removes it; "" if it could not be made. scratch_remove: every
+ * process that could write there has ended, so it goes, and dir becomes "". */
+void scratch_make(char *dir, size_t len, const char *prefix);
+void scratch_remove(char *dir);
 
 #ifdef __cplusplus
 }

@@ -741,9 +741,12 @@ profile-lab-%: runner-%
 explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_src,$(1)) \
     $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
 
-explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
-	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
-	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles) \
+# With GPU_PROFILE, the estimate is set against the lab's pass mark in force (the course config's,
+# or its table's), which lab-manifest reads as the driver does.
+explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles $(MANIFEST))
+	@$(if $(GPU_PROFILE),pass_mark=$$($(MANIFEST) pass-mark $*) || exit 2;) \
+	grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
+	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles --pass-mark "$$pass_mark") \
 	    $(if $(filter 1,$(PREDICT)),--predict)
 
 sanitize-lab-%:

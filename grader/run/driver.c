@@ -581,17 +581,11 @@ static void check_make_files(const options *o)
     }
 }
 
-/* The course config in force: grader/course.conf (or GRADER_CONFIG), then GRADER_SET. */
+/* The course config in force (config_load), or the run stops with its error. */
 static void load_config(config *cfg)
 {
     char err[512];
-    const char *path = getenv("GRADER_CONFIG");
-    if (!path && access("grader/course.conf", R_OK) == 0)
-        path = "grader/course.conf";
-    if (path && config_parse_file(cfg, path, err, sizeof err))
-        fatal("%s", err);
-    const char *set = getenv("GRADER_SET");
-    if (set && config_parse_list(cfg, set, "GRADER_SET", err, sizeof err))
+    if (config_load(cfg, err, sizeof err))
         fatal("%s", err);
 }
 

@@ -113,6 +113,10 @@ static void run_case(const check_cmd *o, const lab_task *t, const long long size
     emit_verify(&v, "student", note);
 }
 
+/* Check o->check of the lab: its `begin` record, its problem run (a case, or a speed check), and
+ * however it ended (a worker's failure lands at the setjmp below), everything it made freed and
+ * its `end` record. Longer than most functions here: the setjmp and the statics that survive its
+ * longjmp must sit in the one frame that frees them. */
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
     const lab_info *lab = harness_lab;
@@ -364,6 +368,10 @@ static options parse_options(int argc, char **argv)
     return o;
 }
 
+/* The harness's modes (--list-checks, --profile, --bench, --serve) after one set-up (the
+ * device, the workers, the greeting), and --serve's loop of check lines. Longer than most
+ * functions here: the greeting's order (before any student code can be in this process) reads
+ * best as one sequence. */
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);

@@ -559,7 +559,8 @@ static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan 
  * 2), so that the driver can compare each time beside with a time alone on either side of it.
  * Every phase beside the student starts with a fresh process of the student's, so nothing in
  * it tells one phase from another. GRADER_REMEASURE_SLOWDOWN=1 in the environment measures
- * again every time (tests/gpu/noise.sh: the spread of honest runs). */
+ * again every time (tests/gpu/noise.sh: the spread of honest runs). Longer than most functions
+ * here: the phases in the order they run, each a few lines, read best as one sequence. */
 void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
                const device_info *d, double clock_mhz, l2_flusher *f, cudaStream_t s,
                speed_ctx *c)

@@ -295,6 +295,8 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     return fd;
 }
 
+/* See profile_trusted.h. Longer than most functions here: its output files, the setjmp a
+ * worker's failure lands at, and the loop over every speed check's sections share one frame. */
 int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
                 int emulator_size, const device_info *d)
 {

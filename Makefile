@@ -46,8 +46,8 @@
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make new-lab NAME=x        a new lab's three folders (grader/labs/, labs/, solutions/ NN-x),
-#                              scaffolded from lab 01: it builds and grades at once; then
-#                              make docs-gen
+#                              from a neutral template (a placeholder task): it builds and
+#                              grades at once; then make docs-gen
 #   make docs-gen              what lists every lab for people, derived from the lab folders:
 #                              README.md's table, the notebook's lab cells, the skeletons'
 #                              hashes, a slide deck to write for a lab without one

@@ -12,7 +12,8 @@
 # lab compiles, builds and grades from the first minute (its reference and its skeleton pass
 # every correctness check) while you give it its own task. The problem holds only what is the
 # lab's own: its buffers declared as a table (grader/labs/lab_io.h writes their making, poisoning,
-# drawing, verification and freeing once for every lab), its CPU answer, its call, its sizes.
+# drawing, verification, work and freeing once for every lab), its CPU answer, its call, its
+# sizes.
 # Every TODO(author) marks what is yours to write. The build finds the lab by its folder: make,
 # make grade LAB=NAME, the registry, LAB=, the unit tests. What lists every lab for people
 # (README.md's table, the notebook, the skeletons' hashes, a slide deck to write) is derived
@@ -149,6 +150,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_$name, 0, size); /* its work: the table's footprint of its size */
     p->n = (int)size[0];
     const size_t count[] = {(size_t)p->n, (size_t)p->n};
     if (lab_io_create(&p->io, bufs, 2, count, seed)) { /* a correctness check: the CPU's answer */
@@ -173,14 +175,6 @@ static void run(void *vp, int impl, cudaStream_t s)
 
 static void verify(void *vp, verify_result *v) { lab_io_verify(&((problem *)vp)->io, 0, v); }
 
-static double work(const void *vp)
-{
-    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
-    lab_footprint f;
-    lab_$name.footprint(0, size, &f);
-    return f.work;
-}
-
 static void describe(const void *vp, char *buf, size_t len)
 {
     snprintf(buf, len, "n = %d", ((const problem *)vp)->n);
@@ -192,7 +186,7 @@ const lab_info *const harness_lab = &lab_$name;
 const lab_task harness_tasks[] = {
     {.name = "$name", .unit = "GB/s", .ceiling = "cudaMemcpy D2D", .create = create,
      .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size,
      .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -33,6 +33,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_coalescing, 0, size);
     p->rows = (int)size[0];
     p->cols = (int)size[1];
     const size_t n = (size_t)p->rows * p->cols, count[] = {n, (size_t)p->rows, (size_t)p->rows, n};
@@ -68,15 +69,6 @@ static void verify(void *vp, verify_result *v)
     lab_io_verify(&p->io, (size_t)p->cols, v);
 }
 
-static double work(const void *vp)
-{
-    const problem *p = (const problem *)vp;
-    const long long size[LAB_MAX_DIMS] = {p->rows, p->cols};
-    lab_footprint f;
-    lab_coalescing.footprint(0, size, &f);
-    return f.work;
-}
-
 static void describe(const void *vp, char *buf, size_t len)
 {
     const problem *p = (const problem *)vp;
@@ -95,7 +87,7 @@ const lab_info *const harness_lab = &lab_coalescing;
 const lab_task harness_tasks[] = {
     {.name = "coalescing", .unit = "GB/s", .ceiling = "cudaMemcpy D2D", .create = create,
      .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size,
      .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -58,6 +58,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_banks, 0, size);
     p->steps = (int)size[0];
     p->series = (int)size[1];
     const size_t count[] = {(size_t)p->steps * p->series, (size_t)p->steps * p->series};
@@ -84,15 +85,6 @@ static void verify(void *vp, verify_result *v)
     lab_io_verify(&p->io, (size_t)p->series, v); /* a bad element shows as (step, series) */
 }
 
-static double work(const void *vp)
-{
-    const problem *p = (const problem *)vp;
-    const long long size[LAB_MAX_DIMS] = {p->steps, p->series};
-    lab_footprint f;
-    lab_banks.footprint(0, size, &f);
-    return f.work;
-}
-
 static void describe(const void *vp, char *buf, size_t len)
 {
     const problem *p = (const problem *)vp;
@@ -113,7 +105,8 @@ const lab_info *const harness_lab = &lab_banks;
 const lab_task harness_tasks[] = {
     {.name = "rolling_max", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
      .create = create, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
-     .run = run, .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size,
+     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size,
      .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -71,6 +71,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_divergence, 0, size);
     p->n = (int)size[0];
     const size_t count[] = {(size_t)p->n, (size_t)p->n};
     if (!lab_io_create(&p->io, bufs, 2, count, seed))
@@ -122,14 +123,6 @@ static void verify(void *vp, verify_result *v)
     lab_io_verify(&p->io, 0, v);
 }
 
-static double work(const void *vp)
-{
-    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
-    lab_footprint f;
-    lab_divergence.footprint(0, size, &f);
-    return f.work;
-}
-
 static void describe(const void *vp, char *buf, size_t len)
 {
     snprintf(buf, len, "n = %d", ((const problem *)vp)->n);
@@ -139,7 +132,7 @@ static void describe(const void *vp, char *buf, size_t len)
 static double ceiling_fma(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
 {
     (void)s;
-    return work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
+    return lab_io_hook_work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -157,7 +150,7 @@ const lab_info *const harness_lab = &lab_divergence;
 const lab_task harness_tasks[] = {
     {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create,
      .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size, .ceiling_ms = ceiling_fma,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size, .ceiling_ms = ceiling_fma,
      .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

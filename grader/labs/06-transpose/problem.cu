@@ -49,6 +49,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_transpose, 0, size);
     p->rows = (int)size[0];
     p->cols = (int)size[1];
     const size_t count[] = {(size_t)p->rows * p->cols, (size_t)p->rows * p->cols};
@@ -73,15 +74,6 @@ static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
     lab_io_verify(&p->io, (size_t)p->rows, v); /* a row of the output is `rows` long */
-}
-
-static double work(const void *vp)
-{
-    const problem *p = (const problem *)vp;
-    const long long size[LAB_MAX_DIMS] = {p->rows, p->cols};
-    lab_footprint f;
-    lab_transpose.footprint(0, size, &f);
-    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -111,7 +103,8 @@ const lab_info *const harness_lab = &lab_transpose;
 const lab_task harness_tasks[] = {
     {.name = "transpose", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
      .create = create, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
-     .run = run, .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size,
+     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size,
      .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -237,7 +237,7 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict decide/speed_verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
                wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun \
                feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).

@@ -57,23 +57,9 @@ int run_counted(char *const argv[], char *const env[], const char *in_path,
         fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
-    int status = 0, done = 0;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) {
-            done = r == pid;
-            break;
-        }
-        if (wall_seconds() - start > left)
-            break;
-        const struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    if (!done) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    }
-    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    int status = 0;
+    /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    const int done = child_wait_or_kill(pid, start, left, &status) == 1;
     scratch_remove(tmp); /* its workers died with it (PDEATHSIG): nothing writes there any more */
     return done ? status : -2;
 }

@@ -287,31 +287,14 @@ static int where_finish(const where_setup *o, const lab_info *lab, where_job *j,
     if (j->pid <= 0)
         return 1;
     const double start = wall_seconds(), left = o->budget - where_spent;
-    int status = 0, done = 0;
-    while (!done) {
-        const pid_t r = waitpid(j->pid, &status, WNOHANG);
-        if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
-            stop_forget(j->pid);
-            j->pid = 0;
-            scratch_remove(j->tmp);
-            return 1;
-        }
-        if (r == j->pid || (r < 0 && errno != EINTR)) {
-            done = r == j->pid;
-            break;
-        }
-        if (wall_seconds() - start > left)
-            break;
-        const struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    if (!done) {
-        kill(-j->pid, SIGKILL);
-        waitpid(j->pid, &status, 0);
-    }
-    stop_forget(j->pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    int status = 0;
+    /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
+    const int ended = child_wait_or_kill(j->pid, start, left, &status);
     j->pid = 0;
     scratch_remove(j->tmp);
+    if (ended < 0) /* reaped by a sweep (a harness restart): gone */
+        return 1;
+    const int done = ended == 1;
     where_spent += wall_seconds() - start;
     if (done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
         return 1; /* not our doing */

@@ -98,3 +98,29 @@ void scratch_remove(char *dir)
     stop_temp_done(dir);
     dir[0] = 0;
 }
+
+int child_wait_or_kill(pid_t pid, double start, double left, int *status)
+{
+    int done = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, status, WNOHANG);
+        if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
+            stop_forget(pid);
+            return -1;
+        }
+        if (r == pid || (r < 0 && errno != EINTR)) {
+            done = r == pid;
+            break;
+        }
+        if (wall_seconds() - start > left)
+            break;
+        const struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, status, 0);
+    }
+    stop_forget(pid);
+    return done;
+}

@@ -1,7 +1,7 @@
 /* speed_verdict.c - TRUSTED, NO GPU: a speed check's verdict from its records: the per-round
  * ratios against the pass mark, the reference's slowdowns beside the student, work left
- * running, rates above the hardware's peak, and the notes on a close call (see verdict.h). */
-#include "verdict.h"
+ * running, rates above the hardware's peak, and the notes on a close call (see verdict.h; it
+ * calls nothing of verdict.c). */
 #include "verdict_parts.h"
 #include "../../common/stats.h"
 #include "../../common/text.h"

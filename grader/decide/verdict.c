@@ -42,15 +42,6 @@ static const char *cuda_error_meaning(const char *name)
     return NULL;
 }
 
-void verdict_set(check_decision *d, verdict v, const char *fmt, ...)
-{
-    va_list ap;
-    d->v = v;
-    va_start(ap, fmt);
-    vsnprintf(d->message, sizeof d->message, fmt, ap);
-    va_end(ap);
-}
-
 /* A decision's message, detail and size are shown as they are (terminal, report.txt,
  * results.json, the batch's exports), and parts of them come from the student's process: the
  * problem its worker reported, the CUDA error name it replied with, and under the fallback any

@@ -29,29 +29,6 @@ int harness_device_only;
 /* ------------------------------------------------------------------------------------------ */
 /* One check                                                                                   */
 
-void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
-               const device_info *d, long long size[LAB_MAX_DIMS])
-{
-    memcpy(size, c->size, sizeof c->size);
-    if (d->emulated && c->emu_size[0]) /* the same case, at a size the CPU does in seconds */
-        memcpy(size, c->emu_size, sizeof c->emu_size);
-    if (c->kind == CHECK_HIDDEN) {
-        rng r;
-        rng_seed(&r, rng_derive(seed, (uint64_t)index));
-        t->hidden_size(&r, size);
-        if (d->emulated) /* a size the CPU does in seconds, as the visible cases' */
-            emu_hidden_size(harness_lab, c, t->hidden_size, &r, size);
-    } else if (c->kind == CHECK_SPEED) {
-        harness_lab->speed_size(c->task, d, size);
-        lab_footprint f;
-        harness_lab->footprint(c->task, size, &f);
-        if (f.working_set < (double)f.l2_multiple * d->l2_bytes && !d->emulated)
-            fprintf(stderr, "note: lab %s: the timed problem touches %.0f MiB, under %dx the L2 "
-                    "(%zu MiB) here: the device's memory allows no more\n", harness_lab->name,
-                    f.working_set / (1 << 20), f.l2_multiple, d->l2_bytes >> 20);
-    }
-}
-
 static jmp_buf check_jump;
 int require_isolation; /* --require-isolation: run no student code unsandboxed */
 

@@ -1,6 +1,7 @@
 /* harness_emit.cu - TRUSTED PROCESS (the harness): the hooks a lab's problem calls
  * (harness.h), device memory and whose is missing when the grader runs short, the records a
- * check writes (records.h), and one call checked against the CPU's answer. */
+ * check writes (records.h), one call checked against the CPU's answer, and a check's problem
+ * size. It calls nothing of the harness's other files. */
 #include "harness_parts.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -233,4 +234,32 @@ void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
     t->verify(p, v);
     if (harness_problem(impl)[0] && !v->problem[0])
         snprintf(v->problem, sizeof v->problem, "%s", harness_problem(impl));
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* A check's problem size                                                                      */
+
+/* Check c's size (index: its place in the table): the table's (under the emulator, its emu_size
+ * where it has one), a hidden one drawn from the seed, or a speed check's from the device. */
+void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
+               const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    memcpy(size, c->size, sizeof c->size);
+    if (d->emulated && c->emu_size[0]) /* the same case, at a size the CPU does in seconds */
+        memcpy(size, c->emu_size, sizeof c->emu_size);
+    if (c->kind == CHECK_HIDDEN) {
+        rng r;
+        rng_seed(&r, rng_derive(seed, (uint64_t)index));
+        t->hidden_size(&r, size);
+        if (d->emulated) /* a size the CPU does in seconds, as the visible cases' */
+            emu_hidden_size(harness_lab, c, t->hidden_size, &r, size);
+    } else if (c->kind == CHECK_SPEED) {
+        harness_lab->speed_size(c->task, d, size);
+        lab_footprint f;
+        harness_lab->footprint(c->task, size, &f);
+        if (f.working_set < (double)f.l2_multiple * d->l2_bytes && !d->emulated)
+            fprintf(stderr, "note: lab %s: the timed problem touches %.0f MiB, under %dx the L2 "
+                    "(%zu MiB) here: the device's memory allows no more\n", harness_lab->name,
+                    f.working_set / (1 << 20), f.l2_multiple, d->l2_bytes >> 20);
+    }
 }

@@ -1,6 +1,6 @@
 /* harness_parts.h - TRUSTED PROCESS (the harness): what the harness's files share, private to
  * them. harness.cu: main, the command line, one check at a time; harness_emit.cu: the hooks
- * the labs call, device memory, the records a check writes, one call verified;
+ * the labs call, device memory, the records a check writes, one call verified, a check's size;
  * harness_speed.cu: a speed check's timed units and phases; harness_bench.cu: make bench. */
 #ifndef GRADER_RUN_HARNESS_PARTS_H
 #define GRADER_RUN_HARNESS_PARTS_H
@@ -108,9 +108,11 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
 void speed_prepare(void *ctx, int v, cudaStream_t s);
 void speed_run(void *ctx, int v, cudaStream_t s);
 
-/* ---- harness_emit.cu: the records, device memory, one call verified ---- */
+/* ---- harness_emit.cu: the records, device memory, one call verified, a check's size ---- */
 extern int memory_reclaimed; /* a `reclaim` record was written in this check */
 extern int host_reserve_now; /* 1 while a harness started ahead makes its host memory */
+void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
+               const device_info *d, long long size[LAB_MAX_DIMS]);
 void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
                      verify_result *v);
 void emit_device(const device_info *d, double clock_mhz);
@@ -126,9 +128,6 @@ extern int require_isolation; /* --require-isolation: run no student code unsand
 void prewarm_after(int done, const device_info *d);
 void reserve_ahead(const device_info *d);
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why);
-void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
-               const device_info *d, long long size[LAB_MAX_DIMS]);
-
 /* ---- harness_bench.cu ---- */
 void run_bench(const options *o, const device_info *d);
 

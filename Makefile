@@ -46,8 +46,8 @@
 #   make dist                  the student kit (build/dist/cuda-workbook.tar.gz): the labs, grader,
 #                              tests and slides, each reference prebuilt, no solution sources
 #   make new-lab NAME=x        a new lab's three folders (grader/labs/, labs/, solutions/ NN-x),
-#                              scaffolded from lab 01: it builds and grades at once; then
-#                              make docs-gen
+#                              from a neutral template (a placeholder task): it builds and
+#                              grades at once; then make docs-gen
 #   make docs-gen              what lists every lab for people, derived from the lab folders:
 #                              README.md's table, the notebook's lab cells, the skeletons'
 #                              hashes, a slide deck to write for a lab without one
@@ -250,11 +250,12 @@ is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := run/records run/check_line run/hidden_size run/child plan/config decide/verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
-               run/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun
+HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict decide/speed_verdict plan/lab_select build/manifest decide/score run/gpu_neighbours \
+               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun \
+               feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
-    $(BUILD)/host/grader/run/records.o $(BUILD)/host/grader/run/check_line.o \
+    $(BUILD)/host/grader/wire/records.o $(BUILD)/host/grader/wire/check_line.o \
     $(BUILD)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
@@ -276,7 +277,10 @@ $(BUILD)/host/labs_registry.c: Makefile $(wildcard grader/labs/*)
 # The driver's report (grader/report/): the terminal table and results.json
 REPORT_OBJS := $(BUILD)/host/grader/report/terminal.o $(BUILD)/host/grader/report/results_json.o \
                $(BUILD)/host/grader/report/shown.o
-$(DRIVER): $(BUILD)/host/grader/run/driver.o $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
+# The driver: its main and grading loop, and its pieces (grader/run/driver.h)
+DRIVER_OBJS := $(addprefix $(BUILD)/host/grader/,run/driver.o run/harnesses.o run/schedule.o \
+               run/built.o run/bench.o tools/bench_table.o)
+$(DRIVER): $(DRIVER_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
           $(REPORT_OBJS) $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
@@ -343,6 +347,9 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
 WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
+# The harness (grader/run/harness_parts.h), one file per concern: main and one check, the labs'
+# hooks and the records, a speed check, make bench.
+HARNESS_PARTS := harness harness_emit harness_speed harness_bench
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -350,11 +357,11 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(GPU)/grader/run/harness.o $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
-              $(GPU)/grader/feedback/profile_trusted.o $(GPU)/grader/feedback/timeline_trusted.o
+              $(HARNESS_PARTS:%=$(GPU)/grader/run/%.o) $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
+              $(GPU)/grader/run/profile_trusted.o $(GPU)/grader/run/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
-# grader/feedback/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
-TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/feedback/timeline.dynlist
+# grader/run/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/run/timeline.dynlist
 GPU_SHIM := $(GPU)/pic/grader/run/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
@@ -378,7 +385,7 @@ $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
 
-$(GPU)/grader/feedback/timeline_trusted.o: grader/feedback/timeline_trusted.c grader/feedback/timeline_trusted.h | toolkit
+$(GPU)/grader/run/timeline_trusted.o: grader/run/timeline_trusted.c grader/run/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
 
@@ -412,10 +419,10 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(EMUB)/grader/run/harness.o $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
-              $(EMUB)/grader/feedback/profile_trusted.o
+              $(HARNESS_PARTS:%=$(EMUB)/grader/run/%.o) $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
+              $(EMUB)/grader/run/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
-    $(EMUB)/host/grader/run/records.o $(EMUB)/host/grader/run/check_line.o \
+    $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
     $(EMUB)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -467,7 +474,7 @@ SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/feedback/timeline.dynlist
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/run/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
@@ -750,9 +757,12 @@ profile-lab-%: runner-%
 explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_src,$(1)) \
     $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
 
-explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles)
-	@grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
-	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles) \
+# With GPU_PROFILE, the estimate is set against the lab's pass mark in force (the course config's,
+# or its table's), which lab-manifest reads as the driver does.
+explain-lab-%: $(EMU_REWRITE) $(EMU_LIB) runner-% $(if $(GPU_PROFILE),$(BUILD)/host/profiles $(MANIFEST))
+	@$(if $(GPU_PROFILE),pass_mark=$$($(MANIFEST) pass-mark $*) || exit 2;) \
+	grader/feedback/explain.sh $(call tool_args,$*) $(call explain_args,$*) --out $(BUILD)/explain/$* \
+	    $(if $(GPU_PROFILE),--gpu $(GPU_PROFILE) --profiles $(BUILD)/host/profiles --pass-mark "$$pass_mark") \
 	    $(if $(filter 1,$(PREDICT)),--predict)
 
 sanitize-lab-%:

@@ -8,7 +8,7 @@
  * it wrote, as the driver does for each check of a harness. It does what FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
  * hang, exit7, garbage, truncated, noend, slow, near, slowed, slowed-again, slowed-once,
  * left-running, left-noise, oom-held, oom-held-error, oom-reference, oom-machine, impossible,
- * skipped, chatty. Records are written with the real writer (grader/run/records.c), as the
+ * skipped, chatty. Records are written with the real writer (grader/wire/records.c), as the
  * harness's are. */
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "../grader/run/records.h"
+#include "../grader/wire/records.h"
 
 static void rec_begin(void)
 {

@@ -7,11 +7,11 @@
 
 #include "../common/text.h"
 #include "../grader/plan/config.h"
-#include "../grader/run/check_line.h"
+#include "../grader/wire/check_line.h"
 #include "../grader/decide/verdict.h"
 #include "../grader/plan/lab_select.h"
 #include "../grader/build/manifest.h"
-#include "../grader/run/records.h"
+#include "../grader/wire/records.h"
 #include "../grader/feedback/fault_rerun.h"
 #include "../grader/run/hidden_size.h"
 #include "../common/rng.h"

@@ -95,7 +95,7 @@ kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 
 # CUnit is installed when missing by the `cunit` rule (tests/emu/emu_tests.mk, included above).
 
-$(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/run/records.o $(BUILD)/host/common/util.o
+$(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/wire/records.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $^ -o $@
 

@@ -14,6 +14,11 @@
  *   lab-manifest select LAB   the labs LAB= selects (grader/plan/lab_select.h), their names on one
  *                          line: what make grade and make bench build; nothing and status 2
  *                          when LAB= is wrong (the driver then says why, with the list of labs)
+ *   lab-manifest pass-mark LAB   the pass mark in force of one lab (its table's, or the course
+ *                          config's: grader/course.conf or GRADER_CONFIG, then GRADER_SET, read
+ *                          by grader/plan/config.c as the driver reads it), for make explain's
+ *                          speed estimate; status 2 and the reason when LAB= or the config is
+ *                          wrong
  *
  * A lab's table (grader/labs/NN-name/table.c) is the one place for its name, number, entry
  * points with their C signature, forbidden symbols and instructions; the build writes the
@@ -21,6 +26,7 @@
  * arguments, one code each, as harness_call packs them) stops here, a contract header that
  * declares another prototype stops the compile of every file that includes the header. */
 #include "../lab.h"
+#include "../plan/config.h"
 #include "../plan/lab_select.h"
 #include "manifest.h"
 
@@ -168,8 +174,20 @@ int main(int argc, char **argv)
         printf("\n");
         if (n < 0)
             return 2;
+    } else if (argc == 3 && !strcmp(argv[1], "pass-mark")) {
+        const lab_info *labs[256];
+        char err[1024];
+        static config cfg;
+        const int n = n_all_labs <= 256 ? lab_list_parse(argv[2], labs, err, sizeof err) : -1;
+        if (n != 1 || config_load(&cfg, err, sizeof err)) {
+            fprintf(stderr, "lab-manifest pass-mark %s: %s\n", argv[2],
+                    n == 1 ? err : n < 0 ? err : "name one lab");
+            return 2;
+        }
+        printf("%g\n", config_pass_mark(&cfg, labs[0], NULL));
     } else {
-        fprintf(stderr, "usage: lab-manifest mk|header|select LAB (the Makefile runs it)\n");
+        fprintf(stderr, "usage: lab-manifest mk|header|select LAB|pass-mark LAB (the Makefile runs "
+                        "it)\n");
         return 2;
     }
     return fflush(stdout) == 0 ? 0 : 1;

@@ -20,7 +20,7 @@
 # of this machine, a student's file that failed is the student's FAIL, and one whose WHERE
 # build failed is graded all the same (its WHERE line says the count could not be made).
 #
-# Stopped (SIGINT, SIGTERM, SIGHUP: grader/run/stop.h's contract), it ends the line's processes,
+# Stopped (SIGINT, SIGTERM, SIGHUP: grader/wire/stop.h's contract), it ends the line's processes,
 # which run in a process group of their own (a compiler, the compile sandbox), within the
 # contract's 2 seconds, and then itself by the same signal.
 set -u

@@ -9,7 +9,7 @@ score_rules score_rules_for(const config *cfg, const lab_info *lab)
     if (!cfg)
         cfg = &none;
     score_rules r;
-    r.threshold = config_get(cfg, lab->name, "threshold", lab->threshold, &r.threshold_source);
+    r.threshold = config_pass_mark(cfg, lab, &r.threshold_source);
     /* By default half the points at 0.8 of the pass mark: above every untouched skeleton on an
      * H200, below the pass mark. */
     r.partial_threshold = config_get(cfg, lab->name, "partial_threshold", 0.8 * r.threshold, NULL);

@@ -11,7 +11,8 @@
 #
 #   grader/feedback/explain.sh --lab NN-name --harness EXE --worker EXE --student SO
 #                           --reference SO --out DIR [--label TEXT] [--source FILE --shown PATH]
-#                           [--ref-source FILE] [--gpu KEY --profiles EXE] [--hide DIR]...
+#                           [--ref-source FILE] [--gpu KEY --profiles EXE --pass-mark X]
+#                           [--hide DIR]...
 #                           [--predict]
 #
 # Your code runs only as grading runs it: in a sandboxed worker process of its own (see
@@ -52,7 +53,7 @@ fi
 # (grader/sandbox/: the seccomp filter, limits, a view that holds its own object and
 # nothing of the checkout, the build, the reference or the logs), where the emulator counts
 # each section and writes the counts to a file the harness handed it; the harness copies them
-# into counts.tsv as data (grader/feedback/profile_trusted.cu). Counting changes no result; the race
+# into counts.tsv as data (grader/run/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
 # The reference's counts are kept beside its object (reference.counts.N.*, as for make grade's
 # WHERE line) and counted again only when a program or the problem changed.
@@ -145,8 +146,8 @@ explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline
 # The speed these counts suggest on the GPU_PROFILE one (estimate.awk: each term, and which one
 # bounds each call); without GPU_PROFILE the emulated device's 4 SMs are no GPU's, so no estimate.
 if [ -n "$gpu" ]; then
-    threshold=$(sed -n 's/^ *\.threshold = \([0-9.]*\),.*/\1/p' "$here/../labs/$lab/table.c" | head -n 1)
-    "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${threshold:-0}" --lab "${lab%%-*}" \
+    # the lab's pass mark in force, as the driver reads it (make runs lab-manifest pass-mark)
+    "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${pass_mark:-0}" --lab "${lab%%-*}" \
         --mode explain "$out/sections.txt" "$out/counts.tsv" | tee -a "$out/explain.txt"
 else
     printf '\nmake explain LAB=%s GPU_PROFILE=t4 (or h200, or another key of make profiles) adds the speed these\ncounts suggest on that GPU, term by term: the estimate make grade prints with no GPU.\n' "${lab%%-*}" |

@@ -1,7 +1,8 @@
 /* fault_rerun.c - TRUSTED, NO GPU: a GPU fault of the student's code run once more on the CPU
  * emulator, in the sandbox, to name its line. See fault_rerun.h. */
 #include "fault_rerun.h"
-#include "../run/check_line.h"
+#include "../wire/check_line.h"
+#include "../../common/util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -166,4 +167,22 @@ int fault_rerun_report(const char *log, const char *rel, void (*line)(const char
     }
     fclose(f);
     return reports;
+}
+
+int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double *seconds,
+                   int *timed_out, char *why, size_t why_len)
+{
+    r->places = emu_places(e);
+    if (fault_rerun_prepare(r, why, why_len) != 0)
+        return -1;
+    char asan[256], sms_env[32], *env[3];
+    emu_env(e, dev, asan, sms_env, env);
+    const double start = wall_seconds();
+    const int status = run_counted(r->argv, env, r->input, r->replies, r->harness_log, 0, 1,
+                                   r->timeout_s + 10);
+    unlink(r->input); /* (it holds the seed; the logs folder is hidden from student code too) */
+    unlink(r->replies);
+    *seconds = wall_seconds() - start;
+    *timed_out = status == -2;
+    return 0;
 }

@@ -17,7 +17,8 @@
 #ifndef GRADER_FAULT_RERUN_H
 #define GRADER_FAULT_RERUN_H
 
-#include "../run/records.h"
+#include "emu_harness.h"
+#include "../wire/records.h"
 #include "../sandbox/sandbox.h"
 
 #include <stddef.h>
@@ -55,6 +56,14 @@ typedef struct fault_rerun {
 /* Fill r's files and argv from its inputs, and write its command file. 0, or -1 with the
  * reason in why (the emulated build missing, a path too long). */
 int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len);
+
+/* Run r (its inputs filled; its places are e's, emu_places) on the emulated build e: prepared
+ * (fault_rerun_prepare), then the emulated harness run alone, in the harness's view and
+ * grading's sandbox, with the environment of e's harness for a device like dev (emu_env), for
+ * at most r->timeout_s and 10 s more; its command and replies removed after (the command holds
+ * the seed). 0 with *seconds and *timed_out, or -1 with the reason in why. */
+int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double *seconds,
+                   int *timed_out, char *why, size_t why_len);
 
 /* The emulator's own reports in a log (a rerun's, or any emulated check's), said at the
  * student's line: each report's first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z),

@@ -49,6 +49,16 @@ int config_parse_file(config *c, const char *path, char *err, int errlen);
  * names the offending item ("GRADER_SET item 2 `sgemm.threshold=nan`: ..."). */
 int config_parse_list(config *c, const char *list, const char *source, char *err, int errlen);
 
+/* The course config in force, into c: GRADER_CONFIG's file (or grader/course.conf where it is
+ * there), then GRADER_SET. Returns 0, or -1 with the message in err. The driver, the
+ * manifest (lab-manifest pass-mark: make explain's estimate) and make profiles read it here. */
+int config_load(config *c, char *err, int errlen);
+
+struct lab_info;
+/* The one reader of a lab's pass mark (reference time / student time needed for the speed
+ * points): the config's, else the lab's table's default. *source as config_get's. */
+double config_pass_mark(const config *c, const struct lab_info *lab, const char **source);
+
 /* The value for lab/key: the last matching entry naming the lab, else the last '*' entry,
  * else `fallback`. *source (if not NULL) gets the entry's source or "default". */
 double config_get(const config *c, const char *lab, const char *key, double fallback,

@@ -1,7 +1,8 @@
 /* grade_model.c - predicted grading time and memory per GPU. See grade_model.h. */
 #include "grade_model.h"
-#include "../run/proto.h"
+#include "../wire/proto.h"
 #include "speed_plan.h"
+#include "config.h"
 #include "../../common/sizing.h"
 #include "../../common/timing_rule.h"
 
@@ -121,6 +122,14 @@ static double host_link_of(const device_info *d)
     return gpu_profile_find("h200")->host_link_gbps;
 }
 
+/* The rules in force (grade_model_rules); NULL: the tables' own. */
+static const config *model_rules;
+
+void grade_model_rules(const config *cfg)
+{
+    model_rules = cfg;
+}
+
 /* Interleaved rounds kept (warm-up not counted) for a verdict at `ratio` against `threshold`,
  * when a round lasts round_s. Expected: a ratio below TIMING_EARLY_BELOW x the threshold stops
  * after TIMING_EARLY_ROUNDS rounds (an untouched skeleton, mostly); at most, the full plan. */
@@ -181,7 +190,7 @@ static void predict_speed(const lab_info *lab, int check, const calibration *cal
     const double traffic_s =
         ROUND_TRAFFIC * k * per / dram + HOST_S_PER_GB * k * p->f.host_bytes / 1e9;
     const double round_s = k * (p->ref_call_s + p->student_call_s) + NULL_CALL_S + traffic_s;
-    const double threshold = lab->threshold;
+    const double threshold = config_pass_mark(model_rules, lab, NULL);
     p->rounds = SPEED_WARMUP_ROUNDS + phase_rounds(ratio, threshold, round_s, mode);
     double phase1 = p->rounds * round_s;
     if (phase1 > SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s)

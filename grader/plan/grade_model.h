@@ -63,6 +63,12 @@ typedef struct lab_prediction {
     double seconds;        /* the lab, all checks */
 } lab_prediction;
 
+struct config;
+/* The rules the model predicts under: the course config in force (config_load), whose pass
+ * marks (config_pass_mark) set how long a speed check runs; NULL (the default): every lab
+ * table's own. The model reads a pass mark nowhere else. */
+void grade_model_rules(const struct config *cfg);
+
 /* Predict lab `lab` graded on device d. */
 void grade_model_lab(const lab_info *lab, const device_info *d, grade_subject who,
                      grade_rounds rounds, lab_prediction *out);

@@ -3,7 +3,7 @@
 
 #include "shown.h"
 #include "terminal.h"
-#include "../run/stop.h"
+#include "../wire/stop.h"
 #include "../../common/util.h"
 
 #include <string.h>

@@ -1,10 +1,14 @@
 /* driver.c - TRUSTED, NO GPU: `make grade` and `make bench`, the grader's main program.
  *
  *   grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu [--lab NAME,...]
- *                [--seed S] [--student DIR] [--isolation on|off] [--built DIR]
- *                [--json FILE] [--logs DIR] [--hide DIR ...] [--where-budget S [--where-labdir DIR
- *                --where-student-dir DIR --where-worker EXE]] [--fault-rerun gpu|always|off]
+ *                [--seed S] [--student DIR] [--isolation on|off] [--require-isolation]
+ *                [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]
+ *                [--where-budget S [--where-labdir DIR --where-student-dir DIR
+ *                --where-worker EXE]] [--fault-rerun gpu|always|off]
+ *                [--paths submission|as-given] [--student-files 'F ...']
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
+ *   grade-driver --list-labs [--lab NAME,...]
+ *   grade-driver --status-of RESULTS.json
  *
  * It builds nothing and runs neither make nor a shell: make builds every selected lab first
  * (grader/build/grade.mk, which leaves a status per lab in --built DIR), so no student code runs
@@ -32,17 +36,19 @@
  * On a GPU with that emulated build, a check whose student code faulted (a GPU names only the
  * error) runs once more on it, alone, in the same sandbox, for a report at the student's line
  * (check_fault_rerun, grader/feedback/fault_rerun.h): help too, never a verdict. */
-#include "check_line.h"
+#include "driver.h"
+#include "harnesses.h"
+#include "schedule.h"
+#include "gpu_neighbours.h"
 #include "../feedback/fault_rerun.h"
+#include "../feedback/where.h"
 #include "../plan/config.h"
 #include "../decide/verdict.h"
-#include "gpu_neighbours.h"
 #include "../plan/lab_select.h"
 #include "../sandbox/sandbox.h"
 #include "../decide/score.h"
-#include "../plan/speed_plan.h"
 #include "../feedback/estimate.h"
-#include "stop.h"
+#include "../wire/stop.h"
 #include "../report/report.h"
 #include "../report/results_json.h"
 #include "../report/shown.h"
@@ -70,427 +76,19 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct options {
-    const char *labdir;   /* directory holding <lab>/harness and <lab>/reference.so */
-    const char *student_objs; /* directory holding <lab>/student.so */
-    const char *worker;   /* the worker program */
-    const char *isolation;/* "on" or "off" */
-    const char *variants[64]; /* bench: "lab:name=so name=so ..." */
-    int n_variants;
-    int require_isolation; /* 1: a run that cannot isolate student code stops (batch grading) */
-    const char *mode;     /* "gpu" or "emu" */
-    const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
-    const char *student;  /* the student directory graded, for the report */
-    const char *built;    /* the build's folder (--built: grader/build/grade.mk's GRADE_BUILT), or NULL
-                             when nothing was built for this run (everything is taken as built) */
-    const char *json;     /* where results.json goes */
-    const char *logs;     /* where per-check logs go */
-    sandbox_places hidden; /* what student code never sees: this run's places, and the
-                              folders a batch adds (--hide); the harness gets them by name */
-    unsigned long long seed; /* the run's secret seed */
-    int bench;            /* 1: print the bench table instead of grading */
-    int list_labs;        /* 1: print the labs --lab selects, one name a line, and stop */
-    const char *status_of; /* a results.json whose exit status to print, and stop; or NULL */
-    const char *make_files; /* the Makefile's student file of every lab, space-separated, or
-                               NULL: checked against lab_student_file before anything runs */
-    int where;             /* 1: make grade's WHERE hints (where_hint) */
-    double where_budget;   /* seconds all of a run's WHERE hints may take */
-    const char *where_labdir;  /* the CPU emulator's <lab>/harness and reference.so: --labdir
-                                  under emulation, the emulated build beside a GPU's */
-    const char *where_student_objs; /* the emulator's <lab>/student.so and source.cu */
-    const char *where_worker;  /* the emulator's worker program */
-    int paths_submission;  /* 1 (--paths submission, a batch): paths shown as the student's
-                              submission has them, the grader's folders left out (shown_text) */
-    int fault_rerun;       /* a fault of the student's code run again on the CPU emulator to
-                              name its line (check_fault_rerun): 1 on a GPU with the emulated
-                              build beside it (--where-labdir), 2 also under emulation
-                              (--fault-rerun always: the tests), 0 never (--fault-rerun off) */
-} options;
-
-/* ------------------------------------------------------------------------------------------ */
-/* Building a lab                                                                              */
-
-/* What the build left for a lab (lab_build, ../report/report.h); its build log moved into the
- * report folder as <lab>.build.log, and under a GPU, the emulator's build log for the WHERE
- * line as <lab>.where.log. */
-static lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len)
-{
-    log_path[0] = 0;
-    if (!o->built)
-        return LAB_BUILT;
-    char status_path[1024], from[1024], word[32] = "";
-    snprintf(status_path, sizeof status_path, "%s/%s.status", o->built, lab->name);
-    snprintf(from, sizeof from, "%s/%s.build.log", o->built, lab->name);
-    snprintf(log_path, len, "%s/%s.build.log", o->logs, lab->name);
-    if (rename(from, log_path) != 0)
-        unlink(log_path); /* no log from this build: none from an earlier one either */
-    /* under a GPU, the emulator's build of the lab for the WHERE line: the start of its log */
-    char where_from[1024], where_to[1024];
-    snprintf(where_from, sizeof where_from, "%s/%s.where.build.log", o->built, lab->name);
-    snprintf(where_to, sizeof where_to, "%s/%s.where.log", o->logs, lab->name);
-    if (rename(where_from, where_to) != 0)
-        unlink(where_to);
-    FILE *f = fopen(status_path, "r");
-    if (!f)
-        return LAB_NOT_BUILT;
-    const int got = fscanf(f, "%31s", word);
-    fclose(f);
-    unlink(status_path);
-    if (got != 1)
-        return LAB_NOT_BUILT;
-    return !strcmp(word, "ok") ? LAB_BUILT : !strcmp(word, "student") ? LAB_STUDENT_FAILED
-         : !strcmp(word, "refused") ? LAB_REFUSED
-         : !strcmp(word, "grader") ? LAB_GRADER_FAILED : !strcmp(word, "steps") ? LAB_STEPS_FAILED
-         : LAB_NOT_BUILT;
-}
-
-/* The build's folder, once every lab's status and log is taken: what is left (the marks of
- * grader/build/lab_step.sh and lab_status.sh) goes, and the folder with it. */
-static void remove_built_dir(const options *o)
-{
-    if (!o->built)
-        return;
-    char from[1024];
-    DIR *d = opendir(o->built);
-    if (d) {
-        for (struct dirent *e; (e = readdir(d));)
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                snprintf(from, sizeof from, "%s/%s", o->built, e->d_name);
-                unlink(from);
-            }
-        closedir(d);
-    }
-    rmdir(o->built);
-}
-
-/* The emulator's refusal in a build log: the feature and its place from emu-nvcc's line
- * "cuda-emu: refused: FEATURE at line N of FILE; a GPU grades it" (the first), into `out`
- * ("" if there is none). The text came through the student's compile: it is shown as data,
- * and a refusal earns nothing, so a forged one gains nothing over the failure it replaces. */
-static void read_refusal(const char *log_path, char *out, size_t len)
-{
-    static const char mark[] = "cuda-emu: refused: ", tail[] = "; a GPU grades it";
-    out[0] = 0;
-    FILE *f = fopen(log_path, "r");
-    if (!f)
-        return;
-    char buf[1024];
-    while (!out[0] && fgets(buf, sizeof buf, f))
-        if (!strncmp(buf, mark, sizeof mark - 1)) {
-            buf[strcspn(buf, "\n")] = 0;
-            char *end = strstr(buf, tail);
-            if (end)
-                *end = 0;
-            /* (a longer refusal is cut to LEN: the emulator's own are one short line) */
-            snprintf(out, len, "%.*s", (int)(len - 1), buf + sizeof mark - 1);
-        }
-    fclose(f);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The lab's harness: one process per lab, one command per check                              */
-
-typedef struct harness_proc {
-    pid_t pid;   /* 0 when not running */
-    FILE *cmd;   /* its stdin: one command per line */
-    int reply;   /* its stdout: its greeting (two lines), then "done N" per check */
-    int greeted; /* lines of its greeting read so far (2: all; later lines are never read as
-                    one: by then student code may be in it, under the fallback) */
-    char tmp[PATH_MAX]; /* its TMPDIR, made for it and removed when it ends; "" if none */
-} harness_proc;
-
-/* Set when grading must not go on (isolation was required and is impossible): the checks
- * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
-static volatile sig_atomic_t stop_signal;
-static int refused_unisolated;             /* stopped: isolation was required and impossible */
-
-/* A TMPDIR for a process this one starts, PREFIX-XXXXXX in this run's TMPDIR, into dir: its
- * workers' scratch folders (made where namespaces are refused) lie in it, and this process
- * removes it once that process has ended, however it ended (one killed, by a timeout or a stop,
- * cannot remove them itself; a stop removes it too). Searchable by all: graded as root, a
- * worker runs as another uid. "" if it could not be made: the process uses the run's TMPDIR
- * then, and its workers still remove theirs. */
-static void scratch_make(char *dir, size_t len, const char *prefix)
-{
-    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
-    snprintf(dir, len, "%s/%s-XXXXXX", base, prefix);
-    if (!mkdtemp(dir) || chmod(dir, 0711) != 0)
-        dir[0] = 0;
-    else
-        stop_temp_dir(dir);
-}
-
-/* Every process that could write in dir (scratch_make's) has ended: dir removed, and "". */
-static void scratch_remove(char *dir)
-{
-    if (!dir[0])
-        return;
-    stop_remove_tree(dir);
-    stop_temp_done(dir);
-    dir[0] = 0;
-}
-
-static int harness_start(const options *o, const lab_info *lab, harness_proc *h, int ahead)
-{
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0)
-        return -1;
-    char exe[512], ref[512], stu[512], log_path[512];
-    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
-    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
-    snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
-    snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
-    scratch_make(h->tmp, sizeof h->tmp, "grader-run"); /* its own TMPDIR */
-    fflush(stdout);
-    fflush(stderr);
-    /* Its own group, so that a timeout or a stop kills it at once, and it dies with this
-     * process; its workers, in sessions of their own, die with it (stop.h, rule 3). */
-    const pid_t pid = stop_fork(SIGKILL);
-    if (pid < 0) {
-        scratch_remove(h->tmp);
-        return -1;
-    }
-    if (pid == 0) {
-        const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        if (log >= 0)
-            dup2(log, 2);
-        sandbox_harness_view(!strcmp(o->mode, "emu"));
-        if (h->tmp[0])
-            setenv("TMPDIR", h->tmp, 1);
-        char *argv[48];
-        int n = 0;
-        argv[n++] = exe, argv[n++] = "--serve", argv[n++] = "--worker", argv[n++] = (char *)o->worker;
-        argv[n++] = "--student", argv[n++] = stu, argv[n++] = "--reference", argv[n++] = ref;
-        argv[n++] = "--isolation", argv[n++] = (char *)o->isolation;
-        /* what the student's worker may not see, by name (sandbox_worker_policy) */
-        if (sandbox_places_args(&o->hidden, argv, &n, 45) != 0) {
-            fprintf(stderr, "too many folders to hide from student code\n");
-            _exit(127);
-        }
-        if (o->require_isolation)
-            argv[n++] = "--require-isolation";
-        if (ahead)
-            argv[n++] = "--ahead";
-        argv[n] = NULL;
-        execv(exe, argv);
-        fprintf(stderr, "cannot start %s: %s\n", exe, strerror(errno));
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
-    h->pid = pid;
-    h->cmd = fdopen(in[1], "w");
-    h->reply = out[0];
-    return 0;
-}
-
-/* The next lab's harness, started while a lab is graded so that its start (its process, its
- * GPU context, its student's process, which holds no student code before its first call)
- * costs no lab any time: it says "ready" once all of that is done, and no speed check begins
- * before it has (ahead_wait), so nothing of its start runs beside a timed call. */
-typedef struct ahead_harness {
-    const lab_info *lab; /* its lab; NULL: none */
-    harness_proc h;
-    greeting g;          /* its greeting, as read while waiting for "ready" */
-    int ready;           /* its "ready" line read */
-} ahead_harness;
-static ahead_harness ahead;
-static harness_proc *lab_harness; /* the lab being graded's (spared when the ahead one ends) */
-
-/* Stop the harness and everything it started (its workers die with it: PDEATHSIG). The other
- * harness alive (the lab's, or the one started ahead) lives on. */
-static void harness_stop(harness_proc *h, child_outcome *o)
-{
-    if (h->pid <= 0)
-        return;
-    int status = 0;
-    if (h->cmd)
-        fclose(h->cmd);
-    kill(-h->pid, SIGKILL);
-    waitpid(h->pid, &status, 0);
-    stop_forget(h->pid);
-    const harness_proc *other = h == &ahead.h ? lab_harness : &ahead.h;
-    /* its workers, adopted here once it died (stop.h, rule 4): reaped */
-    stop_sweep_sparing(1000, other && other != h && other->pid > 0 ? other->pid : 0);
-    scratch_remove(h->tmp); /* every process that could write there has ended */
-    close(h->reply);
-    if (o && !o->timed_out) {
-        if (WIFEXITED(status)) {
-            o->exited = 1;
-            o->status = WEXITSTATUS(status);
-        } else if (WIFSIGNALED(status)) {
-            o->signal = WTERMSIG(status);
-        }
-    }
-    memset(h, 0, sizeof *h);
-}
-
-/* One read of harness h's replies into buf (cap bytes, *got of them held), and every whole line
- * read so far taken: its greeting's two lines (greeting_take into g, once), then a line that is
- * `want` (or, `prefix`, starts with it). 1 once such a line was taken, 0 if none yet (any
- * other line is dropped), -1 if nothing could be read (the harness ended). */
-static int harness_read_reply(const options *o, harness_proc *h, greeting *g, char *buf,
-                              size_t cap, size_t *got, const char *want, int prefix)
-{
-    const ssize_t n = read(h->reply, buf + *got, cap - 1 - *got);
-    if (n <= 0)
-        return -1;
-    *got += (size_t)n;
-    buf[*got] = 0;
-    int taken = 0;
-    char *nl;
-    while (!taken && (nl = strchr(buf, '\n'))) { /* every whole line read so far */
-        *nl = 0;
-        if (h->greeted < 2) /* its greeting, once */
-            greeting_take(g, h->greeted++, buf, !strcmp(o->isolation, "on"),
-                          sandbox_available() != SANDBOX_NONE);
-        else if (prefix ? strncmp(buf, want, strlen(want)) == 0 : strcmp(buf, want) == 0)
-            taken = 1;
-        /* (anything else is not an answer: dropped) */
-        *got -= (size_t)(nl + 1 - buf);
-        memmove(buf, nl + 1, *got + 1);
-    }
-    if (*got >= cap - 1)
-        *got = 0;
-    return taken;
-}
-
-/* In a batch on several GPUs of one host (grade-batch sets GRADE_HOST_LINK_LOCK, a file of its
- * output folder, which no student's code sees), a lab whose timed calls cross the host link to
- * the GPU (lab_info.host_link: lab 05) times its speed checks one GPU at a time: the GPUs share
- * that link and host memory, and lab 05 graded on two GPUs at once gave self-check ratios of
- * 0.976-1.029 where one at a time gave 0.994-1.001 (tests/gpu/results/h100x2-multi-gpu-batch.txt).
- * Taken before the check's time limit starts, so the wait costs it no time; a stop ends the
- * run in its handler, waiting or not (stop.c). Returns the lock's descriptor, or -1: none. */
-static int host_link_lock(const options *o, const lab_info *lab)
-{
-    const char *path = getenv("GRADE_HOST_LINK_LOCK");
-    if (!lab->host_link || !path || !*path || strcmp(o->mode, "gpu"))
-        return -1;
-    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0)
-        return -1;
-    while (flock(fd, LOCK_EX) != 0)
-        if (errno != EINTR) {
-            close(fd);
-            return -1;
-        }
-    return fd;
-}
-
-/* Run check `i` through the harness; fills o as if the check had been a process of its own
- * (exited 0 when the harness answered "done"). */
-static void harness_check(const options *o, const lab_info *lab, harness_proc *h, greeting *g,
-                          int i, double threshold, double timeout, const char *records,
-                          const char *log_path, child_outcome *out)
-{
-    memset(out, 0, sizeof *out);
-    const double start = wall_seconds();
-    if (h->pid <= 0 && harness_start(o, lab, h, 0) != 0) {
-        out->exited = 1;
-        out->status = 127;
-        return;
-    }
-    check_cmd cmd = {.check = i, .seed = o->seed, .threshold = threshold, .cap_s = SPEED_CAP_S,
-                     .timeout_s = timeout};
-    char line[CHECK_LINE_MAX];
-    snprintf(cmd.records, sizeof cmd.records, "%s", records);
-    snprintf(cmd.log, sizeof cmd.log, "%s", log_path);
-    if (check_line_format(&cmd, line, sizeof line) != 0) { /* (paths too long to send) */
-        out->exited = 1;
-        out->status = 127;
-        return;
-    }
-    fputs(line, h->cmd);
-    fflush(h->cmd);
-    char buf[RECORD_MAX_LINE];
-    size_t got = 0;
-    for (;;) {
-        const double left = timeout - (wall_seconds() - start);
-        struct pollfd pf = {h->reply, POLLIN, 0};
-        const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
-        if (r < 0 && errno == EINTR && !stop_signal)
-            continue;
-        /* Held no student code: it ended before its greeting said otherwise (it reads the
-         * command only after greeting), or greeted that student code runs isolated. */
-        out->isolated = h->greeted < 2 || g->isolated;
-        if (r <= 0) { /* the time limit (or Ctrl-C): everything of the lab's goes */
-            out->timed_out = !stop_signal;
-            harness_stop(h, out);
-            break;
-        }
-        const int answered = harness_read_reply(o, h, g, buf, sizeof buf, &got, "done ", 1);
-        if (answered < 0) { /* the harness died */
-            harness_stop(h, out);
-            break;
-        }
-        if (answered) {
-            out->exited = 1;
-            out->status = 0;
-            out->isolated = g->isolated;
-            break;
-        }
-    }
-    out->seconds = wall_seconds() - start;
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The next lab's harness, started ahead                                                       */
-
-#define AHEAD_WAIT_S 60.0 /* a harness not ready after this long is broken: its lab starts its own */
-
-/* Stop the harness started ahead (not ready in time, or not needed). */
-static void ahead_drop(void)
-{
-    if (ahead.h.pid > 0)
-        harness_stop(&ahead.h, NULL);
-    memset(&ahead, 0, sizeof ahead);
-}
-
-/* Start the harness of `lab`, the next to be graded, while this one is: only for a lab whose
- * build is whole (any other has no check to run). */
-static void ahead_start(const options *o, const lab_info *lab, lab_build build)
-{
-    ahead_drop();
-    const char *off = getenv("GRADER_AHEAD"); /* =0: each lab starts its own (an A/B switch) */
-    if (!lab || build != LAB_BUILT || stop_signal || (off && !strcmp(off, "0")))
-        return;
-    if (harness_start(o, lab, &ahead.h, 1) == 0)
-        ahead.lab = lab;
-    else
-        memset(&ahead, 0, sizeof ahead);
-}
-
-/* Before a speed check: the harness started ahead has said "ready" (its greeting read on the
- * way), so that nothing of its start runs beside a timed call; or it is stopped, and its lab
- * starts its own as any harness starts. */
-static void ahead_wait(const options *o)
-{
-    char buf[RECORD_MAX_LINE];
-    size_t got = 0;
-    const double start = wall_seconds();
-    while (ahead.h.pid > 0 && !ahead.ready) {
-        const double left = AHEAD_WAIT_S - (wall_seconds() - start);
-        struct pollfd pf = {ahead.h.reply, POLLIN, 0};
-        const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
-        if (r < 0 && errno == EINTR && !stop_signal)
-            continue;
-        /* (nothing follows "ready" before a command: nothing read is lost) */
-        const int ready =
-            r > 0 ? harness_read_reply(o, &ahead.h, &ahead.g, buf, sizeof buf, &got, "ready", 0)
-                  : -1;
-        if (ready < 0) { /* not ready in time, or it ended */
-            ahead_drop();
-            return;
-        }
-        ahead.ready = ready;
-    }
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Grading                                                                                     */
+
+volatile sig_atomic_t stop_signal;         /* (driver.h) */
+static int refused_unisolated;             /* stopped: isolation was required and impossible */
+
+/* The run's WHERE lines and faults' reruns: the emulated build, the report folder, the budget
+ * (../feedback/where.h), from the command line (main). */
+static where_setup where_cfg;
+
+/* The longest a fault's run on the CPU emulator may take (check_fault_rerun), seconds */
+#define FAULT_RERUN_S 120
 
 /* The programs on the GPU as the last lab ended, for the next lab's start (lab_open) */
 static char neighbours_at_close[2048];
@@ -505,475 +103,6 @@ static void label_run(const greeting *g, totals *t)
     t->tamper_proof = g->isolated;
     snprintf(t->isolation, sizeof t->isolation, "%s", g->detail);
     snprintf(t->sandbox, sizeof t->sandbox, "%s", g->sandbox);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* The WHERE line                                                                              */
-
-/* Where make explain's renderer lies (explain.awk with the readers it uses), and each lab's
- * counter table (grader/labs/NN-name/explain.tsv). */
-#define WHERE_TOOLS "grader/feedback"
-#define WHERE_TABLES "grader/labs"
-/* An emulated process's resident memory, at most (as make explain's): twice the emulated
- * device's 2 GiB, where one call at the emulator's size needs a few hundred MiB. */
-#define WHERE_MEM_MIB 4096
-/* AddressSanitizer's quarantine in the WHERE count's processes, MiB (its default is 256): the
- * count needs no use-after-free detection, the checks having run the same code with the whole
- * quarantine, and the emulator's counting frees much: with the default, the allocator's churn
- * took over a third of the count (lab 05's: 4.0 CPU-seconds, 2.5 with 16 MiB). */
-#define WHERE_QUARANTINE_MIB 16
-/* The longest a fault's run on the CPU emulator may take (check_fault_rerun), seconds */
-#define FAULT_RERUN_S 120
-
-/* Run argv (no shell) with stdin from in_path (NULL: /dev/null), stdout and stderr to out_path
- * and err_path (truncated; err_path appended to when `append_err`), `env` (NAME=value strings, NULL-ended)
- * added; emulated: in the harness's view of its own (sandbox_harness_view), with a TMPDIR of
- * its own that this process removes when it ends (its workers' scratch folders lie there where
- * namespaces are refused, and a harness killed cannot remove them: as harness_start's). Waits
- * at most `left` seconds, then kills it whole. Returns its wait status, -1 if it could not be
- * started, -2 if it ran out of time. */
-static int run_counted(char *const argv[], char *const env[], const char *in_path,
-                       const char *out_path, const char *err_path, int append_err, int emulated,
-                       double left)
-{
-    const double start = wall_seconds();
-    char tmp[PATH_MAX] = "";
-    if (emulated)
-        scratch_make(tmp, sizeof tmp, "grader-run");
-    fflush(stdout);
-    fflush(stderr);
-    const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
-    if (pid < 0) {
-        scratch_remove(tmp);
-        return -1;
-    }
-    if (pid == 0) {
-        if (tmp[0])
-            setenv("TMPDIR", tmp, 1);
-        const int in = open(in_path ? in_path : "/dev/null", O_RDONLY | O_CLOEXEC),
-                  out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644),
-                  err = open(err_path, O_WRONLY | O_CREAT | O_CLOEXEC | (append_err ? O_APPEND : O_TRUNC), 0644);
-        if (in < 0 || out < 0 || err < 0)
-            _exit(127);
-        dup2(in, 0);
-        dup2(out, 1);
-        dup2(err, 2);
-        for (int i = 0; env && env[i]; i++)
-            putenv(env[i]);
-        if (emulated)
-            sandbox_harness_view(1);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot start %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status = 0, done = 0;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid || (r < 0 && errno != EINTR)) {
-            done = r == pid;
-            break;
-        }
-        if (wall_seconds() - start > left)
-            break;
-        const struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    if (!done) {
-        kill(-pid, SIGKILL);
-        waitpid(pid, &status, 0);
-    }
-    stop_forget(pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
-    scratch_remove(tmp); /* its workers died with it (PDEATHSIG): nothing writes there any more */
-    return done ? status : -2;
-}
-
-/* Copy `from` to `to` for the renderer to quote: only a regular file (no link, FIFO or
- * device), at most 4 MiB; otherwise `to` is left empty. */
-static void copy_quoted(const char *from, const char *to)
-{
-    const int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    const int in = from && *from ? open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) : -1;
-    struct stat st;
-    if (in >= 0 && out >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode)) {
-        char buf[65536];
-        size_t left = 4u << 20;
-        ssize_t n;
-        while (left > 0 && (n = read(in, buf, left < sizeof buf ? left : sizeof buf)) > 0) {
-            if (write(out, buf, (size_t)n) != n)
-                break;
-            left -= (size_t)n;
-        }
-    }
-    if (in >= 0)
-        close(in);
-    if (out >= 0)
-        close(out);
-}
-
-/* The lab's public headers (its contract: *.h, then *.cuh, each in name order), copied into
- * dir/headers for the renderer to quote; their names, space-separated, into `names`. */
-static void copy_headers(const char *folder, const char *dir, char *names, size_t len)
-{
-    static const char *const kinds[] = {".h", ".cuh"};
-    char from[1500], to[2400];
-    names[0] = 0;
-    snprintf(to, sizeof to, "%s/headers", dir);
-    mkdir(to, 0755);
-    for (int k = 0; k < 2; k++) {
-        struct dirent **list;
-        snprintf(from, sizeof from, "%s/%s", WHERE_TABLES, folder);
-        const int n = scandir(from, &list, NULL, alphasort);
-        for (int i = 0; i < n; i++) {
-            const char *name = list[i]->d_name;
-            const size_t nl = strlen(name), kl = strlen(kinds[k]);
-            if (nl > kl && !strcmp(name + nl - kl, kinds[k])) {
-                snprintf(from, sizeof from, "%s/%s/%s", WHERE_TABLES, folder, name);
-                snprintf(to, sizeof to, "%s/headers/%s", dir, name);
-                copy_quoted(from, to);
-                snprintf(names + strlen(names), len - strlen(names), "%s%s", names[0] ? " " : "", name);
-            }
-            free(list[i]);
-        }
-        if (n >= 0)
-            free(list);
-    }
-}
-
-/* Say in the WHERE log why there is no count: `what`, then the last lines of the harness's log
- * that say what it was doing (its own, the sandbox's and the emulator's), shown as data. */
-static void where_failed(const char *log_path, const char *what, const char *harness_log)
-{
-    FILE *log = fopen(log_path, "a");
-    if (!log)
-        return;
-    fprintf(log, "%s\n", what);
-    FILE *h = harness_log ? fopen(harness_log, "r") : NULL;
-    if (h) {
-        char keep[4][512], buf[512];
-        int n = 0;
-        while (fgets(buf, sizeof buf, h))
-            if (!strncmp(buf, "profile: ", 9) || !strncmp(buf, "harness: ", 9) ||
-                !strncmp(buf, "cuda-emu: ", 10))
-                snprintf(keep[n++ % 4], sizeof keep[0], "%s", buf);
-        fclose(h);
-        fprintf(log, "what the harness said (%s):\n", harness_log);
-        for (int i = n > 4 ? n - 4 : 0; i < n; i++) {
-            fputs("  | ", log);
-            text_put_n(log, keep[i % 4], strcspn(keep[i % 4], "\n"), 0);
-            fputc('\n', log);
-        }
-    }
-    fclose(log);
-}
-
-/* One lab's WHERE count: its files, all under the report folder (logs). */
-typedef struct where_files {
-    char folder[96];      /* the lab's folder name, NN-name */
-    char dir[1024];       /* <logs>/<lab>.where: the counts and what the processes printed */
-    char line[1100];      /* <logs>/<lab>.where.txt: the line */
-    char log[1100];       /* <logs>/<lab>.where.log: why there is none */
-    char counts[1100], sections[1100], harness_log[1100], workers[1100]; /* in dir */
-    char estimate[1100];  /* in dir: the speed estimate of each speed check (estimate.h) */
-} where_files;
-
-/* The environment of the lab's emulated harness (the WHERE count, a fault's rerun) into env
- * (NULL-ended, its strings in asan and sms_env): its address sanitizer held to WHERE_MEM_MIB
- * and, on a GPU, the emulated device given this GPU's SM count, so that grids sized by it, and
- * their waves, are this GPU's (make explain's CUDA_EMU_SMS). */
-static void emu_env(const options *o, const record *dev, char asan[256], char sms_env[32],
-                    char *env[3])
-{
-    const char *prior = getenv("ASAN_OPTIONS");
-    snprintf(asan, 256, "ASAN_OPTIONS=%s%shard_rss_limit_mb=%d:detect_leaks=0",
-             prior ? prior : "", prior && *prior ? ":" : "", WHERE_MEM_MIB);
-    sms_env[0] = 0;
-    double sms = 0; /* the harness's greeting's, a number */
-    if (record_get_num(dev, "sms", &sms) == 0 && sms >= 1 && sms < 1e6 && strcmp(o->mode, "emu"))
-        snprintf(sms_env, 32, "CUDA_EMU_SMS=%d", (int)sms);
-    env[0] = asan, env[1] = sms_env[0] ? sms_env : NULL, env[2] = NULL;
-}
-
-/* What the emulated build's workers never see: grading's places, with the emulated build's
- * folders in place of the graded build's. */
-static sandbox_places emu_places(const options *o)
-{
-    sandbox_places places = o->hidden;
-    places.labdir = o->where_labdir;
-    places.student_objs = o->where_student_objs;
-    return places;
-}
-
-/* Count one call of the student's code and one of the reference's per speed problem on the CPU
- * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
- * grading's whole policy (it refuses to count where it cannot isolate), and copies the
- * emulator's counts into w->counts as data (grader/feedback/profile_trusted.cu), its sections
- * to w->sections. Returns 0, -2 when `left` seconds ran out, else -1 with the reason in w->log. */
-static int where_count(const options *o, const lab_info *lab, const record *dev,
-                       const where_files *w, double left)
-{
-    char harness[1024], reference[1024], student[1024];
-    snprintf(harness, sizeof harness, "%s/%s/harness", o->where_labdir, lab->name);
-    snprintf(reference, sizeof reference, "%s/%s/reference.so", o->where_labdir, lab->name);
-    snprintf(student, sizeof student, "%s/%s/student.so", o->where_student_objs, lab->name);
-    if (access(harness, X_OK) != 0 || access(reference, R_OK) != 0 || access(student, R_OK) != 0) {
-        /* make built it beside the GPU's: its build log (the start of w->log) says why not */
-        where_failed(w->log, "the CPU emulator's build of this lab is not there (the lines above "
-                     "say why)", NULL);
-        return -1;
-    }
-    char asan[256], sms_env[32], *env[3];
-    emu_env(o, dev, asan, sms_env, env);
-    const size_t asan_len = strlen(asan);
-    snprintf(asan + asan_len, sizeof asan - asan_len, ":quarantine_size_mb=%d",
-             WHERE_QUARANTINE_MIB);
-    /* With no GPU, the GPU the speed is estimated for (GPU_PROFILE, a T4 unset: estimate.h) */
-    if (!strcmp(o->mode, "emu") && estimate_gpu()) {
-        snprintf(sms_env, sizeof sms_env, "CUDA_EMU_SMS=%d", estimate_gpu()->sm_count);
-        env[1] = sms_env;
-    }
-    const sandbox_places places = emu_places(o);
-    char *argv[64];
-    int n = 0;
-    argv[n++] = harness, argv[n++] = "--profile", argv[n++] = "--isolation", argv[n++] = "on";
-    argv[n++] = "--counts", argv[n++] = (char *)w->counts, argv[n++] = "--worker-log";
-    argv[n++] = (char *)w->workers, argv[n++] = "--worker", argv[n++] = (char *)o->where_worker;
-    argv[n++] = "--student", argv[n++] = student, argv[n++] = "--reference", argv[n++] = reference;
-    /* the reference's counts, kept beside its emulated object for the gradings that follow */
-    char kept[1100];
-    snprintf(kept, sizeof kept, "%s/%s/reference.counts", o->where_labdir, lab->name);
-    argv[n++] = "--reference-counts", argv[n++] = kept;
-    if (sandbox_places_args(&places, argv, &n, 62) != 0)
-        return -1;
-    argv[n] = NULL;
-    const int status = run_counted(argv, env, NULL, w->sections, w->harness_log, 0, 1, left);
-    if (status == -2)
-        return -2;
-    if (status != 0) {
-        char what[200];
-        snprintf(what, sizeof what, "the calls failed under the emulator; make grade LAB=%s says "
-                 "whether the code fails where it is graded too, and why", lab->number);
-        where_failed(w->log, what, w->harness_log);
-        return -1;
-    }
-    struct stat st;
-    if (stat(w->counts, &st) != 0 || st.st_size == 0) {
-        where_failed(w->log, "the emulator counted no memory access", w->harness_log);
-        return -1;
-    }
-    return 0;
-}
-
-/* The counts as one line, by make explain's own renderer (explain.awk -v where=1, run by execv
- * with every value as an argument), into w->line: it quotes the copy of the student's file the
- * compile sandbox built (the only file its lines are quoted from), the reference's source and
- * the lab's headers, each copied into w->dir first. Returns as run_counted. */
-static int where_render(const options *o, const lab_info *lab, const where_files *w, double left)
-{
-    char source[1024], ref_source[1024], shown[1024], headers[512], yours[1100], ref_copy[1100],
-        v[10][1300];
-    snprintf(source, sizeof source, "%s/%s/source.cu", o->where_student_objs, lab->name);
-    snprintf(ref_source, sizeof ref_source, "%s/%s/%s.cu", o->hidden.solutions, w->folder, lab->name);
-    const int has_ref = access(ref_source, R_OK) == 0; /* (a student kit has none: no quotes) */
-    lab_student_file(o->student, lab, shown, sizeof shown);
-    const char *base = strrchr(shown, '/');
-    snprintf(yours, sizeof yours, "%s/yours.src", w->dir);
-    snprintf(ref_copy, sizeof ref_copy, "%s/reference.src", w->dir);
-    copy_quoted(source, yours);
-    copy_quoted(has_ref ? ref_source : NULL, ref_copy);
-    copy_headers(w->folder, w->dir, headers, sizeof headers);
-    snprintf(v[0], sizeof v[0], "source=%s", yours);
-    snprintf(v[1], sizeof v[1], "ref_source=%s", ref_copy);
-    snprintf(v[2], sizeof v[2], "table=%s/%s/explain.tsv", WHERE_TABLES, w->folder);
-    if (!strcmp(o->student, "labs"))
-        snprintf(v[3], sizeof v[3], "label=your code (%s)", shown);
-    else
-        snprintf(v[3], sizeof v[3], "label=%s (%s)", o->student, shown);
-    snprintf(v[4], sizeof v[4], "lab=%s", w->folder);
-    snprintf(v[5], sizeof v[5], "source_name=%s", base ? base + 1 : shown);
-    snprintf(v[6], sizeof v[6], "shown=%s", shown);
-    snprintf(v[7], sizeof v[7], "ref_name=%s%s", has_ref ? lab->name : "", has_ref ? ".cu" : "");
-    snprintf(v[8], sizeof v[8], "header_dir=%s/headers", w->dir);
-    snprintf(v[9], sizeof v[9], "headers=%s", headers);
-    char *argv[40] = {"awk", "-F", "\t"};
-    int n = 3;
-    for (int i = 0; i < 10; i++)
-        argv[n++] = "-v", argv[n++] = v[i];
-    argv[n++] = "-v", argv[n++] = "where=1";
-    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/counts.awk";
-    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/timeline.awk";
-    argv[n++] = "-f", argv[n++] = WHERE_TOOLS "/explain.awk";
-    argv[n++] = (char *)w->sections, argv[n++] = (char *)w->counts, argv[n] = NULL;
-    char *env[] = {"LC_ALL=C", NULL};
-    return run_counted(argv, env, NULL, w->line, w->log, 1, 0, left);
-}
-
-/* The WHERE line of a lab: the place in the student's file that costs the most against the
- * lesson, from the CPU emulator's counts (what make explain counts, down to one line:
- * where_count, then where_render, in a process of this program's own). Help, not grading: the
- * whole run's hints share o->where_budget seconds of waiting, and a hint that cannot be had
- * says where to look instead.
- *
- * The count starts once the lab's first check has passed, beside the checks that follow, at
- * the lowest CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU
- * sees none of it), since it can take as long as checking and timing together do (lab 07's
- * skeleton: a second or two of emulated barriers). On a GPU, a speed check short of its mark
- * then waits only for what is left of it, and a lab whose speed passed (or whose code failed
- * a check) stops it unread; under the emulator, which times nothing and wants the line
- * whenever every correctness check passes, a lab whose code failed a check stops it unread.
- * The waiting is what the budget counts. */
-static double where_spent;
-
-typedef struct where_job {
-    pid_t pid;       /* the count running, or 0 */
-    double started;  /* when */
-    where_files w;   /* its files */
-    char tmp[PATH_MAX]; /* its TMPDIR (scratch_make's): the harness it runs makes its own
-                         * there, which dies unremoved with it when it is killed */
-} where_job;
-
-static void where_start(const options *o, const lab_info *lab, const record *dev, int nice_it,
-                        where_job *j)
-{
-    memset(j, 0, sizeof *j);
-    where_files *w = &j->w;
-    lab_folder(lab, w->folder, sizeof w->folder);
-    snprintf(w->dir, sizeof w->dir, "%s/%s.where", o->logs, lab->name);
-    snprintf(w->line, sizeof w->line, "%s/%s.where.txt", o->logs, lab->name);
-    snprintf(w->log, sizeof w->log, "%s/%s.where.log", o->logs, lab->name);
-    snprintf(w->counts, sizeof w->counts, "%s/counts.tsv", w->dir);
-    snprintf(w->sections, sizeof w->sections, "%s/sections.txt", w->dir);
-    snprintf(w->harness_log, sizeof w->harness_log, "%s/harness.log", w->dir);
-    snprintf(w->workers, sizeof w->workers, "%s/workers.log", w->dir);
-    snprintf(w->estimate, sizeof w->estimate, "%s/estimate.tsv", w->dir);
-    mkdir(w->dir, 0755);
-    unlink(w->counts);
-    unlink(w->estimate);
-    unlink(w->line);
-    j->started = wall_seconds();
-    scratch_make(j->tmp, sizeof j->tmp, "grader-where");
-    fflush(stdout);
-    fflush(stderr);
-    const pid_t pid = stop_fork(SIGKILL); /* its own group: killed whole on a stop or a timeout */
-    if (pid < 0) {
-        scratch_remove(j->tmp);
-        return;
-    }
-    if (pid == 0) { /* (its programs die with it: stop_fork) */
-        if (j->tmp[0])
-            setenv("TMPDIR", j->tmp, 1);
-        const int in = open("/dev/null", O_RDONLY), log = open(w->log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-        if (in < 0 || log < 0)
-            _exit(127);
-        dup2(in, 0);
-        dup2(log, 1);
-        dup2(log, 2);
-        if (nice_it && nice(19) == -1) { /* (a lower priority only; nothing rests on it) */
-        }
-        int status = where_count(o, lab, dev, w, 1e9); /* (the budget is the waiter's) */
-        if (status == 0)
-            status = where_render(o, lab, w, 1e9);
-        estimate_command est; /* with no GPU, the speed estimated from the same counts */
-        char table[1200];
-        snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
-        if (status == 0 && !strcmp(o->mode, "emu") &&
-            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts) == 0)
-            run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, NULL, w->estimate, w->log, 1, 0,
-                        1e9);
-        _exit(status == 0 ? 0 : 1);
-    }
-    j->pid = pid;
-}
-
-/* A count started beside the checks and not wanted (the lab's speed passed, or a check failed):
- * stopped. */
-static void where_drop(where_job *j)
-{
-    if (j->pid <= 0)
-        return;
-    kill(-j->pid, SIGKILL);
-    waitpid(j->pid, NULL, 0);
-    stop_forget(j->pid);
-    j->pid = 0;
-    scratch_remove(j->tmp);
-}
-
-/* Wait for the count (within what is left of the budget) and read its line. 1 if the job had
- * been ended from outside (a harness restart sweeps every child), so that it can be run again. */
-static int where_finish(const options *o, const lab_info *lab, where_job *j, char *line,
-                        size_t len)
-{
-    line[0] = 0;
-    if (j->pid <= 0)
-        return 1;
-    const double start = wall_seconds(), left = o->where_budget - where_spent;
-    int status = 0, done = 0;
-    while (!done) {
-        const pid_t r = waitpid(j->pid, &status, WNOHANG);
-        if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
-            stop_forget(j->pid);
-            j->pid = 0;
-            scratch_remove(j->tmp);
-            return 1;
-        }
-        if (r == j->pid || (r < 0 && errno != EINTR)) {
-            done = r == j->pid;
-            break;
-        }
-        if (wall_seconds() - start > left)
-            break;
-        const struct timespec nap = {0, 20 * 1000 * 1000};
-        nanosleep(&nap, NULL);
-    }
-    if (!done) {
-        kill(-j->pid, SIGKILL);
-        waitpid(j->pid, &status, 0);
-    }
-    stop_forget(j->pid); /* (no sweep: the lab's harness is still running; the sandbox ends its own) */
-    j->pid = 0;
-    scratch_remove(j->tmp);
-    where_spent += wall_seconds() - start;
-    if (done && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-        return 1; /* not our doing */
-    if (!done) {
-        snprintf(line, len, "not counted in time (the run's %.0f s for these hints ran out): "
-                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
-        return 0;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
-                 "explain LAB=%s says it too", j->w.log, lab->number);
-        return 0;
-    }
-    FILE *f = fopen(j->w.line, "r");
-    if (f && fgets(line, (int)len, f))
-        line[strcspn(line, "\n")] = 0;
-    if (f)
-        fclose(f);
-    if (!line[0] && strcmp(o->mode, "emu")) /* untimed, and nothing to point at: no line */
-        snprintf(line, len, "the CPU emulator's counts show nothing far from the ideal in your "
-                 "code at its small size; make explain LAB=%s shows every counter and what it "
-                 "does not count", lab->number);
-    return 0;
-}
-
-/* The WHERE line, from the count started beside the checks (*j, if running) or from one
- * started now. */
-static void where_hint(const options *o, const lab_info *lab, const record *dev, where_job *j,
-                       char *line, size_t len)
-{
-    line[0] = 0;
-    if (!o->where)
-        return;
-    if (o->where_budget - where_spent < 1) {
-        where_drop(j);
-        snprintf(line, len, "not counted this time (the run's %.0f s for these hints are spent): "
-                 "make explain LAB=%s counts every line of yours", o->where_budget, lab->number);
-        return;
-    }
-    if (j->pid > 0 && !where_finish(o, lab, j, line, len))
-        return;
-    where_start(o, lab, dev, 0, j);
-    where_finish(o, lab, j, line, len);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1011,14 +140,7 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
     memset(r, 0, sizeof *r);
     r->lab = lab;
     r->start = wall_seconds();
-    if (ahead.lab == lab && ahead.h.pid > 0 && waitpid(ahead.h.pid, NULL, WNOHANG) != 0)
-        ahead_drop(); /* it ended on its own (or was reaped): the lab starts its own */
-    if (ahead.lab == lab && ahead.h.pid > 0) { /* its harness, started during the lab before */
-        r->h = ahead.h;
-        r->g = ahead.g;
-        memset(&ahead, 0, sizeof ahead);
-    }
-    lab_harness = &r->h;
+    ahead_take(lab, &r->h, &r->g); /* its harness, if started during the lab before */
     r->rules = score_rules_for(cfg, lab);
     const char *tmo_src;
     r->timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
@@ -1088,9 +210,9 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     /* The WHERE count runs beside the checks, from the second on while all so far passed (see
      * where_hint) */
     if (i > 0 && score_speed_counts(lab, r->outcomes, i) &&
-        o->where && !r->where_done && !r->where_early.pid && o->where_budget - where_spent >= 1 &&
+        where_cfg.on && !r->where_done && !r->where_early.pid && where_left(&where_cfg) >= 1 &&
         r->g.heard)
-        where_start(o, lab, &r->g.device, 1, &r->where_early);
+        where_start(&where_cfg, lab, &r->g.device, 1, &r->where_early);
     snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
     snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
     unlink(results);
@@ -1165,7 +287,7 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
          (d->v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
           score_speed_counts(r->lab, r->outcomes, i)))) {
         const double waited = wall_seconds();
-        where_hint(o, r->lab, &r->g.device, &r->where_early, where, len);
+        where_hint(&where_cfg, r->lab, &r->g.device, &r->where_early, where, len);
         r->where_s = wall_seconds() - waited;
         r->where_done = 1;
     }
@@ -1199,21 +321,12 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     run.reference = reference, run.logs = o->logs, run.lab = r->lab->name, run.check = i;
     run.seed = o->seed;
     run.timeout_s = r->timeout * 5 < FAULT_RERUN_S ? r->timeout * 5 : FAULT_RERUN_S;
-    run.places = emu_places(o);
-    if (fault_rerun_prepare(&run, why, sizeof why) != 0) {
+    if (fault_rerun_go(&run, &where_cfg.emu, &r->g.device, &f->seconds, &f->timed_out, why,
+                       sizeof why) != 0) {
         snprintf(f->note, sizeof f->note, "where: not found on the CPU emulator: %s", why);
         return;
     }
-    char asan[256], sms_env[32], *env[3];
-    emu_env(o, &r->g.device, asan, sms_env, env);
-    const double start = wall_seconds();
-    const int status = run_counted(run.argv, env, run.input, run.replies, run.harness_log, 0, 1,
-                                   run.timeout_s + 10);
-    unlink(run.input); /* (it holds the seed; the logs folder is hidden from student code too) */
-    unlink(run.replies);
     snprintf(f->log, sizeof f->log, "%s", run.log);
-    f->seconds = wall_seconds() - start;
-    f->timed_out = status == -2;
 }
 
 /* Check i: decided, scored, and reported (its line, its entry in results.json). */
@@ -1304,179 +417,16 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Bench                                                                                       */
-
-/* The lab's bench run: its harness with --bench, the lab's variants (--variants) named, under a
- * 1200 s limit, its records into l. 0, or 1 with what went wrong printed. */
-static int bench_run(const options *o, const lab_info *lab, record_list *l)
-{
-    char exe[512], ref[512], worker_arg[512], results[512], log_path[512];
-    snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
-    snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
-    snprintf(worker_arg, sizeof worker_arg, "%s", o->worker);
-    snprintf(results, sizeof results, "%s/%s.bench.records", o->logs, lab->name);
-    snprintf(log_path, sizeof log_path, "%s/%s.bench.log", o->logs, lab->name);
-    unlink(results);
-    unlink(log_path);
-    char *argv[64];
-    int n = 0;
-    argv[n++] = exe;
-    argv[n++] = "--bench";
-    argv[n++] = "--worker";
-    argv[n++] = worker_arg;
-    argv[n++] = "--reference";
-    argv[n++] = ref;
-    argv[n++] = "--cap";
-    argv[n++] = "20";
-    argv[n++] = "--results";
-    argv[n++] = results;
-    char *copy = NULL;
-    size_t name_len = strlen(lab->name);
-    for (int i = 0; i < o->n_variants; i++)
-        if (!strncmp(o->variants[i], lab->name, name_len) && o->variants[i][name_len] == ':') {
-            copy = strdup(o->variants[i] + name_len + 1);
-            char *save = NULL;
-            for (char *v = strtok_r(copy, " ", &save); v && n < 60; v = strtok_r(NULL, " ", &save)) {
-                argv[n++] = "--variant";
-                argv[n++] = v;
-            }
-        }
-    argv[n] = NULL;
-    child_outcome out;
-    run_child(argv, log_path, 1200, &out);
-    free(copy);
-    read_records(results, l);
-    check_decision d;
-    memset(&d, 0, sizeof d);
-    if (decide_process(lab, &out, l, &d)) {
-        printf("%s %-12s %s\n", lab->number, lab->name, d.message[0] ? d.message : "failed");
-        print_log_tail(log_path, 12);
-        return 1;
-    }
-    return 0;
-}
-
-/* One row of the bench table (r: an in-process or computed "bench" record), printed and
- * written to tsv (or NULL): ms, rate and the ratio to the reference on each path, from the
- * lab's other records (l). The two paths' ratios must agree (the isolated path is what
- * grading uses). */
-static void bench_row(const lab_info *lab, const record_list *l, const record *r, FILE *tsv)
-{
-    const char *task = record_get(r, "task"), *variant = record_get(r, "variant");
-    /* The bench times student code in the harness's process, which can then write any
-     * record: its text is shown as data (common/text.h), on this row alone. */
-    char task_s[128], size_s[128], variant_s[128], unit_s[32];
-    text_visible(task_s, sizeof task_s, task, 0);
-    text_visible(size_s, sizeof size_s, record_get(r, "size"), 0);
-    text_visible(variant_s, sizeof variant_s, variant, 0);
-    text_visible(unit_s, sizeof unit_s, record_get(r, "unit"), 0);
-    double ms = 0, rate = 0, ref_ms = 0, ceil_ms = 0, iso_ms = 0, iso_ref = 0;
-    record_get_num(r, "ms", &ms);
-    record_get_num(r, "rate", &rate);
-    for (int j = 0; j < l->n; j++) {
-        const record *q = &l->rec[j];
-        double qi;
-        const char *qp = record_get(q, "path");
-        if (strcmp(q->type, "bench") || !record_get(q, "task") || !record_get(q, "variant") ||
-            strcmp(record_get(q, "task"), task) || record_get_num(q, "impl", &qi) || !qp)
-            continue;
-        const int inproc = !strcmp(qp, "in-process events");
-        if (qi == 1 && inproc)
-            record_get_num(q, "ms", &ref_ms);
-        if (qi == 1 && !strcmp(qp, "isolated host clock"))
-            record_get_num(q, "ms", &iso_ref);
-        if (qi == 2)
-            record_get_num(q, "ms", &ceil_ms);
-        if (!strcmp(qp, "isolated host clock") && !strcmp(record_get(q, "variant"), variant))
-            record_get_num(q, "ms", &iso_ms);
-    }
-    const double x_ref = ref_ms > 0 ? ref_ms / ms : 0, x_ceil = ceil_ms > 0 ? ceil_ms / ms : 0;
-    const double iso_x = iso_ms > 0 && iso_ref > 0 ? iso_ref / iso_ms : 0;
-    printf("%s\t%-12s\t%-12s\t%-22s\t%-34s\t%9.4f\t%9.1f %-9s\t%6.3f\t%6.3f", lab->number,
-           lab->name, task_s, size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
-    if (iso_x > 0)
-        printf("\tisolated %6.3f (%+.1f%%)", iso_x, 100 * (iso_x / x_ref - 1));
-    printf("\n");
-    if (tsv)
-        fprintf(tsv, "%s\t%s\t%s\t%s\t%.5f\t%.2f\t%s\t%.4f\t%.4f\n", lab->name, task_s,
-                size_s, variant_s, ms, rate, unit_s, x_ref, x_ceil);
-}
-
-/* make bench, one lab: its rows (bench_row), printed and written to <logs>/<lab>.tsv for the
- * lessons' tables and charts. 0, or 1 if it did not build or run. */
-static int bench_lab(const options *o, const lab_info *lab)
-{
-    char build_log[1024];
-    const lab_build build = built_lab(o, lab, build_log, sizeof build_log);
-    if (build != LAB_BUILT) {
-        printf("%s %-12s %s (%s)\n", lab->number, lab->name,
-               build == LAB_STUDENT_FAILED ? "your file did not build"
-               : build == LAB_REFUSED ? "the CPU emulator cannot run a feature of your file"
-               : build == LAB_STEPS_FAILED ? "a ladder rung did not build"
-               : build == LAB_NOT_BUILT ? "not built" : "the lab's own pieces did not build",
-               build_log);
-        if (build_log[0] && access(build_log, R_OK) == 0)
-            print_build_errors(build_log);
-        return 1;
-    }
-    record_list l;
-    memset(&l, 0, sizeof l);
-    if (bench_run(o, lab, &l)) {
-        free_records(&l);
-        return 1;
-    }
-    const record *dev = find_record(&l, "device", 0);
-    if (dev) {
-        double mhz = 0;
-        record_get_num(dev, "measured_clock_mhz", &mhz);
-        char name[256];
-        text_visible(name, sizeof name, record_get(dev, "name") ? record_get(dev, "name") : "?", 0);
-        printf("%s %-12s on %s, SM clock under load %.0f MHz\n", lab->number, lab->name, name, mhz);
-    }
-    char tsv_path[600];
-    snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", o->logs, lab->name);
-    FILE *tsv = fopen(tsv_path, "w");
-    if (tsv)
-        fprintf(tsv, "lab\ttask\tsize\tvariant\tms\trate\tunit\tx_ref\tx_ceil\n");
-    for (int i = 0; i < l.n; i++) {
-        const record *r = &l.rec[i];
-        const char *path = record_get(r, "path");
-        if (strcmp(r->type, "bench") || !path ||
-            (strcmp(path, "in-process events") && strcmp(path, "computed")))
-            continue;
-        if (!record_get(r, "task") || !record_get(r, "variant") || !record_get(r, "size") ||
-            !record_get(r, "unit"))
-            continue;
-        bench_row(lab, &l, r, tsv);
-    }
-    if (tsv)
-        fclose(tsv);
-    free_records(&l);
-    return 0;
-}
-
-/* make bench: the table's heading, then each lab's rows. Returns main's exit status. */
-static int bench_all(const options *o, const lab_info *const *labs, int n)
-{
-    printf("#\tlab\ttask\tsize\tvariant\tms per call (events)\trate\tx ref\tx ceil\t"
-           "x ref through the isolated path (difference)\n");
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad |= bench_lab(o, labs[i]);
-    remove_built_dir(o);
-    return bad ? 1 : 0;
-}
-
-/* ------------------------------------------------------------------------------------------ */
 /* main                                                                                        */
 
 static void usage(void)
 {
     fprintf(stderr, "usage: grade-driver --labdir DIR --student-dir DIR --worker EXE --mode gpu|emu\n"
                     "                    [--lab NAME,...] [--seed S] [--student DIR] [--isolation on|off]\n"
-                    "                    [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]\n"
-                    "                    [--where-budget S [--where-labdir DIR --where-student-dir DIR\n"
-                    "                    --where-worker EXE]] [--fault-rerun gpu|always|off]\n"
+                    "                    [--require-isolation] [--built DIR] [--json FILE] [--logs DIR]\n"
+                    "                    [--hide DIR ...] [--where-budget S [--where-labdir DIR\n"
+                    "                    --where-student-dir DIR --where-worker EXE]]\n"
+                    "                    [--fault-rerun gpu|always|off] [--paths submission|as-given]\n"
                     "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
@@ -1631,17 +581,11 @@ static void check_make_files(const options *o)
     }
 }
 
-/* The course config in force: grader/course.conf (or GRADER_CONFIG), then GRADER_SET. */
+/* The course config in force (config_load), or the run stops with its error. */
 static void load_config(config *cfg)
 {
     char err[512];
-    const char *path = getenv("GRADER_CONFIG");
-    if (!path && access("grader/course.conf", R_OK) == 0)
-        path = "grader/course.conf";
-    if (path && config_parse_file(cfg, path, err, sizeof err))
-        fatal("%s", err);
-    const char *set = getenv("GRADER_SET");
-    if (set && config_parse_list(cfg, set, "GRADER_SET", err, sizeof err))
+    if (config_load(cfg, err, sizeof err))
         fatal("%s", err);
 }
 
@@ -1720,6 +664,9 @@ int main(int argc, char **argv)
      * out of the logs. This process's own descriptors are opened close-on-exec. */
     closefrom(3);
     const options o = parse_options(argc, argv);
+    where_cfg = (where_setup){{o.mode, o.where_labdir, o.where_student_objs, o.where_worker,
+                               o.hidden},
+                              o.logs, o.student, o.where, o.where_budget};
     if (o.paths_submission)
         shown_submission(o.student, o.logs);
     if (o.status_of)

@@ -3,12 +3,65 @@
 #define _GNU_SOURCE
 #endif
 #include "gpu_neighbours.h"
+#include "../wire/stop.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+/* `nvidia-smi -q -d PIDS` started directly (execvp: no shell), a child of the run (stop.h,
+ * rule 1), its stderr to /dev/null; its stdout to read from *out. Returns its pid, or -1. */
+static pid_t start_query(FILE **out)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    const pid_t pid = stop_fork(SIGKILL);
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        const int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+        if (null_fd >= 0) {
+            dup2(null_fd, 0);
+            dup2(null_fd, 2);
+        }
+        dup2(fds[1], 1);
+        char *const argv[] = {"nvidia-smi", "-q", "-d", "PIDS", NULL};
+        execvp(argv[0], argv);
+        _exit(127); /* no nvidia-smi: nothing is read, no neighbour named */
+    }
+    close(fds[1]);
+    *out = fdopen(fds[0], "r");
+    if (!*out) {
+        close(fds[0]);
+        kill(-pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        stop_forget(pid);
+        return -1;
+    }
+    return pid;
+}
+
+/* The query read (or not): it ends, and is no longer the run's to stop. */
+static void end_query(FILE *f, pid_t pid)
+{
+    fclose(f);
+    kill(-pid, SIGKILL); /* (it has ended already, or it would wait on a closed pipe) */
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    stop_forget(pid);
+}
 
 /* Is `pid` this process or started by it (its parent chain reaches us)? */
 static int ours(long pid)
@@ -57,8 +110,9 @@ int gpu_neighbours(char *out, size_t cap, const char *also)
     if (also && also[0])
         snprintf(out, cap, "%s", also);
     /* "Process ID : 1234", "Type : C", "Name : python3", one block per process per GPU */
-    FILE *p = popen("nvidia-smi -q -d PIDS 2>/dev/null", "r");
-    if (!p)
+    FILE *p = NULL;
+    const pid_t query = start_query(&p);
+    if (query < 0)
         return 0;
     char line[512], name[64] = "";
     long pid = 0;
@@ -99,7 +153,7 @@ int gpu_neighbours(char *out, size_t cap, const char *also)
             pid = 0;
         }
     }
-    pclose(p);
+    end_query(p, query);
     return count(out);
 }
 

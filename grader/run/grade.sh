@@ -22,7 +22,7 @@ rm -f "$grade_dir/results.json"
 # make runs in the background and this script waits for it, so that a signal to this script
 # is acted on at once (bash runs a trap only once the command in the foreground has ended).
 # The stop goes to make as SIGTERM, which make passes on to the grader, which ends everything
-# it started (grader/run/stop.h); then this script ends by the signal it got.
+# it started (grader/wire/stop.h); then this script ends by the signal it got.
 stop() {
     trap - "$1"
     kill -TERM $(jobs -p) 2>/dev/null

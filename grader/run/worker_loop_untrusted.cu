@@ -5,7 +5,7 @@
  * Nothing here decides anything: it maps the buffers the harness names, calls the lab's shim,
  * synchronizes and answers. The harness times each command from outside and checks every
  * output itself. */
-#include "proto.h"
+#include "../wire/proto.h"
 #include "shim.h"
 #include "../../common/check.h"
 

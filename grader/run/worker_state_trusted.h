@@ -15,7 +15,7 @@
 #define GRADER_WORKER_STATE_TRUSTED_H
 
 #include "harness.h"
-#include "proto.h"
+#include "../wire/proto.h"
 #include "shim.h"
 #include "worker_trusted.h"
 

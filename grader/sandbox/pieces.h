@@ -1,7 +1,11 @@
 /* pieces.h - TRUSTED: how the pieces of the sandbox call each other (private to grader/sandbox/;
- * everything else uses sandbox.h). sandbox.c chooses and enters a kind; namespaces.c and
- * landlock.c build the two kinds; limits.c applies the uid, privileges and limits every kind
- * ends with; policy.c holds the policies themselves. */
+ * everything else uses sandbox.h). Each piece calls only the pieces below it, never one above:
+ *
+ *   sandbox.c      chooses a kind and enters it; the harness's own view
+ *   namespaces.c   builds the namespaces kind        (calls landlock.c, limits.c, policy.c)
+ *   landlock.c     builds the Landlock kind          (calls limits.c, policy.c)
+ *   limits.c       the uid, privileges and limits every kind ends with (calls policy.c)
+ *   policy.c       the policies themselves, as data, and how a piece fails (calls nothing) */
 #ifndef SANDBOX_PIECES_H
 #define SANDBOX_PIECES_H
 
@@ -9,7 +13,7 @@
 
 #include <sys/types.h>
 
-/* sandbox.c: one line on stderr, exit 121 (the caller names the sandbox in its message). */
+/* policy.c: one line on stderr, exit 121 (the caller names the sandbox in its message). */
 void sandbox_die(const sandbox_policy *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), noreturn));
 

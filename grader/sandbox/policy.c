@@ -1,6 +1,7 @@
 /* policy.c - TRUSTED: what a sandboxed process may see and do, as data: the policy's lists, the
  * system's folders every policy shows, and the grader's policies (the worker's, the compile's,
- * the places a run hides, the harness's own view). Entering it is the other pieces' (pieces.h). */
+ * the places a run hides); and how a piece that cannot set its part up fails (sandbox_die).
+ * Entering a policy is the other pieces' (pieces.h); this one calls none of them. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -29,6 +30,22 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* Failing: one line on stderr, exit 121 (the caller names the sandbox in its message)        */
+
+void sandbox_die(const sandbox_policy *p, const char *fmt, ...)
+{
+    const int e = errno;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sandbox: the %s's sandbox could not be set up: %s (%s)\n",
+            p && p->what ? p->what : "process", msg, strerror(e));
+    _exit(121);
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* The policy's lists                                                                          */
@@ -210,17 +227,4 @@ void sandbox_compile_policy(sandbox_policy *p, const sandbox_compile_inputs *in)
     p->as_bytes = in->mem_mib << 20;
     p->fsize_bytes = in->file_mib << 20;
     p->tmp_bytes = SANDBOX_COMPILE_TMP_BYTES;
-}
-
-#define HARNESS_DEV_SHM_OPTIONS "size=64m,mode=1777"
-
-void sandbox_harness_view(int emulated)
-{
-    if (!emulated)
-        return;
-    if (sandbox_own_mount_namespace() != 0 ||
-        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
-              HARNESS_DEV_SHM_OPTIONS) != 0)
-        fprintf(stderr, "harness: no /dev/shm of its own (%s): what is written there is "
-                "visible to other programs of this user\n", strerror(errno));
 }

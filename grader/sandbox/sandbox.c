@@ -1,6 +1,7 @@
 /* sandbox.c - TRUSTED: the one sandbox of untrusted processes (the student's compile, the
- * workers): which kind this machine allows, and entering it between fork and exec. See sandbox.h
- * for the policy and the three kinds; each piece of the policy has a file of its own (pieces.h). */
+ * workers): which kind this machine allows, and entering it between fork and exec; and the
+ * harness's own view. See sandbox.h for the policy and the three kinds; each piece of the policy
+ * has a file of its own, and this one is the top of them (pieces.h). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -29,22 +30,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* ------------------------------------------------------------------------------------------ */
-/* Failing: one line on stderr, exit 121 (the caller names the sandbox in its message)        */
-
-void sandbox_die(const sandbox_policy *p, const char *fmt, ...)
-{
-    const int e = errno;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "sandbox: the %s's sandbox could not be set up: %s (%s)\n",
-            p && p->what ? p->what : "process", msg, strerror(e));
-    _exit(121);
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Choosing and entering                                                                       */
@@ -110,7 +95,7 @@ void sandbox_enter(const sandbox_policy *p)
 {
     const sandbox_kind k = sandbox_available();
     /* No controlling terminal to type into. Out of its parent's process group now, it dies
-     * with the trusted process that started it instead (grader/run/stop.h, rule 3). */
+     * with the trusted process that started it instead (grader/wire/stop.h, rule 3). */
     const pid_t parent = getppid();
     setsid();
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -128,4 +113,18 @@ void sandbox_enter(const sandbox_policy *p)
         if (chdir(p->cwd ? p->cwd : p->scratch ? p->scratch : "/tmp") != 0)
             sandbox_die(p, "cannot enter %s", p->cwd ? p->cwd : p->scratch);
     }
+}
+
+/* The harness's own view (sandbox.h): a mount namespace of its own with a private /dev/shm. */
+#define HARNESS_DEV_SHM_OPTIONS "size=64m,mode=1777"
+
+void sandbox_harness_view(int emulated)
+{
+    if (!emulated)
+        return;
+    if (sandbox_own_mount_namespace() != 0 ||
+        mount("grader-emu-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV,
+              HARNESS_DEV_SHM_OPTIONS) != 0)
+        fprintf(stderr, "harness: no /dev/shm of its own (%s): what is written there is "
+                "visible to other programs of this user\n", strerror(errno));
 }

@@ -8,6 +8,7 @@
  *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY)
  *     profiles --ceilings KEY  KEY's SMs <tab> SM clock (Hz) <tab> DRAM bandwidth (bytes/s)
  *                         <tab> threads an SM holds <tab> its name: the speed estimate's ceilings (feedback/estimate.sh) */
+#include "../plan/config.h"
 #include "../plan/grade_model.h"
 #include "../feedback/estimate.h"
 #include "../../common/sizing.h"
@@ -122,6 +123,14 @@ static void print_h200(void)
 
 int main(int argc, char **argv)
 {
+    /* the course config in force: its pass marks set how long each speed check runs */
+    static config cfg;
+    char err[512];
+    if (config_load(&cfg, err, sizeof err)) {
+        fprintf(stderr, "profiles: %s\n", err);
+        return 2;
+    }
+    grade_model_rules(&cfg);
     if (argc > 1 && !strcmp(argv[1], "--h200")) {
         print_h200();
         return 0;

@@ -20,7 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* The worker's reply as grader/run/proto.h lays it out. */
+/* The worker's reply as grader/wire/proto.h lays it out. */
 struct reply {
     uint32_t magic;
     int32_t cuda_error;

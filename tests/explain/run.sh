@@ -457,7 +457,7 @@ else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
 # ---- The reference's counts, kept ---------------------------------------------------------------
 # make explain and make grade's WHERE count keep the reference's counts beside its emulated object
 # (reference.counts.N.*, headed by a key that names the harness, the worker, the reference's object
-# and the problem: grader/feedback/profile_trusted.cu) and take them from there while the key
+# and the problem: grader/run/profile_trusted.cu) and take them from there while the key
 # holds. Shown here by planting a mark in the kept file: it is what the next count shows while the
 # key holds; a rebuilt reference (a new modification time), or a key that is not the one the
 # harness makes, is counted again and kept anew; lines of the kept file that are not count rows

@@ -10,6 +10,9 @@
 #   - make new-lab NAME=toy writes grader/labs/10-toy, labs/10-toy and solutions/10-toy, and
 #     what make docs-gen derives from them (README.md's table, the notebook's cells, the
 #     skeletons' hashes, a slide deck to write), and nothing else;
+#   - what it wrote is the template's, neutral: no other lab's name, number, folder or task in
+#     it, and a problem.cu of the lab's own lines alone (no lifecycle hook of its own: its
+#     buffers are declared for grader/labs/lab_io.h);
 #   - the derived files put back as committed, tests/docs/labs.sh fails naming them, and make
 #     docs-gen alone writes them again byte for byte: the three folders are the whole lab;
 #   - make grade LAB=toy STUDENT=solutions EMU=1 builds the new lab with the others' rules and
@@ -31,7 +34,7 @@ check() { # OK WHAT [DETAIL]
     else fail=$((fail + 1)); echo "FAIL $2${3:+: $3}"; fi
 }
 if [ ! -d solutions/01-coalescing ]; then
-    echo "skipped: make new-lab scaffolds from lab 01's reference, and this student kit has no solution sources"
+    echo "skipped: the toy lab is graded with STUDENT=solutions, which a student kit (no solution sources) refuses"
     exit 0
 fi
 rm -rf "$work" && mkdir -p "$tree" || exit 2
@@ -54,6 +57,12 @@ grep -qF '| 10 | [toy](labs/10-toy/README.md) |' README.md && grep -qF '"!make g
     grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256
 check $? "README.md's table, the notebook and the skeletons' hashes list the toy lab" \
     "$(git diff --stat | tail -1)"
+others=$(grep -rIlE 'coalesc|scale\[|bias|[Ll]ab 0[1-9]|0[1-9]-[a-z]' grader/labs/10-toy labs/10-toy solutions/10-toy)
+[ -z "$others" ]
+check $? "the new lab's files are the template's: no other lab's name, number, folder or task" "$others"
+own=$(grep -cE '^static (void|int) (destroy|prepare|refresh|outputs|inputs)\(|dbuf_(alloc|poison|free)|xmalloc' grader/labs/10-toy/problem.cu)
+grep -q '"../lab_io.h"' grader/labs/10-toy/problem.cu && [ "$own" = 0 ]
+check $? "its problem.cu holds the lab's own lines: buffers declared, no lifecycle of its own" "$own such lines"
 mkdir -p "$top/$work/derived" && for f in $derived; do cp "$f" "$top/$work/derived/${f//\//_}"; done
 git checkout -q -- README.md labs/skeletons.sha256 labs/workbook.ipynb && rm -f slides/10-toy.md
 tests/docs/labs.sh >"$top/$work/labs-before.txt" 2>&1

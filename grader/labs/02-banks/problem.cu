@@ -14,7 +14,7 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "banks.h"
-#include "../float_io.h"
+#include "../lab_io.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -25,10 +25,15 @@
 extern "C" const lab_info lab_banks; /* the table, table.c */
 
 typedef struct problem {
-    float_io io;        /* first: the float_io hooks take the problem as their float_io */
+    lab_io io;          /* first: the lab_io hooks take the problem as its lab_io */
     int steps, series;  /* time steps (rows) and series (columns) */
 } problem;
-static_assert(offsetof(problem, io) == 0, "float_io_hook_* take the problem for its float_io");
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
+
+/* in (drawn from stream 1 of the seed), then out: the data only moves, so two right answers,
+ * and the CPU's, are equal bit for bit */
+enum { IN, OUT };
+static const lab_io_buf bufs[] = {LAB_IO_IN(1, -1.f, 1.f), LAB_IO_OUT_EXACT};
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                     */
@@ -53,10 +58,14 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_banks, 0, size);
     p->steps = (int)size[0];
     p->series = (int)size[1];
-    if (float_io_create(&p->io, (size_t)p->steps * p->series, seed))
-        cpu_rolling_max(p->io.h_expected, p->io.h_in, p->steps, p->series);
+    const size_t count[] = {(size_t)p->steps * p->series, (size_t)p->steps * p->series};
+    if (lab_io_create(&p->io, bufs, 2, count, seed)) {
+        cpu_rolling_max(lab_io_expected_f(&p->io, OUT), lab_io_in(&p->io, IN), p->steps, p->series);
+        lab_io_upload(&p->io);
+    }
     return p;
 }
 
@@ -64,24 +73,16 @@ static void run(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
     if (impl == IMPL_CEILING)
-        float_io_ceiling(&p->io, s);
+        lab_io_copy(&p->io, OUT, IN, s);
     else
-        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, p->io.out.data, p->io.in.data, p->steps, p->series);
+        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, lab_io_dev(&p->io, OUT),
+                     lab_io_dev(&p->io, IN), p->steps, p->series);
 }
 
 static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
-    float_io_verify(&p->io, (size_t)p->series, v); /* a bad element shows as (step, series) */
-}
-
-static double work(const void *vp)
-{
-    const problem *p = (const problem *)vp;
-    const long long size[LAB_MAX_DIMS] = {p->steps, p->series};
-    lab_footprint f;
-    lab_banks.footprint(0, size, &f);
-    return f.work;
+    lab_io_verify(&p->io, (size_t)p->series, v); /* a bad element shows as (step, series) */
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -103,8 +104,9 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 const lab_info *const harness_lab = &lab_banks;
 const lab_task harness_tasks[] = {
     {.name = "rolling_max", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
-     .create = create, .destroy = float_io_hook_destroy, .prepare = float_io_hook_prepare,
-     .run = run, .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size,
-     .refresh = float_io_hook_refresh, .outputs = float_io_hook_outputs, .inputs = float_io_hook_inputs},
+     .create = create, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
+     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size,
+     .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

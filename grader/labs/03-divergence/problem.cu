@@ -15,11 +15,10 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "divergence.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
-#include "../common/util.h"
+#include "../lab_io.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,12 +32,17 @@ extern "C" const lab_info lab_divergence; /* the table, table.c */
 #define DIVERGENCE_FLOOR 1e-30
 
 typedef struct problem {
+    lab_io io;          /* first: the lab_io hooks take the problem as its lab_io */
     int n;              /* elements */
-    float *h_in;        /* host copy of the input */
-    double *h_expected; /* CPU result in double precision */
-    float *h_got;       /* scratch for the downloaded output */
-    dbuf in, out;       /* device buffers, guarded */
 } problem;
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
+
+/* in: multiples of 2^-14 in [0, 4), class and parameter uniform (drawn here on the host, from
+ * stream 1 of the seed; on the device by dev_fill_f32 in the same steps); out: within
+ * DIVERGENCE_TOL (relative) of the exact chain, see verify */
+enum { IN, OUT };
+static const lab_io_buf bufs[] = {LAB_IO_IN_OWN(1, 0.f, 4.f, 0x1p-14f),
+                                  LAB_IO_OUT_CLOSE(DIVERGENCE_TOL, DIVERGENCE_FLOOR)};
 
 /* ---------------------------------------------------------------------------------------- */
 /* CPU reference                                                                              */
@@ -67,48 +71,30 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_divergence, 0, size);
     p->n = (int)size[0];
-    dbuf_alloc(&p->in, (size_t)p->n * sizeof(float));
-    dbuf_alloc(&p->out, (size_t)p->n * sizeof(float));
-    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
-        return p;
-    p->h_in = (float *)xmalloc((size_t)p->n * sizeof(float));
-    p->h_expected = (double *)xmalloc((size_t)p->n * sizeof(double));
-    p->h_got = (float *)xmalloc((size_t)p->n * sizeof(float));
+    const size_t count[] = {(size_t)p->n, (size_t)p->n};
+    if (!lab_io_create(&p->io, bufs, 2, count, seed))
+        return p; /* a speed check's problem: refresh() makes the inputs */
+    float *in = lab_io_in(&p->io, IN);
+    double *expected = lab_io_expected_d(&p->io, OUT);
     double *table = (double *)xmalloc(DISTINCT * sizeof(double));
     unsigned char *known = (unsigned char *)xcalloc(DISTINCT, 1);
     rng r;
     rng_seed(&r, rng_derive(seed, 1));
     for (int i = 0; i < p->n; i++) {
         const int k = (int)(rng_u64(&r) % DISTINCT); /* class and parameter, uniform */
-        p->h_in[i] = (float)ldexp((double)k, -GRID_BITS);
+        in[i] = (float)ldexp((double)k, -GRID_BITS);
         if (!known[k]) {
             table[k] = evolve_cpu(k);
             known[k] = 1;
         }
-        p->h_expected[i] = table[k];
+        expected[i] = table[k];
     }
     free(table);
     free(known);
-    dbuf_upload(&p->in, p->h_in, (size_t)p->n * sizeof(float));
+    lab_io_upload(&p->io);
     return p;
-}
-
-static void destroy(void *vp)
-{
-    problem *p = (problem *)vp;
-    dbuf_free(&p->in);
-    dbuf_free(&p->out);
-    free(p->h_in);
-    free(p->h_expected);
-    free(p->h_got);
-    free(p);
-}
-
-static void prepare(void *vp, int impl, cudaStream_t s)
-{
-    (void)impl;
-    dbuf_poison(&((problem *)vp)->out, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -116,7 +102,8 @@ static void run(void *vp, int impl, cudaStream_t s)
     problem *p = (problem *)vp;
     if (impl == IMPL_CEILING) /* computed, never run (ceiling_ms) */
         fatal("lab divergence: the ceiling is the FMA peak, computed");
-    harness_call(impl, s, LAB_ENTRY_divergence, LAB_WIRE_divergence, p->out.data, p->in.data, p->n);
+    harness_call(impl, s, LAB_ENTRY_divergence, LAB_WIRE_divergence, lab_io_dev(&p->io, OUT),
+                 lab_io_dev(&p->io, IN), p->n);
 }
 
 static void verify(void *vp, verify_result *v)
@@ -133,17 +120,7 @@ static void verify(void *vp, verify_result *v)
      * 9.7e-4, and every result of class 3 by 4.8e-4 (about twice the bound), so a wrong step count
      * cannot pass (class 1 approaches a fixed point as f nears 1, where a single step can
      * hide under the bound; its other elements show it). */
-    harness_check_close(&p->out, p->h_expected, NULL, (size_t)p->n, DIVERGENCE_TOL,
-                        DIVERGENCE_FLOOR, p->h_got, v);
-    harness_check_input(&p->in, p->h_in, (size_t)p->n * sizeof(float), v);
-}
-
-static double work(const void *vp)
-{
-    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
-    lab_footprint f;
-    lab_divergence.footprint(0, size, &f);
-    return f.work;
+    lab_io_verify(&p->io, 0, v);
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -155,7 +132,7 @@ static void describe(const void *vp, char *buf, size_t len)
 static double ceiling_fma(void *vp, const device_info *d, double clock_mhz, cudaStream_t s)
 {
     (void)s;
-    return work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
+    return lab_io_hook_work(vp) / (device_fma_peak_gflops(d, clock_mhz) * 1e6);
 }
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
@@ -169,37 +146,11 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
         size[0] = 1;
 }
 
-static void refresh(void *vp, uint64_t seed, cudaStream_t s)
-{
-    problem *p = (problem *)vp;
-    /* as create(): multiples of 2^-14 in [0, 4), class and parameter uniform */
-    dev_fill_f32((float *)p->in.data, (size_t)p->n, rng_derive(seed, 1), 0.f, 4.f,
-                 0x1p-14f, s);
-}
-
-static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
-{
-    (void)max, (void)s;
-    problem *p = (problem *)vp;
-    /* each side within DIVERGENCE_TOL (relative) of the exact chain (see verify): twice
-     * that apart */
-    out[0] = (lab_output){p->out.data, (size_t)p->n, DEV_F32, 2 * DIVERGENCE_TOL,
-                          2 * DIVERGENCE_FLOOR, &p->out};
-    return 1;
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    problem *p = (problem *)vp;
-    in[0] = (lab_input){p->in.data, (size_t)p->n * sizeof(float)};
-    return 1;
-}
-
 const lab_info *const harness_lab = &lab_divergence;
 const lab_task harness_tasks[] = {
-    {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size,
-     .ceiling_ms = ceiling_fma, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+    {.name = "divergence", .unit = "GFLOP/s", .ceiling = "FP32 FMA peak", .create = create,
+     .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare, .run = run, .verify = verify,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size, .ceiling_ms = ceiling_fma,
+     .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

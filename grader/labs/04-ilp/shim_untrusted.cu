@@ -21,7 +21,7 @@
  * Under the CPU emulator there are no graphs: the entry point is called directly. */
 #include "../../run/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
-#include "../../run/proto.h"        /* PROTO_MAX_CALLS: the most calls in a timed unit */
+#include "../../wire/proto.h"        /* PROTO_MAX_CALLS: the most calls in a timed unit */
 
 #include <stdio.h>
 #include <string.h>

@@ -22,12 +22,11 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "tail.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
+#include "../lab_io.h"
 #include "../common/stats.h"
 #include "../common/timing.h"
-#include "../common/util.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,15 +39,21 @@ extern "C" int tail_item_kernel_wave(const device_info *d); /* table.c */
 #define ILP 4
 
 typedef struct problem {
+    lab_io io;            /* first: the lab_io hooks take the problem as its lab_io */
     int items;            /* work items */
     int rounds;           /* samples per result */
     int full_items;       /* items in the full waves (speed cases), 0 for correctness cases */
     int wave;             /* blocks in one wave of item_kernel (speed cases) */
-    unsigned *h_seeds;    /* host copy of the per-item seeds */
-    unsigned *h_expected; /* CPU results, items x TAIL_LANES */
-    unsigned *h_got;      /* scratch for the downloaded output */
-    dbuf seeds, out;      /* device buffers, guarded */
+    const unsigned *h_seeds; /* the seeds' host copy (lab_io's) */
+    unsigned *h_expected; /* CPU results, items x TAIL_LANES (lab_io's) */
 } problem;
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
+
+/* seeds: uniform 32-bit words, one per item (drawn here on the host from stream 1 of the seed,
+ * on the device from the same stream); out: items x TAIL_LANES sums modulo 2^32, the same bits
+ * in any order of the additions, compared exactly (a bad element shows as (item, lane)) */
+enum { SEEDS, OUT };
+static const lab_io_buf bufs[] = {LAB_IO_IN_U32(1), LAB_IO_OUT_U32};
 
 /* ------------------------------------------------------------------------------------------ */
 /* Kernels the grader runs itself                                                              */
@@ -133,41 +138,23 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_tail, 0, size);
     p->items = (int)size[0];
     p->rounds = (int)size[1];
     p->full_items = (int)size[2];
-    const size_t n = (size_t)p->items * TAIL_LANES;
-    dbuf_alloc(&p->seeds, p->items * sizeof(unsigned));
-    dbuf_alloc(&p->out, n * sizeof(unsigned));
-    if (harness_device_only) /* a speed check's problem: refresh() makes the seeds */
-        return p;
-    p->h_seeds = (unsigned *)xmalloc(p->items * sizeof(unsigned));
-    p->h_expected = (unsigned *)xmalloc(n * sizeof(unsigned));
-    p->h_got = (unsigned *)xmalloc(n * sizeof(unsigned));
+    const size_t count[] = {(size_t)p->items, (size_t)p->items * TAIL_LANES};
+    if (!lab_io_create(&p->io, bufs, 2, count, seed))
+        return p; /* a speed check's problem: refresh() makes the seeds */
+    unsigned *seeds = lab_io_in_u32(&p->io, SEEDS);
+    p->h_seeds = seeds;
+    p->h_expected = lab_io_expected_u32(&p->io, OUT);
     rng r;
     rng_seed(&r, rng_derive(seed, 1));
     for (int i = 0; i < p->items; i++)
-        p->h_seeds[i] = (unsigned)(rng_u64(&r) >> 32);
+        seeds[i] = (unsigned)(rng_u64(&r) >> 32);
     compute_expected(p);
-    dbuf_upload(&p->seeds, p->h_seeds, p->items * sizeof(unsigned));
+    lab_io_upload(&p->io);
     return p;
-}
-
-static void destroy(void *vp)
-{
-    problem *p = (problem *)vp;
-    dbuf_free(&p->seeds);
-    dbuf_free(&p->out);
-    free(p->h_seeds);
-    free(p->h_expected);
-    free(p->h_got);
-    free(p);
-}
-
-static void prepare(void *vp, int impl, cudaStream_t s)
-{
-    (void)impl;
-    dbuf_poison(&((problem *)vp)->out, s);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -175,35 +162,14 @@ static void run(void *vp, int impl, cudaStream_t s)
     problem *p = (problem *)vp;
     if (impl == IMPL_CEILING) /* the ceiling is the ceiling_ms hook, never a call */
         fatal("lab tail: no implementation %d", impl);
-    harness_call(impl, s, LAB_ENTRY_tail, LAB_WIRE_tail, p->out.data, p->seeds.data, p->items, p->rounds);
+    harness_call(impl, s, LAB_ENTRY_tail, LAB_WIRE_tail, lab_io_dev(&p->io, OUT),
+                 lab_io_dev(&p->io, SEEDS), p->items, p->rounds);
 }
 
 /* Exact comparison of unsigned results; the counterexample shows (item, lane) and integers. */
 static void verify(void *vp, verify_result *v)
 {
-    problem *p = (problem *)vp;
-    const size_t n = (size_t)p->items * TAIL_LANES;
-    dbuf_download(&p->out, p->h_got, n * sizeof(unsigned));
-    memset(&v->out, 0, sizeof v->out);
-    v->out.n = n;
-    for (size_t i = 0; i < n; i++)
-        if (p->h_got[i] != p->h_expected[i] && v->out.n_bad++ == 0) {
-            v->out.first_bad = i;
-            v->out.got = p->h_got[i];
-            v->out.expected = p->h_expected[i];
-        }
-    v->cols = TAIL_LANES; /* (row, col) in messages = (item, lane) */
-    v->guard_ok = dbuf_guards_intact(&p->out, &v->guard_at);
-    harness_check_input(&p->seeds, p->h_seeds, p->items * sizeof(unsigned), v);
-}
-
-static double work(const void *vp)
-{
-    const problem *p = (const problem *)vp;
-    const long long size[LAB_MAX_DIMS] = {p->items, p->rounds, p->full_items};
-    lab_footprint f;
-    lab_tail.footprint(0, size, &f);
-    return f.work;
+    lab_io_verify(&((problem *)vp)->io, TAIL_LANES, v); /* (row, col) = (item, lane) */
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -229,15 +195,16 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 static void full_waves_prepare(void *ctx, int variant, cudaStream_t s)
 {
     (void)variant;
-    dbuf_poison(&((problem *)ctx)->out, s);
+    lab_io_prepare(&((problem *)ctx)->io, s);
 }
 
 static void full_waves_run(void *ctx, int variant, cudaStream_t s)
 {
     (void)variant;
     problem *p = (problem *)ctx;
-    item_kernel<<<p->full_items, TAIL_LANES, 0, s>>>((unsigned *)p->out.data,
-                                                     (const unsigned *)p->seeds.data, p->rounds);
+    item_kernel<<<p->full_items, TAIL_LANES, 0, s>>>((unsigned *)lab_io_dev(&p->io, OUT),
+                                                     (const unsigned *)lab_io_dev(&p->io, SEEDS),
+                                                     p->rounds);
     CUDA_CHECK_LAUNCH();
 }
 
@@ -268,39 +235,20 @@ static void *create_timed(const long long size[LAB_MAX_DIMS], uint64_t seed, con
     return p;
 }
 
-/* Speed checks: new seeds on the device, uniform 32-bit words as create() draws them. */
-static void refresh(void *vp, uint64_t seed, cudaStream_t s)
-{
-    problem *p = (problem *)vp;
-    dev_fill_u32((unsigned *)p->seeds.data, (size_t)p->items, rng_derive(seed, 1), s);
-}
-
-static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
-{
-    (void)max, (void)s;
-    problem *p = (problem *)vp;
-    /* sums modulo 2^32: the same bits in any order of the additions */
-    out[0] = (lab_output){p->out.data, (size_t)p->items * TAIL_LANES, DEV_U32, 0, 0, &p->out};
-    return 1;
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    problem *p = (problem *)vp;
-    in[0] = (lab_input){p->seeds.data, (size_t)p->items * sizeof(unsigned)};
-    return 1;
-}
+/* Speed checks: new seeds on the device, uniform 32-bit words as create() draws them
+ * (lab_io_refresh); the outputs compared bit for bit (lab_io_outputs). */
 
 const lab_info *const harness_lab = &lab_tail;
 const lab_task harness_tasks[] = {
     {.name = "tail", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
-     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
-     .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
-     .outputs = outputs, .inputs = inputs},
+     .create = create_timed, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
+     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = lab_io_hook_refresh,
+     .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
     {.name = "tail 2 waves", .unit = "Gsample/s", .ceiling = "ideal (full-wave rate)",
-     .create = create_timed, .destroy = destroy, .prepare = prepare, .run = run,
-     .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = refresh,
-     .outputs = outputs, .inputs = inputs},
+     .create = create_timed, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
+     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size, .ceiling_ms = ideal_ms, .refresh = lab_io_hook_refresh,
+     .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 2;

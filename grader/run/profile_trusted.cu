@@ -25,10 +25,10 @@
  * (PROTO_COUNT_BEGIN / _END): the harness hands the worker a fresh memfd per section, and
  * afterwards copies what the worker wrote there into counts_path as data (relay_counts). A
  * measured timeline (--timeline) needs a GPU, since the emulator keeps no time. */
-#include "../run/harness.h"
+#include "harness.h"
 #include "profile_trusted.h"
 #include "timeline_trusted.h"
-#include "../run/worker_trusted.h"
+#include "worker_trusted.h"
 #include "../../common/check.h"
 
 #include <cuda_profiler_api.h>
@@ -295,6 +295,8 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     return fd;
 }
 
+/* See profile_trusted.h. Longer than most functions here: its output files, the setjmp a
+ * worker's failure lands at, and the loop over every speed check's sections share one frame. */
 int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
                 int emulator_size, const device_info *d)
 {

@@ -8,6 +8,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -71,3 +73,54 @@ int run_child(char *const argv[], const char *log_path, double timeout_s, child_
     return (o->exited && o->status == 127) ? -1 : 0;
 }
 
+/* A TMPDIR for a process this one starts, PREFIX-XXXXXX in this run's TMPDIR, into dir: its
+ * workers' scratch folders (made where namespaces are refused) lie in it, and this process
+ * removes it once that process has ended, however it ended (one killed, by a timeout or a stop,
+ * cannot remove them itself; a stop removes it too). Searchable by all: graded as root, a
+ * worker runs as another uid. "" if it could not be made: the process uses the run's TMPDIR
+ * then, and its workers still remove theirs. */
+void scratch_make(char *dir, size_t len, const char *prefix)
+{
+    const char *base = getenv("TMPDIR") && getenv("TMPDIR")[0] ? getenv("TMPDIR") : "/tmp";
+    snprintf(dir, len, "%s/%s-XXXXXX", base, prefix);
+    if (!mkdtemp(dir) || chmod(dir, 0711) != 0)
+        dir[0] = 0;
+    else
+        stop_temp_dir(dir);
+}
+
+/* Every process that could write in dir (scratch_make's) has ended: dir removed, and "". */
+void scratch_remove(char *dir)
+{
+    if (!dir[0])
+        return;
+    stop_remove_tree(dir);
+    stop_temp_done(dir);
+    dir[0] = 0;
+}
+
+int child_wait_or_kill(pid_t pid, double start, double left, int *status)
+{
+    int done = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, status, WNOHANG);
+        if (r < 0 && errno == ECHILD) { /* reaped by a sweep (a harness restart): gone */
+            stop_forget(pid);
+            return -1;
+        }
+        if (r == pid || (r < 0 && errno != EINTR)) {
+            done = r == pid;
+            break;
+        }
+        if (wall_seconds() - start > left)
+            break;
+        const struct timespec nap = {0, 20 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+    if (!done) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, status, 0);
+    }
+    stop_forget(pid);
+    return done;
+}

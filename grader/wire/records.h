@@ -7,8 +7,8 @@
  * code shares the harness's process (the fallback, grader/run/worker_trusted.h), it can write any
  * record: the driver takes the run's labels (isolation, sandbox, device) only from the
  * harness's greeting, two records sent before any student code is loaded (decide/verdict.h). */
-#ifndef GRADER_RUN_RECORDS_H
-#define GRADER_RUN_RECORDS_H
+#ifndef GRADER_WIRE_RECORDS_H
+#define GRADER_WIRE_RECORDS_H
 
 #include <stddef.h>
 

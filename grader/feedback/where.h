@@ -1,0 +1,89 @@
+/* where.h - TRUSTED, NO GPU (the driver's side): make grade's WHERE line.
+ *
+ * The WHERE line of a lab: the place in the student's file that costs the most against the
+ * lesson, from the CPU emulator's counts (what make explain counts, down to one line:
+ * where_count, then where_render, in a process of this program's own). Help, not grading: the
+ * whole run's hints share o->budget seconds of waiting, and a hint that cannot be had
+ * says where to look instead.
+ *
+ * The count starts once the lab's first check has passed, beside the checks that follow, at
+ * the lowest CPU priority (it runs on the CPUs, and under the sandbox's worker policy: the GPU
+ * sees none of it), since it can take as long as checking and timing together do (lab 07's
+ * skeleton: a second or two of emulated barriers). On a GPU, a speed check short of its mark
+ * then waits only for what is left of it, and a lab whose speed passed (or whose code failed
+ * a check) stops it unread; under the emulator, which times nothing and wants the line
+ * whenever every correctness check passes, a lab whose code failed a check stops it unread.
+ * The waiting is what the budget counts.
+ *
+ * Each count is the lab's emulated harness (emu_harness.h) in a process of the driver's own;
+ * the line is rendered by make explain's own explain.awk, run by execv (no shell). */
+#ifndef GRADER_FEEDBACK_WHERE_H
+#define GRADER_FEEDBACK_WHERE_H
+
+#include "emu_harness.h"
+#include "../lab.h"
+#include "../wire/records.h"
+
+#include <limits.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where make explain's renderer lies (explain.awk with the readers it uses, estimate-limits.tsv),
+ * and each lab's counter table (grader/labs/NN-name/explain.tsv). */
+#define WHERE_TOOLS "grader/feedback"
+#define WHERE_TABLES "grader/labs"
+
+/* A run's WHERE lines: the emulated build they count on, where their files go, and their
+ * budget. */
+typedef struct where_setup {
+    emu_build emu;
+    const char *logs;    /* the report folder */
+    const char *student; /* the tree graded (its file is named in the line) */
+    int on;              /* 1: make grade asked for WHERE lines (--where-budget) */
+    double budget;       /* seconds all of a run's WHERE lines may wait */
+} where_setup;
+
+/* One lab's WHERE count: its files, all under the report folder (logs). */
+typedef struct where_files {
+    char folder[96];      /* the lab's folder name, NN-name */
+    char dir[1024];       /* <logs>/<lab>.where: the counts and what the processes printed */
+    char line[1100];      /* <logs>/<lab>.where.txt: the line */
+    char log[1100];       /* <logs>/<lab>.where.log: why there is none */
+    char counts[1100], sections[1100], harness_log[1100], workers[1100]; /* in dir */
+    char estimate[1100];  /* in dir: the speed estimate of each speed check (estimate.h) */
+} where_files;
+
+typedef struct where_job {
+    pid_t pid;       /* the count running, or 0 */
+    double started;  /* when */
+    where_files w;   /* its files */
+    char tmp[PATH_MAX]; /* its TMPDIR (scratch_make's): the harness it runs makes its own
+                         * there, which dies unremoved with it when it is killed */
+} where_job;
+
+/* Start the lab's count in a process of its own (at the lowest CPU priority when nice_it): the
+ * student's and the reference's calls counted on the emulator, then rendered; with no GPU, the
+ * speed estimate from the same counts. */
+void where_start(const where_setup *o, const lab_info *lab, const record *dev, int nice_it,
+                 where_job *j);
+
+/* A count started beside the checks and not wanted (the lab's speed passed, or a check failed):
+ * stopped. */
+void where_drop(where_job *j);
+
+/* The WHERE line into line (len bytes), from the count started beside the checks (*j, if
+ * running) or from one started now; "" when the run asked for none. */
+void where_hint(const where_setup *o, const lab_info *lab, const record *dev, where_job *j,
+                char *line, size_t len);
+
+/* Seconds of the run's budget not yet spent waiting. */
+double where_left(const where_setup *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,134 @@
+/* harness_parts.h - TRUSTED PROCESS (the harness): what the harness's files share, private to
+ * them. harness.cu: main, the command line, one check at a time; harness_emit.cu: the hooks
+ * the labs call, device memory, the records a check writes, one call verified, a check's size;
+ * harness_speed.cu: a speed check's timed units and phases; harness_bench.cu: make bench. */
+#ifndef GRADER_RUN_HARNESS_PARTS_H
+#define GRADER_RUN_HARNESS_PARTS_H
+
+#include "../wire/check_line.h"
+#include "harness.h"
+#include "hidden_size.h"
+#include "profile_trusted.h"
+#include "../wire/proto.h"
+#include "../wire/records.h"
+#include "../plan/speed_plan.h"
+#include "worker_trusted.h"
+#include "../../common/buffer.h"
+#include "../../common/check.h"
+#include "../../common/stats.h"
+#include "../../common/timing.h"
+#include "../../common/util.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- harness.cu: the command line ---- */
+typedef struct options {
+    int serve, bench, profile, list_checks;
+    int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
+    int ahead;     /* started ahead of its lab: its student process made, then "ready" */
+    const char *timeline; /* --profile: record a timeline here instead of profiler sections */
+    int emulator_size;    /* --profile: at the problem size the CPU emulator uses (make explain) */
+    const char *counts;   /* --profile: the emulator's counts of each section go here, counted in
+                             the sandboxed workers (make explain); NULL: profiler sections */
+    const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
+    const char *reference_counts; /* --profile with --counts: the reference's counts kept in
+                                     files PREFIX.N.* (profile_reference_cache), or NULL */
+    const char *worker, *student_so, *reference_so;
+    int isolate;
+    double cap_s;
+    const char *results; /* bench: where the records go */
+    const char *variant_name[16];
+    const char *variant_so[16];
+    int n_variants;
+    sandbox_places hidden; /* what no worker may see, by name (the driver's --checkout ...) */
+} options;
+
+/* ---- harness_speed.cu: a speed check's problems and the state of its timed phases ---- */
+#define MAX_INSTANCES PROTO_MAX_CALLS
+#define MAX_IO 8
+#define V_STUDENT 0
+#define V_REFERENCE 1
+#define V_NULL 2
+#define V_CEILING 3 /* a lab whose ceiling is made of a timed call (ceiling_of_run): timed too */
+
+typedef struct speed_ctx {
+    const lab_task *t;          /* the task timed */
+    void *inst[MAX_INSTANCES];  /* its problems: one call each per timed unit */
+    int k;                      /* how many */
+    int k_of[TIMING_MAX_VARIANTS]; /* bench: calls of variant v per timed unit, 0: k (a rung
+                                   many times slower than the reference needs fewer calls for
+                                   a unit of the same length: make bench's time, not precision) */
+    int impl_of[TIMING_MAX_VARIANTS]; /* variant -> implementation (IMPL_NULL: null call) */
+    uint64_t seed;              /* fresh inputs of round r come from rng_derive(seed, r) */
+    void *saved[MAX_INSTANCES][MAX_IO]; /* outputs of whoever ran first in the round */
+    uint64_t in_hash[MAX_INSTANCES * MAX_IO]; /* inputs as refreshed, in unit_inputs' order */
+    int pending;                /* the variant whose sample just ran, -1 if none */
+    int first;                  /* the first of student/reference to run this round, -1 */
+    int compare;                /* 1: compare outputs (grading); 0: bench, time only */
+    int failed;                 /* 1 once a timed output or input was wrong */
+    verify_result bad;          /* what was wrong, if failed */
+    long long compared;         /* timed outputs compared in full */
+    int left_running;           /* student's samples after which the GPU was still busy */
+    /* What the idle probes saw, per sample of the phase being timed (time_phase): */
+    int round;                  /* the round being timed; negative in warm-up rounds */
+    int nv;                     /* variants of the phase (row length of the arrays below) */
+    int max_rounds;             /* rows of the arrays below */
+    double *left_ms;            /* [round * nv + v]: how long the GPU stayed busy after the call
+                                   of v answered (ms; 0: idle at once); NULL: not kept */
+    unsigned char *busy_before; /* [round * nv + v]: 1 if the GPU was busy before that call */
+    int busy_now;               /* the GPU was busy before the sample being timed */
+    /* Seconds of a phase's untimed work, by part (make bench-grading's table): fresh inputs
+     * and their hashes, poisoned outputs, the checks after a sample (guards, inputs, outputs
+     * saved or compared), the idle probes before a sample. */
+    double refresh_s, prepare_s, settle_s, probe_s;
+} speed_ctx;
+
+int calls_of(const speed_ctx *c, int v);
+double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l2_flusher *f,
+                  cudaStream_t s);
+double median_of(const timing_result *r, int host_clock, int v);
+void phase_free(speed_ctx *c);
+void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
+               const device_info *d, double clock_mhz, l2_flusher *f, cudaStream_t s,
+               speed_ctx *c);
+void speed_after_round(void *ctx, int round);
+void speed_before_round(void *ctx, int round);
+void speed_free(speed_ctx *c);
+void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,
+                     const device_info *d, double unit_ms, cudaStream_t s);
+void speed_prepare(void *ctx, int v, cudaStream_t s);
+void speed_run(void *ctx, int v, cudaStream_t s);
+
+/* ---- harness_emit.cu: the records, device memory, one call verified, a check's size ---- */
+extern int memory_reclaimed; /* a `reclaim` record was written in this check */
+extern int host_reserve_now; /* 1 while a harness started ahead makes its host memory */
+void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
+               const device_info *d, long long size[LAB_MAX_DIMS]);
+void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
+                     verify_result *v);
+void emit_device(const device_info *d, double clock_mhz);
+void emit_reclaim(const char *who, size_t needed);
+void emit_verify(const verify_result *v, const char *impl, const char *note);
+void emit_worker_failure(const worker_failure *f, cudaStream_t s);
+void *harness_device_alloc(size_t bytes);
+const char *impl_who(int impl);
+void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
+
+/* ---- harness.cu: one check ---- */
+extern int require_isolation; /* --require-isolation: run no student code unsandboxed */
+void prewarm_after(int done, const device_info *d);
+void reserve_ahead(const device_info *d);
+void run_check(const check_cmd *o, const device_info *d, const char *isolation_why);
+/* ---- harness_bench.cu ---- */
+void run_bench(const options *o, const device_info *d);
+
+#endif

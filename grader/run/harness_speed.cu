@@ -1,0 +1,645 @@
+/* harness_speed.cu - TRUSTED PROCESS (the harness): a speed check: K problems per timed unit,
+ * fresh inputs every round, every output compared; its phases (the student, the reference and
+ * the null call interleaved; the reference alone), and their records. */
+#include "harness_parts.h"
+
+/* ------------------------------------------------------------------------------------------ */
+/* Speed: K problems per timed unit, fresh inputs every round, every output compared          */
+
+
+static int speed_outputs(speed_ctx *c, int i, lab_output *out, cudaStream_t s)
+{
+    const int n = c->t->outputs(c->inst[i], out, MAX_IO, s);
+    if (n < 1 || n > MAX_IO)
+        fatal("lab task %s: outputs() returned %d", c->t->name, n);
+    return n;
+}
+
+/* Every input of the unit's problems, in order (problem by problem, input by input): its
+ * place (`source` first where one is given and use_source is set) and size. Returns how
+ * many: c->in_hash holds their hashes in this order. */
+static int unit_inputs(const speed_ctx *c, int use_source, const void **place, size_t *bytes)
+{
+    int m = 0;
+    for (int i = 0; i < c->k; i++) {
+        lab_input in[MAX_IO];
+        const int n = c->t->inputs(c->inst[i], in, MAX_IO);
+        for (int j = 0; j < n; j++, m++)
+            place[m] = use_source && in[j].source ? in[j].source : in[j].data, bytes[m] = in[j].bytes;
+    }
+    return m;
+}
+
+/* After a sample of the student's: 1, with c->failed and c->bad set, when it wrote past an
+ * output (or scratch) buffer's guard or changed an input. */
+static int student_wrote_outside(speed_ctx *c, cudaStream_t s)
+{
+    for (int i = 0; i < c->k; i++) { /* nothing written past an output (or scratch) */
+        lab_output out[MAX_IO];
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++) {
+            long long at = 0;
+            if (out[j].buf && !dbuf_guards_intact(out[j].buf, &at)) {
+                c->failed = 1;
+                memset(&c->bad, 0, sizeof c->bad);
+                c->bad.out.n = 1;
+                c->bad.input_ok = 1;
+                c->bad.guard_ok = 0;
+                c->bad.guard_at = at;
+                return 1;
+            }
+        }
+    }
+    /* every input of every problem hashed again, with one wait for the lot */
+    const void *place[MAX_INSTANCES * MAX_IO];
+    size_t bytes[MAX_INSTANCES * MAX_IO];
+    uint64_t now[MAX_INSTANCES * MAX_IO];
+    const int m = unit_inputs(c, 0, place, bytes);
+    dev_hash_many(place, bytes, m, now, s);
+    for (int x = 0; x < m; x++)
+        if (now[x] != c->in_hash[x]) {
+            c->failed = 1;
+            memset(&c->bad, 0, sizeof c->bad);
+            c->bad.out.n = 1;
+            c->bad.guard_ok = 1;
+            c->bad.input_ok = 0;
+            c->bad.input_at = 0;
+            return 1;
+        }
+    return 0;
+}
+
+/* Untimed, after the sample of `v`: inputs must be unchanged after the student ran, and the
+ * first implementation's outputs are saved for comparison with the second's. */
+static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
+{
+    if (c->impl_of[v] == IMPL_NULL || c->impl_of[v] == IMPL_CEILING || !c->compare || c->failed)
+        return; /* (the ceiling's call computes no result: nothing of it is compared) */
+    if (c->impl_of[v] == IMPL_STUDENT && harness_problem(IMPL_STUDENT)[0]) {
+        c->failed = 1; /* a rule the shim saw broken in a timed call */
+        memset(&c->bad, 0, sizeof c->bad);
+        c->bad.out.n = 1;
+        c->bad.guard_ok = c->bad.input_ok = 1;
+        snprintf(c->bad.problem, sizeof c->bad.problem, "%s", harness_problem(IMPL_STUDENT));
+        return;
+    }
+    if (c->impl_of[v] == IMPL_STUDENT && student_wrote_outside(c, s))
+        return;
+    if (c->first < 0) {
+        c->first = v;
+        for (int i = 0; i < c->k; i++) {
+            lab_output out[MAX_IO];
+            const int n = speed_outputs(c, i, out, s);
+            for (int j = 0; j < n; j++)
+                if (out[j].n)
+                    CUDA_CHECK(cudaMemcpyAsync(c->saved[i][j], out[j].data, out[j].n * 4,
+                                               cudaMemcpyDeviceToDevice, s));
+        }
+        CUDA_CHECK(cudaStreamSynchronize(s));
+        return;
+    }
+    /* The second implementation: compare its outputs (live) with the first's (saved). */
+    const int student_saved = c->impl_of[c->first] == IMPL_STUDENT;
+    for (int i = 0; i < c->k && !c->failed; i++) {
+        lab_output out[MAX_IO];
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++) {
+            if (!out[j].n) /* guard-only entry */
+                continue;
+            dev_compare_result r;
+            const void *got = student_saved ? c->saved[i][j] : out[j].data;
+            const void *want = student_saved ? out[j].data : c->saved[i][j];
+            dev_compare(got, want, out[j].n, out[j].type, out[j].rel, out[j].abs, &r, s);
+            c->compared++;
+            if (r.n_bad) {
+                c->failed = 1;
+                memset(&c->bad, 0, sizeof c->bad);
+                c->bad.out.n = out[j].n;
+                c->bad.out.n_bad = r.n_bad;
+                c->bad.out.first_bad = r.first_bad;
+                c->bad.out.got = r.got;
+                c->bad.out.expected = r.want;
+                c->bad.guard_ok = c->bad.input_ok = 1;
+                break;
+            }
+        }
+    }
+}
+
+void speed_before_round(void *ctx, int round)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    const double at = wall_seconds();
+    cudaStream_t s = 0;
+    for (int i = 0; i < c->k; i++)
+        c->t->refresh(c->inst[i], rng_derive(c->seed, (uint64_t)(round + 1000) * 64 + i), s);
+    if (c->compare) { /* (before any call of the round: see lab_input) */
+        const void *place[MAX_INSTANCES * MAX_IO];
+        size_t bytes[MAX_INSTANCES * MAX_IO];
+        dev_hash_many(place, bytes, unit_inputs(c, 1, place, bytes), c->in_hash, s);
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    c->pending = -1;
+    c->first = -1;
+    c->round = round;
+    c->refresh_s += wall_seconds() - at;
+}
+
+/* Calls of variant v in one timed unit. */
+int calls_of(const speed_ctx *c, int v)
+{
+    return c->k_of[v] > 0 && c->k_of[v] < c->k ? c->k_of[v] : c->k;
+}
+
+void speed_prepare(void *ctx, int v, cudaStream_t s)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    const int k = calls_of(c, v);
+    double at = wall_seconds();
+    if (c->pending >= 0)
+        settle_sample(c, c->pending, s);
+    c->settle_s += wall_seconds() - at;
+    c->pending = v;
+    if (c->impl_of[v] == IMPL_STUDENT)
+        harness_clear_problem(IMPL_STUDENT);
+#if !defined(CUDA_EMU)
+    /* Lines an implementation marked persisting (an access-policy window) would survive
+     * from one call to the next: every sample starts from a normal L2. */
+    CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+#endif
+    /* busy already? then what runs after the call is not its own */
+    at = wall_seconds();
+    c->busy_now = workers_note_gpu_state(s);
+    c->probe_s += wall_seconds() - at;
+    if (c->impl_of[v] == IMPL_NULL)
+        return;
+    at = wall_seconds();
+    for (int i = 0; i < k; i++)
+        c->t->prepare(c->inst[i], c->impl_of[v], s);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    c->prepare_s += wall_seconds() - at;
+    /* A worker's calls are put together here, untimed; speed_run only sends them. */
+    if (c->impl_of[v] != IMPL_CEILING && !workers_inprocess()) {
+        workers_batch_begin();
+        for (int i = 0; i < k; i++)
+            c->t->run(c->inst[i], c->impl_of[v], s);
+    }
+}
+
+/* After a worker's call, inside the timed region: wait until nothing of any worker runs on
+ * the GPU, so work a call left running after it answered "done" is billed to it (the null
+ * call and the reference pay the same probe). */
+static void speed_settle_gpu(speed_ctx *c, int v, cudaStream_t s)
+{
+    const double left =
+        workers_wait_idle(c->impl_of[v] == IMPL_NULL ? IMPL_REFERENCE : c->impl_of[v], s);
+    if (left > 0 && c->impl_of[v] == IMPL_STUDENT)
+        c->left_running++;
+    if (c->left_ms && c->round >= 0 && c->round < c->max_rounds) {
+        c->left_ms[c->round * c->nv + v] = left * 1e3;
+        c->busy_before[c->round * c->nv + v] = (unsigned char)c->busy_now;
+    }
+}
+
+void speed_run(void *ctx, int v, cudaStream_t s)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    if (c->impl_of[v] == IMPL_NULL) {
+        workers_null_call(IMPL_REFERENCE, s);
+        speed_settle_gpu(c, v, s);
+        return;
+    }
+    if (c->impl_of[v] == IMPL_CEILING) {
+        for (int i = 0; i < calls_of(c, v); i++)
+            c->t->run(c->inst[i], IMPL_CEILING, s);
+        return;
+    }
+    if (workers_inprocess()) { /* called here, timed by the events around this */
+        for (int i = 0; i < calls_of(c, v); i++)
+            c->t->run(c->inst[i], c->impl_of[v], s);
+        return;
+    }
+    workers_batch_end(); /* the calls speed_prepare queued: one command, one answer */
+    speed_settle_gpu(c, v, s);
+}
+
+void speed_after_round(void *ctx, int round)
+{
+    (void)round;
+    speed_ctx *c = (speed_ctx *)ctx;
+    const double at = wall_seconds();
+    if (c->pending >= 0)
+        settle_sample(c, c->pending, 0);
+    c->settle_s += wall_seconds() - at;
+    c->pending = -1;
+}
+
+/* Make the K problems of a timed unit: enough calls that a unit lasts `unit_ms` at the
+ * reference's speed, within the memory budget. */
+void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,
+                     const device_info *d, double unit_ms, cudaStream_t s)
+{
+    size_t free0, free1, total;
+    /* (a worker still starting would change the free memory between the two readings) */
+    workers_wait_ready(10.0);
+    CUDA_CHECK(cudaMemGetInfo(&free0, &total));
+    harness_device_only = 1;
+    c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
+    CUDA_CHECK(cudaMemGetInfo(&free1, &total));
+    size_t per = free0 > free1 ? free0 - free1 : 0;
+    c->k = 1;
+    speed_before_round(c, -100); /* inputs first: outputs() may read them to size a bound */
+    lab_output out[MAX_IO];
+    const int n_out = speed_outputs(c, 0, out, s);
+    for (int j = 0; j < n_out; j++)
+        per += out[j].n * 4;
+    /* One call of the reference and one null call through the same path, three times each;
+     * the fastest of each (the first pays for module loading). */
+    double ref_ms = 1e9, null_ms = 1e9;
+    for (int rep = 0; rep < 3; rep++) {
+        c->t->prepare(c->inst[0], IMPL_REFERENCE, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        double t0 = wall_seconds();
+        workers_null_call(IMPL_REFERENCE, s);
+        null_ms = fmin(null_ms, (wall_seconds() - t0) * 1e3);
+        t0 = wall_seconds();
+        c->t->run(c->inst[0], IMPL_REFERENCE, s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        ref_ms = fmin(ref_ms, (wall_seconds() - t0) * 1e3);
+    }
+    const double t = fmax(ref_ms - null_ms, 0.25 * ref_ms);
+    int k = (int)ceil(unit_ms / (t > 1e-3 ? t : 1e-3));
+    const size_t budget = sizing_memory_budget(d);
+    if (per > 0 && (size_t)k * per > budget)
+        k = (int)(budget / per);
+    k = k < 1 ? 1 : k > MAX_INSTANCES ? MAX_INSTANCES : k;
+    if (d->emulated)
+        k = 1;
+    for (int i = 1; i < k; i++)
+        c->inst[i] = c->t->create(size, rng_derive(seed, (uint64_t)i), d);
+    harness_device_only = 0;
+    c->k = k;
+    for (int i = 0; i < k; i++) {
+        const int n = speed_outputs(c, i, out, s);
+        for (int j = 0; j < n; j++)
+            if (out[j].n)
+                CUDA_CHECK(cudaMalloc(&c->saved[i][j], out[j].n * 4));
+    }
+}
+
+void speed_free(speed_ctx *c)
+{
+    for (int i = 0; i < c->k; i++) {
+        for (int j = 0; j < MAX_IO; j++)
+            if (c->saved[i][j])
+                CUDA_CHECK(cudaFree(c->saved[i][j]));
+        if (c->inst[i])
+            c->t->destroy(c->inst[i]);
+    }
+    memset(c->inst, 0, sizeof c->inst);
+    memset(c->saved, 0, sizeof c->saved);
+    c->k = 0;
+}
+
+double median_of(const timing_result *r, int host_clock, int v)
+{
+    double *x = (double *)xmalloc(r->rounds * sizeof *x);
+    timing_series(r, host_clock, v, x);
+    const double m = stats_median(x, r->rounds);
+    free(x);
+    return m;
+}
+
+static const char *stop_name(timing_stop s)
+{
+    switch (s) {
+    case STOP_PRECISE: return "precise";
+    case STOP_SOFT_CAP: return "time_cap";
+    case STOP_HARD_CAP: return "hard_cap";
+    case STOP_MAX_ROUNDS: return "max_rounds";
+    case STOP_CLEAR: return "clear";
+    default: return "fixed";
+    }
+}
+
+/* The ceiling's time for one call of this problem: the task's own hook, or the median of 7
+ * event-timed calls of IMPL_CEILING in this process (each after an L2 flush). */
+double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l2_flusher *f,
+                  cudaStream_t s)
+{
+    if (c->t->ceiling_ms)
+        return c->t->ceiling_ms(c->inst[0], d, clock_mhz, s);
+    speed_ctx one = *c;
+    one.k = 1;
+    one.compare = 0;
+    one.impl_of[0] = IMPL_CEILING;
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = 1;
+    plan.warmup_rounds = SPEED_CEILING_WARMUP_ROUNDS;
+    plan.min_rounds = plan.max_rounds = SPEED_CEILING_ROUNDS;
+    plan.ratio_num = plan.ratio_offset = -1;
+    plan.hard_cap_s = SPEED_CEILING_CAP_S;
+    plan.host_clock = c->t->host_clock;
+    timing_result r;
+    time_interleaved(&plan, speed_prepare, speed_run, &one, NULL, f, s, &r);
+    const double ms = median_of(&r, c->t->host_clock, 0);
+    timing_result_free(&r);
+    return c->t->ceiling_of_run ? c->t->ceiling_of_run(c->inst[0], d, ms) : ms;
+}
+
+/* The fastest the hardware can do the task's work at all, in its unit (0: no such bound): the
+ * DRAM's peak bandwidth from its clock and bus width for GB/s, the FP32 FMA peak at the
+ * measured SM clock for GFLOP/s. A student faster than this did not do the work as counted
+ * (tensor cores in SGEMM, skipped or cached traffic). */
+static double physical_bound(const lab_task *t, const device_info *d, double clock_mhz)
+{
+    if (!strcmp(t->unit, "GB/s"))
+        return device_dram_peak_gbps(d);
+    if (!strcmp(t->unit, "GFLOP/s"))
+        return device_fma_peak_gflops(d, clock_mhz > 0 ? clock_mhz : d->sm_clock_khz / 1e3);
+    return 0;
+}
+
+
+
+/* Time one phase of a speed check under `plan`, keeping what the idle probes saw after every
+ * sample (c->left_ms, c->busy_before: free them with phase_free). */
+static void time_phase(speed_ctx *c, const timing_plan *plan, cudaStream_t s, timing_result *r)
+{
+    c->nv = plan->n_variants;
+    c->max_rounds = plan->max_rounds;
+    c->left_ms = (double *)calloc((size_t)plan->max_rounds * c->nv, sizeof *c->left_ms);
+    c->busy_before = (unsigned char *)calloc((size_t)plan->max_rounds * c->nv, 1);
+    if (!c->left_ms || !c->busy_before)
+        fatal("out of host memory");
+    c->round = -1;
+    time_interleaved(plan, speed_prepare, speed_run, c, speed_after_round, NULL, s, r);
+}
+
+void phase_free(speed_ctx *c)
+{
+    free(c->left_ms);
+    free(c->busy_before);
+    c->left_ms = NULL;
+    c->busy_before = NULL;
+}
+
+/* One record of `type` per kept round of a phase: for each variant v (its fields prefixed
+ * names[v]: "stu", "ref", "null"), its time (host clock, ms), how long the GPU stayed busy
+ * after its call answered, and whether it was busy before the call. phase > 0 is recorded. */
+static void emit_rounds(const char *type, int phase, const speed_ctx *c, const timing_result *r,
+                        const char *const *names)
+{
+    const int nv = r->n_variants;
+    for (int i = 0; i < r->rounds; i++) {
+        results_begin(type);
+        if (phase > 0)
+            results_int("phase", phase);
+        for (int v = 0; v < nv; v++) {
+            char key[32];
+            snprintf(key, sizeof key, "%s_ms", names[v]);
+            results_num(key, r->host_ms[i * nv + v]);
+            snprintf(key, sizeof key, "%s_left_ms", names[v]);
+            results_num(key, c->left_ms ? c->left_ms[i * nv + v] : 0);
+            snprintf(key, sizeof key, "%s_busy_before", names[v]);
+            results_int(key, c->busy_before ? c->busy_before[i * nv + v] : 0);
+        }
+        results_emit();
+    }
+}
+
+/* The reference's slowdown beside the student (phase `beside`, its variants ref_v and null_v)
+ * against alone (variants 0 and 1): what the driver computes from the records. */
+static double phase_slowdown(const timing_result *beside, int ref_v, int null_v,
+                             const timing_result *alone)
+{
+    const int nb = beside->rounds, na = alone->rounds;
+    double *b = (double *)xmalloc((nb + 1) * sizeof *b);
+    double *bn = (double *)xmalloc((nb + 1) * sizeof *bn);
+    double *a = (double *)xmalloc((na + 1) * sizeof *a);
+    double *an = (double *)xmalloc((na + 1) * sizeof *an);
+    timing_series(beside, 1, ref_v, b);
+    timing_series(beside, 1, null_v, bn);
+    timing_series(alone, 1, 0, a);
+    timing_series(alone, 1, 1, an);
+    const double sd = stats_slowdown(b, bn, nb, a, an, na);
+    free(b), free(bn), free(a), free(an);
+    return sd;
+}
+
+/* The reference alone, the student's process gone (the reference and the null call, 15
+ * rounds): records `alone` with `phase`; r gets the times (free with timing_result_free). */
+static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s, int phase,
+                       cudaStream_t s, timing_result *r)
+{
+    workers_kill(IMPL_STUDENT);
+    speed_ctx alone = *c;
+    alone.compare = 0;
+    alone.impl_of[0] = IMPL_REFERENCE;
+    alone.impl_of[1] = IMPL_NULL;
+    timing_plan ap = *plan;
+    ap.n_variants = 2;
+    ap.warmup_rounds = SPEED_ALONE_WARMUP_ROUNDS;
+    ap.min_rounds = ap.max_rounds = SPEED_ALONE_ROUNDS;
+    ap.ratio_num = ap.ratio_offset = -1;
+    ap.threshold = 0;
+    ap.hard_cap_s = cap_s;
+    time_phase(&alone, &ap, s, r);
+    static const char *const names[] = {"ref", "null"};
+    emit_rounds("alone", phase, &alone, r, names);
+    phase_free(&alone);
+}
+
+/* Whether phase 1's ratio (reference time / student time, each less the null call's median,
+ * as the stopping rule and the driver compute it) has its whole 95% interval below the pass
+ * mark. Then the reference alone measures nothing a verdict could use: beside a process that
+ * slowed it, the reference's time is longer and the ratio higher, so the student's true ratio
+ * is lower still, a FAIL either way. */
+static int ratio_surely_below(const timing_result *r, double threshold)
+{
+    const int n = r->rounds;
+    if (threshold <= 0 || n < 3)
+        return 0;
+    double *num = (double *)xmalloc(n * sizeof *num);
+    double *den = (double *)xmalloc(n * sizeof *den);
+    double *off = (double *)xmalloc(n * sizeof *off);
+    timing_series(r, 1, V_REFERENCE, num);
+    timing_series(r, 1, V_STUDENT, den);
+    timing_series(r, 1, V_NULL, off);
+    const double o = stats_median(off, n);
+    for (int i = 0; i < n; i++) /* (the driver's floor: never below 1% of the time) */
+        num[i] = fmax(num[i] - o, 0.01 * num[i]), den[i] = fmax(den[i] - o, 0.01 * den[i]);
+    stats_ratios(num, den, n, num);
+    double lo, hi;
+    stats_median_ci(num, n, &lo, &hi);
+    free(num), free(den), free(off);
+    return stats_position(lo, hi, threshold) == RATIO_BELOW;
+}
+
+/* The `correct` record of a timed phase: the first wrong output, or how many were compared. */
+static void emit_timed_verify(speed_ctx *c)
+{
+    if (!c->failed) { /* every timed output compared in full: the record of that */
+        memset(&c->bad, 0, sizeof c->bad);
+        c->bad.out.n = (size_t)c->compared;
+        c->bad.guard_ok = c->bad.input_ok = 1;
+        if (c->compared == 0)
+            snprintf(c->bad.problem, sizeof c->bad.problem, "no timed output was compared");
+    }
+    emit_verify(&c->bad, "student-timed", NULL);
+}
+
+static const char *const speed_names[] = {"stu", "ref", "null", "ceil"};
+
+/* Phase 1's plan: the student, the reference and the null call (and a timed ceiling) in
+ * interleaved rounds until the ratio's interval is precise or clear of the mark. */
+static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
+{
+    timing_plan plan;
+    memset(&plan, 0, sizeof plan);
+    plan.n_variants = timed_ceiling ? 4 : 3;
+    plan.warmup_rounds = SPEED_WARMUP_ROUNDS;
+    plan.min_rounds = SPEED_MIN_ROUNDS;
+    plan.max_rounds = SPEED_MAX_ROUNDS;
+    plan.soft_cap_s = o->cap_s;
+    plan.hard_cap_s = SPEED_HARD_CAP_FACTOR * o->cap_s;
+    plan.ratio_num = V_REFERENCE; /* reference time ... */
+    plan.ratio_den = V_STUDENT;   /* ... over student time, */
+    plan.ratio_offset = V_NULL;   /* each less the path's own cost */
+    plan.threshold = o->threshold;
+    plan.precision = SPEED_PRECISION;
+    plan.host_clock = 1;
+    plan.before_round = speed_before_round;
+    return plan;
+}
+
+/* The reference alone after phase 1 (r), and, when it ran clearly slower beside the student
+ * than alone (or GRADER_REMEASURE_SLOWDOWN=1), phase 2: beside a fresh student process and
+ * alone again, fixed rounds, no verdict resting on them. Their seconds in *alone_s, *again_s. */
+static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan *plan,
+                            const timing_result *r, cudaStream_t s, double *alone_s,
+                            double *again_s)
+{
+    timing_result alone1;
+    double at = wall_seconds();
+    time_alone(c, plan, o->cap_s, 1, s, &alone1);
+    *alone_s = wall_seconds() - at;
+    const double slowdown = phase_slowdown(r, V_REFERENCE, V_NULL, &alone1);
+    const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
+    if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
+        timing_plan bp = *plan;
+        bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
+        bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
+        bp.threshold = 0;
+        bp.hard_cap_s = o->cap_s;
+        workers_kill(IMPL_STUDENT);
+        c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */
+        timing_result beside2, alone2;
+        at = wall_seconds();
+        time_phase(c, &bp, s, &beside2);
+        emit_rounds("beside", 2, c, &beside2, speed_names);
+        phase_free(c);
+        emit_timed_verify(c); /* its outputs are compared as in the first phase */
+        if (!c->failed) {
+            time_alone(c, plan, o->cap_s, 2, s, &alone2);
+            timing_result_free(&alone2);
+        }
+        timing_result_free(&beside2);
+        *again_s = wall_seconds() - at;
+    }
+    timing_result_free(&alone1);
+}
+
+/* A speed check. Phase 1: student, reference and null call interleaved until the ratio is
+ * known (records `sample`); then, unless that ratio is surely below the pass mark (see
+ * ratio_surely_below), the reference alone (`alone` phase 1). The reference slower
+ * beside the student than alone by more than the lab's noise (lab_slowdown_noise) is not
+ * evidence of anything once: then both are measured again (`beside` phase 2, `alone` phase
+ * 2), so that the driver can compare each time beside with a time alone on either side of it.
+ * Every phase beside the student starts with a fresh process of the student's, so nothing in
+ * it tells one phase from another. GRADER_REMEASURE_SLOWDOWN=1 in the environment measures
+ * again every time (tests/gpu/noise.sh: the spread of honest runs). Longer than most functions
+ * here: the phases in the order they run, each a few lines, read best as one sequence. */
+void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_MAX_DIMS],
+               const device_info *d, double clock_mhz, l2_flusher *f, cudaStream_t s,
+               speed_ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->t = t;
+    c->seed = rng_derive(o->seed, 5000u + (uint64_t)o->check);
+    c->compare = 1;
+    c->impl_of[V_STUDENT] = IMPL_STUDENT;
+    c->impl_of[V_REFERENCE] = IMPL_REFERENCE;
+    c->impl_of[V_NULL] = IMPL_NULL;
+    /* A ceiling made of a timed call runs in every round beside the two, so that it sees what
+     * they saw (lab 05: PCIe's rate in both directions at once drifts over seconds). */
+    const int timed_ceiling = t->ceiling_of_run && !t->ceiling_ms;
+    if (timed_ceiling)
+        c->impl_of[V_CEILING] = IMPL_CEILING;
+    /* Where the check's time goes (seconds of each stage, in the `speed` record: make
+     * bench-grading's table; no verdict reads them). */
+    double at = wall_seconds();
+    double setup_s = 0, phase_s = 0, alone_s = 0, again_s = 0, ceiling_s = 0;
+    /* The student's process for phase 1, started now (unless the check before started it):
+     * its start-up overlaps the setup, and it holds no student code before phase 1 calls it. */
+    workers_fresh(IMPL_STUDENT);
+    speed_instances(c, size, c->seed, d, SPEED_UNIT_MS, s);
+    setup_s = wall_seconds() - at;
+    char desc[256];
+    t->describe(c->inst[0], desc, sizeof desc);
+    results_begin("case");
+    results_str("size", desc);
+    results_int("calls_per_unit", c->k);
+    results_emit();
+
+    const timing_plan plan = speed_plan(o, timed_ceiling);
+    workers_fresh(IMPL_STUDENT); /* a fresh process for the phase (see above) */
+    timing_result r;
+    at = wall_seconds();
+    c->refresh_s = c->prepare_s = c->settle_s = c->probe_s = 0;
+    time_phase(c, &plan, s, &r);
+    phase_s = wall_seconds() - at;
+    const double parts[4] = {c->refresh_s, c->prepare_s, c->settle_s, c->probe_s};
+    emit_rounds("sample", 0, c, &r, speed_names);
+    const double ceiling_beside =
+        timed_ceiling && r.rounds > 0 ? t->ceiling_of_run(c->inst[0], d, median_of(&r, 1, V_CEILING) / c->k) : -1;
+    at = wall_seconds();
+    phase_free(c);
+    emit_timed_verify(c);
+    const double verify_s = wall_seconds() - at;
+    const timing_stop stop = r.stop;
+    const double seconds = r.seconds;
+
+    /* The reference alone (and again, beside and alone, on a slowdown) only where a verdict
+     * could rest on it: not once the ratio is surely below the pass mark. */
+    if (!c->failed && !ratio_surely_below(&r, o->threshold))
+        reference_alone(c, o, &plan, &r, s, &alone_s, &again_s);
+    timing_result_free(&r);
+
+    at = wall_seconds();
+    const double ceiling = ceiling_beside > 0 ? ceiling_beside : ceiling_ms(c, d, clock_mhz, f, s);
+    ceiling_s = wall_seconds() - at;
+    results_begin("speed");
+    results_num("work", t->work(c->inst[0]));
+    results_str("unit", t->unit);
+    results_str("ceiling", t->ceiling);
+    results_num("ceiling_ms", ceiling);
+    results_num("bound_rate", physical_bound(t, d, clock_mhz));
+    results_int("calls_per_unit", c->k);
+    results_str("stop", stop_name(stop));
+    results_num("seconds", seconds);
+    results_int("reverified", (long long)c->compared);
+    results_int("left_running", c->left_running);
+    results_num("setup_s", setup_s);
+    results_num("phase_s", phase_s);
+    results_num("alone_s", alone_s);
+    results_num("again_s", again_s);
+    results_num("ceiling_s", ceiling_s);
+    results_num("verify_s", verify_s);
+    results_num("refresh_s", parts[0]); /* phase 1's untimed work, by part (speed_ctx) */
+    results_num("prepare_s", parts[1]);
+    results_num("settle_s", parts[2]);
+    results_num("probe_s", parts[3]);
+    results_emit();
+}

@@ -62,7 +62,7 @@
 #include "../lab.h"
 #include "../plan/lab_select.h"
 #include "../decide/score.h"
-#include "../run/stop.h"
+#include "../wire/stop.h"
 #include "../report/exports.h"
 #include "../sandbox/helper_files.h"
 #include "schedule.h"
@@ -1440,7 +1440,7 @@ static void keeper_remove_objects(const jv *results)
  * only, keep its report (capped), and write the exports and the record. Never returns. It
  * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
  * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
- * removes its temporary files (grader/run/stop.h). */
+ * removes its temporary files (grader/wire/stop.h). */
 static void keeper(const student *s, const char *gpu)
 {
     stop_on_signals(800, NULL);

@@ -37,6 +37,7 @@ typedef struct totals {
                              asked for); once 0, nothing later raises it */
     char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
     char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
+    const lab_info *first_short; /* the first lab that lost a point (the next step), or NULL */
 } totals;
 
 /* A fault of the student's code run once more on the CPU emulator (a GPU's fault names no

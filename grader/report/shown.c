@@ -25,6 +25,19 @@ static void shown_add(const char *dir)
     }
 }
 
+#define MAX_PLACES 64
+static char place_from[MAX_PLACES][256], place_to[MAX_PLACES][PATH_MAX];
+static int n_places;
+
+void shown_place(const char *as_compiled, const char *as_given)
+{
+    if (n_places == MAX_PLACES || strlen(as_compiled) >= sizeof place_from[0] ||
+        strlen(as_given) >= sizeof place_to[0] || !strcmp(as_compiled, as_given))
+        return;
+    snprintf(place_from[n_places], sizeof place_from[0], "%s", as_compiled);
+    snprintf(place_to[n_places++], sizeof place_to[0], "%s", as_given);
+}
+
 void shown_submission(const char *student, const char *logs)
 {
     shown_add(student);
@@ -43,6 +56,19 @@ const char *shown_text(const char *text, char *out, size_t len)
             const size_t l = strlen(shown_from[i]);
             if (!strncmp(p, shown_from[i], l))
                 p += l, cut = 1;
+        }
+        if (cut)
+            continue;
+        /* a place as compiled, where a path starts (not inside a longer one) */
+        const int starts = p == text || strchr(" \t(\"'`", p[-1]) != NULL;
+        for (int i = 0; i < n_places && starts && !cut; i++) {
+            const size_t l = strlen(place_from[i]);
+            if (!strncmp(p, place_from[i], l) && (p[l] == ':' || p[l] == 0 || p[l] == ' ')) {
+                n += (size_t)snprintf(out + n, len - n, "%s", place_to[i]);
+                if (n >= len)
+                    n = len - 1;
+                p += l, cut = 1;
+            }
         }
         if (cut)
             continue;

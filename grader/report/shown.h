@@ -16,6 +16,12 @@
  * (each as given and as its real path). */
 void shown_submission(const char *student, const char *logs);
 
+/* --paths as-given (make grade): a place the compile names by the file's path inside the
+ * compile sandbox (AS_COMPILED, "01-coalescing/coalescing.cu") is shown by the path the student
+ * gave (AS_GIVEN, "labs/01-coalescing/coalescing.cu"), which opens from where they ran make:
+ * fault and race reports, compiler lines and WHERE lines then say one form. */
+void shown_place(const char *as_compiled, const char *as_given);
+
 /* `text` with the registered folders cut out and the grader's own source places named as
  * such, into out (cut to len). Returns out. */
 const char *shown_text(const char *text, char *out, size_t len);

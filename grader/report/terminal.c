@@ -126,6 +126,70 @@ static long fault_line(const char *path)
     return at;
 }
 
+/* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
+ * hint and the same first place in the student's file) is named in one line, not reported
+ * again; a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
+static struct {
+    char first[256];    /* the check whose fault report was shown */
+    char key[1024];     /* its hint and place */
+    char place[300];    /* its first place in the student's file ("transpose.cu:30") */
+    int repeats;        /* checks folded into it */
+    char hints[8][512]; /* hints said in this lab (their first 511 bytes) */
+    int n_hints;
+} folded;
+
+/* The places in the student's file (PATH:LINE, PATH ending in FILE, the lab file's name) that
+ * a fault report names in its first lines (from line FROM of the log: a race names two),
+ * sorted and joined with ", " into out; 0 if none. */
+static int fault_place(const char *log_path, long from, const char *file, char *out, size_t len)
+{
+    FILE *f = fopen(log_path, "r");
+    if (!f)
+        return 0;
+    char buf[2048], places[4][256];
+    long n = 0;
+    int found = 0;
+    const size_t l = strlen(file);
+    while (found < 4 && n < from + 6 && fgets(buf, sizeof buf, f)) {
+        if (n++ < from)
+            continue;
+        for (char *p = strstr(buf, file); p && found < 4; p = strstr(p + 1, file)) {
+            if (!(p == buf || p[-1] == '/' || p[-1] == ' ' || p[-1] == '(') || p[l] != ':' ||
+                p[l + 1] < '0' || p[l + 1] > '9')
+                continue;
+            char *start = p; /* the path as the log has it, back to a blank or a parenthesis */
+            while (start > buf && start[-1] != ' ' && start[-1] != '(')
+                start--;
+            char place[256];
+            snprintf(place, sizeof place, "%.*s", (int)(p + l + 1 - start) +
+                     (int)strspn(p + l + 1, "0123456789"), start);
+            int dup = 0;
+            for (int i = 0; i < found; i++)
+                dup |= !strcmp(places[i], place);
+            if (!dup)
+                snprintf(places[found++], sizeof places[0], "%s", place);
+        }
+    }
+    fclose(f);
+    qsort(places, (size_t)found, sizeof places[0], (int (*)(const void *, const void *))strcmp);
+    size_t w = 0;
+    out[0] = 0;
+    for (int i = 0; i < found && w < len; i++)
+        w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", places[i]);
+    return found > 0;
+}
+
+/* 1 if HINT was said already in this lab (and notes it when not). */
+static int hint_said(const char *hint)
+{
+    for (int i = 0; i < folded.n_hints; i++)
+        if (!strncmp(folded.hints[i], hint, sizeof folded.hints[i] - 1))
+            return 1;
+    if (folded.n_hints < 8)
+        snprintf(folded.hints[folded.n_hints++], sizeof folded.hints[0], "%.511s", hint);
+    return 0;
+}
+
 /* The build's errors, under a heading that says whose text follows: the compiler's
  * diagnostics quote the student's file, so every line of them is under the log's margin. */
 void print_build_errors(const char *log_path)
@@ -238,6 +302,7 @@ void terminal_run_begin(const char *student, const char *mode, const char *seed)
 
 void terminal_lab_begin(const lab_info *lab, const char *expected)
 {
+    memset(&folded, 0, sizeof folded);
     /* (the student's folder, by any name: shown as data) */
     printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
     put_shown(stdout, expected);
@@ -325,10 +390,39 @@ void terminal_check(const check_report *r)
     const child_outcome *out = r->out;
     print_line(r->name, r->s->v, out->seconds, d->message);
     if (r->s->v == VERDICT_FAIL) {
-        print_indented("HINT: ", d->detail);
         struct stat printed;
-        if (r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
-                               find_record(r->records, "error", 0))) {
+        const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
+                                               find_record(r->records, "error", 0));
+        /* the same fault as a check above: one line, with this check's log */
+        char key[1024] = "", place[300] = "";
+        if (faulted) {
+            char rel[256];
+            lab_student_rel(r->lab, rel, sizeof rel);
+            const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+            const long at = fault_line(r->log_path), emu_at = fault_rerun_first(r->log_path);
+            if ((at >= 0 || emu_at >= 0) &&
+                fault_place(r->log_path, at >= 0 ? at : emu_at, file, place, sizeof place))
+                snprintf(key, sizeof key, "%.700s|%.300s", d->detail, place);
+        }
+        if (key[0] && !strcmp(key, folded.key)) {
+            folded.repeats++;
+            printf("      the same fault as in \"%s\" above (this check's log: ", folded.first);
+            put_shown(stdout, r->log_path);
+            printf(")\n");
+        } else {
+            if (key[0] && !folded.key[0]) {
+                snprintf(folded.key, sizeof folded.key, "%s", key);
+                snprintf(folded.first, sizeof folded.first, "%s", r->name);
+                snprintf(folded.place, sizeof folded.place, "%s", place);
+            }
+            if (d->detail[0] && hint_said(d->detail))
+                printf("      HINT: as above\n");
+            else
+                print_indented("HINT: ", d->detail);
+        }
+        if (key[0] && !strcmp(key, folded.key) && folded.repeats > 0) {
+            /* folded: nothing more */
+        } else if (faulted) {
             print_fault_at_line(r->log_path, r->lab, 8);
             print_fault_rerun(r);
         } else if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
@@ -359,6 +453,12 @@ void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const cha
         printf(". Timings are noisier beside them (close what you can and grade again for a "
                "steadier figure); no verdict blames you for them.\n");
     }
+    if (folded.repeats > 0) {
+        printf("  one fault (at ");
+        put_shown(stdout, folded.place);
+        printf(") failed %d checks: its report is under \"%s\", each check's log is on disk\n",
+               folded.repeats + 1, folded.first);
+    }
     printf("  %s: %d/%d\n", lab->name, score->earned, score->possible);
 }
 
@@ -380,4 +480,11 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
     printf("Exit status %d: %s. Details: ", status, meaning[status]);
     put_shown(stdout, json);
     putchar('\n');
+    if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
+        char folder[96];
+        lab_folder(t->first_short, folder, sizeof folder);
+        printf("Next: lab %s (%s) is short of its mark. Its lesson is labs/%s/README.md, and make "
+               "explain LAB=%s shows what your code does there, line by line (no GPU needed).\n",
+               t->first_short->number, t->first_short->name, folder, t->first_short->number);
+    }
 }

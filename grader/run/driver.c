@@ -397,6 +397,8 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     t->possible += r->score.possible;
     t->failed += r->score.failed;
     t->not_run += r->score.not_run;
+    if (r->score.failed && !t->first_short)
+        t->first_short = r->lab;
     free(r->outcomes);
     free(r->scores);
 }
@@ -683,6 +685,18 @@ int main(int argc, char **argv)
         return 0;
     }
     check_make_files(&o);
+    if (!o.paths_submission) /* the student's file in every report as they gave it */
+        for (int i = 0; i < n; i++) {
+            char compiled[256], given[4096];
+            const size_t l = strlen(o.student);
+            if (l > 3 && !strcmp(o.student + l - 3, ".cu")) /* one file: compiled by its name */
+                snprintf(compiled, sizeof compiled, "%s",
+                         strrchr(o.student, '/') ? strrchr(o.student, '/') + 1 : o.student);
+            else
+                lab_student_rel(labs[i], compiled, sizeof compiled);
+            lab_student_file(o.student, labs[i], given, sizeof given);
+            shown_place(compiled, given);
+        }
     mkdir(o.logs, 0755);
     /* A harness that ended between checks closes its end of the command pipe: the next
      * command's write then fails (EPIPE), its reply reads as the end of the harness, and the

@@ -880,8 +880,9 @@ std::string allocated_at(uintptr_t block)
     return "an unknown place";
 }
 
-/* The nearest device allocation to A (tracked regions only), described. */
-std::string nearest_allocation(uintptr_t a)
+/* The nearest device allocation to A (tracked regions only), described; its distance from A
+ * in *DISTANCE (UINTPTR_MAX with none) when DISTANCE is given. */
+std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
 {
     const RegionTable *t = g_table.load(std::memory_order_acquire);
     size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
@@ -895,6 +896,8 @@ std::string nearest_allocation(uintptr_t a)
             best = q;
         }
     }
+    if (distance)
+        *distance = best_d;
     if (best == nullptr)
         return "";
     char buf[256];
@@ -911,7 +914,7 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
 {
     Span span;
     uintptr_t lo = 0, hi = 0;
-    bool ok = false;
+    bool ok = false, outside = false; /* outside: in no memory at all (an index out of range) */
     std::string what;
     static_tls(&span);
     if (a - span.lo < span.hi - span.lo)
@@ -938,7 +941,9 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         } else if (kind != nullptr && strcmp(kind, "stack") == 0) {
             what = ", on the stack of a host thread (a local variable of host code)";
         } else {
-            what = ", which belongs to no allocation" + nearest_allocation(a);
+            uintptr_t d = UINTPTR_MAX;
+            what = ", which belongs to no allocation" + nearest_allocation(a, &d);
+            outside = d < (64u << 20); /* near a buffer: an index run past it */
         }
     }
     if (ok) {
@@ -947,16 +952,23 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         c.span[0] = span;
         return;
     }
-    report_head(write ? "a kernel writes memory that is not device memory"
-                      : "a kernel reads memory that is not device memory",
+    report_head(outside ? (write ? "a kernel writes outside every allocation"
+                                 : "a kernel reads outside every allocation")
+                        : (write ? "a kernel writes memory that is not device memory"
+                                 : "a kernel reads memory that is not device memory"),
                 t->block, t);
     report_line("thread %s %s %zu byte%s at address %p%s, at %s", dim_str(t->idx).c_str(),
                 write ? "writes" : "reads", n, n == 1 ? "" : "s", reinterpret_cast<void *>(a),
                 what.c_str(), where(pc).c_str());
-    report_line("a kernel can use only memory the GPU can reach: cudaMalloc or "
-                "cudaMallocManaged allocations, __device__ and __constant__ variables, shared "
-                "memory, and host memory from cudaMallocHost or cudaHostRegister; copy host data "
-                "to a device allocation (cudaMemcpy) and pass that pointer");
+    if (outside) /* an index or a pointer's arithmetic gone past a buffer, not a host pointer */
+        report_line("an index out of range (or a pointer moved past its buffer): compare the "
+                    "index this line computes with the size of the buffer it indexes, for this "
+                    "block and thread; the sizes the check used are in its line above");
+    else
+        report_line("a kernel can use only memory the GPU can reach: cudaMalloc or "
+                    "cudaMallocManaged allocations, __device__ and __constant__ variables, shared "
+                    "memory, and host memory from cudaMallocHost or cudaHostRegister; copy host "
+                    "data to a device allocation (cudaMemcpy) and pass that pointer");
     fail_from_fiber(cudaErrorIllegalAddress);
 }
 

@@ -757,10 +757,23 @@ static void test_fault_rerun_report(void)
     CU_ASSERT_STRING_EQUAL(fault_shown[2], "the launch fails with cudaErrorLaunchFailure");
     CU_ASSERT_STRING_EQUAL(fault_shown[3], "called from (coalescing.cu:31)");
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[4], "at 01-coalescing/coalescing.cu:32"));
-    CU_ASSERT_EQUAL(fault_rerun_first(path), 1);
+    CU_ASSERT_EQUAL(fault_rerun_last(path), 1);
+    /* Reports the code printed before the one that ended it are not taken for it: the last. */
+    f = fopen(path, "w");
+    fputs("cuda-emu: error: the fault is in the grader's verify kernel, block (0,0,0), thread (0,0,0)\n"
+          "  at 01-coalescing/coalescing.cu:1: re-graded as OK\n"
+          "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)\n"
+          "  __trap() (or PTX trap) at 01-coalescing/coalescing.cu:27 ended the kernel\n",
+          f);
+    fclose(f);
+    n_fault_shown = 0;
+    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(n_fault_shown, 2);
+    CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
+    CU_ASSERT_EQUAL(fault_rerun_last(path), 2);
     unlink(path);
     CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 0);
-    CU_ASSERT_EQUAL(fault_rerun_first(path), -1);
+    CU_ASSERT_EQUAL(fault_rerun_last(path), -1);
 }
 
 /* ---- hidden sizes under the emulator ------------------------------------------------------ */

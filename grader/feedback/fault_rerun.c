@@ -136,19 +136,41 @@ long fault_rerun_first(const char *log)
     return at;
 }
 
-int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text))
+long fault_rerun_last(const char *log)
 {
     FILE *f = log ? fopen(log, "r") : NULL;
     if (!f)
+        return -1;
+    char buf[512];
+    long n = 0, at = -1;
+    while (fgets(buf, sizeof buf, f)) { /* (lines counted as the driver counts them) */
+        if (!strncmp(buf, report_head, sizeof report_head - 1))
+            at = n;
+        n += buf[strlen(buf) - 1] == '\n' || feof(f); /* (a longer line is one line) */
+    }
+    fclose(f);
+    return at;
+}
+
+int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text))
+{
+    const long last = fault_rerun_last(log);
+    FILE *f = last >= 0 ? fopen(log, "r") : NULL;
+    if (!f)
         return 0;
     char buf[1024];
+    long n = 0;
     int reports = 0, in_report = 0, shown = 0;
     while (fgets(buf, sizeof buf, f)) {
+        const long at = n;
+        n += buf[strlen(buf) - 1] == '\n' || feof(f);
         buf[strcspn(buf, "\n")] = 0;
+        if (at < last)
+            continue;
         if (!strncmp(buf, report_head, sizeof report_head - 1)) {
             in_report = 1;
             shown = 0;
-            if (++reports <= 3)
+            if (++reports <= 1)
                 line(buf);
             continue;
         }
@@ -160,7 +182,7 @@ int fault_rerun_report(const char *log, const char *rel, void (*line)(const char
          * expected, what to try); a line at a place in another file alone is the grader's or
          * the emulator's, or one the student's code names to have it printed */
         const int places = places_named(buf, rel);
-        if (reports <= 3 && shown < 6 && (places & 1 || !places)) {
+        if (reports <= 1 && shown < 6 && (places & 1 || !places)) {
             line(buf + strspn(buf, " "));
             shown++;
         }

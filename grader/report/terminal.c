@@ -357,7 +357,7 @@ static int print_fault_at_line(const char *log_path, const lab_info *lab, int li
     lab_student_rel(lab, rel, sizeof rel);
     printf("      your code's fault (the whole report: ");
     put_shown(stdout, log_path);
-    printf("):\n");
+    printf("), as the CPU emulator in your code's process reported it last:\n");
     fault_rerun_report(log_path, rel, print_log_line);
     return 1;
 }
@@ -399,7 +399,7 @@ void terminal_check(const check_report *r)
             char rel[256];
             lab_student_rel(r->lab, rel, sizeof rel);
             const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
-            const long at = fault_line(r->log_path), emu_at = fault_rerun_first(r->log_path);
+            const long at = fault_line(r->log_path), emu_at = fault_rerun_last(r->log_path);
             if ((at >= 0 || emu_at >= 0) &&
                 fault_place(r->log_path, at >= 0 ? at : emu_at, file, place, sizeof place))
                 snprintf(key, sizeof key, "%.700s|%.300s", d->detail, place);

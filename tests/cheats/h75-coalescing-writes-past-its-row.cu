@@ -10,7 +10,7 @@
  * expect: no-accusation
  * expect: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
  * expect: output-has=\| AddressSanitizer: heap-buffer-overflow
- * expect: output-has=\| at 01-coalescing/coalescing\.cu:\d+ \(in scale_rows_kernel
+ * expect: output-has=\| at \S*01-coalescing/coalescing\.cu:\d+ \(in scale_rows_kernel
  * expect: output-has=block \(0,0,0\), thread \(0,0,0\)
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/|Shadow byte */
 #include "coalescing.h"

@@ -5,7 +5,7 @@
  * where: emu gpu
  * expect: build=FAIL
  * expect: build-message=01-coalescing/coalescing\.cu[:(]20
- * expect: output-has=\| 01-coalescing/coalescing\.cu[:(]20\S* error
+ * expect: output-has=\| \S*01-coalescing/coalescing\.cu[:(]20\S* error
  * expect: output-lacks=\[Makefile:\d+: [^]]*build */
 #include "coalescing.h"
 

@@ -13,11 +13,11 @@
  * expect: no-accusation
  * expect: message=device-side assert
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
- * expect@gpu: output-has=01-coalescing/coalescing\.cu:32: .*Assertion
+ * expect@gpu: output-has=\S*01-coalescing/coalescing\.cu:32: .*Assertion
  * expect@gpu: output-has=cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
  * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
  * expect@emu: output-has=\| cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect@emu: output-has=\| 01-coalescing/coalescing\.cu:32: .*Assertion `r < rows - 1' failed
+ * expect@emu: output-has=\| \S*01-coalescing/coalescing\.cu:32: .*Assertion `r < rows - 1' failed
  * expect@emu: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */
 #include "coalescing.h"
 

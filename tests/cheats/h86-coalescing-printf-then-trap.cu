@@ -10,7 +10,7 @@
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: output-has=\| scale_rows_kernel: column \d+ of \d+ is past the padded row
- * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:32
+ * expect: output-has=\| __trap\(\) \(or PTX trap\) at \S*01-coalescing/coalescing\.cu:32
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
  * expect@gpu: message=kernel launch failure|illegal instruction
  * expect@gpu: output-has=cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)

@@ -8,7 +8,7 @@
  * expect: no-accusation
  * expect: message=kernel launch failure
  * expect: output-has=cuda-emu: error: trap in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect: output-has=\| __trap\(\) \(or PTX trap\) at 01-coalescing/coalescing\.cu:22
+ * expect: output-has=\| __trap\(\) \(or PTX trap\) at \S*01-coalescing/coalescing\.cu:22
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h */
 #include "coalescing.h"
 

@@ -77,6 +77,19 @@ static void copy_headers(const char *folder, const char *dir, char *names, size_
     }
 }
 
+/* 1 if a line of the file at PATH (one the grader wrote) starts with PREFIX. */
+static int log_says(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    char buf[1024];
+    int found = 0;
+    while (f && !found && fgets(buf, sizeof buf, f))
+        found = !strncmp(buf, prefix, strlen(prefix));
+    if (f)
+        fclose(f);
+    return found;
+}
+
 /* Say in the WHERE log why there is no count: `what`, then the last lines of the harness's log
  * that say what it was doing (its own, the sandbox's and the emulator's), shown as data. */
 static void where_failed(const char *log_path, const char *what, const char *harness_log)
@@ -304,8 +317,14 @@ static int where_finish(const where_setup *o, const lab_info *lab, where_job *j,
         return 0;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); make "
-                 "explain LAB=%s says it too", j->w.log, lab->number);
+        if (log_says(j->w.log, "  | profile: your call's answer at the counted size"))
+            snprintf(line, len, "no count and no estimate: your code's answer in the counted call "
+                     "was wrong (%.600s says where), and a count of a wrong call would describe "
+                     "code that does not do the task; make explain LAB=%s says it too",
+                     j->w.log, lab->number);
+        else
+            snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); "
+                     "make explain LAB=%s says it too", j->w.log, lab->number);
         return 0;
     }
     FILE *f = fopen(j->w.line, "r");

@@ -30,6 +30,7 @@
 #include "timeline_trusted.h"
 #include "worker_trusted.h"
 #include "../../common/check.h"
+#include "../../common/devcheck.h"
 
 #include <cuda_profiler_api.h>
 #include <setjmp.h>
@@ -155,6 +156,59 @@ static void *profile_problem(const lab_task *t, int check, const long long size[
     harness_device_only = 0;
     t->refresh(p, seed, s);
     return p;
+}
+
+/* ---- The counted call's answer, checked ----------------------------------------------------
+ * A count is a picture of what the code did, and the WHERE line and the ESTIMATE are read from
+ * it: only a call whose answer was right may be counted. The student's outputs are kept after
+ * its counted call, the reference then runs on the same inputs (uncounted where its count was
+ * kept), and the two are compared with the speed check's own bounds. */
+#define PROFILE_MAX_OUT 8
+
+typedef struct kept_outputs {
+    void *copy[PROFILE_MAX_OUT];
+    int n;
+} kept_outputs;
+
+static void keep_outputs(const lab_task *t, void *p, kept_outputs *k, cudaStream_t s)
+{
+    lab_output out[PROFILE_MAX_OUT];
+    k->n = t->outputs(p, out, PROFILE_MAX_OUT, s);
+    for (int j = 0; j < k->n; j++) {
+        k->copy[j] = NULL;
+        if (!out[j].n)
+            continue;
+        CUDA_CHECK(cudaMalloc(&k->copy[j], out[j].n * 4));
+        CUDA_CHECK(cudaMemcpyAsync(k->copy[j], out[j].data, out[j].n * 4, cudaMemcpyDeviceToDevice, s));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+/* 0 when the kept (the student's) outputs agree with the reference's now in p; else 1, said on
+ * stderr with the first difference. The copies are freed either way. */
+static int compare_outputs(const lab_task *t, void *p, kept_outputs *k, const char *desc,
+                           cudaStream_t s)
+{
+    lab_output out[PROFILE_MAX_OUT];
+    const int n = t->outputs(p, out, PROFILE_MAX_OUT, s);
+    int bad = n != k->n;
+    for (int j = 0; j < n && j < k->n; j++) {
+        if (!out[j].n || !k->copy[j])
+            continue;
+        dev_compare_result r;
+        dev_compare(k->copy[j], out[j].data, out[j].n, out[j].type, out[j].rel, out[j].abs, &r, s);
+        if (r.n_bad && !bad) {
+            fprintf(stderr, "profile: your call's answer at the counted size (%s) is wrong: %llu "
+                    "of %zu elements differ from the reference's, the first at index %llu (got "
+                    "%g, expected %g); a count of a wrong call is no picture of your code\n",
+                    desc, r.n_bad, out[j].n, r.first_bad, r.got, r.want);
+            bad = 1;
+        }
+    }
+    for (int j = 0; j < k->n; j++)
+        if (k->copy[j])
+            CUDA_CHECK(cudaFree(k->copy[j]));
+    return bad;
 }
 
 /* ---- The reference's counts, kept ---------------------------------------------------------
@@ -370,6 +424,7 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
             t->run(p, impls[k], s);
             CUDA_CHECK(cudaDeviceSynchronize());
         }
+        kept_outputs yours = {{NULL}, 0};
         for (int k = 0; k < 2; k++) {
             section++;
             printf("section %d\tcheck %d\t%s\t%s\t%s\n", section, i, t->name,
@@ -379,9 +434,18 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
                 relay_counts(ref_fd[i], 0, section, counts);
                 close(ref_fd[i]);
                 ref_fd[i] = -1;
+                if (counts) { /* its answer on these inputs, for the comparison, uncounted */
+                    t->prepare(p, IMPL_REFERENCE, s);
+                    t->run(p, IMPL_REFERENCE, s);
+                    CUDA_CHECK(cudaDeviceSynchronize());
+                }
             } else if (profile_one(t, p, impls[k], section, counts, tl, s) != 0)
                 return 1;
+            if (counts && k == 0)
+                keep_outputs(t, p, &yours, s);
         }
+        if (counts && compare_outputs(t, p, &yours, desc, s) != 0)
+            return 1;
         t->destroy(p);
     }
     free(sizes);

@@ -231,6 +231,20 @@ test-notebook: | test-emu test-stop
 test-new-lab: | test-emu test-stop
 endif
 
+# `make test` as typed runs its suites side by side on the cores there are (as make -jN test
+# would; make -j1 test runs one at a time), and says first what it is about to install and
+# for which test (tests/packages.sh), before any recipe runs (once: not again when make
+# restarts to read the lab manifest it has just built).
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+ifeq ($(MAKE_RESTARTS),)
+TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
+$(if $(TEST_PACKAGES_SAY),$(info $(subst @@,$(EMU_NEWLINE),$(TEST_PACKAGES_SAY))))
+endif
+endif
+
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the
 # solutions' sources say so and count as skipped. Under -j, make starts them in this order: the
 # longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook suites

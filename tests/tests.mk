@@ -7,7 +7,9 @@
 #                 exists, make help names every verb, and what the lessons state that a table
 #                 holds matches it: pass marks, the first rung to pass, GPU facts, links (and the
 #                 headings they name) in the workbook and the student kit, the folded questions,
-#                 the terms, and every lab folder named wherever the workbook lists its labs
+#                 the terms, and every lab folder named wherever the workbook lists its labs;
+#                 README.md's commands are verbs of make help, the scripts it names are there,
+#                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
@@ -92,14 +94,14 @@ kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 
 $(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/run/records.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $^ -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 
 $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c tests/test_score.c \
                      tests/test_profiles.c \
                      $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(BUILD)/host/common/parallel.o $(TABLE_OBJS) \
                      tests/suites.h | cunit
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -lpthread -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -lpthread -o $@
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 	$(TESTS)/unit_tests $(TESTS)/fake_check
@@ -109,6 +111,7 @@ test-docs:
 	@tests/docs/labs.sh
 	@tests/docs/paths.sh labs/*/README.md labs/*.md slides/*.md
 	@MAKE="$(MAKE)" tests/docs/help.sh
+	@MAKE="$(MAKE)" tests/docs/readme.sh
 	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
 
@@ -171,7 +174,7 @@ test-explain: emu-runners
 
 $(TESTS)/estimate_line: tests/estimate/estimate_line.c $(BUILD)/host/grader/feedback/estimate.o $(BUILD)/host/common/gpu_profiles.o $(BUILD)/host/common/device_info.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $^ -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 
 test-estimate: emu-runners $(TESTS)/estimate_line $(BUILD)/host/profiles
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/estimate/run.sh
@@ -195,8 +198,8 @@ emu-grade-labs: emu-runners
 # the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
 $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.o $(EMUB)/common/check.o $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	@mkdir -p $(@D)
-	$(call emu_compile_cu,$<,$@.o,-Icommon)
-	$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@.o,-Icommon)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 

@@ -529,17 +529,25 @@ static void svg_chart(FILE *f, const jv *labs)
 {
     const int n = jv_len(labs);
     double top = 1.2;
+    size_t note = 0; /* the longest "not measured" text, in bytes */
     for (int i = 0; i < n; i++) {
         const jv *lab = jv_at(labs, i);
         top = fmax(top, 1.1 * jv_num(jv_get(lab, "threshold"), 0));
-        const jv *checks = jv_get(lab, "checks");
-        for (int j = 0; j < jv_len(checks); j++)
+        const jv *checks = jv_get(lab, "checks"), *speed_check = NULL;
+        for (int j = 0; j < jv_len(checks); j++) {
             top = fmax(top, 1.05 * jv_num(jv_get(jv_get(jv_at(checks, j), "speed"), "ratio_median"), 0));
+            if (!strcmp(jv_str(jv_get(jv_at(checks, j), "kind"), ""), "speed"))
+                speed_check = jv_at(checks, j);
+        }
+        if (!isfinite(jv_num(jv_get(jv_get(speed_check, "speed"), "ratio_median"), NAN)))
+            note = fmax(note, strlen(jv_str(jv_get(speed_check, "message"), "no speed check")) + 40);
     }
     const int left = 150, width = 420, bar_h = 22, gap = 12, head = 28;
     const int height = head + n * (bar_h + gap) + 24;
+    /* wide enough for the axis, and for the longest note at about 6.5 px a character of 11 px */
+    const int svg_w = (int)fmax(left + width + 40, left + 4 + 6.5 * (double)note + 8);
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
-               "aria-label=\"speed ratio per lab against its threshold\">\n", left + width + 40, height);
+               "aria-label=\"speed ratio per lab against its threshold\">\n", svg_w, height);
     fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">Speed: reference time / "
                "your time (dashed: the pass mark)</text>\n", 4);
     for (int t = 0; t <= 4; t++) { /* axis ticks */

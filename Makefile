@@ -54,7 +54,9 @@
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
-#   make test                  every suite below, then a count of them
+#   make test                  every suite below, side by side on the cores there are, then a
+#                              count of them; it first lists what it will install for which
+#                              suite (TEST_INSTALL=no: nothing; tests/packages.sh)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
 #        test-batch, test-stop, test-dist, test-notebook, test-new-lab and test-skeletons: one

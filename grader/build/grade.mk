@@ -51,6 +51,12 @@ ifeq ($(wildcard $(GEN)/labs.mk),)
 $(info Building the grader's own programs first (nothing is built yet; V=1 prints each command))
 endif
 endif
+# (LAB= being wrong, nothing is built and the driver is given no build folder: the clock goes)
+ifneq ($(wildcard $(MANIFEST)),)
+ifeq ($(grade_ok),)
+$(shell rm -rf $(GRADE_BUILT))
+endif
+endif
 
 # The emulator's flags are asked of emu-nvcc once, here (all six in one run), rather than by the
 # first recipe that needs them: a $(shell) in a lab's step would run through

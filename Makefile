@@ -54,7 +54,9 @@
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
-#   make test                  every suite below, then a count of them
+#   make test                  every suite below, side by side on the cores there are, then a
+#                              count of them; it first lists what it will install for which
+#                              suite (TEST_INSTALL=no: nothing; tests/packages.sh)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
 #        test-batch, test-stop, test-dist, test-notebook, test-new-lab and test-skeletons: one
@@ -154,13 +156,21 @@ endif
 
 CC      ?= cc
 CFLAGS  := -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -Werror=implicit-function-declaration
-# The build prints one short line per step (V=1 prints the full commands).
+# The build prints one short line per step (V=1 prints the full commands); make grade and
+# make bench print one line per stage instead (grader/build/lab_status.sh), and none per step.
 ifeq ($(V),1)
 Q_CC :=
 Q_EMU :=
 Q_NVCC :=
 Q_LINK :=
 Q_VET :=
+else ifneq ($(filter grade bench,$(MAKECMDGOALS)),)
+Q_CC := @
+Q_EMU := @
+Q_NVCC := @
+Q_LINK := @
+Q_VET := @
+Q_PCH := @
 else
 Q_CC = @echo "  CC      $<";
 Q_EMU = @echo "  EMU-CC  $<";
@@ -542,7 +552,7 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 $(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
-	$$(if $$(call is_ref,$2),cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
 	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))

@@ -5,6 +5,10 @@
 set -uo pipefail
 have() { pkg-config --exists cunit 2>/dev/null || [ -f /usr/include/CUnit/CUnit.h ]; }
 have && exit 0
+if [ "${TEST_INSTALL:-yes}" = no ]; then
+    echo "error: CUnit is not installed, and TEST_INSTALL=no installs nothing: install libcunit1-dev (Debian, Ubuntu) or CUnit-devel (Fedora), or run make test without TEST_INSTALL=no" >&2
+    exit 2
+fi
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

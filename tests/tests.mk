@@ -12,7 +12,10 @@
 #                 to a recorded results file or listed with why (tests/docs/figures.py), and a
 #                 drift planted in each kind of place caught (tests/docs/figures_selftest.py);
 #                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
-#                 (tests/docs/snippets.py; skipped without nvcc) (tests/docs/)
+#                 (tests/docs/snippets.py; skipped without nvcc);
+#                 README.md's commands are verbs of make help, the scripts it names are there,
+#                 its links resolve, it links tests/RESULTS.md once and stays a first read
+#                 (tests/docs/)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
@@ -97,14 +100,14 @@ kit_skip = @echo "skipped: $(1) ($(KIT_SAYS))"
 
 $(TESTS)/fake_check: tests/fake_check.c $(BUILD)/host/grader/wire/records.o $(BUILD)/host/common/util.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $^ -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 
 $(TESTS)/unit_tests: tests/unit_main.c tests/test_common.c tests/test_grader.c tests/test_driver.c tests/test_score.c \
                      tests/test_profiles.c \
                      $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(BUILD)/host/common/parallel.o $(TABLE_OBJS) \
                      tests/suites.h | cunit
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -lpthread -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -lpthread -o $@
 
 test-unit: $(TESTS)/unit_tests $(TESTS)/fake_check
 	$(TESTS)/unit_tests $(TESTS)/fake_check
@@ -114,6 +117,7 @@ test-docs:
 	@tests/docs/labs.sh
 	@tests/docs/paths.sh labs/*/README.md labs/*.md slides/*.md
 	@MAKE="$(MAKE)" tests/docs/help.sh
+	@MAKE="$(MAKE)" tests/docs/readme.sh
 	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
 	@python3 tests/docs/figures.py
@@ -179,7 +183,7 @@ test-explain: emu-runners
 
 $(TESTS)/estimate_line: tests/estimate/estimate_line.c $(BUILD)/host/grader/feedback/estimate.o $(BUILD)/host/common/gpu_profiles.o $(BUILD)/host/common/device_info.o
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $^ -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 
 test-estimate: emu-runners $(TESTS)/estimate_line $(BUILD)/host/profiles
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/estimate/run.sh
@@ -203,8 +207,8 @@ emu-grade-labs: emu-runners
 # the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
 $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.o $(EMUB)/common/check.o $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	@mkdir -p $(@D)
-	$(call emu_compile_cu,$<,$@.o,-Icommon)
-	$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@.o,-Icommon)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
@@ -246,6 +250,20 @@ test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 test-notebook: | test-emu test-stop
 test-new-lab: | test-emu test-stop
+endif
+
+# `make test` as typed runs its suites side by side on the cores there are (as make -jN test
+# would; make -j1 test runs one at a time), and says first what it is about to install and
+# for which test (tests/packages.sh), before any recipe runs (once: not again when make
+# restarts to read the lab manifest it has just built).
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
+ifeq ($(MAKE_RESTARTS),)
+TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
+$(if $(TEST_PACKAGES_SAY),$(info $(subst @@,$(EMU_NEWLINE),$(TEST_PACKAGES_SAY))))
+endif
 endif
 
 # Every suite of `make test`; the summary counts them. In a student kit the suites that need the

@@ -67,7 +67,8 @@ endef
 # ---- The tools ---------------------------------------------------------------
 
 # A build that includes this file may set Q_CC and Q_LINK (a short line printed for a command:
-# `@echo "  CC      $<";`); without them every command is printed as it runs.
+# `@echo "  CC      $<";`), and Q_PCH (`@`: no line for the precompiled prelude either);
+# without them every command is printed as it runs.
 EMU_Q = $(if $(Q_LINK),@)
 
 EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_main.cpp
@@ -135,7 +136,7 @@ $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 
 # (each header it holds is in its dependency file: pch/KIND.d)
 $(EMU_PCH): $(EMU_BUILD)/pch/cuda_emu/prelude.h.gch/%: $(EMU_NVCC) $(EMU_DIR)/include/cuda_emu/prelude.h
-	$(if $(Q_LINK),@echo "  EMU-PCH $(EMU_DIR)/include/cuda_emu/prelude.h ($*)";)EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) $(EMU_NVCC) --emu-pch $* $@
+	$(if $(Q_LINK),$(or $(Q_PCH),@echo "  EMU-PCH $(EMU_DIR)/include/cuda_emu/prelude.h ($*)";))EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) $(EMU_NVCC) --emu-pch $* $@
 
 # Every dependency file emu_compile_cu wrote (objects lie at most six folders below).
 -include $(wildcard $(foreach d,* */* */*/* */*/*/* */*/*/*/* */*/*/*/*/*,$(EMU_BUILD)/$(d).d))

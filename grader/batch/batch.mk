@@ -22,7 +22,7 @@ $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
 $(BATCH_OBJS): grader/report/exports.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
-	$(CC) $(CFLAGS) $^ -lm -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 grade-batch: $(BATCH)
 

@@ -42,6 +42,21 @@ ifneq ($(filter grade bench,$(MAKECMDGOALS)),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
+# The build's clock starts as make starts (the times grader/build/lab_status.sh prints count
+# from here), and a first build says so before make builds the lab manifest it reads (make
+# then restarts, with the same process id, and MAKE_RESTARTS set).
+ifeq ($(MAKE_RESTARTS),)
+$(shell mkdir -p $(GRADE_BUILT) && date +%s.%N >$(GRADE_BUILT)/.t0)
+ifeq ($(wildcard $(GEN)/labs.mk),)
+$(info Building the grader's own programs first (nothing is built yet; V=1 prints each command))
+endif
+endif
+# (LAB= being wrong, nothing is built and the driver is given no build folder: the clock goes)
+ifneq ($(wildcard $(MANIFEST)),)
+ifeq ($(grade_ok),)
+$(shell rm -rf $(GRADE_BUILT))
+endif
+endif
 
 # The emulator's flags are asked of emu-nvcc once, here (all six in one run), rather than by the
 # first recipe that needs them: a $(shell) in a lab's step would run through

@@ -4,9 +4,13 @@
 #
 #   grader/build/lab_status.sh begin BUILT N           this run's build folder; "Building the grader
 #                                                 and N labs"
-#   grader/build/lab_status.sh grader BUILT            the grader's own pieces are built
-#   grader/build/lab_status.sh lab BUILT NAME N HARNESS REFERENCE STUDENT   one lab is: its status
+#   grader/build/lab_status.sh grader BUILT            the grader's own pieces are built: "done at T s"
+#   grader/build/lab_status.sh lab BUILT NAME N HARNESS REFERENCE STUDENT   one lab is: its status,
+#                                                 "[K/N] NAME done at T s"
 #   grader/build/lab_status.sh end BUILT               "Built in T s."
+#
+# Each T counts from make's start (BUILT/.t0, which grader/build/grade.mk writes as make reads
+# it): the lines are when each stage finished, and the last one how long the whole build took.
 #
 # BUILT is the run's own build folder (GRADE_DIR/.build.<make's pid>). A lab's status,
 # BUILT/NAME.status, is one word and the seconds since the build began:
@@ -30,11 +34,12 @@ begin)
     for old in "${built%.*}".*; do
         [ -d "$old" ] && [ "$old" != "$built" ] && ! kill -0 "${old##*.}" 2>/dev/null && rm -rf -- "$old"
     done
-    mkdir -p "$built" && now >"$built/.begun" || exit 2
-    echo "Building the grader and $3 lab$([ "$3" = 1 ] || echo s)"
+    # (the clock starts when make did: grader/build/grade.mk wrote BUILT/.t0 then)
+    mkdir -p "$built" && { cat "$built/.t0" 2>/dev/null || now; } >"$built/.begun" || exit 2
+    echo "Building the grader and $3 lab$([ "$3" = 1 ] || echo s) (the times: seconds since make started)"
     ;;
 grader)
-    printf '  %-7s %-12s %6s s\n' "" grader "$(since)"
+    printf '  %-18s done at %6s s\n' "the grader" "$(since)"
     ;;
 lab)
     name=$3 n=$4 harness=$5 reference=$6 student=$7
@@ -58,7 +63,7 @@ lab)
     flock 9 2>/dev/null
     echo "$st $secs" >"$built/$name.status.tmp" && mv "$built/$name.status.tmp" "$built/$name.status"
     done_n=$(find "$built" -maxdepth 1 -name '*.status' | wc -l)
-    printf '  [%d/%d] %-12s %6s s%s\n' "$done_n" "$n" "$name" "$secs" "$why"
+    printf '  [%d/%d] %-12s done at %6s s%s\n' "$done_n" "$n" "$name" "$secs" "$why"
     ;;
 end)
     echo "Built in $(since) s."

@@ -19,7 +19,7 @@ $(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/re
                            $(BUILD)/host/common/json_read.o $(BUILD)/host/labs_registry.o \
                            $(HOST_OBJS) $(TABLE_OBJS) | cunit
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.c %.o,$^) $(CUNIT_LIBS) -lm -o $@
 
 test-batch-unit: $(TESTS)/batch_unit_tests
 	$(TESTS)/batch_unit_tests

@@ -20,7 +20,7 @@ line counts them, and the exit status is 1 when any failed.
   figures above it is folded in <details>.
 - GPU facts: a GPU of common/gpu_profiles.c named with a count of SMs or of copy engines in
   a lesson has that count in the table; the primer's occupancy table matches the profiles.
-- Links: every relative link of a lesson (and of README.md and the grader's READMEs) names a
+- Links: every relative link of a lesson (and of README.md, tests/RESULTS.md and the grader's READMEs) names a
   file of the checkout, and a link to a heading (file.md#heading) names a heading of that
   file (GitHub's anchor of it); in
   the student kit (make dist: grader/dist/make-dist.sh ships Makefile, README.md, labs,
@@ -28,6 +28,9 @@ line counts them, and the exit status is 1 when any failed.
   out the reference solutions and ladder rungs under solutions/, and make-dist.sh points the
   links to them at the kit's solutions/README.md (it must still do so).
 - Cases: every tests/cheats case a lesson names exists.
+- Measured figures: the H200 table's rows marked with a dagger in tests/RESULTS.md are the
+  lab's own bench-h200.tsv, and its figures for the speed estimate are the footer of
+  tests/gpu/results/estimate-vs-h200.txt.
 - Terms: requests, sectors and wavefronts, as the primer defines them: no "transaction" (a
   pre-Volta word for what is now a request and its sectors) and no shared-memory "passes" in
   place of wavefronts.
@@ -285,7 +288,7 @@ def anchors(path):
     return out
 
 
-readmes = ["README.md"] + sorted(glob.glob("grader/README.md") + glob.glob("grader/*/README.md"))
+readmes = ["README.md", "tests/RESULTS.md"] + sorted(glob.glob("grader/README.md") + glob.glob("grader/*/README.md"))
 for path in lesson_files() + readmes:
     base = os.path.dirname(path)
     for i, line in enumerate(lines_of(path), 1):
@@ -320,7 +323,8 @@ for path in lesson_files():
             if not os.path.exists("tests/cheats/%s.cu" % m.group(1).removesuffix(".cu")):
                 fail("%s:%d" % (path, i), "names the case %s, which tests/cheats/ does not hold" % m.group(1))
 
-# --- the README's H200 table: rows marked with a dagger come from the lab's own bench-h200.tsv ---
+# --- the results page's H200 table: rows marked with a dagger come from the lab's own bench-h200.tsv ---
+RESULTS = "tests/RESULTS.md"
 def bench_full(d):
     """(task, variant) -> (rate, unit) of labs/D/bench-h200.tsv."""
     out = {}
@@ -344,7 +348,7 @@ def shown_rate(cell):
 
 
 lab_dirs = {d.split("-", 1)[0]: d for d in os.listdir("labs") if re.match(r"\d\d-", d)}
-for i, line in enumerate(lines_of("README.md"), 1):
+for i, line in enumerate(lines_of(RESULTS), 1):
     m = re.match(r"\| (\d\d) [^|]*†[^|]*\|", line)
     if not m:
         continue
@@ -358,24 +362,24 @@ for i, line in enumerate(lines_of("README.md"), 1):
             keys[v] = val
     ceiling = [v for v in keys if v not in ("skeleton", "reference") and not v.startswith("steps/")]
     for col, variant in ((2, "skeleton"), (3, "reference"), (4, ceiling[0] if ceiling else None)):
-        checked["README H200 figures"] = checked.get("README H200 figures", 0) + 1
+        checked["H200 figures"] = checked.get("H200 figures", 0) + 1
         got = shown_rate(cells[col])
         want = keys.get(variant)
         if got is None or want is None or abs(got[0] - want[0]) > got[1] + 1e-9:
-            fail("README.md:%d" % i, "lab %s's %s is %r; labs/%s/bench-h200.tsv holds %s" % (
+            fail("%s:%d" % (RESULTS, i), "lab %s's %s is %r; labs/%s/bench-h200.tsv holds %s" % (
                 m.group(1), variant, cells[col], d, "%.2f %s" % want if want else "no such row"))
 
-# --- the README's trust figures for the speed estimate: the agreement table's footer ---------
+# --- the results page's trust figures for the speed estimate: the agreement table's footer ---
 footer = [l for l in lines_of("tests/gpu/results/estimate-vs-h200.txt") if l.startswith("# all (labs not excluded):")]
 m_table = re.search(r"(\d+) cases, (\d+) on the same side of the mark \(\d+%\), (\d+) within 25%", footer[0]) if footer else None
-readme = " ".join(lines_of("README.md"))
+readme = " ".join(lines_of(RESULTS))
 m_readme = re.search(r"side of the mark in (\d+) cases of (\d+) .*? and within 25% of it in (\d+)", readme)
 checked["estimate figures"] = 1
 if not m_table or not m_readme:
-    fail("README.md", "the speed estimate's figures (\"in N cases of M ... within 25% of it in K\") or the footer of "
+    fail(RESULTS, "the speed estimate's figures (\"in N cases of M ... within 25% of it in K\") or the footer of "
          "tests/gpu/results/estimate-vs-h200.txt is missing")
 elif (m_readme.group(1), m_readme.group(2), m_readme.group(3)) != (m_table.group(2), m_table.group(1), m_table.group(3)):
-    fail("README.md", "says the estimate fell on the right side in %s of %s cases and within 25%% in %s; "
+    fail(RESULTS, "says the estimate fell on the right side in %s of %s cases and within 25%% in %s; "
          "tests/gpu/results/estimate-vs-h200.txt says %s of %s and %s" % (
              m_readme.group(1), m_readme.group(2), m_readme.group(3), m_table.group(2), m_table.group(1), m_table.group(3)))
 

@@ -2,7 +2,7 @@
 # paths.sh - every path of the checkout that the README and the grader's and common's headers
 # name exists: a file renamed or removed leaves no reader looking for it.
 #
-#   tests/docs/paths.sh [FILE ...]     (default: README.md, the grader's READMEs and headers,
+#   tests/docs/paths.sh [FILE ...]     (default: README.md, tests/RESULTS.md, the grader's READMEs and headers,
 #                                       common/*.h, the labs' contract headers); run from the
 #                                       repository root
 #
@@ -15,7 +15,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 files=("$@")
-[ ${#files[@]} -gt 0 ] || files=(README.md grader/README.md grader/*/README.md grader/*.h grader/*/*.h common/*.h grader/labs/*/*.h)
+[ ${#files[@]} -gt 0 ] || files=(README.md tests/RESULTS.md grader/README.md grader/*/README.md grader/*.h grader/*/*.h common/*.h grader/labs/*/*.h)
 checked=0 missing=0
 while IFS=: read -r file line path; do
     case $path in

@@ -51,22 +51,22 @@ CUDA_NVCC ?= $(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cud
 # emulator must give as a GPU did (tests/emu/probes/).
 EMU_PROBES := $(basename $(notdir $(wildcard $(EMU_TEST_DIR)/probes/*.cu)))
 $(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%.o): $(EMU_TEST_BUILD)/probes/%.o: $(EMU_TEST_DIR)/probes/%.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@,-Icommon)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,-Icommon)
 $(EMU_TEST_BUILD)/probes/check.o: common/check.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@,-Icommon)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,-Icommon)
 $(EMU_PROBES:%=$(EMU_TEST_BUILD)/probes/%): %: %.o $(EMU_TEST_BUILD)/probes/check.o $(EMU_LIB)
-	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS)
 
 # Visibility: a program that loads compiled CUDA code from a shared object (as the grader's
 # worker does) exports the emulator's API and nothing of its engine (tests/emu/visibility/).
 EMU_VIS := $(EMU_TEST_BUILD)/visibility
 $(EMU_VIS)/host: $(EMU_TEST_DIR)/visibility/host.cpp $(EMU_LIB)
 	@mkdir -p $(@D)
-	$(EMU_CXX) -g $(EMU_LDFLAGS) $< $(EMU_EXPORT_FLAGS) $(call emu_flags,ldlibs) -ldl -o $@
+	$(Q_LINK)$(EMU_CXX) -g $(EMU_LDFLAGS) $< $(EMU_EXPORT_FLAGS) $(call emu_flags,ldlibs) -ldl -o $@
 $(EMU_VIS)/%.o: $(EMU_TEST_DIR)/visibility/%.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@,-fPIC)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,-fPIC)
 $(EMU_VIS)/%.so: $(EMU_VIS)/%.o
-	$(EMU_CXX) -shared $< -o $@
+	$(Q_LINK)$(EMU_CXX) -shared $< -o $@
 
 # For emu-planted-gpu: e.g. -arch=native on the GPU machine (nvcc's default JIT-compiles).
 EMU_GPU_ARCH ?=
@@ -75,16 +75,16 @@ EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/lo
 .PHONY: test-emulator emu-planted-gpu
 
 $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
 
 $(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB) | cunit
-	$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
 
 $(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h | cunit
 	@mkdir -p $(@D)
-	$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
+	$(Q_LINK)$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
 
 # Each planted bug, as written and as fixed (static patterns: the programs have no suffix).
 EMU_PLANTED_BUGS := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%)
@@ -92,23 +92,23 @@ EMU_PLANTED_FIXES := $(EMU_PLANTED:%=$(EMU_TEST_BUILD)/planted/%_fixed)
 EMU_PLANTED_BINS := $(EMU_PLANTED_BUGS) $(EMU_PLANTED_FIXES)
 
 $(EMU_PLANTED_BUGS:%=%.o): $(EMU_TEST_BUILD)/planted/%.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@)
 $(EMU_PLANTED_FIXES:%=%.o): $(EMU_TEST_BUILD)/planted/%_fixed.o: $(EMU_TEST_DIR)/planted/%.cu $(EMU_REWRITE) $(EMU_PCH)
-	$(call emu_compile_cu,$<,$@,-DFIXED)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,-DFIXED)
 $(EMU_PLANTED_BINS): %: %.o $(EMU_LIB)
-	$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
 
 $(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c | cunit
 	@mkdir -p $(@D)
-	$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
+	$(Q_LINK)$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
 
 # The same probe against the emulator's headers and, when installed, NVIDIA's.
 $(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
 	@mkdir -p $(@D)
-	$(EMU_CC) -std=c11 $(EMU_CPPFLAGS) $< -o $@
+	$(Q_LINK)$(EMU_CC) -std=c11 $(EMU_CPPFLAGS) $< -o $@
 $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	@mkdir -p $(@D)
-	$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
+	$(Q_LINK)$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \

@@ -16,6 +16,10 @@ pins=(nbclient==0.10.2 nbformat==5.10.4 ipykernel==6.29.5)
 
 # The venv is (re)made when a pin is missing from it, so a change of pin takes effect.
 have=$("$venv/bin/python" -m pip freeze 2>/dev/null | grep -cxF -f <(printf '%s\n' "${pins[@]}"))
+if [ "${have:-0}" -ne ${#pins[@]} ] && [ "${TEST_INSTALL:-yes}" = no ]; then
+    echo "SKIP notebook: expected ${pins[*]} in $venv; they are not there, and TEST_INSTALL=no installs nothing (make test-notebook installs them)"
+    exit 0
+fi
 if [ "${have:-0}" -ne ${#pins[@]} ]; then
     echo "notebook: installing ${pins[*]} into $venv (once)"
     rm -rf "$venv"

@@ -129,14 +129,27 @@ static long fault_line(const char *path)
 /* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
  * hint and the same first place in the student's file) is named in one line, not reported
  * again; a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
+#define FOLDED_FAULTS 4
 static struct {
-    char first[256];    /* the check whose fault report was shown */
-    char key[1024];     /* its hint and place */
-    char place[300];    /* its first place in the student's file ("transpose.cu:30") */
-    int repeats;        /* checks folded into it */
+    struct {
+        char first[256]; /* the check whose fault report was shown */
+        char key[1024];  /* its hint and places */
+        char place[300]; /* its places in the student's file ("transpose.cu:25, ...:30") */
+        int repeats;     /* checks folded into it */
+    } fault[FOLDED_FAULTS]; /* the lab's first faults, each reported once */
+    int n_faults;
     char hints[8][512]; /* hints said in this lab (their first 511 bytes) */
     int n_hints;
 } folded;
+
+/* The fault already reported in this lab under KEY, or NULL. */
+static int folded_fault(const char *key)
+{
+    for (int i = 0; i < folded.n_faults; i++)
+        if (!strcmp(folded.fault[i].key, key))
+            return i;
+    return -1;
+}
 
 /* The places in the student's file (PATH:LINE, PATH ending in FILE, the lab file's name) that
  * a fault report names in its first lines (from line FROM of the log: a race names two),
@@ -404,23 +417,26 @@ void terminal_check(const check_report *r)
                 fault_place(r->log_path, at >= 0 ? at : emu_at, file, place, sizeof place))
                 snprintf(key, sizeof key, "%.700s|%.300s", d->detail, place);
         }
-        if (key[0] && !strcmp(key, folded.key)) {
-            folded.repeats++;
-            printf("      the same fault as in \"%s\" above (this check's log: ", folded.first);
+        const int same = key[0] ? folded_fault(key) : -1;
+        if (same >= 0) {
+            folded.fault[same].repeats++;
+            printf("      the same fault as in \"%s\" above (this check's log: ",
+                   folded.fault[same].first);
             put_shown(stdout, r->log_path);
             printf(")\n");
         } else {
-            if (key[0] && !folded.key[0]) {
-                snprintf(folded.key, sizeof folded.key, "%s", key);
-                snprintf(folded.first, sizeof folded.first, "%s", r->name);
-                snprintf(folded.place, sizeof folded.place, "%s", place);
+            if (key[0] && folded.n_faults < FOLDED_FAULTS) {
+                const int f = folded.n_faults++;
+                snprintf(folded.fault[f].key, sizeof folded.fault[f].key, "%s", key);
+                snprintf(folded.fault[f].first, sizeof folded.fault[f].first, "%s", r->name);
+                snprintf(folded.fault[f].place, sizeof folded.fault[f].place, "%s", place);
             }
             if (d->detail[0] && hint_said(d->detail))
                 printf("      HINT: as above\n");
             else
                 print_indented("HINT: ", d->detail);
         }
-        if (key[0] && !strcmp(key, folded.key) && folded.repeats > 0) {
+        if (same >= 0) {
             /* folded: nothing more */
         } else if (faulted) {
             print_fault_at_line(r->log_path, r->lab, 8);
@@ -453,12 +469,13 @@ void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const cha
         printf(". Timings are noisier beside them (close what you can and grade again for a "
                "steadier figure); no verdict blames you for them.\n");
     }
-    if (folded.repeats > 0) {
-        printf("  one fault (at ");
-        put_shown(stdout, folded.place);
-        printf(") failed %d checks: its report is under \"%s\", each check's log is on disk\n",
-               folded.repeats + 1, folded.first);
-    }
+    for (int i = 0; i < folded.n_faults; i++)
+        if (folded.fault[i].repeats > 0) {
+            printf("  one fault (at ");
+            put_shown(stdout, folded.fault[i].place);
+            printf(") failed %d checks: its report is under \"%s\", each check's log is on "
+                   "disk\n", folded.fault[i].repeats + 1, folded.fault[i].first);
+        }
     printf("  %s: %d/%d\n", lab->name, score->earned, score->possible);
 }
 

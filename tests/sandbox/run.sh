@@ -111,7 +111,7 @@ cp tests/cheats/h88-coalescing-write-through-null-rerun.cu "$rerun/tree/01-coale
 left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 grep -q "ran this check once more, in the same sandbox" "$rerun/out.txt" &&
     grep -qE "coalescing\.0\.emu\.log\):$" "$rerun/out.txt" &&
-    grep -qE "^      \| at 01-coalescing/coalescing\.cu:[0-9]+ \(in scale_rows_kernel" "$rerun/out.txt" && [ -z "$left" ]
+    grep -qE "^      \| at \S*01-coalescing/coalescing\.cu:[0-9]+ \(in scale_rows_kernel" "$rerun/out.txt" && [ -z "$left" ]
 result "a fault's rerun on the emulator, without namespaces: the line named, its TMPDIR emptied" $? \
     "left: ${left:-nothing} (see $rerun/out.txt)"
 

@@ -440,30 +440,8 @@ void test_unreachable_memory_is_reported()
     munmap(page, 4096);
 }
 
-__global__ void write_past(int *out, int n, int past) { out[n + past] = 1; }
-
-/* An index run past a device buffer (no allocation there, one near) is said as what it is, with
- * advice about the index; a host pointer's advice (cudaMemcpy) is for host memory only. */
-void test_index_past_a_buffer_is_said_as_such()
-{
-    const int n = 64;
-    int *d = nullptr;
-    EXPECT_OK(cudaMalloc(&d, n * sizeof(int)));
-    StderrCapture cap;
-    write_past<<<1, 1>>>(d, n, 100000);
-    std::string err = cap.stop();
-    CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorIllegalAddress);
-    CU_ASSERT(contains(err, "cuda-emu: error: a kernel writes outside every allocation in kernel "
-                            "write_past"));
-    CU_ASSERT(contains(err, "an index out of range (or a pointer moved past its buffer)"));
-    CU_ASSERT(!contains(err, "copy host data to a device allocation"));
-    EXPECT_OK(cudaDeviceReset());
-}
-
 CU_TestInfo tests[] = {
     {"cudaMalloc, cudaMemcpy, cudaMemset and their errors", test_malloc_copy_errors},
-    {"an index past a device buffer: said as an index, not a host pointer",
-     test_index_past_a_buffer_is_said_as_such},
     {"cudaMallocPitch and cudaMemcpy2D", test_pitched_2d_copies},
     {"fresh device memory holds the 0xff poison", test_fresh_device_memory_is_poison},
     {"uninitialized reads: in a kernel and by a copy", test_uninitialized_reads_are_reported},

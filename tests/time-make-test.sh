@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # tests/time-make-test.sh - `make test` timed as README.md writes it (no -j: make test runs its
 # suites side by side by itself), from a fresh clone of this checkout, nothing built. Prints the
-# cores, the load before, the wall time, the whole machine's busy CPU time while it ran
-# (/proc/stat: user, nice and system; other work on the machine counts too), make test's last
-# line and its exit status. A measurement, not a test: it exits with make test's status.
+# cores, the load before, the wall time, the CPU time of make test's own processes (user and
+# system, of every process it waited for), the whole machine's busy CPU time while it ran
+# (/proc/stat: user, nice and system; other work on the machine counts too: the difference is
+# what others took), make test's last line and its exit status. A measurement, not a test: it exits with make test's status.
 #
 #   tests/time-make-test.sh [REV]        (default: HEAD; KEEP=1 keeps the clone and its log)
 #
@@ -20,12 +21,14 @@ hz=$(getconf CLK_TCK)
 git clone -q "$repo" "$work/tree" && git -C "$work/tree" checkout -q "$rev" || exit 1
 echo "revision $(git -C "$work/tree" rev-parse --short HEAD), $(nproc) cores, before: $(uptime | sed 's/.*load/load/')"
 c0=$(busy) t0=$(date +%s.%N)
-(cd "$work/tree" && make test >"$work/make-test.log" 2>&1)
+TIMEFORMAT='%U %S'
+{ time (cd "$work/tree" && make test >"$work/make-test.log" 2>&1); } 2>"$work/cpu.txt"
 status=$?
+own=$(awk '{ printf "%.0f", $1 + $2 }' "$work/cpu.txt")
 t1=$(date +%s.%N) c1=$(busy)
 wall=$(echo "$t1 - $t0" | bc)
-printf 'make test: %d min %02d s wall (%.0f s), busy CPU %.0f core-seconds, exit %d, after: %s\n' \
-    "$(echo "$wall / 60" | bc)" "$(echo "$wall % 60 / 1" | bc)" "$wall" "$(echo "($c1 - $c0) / $hz" | bc -l)" \
+printf 'make test: %d min %02d s wall (%.0f s), its own CPU %s core-seconds, the machine busy %.0f, exit %d, after: %s\n' \
+    "$(echo "$wall / 60" | bc)" "$(echo "$wall % 60 / 1" | bc)" "$wall" "$own" "$(echo "($c1 - $c0) / $hz" | bc -l)" \
     "$status" "$(uptime | sed 's/.*load/load/')"
 echo "last line: $(tail -1 "$work/make-test.log")"
 [ "${KEEP:-0}" = 1 ] && echo "log: $work/make-test.log"

@@ -59,7 +59,8 @@
 #                              suite (TEST_INSTALL=no: nothing; tests/packages.sh)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
-#        test-batch, test-stop, test-dist, test-notebook, test-new-lab and test-skeletons: one
+#        test-batch, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
+#        rung graded as a student's file) and test-skeletons: one
 #        suite each (tests/tests.mk says what each checks); make test-toolkits builds and grades
 #        with older CUDA toolkits (not in make test)
 #

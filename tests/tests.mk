@@ -20,14 +20,15 @@
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
 #                 STUDENT= that is not there: one error line (tests/doctor/run.sh)
+#   test-rungs    every ladder rung graded as a student's file under the CPU emulator, the
+#                 headers of its solution's folder beside it (tests/emu/rungs.sh)
 #   test-vet      student objects the build must admit (names of their own like a library's,
 #                 every skeleton and solution) and reject (the reference, dlopen, the emulator's
 #                 internals, forbidden libraries by their use), with a message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh)
-#   test-emu      every lab's solution and skeleton, and every ladder rung as a student's file
-#                 with its headers beside it, graded under the CPU emulator (every
+#   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
 #                 correctness check OK, speed skipped), the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
 #                 fills, hashes and comparisons against the host on both of their paths
@@ -87,7 +88,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-grade-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs test-rungs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -212,11 +213,12 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-grade-rungs
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
-# compile sandbox as the student's helpers), rung K of every lab in one tree.
-emu-grade-rungs: emu-runners
+# compile sandbox as the student's helpers), rung K of every lab in one tree. A suite of its own
+# that no other waits for: under make test it fills a core the chain of suites leaves idle.
+test-rungs: emu-runners
 ifdef STUDENT_KIT
 	$(call kit_skip,grading the ladder's rungs as students' files)
 else
@@ -272,8 +274,9 @@ endif
 # that wait on them), and the suites that need no grading (the vetting rows, the GPU build) last,
 # to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
-               test-explain test-estimate test-batch test-dist test-vet test-build test-docs test-bench-tools test-doctor
-KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab
+               test-explain test-estimate test-batch test-dist test-rungs test-vet test-build test-docs test-bench-tools \
+               test-doctor
+KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab test-rungs
 test: $(TEST_SUITES)
 ifdef STUDENT_KIT
 	@echo "make test (student kit): $(words $(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES)))), $(words $(KIT_SKIPPED_SUITES)) skipped ($(patsubst test-%,%,$(KIT_SKIPPED_SUITES)): they need the solutions' sources); the solutions' parts of build and emu were skipped too"

@@ -37,9 +37,19 @@ for n in $counts; do
     subs=$out/subs$n
     tests/gpu/make-batch.sh "$subs" $((per * n)) >/dev/null
     rm -rf "$out/out$n"
+    # beside the batch: each GPU's utilization every half second, the CPUs' busy share every second
+    nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 500 \
+        >"$out/gpu$n.csv" 2>/dev/null &
+    gpu_pid=$!
+    (prev=; while :; do read -r _ a b c d e f g _ </proc/stat
+        now="$((a + b + c + f + g)) $((a + b + c + d + e + f + g))"
+        [ -n "$prev" ] && echo "$prev $now"; prev=$now; sleep 1; done) >"$out/cpu$n.txt" &
+    cpu_pid=$!
     t0=$(date +%s%N)
     make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" SEED="$seed" >"$out/batch$n.log" 2>&1
     t1=$(date +%s%N)
+    kill "$gpu_pid" "$cpu_pid" 2>/dev/null
+    wait "$gpu_pid" "$cpu_pid" 2>/dev/null
     m=$((per * n))
     t=$(python3 -c "print('%.1f' % (($t1 - $t0) / 1e9))")
     rate=$(python3 -c "print('%.1f' % ($m * 3600 / $t))")
@@ -69,6 +79,43 @@ print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts i
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
           "" if 0.98 <= min(ratios) and max(ratios) <= 1.02 else "  OUTSIDE 0.98-1.02"))
+# Where a student's seconds go, lab by lab: the mean of the solution students' and of the
+# skeleton students' lab wall times, and inside them the WHERE count's and the speed checks'
+per = {}
+for f in glob.glob(out + "/students/*/results.json"):
+    r = json.load(open(f))
+    kind = "sol" if r.get("score") == r.get("max") else "skel"
+    for lab in r.get("labs", []):
+        d = per.setdefault(lab.get("lab", lab.get("name", "?")), {"sol": [], "skel": []})
+        speed = sum(c.get("seconds") or 0 for c in lab.get("checks", []) if c.get("kind") == "speed")
+        d[kind].append((lab.get("seconds") or 0, lab.get("where_seconds") or 0, speed))
+def mean(xs, i):
+    return sum(x[i] for x in xs) / len(xs) if xs else float("nan")
+print("  lab seconds, mean: solutions (lab = speed checks + rest; where) | skeletons (same)")
+for lab in sorted(per):
+    d = per[lab]
+    print("    %-14s %5.1f = %4.1f + %4.1f; where %4.1f | %5.1f = %4.1f + %4.1f; where %4.1f" % (
+        lab[:14], mean(d["sol"], 0), mean(d["sol"], 2), mean(d["sol"], 0) - mean(d["sol"], 2),
+        mean(d["sol"], 1), mean(d["skel"], 0), mean(d["skel"], 2),
+        mean(d["skel"], 0) - mean(d["skel"], 2), mean(d["skel"], 1)))
+util = {}
+try:
+    for line in open(out.replace("/out" + str(gpus), "/gpu" + str(gpus)) + ".csv"):
+        i, u = [x.strip() for x in line.split(",")[:2]]
+        util.setdefault(i, []).append(float(u))
+except (OSError, ValueError):
+    pass
+cpu = []
+try:
+    for line in open(out.replace("/out" + str(gpus), "/cpu" + str(gpus)) + ".txt"):
+        b0, t0, b1, t1 = map(int, line.split())
+        if t1 > t0:
+            cpu.append((b1 - b0) / (t1 - t0))
+except (OSError, ValueError):
+    pass
+print("  GPU utilization, mean over the batch: %s; CPUs busy: mean %.0f%%, %.0f%% of seconds over 90%%" % (
+    ", ".join("GPU %s %.0f%%" % (i, sum(v) / len(v)) for i, v in sorted(util.items())) or "none read",
+    100 * sum(cpu) / max(len(cpu), 1), 100 * sum(1 for c in cpu if c > 0.9) / max(len(cpu), 1)))
 PY
 done
 # The same seed, the same grades: each student's row compared across the runs that grade them.

@@ -87,17 +87,24 @@ for f in glob.glob(out + "/students/*/results.json"):
     kind = "sol" if r.get("score") == r.get("max") else "skel"
     for lab in r.get("labs", []):
         d = per.setdefault(lab.get("lab", lab.get("name", "?")), {"sol": [], "skel": []})
-        speed = sum(c.get("seconds") or 0 for c in lab.get("checks", []) if c.get("kind") == "speed")
-        d[kind].append((lab.get("seconds") or 0, lab.get("where_seconds") or 0, speed))
+        sp = [c for c in lab.get("checks", []) if c.get("kind") == "speed"]
+        speed = sum(c.get("seconds") or 0 for c in sp)
+        rounds = sum((c.get("speed") or {}).get("rounds") or 0 for c in sp)
+        inter = sum(((c.get("speed") or {}).get("stages") or {}).get("interleaved_s") or 0 for c in sp)
+        d[kind].append((lab.get("seconds") or 0, lab.get("where_seconds") or 0, speed, rounds,
+                        1e3 * inter / max(rounds, 1)))
 def mean(xs, i):
     return sum(x[i] for x in xs) / len(xs) if xs else float("nan")
-print("  lab seconds, mean: solutions (lab = speed checks + rest; where) | skeletons (same)")
+print("  lab seconds, mean: solutions (lab = speed checks + rest; where; the speed checks' rounds,"
+      " ms a round) | skeletons (same)")
 for lab in sorted(per):
     d = per[lab]
-    print("    %-14s %5.1f = %4.1f + %4.1f; where %4.1f | %5.1f = %4.1f + %4.1f; where %4.1f" % (
+    print("    %-14s %5.1f = %4.1f + %4.1f; where %4.1f; %4.1f r %5.1f ms |"
+          " %5.1f = %4.1f + %4.1f; where %4.1f; %4.1f r %5.1f ms" % (
         lab[:14], mean(d["sol"], 0), mean(d["sol"], 2), mean(d["sol"], 0) - mean(d["sol"], 2),
-        mean(d["sol"], 1), mean(d["skel"], 0), mean(d["skel"], 2),
-        mean(d["skel"], 0) - mean(d["skel"], 2), mean(d["skel"], 1)))
+        mean(d["sol"], 1), mean(d["sol"], 3), mean(d["sol"], 4), mean(d["skel"], 0),
+        mean(d["skel"], 2), mean(d["skel"], 0) - mean(d["skel"], 2), mean(d["skel"], 1),
+        mean(d["skel"], 3), mean(d["skel"], 4)))
 util = {}
 try:
     for line in open(out.replace("/out" + str(gpus), "/gpu" + str(gpus)) + ".csv"):

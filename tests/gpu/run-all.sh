@@ -16,6 +16,9 @@
 #   cold-grade       a student's first make grade: build/ removed, then make grade of the
 #                    skeletons, timed whole, with the build's line per lab (BUILD_FOR=none
 #                    builds nothing before it)
+#   rungs            tests/emu/rungs.sh --gpu: every ladder rung graded as a student's file on
+#                    the GPU (the compile sandbox, its helper headers beside it), every
+#                    correctness check OK, each rung's speed against its lab's mark printed
 #   cheats           tests/cheats/run.sh: every cheating submission and honest control
 #                    (CHEATS="g05-slow-the-reference h18-...": some cases only)
 #   noise            tests/gpu/noise.sh: the reference's slowdown beside an honest student's
@@ -135,6 +138,10 @@ for part in $parts; do
                 grep -E "$speed_re" "$OUT/grade.tmp" | sed "s/^/    $who $i /" >>"$summary"
         done
         rm -f "$OUT/grade.tmp"
+        ;;
+    rungs)
+        tests/emu/rungs.sh --gpu 2>&1 | tee "$OUT/rungs.txt"
+        { echo; echo "== rungs"; cat "$OUT/rungs.txt"; } >>"$summary"
         ;;
     cheats)
         # CHEATS="c01-forge-records h04-skeleton ...": some cases only

@@ -365,6 +365,36 @@ void test_launch_bounds_answer_like_a_gpu()
     EXPECT_OK(cudaFree(d));
 }
 
+__global__ void static_tile(int *out)
+{
+    __shared__ float tile[64][65]; /* 16,640 bytes */
+    tile[threadIdx.x][0] = (float)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = (int)tile[63 - threadIdx.x][0];
+}
+
+/* A kernel's static __shared__ bytes, once a block of it has run, in cudaFuncGetAttributes
+ * (sharedSizeBytes, and the dynamic bytes left) and in the occupancy API, as a GPU counts
+ * them: 228 KB an SM hold 13 blocks of 16,640 + 1,024 reserved bytes, not the 32 of 64 threads. */
+void test_static_shared_in_the_attributes()
+{
+    int *d;
+    EXPECT_OK(cudaMalloc(&d, 64 * sizeof(int)));
+    static_tile<<<1, 64>>>(d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    int host[64];
+    EXPECT_OK(cudaMemcpy(host, d, sizeof host, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(host[0], 63);
+    cudaFuncAttributes attr;
+    EXPECT_OK(cudaFuncGetAttributes(&attr, static_tile));
+    CU_ASSERT_EQUAL(attr.sharedSizeBytes, (size_t)(64 * 65 * 4));
+    CU_ASSERT_EQUAL(attr.maxDynamicSharedSizeBytes, 48 * 1024 - 64 * 65 * 4);
+    int blocks = -1;
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, static_tile, 64, 0));
+    CU_ASSERT_EQUAL(blocks, (228 * 1024) / (64 * 65 * 4 + 1024));
+    EXPECT_OK(cudaFree(d));
+}
+
 __global__ void exit_before_barrier(int *out)
 {
     if (threadIdx.x >= 48)
@@ -456,6 +486,7 @@ CU_TestInfo tests[] = {
     {"fresh shared memory per block: poisoned, checked", test_fresh_shared_memory_per_block},
     {"dynamic shared memory limit and the opt-in attribute", test_shared_memory_limits},
     {"__launch_bounds__ in the attributes and the occupancy API", test_launch_bounds_answer_like_a_gpu},
+    {"static __shared__ bytes in the attributes and the occupancy API", test_static_shared_in_the_attributes},
     {"barrier after some threads exit is an error (sticky)", test_barrier_after_early_exit_is_an_error},
     {"different barriers in a block are an error", test_divergent_barriers_are_an_error},
     {"barrier against a shuffle: deadlock", test_deadlock_is_reported},

@@ -410,7 +410,7 @@ struct cudaDeviceProp {
 
 /* What cudaFuncGetAttributes reports about a kernel. */
 struct cudaFuncAttributes {
-    size_t sharedSizeBytes;               /* static shared memory, bytes (0: not known before a launch) */
+    size_t sharedSizeBytes;               /* static shared memory, bytes (0: not known before a block of it ran) */
     size_t constSizeBytes;                /* constant memory, bytes */
     size_t localSizeBytes;                /* local memory per thread, bytes */
     int maxThreadsPerBlock;               /* largest block this kernel can launch */

@@ -248,7 +248,7 @@ struct Launch {
     std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
     std::atomic<bool> bounds_noted; /* its __launch_bounds__ went to note_launch_bounds */
     std::atomic<size_t> static_shared; /* the most static __shared__ bytes a block used (known
-                                          once blocks have run; counted while counting) */
+                                          once blocks have run) */
     struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
                                     polls host-writable memory (exec.cpp); null: on the host's */
     /* The schedule (exec.cpp, set_schedule): the order blocks are taken in and a block's
@@ -358,6 +358,12 @@ int blocks_per_sm(int threads, size_t smem, int regs = kRegsPerThread);
 int kernel_registers(const void *kernel);
 /* The most threads a block of KERNEL may have: its __launch_bounds__, or kMaxThreadsPerBlock. */
 int kernel_max_threads(const void *kernel);
+/* The static __shared__ bytes a block of KERNEL uses: a GPU knows them from the compiled
+ * kernel before any launch; here they are known once a block of it has run (0 before), the
+ * most any block used. cudaFuncGetAttributes and the occupancy calls count them, as the
+ * cooperative launch's check and the grid's residency do, so all agree with each other. */
+size_t kernel_static_shared(const void *kernel);
+void note_static_shared(const void *kernel, size_t bytes);
 
 /* Records KERNEL's __launch_bounds__(MAX_THREADS, MIN_BLOCKS) for
  * kernel_registers (from the kernel's registration, or its first run). */

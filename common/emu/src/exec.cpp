@@ -245,7 +245,7 @@ void finish_block(Block *b)
         stack_release(t.stack, t.state != ThreadState::exited);
     if (b->count != nullptr)
         count_block_end(b);
-    if (g_counting && g_launch != nullptr) {
+    if (g_launch != nullptr) { /* (cudaFuncGetAttributes reports it once a block has run) */
         size_t seen = g_launch->static_shared.load(std::memory_order_relaxed);
         while (b->static_shared > seen &&
                !g_launch->static_shared.compare_exchange_weak(seen, b->static_shared))
@@ -1077,12 +1077,14 @@ void run_grid(Launch &L)
     GridRun G;
     G.launch = &L;
     G.resident_limit =
-        (unsigned)std::max(1, settings().sms * blocks_per_sm((int)L.threads_per_block, L.smem,
+        (unsigned)std::max(1, settings().sms * blocks_per_sm((int)L.threads_per_block,
+                                                             L.smem + kernel_static_shared(L.kernel),
                                                              kernel_registers(L.kernel)));
     unsigned helpers = L.cooperative ? 0 : helpers_for(L);
     L.parallel = helpers > 0;
     if (helpers == 0) {
         work(G);
+        note_static_shared(L.kernel, L.static_shared.load());
         if (g_counting)
             count_launch(L);
         return;
@@ -1100,6 +1102,7 @@ void run_grid(Launch &L)
     P.done.wait(lock, [&] { return P.busy == 0; });
     P.job = nullptr;
     lock.unlock();
+    note_static_shared(L.kernel, L.static_shared.load());
     if (g_counting)
         count_launch(L);
 }
@@ -1335,7 +1338,8 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
     if (L.cooperative) {
         unsigned long long fit =
             (unsigned long long)settings().sms *
-            blocks_per_sm((int)L.threads_per_block, L.smem, kernel_registers(L.kernel));
+            blocks_per_sm((int)L.threads_per_block, L.smem + kernel_static_shared(L.kernel),
+                          kernel_registers(L.kernel));
         if (L.nblocks > fit) {
             fprintf(stderr,
                     "cuda-emu: cooperative launch of %s failed: %llu blocks, but only %llu of "

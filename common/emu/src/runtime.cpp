@@ -579,6 +579,7 @@ namespace {
 struct Bounds {
     int registers;
     int max_threads;
+    size_t static_shared; /* the most static __shared__ bytes a block used (kernel_static_shared) */
 };
 std::mutex &bounds_mutex()
 {
@@ -597,14 +598,36 @@ void note_launch_bounds(const void *kernel, long long max_threads, long long min
 {
     if (kernel == nullptr || max_threads <= 0)
         return;
-    Bounds b{0, (int)std::min<long long>(max_threads, kMaxThreadsPerBlock)};
+    Bounds b{0, (int)std::min<long long>(max_threads, kMaxThreadsPerBlock), 0};
     if (min_blocks > 0) {
         const long long threads = (max_threads + kWarpSize - 1) / kWarpSize * kWarpSize;
         const long long regs = kRegsPerSM / (threads * min_blocks) / 8 * 8;
         b.registers = (int)std::max<long long>(8, std::min<long long>(255, regs));
     }
     std::lock_guard<std::mutex> lock(bounds_mutex());
+    auto it = bounds_table().find(kernel);
+    if (it != bounds_table().end())
+        b.static_shared = it->second.static_shared;
     bounds_table()[kernel] = b;
+}
+
+size_t kernel_static_shared(const void *kernel)
+{
+    std::lock_guard<std::mutex> lock(bounds_mutex());
+    auto it = bounds_table().find(kernel);
+    return it == bounds_table().end() ? 0 : it->second.static_shared;
+}
+
+void note_static_shared(const void *kernel, size_t bytes)
+{
+    if (kernel == nullptr || bytes == 0)
+        return;
+    std::lock_guard<std::mutex> lock(bounds_mutex());
+    auto it = bounds_table().find(kernel);
+    if (it == bounds_table().end())
+        bounds_table()[kernel] = Bounds{0, kMaxThreadsPerBlock, bytes};
+    else if (bytes > it->second.static_shared)
+        it->second.static_shared = bytes;
 }
 
 int kernel_registers(const void *kernel)
@@ -2384,7 +2407,14 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     attr->numRegs = kernel_registers(func);
     attr->ptxVersion = 90;
     attr->binaryVersion = 90;
-    attr->maxDynamicSharedSizeBytes = (int)kernel_max_dynamic_shared(func);
+    /* As a GPU reports them: the static bytes, and the dynamic bytes a launch may still ask
+     * (the kernel's limit, less the static bytes where none was set with cudaFuncSetAttribute) */
+    const size_t static_bytes = kernel_static_shared(func);
+    attr->sharedSizeBytes = static_bytes;
+    size_t dynamic = kernel_max_dynamic_shared(func);
+    if (g_kernels.find(func) == g_kernels.end())
+        dynamic = dynamic > static_bytes ? dynamic - static_bytes : 0;
+    attr->maxDynamicSharedSizeBytes = (int)dynamic;
     auto it = g_kernels.find(func);
     attr->preferredShmemCarveout = it == g_kernels.end() ? -1 : it->second.carveout;
     return cudaSuccess;
@@ -2445,10 +2475,12 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
     /* A block larger than the kernel's __launch_bounds__ cannot run at all: none fit. */
+    const size_t static_bytes = kernel_static_shared(func);
     *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func) ||
                          blockSize > kernel_max_threads(func)
                      ? 0
-                     : blocks_per_sm(blockSize, dynamicSMemSize, kernel_registers(func));
+                     : blocks_per_sm(blockSize, dynamicSMemSize + static_bytes,
+                                     kernel_registers(func));
     return cudaSuccess;
 }
 

@@ -19,14 +19,17 @@ void json_write_escaped(FILE *out, const char *s)
     fputc('"', out);
     const unsigned char *p = (const unsigned char *)s;
     size_t left = strlen(s);
+    text_scan st = {0, 0};
     while (left > 0) {
         unsigned cp = 0;
         const int n = utf8_seq(p, left, &cp);
         if (n == 0) { /* not UTF-8: JSON text must be */
             fputs("\\ufffd", out);
             p++, left--;
+            st.word_left = 0;
             continue;
         }
+        const int escape = text_scan_escapes(&st, p, left, cp, n);
         switch (cp) {
         case '"': fputs("\\\"", out); break;
         case '\\': fputs("\\\\", out); break;
@@ -34,10 +37,10 @@ void json_write_escaped(FILE *out, const char *s)
         case '\r': fputs("\\r", out); break;
         case '\t': fputs("\\t", out); break;
         default:
-            if (text_is_control(cp) && cp >= 0x10000) /* a surrogate pair, as JSON spells it */
+            if (escape && cp >= 0x10000) /* a surrogate pair, as JSON spells it */
                 fprintf(out, "\\u%04x\\u%04x", 0xD800 + ((cp - 0x10000) >> 10),
                         0xDC00 + ((cp - 0x10000) & 0x3FF));
-            else if (text_is_control(cp))
+            else if (escape)
                 fprintf(out, "\\u%04x", cp);
             else
                 fwrite(p, 1, (size_t)n, out);

@@ -17,7 +17,9 @@
  *                U+FFFF, which no XML document may hold (a JUnit report, an HTML or SVG page);
  *                and those that show as nothing or as a space that is not U+0020, which would
  *                make two names look alike (zero-width spaces and joiners, U+FEFF, variation
- *                selectors, no-break and other spaces: text_is_control() lists them)
+ *                selectors, no-break and other spaces: text_is_control() lists them); and the
+ *                confusables, letters drawn like Latin ones in a word where they pass for
+ *                Latin ("Ivаn" with a Cyrillic a), and Latin in another form (text_scan)
  *   \UNNNNN      the same above U+FFFF (tag characters, musical format controls)
  *
  * Everything else (printable ASCII, valid UTF-8) passes unchanged, and a backslash stays one
@@ -53,6 +55,20 @@ int utf8_seq(const unsigned char *s, size_t n, unsigned *cp);
  * U+FEFF) or a space that is not U+0020 (no-break, en, em, thin, ideographic ...): what would
  * make two different names look alike. */
 int text_is_control(unsigned cp);
+
+/* Where a look-alike letter is escaped: one walk along a text, word by word. Each character
+ * in turn (cp, its UTF-8 length len, at s with n bytes left of the text): 1 if it is shown
+ * escaped, a control of text_is_control() or a confusable. Confusables are the letters drawn
+ * like Latin ones, of Cyrillic, Greek and Armenian, escaped where their word also holds
+ * Latin letters or another such script, or holds no other letter of their script (a word
+ * that reads as Latin); and Latin in another form, always (fullwidth forms, mathematical
+ * letters, letterlike symbols, modifier letters, marks that pass for ASCII punctuation).
+ * Start with {0, 0}. text_visible(), text_put() and the JSON writer walk with it. */
+typedef struct text_scan {
+    unsigned mask;    /* the scripts whose look-alikes the current word shows escaped */
+    size_t word_left; /* bytes of the current word not yet walked */
+} text_scan;
+int text_scan_escapes(text_scan *st, const unsigned char *s, size_t n, unsigned cp, int len);
 
 /* s (NUL-terminated) rendered visible into dst, which has cap bytes: always NUL-terminated,
  * never cut inside an escape or a character. Returns 1 if it all fit; 0 if it was cut, and

@@ -302,6 +302,16 @@ static const struct {
     {"\xed\xa0\x80", "\\xed\\xa0\\x80"},
     {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"},
     {"\xf5\x80\x80\xf8", "\\xf5\\x80\\x80\\xf8"},
+    /* confusables: a letter drawn like a Latin one where its word passes for Latin (a Cyrillic
+     * a in "Ivan", a wholly look-alike Cyrillic "Ace", a Cyrillic o in a file name), Latin in
+     * another form (fullwidth letters, the Kelvin sign); a name in its own script as written
+     * (Cyrillic "Ivan", Greek "Eleni": letters no Latin one looks like) */
+    {"Iv\xd0\xb0n", "Iv\\u0430n"},
+    {"\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd", "\xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"},
+    {"\xd0\x90\xd1\x81\xd0\xb5 Lee", "\\u0410\\u0441\\u0435 Lee"},
+    {"lab01/c\xd0\xbe" "alescing.cu", "lab01/c\\u043ealescing.cu"},
+    {"\xce\x95\xce\xbb\xce\xad\xce\xbd\xce\xb7", "\xce\x95\xce\xbb\xce\xad\xce\xbd\xce\xb7"},
+    {"\xef\xbd\x81\xef\xbd\x82 5\xe2\x84\xaa", "\\uff41\\uff42 5\\u212a"},
     /* a backslash stays one: the escapes are for reading */
     {"C:\\path \\x1b", "C:\\path \\x1b"},
 };
@@ -396,6 +406,7 @@ static void write_hostile(json_writer *w)
 {
     json_object_begin(w, NULL);
     json_string(w, "m", "\x1b[2J\xc2\x9b\xe2\x80\xae\xe2\x80\xa8ok\xff\xed\xa0\x80 \xf0\x9f\x99\x82");
+    json_string(w, "name", "Iv\xd0\xb0n \xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd"); /* escaped as a terminal shows it */
     json_object_end(w);
 }
 
@@ -405,6 +416,7 @@ static void test_json_hostile_text(void)
     /* controls escaped, each byte that is not UTF-8 a U+FFFD, valid characters as they are */
     CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"\\u001b[2J\\u009b\\u202e\\u2028ok\\ufffd\\ufffd\\ufffd\\ufffd "
                                      "\xf0\x9f\x99\x82\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(t, "\"Iv\\u0430n \xd0\x98\xd0\xb2\xd0\xb0\xd0\xbd\""));
     CU_ASSERT(all_shown_as_itself(strchr(t, '"'), 1));
     free(t);
 }

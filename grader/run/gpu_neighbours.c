@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <limits.h>
 #include <unistd.h>
 
 /* `nvidia-smi -q -d PIDS` started directly (execvp: no shell), a child of the run (stop.h,
@@ -85,6 +86,27 @@ static int ours(long pid)
     return 0;
 }
 
+/* Is `pid` a program of this workbook's own build (its executable under the folder the run
+ * works in: a harness or worker that grades another student on another GPU of a batch)? Those
+ * are the batch's own, never a student's neighbour. */
+static int workbook_program(long pid)
+{
+    static char root[4096];
+    static int have_root = -1;
+    if (have_root < 0)
+        have_root = realpath(".", root) != NULL;
+    if (!have_root)
+        return 0;
+    char path[64], exe[4096];
+    snprintf(path, sizeof path, "/proc/%ld/exe", pid);
+    const ssize_t n = readlink(path, exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = 0;
+    const size_t r = strlen(root);
+    return !strncmp(exe, root, r) && exe[r] == '/';
+}
+
 static void append(char *out, size_t cap, const char *item)
 {
     if (strstr(out, item))
@@ -144,7 +166,7 @@ int gpu_neighbours(char *out, size_t cap, const char *also)
                                  strstr(name, "/worker") != NULL;
             char proc[64];
             snprintf(proc, sizeof proc, "/proc/%ld", pid);
-            if (!ours(pid) && !(access(proc, F_OK) != 0 && our_name)) {
+            if (!ours(pid) && !workbook_program(pid) && !(access(proc, F_OK) != 0 && our_name)) {
                 char item[160];
                 snprintf(item, sizeof item, "%ld %s (%s)", pid, name,
                          type == 'G' ? "graphics" : type == 'C' ? "compute" : "compute and graphics");

@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /* Programs the driver (nvidia-smi, started directly: no shell) lists on any GPU that are not
- * this process or one of its descendants, as "PID NAME (compute|graphics)" joined by ", ", into
+ * this process or one of its descendants, nor programs of this workbook's own build (a batch
+ * grading other students on the other GPUs), as "PID NAME (compute|graphics)" joined by ", ", into
  * `out` (empty: none, or no nvidia-smi). `also` (may be NULL or empty) is a list from an earlier call: its entries are
  * kept, so that start and end of a lab together name everyone seen. Returns how many. */
 int gpu_neighbours(char *out, size_t cap, const char *also);

@@ -4,13 +4,15 @@
 #                    [WAIT=1]
 #   make gradescope-kit [KIT=build/gradescope]    the Gradescope autograder folder and zip
 #
-# The work is done by build/host/grade-batch (grader/batch/batch.c); student folder names
-# never pass through make or a shell. See grader/batch/README.md.
+# The work is done by build/host/grade-batch (grader/batch/batch.c and the files batch.h names);
+# student folder names never pass through make or a shell. See grader/batch/README.md.
 
 BATCH      := $(BUILD)/host/grade-batch
-BATCH_OBJS := $(BUILD)/host/grader/batch/batch.o $(BUILD)/host/grader/report/exports.o \
-              $(BUILD)/host/grader/batch/schedule.o $(BUILD)/host/common/json_read.o \
-              $(BUILD)/host/grader/sandbox/helper_files.o
+# One file a room (grader/batch/README.md): the program, its files, the scan of the submissions,
+# the workers and their schedule, one student's grading, the gradebook.
+BATCH_SRCS := batch files scan workers schedule grade_one gradebook
+BATCH_OBJS := $(BATCH_SRCS:%=$(BUILD)/host/grader/batch/%.o) $(BUILD)/host/grader/report/exports.o \
+              $(BUILD)/host/common/json_read.o $(BUILD)/host/grader/sandbox/helper_files.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
 JOBS       ?=
@@ -19,7 +21,7 @@ KIT        ?= $(BUILD)/gradescope
 
 # Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
 $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
-$(BATCH_OBJS): grader/report/exports.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
+$(BATCH_OBJS): grader/batch/batch.h grader/report/exports.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@

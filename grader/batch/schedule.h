@@ -1,4 +1,4 @@
-/* schedule.h - the order of a batch's work (grade-batch, grader/batch/batch.c): each student
+/* schedule.h - the order of a batch's work (grade-batch, grader/batch/workers.c): each student
  * is first PREPARED on the CPUs (the submission copied into its own tree, and that tree's
  * objects built and vetted in the compile sandbox, the CPU emulator's copy for the WHERE line
  * too; no student code runs), then GRADED on one GPU (grader/run/grade.sh: its build step finds
@@ -10,7 +10,7 @@
  * runs there. PREPAREs run beside the grades, up to `ahead` students waiting or being
  * prepared, so that a GPU that finishes a student finds the next one built.
  *
- * Plain C with no process in it: batch.c starts what sched_next says and reports back; the
+ * Plain C with no process in it: workers.c starts what sched_next says and reports back; the
  * unit tests (tests/batch/test_batch_unit.c) drive it through every completion order. */
 #ifndef GRADER_BATCH_SCHEDULE_H
 #define GRADER_BATCH_SCHEDULE_H

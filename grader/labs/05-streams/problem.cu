@@ -31,12 +31,11 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "streams.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
+#include "../lab_io.h"
 #include "../common/timing.h"
-#include "../common/util.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +79,7 @@ static float f_cpu(float x, int k)
 #define HOST_GUARD_BYTE 0x5A
 
 typedef struct problem {
+    lab_io io;                 /* first: the lab_io hooks take the problem as its lab_io */
     size_t n;                  /* floats pushed through the device */
     int k;                     /* FMAs per element in the kernel */
     int calls;                 /* calls of the implementation per run() */
@@ -96,7 +96,6 @@ typedef struct problem {
                                   ([0] process() calls, [1] elements) */
     float *h_in_copy;          /* pageable copy of the input: the read-only check */
     float *h_expected;         /* the right output, bit for bit (NULL in device-only problems) */
-    dbuf d_in, d_out;          /* the device buffers handed to the student, guarded */
     int last_impl;             /* the implementation that ran last: outputs() stages its array */
     int ref_chunks;            /* the reference's process() calls (the ideal), 0 if unknown */
     int terms_done;            /* the ideal's terms below are measured (measure_terms) */
@@ -107,6 +106,15 @@ typedef struct problem {
                                   until the next call, poison or ceiling writes it */
     cudaStream_t s2;           /* the second stream of the ceiling's copies, or 0 */
 } problem;
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
+
+/* The device buffers handed to the student (d_in, d_out), both poisoned before every call
+ * (lab_io_prepare) and guarded, their guards checked by verify(); the host arrays are the
+ * lab's own (pinned, shared with the workers: alloc_pinned). */
+enum { D_IN, D_OUT };
+static const lab_io_buf bufs[] = {LAB_IO_WORK_POISONED, LAB_IO_WORK_POISONED};
+static float *d_in(problem *p) { return (float *)lab_io_dev(&p->io, D_IN); }
+static float *d_out(problem *p) { return (float *)lab_io_dev(&p->io, D_OUT); }
 
 static void poison(problem *p, cudaStream_t s);
 
@@ -146,37 +154,37 @@ static void run_op(void *vctx, int op, cudaStream_t s)
     const size_t bytes = c->m * sizeof(float);
     switch (op) {
     case OP_H2D:
-        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(d_in(p), p->h_in, bytes, cudaMemcpyHostToDevice, s));
         break;
     case OP_KERNEL:
-        launch_process((float *)p->d_out.data, (const float *)p->d_in.data, c->m, c->k, s);
+        launch_process(d_out(p), d_in(p), c->m, c->k, s);
         break;
     case OP_D2H:
-        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), p->d_out.data, bytes,
+        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), d_out(p), bytes,
                                    cudaMemcpyDeviceToHost, s));
         break;
     case OP_BOTH:
-        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, p->h_in, bytes, cudaMemcpyHostToDevice, s));
-        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), p->d_out.data, bytes,
+        CUDA_CHECK(cudaMemcpyAsync(d_in(p), p->h_in, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING), d_out(p), bytes,
                                    cudaMemcpyDeviceToHost, c->second));
         break;
     case OP_BOTH_CHUNKS: {
         const size_t piece = (c->m + (size_t)c->chunks - 1) / (size_t)c->chunks;
         for (size_t off = 0; off < c->m; off += piece) {
             const size_t len = (c->m - off < piece ? c->m - off : piece) * sizeof(float);
-            CUDA_CHECK(cudaMemcpyAsync((float *)p->d_in.data + off, p->h_in + off, len,
+            CUDA_CHECK(cudaMemcpyAsync(d_in(p) + off, p->h_in + off, len,
                                        cudaMemcpyHostToDevice, s));
             CUDA_CHECK(cudaMemcpyAsync(out_of(p, IMPL_CEILING) + off,
-                                       (float *)p->d_out.data + off, len,
+                                       d_out(p) + off, len,
                                        cudaMemcpyDeviceToHost, c->second));
         }
         break;
     }
     case OP_PAGEABLE_H2D:
-        CUDA_CHECK(cudaMemcpyAsync(p->d_in.data, c->pageable, bytes, cudaMemcpyHostToDevice, s));
+        CUDA_CHECK(cudaMemcpyAsync(d_in(p), c->pageable, bytes, cudaMemcpyHostToDevice, s));
         break;
     case OP_PAGEABLE_D2H:
-        CUDA_CHECK(cudaMemcpyAsync(c->pageable, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaMemcpyAsync(c->pageable, d_out(p), bytes, cudaMemcpyDeviceToHost, s));
         break;
     }
 }
@@ -291,8 +299,9 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     p->engines = d->async_engines;
     p->last_impl = -1;
     const size_t bytes = p->n * sizeof(float);
-    dbuf_alloc(&p->d_in, bytes);
-    dbuf_alloc(&p->d_out, bytes);
+    lab_io_size(&p->io, &lab_streams, 0, size);
+    const size_t count[] = {p->n, p->n};
+    lab_io_create(&p->io, bufs, 2, count, seed); /* d_in, d_out; the host side is below */
     /* The call's host arrays (shared with the workers) are part of every problem. */
     p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
     p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
@@ -327,11 +336,10 @@ static void reserve(const long long size[LAB_MAX_DIMS], const device_info *d)
         harness_host_reserve(bytes);
 }
 
+/* The host arrays, the ceiling's stream, then lab_io's buffers. */
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
-    dbuf_free(&p->d_in);
-    dbuf_free(&p->d_out);
     harness_host_free(p->h_in_base);
     harness_host_free(p->h_out_base);
     if (p->h_ref_base)
@@ -341,7 +349,7 @@ static void destroy(void *vp)
     free(p->h_expected);
     if (p->s2)
         CUDA_CHECK(cudaStreamDestroy(p->s2));
-    free(p);
+    lab_io_hook_destroy(vp);
 }
 
 /* Poison both device buffers, and the output where every implementation writes the same one
@@ -357,15 +365,14 @@ static void poison(problem *p, cudaStream_t s)
 {
     p->staged = 0;
     const size_t bytes = p->n * sizeof(float);
-    dbuf_poison(&p->d_in, s);
-    dbuf_poison(&p->d_out, s);
+    lab_io_prepare(&p->io, s); /* d_in and d_out */
     if (p->h_ref) {
         CUDA_CHECK(cudaStreamSynchronize(s));
         return;
     }
 #if !defined(CUDA_EMU)
     if (bytes >= ((size_t)1 << 20)) {
-        CUDA_CHECK(cudaMemcpyAsync(p->h_out, p->d_out.data, bytes, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaMemcpyAsync(p->h_out, d_out(p), bytes, cudaMemcpyDeviceToHost, s));
         CUDA_CHECK(cudaStreamSynchronize(s));
         return;
     }
@@ -391,8 +398,8 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 /* One call of implementation impl through its shim, which counts and checks (see the top). */
 static void call_impl(problem *p, int impl, cudaStream_t s)
 {
-    harness_call(impl, s, LAB_ENTRY_streams, LAB_WIRE_streams, out_of(p, impl), p->h_in, p->d_out.data, p->d_in.data, p->n,
-                 p->k, p->stats);
+    harness_call(impl, s, LAB_ENTRY_streams, LAB_WIRE_streams, out_of(p, impl), p->h_in, d_out(p),
+                 d_in(p), p->n, p->k, p->stats);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -447,22 +454,14 @@ static void verify(void *vp, verify_result *v)
     /* What the shim counted (leaks, elements) or a repeated call got wrong comes first. */
     if (harness_problem(p->last_impl)[0]) {
         snprintf(v->problem, sizeof v->problem, "%s", harness_problem(p->last_impl));
-    } else if (!dbuf_guards_intact(&p->d_in, &at)) {
+    } else if (!dbuf_guards_intact(lab_io_dbuf(&p->io, D_IN), &at)) {
         snprintf(v->problem, sizeof v->problem,
                  "a copy wrote outside d_in (byte %lld from its start; it holds n floats)", at);
-    } else if (!dbuf_guards_intact(&p->d_out, &at)) {
+    } else if (!dbuf_guards_intact(lab_io_dbuf(&p->io, D_OUT), &at)) {
         snprintf(v->problem, sizeof v->problem,
                  "something wrote outside d_out (byte %lld from its start; it holds n floats)",
                  at);
     }
-}
-
-static double work(const void *vp)
-{
-    const long long size[LAB_MAX_DIMS] = {(long long)((const problem *)vp)->n};
-    lab_footprint f;
-    lab_streams.footprint(0, size, &f);
-    return f.work;
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -586,8 +585,8 @@ static double ideal_of_run(void *vp, const device_info *d, double tio)
 static void refresh(void *vp, uint64_t seed, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    dev_fill_f32((float *)p->d_in.data, p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
-    CUDA_CHECK(cudaMemcpyAsync(p->h_in, p->d_in.data, p->n * sizeof(float),
+    dev_fill_f32(d_in(p), p->n, rng_derive(seed, 1), -1.f, 1.f, 0.f, s);
+    CUDA_CHECK(cudaMemcpyAsync(p->h_in, d_in(p), p->n * sizeof(float),
                                cudaMemcpyDeviceToHost, s));
 }
 
@@ -602,10 +601,10 @@ static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
     (void)max;
     problem *p = (problem *)vp;
     if (!p->staged)
-        CUDA_CHECK(cudaMemcpyAsync(p->d_out.data, out_of(p, p->last_impl), p->n * sizeof(float),
+        CUDA_CHECK(cudaMemcpyAsync(d_out(p), out_of(p, p->last_impl), p->n * sizeof(float),
                                    cudaMemcpyHostToDevice, s));
     p->staged = 1;
-    out[0] = (lab_output){p->d_out.data, p->n, DEV_U32, 0, 0, &p->d_out};
+    out[0] = (lab_output){d_out(p), p->n, DEV_U32, 0, 0, lab_io_dbuf(&p->io, D_OUT)};
     return 1;
 }
 
@@ -616,7 +615,7 @@ static int inputs(void *vp, lab_input *in, int max)
 {
     (void)max;
     problem *p = (problem *)vp;
-    in[0] = (lab_input){p->h_in, p->n * sizeof(float), p->d_in.data};
+    in[0] = (lab_input){p->h_in, p->n * sizeof(float), d_in(p)};
     return 1;
 }
 
@@ -624,7 +623,7 @@ const lab_info *const harness_lab = &lab_streams;
 const lab_task harness_tasks[] = {
     {.name = "streams", .unit = "GB/s", .ceiling = "ideal pipeline", .host_clock = 1,
      .create = create, .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
-     .work = work, .describe = describe, .hidden_size = hidden_size,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size,
      .ceiling_of_run = ideal_of_run, .refresh = refresh, .outputs = outputs, .inputs = inputs,
      .reserve = reserve},
 };

@@ -29,10 +29,8 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "reduction.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
+#include "../lab_io.h"
 #include "../common/parallel.h"
-#include "../common/util.h"
 
 #if !defined(CUDA_EMU)
 #include <cub/device/device_reduce.cuh>
@@ -40,6 +38,7 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,19 +46,25 @@
 extern "C" const lab_info lab_reduction; /* the table, table.c */
 
 typedef struct problem {
+    lab_io io;           /* first: the lab_io hooks take the problem as its lab_io */
+    lab_io_buf bufs[3];  /* the buffers below, the result's bound this n's (tol) */
     long long n;         /* elements */
-    float *h_in;         /* host copy of the input */
-    double expected;     /* sum of the inputs in double precision */
-    double abs_sum;      /* sum of |input|: the scale of the rounding error */
+    double abs_sum;      /* sum of |input|: the scale of the rounding error (the result's
+                            lab_io scale) */
     double tol;          /* allowed |error| / abs_sum (see the bound above) */
-    float h_got;         /* the downloaded result */
-    size_t scratch_bytes;/* reduction_scratch_floats(n) floats */
-    dbuf in, result, scratch; /* device buffers, guarded */
     void *cub_temp;      /* CUB's temporary storage for the ceiling (not in emulation) */
     size_t cub_bytes;    /* its size */
     double dev_abs_sum;  /* speed checks: sum of |input| of this round's input, taken on the
                             device once per refresh (outputs()), or < 0 until then */
 } problem;
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
+
+/* in, drawn by the lab (input_chunk below; on the device from stream 1 of the seed); the
+ * result, within tol * sum|x| of the double-precision sum (its rel set per problem, its scale
+ * sum|x|); the scratch the contract promises zeroed */
+enum { IN, RESULT, SCRATCH };
+static const lab_io_buf bufs[] = {LAB_IO_IN_OWN(1, -0.5f, 1.0f, 0.f), LAB_IO_OUT_CLOSE(0.0, 0.0),
+                                  LAB_IO_SCRATCH_ZEROED("reduction_scratch_floats(n) floats")};
 
 /* ------------------------------------------------------------------------------------------ */
 /* The task                                                                                    */
@@ -111,32 +116,31 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 {
     (void)d;
     problem *p = (problem *)xcalloc(1, sizeof *p);
+    lab_io_size(&p->io, &lab_reduction, 0, size);
     p->dev_abs_sum = -1;
     p->n = size[0];
-    const size_t bytes = (size_t)p->n * sizeof(float);
     p->tol = 4.0 * 0x1p-24 * (ceil_log2(p->n) + 2);
-    p->scratch_bytes = (size_t)reduction_scratch_floats(p->n) * sizeof(float);
-    dbuf_alloc(&p->in, bytes);
-    dbuf_alloc(&p->result, sizeof(float));
-    dbuf_alloc(&p->scratch, p->scratch_bytes);
+    memcpy(p->bufs, bufs, sizeof bufs);
+    p->bufs[RESULT].rel = p->tol;
+    const size_t count[] = {(size_t)p->n, 1, (size_t)reduction_scratch_floats(p->n)};
+    const int host = lab_io_create(&p->io, p->bufs, 3, count, seed);
 #if !defined(CUDA_EMU)
     /* CUB's temporary storage, sized by CUB itself and allocated here, outside any timing
      * (a speed check's problem needs it too: the ceiling is timed on it). */
+    const float *in = (const float *)lab_io_dev(&p->io, IN);
+    float *result = (float *)lab_io_dev(&p->io, RESULT);
     if (p->n <= INT_MAX)
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
-                                          (float *)p->result.data, (int)p->n));
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, in, result, (int)p->n));
     else
-        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, (const float *)p->in.data,
-                                          (float *)p->result.data, p->n));
+        CUDA_CHECK(cub::DeviceReduce::Sum(NULL, p->cub_bytes, in, result, p->n));
     CUDA_CHECK(cudaMalloc(&p->cub_temp, p->cub_bytes ? p->cub_bytes : 1));
 #endif
-    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+    if (!host) /* a speed check's problem: refresh() makes the inputs */
         return p;
-    p->h_in = (float *)xmalloc(bytes);
     /* The input and its sums, chunk by chunk on the CPU's cores (see input_chunk); the chunks'
      * sums are added in order, so the answer is the same whatever the number of cores. */
     const size_t chunks = ((size_t)p->n + INPUT_CHUNK - 1) / INPUT_CHUNK;
-    input_job job = {p->h_in, (size_t)p->n, rng_derive(seed, 1),
+    input_job job = {lab_io_in(&p->io, IN), (size_t)p->n, rng_derive(seed, 1),
                      (double *)xmalloc(chunks * sizeof(double)),
                      (double *)xmalloc(chunks * sizeof(double))};
     parallel_for(chunks, HARNESS_CPU_THREADS, input_chunk, &job);
@@ -147,31 +151,20 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     }
     free(job.sum);
     free(job.abs_sum);
-    p->expected = sum;
+    lab_io_expected_d(&p->io, RESULT)[0] = sum;
     p->abs_sum = abs_sum;
-    dbuf_upload(&p->in, p->h_in, bytes);
+    p->io.scale[RESULT] = &p->abs_sum;
+    lab_io_upload(&p->io);
     return p;
 }
 
+/* lab_io's buffers, and CUB's storage. */
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
-    dbuf_free(&p->in);
-    dbuf_free(&p->result);
-    dbuf_free(&p->scratch);
     if (p->cub_temp)
         CUDA_CHECK(cudaFree(p->cub_temp));
-    free(p->h_in);
-    free(p);
-}
-
-static void prepare(void *vp, int impl, cudaStream_t s)
-{
-    (void)impl;
-    problem *p = (problem *)vp;
-    dbuf_poison(&p->result, s);
-    /* The contract promises zeroed scratch (a one-pass kernel keeps a counter there). */
-    CUDA_CHECK(cudaMemsetAsync(p->scratch.data, 0, p->scratch_bytes, s));
+    lab_io_hook_destroy(vp);
 }
 
 static void run(void *vp, int impl, cudaStream_t s)
@@ -179,8 +172,8 @@ static void run(void *vp, int impl, cudaStream_t s)
     problem *p = (problem *)vp;
 #if !defined(CUDA_EMU)
     if (impl == IMPL_CEILING) { /* the library's best: CUB, the same bytes read */
-        const float *in = (const float *)p->in.data;
-        float *result = (float *)p->result.data;
+        const float *in = (const float *)lab_io_dev(&p->io, IN);
+        float *result = (float *)lab_io_dev(&p->io, RESULT);
         if (p->n <= INT_MAX)
             CUDA_CHECK(cub::DeviceReduce::Sum(p->cub_temp, p->cub_bytes, in, result, (int)p->n, s));
         else
@@ -191,28 +184,15 @@ static void run(void *vp, int impl, cudaStream_t s)
     if (impl == IMPL_CEILING)
         fatal("lab reduction: no CUB ceiling under the CPU emulator");
 #endif
-    harness_call(impl, s, LAB_ENTRY_reduction, LAB_WIRE_reduction, p->result.data, p->in.data, p->n, p->scratch.data);
+    harness_call(impl, s, LAB_ENTRY_reduction, LAB_WIRE_reduction, lab_io_dev(&p->io, RESULT),
+                 lab_io_dev(&p->io, IN), p->n, lab_io_dev(&p->io, SCRATCH));
 }
 
+/* The result within tol * sum|x| of the double-precision sum, the scratch's guards, the input
+ * unchanged (lab_io_verify). */
 static void verify(void *vp, verify_result *v)
 {
-    problem *p = (problem *)vp;
-    harness_check_close(&p->result, &p->expected, &p->abs_sum, 1, p->tol, 0.0, &p->h_got, v);
-    long long at = 0;
-    if (!dbuf_guards_intact(&p->scratch, &at))
-        snprintf(v->problem, sizeof v->problem,
-                 "wrote outside the scratch buffer (byte %lld of %zu): it holds "
-                 "reduction_scratch_floats(n) floats",
-                 at, p->scratch_bytes);
-    harness_check_input(&p->in, p->h_in, (size_t)p->n * sizeof(float), v);
-}
-
-static double work(const void *vp)
-{
-    const long long size[LAB_MAX_DIMS] = {((const problem *)vp)->n};
-    lab_footprint f;
-    lab_reduction.footprint(0, size, &f);
-    return f.work;
+    lab_io_verify(&((problem *)vp)->io, 0, v);
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -243,43 +223,36 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     size[0] = n < 1 ? 1 : n;
 }
 
+/* As create(): uniform in [-0.5, 1) (lab_io_refresh; the scratch is zeroed before every call),
+ * and this round's sum|x| not taken yet. */
 static void refresh(void *vp, uint64_t seed, cudaStream_t s)
 {
     problem *p = (problem *)vp;
-    /* as create(): uniform in [-0.5, 1). The scratch is cleared in prepare(), before every
-     * call. */
-    dev_fill_f32((float *)p->in.data, (size_t)p->n, rng_derive(seed, 1), -0.5f, 1.0f, 0.f, s);
+    lab_io_refresh(&p->io, seed, s);
     p->dev_abs_sum = -1;
 }
 
+/* The result and the scratch (its guards only) as lab_io lists them, with the result's bound
+ * this round's: each side within tol * sum|x| of the exact sum (see verify), twice that apart.
+ * The bound depends on this round's inputs, so sum|x| is taken on the device, once per input
+ * (the harness asks up to three times a call; the input may not change, and a call that
+ * changes it fails for that). */
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
-    (void)max;
     problem *p = (problem *)vp;
-    /* each side within tol * sum|x| of the exact sum (see verify): twice that apart. The
-     * bound depends on this round's inputs, so sum|x| is taken on the device, once per
-     * input (the harness asks up to three times a call; the input may not change, and a
-     * call that changes it fails for that). */
     if (!(p->dev_abs_sum >= 0))
-        p->dev_abs_sum = dev_abs_sum_f32((const float *)p->in.data, (size_t)p->n, s);
-    out[0] = (lab_output){p->result.data, 1, DEV_F32, 0, 2 * p->tol * p->dev_abs_sum, &p->result};
-    out[1] = (lab_output){p->scratch.data, 0, DEV_F32, 0, 0, &p->scratch}; /* guards only */
-    return 2;
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    problem *p = (problem *)vp;
-    in[0] = (lab_input){p->in.data, (size_t)p->n * sizeof(float)}; /* not the scratch */
-    return 1;
+        p->dev_abs_sum = dev_abs_sum_f32((const float *)lab_io_dev(&p->io, IN), (size_t)p->n, s);
+    const int k = lab_io_outputs(&p->io, out, max);
+    out[0].rel = 0; /* the result, listed first */
+    out[0].abs = 2 * p->tol * p->dev_abs_sum;
+    return k;
 }
 
 const lab_info *const harness_lab = &lab_reduction;
 const lab_task harness_tasks[] = {
     {.name = "reduction", .unit = "GB/s", .ceiling = "CUB DeviceReduce::Sum", .create = create,
-     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .hidden_size = hidden_size,
-     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .destroy = destroy, .prepare = lab_io_hook_prepare, .run = run, .verify = verify,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size,
+     .refresh = refresh, .outputs = outputs, .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 1;

@@ -34,16 +34,15 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "sgemm.h"
-#include "../common/buffer.h"
-#include "../common/check.h"
+#include "../lab_io.h"
 #include "../common/parallel.h"
-#include "../common/util.h"
 
 #if !defined(CUDA_EMU)
 #include <cublas_v2.h>
 #endif
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,28 +54,37 @@ extern "C" const lab_info lab_sgemm; /* the table, table.c */
 #define DYADIC_ALPHA 1.5f
 #define DYADIC_BETA (-0.75f)
 
-/* One product's data and its CPU answer (for every element, or for sampled rows/columns). */
+/* A, B, C and C's entry values: A and B inputs; C read and written by every call, restored
+ * from C0 before it (prepare) and checked here (case_verify: every element, or sampled rows
+ * and columns); C0 never handed to a call. Each drawn by the lab (case_create; on the device
+ * A and C0 in dyadic steps from streams 1 and 3, B from {-1, 0, 1} from stream 2). */
+enum { A, B, C, C0 };
+static const float signs[3] = {-1.f, 0.f, 1.f};
+static const lab_io_buf bufs[] = {LAB_IO_IN_OWN(1, -1.f, 1.f, DYADIC_STEP),
+                                  LAB_IO_IN_CHOICE(2, signs, 3), LAB_IO_OUT_RESTORED(C0),
+                                  LAB_IO_SOURCE_OWN(3, -1.f, 1.f, DYADIC_STEP)};
+
+/* One product's shape and its CPU answer (for every element, or for sampled rows/columns). */
 typedef struct gemm_case {
     int M, N, K;
     int dyadic;                /* 1: the dyadic inputs, checked with the tight bound */
-    float *h_a, *h_b, *h_c0;   /* host inputs; h_c0 is C on entry */
-    dbuf a, b, c;              /* device, guarded; c is read and written */
-    float *d_c0;               /* device copy of h_c0 that prepare() restores c from */
+    const float *h_a, *h_b, *h_c0; /* host inputs (lab_io's copies); h_c0 is C on entry */
     int n_rows, n_cols;        /* rows and columns verified (all rows, no columns: full) */
     int *rows, *cols;          /* which */
     double *exp_rows, *sc_rows;/* [n_rows * N]: expected values and error scales */
     double *exp_cols, *sc_cols;/* [n_cols * M], column by column */
-    float *got;                /* [M * N] host scratch for the downloaded C */
-    float *gather;             /* [M] one column of got */
+    float *gather;             /* [M] one column of the downloaded C */
 } gemm_case;
 
 typedef struct problem {
+    lab_io io;                 /* first: the lab_io hooks take the problem as its lab_io */
     float alpha, beta;         /* the scalars of every call */
     gemm_case main;            /* the problem every implementation solves */
 #if !defined(CUDA_EMU)
     cublasHandle_t blas;       /* made on first use, outside any timing */
 #endif
 } problem;
+static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
 
 /* ------------------------------------------------------------------------------------------ */
 /* CPU reference                                                                               */
@@ -181,33 +189,30 @@ static void fill_signs(float *x, size_t n, uint64_t seed)
         x[i] = (float)(rng_range(&r, 0, 2) - 1);
 }
 
-static void case_create(gemm_case *g, int M, int N, int K, float alpha, float beta, int dyadic,
-                        uint64_t seed)
+/* The case's buffers (lab_io) and, on a correctness check, its inputs drawn and its CPU
+ * answer. */
+static void case_create(lab_io *io, gemm_case *g, int M, int N, int K, float alpha, float beta,
+                        int dyadic, uint64_t seed)
 {
     memset(g, 0, sizeof *g);
     g->M = M, g->N = N, g->K = K;
     g->dyadic = dyadic;
     const size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    dbuf_alloc(&g->a, na * sizeof(float));
-    dbuf_alloc(&g->b, nb * sizeof(float));
-    dbuf_alloc(&g->c, nc * sizeof(float));
-    CUDA_CHECK(cudaMalloc((void **)&g->d_c0, nc * sizeof(float)));
-    if (harness_device_only) /* a speed check's problem: refresh() makes the inputs */
+    const size_t count[] = {na, nb, nc, nc};
+    if (!lab_io_create(io, bufs, 4, count, seed)) /* a speed check's: refresh() makes the inputs */
         return;
-    g->h_a = (float *)xmalloc(na * sizeof(float));
-    g->h_b = (float *)xmalloc(nb * sizeof(float));
-    g->h_c0 = (float *)xmalloc(nc * sizeof(float));
-    g->got = (float *)xmalloc(nc * sizeof(float));
+    float *h_a = lab_io_in(io, A), *h_b = lab_io_in(io, B), *h_c0 = lab_io_in(io, C0);
+    g->h_a = h_a, g->h_b = h_b, g->h_c0 = h_c0;
     g->gather = (float *)xmalloc((size_t)M * sizeof(float));
-    fill_uniform_f32(g->h_a, na, rng_derive(seed, 1), -1.f, 1.f);
+    fill_uniform_f32(h_a, na, rng_derive(seed, 1), -1.f, 1.f);
     if (dyadic)
-        fill_signs(g->h_b, nb, rng_derive(seed, 2));
+        fill_signs(h_b, nb, rng_derive(seed, 2));
     else
-        fill_uniform_f32(g->h_b, nb, rng_derive(seed, 2), -1.f, 1.f);
-    fill_uniform_f32(g->h_c0, nc, rng_derive(seed, 3), -1.f, 1.f);
+        fill_uniform_f32(h_b, nb, rng_derive(seed, 2), -1.f, 1.f);
+    fill_uniform_f32(h_c0, nc, rng_derive(seed, 3), -1.f, 1.f);
     if (dyadic) {
-        dyadic_round(g->h_a, na);
-        dyadic_round(g->h_c0, nc);
+        dyadic_round(h_a, na);
+        dyadic_round(h_c0, nc);
     }
 
     rng r;
@@ -235,47 +240,36 @@ static void case_create(gemm_case *g, int M, int N, int K, float alpha, float be
     reference_job job = {g, alpha, beta};
     parallel_for((size_t)g->n_rows + (size_t)g->n_cols, HARNESS_CPU_THREADS, reference_item, &job);
 
-    dbuf_upload(&g->a, g->h_a, na * sizeof(float));
-    dbuf_upload(&g->b, g->h_b, nb * sizeof(float));
-    CUDA_CHECK(cudaMemcpy(g->d_c0, g->h_c0, nc * sizeof(float), cudaMemcpyHostToDevice));
+    lab_io_upload(io);
 }
 
-static void case_destroy(gemm_case *g)
+/* The sampled check's own arrays (lab_io frees the buffers). */
+static void case_free(gemm_case *g)
 {
-    dbuf_free(&g->a);
-    dbuf_free(&g->b);
-    dbuf_free(&g->c);
-    CUDA_CHECK(cudaFree(g->d_c0));
-    free(g->h_a), free(g->h_b), free(g->h_c0), free(g->got), free(g->gather);
+    free(g->gather);
     free(g->rows), free(g->cols);
     free(g->exp_rows), free(g->sc_rows), free(g->exp_cols), free(g->sc_cols);
 }
 
-/* C back to its entry values, on stream s (untimed). */
-static void case_restore(gemm_case *g, cudaStream_t s)
-{
-    CUDA_CHECK(cudaMemcpyAsync(g->c.data, g->d_c0, (size_t)g->M * g->N * sizeof(float),
-                               cudaMemcpyDeviceToDevice, s));
-}
-
 /* Compare the device C with the CPU answer (merged into v->out), guards, inputs. */
-static void case_verify(gemm_case *g, verify_result *v)
+static void case_verify(lab_io *io, gemm_case *g, verify_result *v)
 {
-    const int M = g->M, N = g->N, K = g->K;
+    const int M = g->M, N = g->N;
     /* see the top of this file; the dyadic inputs: dyadic_bound below */
-    const double tol = g->dyadic ? 0x1p-22 : 1.1 * (K + 2) * 0x1p-24;
+    const double tol = g->dyadic ? 0x1p-22 : 1.1 * (g->K + 2) * 0x1p-24;
     const double floor_abs = 1e-30;
-    dbuf_download(&g->c, g->got, (size_t)M * N * sizeof(float));
+    float *got = lab_io_in(io, C); /* C's host scratch */
+    dbuf_download(lab_io_dbuf(io, C), got, (size_t)M * N * sizeof(float));
     for (int r = 0; r < g->n_rows; r++) {
         compare_report part;
-        compare_close_f32(g->got + (size_t)g->rows[r] * N, g->exp_rows + (size_t)r * N,
+        compare_close_f32(got + (size_t)g->rows[r] * N, g->exp_rows + (size_t)r * N,
                           g->sc_rows + (size_t)r * N, N, tol, floor_abs, &part);
         compare_merge(&v->out, &part, (size_t)g->rows[r] * N);
     }
     for (int c = 0; c < g->n_cols; c++) {
         const int j = g->cols[c];
         for (int i = 0; i < M; i++)
-            g->gather[i] = g->got[(size_t)i * N + j];
+            g->gather[i] = got[(size_t)i * N + j];
         compare_report part;
         compare_close_f32(g->gather, g->exp_cols + (size_t)c * M, g->sc_cols + (size_t)c * M, M,
                           tol, floor_abs, &part);
@@ -284,13 +278,11 @@ static void case_verify(gemm_case *g, verify_result *v)
         compare_merge(&v->out, &part, 0);
     }
     long long at = 0;
-    if (!dbuf_guards_intact(&g->c, &at) && v->guard_ok) {
+    if (!dbuf_guards_intact(lab_io_dbuf(io, C), &at) && v->guard_ok) {
         v->guard_ok = 0;
         v->guard_at = at;
     }
-    v->cols = (size_t)N;
-    harness_check_input(&g->a, g->h_a, (size_t)M * K * sizeof(float), v);
-    harness_check_input(&g->b, g->h_b, (size_t)K * N * sizeof(float), v);
+    lab_io_verify(io, (size_t)N, v); /* A and B unchanged (C is the lab's to check) */
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -308,7 +300,8 @@ static void *create_with(const long long size[LAB_MAX_DIMS], uint64_t seed, int 
         p->alpha = DYADIC_ALPHA;
         p->beta = DYADIC_BETA;
     }
-    case_create(&p->main, (int)size[0], (int)size[1], (int)size[2], p->alpha, p->beta,
+    lab_io_size(&p->io, &lab_sgemm, 0, size);
+    case_create(&p->io, &p->main, (int)size[0], (int)size[1], (int)size[2], p->alpha, p->beta,
                 dyadic || harness_device_only, rng_derive(seed, 20));
     return p;
 }
@@ -327,17 +320,20 @@ static void *create_probe(const long long size[LAB_MAX_DIMS], uint64_t seed,
     return create_with(size, seed, 1);
 }
 
+/* The sampled check's arrays and cuBLAS's handle, then lab_io's buffers. */
 static void destroy(void *vp)
 {
     problem *p = (problem *)vp;
-    case_destroy(&p->main);
+    case_free(&p->main);
 #if !defined(CUDA_EMU)
     if (p->blas)
         cublasDestroy(p->blas);
 #endif
-    free(p);
+    lab_io_hook_destroy(vp);
 }
 
+/* C back to its entry values (lab_io_prepare), and cuBLAS's handle before the ceiling's first
+ * call, both untimed. */
 static void prepare(void *vp, int impl, cudaStream_t s)
 {
     problem *p = (problem *)vp;
@@ -351,7 +347,7 @@ static void prepare(void *vp, int impl, cudaStream_t s)
 #else
     (void)impl;
 #endif
-    case_restore(&p->main, s);
+    lab_io_prepare(&p->io, s);
 }
 
 #if !defined(CUDA_EMU)
@@ -362,8 +358,9 @@ static void cublas_rowmajor(problem *p, gemm_case *g, cudaStream_t s)
     cublasSetStream(p->blas, s);
     const cublasStatus_t st =
         cublasSgemm(p->blas, CUBLAS_OP_N, CUBLAS_OP_N, g->N, g->M, g->K, &p->alpha,
-                    (const float *)g->b.data, g->N, (const float *)g->a.data, g->K, &p->beta,
-                    (float *)g->c.data, g->N);
+                    (const float *)lab_io_dev(&p->io, B), g->N,
+                    (const float *)lab_io_dev(&p->io, A), g->K, &p->beta,
+                    (float *)lab_io_dev(&p->io, C), g->N);
     if (st != CUBLAS_STATUS_SUCCESS)
         fatal("cublasSgemm failed with status %d", (int)st);
 }
@@ -379,24 +376,16 @@ static void run(void *vp, int impl, cudaStream_t s)
 #endif
         return;
     }
-    harness_call(impl, s, LAB_ENTRY_sgemm, LAB_WIRE_sgemm, g->M, g->N, g->K, (double)p->alpha, g->a.data,
-                 g->b.data, (double)p->beta, g->c.data);
+    harness_call(impl, s, LAB_ENTRY_sgemm, LAB_WIRE_sgemm, g->M, g->N, g->K, (double)p->alpha,
+                 lab_io_dev(&p->io, A), lab_io_dev(&p->io, B), (double)p->beta,
+                 lab_io_dev(&p->io, C));
 }
 
 static void verify(void *vp, verify_result *v)
 {
     problem *p = (problem *)vp;
     v->guard_ok = 1;
-    case_verify(&p->main, v);
-}
-
-static double work(const void *vp)
-{
-    const gemm_case *g = &((const problem *)vp)->main;
-    const long long size[LAB_MAX_DIMS] = {g->M, g->N, g->K};
-    lab_footprint f;
-    lab_sgemm.footprint(0, size, &f);
-    return f.work;
+    case_verify(&p->io, &p->main, v);
 }
 
 static void describe(const void *vp, char *buf, size_t len)
@@ -437,17 +426,8 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
     size[0] = M, size[1] = N, size[2] = K;
 }
 
-/* Speed checks: the dyadic inputs, on the device (alpha and beta were set by create()). */
-static void refresh(void *vp, uint64_t seed, cudaStream_t s)
-{
-    gemm_case *g = &((problem *)vp)->main;
-    static const float signs[3] = {-1.f, 0.f, 1.f};
-    dev_fill_f32((float *)g->a.data, (size_t)g->M * g->K, rng_derive(seed, 1), -1.f, 1.f,
-                 DYADIC_STEP, s);
-    dev_fill_choice_f32((float *)g->b.data, (size_t)g->K * g->N, rng_derive(seed, 2), signs, 3,
-                        s);
-    dev_fill_f32(g->d_c0, (size_t)g->M * g->N, rng_derive(seed, 3), -1.f, 1.f, DYADIC_STEP, s);
-}
+/* Speed checks: the dyadic inputs, on the device (lab_io_refresh: A, B and C's entry values, as
+ * bufs says; alpha and beta were set by create()). */
 
 /* dyadic_bound: how far apart two honest fp32 results may be on the dyadic inputs.
  *
@@ -478,32 +458,25 @@ static void refresh(void *vp, uint64_t seed, cudaStream_t s)
  * 2u |E| + u |beta| of it). */
 static int outputs(void *vp, lab_output *out, int max, cudaStream_t s)
 {
-    (void)max, (void)s;
+    (void)s;
     problem *p = (problem *)vp;
-    gemm_case *g = &p->main;
-    out[0] = (lab_output){g->c.data, (size_t)g->M * g->N, DEV_F32, 4.25 * 0x1p-24,
-                          4.0 * 0x1p-24 * fabs((double)p->beta), &g->c};
-    return 1;
-}
-
-static int inputs(void *vp, lab_input *in, int max)
-{
-    (void)max;
-    gemm_case *g = &((problem *)vp)->main;
-    in[0] = (lab_input){g->a.data, (size_t)g->M * g->K * sizeof(float)};
-    in[1] = (lab_input){g->b.data, (size_t)g->K * g->N * sizeof(float)};
-    return 2;
+    const int k = lab_io_outputs(&p->io, out, max); /* C, alone */
+    out[0].rel = 4.25 * 0x1p-24;
+    out[0].abs = 4.0 * 0x1p-24 * fabs((double)p->beta);
+    return k;
 }
 
 const lab_info *const harness_lab = &lab_sgemm;
 const lab_task harness_tasks[] = {
     {.name = "sgemm", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32", .create = create,
-     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify, .work = work,
-     .describe = describe, .hidden_size = hidden_size,
-     .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .destroy = destroy, .prepare = prepare, .run = run, .verify = verify,
+     .work = lab_io_hook_work, .describe = describe, .hidden_size = hidden_size,
+     .refresh = lab_io_hook_refresh, .outputs = outputs, .inputs = lab_io_hook_inputs},
     /* the precision probe: visible check only (dyadic inputs, tight CPU bound) */
     {.name = "sgemm precision probe", .unit = "GFLOP/s", .ceiling = "cuBLAS SGEMM fp32",
      .create = create_probe, .destroy = destroy, .prepare = prepare, .run = run,
-     .verify = verify, .work = work, .describe = describe, .hidden_size = hidden_size, .refresh = refresh, .outputs = outputs, .inputs = inputs},
+     .verify = verify, .work = lab_io_hook_work, .describe = describe,
+     .hidden_size = hidden_size, .refresh = lab_io_hook_refresh, .outputs = outputs,
+     .inputs = lab_io_hook_inputs},
 };
 const int harness_n_tasks = 2;

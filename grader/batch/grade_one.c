@@ -1,0 +1,437 @@
+/* grade_one.c - one student, in two processes of its own (grader/batch/batch.h, schedule.h):
+ * the preparer (the submission's lab files written into OUT/work/<id>/tree, and make's
+ * batch-prepare for it on the CPUs: its objects compiled and vetted in the compile sandbox; no
+ * student code runs), then the keeper (grader/run/grade.sh on that tree, on one GPU, in a
+ * process group of its own; its report kept, capped; the logs it names copied beside it; the
+ * exports and the record written). Trusted: grade.sh and make are started directly, with
+ * generated paths only (never a student's name), and what they printed is data, shown visible.
+ * Each runs under stop_fork(SIGTERM): when the batch stops or dies, it ends what it started
+ * (grader/wire/stop.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../common/text.h"
+#include "../lab.h"
+#include "../plan/lab_select.h"
+#include "../wire/stop.h"
+#include "batch.h"
+
+/* The student's copy: OUT/work/<id>/tree, holding the lab files of the submission only. */
+static void write_tree(const student *s, const char *work, const char *tree)
+{
+    char path[PATH_MAX * 2];
+    rm_tree(work);
+    mkdirs(tree);
+    for (int k = 0; k < n_all_labs; k++) {
+        lab_student_file(tree, all_labs[k], path, sizeof path);
+        *strrchr(path, '/') = 0;
+        mkdirs(path);
+        const size_t folder = strlen(path);
+        path[folder] = '/';
+        write_whole(path, s->file[k], s->size[k]);
+        for (const helper *x = s->helpers[k]; x; x = x->next) { /* (names within the rule) */
+            snprintf(path + folder + 1, sizeof path - folder - 1, "%s", x->rel);
+            char *slash = strrchr(path, '/');
+            *slash = 0;
+            mkdirs(path);
+            *slash = '/';
+            write_whole(path, x->bytes, x->size);
+        }
+    }
+}
+
+/* The preparer (schedule.h's PREPARE, on the CPUs beside another student's grading): the
+ * student's tree, and make's batch-prepare for it (each selected lab's runner): its objects
+ * compiled and vetted in the compile sandbox, as grade.sh's build step would, which then finds
+ * them built; on a GPU, the CPU emulator's copy too, which the WHERE line needs. No student
+ * code runs here. Its make runs at a lower priority than the grading beside it, which times
+ * with a host clock. What it printed is in OUT/work/<id>/prepare.log; a build that failed is
+ * graded as such by grade.sh (which builds again and says why). Never returns. */
+void preparer(const student *s)
+{
+    stop_on_signals(800, NULL);
+    char work[PATH_MAX], tree[PATH_MAX + 8], log[PATH_MAX + 16];
+    snprintf(work, sizeof work, "%s/work/%s", batch.out, s->id);
+    snprintf(tree, sizeof tree, "%s/tree", work);
+    write_tree(s, work, tree);
+    snprintf(log, sizeof log, "%s/prepare.log", work);
+    char a_student[PATH_MAX + 16], a_lab[1100], a_build[PATH_MAX], a_jobs[32];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_lab, sizeof a_lab, "BATCH_LABS=%s", batch.labs_arg);
+    for (char *p = a_lab; *p; p++)
+        if (*p == ',')
+            *p = ' ';
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    snprintf(a_jobs, sizeof a_jobs, "-j%ld", cpus > 1 ? cpus : 1);
+    const int passes = opts.emu ? 1 : 2; /* on a GPU: its objects, then the emulator's for WHERE */
+    for (int pass = 0; pass < passes; pass++) {
+        char *argv[12] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
+                          a_jobs, "-k", "batch-prepare", a_student, a_lab};
+        int argc = 8;
+        if (opts.emu || pass == 1)
+            argv[argc++] = "EMU=1";
+        if (opts.build) {
+            snprintf(a_build, sizeof a_build, "BUILD=%s", opts.build);
+            argv[argc++] = a_build;
+        }
+        argv[argc] = NULL;
+        pid_t pid = stop_fork(SIGTERM);
+        if (pid < 0)
+            _exit(2);
+        if (pid == 0) {
+            const int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+            const int null = open("/dev/null", O_RDONLY);
+            dup2(null, 0);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+            }
+            unsetenv("MAKEFLAGS");
+            unsetenv("MFLAGS");
+            unsetenv("MAKELEVEL");
+            unsetenv("GNUMAKEFLAGS");
+            unsetenv("MAKEOVERRIDES");
+            if (nice(10) == -1 && errno) { /* (a lower priority only; nothing depends on it) */
+            }
+            execvp(argv[0], argv);
+            _exit(127);
+        }
+        int status;
+        waitpid(pid, &status, 0);
+        stop_forget(pid);
+    }
+    _exit(0);
+}
+
+#define LOG_CAP (1 << 20) /* bytes of one check's or build's log kept beside the report */
+
+/* The report without make's closing "make: *** [Makefile:N: grade] Error 1" (make says so of
+ * every grade that lost a point; the report's "Exit status" line already says it, and the
+ * line names the grader's Makefile). Only a whole line of exactly that form, which the
+ * student's code cannot print (its output is under the log's margin). Returns the new length. */
+static size_t drop_make_error(char *text, size_t n)
+{
+    static const char head[] = "make: *** [", tail[] = ": grade] Error ";
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        const char *nl = memchr(text + r, '\n', n - r);
+        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
+        const char *t = len > sizeof head ? memmem(text + r, len, tail, sizeof tail - 1) : NULL;
+        const int drop = !memcmp(text + r, head, sizeof head - 1) && t &&
+                         t + sizeof tail - 1 + strspn(t + sizeof tail - 1, "0123456789") + 1 ==
+                             text + r + len;
+        if (!drop)
+            memmove(text + w, text + r, len), w += len;
+        r += len;
+    }
+    return w;
+}
+
+/* A build log without make's own lines ("make[1]: *** [Makefile:N: build/...] Error 1"): they
+ * name the grader's build tree, and the compiler's lines above them say what failed, at the
+ * student's line. Returns the new length. */
+static size_t drop_make_lines(char *text, size_t n)
+{
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        const char *nl = memchr(text + r, '\n', n - r);
+        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
+        const int make = (len >= 6 && !memcmp(text + r, "make: ", 6)) ||
+                         (len >= 5 && !memcmp(text + r, "make[", 5));
+        if (!make)
+            memmove(text + w, text + r, len), w += len;
+        r += len;
+    }
+    return w;
+}
+
+/* buf[0..n) with every occurrence of `cut` left out; returns the new length. */
+static size_t cut_out(char *buf, size_t n, const char *cut)
+{
+    const size_t l = strlen(cut);
+    size_t w = 0;
+    for (size_t r = 0; r < n;) {
+        if (l && r + l <= n && !memcmp(buf + r, cut, l)) {
+            r += l;
+            continue;
+        }
+        buf[w++] = buf[r++];
+    }
+    return w;
+}
+
+/* The logs the report names by their own names (coalescing.6.log, coalescing.build.log),
+ * copied beside report.txt, each cut at LOG_CAP, with the batch's folders left out of them as
+ * out of the report (the student's file is 01-coalescing/coalescing.cu there too): what the
+ * student's code printed and the compiler said, for the student. Regular files named *.log
+ * only (not the harness's or the WHERE hint's own), read with O_NOFOLLOW. */
+static void keep_logs(const char *tree, const char *gdir, const char *sdir)
+{
+    DIR *old = opendir(sdir); /* an earlier grade's logs go first */
+    for (struct dirent *e; old && (e = readdir(old));) {
+        const size_t l = strlen(e->d_name);
+        if (l > 4 && !strcmp(e->d_name + l - 4, ".log"))
+            unlinkat(dirfd(old), e->d_name, 0);
+    }
+    if (old)
+        closedir(old);
+    DIR *d = opendir(gdir);
+    if (!d)
+        return;
+    for (struct dirent *e; (e = readdir(d));) {
+        const size_t l = strlen(e->d_name);
+        if (l < 5 || strcmp(e->d_name + l - 4, ".log") || e->d_name[0] == '.' ||
+            !strcmp(e->d_name, "grader.build.log") || strstr(e->d_name, ".harness.") ||
+            strstr(e->d_name, ".where."))
+            continue;
+        char from[PATH_MAX * 2], to[PATH_MAX * 2];
+        snprintf(from, sizeof from, "%s/%s", gdir, e->d_name);
+        snprintf(to, sizeof to, "%s/%s", sdir, e->d_name);
+        const int fd = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        const size_t want = st.st_size < LOG_CAP ? (size_t)st.st_size : LOG_CAP;
+        char *buf = malloc(want + 1);
+        size_t n = 0;
+        ssize_t got;
+        while (buf && n < want && (got = read(fd, buf + n, want - n)) > 0)
+            n += (size_t)got;
+        close(fd);
+        if (buf) {
+            char prefix[PATH_MAX + 2];
+            snprintf(prefix, sizeof prefix, "%s/", tree);
+            n = cut_out(buf, n, prefix);
+            snprintf(prefix, sizeof prefix, "%s/", gdir);
+            n = cut_out(buf, n, prefix);
+            if (strstr(e->d_name, ".build."))
+                n = drop_make_lines(buf, n);
+            write_whole(to, buf, n);
+        }
+        free(buf);
+    }
+    closedir(d);
+}
+
+/* grade.sh on `tree`, its report folder `gdir`, started in a process group of its own with its
+ * stdout and stderr into the pipe `fds` (the read end stays here). Returns its pid. */
+static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, int fds[2])
+{
+    char a_student[PATH_MAX + 16], a_grade[PATH_MAX + 16], a_seed[64], a_lab[1100], a_build[PATH_MAX];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_grade, sizeof a_grade, "GRADE_DIR=%s", gdir);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", batch.seed);
+    snprintf(a_lab, sizeof a_lab, "LAB=%s", batch.labs_arg);
+    /* the student's code may not read the other students' submissions, trees or reports */
+    char a_hide[2 * PATH_MAX + 16];
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", batch.out, opts.submissions);
+    /* the report names files as the student's submission has them, never this batch's folders */
+    char *argv[10] = {"grader/run/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide,
+                      "GRADE_PATHS=submission"};
+    int argc = 7;
+    if (opts.emu)
+        argv[argc++] = "EMU=1";
+    if (opts.build) {
+        snprintf(a_build, sizeof a_build, "BUILD=%s", opts.build);
+        argv[argc++] = a_build;
+    }
+    argv[argc] = NULL;
+
+    if (pipe(fds))
+        die("pipe: %s", strerror(errno));
+    pid_t g = stop_fork(SIGTERM);
+    if (g < 0)
+        die("fork: %s", strerror(errno));
+    if (g == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        dup2(null, 0);
+        dup2(fds[1], 1);
+        dup2(fds[1], 2);
+        close(fds[0]);
+        close(fds[1]);
+        /* A make around us must not pass its variables (SUBMISSIONS, its jobserver) down. */
+        unsetenv("MAKEFLAGS");
+        unsetenv("MFLAGS");
+        unsetenv("MAKELEVEL");
+        unsetenv("GNUMAKEFLAGS");
+        unsetenv("MAKEOVERRIDES");
+        if (gpu)
+            setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+        /* several GPUs: a lab timed across the host link they share, one GPU at a time */
+        char link_lock[PATH_MAX + 32];
+        snprintf(link_lock, sizeof link_lock, "%s/.host-link.lock", batch.out);
+        if (gpu && batch.workers > 1)
+            setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
+        else
+            unsetenv("GRADE_HOST_LINK_LOCK");
+        /* a grade that is not tamper-proof is refused unless asked for */
+        setenv("GRADER_REQUIRE_ISOLATION", opts.allow_unisolated ? "0" : "1", 1);
+        execv(argv[0], argv);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(2);
+    }
+    close(fds[1]);
+    return g;
+}
+
+/* The report: what the student would have seen, capped (REPORT_CAP bytes into `report`, the
+ * rest counted in *dropped). Read until grade.sh (`g`) has exited and the pipe `fd` is quiet;
+ * anything of its group still holding the pipe is then killed. Returns grade.sh's exit status
+ * (2 if it did not exit). */
+static int keeper_read(pid_t g, int fd, char *report, size_t *kept, size_t *dropped)
+{
+    int status = 0, exited = 0, quiet = 0;
+    struct timespec exit_time = {0, 0}, now;
+    *kept = *dropped = 0;
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        int r = poll(&p, 1, 200);
+        if (r > 0) {
+            char buf[65536];
+            ssize_t n = read(fd, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            size_t room = REPORT_CAP - *kept, take = (size_t)n < room ? (size_t)n : room;
+            memcpy(report + *kept, buf, take);
+            *kept += take;
+            *dropped += (size_t)n - take;
+            quiet = 0;
+        } else if (exited && ++quiet > 10) {
+            break;
+        }
+        if (!exited && waitpid(g, &status, WNOHANG) == g) {
+            exited = 1;
+            clock_gettime(CLOCK_MONOTONIC, &exit_time);
+        }
+        /* Something grade.sh left behind that keeps writing: stop listening 5 s after it ended. */
+        if (exited && clock_gettime(CLOCK_MONOTONIC, &now) == 0 && now.tv_sec - exit_time.tv_sec > 5)
+            break;
+    }
+    if (!exited)
+        waitpid(g, &status, 0);
+    kill(-g, SIGKILL);
+    stop_forget(g);
+    stop_sweep(1000); /* what outlived its parent below grade.sh was adopted here: it ends */
+    close(fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+/* <sdir>/report.txt: the work not submitted, named before the checks it explains, then the
+ * report (report[0..kept), NUL-terminated here) and how much of it was cut. */
+static void keeper_write_report(const student *s, const char *sdir, char *report, size_t kept,
+                                size_t dropped)
+{
+    char path[PATH_MAX * 2];
+    snprintf(path, sizeof path, "%s/report.txt", sdir);
+    atomic_file a;
+    FILE *f = atomic_open(&a, path);
+    /* The grader shows student text visible already; whatever else reached the pipe (a tool's
+     * colours, a stray control) is shown visible here, so the file reads as the grader wrote. */
+    report[kept] = 0;
+    kept = drop_make_error(report, kept);
+    {   /* work not submitted, named before the checks it explains */
+        grade_row named;
+        init_row(&named, s);
+        for (int k = 0; k < n_all_labs; k++) {
+            char absent[400];
+            row_absent_text(&named, k, absent, sizeof absent);
+            if (named.selected[k] && absent[0])
+                fprintf(f, "NOTE: %s.\n", absent);
+        }
+    }
+    text_put_n(f, report, kept, TEXT_KEEP_NEWLINES);
+    if (dropped)
+        fprintf(f, "\n[report cut here: %zu more bytes were not kept]\n", dropped);
+    atomic_commit(&a);
+}
+
+/* The student objects built for a tree (results.json's student_objects) are not needed again
+ * (a regrade rebuilds them). The driver records where make put them (the Makefile's
+ * STUDENT_OBJS), always under BUILD: anything else is left alone. */
+static void keeper_remove_objects(const jv *results)
+{
+    char path[PATH_MAX * 2];
+    const char *built = opts.build ? opts.build : "build";
+    const char *objs = jv_str(jv_get(results, "student_objects"), "");
+    const size_t bl = strlen(built), ol = strlen(objs);
+    if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
+        strcmp(objs + ol - 3, "/..") != 0) {
+        rm_tree(objs);
+        if (!strncmp(objs + bl, "/gpu/", 5)) { /* the emulator's copy the preparer built */
+            snprintf(path, sizeof path, "%s/emu/%s", built, objs + bl + 5);
+            rm_tree(path);
+        }
+    }
+}
+
+/* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
+ * wrote (written here if it is not there), in its own process group with generated paths
+ * only, keep its report (capped), and write the exports and the record. Never returns. It
+ * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
+ * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
+ * removes its temporary files (grader/wire/stop.h). */
+void keeper(const student *s, const char *gpu)
+{
+    stop_on_signals(800, NULL);
+
+    char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
+    snprintf(work, sizeof work, "%s/work/%s", batch.out, s->id);
+    snprintf(tree, sizeof tree, "%s/tree", work);
+    snprintf(gdir, sizeof gdir, "%s/grade", work);
+    student_dir(s, sdir, sizeof sdir);
+    struct stat st;
+    if (stat(tree, &st) || !S_ISDIR(st.st_mode))
+        write_tree(s, work, tree);
+    rm_tree(gdir);
+    mkdirs(gdir);
+    mkdirs(sdir);
+
+    int fds[2];
+    const pid_t g = keeper_start(tree, gdir, gpu, fds);
+    char *report = malloc(REPORT_CAP + 1);
+    size_t kept, dropped;
+    const int grade_status = keeper_read(g, fds[0], report, &kept, &dropped);
+    keeper_write_report(s, sdir, report, kept, dropped);
+    free(report);
+
+    grade_row row;
+    init_row(&row, s);
+    char err[600];
+    snprintf(path, sizeof path, "%s/results.json", gdir);
+    /* No results at all: the grader itself did not run (a missing toolkit, a full disk), which
+     * says nothing about the student. No record, so that the next run grades them again. */
+    if (access(path, F_OK))
+        _exit(4);
+    jv *results = access(path, F_OK) == 0 ? jv_parse_file(path, RESULTS_CAP, err, sizeof err) : NULL;
+    row_from_results(&row, results, grade_status);
+    if (!results && access(path, F_OK) == 0)
+        snprintf(row.reason, sizeof row.reason, "the grader's report could not be read: %s", err);
+    if (results) { /* keep the full report beside the record */
+        char copy[PATH_MAX + 16];
+        snprintf(copy, sizeof copy, "%s/results.json", sdir);
+        size_t n;
+        char *text = read_whole(path, &n);
+        write_whole(copy, text, n);
+        free(text);
+    }
+    keep_logs(tree, gdir, sdir);
+    write_exports(sdir, &row, results);
+    write_record(s, &row);
+    keeper_remove_objects(results);
+    jv_free(results);
+    _exit(0);
+}

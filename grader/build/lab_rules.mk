@@ -1,0 +1,271 @@
+# grader/build/lab_rules.mk - each lab's pieces, in either mode: the student's compile in the
+# compile sandbox, the GPU build (nvcc) and the CPU emulator's, one template of rules per lab
+# and mode, the ladder's rungs, and what one lab and the grader need to be graded. Included by
+# the Makefile, last of grader/build/'s rules (grader/build/README.md).
+
+
+# $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
+# headers (the lab's contract, common/check.h) and the build scripts; the vetted object comes
+# back as OBJECT, and the copy of the file it was compiled from as source.cu beside it (the only
+# file make explain and the WHERE hints quote the student's lines from). The caller adds the
+# lab's tools and the command. Hidden wherever they sit
+# (a checkout under /usr/local/src or /opt, a toolkit inside the checkout): the checkout, the
+# solutions, the build, the grading output, the student's own tree (its file is copied in)
+# and what a batch names (GRADER_HIDE: its output and submissions); /proc is closed.
+PUBLIC_HEADERS := common/check.h
+# The workbook's own solutions (a reference, or a ladder rung, STUDENT=solutions/NN-name/steps/K-x.cu)
+# share code through headers in their lab's folder (solutions/NN-name/*.cuh: the SGEMM kernel of
+# the reference and rungs 6 and 7, lab 07's rungs' launches ...); a file under solutions/ gets
+# them in its sandbox too. A student's file, anywhere else, never sees them.
+is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
+solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
+sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
+sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
+    $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS) $(call solution_headers,$(1)),--copy $(h) include/$(notdir $(h))) \
+    --copy grader/build/vet.sh vet.sh --copy grader/build/build_student.sh build_student.sh --get student.o $(2) \
+    --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
+    --get $(call student_rel,$(1)) $(dir $(2))source.cu \
+    $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
+    $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
+
+# ------------------------------------------------------------------------------------------
+# GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
+# the grader (see grader/README.md, "How grading works"):
+#   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
+#   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
+#   $(STUDENT_OBJS)/<lab>/student.so the student's vetted object behind the same shim
+# and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
+
+GPU := $(BUILD)/gpu
+# The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
+WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
+# The harness (grader/run/harness_parts.h), one file per concern: main and one check, the labs'
+# hooks and the records, a speed check, make bench.
+HARNESS_PARTS := harness harness_emit harness_speed harness_bench
+LABB = $(BUILD)/$(MODE)/.grader
+PIC := -Xcompiler -fPIC
+CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
+# The driver API (virtual-memory allocations shared by file descriptor); the toolkit's stub
+# satisfies the link where no driver is installed.
+LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
+GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
+              $(HARNESS_PARTS:%=$(GPU)/grader/run/%.o) $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
+              $(GPU)/grader/run/profile_trusted.o $(GPU)/grader/run/timeline_trusted.o
+# make profile's timeline: the harness exports the runtime's copy and launch functions that
+# grader/run/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/run/timeline.dynlist
+GPU_SHIM := $(GPU)/pic/grader/run/worker_loop_untrusted.o
+
+# cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
+# without it (some CI images) get it from its PyPI wheel; where neither works, a lab that
+# forbids instructions fails closed: the student object is rejected with the reason.
+CUOBJDUMP := $(firstword $(wildcard $(CUDA_HOME)/bin/cuobjdump) $(BUILD)/tools/cuobjdump)
+$(BUILD)/tools/cuobjdump:
+	@mkdir -p $(@D)/wheel
+	@echo "  FETCH   cuobjdump and nvdisasm (not in this CUDA toolkit): their PyPI wheels"
+	@python3 -m pip download -q --no-deps -d $(@D)/wheel nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm >/dev/null 2>&1 && \
+	    cd $(@D)/wheel && for w in *.whl; do unzip -q -o $$w; done && \
+	    cp nvidia/cu*/bin/nvdisasm ../nvdisasm && cp nvidia/cu*/bin/cuobjdump ../cuobjdump && \
+	    chmod 0755 ../nvdisasm ../cuobjdump || \
+	    { echo "warning: cuobjdump could not be installed; labs that forbid instructions will reject student files" >&2; exit 0; }
+
+$(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
+	@mkdir -p $(@D)
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) -Igrader -c $< -o $@
+
+$(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
+	@mkdir -p $(@D)
+	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
+
+$(GPU)/grader/run/timeline_trusted.o: grader/run/timeline_trusted.c grader/run/timeline_trusted.h | toolkit
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
+
+# The worker program: its main and the filter it installs before it loads any code.
+WORKER_SRCS := grader/run/worker_untrusted.c grader/sandbox/seccomp.c
+$(BUILD)/gpu/worker: $(WORKER_SRCS) grader/sandbox/seccomp.h
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $(WORKER_SRCS) -ldl -o $@
+
+.SECONDARY:
+# A student's file that is gone fails the build: the pattern rule above would not apply for want
+# of its source, and an object of an earlier build would be graded in its place. (A file that is
+# there but not a regular file, a link or a pipe, goes on to the compile sandbox, which refuses
+# it and says why.)
+STUDENT_SRC_CHECKS := $(LAB_NAMES:%=student-src-%)
+.PHONY: $(STUDENT_SRC_CHECKS)
+$(STUDENT_SRC_CHECKS): student-src-%:
+	@[ -e "$(call student_src,$*)" ] || [ -L "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
+
+# The problems and shims include lab_manifest.h.
+$(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
+
+# ------------------------------------------------------------------------------------------
+# CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the
+# emulator's bounds, barrier and race checks. Only correctness runs there. The harness and
+# the worker carry the emulator's runtime and export its CUDA API, and nothing else, to the .so
+# they load (EMU_EXPORT_FLAGS, common/emu/emu.mk); a .so that names the engine's internals is
+# refused at its link (common/emu/check-internal.sh).
+
+ifneq ($(wildcard common/emu/emu.mk),)
+include common/emu/emu.mk
+EMUB := $(BUILD)/emu
+EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
+              $(HARNESS_PARTS:%=$(EMUB)/grader/run/%.o) $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
+              $(EMUB)/grader/run/profile_trusted.o
+EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
+    $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
+    $(EMUB)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
+EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
+$(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
+EMU_EXPORT = $(EMU_EXPORT_FLAGS)
+# Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
+$(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
+
+$(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
+	@mkdir -p $(@D)
+	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Igrader -c $< -o $@
+
+# The harness's objects are the grader's own code: those that define no kernel are compiled
+# without the emulator's per-access checks (emu-nvcc --emu-trusted-host), which its CPU
+# reference answers and verification loops do not need.
+$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
+
+$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
+
+$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
+
+EMU_WORKER_OBJS := $(WORKER_SRCS:%.c=$(EMUB)/host/%.o)
+$(EMUB)/worker-emu: $(EMU_WORKER_OBJS) $(EMU_LIB)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(EMU_WORKER_OBJS) $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread -o $@
+
+endif
+
+# ------------------------------------------------------------------------------------------
+# One lab's pieces, in either mode: one template, $(call lab_rules,MODE,NAME), instantiated
+# for every lab in each mode below, and what differs between the modes, named once:
+#   B_mode, HOSTB_mode   the mode's build folder, and where the lab's table.o is compiled
+#   SHIM_mode            the workers' command loop (grader/run/worker_loop_untrusted.cu), compiled
+#   CU_DEPS_mode         what compiling CUDA C needs besides the source (last: it may hold
+#                        an order-only part)
+#   compile_pic_mode     $(call ...,SRC,OUT): a .cu file to a position-independent object
+#   link_harness_mode    $(call ...,NAME): the harness from the rule's objects
+#   link_so_mode         $(call ...,NAME,OBJECTS): a shared object behind the lab's shim
+#   use_prebuilt_mode    a student kit's prebuilt reference object ($<), checked, copied
+#   student_*_mode       the student's compile in the sandbox: its extra prerequisites (deps,
+#                        and order: order-only ones), sandbox arguments, the compiler
+#                        command, the instruction checks
+B_gpu = $(GPU)
+B_emu = $(EMUB)
+HOSTB_gpu = $(BUILD)/host
+HOSTB_emu = $(EMUB)/host
+SHIM_gpu = $(GPU_SHIM)
+SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
+CU_DEPS_gpu = | toolkit
+CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/run/timeline.dynlist
+HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
+compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
+compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
+link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
+link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$(1)) -ldl -lpthread -o $@
+link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
+link_so_emu = $(Q_LINK)$(EMU_CXX) -shared $(2) $(SHIM_LIBS_EMU_$(1)) -o $@ && \
+    { common/emu/check-internal.sh $(EMU_INTERNAL) $@ || { rm -f $@; exit 1; }; }
+use_prebuilt_gpu = NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@
+use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
+# A prebuilt reference for the emulator is compiled code of another g++: the worker is linked
+# against it once (every symbol it needs must resolve), so that a g++ that cannot use it says
+# so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.)
+ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMU_WORKER_OBJS) $(EMU_LIB))
+ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$(1),emu) $@ \
+    $(EMU_LDFLAGS) $(EMU_WORKER_OBJS) $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
+# The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.
+student_sass_gpu = $(FORBID_SASS_$(1))
+student_ptx_gpu = $(FORBID_PTX_$(1))
+student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP))
+student_order_gpu = toolkit
+student_deps_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
+student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
+    $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
+    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
+# (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
+# rewriter; not its sources nor its library)
+student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
+    --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
+    --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)
+student_cc_gpu = $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC)
+student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
+
+# $(call lab_rules,MODE,NAME). Paths built from STUDENT stay references ($$) until make reads
+# the rule, so that no character of a folder's name is read as make syntax.
+#   harness        TRUSTED: buffers, inputs, verification, timing (no student code)
+#   the reference  compiled like any implementation (or its prebuilt object), behind the
+#                  lab's shim: reference.so
+#   student.so     the student's object behind the same shim. The object is compiled and
+#                  vetted (grader/build/vet.sh) inside the compile sandbox (grader/sandbox/sandbox_run.c:
+#                  the student's file and the public headers, the toolkit and the system,
+#                  nothing of the checkout; bounded in time, memory, files and processes;
+#                  its size capped by grader/build/build_student.sh), before anything runs it, and
+#                  kept only inside the .so: build/ holds one copy of it. When the student's
+#                  file is the reference's own (STUDENT=solutions: make test, make bench),
+#                  the reference's object, compiled with the same flags, is used. A file that
+#                  is gone fails it (student-src-NAME, above).
+#                  Beside it, source.cu: the copy of the file that was compiled (make explain
+#                  and the WHERE hints quote the student's lines from it, and from no other).
+define lab_rules
+$(B_$1)/.grader/$2/harness: $(HARNESS_DEPS_$1) $(B_$1)/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/$(call lab_grader,$2)/table.o
+	@mkdir -p $$(@D)
+	$$(call link_harness_$1,$2)
+
+$(B_$1)/pic/solutions/$2.o: $(call ref_input,$2,$1) $(wildcard solutions/$(call lab_dir,$2)/*.cuh) $(CONTRACTS) $(CU_DEPS_$1)
+	@mkdir -p $$(@D)
+	$$(if $$(filter %.o,$$<),@echo "  PREBUILT $$<"; $$(use_prebuilt_$1),$$(call compile_pic_$1,$$<,$$@))
+
+$(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $(B_$1)/pic/solutions/$2.o $(call ref_so_deps_$1,$2)
+	@mkdir -p $$(@D)
+	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
+	$$(call ref_so_check_$1,$2)
+
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+	@mkdir -p $$(@D)
+	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
+	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
+	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
+	    $$(student_cc_$1))
+	$$(call link_so_$1,$2,$(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$@.o); s=$$$$?; rm -f $$@.o; exit $$$$s
+endef
+
+# $(call steps_rules,NAME): the lab's ladder rungs (solutions/NN-name/steps/*.cu) for make
+# bench, implementations like any other, with the headers they share with the reference
+# (solutions/NN-name/*.cuh); the GPU's alone.
+define steps_rules
+$(GPU)/pic/steps/$1/%.o: solutions/$(call lab_dir,$1)/steps/%.cu $(CONTRACTS) $(wildcard solutions/$(call lab_dir,$1)/*.cuh) | toolkit
+	@mkdir -p $$(@D)
+	$$(call compile_pic_gpu,-Isolutions/$(call lab_dir,$1) $$<,$$@)
+
+$(GPU)/steps/$1/%.so: $(GPU_SHIM) $(GPU)/pic/$(call lab_grader,$1)/shim_untrusted.o $(GPU)/pic/steps/$1/%.o
+	@mkdir -p $$(@D)
+	$$(call link_so_gpu,$1,$$^)
+endef
+
+BUILD_MODES := gpu $(if $(EMUB),emu)
+$(foreach m,$(BUILD_MODES),$(foreach n,$(LAB_NAMES),$(eval $(call lab_rules,$(m),$(n)))))
+$(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
+
+# Everything one lab needs to be graded, in this mode. The worker program under emulation
+# carries the emulator.
+WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
+# What every lab shares (make grade builds it before it says the grader is built; the labs'
+# own builds run beside it): the common objects, the shims' dispatch, the worker, the compile
+# sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
+GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
+    $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
+GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/run/worker_loop_untrusted.o \
+    $(EMUB)/worker-emu $(EMU_WORKER_OBJS)

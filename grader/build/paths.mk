@@ -1,0 +1,77 @@
+# grader/build/paths.mk - the labs (their folders, names and contracts) and the paths of what
+# is graded: the student's file of each lab (STUDENT, checked before anything is built), its
+# helper files, and the reference's source or prebuilt object. Included by the Makefile, after
+# toolkit.mk (grader/build/README.md).
+
+# ------------------------------------------------------------------------------------------
+# The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/
+# with the contract name.h, the manifest and check table table.c, the problem problem.cu and
+# the shim shim_untrusted.cu. The table is the one place for the lab's entry points and their
+# signatures and for what its student file may not use: ENTRY_name, FORBID_name (libraries,
+# by their use), FORBID_PTX_name and FORBID_SASS_name (over instructions) come from it, through
+# $(BUILD)/gen/labs.mk (host.mk). A lab may add grader/labs/NN-name/lab.mk for its link flags
+# (LIBS_name for the harness, SHIM_LIBS_name for the shim) and PROFILE_name.
+
+LAB_DIRS  := $(sort $(notdir $(wildcard grader/labs/[0-9][0-9]-*)))
+LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))
+lab_dir    = $(filter %-$(1),$(LAB_DIRS))
+# A lab's grader folder, and every contract on the include path (each lab's name.h).
+lab_grader = grader/labs/$(call lab_dir,$(1))
+LAB_INCLUDES := $(LAB_DIRS:%=-Igrader/labs/%)
+CONTRACTS := $(foreach d,$(LAB_DIRS),$(wildcard grader/labs/$(d)/*.h grader/labs/$(d)/*.cuh))
+-include $(wildcard grader/labs/*/lab.mk)
+
+# STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no
+# shell or make syntax and no spaces. Folders with such names are graded through
+# `make grade-batch`, which copies each submission to a safe path first.
+comma := ,
+STUDENT_RAW := $(value STUDENT)
+ifneq ($(words $(STUDENT_RAW)),1)
+$(error STUDENT='$(STUDENT_RAW)' must be one path without spaces (copy the folder to a simple name, or use make grade-batch))
+endif
+ifneq ($(strip $(foreach c,$$ ' " ` | ; & < > * ?,$(findstring $(c),$(STUDENT_RAW)))),)
+$(error STUDENT names a path with shell or make characters in it; copy the folder to a simple name (letters, digits, . _ - /), or use make grade-batch)
+endif
+# A tree or file that is not there is one error, not a failed check per case of every lab.
+ifneq ($(filter grade bench explain profile sanitize,$(MAKECMDGOALS)),)
+ifeq ($(wildcard $(STUDENT)),)
+$(error STUDENT=$(STUDENT): no such folder or file here. Give the folder that holds your 01-coalescing/ ... 09-sgemm/ folders (the default is labs), or one .cu file with LAB=)
+endif
+# One file is one lab's: which one is the LAB= it is given (one lab, not a list or none).
+ifneq ($(filter %.cu,$(STUDENT)),)
+ifneq ($(words $(subst $(comma), ,$(LAB))),1)
+$(error STUDENT=$(STUDENT) is one file: say which lab it is with one LAB= (make $(firstword $(filter grade bench explain profile sanitize,$(MAKECMDGOALS))) STUDENT=$(STUDENT) LAB=transpose, or LAB=06))
+endif
+endif
+endif
+STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
+# STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
+student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_dir,$(1))/$(1).cu)
+# The same file as a tree and a path inside it (the compile sandbox copies only that file, and
+# only when it is a regular file reached through real folders).
+student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
+student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(call lab_dir,$(1))/$(1).cu)
+# The files beside the student's that may compile with it, their own helpers
+# (grader/sandbox/helper_files.h: what the lab file includes, copied into the compile sandbox by
+# sandbox-run): a change to one builds the lab again. A name make cannot hold (a space) is left
+# out here, and refused by sandbox-run if the file includes it.
+helper_globs := *.h *.cuh *.hpp *.hh *.inc *.inl *.cu */*.h */*.cuh */*.hpp */*.cu
+student_helpers = $(foreach f,$(wildcard $(addprefix $(dir $(call student_src,$(1))),$(helper_globs))),$(if $(wildcard $(f)),$(f)))
+STUDENT_OBJS := $(BUILD)/$(MODE)/$(STUDENT_TAG)
+DRIVER      := $(BUILD)/host/grade-driver
+
+# The reference of a lab: solutions/NN-name/name.cu, or, in a student kit (make dist: no
+# solution sources), the object built from it: prebuilt/gpu/NN-name/name.o (a fat binary) or
+# prebuilt/emu/NN-name/name.o (for the emulator). grader/dist/check-prebuilt.sh checks that
+# this machine's compilers can use them, and says what to install when they cannot.
+STUDENT_KIT := $(if $(wildcard prebuilt/BUILDINFO),1)
+KIT_SAYS = this is a student kit: the reference solutions are in it as prebuilt objects only (prebuilt/), without their sources or the ladder rungs
+ifdef STUDENT_KIT
+ifneq ($(filter $(abspath solutions) $(abspath solutions)/%,$(abspath $(STUDENT))),)
+$(error STUDENT=$(STUDENT): $(KIT_SAYS). make grade grades your labs against the prebuilt reference)
+endif
+endif
+ref_src = $(wildcard solutions/$(call lab_dir,$(1))/$(1).cu)
+ref_input = $(or $(call ref_src,$(1)),prebuilt/$(2)/$(call lab_dir,$(1))/$(1).o)
+# Non-empty when the student's file for lab $(1) is the reference's source itself.
+is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_src,$(1))))

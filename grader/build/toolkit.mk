@@ -1,0 +1,84 @@
+# grader/build/toolkit.mk - the toolkit, the target architectures and the flags every build
+# step compiles with (nvcc, the host C compiler), and how much of each step make prints.
+# Included by the Makefile, first of grader/build/'s rules (grader/build/README.md).
+
+# ------------------------------------------------------------------------------------------
+# Toolkit and target architecture
+
+NVCC := $(if $(CUDA_HOME),$(CUDA_HOME)/bin/nvcc,$(or $(shell command -v nvcc 2>/dev/null),$(wildcard /usr/local/cuda/bin/nvcc)))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+ifeq ($(wildcard $(NVCC)),)
+NVCC_MISSING := 1
+endif
+# NVCC_CCBIN=g++-11 picks nvcc's host compiler (each CUDA release takes a range of gcc
+# versions): every nvcc run gets it through NVCC_PREPEND_FLAGS, the compile sandbox's too.
+ifneq ($(NVCC_CCBIN),)
+ifeq ($(filter -ccbin=$(NVCC_CCBIN),$(NVCC_PREPEND_FLAGS)),)
+export NVCC_PREPEND_FLAGS := -ccbin=$(NVCC_CCBIN) $(NVCC_PREPEND_FLAGS)
+endif
+endif
+
+# The GPUs here, asked of the driver once: their compute capabilities (90 ...), "native" where
+# nvidia-smi lists a GPU but cannot say (drivers before 510), or nothing. The answer goes to
+# every make this one starts (the lab builds of make grade), which then ask nothing again.
+ifeq ($(origin WORKBOOK_GPU_ARCHS),undefined)
+WORKBOOK_GPU_ARCHS := $(shell a=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d . | grep -E '^[0-9]+$$' | sort -u); \
+    if [ -n "$$a" ]; then echo $$a; elif nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then echo native; fi)
+endif
+export WORKBOOK_GPU_ARCHS
+HAVE_GPU := $(if $(WORKBOOK_GPU_ARCHS),1)
+ifeq ($(EMU),1)
+MODE := emu
+else ifeq ($(HAVE_GPU),1)
+MODE := gpu
+else
+MODE := emu
+endif
+
+# -arch=native on a GPU machine; otherwise machine code for every architecture from sm_75 up
+# that this nvcc knows, plus PTX of the newest so later GPUs can compile it at load time (the
+# fat binary: make dist builds the kit's prebuilt reference so on any machine).
+ifndef NVCC_MISSING
+ifeq ($(origin FAT_ARCHS),undefined)
+# (asked of nvcc once, when first needed)
+FAT_ARCHS = $(eval FAT_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null | sed -n 's/^compute_\([0-9]*\)$$/\1/p' | awk '$$1 >= 75' | sort -n | tr '\n' ' '))$(FAT_ARCHS)
+endif
+FAT_ARCH_FLAGS = $(foreach a,$(FAT_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) -gencode=arch=compute_$(lastword $(FAT_ARCHS)),code=compute_$(lastword $(FAT_ARCHS))
+endif
+ifneq ($(CUDA_ARCH),)
+ARCH_FLAGS := -arch=$(CUDA_ARCH)
+else ifeq ($(HAVE_GPU),1)
+# The GPUs' own architectures, asked of the driver (above) rather than by nvcc -arch=native,
+# so that the student's compile needs no GPU in its sandbox.
+GPU_ARCHS := $(filter-out native,$(WORKBOOK_GPU_ARCHS))
+ARCH_FLAGS := $(if $(GPU_ARCHS),$(if $(word 2,$(GPU_ARCHS)),$(foreach a,$(GPU_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)),-arch=sm_$(GPU_ARCHS)),-arch=native)
+else ifndef NVCC_MISSING
+ARCH_FLAGS = $(FAT_ARCH_FLAGS)
+endif
+
+CC      ?= cc
+CFLAGS  := -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -Werror=implicit-function-declaration
+# The build prints one short line per step (V=1 prints the full commands); make grade and
+# make bench print one line per stage instead (grader/build/lab_status.sh), and none per step.
+ifeq ($(V),1)
+Q_CC :=
+Q_EMU :=
+Q_NVCC :=
+Q_LINK :=
+Q_VET :=
+else ifneq ($(filter grade bench,$(MAKECMDGOALS)),)
+Q_CC := @
+Q_EMU := @
+Q_NVCC := @
+Q_LINK := @
+Q_VET := @
+Q_PCH := @
+else
+Q_CC = @echo "  CC      $<";
+Q_EMU = @echo "  EMU-CC  $<";
+Q_NVCC = @echo "  NVCC    $<";
+Q_LINK = @echo "  LINK    $@";
+Q_VET = @echo "  VET     $<";
+endif
+NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
+           -Xcompiler -Wall -Wno-deprecated-gpu-targets

@@ -28,7 +28,8 @@ extern "C" {
 #endif
 
 /* What ended a check: the name of a fault of the student's own code that a rerun can place
- * (a CUDA error of a kernel, or its process's crash), or NULL (no error record, the
+ * (a CUDA error of a kernel, its process's crash, or a write outside its output that the
+ * guard bytes caught after the call), or NULL (no error record, the
  * reference's or the harness's error, a hang, a process that could not start, an error that
  * means the machine cannot run it, or a GPU error no kernel line explains). */
 const char *fault_rerun_kind(const record_list *l);

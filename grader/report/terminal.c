@@ -248,7 +248,7 @@ static int print_fault(const char *log_path, const lab_info *lab)
     lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
     snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
     char buf[2048];
-    int in_report = 0, shown = 0, frames = 0;
+    int in_report = 0, shown = 0, frames = 0, overflow = 0;
     while (fgets(buf, sizeof buf, f) && shown < 12) {
         buf[strcspn(buf, "\n")] = 0;
         const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
@@ -261,6 +261,7 @@ static int print_fault(const char *log_path, const lab_info *lab)
             if (what) { /* "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address ..." */
                 char line[200];
                 what += strlen("ERROR: AddressSanitizer: ");
+                overflow |= !strncmp(what, "heap-buffer-overflow", 20);
                 snprintf(line, sizeof line, "AddressSanitizer: %.*s", (int)strcspn(what, " "), what);
                 print_log_line(line);
             } else {
@@ -301,6 +302,9 @@ static int print_fault(const char *log_path, const lab_info *lab)
     if (in_report && !frames)
         printf("      (no frame of the report is in your file %s: the fault is in a call your "
                "code made; the report lists every frame)\n", file);
+    else if (overflow) /* the advice for that kind: an index, not a pointer */
+        printf("      HINT: an index past the end (or before the start) of a buffer, at the line above: "
+               "check the test that guards it (< n, not <= n) and how the index is computed\n");
     return in_report;
 }
 

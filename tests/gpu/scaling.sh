@@ -6,6 +6,8 @@
 #                                         (default: 1, 2 and 4, those the machine has)
 #   PER_GPU=8 (students per GPU; half solutions, half skeletons: tests/gpu/make-batch.sh)
 #   SEED=0x3a5e7b1c9d2f4e68 (one seed for every run: the gradebooks must be byte-identical)
+#   REUSE=1 (a run already in the output folder is read back, not graded again: one device call
+#   can grade on one GPU, the next on several; OUT=build/scaling keeps the folder between them)
 #
 # Each run grades PER_GPU x N students with GPUS=0,...,N-1 from a built grader (make all, not
 # timed: it builds the CPU emulator's pieces for the WHERE line too). Printed per run, in the
@@ -34,6 +36,13 @@ fi
 one=
 for n in $counts; do
     sel=$(seq -s, 0 $((n - 1)))
+    # REUSE=1: a run this folder already holds (an earlier call's, the same build) is read back,
+    # not graded again, so that one device call can grade on one GPU and the next on several
+    if [ "${REUSE:-0}" = 1 ] && [ -s "$out/out$n/gradebook.csv" ] && [ -s "$out/rate$n" ]; then
+        echo "(GPUS=$sel: the run already in $out/out$n)"
+        [ -n "$one" ] || one=$(cat "$out/rate$n")
+        continue
+    fi
     subs=$out/subs$n
     tests/gpu/make-batch.sh "$subs" $((per * n)) >/dev/null
     rm -rf "$out/out$n"
@@ -55,6 +64,7 @@ for n in $counts; do
     rate=$(python3 -c "print('%.1f' % ($m * 3600 / $t))")
     echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour" |
         tee -a "$out/results.txt"
+    echo "$rate" >"$out/rate$n"
     [ -n "$one" ] || one=$rate
     [ "$n" = 1 ] || echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
         tee -a "$out/results.txt"

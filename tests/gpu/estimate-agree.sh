@@ -352,7 +352,7 @@ for tree, tag, num, folder, name, file in trees:
             within = "yes" if 0.8 <= est / meas <= 1.25 else "no"
         if est is not None and mark and mark / 1.25 <= est <= mark * 1.25:
             note.append("near the mark: within the estimate's own error (25%), either side possible")
-        if why and (est is None or why.startswith("the two sizes")):
+        if why and (est is None or why.startswith("two sizes")):
             note.append(why)
         if folder and tag.endswith("-reference"):
             note.append("the reference against itself")

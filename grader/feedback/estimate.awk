@@ -38,12 +38,13 @@
 # at the sizes counted: each term of your call against the reference's call at the same size
 # (your DRAM sectors, wavefronts, warp instructions, loads in flight; for a timeline its span and
 # each engine's work against the reference's), and the estimate itself. Where one that matters
-# (at least FLOOR of the reference's time at either size) differs by more than a factor TOL
+# (at least FLOOR of your call's time at either size) differs by more than a factor TOL
 # between the sizes, the code does otherwise at another size (fast only below some size, or
 # only at the size counted) and no estimate is given: the figures that differ instead. And a
 # call that moved less than half the bytes the task must move (the lab's footprint, on the
 # harness's section line: its kernels' sectors; for a timeline, the bytes it copied in and out)
-# did its work where the emulator does not count it (on the host, say): no estimate either. Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
+# did its work where the emulator does not count it (on the host, say): no estimate either; nor
+# for a file that compiles other code for the emulator (#if CUDA_EMU: -v source). Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
 #
 # Input: the harness's section lines, then the counts (as explain.awk), then the second size's
 # counts (optional). Options:
@@ -71,6 +72,9 @@
 #                                           gets no estimate
 #   -v tol=F                                the two sizes' TOL (below): tol=1 shows the figure
 #                                           that differs most for every check, however little
+#   -v source=FILE                          your file as compiled: one that names CUDA_EMU
+#                                           (other code for the emulator) gets no estimate,
+#                                           "other C <tab> CUDA_EMU" in tsv mode
 # Loaded after counts.awk and timeline.awk (count_row_ok, visible, timeline_*).
 
 BEGIN {
@@ -80,7 +84,7 @@ BEGIN {
     LATENCY_NS = 250
     ISSUE_PER_CLOCK = 4 # warp instructions an SM issues per clock: four schedulers
     # The two sizes: a figure that differs by more than TOL times between them, where it is at
-    # least FLOOR of the reference's call, means code that does otherwise at another size. The
+    # least FLOOR of your own call at either size, means code that does otherwise there. The
     # honest files' largest spread is well under TOL (tests/estimate/sizes.sh prints each).
     TOL = 1.25; FLOOR = 0.2
     if (tol != "") TOL = tol + 0 # (-v tol=1: every spread is shown, the largest first: the study)
@@ -88,6 +92,10 @@ BEGIN {
     SHORT = 0.5 # less than this share of the bytes the task moves: work the counts miss
     term_names["dram"] = "DRAM traffic"; term_names["shared"] = "shared-memory passes"
     term_names["issue"] = "instruction issue"; term_names["latency"] = "loads in flight (Little's law)"
+    # your file as compiled (the grader's copy): one that names CUDA_EMU compiles other code for
+    # the emulator than for a GPU, so that its count is not of what a GPU runs
+    while (source != "" && (getline line < source) > 0) if (line ~ /CUDA_EMU/) other_code = 1
+    if (source != "") close(source)
     if (table != "") { # the lab's explain table: a timeline row means lab 05's kind of call
         while ((getline line < table) > 0) if (line ~ /^timeline\t/) timeline = 1
         close(table)
@@ -128,13 +136,19 @@ $1 ~ /^op / { timeline_add(s); next }
 # block"; a persistent grid). Any other grid is sized by the problem, which at the lab's size
 # makes it many times larger: its last round of blocks is a small share, taken as none.
 function gpu_sized(b) { return b >= sms && b % sms < b / sms }
+# Whether launch i of section s was sized for the GPU: gpu_sized, and, where the call was counted
+# at a second size too (partner: the same call there), as many blocks there: a grid that grew
+# with the problem was sized by it, whatever its count happens to be at one size.
+function launch_gpu_sized(s, i) {
+    return gpu_sized(lblocks[s, i]) && (!(s in partner) || lblocks[partner[s], i] == lblocks[s, i])
+}
 # The balanced share of each SM's blocks over the largest share, over the call's launches
 # (weighted by threads): 1 when every SM gets as many blocks as any other.
 function fill(s,    i, b, p, busy, threads, weighted, e) {
     threads = 0; weighted = 0
     for (i = 1; i <= nlaunch[s]; i++) {
         b = lblocks[s, i]; p = sms
-        if (!gpu_sized(b) || lper[s, i] <= 0) { e = 1 } # grows with the problem, or does not fit
+        if (!launch_gpu_sized(s, i) || lper[s, i] <= 0) { e = 1 } # grows with the problem, or does not fit
         else { busy = int((b + p - 1) / p); e = (b / p) / busy }
         threads += b * lthreads[s, i]; weighted += b * lthreads[s, i] / e
     }
@@ -148,7 +162,7 @@ function resident(s,    i, best, r, per_sm) {
         per_sm = lper[s, i] > 0 ? lper[s, i] : 1
         r = lthreads[s, i] * per_sm
         if (threads_per_sm > 0 && r > threads_per_sm) r = threads_per_sm # the emulated SM is a cc 9.0 one
-        if (gpu_sized(lblocks[s, i]) && lblocks[s, i] * lthreads[s, i] / sms < r) r = lblocks[s, i] * lthreads[s, i] / sms
+        if (launch_gpu_sized(s, i) && lblocks[s, i] * lthreads[s, i] / sms < r) r = lblocks[s, i] * lthreads[s, i] / sms
         if (r > best) best = r
     }
     return best
@@ -227,17 +241,18 @@ function short_of(y, r) {
     return J_r > 0 && J_y < SHORT * J_r
 }
 function spread(a, b) { return a > 0 && b > 0 ? (a > b ? a / b : b / a) : (a > 0 || b > 0 ? 1e9 : 1) }
-# Figure `what` at the two sizes, a and b (in the reference's whole call: whether it matters;
-# always: it does), shown as ra and rb (unit: "" or "call"): kept when it differs more than the
-# one kept so far, by more than TOL.
-function consider(what, a, b, always, ra, rb, unit,    sp) {
-    if (!always && (a > b ? a : b) < FLOOR) return
+# Figure `what` at the two sizes, a and b (in the reference's whole call at that size), shown
+# as ra and rb (unit: "" or "call"), where it matters (1: it is at least FLOOR of your own call
+# at either size, so that it bounds it or comes near): kept when it differs more than the one
+# kept so far, by more than TOL.
+function consider(what, a, b, matters, ra, rb, unit,    sp) {
+    if (!matters) return
     sp = spread(a, b)
     if (sp > TOL && sp > J_spread) { J_spread = sp; J_what = what; J_a = ra; J_b = rb; J_unit = unit }
 }
 # 1 when a figure that matters differs by more than TOL between the first size (y, r) and the
 # second (y2, r2).
-function differs(y, r, y2, r2,    k, n, e, engines, u1, u2) {
+function differs(y, r, y2, r2,    k, n, e, engines, u1, u2, m) {
     J_spread = 1; J_what = ""
     if (timeline) { # the span (in engine-lengths: per element already), each engine's work
                     # against the reference's
@@ -253,10 +268,11 @@ function differs(y, r, y2, r2,    k, n, e, engines, u1, u2) {
         u1 = t[r, bound[r]]; u2 = t[r2, bound[r2]]
         if (u1 > 0 && u2 > 0)
             for (k in term_names) {
+                m = t[y, k] >= FLOOR * t[y, bound[y]] || t[y2, k] >= FLOOR * t[y2, bound[y2]]
                 if (t[r, k] > 0 && t[r2, k] > 0)
-                    consider(k, t[y, k] / u1, t[y2, k] / u2, 0, t[y, k] / t[r, k], t[y2, k] / t[r2, k], "")
+                    consider(k, t[y, k] / u1, t[y2, k] / u2, m, t[y, k] / t[r, k], t[y2, k] / t[r2, k], "")
                 else
-                    consider(k, t[y, k] / u1, t[y2, k] / u2, 0, t[y, k] / u1, t[y2, k] / u2, "call")
+                    consider(k, t[y, k] / u1, t[y2, k] / u2, m, t[y, k] / u1, t[y2, k] / u2, "call")
             }
     }
     consider("estimate", J_ea, J_eb, 1, J_ea, J_eb, "")
@@ -267,6 +283,7 @@ function differs(y, r, y2, r2,    k, n, e, engines, u1, u2) {
 # counts miss it) or "sizes" (the two sizes differ, or no second count where one was asked for).
 function judge(c, y, r,    i, y2, r2) {
     J_unit = ""; J_s1 = size[y]; J_s2 = "-"; J_ea = ratio_of(y, r); J_eb = -1
+    if (other_code) return "other"
     if (short_of(y, r)) return "short"
     if (nsections2 == 0 && sizes != 2) return "" # one size asked for (the agreement table's counts)
     for (i = 1; i < nsections2; i++)
@@ -281,6 +298,8 @@ function judge(c, y, r,    i, y2, r2) {
 function fig(x) { return x >= 1e6 ? "-" : sprintf("%.2f", x) }
 # Why no estimate, in explain's words.
 function judged_text(j) {
+    if (j == "other")
+        return "your file compiles other code for the CPU emulator than for a GPU (it names CUDA_EMU), so this count is of code a GPU does not run"
     if (j == "short")
         return sprintf("your call %s %.0f bytes where the task moves %.0f at the least (%.0f%%): the rest of its work was done where the emulator does not count it (on the host, say), so its count is no picture of its speed",
             J_what == "sectors" ? "touched in its kernels' 32-byte sectors" : "copied in and out", J_y, J_r, 100 * J_y / J_r)
@@ -297,6 +316,12 @@ function judged_text(j) {
 }
 
 END {
+    # each call's partner at the other size (the same check, the same side): launch_gpu_sized
+    for (i = 1; i <= nsections; i++)
+        for (k = 1; k <= nsections2; k++)
+            if (check_of[sections[i]] == check_of[sections2[k]] && who[sections[i]] == who[sections2[k]]) {
+                partner[sections[i]] = sections2[k]; partner[sections2[k]] = sections[i]
+            }
     for (i = 1; i <= nsections; i++) {
         s = sections[i]
         if (timeline) timeline_schedule(s)
@@ -327,6 +352,7 @@ END {
             printf "check %d\t%s\t%s\t%s\t%s\n", check_of[y], visible(task[y]), ratio < 0 ? "-" : sprintf("%.3f", ratio),
                 timeline ? "timeline" : bound[y], timeline ? "timeline" : bound[r]
             if (j == "short") printf "short %d\t%s\t%.0f\t%.0f\n", check_of[y], J_what, J_y, J_r
+            if (j == "other") printf "other %d\tCUDA_EMU\n", check_of[y]
             if (j == "sizes")
                 printf "sizes %d\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", check_of[y], J_what, J_unit == "call" ? ":call" : "",
                     visible(J_s1), fig(J_a), visible(J_s2), fig(J_b), J_ea < 0 ? "-" : sprintf("%.3f", J_ea), J_eb < 0 ? "-" : sprintf("%.3f", J_eb)

@@ -18,7 +18,8 @@ double estimate_dram_bps(const gpu_profile *g)
 }
 
 int estimate_command_make(estimate_command *c, const char *tools, const char *table,
-                          const char *sections, const char *counts, const char *second)
+                          const char *sections, const char *counts, const char *second,
+                          const char *source)
 {
     const gpu_profile *g = estimate_gpu();
     if (!g)
@@ -34,11 +35,13 @@ int estimate_command_make(estimate_command *c, const char *tools, const char *ta
     snprintf(c->vars[7], sizeof c->vars[7], "%s/timeline.awk", tools);
     snprintf(c->vars[8], sizeof c->vars[8], "%s/estimate.awk", tools);
     snprintf(c->vars[9], sizeof c->vars[9], "sizes=2"); /* a check without a second: none */
+    snprintf(c->vars[10], sizeof c->vars[10], "source=%s", source ? source : "");
     int n = 0;
     c->argv[n++] = "awk", c->argv[n++] = "-F", c->argv[n++] = "\t";
     for (int i = 0; i < 6; i++)
         c->argv[n++] = "-v", c->argv[n++] = c->vars[i];
     c->argv[n++] = "-v", c->argv[n++] = c->vars[9];
+    c->argv[n++] = "-v", c->argv[n++] = c->vars[10];
     for (int i = 6; i < 9; i++)
         c->argv[n++] = "-f", c->argv[n++] = c->vars[i];
     c->argv[n++] = (char *)sections, c->argv[n++] = (char *)counts;
@@ -130,6 +133,12 @@ static int estimate_refused(const char *buf, int check, const char *lab_number,
                  !strcmp(what, "copies") ? "copied in and out"
                                          : "touched in its kernels' loads and stores",
                  yours, theirs, 100 * yours / theirs, lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "other %d\t%31[A-Z_]", &c, what) == 2 && c == check) {
+        snprintf(line, len, "none: your file compiles other code for the CPU emulator than for a "
+                 "GPU (it names CUDA_EMU), so its count is of code that a GPU does not run; a GPU "
+                 "measures");
         return 1;
     }
     if (sscanf(buf,

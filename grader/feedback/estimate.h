@@ -20,16 +20,18 @@ double estimate_dram_bps(const gpu_profile *g);
  * line each ("check C <tab> ratio <tab> your bound <tab> the reference's bound", and a line that
  * says why it is not to be given where it is not: estimate.awk's tsv mode), from the harness's
  * sections and the emulator's counts of a lab (the WHERE count's files) and, where not NULL, the
- * counts of its second size (the harness's --second-counts; with none, no estimate is given),
+ * counts of its second size (the harness's --second-counts; with none, no estimate is given)
+ * and the student's file as compiled (source: one that names CUDA_EMU gets none; NULL: none),
  * with the lab's explain table (it says whether the lab is estimated from the engines'
  * timeline) and the feedback folder that holds the awk programs. Fills argv (NULL-terminated,
  * at most 40) with pointers into *store. Returns 0, or -1 when GPU_PROFILE names no GPU. */
 typedef struct estimate_command {
-    char vars[10][1200];
+    char vars[11][1200];
     char *argv[40];
 } estimate_command;
 int estimate_command_make(estimate_command *store, const char *tools, const char *table,
-                          const char *sections, const char *counts, const char *second);
+                          const char *sections, const char *counts, const char *second,
+                          const char *source);
 
 /* The estimate's own error, as a factor: where it agrees with a GPU's measurement, it is within
  * this of it (the agreement table's "within 25%": tests/gpu/results/estimate-vs-h200.txt). An
@@ -50,7 +52,8 @@ int estimate_none(const char *limits, const char *lab_number, char *why, size_t 
  * estimate. No number where there is to be none: for a lab that `limits` lists (the file is not
  * read: it may be NULL), "none for this lab" and why; where the awk gave none (the two sizes
  * counted differ, the second is missing, or the call moved less data than the reference's),
- * "none" and the figures that say why; when GPU_PROFILE names no GPU, that. "" when the file
+ * "none" and the figures that say why (or that the file compiles other code for the emulator);
+ * when GPU_PROFILE names no GPU, that. "" when the file
  * has nothing for that check. */
 void estimate_line(const char *file, const char *limits, int check, double threshold,
                    const char *lab_number, char *line, size_t len);

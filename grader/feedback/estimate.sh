@@ -4,18 +4,20 @@
 # (tests/estimate/agree.sh). make grade's own estimate line is the driver's (estimate.c).
 #
 #   grader/feedback/estimate.sh --gpu KEY --profiles EXE --table EXPLAIN_TSV [--threshold F]
-#                               [--lab NN] [--tol F] --mode explain|tsv SECTIONS COUNTS [COUNTS2]
+#                               [--lab NN] [--tol F] [--source FILE] --mode explain|tsv
+#                               SECTIONS COUNTS [COUNTS2]
 #
 # --lab NN: for a lab estimate-limits.tsv lists, make explain's section is one line: no estimate
 # for this lab, and why. COUNTS2: the counts at the lab's second size (the harness's
 # --second-counts): the estimate is given only where the two sizes agree (estimate.awk); --tol F
 # sets how far they may differ (--tol 1: the figure that differs most is shown for every check).
+# --source FILE: the student's file as compiled; one that names CUDA_EMU gets no estimate.
 #
 # KEY is a key of make profiles (t4, h200 ...): its SMs, SM clock and DRAM bandwidth are the
 # ceilings. SECTIONS and COUNTS are the harness's and the emulator's files of make explain (or
 # of the WHERE count), counted on that GPU's SM count (CUDA_EMU_SMS). Exit status: 0, or 2.
 set -u
-gpu="" profiles="" table="" threshold="" mode=tsv lab= tol=
+gpu="" profiles="" table="" threshold="" mode=tsv lab= tol= source=
 while [ $# -gt 0 ]; do
     case $1 in
         --gpu) gpu=$2; shift 2 ;;
@@ -25,6 +27,7 @@ while [ $# -gt 0 ]; do
         --mode) mode=$2; shift 2 ;;
         --lab) lab=$2; shift 2 ;;
         --tol) tol=$2; shift 2 ;;
+        --source) source=$2; shift 2 ;;
         --*) echo "estimate.sh: unknown option $1" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -39,4 +42,4 @@ EOF2
 LC_ALL=C exec awk -F'\t' -v sms="$sms" -v clock_hz="$clock" -v dram_bps="$dram" -v gpu="$gpu" \
     -v threads_per_sm="$threads" -v lab="$lab" -v limits="$here/estimate-limits.tsv" \
     -v gpu_name="$name" -v table="$table" -v threshold="${threshold:-0}" -v mode="$mode" \
-    -v sizes=$(($# - 1)) -v tol="$tol" -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/estimate.awk" "$@"
+    -v sizes=$(($# - 1)) -v tol="$tol" -v source="$source" -f "$here/counts.awk" -f "$here/timeline.awk" -f "$here/estimate.awk" "$@"

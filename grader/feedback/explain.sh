@@ -156,6 +156,7 @@ explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline
 if [ -n "$gpu" ]; then
     # the lab's pass mark in force, as the driver reads it (make runs lab-manifest pass-mark)
     "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${pass_mark:-0}" --lab "${lab%%-*}" \
+        --source "$out/yours.src" \
         --mode explain "$out/sections.txt" "$out/counts.tsv" ${second:+"$second"} | tee -a "$out/explain.txt"
 else
     printf '\nmake explain LAB=%s GPU_PROFILE=t4 (or h200, or another key of make profiles) adds the speed these\ncounts suggest on that GPU, term by term: the estimate make grade prints with no GPU.\n' "${lab%%-*}" |

@@ -283,9 +283,11 @@ void where_start(const where_setup *o, const lab_info *lab, const record *dev, i
         estimate_command est; /* with no GPU, the speed estimated from the same counts */
         char table[1200];
         snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
+        char source[1100]; /* the copy where_render made of the file compiled */
+        snprintf(source, sizeof source, "%s/yours.src", w->dir);
         if (status == 0 && where_estimates(o, lab) &&
-            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts,
-                                  w->counts2) == 0)
+            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts, w->counts2,
+                                  source) == 0)
             run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, NULL, w->estimate, w->log, 1, 0,
                         1e9);
         _exit(status == 0 ? 0 : 1);

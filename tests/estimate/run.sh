@@ -11,8 +11,9 @@
 #   3. make grade's ESTIMATE line words (estimate.c) from a file of estimates written by hand:
 #      the ratio, the side of the mark (just above or below it, within the estimate's own
 #      error), the bounds, "not a measurement"; for a lab of grader/feedback/estimate-limits.tsv,
-#      no number, only that there is none and why; where the two sizes counted differ or the
-#      call moved less than the task moves, none and the figures that say why.
+#      no number, only that there is none and why; where the two sizes counted differ, the call
+#      moved less than the task moves, or the file compiles other code for the emulator, none
+#      and why.
 # After a change to the emulator's counting, redo the counts and the table:
 #   tests/estimate/agree.sh --fixtures tests/estimate/counts --out tests/gpu/results/estimate-vs-h200.txt
 set -u
@@ -65,6 +66,11 @@ line=$("$BUILD"/tests/estimate_line "$tmp/short.tsv" 10 0.5 01)
 case $line in
     "none: your counted call touched in its kernels' loads and stores 8192 bytes where the task moves 2097408 at the least (0%)"*) ;;
     *) echo "FAIL: a call that moved too little, and the line: $line"; fail=1 ;;
+esac
+printf 'check 10\tcoalescing\t3.5\tdram\tdram\nother 10\tCUDA_EMU\n' >"$tmp/other.tsv"
+case $("$BUILD"/tests/estimate_line "$tmp/other.tsv" 10 0.5 01) in
+    "none: your file compiles other code for the CPU emulator than for a GPU (it names CUDA_EMU)"*) ;;
+    *) echo "FAIL: a file with other code for the emulator is estimated"; fail=1 ;;
 esac
 printf 'check 10\tcoalescing\t0.55\tdram\tdram\n' >"$tmp/near.tsv"
 case $("$BUILD"/tests/estimate_line "$tmp/near.tsv" 10 0.5 01) in

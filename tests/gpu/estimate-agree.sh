@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # estimate-agree.sh - the no-GPU speed estimate held to this GPU's own measurements. For every
-# reference, every ladder rung and every honest case of tests/cheats (the h*.cu that pass every
-# correctness check on a GPU), each speed check's ratio as make grade measures it here (the
+# reference, every ladder rung, every skeleton and every honest case of tests/cheats (the h*.cu
+# that pass every correctness check on a GPU), each speed check's ratio as make grade measures it here (the
 # grader's own run: results.json's ratio_median), beside the estimate make grade prints for the
 # same file and check with no GPU (GPU_PROFILE set to this GPU, from nvidia-smi's name: h200 or
 # h100-sxm), counted at two sizes as grading counts it (make explain GPU_PROFILE=KEY: the same
@@ -26,10 +26,10 @@
 # time, labs that give an estimate first; beside it, at the lowest priority on the other cores,
 # every tree's objects are built and each file of those labs counted by make explain (one lab's
 # files one after another, since make explain writes one folder per lab; the labs side by side).
-# 112 files: 9 references, 40 rungs, 63 honest cases; 52 of them in the labs that give an
-# estimate. Planned from make bench-grading's times a lab (tests/gpu/results/h200-bench-
+# 121 files: 9 references, 40 rungs, 9 skeletons, 63 honest cases; 56 of them in the labs that
+# give an estimate. Planned from make bench-grading's times a lab (tests/gpu/results/h200-bench-
 # grading.txt; this script has not run on a GPU yet), on one H200 or H100 with 16 cores: about
-# a minute of build, about 4 minutes grading the labs that give an estimate (lab 05's 19 files
+# a minute of build, about 4 minutes grading the labs that give an estimate (lab 05's 20 files
 # at about 7 s each the most), about 4 more for the rest. The default budget ends one call
 # within 10 minutes with the first part whole; a second call on the same machine grades what is
 # left (or: --labs "01 03 05 06", then --labs "02 04 07 08 09").
@@ -122,6 +122,8 @@ corpus() {
         folder=${dir#solutions/} num=${folder%%-*} name=${folder#*-}
         in_labs "$num" || continue
         printf '%s-reference\t%s\t%s\t%s\t%s\n' "$num" "$num" "$folder" "$name" "$dir/$name.cu"
+        # the skeleton too: the file every student grades first
+        printf '%s-skeleton\t%s\t%s\t%s\t%s\n' "$num" "$num" "$folder" "$name" "labs/$folder/$name.cu"
         for f in "$dir"/steps/*.cu; do
             [ -e "$f" ] && printf '%s-steps_%s\t%s\t%s\t%s\t%s\n' "$num" "$(basename "$f" .cu)" "$num" "$folder" "$name" "$f"
         done
@@ -191,7 +193,8 @@ est_one() { # TREE TAG NUM FOLDER NAME: est/TAG.tsv, one line per speed check
     fi
     cp "$BUILD/explain/$name/sections.txt" "$BUILD/explain/$name/counts.tsv" "$BUILD/explain/$name/counts2.tsv" "$d/" 2>/dev/null
     est() { grader/feedback/estimate.sh --gpu "$key" --profiles "$BUILD/host/profiles" --threshold "$thr" \
-        --table "grader/labs/$folder/explain.tsv" --mode tsv "$@" "$d/sections.txt" "$d/counts.tsv" "$d/counts2.tsv"; }
+        --table "grader/labs/$folder/explain.tsv" --source "$file" --mode tsv "$@" \
+        "$d/sections.txt" "$d/counts.tsv" "$d/counts2.tsv"; }
     est >"$d/estimate.tsv" 2>>"$res/logs/$tag.explain.log"
     est --tol 1 >"$d/spread.tsv" 2>>"$res/logs/$tag.explain.log"
     # check <tab> estimate ("-": none) <tab> why none, or the two sizes' largest spread
@@ -200,6 +203,7 @@ est_one() { # TREE TAG NUM FOLDER NAME: est/TAG.tsv, one line per speed check
                     sp[c] = sprintf("two sizes: %s %s / %s", f[2], f[4], f[6]) } } }
         $1 ~ /^check / { c = $1; sub(/^check /, "", c); est[c] = $3; order[++n] = c }
         $1 ~ /^short / { c = $1; sub(/^short /, "", c); why[c] = sprintf("none: moved %.0f%% of the bytes the task moves (%s)", $4 > 0 ? 100 * $3 / $4 : 0, $2) }
+        $1 ~ /^other / { c = $1; sub(/^other /, "", c); why[c] = "none: other code for the emulator (CUDA_EMU)" }
         $1 ~ /^sizes / { c = $1; sub(/^sizes /, "", c); why[c] = sprintf("none: the two sizes differ: %s %s at %s, %s at %s", $2, $4, $3, $6, $5) }
         END { for (i = 1; i <= n; i++) { c = order[i]
                   printf "%s\t%s\t%s\n", c, (c in why) ? "-" : est[c], (c in why) ? why[c] : (c in sp) ? sp[c] : "" } }' \

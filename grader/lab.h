@@ -97,6 +97,12 @@ typedef struct lab_info {
      * the GPU in hand) and the unit tests (with every GPU of common/gpu_profiles.h) run the
      * same code. size arrives holding the speed row's size and leaves holding the problem's. */
     void (*speed_size)(int task, const device_info *d, long long size[LAB_MAX_DIMS]);
+    /* The speed estimate's second size (no GPU: grader/feedback/estimate.awk): each dimension
+     * of the emulated speed problem (speed_size with d->emulated) times this, rounded down, at
+     * least 1; 0 keeps a dimension as it is, and a table that sets none halves the first. The
+     * estimate counts both sizes and gives none where the code's counts, each against the
+     * reference's at that size, differ between them (it behaves otherwise at another size). */
+    double count_scale[LAB_MAX_DIMS];
     /* What one call of `task` on `size` asks of the device (the problem code's work() is
      * this, and the tests hold speed sizes to it). */
     void (*footprint)(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f);

@@ -49,7 +49,9 @@
 #                 known kernels in test-emulator's count suite)
 #   test-estimate the no-GPU speed estimate held to its agreement table with the H200
 #                 (tests/gpu/results/estimate-vs-h200.txt): every row from the committed counts,
-#                 lab 06's skeleton counted again, make grade's ESTIMATE line (tests/estimate/run.sh)
+#                 lab 06's skeleton counted again, make grade's ESTIMATE line and its "none"
+#                 lines (a lab that gives none, two sizes that differ, a call that moved too
+#                 little, other code for the emulator: tests/estimate/run.sh)
 #   test-cheats   cheating submissions and honest controls (tests/cheats), sandboxed
 #   test-sandbox  the sandbox where namespaces are refused (as in Gradescope's containers):
 #                 Landlock and another uid, and the attacks again; no worker's scratch folder

@@ -93,6 +93,7 @@ const lab_info lab_$name = {
     .checks = checks,
     .n_checks = (int)(sizeof checks / sizeof checks[0]),
     .speed_size = speed_size,
+    .count_scale = {0.5}, /* the speed estimate's second count: half the elements (lab.h) */
     .footprint = footprint,
 };
 EOF

@@ -27,7 +27,8 @@
 # The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
 # lab shows, and what make explain does not show for it, are its table,
 # grader/labs/NN-name/explain.tsv. Files: DIR/counts.tsv (the emulator's counts, one line per
-# memory instruction; common/emu/src/count.cpp says its columns), DIR/sections.txt,
+# memory instruction; common/emu/src/count.cpp says its columns), DIR/counts2.tsv (with
+# GPU_PROFILE, the same at the lab's second size, for the estimate), DIR/sections.txt,
 # DIR/explain.txt (what was printed), DIR/harness.log, DIR/workers.log (what the code printed,
 # capped), DIR/yours.src and DIR/reference.src (the lines quoted), for a lab whose table has a picture
 # row DIR/access.svg (one warp's costliest request at the worst line: svg/access.awk), and for
@@ -39,7 +40,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 table=$here/../labs/$lab/explain.tsv
 [ -f "$table" ] || { echo "explain.sh: no counter table at $table" >&2; exit 2; }
 mkdir -p "$out" || exit 2
-rm -f "$out/counts.tsv" "$out/sections.txt" "$out/explain.txt"
+rm -f "$out/counts.tsv" "$out/counts2.tsv" "$out/sections.txt" "$out/explain.txt"
 # GPU_PROFILE=KEY: the emulated device gets that GPU's SM count, so the code under test sizes its grids
 # for it and the waves are that GPU's (each SM stays the emulated compute capability 9.0 one).
 sms="" gpu_name=""
@@ -65,6 +66,13 @@ fi
 # use-after-free detection (grading runs the same code with the whole quarantine), and the
 # emulator's counting frees so much that the default's churn took over a third of a count.
 count_mem_mib=4096
+# The estimate's second size: with GPU_PROFILE, a lab that gets an estimate (not in
+# estimate-limits.tsv) is counted again at the lab's second size (its table's count_scale), and
+# the estimate compares the two (estimate.awk); its sections are the `second` lines.
+second=""
+if [ -n "$gpu" ] && ! grep -q "^${lab%%-*}	" "$here/estimate-limits.tsv"; then
+    second=$out/counts2.tsv
+fi
 count_calls() {
     set -- --checkout . --solutions solutions --labdir "${reference%/*/*}" \
         --student-objs "${student%/*/*}" --logs "$out"
@@ -74,7 +82,7 @@ count_calls() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=$count_mem_mib:detect_leaks=0:quarantine_size_mb=16" \
     "$harness" --profile --isolation on --counts "$out/counts.tsv" --worker-log "$out/workers.log" \
         --worker "$worker" --student "$student" --reference "$reference" \
-        --reference-counts "${reference%/*}/reference.counts" "$@" \
+        --reference-counts "${reference%/*}/reference.counts" ${second:+--second-counts "$second"} "$@" \
         >"$out/sections.txt" 2>"$out/harness.log"
 }
 # Lines of a log that student code may have written to, shown as data (counts.awk's visible).
@@ -148,7 +156,8 @@ explain_awk -v gpu="$gpu" -v gpu_name="$gpu_name" -v timeline_out="$out/timeline
 if [ -n "$gpu" ]; then
     # the lab's pass mark in force, as the driver reads it (make runs lab-manifest pass-mark)
     "$here/estimate.sh" --gpu "$gpu" --profiles "$profiles" --table "$table" --threshold "${pass_mark:-0}" --lab "${lab%%-*}" \
-        --mode explain "$out/sections.txt" "$out/counts.tsv" | tee -a "$out/explain.txt"
+        --source "$out/yours.src" \
+        --mode explain "$out/sections.txt" "$out/counts.tsv" ${second:+"$second"} | tee -a "$out/explain.txt"
 else
     printf '\nmake explain LAB=%s GPU_PROFILE=t4 (or h200, or another key of make profiles) adds the speed these\ncounts suggest on that GPU, term by term: the estimate make grade prints with no GPU.\n' "${lab%%-*}" |
         tee -a "$out/explain.txt"

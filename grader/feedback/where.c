@@ -117,6 +117,15 @@ static void where_failed(const char *log_path, const char *what, const char *har
     fclose(log);
 }
 
+/* 1 when the run gives lab a speed estimate: no GPU, and a lab estimate-limits.tsv does not
+ * list (its ESTIMATE line says why there is none, with no count of its own). */
+static int where_estimates(const where_setup *o, const lab_info *lab)
+{
+    char why[600];
+    return !strcmp(o->emu.mode, "emu") &&
+           !estimate_none(WHERE_TOOLS "/estimate-limits.tsv", lab->number, why, sizeof why);
+}
+
 /* Count one call of the student's code and one of the reference's per speed problem on the CPU
  * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
  * grading's whole policy (it refuses to count where it cannot isolate), and copies the
@@ -156,6 +165,9 @@ static int where_count(const where_setup *o, const lab_info *lab, const record *
     char kept[1100];
     snprintf(kept, sizeof kept, "%s/%s/reference.counts", o->emu.labdir, lab->name);
     argv[n++] = "--reference-counts", argv[n++] = kept;
+    /* with no GPU, a lab that gets an estimate is counted at its second size too */
+    if (where_estimates(o, lab))
+        argv[n++] = "--second-counts", argv[n++] = (char *)w->counts2;
     if (sandbox_places_args(&places, argv, &n, 62) != 0)
         return -1;
     argv[n] = NULL;
@@ -239,8 +251,10 @@ void where_start(const where_setup *o, const lab_info *lab, const record *dev, i
     snprintf(w->harness_log, sizeof w->harness_log, "%s/harness.log", w->dir);
     snprintf(w->workers, sizeof w->workers, "%s/workers.log", w->dir);
     snprintf(w->estimate, sizeof w->estimate, "%s/estimate.tsv", w->dir);
+    snprintf(w->counts2, sizeof w->counts2, "%s/counts2.tsv", w->dir);
     mkdir(w->dir, 0755);
     unlink(w->counts);
+    unlink(w->counts2);
     unlink(w->estimate);
     unlink(w->line);
     j->started = wall_seconds();
@@ -269,8 +283,11 @@ void where_start(const where_setup *o, const lab_info *lab, const record *dev, i
         estimate_command est; /* with no GPU, the speed estimated from the same counts */
         char table[1200];
         snprintf(table, sizeof table, "%s/%s/explain.tsv", WHERE_TABLES, w->folder);
-        if (status == 0 && !strcmp(o->emu.mode, "emu") &&
-            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts) == 0)
+        char source[1100]; /* the copy where_render made of the file compiled */
+        snprintf(source, sizeof source, "%s/yours.src", w->dir);
+        if (status == 0 && where_estimates(o, lab) &&
+            estimate_command_make(&est, WHERE_TOOLS, table, w->sections, w->counts, w->counts2,
+                                  source) == 0)
             run_counted(est.argv, (char *[]){"LC_ALL=C", NULL}, NULL, w->estimate, w->log, 1, 0,
                         1e9);
         _exit(status == 0 ? 0 : 1);

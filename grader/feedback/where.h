@@ -55,6 +55,9 @@ typedef struct where_files {
     char log[1100];       /* <logs>/<lab>.where.log: why there is none */
     char counts[1100], sections[1100], harness_log[1100], workers[1100]; /* in dir */
     char estimate[1100];  /* in dir: the speed estimate of each speed check (estimate.h) */
+    char counts2[1100];   /* in dir: with no GPU, the counts at the lab's second size, which
+                           * the estimate compares with the first (none for a lab that gets no
+                           * estimate: estimate-limits.tsv) */
 } where_files;
 
 typedef struct where_job {
@@ -66,8 +69,9 @@ typedef struct where_job {
 } where_job;
 
 /* Start the lab's count in a process of its own (at the lowest CPU priority when nice_it): the
- * student's and the reference's calls counted on the emulator, then rendered; with no GPU, the
- * speed estimate from the same counts. */
+ * student's and the reference's calls counted on the emulator, then rendered; with no GPU, for
+ * a lab that gets an estimate, both counted again at the lab's second size and the speed
+ * estimate made from the counts of both. */
 void where_start(const where_setup *o, const lab_info *lab, const record *dev, int nice_it,
                  where_job *j);
 

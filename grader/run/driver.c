@@ -350,9 +350,10 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     check_fault_rerun(o, r, i, &d, &l, &fault);
     char where[768], estimate[700] = "";
     check_where(o, r, i, &d, where, sizeof where);
-    /* with no GPU: the speed estimated on a named GPU from the WHERE count (estimate.h) */
+    /* with no GPU: the speed estimated on a named GPU from the WHERE count (estimate.h), or
+     * why there is none (a lab that gets none says so without the count's file) */
     if (c->kind == CHECK_SPEED && d.v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
-        r->where_done && r->where_early.w.estimate[0])
+        where_cfg.on && r->where_done)
         estimate_line(r->where_early.w.estimate, WHERE_TOOLS "/estimate-limits.tsv", i,
                       r->rules.threshold, r->lab->number, estimate, sizeof estimate);
     r->outcomes[i] = (check_outcome){d.v, d.below_threshold, d.speed.ratio};

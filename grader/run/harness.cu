@@ -20,7 +20,8 @@
  * each in a section a profiler can tell apart, or with --timeline FILE their copies and
  * kernels recorded, or with --counts FILE (make explain, make grade's WHERE line; isolation
  * on) each section counted by the emulator in the implementation's own sandboxed worker and
- * handed back as data (profile_trusted.cu). --list-checks: the lab's checks, one per line (make
+ * handed back as data (profile_trusted.cu), with --second-counts FILE at a second size too (the
+ * speed estimate compares the two). --list-checks: the lab's checks, one per line (make
  * sanitize runs the correctness ones). */
 #include "harness_parts.h"
 
@@ -262,7 +263,7 @@ static void usage(void)
             "                       [--timeline FILE] [--emulator-size]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
             "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
-            "                       [--reference-counts PREFIX]\n"
+            "                       [--reference-counts PREFIX] [--second-counts FILE]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --serve ... --ahead   (the next lab's, started while a lab is graded:\n"
             "                       its start done, it prints \"ready\" and waits for its first check)\n"
@@ -293,6 +294,7 @@ static options parse_options(int argc, char **argv)
         {"emulator-size", no_argument, NULL, 'e'},
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"reference-counts", required_argument, NULL, 'K'},
+        {"second-counts", required_argument, NULL, 'S'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {"ahead", no_argument, NULL, 'a'},
         {NULL, 0, NULL, 0}};
@@ -318,6 +320,7 @@ static options parse_options(int argc, char **argv)
         case 'n': o.counts = optarg; break;
         case 'L': o.worker_log = optarg; break;
         case 'K': o.reference_counts = optarg; break;
+        case 'S': o.second_counts = optarg; break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
         case 'a': o.ahead = 1; break;
@@ -339,7 +342,7 @@ static options parse_options(int argc, char **argv)
         ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
         /* profilers follow one process; the emulator's counts come from sandboxed workers */
         (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate) ||
-        (o.reference_counts && !o.counts) ||
+        ((o.reference_counts || o.second_counts) && !o.counts) ||
         (o.ahead && !o.serve))
         usage();
     return o;
@@ -386,7 +389,8 @@ int main(int argc, char **argv)
     }
     if (o.profile) { /* a profiler's sections, or (under the emulator) make explain's counts */
         profile_reference_cache(o.reference_counts, o.worker, o.reference_so);
-        const int status = profile_run(o.timeline, o.counts, o.worker_log, o.emulator_size, &d);
+        const int status = profile_run(o.timeline, o.counts, o.second_counts, o.worker_log,
+                                       o.emulator_size, &d);
         workers_shutdown();
         return status;
     }

@@ -42,6 +42,9 @@ typedef struct options {
     const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
     const char *reference_counts; /* --profile with --counts: the reference's counts kept in
                                      files PREFIX.N.* (profile_reference_cache), or NULL */
+    const char *second_counts; /* --profile with --counts: every speed problem counted again at
+                                  the lab's second size (count_scale), its counts here and its
+                                  sections on stdout as `second N` lines; NULL: one size */
     const char *worker, *student_so, *reference_so;
     int isolate;
     double cap_s;

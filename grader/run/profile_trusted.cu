@@ -12,7 +12,11 @@
  * kernels of a section are those after its marker in the profiler's report. Timeline (a lab
  * whose lesson is overlap): the section's copies and kernels, from CUDA events
  * (timeline_trusted.c). Each section is announced on stdout:
- *   section N <tab> check C <tab> TASK <tab> yours|reference <tab> SIZE
+ *   section N <tab> check C <tab> TASK <tab> yours|reference <tab> SIZE <tab> BYTES
+ * BYTES: what one call touches in device memory (the lab's footprint, working_set), the least
+ * a correct call moves. With a second count (the speed estimate's: --second-counts), each
+ * speed problem is counted again at the lab's second size (lab.h's count_scale), its sections
+ * announced the same way as `second N` lines and its counts written to a file of their own.
  *
  * For a profiler, calls run in this process (the harness is started with --isolation off): a
  * profiler follows one process, and profiling decides no grade.
@@ -349,12 +353,79 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     return fd;
 }
 
-/* See profile_trusted.h. Longer than most functions here: its output files, the setjmp a
- * worker's failure lands at, and the loop over every speed check's sections share one frame. */
-int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
-                int emulator_size, const device_info *d)
+/* Check `check`'s second size for the estimate's second count: its first (emulated) size with
+ * each dimension scaled by the lab's count_scale (lab.h: 0 keeps one; a table that sets none
+ * halves the first), rounded down, at least 1. */
+static void second_size(const long long first[LAB_MAX_DIMS], long long second[LAB_MAX_DIMS])
 {
-    FILE *tl = NULL, *counts = NULL;
+    int set = 0;
+    for (int k = 0; k < LAB_MAX_DIMS; k++)
+        set |= harness_lab->count_scale[k] > 0;
+    for (int k = 0; k < LAB_MAX_DIMS; k++) {
+        const double f = set ? harness_lab->count_scale[k] : k == 0 ? 0.5 : 0;
+        second[k] = f > 0 && first[k] > 0 ? (long long)((double)first[k] * f) : first[k];
+        if (f > 0 && first[k] > 0 && second[k] < 1)
+            second[k] = 1;
+    }
+}
+
+/* One size of speed check i (task t): yours, then the reference, each in a section of its own
+ * announced on stdout as `word N ...` (word: "section" for the first size, "second" for the
+ * second) and counted into `counts` (ref_fd: the reference's count, kept or counted already,
+ * or -1), then your outputs compared with the reference's. *section counts the sections of
+ * that size. Returns 0, or 1 when a call failed or your answer was wrong (said on stderr). */
+static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_DIMS], int *ref_fd,
+                        const char *word, int *section, FILE *counts, FILE *tl,
+                        const device_info *d, cudaStream_t s)
+{
+    void *p = profile_problem(t, i, size, d, s);
+    char desc[256];
+    t->describe(p, desc, sizeof desc);
+    /* the bytes one call touches in device memory (the lab's footprint): what a correct call
+     * moves at the least, against which the estimate holds what the count saw */
+    lab_footprint fp;
+    memset(&fp, 0, sizeof fp);
+    if (harness_lab->footprint)
+        harness_lab->footprint(harness_lab->checks[i].task, size, &fp);
+    static const int impls[2] = {IMPL_STUDENT, IMPL_REFERENCE};
+    /* warm-up on a GPU: module loading, first-touch allocations (none for the emulator) */
+    for (int k = 0; k < 2 && !counts; k++) {
+        t->prepare(p, impls[k], s);
+        t->run(p, impls[k], s);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    kept_outputs yours = {{NULL}, 0};
+    for (int k = 0; k < 2; k++) {
+        ++*section;
+        printf("%s %d\tcheck %d\t%s\t%s\t%s\t%.0f\n", word, *section, i, t->name,
+               k == 0 ? "yours" : "reference", desc, fp.working_set);
+        fflush(stdout);
+        if (k == 1 && *ref_fd >= 0) { /* the reference's, counted before any student code */
+            relay_counts(*ref_fd, 0, *section, counts);
+            close(*ref_fd);
+            *ref_fd = -1;
+            if (counts) { /* its answer on these inputs, for the comparison, uncounted */
+                t->prepare(p, IMPL_REFERENCE, s);
+                t->run(p, IMPL_REFERENCE, s);
+                CUDA_CHECK(cudaDeviceSynchronize());
+            }
+        } else if (profile_one(t, p, impls[k], *section, counts, tl, s) != 0)
+            return 1;
+        if (counts && k == 0)
+            keep_outputs(t, p, &yours, s);
+    }
+    if (counts && compare_outputs(t, p, &yours, desc, s) != 0)
+        return 1;
+    t->destroy(p);
+    return 0;
+}
+
+/* See profile_trusted.h. Longer than most functions here: its output files, the setjmp a
+ * worker's failure lands at, and the loop over every speed check's sizes share one frame. */
+int profile_run(const char *timeline_path, const char *counts_path, const char *second_path,
+                const char *worker_log, int emulator_size, const device_info *d)
+{
+    FILE *tl = NULL, *counts = NULL, *second = NULL;
 #if defined(CUDA_EMU)
     if (timeline_path) {
         fprintf(stderr, "profile: a timeline needs a GPU; the CPU emulator keeps no time\n");
@@ -375,6 +446,10 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
         fprintf(stderr, "profile: cannot write %s\n", counts_path);
         return 1;
     }
+    if (second_path && !(second = fopen(second_path, "w"))) {
+        fprintf(stderr, "profile: cannot write %s\n", second_path);
+        return 1;
+    }
     cudaStream_t s;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     static jmp_buf jb;
@@ -386,67 +461,44 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
                 failure.impl == IMPL_STUDENT ? "your code" : "the reference", failure.detail);
         return 1;
     }
-    /* Each speed problem's size (the labs' arithmetic on the device) */
+    /* Each speed problem's size (the labs' arithmetic on the device), and its second size */
     const int n_checks = harness_lab->n_checks;
     long long(*sizes)[LAB_MAX_DIMS] =
-        (long long(*)[LAB_MAX_DIMS])calloc((size_t)n_checks + 1, sizeof *sizes);
-    int *ref_fd = (int *)calloc((size_t)n_checks + 1, sizeof *ref_fd);
+        (long long(*)[LAB_MAX_DIMS])calloc(2 * ((size_t)n_checks + 1), sizeof *sizes);
+    int *ref_fd = (int *)calloc(2 * ((size_t)n_checks + 1), sizeof *ref_fd);
     if (!sizes || !ref_fd) {
         fprintf(stderr, "profile: out of memory\n");
         return 1;
     }
+    long long(*sizes2)[LAB_MAX_DIMS] = sizes + n_checks;
+    int *ref_fd2 = ref_fd + n_checks;
     for (int i = 0; i < n_checks; i++) {
         memcpy(sizes[i], harness_lab->checks[i].size, sizeof sizes[i]);
         device_info sized = *d;
         sized.emulated |= emulator_size;
         if (harness_lab->checks[i].kind == CHECK_SPEED)
             harness_lab->speed_size(harness_lab->checks[i].task, &sized, sizes[i]);
+        second_size(sizes[i], sizes2[i]);
     }
-    /* The reference's counts first, kept or counted before any student code runs here */
-    for (int i = 0; i < n_checks; i++)
-        ref_fd[i] = counts && harness_lab->checks[i].kind == CHECK_SPEED
-                        ? reference_counts(i, &harness_tasks[harness_lab->checks[i].task],
-                                           sizes[i], d, s)
-                        : -1;
-    int section = 0;
+    /* The reference's counts first, at both sizes, kept or counted before any student code
+     * runs here */
     for (int i = 0; i < n_checks; i++) {
-        const lab_check *c = &harness_lab->checks[i];
-        if (c->kind != CHECK_SPEED)
+        const int speed = counts && harness_lab->checks[i].kind == CHECK_SPEED;
+        const lab_task *t = &harness_tasks[harness_lab->checks[i].task];
+        ref_fd[i] = speed ? reference_counts(i, t, sizes[i], d, s) : -1;
+        ref_fd2[i] = speed && second ? reference_counts(i, t, sizes2[i], d, s) : -1;
+    }
+    int section = 0, section2 = 0;
+    for (int i = 0; i < n_checks; i++) {
+        if (harness_lab->checks[i].kind != CHECK_SPEED)
             continue;
-        const lab_task *t = &harness_tasks[c->task];
-        void *p = profile_problem(t, i, sizes[i], d, s);
-        char desc[256];
-        t->describe(p, desc, sizeof desc);
-        static const int impls[2] = {IMPL_STUDENT, IMPL_REFERENCE};
-        /* warm-up on a GPU: module loading, first-touch allocations (none for the emulator) */
-        for (int k = 0; k < 2 && !counts; k++) {
-            t->prepare(p, impls[k], s);
-            t->run(p, impls[k], s);
-            CUDA_CHECK(cudaDeviceSynchronize());
-        }
-        kept_outputs yours = {{NULL}, 0};
-        for (int k = 0; k < 2; k++) {
-            section++;
-            printf("section %d\tcheck %d\t%s\t%s\t%s\n", section, i, t->name,
-                   k == 0 ? "yours" : "reference", desc);
-            fflush(stdout);
-            if (k == 1 && ref_fd[i] >= 0) { /* the reference's, counted above */
-                relay_counts(ref_fd[i], 0, section, counts);
-                close(ref_fd[i]);
-                ref_fd[i] = -1;
-                if (counts) { /* its answer on these inputs, for the comparison, uncounted */
-                    t->prepare(p, IMPL_REFERENCE, s);
-                    t->run(p, IMPL_REFERENCE, s);
-                    CUDA_CHECK(cudaDeviceSynchronize());
-                }
-            } else if (profile_one(t, p, impls[k], section, counts, tl, s) != 0)
-                return 1;
-            if (counts && k == 0)
-                keep_outputs(t, p, &yours, s);
-        }
-        if (counts && compare_outputs(t, p, &yours, desc, s) != 0)
+        const lab_task *t = &harness_tasks[harness_lab->checks[i].task];
+        if (profile_size(i, t, sizes[i], &ref_fd[i], "section", &section, counts, tl, d, s) != 0)
             return 1;
-        t->destroy(p);
+        /* the second size: code that does otherwise there shows in the counts per element */
+        if (second && profile_size(i, t, sizes2[i], &ref_fd2[i], "second", &section2, second,
+                                   NULL, d, s) != 0)
+            return 1;
     }
     free(sizes);
     free(ref_fd);
@@ -454,6 +506,10 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
     CUDA_CHECK(cudaStreamDestroy(s));
     if (tl)
         fclose(tl);
+    if (second && fclose(second) != 0) {
+        fprintf(stderr, "profile: cannot write %s\n", second_path);
+        return 1;
+    }
     if (counts && fclose(counts) != 0) {
         fprintf(stderr, "profile: cannot write %s\n", counts_path);
         return 1;

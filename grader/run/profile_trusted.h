@@ -16,10 +16,13 @@ extern "C" {
  * implementation's own worker and written there, renumbered, as data; what the workers print
  * goes to worker_log (NULL: nowhere). With emulator_size, each problem has
  * the size the CPU emulator gives it (make explain's), so that a GPU's counters can be set
- * beside the emulator's for the same call (make profile EXPLAIN_SIZE=1). Returns the exit
- * status. */
-int profile_run(const char *timeline_path, const char *counts_path, const char *worker_log,
-                int emulator_size, const device_info *d);
+ * beside the emulator's for the same call (make profile EXPLAIN_SIZE=1). With second_path
+ * (and the counts), every speed problem is counted again at the lab's second size
+ * (lab_info.count_scale), its counts written there and its sections announced as `second N`
+ * lines, its answer checked as the first's: the speed estimate compares the two sizes' counts
+ * (grader/feedback/estimate.awk). Returns the exit status. */
+int profile_run(const char *timeline_path, const char *counts_path, const char *second_path,
+                const char *worker_log, int emulator_size, const device_info *d);
 
 /* With the counts: the reference's sections kept in files named `prefix`.N.smsS.SIZE (N the
  * speed check's index, S the emulated SM count, SIZE the problem's), each headed by a key that

@@ -40,7 +40,7 @@ BUILD=${BUILD:-build}
 mkdir -p "$counts" || exit 2
 # Labs left out of the figures, and why: grader/feedback/estimate-limits.tsv (make grade's line says it too).
 declare -A EXCLUDED=()
-while IFS=$'\t' read -r l why; do
+while IFS=$'\t' read -r l _ why; do # (the reason in the model's terms: its third column)
     case $l in [0-9][0-9]) EXCLUDED[$l]=$why ;; esac
 done <grader/feedback/estimate-limits.tsv
 tab=$'\t'
@@ -88,6 +88,7 @@ for lab in $labs; do
         grader/feedback/estimate.sh --gpu h200 --profiles "$BUILD/host/profiles" --threshold "$thr" \
             --table grader/labs/"$folder"/explain.tsv --mode tsv "$keep/sections.txt" "$keep/counts.tsv" |
         while IFS=$tab read -r chk task est ybound rbound; do
+            case $chk in "check "*) ;; *) continue ;; esac # (one size: no other line)
             meas=$(awk -F'\t' -v t="$task" -v v="$v" 'NR > 1 && $1 == "'"$name"'" && $4 == v { m[$2] = $8; first = first == "" ? $8 : first }
                 END { print (t in m) ? m[t] : "" }' "$dir"/bench-h200.tsv)
             # bench keys its rows by task; a lab with one speed task has one

@@ -301,6 +301,18 @@ while IFS=$'\t' read -r key what yours ref; do
         fail "expected yours '$yours' and the reference '$ref'; got '$got_y' and '$got_r'"
     fi
 done <<<"$wave_cases"
+# (a lab that gets no speed estimate: make explain's estimate section is one plain line)
+echo "== explain: lab 08-tail with GPU_PROFILE=h200: no estimate for this lab, in one line"
+est=$(sed -n '/^Estimated speed/,/^Picture/p' "$build/explain-test-08-tail-h200.txt" | grep -v '^Picture')
+if [ "$(echo "$est" | wc -l)" = 1 ] &&
+    echo "$est" | grep -q "^Estimated speed on the NVIDIA H200: none for this lab: its speed turns on" &&
+    ! echo "$est" | grep -qE '[0-9]\.[0-9]+x'; then
+    echo "   OK: $est"
+    passed=$((passed + 1))
+else
+    fail "expected one line saying lab 08 gets no estimate, and why; got:"
+    echo "$est"
+fi
 
 # ---- Loads in flight ----------------------------------------------------------------------------
 # Lab 04's memory task: the skeleton's thread loads 4 bytes before each store; the reference's
@@ -442,6 +454,17 @@ if grep -q "ESTIMATE (not a grade): about 0\.[0-9][0-9]x the reference on the Te
 else
     fail "expected an ESTIMATE line under lab 06's speed check (below the 0.70x mark, on a T4) and lab 05's; got:"
     grep -E "ESTIMATE|speed" "$where_out/labs.txt"
+fi
+# a lab that gets no estimate (08: grader/feedback/estimate-limits.tsv) says so plainly under
+# each of its speed checks, its reason in a student's words, and no number at all
+none=$(grep "ESTIMATE (not a grade): none for this lab" "$where_out/labs.txt")
+if [ "$(echo "$none" | grep -c "none for this lab: its speed turns on each block's arithmetic")" = 2 ] &&
+    ! echo "$none" | grep -qE '[0-9]\.[0-9]+x'; then
+    echo "   OK: lab 08's two speed checks: no estimate for this lab, and why, with no number"
+    passed=$((passed + 1))
+else
+    fail "expected lab 08's two ESTIMATE lines to say plainly that it gets none, with no number; got:"
+    grep -E "ESTIMATE" "$where_out/labs.txt"
 fi
 grade_where solutions "$where_out/solutions.txt"
 if grep -q "WHERE" "$where_out/solutions.txt"; then

@@ -13,6 +13,9 @@
 #                    make profile's (Nsight Compute) for every skeleton, rung and reference, the
 #                    same call at the emulator's size, the GPU side built with -G and -O3
 #                    (EXPLAIN_LABS="01-coalescing ...": some labs only)
+#   estimate-agree   tests/gpu/estimate-agree.sh: the no-GPU speed estimate (make grade's
+#                    ESTIMATE, GPU_PROFILE set to this GPU) beside the ratio make grade measures
+#                    here, for every reference, ladder rung and honest case of tests/cheats
 #   cold-grade       a student's first make grade: build/ removed, then make grade of the
 #                    skeletons, timed whole, with the build's line per lab (BUILD_FOR=none
 #                    builds nothing before it)
@@ -106,6 +109,11 @@ for part in $parts; do
         # shellcheck disable=SC2086
         OUT=$OUT tests/gpu/explain-agree.sh ${EXPLAIN_LABS:-} 2>&1 | tee "$OUT/explain-agree.txt"
         { echo; echo "== explain agreement"; cat "$OUT/explain-agree.txt"; } >>"$summary"
+        ;;
+    estimate-agree)
+        # the no-GPU estimate against this GPU's make grade: every reference, rung, honest case
+        OUT=$OUT tests/gpu/estimate-agree.sh 2>&1 | tee "$OUT/estimate-agree.txt"
+        { echo; echo "== estimate agreement"; cat "$OUT/estimate-agree/table.txt"; } >>"$summary"
         ;;
     cold-grade)
         # A student's first make grade: from a clean tree, the skeletons, every lab.

@@ -70,5 +70,7 @@ const lab_info lab_coalescing = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): half the rows (the row length, odd, kept) */
+    .count_scale = {0.5},
     .footprint = footprint,
 };

@@ -73,5 +73,7 @@ const lab_info lab_banks = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): half the series, each as long */
+    .count_scale = {0, 0.5},
     .footprint = footprint,
 };

@@ -85,5 +85,7 @@ const lab_info lab_divergence = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): half the elements */
+    .count_scale = {0.5},
     .footprint = footprint,
 };

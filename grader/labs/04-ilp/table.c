@@ -100,5 +100,7 @@ const lab_info lab_ilp = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): half the elements, in either task */
+    .count_scale = {0.5},
     .footprint = footprint,
 };

@@ -103,5 +103,9 @@ const lab_info lab_streams = {
      * rides on PCIe and an honest port once ran 7% slower in one median on an H100. */
     .slowdown_noise = 0.15,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): twice the elements, not half: the reference cuts
+     * chunks of 1 MiB or more, 15 there and 7 at the first size, where half would leave 3 and
+     * a pipeline's fill and drain would weigh twice as much in either call */
+    .count_scale = {2},
     .footprint = footprint,
 };

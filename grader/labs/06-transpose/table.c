@@ -75,5 +75,7 @@ const lab_info lab_transpose = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): a square of half the side */
+    .count_scale = {0.5, 0.5},
     .footprint = footprint,
 };

@@ -102,5 +102,7 @@ const lab_info lab_tail = {
      * that, since another program on the GPU adds its own. */
     .slowdown_noise = 0.05,
     .speed_size = speed_size,
+    /* The estimate's second count (lab.h): the same waves, half the rounds an item */
+    .count_scale = {0, 0.5},
     .footprint = footprint,
 };

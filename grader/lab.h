@@ -85,9 +85,10 @@ typedef struct lab_info {
     const lab_check *checks;  /* the table */
     int n_checks;             /* rows in it */
     int host_link;            /* 1: its timed calls move data over the host's link to the GPU
-                                 (lab 05), which every GPU of a host shares: in a batch on
-                                 several GPUs (GRADE_HOST_LINK_LOCK) its speed checks are timed
-                                 one at a time across the GPUs (grader/run/driver.c) */
+                                 (lab 05), which every GPU of a host shares: in a batch
+                                 (GRADE_HOST_LINK_LOCK) its speed checks are timed one at a
+                                 time across the GPUs with no build beside them, and its WHERE
+                                 count is paused while they time (grader/run/driver.c) */
     double slowdown_noise;    /* how much slower the reference can run beside an honest
                                  student's process than alone, as a fraction (0.04: 4%), from
                                  tests/gpu/noise.sh on an H200; 0: LAB_SLOWDOWN_NOISE_DEFAULT.

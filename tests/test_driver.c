@@ -6,9 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../grader/decide/verdict.h"
+#include "../grader/wire/child.h"
 #include "suites.h"
 
 static const lab_check checks[] = {
@@ -287,7 +291,45 @@ static void test_check_name_as_run(void)
         }
 }
 
+/* proc_tree_signal pauses a whole piece of work: a grandchild in a process group and session
+ * of its own (as a sandboxed compiler or worker is) stops counting with SIGSTOP and counts on
+ * after SIGCONT. */
+static void test_tree_pause(void)
+{
+    volatile unsigned long *count = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                                         MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    CU_ASSERT_PTR_NOT_EQUAL((void *)count, MAP_FAILED);
+    if ((void *)count == MAP_FAILED)
+        return;
+    *count = 0;
+    const pid_t child = fork();
+    if (child == 0) {
+        if (fork() == 0) {
+            setsid(); /* (out of its parent's group and session) */
+            for (;;)
+                (*count)++;
+        }
+        for (;;)
+            pause();
+    }
+    struct timespec nap = {0, 100 * 1000 * 1000};
+    nanosleep(&nap, NULL);
+    CU_ASSERT(*count > 0);
+    CU_ASSERT_EQUAL(proc_tree_signal(child, SIGSTOP), 2);
+    nanosleep(&nap, NULL);
+    const unsigned long stopped_at = *count;
+    nanosleep(&nap, NULL);
+    CU_ASSERT_EQUAL(*count, stopped_at);
+    CU_ASSERT_EQUAL(proc_tree_signal(child, SIGCONT), 2);
+    nanosleep(&nap, NULL);
+    CU_ASSERT(*count > stopped_at);
+    proc_tree_signal(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    munmap((void *)count, 4096);
+}
+
 static CU_TestInfo driver_tests[] = {
+    {"a piece of work paused and resumed whole, whatever its process groups", test_tree_pause},
     {"passing, wrong, out-of-bounds and input-modifying checks", test_pass_and_wrong},
     {"slow, impossible and skipped speed checks", test_speed_modes},
     {"a slowed reference or work left running, blamed only on evidence", test_evidence},

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,6 +26,7 @@
 #include "../../common/text.h"
 #include "../lab.h"
 #include "../plan/lab_select.h"
+#include "../wire/child.h"
 #include "../wire/stop.h"
 #include "batch.h"
 
@@ -50,6 +52,38 @@ static void write_tree(const student *s, const char *work, const char *tree)
             write_whole(path, x->bytes, x->size);
         }
     }
+}
+
+/* Wait for the preparer's make (child pid, a stop_fork group). On a GPU batch, while a grade
+ * holds the host-link lock (a lab whose timed copies cross the host link: lab 05), the build
+ * and every compiler under it are paused (SIGSTOP, whatever their process group or sandbox)
+ * and resumed when it is let go: a build's memory traffic beside those copies made the
+ * reference look slowed by an honest student's process. The lock is only tested, never held. */
+static void prepare_wait(pid_t pid, int *status)
+{
+    char path[PATH_MAX + 32];
+    snprintf(path, sizeof path, "%s/.host-link.lock", batch.out);
+    const int fd = opts.emu ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int stopped = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, status, fd >= 0 ? WNOHANG : 0);
+        if (r == pid || (r < 0 && errno != EINTR))
+            break;
+        if (r == 0) {
+            const int busy = flock(fd, LOCK_SH | LOCK_NB) != 0;
+            if (!busy)
+                flock(fd, LOCK_UN);
+            if (busy != stopped)
+                proc_tree_signal(pid, busy ? SIGSTOP : SIGCONT);
+            stopped = busy;
+            const struct timespec nap = {0, 20 * 1000 * 1000};
+            nanosleep(&nap, NULL);
+        }
+    }
+    if (stopped)
+        proc_tree_signal(pid, SIGCONT);
+    if (fd >= 0)
+        close(fd);
 }
 
 /* The preparer (schedule.h's PREPARE, on the CPUs beside another student's grading): the
@@ -117,7 +151,7 @@ void preparer(const student *s)
             _exit(127);
         }
         int status;
-        waitpid(pid, &status, 0);
+        prepare_wait(pid, &status);
         stop_forget(pid);
     }
     _exit(0);
@@ -280,10 +314,11 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
         unsetenv("MAKEOVERRIDES");
         if (gpu)
             setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
-        /* several GPUs: a lab timed across the host link they share, one GPU at a time */
+        /* a lab timed across the host link: one GPU at a time, and no build beside it (the
+         * preparers pause while the lock is held: prepare_wait) */
         char link_lock[PATH_MAX + 32];
         snprintf(link_lock, sizeof link_lock, "%s/.host-link.lock", batch.out);
-        if (gpu && batch.workers > 1)
+        if (gpu)
             setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
         else
             unsetenv("GRADE_HOST_LINK_LOCK");

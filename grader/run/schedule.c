@@ -90,7 +90,7 @@ int ahead_take(const lab_info *lab, harness_proc *h, greeting *g)
     return 1;
 }
 
-/* In a batch on several GPUs of one host (grade-batch sets GRADE_HOST_LINK_LOCK, a file of its
+/* In a batch on a GPU host (grade-batch sets GRADE_HOST_LINK_LOCK, a file of its
  * output folder, which no student's code sees), a lab whose timed calls cross the host link to
  * the GPU (lab_info.host_link: lab 05) times its speed checks one GPU at a time: the GPUs share
  * that link and host memory, and lab 05 graded on two GPUs at once gave self-check ratios of

@@ -3,12 +3,13 @@
 #include "stop.h"
 #include "../../common/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -123,4 +124,63 @@ int child_wait_or_kill(pid_t pid, double start, double left, int *status)
     }
     stop_forget(pid);
     return done;
+}
+
+int proc_tree_signal(pid_t root, int sig)
+{
+    if (root <= 0)
+        return 0;
+    /* every process's parent, once: a descendant is a process whose parent is in the set */
+    enum { MAX_PROCS = 65536 };
+    static pid_t pid_of[MAX_PROCS], parent_of[MAX_PROCS];
+    int n = 0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return kill(root, sig) == 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < MAX_PROCS) {
+        char *end;
+        const long pid = strtol(e->d_name, &end, 10);
+        if (*end || pid <= 0)
+            continue;
+        char path[64], buf[512];
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        const int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        const ssize_t got = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (got <= 0)
+            continue;
+        buf[got] = 0;
+        const char *rp = strrchr(buf, ')'); /* "PID (COMM) STATE PPID ...": COMM may hold ')' */
+        char state;
+        long ppid;
+        if (!rp || sscanf(rp + 1, " %c %ld", &state, &ppid) != 2)
+            continue;
+        pid_of[n] = (pid_t)pid;
+        parent_of[n] = (pid_t)ppid;
+        n++;
+    }
+    closedir(d);
+    /* the set grows from the root until no process joins it (at most n rounds) */
+    static unsigned char in[MAX_PROCS];
+    memset(in, 0, (size_t)n);
+    int signalled = kill(root, sig) == 0, grew = 1;
+    for (int round = 0; grew && round < n; round++) {
+        grew = 0;
+        for (int i = 0; i < n; i++) {
+            if (in[i] || pid_of[i] == root)
+                continue;
+            int joins = parent_of[i] == root;
+            for (int k = 0; !joins && k < n; k++)
+                joins = in[k] && pid_of[k] == parent_of[i];
+            if (joins) {
+                in[i] = 1;
+                grew = 1;
+                signalled += kill(pid_of[i], sig) == 0;
+            }
+        }
+    }
+    return signalled;
 }

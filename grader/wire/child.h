@@ -44,6 +44,13 @@ int child_wait_or_kill(pid_t pid, double start, double left, int *status);
 void scratch_make(char *dir, size_t len, const char *prefix);
 void scratch_remove(char *dir);
 
+/* Send sig to process `root` and every process descended from it (their parents, read from
+ * /proc, lead back to it), whatever process group or session each is in: SIGSTOP and SIGCONT
+ * pause and resume a whole piece of work (a WHERE count's emulated harness and its sandboxed
+ * workers, a batch's build and its compilers) while a timing it would disturb runs. Returns how
+ * many processes were signalled. */
+int proc_tree_signal(pid_t root, int sig);
+
 #ifdef __cplusplus
 }
 #endif

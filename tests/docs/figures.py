@@ -10,9 +10,10 @@ Where figures are read (the four kinds of place):
 - comments: the comments of the files the learner edits (labs/NN-name/*.cu) and of
             common/gpu_profiles.c
 
-What a figure is: a number with a unit of time, rate or ratio (ms, us, µs, ns, GB/s, TB/s,
-GFLOP/s, TFLOP/s, "2.13x", "2.5 times"), or a bare ratio written with two or more decimals
-("0.883 of cuBLAS", a table's x_ref column). Sizes, counts and percentages are not figures here.
+What a figure is: a number with a unit of time, rate, ratio or share (ms, us, µs, ns, GB/s,
+TB/s, GFLOP/s, TFLOP/s, "2.13x", "2.5 times", "73%"), or a bare ratio written with two or more
+decimals ("0.883 of cuBLAS", a table's x_ref column). Sizes and counts are not figures here, nor
+a number right after "=" (an option's value, a drawing's width=95%).
 
 Where a figure may come from (its lab's sources):
 - the lab's recorded bench, labs/NN-name/bench-*.tsv: its values, the differences of two of its
@@ -24,7 +25,8 @@ Where a figure may come from (its lab's sources):
   any other), and the DRAM bandwidth and FP32 rate `make profiles` derives from them.
 A figure matches a source when the source's value rounds to it at the precision it is written
 (0.5652 is 0.57, never 0.56), in the same unit or a thousand times larger or smaller (TFLOP/s
-against GFLOP/s, us against ms).
+against GFLOP/s, us against ms); a share when a source holds it as a percentage (ncu's 86.80),
+as a fraction (0.7260 of the ceiling), or as a change (a ratio of 1.27: "27% slower").
 
 A figure with no recorded source must be listed, with why, in tests/docs/figures-unrecorded.tsv
 (path, figure as written, why: arithmetic on recorded figures, a datasheet value, a hardware
@@ -41,11 +43,11 @@ ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.pat
 os.chdir(ROOT)
 UNRECORDED = "tests/docs/figures-unrecorded.tsv"
 
-NUM = r"(?<![\w.\-/^,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
-FIGURE = re.compile(NUM + r"(?:\s?(ms|µs|us|ns|GB/s|TB/s|GFLOP/s|TFLOP/s|TFLOPS)\b|(x)(?![\w\d])(?! ?\d)| (times)\b)")
+NUM = r"(?<![\w.\-/^,=])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"
+FIGURE = re.compile(NUM + r"(?:\s?(ms|µs|us|ns|GB/s|TB/s|GFLOP/s|TFLOP/s|TFLOPS)\b|(x)(?![\w\d])(?! ?\d)| (times)\b|\s?(%)(?!\w))")
 BARE = re.compile(r"(?<![\w.\-/^])(0\.\d{2,6})(?![\w.%])")
 KINDS = {"ms": "time", "us": "time", "µs": "time", "ns": "time", "GB/s": "rate", "TB/s": "rate",
-         "GFLOP/s": "rate", "TFLOP/s": "rate", "TFLOPS": "rate", "x": "ratio", "times": "ratio", "": "ratio"}
+         "GFLOP/s": "rate", "TFLOP/s": "rate", "TFLOPS": "rate", "x": "ratio", "times": "ratio", "": "ratio", "%": "percent"}
 NUMBERS = re.compile(r"(?<![\w.])\d+(?:\.\d+)?")
 
 
@@ -171,7 +173,7 @@ def figures(text):
     for i, line in enumerate(text.split("\n"), 1):
         seen = set()
         for m in FIGURE.finditer(line):
-            unit = m.group(2) or m.group(3) or m.group(4)
+            unit = m.group(2) or m.group(3) or m.group(4) or m.group(5)
             seen.add(m.start(1))
             out.append((i, m.group(0).strip(), m.group(1), unit))
         for m in BARE.finditer(line):
@@ -194,6 +196,10 @@ def matches(value, tol, unit, srcs):
     profiles' numbers count in the figure's own unit only."""
     # a speed-up written as one ("2.55x", "2.5 times") may be the ratio of two rows; a bare
     # fraction ("0.96 of the ideal", a table's cell) must be a value of its own
+    if unit == "%":  # a share: a value written as one, or a fraction (a ratio of two rows) x 100
+        pool = srcs["any"] | srcs["ratio"] | srcs["derived"] | srcs["time"] | srcs["rate"]
+        return any(value - tol <= v <= value + tol or value - tol <= 100 * v <= value + tol
+                   or value - tol <= 100 * (v - 1) <= value + tol for v in pool)
     if unit in ("x", "times"):
         typed = srcs["ratio"] | srcs["derived"]
     else:

@@ -9,6 +9,7 @@ there as it does here, then plants one wrong figure at a time and checks that fi
 and names the place:
 
 - lesson prose: lab 09's warp tiles at "0.64 of cuBLAS" (its bench says 0.8830);
+- a share in lesson prose: lab 09's L1 "61%" busy (ncu's recorded 86.80%);
 - a slide: lab 05's pageable copies at 9.4 and 17.7 GB/s (recorded: 7.1 and 11.7);
 - the notebook: lab 05's reference at 23.3 ms (recorded: 22.91 ms);
 - a comment: the H200 profile's pinned copies up to 57.5 GB/s (recorded: 55.5);
@@ -28,6 +29,8 @@ COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/d
 
 PLANTS = [
     ("lesson", "labs/09-sgemm/README.md", "1.3x:\n0.88 of cuBLAS.", "1.3x:\n0.64 of cuBLAS.",
+     "labs/09-sgemm/README.md:"),
+    ("share", "labs/09-sgemm/README.md", "L1 is the limit (87%)", "L1 is the limit (61%)",
      "labs/09-sgemm/README.md:"),
     ("slide", "slides/05-streams.md", "| pageable (`malloc`) | 7.1 GB/s | 11.7 GB/s |",
      "| pageable (`malloc`) | 9.4 GB/s | 17.7 GB/s |", "slides/05-streams.md:"),

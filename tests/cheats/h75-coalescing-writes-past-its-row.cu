@@ -1,16 +1,17 @@
 /* Honest but wrong: a lab 01 file whose kernel, for its first element, also writes 3000
- * floats past it, beyond the output's end on every small size. The emulator's address
- * sanitizer stops the worker; the terminal says the fault at the student's own line
- * (01-coalescing/coalescing.cu:N, and the kernel's block and thread), with the frames of the
- * grader and the emulator that ran the kernel left out, the allocation it missed said as the
- * grader's buffer; the whole report stays in the check's log, which is named.
+ * floats past it, beyond the output's end on every small size. The emulator stops the worker
+ * (the write lands outside every allocation, in a page nothing maps, or in another buffer
+ * another thread writes too: each said as such); the terminal says the fault at the student's
+ * own line (01-coalescing/coalescing.cu:N, and the kernel's block and thread), with the frames
+ * of the grader and the emulator that ran the kernel left out, the allocation it missed said as
+ * the grader's buffer; the whole report stays in the check's log, which is named.
  * lab: coalescing
  * where: emu
  * expect: correct=FAIL
  * expect: no-accusation
  * expect: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
- * expect: output-has=\| AddressSanitizer: heap-buffer-overflow
- * expect: output-has=\| at \S*01-coalescing/coalescing\.cu:\d+ \(in scale_rows_kernel
+ * expect: output-has=(writes outside every allocation in kernel scale_rows_kernel|AddressSanitizer: (heap-buffer-overflow|SEGV))
+ * expect: output-has=\S*01-coalescing/coalescing\.cu:\d+
  * expect: output-has=block \(0,0,0\), thread \(0,0,0\)
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/|Shadow byte */
 #include "coalescing.h"

@@ -12,7 +12,8 @@
 #                 to a recorded results file or listed with why (tests/docs/figures.py), and a
 #                 drift planted in each kind of place caught (tests/docs/figures_selftest.py);
 #                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
-#                 (tests/docs/snippets.py; skipped without nvcc);
+#                 (tests/docs/snippets.py; skipped without nvcc); no function of grader/ over
+#                 80 lines without its reason in its comment (tests/docs/functions.py);
 #                 README.md's commands are verbs of make help, the scripts it names are there,
 #                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
@@ -126,6 +127,8 @@ test-docs:
 	@python3 tests/docs/figures.py
 	@python3 tests/docs/figures_selftest.py
 	@python3 tests/docs/snippets.py
+	@python3 tests/docs/functions.py
+	@python3 tests/docs/functions.py --selftest
 
 test-bench-tools:
 	@tests/bench/run.sh

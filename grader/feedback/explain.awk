@@ -281,6 +281,9 @@ $1 ~ /^range / {
     treq[t] += $6; tunits[t] += $8; tideal[t] += $9
 }
 # make grade's hint (-v where=1): the costliest place of your code, in one line, or nothing.
+# Longer than most functions here: the three kinds of finding (a divergent branch, a wasteful
+# access, a last wave nearly empty) are weighed against each other in one pass, and awk has no
+# structures to hand the candidates between smaller functions.
 function where_line(    i, s, r, k, parts, best, bestk, bestp, bestr, bests, v, yin, rin, t, w, n) {
     # the lesson's own counter first
     if ("branch" in wanted) {

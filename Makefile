@@ -102,15 +102,15 @@ SEED    ?=
 EMU     ?=
 
 # ------------------------------------------------------------------------------------------
-# The build (grader/build/, its README says what each file holds): the toolkit and the flags,
+# The build (grader/make/, its README says what each file holds): the toolkit and the flags,
 # the labs and the student's paths, the grader's host programs and the lab manifest, each lab's
 # pieces in either mode with the student's sandboxed compile. Included here, in this order,
 # before the verbs that use them.
 
-include grader/build/toolkit.mk
-include grader/build/paths.mk
-include grader/build/host.mk
-include grader/build/lab_rules.mk
+include grader/make/toolkit.mk
+include grader/make/paths.mk
+include grader/make/host.mk
+include grader/make/lab_rules.mk
 
 # ------------------------------------------------------------------------------------------
 # Verbs
@@ -134,7 +134,7 @@ ifdef NVCC_MISSING
 	@echo "       Install it from your distribution or NVIDIA, or run: make CUDA_HOME=/path/to/cuda" >&2
 	@exit 2
 else
-	@TOOLKIT_STAMP=$(BUILD)/gen/toolkit.ok grader/build/check-toolkit.sh $(NVCC) --quiet
+	@TOOLKIT_STAMP=$(BUILD)/gen/toolkit.ok grader/make/check-toolkit.sh $(NVCC) --quiet
 endif
 
 GRADE_DIR ?= $(BUILD)/grade
@@ -156,18 +156,18 @@ GRADE_FAULT_RERUN ?=
 # them (01-coalescing/coalescing.cu, a log by its name), the grader's folders left out.
 GRADE_PATHS ?= as-given
 
-# Build, then grade (grader/build/grade.mk): this make builds what LAB= selects (a line per lab as it
+# Build, then grade (grader/make/grade.mk): this make builds what LAB= selects (a line per lab as it
 # finishes; a lab whose build fails is recorded as such, and the others go on), then runs the
 # driver once, told where the build left its status per lab (--built). The driver grades; it
 # runs neither make nor a shell. Under a GPU its WHERE line counts the emulator's build of the
 # lab (--where-*), which this make built beside the GPU's.
-include grader/build/grade.mk
+include grader/make/grade.mk
 # With a GPU, make all builds the CPU emulator's copy of every lab too (the WHERE line's count:
 # WHERE_B), so that neither a first make grade nor a batch's first student waits for it.
 all: $(foreach n,$(LAB_NAMES),$(call where_pieces,$(n)))
 
 grade: $$(grade_build)
-	@$(if $(grade_ok),grader/build/lab_status.sh end $(GRADE_BUILT))
+	@$(if $(grade_ok),grader/make/lab_status.sh end $(GRADE_BUILT))
 	@mkdir -p $(GRADE_DIR)
 	@exec $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
@@ -202,7 +202,7 @@ ifneq ($(MODE),gpu)
 	@echo "make bench times kernels on a GPU, and there is none here (nvidia-smi lists none)." >&2
 	@exit 2
 endif
-	@$(if $(grade_ok),grader/build/lab_status.sh end $(GRADE_BUILT))
+	@$(if $(grade_ok),grader/make/lab_status.sh end $(GRADE_BUILT))
 	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/*.tsv
 ifneq ($(STUDENT_KIT),)
 	@echo "The ladder rungs are not in this student kit: the table times your code, the reference and the ceiling."
@@ -303,14 +303,14 @@ sanitize-lab-%:
 	@echo; echo "== lab $(call lab_dir,$*)"
 	@grader/feedback/sanitize.sh $(call tool_args,$*) --out $(BUILD)/sanitize/$* $(if $(SEED),--seed $(SEED))
 
-# A lab is three folders; the build finds it by them (grader/build/new-lab.sh), and what lists
-# the labs for people is derived from them (grader/build/docs_gen.py; make test-docs checks it).
+# A lab is three folders; the build finds it by them (grader/make/new-lab.sh), and what lists
+# the labs for people is derived from them (grader/make/docs_gen.py; make test-docs checks it).
 new-lab:
-	@grader/build/new-lab.sh '$(NAME)'
-	@grader/build/docs_gen.py
+	@grader/make/new-lab.sh '$(NAME)'
+	@grader/make/docs_gen.py
 
 docs-gen:
-	@grader/build/docs_gen.py
+	@grader/make/docs_gen.py
 
 doctor: $(SANDBOX_RUN)
 	@SANDBOX_RUN=$(SANDBOX_RUN) BUILD=$(BUILD) grader/tools/doctor.sh

@@ -4,7 +4,7 @@
  * Each lab's table lives in grader/labs/NN-name/table.c (plain C, no CUDA) and is compiled
  * into the trusted driver, which decides verdicts and scores from it, into the lab's harness,
  * which runs the cases it names, and into lab-manifest, which writes what the build derives
- * from it (grader/build/lab_manifest.c). One row per check; the driver walks the rows in order, and
+ * from it (grader/make/lab_manifest.c). One row per check; the driver walks the rows in order, and
  * the speed checks come last (a speed check counts only once every correctness check passed). */
 #ifndef GRADER_LAB_H
 #define GRADER_LAB_H
@@ -62,7 +62,7 @@ typedef struct lab_entry {
 } lab_entry;
 
 /* A lab's manifest and table. Its name, number, entry points and what its student file may
- * not use are written here and nowhere else: the build derives the rest (grader/build/lab_manifest.c). */
+ * not use are written here and nowhere else: the build derives the rest (grader/make/lab_manifest.c). */
 typedef struct lab_info {
     const char *number;       /* "01": order in the workbook, also accepted by LAB= */
     const char *name;         /* "coalescing": LAB=, file, directory and config key */
@@ -70,13 +70,13 @@ typedef struct lab_info {
     const lab_entry *entries; /* the entry points, in the shim's order (harness_call's index) */
     int n_entries;            /* how many (at least 1) */
     const char *forbid_libraries; /* the libraries the student's object may not use, as
-                                     grader/build/vet.sh names them ("cub thrust cublas"): by what
+                                     grader/make/vet.sh names them ("cub thrust cublas"): by what
                                      it calls, resolves or holds of them, never by the names
                                      it defines; NULL: none */
     const char *forbid_about; /* what the lab is about instead, for the rejection: "lab
                                  reduction is about <this>, so CUB may not be used" */
     const char *forbid_ptx;   /* extended regex over the instructions of its PTX that rejects
-                                 it (grader/build/vet.sh); NULL: none */
+                                 it (grader/make/vet.sh); NULL: none */
     const char *forbid_sass;  /* the same over its machine code (cuobjdump); NULL: none */
     double threshold;         /* default pass mark: reference time / student time */
     const char *hint_correct; /* shown under a failed correctness check */

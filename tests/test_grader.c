@@ -10,7 +10,7 @@
 #include "../grader/wire/check_line.h"
 #include "../grader/decide/verdict.h"
 #include "../grader/plan/lab_select.h"
-#include "../grader/build/manifest.h"
+#include "../grader/make/manifest.h"
 #include "../grader/wire/records.h"
 #include "../grader/feedback/fault_rerun.h"
 #include "../grader/run/hidden_size.h"
@@ -558,7 +558,7 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
 }
 
-/* A lab's entry points as its manifest gives them (grader/build/manifest.h): the wire format must be
+/* A lab's entry points as its manifest gives them (grader/make/manifest.h): the wire format must be
  * the signature's, parameter by parameter. */
 static const struct entry_case {
     lab_entry e;      /* symbol, signature, wire */

@@ -154,7 +154,7 @@ test-skeletons:
 	    echo "skeletons: labs/skeletons.sha256 matches all $$(wc -l < labs/skeletons.sha256) of them"; \
 	else echo "skeletons: labs/ is not the workbook's committed one here (edited, or no git): its hashes are not checked"; fi
 
-# Every lab's rules, as the build passes them to grader/build/vet.sh.
+# Every lab's rules, as the build passes them to grader/make/vet.sh.
 test-vet: $(EMU_REWRITE) | toolkit
 	@NVCC="$(NVCC)" BUILD=$(BUILD) EMU_NVCC="$(EMU_NVCC)" EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) \
 	    CUOBJDUMP=$(CUOBJDUMP) LABS_MK=$(GEN)/labs.mk \

@@ -35,7 +35,7 @@ BATCH_RUN = $(BATCH) grade SUBMISSIONS='$(SUBMISSIONS)' OUT='$(OUT)' LAB='$(LAB)
 
 # What every student's grade shares, built once before the workers start (grade-batch runs
 # this itself): the driver, the worker, and per lab the harness and the reference's object (on
-# a GPU, the CPU emulator's too, for the WHERE line: grader/build/grade.mk's WHERE_B).
+# a GPU, the CPU emulator's too, for the WHERE line: grader/make/grade.mk's WHERE_B).
 BATCH_LABS ?= $(LAB_NAMES)
 .PHONY: batch-prebuild gradescope-kit
 batch-prebuild: $(DRIVER) $(BATCH) $(BATCH_LABS:%=$(LABB)/%/harness) \
@@ -48,7 +48,7 @@ endif
 
 # One student's own objects (STUDENT=its tree), built by grade-batch's preparer beside another
 # student's grading (grader/batch/schedule.h): every selected lab's runner, and what the WHERE
-# line adds (on a GPU, the emulator's build of the student's file: grader/build/grade.mk's
+# line adds (on a GPU, the emulator's build of the student's file: grader/make/grade.mk's
 # where_pieces; under EMU=1, the emulator's library); the shared pieces are batch-prebuild's.
 .PHONY: batch-prepare
 batch-prepare: $(BATCH_LABS:%=runner-%) $(foreach n,$(BATCH_LABS),$(call where_pieces,$(n)))

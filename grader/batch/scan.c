@@ -7,7 +7,7 @@
  * student's names and bytes are data here, read with O_NOFOLLOW and never passed to a shell.
  *
  * The fingerprint. Everything a student's grade depends on, hashed: seed, labs, mode, course
- * config, every lab's manifest as a whole (the tables compiled in: grader/build/manifest.h,
+ * config, every lab's manifest as a whole (the tables compiled in: grader/make/manifest.h,
  * manifest_text), the name and the bytes of every lab file graded. A record whose fingerprint
  * matches is final (gradebook.c); anything else is graded again. */
 #include <dirent.h>
@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "../../common/text.h"
-#include "../build/manifest.h"
+#include "../make/manifest.h"
 #include "../lab.h"
 #include "../plan/lab_select.h"
 #include "../sandbox/helper_files.h"
@@ -358,7 +358,7 @@ static void scan_student(student *s)
     hash_field(&h, batch.labs_arg, strlen(batch.labs_arg));
     hash_field(&h, opts.emu ? "emu" : "auto", opts.emu ? 3 : 4);
     hash_field(&h, batch.config_text, batch.config_len);
-    /* The lab manifests compiled into this grader, each as a whole (grader/build/manifest.h):
+    /* The lab manifests compiled into this grader, each as a whole (grader/make/manifest.h):
      * a changed check, point, pass mark, limit, hint or entry point regrades. */
     for (int k = 0; k < n_all_labs; k++) {
         const size_t n = manifest_text(all_labs[k], NULL, 0) + 1;

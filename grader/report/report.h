@@ -6,7 +6,7 @@
 #include "../decide/score.h"
 #include "../decide/verdict.h"
 
-/* What the build (grader/build/grade.mk, make before the driver) left for a lab:
+/* What the build (grader/make/grade.mk, make before the driver) left for a lab:
  * its status word, and its build log, moved into the report folder as <lab>.build.log. */
 typedef enum lab_build {
     LAB_BUILT,          /* "ok" (or no build step: everything taken as built) */

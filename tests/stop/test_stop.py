@@ -54,7 +54,7 @@ LIMIT = 2.0            # seconds from the stop until nothing of the run is left
 REACH_LIMIT = 120.0    # seconds a run may take to reach the moment of its stop
 
 # Programs that run while the grader builds a lab (comm names, as /proc shows them): the
-# compile proper, which make builds (grader/build/grade.mk) before it runs the driver (the
+# compile proper, which make builds (grader/make/grade.mk) before it runs the driver (the
 # grader's own pieces are built before the stops, and reading the Makefile compiles nothing).
 DRIVER = "grade-driver"
 BUILDING = {"emu-rewrite", "cc1plus", "collect2", "ld", "nvcc", "cicc", "ptxas", "vet.sh"}

@@ -66,10 +66,10 @@ export CUDA_HOME=$tk
 host=""
 for c in "${NVCC_CCBIN:-}" g++ g++-13 g++-12 g++-11; do
     [ -n "$c" ] || continue
-    NVCC_CCBIN=$c grader/build/check-toolkit.sh "$tk/bin/nvcc" --quiet 2>/dev/null && { host=$c; break; }
+    NVCC_CCBIN=$c grader/make/check-toolkit.sh "$tk/bin/nvcc" --quiet 2>/dev/null && { host=$c; break; }
 done
-[ -n "$host" ] || { NVCC_CCBIN=${NVCC_CCBIN:-} grader/build/check-toolkit.sh "$tk/bin/nvcc"; die "no host compiler that nvcc 12.4 accepts"; }
-echo "selfcheck: $(NVCC_CCBIN=$host grader/build/check-toolkit.sh "$tk/bin/nvcc")"
+[ -n "$host" ] || { NVCC_CCBIN=${NVCC_CCBIN:-} grader/make/check-toolkit.sh "$tk/bin/nvcc"; die "no host compiler that nvcc 12.4 accepts"; }
+echo "selfcheck: $(NVCC_CCBIN=$host grader/make/check-toolkit.sh "$tk/bin/nvcc")"
 
 save() { [ -n "${OUT:-}" ] && mkdir -p "$OUT/selfcheck" && cp "$@" "$OUT/selfcheck/" 2>/dev/null; true; }
 

@@ -24,7 +24,7 @@ host_for() {
     local nvcc=$1 c
     for c in "${NVCC_CCBIN:-}" g++ g++-13 g++-12 g++-11 g++-10; do
         [ -n "$c" ] || continue
-        NVCC_CCBIN=$c grader/build/check-toolkit.sh "$nvcc" --quiet 2>/dev/null && { echo "$c"; return; }
+        NVCC_CCBIN=$c grader/make/check-toolkit.sh "$nvcc" --quiet 2>/dev/null && { echo "$c"; return; }
     done
     local sudo=""
     [ "$(id -u)" = 0 ] || sudo=$(command -v sudo)
@@ -32,7 +32,7 @@ host_for() {
         echo "toolkits: installing g++-11 (apt-get) for nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p')" >&2
         $sudo apt-get install -y -q g++-11 >/dev/null 2>&1 ||
             { $sudo apt-get update -q >/dev/null 2>&1 && $sudo apt-get install -y -q g++-11 >/dev/null 2>&1; }
-        NVCC_CCBIN=g++-11 grader/build/check-toolkit.sh "$nvcc" --quiet 2>/dev/null && echo g++-11
+        NVCC_CCBIN=g++-11 grader/make/check-toolkit.sh "$nvcc" --quiet 2>/dev/null && echo g++-11
     fi
 }
 
@@ -46,7 +46,7 @@ for v in "${versions[@]}"; do
     fi
     host=$(host_for "$home/bin/nvcc")
     if [ -z "$host" ]; then
-        echo "toolkits: CUDA $v: FAILED: no host compiler that nvcc $v accepts: $(grader/build/check-toolkit.sh "$home/bin/nvcc" --quiet 2>&1 | head -1)"
+        echo "toolkits: CUDA $v: FAILED: no host compiler that nvcc $v accepts: $(grader/make/check-toolkit.sh "$home/bin/nvcc" --quiet 2>&1 | head -1)"
         failed=1; continue
     fi
     # The driver and the lab runners in GPU mode (the harness, the worker, each lab's reference

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh - grader/build/vet.sh judges what a student object uses, never the names it defines: a table
+# run.sh - grader/make/vet.sh judges what a student object uses, never the names it defines: a table
 # of objects it must admit and objects it must reject, with the words the rejection must say.
 #   tests/vet/run.sh [REGEX]   (make test-vet: NVCC, EMU_NVCC, BUILD and every lab's FORBID_*,
 #                               FORBID_PTX_* and FORBID_SASS_* from the environment; REGEX:
@@ -108,7 +108,7 @@ vet_row() { # ROW
         fi
     fi
     entries=$(sed -n "s/^ENTRY_$lab := *//p" "${LABS_MK:-${BUILD:-build}/gen/labs.mk}")
-    msg=$(CUOBJDUMP=${CUOBJDUMP:-cuobjdump} grader/build/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$forbid" "$sass_re" "$ptx" "$ptx_re" 2>&1)
+    msg=$(CUOBJDUMP=${CUOBJDUMP:-cuobjdump} grader/make/vet.sh "$lab" "$obj" "$obj.vetted" "$entries" "$forbid" "$sass_re" "$ptx" "$ptx_re" 2>&1)
     rc=$?
     first=$(head -1 <<<"$msg")
     if [ "$verdict" = admit ]; then
@@ -160,7 +160,7 @@ emu_names() {
                  s/^extern [^;(]*[ *&]([A-Za-z_][A-Za-z0-9_]*);.*/\1/p
                  s/^(\[\[[a-z]+\]\] )?[A-Za-z_][A-Za-z0-9_:<>, ]*[ *&]([A-Za-z_][A-Za-z0-9_]*)\(.*/\2/p' | sort -u
 }
-listed=$(sed -n '/^    split("set_checks/,/emu_internal\[e\[i\]\]/p' grader/build/vet.sh | grep -o '"[^"]*"' | tr -d '"' | tr ' ' '\n' | grep . | sort -u)
+listed=$(sed -n '/^    split("set_checks/,/emu_internal\[e\[i\]\]/p' grader/make/vet.sh | grep -o '"[^"]*"' | tr -d '"' | tr ' ' '\n' | grep . | sort -u)
 internal=$(emu_names common/emu/src/emu_internal.h common/emu/include/cuda_emu/testing.h)
 missing=$(comm -23 <(echo "$internal") <(echo "$listed") | tr '\n' ' ')
 public=$(find common/emu/include -name '*.h' ! -name testing.h -print0 | xargs -0 cat | sed -n '/^namespace cuda_emu {/,/^} \/\/ namespace cuda_emu/p' >"$out/public.h"; emu_names "$out/public.h")

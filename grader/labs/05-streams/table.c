@@ -78,7 +78,7 @@ const lab_info lab_streams = {
     /* The driver API (a call to a cu* function of libcuda, or one resolved at run time with
      * cudaGetDriverEntryPoint or cuGetProcAddress) would make streams, copies and launches the
      * shim's counters cannot see (grader/labs/05-streams/shim_untrusted.cu). Helpers of the
-     * student's own named cu* are theirs (grader/build/vet.sh judges uses, not names). */
+     * student's own named cu* are theirs (grader/make/vet.sh judges uses, not names). */
     .forbid_libraries = "driver",
     .forbid_about = "overlapping copies and compute with the runtime's streams, which the grader counts",
     /* H200, one bench run: skeleton 0.39, reference 1.00; the ladder steps 4 chunks x 4

@@ -72,7 +72,7 @@ const lab_info lab_reduction = {
     /* The point of the lab is to write the reduction: an object that calls cuBLAS, or holds
      * CUB's or Thrust's code (header-only: their template instances, kernel stubs and
      * constants are defined in the object, in namespaces cub:: and thrust::), is rejected at
-     * build time (grader/build/vet.sh). Including a block-level primitive (cub::BlockReduce) leaves
+     * build time (grader/make/vet.sh). Including a block-level primitive (cub::BlockReduce) leaves
      * CUB's namespace-scope constants behind, so it is rejected too, which is fine here: the
      * tree is the lesson. A kernel of the student's own called DeviceReduceKernel, or a
      * namespace thrust_like, is theirs. Tested with CUDA 13.0 (tests/vet/run.sh). */

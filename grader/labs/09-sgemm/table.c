@@ -91,7 +91,7 @@ const lab_info lab_sgemm = {
     /* cuBLAS by its calls, CUTLASS (cutlass::, cute::) and WMMA (nvcuda::) by the code their
      * headers leave in the object; the tensor-core and reduced-precision instructions
      * themselves are read from the PTX and the machine code. A kernel of the student's own
-     * called wmma_like_tile, or a struct cutlass_tile, is theirs (grader/build/vet.sh). */
+     * called wmma_like_tile, or a struct cutlass_tile, is theirs (grader/make/vet.sh). */
     .forbid_libraries = "cublas cutlass wmma",
     .forbid_about = "writing the matrix product yourself in plain fp32 FMAs",
     .forbid_ptx = "\\<(w|wg)?mma(\\.[a-z0-9_:]+)+|\\<tcgen05\\.[a-z0-9._:]+|\\<cvt\\.[a-z0-9.]*(tf32|f16|bf16|e4m3|e5m2)",

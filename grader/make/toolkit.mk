@@ -1,6 +1,6 @@
-# grader/build/toolkit.mk - the toolkit, the target architectures and the flags every build
+# grader/make/toolkit.mk - the toolkit, the target architectures and the flags every build
 # step compiles with (nvcc, the host C compiler), and how much of each step make prints.
-# Included by the Makefile, first of grader/build/'s rules (grader/build/README.md).
+# Included by the Makefile, first of grader/make/'s rules (grader/make/README.md).
 
 # ------------------------------------------------------------------------------------------
 # Toolkit and target architecture
@@ -59,7 +59,7 @@ endif
 CC      ?= cc
 CFLAGS  := -O2 -g -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers -Werror=implicit-function-declaration
 # The build prints one short line per step (V=1 prints the full commands); make grade and
-# make bench print one line per stage instead (grader/build/lab_status.sh), and none per step.
+# make bench print one line per stage instead (grader/make/lab_status.sh), and none per step.
 ifeq ($(V),1)
 Q_CC :=
 Q_EMU :=

@@ -1,7 +1,7 @@
-# grader/build/paths.mk - the labs (their folders, names and contracts) and the paths of what
+# grader/make/paths.mk - the labs (their folders, names and contracts) and the paths of what
 # is graded: the student's file of each lab (STUDENT, checked before anything is built), its
 # helper files, and the reference's source or prebuilt object. Included by the Makefile, after
-# toolkit.mk (grader/build/README.md).
+# toolkit.mk (grader/make/README.md).
 
 # ------------------------------------------------------------------------------------------
 # The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/

@@ -1,12 +1,12 @@
-# grader/build/grade.mk - make grade and make bench: make builds, then the driver grades.
+# grader/make/grade.mk - make grade and make bench: make builds, then the driver grades.
 #
 # One make builds everything the run needs for the labs LAB= selects, side by side (-j, the
 # machine's cores, unless make was given its own -j): the grader's shared pieces, then per lab
 # its harness and reference, the student's object (compiled and vetted in the compile sandbox)
 # and, for make grade on a GPU, the CPU emulator's build of the lab that the WHERE line counts
 # (GRADE_WHERE=0: none); for make bench the ladder rungs. A lab whose build fails does not stop
-# the others: its steps run through grader/build/lab_step.sh, which keeps their output in the lab's
-# log and records a failure instead of stopping make, and grader/build/lab_status.sh writes each
+# the others: its steps run through grader/make/lab_step.sh, which keeps their output in the lab's
+# log and records a failure instead of stopping make, and grader/make/lab_status.sh writes each
 # lab's status as it finishes, with a line on the terminal. Then the recipe runs the driver,
 # once, told where the statuses are (--built): it grades, and runs neither make nor a shell
 # (the WHERE count is the lab's emulated harness, run by the driver in the sandbox as grading
@@ -42,7 +42,7 @@ ifneq ($(filter grade bench,$(MAKECMDGOALS)),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
-# The build's clock starts as make starts (the times grader/build/lab_status.sh prints count
+# The build's clock starts as make starts (the times grader/make/lab_status.sh prints count
 # from here), and a first build says so before make builds the lab manifest it reads (make
 # then restarts, with the same process id, and MAKE_RESTARTS set).
 ifeq ($(MAKE_RESTARTS),)
@@ -60,14 +60,14 @@ endif
 
 # The emulator's flags are asked of emu-nvcc once, here (all six in one run), rather than by the
 # first recipe that needs them: a $(shell) in a lab's step would run through
-# grader/build/lab_step.sh, whose output goes to the lab's log.
+# grader/make/lab_step.sh, whose output goes to the lab's log.
 ifneq ($(filter emu,$(MODE))$(WHERE_B),)
 $(emu_flags_all)
 endif
-# A lab's own steps run through grader/build/lab_step.sh: SHELL stays bash (so make reads every recipe
+# A lab's own steps run through grader/make/lab_step.sh: SHELL stays bash (so make reads every recipe
 # as it always does), and each line is handed to the script, which runs it with bash.
-LAB_STEP := grader/build/lab_step.sh
-# $(call lab_steps,MODE,NAME,KIND,STUDENT-KIND,MARK): the lab's own steps (grader/build/lab_step.sh's
+LAB_STEP := grader/make/lab_step.sh
+# $(call lab_steps,MODE,NAME,KIND,STUDENT-KIND,MARK): the lab's own steps (grader/make/lab_step.sh's
 # KIND) in that mode: its objects, harness and reference, and the student's object (with the
 # check that the student's file is there).
 define lab_steps
@@ -91,15 +91,15 @@ $(GRADE_BUILT)/.begun:
 ifeq ($(MODE),emu)
 	@echo "No NVIDIA GPU here$(if $(filter 1,$(EMU)), (EMU=1)): checking correctness on the CPU emulator."
 endif
-	@grader/build/lab_status.sh begin $(GRADE_BUILT) $(words $(GRADE_LAB_NAMES))
+	@grader/make/lab_status.sh begin $(GRADE_BUILT) $(words $(GRADE_LAB_NAMES))
 
 $(GRADE_BUILT)/grader.done: $(DRIVER) $(GRADER_PIECES_$(MODE)) $(SANDBOX_RUN) $(MANIFEST_H) \
         $(if $(WHERE_B),$(GRADER_PIECES_emu)) | toolkit $(GRADE_BUILT)/.begun
-	@grader/build/lab_status.sh grader $(GRADE_BUILT)
+	@grader/make/lab_status.sh grader $(GRADE_BUILT)
 
 .SECONDEXPANSION:
 $(GRADE_BUILT)/%.status: $$(call grade_pieces,$$*) | $(GRADE_BUILT)/grader.done
-	@grader/build/lab_status.sh lab $(GRADE_BUILT) $* $(words $(GRADE_LAB_NAMES)) $(LABB)/$*/harness \
+	@grader/make/lab_status.sh lab $(GRADE_BUILT) $* $(words $(GRADE_LAB_NAMES)) $(LABB)/$*/harness \
 	    $(LABB)/$*/reference.so $(STUDENT_OBJS)/$*/student.so
 
 # What make grade and make bench wait for: every selected lab's status (or, LAB= being wrong,

@@ -1,5 +1,5 @@
 /* manifest.h - reading a lab's entry points from its manifest (lab.h's lab_entry): the
- * parameters of a signature and the check of its wire format. grader/build/lab_manifest.c writes
+ * parameters of a signature and the check of its wire format. grader/make/lab_manifest.c writes
  * what the build derives from them; tests/test_grader.c tests them. */
 #ifndef GRADER_MANIFEST_H
 #define GRADER_MANIFEST_H

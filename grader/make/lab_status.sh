@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
 # lab_status.sh - TRUSTED: the lines make grade and make bench print while they build, and the
-# status of each lab's build that the driver reads (grader/build/grade.mk runs it; it builds nothing).
+# status of each lab's build that the driver reads (grader/make/grade.mk runs it; it builds nothing).
 #
-#   grader/build/lab_status.sh begin BUILT N           this run's build folder; "Building the grader
+#   grader/make/lab_status.sh begin BUILT N           this run's build folder; "Building the grader
 #                                                 and N labs"
-#   grader/build/lab_status.sh grader BUILT            the grader's own pieces are built: "done at T s"
-#   grader/build/lab_status.sh lab BUILT NAME N HARNESS REFERENCE STUDENT   one lab is: its status,
+#   grader/make/lab_status.sh grader BUILT            the grader's own pieces are built: "done at T s"
+#   grader/make/lab_status.sh lab BUILT NAME N HARNESS REFERENCE STUDENT   one lab is: its status,
 #                                                 "[K/N] NAME done at T s"
-#   grader/build/lab_status.sh end BUILT               "Built in T s."
+#   grader/make/lab_status.sh end BUILT               "Built in T s."
 #
-# Each T counts from make's start (BUILT/.t0, which grader/build/grade.mk writes as make reads
+# Each T counts from make's start (BUILT/.t0, which grader/make/grade.mk writes as make reads
 # it): the lines are when each stage finished, and the last one how long the whole build took.
 #
 # BUILT is the run's own build folder (GRADE_DIR/.build.<make's pid>). A lab's status,
 # BUILT/NAME.status, is one word and the seconds since the build began:
 #   ok       everything built
 #   student  the grader's pieces built, the student's object did not (the file is missing,
-#            did not compile, or grader/build/vet.sh rejected it: NAME.build.log says which)
+#            did not compile, or grader/make/vet.sh rejected it: NAME.build.log says which)
 #   refused  (the CPU emulator) the student's file is valid CUDA that uses a feature the
 #            emulator cannot run: emu-nvcc's line "cuda-emu: refused: ..." in the log names it;
 #            the driver, under emulation alone, grades it "could not run", never FAIL
 #   grader   the lab's own pieces (harness, reference) did not build: not the student's doing
 #   steps    (make bench) a ladder rung did not build
-# read from what is there and what grader/build/lab_step.sh recorded (NAME.KIND-failed). The driver
+# read from what is there and what grader/make/lab_step.sh recorded (NAME.KIND-failed). The driver
 # moves the logs into its report folder and removes BUILT.
 set -u
 what=$1 built=$2
@@ -34,7 +34,7 @@ begin)
     for old in "${built%.*}".*; do
         [ -d "$old" ] && [ "$old" != "$built" ] && ! kill -0 "${old##*.}" 2>/dev/null && rm -rf -- "$old"
     done
-    # (the clock starts when make did: grader/build/grade.mk wrote BUILT/.t0 then)
+    # (the clock starts when make did: grader/make/grade.mk wrote BUILT/.t0 then)
     mkdir -p "$built" && { cat "$built/.t0" 2>/dev/null || now; } >"$built/.begun" || exit 2
     echo "Building the grader and $3 lab$([ "$3" = 1 ] || echo s) (the times: seconds since make started)"
     ;;

@@ -2,8 +2,8 @@
 """docs_gen.py - `make docs-gen`: the places written for people that list every lab, derived
 from the lab folders.
 
-    grader/build/docs_gen.py            write them (make docs-gen; make new-lab runs it)
-    grader/build/docs_gen.py --check    write nothing; exit 1 naming each file that differs
+    grader/make/docs_gen.py            write them (make docs-gen; make new-lab runs it)
+    grader/make/docs_gen.py --check    write nothing; exit 1 naming each file that differs
                                         from what it would write (make test-docs runs it)
 
 A lab is its three folders (grader/labs/NN-name/, labs/NN-name/, solutions/NN-name/); its
@@ -34,7 +34,7 @@ import subprocess
 import sys
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
-BEGIN = ("<!-- labs-table: written by make docs-gen from the lab folders (grader/build/docs_gen.py);"
+BEGIN = ("<!-- labs-table: written by make docs-gen from the lab folders (grader/make/docs_gen.py);"
          " write a lab's idea in its row, the rest is derived -->")
 END = "<!-- /labs-table -->"
 HEADER = "| # | lab | the idea | you edit |\n|---|-----|----------|----------|\n"
@@ -167,7 +167,7 @@ subtitle: "TODO(author): the lab's idea in one line."
 def main():
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] not in ([], ["--check"]):
-        sys.exit("usage: grader/build/docs_gen.py [--check]")
+        sys.exit("usage: grader/make/docs_gen.py [--check]")
     all_labs = labs()
     want = {"README.md": readme(read("README.md"), all_labs),
             "labs/workbook.ipynb": notebook(read("labs/workbook.ipynb"), all_labs)}

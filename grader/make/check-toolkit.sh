@@ -4,7 +4,7 @@
 # One line per problem: what was found, what is needed, what to do. Run by the Makefile's
 # `toolkit` step before anything is compiled, and by make doctor.
 #
-#   grader/build/check-toolkit.sh NVCC [--quiet]
+#   grader/make/check-toolkit.sh NVCC [--quiet]
 #
 # NVCC_CCBIN (the host compiler nvcc should use) reaches nvcc through NVCC_PREPEND_FLAGS,
 # which the Makefile exports. Prints "nvcc RELEASE, host compiler VERSION" unless --quiet.

@@ -4,7 +4,7 @@
 #   vet.sh LAB OBJECT OUTPUT "ENTRY POINTS" "FORBIDDEN LIBRARIES" "SASS REGEX" [PTX_FILE "PTX REGEX"]
 #
 # FORBIDDEN LIBRARIES is the lab's rule as its table writes it (grader/labs/NN-name/table.c,
-# made into FORBID_<name> by grader/build/lab_manifest.c): library keys of the table below, a colon,
+# made into FORBID_<name> by grader/make/lab_manifest.c): library keys of the table below, a colon,
 # and what the lab is about instead ("cub thrust cublas: writing the sum yourself"); empty
 # when the lab forbids none.
 #
@@ -135,7 +135,8 @@ BEGIN {
           "fail_launch warp_progress warp_describe_stuck record_error set_sticky_error " \
           "note_host_writable_memory finish_overtaken_launch overtaken_launch_running " \
           "sticky_error stream_valid kernel_max_dynamic_shared blocks_per_sm kernel_registers " \
-          "kernel_max_threads note_launch_bounds api_mutex init_runtime track_region " \
+          "kernel_max_threads note_launch_bounds kernel_static_shared note_static_shared " \
+          "api_mutex init_runtime track_region " \
           "untrack_region find_tracked mark_written copy_written check_written " \
           "reset_uninitialized_reports track_atomic track_sync untrack_block init_tracking " \
           "tl_runtime_allocating forget_reachable host_mapped_span g_counting count_access " \
@@ -284,7 +285,7 @@ if [ -n "$hit" ]; then
     rule_text="lab $lab is about $about, so $libname may not be used."
     case $rule in
     unknown)
-        echo "vet.sh: grader error: lab $lab forbids '$sym', which is no library vet.sh knows (grader/build/vet.sh lists them)" >&2
+        echo "vet.sh: grader error: lab $lab forbids '$sym', which is no library vet.sh knows (grader/make/vet.sh lists them)" >&2
         exit 2 ;;
     reference) reject "your file calls '$said', the reference solution, which your code cannot reach. Write your own." ;;
     loads | process)

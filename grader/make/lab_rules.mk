@@ -1,7 +1,7 @@
-# grader/build/lab_rules.mk - each lab's pieces, in either mode: the student's compile in the
+# grader/make/lab_rules.mk - each lab's pieces, in either mode: the student's compile in the
 # compile sandbox, the GPU build (nvcc) and the CPU emulator's, one template of rules per lab
 # and mode, the ladder's rungs, and what one lab and the grader need to be graded. Included by
-# the Makefile, last of grader/build/'s rules (grader/build/README.md).
+# the Makefile, last of grader/make/'s rules (grader/make/README.md).
 
 
 # $(call sandboxed_build,LAB,OBJECT): sandbox-run with the student's file of LAB, the public
@@ -22,7 +22,7 @@ solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS) $(call solution_headers,$(1)),--copy $(h) include/$(notdir $(h))) \
-    --copy grader/build/vet.sh vet.sh --copy grader/build/build_student.sh build_student.sh --get student.o $(2) \
+    --copy grader/make/vet.sh vet.sh --copy grader/make/build_student.sh build_student.sh --get student.o $(2) \
     --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
     --get $(call student_rel,$(1)) $(dir $(2))source.cu \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
@@ -207,10 +207,10 @@ student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 #   the reference  compiled like any implementation (or its prebuilt object), behind the
 #                  lab's shim: reference.so
 #   student.so     the student's object behind the same shim. The object is compiled and
-#                  vetted (grader/build/vet.sh) inside the compile sandbox (grader/sandbox/sandbox_run.c:
+#                  vetted (grader/make/vet.sh) inside the compile sandbox (grader/sandbox/sandbox_run.c:
 #                  the student's file and the public headers, the toolkit and the system,
 #                  nothing of the checkout; bounded in time, memory, files and processes;
-#                  its size capped by grader/build/build_student.sh), before anything runs it, and
+#                  its size capped by grader/make/build_student.sh), before anything runs it, and
 #                  kept only inside the .so: build/ holds one copy of it. When the student's
 #                  file is the reference's own (STUDENT=solutions: make test, make bench),
 #                  the reference's object, compiled with the same flags, is used. A file that
@@ -231,10 +231,10 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/build/vet.sh grader/build/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/make/vet.sh grader/make/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
-	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/build/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
+	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/make/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
 	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))

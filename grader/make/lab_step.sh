@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # lab_step.sh - TRUSTED: how one lab's build steps run in make grade and make bench
-# (grader/build/grade.mk puts it in those steps' .SHELLFLAGS alone). make runs each line of such
+# (grader/make/grade.mk puts it in those steps' .SHELLFLAGS alone). make runs each line of such
 # a step's recipe as
 #
-#   /bin/bash grader/build/lab_step.sh KIND MARK TARGET -c LINE
+#   /bin/bash grader/make/lab_step.sh KIND MARK TARGET -c LINE
 #
 # KIND says whose piece TARGET is: grader (the lab's harness, reference and their objects),
 # student (the student's object, compiled and vetted in the compile sandbox), where (under a
@@ -16,7 +16,7 @@
 # it is skipped (and its target removed): after a grader piece fails, every piece of the lab;
 # after the student's, the rest of the student's object; after a WHERE piece, the other WHERE
 # pieces. The other labs build on. make then writes each lab's status from what is there
-# (grader/build/lab_status.sh), and the driver grades it: a lab whose grader pieces failed is an error
+# (grader/make/lab_status.sh), and the driver grades it: a lab whose grader pieces failed is an error
 # of this machine, a student's file that failed is the student's FAIL, and one whose WHERE
 # build failed is graded all the same (its WHERE line says the count could not be made).
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # new-lab.sh - `make new-lab NAME=x`: a new lab's three folders, from a minimal template.
 #
-#   grader/build/new-lab.sh NAME
+#   grader/make/new-lab.sh NAME
 #
 # Writes, for the next free number NN:
 #   grader/labs/NN-NAME/   its table (table.c), contract (NAME.h), problem (problem.cu), shim

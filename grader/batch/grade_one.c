@@ -137,14 +137,16 @@ void preparer(const student *s)
             unsetenv("MAKELEVEL");
             unsetenv("GNUMAKEFLAGS");
             unsetenv("MAKEOVERRIDES");
-            /* The builds run beside other students' timing: they take the CPUs only when
-             * grading leaves them idle (SCHED_IDLE, which make, nvcc and the compilers
+            /* On GPUs the builds run beside other students' timing: they take the CPUs only
+             * when grading leaves them idle (SCHED_IDLE, which make, nvcc and the compilers
              * inherit), so a grade's own threads never wait for a core behind a compiler.
-             * BATCH_PREPARE_PRIORITY=nice gives the builds nice 10 instead (for comparison,
-             * tests/gpu/scaling.sh). A lower priority only: nothing depends on it. */
+             * Under the emulator the grades themselves fill the CPUs, and the builds take
+             * nice 10 (as BATCH_PREPARE_PRIORITY=nice asks on GPUs too, for comparison), so
+             * that preparing goes on beside them. A lower priority only: nothing depends on it. */
             const char *prio = getenv("BATCH_PREPARE_PRIORITY");
             struct sched_param idle = {0};
-            if ((prio && !strcmp(prio, "nice")) || sched_setscheduler(0, SCHED_IDLE, &idle) != 0)
+            if (opts.emu || (prio && !strcmp(prio, "nice")) ||
+                sched_setscheduler(0, SCHED_IDLE, &idle) != 0)
                 if (nice(10) == -1 && errno) {
                 }
             execvp(argv[0], argv);

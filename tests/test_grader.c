@@ -701,6 +701,12 @@ static void test_fault_rerun_kind(void)
         {"error who=student kind=start name=start message=x", NULL},
         {"error who=reference kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
         {"error who=harness kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
+        /* no error, but the guard bytes around the student's output changed: the line is found
+         * by the emulator; a wrong output alone, or the reference's, is not a fault to place */
+        {"correct impl=student n=10 bad=0 guard_ok=0 guard_at=4 input_ok=1", "a write outside the output"},
+        {"correct impl=student-timed n=10 bad=0 guard_ok=0 guard_at=-8 input_ok=1", "a write outside the output"},
+        {"correct impl=student n=10 bad=3 guard_ok=1 input_ok=1", NULL},
+        {"correct impl=reference n=10 bad=0 guard_ok=0 input_ok=1", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         record_list l;

@@ -54,6 +54,12 @@ static void write_tree(const student *s, const char *work, const char *tree)
     }
 }
 
+/* The host-link lock's file: one in the batch's output folder, which no student's code sees. */
+static void host_link_lock_path(char *path, size_t len)
+{
+    snprintf(path, len, "%s/.host-link.lock", batch.out);
+}
+
 /* Wait for the preparer's make (child pid, a stop_fork group). On a GPU batch, while a grade
  * holds the host-link lock (a lab whose timed copies cross the host link: lab 05), the build
  * and every compiler under it are paused (SIGSTOP, whatever their process group or sandbox)
@@ -62,7 +68,7 @@ static void write_tree(const student *s, const char *work, const char *tree)
 static void prepare_wait(pid_t pid, int *status)
 {
     char path[PATH_MAX + 32];
-    snprintf(path, sizeof path, "%s/.host-link.lock", batch.out);
+    host_link_lock_path(path, sizeof path);
     const int fd = opts.emu ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     int stopped = 0;
     for (;;) {
@@ -319,7 +325,7 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
         /* a lab timed across the host link: one GPU at a time, and no build beside it (the
          * preparers pause while the lock is held: prepare_wait) */
         char link_lock[PATH_MAX + 32];
-        snprintf(link_lock, sizeof link_lock, "%s/.host-link.lock", batch.out);
+        host_link_lock_path(link_lock, sizeof link_lock);
         if (gpu)
             setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
         else

@@ -68,9 +68,10 @@ for n in $counts; do
     [ -n "$one" ] || one=$rate
     [ "$n" = 1 ] || echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
         tee -a "$out/results.txt"
-    python3 - "$out/out$n" "$n" "$t" <<'PY' | tee -a "$out/results.txt"
+    python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" <<'PY' | tee -a "$out/results.txt"
 import glob, json, sys
 out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+gpu_csv, cpu_txt = sys.argv[4], sys.argv[5]  # the samplers' files beside the batch
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
 for f in glob.glob(out + "/students/*/results.json"):
     r = json.load(open(f))
@@ -117,14 +118,14 @@ for lab in sorted(per):
         mean(d["skel"], 3), mean(d["skel"], 4)))
 util = {}
 try:
-    for line in open(out.replace("/out" + str(gpus), "/gpu" + str(gpus)) + ".csv"):
+    for line in open(gpu_csv):
         i, u = [x.strip() for x in line.split(",")[:2]]
         util.setdefault(i, []).append(float(u))
 except (OSError, ValueError):
     pass
 cpu = []
 try:
-    for line in open(out.replace("/out" + str(gpus), "/cpu" + str(gpus)) + ".txt"):
+    for line in open(cpu_txt):
         b0, t0, b1, t1 = map(int, line.split())
         if t1 > t0:
             cpu.append((b1 - b0) / (t1 - t0))

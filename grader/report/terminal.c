@@ -445,10 +445,15 @@ void terminal_check(const check_report *r)
         } else if (faulted) {
             print_fault_at_line(r->log_path, r->lab, 8);
             print_fault_rerun(r);
-        } else if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
-            printf("      what your code printed in this check: ");
-            put_shown(stdout, r->log_path);
-            putchar('\n');
+        } else {
+            /* no crash, yet a fault the emulator was asked to place (a write the guard bytes
+             * around the output caught): its report, then what the code printed */
+            print_fault_rerun(r);
+            if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
+                printf("      what your code printed in this check: ");
+                put_shown(stdout, r->log_path);
+                putchar('\n');
+            }
         }
     }
     if (r->where[0])

@@ -54,7 +54,7 @@ EOF
 fi
 work=${1:-${BUILD:-build}/cheats}
 here=tests/cheats
-field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | sed 's| *\*/$||'; }
+field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | tr -d '\r' | sed 's| *\*/$||'; }
 
 rows=""
 for f in "$here"/h[0-9]*.cu; do

@@ -116,6 +116,23 @@ for lab in sorted(per):
         mean(d["sol"], 1), mean(d["sol"], 3), mean(d["sol"], 4), mean(d["skel"], 0),
         mean(d["skel"], 2), mean(d["skel"], 0) - mean(d["skel"], 2), mean(d["skel"], 1),
         mean(d["skel"], 3), mean(d["skel"], 4)))
+# Student by student, in the batch's order: the labs' seconds and each speed check's rounds and
+# how it stopped (a check that samples longer in a batch than alone is a noisier one)
+def order(f):
+    sid = f.split("/")[-2]
+    return int(sid) if sid.isdigit() else sid
+for f in sorted(glob.glob(out + "/students/*/results.json"), key=order):
+    r = json.load(open(f))
+    kind = "sol " if r.get("score") == r.get("max") else "skel"
+    cells = []
+    for lab in r.get("labs", []):
+        for c in lab.get("checks", []):
+            sp = c.get("speed") or {}
+            if c.get("kind") == "speed" and sp.get("rounds"):
+                cells.append("%s %d%s" % (str(lab.get("number", lab.get("lab", "?")))[:2], sp["rounds"],
+                                          "" if sp.get("stop") in ("precise", None) else " " + sp["stop"][:6]))
+    print("  student %s %s: labs %5.1f s; rounds: %s" % (f.split("/")[-2], kind,
+          sum(l.get("seconds") or 0 for l in r.get("labs", [])), ", ".join(cells)))
 util = {}
 try:
     for line in open(gpu_csv):

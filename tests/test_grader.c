@@ -556,6 +556,21 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose/transpose.cu");
     lab_folder(t, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
+    /* make docs-gen writes the rule once more, from the lab folders alone (it runs where
+     * nothing is built): labs/skeletons.sha256, which the batch's pristine skeletons are laid
+     * out by, names each lab's file as lab_student_rel does */
+    FILE *f = fopen("labs/skeletons.sha256", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    int named = 0;
+    while (fgets(line, sizeof line, f))
+        for (int k = 0; k < n_all_labs; k++) {
+            lab_student_rel(all_labs[k], buf, sizeof buf);
+            const char *at = strstr(line, "  ");
+            named += at && !strncmp(at + 2, buf, strlen(buf)) && at[2 + strlen(buf)] == '\n';
+        }
+    fclose(f);
+    CU_ASSERT_EQUAL(named, n_all_labs);
 }
 
 /* A lab's entry points as its manifest gives them (grader/make/manifest.h): the wire format must be

@@ -191,7 +191,7 @@ bench-grading:
 # solutions/NN-name/steps/, the reference and the ceiling, timed side by side.
 # The file in labs/ is "skeleton" while it is byte for byte the workbook's (labs/skeletons.sha256),
 # "yours" once edited; another tree's is "yours".
-is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(call lab_dir,$(1))/$(1).cu' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
+is_skeleton = $(and $(filter labs,$(STUDENT)),$(shell grep -F ' $(STUDENT_REL_$(1))' labs/skeletons.sha256 2>/dev/null | (cd labs && sha256sum -c --status 2>/dev/null) && echo yes))
 bench_variants = $(if $(call is_skeleton,$(1)),skeleton,yours)=$(STUDENT_OBJS)/$(1)/student.so $(foreach f,$(call steps_of,$(1)),steps/$(basename $(notdir $(f)))=$(GPU)/steps/$(1)/$(basename $(notdir $(f))).so)
 
 # (a tree not yours, or no GPU: nothing is built, and the recipe says why)

@@ -27,7 +27,9 @@ typedef struct lab_check {
     const char *name;             /* shown on the grade line: "n = 33 (a warp and a bit)" */
     check_kind kind;              /* visible, hidden or speed */
     int task;                     /* which of the lab's tasks (entry points) it exercises */
-    long long size[LAB_MAX_DIMS]; /* problem size of a visible check; unused otherwise */
+    long long size[LAB_MAX_DIMS]; /* problem size of a visible check; a speed check's row, which
+                                     the lab's speed_size makes the timed problem ({0} where it
+                                     needs none); a hidden check's start (its draw replaces it) */
     int points;                   /* earned only when the check passes */
     long long emu_size[LAB_MAX_DIMS]; /* the size under the CPU emulator, where `size` would
                                          take it minutes (the same awkwardness, smaller); {0}:
@@ -108,6 +110,27 @@ typedef struct lab_info {
      * this, and the tests hold speed sizes to it). */
     void (*footprint)(int task, const long long size[LAB_MAX_DIMS], lab_footprint *f);
 } lab_info;
+
+/* The size the table gives check c: under the CPU emulator its emu_size where it has one (the
+ * same case at a size the CPU does in seconds), else its size. The harness (the size a check
+ * runs at), the emulator's cap on hidden sizes and the name a check is shown by read it here. */
+static inline const long long *lab_check_size(const lab_check *c, int emulated)
+{
+    return emulated && c->emu_size[0] ? c->emu_size : c->size;
+}
+
+/* Speed check c's timed problem on device d: its row's size, made the problem's by the lab's
+ * speed_size. The one place it is made: the harness (what it times, and the host memory it
+ * reserves ahead for it), make profile and make explain, the grading-time model and the
+ * tests of every GPU's sizes all read it here. */
+static inline void lab_speed_problem_size(const lab_info *lab, const lab_check *c,
+                                          const device_info *d, long long size[LAB_MAX_DIMS])
+{
+    const long long *row = lab_check_size(c, d->emulated);
+    for (int i = 0; i < LAB_MAX_DIMS; i++)
+        size[i] = row[i];
+    lab->speed_size(c->task, d, size);
+}
 
 /* The slowdown bound of a lab whose table gives none. */
 #define LAB_SLOWDOWN_NOISE_DEFAULT 0.10

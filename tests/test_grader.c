@@ -556,6 +556,47 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose/transpose.cu");
     lab_folder(t, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
+    /* make docs-gen writes the rule once more, from the lab folders alone (it runs where
+     * nothing is built): labs/skeletons.sha256, which the batch's pristine skeletons are laid
+     * out by, names each lab's file as lab_student_rel does */
+    FILE *f = fopen("labs/skeletons.sha256", "r");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+    char line[512];
+    int named = 0;
+    while (fgets(line, sizeof line, f))
+        for (int k = 0; k < n_all_labs; k++) {
+            lab_student_rel(all_labs[k], buf, sizeof buf);
+            const char *at = strstr(line, "  ");
+            named += at && !strncmp(at + 2, buf, strlen(buf)) && at[2 + strlen(buf)] == '\n';
+        }
+    fclose(f);
+    CU_ASSERT_EQUAL(named, n_all_labs);
+}
+
+/* A visible check's name says its size as text, for people; the row's size column is what
+ * runs. Every table's names agree with their columns: the first dimension is a number of the
+ * name, and a name that opens "A x B" or "A x B x C" gives every dimension in order. */
+static void test_check_names_state_sizes(void)
+{
+    for (int k = 0; k < n_all_labs; k++)
+        for (int i = 0; i < all_labs[k]->n_checks; i++) {
+            const lab_check *c = &all_labs[k]->checks[i];
+            if (c->kind != CHECK_VISIBLE)
+                continue;
+            int first = 0;
+            for (const char *p = c->name; *p && !first; p++)
+                if (*p >= '0' && *p <= '9' && (p == c->name || p[-1] < '0' || p[-1] > '9'))
+                    first = strtoll(p, NULL, 10) == c->size[0];
+            long long d[LAB_MAX_DIMS] = {0};
+            const int n = sscanf(c->name, "%lld x %lld x %lld", &d[0], &d[1], &d[2]);
+            int dims_ok = 1;
+            for (int j = 0; n >= 2 && j < n; j++)
+                dims_ok &= d[j] == c->size[j];
+            if (!first || !dims_ok)
+                printf("\n  %s: \"%s\" does not state its size %lld x %lld x %lld",
+                       all_labs[k]->name, c->name, c->size[0], c->size[1], c->size[2]);
+            CU_ASSERT_TRUE(first && dims_ok);
+        }
 }
 
 /* A lab's entry points as its manifest gives them (grader/make/manifest.h): the wire format must be
@@ -871,6 +912,7 @@ static CU_TestInfo grader_tests[] = {
     {"labs are found by name, number or directory", test_find_lab},
     {"LAB= lists: names, numbers, duplicates, order, errors", test_lab_list_parse},
     {"a student's file: in a tree, or one file", test_student_paths},
+    {"a visible check's name states the size its row runs", test_check_names_state_sizes},
     {"entry points: signatures and wire formats of the manifests", test_manifest_entries},
     {"a lab's manifest as a whole: every field in its text", test_manifest_text_whole},
     {"student text in messages is shown as data", test_student_text_is_data},

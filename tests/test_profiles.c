@@ -64,8 +64,7 @@ static int for_each_speed_check(speed_visit fn)
                 if (c->kind != CHECK_SPEED)
                     continue;
                 long long size[LAB_MAX_DIMS];
-                memcpy(size, c->size, sizeof size);
-                lab->speed_size(c->task, &d, size);
+                lab_speed_problem_size(lab, c, &d, size);
                 lab_footprint f;
                 memset(&f, 0, sizeof f);
                 lab->footprint(c->task, size, &f);

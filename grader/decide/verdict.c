@@ -445,13 +445,14 @@ static void replace_number(char *buf, size_t cap, long long from, long long to)
 void check_name_as_run(const lab_check *c, int emulated, char *out, size_t len)
 {
     snprintf(out, len, "%s", c->name);
-    if (!emulated || !c->emu_size[0] || !memcmp(c->size, c->emu_size, sizeof c->size))
+    const long long *run = lab_check_size(c, emulated);
+    if (!memcmp(c->size, run, sizeof c->size))
         return;
     char name[256];
     snprintf(name, sizeof name, "%s", c->name);
     for (int i = 0; i < LAB_MAX_DIMS; i++)
-        if (c->emu_size[i] && c->emu_size[i] != c->size[i])
-            replace_number(name, sizeof name, c->size[i], c->emu_size[i]);
+        if (run[i] && run[i] != c->size[i])
+            replace_number(name, sizeof name, c->size[i], run[i]);
     /* "16 MiB": the bytes of the first dimension, scaled as it was */
     char *mib = strstr(name, " MiB");
     if (mib && c->size[0] > 0) {
@@ -460,7 +461,7 @@ void check_name_as_run(const lab_check *c, int emulated, char *out, size_t len)
             num--;
         if (num < mib) {
             const long long was = strtoll(num, NULL, 10);
-            const double now = (double)was * (double)c->emu_size[0] / (double)c->size[0];
+            const double now = (double)was * (double)run[0] / (double)c->size[0];
             char shown[32];
             snprintf(shown, sizeof shown, now >= 1 ? "%.0f" : "%.2f", now);
             char rest[256];

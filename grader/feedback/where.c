@@ -198,7 +198,7 @@ static int where_render(const where_setup *o, const lab_info *lab, const where_f
     char source[1024], ref_source[1024], shown[1024], headers[512], yours[1100], ref_copy[1100],
         v[10][1300];
     snprintf(source, sizeof source, "%s/%s/source.cu", o->emu.student_objs, lab->name);
-    snprintf(ref_source, sizeof ref_source, "%s/%s/%s.cu", o->emu.hidden.solutions, w->folder, lab->name);
+    lab_student_file(o->emu.hidden.solutions, lab, ref_source, sizeof ref_source); /* (its tree) */
     const int has_ref = access(ref_source, R_OK) == 0; /* (a student kit has none: no quotes) */
     lab_student_file(o->student, lab, shown, sizeof shown);
     const char *base = strrchr(shown, '/');
@@ -217,7 +217,7 @@ static int where_render(const where_setup *o, const lab_info *lab, const where_f
     snprintf(v[4], sizeof v[4], "lab=%s", w->folder);
     snprintf(v[5], sizeof v[5], "source_name=%s", base ? base + 1 : shown);
     snprintf(v[6], sizeof v[6], "shown=%s", shown);
-    snprintf(v[7], sizeof v[7], "ref_name=%s%s", has_ref ? lab->name : "", has_ref ? ".cu" : "");
+    snprintf(v[7], sizeof v[7], "ref_name=%s", has_ref ? strrchr(ref_source, '/') + 1 : "");
     snprintf(v[8], sizeof v[8], "header_dir=%s/headers", w->dir);
     snprintf(v[9], sizeof v[9], "headers=%s", headers);
     char *argv[40] = {"awk", "-F", "\t"};

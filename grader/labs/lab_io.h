@@ -4,7 +4,11 @@
  * outputs poisoned (or restored to their entry values) and the scratch zeroed before each call,
  * a speed check's fresh inputs drawn on the device, the verification (every output against
  * the CPU's answer, every input unchanged, every scratch buffer's guards), what outputs() and
- * inputs() hand the harness, the copy that is a data-moving task's ceiling, and the freeing.
+ * inputs() hand the harness, the copy that is a data-moving task's ceiling, and the freeing;
+ * and, for a lab whose inputs come from a grid of few distinct values (labs 03 and 04), those
+ * inputs drawn with their CPU answers computed once per distinct value (lab_io_draw_memo).
+ * (A lab whose one task only moves a matrix, labs 02 and 06, is written once more on this
+ * header: lab_move.h.)
  *
  * A lab declares its buffers as a table of lab_io_buf, in the order they are made (inputs
  * first, each with the stream of the seed it is drawn from and its range), and keeps what is
@@ -198,6 +202,32 @@ static inline void lab_io_free(lab_io *io)
         free(io->host[i]);
         free(io->expected[i]);
     }
+}
+
+/* A correctness check's input drawn from a grid of `distinct` values, and its CPU answer: for
+ * each of the n elements, k uniform in [0, distinct) from stream `draw` of the seed, in[i] =
+ * value(k) and expected[i] = answer(k). The answer is computed once per distinct value (a
+ * lazily filled table) instead of once per element: a chain of thousands of steps per element
+ * (labs 03 and 04) then keeps a check of millions of elements to a fraction of a second. */
+static inline void lab_io_draw_memo(float *in, double *expected, size_t n, uint64_t seed,
+                                    int draw, int distinct, float (*value)(int k),
+                                    double (*answer)(int k))
+{
+    double *table = (double *)xmalloc((size_t)distinct * sizeof(double));
+    unsigned char *known = (unsigned char *)xcalloc((size_t)distinct, 1);
+    rng r;
+    rng_seed(&r, rng_derive(seed, draw));
+    for (size_t i = 0; i < n; i++) {
+        const int k = (int)(rng_u64(&r) % (uint64_t)distinct);
+        in[i] = value(k);
+        if (!known[k]) {
+            table[k] = answer(k);
+            known[k] = 1;
+        }
+        expected[i] = table[k];
+    }
+    free(table);
+    free(known);
 }
 
 /* Before each call: every output poisoned, so that an element the call leaves unwritten shows

@@ -41,6 +41,15 @@ HEADER = "| # | lab | the idea | you edit |\n|---|-----|----------|----------|\n
 ROW = re.compile(r"^\| (\d\d) \| \[([a-z0-9_]+)\]\(labs/(\d\d-[a-z0-9_]+)/README\.md\) \| (.*) \| `[^`]*` \|$")
 
 
+def student_rel(folder, name):
+    """The file a student edits in a tree laid out like labs/: "06-transpose/transpose.cu". The
+    rule is grader/plan/lab_select.c's lab_student_rel, which the build and the grader read
+    through lab-manifest; docs-gen reads the folders alone (it runs where nothing is built: make
+    test-docs, and make new-lab before any build has seen the new lab), so it says it once more,
+    here only, and tests/test_grader.c holds what it writes (labs/skeletons.sha256) to the C."""
+    return f"{folder}/{name}.cu"
+
+
 def read(rel):
     with open(os.path.join(ROOT, rel), encoding="utf-8") as f:
         return f.read()
@@ -75,7 +84,7 @@ def readme(text, all_labs):
         if m:
             ideas[m.group(3)] = m.group(4)
     rows = "".join(f"| {num} | [{name}](labs/{folder}/README.md) | {ideas.get(folder, title)} | "
-                   f"`labs/{folder}/{name}.cu` |\n" for num, name, folder, title in all_labs)
+                   f"`labs/{student_rel(folder, name)}` |\n" for num, name, folder, title in all_labs)
     return head + BEGIN + "\n" + HEADER + rows + END + tail
 
 
@@ -107,7 +116,7 @@ def notebook(text, all_labs):
         new.append({"cell_type": "markdown", "id": f"lab{num}-md", "metadata": {},
                     "source": [f"## Lab {num}: {title}\n"] + body +
                               [f"- Lesson: `labs/{folder}/README.md`\n",
-                               f"- The file you edit: `labs/{folder}/{name}.cu`"]})
+                               f"- The file you edit: `labs/{student_rel(folder, name)}`"]})
         new.append({"cell_type": "code", "id": f"lab{num}-grade", "metadata": {},
                     "execution_count": None, "outputs": [], "source": [f"!make grade LAB={num}"]})
     kept = [c for c, lab in zip(cells, is_lab) if not lab]
@@ -118,7 +127,7 @@ def notebook(text, all_labs):
 def labs_as_committed(all_labs):
     """True when each lab's skeleton is as git's HEAD has it (a new lab's, not yet committed,
     counts as the workbook's): the hashes are the workbook's to write."""
-    paths = [f"labs/{folder}/{name}.cu" for num, name, folder, title in all_labs]
+    paths = [f"labs/{student_rel(folder, name)}" for num, name, folder, title in all_labs]
     try:
         inside = subprocess.run(["git", "-C", ROOT, "rev-parse", "--is-inside-work-tree"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
@@ -133,7 +142,7 @@ def skeletons(all_labs):
     """labs/skeletons.sha256, as sha256sum writes it from labs/."""
     lines = []
     for num, name, folder, title in all_labs:
-        rel = f"{folder}/{name}.cu"
+        rel = student_rel(folder, name)
         with open(os.path.join(ROOT, "labs", rel), "rb") as f:
             lines.append(f"{hashlib.sha256(f.read()).hexdigest()}  {rel}\n")
     return "".join(lines)
@@ -160,7 +169,7 @@ subtitle: "TODO(author): the lab's idea in one line."
 
 ## Your turn
 
-- edit `labs/{folder}/{name}.cu`, then `make grade LAB={num}`
+- edit `labs/{student_rel(folder, name)}`, then `make grade LAB={num}`
 """
 
 

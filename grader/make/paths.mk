@@ -45,12 +45,15 @@ endif
 endif
 endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
-# STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too).
-student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(call lab_dir,$(1))/$(1).cu)
+# STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too). Where
+# a lab's file lies in a tree, STUDENT_REL_name ("06-transpose/transpose.cu"), is the lab
+# manifest's (grader/plan/lab_select.c's lab_student_rel, through $(BUILD)/gen/labs.mk: host.mk),
+# as the driver and the batch read it.
+student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(STUDENT_REL_$(1)))
 # The same file as a tree and a path inside it (the compile sandbox copies only that file, and
 # only when it is a regular file reached through real folders).
 student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
-student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(call lab_dir,$(1))/$(1).cu)
+student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(STUDENT_REL_$(1)))
 # The files beside the student's that may compile with it, their own helpers
 # (grader/sandbox/helper_files.h: what the lab file includes, copied into the compile sandbox by
 # sandbox-run): a change to one builds the lab again. A name make cannot hold (a space) is left
@@ -71,7 +74,7 @@ ifneq ($(filter $(abspath solutions) $(abspath solutions)/%,$(abspath $(STUDENT)
 $(error STUDENT=$(STUDENT): $(KIT_SAYS). make grade grades your labs against the prebuilt reference)
 endif
 endif
-ref_src = $(wildcard solutions/$(call lab_dir,$(1))/$(1).cu)
+ref_src = $(if $(STUDENT_REL_$(1)),$(wildcard solutions/$(STUDENT_REL_$(1))))
 ref_input = $(or $(call ref_src,$(1)),prebuilt/$(2)/$(call lab_dir,$(1))/$(1).o)
 # Non-empty when the student's file for lab $(1) is the reference's source itself.
 is_ref = $(if $(call ref_src,$(1)),$(filter $(call ref_src,$(1)),$(call student_src,$(1))))

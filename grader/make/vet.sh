@@ -159,24 +159,38 @@ function entity(s) {
         return s
     }
 }
-# The enclosing namespaces and classes of a mangled nested name, " a b c ", its own name left
-# out; "" for a name at global scope.
-function scopes(s,    out, len, last) {
+# The source names of a mangled nested name (_ZN...), outermost first, into part[1..n]:
+# returns n, or -1 for a name at global scope. The one reader of that grammar here.
+function nested_names(s, part,    n, len) {
     if (!sub(/^_ZN[rVKRO]*/, "", s))
-        return ""
-    out = " "
-    last = ""
+        return -1
+    n = 0
     while (match(s, /^L?[0-9]+/)) {
         sub(/^L/, "", s)
         match(s, /^[0-9]+/)
         len = substr(s, 1, RLENGTH) + 0
         s = substr(s, RLENGTH + 1)
-        if (last != "")
-            out = out last " "
-        last = substr(s, 1, len)
+        part[++n] = substr(s, 1, len)
         s = substr(s, len + 1)
     }
+    return n
+}
+# The enclosing namespaces and classes of a mangled nested name, " a b c ", its own name left
+# out; "" for a name at global scope.
+function scopes(s,    part, n, out, i) {
+    n = nested_names(s, part)
+    if (n < 0)
+        return ""
+    out = " "
+    for (i = 1; i < n; i++)
+        if (part[i] != "")
+            out = out part[i] " "
     return out
+}
+# The last source name of a nested name (its own name).
+function own_name(s,    part, n) {
+    n = nested_names(s, part)
+    return n > 0 ? part[n] : ""
 }
 function found(rule, sym, lib) {
     print rule "\t" sym "\t" (lib in name ? name[lib] : lib)
@@ -260,20 +274,6 @@ END {
             if (nm in emu_internal) found("emulator", s, "-")
         }
     }
-}
-# The last source name of a nested name (its own name).
-function own_name(s,    len, last) {
-    if (!sub(/^_ZN[rVKRO]*/, "", s)) return ""
-    last = ""
-    while (match(s, /^L?[0-9]+/)) {
-        sub(/^L/, "", s)
-        match(s, /^[0-9]+/)
-        len = substr(s, 1, RLENGTH) + 0
-        s = substr(s, RLENGTH + 1)
-        last = substr(s, 1, len)
-        s = substr(s, len + 1)
-    }
-    return last
 }
 ') || { echo "vet.sh: grader error: reading $obj's symbols failed" >&2; exit 2; }
 

@@ -157,8 +157,7 @@ static void predict_speed(const lab_info *lab, int check, const calibration *cal
     const lab_check *c = &lab->checks[check];
     memset(p, 0, sizeof *p);
     p->check = check;
-    memcpy(p->size, c->size, sizeof p->size);
-    lab->speed_size(c->task, d, p->size);
+    lab_speed_problem_size(lab, c, d, p->size);
     lab->footprint(c->task, p->size, &p->f);
     p->modelled = 1;
     p->calibrated = cal != NULL;

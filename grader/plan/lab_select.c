@@ -74,16 +74,34 @@ void lab_folder(const lab_info *lab, char *buf, size_t len)
     snprintf(buf, len, "%s-%s", lab->number, lab->name);
 }
 
+/* The rule itself, written here alone: the build reads it from lab-manifest (STUDENT_REL_<name>
+ * in labs.mk, lab_manifest.c), and every other reader calls this. */
 void lab_student_rel(const lab_info *lab, char *buf, size_t len)
 {
     snprintf(buf, len, "%s-%s/%s.cu", lab->number, lab->name, lab->name);
 }
 
-void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len)
+/* Whether STUDENT= names one .cu file rather than a tree (paths.mk's student_src reads it so). */
+static int names_one_file(const char *student)
 {
     const size_t sl = strlen(student);
-    if (sl > 3 && !strcmp(student + sl - 3, ".cu"))
+    return sl > 3 && !strcmp(student + sl - 3, ".cu");
+}
+
+void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len)
+{
+    char rel[200];
+    lab_student_rel(lab, rel, sizeof rel);
+    if (names_one_file(student))
         snprintf(buf, len, "%s", student);
     else
-        snprintf(buf, len, "%s/%s-%s/%s.cu", student, lab->number, lab->name, lab->name);
+        snprintf(buf, len, "%s/%s", student, rel);
+}
+
+void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len)
+{
+    if (names_one_file(student))
+        snprintf(buf, len, "%s", strrchr(student, '/') ? strrchr(student, '/') + 1 : student);
+    else
+        lab_student_rel(lab, buf, len);
 }

@@ -1,5 +1,6 @@
 /* lab_select.h - which labs a run grades, and where each lab's files are: the one parser of
- * LAB= and the one builder of a student's path, for the driver and the batch tool.
+ * LAB= and the one builder of a student's path, for the driver, the batch tool and (through
+ * lab-manifest) the build.
  *
  * LAB= names labs by name ("transpose"), number ("06" or "6") or folder ("06-transpose"),
  * separated by commas or spaces; blank means every lab. Each lab is graded once, in workbook
@@ -26,13 +27,19 @@ int lab_list_parse(const char *text, const lab_info **out, char *err, size_t err
 /* The lab's folder under labs/, solutions/ and grader/labs/: "06-transpose". */
 void lab_folder(const lab_info *lab, char *buf, size_t len);
 
-/* The file a student edits, relative to their tree: "06-transpose/transpose.cu". */
+/* The file a student edits, relative to their tree: "06-transpose/transpose.cu". The one
+ * place that says so: the build reads it through lab-manifest (STUDENT_REL_<name>). */
 void lab_student_rel(const lab_info *lab, char *buf, size_t len);
 
 /* The student's file of `lab` under STUDENT=`student`: the file itself when `student` names
  * one .cu file (a ladder rung, with one LAB=), else student/NN-name/name.cu. The Makefile's
- * student_src says the same; tests/test_grader.c holds them to it. */
+ * student_src says the same (and hands the driver its list, which the driver holds to this);
+ * tests/test_grader.c holds them to it. */
 void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len);
+
+/* That file as the compile sandbox holds it (paths.mk's student_rel): its own name when
+ * `student` names one .cu file, else lab_student_rel's. */
+void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -571,9 +571,10 @@ static int select_labs(const options *o, const lab_info **out)
     return n;
 }
 
-/* The Makefile builds each lab from the file its student_src names; reports and "not found"
- * speak of lab_student_file's. They must be one file: a lab whose folder does not match its
- * table's number and name stops here, before anything is graded. */
+/* The Makefile builds each lab from the file its student_src names (the folder in it read from
+ * lab-manifest, lab_student_rel's); reports and "not found" speak of lab_student_file's. They
+ * must be one file, whatever STUDENT= names: a difference stops here, before anything is
+ * graded. */
 static void check_make_files(const options *o)
 {
     if (!o->make_files)
@@ -588,9 +589,10 @@ static void check_make_files(const options *o)
             found = strncmp(p, want, wl) == 0 && (p[wl] == ' ' || p[wl] == 0);
         }
         if (!found)
-            fatal("lab %s %s: the Makefile builds none of its files from %s (it builds: %s); the "
-                  "lab's folder must be grader/labs/%s-%s, as its table.c says", all_labs[i]->number,
-                  all_labs[i]->name, want, o->make_files, all_labs[i]->number, all_labs[i]->name);
+            fatal("lab %s %s: the Makefile builds none of its files from %s (it builds: %s); "
+                  "grader/make/paths.mk's student_src and grader/plan/lab_select.c's "
+                  "lab_student_file must name one file", all_labs[i]->number, all_labs[i]->name,
+                  want, o->make_files);
     }
 }
 
@@ -699,12 +701,7 @@ int main(int argc, char **argv)
     if (!o.paths_submission) /* the student's file in every report as they gave it */
         for (int i = 0; i < n; i++) {
             char compiled[256], given[4096];
-            const size_t l = strlen(o.student);
-            if (l > 3 && !strcmp(o.student + l - 3, ".cu")) /* one file: compiled by its name */
-                snprintf(compiled, sizeof compiled, "%s",
-                         strrchr(o.student, '/') ? strrchr(o.student, '/') + 1 : o.student);
-            else
-                lab_student_rel(labs[i], compiled, sizeof compiled);
+            lab_student_compiled(o.student, labs[i], compiled, sizeof compiled);
             lab_student_file(o.student, labs[i], given, sizeof given);
             shown_place(compiled, given);
         }

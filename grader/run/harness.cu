@@ -185,8 +185,8 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
 }
 
 /* The host memory of the lab's speed checks from check `from` on (a task's reserve hook: lab
- * 05's pinned arrays), asked for at the size run_check will ask for (sizes_for, the same
- * device); 1 if any was. */
+ * 05's pinned arrays), asked for at the size run_check will ask for (lab_speed_problem_size, as
+ * sizes_for reads it, on the same device); 1 if any was. */
 static int reserve_speed_memory(const device_info *d, int from)
 {
     const lab_info *lab = harness_lab;
@@ -196,8 +196,7 @@ static int reserve_speed_memory(const device_info *d, int from)
         if (ck->kind != CHECK_SPEED || !harness_tasks[ck->task].reserve)
             continue;
         long long size[LAB_MAX_DIMS];
-        memcpy(size, ck->size, sizeof size);
-        lab->speed_size(ck->task, d, size);
+        lab_speed_problem_size(lab, ck, d, size);
         harness_tasks[ck->task].reserve(size, d);
         any = 1;
     }

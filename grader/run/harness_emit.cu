@@ -244,9 +244,7 @@ void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
 void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                const device_info *d, long long size[LAB_MAX_DIMS])
 {
-    memcpy(size, c->size, sizeof c->size);
-    if (d->emulated && c->emu_size[0]) /* the same case, at a size the CPU does in seconds */
-        memcpy(size, c->emu_size, sizeof c->emu_size);
+    memcpy(size, lab_check_size(c, d->emulated), sizeof c->size);
     if (c->kind == CHECK_HIDDEN) {
         rng r;
         rng_seed(&r, rng_derive(seed, (uint64_t)index));
@@ -254,7 +252,7 @@ void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
         if (d->emulated) /* a size the CPU does in seconds, as the visible cases' */
             emu_hidden_size(harness_lab, c, t->hidden_size, &r, size);
     } else if (c->kind == CHECK_SPEED) {
-        harness_lab->speed_size(c->task, d, size);
+        lab_speed_problem_size(harness_lab, c, d, size);
         lab_footprint f;
         harness_lab->footprint(c->task, size, &f);
         if (f.working_set < (double)f.l2_multiple * d->l2_bytes && !d->emulated)

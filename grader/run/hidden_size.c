@@ -18,7 +18,7 @@ double emu_hidden_cap(const lab_info *lab, int task)
         const lab_check *v = &lab->checks[i];
         if (v->kind != CHECK_VISIBLE || v->task != task)
             continue;
-        const double w = task_work(lab, task, v->emu_size[0] ? v->emu_size : v->size);
+        const double w = task_work(lab, task, lab_check_size(v, 1));
         cap = w > cap ? w : cap;
     }
     return cap * EMU_HIDDEN_SLACK;

@@ -477,7 +477,7 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
         device_info sized = *d;
         sized.emulated |= emulator_size;
         if (harness_lab->checks[i].kind == CHECK_SPEED)
-            harness_lab->speed_size(harness_lab->checks[i].task, &sized, sizes[i]);
+            lab_speed_problem_size(harness_lab, &harness_lab->checks[i], &sized, sizes[i]);
         second_size(sizes[i], sizes2[i]);
     }
     /* The reference's counts first, at both sizes, kept or counted before any student code

@@ -1,4 +1,5 @@
-/* problem.cu - lab 02's problem for the harness: inputs, calls, verification, sizes.
+/* problem.cu - lab 02's problem for the harness: its CPU answer and its sizes, on
+ * grader/labs/lab_move.h (inputs, calls, verification and the ceiling, shared with lab 06).
  *
  * Rolling maximum over 32 steps of `series` time series stored time-major (contract:
  * labs/02-banks/banks.h). A maximum only selects one of its inputs, so the output is compared
@@ -14,29 +15,12 @@
 #include "../../run/harness.h"
 #include "lab_manifest.h"
 #include "banks.h"
-#include "../lab_io.h"
+#include "../lab_move.h"
 
-#include <math.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 extern "C" const lab_info lab_banks; /* the table, table.c */
-
-typedef struct problem {
-    lab_io io;          /* first: the lab_io hooks take the problem as its lab_io */
-    int steps, series;  /* time steps (rows) and series (columns) */
-} problem;
-static_assert(offsetof(problem, io) == 0, "lab_io_hook_* take the problem for its lab_io");
-
-/* in (drawn from stream 1 of the seed), then out: the data only moves, so two right answers,
- * and the CPU's, are equal bit for bit */
-enum { IN, OUT };
-static const lab_io_buf bufs[] = {LAB_IO_IN(1, -1.f, 1.f), LAB_IO_OUT_EXACT};
-
-/* ------------------------------------------------------------------------------------------ */
-/* The task                                                                                     */
 
 /* out[t][s] = max of in[u][s] over the window: one pass per window row, each a loop over the
  * contiguous series index that the compiler vectorizes. */
@@ -54,42 +38,10 @@ static void cpu_rolling_max(float *out, const float *in, int steps, int series)
     }
 }
 
-static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const device_info *d)
-{
-    (void)d;
-    problem *p = (problem *)xcalloc(1, sizeof *p);
-    lab_io_size(&p->io, &lab_banks, 0, size);
-    p->steps = (int)size[0];
-    p->series = (int)size[1];
-    const size_t count[] = {(size_t)p->steps * p->series, (size_t)p->steps * p->series};
-    if (lab_io_create(&p->io, bufs, 2, count, seed)) {
-        cpu_rolling_max(lab_io_expected_f(&p->io, OUT), lab_io_in(&p->io, IN), p->steps, p->series);
-        lab_io_upload(&p->io);
-    }
-    return p;
-}
-
-static void run(void *vp, int impl, cudaStream_t s)
-{
-    problem *p = (problem *)vp;
-    if (impl == IMPL_CEILING)
-        lab_io_copy(&p->io, OUT, IN, s);
-    else
-        harness_call(impl, s, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, lab_io_dev(&p->io, OUT),
-                     lab_io_dev(&p->io, IN), p->steps, p->series);
-}
-
-static void verify(void *vp, verify_result *v)
-{
-    problem *p = (problem *)vp;
-    lab_io_verify(&p->io, (size_t)p->series, v); /* a bad element shows as (step, series) */
-}
-
-static void describe(const void *vp, char *buf, size_t len)
-{
-    const problem *p = (const problem *)vp;
-    snprintf(buf, len, "%d steps x %d series", p->steps, p->series);
-}
+/* rolling_max(out, in, steps, series): the rows are the steps, the columns the series, and out
+ * has in's shape (a wrong element shows as (step, series)) */
+const lab_move lab_move_task = {cpu_rolling_max, LAB_ENTRY_rolling_max, LAB_WIRE_rolling_max, 0,
+                                "%d steps x %d series"};
 
 static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 {
@@ -102,11 +54,5 @@ static void hidden_size(rng *r, long long size[LAB_MAX_DIMS])
 }
 
 const lab_info *const harness_lab = &lab_banks;
-const lab_task harness_tasks[] = {
-    {.name = "rolling_max", .unit = "GB/s", .ceiling = "cudaMemcpy D2D",
-     .create = create, .destroy = lab_io_hook_destroy, .prepare = lab_io_hook_prepare,
-     .run = run, .verify = verify, .work = lab_io_hook_work, .describe = describe,
-     .hidden_size = hidden_size,
-     .refresh = lab_io_hook_refresh, .outputs = lab_io_hook_outputs, .inputs = lab_io_hook_inputs},
-};
+const lab_task harness_tasks[] = {LAB_MOVE_TASK("rolling_max", hidden_size)};
 const int harness_n_tasks = 1;

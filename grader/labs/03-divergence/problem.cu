@@ -47,6 +47,12 @@ static const lab_io_buf bufs[] = {LAB_IO_IN_OWN(1, 0.f, 4.f, 0x1p-14f),
 /* ---------------------------------------------------------------------------------------- */
 /* CPU reference                                                                              */
 
+/* Input k of the grid, k * 2^-14 (exact in float). */
+static float input_of(int k)
+{
+    return (float)ldexp((double)k, -GRID_BITS);
+}
+
 /* The contract's chain for input k * 2^-14, in double. m and b are exact in float, so these
  * are the very constants the GPU uses; only the roundings of the steps differ. */
 static double evolve_cpu(int k)
@@ -76,23 +82,9 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     const size_t count[] = {(size_t)p->n, (size_t)p->n};
     if (!lab_io_create(&p->io, bufs, 2, count, seed))
         return p; /* a speed check's problem: refresh() makes the inputs */
-    float *in = lab_io_in(&p->io, IN);
-    double *expected = lab_io_expected_d(&p->io, OUT);
-    double *table = (double *)xmalloc(DISTINCT * sizeof(double));
-    unsigned char *known = (unsigned char *)xcalloc(DISTINCT, 1);
-    rng r;
-    rng_seed(&r, rng_derive(seed, 1));
-    for (int i = 0; i < p->n; i++) {
-        const int k = (int)(rng_u64(&r) % DISTINCT); /* class and parameter, uniform */
-        in[i] = (float)ldexp((double)k, -GRID_BITS);
-        if (!known[k]) {
-            table[k] = evolve_cpu(k);
-            known[k] = 1;
-        }
-        expected[i] = table[k];
-    }
-    free(table);
-    free(known);
+    /* k uniform: class and parameter uniform; the chain runs once per distinct input */
+    lab_io_draw_memo(lab_io_in(&p->io, IN), lab_io_expected_d(&p->io, OUT), (size_t)p->n, seed,
+                     1, DISTINCT, input_of, evolve_cpu);
     lab_io_upload(&p->io);
     return p;
 }

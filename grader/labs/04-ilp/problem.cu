@@ -67,10 +67,21 @@ static const lab_io_buf bufs_arith[] = {
 /* ---------------------------------------------------------------------------------------- */
 /* CPU reference and inputs                                                                   */
 
-/* The contract's chain in double for x = 1 + (k - 8192) * 2^-23 (exact in float). */
+/* The arith task's input k of the grid, x = 1 + (k - 8192) * 2^-23 (exact in float). */
+static double arith_x(int k)
+{
+    return 1.0 + (k - ARITH_GRID / 2) * ldexp(1.0, -23);
+}
+
+static float arith_input(int k)
+{
+    return (float)arith_x(k);
+}
+
+/* The contract's chain in double for input k. */
 static double chain_cpu(int k)
 {
-    const double x = 1.0 + (k - ARITH_GRID / 2) * ldexp(1.0, -23);
+    const double x = arith_x(k);
     double y = x;
     for (int s = 0; s < ILP_STEPS; s++)
         y = y * x + (double)ILP_C;
@@ -113,22 +124,8 @@ static void *create(int task, const long long size[LAB_MAX_DIMS], uint64_t seed,
     } else {
         /* 16384 distinct inputs near 1, where x^ILP_STEPS stays between 1/e and e: every
          * step matters to the result. The CPU chain runs once per distinct input. */
-        rng r;
-        rng_seed(&r, rng_derive(seed, 2));
-        double *table = (double *)xmalloc(ARITH_GRID * sizeof(double));
-        unsigned char *known = (unsigned char *)xcalloc(ARITH_GRID, 1);
-        double *expected = lab_io_expected_d(&p->io, OUT);
-        for (int i = 0; i < p->n; i++) {
-            const int k = (int)(rng_u64(&r) % ARITH_GRID);
-            in[i] = (float)(1.0 + (k - ARITH_GRID / 2) * ldexp(1.0, -23));
-            if (!known[k]) {
-                table[k] = chain_cpu(k);
-                known[k] = 1;
-            }
-            expected[i] = table[k];
-        }
-        free(table);
-        free(known);
+        lab_io_draw_memo(in, lab_io_expected_d(&p->io, OUT), (size_t)p->n, seed, 2, ARITH_GRID,
+                         arith_input, chain_cpu);
     }
     lab_io_upload(&p->io);
     return p;

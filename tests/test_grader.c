@@ -723,8 +723,9 @@ static void test_manifest_text_whole(void)
 
 /* ---- a GPU fault run once more on the emulator (fault_rerun.h) ----------------------------- */
 
-/* Which checks' records ask for a rerun: a fault of the student's own kernel or process, never
- * the reference's, the harness's, a hang, a start, or a claim that the machine cannot run. */
+/* Which checks' records ask for a rerun: a fault of the student's own kernel or process, or its
+ * wrong values in a correctness check; never the reference's, the harness's, a hang, a start,
+ * or a claim that the machine cannot run. */
 static void test_fault_rerun_kind(void)
 {
     static const struct {
@@ -743,10 +744,12 @@ static void test_fault_rerun_kind(void)
         {"error who=reference kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
         {"error who=harness kind=cuda name=cudaErrorIllegalAddress message=x", NULL},
         /* no error, but the guard bytes around the student's output changed: the line is found
-         * by the emulator; a wrong output alone, or the reference's, is not a fault to place */
+         * by the emulator; a correctness check's wrong values are looked into there too (a read
+         * out of bounds, a race); a timed call's wrong values, or the reference's, are not */
         {"correct impl=student n=10 bad=0 guard_ok=0 guard_at=4 input_ok=1", "a write outside the output"},
         {"correct impl=student-timed n=10 bad=0 guard_ok=0 guard_at=-8 input_ok=1", "a write outside the output"},
-        {"correct impl=student n=10 bad=3 guard_ok=1 input_ok=1", NULL},
+        {"correct impl=student n=10 bad=3 guard_ok=1 input_ok=1", FAULT_RERUN_WRONG},
+        {"correct impl=student-timed n=10 bad=3 guard_ok=1 input_ok=1", NULL},
         {"correct impl=reference n=10 bad=0 guard_ok=0 input_ok=1", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -22,16 +22,23 @@ const char *fault_rerun_kind(const record_list *l)
     if (!err) {
         /* No error, but the student's call wrote outside its output (the guard bytes around it
          * changed, which says where in the buffer, never which line): the emulator, whose red
-         * zones sit right at an allocation's ends, stops at the write itself. */
+         * zones sit right at an allocation's ends, stops at the write itself. Or its values
+         * came out wrong in a correctness check: a read past an input, or a race, a GPU runs
+         * through without a word, and the emulator stops at it (or finds nothing: the values
+         * themselves are wrong). */
+        const char *kind = NULL;
         for (const record *c = find_record(l, "correct", 0); c;
              c = find_record(l, "correct", (int)(c - l->rec) + 1)) {
-            double guard_ok = 1;
+            double guard_ok = 1, bad = 0;
             const char *impl = record_get(c, "impl");
-            if (impl && !strncmp(impl, "student", 7) && record_get_num(c, "guard_ok", &guard_ok) == 0 &&
-                guard_ok == 0)
-                return "a write outside the output";
+            if (!impl || strncmp(impl, "student", 7))
+                continue;
+            if (record_get_num(c, "guard_ok", &guard_ok) == 0 && guard_ok == 0)
+                return FAULT_RERUN_OUTSIDE;
+            if (!strcmp(impl, "student") && record_get_num(c, "bad", &bad) == 0 && bad > 0)
+                kind = FAULT_RERUN_WRONG;
         }
-        return NULL;
+        return kind;
     }
     const char *who = record_get(err, "who"), *kind = record_get(err, "kind"),
                *name = record_get(err, "name");

@@ -1,8 +1,9 @@
 /* fault_rerun.h - TRUSTED, NO GPU (the driver's side): a check in which the student's code
  * faulted on the GPU (an illegal or misaligned address, a trap, a device-side assert, a launch
- * failure, a crash of its process), run once more on the CPU emulator's build of the lab, in
- * grading's sandbox, so that its report can name the student's file and line, the kernel, the
- * block and the thread. A GPU says only which error ended the call.
+ * failure, a crash of its process, a write past its output), or gave wrong values (which a read
+ * out of bounds or a race the GPU ran through may explain), run once more on the CPU emulator's
+ * build of the lab, in grading's sandbox, so that its report can name the student's file and
+ * line, the kernel, the block and the thread. A GPU says only which error ended the call.
  *
  * Why the emulator and not compute-sanitizer: a sanitizer follows the process it starts and
  * talks to it over a TCP port, and a student's process may open no socket but the one the
@@ -28,10 +29,14 @@ extern "C" {
 #endif
 
 /* What ended a check: the name of a fault of the student's own code that a rerun can place
- * (a CUDA error of a kernel, its process's crash, or a write outside its output that the
- * guard bytes caught after the call), or NULL (no error record, the
- * reference's or the harness's error, a hang, a process that could not start, an error that
- * means the machine cannot run it, or a GPU error no kernel line explains). */
+ * (a CUDA error of a kernel, its process's crash, or FAULT_RERUN_OUTSIDE: a write outside its
+ * output that the guard bytes caught after the call), FAULT_RERUN_WRONG (a correctness
+ * check's wrong values, which a read out of bounds or a race may explain: the rerun looks for
+ * one), or NULL (nothing the student's code did wrong, the reference's or the harness's error,
+ * a hang, a process that could not start, an error that means the machine cannot run it, or a
+ * GPU error no kernel line explains). */
+#define FAULT_RERUN_OUTSIDE "a write outside the output"
+#define FAULT_RERUN_WRONG "wrong values"
 const char *fault_rerun_kind(const record_list *l);
 
 /* One rerun: what the driver gives, and the files it makes (all under `logs`). */

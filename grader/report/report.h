@@ -48,6 +48,8 @@ typedef struct fault_report {
                         could run), or "" */
     double seconds;  /* how long the rerun took */
     int timed_out;   /* it ran out of time */
+    int wrong_values;/* it was run for a correctness check's wrong values, not a fault: finding
+                        nothing then means the values themselves are wrong */
 } fault_report;
 
 /* One check, decided and scored: everything its line and its results.json entry say. */

@@ -390,6 +390,12 @@ static void print_fault_rerun(const check_report *r)
         printf("      %s\n", f->note);
     if (!f->log[0])
         return;
+    if (f->wrong_values && !f->timed_out && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
+        printf("      where: the CPU emulator ran this check once more (%.0f s) and met no access "
+               "out of bounds, race or other fault it watches for: the values themselves are "
+               "wrong (the first is above)\n", f->seconds);
+        return;
+    }
     printf("      where: the CPU emulator ran this check once more, in the same sandbox, to find "
            "the line (%.0f s):\n", f->seconds);
     if (print_fault_at_line(f->log, r->lab, 4))

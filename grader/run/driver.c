@@ -304,7 +304,8 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
 }
 
 /* A check in which the student's code faulted (fault_rerun_kind) on a GPU, which says only
- * which error ended the call: the check run once more on the CPU emulator's build, alone, in
+ * which error ended the call, or gave wrong values (which a read out of bounds or a race the GPU
+ * ran through may explain): the check run once more on the CPU emulator's build, alone, in
  * the sandbox (grader/feedback/fault_rerun.h), for its report at the student's line, block and
  * thread, which the check's report shows (terminal_check). Once per lab: a later fault of the
  * lab gets a note naming the first. Help, never a verdict. Into f ("" fields: nothing to say). */
@@ -316,10 +317,13 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     if (!kind || (o->fault_rerun == 1 && strcmp(o->mode, "gpu")) || stop_signal)
         return;
     if (r->fault_done) {
-        snprintf(f->note, sizeof f->note, "(the CPU emulator's run of the lab's first fault "
-                 "above says where)");
+        snprintf(f->note, sizeof f->note, "(the CPU emulator's run of the lab's first failing "
+                 "check above says what it found)");
         return;
     }
+    f->wrong_values = !strcmp(kind, FAULT_RERUN_WRONG);
+    if (f->wrong_values && strcmp(o->mode, "gpu"))
+        return; /* (under the emulator the check itself was that run) */
     r->fault_done = 1;
     static fault_rerun run; /* (large: its paths) */
     memset(&run, 0, sizeof run);

@@ -260,7 +260,7 @@ void test_graph_nodes()
 }
 
 /* cudaStreamPerThread is a stream of each host thread: the timeline's op lines number two
- * threads' per-thread streams apart. */
+ * threads' per-thread streams apart, and the threads too (the last column). */
 void test_per_thread_streams()
 {
     float *d;
@@ -288,9 +288,9 @@ void test_per_thread_streams()
         fclose(f);
     unlink(path);
     static const char *const expected[] = {
-        "1\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
-        "2\t2\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
-        "3\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
+        "1\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t1\n",
+        "2\t2\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t2\n",
+        "3\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t1\n",
     };
     CU_ASSERT_EQUAL_FATAL(ops.size(), 4); /* and the host's wait */
     for (size_t i = 0; i < 3; ++i)

@@ -88,11 +88,12 @@
  * detail "event E", events numbered like streams), or sync (the host waits:
  * cudaStreamSynchronize on its stream, cudaEventSynchronize with its event,
  * cudaDeviceSynchronize on everything); call: the API call that issued it
- * (launch for a kernel); thread: the host thread that issued it, 1, 2, ... in
- * the order the range first sees each issue (the emulator may run host threads
- * one after another, so their op lines come in runs; a GPU takes each thread's
- * work as it comes). A range in which nothing but host waits was issued writes
- * no op line.
+ * (launch for a kernel; cudaGraphLaunch for the records and waits that order a
+ * graph's branches, runtime.cpp); thread: the host thread that issued it, 1, 2,
+ * ... in the order the range first sees each issue (the emulator may run host
+ * threads one after another, so their op lines come in runs; a GPU takes each
+ * thread's work as it comes). A range in which nothing but host waits was
+ * issued writes no op line.
  * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>

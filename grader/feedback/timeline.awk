@@ -60,7 +60,8 @@ function timeline_add(s,    i) {
     tl_amount[s, i] = $6 + 0; tl_detail[s, i] = $7; tl_call[s, i] = $8
     tl_thread[s, i] = NF >= 9 ? $9 : 1
     if (!((s, $3) in tl_seen) && $3 != "-") { tl_seen[s, $3] = 1; tl_nstreams[s]++ }
-    if (!((s, tl_thread[s, i]) in tl_tseen)) { tl_tseen[s, tl_thread[s, i]] = 1; tl_nthreads[s]++ }
+    # the host threads that issued work (one that only waits, as the caller after the call, is none)
+    if ($5 != "sync" && !((s, tl_thread[s, i]) in tl_tseen)) { tl_tseen[s, tl_thread[s, i]] = 1; tl_nthreads[s]++ }
 }
 
 # Whether op i of section s is a copy that returns only once done: cudaMemcpy, or pageable memory.

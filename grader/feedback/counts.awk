@@ -94,8 +94,9 @@ function count_row_ok(    kind) {
         return NF == 6 && counts_nums(3, 6)
     if (kind == "launch") # registers and blocks per SM as the occupancy API answers: -1 possible
         return NF == 8 && counts_nums(3, 5) && $6 ~ /^-?[0-9]+$/ && $7 ~ /^-?[0-9]+$/ && counts_num($8)
-    # op: seq, stream, stream kind, kind, amount, detail, call
-    return NF == 8 && counts_num($2) && ($3 == "-" || counts_num($3)) &&
+    # op: seq, stream, stream kind, kind, amount, detail, call, host thread (a count made before
+    # the thread was written has none)
+    return (NF == 8 || NF == 9 && counts_num($9)) && counts_num($2) && ($3 == "-" || counts_num($3)) &&
         $4 ~ /^(legacy|per-thread|blocking|non-blocking|-)$/ &&
         $5 ~ /^(h2d|d2h|d2d|h2h|memset|kernel|record|wait|sync)$/ && counts_num($6) &&
         ($5 == "kernel" || $7 ~ /^(pinned|pageable|-|event [0-9]+)$/) && $8 ~ /^[A-Za-z]+$/

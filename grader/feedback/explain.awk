@@ -9,7 +9,7 @@
 # <tab> lanes in; launch N <tab> kernel <tab> blocks <tab> threads <tab> shared bytes <tab>
 # registers <tab> blocks per SM <tab> SMs; loads N <tab> file:line of a store <tab> runs <tab>
 # loads <tab> bytes <tab> most bytes; op N <tab> seq <tab> stream <tab> stream kind <tab> kind
-# <tab> amount <tab> detail <tab> call: common/emu/src/count.cpp). See explain.sh.
+# <tab> amount <tab> detail <tab> call <tab> host thread: common/emu/src/count.cpp). See explain.sh.
 # Where the table has a timeline row, the copy and compute engines' timeline of each call, from
 # its op lines: timeline.awk, which explain.sh loads before this file, schedules and draws it.
 # The counts are data from the sandboxed workers: counts.awk (loaded first) takes a row only
@@ -488,14 +488,17 @@ END {
     }
     if ("timeline" in wanted) {
         printf "Engines: the emulator runs each copy and kernel when it is issued; the rows show the order in which a\n"
-        printf "GPU with one copy engine each way and the SMs would run them. An op starts once the host has issued it,\n"
-        printf "its stream's previous op is done, the events it waits for are complete and its engine is free (each engine\n"
-        printf "takes its ops in issue order). Stream 0, the legacy default stream, waits for the blocking streams and they\n"
-        printf "for it (not the cudaStreamNonBlocking ones); the host waits at each synchronize, at cudaMemcpy and at every\n"
-        printf "copy from or to pageable memory. A digit or letter is the stream: 0 the legacy default stream, the others\n"
-        printf "1, 2 ... in the order the call first used them. Not times: each engine's work is drawn as long as the others'\n"
-        printf "(1.00: the lab sizes the kernel so that copy in, kernel and copy out take about as long on a GPU), each op in\n"
-        printf "proportion to its bytes or threads.\n"
+        printf "GPU with one copy engine each way and the SMs would run them. An op starts once its host thread has issued\n"
+        printf "it, its stream's previous op is done, the events it waits for are complete, the op ahead of it in its\n"
+        printf "hardware queue has started and its engine is free: the streams share 8 queues (stream k queue k mod 8, stream\n"
+        printf "0 one of its own), each handing out its ops in issue order, and an engine that comes free takes, of the ops\n"
+        printf "whose turn has come, the one that has waited longest. Stream 0, the legacy default stream, waits for the\n"
+        printf "blocking streams and they for it (not the cudaStreamNonBlocking ones); a host thread waits at each\n"
+        printf "synchronize, at cudaMemcpy and at every copy from or to pageable memory, and holds back only what it issues\n"
+        printf "after. A digit or letter is the stream: 0 the legacy default stream, the others 1, 2 ... in the order the\n"
+        printf "call first used them. Not times: each engine's work is drawn as long as the others' (1.00: the lab sizes the\n"
+        printf "kernel so that copy in, kernel and copy out take about as long on a GPU), each op in proportion to its\n"
+        printf "bytes or threads.\n"
         printf "  %-13s %s\n", "engines:", reading["timeline"]
     }
     for (k = 1; k <= nmissing; k++)

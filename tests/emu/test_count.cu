@@ -400,7 +400,8 @@ void test_launches()
 /* The op lines: every stream-ordered operation of the range in issue order, on its stream (0
  * the legacy default stream, the others numbered as the range first uses them) with how that
  * stream orders its work; a copy's direction, bytes and host side (pinned or pageable), a
- * kernel's threads, events numbered as first used, the host's waits; each with its call. */
+ * kernel's threads, events numbered as first used, the host's waits; each with its call and
+ * its host thread (one here: 1). */
 void test_ops_in_issue_order()
 {
     float *d, *pinned;
@@ -430,17 +431,17 @@ void test_ops_in_issue_order()
         if (r.compare(0, 3, "op ") == 0)
             ops.push_back(r.substr(r.find('\t') + 1));
     static const char *const expected[] = {
-        "1\t1\tnon-blocking\th2d\t512\tpinned\tcudaMemcpyAsync\n",
-        "2\t1\tnon-blocking\tkernel\t128\tcopy_floats\tlaunch\n",
-        "3\t1\tnon-blocking\trecord\t0\tevent 1\tcudaEventRecord\n",
-        "4\t2\tblocking\twait\t0\tevent 1\tcudaStreamWaitEvent\n",
-        "5\t2\tblocking\td2h\t1024\tpageable\tcudaMemcpyAsync\n",
-        "6\t0\tlegacy\tmemset\t512\t-\tcudaMemsetAsync\n",
-        "7\t0\tlegacy\th2d\t64\tpinned\tcudaMemcpy\n",
-        "8\t3\tper-thread\td2d\t64\t-\tcudaMemcpyAsync\n",
-        "9\t2\tblocking\tsync\t0\t-\tcudaStreamSynchronize\n",
-        "10\t-\t-\tsync\t0\tevent 1\tcudaEventSynchronize\n",
-        "11\t-\t-\tsync\t0\t-\tcudaDeviceSynchronize\n",
+        "1\t1\tnon-blocking\th2d\t512\tpinned\tcudaMemcpyAsync\t1\n",
+        "2\t1\tnon-blocking\tkernel\t128\tcopy_floats\tlaunch\t1\n",
+        "3\t1\tnon-blocking\trecord\t0\tevent 1\tcudaEventRecord\t1\n",
+        "4\t2\tblocking\twait\t0\tevent 1\tcudaStreamWaitEvent\t1\n",
+        "5\t2\tblocking\td2h\t1024\tpageable\tcudaMemcpyAsync\t1\n",
+        "6\t0\tlegacy\tmemset\t512\t-\tcudaMemsetAsync\t1\n",
+        "7\t0\tlegacy\th2d\t64\tpinned\tcudaMemcpy\t1\n",
+        "8\t3\tper-thread\td2d\t64\t-\tcudaMemcpyAsync\t1\n",
+        "9\t2\tblocking\tsync\t0\t-\tcudaStreamSynchronize\t1\n",
+        "10\t-\t-\tsync\t0\tevent 1\tcudaEventSynchronize\t1\n",
+        "11\t-\t-\tsync\t0\t-\tcudaDeviceSynchronize\t1\n",
     };
     const size_t n = sizeof expected / sizeof expected[0];
     CU_ASSERT_EQUAL(ops.size(), n);

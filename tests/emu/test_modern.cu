@@ -2,8 +2,8 @@
  * test_modern.cu -- the CUDA of current performance code: cudaLaunchKernelEx with its
  * attributes (clusters, programmatic dependent launch, events), CUDA graphs (stream capture
  * across streams joined by events, the node API of kernels, copies, memsets and host
- * functions), the per-thread default stream counted as one stream per host thread, and
- * inline PTX of the emulator's subset.
+ * functions, a launch's branches in the op lines), the per-thread default stream counted as
+ * one stream per host thread, and inline PTX of the emulator's subset.
  */
 #include <cuda_runtime.h>
 #include <cuda_profiler_api.h>
@@ -259,8 +259,75 @@ void test_graph_nodes()
     cudaFree(y);
 }
 
+/* A graph's branches, as the op lines write them down: a captured fork and join launched runs
+ * the branch that forked off on a stream of its own, after an event recorded on the launch
+ * stream, and joins it back with an event the launch stream waits for (make explain's timeline
+ * runs the branches side by side, as a GPU does). */
+void test_graph_ops()
+{
+    const int n = 256;
+    float *x, *y;
+    std::vector<float> ones(n, 1.0f);
+    EXPECT_OK(cudaMalloc(&x, n * sizeof(float)));
+    EXPECT_OK(cudaMalloc(&y, n * sizeof(float)));
+    EXPECT_OK(cudaMemcpy(x, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    EXPECT_OK(cudaMemcpy(y, ones.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    cudaStream_t s, t;
+    cudaEvent_t fork, join;
+    EXPECT_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    EXPECT_OK(cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking));
+    EXPECT_OK(cudaEventCreate(&fork));
+    EXPECT_OK(cudaEventCreate(&join));
+    EXPECT_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    scale<<<1, n, 0, s>>>(x, n, 2.0f);
+    EXPECT_OK(cudaEventRecord(fork, s));
+    EXPECT_OK(cudaStreamWaitEvent(t, fork, 0));
+    scale<<<1, n, 0, t>>>(y, n, 7.0f); /* the branch forked off: after the first kernel */
+    scale<<<1, n, 0, s>>>(x, n, 3.0f); /* beside it */
+    EXPECT_OK(cudaEventRecord(join, t));
+    EXPECT_OK(cudaStreamWaitEvent(s, join, 0));
+    scale<<<1, n, 0, s>>>(x, n, 5.0f); /* after both */
+    cudaGraph_t g;
+    EXPECT_OK(cudaStreamEndCapture(s, &g));
+    cudaGraphExec_t exec;
+    EXPECT_OK(cudaGraphInstantiate(&exec, g, 0));
+    std::vector<std::string> rows = counted_rows([&] { EXPECT_OK(cudaGraphLaunch(exec, s)); });
+    std::string got;
+    for (const std::string &r : rows)
+        if (r.compare(0, 3, "op ") == 0) {
+            /* op RANGE \t seq \t stream \t stream kind \t kind \t amount \t detail \t call \t thread */
+            std::vector<std::string> f;
+            for (size_t a = 0, b; a <= r.size(); a = b + 1) {
+                b = r.find_first_of("\t\n", a);
+                if (b == std::string::npos)
+                    b = r.size();
+                f.push_back(r.substr(a, b - a));
+            }
+            if (f.size() >= 8)
+                got += f[2] + " " + f[4] + " " + f[7] + "; ";
+        }
+    /* stream 1 is the launch stream, 2 the one of the branch that forked off; the forked kernel
+     * (the second) and the one beside it (the third) are on different streams */
+    CU_ASSERT_STRING_EQUAL(got.c_str(),
+        "1 record cudaGraphLaunch; 2 wait cudaGraphLaunch; 1 kernel launch; 1 record cudaGraphLaunch; "
+        "1 kernel launch; 1 record cudaGraphLaunch; 2 wait cudaGraphLaunch; 2 kernel launch; "
+        "2 wait cudaGraphLaunch; 2 kernel launch; 2 record cudaGraphLaunch; 1 wait cudaGraphLaunch; "
+        "- sync cudaDeviceSynchronize; ");
+    std::vector<float> hx = host_copy(x, n), hy = host_copy(y, n);
+    CU_ASSERT_EQUAL(hx[n - 1], 30.0f);
+    CU_ASSERT_EQUAL(hy[n - 1], 7.0f);
+    EXPECT_OK(cudaGraphExecDestroy(exec));
+    EXPECT_OK(cudaGraphDestroy(g));
+    cudaEventDestroy(fork);
+    cudaEventDestroy(join);
+    cudaStreamDestroy(s);
+    cudaStreamDestroy(t);
+    cudaFree(x);
+    cudaFree(y);
+}
+
 /* cudaStreamPerThread is a stream of each host thread: the timeline's op lines number two
- * threads' per-thread streams apart. */
+ * threads' per-thread streams apart, and the threads too (the last column). */
 void test_per_thread_streams()
 {
     float *d;
@@ -288,9 +355,9 @@ void test_per_thread_streams()
         fclose(f);
     unlink(path);
     static const char *const expected[] = {
-        "1\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
-        "2\t2\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
-        "3\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\n",
+        "1\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t1\n",
+        "2\t2\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t2\n",
+        "3\t1\tper-thread\tmemset\t1024\t-\tcudaMemsetAsync\t1\n",
     };
     CU_ASSERT_EQUAL_FATAL(ops.size(), 4); /* and the host's wait */
     for (size_t i = 0; i < 3; ++i)
@@ -373,6 +440,7 @@ CU_TestInfo tests[] = {
     {"cudaLaunchKernelEx: clusters, programmatic launch, events, the C form", test_launch_ex},
     {"CUDA graphs: stream capture across streams joined by events", test_stream_capture},
     {"CUDA graphs: kernel, copy, memset and host nodes, dependencies", test_graph_nodes},
+    {"CUDA graphs: a launch's branches on streams of their own in the op lines", test_graph_ops},
     {"cudaStreamPerThread: one stream per host thread in the op lines", test_per_thread_streams},
     CU_TEST_INFO_NULL,
 };

@@ -357,8 +357,9 @@ echo "== explain: the engines' schedule of hand-written op lists"
 tl=$build/explain-test-timeline
 rm -rf "$tl" && mkdir -p "$tl"
 # section <tab> what it shows <tab> its ops (stream, stream kind, kind, amount, detail with "_" for
-# a space, call; ";" between them) <tab> lane <tab> stream <tab> where that lane's op on that
-# stream must start (the first there); "-": another op of the section above
+# a space, call, and the host thread where it is not the first; ";" between them) <tab> lane <tab>
+# stream <tab> where that lane's op on that stream must start (the first there); "-": another op
+# of the section above
 timeline_cases=$'1\tthe legacy default stream waits for a blocking stream, and the next blocking stream for it\t1 blocking h2d 100 pinned cudaMemcpyAsync;0 legacy kernel 100 k launch;2 blocking d2h 100 pinned cudaMemcpyAsync\tkernel\t0\t1
 1\t-\t-\td2h\t2\t2
 2\tnon-blocking streams take no part in that\t1 non-blocking h2d 100 pinned cudaMemcpyAsync;0 legacy kernel 100 k launch;2 non-blocking d2h 100 pinned cudaMemcpyAsync\tkernel\t0\t0
@@ -371,7 +372,14 @@ timeline_cases=$'1\tthe legacy default stream waits for a blocking stream, and t
 6\ta pageable copy returns only once done: the kernel issued after it cannot overlap it\t1 non-blocking h2d 100 pageable cudaMemcpyAsync;2 non-blocking kernel 100 k launch\tkernel\t2\t1
 7\tfrom pinned memory it can\t1 non-blocking h2d 100 pinned cudaMemcpyAsync;2 non-blocking kernel 100 k launch\tkernel\t2\t0
 8\tcudaStreamSynchronize holds back what the host issues after it, until that stream is done\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync;1 non-blocking sync 0 - cudaStreamSynchronize;3 non-blocking kernel 100 k launch\tkernel\t3\t0.5
-9\tcudaDeviceSynchronize until every stream is\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync;- - sync 0 - cudaDeviceSynchronize;3 non-blocking kernel 100 k launch\tkernel\t3\t1'
+9\tcudaDeviceSynchronize until every stream is\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync;- - sync 0 - cudaDeviceSynchronize;3 non-blocking kernel 100 k launch\tkernel\t3\t1
+10\tanother host thread\'s wait holds back only what that thread issues\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking h2d 50 pinned cudaMemcpyAsync 2;2 non-blocking sync 0 - cudaStreamSynchronize 2;3 non-blocking kernel 100 k launch\tkernel\t3\t0
+11\tan engine takes the op that can start first, not the one issued first\t1 non-blocking kernel 100 k launch;1 non-blocking d2h 50 pinned cudaMemcpyAsync;2 non-blocking d2h 50 pinned cudaMemcpyAsync\td2h\t2\t0
+11\t-\t-\td2h\t1\t1
+12\tof two it could start at once, the one that has waited longest (another thread\'s, issued later)\t1 non-blocking h2d 50 pinned cudaMemcpyAsync;2 non-blocking d2h 25 pinned cudaMemcpyAsync;2 non-blocking h2d 25 pinned cudaMemcpyAsync;3 non-blocking h2d 25 pinned cudaMemcpyAsync 2;4 non-blocking d2h 75 pinned cudaMemcpyAsync\th2d\t3\t0.5
+12\t-\t-\th2d\t2\t0.75
+13\ta ninth stream shares the first\'s hardware queue: its copy waits for the op ahead of it there to start\t1 non-blocking kernel 100 k launch;1 non-blocking d2h 100 pinned cudaMemcpyAsync;9 non-blocking h2d 100 pinned cudaMemcpyAsync\th2d\t9\t1
+14\ta second stream does not\t1 non-blocking kernel 100 k launch;1 non-blocking d2h 100 pinned cudaMemcpyAsync;2 non-blocking h2d 100 pinned cudaMemcpyAsync\th2d\t2\t0'
 sections=$tl/sections.txt counts=$tl/counts.tsv
 : >"$sections"; : >"$counts"
 while IFS=$'\t' read -r sec what ops _; do
@@ -380,9 +388,10 @@ while IFS=$'\t' read -r sec what ops _; do
     seq=0
     IFS=';' read -ra list <<<"$ops"
     for op in "${list[@]}"; do
-        read -r st sk kind amount detail call <<<"$op"
+        read -r st sk kind amount detail call thread <<<"$op"
         seq=$((seq + 1))
-        printf 'op %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$sec" "$seq" "$st" "$sk" "$kind" "$amount" "${detail//_/ }" "$call" >>"$counts"
+        printf 'op %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' "$sec" "$seq" "$st" "$sk" "$kind" "$amount" "${detail//_/ }" "$call" \
+            "${thread:+$'\t'$thread}" >>"$counts"
     done
 done <<<"$timeline_cases"
 if ! LC_ALL=C awk -F'\t' -v table=grader/labs/05-streams/explain.tsv -v label="hand-written ops" -v lab=05-streams \

@@ -75,7 +75,7 @@
  * for the copy and compute engines' timeline (runtime.cpp and exec.cpp call
  * count_op as each is issued; here each runs at once, on a GPU it is queued):
  *   op N <tab> seq <tab> stream <tab> stream kind <tab> kind <tab> amount
- *      <tab> detail <tab> call
+ *      <tab> detail <tab> call <tab> thread
  * seq: 1, 2, ... in issue order; stream: 0 for the legacy default stream (0 or
  * cudaStreamLegacy), the others 1, 2, ... in the order the range first uses
  * them ("-" where the host waits for no one stream); stream kind: legacy,
@@ -88,8 +88,12 @@
  * detail "event E", events numbered like streams), or sync (the host waits:
  * cudaStreamSynchronize on its stream, cudaEventSynchronize with its event,
  * cudaDeviceSynchronize on everything); call: the API call that issued it
- * (launch for a kernel). A range in which nothing but host waits was issued
- * writes no op line.
+ * (launch for a kernel; cudaGraphLaunch for the records and waits that order a
+ * graph's branches, runtime.cpp); thread: the host thread that issued it, 1, 2,
+ * ... in the order the range first sees each issue (the emulator may run host
+ * threads one after another, so their op lines come in runs; a GPU takes each
+ * thread's work as it comes). A range in which nothing but host waits was
+ * issued writes no op line.
  * Counting changes no result: it only records addresses and conditions.
  */
 #include <algorithm>
@@ -190,19 +194,21 @@ struct OpRecord {
     unsigned long long amount; /* bytes (copies, memsets) or threads (kernels); else 0 */
     std::string detail;        /* pinned, pageable or "-"; a kernel's name; "event E" */
     const char *call;          /* the API call that issued it */
+    unsigned thread;           /* the host thread that issued it, numbered as first seen */
 };
 
 std::mutex &g_totals_mutex = *new std::mutex();
 std::vector<LaunchRecord> &g_launches = *new std::vector<LaunchRecord>();
 std::vector<OpRecord> &g_ops = *new std::vector<OpRecord>();
-/* Handles (streams, or events) numbered in the order the range first uses them. A handle
- * destroyed in the range is forgotten: a new stream at the same address is another. */
+/* Handles (streams, events, host threads) numbered in the order the range first uses them. A
+ * handle destroyed in the range is forgotten: a new stream at the same address is another. */
 struct Numbering {
     std::unordered_map<const void *, unsigned> ids; /* the live handles' numbers */
     unsigned used = 0;                              /* numbers given so far */
 };
 Numbering &g_stream_ids = *new Numbering();
 Numbering &g_event_ids = *new Numbering();
+Numbering &g_thread_ids = *new Numbering();
 std::map<const void *, BranchTotals> &g_branch_totals = *new std::map<const void *, BranchTotals>();
 std::map<const void *, InFlight> &g_inflight = *new std::map<const void *, InFlight>();
 std::map<std::pair<const void *, int>, Totals> &g_totals = *new std::map<std::pair<const void *, int>, Totals>();
@@ -415,6 +421,11 @@ static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsign
 {
     if (stream == nullptr && tl_per_thread_default > 0)
         stream = cudaStreamPerThread;
+    /* This host thread's key, for its number and its cudaStreamPerThread's: an odd number,
+     * which no stream's address is; not a thread-local's address, which a later thread may
+     * reuse. */
+    static std::atomic<uintptr_t> threads{0};
+    static thread_local const uintptr_t thread_key = 2 * ++threads + 1;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     if (!g_counting)
         return;
@@ -425,11 +436,8 @@ static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsign
     } else {
         const bool legacy = stream == nullptr || stream == cudaStreamLegacy;
         /* cudaStreamPerThread is one handle for a stream of each host thread: numbered by
-         * the issuing thread, as a GPU keeps them apart (an odd key, which no stream's
-         * address is; not a thread-local's address, which a later thread may reuse). */
-        static std::atomic<uintptr_t> threads{0};
-        static thread_local const uintptr_t per_thread_key = 2 * ++threads + 1;
-        const void *key = stream == cudaStreamPerThread ? reinterpret_cast<const void *>(per_thread_key)
+         * the issuing thread, as a GPU keeps them apart. */
+        const void *key = stream == cudaStreamPerThread ? reinterpret_cast<const void *>(thread_key)
                                                         : static_cast<const void *>(stream);
         r.stream = legacy ? "0" : std::to_string(number_of(g_stream_ids, key));
         r.stream_kind = stream_kind(stream);
@@ -442,6 +450,7 @@ static void add_op(const char *kind, bool on_stream, cudaStream_t stream, unsign
         if (c == '\t' || c == '\n')
             c = ' ';
     r.call = call;
+    r.thread = number_of(g_thread_ids, reinterpret_cast<const void *>(thread_key));
     g_ops.push_back(std::move(r));
 }
 
@@ -727,6 +736,7 @@ void count_start()
     g_ops.clear();
     g_stream_ids = Numbering();
     g_event_ids = Numbering();
+    g_thread_ids = Numbering();
     g_counting = true;
 }
 
@@ -795,8 +805,8 @@ void count_stop()
     unsigned seq = 0;
     for (const OpRecord &r : g_ops)
         if (issued)
-            fprintf(f, "op %u\t%u\t%s\t%s\t%s\t%llu\t%s\t%s\n", g_range, ++seq, r.stream.c_str(),
-                    r.stream_kind, r.kind, r.amount, r.detail.c_str(), r.call);
+            fprintf(f, "op %u\t%u\t%s\t%s\t%s\t%llu\t%s\t%s\t%u\n", g_range, ++seq, r.stream.c_str(),
+                    r.stream_kind, r.kind, r.amount, r.detail.c_str(), r.call, r.thread);
     g_totals.clear();
     g_branch_totals.clear();
     g_inflight.clear();
@@ -804,6 +814,7 @@ void count_stop()
     g_ops.clear();
     g_stream_ids = Numbering();
     g_event_ids = Numbering();
+    g_thread_ids = Numbering();
     fclose(f);
 }
 

@@ -57,7 +57,7 @@ struct CUevent_st {
     Capture *capture; /* recorded in this capture (null: recorded outside any) */
     std::vector<cudaGraphNode_t> tail; /* then: the nodes a wait on it follows */
 };
-/* A graph's node: what it runs, on the stream the graph is launched into, and what it follows. */
+/* A graph's node: what it runs (on the lane cudaGraphInstantiate gives it), and what it follows. */
 struct CUgraphNode_st {
     cudaGraph_t graph;
     enum cudaGraphNodeType type;
@@ -67,10 +67,19 @@ struct CUgraphNode_st {
 struct CUgraph_st {
     std::vector<std::unique_ptr<CUgraphNode_st>> nodes; /* in the order they were added */
 };
-/* An instantiated graph: its nodes' work in an order that keeps every dependency (the engine
- * runs one thing at a time, so any such order is a schedule a GPU may choose). */
+/* An instantiated graph: its nodes in an order that keeps every dependency (the engine runs one
+ * thing at a time, so any such order is a schedule a GPU may choose), each on a lane: a chain of
+ * nodes that follow one another, run on a stream of its own (lane 0 on the launch stream), as a
+ * GPU runs a graph's branches side by side. */
 struct CUgraphExec_st {
-    std::vector<std::shared_ptr<std::function<cudaError_t(cudaStream_t)>>> steps;
+    struct Step {
+        std::shared_ptr<std::function<cudaError_t(cudaStream_t)>> run; /* null: an empty node */
+        unsigned lane;             /* 0: the launch stream; each other one a stream of the launch */
+        std::vector<size_t> waits; /* the steps on other lanes it follows (indexes into steps) */
+        bool signals;              /* a step on another lane follows it */
+    };
+    std::vector<Step> steps;
+    unsigned lanes; /* lanes used, the launch stream's included */
 };
 /* One stream capture: the graph it builds and the stream that began it. */
 struct Capture {
@@ -1759,9 +1768,14 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
  * another stream that waits on it joins the capture with it as its own tail (a fork), and the
  * origin stream waiting on an event of the forked stream joins the two tails again.
  * cudaStreamEndCapture, on the stream that began the capture, wants every node to be an
- * ancestor of its tail (every fork joined). cudaGraphLaunch runs the nodes on its stream in an
- * order that keeps every dependency: work here runs one thing at a time, in issue order, as
- * the stream model does. */
+ * ancestor of its tail (every fork joined). cudaGraphInstantiate orders the nodes so that every
+ * dependency is kept, and puts them on lanes: chains of nodes that follow one another, a new lane
+ * where a node forks off one already taken. cudaGraphLaunch runs them in that order (work here
+ * runs one thing at a time) on the lanes' streams: lane 0 is the launch stream, each other lane a
+ * non-blocking stream of the launch's own that waits for the launch stream's earlier work; a
+ * node that follows one of another lane waits for an event recorded after it, and the launch
+ * stream waits for every lane at the end. So the op lines (count.cpp) keep the graph's forks and
+ * joins, and make explain's timeline runs its branches side by side, as a GPU does. */
 
 namespace cuda_emu {
 
@@ -2157,6 +2171,38 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
     return cudaSuccess;
 }
 
+namespace {
+
+/* NODE's step, placed after the steps before it (STEP_OF: each placed node's step; LANE_LAST:
+ * each lane's last step): on the lane of the first node it follows that is still its lane's last
+ * (a chain goes on), or on a new lane (a root, or a fork); it waits for the nodes it follows on
+ * other lanes. */
+CUgraphExec_st::Step lane_step(CUgraphExec_st *exec, cudaGraphNode_t node,
+                               const std::unordered_map<cudaGraphNode_t, size_t> &index,
+                               const std::vector<size_t> &step_of, std::vector<size_t> &lane_last)
+{
+    const size_t here = exec->steps.size();
+    CUgraphExec_st::Step st{node->run, (unsigned)lane_last.size(), {}, false};
+    for (cudaGraphNode_t d : node->deps) {
+        const size_t s = step_of[index.at(d)];
+        if (st.lane == lane_last.size() && lane_last[exec->steps[s].lane] == s)
+            st.lane = exec->steps[s].lane;
+    }
+    if (st.lane == lane_last.size())
+        lane_last.push_back(here);
+    lane_last[st.lane] = here;
+    for (cudaGraphNode_t d : node->deps) {
+        const size_t s = step_of[index.at(d)];
+        if (exec->steps[s].lane != st.lane) {
+            st.waits.push_back(s);
+            exec->steps[s].signals = true;
+        }
+    }
+    return st;
+}
+
+} // namespace
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  unsigned long long flags)
 {
@@ -2178,6 +2224,8 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
         }
     auto exec = std::make_unique<CUgraphExec_st>();
     std::vector<bool> done(n);
+    std::vector<size_t> step_of(n);  /* node -> its place in exec->steps */
+    std::vector<size_t> lane_last;   /* lane -> the step last put on it */
     for (size_t placed = 0; placed < n;) {
         size_t next = n;
         for (size_t i = 0; i < n && next == n; ++i)
@@ -2192,9 +2240,10 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
         ++placed;
         for (size_t j : after[next])
             --waiting[j];
-        if (graph->nodes[next]->run)
-            exec->steps.push_back(graph->nodes[next]->run);
+        step_of[next] = exec->steps.size();
+        exec->steps.push_back(lane_step(exec.get(), graph->nodes[next].get(), index, step_of, lane_last));
     }
+    exec->lanes = (unsigned)lane_last.size();
     *pGraphExec = exec.release();
     return cudaSuccess;
 }
@@ -2213,6 +2262,52 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
     return stream_valid(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
+namespace {
+
+/* Runs EXEC's steps in order, each on its lane's stream (lane 0: STREAM; the others streams of
+ * this launch, gone when it returns), and writes the lanes' forks and joins down as event
+ * records and waits on events of the launch's own (marks, which the program never sees), as a
+ * GPU orders the branches of the graph. */
+cudaError_t run_graph(cudaGraphExec_t exec, cudaStream_t stream)
+{
+    std::vector<cudaStream_t> lanes(std::max(exec->lanes, 1u), stream);
+    for (unsigned l = 1; l < lanes.size(); ++l) {
+        lanes[l] = new CUstream_st{cudaStreamNonBlocking, 0, nullptr, {}};
+        g_streams.insert(lanes[l]);
+    }
+    /* marks[k]: step k's event; marks[steps]: the launch's start; then each lane's end */
+    std::vector<CUevent_st> marks(exec->steps.size() + lanes.size());
+    CUevent_st *start = &marks[exec->steps.size()];
+    if (lanes.size() > 1)
+        count_event_op("record", stream, start, "cudaGraphLaunch");
+    for (unsigned l = 1; l < lanes.size(); ++l)
+        count_event_op("wait", lanes[l], start, "cudaGraphLaunch");
+    cudaError_t err = cudaSuccess;
+    for (size_t k = 0; k < exec->steps.size() && err == cudaSuccess; ++k) {
+        const CUgraphExec_st::Step &node = exec->steps[k];
+        for (size_t w : node.waits)
+            count_event_op("wait", lanes[node.lane], &marks[w], "cudaGraphLaunch");
+        if (node.run)
+            err = (*node.run)(lanes[node.lane]);
+        if (node.signals)
+            count_event_op("record", lanes[node.lane], &marks[k], "cudaGraphLaunch");
+    }
+    for (unsigned l = 1; l < lanes.size(); ++l) {
+        if (err == cudaSuccess) {
+            count_event_op("record", lanes[l], start + l, "cudaGraphLaunch");
+            count_event_op("wait", stream, start + l, "cudaGraphLaunch");
+        }
+        g_streams.erase(lanes[l]);
+        count_forget(lanes[l]);
+        delete lanes[l];
+    }
+    for (CUevent_st &m : marks)
+        count_forget(&m);
+    return err;
+}
+
+} // namespace
+
 cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
     CUDA_EMU_STICKY();
@@ -2223,10 +2318,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
     if (capture_of(stream) != nullptr)
         refuse_at_run_time("cudaGraphLaunch into a stream being captured (a graph inside a graph)",
                            CUDA_EMU_PC);
-    for (const Step &s : graphExec->steps)
-        if (cudaError_t err = (*s)(stream))
-            return err;
-    return cudaSuccess;
+    return run_graph(graphExec, stream);
 }
 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec)

@@ -14,6 +14,10 @@
 #   trusted-host  emu-nvcc --emu-trusted-host (the grader's harness): a file that defines no
 #             kernel loses the per-access calls, one with a kernel (or a header's) keeps them
 #             (tests/emu/trusted-host.sh)
+#   figures   a file that asks what a kernel uses (cudaFuncGetAttributes, the occupancy API ...)
+#             is compiled with nvcc too and gets ptxas's figures; one that does not is built
+#             without nvcc; a failing, hanging or hostile nvcc never fails a build
+#             (tests/emu/figures.sh; test_figures.cu in the unit suites)
 #   pch       the precompiled prelude: each kind of compile takes its own file and makes the
 #             object it makes without it; flags no file matches, and files older than a
 #             header, get none (tests/emu/pch.sh)
@@ -78,11 +82,19 @@ $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUI
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
+# The suites check the emulator's own figures of a kernel (registers, static shared memory), which
+# nvcc's would replace in a file that asks for them (emu-nvcc), but for test_figures.cu, which
+# checks nvcc's (it builds with nvcc too, and EMU_TEST_NVCC says nvcc is there to give them).
+$(EMU_TEST_BUILD)/unit/%.o: export EMU_FIGURES := 0
+$(EMU_TEST_BUILD)/unit/test_figures.o: export EMU_FIGURES := 1
+$(EMU_TEST_BUILD)/unit/test_figures.o: export CUDA_NVCC := $(CUDA_NVCC)
+$(EMU_TEST_BUILD)/unit/test_figures.o: EMU_UNIT_FLAGS = $(if $(CUDA_NVCC),-DEMU_TEST_NVCC=1)
 
 $(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB) | cunit
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
 
-$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h | cunit
+$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h \
+          $(EMU_DIR)/rewrite/figures.cpp $(EMU_DIR)/rewrite/figures.h | cunit
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
 
@@ -131,6 +143,8 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the grader's own host code unchecked, kernels checked (tests/emu/trusted-host.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/trusted-host.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: nvcc's figures of a file that asks, none for one that does not (tests/emu/figures.sh)"; \
+	if EMU_BUILD=$(EMU_BUILD) CUDA_NVCC=$(CUDA_NVCC) $(EMU_TEST_DIR)/figures.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the precompiled prelude, taken by each kind of compile, changes no object (tests/emu/pch.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/pch.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \

@@ -466,6 +466,18 @@ void test_nvcc_figures_before_the_first_launch()
     EXPECT_OK(cudaFuncSetAttribute(figured_carveout, cudaFuncAttributePreferredSharedMemoryCarveout, 50));
     EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured_carveout, 64, 0));
     CU_ASSERT_EQUAL(blocks, 7);
+    /* A cache configuration stands for a carveout where none is set: "equal" is half, 132 KB an
+     * SM, 26 blocks of 5,120 bytes where the registers allow 28. */
+    EXPECT_OK(cudaFuncSetCacheConfig(figured, cudaFuncCachePreferEqual));
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 32, 0));
+    CU_ASSERT_EQUAL(blocks, 26);
+    /* The dynamic shared memory that leaves room for 3 blocks of 128 threads: 132 KB / 3 is 45,056
+     * a block, less the 4,000 static and 1 KB reserved bytes. */
+    size_t room = 0;
+    EXPECT_OK(cudaOccupancyAvailableDynamicSMemPerBlock(&room, figured, 3, 128));
+    CU_ASSERT_EQUAL(room, 45056u - 4000 - 1024);
+    EXPECT_OK(cudaOccupancyAvailableDynamicSMemPerBlock(&room, figured, 8, 128));
+    CU_ASSERT_EQUAL(room, 0u); /* its registers hold 7 such blocks */
     cudaGetLastError();
     EXPECT_OK(cudaFree(d));
 }

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -109,6 +110,7 @@ struct KernelAttributes {
     bool dynamic_set;          /* max_dynamic_shared was set (else the default applies) */
     size_t max_dynamic_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
     int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 unset */
+    cudaFuncCache cache;       /* cudaFuncSetCacheConfig: the carveout where none is set */
 };
 
 thread_local cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns (per host thread, as in CUDA) */
@@ -650,12 +652,19 @@ Footprint kernel_footprint(const void *kernel, int threads, size_t dynamic)
     const bool optin = it != g_kernels.end() && it->second.dynamic_set &&
                        k.static_shared + kReservedSharedPerBlock + it->second.max_dynamic_shared >
                            kSharedPerBlock;
+    /* The carveout the kernel prefers; where it names none, what its cache configuration
+     * stands for (as cuda_occupancy.h maps it) */
+    int carveout = -1;
+    if (it != g_kernels.end()) {
+        static const int of_cache[] = {-1, 100, 0, 50}; /* none, shared, L1, equal */
+        carveout = it->second.carveout >= 0 ? it->second.carveout : of_cache[it->second.cache];
+    }
     return Footprint{threads,
                      k.registers,
                      k.barriers,
                      k.static_shared + dynamic,
                      optin || kernel == nullptr ? kSharedOptin : kSharedPerBlock,
-                     it == g_kernels.end() ? -1 : it->second.carveout};
+                     carveout};
 }
 
 KernelFigures kernel_figures(const void *kernel)
@@ -945,21 +954,35 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
     return cudaSuccess;
 }
 
+namespace {
+
+/* The device's limits (cudaDeviceSetLimit), by enum cudaLimit: CUDA's defaults until set, and
+ * again after cudaDeviceReset. None changes what the emulator does (a kernel's stack, its printf
+ * and its malloc are the host's); a program reads back what it set, as on a GPU. */
+constexpr std::array<size_t, cudaLimitPersistingL2CacheSize + 1> kDefaultLimits = {1024, 1 << 20, 8 << 20, 2,
+                                                                                   2048, 64, 0};
+std::array<size_t, kDefaultLimits.size()> g_limits = kDefaultLimits;
+
+} // namespace
+
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
-    (void)value;
-    return (unsigned)limit <= cudaLimitPersistingL2CacheSize ? cudaSuccess
-                                                            : record_error(cudaErrorUnsupportedLimit);
+    if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
+        return record_error(cudaErrorUnsupportedLimit);
+    if ((limit == cudaLimitMaxL2FetchGranularity && value > 128) ||
+        (limit == cudaLimitPersistingL2CacheSize && value > (size_t)kL2Bytes * 3 / 4))
+        return record_error(cudaErrorInvalidValue);
+    g_limits[limit] = value;
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 {
-    static const size_t defaults[] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
     if (value == nullptr)
         return record_error(cudaErrorInvalidValue);
     if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
         return record_error(cudaErrorUnsupportedLimit);
-    *value = defaults[limit];
+    *value = g_limits[limit];
     return cudaSuccess;
 }
 
@@ -997,6 +1020,7 @@ cudaError_t cudaDeviceReset(void)
         delete e;
     g_events.clear();
     g_kernels.clear();
+    g_limits = kDefaultLimits;
     reset_uninitialized_reports();
     g_sticky = cudaSuccess;
     g_last_error = cudaSuccess;
@@ -2508,7 +2532,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     CUDA_EMU_STICKY();
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
-    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{false, 0, -1}).first->second;
+    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second;
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
         /* a block's static and dynamic shared memory together within the opt-in maximum */
@@ -2536,8 +2560,14 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
-    (void)cacheConfig;
-    return func == nullptr ? record_error(cudaErrorInvalidDeviceFunction) : cudaSuccess;
+    CUDA_EMU_STICKY();
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
+        return record_error(cudaErrorInvalidValue);
+    g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second.cache =
+        cacheConfig;
+    return cudaSuccess;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
@@ -2565,6 +2595,36 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
                          dynamicSMemSize > kernel_max_dynamic_shared(func)
                      ? 0
                      : blocks_per_sm(kernel_footprint(func, blockSize, dynamicSMemSize));
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                     int numBlocks, int blockSize)
+{
+    CUDA_EMU_STICKY();
+    if (dynamicSmemSize == nullptr || numBlocks <= 0 || blockSize <= 0)
+        return record_error(cudaErrorInvalidValue);
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    /* The most dynamic shared memory with which NUMBLOCKS blocks still fit on an SM (0 where they
+     * do not fit even without it): the occupancy falls as the bytes grow. */
+    size_t lo = 0, hi = kernel_max_dynamic_shared(func);
+    auto fits = [&](size_t bytes) {
+        return blockSize <= kernel_figures(func).max_threads &&
+               blocks_per_sm(kernel_footprint(func, blockSize, bytes)) >= numBlocks;
+    };
+    if (!fits(0)) {
+        *dynamicSmemSize = 0;
+        return cudaSuccess;
+    }
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *dynamicSmemSize = lo;
     return cudaSuccess;
 }
 

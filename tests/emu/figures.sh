@@ -94,8 +94,9 @@ fi
 rm -f "$work/calls"
 if build asks CUDA_NVCC="$work/fake-nvcc" FAKE=fail && [ -s "$work/calls" ] &&
     grep -q "emu-nvcc: note: nvcc could not build .*asks.cu for sm_90 (fake.cu(3): error" "$work/asks.err" &&
-    [ "$("$work/asks" | head -1)" = "_Z4manyPfPKfi 32 0 0 1024" ]; then
-    ok "nvcc fails: built, 32 registers as before, and a note naming nvcc's error"
+    [ "$("$work/asks" | head -1)" = "_Z4manyPfPKfi 32 0 0 1024" ] &&
+    ! grep -qE -- '-keep-dir [^ ]*\.d( |$)' "$work/calls"; then
+    ok "nvcc fails: built, 32 registers as before, and a note naming nvcc's error (its files kept in no folder named *.d, which emu.mk would read as a makefile)"
 else
     bad "nvcc fails: $(cat "$work/asks.err")"
 fi

@@ -34,6 +34,9 @@
 #             kernel marked no_sanitize (compiled without the access hooks) does not compile
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
+#   occupancy the occupancy API against NVIDIA's calculator (cuda_occupancy.h) over a grid of
+#             registers, shared memory, block sizes, carveouts and limits, where installed
+#             (tests/emu/occupancy/probe.cu)
 
 BUILD ?= build
 include $(dir $(lastword $(MAKEFILE_LIST)))../../common/emu/emu.mk
@@ -114,6 +117,13 @@ $(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c | cunit
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
 
+# The occupancy against NVIDIA's calculator (the toolkit's cuda_occupancy.h), where installed: the
+# probe asks for a kernel's figures but writes its own (EMU_FIGURES=0: no nvcc run).
+$(EMU_TEST_BUILD)/occupancy/probe.o: $(EMU_TEST_DIR)/occupancy/probe.cu $(EMU_REWRITE) $(EMU_PCH)
+	$(Q_EMU)EMU_FIGURES=0 $(call emu_compile_cu,$<,$@,'-DCUDA_OCCUPANCY_H="$(EMU_CUDA_INCLUDE)/cuda_occupancy.h"')
+$(EMU_TEST_BUILD)/occupancy/probe: $(EMU_TEST_BUILD)/occupancy/probe.o $(EMU_LIB)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+
 # The same probe against the emulator's headers and, when installed, NVIDIA's.
 $(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
 	@mkdir -p $(@D)
@@ -123,7 +133,8 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	$(Q_LINK)$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
-          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
+          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu \
+          $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda $(EMU_TEST_BUILD)/occupancy/probe) \
           $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so \
           $(EMU_PCH)
 	@passed=0; failed=0; skipped=0; \
@@ -158,6 +169,11 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	    if diff $(EMU_TEST_BUILD)/abi_emu.txt $(EMU_TEST_BUILD)/abi_cuda.txt >$(EMU_TEST_BUILD)/abi.diff; then \
 	        echo "   $$(wc -l <$(EMU_TEST_BUILD)/abi_emu.txt) values and layouts agree"; passed=$$((passed + 1)); \
 	    else echo "   differences (emulator < > CUDA):"; cat $(EMU_TEST_BUILD)/abi.diff; failed=$$((failed + 1)); fi; \
+	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
+	echo "== emu: occupancy against NVIDIA's calculator (cuda_occupancy.h)"; \
+	if [ -x $(EMU_TEST_BUILD)/occupancy/probe ]; then \
+	    if $(EMU_TEST_BUILD)/occupancy/probe >$(EMU_TEST_BUILD)/occupancy/probe.txt; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	    sed 's/^/   /' $(EMU_TEST_BUILD)/occupancy/probe.txt; \
 	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
 	echo "test-emulator: $$passed passed, $$failed failed, $$skipped skipped"; [ $$failed -eq 0 ]
 

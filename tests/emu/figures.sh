@@ -90,6 +90,23 @@ else
     bad "asks_nothing: built $([ -x "$work/asks_nothing" ] && echo yes || echo no), nvcc ran: $(cat "$work/calls" 2>/dev/null)"
 fi
 
+# A question in a header the file includes with quotes counts; a header an earlier compile of
+# the same object read, and this one does not, does not.
+cat >"$work/asks.cuh" <<'CU'
+inline int per_sm(const void *k) { int n = 0; cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, k, 32, 0); return n; }
+CU
+printf '#include <cuda_runtime.h>\n#include "asks.cuh"\n__global__ void k(float *p) { p[0] = 1; }\nint main() { return per_sm((const void *)k) < 1; }\n' >"$work/via_header.cu"
+rm -f "$work/calls"
+env CUDA_NVCC="$work/fake-nvcc" FAKE=fail FAKE_CALLS="$work/calls" common/emu/emu-nvcc -c "$work/via_header.cu" -o "$work/same.o" 2>/dev/null
+ran_for_header=$([ -s "$work/calls" ] && echo yes)
+rm -f "$work/calls"
+env CUDA_NVCC="$work/fake-nvcc" FAKE=fail FAKE_CALLS="$work/calls" common/emu/emu-nvcc -c "$work/asks_nothing.cu" -o "$work/same.o" 2>/dev/null
+if [ "$ran_for_header" = yes ] && [ ! -e "$work/calls" ]; then
+    ok "a question in a quoted header asks; the headers of an earlier compile of the object do not"
+else
+    bad "headers: nvcc ran for the header's question: ${ran_for_header:-no}; for the next file into the same object: $([ -e "$work/calls" ] && echo yes || echo no)"
+fi
+
 # nvcc fails, or hangs: the file builds as before, with a note.
 rm -f "$work/calls"
 if build asks CUDA_NVCC="$work/fake-nvcc" FAKE=fail && [ -s "$work/calls" ] &&

@@ -830,7 +830,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrTotalConstantMemory: v = 65536; break;
     case cudaDevAttrWarpSize: v = kWarpSize; break;
     case cudaDevAttrMaxPitch: v = 2147483647; break;
-    case cudaDevAttrMaxRegistersPerBlock: v = kRegsPerSM; break;
+    case cudaDevAttrMaxRegistersPerBlock: v = kRegsPerBlock; break;
     case cudaDevAttrClockRate: v = 1000000; break;       /* kHz: clock64() counts ns */
     case cudaDevAttrTextureAlignment: v = 512; break;
     case cudaDevAttrGpuOverlap: v = 1; break;

@@ -290,9 +290,22 @@ void test_device_properties()
     CU_ASSERT_EQUAL(limit, 64u << 20);
     EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
     CU_ASSERT_EQUAL(limit, 4096u);
+    cudaFuncCache cache = cudaFuncCachePreferL1;
+    EXPECT_OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+    EXPECT_OK(cudaDeviceGetCacheConfig(&cache));
+    CU_ASSERT_EQUAL(cache, cudaFuncCachePreferShared);
     EXPECT_OK(cudaDeviceReset());
     EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
     CU_ASSERT_EQUAL(limit, 1024u);
+    EXPECT_OK(cudaDeviceGetCacheConfig(&cache));
+    CU_ASSERT_EQUAL(cache, cudaFuncCachePreferNone);
+    /* The one device: chosen for any properties, its PCI address its attributes' */
+    int chosen = -1;
+    EXPECT_OK(cudaChooseDevice(&chosen, &p));
+    CU_ASSERT_EQUAL(chosen, 0);
+    char bus[16];
+    EXPECT_OK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    CU_ASSERT_STRING_EQUAL(bus, "0000:00:00.0");
 }
 
 void test_error_names()

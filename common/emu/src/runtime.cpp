@@ -986,9 +986,43 @@ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
     return cudaSuccess;
 }
 
+namespace {
+cudaFuncCache g_device_cache = cudaFuncCachePreferNone; /* cudaDeviceSetCacheConfig's, read back */
+} // namespace
+
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 {
-    (void)config;
+    if ((unsigned)config > cudaFuncCachePreferEqual)
+        return record_error(cudaErrorInvalidValue);
+    g_device_cache = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+    if (config == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *config = g_device_cache;
+    return cudaSuccess;
+}
+
+/* The one device is the best match for any properties. */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (device == nullptr || prop == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* Its PCI domain, bus and device, as cudaDevAttrPciDomainId, ...BusId and ...DeviceId give them. */
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (pciBusId == nullptr || len <= 0)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return record_error(cudaErrorInvalidDevice);
+    snprintf(pciBusId, (size_t)len, "0000:00:00.0");
     return cudaSuccess;
 }
 
@@ -1021,6 +1055,7 @@ cudaError_t cudaDeviceReset(void)
     g_events.clear();
     g_kernels.clear();
     g_limits = kDefaultLimits;
+    g_device_cache = cudaFuncCachePreferNone;
     reset_uninitialized_reports();
     g_sticky = cudaSuccess;
     g_last_error = cudaSuccess;

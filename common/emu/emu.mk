@@ -71,7 +71,7 @@ endef
 # without them every command is printed as it runs.
 EMU_Q = $(if $(Q_LINK),@)
 
-EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite_main.cpp
+EMU_REWRITE_SRCS := $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/figures.cpp $(EMU_DIR)/rewrite/rewrite_main.cpp
 # The API side (runtime, atomics, reports) is itself built with the sanitizers;
 # the scheduler and the access hooks, which run at every switch and every load
 # and store, are built for speed.
@@ -86,7 +86,7 @@ EMU_HEADERS := $(wildcard $(EMU_DIR)/include/*.h $(EMU_DIR)/include/cuda_emu/*.h
 # -O0: a first build waits for the rewriter before any .cu file, and optimizing it costs build
 # time (-O1 3.3 s, -O0 1.4 s, -O2 more) that it never gives back: a lab's file rewrites in a few
 # milliseconds at any level.
-$(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h
+$(EMU_REWRITE): $(EMU_REWRITE_SRCS) $(EMU_DIR)/rewrite/rewrite.h $(EMU_DIR)/rewrite/figures.h
 	@mkdir -p $(dir $@)
 	$(Q_LINK)$(EMU_CXX) -std=c++17 -O0 -g -Wall -Wextra -o $@ $(EMU_REWRITE_SRCS)
 

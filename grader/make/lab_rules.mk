@@ -194,7 +194,8 @@ student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PAT
     $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
     --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
 # (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
-# rewriter; not its sources nor its library)
+# rewriter; not its sources nor its library; and, for a file that asks what its kernels use, the
+# toolkit's nvcc, which every sandbox shows: emu-nvcc's "nvcc's figures", run in this sandbox)
 student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
     --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)

@@ -134,8 +134,9 @@ BEGIN {
     split("set_checks settings g_check g_thread g_launch unflatten wait_here fail_from_fiber " \
           "fail_launch warp_progress warp_describe_stuck record_error set_sticky_error " \
           "note_host_writable_memory finish_overtaken_launch overtaken_launch_running " \
-          "sticky_error stream_valid kernel_max_dynamic_shared blocks_per_sm kernel_registers " \
-          "kernel_max_threads note_launch_bounds kernel_static_shared note_static_shared " \
+          "sticky_error stream_valid kernel_max_dynamic_shared blocks_per_sm Footprint " \
+          "kernel_footprint threads_for_registers KernelFigures kernel_figures " \
+          "note_launch_bounds note_static_shared " \
           "api_mutex init_runtime track_region " \
           "untrack_region find_tracked mark_written copy_written check_written " \
           "reset_uninitialized_reports track_atomic track_sync untrack_block init_tracking " \

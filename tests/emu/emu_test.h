@@ -76,6 +76,7 @@ void add_cudac_suite();
 void add_count_suite();
 void add_modern_suite();
 void add_ptds_suite();
+void add_figures_suite();
 
 /* Adds a suite named NAME with TESTS (a null-terminated CU_TestInfo array). */
 void add_suite(const char *name, CU_TestInfo *tests);

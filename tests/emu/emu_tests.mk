@@ -14,6 +14,10 @@
 #   trusted-host  emu-nvcc --emu-trusted-host (the grader's harness): a file that defines no
 #             kernel loses the per-access calls, one with a kernel (or a header's) keeps them
 #             (tests/emu/trusted-host.sh)
+#   figures   a file that asks what a kernel uses (cudaFuncGetAttributes, the occupancy API ...)
+#             is compiled with nvcc too and gets ptxas's figures; one that does not is built
+#             without nvcc; a failing, hanging or hostile nvcc never fails a build
+#             (tests/emu/figures.sh; test_figures.cu in the unit suites)
 #   pch       the precompiled prelude: each kind of compile takes its own file and makes the
 #             object it makes without it; flags no file matches, and files older than a
 #             header, get none (tests/emu/pch.sh)
@@ -30,6 +34,9 @@
 #             kernel marked no_sanitize (compiled without the access hooks) does not compile
 #   abi       every enum value, struct size and alignment of the emulator's headers
 #             against NVIDIA's, where a CUDA toolkit is installed
+#   occupancy the occupancy API against NVIDIA's calculator (cuda_occupancy.h) over a grid of
+#             registers, shared memory, block sizes, carveouts and limits, where installed
+#             (tests/emu/occupancy/probe.cu)
 
 BUILD ?= build
 include $(dir $(lastword $(MAKEFILE_LIST)))../../common/emu/emu.mk
@@ -78,11 +85,19 @@ $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUI
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
+# The suites check the emulator's own figures of a kernel (registers, static shared memory), which
+# nvcc's would replace in a file that asks for them (emu-nvcc), but for test_figures.cu, which
+# checks nvcc's (it builds with nvcc too, and EMU_TEST_NVCC says nvcc is there to give them).
+$(EMU_TEST_BUILD)/unit/%.o: export EMU_FIGURES := 0
+$(EMU_TEST_BUILD)/unit/test_figures.o: export EMU_FIGURES := 1
+$(EMU_TEST_BUILD)/unit/test_figures.o: export CUDA_NVCC := $(CUDA_NVCC)
+$(EMU_TEST_BUILD)/unit/test_figures.o: EMU_UNIT_FLAGS = $(if $(CUDA_NVCC),-DEMU_TEST_NVCC=1)
 
 $(EMU_TEST_BUILD)/unit/unit_tests: $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o) $(EMU_LIB) | cunit
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) -o $@ $(EMU_LDLIBS) $(EMU_CUNIT_LIBS)
 
-$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h | cunit
+$(EMU_TEST_BUILD)/rewrite_tests: $(EMU_TEST_DIR)/test_rewrite.cpp $(EMU_DIR)/rewrite/rewrite.cpp $(EMU_DIR)/rewrite/rewrite.h \
+          $(EMU_DIR)/rewrite/figures.cpp $(EMU_DIR)/rewrite/figures.h | cunit
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CXX) -std=c++17 -g -O1 $(EMU_SANITIZE) -I$(EMU_DIR)/rewrite $(filter %.cpp,$^) -o $@ $(EMU_CUNIT_LIBS)
 
@@ -102,6 +117,13 @@ $(EMU_TEST_BUILD)/planted_tests: $(EMU_TEST_DIR)/test_planted.c | cunit
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CC) -std=c11 -D_GNU_SOURCE -g -O1 -Wall -Wextra $< -o $@ $(EMU_CUNIT_LIBS)
 
+# The occupancy against NVIDIA's calculator (the toolkit's cuda_occupancy.h), where installed: the
+# probe asks for a kernel's figures but writes its own (EMU_FIGURES=0: no nvcc run).
+$(EMU_TEST_BUILD)/occupancy/probe.o: $(EMU_TEST_DIR)/occupancy/probe.cu $(EMU_REWRITE) $(EMU_PCH)
+	$(Q_EMU)EMU_FIGURES=0 $(call emu_compile_cu,$<,$@,'-DCUDA_OCCUPANCY_H="$(EMU_CUDA_INCLUDE)/cuda_occupancy.h"')
+$(EMU_TEST_BUILD)/occupancy/probe: $(EMU_TEST_BUILD)/occupancy/probe.o $(EMU_LIB)
+	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $< -o $@ $(EMU_LDLIBS)
+
 # The same probe against the emulator's headers and, when installed, NVIDIA's.
 $(EMU_TEST_BUILD)/abi_emu: $(EMU_TEST_DIR)/abi_probe.c $(EMU_HEADERS)
 	@mkdir -p $(@D)
@@ -111,7 +133,8 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	$(Q_LINK)$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
-          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda) \
+          $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu \
+          $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda $(EMU_TEST_BUILD)/occupancy/probe) \
           $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so \
           $(EMU_PCH)
 	@passed=0; failed=0; skipped=0; \
@@ -131,6 +154,8 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the grader's own host code unchecked, kernels checked (tests/emu/trusted-host.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/trusted-host.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	echo "== emu: nvcc's figures of a file that asks, none for one that does not (tests/emu/figures.sh)"; \
+	if EMU_BUILD=$(EMU_BUILD) CUDA_NVCC=$(CUDA_NVCC) $(EMU_TEST_DIR)/figures.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the precompiled prelude, taken by each kind of compile, changes no object (tests/emu/pch.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/pch.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
@@ -144,6 +169,11 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	    if diff $(EMU_TEST_BUILD)/abi_emu.txt $(EMU_TEST_BUILD)/abi_cuda.txt >$(EMU_TEST_BUILD)/abi.diff; then \
 	        echo "   $$(wc -l <$(EMU_TEST_BUILD)/abi_emu.txt) values and layouts agree"; passed=$$((passed + 1)); \
 	    else echo "   differences (emulator < > CUDA):"; cat $(EMU_TEST_BUILD)/abi.diff; failed=$$((failed + 1)); fi; \
+	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
+	echo "== emu: occupancy against NVIDIA's calculator (cuda_occupancy.h)"; \
+	if [ -x $(EMU_TEST_BUILD)/occupancy/probe ]; then \
+	    if $(EMU_TEST_BUILD)/occupancy/probe >$(EMU_TEST_BUILD)/occupancy/probe.txt; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	    sed 's/^/   /' $(EMU_TEST_BUILD)/occupancy/probe.txt; \
 	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
 	echo "test-emulator: $$passed passed, $$failed failed, $$skipped skipped"; [ $$failed -eq 0 ]
 

@@ -395,6 +395,93 @@ void test_static_shared_in_the_attributes()
     EXPECT_OK(cudaFree(d));
 }
 
+__global__ void figured(float *out) { out[threadIdx.x] = 1.f; }
+__global__ void figured_carveout(float *out) { out[threadIdx.x] = 2.f; }
+
+/* What nvcc's build says a kernel uses (emu-nvcc appends such a table to a file that asks:
+ * common/emu/rewrite/figures.h; test_figures.cu has nvcc's own), answered before the kernel's
+ * first launch as a GPU answers it, by the CUDA occupancy calculator's rules (cuda_occupancy.h):
+ * 72 registers a thread are 2,304 a warp (a multiple of 256), so each of the SM's four register
+ * files (16,384) holds 7 warps: 28 an SM, 3 blocks of 256 threads, 7 of 128; a block may have 28
+ * warps, 896 threads (the hardware rounds a block's warps up to four); 4,000 static bytes and
+ * the 1 KB reserved, in units of 128, are 5,120 a block. */
+void test_nvcc_figures_before_the_first_launch()
+{
+    const cuda_emu::KernelResources table[] = {
+        {reinterpret_cast<const void *>(figured), 72, 1, 4000, 256, 1024, 0},
+        {reinterpret_cast<const void *>(figured_carveout), 16, 1, 16000, 0, 0, 0},
+        {nullptr, 40, 0, 0, 0, 0, 0},                                     /* g++ made no such kernel */
+        {reinterpret_cast<const void *>(figured), 300, 0, 0, 0, 0, 0},    /* no figure of nvcc's */
+    };
+    cuda_emu::register_kernel_resources(table, 4);
+    cudaFuncAttributes attr;
+    EXPECT_OK(cudaFuncGetAttributes(&attr, figured));
+    CU_ASSERT_EQUAL(attr.numRegs, 72);
+    CU_ASSERT_EQUAL(attr.maxThreadsPerBlock, 896);
+    CU_ASSERT_EQUAL(attr.sharedSizeBytes, 4000u);
+    CU_ASSERT_EQUAL(attr.localSizeBytes, 256u);
+    CU_ASSERT_EQUAL(attr.constSizeBytes, 1024u);
+    CU_ASSERT_EQUAL(attr.maxDynamicSharedSizeBytes, 48 * 1024 - 4000);
+    int blocks = -1;
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 256, 0));
+    CU_ASSERT_EQUAL(blocks, 3);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 128, 0));
+    CU_ASSERT_EQUAL(blocks, 7);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 896, 0));
+    CU_ASSERT_EQUAL(blocks, 1);
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 928, 0));
+    CU_ASSERT_EQUAL(blocks, 0);
+    /* 45 blocks of 5,120 bytes in 228 KB: with 32 threads, the 32 blocks an SM holds decide */
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 32, 0));
+    CU_ASSERT_EQUAL(blocks, 28);
+    int min_grid = 0, block = 0;
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, figured, 0, 0));
+    CU_ASSERT_EQUAL(block, 896);
+    CU_ASSERT_EQUAL(min_grid, 4);
+    /* A block its registers leave no room for is refused, as a GPU refuses it. */
+    float *d;
+    EXPECT_OK(cudaMalloc(&d, 1024 * sizeof(float)));
+    StderrCapture cap;
+    figured<<<1, 1024>>>(d);
+    std::string err = cap.stop();
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorLaunchOutOfResources);
+    CU_ASSERT(contains(err, "1024 threads per block, but nvcc gives the kernel 72 registers a "
+                            "thread, and the 65536 registers a block may have hold at most 896"));
+    figured<<<1, 896>>>(d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    /* Its dynamic shared memory: 48 KB less its static bytes, or the opt-in maximum less them. */
+    StderrCapture cap2;
+    figured<<<1, 32, 48 * 1024 - 4000 + 4>>>(d);
+    CU_ASSERT(contains(cap2.stop(), "48 KB less the kernel's static shared memory"));
+    CU_ASSERT_EQUAL(cudaGetLastError(), cudaErrorInvalidValue);
+    CU_ASSERT_EQUAL(cudaFuncSetAttribute(figured, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         227 * 1024 - 4000 + 1),
+                    cudaErrorInvalidValue);
+    EXPECT_OK(cudaFuncSetAttribute(figured, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   227 * 1024 - 4000));
+    /* The carveout a kernel prefers sizes the SM's shared memory: half of 228 KB is 114, so the
+     * SM takes 132 KB, 7 blocks of 17,024 bytes (16,000 and the 1 KB reserved) where 228 hold 13. */
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured_carveout, 64, 0));
+    CU_ASSERT_EQUAL(blocks, 13);
+    EXPECT_OK(cudaFuncSetAttribute(figured_carveout, cudaFuncAttributePreferredSharedMemoryCarveout, 50));
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured_carveout, 64, 0));
+    CU_ASSERT_EQUAL(blocks, 7);
+    /* A cache configuration stands for a carveout where none is set: "equal" is half, 132 KB an
+     * SM, 26 blocks of 5,120 bytes where the registers allow 28. */
+    EXPECT_OK(cudaFuncSetCacheConfig(figured, cudaFuncCachePreferEqual));
+    EXPECT_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, figured, 32, 0));
+    CU_ASSERT_EQUAL(blocks, 26);
+    /* The dynamic shared memory that leaves room for 3 blocks of 128 threads: 132 KB / 3 is 45,056
+     * a block, less the 4,000 static and 1 KB reserved bytes. */
+    size_t room = 0;
+    EXPECT_OK(cudaOccupancyAvailableDynamicSMemPerBlock(&room, figured, 3, 128));
+    CU_ASSERT_EQUAL(room, 45056u - 4000 - 1024);
+    EXPECT_OK(cudaOccupancyAvailableDynamicSMemPerBlock(&room, figured, 8, 128));
+    CU_ASSERT_EQUAL(room, 0u); /* its registers hold 7 such blocks */
+    cudaGetLastError();
+    EXPECT_OK(cudaFree(d));
+}
+
 __global__ void exit_before_barrier(int *out)
 {
     if (threadIdx.x >= 48)
@@ -487,6 +574,7 @@ CU_TestInfo tests[] = {
     {"dynamic shared memory limit and the opt-in attribute", test_shared_memory_limits},
     {"__launch_bounds__ in the attributes and the occupancy API", test_launch_bounds_answer_like_a_gpu},
     {"static __shared__ bytes in the attributes and the occupancy API", test_static_shared_in_the_attributes},
+    {"nvcc's figures, before the first launch: registers, shared, local and constant memory, occupancy", test_nvcc_figures_before_the_first_launch},
     {"barrier after some threads exit is an error (sticky)", test_barrier_after_early_exit_is_an_error},
     {"different barriers in a block are an error", test_divergent_barriers_are_an_error},
     {"barrier against a shuffle: deadlock", test_deadlock_is_reported},

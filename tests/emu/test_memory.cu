@@ -274,6 +274,38 @@ void test_device_properties()
     CU_ASSERT_EQUAL(attr.numRegs, 64);
     EXPECT_OK(cudaFuncGetAttributes(&attr, some_kernel));
     CU_ASSERT_EQUAL(attr.numRegs, 32);
+    /* The search NVIDIA's header makes, with dynamic shared memory by block size: 128 bytes a
+     * thread make 448 threads the best (4 blocks of 57,344 + 1,024 bytes: 1,792 threads). */
+    EXPECT_OK(cudaOccupancyMaxPotentialBlockSizeVariableSMem(&min_grid, &block, some_kernel,
+                                                             [](int b) { return (size_t)b * 128; }));
+    CU_ASSERT_EQUAL(block, 448);
+    CU_ASSERT_EQUAL(min_grid, 16);
+    /* The limits read back what was set, and CUDA's defaults after a reset. */
+    size_t limit = 0;
+    EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize));
+    CU_ASSERT_EQUAL(limit, 8u << 20);
+    EXPECT_OK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, 64u << 20));
+    EXPECT_OK(cudaDeviceSetLimit(cudaLimitStackSize, 4096));
+    EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize));
+    CU_ASSERT_EQUAL(limit, 64u << 20);
+    EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
+    CU_ASSERT_EQUAL(limit, 4096u);
+    cudaFuncCache cache = cudaFuncCachePreferL1;
+    EXPECT_OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+    EXPECT_OK(cudaDeviceGetCacheConfig(&cache));
+    CU_ASSERT_EQUAL(cache, cudaFuncCachePreferShared);
+    EXPECT_OK(cudaDeviceReset());
+    EXPECT_OK(cudaDeviceGetLimit(&limit, cudaLimitStackSize));
+    CU_ASSERT_EQUAL(limit, 1024u);
+    EXPECT_OK(cudaDeviceGetCacheConfig(&cache));
+    CU_ASSERT_EQUAL(cache, cudaFuncCachePreferNone);
+    /* The one device: chosen for any properties, its PCI address its attributes' */
+    int chosen = -1;
+    EXPECT_OK(cudaChooseDevice(&chosen, &p));
+    CU_ASSERT_EQUAL(chosen, 0);
+    char bus[16];
+    EXPECT_OK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    CU_ASSERT_STRING_EQUAL(bus, "0000:00:00.0");
 }
 
 void test_error_names()

@@ -3,7 +3,9 @@
  * it must change (launches, __shared__, __launch_bounds__, #pragma unroll,
  * quoted includes), what it must leave alone (comments, strings, raw strings,
  * digit separators), that line numbers never move, and its error messages.
- * test_launch.cu checks that rewritten launches also compile and run.
+ * test_launch.cu checks that rewritten launches also compile and run. Also what
+ * emu-rewrite --figures reads of nvcc's build of a file (figures.h): ptxas's log, the PTX, the
+ * cubin's constant bank, and the names g++ gives nvcc's kernels.
  */
 #include <CUnit/Basic.h>
 
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "figures.h"
 #include "rewrite.h"
 
 namespace {
@@ -330,6 +333,75 @@ void test_byte_order_mark_and_crlf()
     CU_ASSERT(has(out, "::cuda_emu::config(ONE, 32)"));
 }
 
+/* ptxas's lines, in any order and with items missing; the PTX's linkage and bounds. */
+void test_figures_read()
+{
+    const std::string log =
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function '_Z1aPf' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z1aPf\n"
+        "    256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 40 registers, used 1 barriers, 1024 bytes smem, 512 bytes cumulative stack size\n"
+        "ptxas info    : Function properties for _Z6helperv\n"
+        "    64 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Compiling entry function '_Z1bv' for 'sm_90'\n"
+        "ptxas info    : Function properties for _Z1bv\n"
+        "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 8 registers, 360 bytes cmem[0]\n"
+        "ptxas info    : Compiling entry function 'not a name' for 'sm_90'\n"
+        "ptxas info    : Used 99 registers\n";
+    const std::string ptx = ".visible .entry _Z1aPf(\n\t.param .u64 p\n)\n.maxntid 128, 2, 1\n{\n}\n"
+                            ".entry _Z1bv()\n{\n.maxntid 9\n}\n";
+    const std::vector<emu_rewrite::KernelFigures> k = emu_rewrite::parse_figures(log, ptx);
+    CU_ASSERT_EQUAL_FATAL(k.size(), 2u);
+    CU_ASSERT_EQUAL(k[0].name, "_Z1aPf");
+    CU_ASSERT(k[0].visible);
+    CU_ASSERT_EQUAL(k[0].registers, 40);
+    CU_ASSERT_EQUAL(k[0].barriers, 1);
+    CU_ASSERT_EQUAL(k[0].shared, 1024);
+    CU_ASSERT_EQUAL(k[0].stack, 512); /* with its calls */
+    CU_ASSERT_EQUAL(k[0].max_threads, 256);
+    CU_ASSERT_EQUAL(k[1].name, "_Z1bv");
+    CU_ASSERT(!k[1].visible);
+    CU_ASSERT_EQUAL(k[1].registers, 8);
+    CU_ASSERT_EQUAL(k[1].shared, 0);
+    CU_ASSERT_EQUAL(k[1].stack, 8); /* its own frame */
+    CU_ASSERT_EQUAL(k[1].max_threads, 0); /* a directive in the body is none of the entry's */
+    CU_ASSERT_EQUAL(emu_rewrite::cubin_constant_bytes("not an ELF file"), 0);
+    /* the table: weak references to the names, nothing of a name that is no identifier */
+    const std::string table = emu_rewrite::figures_table(k, 296);
+    CU_ASSERT(has(table, "weakref(\"_Z1aPf\")"));
+    CU_ASSERT(has(table, "weakref(\"_ZL1bv\")"));
+    CU_ASSERT(has(table, ", 40, 1, 1024, 512, 296, 256},"));
+    CU_ASSERT(table.find("not a name") == std::string::npos);
+    CU_ASSERT(has(table, "#line 1 \"emu-nvcc: nvcc's figures\""));
+    CU_ASSERT_EQUAL(emu_rewrite::figures_table({}, 0), "");
+}
+
+/* The names g++ gives nvcc's kernels: the same for external linkage; for internal linkage an L
+ * before the function's name (not a global template's instance) and g++'s anonymous namespace,
+ * as g++ 12 spells them (nm) for what nvcc 13 calls them (ptxas). */
+void test_figures_gxx_names()
+{
+    using emu_rewrite::gxx_symbols;
+    using V = std::vector<std::string>;
+    CU_ASSERT(gxx_symbols("_Z2ovPf", true) == V{"_Z2ovPf"});
+    CU_ASSERT(gxx_symbols("kernel_c", false) == V{"kernel_c"}); /* extern "C" */
+    CU_ASSERT(gxx_symbols("_Z2stPd", false) == V{"_ZL2stPd"});
+    CU_ASSERT(gxx_symbols("_Z2gtILi3EEvPf", false) == V{"_Z2gtILi3EEvPf"});
+    CU_ASSERT(gxx_symbols("_ZN2ns3st2EPf", false) == V{"_ZN2nsL3st2EPf"});
+    CU_ASSERT(gxx_symbols("_ZN2ns3sttILi8EEEvPf", false) == V{"_ZN2nsL3sttILi8EEEvPf"});
+    const V anon = gxx_symbols("_ZN34_GLOBAL__N__e08bbaea_4_m_cu__Z2gov1aEPf", false);
+    CU_ASSERT(anon.size() == 2 && anon[0] == "_ZN12_GLOBAL__N_11aEPf" &&
+              anon[1] == "_ZN12_GLOBAL__N_1L1aEPf");
+    /* a namespace whose name ends in a digit before it: v2, then 34 characters */
+    CU_ASSERT(gxx_symbols("_ZN2v234_GLOBAL__N__e08bbaea_4_m_cu__Z2gov1cEPf", false)[0] ==
+              "_ZN2v212_GLOBAL__N_11cEPf");
+    CU_ASSERT(gxx_symbols("_ZN34_GLOBAL__N__e08bbaea_4_m_cu__Z2gov5inner1bEi", false)[0] ==
+              "_ZN12_GLOBAL__N_15inner1bEi");
+    CU_ASSERT(gxx_symbols("_ZN99", false).empty());
+}
+
 CU_TestInfo tests[] = {
     {"a byte-order mark and CRLF line ends", test_byte_order_mark_and_crlf},
     {"launch forms: qualified, templated, indexed, in a macro", test_launch_forms},
@@ -345,6 +417,8 @@ CU_TestInfo tests[] = {
     {"inline PTX: special registers read, the rest refused", test_inline_ptx},
     {"kernels are registered for launches by address", test_kernels_registered},
     {"branch conditions in device code are counted, declarations left alone", test_branches_in_device_code},
+    {"nvcc's figures: ptxas's log and the PTX read, the table written", test_figures_read},
+    {"nvcc's figures: the names g++ gives nvcc's kernels", test_figures_gxx_names},
     CU_TEST_INFO_NULL,
 };
 

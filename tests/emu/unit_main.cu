@@ -72,6 +72,7 @@ int main()
     add_count_suite();
     add_modern_suite();
     add_ptds_suite();
+    add_figures_suite();
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failed = CU_get_number_of_failures() + CU_get_number_of_tests_failed();

@@ -140,19 +140,34 @@ CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n
     return ::cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize);
 }
-
-/* The block size with the most resident threads per SM (the largest such
- * size on a tie), and the grid that fills the device at that size. */
 template <class T>
-CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
-                                                      size_t dynamicSMemSize = 0,
-                                                      int blockSizeLimit = 0)
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int *numBlocks, T func, int blockSize, size_t dynamicSMemSize, unsigned int flags)
 {
-    if (minGridSize == nullptr || blockSize == nullptr)
+    return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+        numBlocks, reinterpret_cast<const void *>(func), blockSize, dynamicSMemSize, flags);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, T func,
+                                                                      int numBlocks, int blockSize)
+{
+    return ::cudaOccupancyAvailableDynamicSMemPerBlock(
+        dynamicSmemSize, reinterpret_cast<const void *>(func), numBlocks, blockSize);
+}
+
+/* The block size with the most resident threads per SM (the largest such size on a tie), each
+ * size with the dynamic shared memory blockSizeToDynamicSMemSize gives it, and the grid that
+ * fills the device at that size: the search NVIDIA's header makes, every multiple of the warp
+ * from the kernel's own limit (cudaFuncGetAttributes: its __launch_bounds__ and registers) down. */
+template <class UnaryFunction, class T>
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0, unsigned int flags = 0)
+{
+    if (minGridSize == nullptr || blockSize == nullptr || !func)
         return cudaErrorInvalidValue;
     int sms = 0, limit = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    /* The kernel's own limit, as the device's runtime takes it: its __launch_bounds__ */
     struct cudaFuncAttributes attr;
     cudaError_t attr_err = cudaFuncGetAttributes(&attr, reinterpret_cast<const void *>(func));
     if (attr_err != cudaSuccess)
@@ -161,10 +176,12 @@ CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize,
     if (blockSizeLimit > 0 && blockSizeLimit < limit)
         limit = blockSizeLimit;
     int best_size = 0, best_threads = 0, best_blocks = 0;
-    for (int size = limit; size > 0; size -= (size % 32 != 0 ? size % 32 : 32)) {
+    for (int aligned = (limit + 31) / 32 * 32; aligned > 0; aligned -= 32) {
+        const int size = aligned < limit ? aligned : limit;
         int blocks = 0;
-        cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, size,
-                                                                        dynamicSMemSize);
+        cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+            &blocks, reinterpret_cast<const void *>(func), size,
+            (size_t)blockSizeToDynamicSMemSize(size), flags);
         if (err != cudaSuccess)
             return err;
         if (blocks * size > best_threads) {
@@ -176,6 +193,32 @@ CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize,
     *blockSize = best_size;
     *minGridSize = best_blocks * sms;
     return cudaSuccess;
+}
+template <class UnaryFunction, class T>
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int *minGridSize, int *blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+        minGridSize, blockSize, func, blockSizeToDynamicSMemSize, blockSizeLimit, cudaOccupancyDefault);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize,
+                                                                        T func, size_t dynamicSMemSize = 0,
+                                                                        int blockSizeLimit = 0,
+                                                                        unsigned int flags = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+        minGridSize, blockSize, func, [dynamicSMemSize](int) { return dynamicSMemSize; },
+        blockSizeLimit, flags);
+}
+template <class T>
+CUDA_EMU_INLINE cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, T func,
+                                                      size_t dynamicSMemSize = 0,
+                                                      int blockSizeLimit = 0)
+{
+    return cudaOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, dynamicSMemSize,
+                                                       blockSizeLimit, cudaOccupancyDefault);
 }
 
 template <class... P>

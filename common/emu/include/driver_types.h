@@ -408,13 +408,17 @@ struct cudaDeviceProp {
     int reserved[56];                     /* reserved by CUDA */
 };
 
-/* What cudaFuncGetAttributes reports about a kernel. */
+/* What cudaFuncGetAttributes reports about a kernel: nvcc's figures where the file asked for them
+ * (emu-nvcc compiled it with nvcc too), else what the emulator can tell (README.md, "A kernel's
+ * figures"). */
 struct cudaFuncAttributes {
-    size_t sharedSizeBytes;               /* static shared memory, bytes (0: not known before a block of it ran) */
-    size_t constSizeBytes;                /* constant memory, bytes */
-    size_t localSizeBytes;                /* local memory per thread, bytes */
+    size_t sharedSizeBytes;               /* static shared memory, bytes (without nvcc's figures, 0
+                                             until a block of it ran) */
+    size_t constSizeBytes;                /* the file's __constant__ bytes (0 without nvcc's) */
+    size_t localSizeBytes;                /* local memory per thread, bytes (0 without nvcc's) */
     int maxThreadsPerBlock;               /* largest block this kernel can launch */
-    int numRegs;                          /* registers per thread (a nominal 32 here) */
+    int numRegs;                          /* registers per thread (without nvcc's figures, 32, or
+                                             what __launch_bounds__ allow) */
     int ptxVersion;                       /* PTX version x10 */
     int binaryVersion;                    /* binary version x10 */
     int cacheModeCA;                      /* 1 if compiled with -Xptxas -dlcm=ca */

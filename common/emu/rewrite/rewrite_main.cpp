@@ -10,6 +10,12 @@
  * and the #include is pointed at that copy. -MF writes a make rule naming
  * every file read, so the object is rebuilt when any of them changes.
  * Exits 1 with "file:line: error: ..." on a construct it cannot rewrite.
+ *
+ *   emu-rewrite --figures PTXAS_LOG PTX CUBIN -o OUT
+ *
+ * writes OUT: the C++ that tells the runtime what nvcc's build of a file uses per kernel
+ * (figures.h), from that build's ptxas log, PTX and cubin (emu-nvcc appends it to the
+ * rewritten file); empty when they name no kernel. A missing PTX or cubin reads as empty.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -24,6 +30,7 @@
 #include <sys/stat.h>
 #include <vector>
 
+#include "figures.h"
 #include "rewrite.h"
 
 namespace {
@@ -210,13 +217,36 @@ class Tree {
 /* Prints the command line to stderr. */
 void usage()
 {
-    fprintf(stderr, "usage: emu-rewrite [-I DIR]... [-MF DEPFILE -MT TARGET] -o OUT.cpp IN.cu\n");
+    fprintf(stderr, "usage: emu-rewrite [-I DIR]... [-MF DEPFILE -MT TARGET] -o OUT.cpp IN.cu\n"
+                    "       emu-rewrite --figures PTXAS_LOG PTX CUBIN -o OUT\n");
+}
+
+/* --figures: the table of what nvcc's build uses per kernel (figures.h), written to OUT. */
+int write_figures(const std::string &log_path, const std::string &ptx_path,
+                  const std::string &cubin_path, const std::string &out)
+{
+    std::string log, ptx, cubin;
+    if (!read_file(log_path, &log)) {
+        fprintf(stderr, "emu-rewrite: error: cannot read %s\n", log_path.c_str());
+        return 1;
+    }
+    read_file(ptx_path, &ptx);
+    read_file(cubin_path, &cubin);
+    const std::string table = emu_rewrite::figures_table(emu_rewrite::parse_figures(log, ptx),
+                                                         emu_rewrite::cubin_constant_bytes(cubin));
+    if (!make_dirs(out) || !write_file(out, table)) {
+        fprintf(stderr, "emu-rewrite: error: cannot write %s\n", out.c_str());
+        return 1;
+    }
+    return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv)
 {
+    if (argc == 7 && std::string(argv[1]) == "--figures" && std::string(argv[5]) == "-o")
+        return write_figures(argv[2], argv[3], argv[4], argv[6]);
     Options o;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];

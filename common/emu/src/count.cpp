@@ -69,7 +69,7 @@
  * and one line per kernel launch, in order, for the waves its grid makes:
  *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
- * (registers: kernel_registers; blocks per SM: what the occupancy API answers,
+ * (registers: kernel_figures; blocks per SM: what the occupancy API answers,
  * static shared memory included).
  * and one line per stream-ordered operation the host issued, in issue order,
  * for the copy and compute engines' timeline (runtime.cpp and exec.cpp call
@@ -181,7 +181,7 @@ struct LaunchRecord {
     unsigned long long blocks; /* in the grid */
     unsigned threads;          /* per block */
     size_t shared;             /* bytes per block: dynamic and static */
-    int registers;             /* per thread (kernel_registers) */
+    int registers;             /* per thread (kernel_figures) */
     int per_sm;                /* blocks resident on one SM at once */
     int sms;                   /* SMs of the emulated device */
 };
@@ -388,9 +388,12 @@ void count_launch(const Launch &L)
             c = ' ';
     r.blocks = L.nblocks;
     r.threads = L.threads_per_block;
-    r.shared = L.smem + L.static_shared.load();
-    r.registers = kernel_registers(L.kernel);
-    r.per_sm = blocks_per_sm((int)r.threads, r.shared, r.registers);
+    Footprint f = L.footprint; /* with the static shared memory its blocks used, where nvcc's
+                                  figures are not known (kernel_figures, noted as the launch ended) */
+    f.shared = L.smem + kernel_figures(L.kernel).static_shared;
+    r.shared = f.shared;
+    r.registers = f.registers;
+    r.per_sm = blocks_per_sm(f);
     r.sms = settings().sms;
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     g_launches.push_back(r);

@@ -72,10 +72,27 @@ constexpr size_t kSharedOptin = 227 * 1024;      /* shared memory per block with
 constexpr size_t kSharedPerSM = 228 * 1024;      /* shared memory per SM */
 constexpr size_t kReservedSharedPerBlock = 1024; /* shared memory the driver keeps per block */
 constexpr int kRegsPerSM = 65536;                /* 32-bit registers per SM */
-constexpr int kRegsPerThread = 32;               /* nominal registers per thread (see
-                                                    kernel_registers) */
+constexpr int kRegsPerBlock = 65536;             /* 32-bit registers a block may have */
+constexpr int kMaxRegsPerThread = 255;           /* what ptxas gives a thread at most */
+constexpr int kRegAllocUnit = 256;               /* registers are given a warp in these */
+constexpr int kSubPartitions = 4;                /* an SM's register file is four, one per
+                                                    scheduler: a warp's registers come from one */
+constexpr size_t kSharedAllocUnit = 128;         /* shared memory is given a block in these */
+constexpr int kRegsPerThread = 32;               /* registers per thread where nvcc's count is
+                                                    not known (see kernel_figures) */
 constexpr int kL2Bytes = 4 * 1024 * 1024;        /* L2 cache */
 constexpr size_t kGlobalMem = (size_t)2 << 30;   /* device memory cudaMalloc may hand out */
+
+/* What a block takes of an SM, as the CUDA occupancy calculator weighs it (blocks_per_sm). */
+struct Footprint {
+    int threads;         /* per block */
+    int registers;       /* per thread */
+    int barriers;        /* named barriers a block uses (0: counts for nothing) */
+    size_t shared;       /* static plus dynamic shared memory per block, bytes */
+    size_t shared_limit; /* the most a block may have: kSharedPerBlock, or kSharedOptin where
+                            cudaFuncSetAttribute raised the kernel's dynamic limit beyond it */
+    int carveout;        /* the kernel's preferred shared memory carveout, percent; -1: none */
+};
 
 /* ---- Settings read once from the environment ---------------------------- */
 
@@ -247,6 +264,9 @@ struct Launch {
     bool cooperative;            /* cudaLaunchCooperativeKernel: every block resident, grid.sync() */
     std::atomic<bool> overtaken; /* its launch call returned to the host while it runs */
     std::atomic<bool> bounds_noted; /* its __launch_bounds__ went to note_launch_bounds */
+    Footprint footprint;         /* a block's, as the launch was issued (kernel_footprint): what
+                                    the occupancy calculation weighs (the resident blocks, the
+                                    cooperative launch's check, the counted launch line) */
     std::atomic<size_t> static_shared; /* the most static __shared__ bytes a block used (known
                                           once blocks have run) */
     struct Overtaken *async;     /* run on the launcher thread, so the host may go on while it
@@ -345,28 +365,47 @@ cudaError_t sticky_error();
 /* Checks a stream handle: 0, the two default streams and live streams are valid. */
 bool stream_valid(cudaStream_t s);
 
-/* The largest dynamic shared memory cudaFuncSetAttribute allowed KERNEL. */
+/* The most dynamic shared memory a launch of KERNEL may ask: what cudaFuncSetAttribute allowed
+ * it, else the 48 KB a block may have less its static shared memory (where known: see
+ * kernel_figures); kSharedOptin for an unknown (null) kernel. */
 size_t kernel_max_dynamic_shared(const void *kernel);
 
-/* Blocks of THREADS threads using SMEM bytes of shared memory and REGS
- * registers a thread that fit on one SM of the emulated device (0 if none fits). */
-int blocks_per_sm(int threads, size_t smem, int regs = kRegsPerThread);
+/* Blocks of footprint F that fit on one SM at once (0 if none does), as the CUDA occupancy
+ * calculator (the toolkit's cuda_occupancy.h) counts them for compute capability 9.0: warps;
+ * registers given a warp in units of 256, each warp's from one of the SM's four register files,
+ * and a block refused whose warps, rounded up to four, need more than a block may have; shared
+ * memory given in units of 128 bytes plus the 1 KB reserved a block, from the carveout chosen
+ * (the kernel's preference, or the largest); blocks; barriers. */
+int blocks_per_sm(const Footprint &f);
+/* The footprint of a block of KERNEL (null: unknown) with THREADS threads and DYNAMIC bytes of
+ * dynamic shared memory. The caller holds api_mutex (it reads cudaFuncSetAttribute's settings). */
+Footprint kernel_footprint(const void *kernel, int threads, size_t dynamic);
+/* The most threads a block may have (a multiple of 32) when each uses REGISTERS registers:
+ * what a block's warps, rounded up to four, may take of the kRegsPerBlock. */
+int threads_for_registers(int registers);
 
-/* Registers a thread of KERNEL (null: unknown) is taken to use: what its
- * __launch_bounds__(N, M) allows when it names M, 65536 / (N x M) rounded down
- * to the allocation's 8 and at most 255, as nvcc may use them; else 32. */
-int kernel_registers(const void *kernel);
-/* The most threads a block of KERNEL may have: its __launch_bounds__, or kMaxThreadsPerBlock. */
-int kernel_max_threads(const void *kernel);
-/* The static __shared__ bytes a block of KERNEL uses: a GPU knows them from the compiled
- * kernel before any launch; here they are known once a block of it has run (0 before), the
- * most any block used. cudaFuncGetAttributes and the occupancy calls count them, as the
- * cooperative launch's check and the grid's residency do, so all agree with each other. */
-size_t kernel_static_shared(const void *kernel);
+/* What KERNEL uses, as a GPU knows it from the compiled kernel before any launch. Where the
+ * file asked (emu-nvcc compiled it with nvcc too: register_kernel_resources), nvcc's figures;
+ * otherwise what the emulator can tell: registers from __launch_bounds__(N, M) (the most that
+ * leave M blocks of N threads room on an SM, a multiple of 8), else kRegsPerThread, and the
+ * static shared memory of the blocks run so far (0 before the first). */
+struct KernelFigures {
+    int registers;        /* per thread */
+    int max_threads;      /* the most threads a block may have: 1024, __launch_bounds__ (or the
+                             PTX's .maxntid) and what its registers allow, the least of them */
+    int barriers;         /* named barriers a block uses; 0 where not known */
+    size_t static_shared; /* static __shared__ bytes per block */
+    size_t local_bytes;   /* local memory per thread (stack frame, spills); 0 where not known */
+    size_t const_bytes;   /* the file's __constant__ bytes; 0 where not known */
+    bool measured;        /* the figures are nvcc's */
+};
+KernelFigures kernel_figures(const void *kernel);
+/* The static __shared__ bytes a block of KERNEL used (exec.cpp, at the end of each launch): the
+ * most any block used, for kernel_figures where nvcc's are not known. */
 void note_static_shared(const void *kernel, size_t bytes);
 
-/* Records KERNEL's __launch_bounds__(MAX_THREADS, MIN_BLOCKS) for
- * kernel_registers (from the kernel's registration, or its first run). */
+/* Records KERNEL's __launch_bounds__(MAX_THREADS, MIN_BLOCKS) for kernel_figures (from the
+ * kernel's registration, or its first run). */
 void note_launch_bounds(const void *kernel, long long max_threads, long long min_blocks);
 
 /* Held by a host thread for the length of an API call or a launch: CUDA may

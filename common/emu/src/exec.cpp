@@ -1076,10 +1076,7 @@ void run_grid(Launch &L)
 {
     GridRun G;
     G.launch = &L;
-    G.resident_limit =
-        (unsigned)std::max(1, settings().sms * blocks_per_sm((int)L.threads_per_block,
-                                                             L.smem + kernel_static_shared(L.kernel),
-                                                             kernel_registers(L.kernel)));
+    G.resident_limit = (unsigned)std::max(1, settings().sms * blocks_per_sm(L.footprint));
     unsigned helpers = L.cooperative ? 0 : helpers_for(L);
     L.parallel = helpers > 0;
     if (helpers == 0) {
@@ -1138,16 +1135,28 @@ cudaError_t check_launch(const Launch &L, cudaStream_t stream)
                 name, threads, bd[0], bd[1], bd[2], kMaxThreadsPerBlock);
         return cudaErrorInvalidConfiguration;
     }
+    /* The registers nvcc gave its threads (where the file asked for them: kernel_figures) may
+     * leave a block room for fewer threads than it asks. */
+    const KernelFigures k = kernel_figures(L.kernel);
+    if (k.measured && threads > (unsigned long long)threads_for_registers(k.registers)) {
+        fprintf(stderr,
+                "cuda-emu: launch of %s failed: %llu threads per block, but nvcc gives the kernel "
+                "%d registers a thread, and the %d registers a block may have hold at most %d "
+                "such threads (cudaErrorLaunchOutOfResources)\n",
+                name, threads, k.registers, kRegsPerBlock, threads_for_registers(k.registers));
+        return cudaErrorLaunchOutOfResources;
+    }
     size_t max_dynamic = kernel_max_dynamic_shared(L.kernel);
     if (L.smem > max_dynamic) {
+        const bool set = max_dynamic != kSharedPerBlock - std::min(k.static_shared, kSharedPerBlock);
         fprintf(stderr,
                 "cuda-emu: launch of %s failed: %zu bytes of dynamic shared memory; the limit is "
-                "%zu%s (cudaErrorInvalidValue)\n",
+                "%zu%s%s (cudaErrorInvalidValue)\n",
                 name, L.smem, max_dynamic,
-                max_dynamic == kSharedPerBlock
-                    ? " unless cudaFuncSetAttribute(kernel, "
-                      "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) raises it"
-                    : "");
+                k.static_shared > 0 && !set ? " (48 KB less the kernel's static shared memory)" : "",
+                set ? ""
+                    : " unless cudaFuncSetAttribute(kernel, "
+                      "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) raises it");
         return cudaErrorInvalidValue;
     }
     if (!stream_valid(stream)) {
@@ -1331,15 +1340,13 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
         return record_error(err);
     L.threads_per_block = cfg.block.x * cfg.block.y * cfg.block.z;
     L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
+    L.footprint = kernel_footprint(kernel, (int)L.threads_per_block, L.smem);
     L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
     L.clock = 1;
     L.cooperative = cfg.cooperative;
     plan_schedule(L, g_schedule.load(std::memory_order_relaxed));
     if (L.cooperative) {
-        unsigned long long fit =
-            (unsigned long long)settings().sms *
-            blocks_per_sm((int)L.threads_per_block, L.smem + kernel_static_shared(L.kernel),
-                          kernel_registers(L.kernel));
+        unsigned long long fit = (unsigned long long)settings().sms * blocks_per_sm(L.footprint);
         if (L.nblocks > fit) {
             fprintf(stderr,
                     "cuda-emu: cooperative launch of %s failed: %llu blocks, but only %llu of "
@@ -1520,12 +1527,20 @@ void *shared_static(const void *key, unsigned index, size_t size, size_t align, 
                     b->static_shared + size, kSharedPerBlock);
         fail_from_fiber(cudaErrorLaunchFailure);
     }
-    if (b->static_shared + size + g_launch->smem > kSharedOptin) {
+    /* What the launch's check could not see before a block of the kernel first ran (kernel_
+     * max_dynamic_shared): a GPU refuses such a launch (cudaErrorInvalidValue). */
+    const size_t limit = g_launch->footprint.shared_limit;
+    if (b->static_shared + size + g_launch->smem > limit) {
         report_head("too much shared memory", b, t);
         report_line("__shared__ %s (%zu bytes) at %s brings static (%zu) plus dynamic (%zu) "
-                    "shared memory over the device's %zu bytes per block",
+                    "shared memory over the %zu bytes a block may have%s; a GPU refuses this "
+                    "launch (cudaErrorInvalidValue)",
                     name, size, where(__builtin_return_address(0)).c_str(),
-                    b->static_shared + size, g_launch->smem, kSharedOptin);
+                    b->static_shared + size, g_launch->smem, limit,
+                    limit == kSharedPerBlock ? " unless cudaFuncSetAttribute(kernel, "
+                                               "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) "
+                                               "raises the kernel's limit"
+                                             : "");
         fail_from_fiber(cudaErrorLaunchFailure);
     }
     RuntimeAllocating runtime;

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -115,8 +116,10 @@ struct Allocation {
 
 /* What cudaFuncSetAttribute set for one kernel. */
 struct KernelAttributes {
+    bool dynamic_set;          /* max_dynamic_shared was set (else the default applies) */
     size_t max_dynamic_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
-    int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout */
+    int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 unset */
+    cudaFuncCache cache;       /* cudaFuncSetCacheConfig: the carveout where none is set */
 };
 
 thread_local cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns (per host thread, as in CUDA) */
@@ -558,100 +561,166 @@ void count_copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind, c
 
 } // namespace
 
+namespace {
+
+/* Per kernel, what is known of it from outside its runs: its __launch_bounds__ (from its
+ * registration or its first run), the figures of nvcc's build of its file (where the file asked
+ * for them: register_kernel_resources) and the static shared memory its blocks used. Filled by
+ * static initializers and by kernels' first runs on any worker: a lock of its own, a table made
+ * on first use. kernel_figures reads it. */
+struct Noted {
+    int bounds_registers; /* what __launch_bounds__(N, M) leave a thread (0: no M named) */
+    int max_threads;      /* __launch_bounds__'s N, or the PTX's .maxntid (0: none) */
+    size_t seen_shared;   /* the most static __shared__ bytes a block used */
+    bool measured;        /* nvcc's figures below are known */
+    int registers;        /* nvcc's: per thread */
+    int barriers;         /* nvcc's: named barriers per block */
+    size_t shared;        /* nvcc's: static __shared__ bytes per block */
+    size_t local_bytes;   /* nvcc's: local memory per thread */
+    size_t const_bytes;   /* nvcc's: the file's __constant__ bytes */
+};
+std::mutex &noted_mutex()
+{
+    static std::mutex &m = *new std::mutex();
+    return m;
+}
+std::unordered_map<const void *, Noted> &noted_table()
+{
+    static auto &m = *new std::unordered_map<const void *, Noted>();
+    return m;
+}
+
+size_t round_up(size_t n, size_t unit)
+{
+    return (n + unit - 1) / unit * unit;
+}
+
+/* The smallest of the SM's shared memory sizes (its carveout choices, compute capability 9.0)
+ * that holds BYTES. */
+size_t shared_config(size_t bytes)
+{
+    static const size_t kb[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+    for (size_t k : kb)
+        if (bytes <= k * 1024)
+            return k * 1024;
+    return kSharedPerSM;
+}
+
+} // namespace
+
 size_t kernel_max_dynamic_shared(const void *kernel)
 {
     if (kernel == nullptr)
         return kSharedOptin; /* unknown kernel: only the device limit can be checked */
     auto it = g_kernels.find(kernel);
-    return it == g_kernels.end() ? kSharedPerBlock : it->second.max_dynamic_shared;
+    if (it != g_kernels.end() && it->second.dynamic_set)
+        return it->second.max_dynamic_shared;
+    const size_t static_bytes = kernel_figures(kernel).static_shared;
+    return static_bytes < kSharedPerBlock ? kSharedPerBlock - static_bytes : 0;
 }
 
-int blocks_per_sm(int threads, size_t smem, int regs)
+int threads_for_registers(int registers)
 {
-    if (threads <= 0 || threads > kMaxThreadsPerBlock || smem > kSharedOptin)
+    const int per_warp = (int)round_up((size_t)std::max(registers, 0) * kWarpSize, kRegAllocUnit);
+    if (per_warp == 0)
+        return kMaxThreadsPerBlock;
+    const int warps = kRegsPerBlock / per_warp / kSubPartitions * kSubPartitions;
+    return std::min(kMaxThreadsPerBlock, warps * kWarpSize);
+}
+
+int blocks_per_sm(const Footprint &f)
+{
+    if (f.threads <= 0 || f.threads > kMaxThreadsPerBlock || f.registers > kMaxRegsPerThread)
         return 0;
-    int warps = (threads + kWarpSize - 1) / kWarpSize;
-    int by_threads = kMaxThreadsPerSM / (warps * kWarpSize);
-    int by_registers = kRegsPerSM / (std::max(regs, 1) * warps * kWarpSize);
-    int by_shared = (int)(kSharedPerSM / (smem + kReservedSharedPerBlock));
-    int n = by_threads < by_registers ? by_threads : by_registers;
-    n = n < by_shared ? n : by_shared;
-    return n < kMaxBlocksPerSM ? n : kMaxBlocksPerSM;
+    const int warps = (f.threads + kWarpSize - 1) / kWarpSize;
+    const int by_warps = kMaxThreadsPerSM / kWarpSize / warps;
+    /* Registers: a warp's come from one of the four register files of the SM. */
+    const int per_warp = (int)round_up((size_t)std::max(f.registers, 0) * kWarpSize, kRegAllocUnit);
+    if (per_warp * (int)round_up(warps, kSubPartitions) > kRegsPerBlock)
+        return 0; /* as the hardware checks a launch: warps rounded up to the four */
+    const int by_registers =
+        per_warp == 0 ? kMaxBlocksPerSM : kRegsPerSM / kSubPartitions / per_warp * kSubPartitions / warps;
+    /* Shared memory: the SM takes the carveout the kernel prefers, or the largest, and a larger
+     * one where a block would not fit in it. */
+    const size_t block = round_up(f.shared + kReservedSharedPerBlock, kSharedAllocUnit);
+    if (block > f.shared_limit + kReservedSharedPerBlock)
+        return 0;
+    size_t per_sm = f.carveout < 0 ? kSharedPerSM : shared_config(f.carveout * kSharedPerSM / 100);
+    if (per_sm < block)
+        per_sm = shared_config(block);
+    const int by_shared = (int)(per_sm / block);
+    /* Named barriers: an SM has two for each block it may hold. */
+    const int by_barriers = f.barriers > 0 ? 2 * kMaxBlocksPerSM / f.barriers : kMaxBlocksPerSM;
+    return std::min({by_warps, by_registers, by_shared, by_barriers, kMaxBlocksPerSM});
 }
 
-namespace {
-
-/* Per kernel, what its __launch_bounds__ say: the registers they allow a thread (0: no
- * minimum of blocks named, so the nominal kRegsPerThread) and the most threads a block may
- * have (0: none named, so kMaxThreadsPerBlock). Filled by static initializers and by kernels'
- * first runs on any worker: a lock of its own, a table made on first use. */
-struct Bounds {
-    int registers;
-    int max_threads;
-    size_t static_shared; /* the most static __shared__ bytes a block used (kernel_static_shared) */
-};
-std::mutex &bounds_mutex()
+Footprint kernel_footprint(const void *kernel, int threads, size_t dynamic)
 {
-    static std::mutex &m = *new std::mutex();
-    return m;
-}
-std::unordered_map<const void *, Bounds> &bounds_table()
-{
-    static auto &m = *new std::unordered_map<const void *, Bounds>();
-    return m;
+    const KernelFigures k = kernel_figures(kernel);
+    auto it = g_kernels.find(kernel);
+    const bool optin = it != g_kernels.end() && it->second.dynamic_set &&
+                       k.static_shared + kReservedSharedPerBlock + it->second.max_dynamic_shared >
+                           kSharedPerBlock;
+    /* The carveout the kernel prefers; where it names none, what its cache configuration
+     * stands for (as cuda_occupancy.h maps it) */
+    int carveout = -1;
+    if (it != g_kernels.end()) {
+        static const int of_cache[] = {-1, 100, 0, 50}; /* none, shared, L1, equal */
+        carveout = it->second.carveout >= 0 ? it->second.carveout : of_cache[it->second.cache];
+    }
+    return Footprint{threads,
+                     k.registers,
+                     k.barriers,
+                     k.static_shared + dynamic,
+                     optin || kernel == nullptr ? kSharedOptin : kSharedPerBlock,
+                     carveout};
 }
 
-} // namespace
+KernelFigures kernel_figures(const void *kernel)
+{
+    KernelFigures f{kRegsPerThread, kMaxThreadsPerBlock, 0, 0, 0, 0, false};
+    {
+        std::lock_guard<std::mutex> lock(noted_mutex());
+        auto it = noted_table().find(kernel);
+        if (it != noted_table().end()) {
+            const Noted &n = it->second;
+            f.measured = n.measured;
+            f.registers = n.measured ? n.registers : n.bounds_registers ? n.bounds_registers : kRegsPerThread;
+            f.barriers = n.measured ? n.barriers : 0;
+            f.static_shared = n.measured ? n.shared : n.seen_shared;
+            f.local_bytes = n.measured ? n.local_bytes : 0;
+            f.const_bytes = n.measured ? n.const_bytes : 0;
+            if (n.max_threads > 0)
+                f.max_threads = std::min(n.max_threads, kMaxThreadsPerBlock);
+        }
+    }
+    f.max_threads = std::min(f.max_threads, threads_for_registers(f.registers));
+    return f;
+}
 
 void note_launch_bounds(const void *kernel, long long max_threads, long long min_blocks)
 {
     if (kernel == nullptr || max_threads <= 0)
         return;
-    Bounds b{0, (int)std::min<long long>(max_threads, kMaxThreadsPerBlock), 0};
-    if (min_blocks > 0) {
-        const long long threads = (max_threads + kWarpSize - 1) / kWarpSize * kWarpSize;
-        const long long regs = kRegsPerSM / (threads * min_blocks) / 8 * 8;
-        b.registers = (int)std::max<long long>(8, std::min<long long>(255, regs));
-    }
-    std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_table().find(kernel);
-    if (it != bounds_table().end())
-        b.static_shared = it->second.static_shared;
-    bounds_table()[kernel] = b;
-}
-
-size_t kernel_static_shared(const void *kernel)
-{
-    std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_table().find(kernel);
-    return it == bounds_table().end() ? 0 : it->second.static_shared;
+    const int threads = (int)std::min<long long>(max_threads, kMaxThreadsPerBlock);
+    int registers = 0;
+    if (min_blocks > 0) /* nvcc keeps to what leaves MIN_BLOCKS blocks room on an SM */
+        for (registers = kMaxRegsPerThread; registers > 8; registers = (registers - 1) / 8 * 8)
+            if (blocks_per_sm(Footprint{threads, registers, 0, 0, kSharedPerBlock, -1}) >= min_blocks)
+                break;
+    std::lock_guard<std::mutex> lock(noted_mutex());
+    Noted &n = noted_table()[kernel];
+    n.bounds_registers = registers;
+    n.max_threads = n.max_threads > 0 ? std::min(n.max_threads, threads) : threads;
 }
 
 void note_static_shared(const void *kernel, size_t bytes)
 {
     if (kernel == nullptr || bytes == 0)
         return;
-    std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_table().find(kernel);
-    if (it == bounds_table().end())
-        bounds_table()[kernel] = Bounds{0, kMaxThreadsPerBlock, bytes};
-    else if (bytes > it->second.static_shared)
-        it->second.static_shared = bytes;
-}
-
-int kernel_registers(const void *kernel)
-{
-    std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_table().find(kernel);
-    return it == bounds_table().end() || it->second.registers == 0 ? kRegsPerThread
-                                                                     : it->second.registers;
-}
-
-int kernel_max_threads(const void *kernel)
-{
-    std::lock_guard<std::mutex> lock(bounds_mutex());
-    auto it = bounds_table().find(kernel);
-    return it == bounds_table().end() ? kMaxThreadsPerBlock : it->second.max_threads;
+    std::lock_guard<std::mutex> lock(noted_mutex());
+    Noted &n = noted_table()[kernel];
+    n.seen_shared = std::max(n.seen_shared, bytes);
 }
 
 bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks,
@@ -659,6 +728,31 @@ bool register_kernel_bounds(const void *kernel, long long max_threads, long long
 {
     (void)max_blocks_per_cluster;
     note_launch_bounds(kernel, max_threads, min_blocks);
+    return true;
+}
+
+bool register_kernel_resources(const KernelResources *table, size_t count)
+{
+    for (size_t i = 0; table != nullptr && i < count; ++i) {
+        const KernelResources &r = table[i];
+        /* Figures nvcc could give; any other row is not nvcc's, and left out. */
+        if (r.kernel == nullptr || r.registers < 0 || r.registers > kMaxRegsPerThread ||
+            r.barriers < 0 || r.barriers > 16 || r.shared_bytes < 0 ||
+            (size_t)r.shared_bytes > kSharedPerBlock || r.local_bytes < 0 ||
+            r.local_bytes > (1LL << 24) || r.const_bytes < 0 || r.const_bytes > 65536 ||
+            r.max_threads < 0 || r.max_threads > kMaxThreadsPerBlock)
+            continue;
+        std::lock_guard<std::mutex> lock(noted_mutex());
+        Noted &n = noted_table()[r.kernel];
+        n.measured = true;
+        n.registers = r.registers;
+        n.barriers = r.barriers;
+        n.shared = (size_t)r.shared_bytes;
+        n.local_bytes = (size_t)r.local_bytes;
+        n.const_bytes = (size_t)r.const_bytes;
+        if (r.max_threads > 0)
+            n.max_threads = n.max_threads > 0 ? std::min(n.max_threads, r.max_threads) : r.max_threads;
+    }
     return true;
 }
 
@@ -745,7 +839,7 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrTotalConstantMemory: v = 65536; break;
     case cudaDevAttrWarpSize: v = kWarpSize; break;
     case cudaDevAttrMaxPitch: v = 2147483647; break;
-    case cudaDevAttrMaxRegistersPerBlock: v = kRegsPerSM; break;
+    case cudaDevAttrMaxRegistersPerBlock: v = kRegsPerBlock; break;
     case cudaDevAttrClockRate: v = 1000000; break;       /* kHz: clock64() counts ns */
     case cudaDevAttrTextureAlignment: v = 512; break;
     case cudaDevAttrGpuOverlap: v = 1; break;
@@ -869,27 +963,75 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
     return cudaSuccess;
 }
 
+namespace {
+
+/* The device's limits (cudaDeviceSetLimit), by enum cudaLimit: CUDA's defaults until set, and
+ * again after cudaDeviceReset. None changes what the emulator does (a kernel's stack, its printf
+ * and its malloc are the host's); a program reads back what it set, as on a GPU. */
+constexpr std::array<size_t, cudaLimitPersistingL2CacheSize + 1> kDefaultLimits = {1024, 1 << 20, 8 << 20, 2,
+                                                                                   2048, 64, 0};
+std::array<size_t, kDefaultLimits.size()> g_limits = kDefaultLimits;
+
+} // namespace
+
 cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
 {
-    (void)value;
-    return (unsigned)limit <= cudaLimitPersistingL2CacheSize ? cudaSuccess
-                                                            : record_error(cudaErrorUnsupportedLimit);
+    if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
+        return record_error(cudaErrorUnsupportedLimit);
+    if ((limit == cudaLimitMaxL2FetchGranularity && value > 128) ||
+        (limit == cudaLimitPersistingL2CacheSize && value > (size_t)kL2Bytes * 3 / 4))
+        return record_error(cudaErrorInvalidValue);
+    g_limits[limit] = value;
+    return cudaSuccess;
 }
 
 cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
 {
-    static const size_t defaults[] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
     if (value == nullptr)
         return record_error(cudaErrorInvalidValue);
     if ((unsigned)limit > cudaLimitPersistingL2CacheSize)
         return record_error(cudaErrorUnsupportedLimit);
-    *value = defaults[limit];
+    *value = g_limits[limit];
     return cudaSuccess;
 }
 
+namespace {
+cudaFuncCache g_device_cache = cudaFuncCachePreferNone; /* cudaDeviceSetCacheConfig's, read back */
+} // namespace
+
 cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
 {
-    (void)config;
+    if ((unsigned)config > cudaFuncCachePreferEqual)
+        return record_error(cudaErrorInvalidValue);
+    g_device_cache = config;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+    if (config == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *config = g_device_cache;
+    return cudaSuccess;
+}
+
+/* The one device is the best match for any properties. */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    if (device == nullptr || prop == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    *device = 0;
+    return cudaSuccess;
+}
+
+/* Its PCI domain, bus and device, as cudaDevAttrPciDomainId, ...BusId and ...DeviceId give them. */
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device)
+{
+    if (pciBusId == nullptr || len <= 0)
+        return record_error(cudaErrorInvalidValue);
+    if (device != 0)
+        return record_error(cudaErrorInvalidDevice);
+    snprintf(pciBusId, (size_t)len, "0000:00:00.0");
     return cudaSuccess;
 }
 
@@ -921,6 +1063,8 @@ cudaError_t cudaDeviceReset(void)
         delete e;
     g_events.clear();
     g_kernels.clear();
+    g_limits = kDefaultLimits;
+    g_device_cache = cudaFuncCachePreferNone;
     reset_uninitialized_reports();
     g_sticky = cudaSuccess;
     g_last_error = cudaSuccess;
@@ -2495,18 +2639,16 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
     memset(attr, 0, sizeof *attr);
-    attr->maxThreadsPerBlock = kernel_max_threads(func);
-    attr->numRegs = kernel_registers(func);
+    /* As a GPU reports them (kernel_figures says what is known of them, and whence) */
+    const KernelFigures k = kernel_figures(func);
+    attr->maxThreadsPerBlock = k.max_threads;
+    attr->numRegs = k.registers;
+    attr->sharedSizeBytes = k.static_shared;
+    attr->localSizeBytes = k.local_bytes;
+    attr->constSizeBytes = k.const_bytes;
     attr->ptxVersion = 90;
     attr->binaryVersion = 90;
-    /* As a GPU reports them: the static bytes, and the dynamic bytes a launch may still ask
-     * (the kernel's limit, less the static bytes where none was set with cudaFuncSetAttribute) */
-    const size_t static_bytes = kernel_static_shared(func);
-    attr->sharedSizeBytes = static_bytes;
-    size_t dynamic = kernel_max_dynamic_shared(func);
-    if (g_kernels.find(func) == g_kernels.end())
-        dynamic = dynamic > static_bytes ? dynamic - static_bytes : 0;
-    attr->maxDynamicSharedSizeBytes = (int)dynamic;
+    attr->maxDynamicSharedSizeBytes = (int)kernel_max_dynamic_shared(func);
     auto it = g_kernels.find(func);
     attr->preferredShmemCarveout = it == g_kernels.end() ? -1 : it->second.carveout;
     return cudaSuccess;
@@ -2517,11 +2659,13 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     CUDA_EMU_STICKY();
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
-    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{kSharedPerBlock, -1}).first->second;
+    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second;
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
-        if (value < 0 || (size_t)value > kSharedOptin)
+        /* a block's static and dynamic shared memory together within the opt-in maximum */
+        if (value < 0 || (size_t)value + kernel_figures(func).static_shared > kSharedOptin)
             return record_error(cudaErrorInvalidValue);
+        k.dynamic_set = true;
         k.max_dynamic_shared = (size_t)value;
         return cudaSuccess;
     case cudaFuncAttributePreferredSharedMemoryCarveout:
@@ -2543,8 +2687,14 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
 
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
 {
-    (void)cacheConfig;
-    return func == nullptr ? record_error(cudaErrorInvalidDeviceFunction) : cudaSuccess;
+    CUDA_EMU_STICKY();
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
+        return record_error(cudaErrorInvalidValue);
+    g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second.cache =
+        cacheConfig;
+    return cudaSuccess;
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
@@ -2566,13 +2716,42 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
         return record_error(cudaErrorInvalidValue);
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
-    /* A block larger than the kernel's __launch_bounds__ cannot run at all: none fit. */
-    const size_t static_bytes = kernel_static_shared(func);
-    *numBlocks = dynamicSMemSize > kernel_max_dynamic_shared(func) ||
-                         blockSize > kernel_max_threads(func)
+    /* A block larger than the kernel may have (its __launch_bounds__, its registers) cannot run
+     * at all, nor one that asks more dynamic shared memory than it may: none fit. */
+    *numBlocks = blockSize > kernel_figures(func).max_threads ||
+                         dynamicSMemSize > kernel_max_dynamic_shared(func)
                      ? 0
-                     : blocks_per_sm(blockSize, dynamicSMemSize + static_bytes,
-                                     kernel_registers(func));
+                     : blocks_per_sm(kernel_footprint(func, blockSize, dynamicSMemSize));
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                     int numBlocks, int blockSize)
+{
+    CUDA_EMU_STICKY();
+    if (dynamicSmemSize == nullptr || numBlocks <= 0 || blockSize <= 0)
+        return record_error(cudaErrorInvalidValue);
+    if (func == nullptr)
+        return record_error(cudaErrorInvalidDeviceFunction);
+    /* The most dynamic shared memory with which NUMBLOCKS blocks still fit on an SM (0 where they
+     * do not fit even without it): the occupancy falls as the bytes grow. */
+    size_t lo = 0, hi = kernel_max_dynamic_shared(func);
+    auto fits = [&](size_t bytes) {
+        return blockSize <= kernel_figures(func).max_threads &&
+               blocks_per_sm(kernel_footprint(func, blockSize, bytes)) >= numBlocks;
+    };
+    if (!fits(0)) {
+        *dynamicSmemSize = 0;
+        return cudaSuccess;
+    }
+    while (lo < hi) {
+        const size_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *dynamicSmemSize = lo;
     return cudaSuccess;
 }
 

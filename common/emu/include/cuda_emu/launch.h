@@ -288,6 +288,25 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks = 0,
 bool register_kernel_bounds(const void *kernel, long long max_threads, long long min_blocks = 0,
                             long long max_blocks_per_cluster = 0);
 
+/* What nvcc's build of a file for the emulated device says one of its kernels uses, as a GPU
+ * knows it from the compiled kernel before any launch. emu-nvcc compiles a file that asks
+ * (cudaFuncGetAttributes, the occupancy API, a cooperative launch, cudaFuncSetAttribute) with
+ * nvcc too, and appends a table of these that registers itself as the program starts
+ * (rewrite/figures.h); cudaFuncGetAttributes, the occupancy API and the launch's checks then
+ * answer with them. A row the runtime could not get from nvcc (a figure out of range) is left
+ * out. */
+struct KernelResources {
+    const void *kernel;     /* the kernel; null where g++ made no such function (left out) */
+    int registers;          /* per thread */
+    int barriers;           /* named barriers a block uses */
+    long long shared_bytes; /* static __shared__ bytes per block */
+    long long local_bytes;  /* local memory per thread: its stack frame and spills */
+    long long const_bytes;  /* the file's __constant__ bytes */
+    int max_threads;        /* the PTX's .maxntid (__launch_bounds__): threads; 0: none */
+};
+/* Records the COUNT rows of TABLE. Returns true (for a static initializer). */
+bool register_kernel_resources(const KernelResources *table, size_t count);
+
 /* CUDA_EMU_KERNEL_BOUNDS' registration, through the probe kernel_address_or_null uses: a name
  * with no one address (an overload set, a template) registers nothing here. */
 template <class Probe>

@@ -44,6 +44,8 @@
 #                against cudaMemcpy, over cudaMalloc and the grader's cuMemCreate buffers
 #   stride       tests/gpu/stride-probe.cu: lab 01's strided and misaligned copies against
 #                cudaMemcpy, and Nsight Compute's DRAM bytes and L2 sectors of each (one launch)
+#   attributes   tests/gpu/attributes-probe.cu: cudaFuncGetAttributes and the occupancy calls for
+#                kernels of known shapes, on the GPU (sm_90) and on the CPU emulator, compared
 #   occupancy    tests/gpu/occupancy-probe.cu: lab 04's skeleton and rung 1 at the lab's launch
 #                and at full occupancy, against cudaMemcpy and the FMA peak
 #   sorted       tests/gpu/sorted-probe.cu: lab 03's skeleton and rung 1 on the lab's mixed input
@@ -245,6 +247,21 @@ for part in $parts; do
         ;;
     occupancy)
         run_probe occupancy -Igrader/labs/04-ilp -Isolutions/04-ilp common/sizing.c
+        ;;
+    attributes)
+        # the same kernels' figures from the GPU (built for sm_90, the CPU emulator's CC) and
+        # from the CPU emulator (which asks nvcc for them): the two printouts must match
+        eb=${BUILD:-build}/emu
+        make -s --no-print-directory "$eb/tools/libcudaemu.a" "$eb/tools/emu-rewrite" \
+            "$eb"/pch/cuda_emu/prelude.h.gch/{checked,checked-pic,trusted} >/dev/null 2>&1
+        nvcc -O3 -arch=sm_90 -o "$OUT/attributes-probe" tests/gpu/attributes-probe.cu &&
+            "$OUT/attributes-probe" >"$OUT/attributes-gpu.txt" 2>&1
+        EMU_BUILD=$eb EMU_CXX=g++ EMU_CC=gcc common/emu/emu-nvcc \
+            -o "$OUT/attributes-probe-emu" tests/gpu/attributes-probe.cu 2>"$OUT/attributes-emu-build.txt" &&
+            "$OUT/attributes-probe-emu" >"$OUT/attributes-emu.txt" 2>&1
+        { echo "== attributes: the GPU's, then the CPU emulator's where they differ (none: the same)"
+          cat "$OUT/attributes-gpu.txt"
+          diff "$OUT/attributes-gpu.txt" "$OUT/attributes-emu.txt" && echo "(the emulator's: the same, line for line)"; } | tee -a "$summary"
         ;;
     sorted)
         run_probe sorted -Igrader/labs/03-divergence

@@ -418,6 +418,11 @@ text = "\n".join(lines) + "\n"
 open(f"{res}/table.txt", "w").write(text)
 print(text, end="")
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip() or "-"
+# (a copy whose tracked files are not its HEAD's, as a lent machine's copy of a working tree can
+# be, is named as such: its HEAD alone would name another tree)
+if commit != "-" and subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                    capture_output=True, text=True).stdout.strip():
+    commit += " with changes"
 per = "; ".join(f"lab {lab} {sum(r['same'] == 'yes' for r in b)}/{len(b)} same, {sum(r['within'] == 'yes' for r in b)}/{len(b)} within"
                 for lab, b in sorted(per_lab.items()))
 open(f"{res}/results-line.txt", "w").write(

@@ -129,7 +129,8 @@ typedef struct lab_run {
     int where_done;           /* the lab's WHERE hint was asked for */
     double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
     where_job where_early;    /* the count started beside the checks (where_start) */
-    int fault_done;           /* a fault of the lab's ran once more on the emulator */
+    int fault_done;           /* ran once more on the emulator: a fault of the lab's (bit 1),
+                                 a check's wrong values (bit 2); once each */
 } lab_run;
 
 /* The lab's rules, its heading, what its build left (a refusal read from its log: under
@@ -316,15 +317,18 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     const char *kind = o->fault_rerun && d->v == VERDICT_FAIL ? fault_rerun_kind(l) : NULL;
     if (!kind || (o->fault_rerun == 1 && strcmp(o->mode, "gpu")) || stop_signal)
         return;
-    if (r->fault_done) {
-        snprintf(f->note, sizeof f->note, "(the CPU emulator's run of the lab's first failing "
-                 "check above says what it found)");
+    const int wrong = !strcmp(kind, FAULT_RERUN_WRONG), bit = wrong ? 2 : 1;
+    if (wrong && strcmp(o->mode, "gpu"))
+        return; /* (under the emulator the check itself was that run) */
+    if (r->fault_done & bit) {
+        snprintf(f->note, sizeof f->note, wrong
+                     ? "(the CPU emulator's run of the lab's first wrong check above says what "
+                       "it found)"
+                     : "(the CPU emulator's run of the lab's first fault above says where)");
         return;
     }
-    f->wrong_values = !strcmp(kind, FAULT_RERUN_WRONG);
-    if (f->wrong_values && strcmp(o->mode, "gpu"))
-        return; /* (under the emulator the check itself was that run) */
-    r->fault_done = 1;
+    r->fault_done |= bit;
+    f->wrong_values = wrong;
     static fault_rerun run; /* (large: its paths) */
     memset(&run, 0, sizeof run);
     char harness[1024], reference[1024], student[1024], why[300];

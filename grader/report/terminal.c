@@ -452,8 +452,8 @@ void terminal_check(const check_report *r)
             print_fault_at_line(r->log_path, r->lab, 8);
             print_fault_rerun(r);
         } else {
-            /* no crash, yet a fault the emulator was asked to place (a write the guard bytes
-             * around the output caught): its report, then what the code printed */
+            /* no crash, yet the emulator was asked to look (a write the guard bytes around the
+             * output caught, or wrong values on a GPU): what it found, then what the code printed */
             print_fault_rerun(r);
             if (r->log_path[0] && stat(r->log_path, &printed) == 0 && printed.st_size > 0) {
                 printf("      what your code printed in this check: ");

@@ -308,8 +308,9 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
  * which error ended the call, or gave wrong values (which a read out of bounds or a race the GPU
  * ran through may explain): the check run once more on the CPU emulator's build, alone, in
  * the sandbox (grader/feedback/fault_rerun.h), for its report at the student's line, block and
- * thread, which the check's report shows (terminal_check). Once per lab: a later fault of the
- * lab gets a note naming the first. Help, never a verdict. Into f ("" fields: nothing to say). */
+ * thread, which the check's report shows (terminal_check). Once per lab for a fault and once for
+ * wrong values: a later one of the same kind gets a note naming the first. Help, never a
+ * verdict. Into f ("" fields: nothing to say). */
 static void check_fault_rerun(const options *o, lab_run *r, int i, const check_decision *d,
                               const record_list *l, fault_report *f)
 {

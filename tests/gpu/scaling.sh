@@ -118,9 +118,8 @@ for lab in sorted(per):
         mean(d["skel"], 3), mean(d["skel"], 4)))
 # Student by student, in the batch's order: the labs' seconds and each speed check's rounds and
 # how it stopped (a check that samples longer in a batch than alone is a noisier one)
-def order(f):
-    sid = f.split("/")[-2]
-    return int(sid) if sid.isdigit() else sid
+def order(f):  # when its grading started (ids are names, not the batch's order), then its id
+    return (json.load(open(f)).get("started") or "", f)
 for f in sorted(glob.glob(out + "/students/*/results.json"), key=order):
     r = json.load(open(f))
     kind = "sol " if r.get("score") == r.get("max") else "skel"

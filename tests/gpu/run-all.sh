@@ -30,6 +30,9 @@
 #   batch-rate       make grade-batch of BATCH_N students (default 4: copies of the solutions
 #                    and of the skeletons, alternating: tests/gpu/make-batch.sh) on GPU 0 alone,
 #                    then with GPUS=all: the time of each and students per hour
+#   cuda-start   tests/gpu/cuda-start.sh: a CUDA process's start and end alone and one per GPU
+#                at once, and make grade of two labs alone, at once, and at once in one process
+#                each (what bounds a batch graded on several GPUs of one host)
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
 #   shared-gpu   the solutions and honest streams cases graded beside a compositor-like
@@ -180,6 +183,10 @@ for part in $parts; do
                 "$status" $((n * 3600000 / ms)) | tee -a "$summary"
             cut -d, -f1-12 "$OUT/batch-rate/out-$gpus/gradebook.csv" | sed 's/^/    /' >>"$summary"
         done
+        ;;
+    cuda-start)
+        OUT=$OUT/cuda-start tests/gpu/cuda-start.sh 2>&1 | tee "$OUT/cuda-start.txt"
+        { echo; echo "== cuda-start"; cat "$OUT/cuda-start.txt"; } >>"$summary"
         ;;
     tools)
         # make doctor, make profile of every lab's skeleton (and lab 06 with the solutions),

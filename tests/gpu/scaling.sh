@@ -8,6 +8,8 @@
 #   SEED=0x3a5e7b1c9d2f4e68 (one seed for every run: the gradebooks must be byte-identical)
 #   REUSE=1 (a run already in the output folder is read back, not graded again: one device call
 #   can grade on one GPU, the next on several; OUT=build/scaling keeps the folder between them)
+#   LIMIT=<s> (each batch stopped after that many seconds, to fit a device call's limit: its
+#   line then says how many students were graded, and the rate counts those alone)
 #
 # Each run grades PER_GPU x N students with GPUS=0,...,N-1 from a built grader (make all, not
 # timed: it builds the CPU emulator's pieces for the WHERE line too). Printed per run, in the
@@ -55,14 +57,19 @@ for n in $counts; do
         [ -n "$prev" ] && echo "$prev $now"; prev=$now; sleep 1; done) >"$out/cpu$n.txt" &
     cpu_pid=$!
     t0=$(date +%s%N)
-    make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" SEED="$seed" >"$out/batch$n.log" 2>&1
+    timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" \
+        SEED="$seed" >"$out/batch$n.log" 2>&1
     t1=$(date +%s%N)
     kill "$gpu_pid" "$cpu_pid" 2>/dev/null
     wait "$gpu_pid" "$cpu_pid" 2>/dev/null
     m=$((per * n))
+    # (a batch stopped at LIMIT: the students whose results were written, and the time to then)
+    done_n=$(ls "$out/out$n"/students/*/results.json 2>/dev/null | wc -l)
+    cut=
+    if [ "$done_n" -lt "$m" ]; then cut=" (stopped at LIMIT=$LIMIT s: $done_n of $m graded)"; m=$done_n; fi
     t=$(python3 -c "print('%.1f' % (($t1 - $t0) / 1e9))")
     rate=$(python3 -c "print('%.1f' % ($m * 3600 / $t))")
-    echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour" |
+    echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour$cut" |
         tee -a "$out/results.txt"
     echo "$rate" >"$out/rate$n"
     [ -n "$one" ] || one=$rate

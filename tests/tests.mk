@@ -163,8 +163,8 @@ test-vet: $(EMU_REWRITE) | toolkit
 
 # The GPU build, with or without a GPU here. Without one, for the two architectures the code
 # tells apart (the oldest, sm_75, and the newest this nvcc knows, with its PTX: the SGEMM
-# reference and rungs take cp.async from sm_80 up), not every one make dist builds for (the
-# kit's references are compiled for all of them by make dist itself, in test-dist).
+# reference and rungs take cp.async from sm_80 up), not every one make dist builds for (test-dist
+# makes its kit for three: tests/dist/dist_tests.mk).
 TEST_BUILD_ARCHS = $(firstword $(FAT_ARCHS)) $(lastword $(FAT_ARCHS))
 test-build: | toolkit
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs FAT_ARCHS="$(TEST_BUILD_ARCHS)"

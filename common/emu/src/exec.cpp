@@ -216,13 +216,14 @@ Block *start_block(Launch &L, unsigned long long linear)
     b->warp_waiting.assign(b->nwarps, 0);
     b->exited = b->at_barrier = b->at_tile = b->at_grid = b->cursor = 0;
     b->static_shared = 0;
+    const size_t stack_bytes = settings().stack_bytes; /* (read once a block, not a thread) */
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
         t.block = b;
         t.tid = tid;
         t.idx = unflatten(tid, L.block);
         t.state = ThreadState::ready;
-        t.stack = stack_acquire(settings().stack_bytes);
+        t.stack = stack_acquire(stack_bytes);
         context_make(&t.ctx, t.stack, thread_main, &t);
     }
     /* Fresh shared memory holds the 0xff poison, never the last block's data. */
@@ -1761,7 +1762,10 @@ void kernel_launch_bounds(long long max_threads, long long min_blocks,
     (void)max_blocks_per_cluster;
     device_only("__launch_bounds__");
     Launch &L = *g_launch;
-    if (max_threads > 0 && !L.bounds_noted.exchange(true))
+    /* Every thread of the grid passes here: a load first, so that only the first one writes
+     * the flag's cache line (an exchange by every thread made the workers fight over it) */
+    if (max_threads > 0 && !L.bounds_noted.load(std::memory_order_relaxed) &&
+        !L.bounds_noted.exchange(true))
         note_launch_bounds(L.kernel, max_threads, min_blocks); /* a template kernel's, known
                                                                   from its first run */
     if (max_threads <= 0 || L.threads_per_block <= max_threads)

@@ -66,7 +66,14 @@ for n in $counts; do
     # (a batch stopped at LIMIT: the students whose results were written, and the time to then)
     done_n=$(ls "$out/out$n"/students/*/results.json 2>/dev/null | wc -l)
     cut=
-    if [ "$done_n" -lt "$m" ]; then cut=" (stopped at LIMIT=$LIMIT s: $done_n of $m graded)"; m=$done_n; fi
+    if [ "$done_n" -lt "$m" ]; then
+        if [ "$(( (t1 - t0) / 1000000000 ))" -ge "${LIMIT:-0}" ] && [ "${LIMIT:-0}" != 0 ]; then
+            cut=" (stopped at LIMIT=$LIMIT s: $done_n of $m graded)"
+        else
+            cut=" (only $done_n of $m graded: $out/batch$n.log says why)"
+        fi
+        m=$done_n
+    fi
     t=$(python3 -c "print('%.1f' % (($t1 - $t0) / 1e9))")
     rate=$(python3 -c "print('%.1f' % ($m * 3600 / $t))")
     echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour$cut" |

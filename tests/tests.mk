@@ -29,8 +29,9 @@
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh)
-#   test-emu      every lab's solution and skeleton graded under the CPU emulator (every
-#                 correctness check OK, speed skipped), the emulator's own tests
+#   test-emu      every lab's solution graded under the CPU emulator (every correctness
+#                 check OK, speed skipped; the skeletons are graded so by test-dist, in the
+#                 student kit, or here in a kit: emu-grade-labs), the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
 #                 fills, hashes and comparisons against the host on both of their paths
 #                 (test-devcheck, tests/devcheck)
@@ -206,6 +207,9 @@ else
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh solutions
 endif
 
+# The untouched skeletons graded as a student runs make grade. In the full workbook test-dist
+# does it in the student kit, every lab, as a student receives them (the same grading, the
+# references prebuilt): make test grades them once, there. In a kit, here.
 emu-grade-labs: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
 
@@ -218,7 +222,11 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
+ifdef STUDENT_KIT
 test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs
+else
+test-emu: test-emulator test-devcheck emu-grade-solutions
+endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
 # compile sandbox as the student's helpers), rung K of every lab in one tree. A suite of its own

@@ -27,7 +27,8 @@ procs() { # gpu mode
     done
 }
 mean() { awk '{for (i = 1; i < NF; i += 2) {s[$i] += $(i + 1); c[$i]++}}
-    END {printf "init %.3f s, context %.3f s, whole process %.3f s", s["init"]/c["init"],
+    END {if (!c["init"] || !c["process"]) {printf "no process gave its times (see the lines above)"; exit}
+         printf "init %.3f s, context %.3f s, whole process %.3f s", s["init"]/c["init"],
          s["context"]/c["context"], s["process"]/c["process"]/1000}'; }
 echo "host: $n x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) CPUs"
 echo "== a CUDA process (cuInit, the context, a first allocation, its end), $rep per GPU:"

@@ -19,8 +19,9 @@
 # then, per run, the mean of a student's seconds: its labs' own time (grading, on its GPU), the
 # WHERE counts' (on the CPUs), the rest of its GPU slot (wall x GPUs / students, less those:
 # waiting for its build, the host-link lock, starting), and the self-check (the speed ratios of
-# the solution students: each must be within 0.98-1.02). Logs under $OUT (default
-# build/scaling). GPU only.
+# the solution students: each must be within 0.98-1.02), and the CUDA processes the batch
+# started (harnesses and workers, tests/gpu/count-procs.py: the driver starts one at a time
+# host-wide, tests/gpu/cuda-start.sh). Logs under $OUT (default build/scaling). GPU only.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/scaling}
@@ -56,12 +57,15 @@ for n in $counts; do
         now="$((a + b + c + f + g)) $((a + b + c + d + e + f + g))"
         [ -n "$prev" ] && echo "$prev $now"; prev=$now; sleep 1; done) >"$out/cpu$n.txt" &
     cpu_pid=$!
+    # and the CUDA processes the batch starts: a harness per lab, its workers (count-procs.py)
+    python3 tests/gpu/count-procs.py harness/grade-driver@/gpu/ worker >"$out/procs$n.txt" &
+    procs_pid=$!
     t0=$(date +%s%N)
     timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" \
         SEED="$seed" >"$out/batch$n.log" 2>&1
     t1=$(date +%s%N)
-    kill "$gpu_pid" "$cpu_pid" 2>/dev/null
-    wait "$gpu_pid" "$cpu_pid" 2>/dev/null
+    kill "$gpu_pid" "$cpu_pid" "$procs_pid" 2>/dev/null
+    wait "$gpu_pid" "$cpu_pid" "$procs_pid" 2>/dev/null
     m=$((per * n))
     # (a batch stopped at LIMIT: the students whose results were written, and the time to then)
     done_n=$(ls "$out/out$n"/students/*/results.json 2>/dev/null | wc -l)
@@ -82,10 +86,10 @@ for n in $counts; do
     [ -n "$one" ] || one=$rate
     [ "$n" = 1 ] || echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
         tee -a "$out/results.txt"
-    python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" <<'PY' | tee -a "$out/results.txt"
+    python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" <<'PY' | tee -a "$out/results.txt"
 import glob, json, sys
 out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-gpu_csv, cpu_txt = sys.argv[4], sys.argv[5]  # the samplers' files beside the batch
+gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the samplers' files
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
 for f in glob.glob(out + "/students/*/results.json"):
     r = json.load(open(f))
@@ -101,6 +105,13 @@ for f in glob.glob(out + "/students/*/results.json"):
 slot = wall * gpus / max(n, 1)
 print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
+try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
+    p = open(procs_txt).read().split()
+    h, w = int(p[p.index("harness/grade-driver@/gpu/") + 1]), int(p[p.index("worker") + 1])
+    print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student" %
+          (h, w, h + w, (h + w) / max(n, 1)))
+except (OSError, ValueError, IndexError):
+    print("  CUDA processes started: not counted")
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
           "" if 0.98 <= min(ratios) and max(ratios) <= 1.02 else "  OUTSIDE 0.98-1.02"))

@@ -20,7 +20,8 @@ else
 # what is checked is the same (every architecture BUILDINFO names is in every object), at a
 # quarter of the compiles. make dist itself still builds for every architecture.
 TEST_DIST_DIR   = $(BUILD)/tests/dist-kit
-TEST_DIST_ARCHS = $(firstword $(FAT_ARCHS)) $(filter 90,$(FAT_ARCHS)) $(lastword $(FAT_ARCHS))
+# (filtered from FAT_ARCHS: its order, and each once where sm_90 is the oldest or the newest)
+TEST_DIST_ARCHS = $(filter $(firstword $(FAT_ARCHS)) 90 $(lastword $(FAT_ARCHS)),$(FAT_ARCHS))
 test-dist:
 	@$(MAKE) -s --no-print-directory dist DIST=$(TEST_DIST_DIR) FAT_ARCHS="$(TEST_DIST_ARCHS)"
 	@MAKE="$(MAKE)" tests/dist/run.sh $(TEST_DIST_DIR)/$(DIST_NAME).tar.gz

@@ -8,8 +8,9 @@ until SIGTERM or SIGINT; then one line, `NAME COUNT ...`, to stdout.
 NAME/PARENT counts only the processes whose parent is named PARENT: the grader's harness is
 started by the grade driver, and the forks a harness makes for a sandbox keep its name without
 being harnesses. NAME@PART (after any /PARENT) counts only those whose program's path holds
-PART: the GPU's harnesses (build/gpu/.grader/...), not the emulator's of a WHERE count. tests/gpu/scaling.sh runs it beside a batch: the CUDA processes (harnesses and
-workers) a student's grading starts. A process shorter than the interval can be missed; the
+PART: the GPU's harnesses (build/gpu/.grader/...), not the emulator's of a WHERE count.
+tests/gpu/scaling.sh runs it beside a batch: the CUDA processes (harnesses and workers) a
+student's grading starts. A process shorter than the interval can be missed; the
 grader's live for a CUDA context's start at least (0.1 s and more)."""
 import os
 import signal
@@ -22,6 +23,8 @@ if "--interval" in args:
     i = args.index("--interval")
     interval = float(args[i + 1])
     del args[i:i + 2]
+
+
 def parse(a):  # NAME[/PARENT][@PART] -> (name, parent or None, part or None)
     a, _, part = a.partition("@")
     name, _, parent = a.partition("/")

@@ -106,8 +106,7 @@ slot = wall * gpus / max(n, 1)
 print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
 try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
-    p = open(procs_txt).read().split()
-    h, w = int(p[p.index("harness/grade-driver@/gpu/") + 1]), int(p[p.index("worker") + 1])
+    h, w = map(int, open(procs_txt).read().split()[1::2])  # (NAME COUNT, in the order asked)
     print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student" %
           (h, w, h + w, (h + w) / max(n, 1)))
 except (OSError, ValueError, IndexError):

@@ -115,11 +115,12 @@ struct Allocation {
 };
 
 /* What cudaFuncSetAttribute set for one kernel. */
-struct KernelAttributes {
-    bool dynamic_set;          /* max_dynamic_shared was set (else the default applies) */
-    size_t max_dynamic_shared; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
-    int carveout;              /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 unset */
-    cudaFuncCache cache;       /* cudaFuncSetCacheConfig: the carveout where none is set */
+struct KernelAttributes { /* (as made: nothing set) */
+    bool dynamic_set = false;      /* max_dynamic_shared was set (else the default applies) */
+    size_t max_dynamic_shared = 0; /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+    int carveout = -1;             /* cudaFuncAttributePreferredSharedMemoryCarveout, -1 unset */
+    cudaFuncCache cache = cudaFuncCachePreferNone; /* cudaFuncSetCacheConfig: the carveout
+                                                    * where none is set */
 };
 
 thread_local cudaError_t g_last_error = cudaSuccess; /* what cudaGetLastError returns (per host thread, as in CUDA) */
@@ -2659,7 +2660,7 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
     CUDA_EMU_STICKY();
     if (func == nullptr)
         return record_error(cudaErrorInvalidDeviceFunction);
-    KernelAttributes &k = g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second;
+    KernelAttributes &k = g_kernels[func];
     switch (attr) {
     case cudaFuncAttributeMaxDynamicSharedMemorySize:
         /* a block's static and dynamic shared memory together within the opt-in maximum */
@@ -2692,8 +2693,7 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
         return record_error(cudaErrorInvalidDeviceFunction);
     if ((unsigned)cacheConfig > cudaFuncCachePreferEqual)
         return record_error(cudaErrorInvalidValue);
-    g_kernels.try_emplace(func, KernelAttributes{false, 0, -1, cudaFuncCachePreferNone}).first->second.cache =
-        cacheConfig;
+    g_kernels[func].cache = cacheConfig;
     return cudaSuccess;
 }
 

@@ -2,8 +2,11 @@
 #include "device.h"
 #include "check.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int attribute(cudaDeviceAttr attr, int dev)
@@ -47,6 +50,54 @@ void device_query(int ordinal, device_info *d)
     CUDA_CHECK(cudaRuntimeGetVersion(&d->runtime_version));
 #ifdef CUDA_EMU
     d->emulated = 1;
+#endif
+}
+
+int device_host_numa_node(int ordinal)
+{
+#if defined(CUDA_EMU)
+    (void)ordinal;
+    return -1;
+#else
+    char bus[32], path[96];
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, ordinal) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    for (char *c = bus; *c; c++) /* "0000:3B:00.0": sysfs spells it in lower case */
+        *c = (char)tolower((unsigned char)*c);
+    snprintf(path, sizeof path, "/sys/bus/pci/devices/%s/numa_node", bus);
+    FILE *f = fopen(path, "r");
+    int node = -1;
+    if (f) {
+        if (fscanf(f, "%d", &node) != 1)
+            node = -1;
+        fclose(f);
+    }
+    /* One node (or none known): nothing to prefer. The host's nodes are sysfs's node1, ... */
+    if (node >= 0 && access("/sys/devices/system/node/node1", F_OK) != 0)
+        node = -1;
+    return node;
+#endif
+}
+
+int host_memory_prefer_node(void *p, size_t bytes, int node)
+{
+#if defined(SYS_mbind)
+    enum { MPOL_PREFERRED_ = 1, NODE_BITS = 1024 };
+    if (node < 0)
+        return 0;
+    if (node >= NODE_BITS)
+        return EINVAL;
+    unsigned long mask[NODE_BITS / (8 * sizeof(unsigned long))] = {0};
+    mask[node / (8 * sizeof(unsigned long))] |= 1ul << (node % (8 * sizeof(unsigned long)));
+    /* maxnode counts one past the mask's last bit (the kernel drops one) */
+    if (syscall(SYS_mbind, p, bytes, MPOL_PREFERRED_, mask, (unsigned long)NODE_BITS + 1, 0ul) != 0)
+        return errno;
+    return 0;
+#else
+    (void)p, (void)bytes, (void)node;
+    return 0;
 #endif
 }
 

@@ -6,6 +6,7 @@
  * See worker_trusted.h and worker_state_trusted.h. */
 #include "worker_state_trusted.h"
 #include "../../common/check.h"
+#include "../../common/device.h"
 #include "../../common/util.h"
 
 #if defined(CUDA_EMU)
@@ -302,7 +303,8 @@ static void host_fill(char *p, size_t bytes)
 
 /* Shared host memory, made and pinned: a sealed memfd mapped here and registered with CUDA.
  * 0 with *p and *fd set, or the errno (or -1, CUDA's refusal in *cuda) with nothing kept.
- * Touches nothing of W: a reservation's thread runs it beside the harness's own work. */
+ * Of W it reads only host_node, set before any reservation: a reservation's thread runs it
+ * beside the harness's own work. */
 static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
 {
     /* Its size sealed: a worker holding the descriptor cannot cut it short under the
@@ -325,6 +327,12 @@ static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
         close(*fd);
         return e;
     }
+    /* Its pages on the GPU's own node, whichever CPU touches them first (the fill's threads
+     * run anywhere): the student's array and the reference's then cross the same path. */
+    const int unplaced = host_memory_prefer_node(*p, bytes, W.host_node);
+    if (unplaced != 0)
+        fprintf(stderr, "harness: shared host memory not placed on NUMA node %d: %s\n",
+                W.host_node, strerror(unplaced));
     host_fill((char *)*p, bytes);
     *cuda = cudaHostRegister(*p, bytes, cudaHostRegisterDefault);
     if (*cuda != cudaSuccess) {

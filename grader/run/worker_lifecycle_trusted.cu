@@ -6,6 +6,7 @@
  * when a worker fails. See worker_trusted.h and worker_state_trusted.h. */
 #include "worker_state_trusted.h"
 #include "../../common/check.h"
+#include "../../common/device.h"
 #include "../../common/util.h"
 #include "../sandbox/sandbox.h"
 
@@ -679,6 +680,10 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
         workers_set_so(IMPL_REFERENCE, reference_so);
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
+    W.host_node = device_host_numa_node(0);
+    if (W.host_node >= 0)
+        fprintf(stderr, "harness: shared host memory made on NUMA node %d, the GPU's\n",
+                W.host_node);
     if (!isolate) {
         snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
         W.isolated = 0;

@@ -78,6 +78,8 @@ typedef struct worker_pool {
     const sandbox_places *hidden; /* what no worker may see, by name (workers_hide), or NULL */
     int isolated;            /* 1: processes; 0: fallback */
     int inprocess;           /* 1: calls go to objects loaded here (fallback, or bench) */
+    int host_node;           /* the host's NUMA node nearest the GPU, where shared host memory
+                                is made (device_host_numa_node); -1: wherever it is touched */
     worker w[MAX_IMPLS];
     shared_buf buf[MAX_SHARED];
     uint32_t next_id;

@@ -33,6 +33,9 @@
 #   cuda-start   tests/gpu/cuda-start.sh: a CUDA process's start and end alone and one per GPU
 #                at once, and make grade of two labs alone, at once, and at once in one process
 #                each (what bounds a batch graded on several GPUs of one host)
+#   numa         tests/gpu/numa.sh: the host's NUMA nodes, GPU 0's copy rates to pinned memory on
+#                each, alone and beside the other GPUs' copies and the CPUs' copying, and pairs
+#                of arrays made as lab 05's outputs are, copied into in turn (numa-probe.cu)
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
 #   shared-gpu   the solutions and honest streams cases graded beside a compositor-like
@@ -187,6 +190,11 @@ for part in $parts; do
     cuda-start)
         OUT=$OUT/cuda-start tests/gpu/cuda-start.sh 2>&1 | tee "$OUT/cuda-start.txt"
         { echo; echo "== cuda-start"; cat "$OUT/cuda-start.txt"; } >>"$summary"
+        ;;
+    numa)
+        OUT=$OUT/numa tests/gpu/numa.sh 2>&1 | tee "$OUT/numa.txt"
+        "$OUT/numa/numa-probe" pairs 4 2>&1 | tee -a "$OUT/numa.txt"
+        { echo; echo "== numa"; cat "$OUT/numa.txt"; } >>"$summary"
         ;;
     tools)
         # make doctor, make profile of every lab's skeleton (and lab 06 with the solutions),

@@ -91,6 +91,7 @@ import glob, json, sys
 out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the samplers' files
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
+outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% interval, rounds, stop
 for f in glob.glob(out + "/students/*/results.json"):
     r = json.load(open(f))
     n += 1
@@ -102,6 +103,11 @@ for f in glob.glob(out + "/students/*/results.json"):
                 sp = c.get("speed") or {}
                 if c.get("kind") == "speed" and sp.get("ratio_median"):
                     ratios.append(sp["ratio_median"])
+                    if not 0.98 <= sp["ratio_median"] <= 1.02:
+                        outside.append("%s %.3f [%.3f-%.3f] %d rounds, %s" % (
+                            lab.get("lab", "?"), sp["ratio_median"], sp.get("ratio_ci95_lo", 0),
+                            sp.get("ratio_ci95_hi", 0), sp.get("rounds", 0),
+                            (sp.get("stages") or {}).get("stop", "?")))
 slot = wall * gpus / max(n, 1)
 print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
@@ -114,6 +120,8 @@ except (OSError, ValueError, IndexError):
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
           "" if 0.98 <= min(ratios) and max(ratios) <= 1.02 else "  OUTSIDE 0.98-1.02"))
+    for line in sorted(outside):  # (a stop "clear" ends once the verdict is certain, not precise)
+        print("    outside: " + line)
 # Where a student's seconds go, lab by lab: the mean of the solution students' and of the
 # skeleton students' lab wall times, and inside them the WHERE count's and the speed checks'
 per = {}

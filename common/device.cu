@@ -3,10 +3,8 @@
 #include "check.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static int attribute(cudaDeviceAttr attr, int dev)
@@ -78,26 +76,6 @@ int device_host_numa_node(int ordinal)
     if (node >= 0 && access("/sys/devices/system/node/node1", F_OK) != 0)
         node = -1;
     return node;
-#endif
-}
-
-int host_memory_prefer_node(void *p, size_t bytes, int node)
-{
-#if defined(SYS_mbind)
-    enum { MPOL_PREFERRED_ = 1, NODE_BITS = 1024 };
-    if (node < 0)
-        return 0;
-    if (node >= NODE_BITS)
-        return EINVAL;
-    unsigned long mask[NODE_BITS / (8 * sizeof(unsigned long))] = {0};
-    mask[node / (8 * sizeof(unsigned long))] |= 1ul << (node % (8 * sizeof(unsigned long)));
-    /* maxnode counts one past the mask's last bit (the kernel drops one) */
-    if (syscall(SYS_mbind, p, bytes, MPOL_PREFERRED_, mask, (unsigned long)NODE_BITS + 1, 0ul) != 0)
-        return errno;
-    return 0;
-#else
-    (void)p, (void)bytes, (void)node;
-    return 0;
 #endif
 }
 

@@ -24,16 +24,9 @@ void device_query(int ordinal, device_info *d);
 double device_measure_sm_clock_mhz(const device_info *d, cudaStream_t s);
 
 /* The host's NUMA node nearest device `ordinal` (Linux: the node sysfs gives its PCI address),
- * or -1 where the host has one node or it cannot be told (WSL2, the CPU emulator). */
+ * or -1 where the host has one node or it cannot be told (WSL2, the CPU emulator). Shared
+ * host memory is asked for there (host_memory_prefer_node, util.h). */
 int device_host_numa_node(int ordinal);
-
-/* Ask that the pages of the fresh mapping [p, p + bytes) be made on NUMA node `node` when they
- * are first touched (a preference: another node where that one is full). Pinned host memory
- * the GPU copies to and from at full speed lives where the GPU reaches it without crossing
- * to another socket: lab 05's arrays, placed by whichever CPU first touched each page, were
- * part near and part far, the student's and the reference's each its own mix. 0, or an errno
- * (the pages then go where they would have); nothing done where node < 0. */
-int host_memory_prefer_node(void *p, size_t bytes, int node);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,14 @@
 /* test_common.c - CUnit tests of common/'s host code: comparison, statistics, inputs, JSON,
- * student text shown as data. */
+ * student text shown as data, host memory asked for on a NUMA node. */
+#define _GNU_SOURCE /* memfd_create */
 #include <CUnit/CUnit.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "../common/compare.h"
 #include "../common/json.h"
@@ -12,6 +16,7 @@
 #include "../common/rng.h"
 #include "../common/stats.h"
 #include "../common/text.h"
+#include "../common/util.h"
 #include "suites.h"
 
 /* ---- compare ---------------------------------------------------------------------------- */
@@ -456,6 +461,69 @@ static void test_parallel_for_each_item_once(void)
     parallel_for(0, 0, par_item, &none); /* no item: no call */
 }
 
+/* ---- host memory on a NUMA node ------------------------------------------------------------ */
+
+/* The policy /proc/self/numa_maps shows for the mapping at p ("prefer:0", "default"), in out;
+ * 0 if the kernel shows none (no NUMA support). */
+static int numa_policy_of(const void *p, char *out, size_t len)
+{
+    FILE *f = fopen("/proc/self/numa_maps", "r");
+    char line[1024];
+    int found = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        unsigned long at = strtoul(line, NULL, 16);
+        const char *sp = strchr(line, ' ');
+        if (at == (unsigned long)p && sp) {
+            snprintf(out, len, "%.*s", (int)strcspn(sp + 1, " \n"), sp + 1);
+            found = 1;
+        }
+    }
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* A fresh memfd of `bytes`, mapped shared (as the grader's shared host memory is), and a second
+ * mapping of it in *again (a worker's) */
+static char *shared_mapping(size_t bytes, char **again)
+{
+    const int fd = memfd_create("test-numa", MFD_CLOEXEC);
+    CU_ASSERT_FATAL(fd >= 0 && ftruncate(fd, (off_t)bytes) == 0);
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    *again = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    close(fd);
+    CU_ASSERT_FATAL(p != MAP_FAILED && *again != MAP_FAILED);
+    return p;
+}
+
+static void test_host_memory_prefer_node(void)
+{
+    const size_t bytes = 4 << 20;
+    char *p_again, *other_again;
+    char *p = shared_mapping(bytes, &p_again), *other = shared_mapping(bytes, &other_again);
+    CU_ASSERT_EQUAL(host_memory_prefer_node(other, bytes, -1), 0); /* no node: nothing asked */
+    CU_ASSERT_EQUAL(host_memory_prefer_node(p, bytes, 1 << 20), EINVAL); /* no such node */
+    const int e = host_memory_prefer_node(p, bytes, 0); /* node 0: every Linux host has it */
+    char policy[64];
+    if (e == ENOSYS || !numa_policy_of(p, policy, sizeof policy)) {
+        /* a kernel built without NUMA: the pages go where they would have, as documented */
+        CU_ASSERT(e == 0 || e == ENOSYS);
+    } else {
+        CU_ASSERT_EQUAL(e, 0);
+        memset(p, 1, bytes); /* the pages made, on node 0 */
+        CU_ASSERT_STRING_EQUAL(policy, "prefer:0");
+        /* the policy lives with the memory, not the mapping: a worker's mapping of it has it */
+        CU_ASSERT(numa_policy_of(p_again, policy, sizeof policy));
+        CU_ASSERT_STRING_EQUAL(policy, "prefer:0");
+        CU_ASSERT(numa_policy_of(other, policy, sizeof policy)); /* asked for nothing */
+        CU_ASSERT_STRING_EQUAL(policy, "default");
+    }
+    munmap(p, bytes);
+    munmap(p_again, bytes);
+    munmap(other, bytes);
+    munmap(other_again, bytes);
+}
+
 static CU_TestInfo common_tests[] = {
     {"parallel_for: every item once, on any number of threads", test_parallel_for_each_item_once},
     {"exact comparison finds the first bad element", test_exact_equal_and_counterexample},
@@ -475,6 +543,7 @@ static CU_TestInfo common_tests[] = {
     {"text: kept newlines, NUL bytes, growth", test_text_newlines_kept_and_nul},
     {"text: cut at a whole character, marked", test_text_cut_whole},
     {"text: UTF-8 sequences and code points", test_utf8_seq},
+    {"host memory asked for on a NUMA node", test_host_memory_prefer_node},
     CU_TEST_INFO_NULL,
 };
 

@@ -1,7 +1,7 @@
 /* numa-probe.cu - where lab 05's pinned host arrays should live on a host of several NUMA nodes:
  * the GPU's copy rate to and from 1 GiB of pinned host memory placed on each node in turn (the
  * grader's way: a memfd mapped shared, its pages asked for on that node by
- * host_memory_prefer_node, common/device.cu, then touched and registered), and on no node in
+ * host_memory_prefer_node, common/util.c, then touched and registered), and on no node in
  * particular (the pages touched by four threads wherever they run, as before the grader placed
  * them). Medians of 9 copies each way; the GPU's own node (device_host_numa_node) is marked.
  *
@@ -20,6 +20,7 @@
  * Results: tests/gpu/results/h100x4-scaling.txt. */
 #include "device.h"
 #include "stats.h"
+#include "util.h"
 
 #include <cuda_runtime.h>
 #include <fcntl.h>

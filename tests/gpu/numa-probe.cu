@@ -94,27 +94,32 @@ static void host_array_free(char *p, size_t bytes)
     munmap(p, bytes);
 }
 
-/* GB/s of one copy of `bytes`, the median of REPS. */
-static double rate(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s)
+/* ms of one copy of `bytes` (CUDA events around it on s) */
+static double copy_ms(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s)
 {
-    double t[REPS];
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
-    cudaMemcpyAsync(dst, src, bytes, k, s); /* warm-up */
-    for (int i = 0; i < REPS; i++) {
-        cudaEventRecord(a, s);
-        cudaMemcpyAsync(dst, src, bytes, k, s);
-        cudaEventRecord(b, s);
-        const cudaError_t e = cudaEventSynchronize(b);
-        if (e != cudaSuccess)
-            die("copy", e);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, a, b);
-        t[i] = bytes / (ms * 1e6);
-    }
+    cudaEventRecord(a, s);
+    cudaMemcpyAsync(dst, src, bytes, k, s);
+    cudaEventRecord(b, s);
+    const cudaError_t e = cudaEventSynchronize(b);
+    if (e != cudaSuccess)
+        die("copy", e);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
     cudaEventDestroy(a);
     cudaEventDestroy(b);
+    return ms;
+}
+
+/* GB/s of one copy of `bytes`, the median of REPS after one not counted. */
+static double rate(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s)
+{
+    double t[REPS];
+    copy_ms(dst, src, bytes, k, s);
+    for (int i = 0; i < REPS; i++)
+        t[i] = bytes / (copy_ms(dst, src, bytes, k, s) * 1e6);
     return stats_median(t, REPS);
 }
 
@@ -182,25 +187,6 @@ static void cpu_load(double seconds, int node)
     printf("cpu load: %ld threads copying on node %d for %.1f s\n", cpus, node, seconds);
 }
 
-/* ms of one copy of `bytes` into `dst` */
-static double copy_ms(void *dst, const void *src, size_t bytes, cudaStream_t s)
-{
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    cudaEventRecord(a, s);
-    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s);
-    cudaEventRecord(b, s);
-    const cudaError_t e = cudaEventSynchronize(b);
-    if (e != cudaSuccess)
-        die("copy", e);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    return ms;
-}
-
 static void pairs(int n)
 {
     void *d;
@@ -212,11 +198,11 @@ static void pairs(int n)
     for (int i = 0; i < n; i++) {
         char *a = host_array(-2, BYTES), *b = host_array(-2, BYTES);
         double ta[15], tb[15], r[15];
-        copy_ms(a, d, BYTES, s);
-        copy_ms(b, d, BYTES, s);
+        copy_ms(a, d, BYTES, cudaMemcpyDeviceToHost, s);
+        copy_ms(b, d, BYTES, cudaMemcpyDeviceToHost, s);
         for (int k = 0; k < 15; k++) {
-            ta[k] = copy_ms(a, d, BYTES, s);
-            tb[k] = copy_ms(b, d, BYTES, s);
+            ta[k] = copy_ms(a, d, BYTES, cudaMemcpyDeviceToHost, s);
+            tb[k] = copy_ms(b, d, BYTES, cudaMemcpyDeviceToHost, s);
             r[k] = ta[k] / tb[k];
         }
         const double ma = stats_median(ta, 15), mb = stats_median(tb, 15);

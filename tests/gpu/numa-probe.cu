@@ -44,7 +44,8 @@ static double now(void)
 
 static void die(const char *what, cudaError_t e)
 {
-    fprintf(stderr, "numa-probe: %s: %s\n", what, e == cudaSuccess ? "failed" : cudaGetErrorString(e));
+    fprintf(stderr, "numa-probe: %s: %s\n", what,
+            e == cudaSuccess ? "failed" : cudaGetErrorString(e));
     exit(1);
 }
 
@@ -164,7 +165,8 @@ static void *cpu_main(void *arg)
 {
     const cpu_job *j = (const cpu_job *)arg;
     const size_t bytes = 256ul << 20;
-    char *a = (char *)mmap(NULL, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    char *a = (char *)mmap(NULL, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                           -1, 0);
     if (a == MAP_FAILED)
         return NULL;
     host_memory_prefer_node(a, 2 * bytes, j->node);

@@ -18,7 +18,8 @@ p=$out/numa-probe
 echo "host: $n x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) CPUs," \
     "NUMA nodes: $(cat /sys/devices/system/node/online 2>/dev/null)"
 for g in $(seq 0 $((n - 1))); do
-    bus=$(nvidia-smi -i "$g" --query-gpu=pci.bus_id --format=csv,noheader | tr 'A-F' 'a-f' | sed 's/^0000//')
+    bus=$(nvidia-smi -i "$g" --query-gpu=pci.bus_id --format=csv,noheader | tr 'A-F' 'a-f' |
+        sed 's/^0000//')
     echo "  GPU $g $bus: node $(cat /sys/bus/pci/devices/0000"$bus"/numa_node 2>/dev/null ||
         cat /sys/bus/pci/devices/"$bus"/numa_node 2>/dev/null)"
 done
@@ -26,7 +27,9 @@ echo "== GPU 0 alone:"
 CUDA_VISIBLE_DEVICES=0 "$p"
 if [ "$n" -gt 1 ]; then
     echo "== GPU 0 while GPUs 1-$((n - 1)) copy both ways from their own nodes:"
-    for g in $(seq 1 $((n - 1))); do CUDA_VISIBLE_DEVICES=$g "$p" load 25 -1 >"$out/load$g.txt" & done
+    for g in $(seq 1 $((n - 1))); do
+        CUDA_VISIBLE_DEVICES=$g "$p" load 25 -1 >"$out/load$g.txt" &
+    done
     sleep 3
     CUDA_VISIBLE_DEVICES=0 "$p"
     wait

@@ -18,10 +18,10 @@ p=$out/numa-probe
 echo "host: $n x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) CPUs," \
     "NUMA nodes: $(cat /sys/devices/system/node/online 2>/dev/null)"
 for g in $(seq 0 $((n - 1))); do
+    # nvidia-smi's "00000000:3B:00.0" is sysfs's "0000:3b:00.0"
     bus=$(nvidia-smi -i "$g" --query-gpu=pci.bus_id --format=csv,noheader | tr 'A-F' 'a-f' |
         sed 's/^0000//')
-    echo "  GPU $g $bus: node $(cat /sys/bus/pci/devices/0000"$bus"/numa_node 2>/dev/null ||
-        cat /sys/bus/pci/devices/"$bus"/numa_node 2>/dev/null)"
+    echo "  GPU $g $bus: node $(cat /sys/bus/pci/devices/"$bus"/numa_node 2>/dev/null || echo '?')"
 done
 echo "== GPU 0 alone:"
 CUDA_VISIBLE_DEVICES=0 "$p"

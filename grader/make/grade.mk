@@ -22,7 +22,11 @@ GRADE_BUILT = $(if $(filter bench,$(MAKECMDGOALS)),$(BUILD)/bench,$(GRADE_DIR))/
 # The labs LAB= selects, as the driver reads LAB= (grader/plan/lab_select.c, through the lab
 # manifest program, which make has built before it reads a rule: it writes labs.mk); "!" when
 # LAB= is wrong: nothing is built, and the driver says what is wrong.
-GRADE_LABS = $(or $(shell $(MANIFEST) select "$(LAB)" 2>/dev/null || echo !),!)
+# (Read once a make: kept from its first good answer, asked again while there is none, as
+# before the manifest is built.)
+GRADE_LABS = $(or $(grade_labs_kept),$(call grade_labs_read))
+grade_labs_read = $(eval grade_labs_now := $(or $(shell $(MANIFEST) select "$(LAB)" 2>/dev/null || echo !),!))$(if \
+    $(filter !,$(grade_labs_now)),,$(eval grade_labs_kept := $(grade_labs_now)))$(grade_labs_now)
 GRADE_LAB_NAMES = $(filter-out !,$(GRADE_LABS))
 grade_ok = $(if $(filter !,$(GRADE_LABS)),,1)
 

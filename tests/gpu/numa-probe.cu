@@ -16,6 +16,9 @@
  *                                 the GPU's copies into one against the other, alternating, 15
  *                                 of each; the median time of A over B for each pair. A pair
  *                                 far from 1 means the arrays themselves copy at different rates
+ *   numa-probe pairs-together N   the same, each pair's pages made in turn (2 MiB of A, then of
+ *                                 B, by the same four threads): whether arrays made alike that
+ *                                 way copy alike
  *
  * Results: tests/gpu/results/h100x4-scaling.txt. */
 #include "device.h"
@@ -50,20 +53,26 @@ static void die(const char *what, cudaError_t e)
 }
 
 typedef struct {
-    char *p;
+    char *p, *q; /* q: a second array whose pages are made in turn with p's (NULL: none) */
     size_t bytes;
 } part;
+
+#define STEP (2ul << 20)
 
 static void *touch(void *arg)
 {
     part *t = (part *)arg;
-    memset(t->p, 1, t->bytes);
+    for (size_t at = 0; at < t->bytes; at += STEP) {
+        const size_t n = t->bytes - at < STEP ? t->bytes - at : STEP;
+        memset(t->p + at, 1, n);
+        if (t->q)
+            memset(t->q + at, 1, n);
+    }
     return NULL;
 }
 
-/* 1 GiB of shared memory as the grader makes it: node >= 0 asked for, -2 none (four threads
- * touch a quarter each, wherever they run), registered with CUDA. */
-static char *host_array(int node, size_t bytes)
+/* A memfd of `bytes` mapped shared, its pages asked for on node (>= 0) or not (-2). */
+static char *shared_map(int node, size_t bytes)
 {
     const int fd = memfd_create("numa-probe", MFD_CLOEXEC);
     if (fd < 0 || ftruncate(fd, (off_t)bytes) != 0)
@@ -74,18 +83,38 @@ static char *host_array(int node, size_t bytes)
         die("mmap", cudaSuccess);
     if (node >= 0 && host_memory_prefer_node(p, bytes, node) != 0)
         die("mbind", cudaSuccess);
+    return p;
+}
+
+/* The pages of p (and of q, 2 MiB of each in turn, where q is not NULL) made by four threads,
+ * a quarter each, wherever they run; then each registered with CUDA. */
+static void fill_and_register(char *p, char *q, size_t bytes)
+{
     pthread_t th[4];
     part parts[4];
     for (int i = 0; i < 4; i++) {
         parts[i].p = p + bytes / 4 * i;
+        parts[i].q = q ? q + bytes / 4 * i : NULL;
         parts[i].bytes = bytes / 4;
         pthread_create(&th[i], NULL, touch, &parts[i]);
     }
     for (int i = 0; i < 4; i++)
         pthread_join(th[i], NULL);
-    const cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
-    if (e != cudaSuccess)
-        die("cudaHostRegister", e);
+    for (char *x : {p, q}) {
+        if (!x)
+            continue;
+        const cudaError_t e = cudaHostRegister(x, bytes, cudaHostRegisterDefault);
+        if (e != cudaSuccess)
+            die("cudaHostRegister", e);
+    }
+}
+
+/* 1 GiB of shared memory as the grader makes it: node >= 0 asked for, -2 none (four threads
+ * touch a quarter each, wherever they run), registered with CUDA. */
+static char *host_array(int node, size_t bytes)
+{
+    char *p = shared_map(node, bytes);
+    fill_and_register(p, NULL, bytes);
     return p;
 }
 
@@ -189,16 +218,27 @@ static void cpu_load(double seconds, int node)
     printf("cpu load: %ld threads copying on node %d for %.1f s\n", cpus, node, seconds);
 }
 
-static void pairs(int n)
+/* together: each pair's pages made in turn, 2 MiB of A then 2 MiB of B, by the same threads,
+ * so that both draw on the same memory alike; else A made whole, then B (the grader's way) */
+static void pairs(int n, int together)
 {
     void *d;
     cudaStream_t s;
     if (cudaMalloc(&d, BYTES) != cudaSuccess)
         die("cudaMalloc", cudaGetLastError());
     cudaStreamCreate(&s);
-    printf("pairs of 1 GiB arrays, D2H into A against into B, 15 each, alternating:\n");
+    printf("pairs of 1 GiB arrays (%s), D2H into A against into B, 15 each, alternating:\n",
+           together ? "their pages made in turn" : "one made after the other");
     for (int i = 0; i < n; i++) {
-        char *a = host_array(-2, BYTES), *b = host_array(-2, BYTES);
+        char *a, *b;
+        if (together) {
+            a = shared_map(-2, BYTES);
+            b = shared_map(-2, BYTES);
+            fill_and_register(a, b, BYTES);
+        } else {
+            a = host_array(-2, BYTES);
+            b = host_array(-2, BYTES);
+        }
         double ta[15], tb[15], r[15];
         copy_ms(a, d, BYTES, cudaMemcpyDeviceToHost, s);
         copy_ms(b, d, BYTES, cudaMemcpyDeviceToHost, s);
@@ -217,8 +257,8 @@ static void pairs(int n)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && !strcmp(argv[1], "pairs")) {
-        pairs(atoi(argv[2]));
+    if (argc == 3 && (!strcmp(argv[1], "pairs") || !strcmp(argv[1], "pairs-together"))) {
+        pairs(atoi(argv[2]), !strcmp(argv[1], "pairs-together"));
         return 0;
     }
     const int gpu_node = device_host_numa_node(0);

@@ -2,9 +2,11 @@
 # numa.sh - where lab 05's pinned host arrays sit on a host of several NUMA nodes, and what that
 # does to the GPU's copies when the other GPUs and the CPUs are busy (tests/gpu/numa-probe.cu):
 # GPU 0's copy rates with 1 GiB on each node, alone; with every other GPU copying both ways
-# from its own node; with every CPU copying on GPU 0's node; and on the other node.
+# from its own node; with every CPU copying on GPU 0's node; and on the other node. Then pairs
+# of arrays made as lab 05's two output arrays are, and made together (numa-probe's pairs and
+# pairs-together), copied into in turn, alone and beside the other GPUs' copies.
 #
-#   tests/gpu/numa.sh        (GPU only; about a minute)       OUT=build/numa
+#   tests/gpu/numa.sh        (GPU only; about two minutes)       OUT=build/numa
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/numa}
@@ -40,5 +42,17 @@ for node in $(seq 0 $((nodes - 1))); do
     CUDA_VISIBLE_DEVICES=0 "$p" cpu 25 "$node" >"$out/cpu$node.txt" &
     sleep 3
     CUDA_VISIBLE_DEVICES=0 "$p"
+    wait
+done
+for mode in pairs pairs-together; do
+    echo "== $mode, GPU 0 alone:"
+    CUDA_VISIBLE_DEVICES=0 "$p" "$mode" 4
+    [ "$n" -gt 1 ] || continue
+    echo "== $mode, GPU 0 while GPUs 1-$((n - 1)) copy both ways:"
+    for g in $(seq 1 $((n - 1))); do
+        CUDA_VISIBLE_DEVICES=$g "$p" load 40 -1 >"$out/load$g.txt" &
+    done
+    sleep 3
+    CUDA_VISIBLE_DEVICES=0 "$p" "$mode" 6
     wait
 done

@@ -35,7 +35,8 @@
 #                each (what bounds a batch graded on several GPUs of one host)
 #   numa         tests/gpu/numa.sh: the host's NUMA nodes, GPU 0's copy rates to pinned memory on
 #                each, alone and beside the other GPUs' copies and the CPUs' copying, and pairs
-#                of arrays made as lab 05's outputs are, copied into in turn (numa-probe.cu)
+#                of arrays made as lab 05's outputs are (and made together), copied into in
+#                turn, alone and beside the other GPUs' copies (numa-probe.cu)
 #   tools        make doctor; make profile of every lab; make sanitize of the solutions (all
 #                clean) and of the planted bugs in tests/gpu/sanitize/ (found)
 #   shared-gpu   the solutions and honest streams cases graded beside a compositor-like
@@ -193,7 +194,6 @@ for part in $parts; do
         ;;
     numa)
         OUT=$OUT/numa tests/gpu/numa.sh 2>&1 | tee "$OUT/numa.txt"
-        "$OUT/numa/numa-probe" pairs 4 2>&1 | tee -a "$OUT/numa.txt"
         { echo; echo "== numa"; cat "$OUT/numa.txt"; } >>"$summary"
         ;;
     tools)

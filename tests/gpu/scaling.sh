@@ -86,10 +86,12 @@ for n in $counts; do
     [ -n "$one" ] || one=$rate
     [ "$n" = 1 ] || echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
         tee -a "$out/results.txt"
-    python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" <<'PY' | tee -a "$out/results.txt"
+    python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" \
+        "${cut:+cut}" <<'PY' | tee -a "$out/results.txt"
 import glob, json, sys
 out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the samplers' files
+was_cut = sys.argv[7] == "cut"  # stopped at LIMIT: a student begun and not finished
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
 outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% interval, rounds, stop
 for f in glob.glob(out + "/students/*/results.json"):
@@ -113,8 +115,10 @@ print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts i
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
 try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
     h, w = map(int, open(procs_txt).read().split()[1::2])  # (NAME COUNT, in the order asked)
-    print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student" %
-          (h, w, h + w, (h + w) / max(n, 1)))
+    print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student%s" %
+          (h, w, h + w, (h + w) / max(n, 1),
+           " (over the %d graded: the processes of those begun and not finished count too)" % n
+           if was_cut else ""))
 except (OSError, ValueError, IndexError):
     print("  CUDA processes started: not counted")
 if ratios:

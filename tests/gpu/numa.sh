@@ -17,6 +17,18 @@ nvcc -O3 -arch=native -Icommon -o "$out/numa-probe" tests/gpu/numa-probe.cu comm
     common/device.cu common/device_info.c common/stats.c common/util.c common/check.cu \
     -lpthread || exit 1
 p=$out/numa-probe
+# beside_copies SECONDS ARGS...: numa-probe ARGS on GPU 0 while every other GPU copies both ways
+# from its own node for SECONDS (started 3 s ahead)
+beside_copies() {
+    local s=$1 g
+    shift
+    for g in $(seq 1 $((n - 1))); do
+        CUDA_VISIBLE_DEVICES=$g "$p" load "$s" -1 >"$out/load$g.txt" &
+    done
+    sleep 3
+    CUDA_VISIBLE_DEVICES=0 "$p" "$@"
+    wait
+}
 echo "host: $n x $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) CPUs," \
     "NUMA nodes: $(cat /sys/devices/system/node/online 2>/dev/null)"
 for g in $(seq 0 $((n - 1))); do
@@ -29,12 +41,7 @@ echo "== GPU 0 alone:"
 CUDA_VISIBLE_DEVICES=0 "$p"
 if [ "$n" -gt 1 ]; then
     echo "== GPU 0 while GPUs 1-$((n - 1)) copy both ways from their own nodes:"
-    for g in $(seq 1 $((n - 1))); do
-        CUDA_VISIBLE_DEVICES=$g "$p" load 25 -1 >"$out/load$g.txt" &
-    done
-    sleep 3
-    CUDA_VISIBLE_DEVICES=0 "$p"
-    wait
+    beside_copies 25
 fi
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 for node in $(seq 0 $((nodes - 1))); do
@@ -49,10 +56,5 @@ for mode in pairs pairs-together; do
     CUDA_VISIBLE_DEVICES=0 "$p" "$mode" 4
     [ "$n" -gt 1 ] || continue
     echo "== $mode, GPU 0 while GPUs 1-$((n - 1)) copy both ways:"
-    for g in $(seq 1 $((n - 1))); do
-        CUDA_VISIBLE_DEVICES=$g "$p" load 40 -1 >"$out/load$g.txt" &
-    done
-    sleep 3
-    CUDA_VISIBLE_DEVICES=0 "$p" "$mode" 6
-    wait
+    beside_copies 40 "$mode" 6
 done

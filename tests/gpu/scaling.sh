@@ -123,7 +123,7 @@ except (OSError, ValueError, IndexError):
     print("  CUDA processes started: not counted")
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
-          "" if 0.98 <= min(ratios) and max(ratios) <= 1.02 else "  OUTSIDE 0.98-1.02"))
+          "  OUTSIDE 0.98-1.02" if outside else ""))
     for line in sorted(outside):  # (a stop "clear" ends once the verdict is certain, not precise)
         print("    outside: " + line)
 # Where a student's seconds go, lab by lab: the mean of the solution students' and of the

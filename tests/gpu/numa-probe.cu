@@ -32,18 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BYTES (1ul << 30)
 #define REPS 9
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static void die(const char *what, cudaError_t e)
 {
@@ -173,9 +165,9 @@ static void gpu_load(double seconds, int node)
         die("cudaMalloc", cudaGetLastError());
     cudaStreamCreate(&up);
     cudaStreamCreate(&down);
-    const double end = now() + seconds;
+    const double end = wall_seconds() + seconds;
     long long copies = 0;
-    while (now() < end) {
+    while (wall_seconds() < end) {
         cudaMemcpyAsync(d, h, BYTES / 4, cudaMemcpyHostToDevice, up);
         cudaMemcpyAsync(h + BYTES / 2, (char *)d + BYTES, BYTES / 4, cudaMemcpyDeviceToHost, down);
         cudaStreamSynchronize(up);
@@ -200,7 +192,7 @@ static void *cpu_main(void *arg)
         return NULL;
     host_memory_prefer_node(a, 2 * bytes, j->node);
     memset(a, 1, 2 * bytes);
-    while (now() < j->end)
+    while (wall_seconds() < j->end)
         memcpy(a + bytes, a, bytes);
     munmap(a, 2 * bytes);
     return NULL;
@@ -209,7 +201,7 @@ static void *cpu_main(void *arg)
 static void cpu_load(double seconds, int node)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    cpu_job j = {now() + seconds, node};
+    cpu_job j = {wall_seconds() + seconds, node};
     pthread_t *th = (pthread_t *)calloc((size_t)cpus, sizeof *th);
     for (long i = 0; i < cpus; i++)
         pthread_create(&th[i], NULL, cpu_main, &j);

@@ -160,7 +160,9 @@ static inline int lab_io_create(lab_io *io, const lab_io_buf *spec, int n_bufs,
     io->n_bufs = n_bufs;
     for (int i = 0; i < n_bufs; i++) {
         io->n[i] = count[i];
+        harness_device_private(spec[i].role == LAB_IO_SOURCE); /* never handed to a call */
         dbuf_alloc(&io->buf[i], count[i] * sizeof(float));
+        harness_device_private(0);
     }
     if (harness_device_only)
         return 0;

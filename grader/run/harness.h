@@ -158,6 +158,10 @@ void harness_host_free(void *p);
 /* That memory, made now on a thread of its own for a harness_host_alloc of exactly `bytes`
  * to come (a task's reserve hook). */
 void harness_host_reserve(size_t bytes);
+/* 1: the device buffers made from now until 0 are never handed to a call (lab_io's sources):
+ * each stays an allocation of its own, outside the slab a speed check's problem's buffers
+ * share, which every worker the problem is handed to maps whole. */
+void harness_device_private(int on);
 
 /* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,
  * filling v->out, v->guard_*. `got` is host scratch of n floats. */

@@ -61,6 +61,7 @@ void harness_host_reserve(size_t bytes)
         workers_host_reserve(bytes);
 }
 void harness_host_free(void *p) { workers_host_free(p); }
+void harness_device_private(int on) { workers_device_group_pause(on); }
 
 
 /* ------------------------------------------------------------------------------------------ */

@@ -240,11 +240,15 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
                      const device_info *d, double unit_ms, cudaStream_t s)
 {
     size_t free0, free1, total;
-    /* (a worker still starting would change the free memory between the two readings) */
+    /* (a worker still starting would change the free memory between the two readings, and so
+     * would the small buffers kept for reuse: given back first) */
     workers_wait_ready(10.0);
+    workers_device_pool_drain();
     CUDA_CHECK(cudaMemGetInfo(&free0, &total));
     harness_device_only = 1;
+    workers_device_group_begin(1); /* each later problem's buffers in one slab (see there) */
     c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
+    workers_device_group_end();
     CUDA_CHECK(cudaMemGetInfo(&free1, &total));
     size_t per = free0 > free1 ? free0 - free1 : 0;
     c->k = 1;
@@ -275,8 +279,11 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
     k = k < 1 ? 1 : k > MAX_INSTANCES ? MAX_INSTANCES : k;
     if (d->emulated)
         k = 1;
-    for (int i = 1; i < k; i++)
+    for (int i = 1; i < k; i++) {
+        workers_device_group_begin(0);
         c->inst[i] = c->t->create(size, rng_derive(seed, (uint64_t)i), d);
+        workers_device_group_end();
+    }
     harness_device_only = 0;
     c->k = k;
     for (int i = 0; i < k; i++) {

@@ -77,46 +77,217 @@ static CUmemAllocationProp shareable_prop(void)
 }
 #endif
 
+#if !defined(CUDA_EMU)
+/* One virtual-memory allocation of `size` (a multiple of the granularity) that can be exported
+ * as a file descriptor, mapped here and registered as a shared buffer. */
+static cudaError_t vmm_make(size_t size, shared_buf **made)
+{
+    const double at = wall_seconds();
+    CUmemAllocationProp prop = shareable_prop();
+    CUmemGenericAllocationHandle h;
+    CUresult r = cuMemCreate(&h, size, &prop, 0);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+        return cudaErrorMemoryAllocation;
+    CU_CHECK(r);
+    CUdeviceptr ptr;
+    CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
+    /* Mapping needs a little device memory of its own (page tables): short of it, undone */
+    r = cuMemMap(ptr, size, 0, h, 0);
+    CUmemAccessDesc access;
+    memset(&access, 0, sizeof access);
+    access.location = prop.location;
+    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+    if (r == CUDA_SUCCESS) {
+        r = cuMemSetAccess(ptr, size, &access, 1);
+        if (r != CUDA_SUCCESS)
+            cuMemUnmap(ptr, size);
+    }
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        cuMemAddressFree(ptr, size);
+        cuMemRelease(h);
+        return cudaErrorMemoryAllocation;
+    }
+    CU_CHECK(r);
+    int fd = -1;
+    CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+    shared_buf *b = shared_new((void *)ptr, size);
+    b->fd = fd;
+    b->vmm = (unsigned long long)h;
+    b->pieces = 1;
+    *made = b;
+    worker_cost_add(COST_DEV_MAKE, at);
+    return cudaSuccess;
+}
+
+/* A speed check's problems, made one after another with the same buffers in the same order
+ * (workers_device_group_begin): the first problem's buffers are allocations of their own, whose
+ * sizes are noted; each later problem's come from one allocation (a slab) that holds them all,
+ * each at a granularity boundary as if alone, so that its memory and every buffer's alignment
+ * are what separate allocations give. A problem's buffers are handed to each worker together,
+ * so a worker maps one slab where it mapped each buffer, and the driver's calls to make, map,
+ * export, import and free them, which it serializes host-wide, fall by the number of buffers
+ * a problem has (lab 01: four). A request that does not match the first problem's next size is
+ * an allocation of its own, as without. */
+#define GROUP_MAX 16
+static struct {
+    int state;               /* 0: none; 1: noting the first problem's sizes; 2: slabs */
+    size_t size[GROUP_MAX];  /* the first problem's allocations, rounded to the granularity */
+    int n;
+    shared_buf *slab;        /* the current problem's slab, NULL until its first buffer */
+    int next;                /* the next piece of it */
+    int failed;              /* the slab could not be made: this problem's buffers alone */
+    int paused;              /* buffers no worker is handed (workers_device_group_pause) */
+} G;
+
+void workers_device_group_pause(int on) { G.paused = on; }
+
+void workers_device_group_begin(int first)
+{
+    if (first) {
+        G.state = 1;
+        G.n = 0;
+    } else {
+        G.state = G.n > 0 ? 2 : 0;
+    }
+    G.slab = NULL;
+    G.next = 0;
+    G.failed = 0;
+}
+
+void workers_device_group_end(void)
+{
+    G.state = 0;
+    G.slab = NULL;
+}
+
+/* A piece of the current problem's slab for an allocation of `size`, or NULL. */
+static void *group_piece(size_t size)
+{
+    if (G.state != 2 || G.failed || G.next >= G.n || G.size[G.next] != size)
+        return NULL;
+    if (!G.slab) {
+        size_t total = 0;
+        for (int i = 0; i < G.n; i++)
+            total += G.size[i];
+        if (vmm_make(total, &G.slab) != cudaSuccess) {
+            G.failed = 1; /* each buffer alone, where the shortage is handled as ever */
+            return NULL;
+        }
+        G.slab->pieces = 0;
+    }
+    size_t at = 0;
+    for (int i = 0; i < G.next; i++)
+        at += G.size[i];
+    G.next++;
+    G.slab->pieces++;
+    return G.slab->base + at;
+}
+
+/* Small device buffers given back, kept for the next request of the same size (a correctness
+ * check's problem makes and frees the same few sizes check after check): every worker unmapped
+ * one before it was kept, as before any free, and it is zeroed before it is handed out again,
+ * under an id of its own, so that nothing of its earlier use reaches its next. Kept: at most
+ * POOL_MAX of at most POOL_PIECE bytes each, POOL_BYTES in all; all given back before a speed
+ * check reads the free memory its problems are sized by, or when an allocation falls short. */
+#define POOL_MAX 32
+#define POOL_PIECE ((size_t)8 << 20)
+#define POOL_BYTES ((size_t)32 << 20)
+static struct {
+    char *base;
+    size_t bytes;
+    int fd;
+    unsigned long long vmm;
+} pool[POOL_MAX];
+static int pool_n;
+static size_t pool_bytes;
+
+static void vmm_release(char *base, size_t size, int fd, unsigned long long vmm)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CU_CHECK(cuMemUnmap((CUdeviceptr)base, size));
+    CU_CHECK(cuMemAddressFree((CUdeviceptr)base, size));
+    CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)vmm));
+    close(fd);
+}
+
+void workers_device_pool_drain(void)
+{
+    while (pool_n > 0) {
+        pool_n--;
+        vmm_release(pool[pool_n].base, pool[pool_n].bytes, pool[pool_n].fd, pool[pool_n].vmm);
+    }
+    pool_bytes = 0;
+}
+
+/* A kept buffer of exactly `size`, zeroed and registered anew, or NULL. */
+static shared_buf *pool_take(size_t size)
+{
+    for (int i = 0; i < pool_n; i++)
+        if (pool[i].bytes == size) {
+            CUDA_CHECK(cudaMemset(pool[i].base, 0, size));
+            CUDA_CHECK(cudaDeviceSynchronize());
+            shared_buf *b = shared_new(pool[i].base, size);
+            b->fd = pool[i].fd;
+            b->vmm = pool[i].vmm;
+            b->pieces = 1;
+            pool_bytes -= size;
+            pool[i] = pool[--pool_n];
+            return b;
+        }
+    return NULL;
+}
+
+/* Keep a buffer every worker has unmapped: 1, or 0 (no room: the caller gives it back). */
+static int pool_keep(char *base, size_t size, int fd, unsigned long long vmm)
+{
+    if (pool_n == POOL_MAX || size > POOL_PIECE || pool_bytes + size > POOL_BYTES)
+        return 0;
+    pool[pool_n].base = base;
+    pool[pool_n].bytes = size;
+    pool[pool_n].fd = fd;
+    pool[pool_n].vmm = vmm;
+    pool_n++;
+    pool_bytes += size;
+    return 1;
+}
+#else
+void workers_device_group_begin(int first) { (void)first; }
+void workers_device_group_end(void) {}
+void workers_device_group_pause(int on) { (void)on; }
+void workers_device_pool_drain(void) {}
+#endif
+
 cudaError_t workers_try_device_alloc(size_t bytes, void **out)
 {
     *out = NULL;
+    const double at = wall_seconds();
 #if !defined(CUDA_EMU)
     if (W.isolated) {
-        /* A virtual-memory allocation that can be exported as a file descriptor. */
         CUmemAllocationProp prop = shareable_prop();
         size_t gran = 0;
         CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         const size_t size = (bytes + gran - 1) / gran * gran;
-        CUmemGenericAllocationHandle h;
-        CUresult r = cuMemCreate(&h, size, &prop, 0);
-        if (r == CUDA_ERROR_OUT_OF_MEMORY)
-            return cudaErrorMemoryAllocation;
-        CU_CHECK(r);
-        CUdeviceptr ptr;
-        CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
-        /* Mapping needs a little device memory of its own (page tables): short of it, undone */
-        r = cuMemMap(ptr, size, 0, h, 0);
-        CUmemAccessDesc access;
-        memset(&access, 0, sizeof access);
-        access.location = prop.location;
-        access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-        if (r == CUDA_SUCCESS) {
-            r = cuMemSetAccess(ptr, size, &access, 1);
-            if (r != CUDA_SUCCESS)
-                cuMemUnmap(ptr, size);
+        if (!G.paused && (*out = group_piece(size)) != NULL)
+            return cudaSuccess;
+        shared_buf *b = G.state == 0 ? pool_take(size) : NULL;
+        if (b) {
+            *out = b->base;
+            return cudaSuccess;
         }
-        if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-            cuMemAddressFree(ptr, size);
-            cuMemRelease(h);
-            return cudaErrorMemoryAllocation;
+        cudaError_t e = vmm_make(size, &b);
+        if (e == cudaErrorMemoryAllocation && pool_n > 0) { /* what is kept, given back first */
+            workers_device_pool_drain();
+            e = vmm_make(size, &b);
         }
-        CU_CHECK(r);
-        int fd = -1;
-        CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-        shared_buf *b = shared_new((void *)ptr, size);
-        b->fd = fd;
-        b->vmm = (unsigned long long)h;
-        *out = (void *)ptr;
+        if (e != cudaSuccess)
+            return e;
+        if (G.paused)
+            ; /* not part of the problem's slab */
+        else if (G.state == 1 && G.n < GROUP_MAX)
+            G.size[G.n++] = size;
+        else if (G.state == 1)
+            G.state = G.n = 0; /* more buffers than a slab takes: none for this check */
+        *out = b->base;
         return cudaSuccess;
     }
 #endif
@@ -132,8 +303,10 @@ cudaError_t workers_try_device_alloc(size_t bytes, void **out)
         int fd = -1;
         CUDA_CHECK(cuda_emu::export_fd(&fd, p));
         shared_new(p, bytes)->fd = fd;
+        worker_cost_add(COST_DEV_MAKE, at);
     }
 #endif
+    (void)at;
     *out = p;
     return cudaSuccess;
 }
@@ -186,24 +359,29 @@ void workers_device_free(void *p)
         CUDA_CHECK(cudaFree(p));
         return;
     }
+    const double at = wall_seconds();
+    if (b->pieces > 1) { /* a piece of a slab whose other pieces are in use */
+        b->pieces--;
+        return;
+    }
+    void *base = b->base;
     const int fd = b->fd;
     const unsigned long long vmm = b->vmm;
     const size_t size = b->bytes;
-    workers_unregister(p); /* every worker unmaps it first */
+    workers_unregister(base); /* every worker unmaps it first */
 #if !defined(CUDA_EMU)
     if (fd >= 0) {
-        CUDA_CHECK(cudaDeviceSynchronize());
-        CU_CHECK(cuMemUnmap((CUdeviceptr)p, size));
-        CU_CHECK(cuMemAddressFree((CUdeviceptr)p, size));
-        CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)vmm));
-        close(fd);
+        if (!pool_keep((char *)base, size, fd, vmm))
+            vmm_release((char *)base, size, fd, vmm);
+        worker_cost_add(COST_DEV_FREE, at);
         return;
     }
 #endif
     (void)vmm, (void)size;
     if (fd >= 0)
         close(fd); /* the emulator's descriptor: the memory goes with the last mapping */
-    CUDA_CHECK(cudaFree(p));
+    CUDA_CHECK(cudaFree(base));
+    worker_cost_add(COST_DEV_FREE, at);
 }
 
 
@@ -305,7 +483,7 @@ static void host_fill(char *p, size_t bytes)
  * 0 with *p and *fd set, or the errno (or -1, CUDA's refusal in *cuda) with nothing kept.
  * Of W it reads only host_node, set before any reservation: a reservation's thread runs it
  * beside the harness's own work. */
-static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
+static int host_make_untimed(size_t bytes, void **p, int *fd, cudaError_t *cuda)
 {
     /* Its size sealed: a worker holding the descriptor cannot cut it short under the
      * harness's mapping (whose next access would die of SIGBUS). */
@@ -342,6 +520,15 @@ static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
         return -1;
     }
     return 0;
+}
+
+/* host_make_untimed, its seconds counted (COST_HOST_MAKE). */
+static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
+{
+    const double at = wall_seconds();
+    const int e = host_make_untimed(bytes, p, fd, cuda);
+    worker_cost_add(COST_HOST_MAKE, at);
+    return e;
 }
 
 /* Host memory made ahead of its use on a thread of its own (workers_host_reserve), taken by
@@ -458,5 +645,7 @@ void workers_host_free(void *p)
         CUDA_CHECK(cudaFreeHost(p));
         return;
     }
+    const double at = wall_seconds();
     workers_unregister(p);
+    worker_cost_add(COST_HOST_FREE, at);
 }

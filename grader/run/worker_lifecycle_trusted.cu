@@ -37,7 +37,32 @@
 #include <unistd.h>
 
 worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1,
-                 .death_status = -1};
+                 .death_status = -1, .costs = {.lock = PTHREAD_MUTEX_INITIALIZER}};
+
+void worker_cost_add(int what, double since)
+{
+    const double s = wall_seconds() - since;
+    pthread_mutex_lock(&W.costs.lock);
+    W.costs.seconds[what] += s;
+    W.costs.count[what]++;
+    pthread_mutex_unlock(&W.costs.lock);
+}
+
+void workers_costs_report(int fd, int check)
+{
+    pthread_mutex_lock(&W.costs.lock);
+    const double *s = W.costs.seconds;
+    const int *n = W.costs.count;
+    dprintf(fd,
+            "harness: costs after check %d: %d workers started in %.3f s, waited %.3f s "
+            "(%d waits) for their start-up, %d ended in %.3f s; device memory made %d times in "
+            "%.3f s, given back %d in %.3f s; shared host memory made %d times in %.3f s, given "
+            "back %d in %.3f s\n",
+            check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END], s[COST_END],
+            n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
+            n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE]);
+    pthread_mutex_unlock(&W.costs.lock);
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* Failures: record what happened and leave the check                                         */
@@ -357,6 +382,7 @@ void worker_start(int impl)
     worker *w = &W.w[worker_slot(impl)];
     if (!w->so[0])
         fatal("implementation %d has no shared object", impl);
+    const double at = wall_seconds();
     int sv[2], pipefd[2], ready[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) ||
         pipe2(ready, O_CLOEXEC))
@@ -397,6 +423,7 @@ void worker_start(int impl)
     w->ready_fd = ready[0];
     w->sock = sv[0];
     relay_start(&w->out, pipefd[0]);
+    worker_cost_add(COST_START, at);
 }
 
 /* A signal to a worker and every process of its sandbox: the worker leads a session of its
@@ -477,6 +504,7 @@ void workers_kill(int impl)
     worker *w = &W.w[worker_slot(impl)];
     if (w->pid == 0)
         return;
+    const double at = wall_seconds();
     if (w->pid > 0) { /* -1: already reaped by worker_describe_death */
         worker_signal(w, SIGKILL);
         waitpid(w->pid, NULL, 0);
@@ -498,6 +526,7 @@ void workers_kill(int impl)
     const unsigned bit = 1u << impl;
     for (int i = 0; i < MAX_SHARED; i++)
         W.buf[i].mapped &= ~bit;
+    worker_cost_add(COST_END, at);
 }
 
 int workers_ahead(void)
@@ -535,16 +564,20 @@ void workers_wait_ready(double seconds)
         worker *w = &W.w[i];
         if (w->pid <= 0 || w->ready_fd < 0)
             continue;
+        const double at = wall_seconds();
         for (;;) { /* the worker writes a byte (POLLIN), or its sandbox ends (POLLHUP) */
             struct pollfd pf = {w->ready_fd, POLLIN, 0};
             const double left = until - wall_seconds();
             const int r = poll(&pf, 1, left > 0 ? (int)(left * 1000) + 1 : 0);
             if (r < 0 && errno == EINTR)
                 continue;
-            if (r == 0)
-                return; /* still starting: the reading is taken as it is, as before a spare */
+            if (r == 0) { /* still starting: the reading is taken as it is, as before a spare */
+                worker_cost_add(COST_READY, at);
+                return;
+            }
             break;
         }
+        worker_cost_add(COST_READY, at);
         close(w->ready_fd);
         w->ready_fd = -1;
     }

@@ -39,6 +39,8 @@ typedef struct shared_buf {
                          export; emulator: its memfd), -1 when not shared */
     unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
     unsigned mapped;  /* bit i: worker slot i has mapped it */
+    int pieces;       /* device (GPU): the buffers in use in it (a slab holds several: see
+                         workers_device_group_begin); freed when the last goes */
 } shared_buf;
 
 /* A pipe of student output whose bytes go into the current check's log, capped: moved by a
@@ -72,6 +74,26 @@ typedef struct worker {
     int sent;          /* 1 once a command was sent to the process: it is no longer fresh */
 } worker;
 
+/* What the harness's seconds went to in the driver's process and memory calls (the NVIDIA
+ * driver does these one at a time host-wide: a batch on several GPUs queues on them), summed
+ * over the run and written to the harness's log as it ends (workers_costs_report). */
+enum {
+    COST_START,      /* a worker's process started (fork, sandbox, exec; its CUDA start-up
+                        runs in the child, beside the harness) */
+    COST_READY,      /* waited for a started worker to say its start-up is over */
+    COST_END,        /* a worker ended: killed, reaped, its sandbox gone (its context torn down) */
+    COST_DEV_MAKE,   /* device memory made and exported for the workers */
+    COST_DEV_FREE,   /* device memory given back, the workers' unmapping of it included */
+    COST_HOST_MAKE,  /* shared host memory made and pinned (on a reservation's thread too) */
+    COST_HOST_FREE,  /* shared host memory given back, the workers' unmapping included */
+    COST_N
+};
+typedef struct worker_costs {
+    pthread_mutex_t lock;
+    double seconds[COST_N];
+    int count[COST_N];
+} worker_costs;
+
 /* All workers of this harness, and what they share. */
 typedef struct worker_pool {
     char exe[4096];          /* worker_untrusted binary (absolute) */
@@ -95,11 +117,15 @@ typedef struct worker_pool {
     int saved_out, saved_err; /* fallback: fds 1 and 2 of the harness, put back after it */
     int death_status;        /* exit status of the worker worker_describe_death just reaped,
                                 -1 if it did not exit (the next worker_fail reports it) */
+    worker_costs costs;      /* see COST_START */
 } worker_pool;
 
 extern worker_pool W WORKER_INTERNAL; /* defined in worker_lifecycle_trusted.cu */
 
 /* worker_lifecycle_trusted.cu */
+
+/* Seconds since `since` (wall_seconds) added to cost `what` (any thread). */
+void worker_cost_add(int what, double since) WORKER_INTERNAL;
 
 /* Record a worker's failure in the current check's worker_failure, kill the worker, and jump
  * to the check's failure target (fatal outside a check). */

@@ -93,6 +93,10 @@ void workers_fresh(int impl);
  * the harness reads the device's free memory, which a context being made would change. */
 void workers_wait_ready(double seconds);
 void workers_shutdown(void);
+/* One line to fd: the seconds this harness spent so far (after check `check`) starting, waiting
+ * for and ending workers and making and giving back shared memory (the driver's calls, which a
+ * batch on several GPUs queues on). */
+void workers_costs_report(int fd, int check);
 /* 1 when implementations run in sandboxed processes. */
 int workers_isolated(void);
 /* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA
@@ -114,6 +118,17 @@ void *workers_device_alloc(size_t bytes);
 /* The same, but out of device memory is an answer, not the end: cudaErrorMemoryAllocation
  * (with *p NULL) or cudaSuccess; any other failure ends the process as CUDA_CHECK does. */
 cudaError_t workers_try_device_alloc(size_t bytes, void **p);
+/* Around the making of each of a speed check's problems (first: the first of them): the
+ * device buffers of each later problem come from one allocation, a slab, laid out as the first
+ * problem's were (worker_buffers_trusted.cu says why). A GPU only; nothing under the emulator. */
+void workers_device_group_begin(int first);
+void workers_device_group_end(void);
+/* 1: the device buffers made until 0 stay allocations of their own, outside any slab (buffers
+ * never handed to a worker: harness_device_private). */
+void workers_device_group_pause(int on);
+/* Give back the small device buffers kept for reuse (before the free memory is read to size a
+ * speed check's problems). A GPU only. */
+void workers_device_pool_drain(void);
 /* After the grader (the harness, or the reference's worker) ran short of device memory: end
  * the student's worker, if one runs, and wait until the device has its memory back. What
  * that showed, for the driver to judge whose fault the shortage was: */

@@ -21,7 +21,9 @@
 # waiting for its build, the host-link lock, starting), and the self-check (the speed ratios of
 # the solution students: each must be within 0.98-1.02), and the CUDA processes the batch
 # started (harnesses and workers, tests/gpu/count-procs.py: the driver starts one at a time
-# host-wide, tests/gpu/cuda-start.sh). Logs under $OUT (default build/scaling). GPU only.
+# host-wide, tests/gpu/cuda-start.sh), and the seconds the harnesses spent in the driver's
+# calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory).
+# Logs under $OUT (default build/scaling). GPU only.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/scaling}
@@ -61,7 +63,7 @@ for n in $counts; do
     python3 tests/gpu/count-procs.py harness/grade-driver@/gpu/ worker >"$out/procs$n.txt" &
     procs_pid=$!
     t0=$(date +%s%N)
-    timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" \
+    GRADER_COSTS=1 timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" \
         SEED="$seed" >"$out/batch$n.log" 2>&1
     t1=$(date +%s%N)
     kill "$gpu_pid" "$cpu_pid" "$procs_pid" 2>/dev/null
@@ -121,6 +123,25 @@ try:  # the CUDA processes started: each one's start and end the driver serializ
            if was_cut else ""))
 except (OSError, ValueError, IndexError):
     print("  CUDA processes started: not counted")
+# The seconds each harness spent in the driver's calls (GRADER_COSTS=1: the last "costs" line
+# of each lab's harness log, summed per student): the process starts and ends and the shared
+# memory made and given back that a batch on several GPUs queues on.
+import re
+cost = {}
+for f in glob.glob(out + "/work/*/grade/*.harness.log"):
+    last = None
+    for line in open(f, errors="replace"):
+        if line.startswith("harness: costs after check"):
+            last = line
+    if last:
+        v = [float(x) for x in re.findall(r"\d+\.\d+|\d+", last.split(":", 2)[2])]
+        cost[f] = v
+if cost:
+    t = [sum(v[i] for v in cost.values()) / max(n, 1) for i in range(14)]
+    print("  driver calls, seconds a student: waiting for workers to start %.2f, ending %.0f "
+          "workers %.2f; device memory made %.0f times %.2f, given back %.0f times %.2f; host "
+          "memory made %.0f times %.2f, given back %.2f" % (t[2], t[4], t[5], t[6], t[7], t[8],
+                                                           t[9], t[10], t[11], t[13]))
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
           "  OUTSIDE 0.98-1.02" if outside else ""))

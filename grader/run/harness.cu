@@ -435,7 +435,8 @@ int main(int argc, char **argv)
     char line[CHECK_LINE_MAX + 2];
     int checks_run = 0;
     /* GRADER_COSTS=1 (tests/gpu/scaling.sh): the seconds of the driver's calls, into the log */
-    const int costs = getenv("GRADER_COSTS") && !strcmp(getenv("GRADER_COSTS"), "1");
+    const char *costs_env = getenv("GRADER_COSTS");
+    const int costs = costs_env && !strcmp(costs_env, "1");
     while (fgets(line, sizeof line, stdin)) {
         if (o.ahead && checks_run++ == 0) {
             /* Now that the lab before has ended (no process of its student's is left): the

@@ -260,9 +260,8 @@ void workers_device_pool_drain(void) {}
 cudaError_t workers_try_device_alloc(size_t bytes, void **out)
 {
     *out = NULL;
-    const double at = wall_seconds();
 #if !defined(CUDA_EMU)
-    if (W.isolated) {
+    if (W.isolated) { /* (vmm_make counts its own seconds) */
         CUmemAllocationProp prop = shareable_prop();
         size_t gran = 0;
         CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
@@ -281,16 +280,17 @@ cudaError_t workers_try_device_alloc(size_t bytes, void **out)
         }
         if (e != cudaSuccess)
             return e;
-        if (G.paused)
-            ; /* not part of the problem's slab */
-        else if (G.state == 1 && G.n < GROUP_MAX)
-            G.size[G.n++] = size;
-        else if (G.state == 1)
-            G.state = G.n = 0; /* more buffers than a slab takes: none for this check */
+        if (G.state == 1 && !G.paused) { /* (a paused one is no part of the problem's slab) */
+            if (G.n < GROUP_MAX)
+                G.size[G.n++] = size;
+            else
+                G.state = G.n = 0; /* more buffers than a slab takes: none for this check */
+        }
         *out = b->base;
         return cudaSuccess;
     }
 #endif
+    const double at = wall_seconds();
     void *p = NULL;
     const cudaError_t e = cudaMalloc(&p, bytes);
     if (e == cudaErrorMemoryAllocation) {
@@ -305,8 +305,9 @@ cudaError_t workers_try_device_alloc(size_t bytes, void **out)
         shared_new(p, bytes)->fd = fd;
         worker_cost_add(COST_DEV_MAKE, at);
     }
+#else
+    (void)at; /* (not shared: no worker maps it, nothing the costs count) */
 #endif
-    (void)at;
     *out = p;
     return cudaSuccess;
 }
@@ -359,11 +360,11 @@ void workers_device_free(void *p)
         CUDA_CHECK(cudaFree(p));
         return;
     }
-    const double at = wall_seconds();
     if (b->pieces > 1) { /* a piece of a slab whose other pieces are in use */
         b->pieces--;
         return;
     }
+    const double at = wall_seconds();
     void *base = b->base;
     const int fd = b->fd;
     const unsigned long long vmm = b->vmm;

@@ -58,8 +58,8 @@ void workers_costs_report(int fd, int check)
             "(%d waits) for their start-up, %d ended in %.3f s; device memory made %d times in "
             "%.3f s, given back %d in %.3f s; shared host memory made %d times in %.3f s, given "
             "back %d in %.3f s\n",
-            check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END], s[COST_END],
-            n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
+            check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
+            s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
             n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE]);
     pthread_mutex_unlock(&W.costs.lock);
 }

@@ -76,7 +76,8 @@ typedef struct worker {
 
 /* What the harness's seconds went to in the driver's process and memory calls (the NVIDIA
  * driver does these one at a time host-wide: a batch on several GPUs queues on them), summed
- * over the run and written to the harness's log as it ends (workers_costs_report). */
+ * over the run; with GRADER_COSTS=1 written to the harness's log after each check (the driver
+ * ends a harness with a signal, so never at its end: workers_costs_report). */
 enum {
     COST_START,      /* a worker's process started (fork, sandbox, exec; its CUDA start-up
                         runs in the child, beside the harness) */

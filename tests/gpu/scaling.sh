@@ -63,8 +63,8 @@ for n in $counts; do
     python3 tests/gpu/count-procs.py harness/grade-driver@/gpu/ worker >"$out/procs$n.txt" &
     procs_pid=$!
     t0=$(date +%s%N)
-    GRADER_COSTS=1 timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" OUT="$out/out$n" GPUS="$sel" \
-        SEED="$seed" >"$out/batch$n.log" 2>&1
+    GRADER_COSTS=1 timeout -s INT "${LIMIT:-0}" make grade-batch SUBMISSIONS="$subs" \
+        OUT="$out/out$n" GPUS="$sel" SEED="$seed" >"$out/batch$n.log" 2>&1
     t1=$(date +%s%N)
     kill "$gpu_pid" "$cpu_pid" "$procs_pid" 2>/dev/null
     wait "$gpu_pid" "$cpu_pid" "$procs_pid" 2>/dev/null
@@ -90,7 +90,7 @@ for n in $counts; do
         tee -a "$out/results.txt"
     python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" \
         "${cut:+cut}" <<'PY' | tee -a "$out/results.txt"
-import glob, json, sys
+import glob, json, re, sys
 out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the samplers' files
 was_cut = sys.argv[7] == "cut"  # stopped at LIMIT: a student begun and not finished
@@ -126,18 +126,16 @@ except (OSError, ValueError, IndexError):
 # The seconds each harness spent in the driver's calls (GRADER_COSTS=1: the last "costs" line
 # of each lab's harness log, summed per student): the process starts and ends and the shared
 # memory made and given back that a batch on several GPUs queues on.
-import re
-cost = {}
+cost = []
 for f in glob.glob(out + "/work/*/grade/*.harness.log"):
     last = None
     for line in open(f, errors="replace"):
         if line.startswith("harness: costs after check"):
             last = line
     if last:
-        v = [float(x) for x in re.findall(r"\d+\.\d+|\d+", last.split(":", 2)[2])]
-        cost[f] = v
+        cost.append([float(x) for x in re.findall(r"\d+\.\d+|\d+", last.split(":", 2)[2])])
 if cost:
-    t = [sum(v[i] for v in cost.values()) / max(n, 1) for i in range(14)]
+    t = [sum(v[i] for v in cost) / max(n, 1) for i in range(14)]
     print("  driver calls, seconds a student: waiting for workers to start %.2f, ending %.0f "
           "workers %.2f; device memory made %.0f times %.2f, given back %.0f times %.2f; host "
           "memory made %.0f times %.2f, given back %.2f" % (t[2], t[4], t[5], t[6], t[7], t[8],

@@ -45,9 +45,11 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
     else how="cannot install them here (needs root or sudo, and apt-get): that check is skipped"; fi
     add "slurm-wlm and munge" "test-batch (a Slurm job array)" "$how"
 fi
-if [ ! -x "$BUILD/notebook/venv/bin/python" ]; then
+. tests/notebook/venv.sh
+venv=$(notebook_venv)
+if [ ! -x "$venv/bin/python" ]; then
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): test-notebook is skipped"
-    else how="will install them (from PyPI into $BUILD/notebook/venv, nothing system-wide)"; fi
+    else how="will install them (from PyPI into $venv, once on this machine; nothing system-wide)"; fi
     add "Python's nbclient, nbformat, ipykernel" "test-notebook (it runs labs/workbook.ipynb)" "$how"
 fi
 

@@ -24,8 +24,10 @@
 #   test-rungs    every ladder rung graded as a student's file under the CPU emulator, the
 #                 headers of its solution's folder beside it (tests/emu/rungs.sh)
 #   test-vet      student objects the build must admit (names of their own like a library's,
-#                 every skeleton and solution) and reject (the reference, dlopen, the emulator's
-#                 internals, forbidden libraries by their use), with a message naming the symbol
+#                 the SGEMM solution under the PTX rule; every other skeleton and solution is
+#                 vetted by test-build's and emu-runners' builds) and reject (the reference,
+#                 dlopen, the emulator's internals, forbidden libraries by their use), with a
+#                 message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh)
@@ -75,8 +77,8 @@
 #                 derived from the three folders alone (make docs-gen) (tests/newlab/run.sh)
 #   test-notebook labs/workbook.ipynb executed headless under the emulator: cloned into an empty
 #                 folder, and opened in place with lab 01 graded (NOTEBOOK_LABS=all grades every
-#                 lab, as test-emu does); installs nbclient and ipykernel into
-#                 $(BUILD)/notebook/venv once
+#                 lab, as test-emu does); installs nbclient and ipykernel into a venv in
+#                 the user's cache once a machine (tests/notebook/venv.sh)
 #
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
@@ -165,7 +167,7 @@ test-vet: $(EMU_REWRITE) | toolkit
 # The GPU build, with or without a GPU here. Without one, for the two architectures the code
 # tells apart (the oldest, sm_75, and the newest this nvcc knows, with its PTX: the SGEMM
 # reference and rungs take cp.async from sm_80 up), not every one make dist builds for (test-dist
-# makes its kit for three: tests/dist/dist_tests.mk).
+# makes its kit for the same two: tests/dist/dist_tests.mk).
 TEST_BUILD_ARCHS = $(firstword $(FAT_ARCHS)) $(lastword $(FAT_ARCHS))
 test-build: | toolkit
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs FAT_ARCHS="$(TEST_BUILD_ARCHS)"

@@ -72,7 +72,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 # One Python for the run, found once: it starts three times a case, and a version manager's
-# shim in front of it (pyenv's) costs more than the interpreter itself.
+# shim in front of it (pyenv's) costs more than the interpreter itself. Its scripts here use
+# the standard library alone: -S skips the site packages' set-up (a third of a start).
 py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ] || py=python3
 here=tests/cheats
 work=${CHEATS_WORK:-${BUILD:-build}/cheats}
@@ -102,8 +103,8 @@ fingerprint() {
     { git ls-files 2>/dev/null
       find "${BUILD:-build}/$mode/.grader" "${BUILD:-build}/$mode"/worker* -type f \
           ! -name 'reference.counts.*' 2>/dev/null | sort; } |
-        "$py" -c '
-import hashlib, json, os, sys
+        "$py" -S -c '
+import json, os, sys
 cache_path = sys.argv[1]
 try:
     cache = json.load(open(cache_path))
@@ -117,6 +118,7 @@ for path in sys.stdin.read().splitlines():
         continue
     key = f"{st.st_ino} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns}"
     if cache.get(path, [None])[0] != key:
+        import hashlib  # (only when a file is new or changed: most calls hash nothing)
         h = hashlib.sha256()
         try:
             with open(path, "rb") as f:
@@ -221,7 +223,7 @@ grade_case() { # CASE
     before=$(sha256sum <"$work/$name.before") after=$(sha256sum <"$work/$name.after")
     [ "$before" = "$after" ] || after="$after changed: $(diff "$work/$name.before" "$work/$name.after" |
         sed -n 's/^[<>] *\([0-9a-f]\{64\} \)\{0,1\}//p' | sort -u | head -3 | tr '\n' ' ')"
-    problems=$("$py" - "$f" "$work/$name" "$status" "$before" "$after" "$seed" "$mode" <<'EOF'
+    problems=$("$py" -S - "$f" "$work/$name" "$status" "$before" "$after" "$seed" "$mode" <<'EOF'
 import json, os, re, sys
 case, out, status, before, after, seed, mode = sys.argv[1:]
 expects = [m.group(2).replace("*/", "").strip()

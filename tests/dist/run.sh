@@ -18,7 +18,8 @@
 #     run and compared). The kit builds all it needs but the emulator's tools, which it takes
 #     from the checkout's build when its common/emu/ and Makefile are the checkout's, byte for
 #     byte
-#   - the GPU build of lab 01's reference (CUDA_ARCH=sm_90) links the prebuilt fat object; an
+#   - the GPU build of lab 01's reference, for the first architecture BUILDINFO names (as on a
+#     machine with that GPU), links the prebuilt fat object; an
 #     emulator object that this g++ cannot link stops the build with one line naming what is
 #     missing
 #   - the verbs that need solution sources stop with one line that says this is a student
@@ -175,11 +176,12 @@ refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)
 # lab's GPU build makes, the harness, the workers and the student's object, is the checkout's
 # sources built by the checkout's rules, as test-build builds them.)
 ref_so=build/gpu/.grader/coalescing/reference.so
-(cd "$kit" && make --no-print-directory "$ref_so" MODE=gpu CUDA_ARCH=sm_90) >"$tmp/gpu-build.txt" 2>&1 &&
+arch=sm_$(sed -n 's/^KIT_FAT_ARCHS="\{0,1\}\([0-9]*\).*/\1/p' "$kit/prebuilt/BUILDINFO")
+(cd "$kit" && make --no-print-directory "$ref_so" MODE=gpu CUDA_ARCH=$arch) >"$tmp/gpu-build.txt" 2>&1 &&
     grep -q '^  PREBUILT prebuilt/gpu/01-coalescing/coalescing.o' "$tmp/gpu-build.txt" &&
     [ -s "$kit/$ref_so" ] &&
-    ok "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=sm_90) links the prebuilt fat object" ||
-    { bad "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=sm_90): see $tmp/gpu-build.txt"; tail -15 "$tmp/gpu-build.txt"; }
+    ok "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=$arch) links the prebuilt fat object" ||
+    { bad "in the kit, the GPU build of lab 01's reference (CUDA_ARCH=$arch): see $tmp/gpu-build.txt"; tail -15 "$tmp/gpu-build.txt"; }
 
 # An emulator object that this g++ cannot link (one symbol a newer compiler's runtime might
 # have): the build stops with one error line that names what is missing, and grading says so.

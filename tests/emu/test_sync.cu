@@ -373,6 +373,50 @@ void test_race_in_global_memory()
     EXPECT_OK(cudaDeviceReset());
 }
 
+/* Freed device memory's race records are kept for the next allocation, not cleared: what
+ * an earlier launch wrote there must neither stand as a write of the running launch (a false
+ * race) nor hide one. */
+__global__ void write_all(int *p, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        p[i] = i;
+}
+__global__ void read_shifted(const int *p, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = p[(i + 257) % n];
+}
+
+void test_reused_records_of_freed_memory()
+{
+    const int n = 4096;
+    for (int round = 0; round < 3; round++) {
+        int *a, *b, *out;
+        EXPECT_OK(cudaMalloc(&a, n * sizeof(int)));
+        write_all<<<n / 256, 256>>>(a, n);
+        EXPECT_OK(cudaDeviceSynchronize());
+        EXPECT_OK(cudaFree(a));
+        /* the same size again, and the reader's output: whatever records they take */
+        EXPECT_OK(cudaMalloc(&b, n * sizeof(int)));
+        EXPECT_OK(cudaMalloc(&out, n * sizeof(int)));
+        EXPECT_OK(cudaMemset(b, 0, n * sizeof(int)));
+        StderrCapture cap;
+        read_shifted<<<n / 256, 256>>>(b, out, n);
+        std::string err = cap.stop();
+        CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaSuccess);
+        CU_ASSERT(err.find("data race") == std::string::npos);
+        /* a race in the reused memory is still one */
+        StderrCapture cap2;
+        unordered_exchange<<<1, 2>>>(b);
+        err = cap2.stop();
+        CU_ASSERT_EQUAL(cudaDeviceSynchronize(), cudaErrorLaunchFailure);
+        CU_ASSERT(contains(err, "cuda-emu: error: data race on device memory in kernel unordered_exchange"));
+        EXPECT_OK(cudaDeviceReset());
+    }
+}
+
 CU_TestInfo tests[] = {
     {"atomics of every type under contention", test_atomics_under_contention},
     {"a spin lock across blocks", test_spin_lock},
@@ -382,6 +426,7 @@ CU_TestInfo tests[] = {
     {"a kernel polls a flag the host sets after the launch", test_kernel_waits_for_host_write},
     {"a kernel waiting for a host that waits for it is a hang", test_kernel_waiting_for_host_that_waits_is_a_hang},
     {"unordered exchange through global memory is a race", test_race_in_global_memory},
+    {"freed memory's race records, reused, neither invent nor hide a race", test_reused_records_of_freed_memory},
     CU_TEST_INFO_NULL,
 };
 

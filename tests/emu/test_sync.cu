@@ -391,14 +391,14 @@ __global__ void read_shifted(const int *p, int *out, int n)
 
 void test_reused_records_of_freed_memory()
 {
-    const int n = 4096;
-    for (int round = 0; round < 3; round++) {
+    const int first = 4096;
+    for (int n : {4096, 8192, 1024}) { /* the same size again, a larger one, a smaller one */
         int *a, *b, *out;
-        EXPECT_OK(cudaMalloc(&a, n * sizeof(int)));
-        write_all<<<n / 256, 256>>>(a, n);
+        EXPECT_OK(cudaMalloc(&a, first * sizeof(int)));
+        write_all<<<first / 256, 256>>>(a, first);
         EXPECT_OK(cudaDeviceSynchronize());
         EXPECT_OK(cudaFree(a));
-        /* the same size again, and the reader's output: whatever records they take */
+        /* b, and the reader's output: whatever records they take */
         EXPECT_OK(cudaMalloc(&b, n * sizeof(int)));
         EXPECT_OK(cudaMalloc(&out, n * sizeof(int)));
         EXPECT_OK(cudaMemset(b, 0, n * sizeof(int)));

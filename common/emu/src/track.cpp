@@ -170,8 +170,9 @@ constexpr size_t kSpareCellBuffers = 256; /* enough for several resident blocks'
  * launch's serial, a serial is never handed out twice (nor 0, a fresh page's), and every check
  * compares it with the running launch's first, so what an earlier launch left reads as a fresh
  * page does. Changed under the host API's lock (track_region and untrack_region, one call at a
- * time); at most kDeviceSpares of them and kDeviceSpareBytes in all, and all given back when an
- * allocation finds none that holds it. */
+ * time); at most kDeviceSpares of them and kDeviceSpareBytes in all. An allocation that finds
+ * none that holds it grows the largest (mremap: its pages kept, the rest fresh) and gives the
+ * others back. */
 std::vector<CellBuffer> &g_device_spares = *new std::vector<CellBuffer>();
 size_t g_device_spare_bytes;
 constexpr size_t kDeviceSpares = 16;
@@ -1123,7 +1124,20 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                 r->cells_bytes = g_device_spares[best].bytes;
                 g_device_spare_bytes -= r->cells_bytes;
                 g_device_spares.erase(g_device_spares.begin() + (long)best);
-            } else { /* none holds it: all go, so that keeping them never adds to the peak */
+            } else if (!g_device_spares.empty()) {
+                /* none holds it: the largest grown to its size (its pages kept, the rest fresh),
+                 * the others given back, so that keeping them never adds to the peak */
+                size_t big = 0;
+                for (size_t i = 1; i < g_device_spares.size(); ++i)
+                    if (g_device_spares[i].bytes > g_device_spares[big].bytes)
+                        big = i;
+                void *m = mremap(g_device_spares[big].cells, g_device_spares[big].bytes, r->cells_bytes,
+                                 MREMAP_MAYMOVE);
+                if (m != MAP_FAILED)
+                    r->cells = static_cast<Cell *>(m);
+                else
+                    munmap(g_device_spares[big].cells, g_device_spares[big].bytes);
+                g_device_spares.erase(g_device_spares.begin() + (long)big);
                 for (const CellBuffer &c : g_device_spares)
                     munmap(c.cells, c.bytes);
                 g_device_spares.clear();

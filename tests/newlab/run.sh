@@ -5,8 +5,9 @@
 #   tests/newlab/run.sh          (BUILD from the environment, default build)
 #
 # The copy is the checkout's files (tracked, and new ones git does not ignore) with their times,
-# in BUILD/tests/newlab/tree, plus this build's emulator library and precompiled prelude (so
-# that they are not built again: their sources keep their times). There, and only there:
+# in BUILD/tests/newlab/tree, plus this build's emulator library, precompiled prelude and the
+# grader's shared objects (so that they are not built again: their sources keep their times).
+# There, and only there:
 #   - make new-lab NAME=toy writes grader/labs/10-toy, labs/10-toy and solutions/10-toy, and
 #     what make docs-gen derives from them (README.md's table, the notebook's cells, the
 #     skeletons' hashes, a slide deck to write), and nothing else;
@@ -44,6 +45,12 @@ if [ -f "$build/emu/tools/libcudaemu.a" ]; then
     mkdir -p "$tree/build/emu" && cp -a "$build/emu/tools" "$tree/build/emu/tools"
     [ ! -d "$build/emu/pch" ] || cp -a "$build/emu/pch" "$tree/build/emu/pch"
 fi
+# and the grader's objects that every lab shares, the host's and the emulator's, with their
+# times: what the new lab changes (the labs' list and what includes it) make builds again, by
+# the same rules as in a fresh checkout; the rest it need not compile a second time
+for d in host emu/common emu/grader emu/host emu/pic; do
+    [ ! -d "$build/$d" ] || { mkdir -p "$tree/build/$(dirname "$d")" && cp -a "$build/$d" "$tree/build/$d"; }
+done
 cd "$tree" || exit 2
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm copy || exit 2
 

@@ -178,6 +178,15 @@ size_t g_device_spare_bytes;
 constexpr size_t kDeviceSpares = 16;
 constexpr size_t kDeviceSpareBytes = (size_t)256 << 20;
 
+/* Kept mapping I, taken out of the kept ones. */
+CellBuffer take_device_spare(size_t i)
+{
+    const CellBuffer c = g_device_spares[i];
+    g_device_spare_bytes -= c.bytes;
+    g_device_spares.erase(g_device_spares.begin() + (long)i);
+    return c;
+}
+
 constexpr uint32_t kSpinRun = 64;      /* same-address loads in a row that look like polling */
 
 uintptr_t pc_base() { return reinterpret_cast<uintptr_t>(&pc_base); }
@@ -1120,10 +1129,9 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                     (best == g_device_spares.size() || g_device_spares[i].bytes < g_device_spares[best].bytes))
                     best = i;
             if (best < g_device_spares.size()) {
-                r->cells = g_device_spares[best].cells;
-                r->cells_bytes = g_device_spares[best].bytes;
-                g_device_spare_bytes -= r->cells_bytes;
-                g_device_spares.erase(g_device_spares.begin() + (long)best);
+                const CellBuffer c = take_device_spare(best);
+                r->cells = c.cells;
+                r->cells_bytes = c.bytes;
             } else if (!g_device_spares.empty()) {
                 /* none holds it: the largest grown to its size (its pages kept, the rest fresh),
                  * the others given back, so that keeping them never adds to the peak */
@@ -1131,17 +1139,16 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                 for (size_t i = 1; i < g_device_spares.size(); ++i)
                     if (g_device_spares[i].bytes > g_device_spares[big].bytes)
                         big = i;
-                void *m = mremap(g_device_spares[big].cells, g_device_spares[big].bytes, r->cells_bytes,
-                                 MREMAP_MAYMOVE);
+                const CellBuffer c = take_device_spare(big);
+                void *m = mremap(c.cells, c.bytes, r->cells_bytes, MREMAP_MAYMOVE);
                 if (m != MAP_FAILED)
                     r->cells = static_cast<Cell *>(m);
                 else
-                    munmap(g_device_spares[big].cells, g_device_spares[big].bytes);
-                g_device_spares.erase(g_device_spares.begin() + (long)big);
-                for (const CellBuffer &c : g_device_spares)
                     munmap(c.cells, c.bytes);
-                g_device_spares.clear();
-                g_device_spare_bytes = 0;
+                while (!g_device_spares.empty()) {
+                    const CellBuffer other = take_device_spare(0);
+                    munmap(other.cells, other.bytes);
+                }
             }
         }
         if (r->cells == nullptr) {
@@ -1214,9 +1221,8 @@ void free_region(Region *r)
         } else { /* kept for the next allocation; the oldest kept go first to make room */
             while (!g_device_spares.empty() && (g_device_spares.size() >= kDeviceSpares ||
                                                 g_device_spare_bytes + r->cells_bytes > kDeviceSpareBytes)) {
-                munmap(g_device_spares.front().cells, g_device_spares.front().bytes);
-                g_device_spare_bytes -= g_device_spares.front().bytes;
-                g_device_spares.erase(g_device_spares.begin());
+                const CellBuffer oldest = take_device_spare(0);
+                munmap(oldest.cells, oldest.bytes);
             }
             g_device_spares.push_back(CellBuffer{r->cells, r->cells_bytes});
             g_device_spare_bytes += r->cells_bytes;

@@ -176,7 +176,7 @@ refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)
 # lab's GPU build makes, the harness, the workers and the student's object, is the checkout's
 # sources built by the checkout's rules, as test-build builds them.)
 ref_so=build/gpu/.grader/coalescing/reference.so
-arch=sm_$(sed -n 's/^KIT_FAT_ARCHS="\{0,1\}\([0-9]*\).*/\1/p' "$kit/prebuilt/BUILDINFO")
+arch=sm_$(. "$kit/prebuilt/BUILDINFO" && echo "${KIT_FAT_ARCHS%% *}") # (read as check-prebuilt.sh reads it)
 (cd "$kit" && make --no-print-directory "$ref_so" MODE=gpu CUDA_ARCH=$arch) >"$tmp/gpu-build.txt" 2>&1 &&
     grep -q '^  PREBUILT prebuilt/gpu/01-coalescing/coalescing.o' "$tmp/gpu-build.txt" &&
     [ -s "$kit/$ref_so" ] &&

@@ -17,7 +17,8 @@ venv=$(notebook_venv)
 pins=(nbclient==0.10.2 nbformat==5.10.4 ipykernel==6.29.5)
 
 # The venv is (re)made when a pin is missing from it, so a change of pin takes effect.
-have=$("$venv/bin/python" -m pip freeze 2>/dev/null | grep -cxF -f <(printf '%s\n' "${pins[@]}"))
+pinned() { "$venv/bin/python" -m pip freeze 2>/dev/null | grep -cxF -f <(printf '%s\n' "${pins[@]}"); }
+have=$(pinned)
 if [ "${have:-0}" -ne ${#pins[@]} ] && [ "${TEST_INSTALL:-yes}" = no ]; then
     echo "SKIP notebook: expected ${pins[*]} in $venv; they are not there, and TEST_INSTALL=no installs nothing (make test-notebook installs them)"
     exit 0
@@ -27,7 +28,7 @@ if [ "${have:-0}" -ne ${#pins[@]} ]; then
     mkdir -p "$(dirname "$venv")"
     exec 9>"$venv.lock"
     flock 9
-    have=$("$venv/bin/python" -m pip freeze 2>/dev/null | grep -cxF -f <(printf '%s\n' "${pins[@]}"))
+    have=$(pinned) # (again: another checkout may have made it while this one waited)
     if [ "${have:-0}" -ne ${#pins[@]} ]; then
         echo "notebook: installing ${pins[*]} into $venv (once on this machine)"
         rm -rf "$venv"

@@ -2,8 +2,8 @@
  * test_cudac.cu -- CUDA C whose meaning on a GPU differs from plain C++ or
  * needs the runtime's help: shifts by the width or more, the directed-rounding
  * intrinsics, inline PTX that reads a special register, cooperative-groups
- * tiles wider than a warp, labeled and binary partitions, cooperative launches
- * with grid.sync(), and kernels launched by address.
+ * tiles wider than a warp, labeled and binary partitions, memcpy_async, cooperative
+ * launches with grid.sync(), and kernels launched by address.
  */
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -386,6 +386,46 @@ void test_file_scope_shared()
     cudaFree(d);
 }
 
+/* cg::memcpy_async of whole words and of an odd size at an odd address: every byte lands,
+ * nothing beside it is touched, and the block reads the copies after cg::wait. */
+__global__ void copy_async(const unsigned char *in, unsigned char *out)
+{
+    __shared__ unsigned words[48];
+    __shared__ unsigned char bytes[64];
+    cg::thread_block block = cg::this_thread_block();
+    if (threadIdx.x < 64)
+        bytes[threadIdx.x] = 0xee;
+    block.sync();
+    cg::memcpy_async(block, words, reinterpret_cast<const unsigned *>(in), sizeof words);
+    cg::memcpy_async(block, bytes + 3, in + 5, 37);
+    cg::wait(block);
+    for (unsigned i = threadIdx.x; i < sizeof words; i += blockDim.x)
+        out[i] = reinterpret_cast<const unsigned char *>(words)[i];
+    if (threadIdx.x < 64)
+        out[sizeof words + threadIdx.x] = bytes[threadIdx.x];
+}
+
+void test_memcpy_async()
+{
+    unsigned char hin[192], hout[192 + 64], *din, *dout;
+    for (int i = 0; i < 192; ++i)
+        hin[i] = (unsigned char)(i * 29 + 7);
+    EXPECT_OK(cudaMalloc(&din, sizeof hin));
+    EXPECT_OK(cudaMalloc(&dout, sizeof hout));
+    EXPECT_OK(cudaMemcpy(din, hin, sizeof hin, cudaMemcpyHostToDevice));
+    copy_async<<<1, 64>>>(din, dout);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(hout, dout, sizeof hout, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int i = 0; i < 192; ++i)
+        wrong += hout[i] != hin[i];
+    for (int i = 0; i < 64; ++i)
+        wrong += hout[192 + i] != (i >= 3 && i < 40 ? hin[i + 2] : 0xee);
+    CU_ASSERT_EQUAL(wrong, 0);
+    cudaFree(din);
+    cudaFree(dout);
+}
+
 CU_TestInfo tests[] = {
     {"shifts by the width or more give the GPU's result", test_shifts_by_the_width},
     {"directed-rounding intrinsics", test_directed_rounding},
@@ -395,6 +435,7 @@ CU_TestInfo tests[] = {
     {"cooperative launch and grid.sync()", test_cooperative_launch},
     {"cudaLaunchKernel with the kernel's address", test_launch_by_address},
     {"__shared__ at file scope: a copy per block", test_file_scope_shared},
+    {"cooperative groups: memcpy_async by words and by bytes", test_memcpy_async},
     CU_TEST_INFO_NULL,
 };
 

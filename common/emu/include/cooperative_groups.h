@@ -422,10 +422,20 @@ template <class Group> CUDA_EMU_INLINE void sync(const Group &g) { g.sync(); }
 
 /* ---- memcpy_async: each thread of the group copies its share at once ------ */
 
+/* In 4-byte words where both ends and the size allow (as the GPU's cp.async copies 4, 8 or 16
+ * bytes at a time), else byte by byte: each access is checked either way, a word's 4 bytes at
+ * once. */
 template <class Group>
 CUDA_EMU_INLINE void memcpy_async(const Group &g, void *dst, const void *src, size_t bytes)
 {
     unsigned n = g.size(), r = g.thread_rank();
+    if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src) | bytes) & 3) == 0) {
+        unsigned *d = static_cast<unsigned *>(dst);
+        const unsigned *s = static_cast<const unsigned *>(src);
+        for (size_t i = r; i < bytes / 4; i += n)
+            d[i] = s[i];
+        return;
+    }
     char *d = static_cast<char *>(dst);
     const char *s = static_cast<const char *>(src);
     for (size_t i = r; i < bytes; i += n)

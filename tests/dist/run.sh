@@ -15,9 +15,10 @@
 #   - in the kit, with no GPU (EMU=1), grader/run/grade.sh grades the untouched skeletons against
 #     the prebuilt reference: every correctness check OK, every speed check SKIP, exit status
 #     2. Labs DIST_TEST_LABS (default: every lab, so that each prebuilt reference is linked,
-#     run and compared). The kit builds all it needs but the emulator's tools, which it takes
-#     from the checkout's build when its common/emu/ and Makefile are the checkout's, byte for
-#     byte
+#     run and compared). The kit builds all it needs but the emulator's tools and the grader's
+#     emulated objects, which it takes from the checkout's build when its common/emu/ and
+#     Makefile are the checkout's, byte for byte (each object only where the kit holds every
+#     file it was compiled from, the same byte for byte)
 #   - the GPU build of lab 01's reference, for the first architecture BUILDINFO names (as on a
 #     machine with that GPU), links the prebuilt fat object; an
 #     emulator object that this g++ cannot link stops the build with one line naming what is
@@ -139,13 +140,17 @@ esac
 # The emulator's tools (build/emu/tools: its source rewriter and runtime library) are the
 # checkout's own build when the kit holds the files they are built from byte for byte: every
 # file under common/emu/ and the Makefile, and nothing more there. The same sources, rules and
-# compiler make the same tools, which the checkout built for make dist's emulator objects; the
-# kit builds everything else itself (the grader, the precompiled prelude, the labs). Where a
-# file differs, the kit builds its tools too.
+# compiler make the same tools, which the checkout built for make dist's emulator objects. On
+# the same condition the grader's emulated objects and the precompiled prelude come from the
+# checkout's build too, each only where the kit holds every file its dependency file names, the
+# same byte for byte (tests/dist/reuse_objects.py); the kit compiles the rest (a file it lacks
+# fails there), its host programs, the students' files and the labs' links itself. Where a file
+# of common/emu/ or the Makefile differs, the kit builds all of it.
 tools=${BUILD:-build}/emu/tools
 same=$(cd "$kit" && { diff -rq common/emu "$OLDPWD/common/emu" >/dev/null && cmp -s Makefile "$OLDPWD/Makefile"; } && echo yes)
 if [ "$same" = yes ] && [ -x "$tools/emu-rewrite" ] && [ -f "$tools/libcudaemu.a" ]; then
-    mkdir -p "$kit/build/emu" && cp -a "$tools" "$kit/build/emu/" && tools_from="the emulator's tools from the checkout's build (same sources)"
+    mkdir -p "$kit/build/emu" && cp -a "$tools" "$kit/build/emu/" &&
+        tools_from="the emulator's tools from the checkout's build (same sources); $(python3 tests/dist/reuse_objects.py . "$kit" "${BUILD:-build}")"
 else
     tools_from="the emulator's tools built in the kit (its common/emu/ or Makefile differs from the checkout's)"
 fi

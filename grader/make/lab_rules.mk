@@ -71,11 +71,11 @@ $(BUILD)/tools/cuobjdump:
 
 $(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
-	$(Q_NVCC)$(NVCC) $(NVFLAGS) -Igrader -c $< -o $@
+	$(Q_NVCC)$(call compile_cu,$<,$@,-Igrader,-Igrader)
 
 $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
-	$(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -Igrader -c $< -o $@
+	$(Q_NVCC)$(call compile_cu,$<,$@,$(PIC) -Igrader,-fPIC -Igrader)
 
 $(GPU)/grader/run/timeline_trusted.o: grader/run/timeline_trusted.c grader/run/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)

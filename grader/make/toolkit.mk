@@ -82,3 +82,16 @@ Q_VET = @echo "  VET     $<";
 endif
 NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
+# $(call compile_cu,SRC,OBJ,EXTRA-NVCC-FLAGS,EXTRA-HOST-FLAGS): one .cu file of the grader's own
+# (common/, grader/). One with no device code (no kernel, nothing __device__, __constant__ or
+# __shared__: the harness, the workers' trusted side, most labs' problems and shims) compiles
+# as host C++ against the CUDA headers, with the flags nvcc hands its host compiler, in a third
+# of nvcc's time: nvcc would only add an empty device image for each architecture. The host
+# compiler refuses device code (those keywords are attributes it does not know, an error under
+# -Werror=attributes; <<< is not C++), and nvcc compiles what it refuses, with its own messages.
+# Everything else (the references, the rungs, students' files) nvcc compiles, always.
+HOST_CU = $(or $(NVCC_CCBIN),g++) -x c++ -O3 -g -std=c++17 $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
+          -I$(CUDA_HOME)/include -Wall -Werror=attributes
+compile_cu = $(if $(filter common/% grader/%,$(1)),{ $(HOST_CU) $(4) -c $(1) -o $(2) 2>$(2).host-err && \
+             { cat $(2).host-err >&2; rm -f $(2).host-err; }; } || { rm -f $(2).host-err; \
+             $(NVCC) $(NVFLAGS) $(3) -c $(1) -o $(2); },$(NVCC) $(NVFLAGS) $(3) -c $(1) -o $(2))

@@ -192,14 +192,14 @@ student_deps_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
 student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
     $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
-    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude -arch=compute_90"
+    --env "PTX_COMPILE=$(NVCC) $(filter-out $(ARCH_FLAGS) $(GRADER_INCLUDES),$(NVFLAGS)) -Iinclude -arch=compute_90"
 # (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
 # rewriter; not its sources nor its library; and, for a file that asks what its kernels use, the
 # toolkit's nvcc, which every sandbox shows: emu-nvcc's "nvcc's figures", run in this sandbox)
 student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
     --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC)
-student_cc_gpu = $(NVCC) $(filter-out $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen,$(NVFLAGS)) -Iinclude $(PIC)
+student_cc_gpu = $(NVCC) $(filter-out $(GRADER_INCLUDES),$(NVFLAGS)) -Iinclude $(PIC)
 student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 
 # $(call lab_rules,MODE,NAME). Paths built from STUDENT stay references ($$) until make reads

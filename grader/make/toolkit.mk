@@ -80,7 +80,10 @@ Q_NVCC = @echo "  NVCC    $<";
 Q_LINK = @echo "  LINK    $@";
 Q_VET = @echo "  VET     $<";
 endif
-NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
+# The grader's include folders (the labs' contracts, common/, the generated headers): its own
+# compiles take them; a student's compile filters them out of NVFLAGS (lab_rules.mk).
+GRADER_INCLUDES = $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen
+NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(GRADER_INCLUDES) \
            -Xcompiler -Wall -Wno-deprecated-gpu-targets
 # $(call compile_cu,SRC,OBJ,EXTRA-NVCC-FLAGS,EXTRA-HOST-FLAGS): one .cu file of the grader's own
 # (common/, grader/). One with no device code (no kernel, nothing __device__, __constant__ or
@@ -90,8 +93,8 @@ NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FL
 # compiler refuses device code (those keywords are attributes it does not know, an error under
 # -Werror=attributes; <<< is not C++), and nvcc compiles what it refuses, with its own messages.
 # Everything else (the references, the rungs, students' files) nvcc compiles, always.
-HOST_CU = $(or $(NVCC_CCBIN),g++) -x c++ -O3 -g -std=c++17 $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen \
-          -I$(CUDA_HOME)/include -Wall -Werror=attributes
+HOST_CU = $(or $(NVCC_CCBIN),g++) -x c++ -O3 -g -std=c++17 $(GRADER_INCLUDES) -I$(CUDA_HOME)/include \
+          -Wall -Werror=attributes
 compile_cu = $(if $(filter common/% grader/%,$(1)),{ $(HOST_CU) $(4) -c $(1) -o $(2) 2>$(2).host-err && \
              { cat $(2).host-err >&2; rm -f $(2).host-err; }; } || { rm -f $(2).host-err; \
              $(NVCC) $(NVFLAGS) $(3) -c $(1) -o $(2); },$(NVCC) $(NVFLAGS) $(3) -c $(1) -o $(2))

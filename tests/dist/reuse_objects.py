@@ -16,6 +16,7 @@ kit, as are the students' files and the references (from prebuilt/).
 Prints one line: how many objects were copied and how many left to the kit.
 """
 import filecmp
+import functools
 import os
 import shutil
 import sys
@@ -33,6 +34,7 @@ def sources(dep_file):
     return names.split() if colon else None
 
 
+@functools.lru_cache(maxsize=None)  # (the prelude's headers are named by every object)
 def same_in_kit(path):
     """Whether the kit holds the checkout's file PATH (relative to the checkout, or absolute
     inside it) byte for byte; a file outside the checkout (a system header) only has to exist.

@@ -30,7 +30,8 @@
 #                 message naming the symbol
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
-#                 (tests/build/lineinfo.sh)
+#                 (tests/build/lineinfo.sh); a build folder partly deleted is built again, never
+#                 graded without its build (tests/build/partial.sh)
 #   test-emu      every lab's solution graded under the CPU emulator (every correctness
 #                 check OK, speed skipped; the skeletons are graded so by test-dist, in the
 #                 student kit, or here in a kit: emu-grade-labs), the emulator's own tests
@@ -177,6 +178,7 @@ else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 endif
 	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/partial.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.

@@ -66,7 +66,17 @@ $(MANIFEST): grader/make/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJ
 	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $^ -lm -o $@
 $(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
 	@mkdir -p $(@D)
-	@t=$@.tmp.$$$$; $(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $$t && { cmp -s $$t $@ && rm -f $$t || mv -f $$t $@; }
+	@t=$@.tmp.$$$$; $(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $$t && { $(if $(and $(MANIFEST_GONE),$(filter %.mk,$@)),false,cmp -s $$t $@) && rm -f $$t || mv -f $$t $@; }
+# Every target is secondary (lab_rules.mk's .SECONDARY), so a program gone from build/host (the
+# folder deleted, say) would not be made again for a labs.mk that is still there: make would read
+# no lab names, build nothing and grade with no build. So while it is gone, labs.mk is made again
+# and put in place even when its text is the same: make then reads the makefiles again, with the
+# program there.
+MANIFEST_GONE := $(if $(wildcard $(MANIFEST)),,1)
+ifneq ($(MANIFEST_GONE),)
+$(GEN)/labs.mk: manifest-gone
+.PHONY: manifest-gone
+endif
 ifneq ($(filter-out clean help,$(or $(MAKECMDGOALS),all)),)
 include $(GEN)/labs.mk
 endif

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# partial.sh - a build folder partly deleted is built again, and a lab is never graded without
+# its build. Every target of the build is secondary (grader/make/lab_rules.mk's .SECONDARY), and
+# make does not make a secondary file again only because it is missing: with the lab-manifest
+# program gone from build/host (the folder deleted, say) and build/gen/labs.mk still there, make
+# read no lab names, built nothing and ran the driver with no build ("the build step did not
+# reach this lab"). Here, in a copy of the build's host and gen folders (BUILD= a folder of its
+# own, so no other suite's build is touched), with the program deleted: make -n grade LAB=01
+# plans lab 01's build and hands the driver its build folder, and the program is made again.
+#
+#   BUILD=build MAKE=make tests/build/partial.sh     (after a build: make test-build's)
+#
+# Prints `N passed, M failed`; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+work=$build/partial-test
+pass=0 fail=0
+result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
+
+if [ ! -x "$build/host/lab-manifest" ] || [ ! -f "$build/gen/labs.mk" ]; then
+    echo "FAIL partial: no build to copy ($build/host/lab-manifest, $build/gen/labs.mk): build first"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+rm -rf "$work" && mkdir -p "$work"
+cp -r "$build/host" "$build/gen" "$work/"
+rm -f "$work/host/lab-manifest"
+out=$work/make-n.txt
+${MAKE:-make} --no-print-directory -n grade LAB=01 BUILD="$work" >"$out" 2>&1
+status=$?
+grep -q "lab_status.sh lab $work/grade/.build.[0-9]* coalescing " "$out"
+result "lab-manifest deleted, labs.mk kept: make grade LAB=01 plans lab 01's build" $? \
+    "exit $status; make -n printed no lab step (see $out)"
+grep -q -- "--built $work/grade/.build.[0-9]*" "$out"
+result "... and hands the driver its build folder (--built)" $? "see $out"
+[ -x "$work/host/lab-manifest" ]
+result "... and the program is made again" $? "$work/host/lab-manifest is missing after make"
+rm -rf "$work"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -64,9 +64,6 @@ GEN := $(BUILD)/gen
 MANIFEST_H := $(GEN)/lab_manifest.h
 $(MANIFEST): grader/make/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(Q_LINK)$(CC) $(CFLAGS) -Igrader $^ -lm -o $@
-$(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
-	@mkdir -p $(@D)
-	@t=$@.tmp.$$$$; $(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $$t && { $(if $(and $(MANIFEST_GONE),$(filter %.mk,$@)),false,cmp -s $$t $@) && rm -f $$t || mv -f $$t $@; }
 # Every target is secondary (lab_rules.mk's .SECONDARY), so a program gone from build/host (the
 # folder deleted, say) would not be made again for a labs.mk that is still there: make would read
 # no lab names, build nothing and grade with no build. So while it is gone, labs.mk is made again
@@ -77,6 +74,9 @@ ifneq ($(MANIFEST_GONE),)
 $(GEN)/labs.mk: manifest-gone
 .PHONY: manifest-gone
 endif
+$(GEN)/labs.mk $(MANIFEST_H): $(GEN)/%: $(MANIFEST)
+	@mkdir -p $(@D)
+	@t=$@.tmp.$$$$; $(MANIFEST) $(if $(filter %.mk,$@),mk,header) > $$t && { $(if $(and $(MANIFEST_GONE),$(filter %.mk,$@)),false,cmp -s $$t $@) && rm -f $$t || mv -f $$t $@; }
 ifneq ($(filter-out clean help,$(or $(MAKECMDGOALS),all)),)
 include $(GEN)/labs.mk
 endif

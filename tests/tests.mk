@@ -37,7 +37,8 @@
 #                 student kit, or here in a kit: emu-grade-labs), the emulator's own tests
 #                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
 #                 fills, hashes and comparisons against the host on both of their paths
-#                 (test-devcheck, tests/devcheck)
+#                 (test-devcheck, tests/devcheck); a student's file deleted after a build is
+#                 graded as missing, never by that build's object (tests/emu/file_gone.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -95,7 +96,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs test-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -226,10 +227,14 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
+# A student's file deleted after a build is graded as missing, not by the earlier build's object.
+emu-file-gone: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/file_gone.sh
+
 ifdef STUDENT_KIT
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the

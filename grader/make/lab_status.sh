@@ -45,7 +45,9 @@ lab)
     name=$3 n=$4 harness=$5 reference=$6 student=$7
     log=$built/$name.build.log
     if [ -e "$built/$name.grader-failed" ] || [ ! -f "$harness" ] || [ ! -f "$reference" ]; then st=grader
-    elif [ ! -f "$student" ]; then
+    elif [ ! -f "$student" ] || [ -e "$built/$name.student-failed" ]; then
+        # (a step of the student's that failed this run: its file gone, say, while an object of
+        # an earlier build is still there, which is not this file's and is never graded)
         st=student
         grep -q '^cuda-emu: refused: ' "$log" 2>/dev/null && st=refused
     elif [ -e "$built/$name.steps-failed" ]; then st=steps

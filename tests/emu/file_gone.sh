@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# file_gone.sh - a student's file deleted after a build is graded as missing, never by the object
+# the earlier build left: lab 01's skeleton in a tree of its own, graded under the CPU emulator,
+# then its file removed and the tree graded again: every check fails with the file named where
+# it was expected, no check is OK, and the build's line says the lab did not build.
+#
+#   tests/emu/file_gone.sh      (MAKE and BUILD from the environment; after make emu-runners)
+#
+# Prints `N passed, M failed`; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+work=${BUILD:-build}/file-gone-test
+pass=0 fail=0
+result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
+grade() { # NAME: make grade of the tree, its output in $work/NAME.txt
+    ${MAKE:-make} --no-print-directory grade EMU=1 LAB=01 STUDENT="$work/tree" GRADE_DIR="$work/grade" \
+        GRADE_WHERE=0 SEED=0x1234 >"$work/$1.txt" 2>&1
+}
+rm -rf "$work" && mkdir -p "$work/tree" && cp -r labs/01-coalescing "$work/tree/"
+grade built
+grep -qE '^  coalescing: [0-9]+/[0-9]+$' "$work/built.txt" && grep -q ' OK ' "$work/built.txt"
+result "the skeleton, built and graded" $? "see $work/built.txt"
+rm "$work/tree/01-coalescing/coalescing.cu"
+grade gone
+grep -qF "your file was not found: expected it at $work/tree/01-coalescing/coalescing.cu" "$work/gone.txt" &&
+    grep -qE '^  coalescing: 0/[0-9]+$' "$work/gone.txt" && ! grep -q ' OK ' "$work/gone.txt"
+result "its file deleted: graded as not found, 0 points, no check OK" $? "see $work/gone.txt"
+grep -q 'coalescing .*did not build: your file is missing' "$work/gone.txt"
+result "... and the build's line says the lab did not build" $? "see $work/gone.txt"
+rm -rf "$work"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -38,7 +38,9 @@
 #                 (test-emulator, tests/emu/emu_tests.mk), and the speed checks' device-side
 #                 fills, hashes and comparisons against the host on both of their paths
 #                 (test-devcheck, tests/devcheck); a student's file deleted after a build is
-#                 graded as missing, never by that build's object (tests/emu/file_gone.sh)
+#                 graded as missing, never by that build's object, and one missing (or a link
+#                 to nothing) in a tree never built is graded in the grader's words, not make's
+#                 (tests/emu/file_gone.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly

@@ -92,6 +92,10 @@ $(BUILD)/gpu/worker: $(WORKER_SRCS) grader/sandbox/seccomp.h
 # of its source, and an object of an earlier build would be graded in its place. (A file that is
 # there but not a regular file, a link or a pipe, goes on to the compile sandbox, which refuses
 # it and says why.)
+# The student's object depends on the file where it reaches one (a link to nothing does not), and
+# on the check in its place where it does not, so that make says the file is missing in the
+# grader's own words rather than stopping with "No rule to make target".
+student_src_dep = $(if $(realpath $(call student_src,$(1))),$(call student_src,$(1)),student-src-$(1))
 STUDENT_SRC_CHECKS := $(LAB_NAMES:%=student-src-%)
 .PHONY: $(STUDENT_SRC_CHECKS)
 $(STUDENT_SRC_CHECKS): student-src-%:
@@ -232,7 +236,7 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/make/vet.sh grader/make/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src_dep,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/make/vet.sh grader/make/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
 	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/make/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\

@@ -59,7 +59,7 @@ student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(STUDENT_REL_
 # sandbox-run): a change to one builds the lab again. A name make cannot hold (a space) is left
 # out here, and refused by sandbox-run if the file includes it.
 helper_globs := *.h *.cuh *.hpp *.hh *.inc *.inl *.cu */*.h */*.cuh */*.hpp */*.cu
-student_helpers = $(foreach f,$(wildcard $(addprefix $(dir $(call student_src,$(1))),$(helper_globs))),$(if $(wildcard $(f)),$(f)))
+student_helpers = $(foreach f,$(wildcard $(addprefix $(dir $(call student_src,$(1))),$(helper_globs))),$(if $(realpath $(f)),$(f)))
 STUDENT_OBJS := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 

@@ -170,7 +170,10 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
      * ERROR of this machine's set-up. */
     r->grader_unbuilt = build == LAB_GRADER_FAILED || build == LAB_NOT_BUILT ||
                         build == LAB_STEPS_FAILED;
-    r->missing = build == LAB_STUDENT_FAILED && access(r->expected, R_OK) != 0;
+    /* Missing: nothing at all where the file was expected. A link to nothing, or a file that
+     * cannot be read, is there: the build's log says what it is (the compile sandbox's words). */
+    struct stat there;
+    r->missing = build == LAB_STUDENT_FAILED && lstat(r->expected, &there) != 0;
     r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected};
     results_lab_begin(w, lab, &r->rules, r->timeout, &r->b);
     terminal_build(&r->b);

@@ -2,7 +2,10 @@
 # file_gone.sh - a student's file deleted after a build is graded as missing, never by the object
 # the earlier build left: lab 01's skeleton in a tree of its own, graded under the CPU emulator,
 # then its file removed and the tree graded again: every check fails with the file named where
-# it was expected, no check is OK, and the build's line says the lab did not build.
+# it was expected, no check is OK, and the build's line says the lab did not build. And two trees
+# never built: one without the file (graded as not found, in the grader's words, never make's
+# "No rule to make target"), one whose file is a link to nothing (graded as a build that failed,
+# the compile sandbox's words naming the link).
 #
 #   tests/emu/file_gone.sh      (MAKE and BUILD from the environment; after make emu-runners)
 #
@@ -12,8 +15,8 @@ cd "$(dirname "$0")/../.."
 work=${BUILD:-build}/file-gone-test
 pass=0 fail=0
 result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
-grade() { # NAME: make grade of the tree, its output in $work/NAME.txt
-    ${MAKE:-make} --no-print-directory grade EMU=1 LAB=01 STUDENT="$work/tree" GRADE_DIR="$work/grade" \
+grade() { # NAME [TREE]: make grade of the tree ($work/tree), its output in $work/NAME.txt
+    ${MAKE:-make} --no-print-directory grade EMU=1 LAB=01 STUDENT="${2:-$work/tree}" GRADE_DIR="$work/grade" \
         GRADE_WHERE=0 SEED=0x1234 >"$work/$1.txt" 2>&1
 }
 rm -rf "$work" && mkdir -p "$work/tree" && cp -r labs/01-coalescing "$work/tree/"
@@ -27,6 +30,16 @@ grep -qF "your file was not found: expected it at $work/tree/01-coalescing/coale
 result "its file deleted: graded as not found, 0 points, no check OK" $? "see $work/gone.txt"
 grep -q 'coalescing .*did not build: your file is missing' "$work/gone.txt"
 result "... and the build's line says the lab did not build" $? "see $work/gone.txt"
+mkdir -p "$work/never/01-coalescing"
+grade never "$work/never"
+grep -qF "your file was not found: expected it at $work/never/01-coalescing/coalescing.cu" "$work/never.txt" &&
+    grep -qE '^  coalescing: 0/[0-9]+$' "$work/never.txt" && ! grep -q 'No rule to make target' "$work/never.txt"
+result "a tree never built, its file missing: graded as not found (not make's error)" $? "see $work/never.txt"
+ln -s "$work/nowhere.cu" "$work/never/01-coalescing/coalescing.cu"
+grade dangling "$work/never"
+grep -q 'coalescing.cu is a symbolic link' "$work/dangling.txt" && grep -q 'build failed' "$work/dangling.txt" &&
+    grep -qE '^  coalescing: 0/[0-9]+$' "$work/dangling.txt" && ! grep -qE 'No rule to make target|was not found' "$work/dangling.txt"
+result "... its file a link to nothing: the build failed, the link named" $? "see $work/dangling.txt"
 rm -rf "$work"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

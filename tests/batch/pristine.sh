@@ -6,12 +6,9 @@
 #   tests/batch/pristine.sh
 set -u
 top=$(pwd)
+. "$top/tests/result.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-check() { # OK WHAT
-    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi
-}
 git clone -q "$top" "$tmp/wb" || { echo "FAIL cannot clone the checkout"; exit 1; }
 cd "$tmp/wb"
 # the committed skeletons (the clone's labs/ is the repository's)
@@ -21,19 +18,18 @@ done <labs/skeletons.sha256
 echo '__global__ void instructors_own() {}' >>labs/01-coalescing/coalescing.cu
 cp solutions/06-transpose/transpose.cu labs/06-transpose/transpose.cu
 out=$("$top"/grader/batch/pristine_skeletons.sh "$tmp/p1" 2>&1); rc=$?
-check $rc "the script succeeds with two labs edited"
+result "the script succeeds with two labs edited" $rc
 same=0
 while read -r want rel; do
     cmp -s "$tmp/p1/$rel" "$tmp/want-$(echo "$rel" | tr / _)" || same=1
 done <labs/skeletons.sha256
-check $same "every skeleton it gives is the recorded one, edited labs too"
+result "every skeleton it gives is the recorded one, edited labs too" $same
 notes=$(echo "$out" | grep -c '^note: labs/0[16]-.* differs from the workbook.s skeleton')
 [ "$notes" = 2 ] && [ "$(echo "$out" | grep -c .)" = 2 ]
-check $? "one note for each edited lab, and nothing else (got: $out)"
+result "one note for each edited lab, and nothing else (got: $out)" $?
 rm -rf .git
 out=$("$top"/grader/batch/pristine_skeletons.sh "$tmp/p2" 2>&1); rc=$?
 [ $rc = 1 ] && echo "$out" | grep -q 'labs/01-coalescing/coalescing.cu is not the workbook.s skeleton' &&
     echo "$out" | grep -q 'git checkout -- labs/01-coalescing/coalescing.cu'
-check $? "without a history that holds it: stops, names the file and how to restore it"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+result "without a history that holds it: stops, names the file and how to restore it" $?
+results

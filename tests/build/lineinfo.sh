@@ -14,8 +14,7 @@ nvcc=${NVCC:-nvcc}
 arch=${ARCH:-sm_90}
 work=${BUILD:-build}/lineinfo-test
 rm -rf "$work" && mkdir -p "$work"
-pass=0 fail=0
-result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
+. tests/result.sh
 
 # The flags the student's file is compiled with (the Makefile's student_cc_gpu, as make -n says it)
 flags=$(${MAKE:-make} --no-print-directory -s -f Makefile -f - print-student-cc MODE=gpu \
@@ -50,5 +49,4 @@ for dir in "$top"/[0-9][0-9]-*/; do
     result "$d/$name.cu: the same machine code with -lineinfo ($n kernel sections)" $? \
         "$(diff "$work/$name.with.txt" "$work/$name.without.txt" | head -3 | tr '\n' ' ')$(tail -2 "$work/$name.with.log")"
 done
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+results

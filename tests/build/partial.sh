@@ -15,8 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
 work=$build/partial-test
-pass=0 fail=0
-result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
+. tests/result.sh
 
 if [ ! -x "$build/host/lab-manifest" ] || [ ! -f "$build/gen/labs.mk" ]; then
     echo "FAIL partial: no build to copy ($build/host/lab-manifest, $build/gen/labs.mk): build first"
@@ -37,5 +36,4 @@ result "... and hands the driver its build folder (--built)" $? "see $out"
 [ -x "$work/host/lab-manifest" ]
 result "... and the program is made again" $? "$work/host/lab-manifest is missing after make"
 rm -rf "$work"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results

@@ -11,10 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${BUILD:-build}/doctor-tests
 rm -rf "$work" && mkdir -p "$work/nogpu" "$work/nosan" "$work/gpu"
-pass=0 fail=0
-result() { # name, 0/1, what
-    if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi
-}
+. tests/result.sh
 doctor() { # folder of stand-ins, output file: doctor.sh with them first on PATH; its status
     PATH="$1:$PATH" SANDBOX_RUN=/nonexistent sh grader/tools/doctor.sh >"$2" 2>&1
 }
@@ -84,5 +81,4 @@ for verb in grade explain; do
     result "make $verb STUDENT=<missing>: one error line, exit 2" $? "exit $s: $(head -c 600 "$work/student-$verb.txt")"
 done
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+results

@@ -13,8 +13,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 work=${BUILD:-build}/file-gone-test
-pass=0 fail=0
-result() { if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi; }
+. tests/result.sh
 grade() { # NAME [TREE]: make grade of the tree ($work/tree), its output in $work/NAME.txt
     ${MAKE:-make} --no-print-directory grade EMU=1 LAB=01 STUDENT="${2:-$work/tree}" GRADE_DIR="$work/grade" \
         GRADE_WHERE=0 SEED=0x1234 >"$work/$1.txt" 2>&1
@@ -41,5 +40,4 @@ grep -q 'coalescing.cu is a symbolic link' "$work/dangling.txt" && grep -q 'buil
     grep -qE '^  coalescing: 0/[0-9]+$' "$work/dangling.txt" && ! grep -qE 'No rule to make target|was not found' "$work/dangling.txt"
 result "... its file a link to nothing: the build failed, the link named" $? "see $work/dangling.txt"
 rm -rf "$work"
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+results

@@ -26,14 +26,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 top=$PWD
+. "$top/tests/result.sh"
 build=${BUILD:-build}
 work=$build/tests/newlab
 tree=$work/tree
-pass=0 fail=0
-check() { # OK WHAT [DETAIL]
-    if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok   $2"
-    else fail=$((fail + 1)); echo "FAIL $2${3:+: $3}"; fi
-}
 if [ ! -d solutions/01-coalescing ]; then
     echo "skipped: the toy lab is graded with STUDENT=solutions, which a student kit (no solution sources) refuses"
     exit 0
@@ -55,21 +51,21 @@ cd "$tree" || exit 2
 git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm copy || exit 2
 
 make --no-print-directory new-lab NAME=toy >"$top/$work/new-lab.txt" 2>&1
-check $? "make new-lab NAME=toy" "$(tail -3 "$top/$work/new-lab.txt")"
+result "make new-lab NAME=toy" $? "$(tail -3 "$top/$work/new-lab.txt")"
 changed=$(git status --porcelain --untracked-files=normal | awk '{print $2}' | sort | tr '\n' ' ')
 derived="README.md labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md"
 [ "$changed" = "README.md grader/labs/10-toy/ labs/10-toy/ labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md solutions/10-toy/ " ]
-check $? "it wrote the three folders and what make docs-gen derives from them, nothing else" "git status: $changed"
+result "it wrote the three folders and what make docs-gen derives from them, nothing else" $? "git status: $changed"
 grep -qF '| 10 | [toy](labs/10-toy/README.md) |' README.md && grep -qF '"!make grade LAB=10"' labs/workbook.ipynb &&
     grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256
-check $? "README.md's table, the notebook and the skeletons' hashes list the toy lab" \
+result "README.md's table, the notebook and the skeletons' hashes list the toy lab" $? \
     "$(git diff --stat | tail -1)"
 others=$(grep -rIlE 'coalesc|scale\[|bias|[Ll]ab 0[1-9]|0[1-9]-[a-z]' grader/labs/10-toy labs/10-toy solutions/10-toy)
 [ -z "$others" ]
-check $? "the new lab's files are the template's: no other lab's name, number, folder or task" "$others"
+result "the new lab's files are the template's: no other lab's name, number, folder or task" $? "$others"
 own=$(grep -cE '^static (void|int) (destroy|prepare|refresh|outputs|inputs)\(|dbuf_(alloc|poison|free)|xmalloc' grader/labs/10-toy/problem.cu)
 grep -q '"../lab_io.h"' grader/labs/10-toy/problem.cu && [ "$own" = 0 ]
-check $? "its problem.cu holds the lab's own lines: buffers declared, no lifecycle of its own" "$own such lines"
+result "its problem.cu holds the lab's own lines: buffers declared, no lifecycle of its own" $? "$own such lines"
 mkdir -p "$top/$work/derived" && for f in $derived; do cp "$f" "$top/$work/derived/${f//\//_}"; done
 git checkout -q -- README.md labs/skeletons.sha256 labs/workbook.ipynb && rm -f slides/10-toy.md
 tests/docs/labs.sh >"$top/$work/labs-before.txt" 2>&1
@@ -78,12 +74,12 @@ s=$?
     grep -q 'docs-gen: labs/workbook.ipynb is not' "$top/$work/labs-before.txt" &&
     grep -q 'docs-gen: labs/skeletons.sha256 is not' "$top/$work/labs-before.txt" &&
     grep -q 'docs-gen: slides/10-toy.md is not' "$top/$work/labs-before.txt"
-check $? "with the folders alone, tests/docs/labs.sh names each derived file that lacks the toy lab" \
+result "with the folders alone, tests/docs/labs.sh names each derived file that lacks the toy lab" $? \
     "$(head -5 "$top/$work/labs-before.txt")"
 make --no-print-directory docs-gen >"$top/$work/docs-gen.txt" 2>&1
 same=0
 for f in $derived; do cmp -s "$f" "$top/$work/derived/${f//\//_}" || same=1; done
-check $same "make docs-gen writes from the three folders what make new-lab wrote, byte for byte" \
+result "make docs-gen writes from the three folders what make new-lab wrote, byte for byte" $same \
     "$(cat "$top/$work/docs-gen.txt")"
 
 grade() { # OUT ARGS...: make grade under the emulator; its exit status and results.json's
@@ -106,15 +102,14 @@ EOF
 }
 status=$(grade solutions LAB=toy STUDENT=solutions)
 all_correct build/solutions/results.json toy && grep -q '^== 10 toy: ' "$top/$work/solutions.txt" && [ "$status" = 2 ]
-check $? "make grade LAB=toy STUDENT=solutions: the reference passes every correctness check (exit 2: speed not timed)" \
+result "make grade LAB=toy STUDENT=solutions: the reference passes every correctness check (exit 2: speed not timed)" $? \
     "exit $status; $(grep -E 'FAIL|ERROR|error' "$top/$work/solutions.txt" | head -3)"
 status=$(grade skeleton LAB=10)
 all_correct build/skeleton/results.json toy && [ "$status" = 2 ]
-check $? "make grade LAB=10: the skeleton, found by its number, passes every correctness check" \
+result "make grade LAB=10: the skeleton, found by its number, passes every correctness check" $? \
     "exit $status; $(grep -E 'FAIL|ERROR|error' "$top/$work/skeleton.txt" | head -3)"
 
 tests/docs/labs.sh >"$top/$work/labs.txt" 2>&1
-check $? "tests/docs/labs.sh: every place that lists the labs lists the toy lab" "$(grep -E 'FAIL|labs:' "$top/$work/labs.txt" | head -5)"
+result "tests/docs/labs.sh: every place that lists the labs lists the toy lab" $? "$(grep -E 'FAIL|labs:' "$top/$work/labs.txt" | head -5)"
 
-echo "newlab: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+results "newlab"

@@ -18,10 +18,7 @@ work=$build/sandbox-tests
 mkdir -p "$work"
 wrap=$work/no-namespaces
 ${CC:-cc} -O2 -Wall tests/sandbox/no_namespaces.c -o "$wrap" || exit 1
-pass=0 fail=0
-result() { # name, 0/1, what
-    if [ "$2" = 0 ]; then echo "ok   $1"; pass=$((pass + 1)); else echo "FAIL $1: $3"; fail=$((fail + 1)); fi
-}
+. tests/result.sh
 
 if "$wrap" unshare -U true 2>/dev/null; then
     result "the wrapper refuses namespaces" 1 "unshare still works under it"
@@ -234,5 +231,4 @@ if [ "$landlock" = 1 ]; then
     grep -q ' 0 failed' "$work/cheats.txt"
     result "the cheat cases under Landlock" $? "see $work/cheats.txt"
 fi
-echo "sandbox without namespaces: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+results "sandbox without namespaces"

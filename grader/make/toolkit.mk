@@ -83,8 +83,12 @@ endif
 # The grader's include folders (the labs' contracts, common/, the generated headers): its own
 # compiles take them; a student's compile filters them out of NVFLAGS (lab_rules.mk).
 GRADER_INCLUDES = $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen
+# --extended-lambda and --expt-relaxed-constexpr let a file use what modern CUDA C++ is written
+# with (a __device__ lambda handed to a kernel template; a constexpr function of the standard
+# library, std::min or numeric_limits, called in a kernel), as the CPU emulator already compiles
+# it; code that builds without them is compiled the same with them.
 NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(GRADER_INCLUDES) \
-           -Xcompiler -Wall -Wno-deprecated-gpu-targets
+           --extended-lambda --expt-relaxed-constexpr -Xcompiler -Wall -Wno-deprecated-gpu-targets
 # $(call compile_cu,SRC,OBJ,EXTRA-NVCC-FLAGS,EXTRA-HOST-FLAGS): one .cu file of the grader's own
 # (common/, grader/). One with no device code (no kernel, nothing __device__, __constant__ or
 # __shared__: the harness, the workers' trusted side, most labs' problems and shims) compiles

@@ -86,9 +86,12 @@ GRADER_INCLUDES = $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen
 # --extended-lambda and --expt-relaxed-constexpr let a file use what modern CUDA C++ is written
 # with (a __device__ lambda handed to a kernel template; a constexpr function of the standard
 # library, std::min or numeric_limits, called in a kernel), as the CPU emulator already compiles
-# it; code that builds without them is compiled the same with them.
+# it; code that builds without them is compiled the same with them. NVTX_DISABLE makes NVTX's
+# ranges (which Thrust and CUB open around their algorithms) no-ops, and leaves out the code that
+# loads a profiler's library at run time (dlopen, which vetting refuses): a file that uses
+# Thrust where its lab allows it builds; nothing is profiled through NVTX while grading.
 NVFLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 $(ARCH_FLAGS) $(GRADER_INCLUDES) \
-           --extended-lambda --expt-relaxed-constexpr -Xcompiler -Wall -Wno-deprecated-gpu-targets
+           --extended-lambda --expt-relaxed-constexpr -DNVTX_DISABLE -Xcompiler -Wall -Wno-deprecated-gpu-targets
 # $(call compile_cu,SRC,OBJ,EXTRA-NVCC-FLAGS,EXTRA-HOST-FLAGS): one .cu file of the grader's own
 # (common/, grader/). One with no device code (no kernel, nothing __device__, __constant__ or
 # __shared__: the harness, the workers' trusted side, most labs' problems and shims) compiles

@@ -82,6 +82,27 @@ __global__ void k(float *x)
     x[0] = y + undeclared_name; // MARK: a file wrong for a GPU too is no refusal
 }
 CU
+# NVIDIA's library headers the emulator does not provide: Thrust's, CUB's, libcu++'s <cuda/std/...>
+# are the toolkit's (valid CUDA: refused, named); a header the toolkit does not hold either is the
+# file's own missing file (a build error)
+case_ thrust-header "NVIDIA's library header <thrust/transform\\.h>" <<'CU'
+#include <thrust/transform.h> // MARK
+__global__ void k(float *x) { x[0] = 1; }
+CU
+case_ cub-header "NVIDIA's library header <cub/block/block_reduce\\.cuh>" <<'CU'
+#include <cuda_runtime.h>
+#include <cub/block/block_reduce.cuh> // MARK
+__global__ void k(float *x) { x[0] = 1; }
+CU
+case_ own-header-missing builds-not <<'CU'
+#include "my_helpers.cuh"
+__global__ void k(float *x) { x[0] = 1; }
+CU
+case_ thrust-no-such-header builds-not <<'CU'
+#include <thrust/no_such_header.h>
+__global__ void k(float *x) { x[0] = 1; }
+CU
+
 case_ cluster-group "thread block clusters \\(cooperative_groups::cluster_group\\)" <<'CU'
 #include <cooperative_groups.h>
 __global__ void __cluster_dims__(2, 1, 1) k(float *x)

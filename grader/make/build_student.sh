@@ -22,7 +22,30 @@ set -eu
 MAX_OBJECT_MIB=64
 lab=$1 src=$2 out=$3 entries=$4 forbidden=$5 sass=$6 ptx_re=$7
 shift 7
-"$@" -c "$src" -o "$out.raw"
+# Under the CPU emulator, an #include of Thrust's or CUB's headers stops the compile with the
+# emulator's refusal ("a GPU grades it"); where the lab forbids that library, a GPU would reject
+# the file for it, so it is rejected here with the lab's rule instead, in place of the compiler's
+# messages (the stop at that #include was the only one, or there would be no refusal).
+if ! "$@" -c "$src" -o "$out.raw" 2>"$out.err"; then
+    hdr=$(sed -n "s/^cuda-emu: refused: NVIDIA's library header <\(cub\/[^>]*\|thrust\/[^>]*\)>.*/\1/p" "$out.err" | head -1)
+    key=${hdr%%/*}
+    case " ${forbidden%%:*} " in
+    *" $key "*)
+        if [ -n "$hdr" ]; then
+            name=CUB
+            [ "$key" = thrust ] && name=Thrust
+            echo "rejected: your file includes <$hdr>, a header of $name: lab $lab is about $(echo "${forbidden#*:}" | sed 's/^ *//'), so $name may not be used." >&2
+            echo "rejected: lab $lab takes your own code and the entry point(s) '$entries'. Remove that use and build again." >&2
+            rm -f "$out.err"
+            exit 1
+        fi ;;
+    esac
+    cat "$out.err" >&2
+    rm -f "$out.err"
+    exit 1
+fi
+cat "$out.err" >&2
+rm -f "$out.err"
 
 # size: the file's bytes; declared: code, data and zero-filled data (size's Berkeley total)
 limit=$((MAX_OBJECT_MIB * 1048576))

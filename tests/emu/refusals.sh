@@ -10,13 +10,14 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/emu-refusals.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 pass=0 fail=0
 
-# case NAME EXPECT: the source on stdin; EXPECT is "builds", "builds-not" (an error of the
-# file's own beside a refusal: no refusal line), or the refusal's text after
-# "refused: " (a regex), which must name the line holding the word MARK.
+# case NAME EXPECT: the source on stdin (compiled with CASE_FLAGS too); EXPECT is "builds",
+# "builds-not" (an error of the file's own beside a refusal: no refusal line), or the refusal's
+# text after "refused: " (a regex), which must name the line holding the word MARK.
 case_() {
     local name=$1 expect=$2 src=$work/$1.cu out
     cat >"$src"
-    out=$(common/emu/emu-nvcc -c "$src" -o "$work/$name.o" 2>&1)
+    # shellcheck disable=SC2086
+    out=$(common/emu/emu-nvcc ${CASE_FLAGS:-} -c "$src" -o "$work/$name.o" 2>&1)
     local rc=$? line
     line=$(grep -n 'MARK' "$src" | head -1 | cut -d: -f1)
     if [ "$expect" = builds-not ]; then
@@ -111,11 +112,27 @@ __global__ void __cluster_dims__(2, 1, 1) k(float *x)
     x[blockIdx.x] = 1;
 }
 CU
-case_ device-launch 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'
+# A launch in device code: valid CUDA in separate compilation (-rdc=true, -dc), refused there; in
+# a whole-program compile (nvcc's default, the grader's) nvcc stops at it, and so does this
+CASE_FLAGS=-rdc=true case_ device-launch 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'
 __global__ void child(int *x) { x[0] = 1; }
 __global__ void parent(int *x)
 {
     child<<<1, 1>>>(x); // MARK
+}
+CU
+CASE_FLAGS=-dc case_ device-launch-dc 'a kernel launch inside device code \(dynamic parallelism\)' <<'CU'
+__global__ void child(int *x) { x[0] = 1; }
+__global__ void parent(int *x)
+{
+    child<<<1, 1>>>(x); // MARK
+}
+CU
+case_ device-launch-whole-program builds-not <<'CU'
+__global__ void child(int *x) { x[0] = 1; }
+__global__ void parent(int *x)
+{
+    child<<<1, 1>>>(x);
 }
 CU
 case_ asm-fenced-off builds <<'CU'

@@ -27,9 +27,20 @@
 #define CUDA_EMU_INLINE_ASM \
     _Pragma("GCC error \"cuda-emu: cannot be checked on the CPU emulator: inline PTX (asm) outside the emulator's subset\"") __asm__
 
-/* ... and this where device code launches a kernel (dynamic parallelism). */
-#define CUDA_EMU_DEVICE_LAUNCH \
+/* ... and this where device code launches a kernel (dynamic parallelism). That is valid CUDA
+ * only in separate compilation (nvcc -rdc=true or -dc), where it is a refusal; in a whole-program
+ * compile (nvcc's default) nvcc stops at it, and so does this, in nvcc's words: a file that
+ * would not build for a GPU is never told "a GPU grades it". For a separate compilation
+ * emu-nvcc defines CUDA_EMU_LAUNCH_MODE as rdc in the rewritten file, after this header's
+ * #include; the mode is read where a launch is written (a token pasted then), so the
+ * precompiled prelude serves both. */
+#define CUDA_EMU_DEVICE_LAUNCH CUDA_EMU_DEVICE_LAUNCH_IN_(CUDA_EMU_LAUNCH_MODE)
+#define CUDA_EMU_DEVICE_LAUNCH_IN_(mode) CUDA_EMU_DEVICE_LAUNCH_IN__(mode)
+#define CUDA_EMU_DEVICE_LAUNCH_IN__(mode) CUDA_EMU_DEVICE_LAUNCH_##mode
+#define CUDA_EMU_DEVICE_LAUNCH_rdc \
     _Pragma("GCC error \"cuda-emu: cannot be checked on the CPU emulator: a kernel launch inside device code (dynamic parallelism)\"") (void)0
+#define CUDA_EMU_DEVICE_LAUNCH_CUDA_EMU_LAUNCH_MODE \
+    _Pragma("GCC error \"kernel launch from __device__ or __global__ functions requires separate compilation mode (nvcc -rdc=true), which this compile is not: nvcc stops here too\"") (void)0
 
 #include <cuda_runtime.h>
 

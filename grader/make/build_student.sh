@@ -22,6 +22,22 @@ set -eu
 MAX_OBJECT_MIB=64
 lab=$1 src=$2 out=$3 entries=$4 forbidden=$5 sass=$6 ptx_re=$7
 shift 7
+# Under the CPU emulator (NVCC_CHECK set: nvcc's front end with the GPU build's flags), the file
+# must build for a GPU too: g++ compiles what nvcc refuses (a kernel that calls a host function,
+# std::swap in device code), and a file that passes here and does not build on a GPU earns
+# nothing there. A file the emulator refuses (a feature it cannot run, "a GPU grades it") is
+# checked the same way, so that "a GPU grades it" holds. 0: it builds for a GPU (or no nvcc).
+gpu_front_end() {
+    [ -n "${NVCC_CHECK:-}" ] || return 0
+    # shellcheck disable=SC2086
+    if ! $NVCC_CHECK "$src" -o "$out.cuda.ii" >"$out.nvcc" 2>&1; then
+        cat "$out.nvcc" >&2
+        echo "rejected: $src does not build for a GPU: nvcc stops at the error(s) above, where the CPU emulator's compiler went on. Fix them: on a GPU this file would not build." >&2
+        rm -f "$out.nvcc" "$out.cuda.ii"
+        return 1
+    fi
+    rm -f "$out.nvcc" "$out.cuda.ii"
+}
 # Under the CPU emulator, an #include of Thrust's or CUB's headers stops the compile with the
 # emulator's refusal ("a GPU grades it"); where the lab forbids that library, a GPU would reject
 # the file for it, so it is rejected here with the lab's rule instead, in place of the compiler's
@@ -40,12 +56,21 @@ if ! "$@" -c "$src" -o "$out.raw" 2>"$out.err"; then
             exit 1
         fi ;;
     esac
+    # a refusal holds only for a file that builds for a GPU; otherwise nvcc's errors are the build's
+    if grep -q '^cuda-emu: refused: ' "$out.err" && ! gpu_front_end; then
+        rm -f "$out.err"
+        exit 1
+    fi
     cat "$out.err" >&2
     rm -f "$out.err"
     exit 1
 fi
 cat "$out.err" >&2
 rm -f "$out.err"
+if ! gpu_front_end; then
+    rm -f "$out.raw"
+    exit 1
+fi
 
 # size: the file's bytes; declared: code, data and zero-filled data (size's Berkeley total)
 limit=$((MAX_OBJECT_MIB * 1048576))

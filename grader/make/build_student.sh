@@ -27,10 +27,21 @@ shift 7
 # std::swap in device code), and a file that passes here and does not build on a GPU earns
 # nothing there. A file the emulator refuses (a feature it cannot run, "a GPU grades it") is
 # checked the same way, so that "a GPU grades it" holds. 0: it builds for a GPU (or no nvcc).
+# An nvcc that cannot compile here at all (a host compiler newer than its release takes: the
+# emulator needs no nvcc to grade) fails an empty file too: then nothing is checked, and a note
+# says so.
 gpu_front_end() {
     [ -n "${NVCC_CHECK:-}" ] || return 0
     # shellcheck disable=SC2086
     if ! $NVCC_CHECK "$src" -o "$out.cuda.ii" >"$out.nvcc" 2>&1; then
+        : >nvcc_probe.cu
+        # shellcheck disable=SC2086
+        if ! $NVCC_CHECK nvcc_probe.cu -o nvcc_probe.ii >/dev/null 2>&1; then
+            echo "note: nvcc cannot compile here ($(grep -m1 -i error "$out.nvcc" | cut -c1-160)); whether your file builds for a GPU was not checked" >&2
+            rm -f "$out.nvcc" "$out.cuda.ii" nvcc_probe.cu nvcc_probe.ii
+            return 0
+        fi
+        rm -f nvcc_probe.cu nvcc_probe.ii
         cat "$out.nvcc" >&2
         echo "rejected: $src does not build for a GPU: nvcc stops at the error(s) above, where the CPU emulator's compiler went on. Fix them: on a GPU this file would not build." >&2
         rm -f "$out.nvcc" "$out.cuda.ii"

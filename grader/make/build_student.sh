@@ -33,21 +33,21 @@ shift 7
 gpu_front_end() {
     [ -n "${NVCC_CHECK:-}" ] || return 0
     # shellcheck disable=SC2086
-    if ! $NVCC_CHECK "$src" -o "$out.cuda.ii" >"$out.nvcc" 2>&1; then
+    if ! $NVCC_CHECK "$src" -o "$out.check.ptx" >"$out.nvcc" 2>&1; then
         : >nvcc_probe.cu
         # shellcheck disable=SC2086
-        if ! $NVCC_CHECK nvcc_probe.cu -o nvcc_probe.ii >/dev/null 2>&1; then
+        if ! $NVCC_CHECK nvcc_probe.cu -o nvcc_probe.ptx >/dev/null 2>&1; then
             echo "note: nvcc cannot compile here ($(grep -m1 -i error "$out.nvcc" | cut -c1-160)); whether your file builds for a GPU was not checked" >&2
-            rm -f "$out.nvcc" "$out.cuda.ii" nvcc_probe.cu nvcc_probe.ii
+            rm -f "$out.nvcc" "$out.check.ptx" nvcc_probe.cu nvcc_probe.ptx
             return 0
         fi
-        rm -f nvcc_probe.cu nvcc_probe.ii
+        rm -f nvcc_probe.cu nvcc_probe.ptx
         cat "$out.nvcc" >&2
         echo "rejected: $src does not build for a GPU: nvcc stops at the error(s) above, where the CPU emulator's compiler went on. Fix them: on a GPU this file would not build." >&2
-        rm -f "$out.nvcc" "$out.cuda.ii"
+        rm -f "$out.nvcc" "$out.check.ptx"
         return 1
     fi
-    rm -f "$out.nvcc" "$out.cuda.ii"
+    rm -f "$out.nvcc" "$out.check.ptx"
 }
 # Under the CPU emulator, an #include of Thrust's or CUB's headers stops the compile with the
 # emulator's refusal ("a GPU grades it"); where the lab forbids that library, a GPU would reject

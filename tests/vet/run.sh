@@ -169,5 +169,17 @@ else
     echo "ok   emulator internals: vet.sh lists all $(echo "$internal" | wc -l) names of the two headers, none public"; pass=$((pass + 1))
 fi
 
+# A name in a message is the one a student reads: demangled, or, where c++filt cannot demangle
+# it (nvcc's names of some kernel instances, as CUB's), its nested parts as far as they go.
+said=$(CXXFILT=${CXXFILT:-c++filt} bash -c '. <(sed -n "/^readable() {/,/^}$/p;/^readable_demangled() {/,/^}$/p" grader/make/vet.sh)
+    for s in _ZN3cub17CUB_300001_SM_9006detail6reduce28DeviceReduceSingleTileKernelINS2_10policy_hubIfyN4cuda3std3__44plusIvEEE10Policy1000EPKfPfyS9_ffNS7_10__identityEEEvT0_T1_T2_T3_T4_T6_PKfPfyRN4cuda3std3__44plusIvEEfRNS4_10__identityEE5__tmp \
+             _ZN3cub17CUB_300001_SM_90012DeviceReduce3SumIPKfPfxEE9cudaError_tPvRmT_T0_T1_P11CUstream_stb cudaMalloc_v2; do
+        readable "$s"; done' | tr '\n' ' ')
+if [ "$said" = "cub::detail::reduce::DeviceReduceSingleTileKernel cub::DeviceReduce::Sum cudaMalloc " ]; then
+    echo "ok   names as read: $said"; pass=$((pass + 1))
+else
+    echo "FAIL names as read: expected cub::detail::reduce::DeviceReduceSingleTileKernel cub::DeviceReduce::Sum cudaMalloc, got $said"; fail=$((fail + 1))
+fi
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -341,6 +341,61 @@ __global__ void intrinsics(unsigned *out, const float *in)
     out[8] = clock64() >= t0;
 }
 
+/* CUDA's own functions the C library lacks (cuda_emu/device.h): a file that uses them builds here
+ * as with nvcc, and computes what a GPU computes. */
+__global__ void cuda_only_functions(float *f, int *i, unsigned *u, double *d)
+{
+    __builtin_assume(i[0] >= 0); /* never evaluated: i[0] stays as written */
+    __prof_trigger(1);
+    float s, c;
+    sincospif(0.25f, &s, &c);
+    f[0] = sinpif(0.5f), f[1] = cospif(1.0f), f[2] = sinpif(12345678.0f), f[3] = s - c;
+    f[4] = rhypotf(3.0f, 4.0f), f[5] = norm3df(1.0f, 2.0f, 2.0f), f[6] = rnorm4df(1.0f, 1.0f, 1.0f, 1.0f);
+    f[7] = rcbrtf(8.0f), f[8] = normcdff(0.0f), f[9] = erfinvf(erff(0.3f)), f[10] = normcdfinvf(0.975f);
+    i[1] = __dp4a(0x01020304, 0x01010101, 10), u[0] = __dp4a(0xffffffffu, 0x01010101u, 0u);
+    i[2] = __dp2a_lo(0x00020003, 0x00000405, 1), i[3] = __dp2a_hi(0x00020003, 0x04050000, 1);
+    u[1] = __sad(-3, 4, 10u), u[2] = __usad(3u, 10u, 1u);
+    u[3] = __funnelshift_lc(0x80000000u, 1u, 40u), u[4] = __funnelshift_rc(0u, 0x12345678u, 40u);
+    d[0] = __hiloint2double(__double2hiint(2.5), __double2loint(2.5));
+}
+
+void test_cuda_only_functions()
+{
+    float *f;
+    int *i;
+    unsigned *u;
+    double *d;
+    EXPECT_OK(cudaMallocManaged(&f, 16 * sizeof *f));
+    EXPECT_OK(cudaMallocManaged(&i, 16 * sizeof *i));
+    EXPECT_OK(cudaMallocManaged(&u, 16 * sizeof *u));
+    EXPECT_OK(cudaMallocManaged(&d, 16 * sizeof *d));
+    i[0] = 7;
+    cuda_only_functions<<<1, 1>>>(f, i, u, d);
+    EXPECT_OK(cudaDeviceSynchronize());
+    CU_ASSERT_EQUAL(i[0], 7);
+    CU_ASSERT_EQUAL(f[0], 1.0f);
+    CU_ASSERT_EQUAL(f[1], -1.0f);
+    CU_ASSERT_EQUAL(f[2], 0.0f); /* an integer's: exactly 0, however large */
+    CU_ASSERT_DOUBLE_EQUAL(f[3], 0.0, 1e-7);
+    CU_ASSERT_DOUBLE_EQUAL(f[4], 0.2, 1e-7);
+    CU_ASSERT_EQUAL(f[5], 3.0f);
+    CU_ASSERT_EQUAL(f[6], 0.5f);
+    CU_ASSERT_EQUAL(f[7], 0.5f);
+    CU_ASSERT_EQUAL(f[8], 0.5f);
+    CU_ASSERT_DOUBLE_EQUAL(f[9], 0.3, 1e-6);
+    CU_ASSERT_DOUBLE_EQUAL(f[10], 1.959964, 1e-5);
+    CU_ASSERT_EQUAL(i[1], 20);
+    CU_ASSERT_EQUAL(u[0], 1020u);
+    CU_ASSERT_EQUAL(i[2], 24);
+    CU_ASSERT_EQUAL(i[3], 24);
+    CU_ASSERT_EQUAL(u[1], 17u);
+    CU_ASSERT_EQUAL(u[2], 8u);
+    CU_ASSERT_EQUAL(u[3], 0x80000000u); /* a shift clamped to 32 */
+    CU_ASSERT_EQUAL(u[4], 0x12345678u);
+    CU_ASSERT_EQUAL(d[0], 2.5);
+    cudaFree(f), cudaFree(i), cudaFree(u), cudaFree(d);
+}
+
 void test_device_intrinsics()
 {
     float x = 1.5f, *din;
@@ -482,6 +537,7 @@ CU_TestInfo tests[] = {
     {"device properties, attributes and occupancy", test_device_properties},
     {"error names and strings", test_error_names},
     {"vector types and device intrinsics", test_device_intrinsics},
+    {"CUDA's math and integer functions the C library lacks", test_cuda_only_functions},
     {"a kernel may use only memory a GPU can reach", test_unreachable_memory_is_reported},
     CU_TEST_INFO_NULL,
 };

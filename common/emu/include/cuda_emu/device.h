@@ -499,6 +499,40 @@ CUDA_EMU_INLINE unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, u
     unsigned long long v = ((unsigned long long)hi << 32) | lo;
     return (unsigned)(v >> (shift & 31));
 }
+/* ... and clamped: a shift of 32 or more is 32 */
+CUDA_EMU_INLINE unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned)((v << (shift > 32 ? 32 : shift)) >> 32);
+}
+CUDA_EMU_INLINE unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift)
+{
+    unsigned long long v = ((unsigned long long)hi << 32) | lo;
+    return (unsigned)(v >> (shift > 32 ? 32 : shift));
+}
+/* Four 8-bit (two 16-bit) products summed into c: signed or unsigned per argument */
+CUDA_EMU_INLINE int __dp4a(int a, int b, int c)
+{
+    for (int i = 0; i < 4; ++i)
+        c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
+    return c;
+}
+CUDA_EMU_INLINE unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c)
+{
+    for (int i = 0; i < 4; ++i)
+        c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);
+    return c;
+}
+CUDA_EMU_INLINE int __dp2a_lo(int a, int b, int c)
+{
+    return c + (int)(short)a * (int)(signed char)b + (int)(short)(a >> 16) * (int)(signed char)(b >> 8);
+}
+CUDA_EMU_INLINE int __dp2a_hi(int a, int b, int c)
+{
+    return c + (int)(short)a * (int)(signed char)(b >> 16) + (int)(short)(a >> 16) * (int)(signed char)(b >> 24);
+}
+CUDA_EMU_INLINE unsigned int __sad(int x, int y, unsigned int z) { return z + (unsigned)(x > y ? x - y : y - x); }
+CUDA_EMU_INLINE unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return z + (x > y ? x - y : y - x); }
 
 /* ---- Reinterpretation ---------------------------------------------------- */
 
@@ -508,6 +542,12 @@ CUDA_EMU_INLINE float __int_as_float(int x) { float r; std::memcpy(&r, &x, 4); r
 CUDA_EMU_INLINE float __uint_as_float(unsigned int x) { float r; std::memcpy(&r, &x, 4); return r; }
 CUDA_EMU_INLINE long long __double_as_longlong(double x) { long long r; std::memcpy(&r, &x, 8); return r; }
 CUDA_EMU_INLINE double __longlong_as_double(long long x) { double r; std::memcpy(&r, &x, 8); return r; }
+CUDA_EMU_INLINE double __hiloint2double(int hi, int lo)
+{
+    return __longlong_as_double((long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo));
+}
+CUDA_EMU_INLINE int __double2hiint(double x) { return (int)((unsigned long long)__double_as_longlong(x) >> 32); }
+CUDA_EMU_INLINE int __double2loint(double x) { return (int)(unsigned)__double_as_longlong(x); }
 
 /* ---- Float intrinsics: correctly rounded where CUDA's are; the fast
  * approximations (__expf, __fdividef ...) use the accurate function, which is
@@ -597,6 +637,68 @@ CUDA_EMU_INLINE float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0
 CUDA_EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 CUDA_EMU_INLINE double rsqrt(double x) { return 1.0 / sqrt(x); }
 CUDA_EMU_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+/* __builtin_assume(e): a hint to nvcc's optimizer, never evaluated (side effects included); here
+ * e is only type-checked. __prof_trigger(n): a profiler counter, nothing to count here. */
+#ifndef __builtin_assume
+#define __builtin_assume(e) ((void)sizeof((e) ? 1 : 0))
+#endif
+CUDA_EMU_INLINE void __prof_trigger(int) {}
+/* CUDA's own math functions that the C library lacks: each computed in double where the float
+ * result then rounds once (within CUDA's documented error for the float ones); the pi-scaled
+ * ones reduce their argument exactly first (fmod by 2), so that a large argument keeps its
+ * accuracy, as CUDA's do. */
+CUDA_EMU_INLINE double sinpi(double x) { double r = fmod(x, 2.0); return r == trunc(r) ? copysign(0.0, x) : sin(M_PI * r); }
+CUDA_EMU_INLINE double cospi(double x) { double r = fabs(fmod(x, 2.0)); return r == 0.5 || r == 1.5 ? 0.0 : cos(M_PI * r); }
+CUDA_EMU_INLINE void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
+CUDA_EMU_INLINE float sinpif(float x) { return (float)sinpi((double)x); }
+CUDA_EMU_INLINE float cospif(float x) { return (float)cospi((double)x); }
+CUDA_EMU_INLINE void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+CUDA_EMU_INLINE double rhypot(double x, double y) { return 1.0 / hypot(x, y); }
+CUDA_EMU_INLINE float rhypotf(float x, float y) { return (float)(1.0 / hypot((double)x, (double)y)); }
+CUDA_EMU_INLINE double norm3d(double a, double b, double c) { return sqrt(a * a + b * b + c * c); }
+CUDA_EMU_INLINE double rnorm3d(double a, double b, double c) { return 1.0 / norm3d(a, b, c); }
+CUDA_EMU_INLINE double norm4d(double a, double b, double c, double d) { return sqrt(a * a + b * b + c * c + d * d); }
+CUDA_EMU_INLINE double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
+CUDA_EMU_INLINE float norm3df(float a, float b, float c) { return (float)norm3d(a, b, c); }
+CUDA_EMU_INLINE float rnorm3df(float a, float b, float c) { return (float)rnorm3d(a, b, c); }
+CUDA_EMU_INLINE float norm4df(float a, float b, float c, float d) { return (float)norm4d(a, b, c, d); }
+CUDA_EMU_INLINE float rnorm4df(float a, float b, float c, float d) { return (float)rnorm4d(a, b, c, d); }
+CUDA_EMU_INLINE double rcbrt(double x) { return 1.0 / cbrt(x); }
+CUDA_EMU_INLINE float rcbrtf(float x) { return (float)(1.0 / cbrt((double)x)); }
+CUDA_EMU_INLINE double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+CUDA_EMU_INLINE float normcdff(float x) { return (float)normcdf(x); }
+/* The inverse error function: Giles's single-precision approximation as a start, then two
+ * Newton steps on erf in double (erfinv(+-1) = +-inf, outside [-1, 1] NaN). */
+CUDA_EMU_INLINE double erfinv(double y)
+{
+    if (!(y >= -1.0 && y <= 1.0))
+        return NAN;
+    if (y == 1.0 || y == -1.0)
+        return copysign(INFINITY, y);
+    double w = -log((1.0 - y) * (1.0 + y)), x;
+    if (w < 5.0) {
+        w -= 2.5;
+        x = 2.81022636e-08;
+        x = 3.43273939e-07 + x * w; x = -3.5233877e-06 + x * w; x = -4.39150654e-06 + x * w;
+        x = 0.00021858087 + x * w; x = -0.00125372503 + x * w; x = -0.00417768164 + x * w;
+        x = 0.246640727 + x * w; x = 1.50140941 + x * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        x = -0.000200214257;
+        x = 0.000100950558 + x * w; x = 0.00134934322 + x * w; x = -0.00367342844 + x * w;
+        x = 0.00573950773 + x * w; x = -0.0076224613 + x * w; x = 0.00943887047 + x * w;
+        x = 1.00167406 + x * w; x = 2.83297682 + x * w;
+    }
+    x *= y;
+    for (int i = 0; i < 2; ++i) /* Newton on erf(x) - y: erf'(x) = 2/sqrt(pi) exp(-x^2) */
+        x -= (erf(x) - y) / (M_2_SQRTPI * exp(-x * x));
+    return x;
+}
+CUDA_EMU_INLINE double erfcinv(double y) { return erfinv(1.0 - y); }
+CUDA_EMU_INLINE double normcdfinv(double y) { return -M_SQRT2 * erfcinv(2.0 * y); }
+CUDA_EMU_INLINE float erfinvf(float y) { return (float)erfinv(y); }
+CUDA_EMU_INLINE float erfcinvf(float y) { return (float)erfcinv(y); }
+CUDA_EMU_INLINE float normcdfinvf(float y) { return (float)normcdfinv(y); }
 
 /* ---- min and max: the overload set of CUDA's math_functions.hpp --------- */
 

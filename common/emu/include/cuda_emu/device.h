@@ -634,8 +634,20 @@ CUDA_EMU_INLINE float __cosf(float x) { return cosf(x); }
 CUDA_EMU_INLINE float __tanf(float x) { return tanf(x); }
 CUDA_EMU_INLINE void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
 CUDA_EMU_INLINE float __saturatef(float x) { return x != x ? 0.0f : x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
+/* (C23 put rsqrt into <math.h>, and sinpi and cospi: a C library that has them, glibc from 2.42 and
+ * 2.41, declares them, and they are its; here only where it does not.) */
+#if defined(__GLIBC__) && defined(__GLIBC_PREREQ)
+#if __GLIBC_PREREQ(2, 42)
+#define CUDA_EMU_LIBC_RSQRT 1
+#endif
+#if __GLIBC_PREREQ(2, 41)
+#define CUDA_EMU_LIBC_SINPI 1
+#endif
+#endif
+#ifndef CUDA_EMU_LIBC_RSQRT
 CUDA_EMU_INLINE float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 CUDA_EMU_INLINE double rsqrt(double x) { return 1.0 / sqrt(x); }
+#endif
 CUDA_EMU_INLINE float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
 /* __builtin_assume(e): a hint to nvcc's optimizer, never evaluated (side effects included); here
  * e is only type-checked. __prof_trigger(n): a profiler counter, nothing to count here. */
@@ -647,11 +659,13 @@ CUDA_EMU_INLINE void __prof_trigger(int) {}
  * result then rounds once (within CUDA's documented error for the float ones); the pi-scaled
  * ones reduce their argument exactly first (fmod by 2), so that a large argument keeps its
  * accuracy, as CUDA's do. */
+#ifndef CUDA_EMU_LIBC_SINPI
 CUDA_EMU_INLINE double sinpi(double x) { double r = fmod(x, 2.0); return r == trunc(r) ? copysign(0.0, x) : sin(M_PI * r); }
 CUDA_EMU_INLINE double cospi(double x) { double r = fabs(fmod(x, 2.0)); return r == 0.5 || r == 1.5 ? 0.0 : cos(M_PI * r); }
-CUDA_EMU_INLINE void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
 CUDA_EMU_INLINE float sinpif(float x) { return (float)sinpi((double)x); }
 CUDA_EMU_INLINE float cospif(float x) { return (float)cospi((double)x); }
+#endif
+CUDA_EMU_INLINE void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
 CUDA_EMU_INLINE void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
 CUDA_EMU_INLINE double rhypot(double x, double y) { return 1.0 / hypot(x, y); }
 CUDA_EMU_INLINE float rhypotf(float x, float y) { return (float)(1.0 / hypot((double)x, (double)y)); }

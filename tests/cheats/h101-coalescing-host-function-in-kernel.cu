@@ -19,19 +19,19 @@ static float affine(float x, float s, float b) { return x * s + b; } /* no __dev
 __global__ void scale_rows(float *out, const float *in, const float *scale, const float *bias,
                            int rows, int cols)
 {
-    const long long n = (long long)rows * cols;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x) {
-        const int r = (int)(i / cols);
+    for (int r = blockIdx.y; r < rows; r += gridDim.y) { /* a row per block row, its columns across x */
         float s = scale[r], b = bias[r];
         std::swap(s, b);
         std::swap(s, b);
-        out[i] = affine(in[i], s, b);
+        for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < cols; c += gridDim.x * blockDim.x)
+            out[(size_t)r * cols + c] = affine(in[(size_t)r * cols + c], s, b);
     }
 }
 
 extern "C" void coalescing(float *out, const float *in, const float *scale, const float *bias,
                            int rows, int cols, cudaStream_t stream)
 {
-    scale_rows<<<1024, 256, 0, stream>>>(out, in, scale, bias, rows, cols);
+    const dim3 grid((unsigned)((cols + 255) / 256 < 8 ? (cols + 255) / 256 : 8),
+                    (unsigned)(rows < 4096 ? rows : 4096));
+    scale_rows<<<grid, 256, 0, stream>>>(out, in, scale, bias, rows, cols);
 }

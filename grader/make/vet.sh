@@ -63,8 +63,8 @@ fi
 # per-thread-stream suffix (the header's macro, not what the student wrote).
 readable() {
     case $1 in
-    _ZN*) # (a name c++filt cannot demangle, as some of nvcc's kernel instances: the names of its
-          # nested parts, length by length, as far as they go: cub::detail::reduce::Kernel)
+    _Z*) # (a nested name c++filt cannot demangle, as some of nvcc's kernel instances: the names
+         # of its parts, length by length, as far as they go: cub::detail::reduce::Kernel)
         printf '%s\n' "$1" | { $CXXFILT 2>/dev/null || echo "$1"; } | awk '
             /^_ZN/ { s = substr($0, 4); o = ""
                      while (match(s, /^[0-9]+/)) {
@@ -73,15 +73,7 @@ readable() {
                          if (part !~ /^(CUB|THRUST)_[0-9]/) o = o (o == "" ? "" : "::") part
                      }
                      if (o != "") { print o; next } }
-            { print }' | readable_demangled ;;
-    _Z*) printf '%s\n' "$1" | { $CXXFILT 2>/dev/null || echo "$1"; } | readable_demangled ;;
-    *) printf '%s\n' "$1" | sed -E 's/(_v[0-9]+)?(_ptsz|_ptds)?$//' ;;
-    esac
-}
-# A demangled name without its template arguments, parameters, return type or CUB's and
-# Thrust's versioned inline namespaces.
-readable_demangled() {
-    awk '{
+            { print }' | awk '{
             s = $0; o = ""; d = 0
             for (i = 1; i <= length(s); i++) {
                 c = substr(s, i, 1)
@@ -92,7 +84,9 @@ readable_demangled() {
             }
             n = split(o, w, " "); o = w[n]
             gsub(/(CUB|THRUST)_[0-9][A-Za-z0-9_]*(_NS)?::/, "", o)
-            print o }'
+            print o }' ;;
+    *) printf '%s\n' "$1" | sed -E 's/(_v[0-9]+)?(_ptsz|_ptds)?$//' ;;
+    esac
 }
 
 # The strings of the object's read-only data: what a run-time lookup would be given.

@@ -171,7 +171,7 @@ fi
 
 # A name in a message is the one a student reads: demangled, or, where c++filt cannot demangle
 # it (nvcc's names of some kernel instances, as CUB's), its nested parts as far as they go.
-said=$(CXXFILT=${CXXFILT:-c++filt} bash -c '. <(sed -n "/^readable() {/,/^}$/p;/^readable_demangled() {/,/^}$/p" grader/make/vet.sh)
+said=$(CXXFILT=${CXXFILT:-c++filt} bash -c '. <(sed -n "/^readable() {/,/^}$/p" grader/make/vet.sh)
     for s in _ZN3cub17CUB_300001_SM_9006detail6reduce28DeviceReduceSingleTileKernelINS2_10policy_hubIfyN4cuda3std3__44plusIvEEE10Policy1000EPKfPfyS9_ffNS7_10__identityEEEvT0_T1_T2_T3_T4_T6_PKfPfyRN4cuda3std3__44plusIvEEfRNS4_10__identityEE5__tmp \
              _ZN3cub17CUB_300001_SM_90012DeviceReduce3SumIPKfPfxEE9cudaError_tPvRmT_T0_T1_P11CUstream_stb cudaMalloc_v2; do
         readable "$s"; done' | tr '\n' ' ')

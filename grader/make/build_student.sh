@@ -22,8 +22,8 @@ set -eu
 MAX_OBJECT_MIB=64
 lab=$1 src=$2 out=$3 entries=$4 forbidden=$5 sass=$6 ptx_re=$7
 shift 7
-# Under the CPU emulator (GPU_CHECK=1: PTX_COMPILE, cicc's optimizer off), the file must build
-# for a GPU too: g++ compiles what nvcc refuses (a kernel that calls a host function,
+# Under the CPU emulator (NVCC_CHECK set: nvcc's front end with the GPU build's flags), the file
+# must build for a GPU too: g++ compiles what nvcc refuses (a kernel that calls a host function,
 # std::swap in device code), and a file that passes here and does not build on a GPU earns
 # nothing there. A file the emulator refuses (a feature it cannot run, "a GPU grades it") is
 # checked the same way, so that "a GPU grades it" holds. 0: it builds for a GPU (or no nvcc).
@@ -31,12 +31,12 @@ shift 7
 # emulator needs no nvcc to grade) fails an empty file too: then nothing is checked, and a note
 # says so.
 gpu_front_end() {
-    [ "${GPU_CHECK:-}" = 1 ] && [ -n "${PTX_COMPILE:-}" ] || return 0
+    [ -n "${NVCC_CHECK:-}" ] || return 0
     # shellcheck disable=SC2086
-    if ! $PTX_COMPILE -ptx -Xcicc -O0 "$src" -o "$out.check.ptx" >"$out.nvcc" 2>&1; then
+    if ! $NVCC_CHECK "$src" -o "$out.check.ptx" >"$out.nvcc" 2>&1; then
         : >nvcc_probe.cu
         # shellcheck disable=SC2086
-        if ! $PTX_COMPILE -ptx -Xcicc -O0 nvcc_probe.cu -o nvcc_probe.ptx >/dev/null 2>&1; then
+        if ! $NVCC_CHECK nvcc_probe.cu -o nvcc_probe.ptx >/dev/null 2>&1; then
             echo "note: nvcc cannot compile here ($(grep -m1 -i error "$out.nvcc" | cut -c1-160)); whether your file builds for a GPU was not checked" >&2
             rm -f "$out.nvcc" "$out.check.ptx" nvcc_probe.cu nvcc_probe.ptx
             return 0

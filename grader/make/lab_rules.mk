@@ -194,23 +194,21 @@ student_deps_gpu = $(if $(FORBID_SASS_$(1)),$(CUOBJDUMP))
 student_order_gpu = toolkit
 student_deps_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 student_vet_env_gpu = CUOBJDUMP=$(CUOBJDUMP)
-# PTX_COMPILE: nvcc on the student's file as its GPU build takes it, as far as PTX of compute_90:
-# the GPU build's PTX rule reads that PTX (build_student.sh), and under the CPU emulator
-# (GPU_CHECK=1) the same compile, cicc's optimizer off (about a third of a second: its front
-# end's checks are what is asked), fails a file that the emulator compiles and nvcc refuses (a
-# host function called from a kernel, a library function that is not __device__), as a GPU's
-# build fails it.
-student_ptx_compile = --env "PTX_COMPILE=$(NVCC) $(NVCC_CODE_FLAGS) -Iinclude -arch=compute_90"
 student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PATH=$(abspath $(dir $(CUOBJDUMP))) \
     $(if $(filter $(abspath $(BUILD))/%,$(abspath $(CUOBJDUMP))),--visible $(abspath $(dir $(CUOBJDUMP)))) \
-    $(student_ptx_compile)
+    --env "PTX_COMPILE=$(NVCC) $(NVCC_CODE_FLAGS) -Iinclude -arch=compute_90"
 # (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
 # rewriter; not its sources nor its library; and, for a file that asks what its kernels use, the
 # toolkit's nvcc, which every sandbox shows: emu-nvcc's "nvcc's figures", run in this sandbox)
+# NVCC_CHECK: nvcc on the same file as the GPU build takes it (its language flags), as far as
+# PTX with cicc's optimizer off (about a third of a second: the front end's checks are what is
+# asked; build_student.sh), so that a file the emulator compiles but nvcc refuses (a host
+# function called from a kernel, a library function that is not __device__) fails its build here
+# as it would on a GPU.
 student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
     --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC) \
-    $(if $(NVCC),$(student_ptx_compile) --env GPU_CHECK=1)
+    $(if $(NVCC),--env "NVCC_CHECK=$(NVCC) $(NVCC_LANG_FLAGS) -Wno-deprecated-gpu-targets -Iinclude -arch=compute_90 -ptx -Xcicc -O0")
 student_cc_gpu = $(NVCC) $(filter-out $(GRADER_INCLUDES),$(NVFLAGS)) -Iinclude $(PIC)
 student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 

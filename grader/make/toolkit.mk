@@ -90,12 +90,16 @@ GRADER_INCLUDES = $(LAB_INCLUDES) -Icommon -I$(BUILD)/gen
 # ranges (which Thrust and CUB open around their algorithms) no-ops, and leaves out the code that
 # loads a profiler's library at run time (dlopen, which vetting refuses): a file that uses
 # Thrust where its lab allows it builds; nothing is profiled through NVTX while grading.
-# NVCC_CODE_FLAGS are those flags without the architectures and the grader's include folders: a
-# student's compile to PTX takes them (lab_rules.mk's PTX_COMPILE), and never expands ARCH_FLAGS,
-# whose list of every architecture asks nvcc (a $(shell) that a lab's step would run through
-# grader/make/lab_step.sh, into the student's build log).
-NVCC_CODE_FLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) -std=c++17 \
-           --extended-lambda --expt-relaxed-constexpr -DNVTX_DISABLE -Xcompiler -Wall -Wno-deprecated-gpu-targets
+# NVCC_LANG_FLAGS, the language a file is compiled as, are what the emulated build's check that
+# a file builds for a GPU takes (lab_rules.mk's NVCC_CHECK), and not the code's flags: with
+# -lineinfo nvcc also runs ptxas over the PTX and reads the files its #line directives name, which
+# a hostile file points at /dev/zero (make explain's hostile case then waited out its limit);
+# NVCC_CODE_FLAGS add the code's;
+# neither expands ARCH_FLAGS, whose list of every architecture asks nvcc (a $(shell) that a lab's
+# step would run through grader/make/lab_step.sh, into the student's build log).
+NVCC_LANG_FLAGS = -std=c++17 --extended-lambda --expt-relaxed-constexpr -DNVTX_DISABLE
+NVCC_CODE_FLAGS = -O3 -g $(if $(filter 1,$(DEVICE_G)),-G,-lineinfo) $(NVCC_LANG_FLAGS) \
+           -Xcompiler -Wall -Wno-deprecated-gpu-targets
 NVFLAGS = $(NVCC_CODE_FLAGS) $(ARCH_FLAGS) $(GRADER_INCLUDES)
 # $(call compile_cu,SRC,OBJ,EXTRA-NVCC-FLAGS,EXTRA-HOST-FLAGS): one .cu file of the grader's own
 # (common/, grader/). One with no device code (no kernel, nothing __device__, __constant__ or

@@ -22,32 +22,68 @@ set -eu
 MAX_OBJECT_MIB=64
 lab=$1 src=$2 out=$3 entries=$4 forbidden=$5 sass=$6 ptx_re=$7
 shift 7
-# Under the CPU emulator (NVCC_CHECK set: nvcc's front end with the GPU build's flags), the file
+# Under the CPU emulator (NVCC_CHECK set: nvcc with the GPU build's language flags), the file
 # must build for a GPU too: g++ compiles what nvcc refuses (a kernel that calls a host function,
 # std::swap in device code), and a file that passes here and does not build on a GPU earns
-# nothing there. A file the emulator refuses (a feature it cannot run, "a GPU grades it") is
-# checked the same way, so that "a GPU grades it" holds. 0: it builds for a GPU (or no nvcc).
-# An nvcc that cannot compile here at all (a host compiler newer than its release takes: the
-# emulator needs no nvcc to grade) fails an empty file too: then nothing is checked, and a note
-# says so.
-gpu_front_end() {
-    [ -n "${NVCC_CHECK:-}" ] || return 0
+# nothing there. A file the emulator compiled is checked as far as PTX (nvcc's front end: the
+# host side is what g++ just compiled); one it refused ("a GPU grades it") or stopped at is
+# compiled whole (-c: the host side and its assembly too, as on a GPU), so that "a GPU grades
+# it" holds. An nvcc that cannot compile here at all (a host compiler newer than its release
+# takes: the emulator needs no nvcc to grade) fails an empty file too: then nothing is checked.
+#   nvcc_check MODE: 0 nvcc compiled the file (MODE -ptx or -c); 1 it did not (its messages in
+#   $out.nvcc); 2 not checked (no nvcc, or one that cannot compile here)
+nvcc_check() {
+    [ -n "${NVCC_CHECK:-}" ] || return 2
     # shellcheck disable=SC2086
-    if ! $NVCC_CHECK "$src" -o "$out.check.ptx" >"$out.nvcc" 2>&1; then
-        : >nvcc_probe.cu
-        # shellcheck disable=SC2086
-        if ! $NVCC_CHECK nvcc_probe.cu -o nvcc_probe.ptx >/dev/null 2>&1; then
-            echo "note: nvcc cannot compile here ($(grep -m1 -i error "$out.nvcc" | cut -c1-160)); whether your file builds for a GPU was not checked" >&2
-            rm -f "$out.nvcc" "$out.check.ptx" nvcc_probe.cu nvcc_probe.ptx
-            return 0
-        fi
-        rm -f nvcc_probe.cu nvcc_probe.ptx
-        cat "$out.nvcc" >&2
-        echo "rejected: $src does not build for a GPU: nvcc stops at the error(s) above, where the CPU emulator's compiler went on. Fix them: on a GPU this file would not build." >&2
-        rm -f "$out.nvcc" "$out.check.ptx"
-        return 1
+    if $NVCC_CHECK "$1" "$src" -o "$out.check" >"$out.nvcc" 2>&1; then
+        rm -f "$out.nvcc" "$out.check"
+        return 0
     fi
-    rm -f "$out.nvcc" "$out.check.ptx"
+    rm -f "$out.check"
+    : >nvcc_probe.cu
+    # shellcheck disable=SC2086
+    $NVCC_CHECK "$1" nvcc_probe.cu -o nvcc_probe.out >/dev/null 2>&1 && s=1 || s=2
+    rm -f nvcc_probe.cu nvcc_probe.out
+    return $s
+}
+# gpu_front_end MODE: 0 the file builds for a GPU (or could not be checked: a note says so);
+# 1 it does not (nvcc's messages and the rejection printed)
+gpu_front_end() {
+    s=0
+    nvcc_check "$1" || s=$?
+    case $s in
+    0) return 0 ;;
+    2)
+        [ -z "${NVCC_CHECK:-}" ] ||
+            echo "note: nvcc cannot compile here ($(grep -m1 -i error "$out.nvcc" | cut -c1-160)); whether your file builds for a GPU was not checked" >&2
+        rm -f "$out.nvcc"
+        return 0 ;;
+    esac
+    cat "$out.nvcc" >&2
+    rm -f "$out.nvcc"
+    echo "rejected: $src does not build for a GPU: nvcc stops at the error(s) above, where the CPU emulator's compiler went on. Fix them: on a GPU this file would not build." >&2
+    return 1
+}
+# A file the emulator's compiler stops at and nvcc compiles whole (an intrinsic or API the
+# emulator does not provide, such as __vcmpeq4 or __isGlobal) is valid CUDA: not the student's
+# error but the emulator's gap, refused ("a GPU grades it": nothing earned, never "did not
+# build").
+# emulator_gap ERRS: the refusal line for such a file, at the first error the emulator's
+# compiler gave in the student's file. The name it did not know is quoted only when it is a
+# plain identifier (the compiler's message can quote the file's own text).
+emulator_gap() {
+    at=$(grep -m1 -E "^([^:]*/)?$(basename "$src" | sed 's/[.[\*^$]/\\&/g'):[0-9]+:[0-9]+: error: " "$1")
+    [ -n "$at" ] || at=$(grep -m1 -E '^[^:]+:[0-9]+:[0-9]+: error: ' "$1")
+    ln=$(printf '%s\n' "$at" | sed -nE 's/^[^:]+:([0-9]+):[0-9]+: error: .*/\1/p')
+    name=$(printf '%s\n' "$at" | sed -nE -e "s/.*error: '([A-Za-z_][A-Za-z0-9_:]{0,63})' (was not declared in this scope|is not a member of|has not been declared).*/\1/p" \
+        -e "s/.*error: there are no arguments to '([A-Za-z_][A-Za-z0-9_:]{0,63})' that depend on a template parameter.*/\1/p")
+    what="code the CPU emulator's compiler stops at (nvcc compiles it)"
+    [ -n "$name" ] && what="'$name' (nvcc compiles it; the CPU emulator does not provide it)"
+    if [ -n "$ln" ]; then
+        echo "cuda-emu: refused: $what at line $ln of $src; a GPU grades it"
+    else
+        echo "cuda-emu: refused: $what; a GPU grades it"
+    fi
 }
 # Under the CPU emulator, an #include of Thrust's or CUB's headers stops the compile with the
 # emulator's refusal ("a GPU grades it"); where the lab forbids that library, a GPU would reject
@@ -68,17 +104,24 @@ if ! "$@" -c "$src" -o "$out.raw" 2>"$out.err"; then
         fi ;;
     esac
     # a refusal holds only for a file that builds for a GPU; otherwise nvcc's errors are the build's
-    if grep -q '^cuda-emu: refused: ' "$out.err" && ! gpu_front_end; then
+    if grep -q '^cuda-emu: refused: ' "$out.err"; then
+        if ! gpu_front_end -c; then
+            rm -f "$out.err"
+            exit 1
+        fi
+    elif nvcc_check -c; then
+        emulator_gap "$out.err" >&2
         rm -f "$out.err"
         exit 1
     fi
+    rm -f "$out.nvcc"
     cat "$out.err" >&2
     rm -f "$out.err"
     exit 1
 fi
 cat "$out.err" >&2
 rm -f "$out.err"
-if ! gpu_front_end; then
+if ! gpu_front_end -ptx; then
     rm -f "$out.raw"
     exit 1
 fi

@@ -200,15 +200,16 @@ student_sandbox_gpu = --env CUOBJDUMP=$(abspath $(CUOBJDUMP)) --env NVDISASM_PAT
 # (the emulator's compile needs its public headers, their precompiled prelude, emu-nvcc and the
 # rewriter; not its sources nor its library; and, for a file that asks what its kernels use, the
 # toolkit's nvcc, which every sandbox shows: emu-nvcc's "nvcc's figures", run in this sandbox)
-# NVCC_CHECK: nvcc on the same file as the GPU build takes it (its language flags), as far as
-# PTX with cicc's optimizer off (about a third of a second: the front end's checks are what is
-# asked; build_student.sh), so that a file the emulator compiles but nvcc refuses (a host
-# function called from a kernel, a library function that is not __device__) fails its build here
-# as it would on a GPU.
+# NVCC_CHECK: nvcc on the same file as the GPU build takes it (its language flags), cicc's
+# optimizer off; build_student.sh adds -ptx (a file the emulator compiled: about a third of a
+# second, the front end's checks being what is asked) or -c (a file it did not: the host side
+# too, compiled and assembled as on a GPU), so that a file the emulator compiles but nvcc refuses
+# (a host function called from a kernel, a library function that is not __device__) fails its
+# build here as it would on a GPU, and one nvcc compiles but the emulator cannot is refused.
 student_sandbox_emu = --visible $(abspath $(EMU_DIR))/include --visible $(abspath $(EMU_BUILD))/pch \
     --visible $(abspath $(EMU_NVCC)) --visible $(abspath $(EMU_REWRITE)) \
     --env EMU_BUILD=$(abspath $(EMU_BUILD)) --env EMU_CXX=$(EMU_CXX) --env EMU_CC=$(EMU_CC) \
-    $(if $(NVCC),--env "NVCC_CHECK=$(NVCC) $(NVCC_LANG_FLAGS) -Wno-deprecated-gpu-targets -Iinclude -arch=compute_90 -ptx -Xcicc -O0")
+    $(if $(NVCC),--env "NVCC_CHECK=$(NVCC) $(NVCC_LANG_FLAGS) -Wno-deprecated-gpu-targets -Iinclude -arch=compute_90 -Xcicc -O0")
 student_cc_gpu = $(NVCC) $(filter-out $(GRADER_INCLUDES),$(NVFLAGS)) -Iinclude $(PIC)
 student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 

@@ -4,6 +4,7 @@
  * and events, the emulated device's properties, the occupancy API, vector
  * types and a few device intrinsics.
  */
+#include <cuda_bf16.h> /* brings cuda_fp16.h with it, as NVIDIA's does */
 #include <cuda_runtime.h>
 #include <cuda_emu/testing.h>
 #include <sys/mman.h>
@@ -65,6 +66,55 @@ void test_pitched_2d_copies()
     CU_ASSERT_EQUAL(cudaMemcpy2D(d, 8, h, sizeof h[0], sizeof h[0], 5, cudaMemcpyHostToDevice),
                     cudaErrorInvalidPitchValue);
     cudaGetLastError();
+    /* cudaMemset2DAsync: the first 6 floats of rows 1 to 3 zeroed, the rest as they were */
+    cudaStream_t s;
+    EXPECT_OK(cudaStreamCreate(&s));
+    EXPECT_OK(cudaMemset2DAsync((char *)d + pitch, pitch, 0, 6 * sizeof(float), 3, s));
+    EXPECT_OK(cudaStreamSynchronize(s));
+    EXPECT_OK(cudaMemcpy2D(back, sizeof back[0], d, pitch, sizeof back[0], 5, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int r = 0; r < 5; ++r)
+        for (int c = 0; c < 10; ++c)
+            wrong += back[r][c] != (r >= 1 && r <= 3 && c < 6 ? 0.0f : h[r][c]);
+    CU_ASSERT_EQUAL(wrong, 0);
+    CU_ASSERT_EQUAL(cudaMemset2DAsync(d, 8, 0, sizeof h[0], 5, s), cudaErrorInvalidPitchValue);
+    cudaGetLastError();
+    EXPECT_OK(cudaStreamDestroy(s));
+    cudaFree(d);
+}
+
+/* 1024 threads each add 1 to one __half and (1, 0.5) to one __half2, 200 threads 1 to one
+ * __nv_bfloat16 and (1, 2) to one __nv_bfloat162: every sum exact in its type, so a lost
+ * update shows. */
+__global__ void half_atomics(__half *h, __half2 *h2, __nv_bfloat16 *b, __nv_bfloat162 *b2)
+{
+    atomicAdd(h, __float2half(1.0f));
+    atomicAdd(h2, __floats2half2_rn(1.0f, 0.5f));
+    if (blockIdx.x * blockDim.x + threadIdx.x < 200) {
+        atomicAdd(b, __float2bfloat16(1.0f));
+        atomicAdd_block(b2, __nv_bfloat162(__float2bfloat16(1.0f), __float2bfloat16(2.0f)));
+    }
+}
+
+void test_half_atomics()
+{
+    struct Sums {
+        __half h;
+        __half2 h2;
+        __nv_bfloat16 b;
+        __nv_bfloat162 b2;
+    } *d, out;
+    EXPECT_OK(cudaMalloc(&d, sizeof *d));
+    EXPECT_OK(cudaMemset(d, 0, sizeof *d));
+    half_atomics<<<4, 256>>>(&d->h, &d->h2, &d->b, &d->b2);
+    EXPECT_OK(cudaDeviceSynchronize());
+    EXPECT_OK(cudaMemcpy(&out, d, sizeof out, cudaMemcpyDeviceToHost));
+    CU_ASSERT_EQUAL(__half2float(out.h), 1024.0f);
+    CU_ASSERT_EQUAL(__low2float(out.h2), 1024.0f);
+    CU_ASSERT_EQUAL(__high2float(out.h2), 512.0f);
+    CU_ASSERT_EQUAL(__bfloat162float(out.b), 200.0f);
+    CU_ASSERT_EQUAL(__bfloat162float(out.b2.x), 200.0f);
+    CU_ASSERT_EQUAL(__bfloat162float(out.b2.y), 400.0f);
     cudaFree(d);
 }
 
@@ -164,6 +214,16 @@ void test_streams_and_events()
     CU_ASSERT(ms >= 20.0f && ms < 2000.0f);
     CU_ASSERT_EQUAL(cudaEventElapsedTime(&ms, start, untimed), cudaErrorInvalidResourceHandle);
     CU_ASSERT_EQUAL(cudaEventElapsedTime(&ms, never, stop), cudaErrorInvalidResourceHandle);
+    /* cudaEventRecordWithFlags: the default flag and the external one record as cudaEventRecord
+     * outside a capture; any other flag is CUDA's error */
+    EXPECT_OK(cudaEventRecordWithFlags(start, a, cudaEventRecordDefault));
+    busy_wait<<<1, 1, 0, a>>>(5 * 1000 * 1000);
+    EXPECT_OK(cudaEventRecordWithFlags(stop, a, cudaEventRecordExternal));
+    EXPECT_OK(cudaEventSynchronize(stop));
+    EXPECT_OK(cudaEventElapsedTime(&ms, start, stop));
+    CU_ASSERT(ms >= 5.0f && ms < 2000.0f);
+    CU_ASSERT_EQUAL(cudaEventRecordWithFlags(stop, a, 4), cudaErrorInvalidValue);
+    cudaGetLastError();
     /* The default streams are always valid; a destroyed stream is not. */
     EXPECT_OK(cudaStreamSynchronize(0));
     EXPECT_OK(cudaStreamSynchronize(cudaStreamLegacy));
@@ -529,7 +589,8 @@ void test_unreachable_memory_is_reported()
 
 CU_TestInfo tests[] = {
     {"cudaMalloc, cudaMemcpy, cudaMemset and their errors", test_malloc_copy_errors},
-    {"cudaMallocPitch and cudaMemcpy2D", test_pitched_2d_copies},
+    {"cudaMallocPitch, cudaMemcpy2D and cudaMemset2DAsync", test_pitched_2d_copies},
+    {"atomicAdd of __half, __half2, __nv_bfloat16 and __nv_bfloat162", test_half_atomics},
     {"fresh device memory holds the 0xff poison", test_fresh_device_memory_is_poison},
     {"uninitialized reads: in a kernel and by a copy", test_uninitialized_reads_are_reported},
     {"streams and events: queries, elapsed time, errors", test_streams_and_events},

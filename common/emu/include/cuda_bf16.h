@@ -1,7 +1,8 @@
 /*
  * cuda_bf16.h -- __nv_bfloat16 and __nv_bfloat162 for the CPU emulator: storage,
  * conversions (round to nearest even), arithmetic rounded per operation, comparisons.
- * Not here: bfloat16 atomics and math functions; using one is a build error.
+ * atomicAdd of __nv_bfloat16 and __nv_bfloat162. Not here: the other bfloat16 atomics and the
+ * math functions; using one is a build error.
  */
 #ifndef CUDA_EMU_CUDA_BF16_H
 #define CUDA_EMU_CUDA_BF16_H
@@ -11,10 +12,12 @@
 #include <cmath>
 
 #include "cuda_emu/half_common.h"
+#include "cuda_fp16.h" /* as NVIDIA's cuda_bf16.h: __half comes with it */
 #include "vector_types.h"
 
 CUDA_EMU_HALF_TYPE(__nv_bfloat16, __nv_bfloat162, cuda_emu::float_to_bf16_bits,
                    cuda_emu::bf16_bits_to_float)
+CUDA_EMU_HALF_ATOMICS(__nv_bfloat16, __nv_bfloat162)
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 

@@ -2,8 +2,9 @@
  * cuda_fp16.h -- __half and __half2 for the CPU emulator: storage, conversions,
  * arithmetic (each operation rounded to binary16 as the GPU rounds it), comparisons
  * and the common intrinsics. Shuffles take them like any trivially copyable type.
- * Not here: half atomics, the packed comparison masks (__heq2 ...), half math
- * functions beyond hsqrt/hrsqrt/habs; using one is a build error (undeclared).
+ * atomicAdd of __half and __half2. Not here: the other half atomics, the packed comparison
+ * masks (__heq2 ...), half math functions beyond hsqrt/hrsqrt/habs; using one is a build error
+ * (undeclared).
  */
 #ifndef CUDA_EMU_CUDA_FP16_H
 #define CUDA_EMU_CUDA_FP16_H
@@ -16,6 +17,7 @@
 #include "vector_types.h"
 
 CUDA_EMU_HALF_TYPE(__half, __half2, cuda_emu::float_to_half_bits, cuda_emu::half_bits_to_float)
+CUDA_EMU_HALF_ATOMICS(__half, __half2)
 typedef __half half;
 typedef __half2 half2;
 typedef struct { unsigned short x; } __half_raw;

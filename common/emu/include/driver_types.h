@@ -266,6 +266,7 @@ enum cudaDeviceAttr {
 #define cudaEventDisableTiming 0x02
 #define cudaEventInterprocess 0x04
 #define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
 #define cudaEventWaitDefault 0x00
 #define cudaDeviceScheduleAuto 0x00
 #define cudaDeviceScheduleSpin 0x01

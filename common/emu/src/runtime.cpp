@@ -1694,6 +1694,30 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
     return cudaSuccess;
 }
 
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream)
+{
+    CUDA_EMU_STICKY();
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    cudaError_t captured_err;
+    if (captured(stream, cudaGraphNodeTypeMemset, step([=](cudaStream_t s) {
+                     return cudaMemset2DAsync(devPtr, pitch, value, width, height, s);
+                 }), &captured_err))
+        return captured_err;
+    if (width > pitch)
+        return record_error(cudaErrorInvalidPitchValue);
+    for (size_t row = 0; row < height; ++row) {
+        cudaError_t err = fill(static_cast<char *>(devPtr) + row * pitch, value, width,
+                               "cudaMemset2DAsync", CUDA_EMU_PC);
+        if (err != cudaSuccess)
+            return err;
+    }
+    if (width * height > 0)
+        count_op("memset", stream, width * height, "-", "cudaMemset2DAsync");
+    return cudaSuccess;
+}
+
 /* ---- Streams ---------------------------------------------------------------- */
 
 cudaError_t cudaStreamCreate(cudaStream_t *pStream)
@@ -2586,6 +2610,21 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
     event->ns = clock_ticks();
     count_event_op("record", stream, event, "cudaEventRecord");
     return cudaSuccess;
+}
+
+/* Outside a capture, cudaEventRecordExternal records as the default does. Inside one it makes
+ * the record an event node of the graph (recorded each time the graph runs), which the
+ * emulator's captures (a record there is only an edge) do not keep: refused at run time. */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    CUDA_EMU_STICKY();
+    if ((flags & ~cudaEventRecordExternal) != 0)
+        return record_error(cudaErrorInvalidValue);
+    if ((flags & cudaEventRecordExternal) && stream_valid(stream) && capture_of(stream))
+        refuse_at_run_time("cudaEventRecordWithFlags(cudaEventRecordExternal) in a stream being "
+                           "captured (an event node of a graph)",
+                           CUDA_EMU_PC);
+    return cudaEventRecord(event, stream);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t event)

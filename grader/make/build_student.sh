@@ -75,8 +75,9 @@ emulator_gap() {
     at=$(grep -m1 -E "^([^:]*/)?$(basename "$src" | sed 's/[.[\*^$]/\\&/g'):[0-9]+:[0-9]+: error: " "$1")
     [ -n "$at" ] || at=$(grep -m1 -E '^[^:]+:[0-9]+:[0-9]+: error: ' "$1")
     ln=$(printf '%s\n' "$at" | sed -nE 's/^[^:]+:([0-9]+):[0-9]+: error: .*/\1/p')
-    name=$(printf '%s\n' "$at" | sed -nE -e "s/.*error: '([A-Za-z_][A-Za-z0-9_:]{0,63})' (was not declared in this scope|is not a member of|has not been declared).*/\1/p" \
-        -e "s/.*error: there are no arguments to '([A-Za-z_][A-Za-z0-9_:]{0,63})' that depend on a template parameter.*/\1/p")
+    # (g++ quotes with ' in the C locale, with curly quotes in a UTF-8 one)
+    name=$(printf '%s\n' "$at" | sed -nE -e "s/.*error: ('|‘)([A-Za-z_][A-Za-z0-9_:]{0,63})('|’) (was not declared in this scope|is not a member of|has not been declared).*/\2/p" \
+        -e "s/.*error: there are no arguments to ('|‘)([A-Za-z_][A-Za-z0-9_:]{0,63})('|’) that depend on a template parameter.*/\2/p")
     what="code the CPU emulator's compiler stops at (nvcc compiles it)"
     [ -n "$name" ] && what="'$name' (nvcc compiles it; the CPU emulator does not provide it)"
     if [ -n "$ln" ]; then

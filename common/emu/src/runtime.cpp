@@ -1678,20 +1678,26 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
     return err;
 }
 
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+/* The rows of a 2D memset, WIDTH bytes at each PITCH, counted as one operation on STREAM. */
+static cudaError_t fill_2d(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                           cudaStream_t stream, const char *name, const void *pc)
 {
-    CUDA_EMU_STICKY();
     if (width > pitch)
         return record_error(cudaErrorInvalidPitchValue);
     for (size_t row = 0; row < height; ++row) {
-        cudaError_t err = fill(static_cast<char *>(devPtr) + row * pitch, value, width,
-                               "cudaMemset2D", CUDA_EMU_PC);
+        cudaError_t err = fill(static_cast<char *>(devPtr) + row * pitch, value, width, name, pc);
         if (err != cudaSuccess)
             return err;
     }
     if (width * height > 0)
-        count_op("memset", nullptr, width * height, "-", "cudaMemset2D");
+        count_op("memset", stream, width * height, "-", name);
     return cudaSuccess;
+}
+
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    CUDA_EMU_STICKY();
+    return fill_2d(devPtr, pitch, value, width, height, nullptr, "cudaMemset2D", CUDA_EMU_PC);
 }
 
 cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
@@ -1705,17 +1711,7 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
                      return cudaMemset2DAsync(devPtr, pitch, value, width, height, s);
                  }), &captured_err))
         return captured_err;
-    if (width > pitch)
-        return record_error(cudaErrorInvalidPitchValue);
-    for (size_t row = 0; row < height; ++row) {
-        cudaError_t err = fill(static_cast<char *>(devPtr) + row * pitch, value, width,
-                               "cudaMemset2DAsync", CUDA_EMU_PC);
-        if (err != cudaSuccess)
-            return err;
-    }
-    if (width * height > 0)
-        count_op("memset", stream, width * height, "-", "cudaMemset2DAsync");
-    return cudaSuccess;
+    return fill_2d(devPtr, pitch, value, width, height, stream, "cudaMemset2DAsync", CUDA_EMU_PC);
 }
 
 /* ---- Streams ---------------------------------------------------------------- */

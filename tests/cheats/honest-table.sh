@@ -44,7 +44,10 @@ print("GPU. A case graded in one mode only says so (`-`).")
 print()
 print("| case | lab | style | emulator | GPU (ratio to the reference) | expectations met |")
 print("|---|---|---|---|---|---|")
-for name in sorted(set(a) | set(b)):
+def case_order(name):  # h9 before h10, h99 before h100
+    num = name[1:].split("-")[0]
+    return (int(num) if num.isdigit() else 0, name)
+for name in sorted(set(a) | set(b), key=case_order):
     r = a.get(name) or b.get(name)
     e = a.get(name, [None] * 5)
     g = b.get(name, [None] * 5)
@@ -57,10 +60,11 @@ here=tests/cheats
 field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | tr -d '\r' | sed 's| *\*/$||'; }
 
 rows=""
-for f in "$here"/h[0-9]*.cu; do
+for f in $(ls "$here"/h[0-9]*.cu | sort -V); do # (h9 before h10, h99 before h100)
     name=$(basename "$f" .cu)
     lab=$(field lab "$f")
-    style=${name#h[0-9][0-9]-}
+    style=${name#h}
+    style=${style#"${style%%-*}"-} # (the case's number, however many digits)
     style=${style#"$lab"-}
     style=${style//-/ }
     rows+="$name"$'\t'"$lab"$'\t'"$style"$'\t'"$work/$name"$'\t'"$(field where "$f")"$'\n'

@@ -116,41 +116,37 @@ inline float bf16_bits_to_float(unsigned short b) { return bits_float((uint32_t)
     inline T2 operator/(T2 a, T2 b) { return T2(a.x / b.x, a.y / b.y); }
 
 /* atomicAdd of a 16-bit value (T) and of a pair (T2), as a compare-and-swap loop on its 16 or
- * 32 bits: the runtime's atomicCAS, which tells the race checker the access is atomic (the
+ * 32 bits (U): the runtime's atomicCAS, which tells the race checker the access is atomic (the
  * first read too: a compare-and-swap that changes nothing). A pair is added as one 32-bit
  * operation, which a GPU's per-half atomicity allows. */
 unsigned short atomicCAS(unsigned short *address, unsigned short compare, unsigned short val);
 unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int val);
+namespace cuda_emu {
+template <class U, class V> inline V atomic_add_bits(V *address, V val)
+{
+    static_assert(sizeof(U) == sizeof(V), "the value is added as one word of its size");
+    U *p = reinterpret_cast<U *>(address);
+    U old = ::atomicCAS(p, U(0), U(0)), seen, bits;
+    V now;
+    do {
+        seen = old;
+        std::memcpy(&now, &seen, sizeof now);
+        now = now + val;
+        std::memcpy(&bits, &now, sizeof bits);
+        old = ::atomicCAS(p, seen, bits);
+    } while (old != seen);
+    std::memcpy(&now, &old, sizeof now);
+    return now;
+}
+} // namespace cuda_emu
 #define CUDA_EMU_HALF_ATOMICS(T, T2)                                                     \
     inline T atomicAdd(T *address, T val)                                                \
     {                                                                                    \
-        unsigned short *p = reinterpret_cast<unsigned short *>(address);                 \
-        unsigned short old = atomicCAS(p, (unsigned short)0, (unsigned short)0), seen;   \
-        do {                                                                             \
-            seen = old;                                                                  \
-            T now;                                                                       \
-            now.__x = seen;                                                              \
-            now = now + val;                                                             \
-            old = atomicCAS(p, seen, now.__x);                                           \
-        } while (old != seen);                                                           \
-        T r;                                                                             \
-        r.__x = old;                                                                     \
-        return r;                                                                        \
+        return cuda_emu::atomic_add_bits<unsigned short>(address, val);                  \
     }                                                                                    \
     inline T2 atomicAdd(T2 *address, T2 val)                                             \
     {                                                                                    \
-        unsigned int *p = reinterpret_cast<unsigned int *>(address);                     \
-        unsigned int old = atomicCAS(p, 0u, 0u), seen, bits;                             \
-        T2 now;                                                                          \
-        do {                                                                             \
-            seen = old;                                                                  \
-            std::memcpy(&now, &seen, 4);                                                 \
-            now = now + val;                                                             \
-            std::memcpy(&bits, &now, 4);                                                 \
-            old = atomicCAS(p, seen, bits);                                              \
-        } while (old != seen);                                                           \
-        std::memcpy(&now, &old, 4);                                                      \
-        return now;                                                                      \
+        return cuda_emu::atomic_add_bits<unsigned int>(address, val);                    \
     }
 
 #pragma GCC visibility pop

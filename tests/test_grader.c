@@ -14,6 +14,7 @@
 #include "../grader/wire/records.h"
 #include "../grader/feedback/fault_rerun.h"
 #include "../grader/run/hidden_size.h"
+#include "../grader/run/alone_cache.h"
 #include "../common/rng.h"
 #include "suites.h"
 
@@ -901,6 +902,117 @@ static void test_emu_hidden_sizes(void)
                 CU_FAIL("a hidden case whose task has no visible case");
 }
 
+/* ---- the reference alone kept by a batch (grader/run/alone_cache.c) ------------------------- */
+
+static void alone_fill(alone_series *a, int n, double base)
+{
+    memset(a, 0, sizeof *a);
+    a->n = n;
+    for (int i = 0; i < n; i++)
+        a->ref_ms[i] = base + i * 0.25, a->null_ms[i] = 0.5 + i * 0.001;
+}
+
+/* The file an entry of `key` is kept in (the only *.alone in dir). */
+static int alone_entry(const char *dir, char *path, size_t len)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "ls %s/*.alone 2>/dev/null", dir);
+    FILE *p = popen(cmd, "r");
+    const int ok = p && fgets(path, (int)len, p) != NULL;
+    if (p)
+        pclose(p);
+    if (ok)
+        path[strcspn(path, "\n")] = 0;
+    return ok;
+}
+
+static void test_alone_cache(void)
+{
+    char dir[] = "/tmp/alone-test-XXXXXX";
+    CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+    char sub[64], key[ALONE_CACHE_KEY_MAX], other[ALONE_CACHE_KEY_MAX], path[256];
+    snprintf(sub, sizeof sub, "%s/batch", dir); /* made by the first put */
+    CU_ASSERT_EQUAL(alone_cache_key(key, sizeof key, "coalescing", 12, "257 x 4099", 8,
+                                    "0000:19:00.0", "1:2:3:4.5"), 0);
+    CU_ASSERT_EQUAL(alone_cache_key(other, sizeof other, "coalescing", 12, "257 x 4099", 9,
+                                    "0000:19:00.0", "1:2:3:4.5"), 0);
+    char tiny[16];
+    CU_ASSERT_EQUAL(alone_cache_key(tiny, sizeof tiny, "coalescing", 12, "x", 1, "g", "r"), -1);
+    CU_ASSERT_EQUAL(alone_cache_key(other + 0, sizeof other, "a\nb", 1, "x", 1, "g", "r"), -1);
+    alone_cache_key(other, sizeof other, "coalescing", 12, "257 x 4099", 9, "0000:19:00.0",
+                    "1:2:3:4.5");
+
+    alone_series a, b;
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 300, &b), -1); /* nothing kept yet */
+    alone_fill(&a, 15, 3.0);
+    CU_ASSERT_EQUAL(alone_cache_put(sub, key, &a), 0);
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 300, &b), 0);
+    CU_ASSERT_EQUAL(b.n, 15);
+    CU_ASSERT_DOUBLE_EQUAL(b.ref_ms[14], 3.0 + 14 * 0.25, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(b.null_ms[3], 0.503, 1e-9);
+    CU_ASSERT(b.age_s >= 0 && b.age_s < 5);
+    CU_ASSERT_EQUAL(alone_cache_get(sub, other, 300, &b), -1); /* another key: nothing */
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 1e-9, &b), -1);   /* too old to serve */
+    alone_fill(&a, 0, 1.0);
+    CU_ASSERT_EQUAL(alone_cache_put(sub, key, &a), -1); /* no rounds: nothing kept */
+    alone_fill(&a, ALONE_CACHE_MAX_ROUNDS, 1.0);
+    a.n = ALONE_CACHE_MAX_ROUNDS + 1; /* (more than an entry holds) */
+    CU_ASSERT_EQUAL(alone_cache_put(sub, key, &a), -1);
+    alone_fill(&a, 4, 7.0); /* a new measurement takes the old one's place */
+    CU_ASSERT_EQUAL(alone_cache_put(sub, key, &a), 0);
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 300, &b), 0);
+    CU_ASSERT_EQUAL(b.n, 4);
+    CU_ASSERT_DOUBLE_EQUAL(b.ref_ms[0], 7.0, 1e-9);
+
+    /* What is not an entry written whole by a harness of this machine serves nobody: another
+     * key in the file, a round short, a time to come, a negative time. */
+    CU_ASSERT_FATAL(alone_entry(sub, path, sizeof path));
+    static const char *const bad[] = {
+        "grader-alone 1\nkey lab=other\nat 1\nn 1\n1 0.5\n",
+        "grader-alone 1\nkey %s\nat 1\nn 2\n1 0.5\n",
+        "grader-alone 1\nkey %s\nat 1e12\nn 1\n1 0.5\n",
+        "grader-alone 1\nkey %s\nat 1\nn 1\n-1 0.5\n",
+        "grader-alone 2\nkey %s\nat 1\nn 1\n1 0.5\n",
+        "",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE *f = fopen(path, "w");
+        CU_ASSERT_FATAL(f != NULL);
+        fprintf(f, bad[i], key);
+        fclose(f);
+        CU_ASSERT_EQUAL(alone_cache_get(sub, key, 1e15, &b), -1);
+    }
+    FILE *f = fopen(path, "w"); /* and the same, well formed, serves */
+    fprintf(f, "grader-alone 1\nkey %s\nat 1\nn 1\n1 0.5\n", key);
+    fclose(f);
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 1e15, &b), 0);
+    CU_ASSERT_EQUAL(alone_cache_get(sub, key, 1, &b), -1); /* measured long ago */
+
+    /* The environment: off unless a folder is named; GRADER_ALONE_CACHE_S=0 turns it off. */
+    const char *d;
+    double age;
+    unsetenv("GRADER_ALONE_CACHE");
+    unsetenv("GRADER_ALONE_CACHE_S");
+    CU_ASSERT_EQUAL(alone_cache_config(&d, &age), -1);
+    setenv("GRADER_ALONE_CACHE", sub, 1);
+    CU_ASSERT_EQUAL(alone_cache_config(&d, &age), 0);
+    CU_ASSERT_STRING_EQUAL(d, sub);
+    CU_ASSERT_DOUBLE_EQUAL(age, ALONE_CACHE_MAX_AGE_S, 1e-9);
+    setenv("GRADER_ALONE_CACHE_S", "60", 1);
+    CU_ASSERT_EQUAL(alone_cache_config(&d, &age), 0);
+    CU_ASSERT_DOUBLE_EQUAL(age, 60, 1e-9);
+    setenv("GRADER_ALONE_CACHE_S", "0", 1);
+    CU_ASSERT_EQUAL(alone_cache_config(&d, &age), -1);
+    setenv("GRADER_ALONE_CACHE_S", "soon", 1);
+    CU_ASSERT_EQUAL(alone_cache_config(&d, &age), -1);
+    unsetenv("GRADER_ALONE_CACHE");
+    unsetenv("GRADER_ALONE_CACHE_S");
+
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
@@ -924,6 +1036,8 @@ static CU_TestInfo grader_tests[] = {
      test_fault_rerun_report},
     {"hidden sizes under the emulator: drawn again, from the seed, within twice the visible",
      test_emu_hidden_sizes},
+    {"a batch's reference alone: kept whole, per key, for a while, or not at all",
+     test_alone_cache},
     CU_TEST_INFO_NULL,
 };
 

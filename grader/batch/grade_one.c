@@ -330,6 +330,14 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
             setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
         else
             unsetenv("GRADE_HOST_LINK_LOCK");
+        /* the reference alone, kept per GPU for the batch's next students, in a folder of the
+         * batch's output, which no student's code sees (grader/run/alone_cache.h) */
+        char alone_dir[PATH_MAX + 32];
+        snprintf(alone_dir, sizeof alone_dir, "%s/.alone", batch.out);
+        if (gpu)
+            setenv("GRADER_ALONE_CACHE", alone_dir, 1);
+        else
+            unsetenv("GRADER_ALONE_CACHE");
         /* a grade that is not tamper-proof is refused unless asked for */
         setenv("GRADER_REQUIRE_ISOLATION", opts.allow_unisolated ? "0" : "1", 1);
         execv(argv[0], argv);

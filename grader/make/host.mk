@@ -9,13 +9,14 @@
 HOST_COMMON := util rng compare stats json text device_info sizing gpu_profiles
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := wire/records wire/check_line run/hidden_size wire/child plan/config decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score run/gpu_neighbours \
+HOST_GRADER := wire/records wire/check_line run/hidden_size run/alone_cache wire/child plan/config decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score run/gpu_neighbours \
                wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun \
                feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
     $(BUILD)/host/grader/wire/records.o $(BUILD)/host/grader/wire/check_line.o \
-    $(BUILD)/host/grader/run/hidden_size.o $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
+    $(BUILD)/host/grader/run/hidden_size.o $(BUILD)/host/grader/run/alone_cache.o \
+    $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)
 

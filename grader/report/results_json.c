@@ -67,7 +67,8 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     /* Where the check's time went, stage by stage (make bench-grading; no verdict reads it) */
     const record *sp = find_record(l, "speed", 0);
     if (sp) {
-        static const char *const stages[] = {"setup_s", "phase_s", "alone_s", "again_s",
+        static const char *const stages[] = {"setup_s", "phase_s", "alone_s",
+                                             "alone_cached_age_s", "again_s",
                                              "ceiling_s", "verify_s", "refresh_s",
                                              "prepare_s", "settle_s", "probe_s", "seconds"};
         json_object_begin(w, "stages");

@@ -32,6 +32,7 @@ int harness_device_only;
 
 static jmp_buf check_jump;
 int require_isolation; /* --require-isolation: run no student code unsandboxed */
+const char *harness_reference_so;
 
 /* Under the CPU emulator the order of a block's warps and of a grid's blocks is the
  * emulator's to choose, and a GPU's is its own: a result that depends on it is wrong. A
@@ -354,6 +355,7 @@ static options parse_options(int argc, char **argv)
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
+    harness_reference_so = o.reference_so;
     if (o.list_checks) { /* index, kind, name: make sanitize runs the correctness checks */
         static const char *const kinds[] = {"visible", "hidden", "speed"};
         for (int i = 0; i < harness_lab->n_checks; i++)

@@ -7,6 +7,7 @@
 
 #include "../wire/check_line.h"
 #include "harness.h"
+#include "alone_cache.h"
 #include "hidden_size.h"
 #include "profile_trusted.h"
 #include "../wire/proto.h"
@@ -128,6 +129,7 @@ void on_cuda_error(cudaError_t err, const char *call, const char *file, int line
 
 /* ---- harness.cu: one check ---- */
 extern int require_isolation; /* --require-isolation: run no student code unsandboxed */
+extern const char *harness_reference_so; /* --reference: the reference's object */
 void prewarm_after(int done, const device_info *d);
 void reserve_ahead(const device_info *d);
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why);

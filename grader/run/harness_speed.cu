@@ -3,6 +3,8 @@
  * the null call interleaved; the reference alone), and their records. */
 #include "harness_parts.h"
 
+#include <sys/stat.h>
+
 /* ------------------------------------------------------------------------------------------ */
 /* Speed: K problems per timed unit, fresh inputs every round, every output compared          */
 
@@ -521,20 +523,100 @@ static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
     return plan;
 }
 
+/* This check's key in a batch's cache of the reference alone (alone_cache.h): 1 with key,
+ * *dir and *max_age_s set, or 0 where there is none (make grade; a fact of the key unknown). */
+static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t len,
+                     const char **dir, double *max_age_s)
+{
+    if (alone_cache_config(dir, max_age_s) != 0 || !harness_reference_so)
+        return 0;
+    char size[256], gpu[64], ref[160];
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(gpu, sizeof gpu, dev) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    struct stat st; /* the reference's file: the batch's build, unchanged while it runs */
+    if (stat(harness_reference_so, &st) != 0)
+        return 0;
+    snprintf(ref, sizeof ref, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st.st_dev,
+             (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
+             (long)st.st_mtim.tv_nsec);
+    c->t->describe(c->inst[0], size, sizeof size);
+    return alone_cache_key(key, len, harness_lab->name, o->check, size, c->k, gpu, ref) == 0;
+}
+
+/* A kept measurement as the rounds of an `alone` phase (variant 0 the reference, 1 the null
+ * call, host clock), for phase_slowdown and emit_rounds. Free with timing_result_free. */
+static void alone_result(const alone_series *a, timing_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->rounds = a->n;
+    r->n_variants = 2;
+    r->event_ms = (double *)xmalloc(2 * a->n * sizeof *r->event_ms);
+    r->host_ms = (double *)xmalloc(2 * a->n * sizeof *r->host_ms);
+    for (int i = 0; i < a->n; i++) {
+        r->event_ms[2 * i] = r->host_ms[2 * i] = a->ref_ms[i];
+        r->event_ms[2 * i + 1] = r->host_ms[2 * i + 1] = a->null_ms[i];
+    }
+}
+
+/* In a batch: the reference alone as the batch measured it on this GPU a while ago, if the
+ * reference ran no slower beside the student (phase 1, r) than then, within the lab's noise:
+ * 1 with its `alone` records written and *age_s set. 0: measure it now. */
+static int alone_from_batch(const speed_ctx *c, const timing_result *r, const char *dir,
+                            const char *key, double max_age_s, double *age_s)
+{
+    alone_series a;
+    if (alone_cache_get(dir, key, max_age_s, &a) != 0)
+        return 0;
+    timing_result kept;
+    alone_result(&a, &kept);
+    const int used = phase_slowdown(r, V_REFERENCE, V_NULL, &kept) <= lab_slowdown_noise(harness_lab);
+    if (used) {
+        speed_ctx shown = *c; /* (no idle probes' figures: those rounds are not this check's) */
+        shown.left_ms = NULL;
+        shown.busy_before = NULL;
+        static const char *const names[] = {"ref", "null"};
+        emit_rounds("alone", 1, &shown, &kept, names);
+        *age_s = a.age_s;
+    }
+    timing_result_free(&kept);
+    return used;
+}
+
 /* The reference alone after phase 1 (r), and, when it ran clearly slower beside the student
  * than alone (or GRADER_REMEASURE_SLOWDOWN=1), phase 2: beside a fresh student process and
- * alone again, fixed rounds, no verdict resting on them. Their seconds in *alone_s, *again_s. */
+ * alone again, fixed rounds, no verdict resting on them. Their seconds in *alone_s, *again_s;
+ * in a batch, the reference alone may be the batch's (alone_from_batch): then *cached_age_s
+ * is its age, else -1. */
 static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan *plan,
                             const timing_result *r, cudaStream_t s, double *alone_s,
-                            double *again_s)
+                            double *again_s, double *cached_age_s)
 {
+    const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
+    const int remeasure = again && !strcmp(again, "1");
+    char key[ALONE_CACHE_KEY_MAX];
+    const char *dir = NULL;
+    double max_age_s = 0;
+    const int keyed = !remeasure && alone_key(c, o, key, sizeof key, &dir, &max_age_s);
+    *cached_age_s = -1;
+    if (keyed && alone_from_batch(c, r, dir, key, max_age_s, cached_age_s))
+        return;
     timing_result alone1;
     double at = wall_seconds();
     time_alone(c, plan, o->cap_s, 1, s, &alone1);
     *alone_s = wall_seconds() - at;
+    if (keyed && alone1.rounds >= 1 && alone1.rounds <= ALONE_CACHE_MAX_ROUNDS) {
+        alone_series a; /* kept for the batch's next students on this GPU */
+        memset(&a, 0, sizeof a);
+        a.n = alone1.rounds;
+        timing_series(&alone1, 1, 0, a.ref_ms);
+        timing_series(&alone1, 1, 1, a.null_ms);
+        (void)alone_cache_put(dir, key, &a);
+    }
     const double slowdown = phase_slowdown(r, V_REFERENCE, V_NULL, &alone1);
-    const char *again = getenv("GRADER_REMEASURE_SLOWDOWN");
-    if (slowdown > lab_slowdown_noise(harness_lab) || (again && !strcmp(again, "1"))) {
+    if (slowdown > lab_slowdown_noise(harness_lab) || remeasure) {
         timing_plan bp = *plan;
         bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
         bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
@@ -587,7 +669,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     /* Where the check's time goes (seconds of each stage, in the `speed` record: make
      * bench-grading's table; no verdict reads them). */
     double at = wall_seconds();
-    double setup_s = 0, phase_s = 0, alone_s = 0, again_s = 0, ceiling_s = 0;
+    double setup_s = 0, phase_s = 0, alone_s = 0, again_s = 0, ceiling_s = 0, cached_age_s = -1;
     /* The student's process for phase 1, started now (unless the check before started it):
      * its start-up overlaps the setup, and it holds no student code before phase 1 calls it. */
     workers_fresh(IMPL_STUDENT);
@@ -621,7 +703,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     /* The reference alone (and again, beside and alone, on a slowdown) only where a verdict
      * could rest on it: not once the ratio is surely below the pass mark. */
     if (!c->failed && !ratio_surely_below(&r, o->threshold))
-        reference_alone(c, o, &plan, &r, s, &alone_s, &again_s);
+        reference_alone(c, o, &plan, &r, s, &alone_s, &again_s, &cached_age_s);
     timing_result_free(&r);
 
     at = wall_seconds();
@@ -641,6 +723,8 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     results_num("setup_s", setup_s);
     results_num("phase_s", phase_s);
     results_num("alone_s", alone_s);
+    if (cached_age_s >= 0) /* the reference alone was the batch's, measured this long ago */
+        results_num("alone_cached_age_s", cached_age_s);
     results_num("again_s", again_s);
     results_num("ceiling_s", ceiling_s);
     results_num("verify_s", verify_s);

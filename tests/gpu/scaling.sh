@@ -145,6 +145,22 @@ if ratios:
           "  OUTSIDE 0.98-1.02" if outside else ""))
     for line in sorted(outside):  # (a stop "clear" ends once the verdict is certain, not precise)
         print("    outside: " + line)
+# The reference alone (a passing speed check's second measurement): measured, or the batch's
+# kept one (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
+measured, kept, alone_s = 0, 0, 0.0
+for f in glob.glob(out + "/students/*/results.json"):
+    for lab in json.load(open(f)).get("labs", []):
+        for c in lab.get("checks", []):
+            st = ((c.get("speed") or {}).get("stages") or {})
+            if c.get("kind") != "speed" or not st:
+                continue
+            if st.get("alone_cached_age_s") is not None:
+                kept += 1
+            elif (st.get("alone_s") or 0) > 0:
+                measured += 1
+                alone_s += st["alone_s"]
+print("  reference alone: measured %d times (%.2f s a student), the batch's kept one used %d times"
+      % (measured, alone_s / max(n, 1), kept))
 # Where a student's seconds go, lab by lab: the mean of the solution students' and of the
 # skeleton students' lab wall times, and inside them the WHERE count's and the speed checks'
 per = {}

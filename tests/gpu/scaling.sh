@@ -225,10 +225,16 @@ PY
 done
 # The same seed, the same grades: each student's row compared across the runs that grade them.
 python3 - "$out" $counts <<'PY' | tee -a "$out/results.txt"
-import csv, sys
+import csv, os, sys
 out, counts = sys.argv[1], sys.argv[2:]
-books = {n: {r[0]: r for r in csv.reader(open("%s/out%s/gradebook.csv" % (out, n), newline=""))} for n in counts}
-first = books[counts[0]]
+# (a batch stopped at LIMIT writes no gradebook: its run is left out of the comparison)
+books = {n: {r[0]: r for r in csv.reader(open("%s/out%s/gradebook.csv" % (out, n), newline=""))}
+         for n in counts if os.path.exists("%s/out%s/gradebook.csv" % (out, n))}
+for n in counts:
+    if n not in books:
+        print("gradebook: none written with %s GPU(s) (the batch was stopped at LIMIT): not compared" % n)
+counts = [n for n in counts if n in books]
+first = books[counts[0]] if counts else {}
 for n in counts[1:]:
     same = [k for k in first if k in books[n]]
     diff = [k for k in same if first[k] != books[n][k]]

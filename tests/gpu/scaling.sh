@@ -22,7 +22,10 @@
 # the solution students: each must be within 0.98-1.02), and the CUDA processes the batch
 # started (harnesses and workers, tests/gpu/count-procs.py: the driver starts one at a time
 # host-wide, tests/gpu/cuda-start.sh), and the seconds the harnesses spent in the driver's
-# calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory).
+# calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory),
+# and how often a passing speed check measured the reference alone and how often it used the
+# batch's kept measurement (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 in the environment
+# turns that off, for a run to compare with).
 # Logs under $OUT (default build/scaling). GPU only.
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -41,8 +41,9 @@ typedef struct alone_series {
 int alone_cache_config(const char **dir, double *max_age_s);
 
 /* The key of a measurement: every fact it depends on, as text (no '\n'). The lab and check,
- * the problem's size as the check describes it, the calls per timed unit, the GPU (its PCI
- * address) and the reference (an identity of its file). Returns 0, or -1 if it does not fit. */
+ * the problem's size as the check describes it, the calls per timed unit, the GPU (its
+ * machine's name and PCI address) and the reference (an identity of its file). Returns 0, or
+ * -1 if it does not fit. */
 int alone_cache_key(char *out, size_t len, const char *lab, int check, const char *size,
                     int calls, const char *gpu, const char *reference);
 

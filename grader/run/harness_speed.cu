@@ -530,12 +530,16 @@ static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t l
 {
     if (alone_cache_config(dir, max_age_s) != 0 || !harness_reference_so)
         return 0;
-    char size[256], gpu[64], ref[160];
+    char size[256], pci[64], gpu[400], host[256] = "", ref[160];
     int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(gpu, sizeof gpu, dev) != cudaSuccess) {
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(pci, sizeof pci, dev) != cudaSuccess) {
         (void)cudaGetLastError();
         return 0;
     }
+    /* the GPU: its machine and its place on the bus (a folder several machines share, as a
+     * cluster's, holds each machine's own measurements apart; their clocks are their own) */
+    gethostname(host, sizeof host - 1);
+    snprintf(gpu, sizeof gpu, "%s/%s", host, pci);
     struct stat st; /* the reference's file: the batch's build, unchanged while it runs */
     if (stat(harness_reference_so, &st) != 0)
         return 0;

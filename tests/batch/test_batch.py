@@ -319,7 +319,9 @@ for i in $(seq 200); do
 done
 sleep 1
 rm -f "$log/running/$gpu.$$"
-echo "gpu=$gpu shared=$shared beside=$beside who=${who:-unknown} link=${GRADE_HOST_LINK_LOCK:-unset}" >>"$log/grades.txt"
+hide=
+for a in "$@"; do case $a in GRADER_HIDE=*) hide=${a#GRADER_HIDE=} ;; esac; done
+echo "gpu=$gpu shared=$shared beside=$beside who=${who:-unknown} link=${GRADE_HOST_LINK_LOCK:-unset} alone=${GRADER_ALONE_CACHE:-unset} hide=${hide%% *}" >>"$log/grades.txt"
 mkdir -p "$grade_dir"
 printf '{"exit_status": 0, "tamper_proof": true, "labs": []}\n' >"$grade_dir/results.json"
 echo "Score: 0/0"
@@ -373,6 +375,12 @@ def test_gpu_workers(tmp):
                          os.path.basename(g["link"]) == ".host-link.lock" for g in grades),
           "GPUS=0,1: every grade is handed the batch's host-link lock (GRADE_HOST_LINK_LOCK in its "
           "output folder), which lab 05's speed checks take one GPU at a time", (lock, grades))
+    alone = os.path.join(os.path.realpath(os.path.join(tmp, "gpus-out")), ".alone")
+    check(grades and all(os.path.realpath(g["alone"]) == alone and
+                         os.path.realpath(g["hide"]) == os.path.dirname(alone) for g in grades),
+          "GPUS=0,1: every grade is handed the folder where the batch keeps the reference alone "
+          "per GPU (GRADER_ALONE_CACHE, in its output folder, which GRADER_HIDE keeps from every "
+          "student's code)", (alone, grades))
     said = dict(re.findall(r"^\[\d+/6\] student(\d+): .* on GPU (\S+)$", out, re.M))
     check(len(said) == 6 and said == {g["who"]: g["gpu"] for g in grades},
           "GPUS=0,1: each student's line names the GPU that graded it (on GPU 0 or 1)",

@@ -134,8 +134,14 @@ $(EMU_BUILD)/tools/fiber_x86_64.o: $(EMU_DIR)/src/fiber_x86_64.S
 	@mkdir -p $(dir $@)
 	$(Q_CC)$(EMU_CC) -c $< -o $@
 
-# (each header it holds is in its dependency file: pch/KIND.d)
-$(EMU_PCH): $(EMU_BUILD)/pch/cuda_emu/prelude.h.gch/%: $(EMU_NVCC) $(EMU_DIR)/include/cuda_emu/prelude.h
+# (each header it holds is in its dependency file: pch/KIND.d). It depends on every entry of
+# include/ too, the headers it does not hold among them: emu-nvcc offers a precompiled file only
+# while nothing in include/ is newer (pch_usable), so a header outside the prelude that changed
+# would otherwise leave every compile without it until the files were removed by hand.
+EMU_INCLUDE_TREE := $(wildcard $(EMU_DIR)/include $(EMU_DIR)/include/* $(EMU_DIR)/include/*/* \
+                               $(EMU_DIR)/include/*/*/*)
+$(EMU_PCH): $(EMU_BUILD)/pch/cuda_emu/prelude.h.gch/%: $(EMU_NVCC) $(EMU_DIR)/include/cuda_emu/prelude.h \
+            $(EMU_INCLUDE_TREE)
 	$(if $(Q_LINK),$(or $(Q_PCH),@echo "  EMU-PCH $(EMU_DIR)/include/cuda_emu/prelude.h ($*)";))EMU_BUILD=$(EMU_BUILD) EMU_CXX=$(EMU_CXX) EMU_CC=$(EMU_CC) $(EMU_NVCC) --emu-pch $* $@
 
 # Every dependency file emu_compile_cu wrote (objects lie at most six folders below).

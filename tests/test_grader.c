@@ -1008,6 +1008,29 @@ static void test_alone_cache(void)
     unsetenv("GRADER_ALONE_CACHE");
     unsetenv("GRADER_ALONE_CACHE_S");
 
+    /* The rule: the kept measurement stands only where the reference beside the student ran
+     * no slower than it beyond the lab's noise (reference less the null call, medians). */
+    alone_series kept;
+    alone_fill(&kept, 15, 10.0); /* reference 10-13.5 ms (median 11.75), null about 0.507 */
+    double ref[15], nul[15];
+    for (int i = 0; i < 15; i++)
+        nul[i] = kept.null_ms[i];
+    for (int i = 0; i < 15; i++)
+        ref[i] = kept.ref_ms[i]; /* the same speed: stands */
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 15, &kept, 0.03), 1);
+    for (int i = 0; i < 15; i++)
+        ref[i] = kept.ref_ms[i] * 0.9; /* faster beside the student: stands */
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 15, &kept, 0.03), 1);
+    for (int i = 0; i < 15; i++)
+        ref[i] = kept.ref_ms[i] * 1.02; /* 2% slower, within 3%: stands */
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 15, &kept, 0.03), 1);
+    for (int i = 0; i < 15; i++)
+        ref[i] = kept.ref_ms[i] * 1.05; /* 5% slower, beyond 3%: measured again */
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 15, &kept, 0.03), 0);
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 0, &kept, 0.03), 0); /* no rounds beside */
+    alone_fill(&a, 0, 1.0);
+    CU_ASSERT_EQUAL(alone_cache_serves(ref, nul, 15, &a, 0.03), 0); /* nothing kept */
+
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CU_ASSERT_EQUAL(system(cmd), 0);
@@ -1036,7 +1059,8 @@ static CU_TestInfo grader_tests[] = {
      test_fault_rerun_report},
     {"hidden sizes under the emulator: drawn again, from the seed, within twice the visible",
      test_emu_hidden_sizes},
-    {"a batch's reference alone: kept whole, per key, for a while, or not at all",
+    {"a batch's reference alone: kept whole, per key, for a while, and used only where the "
+     "reference beside the student ran no slower than it",
      test_alone_cache},
     CU_TEST_INFO_NULL,
 };

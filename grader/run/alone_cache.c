@@ -9,6 +9,7 @@
  *     <ref_ms> <null_ms>        (n lines)
  * Written to a file of its own and renamed into place, so a reader sees an entry whole. */
 #include "alone_cache.h"
+#include "../../common/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -119,4 +120,14 @@ int alone_cache_put(const char *dir, const char *key, const alone_series *s)
         return -1;
     }
     return 0;
+}
+
+int alone_cache_serves(const double *ref_ms, const double *null_ms, int n, const alone_series *a,
+                       double noise)
+{
+    if (n < 1 || a->n < 1 || !(noise >= 0))
+        return 0;
+    const double slowdown = stats_slowdown(ref_ms, null_ms, (size_t)n, a->ref_ms, a->null_ms,
+                                           (size_t)a->n);
+    return slowdown <= noise; /* (NaN: not served) */
 }

@@ -55,6 +55,13 @@ int alone_cache_get(const char *dir, const char *key, double max_age_s, alone_se
  * Returns 0, or -1 (nothing changed; the next student measures again). */
 int alone_cache_put(const char *dir, const char *key, const alone_series *s);
 
+/* The rule: the kept measurement `a` stands for the reference alone only if the reference beside
+ * the student (ref_ms and null_ms, n rounds of the interleaved phase) ran no slower than it, by
+ * stats_slowdown, beyond the lab's noise (`noise`, as 0.03 for 3%). 1: it stands; 0: measure
+ * the reference alone now. */
+int alone_cache_serves(const double *ref_ms, const double *null_ms, int n, const alone_series *a,
+                       double noise);
+
 #ifdef __cplusplus
 }
 #endif

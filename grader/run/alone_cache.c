@@ -1,7 +1,7 @@
 /* alone_cache.c - TRUSTED (the harness): the reference alone, kept by a batch per GPU. See
  * alone_cache.h. An entry is a small text file in the batch's folder, named by a hash of its
- * key and holding the key itself, the moment it was measured (CLOCK_MONOTONIC, one clock for
- * every process of the machine) and the rounds:
+ * key and holding the key itself, the moment it was measured (wall_seconds: CLOCK_MONOTONIC, one
+ * clock for every process of the machine) and the rounds:
  *     grader-alone 1
  *     key <key>
  *     at <seconds>
@@ -10,6 +10,7 @@
  * Written to a file of its own and renamed into place, so a reader sees an entry whole. */
 #include "alone_cache.h"
 #include "../../common/stats.h"
+#include "../../common/util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,15 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-
-static double monotonic_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 int alone_cache_config(const char **dir, double *max_age_s)
 {
@@ -89,7 +82,7 @@ int alone_cache_get(const char *dir, const char *key, double max_age_s, alone_se
                  s->null_ms[i] >= 0;
     }
     fclose(f);
-    s->age_s = monotonic_s() - at;
+    s->age_s = wall_seconds() - at;
     /* (an entry from the future is no entry: the clock is one clock, so it was not written
      * by this machine's harness) */
     if (!ok || !(s->age_s >= 0) || !(s->age_s < max_age_s)) {
@@ -111,7 +104,7 @@ int alone_cache_put(const char *dir, const char *key, const alone_series *s)
     FILE *f = fopen(tmp, "we");
     if (!f)
         return -1;
-    fprintf(f, "grader-alone 1\nkey %s\nat %.6f\nn %d\n", key, monotonic_s(), s->n);
+    fprintf(f, "grader-alone 1\nkey %s\nat %.6f\nn %d\n", key, wall_seconds(), s->n);
     for (int i = 0; i < s->n; i++)
         fprintf(f, "%.9g %.9g\n", s->ref_ms[i], s->null_ms[i]);
     const int written = !ferror(f);

@@ -551,17 +551,16 @@ static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t l
 }
 
 /* A kept measurement as the rounds of an `alone` phase (variant 0 the reference, 1 the null
- * call, host clock), for phase_slowdown and emit_rounds. Free with timing_result_free. */
+ * call; host clock, what emit_rounds writes). Free with timing_result_free. */
 static void alone_result(const alone_series *a, timing_result *r)
 {
     memset(r, 0, sizeof *r);
     r->rounds = a->n;
     r->n_variants = 2;
-    r->event_ms = (double *)xmalloc(2 * a->n * sizeof *r->event_ms);
     r->host_ms = (double *)xmalloc(2 * a->n * sizeof *r->host_ms);
     for (int i = 0; i < a->n; i++) {
-        r->event_ms[2 * i] = r->host_ms[2 * i] = a->ref_ms[i];
-        r->event_ms[2 * i + 1] = r->host_ms[2 * i + 1] = a->null_ms[i];
+        r->host_ms[2 * i] = a->ref_ms[i];
+        r->host_ms[2 * i + 1] = a->null_ms[i];
     }
 }
 

@@ -233,7 +233,7 @@ void results_check(json_writer *w, const check_report *r)
 }
 
 void results_lab_end(json_writer *w, const char *refused_at_run, const char *neighbours,
-                     const lab_score *score, double seconds, double where_seconds)
+                     const lab_score *score, const lab_close_times *t)
 {
     json_array_end(w);
     if (refused_at_run[0]) {
@@ -243,8 +243,11 @@ void results_lab_end(json_writer *w, const char *refused_at_run, const char *nei
     json_string(w, "gpu_neighbours", neighbours);
     json_int(w, "score", score->earned);
     json_int(w, "max", score->possible);
-    json_number(w, "seconds", seconds); /* the lab's whole wall time */
-    json_number(w, "where_seconds", where_seconds);
+    json_number(w, "seconds", t->seconds); /* the lab's whole wall time */
+    json_number(w, "where_seconds", t->where_s);
+    json_number(w, "ahead_wait_seconds", t->ahead_s);
+    json_number(w, "stop_seconds", t->stop_s);
+    json_number(w, "neighbours_seconds", t->neighbours_s);
     json_object_end(w);
 }
 

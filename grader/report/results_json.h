@@ -33,10 +33,19 @@ void results_lab_begin(json_writer *w, const lab_info *lab, const score_rules *r
 /* One check's entry (report.h). */
 void results_check(json_writer *w, const check_report *r);
 
+/* A lab's seconds: its whole wall time, its WHERE hint's, the waits before its speed checks
+ * for the next lab's harness to be ready (schedule.h's ahead_wait), and at its end its harness
+ * stopped (its processes ended: the NVIDIA driver's teardown of their GPU contexts and memory)
+ * and the GPU's other programs read (nvidia-smi). No verdict reads them: tests/gpu/scaling.sh's
+ * table of where a student's seconds go. */
+typedef struct lab_close_times {
+    double seconds, where_s, ahead_s, stop_s, neighbours_s;
+} lab_close_times;
+
 /* The lab's end: after its checks, a refusal met at run time (or ""), the GPU's other programs
- * ("" for none), its score, its wall time and its WHERE hint's. */
+ * ("" for none), its score and its seconds. */
 void results_lab_end(json_writer *w, const char *refused_at_run, const char *neighbours,
-                     const lab_score *score, double seconds, double where_seconds);
+                     const lab_score *score, const lab_close_times *t);
 
 /* The run's totals and exit status; then the file is renamed into place (exits on failure). */
 void results_close(results_file *r, const totals *t, int status, int interrupted);

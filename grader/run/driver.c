@@ -128,6 +128,7 @@ typedef struct lab_run {
     lab_score score;
     int where_done;           /* the lab's WHERE hint was asked for */
     double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
+    lab_close_times close;    /* its seconds by part (results.json: where a student's time goes) */
     where_job where_early;    /* the count started beside the checks (where_start) */
     int fault_done;           /* ran once more on the emulator: a fault of the lab's (bit 1),
                                  a check's wrong values (bit 2); once each */
@@ -224,7 +225,9 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     unlink(log_path);
     int link = -1, paused = 0;
     if (c->kind == CHECK_SPEED) {
+        const double waited = wall_seconds();
         ahead_wait(o);
+        r->close.ahead_s += wall_seconds() - waited;
         link = host_link_lock(o, lab);
         /* A lab timed across the host link (lab 05's copies) shares host memory with the WHERE
          * count running beside it on the CPUs (the emulator moves the same arrays): paused
@@ -403,19 +406,25 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
 {
     where_drop(&r->where_early); /* the lab's speed passed, or a correctness check failed: its
                                   * count is not needed */
+    double at = wall_seconds();
     harness_stop(&r->h, NULL);
+    r->close.stop_s = wall_seconds() - at;
     record_free(&r->g.device);
     if (r->refused_at_run) /* as a build's refusal: the lab earns nothing under emulation */
         r->score.earned = 0;
     const char *refused = r->refused_at_run ? r->refusal : "";
     int others = 0;
     if (!strcmp(o->mode, "gpu")) {
+        at = wall_seconds();
         gpu_neighbours(neighbours_at_close, sizeof neighbours_at_close, NULL);
+        r->close.neighbours_s = wall_seconds() - at;
         neighbours_at_close_valid = 1;
         others = gpu_neighbours_merge(neighbours, len, neighbours_at_close) > 0;
     }
     terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score);
-    results_lab_end(w, refused, neighbours, &r->score, wall_seconds() - r->start, r->where_s);
+    r->close.seconds = wall_seconds() - r->start;
+    r->close.where_s = r->where_s;
+    results_lab_end(w, refused, neighbours, &r->score, &r->close);
     t->earned += r->score.earned;
     t->possible += r->score.possible;
     t->failed += r->score.failed;

@@ -118,6 +118,28 @@ for f in glob.glob(out + "/students/*/results.json"):
 slot = wall * gpus / max(n, 1)
 print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
+# The labs' seconds by part (results.json): the correctness checks, the speed checks (inside
+# them the timed rounds), the WHERE count waited for, the waits before a speed check for the
+# next lab's harness to be ready, the harnesses' ends (their processes ended: the driver's
+# teardown of their GPU contexts and memory), and the rest (between checks, the reports)
+part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "where": 0.0, "ahead": 0.0, "stop": 0.0}
+for f in glob.glob(out + "/students/*/results.json"):
+    for lab in json.load(open(f)).get("labs", []):
+        for c in lab.get("checks", []):
+            if c.get("kind") == "speed":
+                part["speed"] += c.get("seconds") or 0
+                part["rounds"] += ((c.get("speed") or {}).get("stages") or {}).get("interleaved_s") or 0
+            else:
+                part["correct"] += c.get("seconds") or 0
+        part["where"] += lab.get("where_seconds") or 0
+        part["ahead"] += lab.get("ahead_wait_seconds") or 0
+        part["stop"] += lab.get("stop_seconds") or 0
+k = 1.0 / max(n, 1)
+print("  labs by part, seconds a student: correctness checks %.1f, speed checks %.1f (timed rounds "
+      "%.1f), WHERE %.1f, waiting for the next harness %.1f, harnesses ended %.1f, the rest %.1f" % (
+      part["correct"] * k, part["speed"] * k, part["rounds"] * k, part["where"] * k,
+      part["ahead"] * k, part["stop"] * k,
+      labs_s * k - (part["correct"] + part["speed"] + part["where"] + part["ahead"] + part["stop"]) * k))
 try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
     h, w = map(int, open(procs_txt).read().split()[1::2])  # (NAME COUNT, in the order asked)
     print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student%s" %

@@ -18,6 +18,24 @@ problems=""
 [ "$graded" -eq "$labs" ] || problems+="$graded of $labs labs graded. "
 [ -z "$bad" ] || problems+="checks failed: $bad. "
 [ "$skips" -ge "$labs" ] || problems+="only $skips speed checks skipped. "
+# each lab's seconds by part (results.json: tests/gpu/scaling.sh's table of where a student's
+# time goes): present, not negative, and together no more than the lab's whole time
+parts=$(python3 - "$dir/results.json" <<'PY'
+import json, sys
+keys = ("where_seconds", "ahead_wait_seconds", "stop_seconds", "neighbours_seconds")
+try:
+    labs = json.load(open(sys.argv[1]))["labs"]
+except (OSError, ValueError, KeyError) as e:
+    sys.exit(print("results.json unreadable: %s" % e))
+for lab in labs:
+    got = [lab.get(k) for k in keys + ("seconds",)]
+    if not all(isinstance(x, (int, float)) and x >= 0 for x in got):
+        print("%s: its seconds by part %s" % (lab.get("lab"), dict(zip(keys + ("seconds",), got))))
+    elif sum(got[:-1]) + sum(c.get("seconds") or 0 for c in lab.get("checks", [])) > got[-1] + 0.01:
+        print("%s: its parts add up to more than its %.3f s" % (lab.get("lab"), got[-1]))
+PY
+)
+[ -z "$parts" ] || problems+="$parts. "
 if [ -n "$problems" ]; then
     echo "FAIL emulated grading of $tree: $problems"
     tail -40 "$out"

@@ -127,7 +127,6 @@ typedef struct lab_run {
     check_score *scores;
     lab_score score;
     int where_done;           /* the lab's WHERE hint was asked for */
-    double where_s;           /* the WHERE hint's wall time (its own entry in results.json) */
     lab_close_times close;    /* its seconds by part (results.json: where a student's time goes) */
     where_job where_early;    /* the count started beside the checks (where_start) */
     int fault_done;           /* ran once more on the emulator: a fault of the lab's (bit 1),
@@ -305,7 +304,7 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
           score_speed_counts(r->lab, r->outcomes, i)))) {
         const double waited = wall_seconds();
         where_hint(&where_cfg, r->lab, &r->g.device, &r->where_early, where, len);
-        r->where_s = wall_seconds() - waited;
+        r->close.where_s = wall_seconds() - waited;
         r->where_done = 1;
     }
 }
@@ -423,7 +422,6 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     }
     terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score);
     r->close.seconds = wall_seconds() - r->start;
-    r->close.where_s = r->where_s;
     results_lab_end(w, refused, neighbours, &r->score, &r->close);
     t->earned += r->score.earned;
     t->possible += r->score.possible;

@@ -99,12 +99,34 @@ gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the sampl
 was_cut = sys.argv[7] == "cut"  # stopped at LIMIT: a student begun and not finished
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
 outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% interval, rounds, stop
+# The labs' seconds by part besides the WHERE count's: the correctness checks, the speed checks
+# (inside them the timed rounds), the waits before a speed check for the next lab's harness to
+# be ready, the harnesses' ends (their processes ended: the driver's teardown of their GPU
+# contexts and memory); the rest is between checks and the reports
+part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "ahead": 0.0, "stop": 0.0}
+# The reference alone (a passing speed check's second measurement): measured, or the batch's
+# kept one (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
+measured, kept, alone_s = 0, 0, 0.0
 for f in glob.glob(out + "/students/*/results.json"):
     r = json.load(open(f))
     n += 1
     for lab in r.get("labs", []):
         labs_s += lab.get("seconds") or 0
         where_s += lab.get("where_seconds") or 0
+        part["ahead"] += lab.get("ahead_wait_seconds") or 0
+        part["stop"] += lab.get("stop_seconds") or 0
+        for c in lab.get("checks", []):
+            if c.get("kind") == "speed":
+                st = (c.get("speed") or {}).get("stages") or {}
+                part["speed"] += c.get("seconds") or 0
+                part["rounds"] += st.get("interleaved_s") or 0
+                if st.get("alone_cached_age_s") is not None:
+                    kept += 1
+                elif (st.get("alone_s") or 0) > 0:
+                    measured += 1
+                    alone_s += st["alone_s"]
+            else:
+                part["correct"] += c.get("seconds") or 0
         if r.get("score") == r.get("max"):  # a solution student: its ratios are the self-check
             for c in lab.get("checks", []):
                 sp = c.get("speed") or {}
@@ -118,28 +140,12 @@ for f in glob.glob(out + "/students/*/results.json"):
 slot = wall * gpus / max(n, 1)
 print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts inside: %.1f s) + "
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
-# The labs' seconds by part (results.json): the correctness checks, the speed checks (inside
-# them the timed rounds), the WHERE count waited for, the waits before a speed check for the
-# next lab's harness to be ready, the harnesses' ends (their processes ended: the driver's
-# teardown of their GPU contexts and memory), and the rest (between checks, the reports)
-part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "where": 0.0, "ahead": 0.0, "stop": 0.0}
-for f in glob.glob(out + "/students/*/results.json"):
-    for lab in json.load(open(f)).get("labs", []):
-        for c in lab.get("checks", []):
-            if c.get("kind") == "speed":
-                part["speed"] += c.get("seconds") or 0
-                part["rounds"] += ((c.get("speed") or {}).get("stages") or {}).get("interleaved_s") or 0
-            else:
-                part["correct"] += c.get("seconds") or 0
-        part["where"] += lab.get("where_seconds") or 0
-        part["ahead"] += lab.get("ahead_wait_seconds") or 0
-        part["stop"] += lab.get("stop_seconds") or 0
 k = 1.0 / max(n, 1)
 print("  labs by part, seconds a student: correctness checks %.1f, speed checks %.1f (timed rounds "
       "%.1f), WHERE %.1f, waiting for the next harness %.1f, harnesses ended %.1f, the rest %.1f" % (
-      part["correct"] * k, part["speed"] * k, part["rounds"] * k, part["where"] * k,
+      part["correct"] * k, part["speed"] * k, part["rounds"] * k, where_s * k,
       part["ahead"] * k, part["stop"] * k,
-      labs_s * k - (part["correct"] + part["speed"] + part["where"] + part["ahead"] + part["stop"]) * k))
+      (labs_s - part["correct"] - part["speed"] - where_s - part["ahead"] - part["stop"]) * k))
 try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
     h, w = map(int, open(procs_txt).read().split()[1::2])  # (NAME COUNT, in the order asked)
     print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student%s" %
@@ -170,20 +176,6 @@ if ratios:
           "  OUTSIDE 0.98-1.02" if outside else ""))
     for line in sorted(outside):  # (a stop "clear" ends once the verdict is certain, not precise)
         print("    outside: " + line)
-# The reference alone (a passing speed check's second measurement): measured, or the batch's
-# kept one (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
-measured, kept, alone_s = 0, 0, 0.0
-for f in glob.glob(out + "/students/*/results.json"):
-    for lab in json.load(open(f)).get("labs", []):
-        for c in lab.get("checks", []):
-            st = ((c.get("speed") or {}).get("stages") or {})
-            if c.get("kind") != "speed" or not st:
-                continue
-            if st.get("alone_cached_age_s") is not None:
-                kept += 1
-            elif (st.get("alone_s") or 0) > 0:
-                measured += 1
-                alone_s += st["alone_s"]
 print("  reference alone: measured %d times (%.2f s a student), the batch's kept one used %d times"
       % (measured, alone_s / max(n, 1), kept))
 # Where a student's seconds go, lab by lab: the mean of the solution students' and of the

@@ -936,11 +936,9 @@ static void test_alone_cache(void)
                                     "0000:19:00.0", "1:2:3:4.5"), 0);
     CU_ASSERT_EQUAL(alone_cache_key(other, sizeof other, "coalescing", 12, "257 x 4099", 9,
                                     "0000:19:00.0", "1:2:3:4.5"), 0);
-    char tiny[16];
+    char tiny[16], broken[ALONE_CACHE_KEY_MAX];
     CU_ASSERT_EQUAL(alone_cache_key(tiny, sizeof tiny, "coalescing", 12, "x", 1, "g", "r"), -1);
-    CU_ASSERT_EQUAL(alone_cache_key(other + 0, sizeof other, "a\nb", 1, "x", 1, "g", "r"), -1);
-    alone_cache_key(other, sizeof other, "coalescing", 12, "257 x 4099", 9, "0000:19:00.0",
-                    "1:2:3:4.5");
+    CU_ASSERT_EQUAL(alone_cache_key(broken, sizeof broken, "a\nb", 1, "x", 1, "g", "r"), -1);
 
     alone_series a, b;
     CU_ASSERT_EQUAL(alone_cache_get(sub, key, 300, &b), -1); /* nothing kept yet */

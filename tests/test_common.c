@@ -1,6 +1,8 @@
 /* test_common.c - CUnit tests of common/'s host code: comparison, statistics, inputs, JSON,
  * student text shown as data, host memory asked for on a NUMA node. */
-#define _GNU_SOURCE /* memfd_create */
+#ifndef _GNU_SOURCE /* memfd_create (CFLAGS defines it already) */
+#define _GNU_SOURCE
+#endif
 #include <CUnit/CUnit.h>
 #include <errno.h>
 #include <math.h>

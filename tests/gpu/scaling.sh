@@ -18,7 +18,9 @@
 #   scaling: <N> GPUs <X>x one GPU (<GPU name>)        (against the 1-GPU run of this call)
 # then, per run, the mean of a student's seconds: its labs' own time (grading, on its GPU), the
 # WHERE counts' (on the CPUs), the rest of its GPU slot (wall x GPUs / students, less those:
-# waiting for its build, the host-link lock, starting), and the self-check (the speed ratios of
+# waiting for its build, the host-link lock, starting), a speed check's seconds by stage (set-up,
+# the warm-up round, the kept rounds and inside them the calls' own timed units, the reference
+# alone, the end), and the self-check (the speed ratios of
 # the solution students: each must be within 0.98-1.02), and the CUDA processes the batch
 # started (harnesses and workers, tests/gpu/count-procs.py: the driver starts one at a time
 # host-wide, tests/gpu/cuda-start.sh), and the seconds the harnesses spent in the driver's
@@ -104,6 +106,14 @@ outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% inter
 # be ready, the harnesses' ends (their processes ended: the driver's teardown of their GPU
 # contexts and memory); the rest is between checks and the reports
 part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "ahead": 0.0, "stop": 0.0}
+# A speed check's seconds by stage (the harness's `speed` record, results.json's stages): its
+# set-up (the fresh student process waited for, the problems made and shared), its warm-up
+# round (the phase less its kept rounds), its kept rounds (inside them the calls' own timed
+# units, and the work between them: inputs made afresh, outputs saved and compared, counted
+# with the warm-up round's share), the reference alone, the ceiling, its end (problems and
+# workers freed); what the check took beyond these is the rest
+stage = dict.fromkeys(("setup", "warmup", "kept", "calls", "between", "alone", "ceiling", "end",
+                       "rest"), 0.0)
 # The reference alone (a passing speed check's second measurement): measured, or the batch's
 # kept one (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
 measured, kept, alone_s = 0, 0, 0.0
@@ -120,6 +130,21 @@ for f in glob.glob(out + "/students/*/results.json"):
                 st = (c.get("speed") or {}).get("stages") or {}
                 part["speed"] += c.get("seconds") or 0
                 part["rounds"] += st.get("interleaved_s") or 0
+                sp = c.get("speed") or {}
+                got = {k: st.get(k) or 0 for k in ("setup_s", "phase_s", "interleaved_s", "alone_s",
+                                                   "again_s", "ceiling_s", "head_s", "tail_s",
+                                                   "refresh_s", "prepare_s", "settle_s")}
+                stage["setup"] += got["setup_s"]
+                stage["warmup"] += got["phase_s"] - got["interleaved_s"]
+                stage["kept"] += got["interleaved_s"]
+                stage["calls"] += 1e-3 * sum(sum(sp.get(k) or []) for k in (
+                    "student_unit_ms", "reference_unit_ms", "null_call_ms"))
+                stage["between"] += got["refresh_s"] + got["prepare_s"] + got["settle_s"]
+                stage["alone"] += got["alone_s"] + got["again_s"]
+                stage["ceiling"] += got["ceiling_s"]
+                stage["end"] += got["tail_s"]
+                stage["rest"] += (c.get("seconds") or 0) - got["setup_s"] - got["phase_s"] - \
+                    got["alone_s"] - got["again_s"] - got["ceiling_s"] - got["tail_s"]
                 if st.get("alone_cached_age_s") is not None:
                     kept += 1
                 elif (st.get("alone_s") or 0) > 0:
@@ -146,6 +171,10 @@ print("  labs by part, seconds a student: correctness checks %.1f, speed checks 
       part["correct"] * k, part["speed"] * k, part["rounds"] * k, where_s * k,
       part["ahead"] * k, part["stop"] * k,
       (labs_s - part["correct"] - part["speed"] - where_s - part["ahead"] - part["stop"]) * k))
+print("  speed checks by stage, seconds a student: set-up %.1f, warm-up %.1f, kept rounds %.1f (the "
+      "calls' timed units %.1f, inputs made and outputs compared %.1f), reference alone %.1f, "
+      "ceiling %.1f, the end %.1f, the rest %.1f" % tuple(stage[x] * k for x in (
+          "setup", "warmup", "kept", "calls", "between", "alone", "ceiling", "end", "rest")))
 try:  # the CUDA processes started: each one's start and end the driver serializes host-wide
     h, w = map(int, open(procs_txt).read().split()[1::2])  # (NAME COUNT, in the order asked)
     print("  CUDA processes started: %d harnesses + %d workers = %d, %.1f a student%s" %

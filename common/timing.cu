@@ -73,7 +73,8 @@ void timing_series(const timing_result *r, int host_clock, int v, double *out)
         out[i] = (host_clock ? r->host_ms : r->event_ms)[i * r->n_variants + v];
 }
 
-/* Whether to stop after r->rounds kept rounds; if so, *why says the reason. */
+/* Whether to stop after r->rounds kept rounds; if so, *why says the reason: the plan's own
+ * bounds here, the ratios' verdict by the rule (timing_rule_stop). */
 static int should_stop(const timing_plan *p, const timing_result *r, double elapsed,
                        timing_stop *why)
 {
@@ -85,8 +86,7 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         *why = STOP_HARD_CAP;
         return 1;
     }
-    const int early = p->threshold > 0 && r->rounds >= TIMING_EARLY_ROUNDS;
-    if (p->ratio_num < 0 || (r->rounds < p->min_rounds && !early))
+    if (p->ratio_num < 0)
         return 0;
     double *num = (double *)xmalloc(r->rounds * sizeof *num);
     double *den = (double *)xmalloc(r->rounds * sizeof *den);
@@ -101,37 +101,11 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         free(off);
     }
     stats_ratios(num, den, r->rounds, num);
-    double lo, hi;
-    const double med = stats_median(num, r->rounds);
-    stats_median_ci(num, r->rounds, &lo, &hi);
+    const int stop = timing_rule_stop(num, r->rounds, p->min_rounds, p->threshold, p->precision,
+                                      elapsed, p->soft_cap_s, why);
     free(num);
     free(den);
-    if (r->rounds < p->min_rounds) { /* only a FAIL far below the mark stops here */
-        if (hi < TIMING_EARLY_BELOW * p->threshold) {
-            *why = STOP_CLEAR;
-            return 1;
-        }
-        return 0;
-    }
-    const int straddles =
-        p->threshold > 0 && stats_position(lo, hi, p->threshold) == RATIO_STRADDLES;
-    if (straddles) /* keep measuring until the hard cap */
-        return 0;
-    if (stats_precise(med, lo, hi, p->precision)) {
-        *why = STOP_PRECISE;
-        return 1;
-    }
-    /* Far from the pass mark, the verdict is certain long before the ratio is known to 1%. */
-    if (p->threshold > 0 && r->rounds >= TIMING_CLEAR_ROUNDS * p->min_rounds &&
-        (hi < TIMING_CLEAR_BELOW * p->threshold || lo > TIMING_CLEAR_ABOVE * p->threshold)) {
-        *why = STOP_CLEAR;
-        return 1;
-    }
-    if (elapsed >= p->soft_cap_s) {
-        *why = STOP_SOFT_CAP;
-        return 1;
-    }
-    return 0;
+    return stop;
 }
 
 void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, void *ctx,

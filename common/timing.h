@@ -60,14 +60,7 @@ typedef struct timing_plan {
 
 #define TIMING_MAX_VARIANTS 16
 
-typedef enum timing_stop {
-    STOP_PRECISE,   /* the ratio is known to `precision` and clear of the threshold */
-    STOP_SOFT_CAP,  /* time ran out; the ratio is clear of the threshold */
-    STOP_HARD_CAP,  /* time ran out with the ratio still straddling the threshold */
-    STOP_MAX_ROUNDS,/* max_rounds reached */
-    STOP_CLEAR,     /* the interval is far from the threshold: the verdict is certain */
-    STOP_FIXED      /* no stopping rule: ran max_rounds */
-} timing_stop;
+/* timing_stop: why measuring stopped (timing_rule.h) */
 
 typedef struct timing_result {
     int rounds;       /* kept rounds */

@@ -1,5 +1,6 @@
-/* timing_rule.h - the fixed numbers of time_interleaved's stopping rule (timing.h), in plain C
- * for code that plans timing without a GPU (the grading-time model, grader/plan/grade_model.c). */
+/* timing_rule.h - time_interleaved's stopping rule (timing.h) in plain C: its fixed numbers, for
+ * code that plans timing without a GPU (the grading-time model, grader/plan/grade_model.c), and
+ * its decision on a phase's ratios (timing_rule.c), which the unit tests hold to each case. */
 #ifndef COMMON_TIMING_RULE_H
 #define COMMON_TIMING_RULE_H
 
@@ -38,5 +39,30 @@
  * plan. */
 #define TIMING_EARLY_ROUNDS 3
 #define TIMING_EARLY_BELOW 0.6
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum timing_stop {
+    STOP_PRECISE,   /* the ratio is known to `precision` and clear of the threshold */
+    STOP_SOFT_CAP,  /* time ran out; the ratio is clear of the threshold */
+    STOP_HARD_CAP,  /* time ran out with the ratio still straddling the threshold */
+    STOP_MAX_ROUNDS,/* max_rounds reached */
+    STOP_CLEAR,     /* the interval is far from the threshold: the verdict is certain */
+    STOP_FIXED      /* no stopping rule: ran max_rounds */
+} timing_stop;
+
+/* Whether a phase stops after n kept rounds whose ratios (the numerator variant's time over
+ * the denominator's, each less the offset's median, round by round) are ratio[0..n): 1 with
+ * *why set, else 0. min_rounds, threshold (0: none), precision and soft_cap_s are the plan's,
+ * elapsed the seconds its kept rounds took. The plan's other stops (max_rounds, the hard cap,
+ * no ratio to watch) are the caller's, before this. */
+int timing_rule_stop(const double *ratio, int n, int min_rounds, double threshold,
+                     double precision, double elapsed, double soft_cap_s, timing_stop *why);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -18,6 +18,7 @@
 #include "../common/rng.h"
 #include "../common/stats.h"
 #include "../common/text.h"
+#include "../common/timing_rule.h"
 #include "../common/util.h"
 #include "suites.h"
 
@@ -160,6 +161,85 @@ static void test_position_and_precision(void)
     stats_ratios(num, den, 3, out);
     CU_ASSERT_DOUBLE_EQUAL(out[0], 2.0, 0);
     CU_ASSERT_DOUBLE_EQUAL(out[2], 0.5, 0);
+}
+
+/* ---- the stopping rule of a speed check's timed phase ------------------------------------ */
+
+/* timing_rule_stop on the first n of r (min_rounds 6, precision 1%, soft cap 15 s): 1 with *why
+ * set when it stops */
+static int rule(const double *r, int n, double threshold, double elapsed, timing_stop *why)
+{
+    *why = STOP_FIXED;
+    return timing_rule_stop(r, n, 6, threshold, 0.01, elapsed, 15.0, why);
+}
+
+static void test_rule_far_below_stops_at_three(void)
+{
+    timing_stop why;
+    /* an untouched SGEMM skeleton (a hundredth of the reference's speed), mark 0.5 */
+    const double slow[] = {0.0100, 0.0101, 0.0099, 0.0100};
+    CU_ASSERT_FALSE(rule(slow, 2, 0.5, 1.0, &why)); /* two rounds: never a verdict */
+    CU_ASSERT_TRUE(rule(slow, 3, 0.5, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_CLEAR);
+    /* one round of three at 0.6 of the mark or more: the full plan */
+    const double one_up[] = {0.10, 0.30, 0.10, 0.10, 0.10};
+    CU_ASSERT_FALSE(rule(one_up, 3, 0.5, 1.0, &why));
+    CU_ASSERT_FALSE(rule(one_up, 5, 0.5, 1.0, &why));
+    /* never early above the mark, however tight */
+    const double fast[] = {1.0, 1.0, 1.0, 1.0, 1.0};
+    CU_ASSERT_FALSE(rule(fast, 3, 0.5, 1.0, &why));
+    CU_ASSERT_FALSE(rule(fast, 5, 0.5, 1.0, &why));
+}
+
+static void test_rule_precise_at_six(void)
+{
+    timing_stop why;
+    const double r[] = {1.000, 1.004, 0.996, 1.002, 0.998, 1.001, 0.5};
+    CU_ASSERT_FALSE(rule(r, 5, 0.5, 1.0, &why));
+    CU_ASSERT_TRUE(rule(r, 6, 0.5, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_PRECISE);
+    /* just above the mark, as tight: precise, whatever the margin */
+    const double near[] = {0.503, 0.505, 0.504, 0.506, 0.503, 0.505};
+    CU_ASSERT_TRUE(rule(near, 6, 0.5, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_PRECISE);
+}
+
+static void test_rule_clear_at_six(void)
+{
+    timing_stop why;
+    /* lab 05's solution beside its reference, mark 0.80: every ratio above 1.2 x 0.80 = 0.96,
+     * a spread of 4% (not precise): certain after six rounds */
+    const double above[] = {0.99, 0.97, 1.01, 0.975, 1.005, 0.985};
+    CU_ASSERT_FALSE(rule(above, 5, 0.8, 1.0, &why));
+    CU_ASSERT_TRUE(rule(above, 6, 0.8, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_CLEAR);
+    /* one of six at 0.95, within 1.2 x the mark: measured on, until the soft cap */
+    const double close[] = {0.99, 0.95, 1.01, 0.975, 1.005, 0.985};
+    CU_ASSERT_FALSE(rule(close, 6, 0.8, 1.0, &why));
+    CU_ASSERT_TRUE(rule(close, 6, 0.8, 15.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_SOFT_CAP);
+    /* below: every ratio under 0.8 x the mark (0.64), none under 0.6 x it (0.48), spread */
+    const double below[] = {0.55, 0.60, 0.50, 0.62, 0.52, 0.58};
+    CU_ASSERT_FALSE(rule(below, 3, 0.8, 1.0, &why));
+    CU_ASSERT_FALSE(rule(below, 5, 0.8, 1.0, &why));
+    CU_ASSERT_TRUE(rule(below, 6, 0.8, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_CLEAR);
+}
+
+static void test_rule_straddle_goes_on(void)
+{
+    timing_stop why;
+    /* the interval holds the mark: past the soft cap too (the hard cap is the caller's) */
+    const double r[] = {0.98, 1.03, 0.99, 1.02, 0.97, 1.01, 1.00, 0.99};
+    CU_ASSERT_FALSE(rule(r, 6, 1.0, 1.0, &why));
+    CU_ASSERT_FALSE(rule(r, 8, 1.0, 40.0, &why));
+    /* no mark (make bench's phases): precise, or the soft cap */
+    CU_ASSERT_FALSE(rule(r, 8, 0, 1.0, &why));
+    CU_ASSERT_TRUE(rule(r, 8, 0, 15.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_SOFT_CAP);
+    const double tight[] = {1.0, 1.001, 0.999, 1.0, 1.002, 0.998};
+    CU_ASSERT_TRUE(rule(tight, 6, 0, 1.0, &why));
+    CU_ASSERT_EQUAL(why, STOP_PRECISE);
 }
 
 /* ---- rng ----------------------------------------------------------------------------------- */
@@ -537,6 +617,10 @@ static CU_TestInfo common_tests[] = {
     {"median interval from order statistics", test_median_ci_order_statistics},
     {"median interval covers ~95%", test_ci_covers_true_median},
     {"threshold position and precision", test_position_and_precision},
+    {"stopping rule: far below the mark, three rounds", test_rule_far_below_stops_at_three},
+    {"stopping rule: precise at six rounds, however near the mark", test_rule_precise_at_six},
+    {"stopping rule: six rounds 20% beyond the mark, clear", test_rule_clear_at_six},
+    {"stopping rule: an interval on the mark measures on", test_rule_straddle_goes_on},
     {"rng is reproducible and in range", test_rng_reproducible_and_ranged},
     {"json escaping and shape", test_json_escaping_and_shape},
     {"json: controls escaped, text that is not UTF-8 replaced", test_json_hostile_text},

@@ -1,6 +1,7 @@
 # tests/tests.mk - `make test`: the whole test suite. Needs no GPU.
 #
-#   test-unit     CUnit suites of common/ and grader/ (scoring, LAB= lists, lab manifests, check
+#   test-unit     CUnit suites of common/ and grader/ (scoring, the speed checks' stopping rule,
+#                 LAB= lists, lab manifests, check
 #                 names that state the size run under the emulator...),
 #                 the driver against real child processes (tests/fake_check.c)
 #   test-docs     every path README.md, the grader's READMEs, the headers and the lessons name

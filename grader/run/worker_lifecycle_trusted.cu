@@ -48,6 +48,16 @@ void worker_cost_add(int what, double since)
     pthread_mutex_unlock(&W.costs.lock);
 }
 
+void worker_cost_put(int what, int count, double seconds)
+{
+    if (!(seconds >= 0 && seconds < 1e6) || count < 0 || count > PROTO_MAX_BUFS)
+        return; /* (a worker's account: what it says is taken only where it could be true) */
+    pthread_mutex_lock(&W.costs.lock);
+    W.costs.seconds[what] += seconds;
+    W.costs.count[what] += count;
+    pthread_mutex_unlock(&W.costs.lock);
+}
+
 void workers_costs_report(int fd, int check)
 {
     pthread_mutex_lock(&W.costs.lock);
@@ -57,10 +67,12 @@ void workers_costs_report(int fd, int check)
             "harness: costs after check %d: %d workers started in %.3f s, waited %.3f s "
             "(%d waits) for their start-up, %d ended in %.3f s; device memory made %d times in "
             "%.3f s, given back %d in %.3f s; shared host memory made %d times in %.3f s, given "
-            "back %d in %.3f s\n",
+            "back %d in %.3f s; %d first commands to fresh workers in %.3f s; buffers mapped "
+            "by the workers %d in %.3f s (their account)\n",
             check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
             s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
-            n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE]);
+            n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE],
+            n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP]);
     pthread_mutex_unlock(&W.costs.lock);
 }
 

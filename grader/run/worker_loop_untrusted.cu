@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A buffer this worker has mapped. */
@@ -91,12 +92,27 @@ static void flush_output(void)
     fflush(NULL);
 }
 
+/* This command's buffers mapped and the seconds that took (proto_reply's account). */
+static int32_t command_mapped;
+static double command_map_s;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void reply(int sock, cudaError_t err, const char *problem)
 {
     flush_output();
     proto_reply r;
     memset(&r, 0, sizeof r);
     r.magic = PROTO_MAGIC;
+    r.mapped = command_mapped;
+    r.map_s = command_map_s;
+    command_mapped = 0;
+    command_map_s = 0;
     r.cuda_error = (int32_t)err;
     if (err != cudaSuccess)
         snprintf(r.error_name, sizeof r.error_name, "%s", cudaGetErrorName(err));
@@ -130,6 +146,9 @@ static mapped *slot_of(uint32_t id, int insert)
 
 static mapped *find_mapped(uint32_t id) { return slot_of(id, 0); }
 
+static cudaError_t map_new_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
+                                  mapped **out);
+
 /* Map buf (using the next passed descriptor: every buffer's first use brings one). */
 static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
                               mapped **out)
@@ -139,7 +158,18 @@ static cudaError_t map_buffer(const proto_buf *b, int *fds, int n_fds, int *next
         *out = m;
         return cudaSuccess;
     }
-    m = slot_of(b->id, 1);
+    const double at = now_s();
+    const cudaError_t e = map_new_buffer(b, fds, n_fds, next_fd, out);
+    command_mapped++;
+    command_map_s += now_s() - at;
+    return e;
+}
+
+/* map_buffer's first use of buf: its slot, its memory mapped here. */
+static cudaError_t map_new_buffer(const proto_buf *b, int *fds, int n_fds, int *next_fd,
+                                  mapped **out)
+{
+    mapped *m = slot_of(b->id, 1);
     if (!m)
         return cudaErrorMemoryAllocation;
     void *ptr = NULL;

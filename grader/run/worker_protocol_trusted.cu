@@ -94,6 +94,8 @@ static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_
     r->problem[sizeof r->problem - 1] = 0;
     if (r->magic != PROTO_MAGIC)
         worker_fail(impl, WORKER_FAIL_CRASH, "garbage on the worker's channel");
+    if (r->mapped > 0)
+        worker_cost_put(COST_WORKER_MAP, r->mapped, r->map_s);
     if (r->cuda_error != 0) {
         char name[64];
         snprintf(name, sizeof name, "%s", r->error_name[0] ? r->error_name : "cudaError");
@@ -123,7 +125,9 @@ void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
         hello.magic = PROTO_MAGIC;
         hello.op = PROTO_NULL;
         proto_reply hr;
+        const double at = wall_seconds();
         round_trip(impl, &hello, NULL, 0, &hr);
+        worker_cost_add(COST_HELLO, at);
     }
     round_trip(impl, c, fds, n_fds, r);
 }

@@ -87,6 +87,10 @@ enum {
     COST_DEV_FREE,   /* device memory given back, the workers' unmapping of it included */
     COST_HOST_MAKE,  /* shared host memory made and pinned (on a reservation's thread too) */
     COST_HOST_FREE,  /* shared host memory given back, the workers' unmapping included */
+    COST_HELLO,      /* a fresh worker's first command, an empty one: its implementation's
+                        object loaded, its first kernel launched (timed here) */
+    COST_WORKER_MAP, /* buffers the workers mapped on their first use (a call's), and the
+                        seconds: the workers' own account (proto_reply), counted, never believed */
     COST_N
 };
 typedef struct worker_costs {
@@ -127,6 +131,8 @@ extern worker_pool W WORKER_INTERNAL; /* defined in worker_lifecycle_trusted.cu 
 
 /* Seconds since `since` (wall_seconds) added to cost `what` (any thread). */
 void worker_cost_add(int what, double since) WORKER_INTERNAL;
+/* Adds a worker's own account (count and seconds) to `what`, where it could be true. */
+void worker_cost_put(int what, int count, double seconds) WORKER_INTERNAL;
 
 /* Record a worker's failure in the current check's worker_failure, kill the worker, and jump
  * to the check's failure target (fatal outside a check). */

@@ -86,6 +86,11 @@ typedef struct proto_reply {
     int32_t cuda_error;  /* 0, or the cudaError_t the worker's synchronize or launch returned */
     char error_name[64]; /* its name, for the report ("cudaErrorIllegalAddress") */
     char problem[256];   /* a rule the shim saw broken ("launched 2 kernels"), "" if none */
+    /* The worker's own account of the command, for GRADER_COSTS's log alone (its word:
+     * nothing decides on it): the buffers it mapped for the command (their first use) and
+     * the seconds that took. */
+    int32_t mapped;
+    double map_s;
 } proto_reply;
 
 #endif

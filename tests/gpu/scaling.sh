@@ -24,7 +24,8 @@
 # the solution students: each must be within 0.98-1.02), and the CUDA processes the batch
 # started (harnesses and workers, tests/gpu/count-procs.py: the driver starts one at a time
 # host-wide, tests/gpu/cuda-start.sh), and the seconds the harnesses spent in the driver's
-# calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory),
+# calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory; a
+# fresh worker's first, empty command; the buffers the workers mapped, by their account),
 # and how often a passing speed check measured the reference alone and how often it used the
 # batch's kept measurement (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 in the environment
 # turns that off, for a run to compare with).
@@ -195,11 +196,16 @@ for f in glob.glob(out + "/work/*/grade/*.harness.log"):
     if last:
         cost.append([float(x) for x in re.findall(r"\d+\.\d+|\d+", last.split(":", 2)[2])])
 if cost:
-    t = [sum(v[i] for v in cost) / max(n, 1) for i in range(14)]
+    width = min(len(v) for v in cost)
+    t = [sum(v[i] for v in cost) / max(n, 1) for i in range(width)]
     print("  driver calls, seconds a student: waiting for workers to start %.2f, ending %.0f "
           "workers %.2f; device memory made %.0f times %.2f, given back %.0f times %.2f; host "
           "memory made %.0f times %.2f, given back %.2f" % (t[2], t[4], t[5], t[6], t[7], t[8],
                                                            t[9], t[10], t[11], t[13]))
+    if width >= 18:  # (logs of a grader that kept these: a fresh worker's first command, an
+        # empty one that loads its object; the buffers the workers mapped, as they say)
+        print("  fresh workers' first (empty) commands %.0f, %.2f s a student; buffers mapped in "
+              "the workers %.0f, %.2f s (their own account)" % (t[14], t[15], t[16], t[17]))
 if ratios:
     print("  self-check: %d ratios, %.3f-%.3f%s" % (len(ratios), min(ratios), max(ratios),
           "  OUTSIDE 0.98-1.02" if outside else ""))

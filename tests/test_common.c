@@ -165,81 +165,65 @@ static void test_position_and_precision(void)
 
 /* ---- the stopping rule of a speed check's timed phase ------------------------------------ */
 
-/* timing_rule_stop on the first n of r (min_rounds 6, precision 1%, soft cap 15 s): 1 with *why
- * set when it stops */
-static int rule(const double *r, int n, double threshold, double elapsed, timing_stop *why)
-{
-    *why = STOP_FIXED;
-    return timing_rule_stop(r, n, 6, threshold, 0.01, elapsed, 15.0, why);
-}
-
-static void test_rule_far_below_stops_at_three(void)
-{
+/* One case of timing_rule_stop: the first n of ratio[] (min_rounds 6, precision 1%, soft cap
+ * 15 s) against threshold, after `elapsed` seconds; whether it stops, and why. */
+typedef struct rule_case {
+    const char *what;
+    double ratio[8];
+    int n;
+    double threshold, elapsed;
+    int stops;
     timing_stop why;
-    /* an untouched SGEMM skeleton (a hundredth of the reference's speed), mark 0.5 */
-    const double slow[] = {0.0100, 0.0101, 0.0099, 0.0100};
-    CU_ASSERT_FALSE(rule(slow, 2, 0.5, 1.0, &why)); /* two rounds: never a verdict */
-    CU_ASSERT_TRUE(rule(slow, 3, 0.5, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_CLEAR);
-    /* one round of three at 0.6 of the mark or more: the full plan */
-    const double one_up[] = {0.10, 0.30, 0.10, 0.10, 0.10};
-    CU_ASSERT_FALSE(rule(one_up, 3, 0.5, 1.0, &why));
-    CU_ASSERT_FALSE(rule(one_up, 5, 0.5, 1.0, &why));
-    /* never early above the mark, however tight */
-    const double fast[] = {1.0, 1.0, 1.0, 1.0, 1.0};
-    CU_ASSERT_FALSE(rule(fast, 3, 0.5, 1.0, &why));
-    CU_ASSERT_FALSE(rule(fast, 5, 0.5, 1.0, &why));
-}
+} rule_case;
 
-static void test_rule_precise_at_six(void)
-{
-    timing_stop why;
-    const double r[] = {1.000, 1.004, 0.996, 1.002, 0.998, 1.001, 0.5};
-    CU_ASSERT_FALSE(rule(r, 5, 0.5, 1.0, &why));
-    CU_ASSERT_TRUE(rule(r, 6, 0.5, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_PRECISE);
-    /* just above the mark, as tight: precise, whatever the margin */
-    const double near[] = {0.503, 0.505, 0.504, 0.506, 0.503, 0.505};
-    CU_ASSERT_TRUE(rule(near, 6, 0.5, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_PRECISE);
-}
+#define SKELETON {0.0100, 0.0101, 0.0099, 0.0100}      /* an SGEMM skeleton, mark 0.5 */
+#define ONE_UP {0.10, 0.30, 0.10, 0.10, 0.10}          /* one round at 0.6 x 0.5 */
+#define EVEN {1.0, 1.0, 1.0, 1.0, 1.0}
+#define TIGHT {1.000, 1.004, 0.996, 1.002, 0.998, 1.001}
+#define NEAR {0.503, 0.505, 0.504, 0.506, 0.503, 0.505}
+#define ABOVE {0.99, 0.97, 1.01, 0.975, 1.005, 0.985}  /* lab 05's solution, mark 0.80 */
+#define CLOSE {0.99, 0.95, 1.01, 0.975, 1.005, 0.985}  /* one at 0.95 < 1.2 x 0.80 */
+#define BELOW {0.55, 0.60, 0.50, 0.62, 0.52, 0.58}     /* < 0.8 x 0.80, > 0.6 x it */
+#define STRADDLE {0.98, 1.03, 0.99, 1.02, 0.97, 1.01, 1.00, 0.99}
 
-static void test_rule_clear_at_six(void)
-{
-    timing_stop why;
-    /* lab 05's solution beside its reference, mark 0.80: every ratio above 1.2 x 0.80 = 0.96,
-     * a spread of 4% (not precise): certain after six rounds */
-    const double above[] = {0.99, 0.97, 1.01, 0.975, 1.005, 0.985};
-    CU_ASSERT_FALSE(rule(above, 5, 0.8, 1.0, &why));
-    CU_ASSERT_TRUE(rule(above, 6, 0.8, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_CLEAR);
-    /* one of six at 0.95, within 1.2 x the mark: measured on, until the soft cap */
-    const double close[] = {0.99, 0.95, 1.01, 0.975, 1.005, 0.985};
-    CU_ASSERT_FALSE(rule(close, 6, 0.8, 1.0, &why));
-    CU_ASSERT_TRUE(rule(close, 6, 0.8, 15.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_SOFT_CAP);
-    /* below: every ratio under 0.8 x the mark (0.64), none under 0.6 x it (0.48), spread */
-    const double below[] = {0.55, 0.60, 0.50, 0.62, 0.52, 0.58};
-    CU_ASSERT_FALSE(rule(below, 3, 0.8, 1.0, &why));
-    CU_ASSERT_FALSE(rule(below, 5, 0.8, 1.0, &why));
-    CU_ASSERT_TRUE(rule(below, 6, 0.8, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_CLEAR);
-}
+static const rule_case rule_cases[] = {
+    {"far below, two rounds: never a verdict", SKELETON, 2, 0.5, 1, 0, STOP_FIXED},
+    {"far below, three rounds: clear", SKELETON, 3, 0.5, 1, 1, STOP_CLEAR},
+    {"one round of three at 0.6 of the mark: measured on", ONE_UP, 3, 0.5, 1, 0, STOP_FIXED},
+    {"... and at five", ONE_UP, 5, 0.5, 1, 0, STOP_FIXED},
+    {"above the mark, three rounds: never early", EVEN, 3, 0.5, 1, 0, STOP_FIXED},
+    {"above the mark, five rounds: never before six", EVEN, 5, 0.5, 1, 0, STOP_FIXED},
+    {"within 1%, five rounds", TIGHT, 5, 0.5, 1, 0, STOP_FIXED},
+    {"within 1%, six rounds: precise", TIGHT, 6, 0.5, 1, 1, STOP_PRECISE},
+    {"within 1% just above the mark: precise", NEAR, 6, 0.5, 1, 1, STOP_PRECISE},
+    {"20% above the mark, spread 4%, five rounds", ABOVE, 5, 0.8, 1, 0, STOP_FIXED},
+    {"20% above the mark, spread 4%, six rounds: clear", ABOVE, 6, 0.8, 1, 1, STOP_CLEAR},
+    {"one of six within 1.2 x the mark: measured on", CLOSE, 6, 0.8, 1, 0, STOP_FIXED},
+    {"... until the soft cap", CLOSE, 6, 0.8, 15, 1, STOP_SOFT_CAP},
+    {"below 0.8 x the mark, three rounds: not early", BELOW, 3, 0.8, 1, 0, STOP_FIXED},
+    {"below 0.8 x the mark, six rounds: clear", BELOW, 6, 0.8, 1, 1, STOP_CLEAR},
+    {"an interval on the mark", STRADDLE, 6, 1.0, 1, 0, STOP_FIXED},
+    {"an interval on the mark, past the soft cap: on to the hard cap", STRADDLE, 8, 1.0, 40, 0,
+     STOP_FIXED},
+    {"no mark, spread", STRADDLE, 8, 0, 1, 0, STOP_FIXED},
+    {"no mark, spread, the soft cap", STRADDLE, 8, 0, 15, 1, STOP_SOFT_CAP},
+    {"no mark, within 1%: precise", TIGHT, 6, 0, 1, 1, STOP_PRECISE},
+};
 
-static void test_rule_straddle_goes_on(void)
+static void test_stopping_rule(void)
 {
-    timing_stop why;
-    /* the interval holds the mark: past the soft cap too (the hard cap is the caller's) */
-    const double r[] = {0.98, 1.03, 0.99, 1.02, 0.97, 1.01, 1.00, 0.99};
-    CU_ASSERT_FALSE(rule(r, 6, 1.0, 1.0, &why));
-    CU_ASSERT_FALSE(rule(r, 8, 1.0, 40.0, &why));
-    /* no mark (make bench's phases): precise, or the soft cap */
-    CU_ASSERT_FALSE(rule(r, 8, 0, 1.0, &why));
-    CU_ASSERT_TRUE(rule(r, 8, 0, 15.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_SOFT_CAP);
-    const double tight[] = {1.0, 1.001, 0.999, 1.0, 1.002, 0.998};
-    CU_ASSERT_TRUE(rule(tight, 6, 0, 1.0, &why));
-    CU_ASSERT_EQUAL(why, STOP_PRECISE);
+    for (size_t i = 0; i < sizeof rule_cases / sizeof rule_cases[0]; i++) {
+        const rule_case *c = &rule_cases[i];
+        timing_stop why = STOP_FIXED;
+        const int stops = timing_rule_stop(c->ratio, c->n, 6, c->threshold, 0.01, c->elapsed,
+                                           15.0, &why);
+        if (stops != c->stops || (stops && why != c->why))
+            fprintf(stderr, "stopping rule, '%s': stops %d (why %d), expected %d (why %d)\n",
+                    c->what, stops, (int)why, c->stops, (int)c->why);
+        CU_ASSERT_EQUAL(stops, c->stops);
+        if (stops && c->stops)
+            CU_ASSERT_EQUAL(why, c->why);
+    }
 }
 
 /* ---- rng ----------------------------------------------------------------------------------- */
@@ -617,10 +601,8 @@ static CU_TestInfo common_tests[] = {
     {"median interval from order statistics", test_median_ci_order_statistics},
     {"median interval covers ~95%", test_ci_covers_true_median},
     {"threshold position and precision", test_position_and_precision},
-    {"stopping rule: far below the mark, three rounds", test_rule_far_below_stops_at_three},
-    {"stopping rule: precise at six rounds, however near the mark", test_rule_precise_at_six},
-    {"stopping rule: six rounds 20% beyond the mark, clear", test_rule_clear_at_six},
-    {"stopping rule: an interval on the mark measures on", test_rule_straddle_goes_on},
+    {"stopping rule: far below at three rounds, precise or clear at six, on while on the mark",
+     test_stopping_rule},
     {"rng is reproducible and in range", test_rng_reproducible_and_ranged},
     {"json escaping and shape", test_json_escaping_and_shape},
     {"json: controls escaped, text that is not UTF-8 replaced", test_json_hostile_text},

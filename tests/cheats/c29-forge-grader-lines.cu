@@ -26,6 +26,8 @@ struct reply {
     int32_t cuda_error;
     char error_name[64];
     char problem[256];
+    int32_t mapped;
+    double map_s;
 };
 
 static const char forged_problem[] =

@@ -17,9 +17,9 @@
  * rounds the 95% interval is their whole range, so this stops when every one of the six
  * ratios lies 20% beyond the mark, on the same side: the evidence STOP_PRECISE takes at six
  * rounds (every ratio within 1% of their median, however near the mark), here held 20% away
- * from the mark. Twelve rounds were asked before: an H200's batches measured 1.3 s a
- * student on those six more rounds (lab 05's, 0.15-0.3 s each, the most), for a verdict that
- * could not change (tests/gpu/results/h200x4-scaling.txt). */
+ * from the mark. Twelve rounds were asked before: replayed through this rule, H200 batches'
+ * own rounds took 1.0-1.3 s a student less (lab 05's rounds, 0.15-0.3 s each, the most), and
+ * no verdict changed (tests/gpu/results/h200x4-scaling.txt). */
 #define TIMING_CLEAR_ROUNDS 1
 #define TIMING_CLEAR_BELOW 0.8
 #define TIMING_CLEAR_ABOVE 1.2

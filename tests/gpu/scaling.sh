@@ -132,13 +132,13 @@ for f in glob.glob(out + "/students/*/results.json"):
         part["stop"] += lab.get("stop_seconds") or 0
         for c in lab.get("checks", []):
             if c.get("kind") == "speed":
-                st = (c.get("speed") or {}).get("stages") or {}
-                part["speed"] += c.get("seconds") or 0
-                part["rounds"] += st.get("interleaved_s") or 0
                 sp = c.get("speed") or {}
+                st = sp.get("stages") or {}
                 got = {k: st.get(k) or 0 for k in ("setup_s", "phase_s", "interleaved_s", "alone_s",
-                                                   "again_s", "ceiling_s", "head_s", "tail_s",
-                                                   "refresh_s", "prepare_s", "settle_s")}
+                                                   "again_s", "ceiling_s", "tail_s", "refresh_s",
+                                                   "prepare_s", "settle_s")}
+                part["speed"] += c.get("seconds") or 0
+                part["rounds"] += got["interleaved_s"]
                 stage["setup"] += got["setup_s"]
                 stage["warmup"] += got["phase_s"] - got["interleaved_s"]
                 stage["kept"] += got["interleaved_s"]
@@ -152,9 +152,9 @@ for f in glob.glob(out + "/students/*/results.json"):
                     got["alone_s"] - got["again_s"] - got["ceiling_s"] - got["tail_s"]
                 if st.get("alone_cached_age_s") is not None:
                     kept += 1
-                elif (st.get("alone_s") or 0) > 0:
+                elif got["alone_s"] > 0:
                     measured += 1
-                    alone_s += st["alone_s"]
+                    alone_s += got["alone_s"]
             else:
                 part["correct"] += c.get("seconds") or 0
         if r.get("score") == r.get("max"):  # a solution student: its ratios are the self-check

@@ -90,17 +90,14 @@ static int should_stop(const timing_plan *p, const timing_result *r, double elap
         return 0;
     double *num = (double *)xmalloc(r->rounds * sizeof *num);
     double *den = (double *)xmalloc(r->rounds * sizeof *den);
+    double *off = p->ratio_offset >= 0 ? (double *)xmalloc(r->rounds * sizeof *off) : NULL;
     timing_series(r, p->host_clock, p->ratio_num, num);
     timing_series(r, p->host_clock, p->ratio_den, den);
-    if (p->ratio_offset >= 0) {
-        double *off = (double *)xmalloc(r->rounds * sizeof *off);
+    if (off)
         timing_series(r, p->host_clock, p->ratio_offset, off);
-        const double o = stats_median(off, r->rounds);
-        for (int i = 0; i < r->rounds; i++)
-            num[i] -= o, den[i] -= o;
-        free(off);
-    }
-    stats_ratios(num, den, r->rounds, num);
+    timing_rule_ratios(num, den, off, r->rounds, p->calls ? p->calls[p->ratio_num] : 1,
+                       p->calls ? p->calls[p->ratio_den] : 1, num);
+    free(off);
     const int stop = timing_rule_stop(num, r->rounds, p->min_rounds, p->threshold, p->precision,
                                       elapsed, p->soft_cap_s, why);
     free(num);
@@ -131,7 +128,7 @@ void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, vo
         if (after_round)
             after_round(ctx, -1 - w);
     }
-    const double start = wall_seconds();
+    double start = wall_seconds();
     for (;;) {
         const int r = out->rounds;
         if (plan->before_round)
@@ -146,6 +143,10 @@ void time_interleaved(const timing_plan *plan, timed_fn prepare, timed_fn fn, vo
             after_round(ctx, r);
         if (should_stop(plan, out, wall_seconds() - start, &out->stop))
             break;
+        if (plan->restart && plan->restart(ctx, out)) { /* from none again */
+            out->rounds = 0;
+            start = wall_seconds();
+        }
     }
     out->seconds = wall_seconds() - start;
     CUDA_CHECK(cudaEventDestroy(e0));

@@ -40,6 +40,8 @@ void l2_flusher_free(l2_flusher *f);
 /* What to time: ctx is passed back untouched; variant is 0..n_variants-1. */
 typedef void (*timed_fn)(void *ctx, int variant, cudaStream_t s);
 
+typedef struct timing_result timing_result;
+
 typedef struct timing_plan {
     int n_variants;     /* variants timed round-robin, at most TIMING_MAX_VARIANTS */
     int warmup_rounds;  /* rounds run first and discarded (module load, clocks ramping up) */
@@ -56,20 +58,27 @@ typedef struct timing_plan {
     int host_clock;     /* 1: the host clock is the measurement (work on several streams, or
                            in another process) */
     void (*before_round)(void *ctx, int round); /* optional, untimed: fresh inputs, ... */
+    /* Optional: the calls one unit of variant v holds, calls[v] (NULL, or 0: one), read at
+     * every decision, so that the rule's ratios are per call when the two sides' units hold
+     * different numbers of calls. */
+    const int *calls;
+    /* Optional, after a kept round that did not stop the phase: 1 discards the kept rounds
+     * and measures again from none (the warm-up is not run again). */
+    int (*restart)(void *ctx, const timing_result *r);
 } timing_plan;
 
 #define TIMING_MAX_VARIANTS 16
 
 /* timing_stop: why measuring stopped (timing_rule.h) */
 
-typedef struct timing_result {
+struct timing_result {
     int rounds;       /* kept rounds */
     int n_variants;   /* copied from the plan */
     double *event_ms; /* [rounds * n_variants]: event time of variant v in round r at r*n+v */
     double *host_ms;  /* same layout: host-clock time */
     timing_stop stop; /* why measuring stopped */
     double seconds;   /* wall time spent measuring */
-} timing_result;
+};
 
 /* Run one sample of `variant`: prepare untimed, flush (if f), then time fn. */
 void time_one(timed_fn prepare, timed_fn fn, void *ctx, int variant, l2_flusher *f,

@@ -36,3 +36,12 @@ int timing_rule_stop(const double *ratio, int n, int min_rounds, double threshol
     }
     return 0;
 }
+
+void timing_rule_ratios(const double *num, const double *den, const double *off, int n,
+                        int num_calls, int den_calls, double *ratio)
+{
+    const double o = off && n > 0 ? stats_median(off, (size_t)n) : 0;
+    const double cn = num_calls > 0 ? num_calls : 1, cd = den_calls > 0 ? den_calls : 1;
+    for (int i = 0; i < n; i++)
+        ratio[i] = ((num[i] - o) / cn) / ((den[i] - o) / cd);
+}

@@ -61,6 +61,12 @@ typedef enum timing_stop {
 int timing_rule_stop(const double *ratio, int n, int min_rounds, double threshold,
                      double precision, double elapsed, double soft_cap_s, timing_stop *why);
 
+/* The ratios the rule watches, round by round into ratio[0..n): num[i] / den[i], each less the
+ * median of off[0..n) first (off NULL: nothing) and then divided by its unit's calls (num_calls,
+ * den_calls; below 1: one), so that units of different numbers of calls compare per call. */
+void timing_rule_ratios(const double *num, const double *den, const double *off, int n,
+                        int num_calls, int den_calls, double *ratio);
+
 #ifdef __cplusplus
 }
 #endif

@@ -212,6 +212,15 @@ static const rule_case rule_cases[] = {
 
 static void test_stopping_rule(void)
 {
+    /* the ratios it watches: each less the offset's median, per call */
+    const double ref[] = {4.2, 4.3, 4.1}, stu[] = {100.2, 100.3, 100.4}, off[] = {0.3, 0.2, 0.1};
+    double ratio[3];
+    timing_rule_ratios(ref, stu, off, 3, 4, 1, ratio); /* the reference 4 calls a unit, 1 */
+    CU_ASSERT_DOUBLE_EQUAL(ratio[0], (4.0 / 4) / 100.0, 1e-12);
+    CU_ASSERT_DOUBLE_EQUAL(ratio[2], (3.9 / 4) / 100.2, 1e-12);
+    timing_rule_ratios(ref, stu, NULL, 3, 0, 0, ratio); /* no offset, one call each */
+    CU_ASSERT_DOUBLE_EQUAL(ratio[1], 4.3 / 100.3, 1e-12);
+
     for (size_t i = 0; i < sizeof rule_cases / sizeof rule_cases[0]; i++) {
         const rule_case *c = &rule_cases[i];
         timing_stop why = STOP_FIXED;

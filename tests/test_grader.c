@@ -350,6 +350,49 @@ static void test_speed_verdicts(void)
     free_records(&l);
 }
 
+/* The student's units holding fewer calls than the reference's (one where its one call
+ * lasted a unit, far below the mark): each side's time per call, the ratio per call. */
+static void fewer_calls_list(record_list *l, const char *student_calls)
+{
+    char lines[16][256];
+    const char *ptrs[16];
+    int n = 0;
+    snprintf(lines[n++], 256, "begin");
+    snprintf(lines[n++], 256, "correct impl=student n=10 bad=0 guard_ok=1 input_ok=1");
+    for (int i = 0; i < 3; i++) /* the student's unit: one call of 100 ms; the reference's: 4 of 1 */
+        snprintf(lines[n++], 256, "sample stu_ms=%.1f ref_ms=4.2 null_ms=0.2", 100.2 + 0.1 * i);
+    snprintf(lines[n++], 256, "speed work=4e9 unit=GB/s ceiling=memcpy ceiling_ms=1 "
+             "calls_per_unit=4%s", student_calls);
+    snprintf(lines[n++], 256, "end");
+    for (int i = 0; i < n; i++)
+        ptrs[i] = lines[i];
+    make_list(l, ptrs, n);
+}
+
+static void test_speed_fewer_student_calls(void)
+{
+    record_list l;
+    check_decision d;
+    fewer_calls_list(&l, " student_calls_per_unit=1");
+    decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+    CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
+    CU_ASSERT_EQUAL(d.speed.stu_calls, 1);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.stu_ms, 100.1, 1e-9); /* (100.3 - 0.2) / 1 */
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ref_ms, 1.0, 1e-9);   /* (4.2 - 0.2) / 4 */
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 1.0 / 100.1, 1e-9);
+    CU_ASSERT_DOUBLE_EQUAL(d.speed.rate, 4e9 / (100.1 * 1e6), 1e-6);
+    free_records(&l);
+    /* more calls than the reference's, or none: the reference's count, as without the field */
+    const char *wrong[] = {" student_calls_per_unit=5", " student_calls_per_unit=0", ""};
+    for (int i = 0; i < 3; i++) {
+        fewer_calls_list(&l, wrong[i]);
+        decide_check(&test_lab, &test_checks[1], 0.8, &clean_exit, &l, &d);
+        CU_ASSERT_EQUAL(d.speed.stu_calls, 4);
+        CU_ASSERT_DOUBLE_EQUAL(d.speed.ratio, 4.0 / 100.1, 1e-9);
+        free_records(&l);
+    }
+}
+
 static void test_process_verdicts(void)
 {
     record_list empty = {0};
@@ -1043,6 +1086,7 @@ static CU_TestInfo grader_tests[] = {
     {"config errors say where and what", test_config_errors_say_where},
     {"correctness verdicts", test_correct_verdicts},
     {"speed verdicts", test_speed_verdicts},
+    {"speed verdicts: the student's units of fewer calls, per call", test_speed_fewer_student_calls},
     {"hang and crash verdicts", test_process_verdicts},
     {"a claim that the machine cannot run is weighed", test_cannot_run_claims},
     {"labs are found by name, number or directory", test_find_lab},

@@ -169,11 +169,14 @@ static const char *threshold_text(double threshold)
 static int speed_measure(const lab_info *lab, double threshold, const record_list *l,
                          const record *sp, check_decision *d)
 {
-    double work = 0, ceiling_ms = 0, calls = 1;
+    double work = 0, ceiling_ms = 0, calls = 1, stu_calls = 0;
     record_get_num(sp, "work", &work);
     record_get_num(sp, "ceiling_ms", &ceiling_ms);
     record_get_num(sp, "calls_per_unit", &calls);
     calls = calls >= 1 ? calls : 1;
+    /* the student's units may hold fewer calls (never more): each side's time is per call */
+    record_get_num(sp, "student_calls_per_unit", &stu_calls);
+    stu_calls = stu_calls >= 1 && stu_calls <= calls ? stu_calls : calls;
     int n = 0;
     for (int i = 0; i < l->n; i++)
         n += strcmp(l->rec[i].type, "sample") == 0;
@@ -195,16 +198,18 @@ static int speed_measure(const lab_info *lab, double threshold, const record_lis
             verdict_set(d, VERDICT_FAIL, "garbage in the harness's results (bad sample %d)", k + 1);
             return -1;
         }
-        /* less the path's own cost (a null call through the same path), never below 1% */
-        stu[k] = fmax(stu[k] - f->null_ms, 0.01 * stu[k]);
-        ref[k] = fmax(ref[k] - f->null_ms, 0.01 * ref[k]);
+        /* less the path's own cost (a null call through the same path), never below 1%; per
+         * call */
+        stu[k] = fmax(stu[k] - f->null_ms, 0.01 * stu[k]) / stu_calls;
+        ref[k] = fmax(ref[k] - f->null_ms, 0.01 * ref[k]) / calls;
         k++;
     }
     d->has_speed = 1;
     f->rounds = n;
     f->calls = (int)calls;
-    f->stu_ms = stats_median(stu, n) / calls;
-    f->ref_ms = stats_median(ref, n) / calls;
+    f->stu_calls = (int)stu_calls;
+    f->stu_ms = stats_median(stu, n);
+    f->ref_ms = stats_median(ref, n);
     stats_ratios(ref, stu, n, ref); /* ref[] now holds the per-round ratios */
     f->ratio = stats_median(ref, n);
     stats_median_ci(ref, n, &f->ci_lo, &f->ci_hi);

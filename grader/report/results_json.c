@@ -56,6 +56,7 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     json_bool(w, "close_call", f->close_call);
     json_int(w, "rounds", f->rounds);
     json_int(w, "calls_per_unit", f->calls);
+    json_int(w, "student_calls_per_unit", f->stu_calls);
     json_number(w, "student_ms_median", f->stu_ms);
     json_number(w, "reference_ms_median", f->ref_ms);
     json_number(w, "null_call_ms_median", f->null_ms);

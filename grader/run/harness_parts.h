@@ -94,6 +94,13 @@ typedef struct speed_ctx {
      * and their hashes, poisoned outputs, the checks after a sample (guards, inputs, outputs
      * saved or compared), the idle probes before a sample. */
     double refresh_s, prepare_s, settle_s, probe_s;
+    /* Fewer calls in the student's units (speed_fewer_calls): the phase's pass mark (0: the
+     * student's units keep k calls), each variant's warm-up unit (wall ms), the plan's calls
+     * per unit of each variant, and whether the student's units hold fewer now. */
+    double threshold;
+    double warm_ms[TIMING_MAX_VARIANTS];
+    int calls_now[TIMING_MAX_VARIANTS];
+    int fewer, fewer_decided;
 } speed_ctx;
 
 int calls_of(const speed_ctx *c, int v);
@@ -105,6 +112,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
                const device_info *d, double clock_mhz, l2_flusher *f, cudaStream_t s,
                speed_ctx *c);
 void speed_after_round(void *ctx, int round);
+int speed_restart(void *ctx, const timing_result *r);
 void speed_before_round(void *ctx, int round);
 void speed_free(speed_ctx *c);
 void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,

@@ -87,9 +87,12 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
     }
     if (c->impl_of[v] == IMPL_STUDENT && student_wrote_outside(c, s))
         return;
+    /* the problems both sides ran this round (the student's units may hold fewer calls) */
+    const int both = calls_of(c, V_STUDENT) < calls_of(c, V_REFERENCE) ? calls_of(c, V_STUDENT)
+                                                                       : calls_of(c, V_REFERENCE);
     if (c->first < 0) {
         c->first = v;
-        for (int i = 0; i < c->k; i++) {
+        for (int i = 0; i < both; i++) {
             lab_output out[MAX_IO];
             const int n = speed_outputs(c, i, out, s);
             for (int j = 0; j < n; j++)
@@ -102,7 +105,7 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
     }
     /* The second implementation: compare its outputs (live) with the first's (saved). */
     const int student_saved = c->impl_of[c->first] == IMPL_STUDENT;
-    for (int i = 0; i < c->k && !c->failed; i++) {
+    for (int i = 0; i < both && !c->failed; i++) {
         lab_output out[MAX_IO];
         const int n = speed_outputs(c, i, out, s);
         for (int j = 0; j < n; j++) {
@@ -128,6 +131,55 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
     }
 }
 
+/* Before phase 1's first kept round: a student's unit of one call where one call of its, in the
+ * warm-up round, lasted a unit (SPEED_UNIT_MS) or more and ran below FEWER_BELOW of the pass
+ * mark (an untouched SGEMM skeleton: a hundredth of the reference's speed, a second a unit of
+ * four calls). Its ratio is then per call (the plan's calls), and the phase can only end in
+ * the early FAIL (TIMING_EARLY_ROUNDS rounds, every one far below the mark): a kept round whose
+ * unit lasted less than a unit, or whose ratio came within TIMING_EARLY_BELOW of the mark, or
+ * three rounds that did not end it, and the phase starts again from none with k calls a unit
+ * (speed_restart), as every other phase runs. Nothing the student's code does can gain by it:
+ * each of its calls is timed as before, with the same null call's cost taken off a unit at
+ * least as long as the reference's. */
+#define FEWER_BELOW (TIMING_EARLY_BELOW / 2)
+
+static void speed_fewer_calls(speed_ctx *c)
+{
+    if (c->fewer_decided || c->threshold <= 0 || c->k < 2)
+        return;
+    c->fewer_decided = 1;
+    const double null_ms = c->warm_ms[V_NULL];
+    const double stu = (c->warm_ms[V_STUDENT] - null_ms) / c->k;
+    const double ref = (c->warm_ms[V_REFERENCE] - null_ms) / c->k;
+    if (!(stu >= SPEED_UNIT_MS) || !(ref > 0) || ref / stu >= FEWER_BELOW * c->threshold)
+        return;
+    c->fewer = 1;
+    c->k_of[V_STUDENT] = 1;
+    c->calls_now[V_STUDENT] = 1;
+}
+
+int speed_restart(void *ctx, const timing_result *r)
+{
+    speed_ctx *c = (speed_ctx *)ctx;
+    if (!c->fewer || r->rounds < 1)
+        return 0;
+    const int nv = r->n_variants, last = r->rounds - 1;
+    double *null_ms = (double *)xmalloc(r->rounds * sizeof *null_ms);
+    timing_series(r, 1, V_NULL, null_ms);
+    const double o = stats_median(null_ms, r->rounds);
+    free(null_ms);
+    const double stu = r->host_ms[last * nv + V_STUDENT] - o;
+    const double ref = (r->host_ms[last * nv + V_REFERENCE] - o) / c->k;
+    if (r->rounds < TIMING_EARLY_ROUNDS && stu >= SPEED_UNIT_MS &&
+        ref / stu < TIMING_EARLY_BELOW * c->threshold)
+        return 0; /* on towards the early FAIL */
+    c->fewer = 0;
+    c->k_of[V_STUDENT] = 0;
+    c->calls_now[V_STUDENT] = c->k;
+    c->left_running = 0; /* (the kept rounds' count: those are discarded) */
+    return 1;
+}
+
 void speed_before_round(void *ctx, int round)
 {
     speed_ctx *c = (speed_ctx *)ctx;
@@ -145,6 +197,8 @@ void speed_before_round(void *ctx, int round)
     c->first = -1;
     c->round = round;
     c->refresh_s += wall_seconds() - at;
+    if (round == 0)
+        speed_fewer_calls(c);
 }
 
 /* Calls of variant v in one timed unit. */
@@ -203,9 +257,20 @@ static void speed_settle_gpu(speed_ctx *c, int v, cudaStream_t s)
     }
 }
 
+static void speed_run_one(speed_ctx *c, int v, cudaStream_t s);
+
+/* A sample of variant v; in a warm-up round its unit's wall time is kept (speed_fewer_calls) */
 void speed_run(void *ctx, int v, cudaStream_t s)
 {
     speed_ctx *c = (speed_ctx *)ctx;
+    const double at = wall_seconds();
+    speed_run_one(c, v, s);
+    if (c->round < 0 && v < TIMING_MAX_VARIANTS)
+        c->warm_ms[v] = (wall_seconds() - at) * 1e3;
+}
+
+static void speed_run_one(speed_ctx *c, int v, cudaStream_t s)
+{
     if (c->impl_of[v] == IMPL_NULL) {
         workers_null_call(IMPL_REFERENCE, s);
         speed_settle_gpu(c, v, s);
@@ -460,12 +525,13 @@ static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s
     phase_free(&alone);
 }
 
-/* Whether phase 1's ratio (reference time / student time, each less the null call's median,
- * as the stopping rule and the driver compute it) has its whole 95% interval below the pass
- * mark. Then the reference alone measures nothing a verdict could use: beside a process that
+/* Whether phase 1's ratio (reference time / student time, each less the null call's median
+ * and per call, as the stopping rule and the driver compute it) has its whole 95% interval
+ * below the pass mark. Then the reference alone measures nothing a verdict could use: beside a process that
  * slowed it, the reference's time is longer and the ratio higher, so the student's true ratio
  * is lower still, a FAIL either way. */
-static int ratio_surely_below(const timing_result *r, double threshold)
+static int ratio_surely_below(const timing_result *r, double threshold, int student_calls,
+                              int reference_calls)
 {
     const int n = r->rounds;
     if (threshold <= 0 || n < 3)
@@ -477,8 +543,9 @@ static int ratio_surely_below(const timing_result *r, double threshold)
     timing_series(r, 1, V_STUDENT, den);
     timing_series(r, 1, V_NULL, off);
     const double o = stats_median(off, n);
-    for (int i = 0; i < n; i++) /* (the driver's floor: never below 1% of the time) */
-        num[i] = fmax(num[i] - o, 0.01 * num[i]), den[i] = fmax(den[i] - o, 0.01 * den[i]);
+    for (int i = 0; i < n; i++) /* (the driver's floor: never below 1% of the time; per call) */
+        num[i] = fmax(num[i] - o, 0.01 * num[i]) / reference_calls,
+        den[i] = fmax(den[i] - o, 0.01 * den[i]) / student_calls;
     stats_ratios(num, den, n, num);
     double lo, hi;
     stats_median_ci(num, n, &lo, &hi);
@@ -690,13 +757,25 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     results_int("calls_per_unit", c->k);
     results_emit();
 
-    const timing_plan plan = speed_plan(o, timed_ceiling);
+    timing_plan plan = speed_plan(o, timed_ceiling);
+    for (int v = 0; v < plan.n_variants; v++) /* (each unit k calls, the null call one) */
+        c->calls_now[v] = c->impl_of[v] == IMPL_NULL ? 1 : c->k;
+    plan.calls = c->calls_now;
+    plan.restart = speed_restart; /* (speed_fewer_calls) */
+    c->threshold = o->threshold;
     workers_fresh(IMPL_STUDENT); /* a fresh process for the phase (see above) */
     timing_result r;
     at = wall_seconds();
     c->refresh_s = c->prepare_s = c->settle_s = c->probe_s = 0;
     time_phase(c, &plan, s, &r);
     phase_s = wall_seconds() - at;
+    /* the student's calls a unit in the kept rounds; every later phase has k again */
+    const int student_calls = calls_of(c, V_STUDENT);
+    c->threshold = 0;
+    c->fewer = 0;
+    c->k_of[V_STUDENT] = 0;
+    plan.calls = NULL;
+    plan.restart = NULL;
     const double parts[4] = {c->refresh_s, c->prepare_s, c->settle_s, c->probe_s};
     emit_rounds("sample", 0, c, &r, speed_names);
     const double ceiling_beside =
@@ -710,7 +789,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
 
     /* The reference alone (and again, beside and alone, on a slowdown) only where a verdict
      * could rest on it: not once the ratio is surely below the pass mark. */
-    if (!c->failed && !ratio_surely_below(&r, o->threshold))
+    if (!c->failed && !ratio_surely_below(&r, o->threshold, student_calls, c->k))
         reference_alone(c, o, &plan, &r, s, &alone_s, &again_s, &cached_age_s);
     timing_result_free(&r);
 
@@ -724,6 +803,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     results_num("ceiling_ms", ceiling);
     results_num("bound_rate", physical_bound(t, d, clock_mhz));
     results_int("calls_per_unit", c->k);
+    results_int("student_calls_per_unit", student_calls);
     results_str("stop", stop_name(stop));
     results_num("seconds", seconds);
     results_int("reverified", (long long)c->compared);

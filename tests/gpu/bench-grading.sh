@@ -100,8 +100,9 @@ for label, r in runs:
             if c.get("kind") != "speed" or not sp.get("rounds") or st.get("interleaved_s") is None:
                 continue
             n = sp.get("calls_per_unit") or 1
+            n_stu = sp.get("student_calls_per_unit") or n  # (fewer where it ran far below)
             null = sp.get("null_call_ms_median") or 0
-            calls = n * ((sp.get("student_ms_median") or 0) + (sp.get("reference_ms_median") or 0)) + 3 * null
+            calls = n_stu * (sp.get("student_ms_median") or 0) + n * (sp.get("reference_ms_median") or 0) + 3 * null
             # phase 1's untimed work by part, per round (warm-up rounds included)
             n_all = sp["rounds"] + 1
             part = lambda k: "%5.1f" % (1e3 * st[k] / n_all) if st.get(k) is not None else "    -"

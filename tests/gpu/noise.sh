@@ -89,7 +89,10 @@ for i in range(1, runs + 1):
             alone, alone_null = s["reference_alone_unit_ms"], s.get("null_call_alone_ms", [])
             again = s.get("measured_again", {})
             n0 = med(null)
-            f["round_ratios"] += [max(r - n0, 1e-9) / max(u - n0, 1e-9) for r, u in zip(ref, stu)]
+            k_ref = s.get("calls_per_unit") or 1  # (per call: the student's units may hold fewer)
+            k_stu = s.get("student_calls_per_unit") or k_ref
+            f["round_ratios"] += [max(r - n0, 1e-9) / k_ref / (max(u - n0, 1e-9) / k_stu)
+                                  for r, u in zip(ref, stu)]
             if alone and alone_null:
                 a0 = med(alone) - med(alone_null)
                 f["round_slowdowns"] += [max(r - n0, 1e-9) / max(a0, 1e-9) - 1 for r in ref]

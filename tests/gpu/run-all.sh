@@ -33,6 +33,9 @@
 #   cuda-start   tests/gpu/cuda-start.sh: a CUDA process's start and end alone and one per GPU
 #                at once, and make grade of two labs alone, at once, and at once in one process
 #                each (what bounds a batch graded on several GPUs of one host)
+#   hello        tests/gpu/hello.sh: what a fresh worker's first command waits for (the GPU's
+#                context, the object's load, the runtime's first call, a first launch), per lab,
+#                alone and one process per GPU at once
 #   numa         tests/gpu/numa.sh: the host's NUMA nodes, GPU 0's copy rates to pinned memory on
 #                each, alone and beside the other GPUs' copies and the CPUs' copying, and pairs
 #                of arrays made as lab 05's outputs are (and made together), copied into in
@@ -191,6 +194,10 @@ for part in $parts; do
     cuda-start)
         OUT=$OUT/cuda-start tests/gpu/cuda-start.sh 2>&1 | tee "$OUT/cuda-start.txt"
         { echo; echo "== cuda-start"; cat "$OUT/cuda-start.txt"; } >>"$summary"
+        ;;
+    hello)
+        OUT=$OUT/hello tests/gpu/hello.sh 2>&1 | tee "$OUT/hello.txt"
+        { echo; echo "== hello"; cat "$OUT/hello.txt"; } >>"$summary"
         ;;
     numa)
         OUT=$OUT/numa tests/gpu/numa.sh 2>&1 | tee "$OUT/numa.txt"

@@ -13,9 +13,9 @@ out=${OUT:-build/numa}
 mkdir -p "$out"
 n=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$n" -ge 1 ] || { echo "numa.sh: no GPU here" >&2; exit 2; }
-nvcc -O3 -arch=native -Icommon -o "$out/numa-probe" tests/gpu/numa-probe.cu common/timing.cu \
-    common/timing_rule.c common/device.cu common/device_info.c common/stats.c common/util.c common/check.cu \
-    -lpthread || exit 1
+. tests/gpu/probe-common.sh # PROBE_COMMON
+# shellcheck disable=SC2086
+nvcc -O3 -arch=native -Icommon -o "$out/numa-probe" tests/gpu/numa-probe.cu $PROBE_COMMON -lpthread || exit 1
 p=$out/numa-probe
 # beside_copies SECONDS ARGS...: numa-probe ARGS on GPU 0 while every other GPU copies both ways
 # from its own node for SECONDS (started 3 s ahead)

@@ -1,7 +1,7 @@
 /* probe.h - what the GPU probes of tests/gpu share: the device, its L2 flusher and one stream,
  * their variants timed as the grader times (common/timing.h: interleaved rounds, each sample
  * after an L2 flush, the median of the kept rounds), and a variant's output for its check. Header-only; a probe links
- * common/timing.cu, device.cu, device_info.c, stats.c, util.c and check.cu. */
+ * what tests/gpu/probe-common.sh lists of common/ (PROBE_COMMON). */
 #ifndef TESTS_GPU_PROBE_H
 #define TESTS_GPU_PROBE_H
 

@@ -79,7 +79,7 @@ parts=${*:-bench grade-solutions grade-labs cheats}
 summary=$OUT/summary.txt
 # run_probe NAME [FLAGS AND SOURCES ...]: tests/gpu/NAME-probe.cu built with what it links of
 # common/ (tests/gpu/probe.h), run, its table in OUT/NAME.txt and the summary
-PROBE_COMMON="common/timing.cu common/timing_rule.c common/device.cu common/device_info.c common/stats.c common/util.c common/check.cu"
+. tests/gpu/probe-common.sh # PROBE_COMMON
 run_probe() {
     local name=$1
     shift

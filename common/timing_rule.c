@@ -24,12 +24,9 @@ int timing_rule_stop(const double *ratio, int n, int min_rounds, double threshol
         *why = STOP_PRECISE;
         return 1;
     }
-    /* Far from the pass mark, the verdict is certain long before the ratio is known to 1% (to 2%
-     * at six rounds, or at twelve, is enough). */
-    if (threshold > 0 &&
-        (hi < TIMING_CLEAR_BELOW * threshold || lo > TIMING_CLEAR_ABOVE * threshold) &&
-        (n >= TIMING_CLEAR_ROUNDS * min_rounds ||
-         stats_precise(med, lo, hi, TIMING_CLEAR_PRECISION))) {
+    /* Far from the pass mark, the verdict is certain long before the ratio is known to 1%. */
+    if (threshold > 0 && n >= TIMING_CLEAR_ROUNDS * min_rounds &&
+        (hi < TIMING_CLEAR_BELOW * threshold || lo > TIMING_CLEAR_ABOVE * threshold)) {
         *why = STOP_CLEAR;
         return 1;
     }

@@ -169,7 +169,7 @@ static void test_position_and_precision(void)
  * 15 s) against threshold, after `elapsed` seconds; whether it stops, and why. */
 typedef struct rule_case {
     const char *what;
-    double ratio[12];
+    double ratio[8];
     int n;
     double threshold, elapsed;
     int stops;
@@ -182,11 +182,8 @@ typedef struct rule_case {
 #define TIGHT {1.000, 1.004, 0.996, 1.002, 0.998, 1.001}
 #define NEAR {0.503, 0.505, 0.504, 0.506, 0.503, 0.505}
 #define ABOVE {0.99, 0.97, 1.01, 0.975, 1.005, 0.985}  /* lab 05's solution, mark 0.80 */
-#define ABOVE_TIGHT {0.99, 0.975, 1.005, 0.98, 1.0, 0.985} /* the same within 1.6% */
-#define ABOVE_12 {0.99, 0.97, 1.01, 0.975, 1.005, 0.985, 0.99, 0.97, 1.01, 0.975, 1.005, 0.985}
 #define CLOSE {0.99, 0.95, 1.01, 0.975, 1.005, 0.985}  /* one at 0.95 < 1.2 x 0.80 */
 #define BELOW {0.55, 0.60, 0.50, 0.62, 0.52, 0.58}     /* < 0.8 x 0.80, > 0.6 x it */
-#define BELOW_12 {0.55, 0.60, 0.50, 0.62, 0.52, 0.58, 0.55, 0.60, 0.50, 0.62, 0.52, 0.58}
 #define STRADDLE {0.98, 1.03, 0.99, 1.02, 0.97, 1.01, 1.00, 0.99}
 
 static const rule_case rule_cases[] = {
@@ -200,17 +197,11 @@ static const rule_case rule_cases[] = {
     {"within 1%, six rounds: precise", TIGHT, 6, 0.5, 1, 1, STOP_PRECISE},
     {"within 1% just above the mark: precise", NEAR, 6, 0.5, 1, 1, STOP_PRECISE},
     {"20% above the mark, spread 4%, five rounds", ABOVE, 5, 0.8, 1, 0, STOP_FIXED},
-    {"20% above the mark, within 2%, six rounds: clear", ABOVE_TIGHT, 6, 0.8, 1, 1, STOP_CLEAR},
-    {"20% above the mark, spread 2.03% either side, six rounds: measured on", ABOVE, 6, 0.8, 1, 0,
-     STOP_FIXED},
-    {"... seven rounds", ABOVE_12, 7, 0.8, 1, 0, STOP_FIXED},
-    {"... twelve rounds: clear", ABOVE_12, 12, 0.8, 1, 1, STOP_CLEAR},
+    {"20% above the mark, spread 4%, six rounds: clear", ABOVE, 6, 0.8, 1, 1, STOP_CLEAR},
     {"one of six within 1.2 x the mark: measured on", CLOSE, 6, 0.8, 1, 0, STOP_FIXED},
     {"... until the soft cap", CLOSE, 6, 0.8, 15, 1, STOP_SOFT_CAP},
     {"below 0.8 x the mark, three rounds: not early", BELOW, 3, 0.8, 1, 0, STOP_FIXED},
-    {"below 0.8 x the mark, spread 11%, six rounds: measured on", BELOW, 6, 0.8, 1, 0,
-     STOP_FIXED},
-    {"below 0.8 x the mark, twelve rounds: clear", BELOW_12, 12, 0.8, 1, 1, STOP_CLEAR},
+    {"below 0.8 x the mark, six rounds: clear", BELOW, 6, 0.8, 1, 1, STOP_CLEAR},
     {"an interval on the mark", STRADDLE, 6, 1.0, 1, 0, STOP_FIXED},
     {"an interval on the mark, past the soft cap: on to the hard cap", STRADDLE, 8, 1.0, 40, 0,
      STOP_FIXED},

@@ -140,8 +140,7 @@ static int phase_rounds(double ratio, double threshold, double round_s, grade_ro
     if (mode == ROUNDS_EXPECTED && ratio < TIMING_EARLY_BELOW * threshold)
         n = TIMING_EARLY_ROUNDS;
     else if (clear)
-        /* STOP_CLEAR: at six rounds within 2%, else at twelve (if not precise before) */
-        n = mode == ROUNDS_AT_MOST ? TIMING_CLEAR_ROUNDS * SPEED_MIN_ROUNDS : SPEED_MIN_ROUNDS;
+        n = TIMING_CLEAR_ROUNDS * SPEED_MIN_ROUNDS; /* STOP_CLEAR, if not precise before */
     else
         n = mode == ROUNDS_AT_MOST ? SPEED_MAX_ROUNDS : SPEED_MIN_ROUNDS; /* precise, at best */
     /* The soft cap stops it once min_rounds are kept (the skeleton never straddles the mark). */

@@ -19,6 +19,11 @@
  *   numa-probe pairs-together N   the same, each pair's pages made in turn (2 MiB of A, then of
  *                                 B, by the same four threads): whether arrays made alike that
  *                                 way copy alike
+ *   numa-probe pairs-huge N       as pairs, each array asked for in huge pages (madvise
+ *                                 MADV_HUGEPAGE on the memfd's mapping: shmem's transparent huge
+ *                                 pages, where the host's shmem_enabled allows "advise"): whether
+ *                                 arrays of few, large pages copy alike where small-paged ones
+ *                                 do not; the host's setting and the huge pages got are printed
  *
  * Results: tests/gpu/results/h100x4-scaling.txt. */
 #include "device.h"
@@ -26,6 +31,7 @@
 #include "util.h"
 
 #include <cuda_runtime.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -63,6 +69,23 @@ static void *touch(void *arg)
     return NULL;
 }
 
+/* pairs-huge: every shared_map asks for transparent huge pages */
+static int ask_huge;
+
+/* This process's shared memory mapped in huge pages, kB (/proc/self/smaps_rollup; -1: unknown) */
+static long shmem_huge_kb(void)
+{
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "ShmemPmdMapped: %ld kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
 /* A memfd of `bytes` mapped shared, its pages asked for on node (>= 0) or not (-2). */
 static char *shared_map(int node, size_t bytes)
 {
@@ -75,6 +98,8 @@ static char *shared_map(int node, size_t bytes)
         die("mmap", cudaSuccess);
     if (node >= 0 && host_memory_prefer_node(p, bytes, node) != 0)
         die("mbind", cudaSuccess);
+    if (ask_huge && madvise(p, bytes, MADV_HUGEPAGE) != 0)
+        printf("  (madvise MADV_HUGEPAGE refused: %s)\n", strerror(errno));
     return p;
 }
 
@@ -239,6 +264,8 @@ static void pairs(int n, int together)
             tb[k] = copy_ms(b, d, BYTES, cudaMemcpyDeviceToHost, s);
             r[k] = ta[k] / tb[k];
         }
+        if (ask_huge)
+            printf("  (in huge pages: %ld MiB of the pair's 2048)\n", shmem_huge_kb() / 1024);
         const double ma = stats_median(ta, 15), mb = stats_median(tb, 15);
         printf("  pair %d: A %.2f ms, B %.2f ms: A/B %.4f (medians; the paired ratios' median "
                "%.4f)\n", i, ma, mb, ma / mb, stats_median(r, 15));
@@ -249,7 +276,18 @@ static void pairs(int n, int together)
 
 int main(int argc, char **argv)
 {
-    if (argc == 3 && (!strcmp(argv[1], "pairs") || !strcmp(argv[1], "pairs-together"))) {
+    if (argc == 3 && (!strcmp(argv[1], "pairs") || !strcmp(argv[1], "pairs-together") ||
+                      !strcmp(argv[1], "pairs-huge"))) {
+        ask_huge = !strcmp(argv[1], "pairs-huge");
+        if (ask_huge) { /* what the host allows, and (after) what this process got */
+            char line[256] = "?";
+            FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+            if (f && fgets(line, sizeof line, f))
+                line[strcspn(line, "\n")] = 0;
+            if (f)
+                fclose(f);
+            printf("shmem_enabled: %s\n", line);
+        }
         pairs(atoi(argv[2]), !strcmp(argv[1], "pairs-together"));
         return 0;
     }

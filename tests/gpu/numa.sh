@@ -4,7 +4,8 @@
 # GPU 0's copy rates with 1 GiB on each node, alone; with every other GPU copying both ways
 # from its own node; with every CPU copying on GPU 0's node; and on the other node. Then pairs
 # of arrays made as lab 05's two output arrays are, and made together (numa-probe's pairs and
-# pairs-together), copied into in turn, alone and beside the other GPUs' copies.
+# pairs-together), and in huge pages (pairs-huge), copied into in turn, alone and beside the
+# other GPUs' copies.
 #
 #   tests/gpu/numa.sh        (GPU only; about two minutes)       OUT=build/numa
 set -uo pipefail
@@ -51,7 +52,7 @@ for node in $(seq 0 $((nodes - 1))); do
     CUDA_VISIBLE_DEVICES=0 "$p"
     wait
 done
-for mode in pairs pairs-together; do
+for mode in pairs pairs-together pairs-huge; do
     echo "== $mode, GPU 0 alone:"
     CUDA_VISIBLE_DEVICES=0 "$p" "$mode" 4
     [ "$n" -gt 1 ] || continue

@@ -143,6 +143,14 @@ static void settle_sample(speed_ctx *c, int v, cudaStream_t s)
  * least as long as the reference's. */
 #define FEWER_BELOW (TIMING_EARLY_BELOW / 2)
 
+/* From now on the student's units hold `calls` calls: 1 (fewer), or the check's k. */
+static void student_unit_calls(speed_ctx *c, int calls)
+{
+    c->fewer = calls < c->k;
+    c->k_of[V_STUDENT] = c->fewer ? calls : 0; /* (0: the check's k) */
+    c->calls_now[V_STUDENT] = calls;
+}
+
 static void speed_fewer_calls(speed_ctx *c)
 {
     if (c->fewer_decided || c->threshold <= 0 || c->k < 2)
@@ -153,9 +161,7 @@ static void speed_fewer_calls(speed_ctx *c)
     const double ref = (c->warm_ms[V_REFERENCE] - null_ms) / c->k;
     if (!(stu >= SPEED_UNIT_MS) || !(ref > 0) || ref / stu >= FEWER_BELOW * c->threshold)
         return;
-    c->fewer = 1;
-    c->k_of[V_STUDENT] = 1;
-    c->calls_now[V_STUDENT] = 1;
+    student_unit_calls(c, 1);
 }
 
 int speed_restart(void *ctx, const timing_result *r)
@@ -173,9 +179,7 @@ int speed_restart(void *ctx, const timing_result *r)
     if (r->rounds < TIMING_EARLY_ROUNDS && stu >= SPEED_UNIT_MS &&
         ref / stu < TIMING_EARLY_BELOW * c->threshold)
         return 0; /* on towards the early FAIL */
-    c->fewer = 0;
-    c->k_of[V_STUDENT] = 0;
-    c->calls_now[V_STUDENT] = c->k;
+    student_unit_calls(c, c->k);
     c->left_running = 0; /* (the kept rounds' count: those are discarded) */
     return 1;
 }
@@ -772,8 +776,7 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     /* the student's calls a unit in the kept rounds; every later phase has k again */
     const int student_calls = calls_of(c, V_STUDENT);
     c->threshold = 0;
-    c->fewer = 0;
-    c->k_of[V_STUDENT] = 0;
+    student_unit_calls(c, c->k);
     plan.calls = NULL;
     plan.restart = NULL;
     const double parts[4] = {c->refresh_s, c->prepare_s, c->settle_s, c->probe_s};

@@ -8,7 +8,8 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${OUT:-build/hello}
 mkdir -p "$out"
-nvcc -O2 -arch=native -cudart shared -o "$out/probe" tests/gpu/hello-probe.cu -lcuda -ldl || exit 1
+nvcc -O2 -arch=native -cudart shared -Icommon -o "$out/probe" tests/gpu/hello-probe.cu common/util.c \
+    -lcuda -ldl || exit 1
 mean() { awk '{for (i = 1; i < NF; i += 2) s[$i] += $(i + 1)} END {for (k in s) printf "%s %.1f  ", k, s[k] / NR; print "(n=" NR ")"}'; }
 for so in build/gpu/.grader/*/reference.so; do
     lab=$(basename "$(dirname "$so")")

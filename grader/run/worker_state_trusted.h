@@ -87,8 +87,9 @@ enum {
     COST_DEV_FREE,   /* device memory given back, the workers' unmapping of it included */
     COST_HOST_MAKE,  /* shared host memory made and pinned (on a reservation's thread too) */
     COST_HOST_FREE,  /* shared host memory given back, the workers' unmapping included */
-    COST_HELLO,      /* a fresh worker's first command, an empty one: its implementation's
-                        object loaded, its first kernel launched (timed here) */
+    COST_HELLO,      /* a fresh worker's first command, an empty one (timed here): what is
+                        left of its GPU context's making (it reads no command before), its
+                        object loaded, a first launch; mostly the context (tests/gpu/hello.sh) */
     COST_WORKER_MAP, /* buffers the workers mapped on their first use (a call's), and the
                         seconds: the workers' own account (proto_reply), counted, never believed */
     COST_N

@@ -207,7 +207,8 @@ if cost:
           "memory made %.0f times %.2f, given back %.2f" % (t[2], t[4], t[5], t[6], t[7], t[8],
                                                            t[9], t[10], t[11], t[13]))
     if width >= 18:  # (logs of a grader that kept these: a fresh worker's first command, an
-        # empty one that loads its object; the buffers the workers mapped, as they say)
+        # empty one, which waits for what is left of its GPU context's making and loads its
+        # object; the buffers the workers mapped, as they say)
         print("  fresh workers' first (empty) commands %.0f, %.2f s a student; buffers mapped in "
               "the workers %.0f, %.2f s (their own account)" % (t[14], t[15], t[16], t[17]))
 if ratios:

@@ -71,18 +71,28 @@ void workers_end_check(void);
 /* Stop (kill) implementation impl's worker; the next call starts a fresh one. */
 void workers_kill(int impl);
 /* Start implementation impl's worker now, ahead of its first call, if none runs (isolated
- * workers only): its start-up (the process, its sandbox, its GPU context) overlaps whatever
- * the harness does meanwhile. It loads no code of the implementation, and runs none, before
- * its first call (worker_untrusted.c): a spare holds nothing of the student's until then. */
+ * workers only, and unless GRADER_SPARES=0): its start-up (the process, its sandbox, its GPU
+ * context) overlaps whatever the harness does meanwhile. It loads no code of the
+ * implementation, and runs none, before its first call (worker_untrusted.c): a spare holds
+ * nothing of the student's until then. The harness calls it only where nothing is timed: the
+ * reference's worker while the correctness checks run, a speed check's fresh student process
+ * once the check before it has answered (speed_instances waits for it to be ready before it
+ * reads the free memory, and so before any round). A context made beside timed work moves
+ * its times (tests/gpu/results/h200-spares.txt: a 1 GiB copy's 95th percentile 25% slower
+ * while contexts were made beside it). */
 void workers_prewarm(int impl);
-/* 1 when GRADER_PREWARM=1 is in the environment: workers started and lab 05's pinned memory
- * made ahead of their use (workers_prewarm, workers_host_reserve); 0 otherwise. Off by
- * default, as measured on an H200 (tests/gpu/results/h200-speed-branch.txt): starting ahead
- * saved nothing measurable in eight labs, and in lab 05 the speed check needed 39-55 rounds
+/* 1 when GRADER_PREWARM=1 is in the environment: lab 05's pinned memory made ahead of its use,
+ * on another thread (workers_host_reserve); 0 otherwise. Off by default, as measured on an H200
+ * (tests/gpu/results/h200-speed-branch.txt): with it, lab 05's speed check needed 39-55 rounds
  * instead of 16 in three of five gradings (pinned memory made on another thread, whose pages
- * may lie on the other socket, is a working guess). tests/gpu/bench-grading.sh measures both. */
+ * may lie on the other socket, is a working guess). */
 int workers_ahead(void);
-/* Start impl's worker now, whatever GRADER_PREWARM says (isolated workers only): a harness
+/* 1 unless GRADER_SPARES=0 is in the environment: workers_prewarm starts its worker (on by
+ * default: on an H200 a batch of 8 graded 172.7 students an hour with spares and 160.2 without,
+ * the fresh workers' first commands 0.30 s a student against 3.45, every self-check ratio
+ * within 0.98-1.02 and the gradebooks identical: tests/gpu/results/h200-spares.txt). */
+int workers_spares(void);
+/* Start impl's worker now, whatever GRADER_SPARES says (isolated workers only): a harness
  * started ahead of its lab (--ahead) has its student's process ready before it says so. */
 void workers_start_ahead(int impl);
 /* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,

@@ -1,0 +1,114 @@
+// ctx-beside-probe.cu - whether another process making its GPU context on the same GPU moves the
+// times of work being timed there: the question before a grader starts a fresh worker's process
+// while a speed check times (tests/gpu/ctx-beside.sh runs it).
+//
+//   ctx-beside-probe time SECONDS     times three kinds of work in turn for SECONDS, one line a
+//                                     sample: "kind start end ms" (start and end: CLOCK_MONOTONIC
+//                                     seconds around the sample; ms: CUDA events)
+//                                       copy  1 GiB device to device (a kernel, memory-bound)
+//                                       fma   a kernel of dependent FMAs (about 1 ms, compute)
+//                                       d2h   256 MiB device to pinned host memory (the host link)
+//   ctx-beside-probe ctx              makes the GPU's primary context (as a grading worker does at
+//                                     its start), a 1 MiB allocation and a first launch, then
+//                                     ends; one line: "ctx start end" around all of it
+#include "util.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(x)                                                                                      \
+    do {                                                                                           \
+        cudaError_t e_ = (x);                                                                      \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "ctx-beside-probe: %s: %s\n", #x, cudaGetErrorString(e_));           \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+__global__ void copy_kernel(const float4 *in, float4 *out, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        out[i] = in[i];
+}
+
+__global__ void fma_kernel(float *out, int steps)
+{
+    float x = threadIdx.x * 1e-3f, y = 1.0001f;
+    for (int i = 0; i < steps; i++)
+        x = fmaf(x, y, 1e-7f);
+    if (x == 12345.f)
+        out[threadIdx.x] = x;
+}
+
+__global__ void null_kernel(void) {}
+
+static int make_context(void)
+{
+    const double t0 = wall_seconds();
+    CUdevice d;
+    CUcontext c;
+    if (cuInit(0) || cuDeviceGet(&d, 0) || cuDevicePrimaryCtxRetain(&c, d)) {
+        fprintf(stderr, "ctx-beside-probe: no context (no GPU here?)\n");
+        return 1;
+    }
+    void *p = NULL;
+    CK(cudaMalloc(&p, 1 << 20));
+    null_kernel<<<1, 1>>>();
+    CK(cudaDeviceSynchronize());
+    CK(cudaFree(p));
+    printf("ctx %.6f %.6f\n", t0, wall_seconds());
+    return 0;
+}
+
+static int time_work(double seconds)
+{
+    const size_t bytes = (size_t)1 << 30, host_bytes = (size_t)256 << 20;
+    float4 *a, *b;
+    float *h, *sink;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMalloc(&sink, 4096));
+    CK(cudaMemset(a, 1, bytes));
+    CK(cudaMallocHost(&h, host_bytes));
+    memset(h, 0, host_bytes);
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    cudaStream_t s;
+    CK(cudaStreamCreate(&s));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    const char *kinds[3] = {"copy", "fma", "d2h"};
+    const double until = wall_seconds() + seconds;
+    for (long k = 0; wall_seconds() < until; k++) {
+        const int kind = (int)(k % 3);
+        const double t0 = wall_seconds();
+        CK(cudaEventRecord(e0, s));
+        if (kind == 0)
+            copy_kernel<<<sms * 8, 256, 0, s>>>(a, b, bytes / sizeof(float4));
+        else if (kind == 1)
+            fma_kernel<<<sms * 4, 256, 0, s>>>(sink, 1 << 14);
+        else
+            CK(cudaMemcpyAsync(h, a, host_bytes, cudaMemcpyDeviceToHost, s));
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (k >= 30) /* (the first rounds: clocks and caches settling) */
+            printf("%s %.6f %.6f %.4f\n", kinds[kind], t0, wall_seconds(), ms);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "ctx"))
+        return make_context();
+    if (argc >= 3 && !strcmp(argv[1], "time"))
+        return time_work(atof(argv[2]));
+    fprintf(stderr, "usage: ctx-beside-probe time SECONDS | ctx\n");
+    return 2;
+}

@@ -11,6 +11,7 @@
 //   ctx-beside-probe ctx              makes the GPU's primary context (as a grading worker does at
 //                                     its start), a 1 MiB allocation and a first launch, then
 //                                     ends; one line: "ctx start end" around all of it
+#include "check.h"
 #include "util.h"
 
 #include <cuda.h>
@@ -18,15 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "ctx-beside-probe: %s: %s\n", #x, cudaGetErrorString(e_));           \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
 
 __global__ void copy_kernel(const float4 *in, float4 *out, size_t n)
 {
@@ -55,10 +47,10 @@ static int make_context(void)
         return 1;
     }
     void *p = NULL;
-    CK(cudaMalloc(&p, 1 << 20));
+    CUDA_CHECK(cudaMalloc(&p, 1 << 20));
     null_kernel<<<1, 1>>>();
-    CK(cudaDeviceSynchronize());
-    CK(cudaFree(p));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaFree(p));
     printf("ctx %.6f %.6f\n", t0, wall_seconds());
     return 0;
 }
@@ -68,35 +60,35 @@ static int time_work(double seconds)
     const size_t bytes = (size_t)1 << 30, host_bytes = (size_t)256 << 20;
     float4 *a, *b;
     float *h, *sink;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&b, bytes));
-    CK(cudaMalloc(&sink, 4096));
-    CK(cudaMemset(a, 1, bytes));
-    CK(cudaMallocHost(&h, host_bytes));
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    CUDA_CHECK(cudaMalloc(&sink, 4096));
+    CUDA_CHECK(cudaMemset(a, 1, bytes));
+    CUDA_CHECK(cudaMallocHost(&h, host_bytes));
     memset(h, 0, host_bytes);
     int sms = 0;
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     cudaStream_t s;
-    CK(cudaStreamCreate(&s));
+    CUDA_CHECK(cudaStreamCreate(&s));
     cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
     const char *kinds[3] = {"copy", "fma", "d2h"};
     const double until = wall_seconds() + seconds;
     for (long k = 0; wall_seconds() < until; k++) {
         const int kind = (int)(k % 3);
         const double t0 = wall_seconds();
-        CK(cudaEventRecord(e0, s));
+        CUDA_CHECK(cudaEventRecord(e0, s));
         if (kind == 0)
             copy_kernel<<<sms * 8, 256, 0, s>>>(a, b, bytes / sizeof(float4));
         else if (kind == 1)
             fma_kernel<<<sms * 4, 256, 0, s>>>(sink, 1 << 14);
         else
-            CK(cudaMemcpyAsync(h, a, host_bytes, cudaMemcpyDeviceToHost, s));
-        CK(cudaEventRecord(e1, s));
-        CK(cudaEventSynchronize(e1));
+            CUDA_CHECK(cudaMemcpyAsync(h, a, host_bytes, cudaMemcpyDeviceToHost, s));
+        CUDA_CHECK(cudaEventRecord(e1, s));
+        CUDA_CHECK(cudaEventSynchronize(e1));
         float ms = 0;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
+        CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
         if (k >= 30) /* (the first rounds: clocks and caches settling) */
             printf("%s %.6f %.6f %.4f\n", kinds[kind], t0, wall_seconds(), ms);
     }

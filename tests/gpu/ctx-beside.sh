@@ -13,7 +13,7 @@ out=${OUT:-build/ctx-beside}
 block=${BLOCK:-15}
 gap=${GAP:-0}
 mkdir -p "$out"
-nvcc -O2 -arch=native -Icommon -o "$out/probe" tests/gpu/ctx-beside-probe.cu common/util.c -lcuda || exit 1
+nvcc -O2 -arch=native -Icommon -o "$out/probe" tests/gpu/ctx-beside-probe.cu common/check.cu common/util.c -lcuda || exit 1
 export CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-0}
 : >"$out/ctx.txt"
 : >"$out/samples.txt"

@@ -6,7 +6,8 @@
 //                                     sample: "kind start end ms" (start and end: CLOCK_MONOTONIC
 //                                     seconds around the sample; ms: CUDA events)
 //                                       copy  1 GiB device to device (a kernel, memory-bound)
-//                                       fma   a kernel of dependent FMAs (about 1 ms, compute)
+//                                       fma   a kernel of dependent FMAs (about 0.1 ms on an H200,
+//                                             compute-bound)
 //                                       d2h   256 MiB device to pinned host memory (the host link)
 //   ctx-beside-probe ctx              makes the GPU's primary context (as a grading worker does at
 //                                     its start), a 1 MiB allocation and a first launch, then

@@ -3,8 +3,10 @@
 // runs it alone and one per GPU at once, and times each process whole, its end included).
 //
 //   cuda-start-probe [init]     init: cuInit alone, no context
+//   PROBE_DEVICE=<n>            the device to make the context on (default 0, as CUDA numbers them)
 #include <cuda.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -29,7 +31,8 @@ int main(int argc, char **argv)
         CUdevice d;
         CUcontext c;
         CUdeviceptr p;
-        if (cuDeviceGet(&d, 0) || cuDevicePrimaryCtxRetain(&c, d) || cuCtxSetCurrent(c)) {
+        const char *dev = getenv("PROBE_DEVICE");
+        if (cuDeviceGet(&d, dev ? atoi(dev) : 0) || cuDevicePrimaryCtxRetain(&c, d) || cuCtxSetCurrent(c)) {
             fprintf(stderr, "cuda-start-probe: no context\n");
             return 1;
         }

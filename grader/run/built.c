@@ -1,11 +1,14 @@
 /* built.c - TRUSTED, NO GPU: what make left for each lab before the driver started (a status
  * and a build log per lab in --built DIR: grader/make/lab_step.sh, lab_status.sh), read once
- * and removed (see driver.h). */
+ * and removed; and what an earlier run left in the report folder for a lab graded again,
+ * removed first (see driver.h). */
 #include "driver.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* What the build left for a lab (lab_build, ../report/report.h); its build log moved into the
@@ -40,6 +43,57 @@ lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_
          : !strcmp(word, "refused") ? LAB_REFUSED
          : !strcmp(word, "grader") ? LAB_GRADER_FAILED : !strcmp(word, "steps") ? LAB_STEPS_FAILED
          : LAB_NOT_BUILT;
+}
+
+/* Whether `rest`, what follows "<lab>." in a file's name, is one a grading run writes for the
+ * lab and nothing else does: a check's files (<N>.log, <N>.records, the fault rerun's
+ * <N>.emu.*), the harness's log, the WHERE line. Not the build's logs (<lab>.build.log,
+ * <lab>.where.log: built_lab's, this run's already) nor make bench's (<lab>.bench.*). */
+static int run_file(const char *rest)
+{
+    if (!strcmp(rest, "harness.log") || !strcmp(rest, "where.txt"))
+        return 1;
+    if (!isdigit((unsigned char)rest[0]))
+        return 0;
+    while (isdigit((unsigned char)*rest))
+        rest++;
+    return *rest == '.';
+}
+
+/* The plain files of a folder removed (links too, never followed; folders inside kept). */
+static void clear_folder(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char path[4608];
+    struct stat st;
+    for (struct dirent *e; (e = readdir(d));) {
+        const int len = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (len > 0 && (size_t)len < sizeof path && lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+            unlink(path); /* (a name cut short would be another file's: never removed) */
+    }
+    closedir(d);
+}
+
+void lab_files_clear(const options *o, const lab_info *lab)
+{
+    DIR *d = opendir(o->logs);
+    if (!d)
+        return;
+    const size_t k = strlen(lab->name);
+    char path[4608];
+    for (struct dirent *e; (e = readdir(d));)
+        if (!strncmp(e->d_name, lab->name, k) && e->d_name[k] == '.' && run_file(e->d_name + k + 1)) {
+            const int len = snprintf(path, sizeof path, "%s/%s", o->logs, e->d_name);
+            if (len > 0 && (size_t)len < sizeof path)
+                unlink(path);
+        }
+    closedir(d);
+    /* the WHERE count's folder: what it counted and rendered (where.c makes it again) */
+    const int len = snprintf(path, sizeof path, "%s/%s.where", o->logs, lab->name);
+    if (len > 0 && (size_t)len < sizeof path)
+        clear_folder(path);
 }
 
 /* The build's folder, once every lab's status and log is taken: what is left (the marks of

@@ -737,6 +737,10 @@ int main(int argc, char **argv)
     if (o.bench)
         return bench_all(&o, labs, n);
     lock_report_folder(&o);
+    /* (a lab's files from an earlier run go before any harness of this one starts: a check
+     * that does not run now, after a build that failed, leaves none to be read as this run's) */
+    for (int i = 0; i < n; i++)
+        lab_files_clear(&o, labs[i]);
     /* What the build step (make, before this program) built and vetted: no student code has
      * run before this point. */
     lab_build built[64];

@@ -58,6 +58,12 @@ extern volatile sig_atomic_t stop_signal;
  * WHERE line as <lab>.where.log. */
 lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_t len);
 
+/* built.c: what an earlier run left in the report folder for a lab graded now (its checks'
+ * logs and records, its harness's log, its WHERE count's line and files) removed before this
+ * run writes any, so that a lab's files are all from its latest grading; the labs not graded
+ * now keep theirs. */
+void lab_files_clear(const options *o, const lab_info *lab);
+
 /* built.c: the build's folder, once every lab's status and log is taken: what is left (the
  * marks of grader/make/lab_step.sh and lab_status.sh) goes, and the folder with it. */
 void remove_built_dir(const options *o);

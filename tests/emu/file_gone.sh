@@ -5,7 +5,9 @@
 # it was expected, no check is OK, and the build's line says the lab did not build. And two trees
 # never built: one without the file (graded as not found, in the grader's words, never make's
 # "No rule to make target"), one whose file is a link to nothing (graded as a build that failed,
-# the compile sandbox's words naming the link).
+# the compile sandbox's words naming the link). The report folder after the second run holds
+# no check's log of the first (a lab's files are all from its latest grading), and a lab not
+# graded then keeps its own.
 #
 #   tests/emu/file_gone.sh      (MAKE and BUILD from the environment; after make emu-runners)
 #
@@ -20,15 +22,22 @@ grade() { # NAME [TREE]: make grade of the tree ($work/tree), its output in $wor
 }
 rm -rf "$work" && mkdir -p "$work/tree" && cp -r labs/01-coalescing "$work/tree/"
 grade built
-grep -qE '^  coalescing: [0-9]+/[0-9]+$' "$work/built.txt" && grep -q ' OK ' "$work/built.txt"
-result "the skeleton, built and graded" $? "see $work/built.txt"
+grep -qE '^  coalescing: [0-9]+/[0-9]+$' "$work/built.txt" && grep -q ' OK ' "$work/built.txt" &&
+    [ -e "$work/grade/coalescing.0.log" ]
+result "the skeleton, built and graded (its checks' logs written)" $? "see $work/built.txt"
 rm "$work/tree/01-coalescing/coalescing.cu"
+# (a lab not graded in the next run: its file from an earlier one stays)
+echo "banks, an earlier run" >"$work/grade/banks.0.log"
 grade gone
 grep -qF "your file was not found: expected it at $work/tree/01-coalescing/coalescing.cu" "$work/gone.txt" &&
     grep -qE '^  coalescing: 0/[0-9]+$' "$work/gone.txt" && ! grep -q ' OK ' "$work/gone.txt"
 result "its file deleted: graded as not found, 0 points, no check OK" $? "see $work/gone.txt"
 grep -q 'coalescing .*did not build: your file is missing' "$work/gone.txt"
 result "... and the build's line says the lab did not build" $? "see $work/gone.txt"
+left=$(cd "$work/grade" && ls coalescing.[0-9]*.log coalescing.[0-9]*.records coalescing.harness.log 2>/dev/null | head -3 | tr '\n' ' ')
+[ -s "$work/grade/coalescing.build.log" ] && [ -z "$left" ] && [ -s "$work/grade/banks.0.log" ]
+result "... no check's log of the run before is left to read as this one's (other labs' kept)" $? \
+    "left: ${left:-none}; see $work/grade"
 mkdir -p "$work/never/01-coalescing"
 grade never "$work/never"
 grep -qF "your file was not found: expected it at $work/never/01-coalescing/coalescing.cu" "$work/never.txt" &&

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,20 +61,20 @@ static int run_file(const char *rest)
     return *rest == '.';
 }
 
-/* The plain files of a folder removed (links too, never followed; folders inside kept). */
-static void clear_folder(const char *dir)
+/* The plain files of the folder `fd` is open on removed (links too, never followed; folders
+ * inside kept); fd is closed. */
+static void clear_folder(int fd)
 {
-    DIR *d = opendir(dir);
-    if (!d)
+    DIR *d = fdopendir(fd);
+    if (!d) {
+        close(fd);
         return;
-    char path[4608];
-    struct stat st;
-    for (struct dirent *e; (e = readdir(d));) {
-        const int len = snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (len > 0 && (size_t)len < sizeof path && lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
-            unlink(path); /* (a name cut short would be another file's: never removed) */
     }
-    closedir(d);
+    struct stat st;
+    for (struct dirent *e; (e = readdir(d));)
+        if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
+            unlinkat(fd, e->d_name, 0);
+    closedir(d); /* (closes fd) */
 }
 
 void lab_files_clear(const options *o, const lab_info *lab)
@@ -81,19 +82,19 @@ void lab_files_clear(const options *o, const lab_info *lab)
     DIR *d = opendir(o->logs);
     if (!d)
         return;
+    const int dfd = dirfd(d);
     const size_t k = strlen(lab->name);
-    char path[4608];
     for (struct dirent *e; (e = readdir(d));)
-        if (!strncmp(e->d_name, lab->name, k) && e->d_name[k] == '.' && run_file(e->d_name + k + 1)) {
-            const int len = snprintf(path, sizeof path, "%s/%s", o->logs, e->d_name);
-            if (len > 0 && (size_t)len < sizeof path)
-                unlink(path);
-        }
+        if (!strncmp(e->d_name, lab->name, k) && e->d_name[k] == '.' && run_file(e->d_name + k + 1))
+            unlinkat(dfd, e->d_name, 0); /* (a link named so goes, not what it points to) */
+    /* the WHERE count's folder: what it counted and rendered (where.c makes it again); one that
+     * is a link is left alone, what it points to being no report folder's */
+    char where[300];
+    snprintf(where, sizeof where, "%s.where", lab->name);
+    const int wfd = openat(dfd, where, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (wfd >= 0)
+        clear_folder(wfd);
     closedir(d);
-    /* the WHERE count's folder: what it counted and rendered (where.c makes it again) */
-    const int len = snprintf(path, sizeof path, "%s/%s.where", o->logs, lab->name);
-    if (len > 0 && (size_t)len < sizeof path)
-        clear_folder(path);
 }
 
 /* The build's folder, once every lab's status and log is taken: what is left (the marks of

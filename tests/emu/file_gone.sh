@@ -28,18 +28,28 @@ result "the skeleton, built and graded (its checks' logs written)" $? "see $work
 rm "$work/tree/01-coalescing/coalescing.cu"
 # (a lab not graded in the next run: its file from an earlier one stays)
 echo "banks, an earlier run" >"$work/grade/banks.0.log"
+# (and the WHERE line and count of an earlier run of lab 01, which this one does not make)
+mkdir -p "$work/grade/coalescing.where"
+echo "an earlier count" >"$work/grade/coalescing.where/counts.tsv"
+echo "an earlier WHERE" >"$work/grade/coalescing.where.txt"
 grade gone
 grep -qF "your file was not found: expected it at $work/tree/01-coalescing/coalescing.cu" "$work/gone.txt" &&
     grep -qE '^  coalescing: 0/[0-9]+$' "$work/gone.txt" && ! grep -q ' OK ' "$work/gone.txt"
 result "its file deleted: graded as not found, 0 points, no check OK" $? "see $work/gone.txt"
 grep -q 'coalescing .*did not build: your file is missing' "$work/gone.txt"
 result "... and the build's line says the lab did not build" $? "see $work/gone.txt"
-left=$(cd "$work/grade" && ls coalescing.[0-9]*.log coalescing.[0-9]*.records coalescing.harness.log 2>/dev/null | head -3 | tr '\n' ' ')
+left=$(cd "$work/grade" && ls coalescing.[0-9]*.log coalescing.[0-9]*.records coalescing.harness.log \
+    coalescing.where.txt coalescing.where/counts.tsv 2>/dev/null | head -3 | tr '\n' ' ')
 [ -s "$work/grade/coalescing.build.log" ] && [ -z "$left" ] && [ -s "$work/grade/banks.0.log" ]
 result "... no check's log of the run before is left to read as this one's (other labs' kept)" $? \
     "left: ${left:-none}; see $work/grade"
 mkdir -p "$work/never/01-coalescing"
+# (a WHERE folder that is a link: what it points to is not the report folder's, and stays)
+rm -rf "$work/grade/coalescing.where" && mkdir -p "$work/outside" && echo keep >"$work/outside/keep.txt"
+ln -s "$(cd "$work/outside" && pwd)" "$work/grade/coalescing.where"
 grade never "$work/never"
+[ -s "$work/outside/keep.txt" ]
+result "... a WHERE folder that is a link to another folder: nothing there removed" $? "$work/outside/keep.txt is gone"
 grep -qF "your file was not found: expected it at $work/never/01-coalescing/coalescing.cu" "$work/never.txt" &&
     grep -qE '^  coalescing: 0/[0-9]+$' "$work/never.txt" && ! grep -q 'No rule to make target' "$work/never.txt"
 result "a tree never built, its file missing: graded as not found (not make's error)" $? "see $work/never.txt"

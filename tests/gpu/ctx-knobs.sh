@@ -51,9 +51,9 @@ run() { # label vis env...
     fi
     printf '%-36s %-40s %s\n' "$label" "$a" "$b"
 }
-run "default (its GPU alone visible)" 0 X=0
-run "every GPU visible" all X=0
+run "default (its GPU alone visible)" 0
+run "every GPU visible" all
 run "CUDA_DEVICE_MAX_CONNECTIONS=1" 0 CUDA_DEVICE_MAX_CONNECTIONS=1
 run "CUDA_DEVICE_MAX_CONNECTIONS=32" 0 CUDA_DEVICE_MAX_CONNECTIONS=32
 run "CUDA_MODULE_LOADING=EAGER" 0 CUDA_MODULE_LOADING=EAGER
-run "default again" 0 X=0
+run "default again" 0

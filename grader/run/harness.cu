@@ -187,8 +187,9 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
 
 /* The host memory of the lab's speed checks from check `from` on (a task's reserve hook: lab
  * 05's pinned arrays), asked for at the size run_check will ask for (lab_speed_problem_size, as
- * sizes_for reads it, on the same device); 1 if any was. */
-static int reserve_speed_memory(const device_info *d, int from)
+ * sizes_for reads it, on the same device), and made together `when` workers_host_reserve_made
+ * says; 1 if any was asked for. */
+static int reserve_speed_memory(const device_info *d, int from, int when)
 {
     const lab_info *lab = harness_lab;
     int any = 0;
@@ -201,6 +202,7 @@ static int reserve_speed_memory(const device_info *d, int from)
         harness_tasks[ck->task].reserve(size, d);
         any = 1;
     }
+    workers_host_reserve_made(when);
     return any;
 }
 
@@ -213,9 +215,7 @@ void reserve_ahead(const device_info *d)
 {
     if (d->emulated)
         return;
-    host_reserve_now = 1;
-    reserved_ahead = reserve_speed_memory(d, 0);
-    host_reserve_now = 0;
+    reserved_ahead = reserve_speed_memory(d, 0, HOST_RESERVE_NOW);
 }
 
 /* After check `done` was answered, while the driver reads the answer: the student's process
@@ -229,15 +229,16 @@ void prewarm_after(int done, const device_info *d)
         return;
     /* Once, after the first check answered, for the speed checks still to come (a GPU only:
      * under the CPU emulator nothing is timed): the reference's worker, which their setup
-     * calls first, and their host memory (lab 05's pinned arrays), made on a thread while the
-     * correctness checks run, at the size run_check will ask for (sizes_for, the same device). */
+     * calls first, and their host memory (lab 05's pinned arrays), asked for at the size
+     * run_check will ask for (sizes_for, the same device): made on a thread while the
+     * correctness checks run where GRADER_PREWARM=1, else all together at the first one's use. */
     static int ahead_done;
     if (!ahead_done && !d->emulated) {
         for (int i = done + 1; i < lab->n_checks; i++)
             if (lab->checks[i].kind == CHECK_SPEED)
                 workers_prewarm(IMPL_REFERENCE);
         if (!reserved_ahead) /* (a harness started ahead made it before its lab began) */
-            reserve_speed_memory(d, done + 1);
+            reserve_speed_memory(d, done + 1, HOST_RESERVE_AHEAD);
     }
     ahead_done = 1;
     if (lab->checks[done + 1].kind == CHECK_SPEED) {

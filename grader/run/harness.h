@@ -155,8 +155,9 @@ void harness_note_problem(int impl, const char *problem);
 /* Pinned host memory that a worker can be given (lab 05's host arrays). */
 void *harness_host_alloc(size_t bytes);
 void harness_host_free(void *p);
-/* That memory, made now on a thread of its own for a harness_host_alloc of exactly `bytes`
- * to come (a task's reserve hook). */
+/* That memory asked for ahead of a harness_host_alloc of exactly `bytes` (a task's reserve
+ * hook): what a lab's hooks ask for is made together, the arrays' pages in turn, so that no
+ * array copies at another rate than the others for where its pages lie. */
 void harness_host_reserve(size_t bytes);
 /* 1: the device buffers made from now until 0 are never handed to a call (lab_io's sources):
  * each stays an allocation of its own, outside the slab a speed check's problem's buffers

@@ -122,7 +122,6 @@ void speed_run(void *ctx, int v, cudaStream_t s);
 
 /* ---- harness_emit.cu: the records, device memory, one call verified, a check's size ---- */
 extern int memory_reclaimed; /* a `reclaim` record was written in this check */
-extern int host_reserve_now; /* 1 while a harness started ahead makes its host memory */
 void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                const device_info *d, long long size[LAB_MAX_DIMS]);
 void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,

@@ -428,63 +428,91 @@ void workers_unregister(void *base)
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
 #endif
-/* A large mapping's pages are made on this many threads at once before it is pinned. */
+/* Fresh mappings' pages made (zero-filled, as a first touch makes them) on HOST_FILL_THREADS
+ * threads (as many as the machine has CPUs, if fewer; none on one CPU, where cudaHostRegister
+ * making them as it pins is faster), so that the registering finds them made and only pins
+ * them. Mappings made together are made in turn: each thread takes its share of every one and
+ * makes HOST_FILL_STEP of each before the next step of any, so that each array draws on the
+ * same memory as the others, alike. With the host link shared, an H200 copied into an array
+ * made whole before another 0.7-1.2% slower than into that other beside one GPU's copies, and
+ * 1.1-2.6% beside three; into arrays made in turn, within 0.4% and 0.7% (tests/gpu/numa.sh).
+ * Lab 05's speed check made the student's output array whole, then the reference's: its
+ * self-check's median, one GPU copying beside, went from 0.9928 to 1.0023 made in turn (29
+ * gradings each, tests/gpu/self-check-ab.sh; tests/gpu/results/h200x2-host-arrays.txt). A
+ * kernel without MADV_POPULATE_WRITE, or too little memory, leaves the pages to
+ * cudaHostRegister, which makes what is missing as before and reports a shortage as an error,
+ * where a write to a page that cannot be made would end this process (SIGBUS). Lab 05's three 1 GiB arrays, made by a
+ * harness started ahead of its lab while the lab before waits for it: that wait went from
+ * 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200). Made on 4 threads
+ * and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered alone; 8 and 16
+ * threads were no faster (tests/gpu/pin-probe.cu; tests/gpu/results/h200-bench-grading.txt). */
 #define HOST_FILL_THREADS 4
 #define HOST_FILL_MIN ((size_t)64 << 20) /* smaller mappings: cudaHostRegister makes them */
+#define HOST_FILL_STEP ((size_t)2 << 20)
+#define MAX_RESERVED 4 /* host arrays made ahead at once, and made together */
 
-/* One part of a fresh mapping, its pages made (zero-filled, as a first touch makes them). A
- * kernel without MADV_POPULATE_WRITE, or too little memory, leaves them to cudaHostRegister,
- * which makes what is missing as before and reports a shortage as an error, where a write to
- * a page that cannot be made would end this process (SIGBUS). */
 typedef struct host_fill_part {
-    char *p;
-    size_t bytes;
+    int n;                      /* mappings */
+    char *p[MAX_RESERVED];      /* this thread's share of each */
+    size_t bytes[MAX_RESERVED];
 } host_fill_part;
 
 static void *host_fill_main(void *arg)
 {
     const host_fill_part *part = (const host_fill_part *)arg;
-    (void)madvise(part->p, part->bytes, MADV_POPULATE_WRITE);
+    for (size_t at = 0, more = 1; more; at += HOST_FILL_STEP) {
+        more = 0;
+        for (int i = 0; i < part->n; i++)
+            if (at < part->bytes[i]) {
+                const size_t left = part->bytes[i] - at;
+                (void)madvise(part->p[i] + at, left < HOST_FILL_STEP ? left : HOST_FILL_STEP,
+                              MADV_POPULATE_WRITE);
+                more = 1;
+            }
+    }
     return NULL;
 }
 
-/* Make the pages of fresh mapping [p, p + bytes) on HOST_FILL_THREADS threads (as many as the
- * machine has CPUs, if fewer; none on one CPU, where cudaHostRegister making them as it pins is
- * faster), so that the registering finds them made and only pins them. This one does the last
- * part, and any part whose thread could not start. Lab 05's three 1 GiB arrays, made by a
- * harness started ahead of its lab while the lab before waits for it: that wait went from
- * 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200). Made on 4 threads
- * and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered alone; 8 and 16
- * threads were no faster (tests/gpu/pin-probe.cu; tests/gpu/results/h200-bench-grading.txt). */
-static void host_fill(char *p, size_t bytes)
+/* Make the pages of the fresh mappings p[i] of bytes[i] (those of HOST_FILL_MIN or more),
+ * together. This thread makes the last share, and any share whose thread could not start. */
+static void host_fill(char *const *p, const size_t *bytes, int n)
 {
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (bytes < HOST_FILL_MIN || cpus < 2)
+    if (cpus < 2)
         return;
-    const int n = cpus < HOST_FILL_THREADS ? (int)cpus : HOST_FILL_THREADS;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE), each = bytes / (size_t)n / page * page;
+    const int threads = cpus < HOST_FILL_THREADS ? (int)cpus : HOST_FILL_THREADS;
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     host_fill_part part[HOST_FILL_THREADS];
+    memset(part, 0, sizeof part);
+    for (int i = 0; i < n && i < MAX_RESERVED; i++) {
+        if (bytes[i] < HOST_FILL_MIN)
+            continue;
+        const size_t each = bytes[i] / (size_t)threads / page * page;
+        for (int t = 0; t < threads; t++) {
+            host_fill_part *q = &part[t];
+            q->p[q->n] = p[i] + each * (size_t)t;
+            q->bytes[q->n] = t == threads - 1 ? bytes[i] - each * (size_t)t : each;
+            q->n++;
+        }
+    }
+    if (part[0].n == 0)
+        return;
     pthread_t thread[HOST_FILL_THREADS];
     int started[HOST_FILL_THREADS] = {0};
-    for (int i = 0; i < n; i++) {
-        part[i].p = p + each * (size_t)i;
-        part[i].bytes = i == n - 1 ? bytes - each * (size_t)i : each;
-        if (i < n - 1)
-            started[i] = pthread_create(&thread[i], NULL, host_fill_main, &part[i]) == 0;
-    }
-    for (int i = 0; i < n; i++)
-        if (!started[i])
-            host_fill_main(&part[i]);
-    for (int i = 0; i < n - 1; i++)
-        if (started[i])
-            pthread_join(thread[i], NULL);
+    for (int t = 0; t < threads - 1; t++)
+        started[t] = pthread_create(&thread[t], NULL, host_fill_main, &part[t]) == 0;
+    for (int t = 0; t < threads; t++)
+        if (!started[t])
+            host_fill_main(&part[t]);
+    for (int t = 0; t < threads - 1; t++)
+        if (started[t])
+            pthread_join(thread[t], NULL);
 }
 
-/* Shared host memory, made and pinned: a sealed memfd mapped here and registered with CUDA.
- * 0 with *p and *fd set, or the errno (or -1, CUDA's refusal in *cuda) with nothing kept.
- * Of W it reads only host_node, set before any reservation: a reservation's thread runs it
- * beside the harness's own work. */
-static int host_make_untimed(size_t bytes, void **p, int *fd, cudaError_t *cuda)
+/* Shared host memory: a sealed memfd of `bytes`, mapped here. 0 with *p and *fd set, or the
+ * errno with nothing kept. Of W it reads only host_node, set before any reservation: a
+ * reservation's thread runs it beside the harness's own work. */
+static int host_map(size_t bytes, void **p, int *fd)
 {
     /* Its size sealed: a worker holding the descriptor cannot cut it short under the
      * harness's mapping (whose next access would die of SIGBUS). */
@@ -512,109 +540,134 @@ static int host_make_untimed(size_t bytes, void **p, int *fd, cudaError_t *cuda)
     if (unplaced != 0)
         fprintf(stderr, "harness: shared host memory not placed on NUMA node %d: %s\n",
                 W.host_node, strerror(unplaced));
-    host_fill((char *)*p, bytes);
-    *cuda = cudaHostRegister(*p, bytes, cudaHostRegisterDefault);
-    if (*cuda != cudaSuccess) {
-        (void)cudaGetLastError();
-        munmap(*p, bytes);
-        close(*fd);
-        return -1;
-    }
     return 0;
 }
 
-/* host_make_untimed, its seconds counted (COST_HOST_MAKE). */
-static int host_make(size_t bytes, void **p, int *fd, cudaError_t *cuda)
-{
-    const double at = wall_seconds();
-    const int e = host_make_untimed(bytes, p, fd, cuda);
-    worker_cost_add(COST_HOST_MAKE, at);
-    return e;
-}
-
-/* Host memory made ahead of its use on a thread of its own (workers_host_reserve), taken by
- * the first workers_host_alloc of exactly its size. */
-typedef struct host_reservation {
-    size_t bytes;      /* 0: a free slot */
-    pthread_t thread;  /* making it */
-    void *p;           /* the thread's result: the mapping and its memfd, or err */
+/* A host array: asked for (bytes), then made (err 0: p and fd; an errno, or -1 with CUDA's
+ * refusal in cuda: nothing kept). */
+typedef struct host_array {
+    size_t bytes; /* 0: a free slot */
+    void *p;
     int fd, err;
     cudaError_t cuda;
-    int made;          /* 1: made on the caller's thread (workers_host_reserve_now): no join */
-} host_reservation;
-#define MAX_RESERVED 4
-static host_reservation reserved[MAX_RESERVED];
+} host_array;
 
-static void *host_reserve_main(void *arg)
+/* Make n arrays together: each mapped, their pages made in turn (host_fill), each pinned.
+ * Their seconds are counted (COST_HOST_MAKE), n makings. */
+static void host_make(host_array *a, int n)
 {
-    host_reservation *r = (host_reservation *)arg;
-    r->err = host_make(r->bytes, &r->p, &r->fd, &r->cuda);
-    return NULL;
+    const double at = wall_seconds();
+    char *p[MAX_RESERVED];
+    size_t bytes[MAX_RESERVED];
+    int mapped = 0;
+    for (int i = 0; i < n; i++) {
+        a[i].p = NULL;
+        a[i].fd = -1;
+        a[i].cuda = cudaSuccess;
+        a[i].err = host_map(a[i].bytes, &a[i].p, &a[i].fd);
+        if (a[i].err == 0 && mapped < MAX_RESERVED) {
+            p[mapped] = (char *)a[i].p;
+            bytes[mapped++] = a[i].bytes;
+        }
+    }
+    host_fill(p, bytes, mapped);
+    for (int i = 0; i < n; i++) {
+        if (a[i].err != 0)
+            continue;
+        a[i].cuda = cudaHostRegister(a[i].p, a[i].bytes, cudaHostRegisterDefault);
+        if (a[i].cuda != cudaSuccess) {
+            (void)cudaGetLastError();
+            munmap(a[i].p, a[i].bytes);
+            close(a[i].fd);
+            a[i].err = -1;
+        }
+    }
+    worker_cost_put(COST_HOST_MAKE, n, wall_seconds() - at);
 }
 
-/* A free slot given `bytes`, made on a thread of its own, or on this one now (`now`). */
-static void host_reserve(size_t bytes, int now)
+/* The host memory a lab's speed checks will take, asked for ahead of them (lab 05's three
+ * pinned arrays: workers_host_reserve) and made together, each taken by the first
+ * workers_host_alloc of exactly its size. Made when workers_host_reserve_made says: now, on a
+ * thread of its own, or at the first allocation that takes one of them. */
+static host_array reserved[MAX_RESERVED];
+static enum { RESERVED_NONE, RESERVED_ASKED, RESERVED_MAKING, RESERVED_MADE } reserved_state;
+static pthread_t reserving;
+
+static void *reserve_main(void *arg)
 {
-    for (int i = 0; i < MAX_RESERVED; i++)
-        if (!reserved[i].bytes) {
-            host_reservation *r = &reserved[i];
-            r->bytes = bytes;
-            r->p = NULL;
-            r->fd = -1;
-            r->made = now;
-            if (now)
-                host_reserve_main(r);
-            else if (pthread_create(&r->thread, NULL, host_reserve_main, r) != 0)
-                r->bytes = 0; /* made when it is asked for, as without a reservation */
-            return;
-        }
+    (void)arg;
+    int n = 0;
+    while (n < MAX_RESERVED && reserved[n].bytes)
+        n++;
+    host_make(reserved, n);
+    return NULL;
 }
 
 void workers_host_reserve(size_t bytes)
 {
-    if (W.isolated && bytes > 0 && workers_ahead())
-        host_reserve(bytes, 0);
+    if (!W.isolated || bytes == 0 ||
+        (reserved_state != RESERVED_NONE && reserved_state != RESERVED_ASKED))
+        return;
+    for (int i = 0; i < MAX_RESERVED; i++)
+        if (!reserved[i].bytes) {
+            reserved[i].bytes = bytes;
+            reserved_state = RESERVED_ASKED;
+            return;
+        }
 }
 
-void workers_host_reserve_now(size_t bytes)
+void workers_host_reserve_made(int when)
 {
-    if (W.isolated && bytes > 0)
-        host_reserve(bytes, 1);
+    if (reserved_state != RESERVED_ASKED)
+        return;
+    if (when == HOST_RESERVE_NOW) {
+        reserve_main(NULL);
+        reserved_state = RESERVED_MADE;
+    } else if (when == HOST_RESERVE_AHEAD && workers_ahead() &&
+               pthread_create(&reserving, NULL, reserve_main, NULL) == 0) {
+        reserved_state = RESERVED_MAKING;
+    }
 }
 
-/* A reservation of exactly `bytes`, waited for: 1 with *p and *fd, else 0 (none, or its
- * making failed: the caller makes the memory itself and reports what goes wrong then). */
+/* A reserved array of exactly `bytes`, made (all of them together, if not yet) or waited for:
+ * 1 with *p and *fd, else 0 (none, or its making failed: the caller makes the memory itself
+ * and reports what goes wrong then). */
 static int host_take_reserved(size_t bytes, void **p, int *fd)
 {
-    for (int i = 0; i < MAX_RESERVED; i++)
-        if (reserved[i].bytes == bytes) {
-            host_reservation *r = &reserved[i];
-            if (!r->made)
-                pthread_join(r->thread, NULL);
-            r->made = 0;
-            r->bytes = 0;
-            if (r->err != 0)
-                return 0;
-            *p = r->p;
-            *fd = r->fd;
-            return 1;
-        }
-    return 0;
+    int i = 0;
+    while (i < MAX_RESERVED && reserved[i].bytes != bytes)
+        i++;
+    if (i == MAX_RESERVED || reserved_state == RESERVED_NONE)
+        return 0;
+    if (reserved_state == RESERVED_MAKING)
+        pthread_join(reserving, NULL);
+    else if (reserved_state == RESERVED_ASKED)
+        reserve_main(NULL);
+    reserved_state = RESERVED_MADE;
+    host_array *r = &reserved[i];
+    r->bytes = 0;
+    if (r->err != 0)
+        return 0;
+    *p = r->p;
+    *fd = r->fd;
+    return 1;
 }
 
 void workers_host_reserved_end(void)
 {
-    for (int i = 0; i < MAX_RESERVED; i++)
-        if (reserved[i].bytes) { /* never asked for (the check did not run): given back */
-            const size_t bytes = reserved[i].bytes;
-            void *p;
-            int fd;
-            if (host_take_reserved(bytes, &p, &fd)) {
-                cudaHostUnregister(p);
-                munmap(p, bytes);
-                close(fd);
-            }
+    if (reserved_state == RESERVED_MAKING)
+        pthread_join(reserving, NULL);
+    for (int i = 0; i < MAX_RESERVED; i++) {
+        host_array *r = &reserved[i];
+        /* made, never asked for (the check did not run): given back */
+        if (reserved_state != RESERVED_ASKED && r->bytes && r->err == 0) {
+            cudaHostUnregister(r->p);
+            munmap(r->p, r->bytes);
+            close(r->fd);
         }
+        memset(r, 0, sizeof *r);
+    }
+    reserved_state = RESERVED_NONE;
 }
 
 void *workers_host_alloc(size_t bytes)
@@ -627,12 +680,14 @@ void *workers_host_alloc(size_t bytes)
     void *p = NULL;
     int fd = -1;
     if (!host_take_reserved(bytes, &p, &fd)) {
-        cudaError_t cuda = cudaSuccess;
-        const int e = host_make(bytes, &p, &fd, &cuda);
-        if (e < 0)
-            cuda_fail(cuda, "cudaHostRegister(shared host memory)", __FILE__, __LINE__);
-        if (e != 0)
-            fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(e));
+        host_array a = {bytes, NULL, -1, 0, cudaSuccess};
+        host_make(&a, 1);
+        if (a.err < 0)
+            cuda_fail(a.cuda, "cudaHostRegister(shared host memory)", __FILE__, __LINE__);
+        if (a.err != 0)
+            fatal("cannot make %zu bytes of shared host memory: %s", bytes, strerror(a.err));
+        p = a.p;
+        fd = a.fd;
     }
     shared_buf *b = shared_new(p, bytes);
     b->host = 1;

@@ -156,15 +156,18 @@ void workers_unregister(void *base);
  * workers_host_free. */
 void *workers_host_alloc(size_t bytes);
 void workers_host_free(void *p);
-/* Make `bytes` of that memory now, on a thread of its own (isolated workers only): the first
- * workers_host_alloc of exactly that size takes it, waiting for the thread if it has not
- * finished. Pinning a gigabyte takes a good part of a second, which the harness's own work
- * (the correctness checks before a speed check) then hides. What no allocation took is given
- * back by workers_host_reserved_end. */
+/* Ask for `bytes` of that memory ahead of its use (isolated workers only; at most four
+ * arrays): the first workers_host_alloc of exactly that size takes it. The arrays asked for
+ * are made together, their pages in turn, so that none copies faster than another for where
+ * its pages lie (worker_buffers_trusted.cu's host_fill), when workers_host_reserve_made says:
+ * HOST_RESERVE_NOW, on this thread (a harness started ahead of its lab, before it says
+ * "ready"); HOST_RESERVE_AHEAD, on a thread of its own where GRADER_PREWARM=1 (pinning a
+ * gigabyte takes a good part of a second, which the correctness checks before a speed check
+ * then hide), else as HOST_RESERVE_AT_USE: at the first allocation that takes one of them.
+ * What no allocation took is given back by workers_host_reserved_end. */
+enum { HOST_RESERVE_NOW, HOST_RESERVE_AHEAD, HOST_RESERVE_AT_USE };
 void workers_host_reserve(size_t bytes);
-/* The same made on this thread, now, whatever GRADER_PREWARM says: a harness started ahead of
- * its lab makes its speed check's host memory before it says "ready". */
-void workers_host_reserve_now(size_t bytes);
+void workers_host_reserve_made(int when);
 void workers_host_reserved_end(void);
 
 /* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */

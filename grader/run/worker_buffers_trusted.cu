@@ -441,11 +441,12 @@ void workers_unregister(void *base)
  * gradings each, tests/gpu/self-check-ab.sh; tests/gpu/results/h200x2-host-arrays.txt). A
  * kernel without MADV_POPULATE_WRITE, or too little memory, leaves the pages to
  * cudaHostRegister, which makes what is missing as before and reports a shortage as an error,
- * where a write to a page that cannot be made would end this process (SIGBUS). Lab 05's three 1 GiB arrays, made by a
- * harness started ahead of its lab while the lab before waits for it: that wait went from
- * 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200). Made on 4 threads
- * and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered alone; 8 and 16
- * threads were no faster (tests/gpu/pin-probe.cu; tests/gpu/results/h200-bench-grading.txt). */
+ * where a write to a page that cannot be made would end this process (SIGBUS). Lab 05's three
+ * 1 GiB arrays, made by a harness started ahead of its lab while the lab before waits for it:
+ * that wait went from 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200).
+ * Made on 4 threads and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered
+ * alone; 8 and 16 threads were no faster (tests/gpu/pin-probe.cu;
+ * tests/gpu/results/h200-bench-grading.txt). */
 #define HOST_FILL_THREADS 4
 #define HOST_FILL_MIN ((size_t)64 << 20) /* smaller mappings: cudaHostRegister makes them */
 #define HOST_FILL_STEP ((size_t)2 << 20)

@@ -163,9 +163,9 @@ void workers_host_free(void *p);
  * HOST_RESERVE_NOW, on this thread (a harness started ahead of its lab, before it says
  * "ready"); HOST_RESERVE_AHEAD, on a thread of its own where GRADER_PREWARM=1 (pinning a
  * gigabyte takes a good part of a second, which the correctness checks before a speed check
- * then hide), else as HOST_RESERVE_AT_USE: at the first allocation that takes one of them.
- * What no allocation took is given back by workers_host_reserved_end. */
-enum { HOST_RESERVE_NOW, HOST_RESERVE_AHEAD, HOST_RESERVE_AT_USE };
+ * then hide), else at the first allocation that takes one of them. What no allocation took
+ * is given back by workers_host_reserved_end. */
+enum { HOST_RESERVE_NOW, HOST_RESERVE_AHEAD };
 void workers_host_reserve(size_t bytes);
 void workers_host_reserve_made(int when);
 void workers_host_reserved_end(void);

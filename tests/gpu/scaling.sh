@@ -50,7 +50,12 @@ for n in $counts; do
     # not graded again, so that one device call can grade on one GPU and the next on several
     if [ "${REUSE:-0}" = 1 ] && [ -s "$out/out$n/gradebook.csv" ] && [ -s "$out/rate$n" ]; then
         echo "(GPUS=$sel: the run already in $out/out$n)"
-        [ -n "$one" ] || one=$(cat "$out/rate$n")
+        if [ "$n" = 1 ]; then
+            one=$(cat "$out/rate$n")
+        elif [ -n "$one" ]; then
+            echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($(cat "$out/rate$n") / $one))")x one GPU ($name)" |
+                tee -a "$out/results.txt"
+        fi
         continue
     fi
     subs=$out/subs$n
@@ -95,9 +100,16 @@ for n in $counts; do
     echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour$cut" |
         tee -a "$out/results.txt"
     echo "$rate" >"$out/rate$n"
-    [ -n "$one" ] || one=$rate
-    [ "$n" = 1 ] || echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
-        tee -a "$out/results.txt"
+    # (against this call's 1-GPU run, graded or read back: one graded after this run, in a
+    # later call, says nothing here; its own line gives the rate to divide by)
+    if [ "$n" = 1 ]; then
+        one=$rate
+    elif [ -n "$one" ]; then
+        echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
+            tee -a "$out/results.txt"
+    else
+        echo "  (no 1-GPU run in $out yet: \"1 $n\" with REUSE=1 grades one and reads this back)"
+    fi
     python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" \
         "${cut:+cut}" <<'PY' | tee -a "$out/results.txt"
 import glob, json, re, sys
@@ -105,6 +117,7 @@ out, gpus, wall = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
 gpu_csv, cpu_txt, procs_txt = sys.argv[4], sys.argv[5], sys.argv[6]  # the samplers' files
 was_cut = sys.argv[7] == "cut"  # stopped at LIMIT: a student begun and not finished
 labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
+by_lab = {}  # the self-check's ratios, lab by lab
 outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% interval, rounds, stop
 # The labs' seconds by part besides the WHERE count's: the correctness checks, the speed checks
 # (inside them the timed rounds), the waits before a speed check for the next lab's harness to
@@ -162,6 +175,7 @@ for f in glob.glob(out + "/students/*/results.json"):
                 sp = c.get("speed") or {}
                 if c.get("kind") == "speed" and sp.get("ratio_median"):
                     ratios.append(sp["ratio_median"])
+                    by_lab.setdefault(lab.get("lab", "?"), []).append(sp["ratio_median"])
                     if not 0.98 <= sp["ratio_median"] <= 1.02:
                         outside.append("%s %.3f [%.3f-%.3f] %d rounds, %s" % (
                             lab.get("lab", "?"), sp["ratio_median"], sp.get("ratio_ci95_lo", 0),
@@ -216,6 +230,11 @@ if ratios:
           "  OUTSIDE 0.98-1.02" if outside else ""))
     for line in sorted(outside):  # (a stop "clear" ends once the verdict is certain, not precise)
         print("    outside: " + line)
+    # each lab's: the median of its ratios, how many lie below 1 (a timing that favours one
+    # side leans the whole lab's ratios one way), their range
+    print("  self-check by lab (median, below 1, range): " + "; ".join(
+        "%s %.3f, %d/%d, %.3f-%.3f" % (name, sorted(v)[len(v) // 2], sum(x < 1 for x in v), len(v),
+                                      min(v), max(v)) for name, v in sorted(by_lab.items())))
 print("  reference alone: measured %d times (%.2f s a student), the batch's kept one used %d times"
       % (measured, alone_s / max(n, 1), kept))
 # Where a student's seconds go, lab by lab: the mean of the solution students' and of the

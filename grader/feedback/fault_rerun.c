@@ -1,6 +1,7 @@
 /* fault_rerun.c - TRUSTED, NO GPU: a GPU fault of the student's code run once more on the CPU
  * emulator, in the sandbox, to name its line. See fault_rerun.h. */
 #include "fault_rerun.h"
+#include "../report/folder.h"
 #include "../wire/check_line.h"
 #include "../../common/util.h"
 
@@ -65,16 +66,20 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len)
                      "builds it beside the GPU's unless GRADE_WHERE=0)");
             return -1;
         }
-    const int n = snprintf(r->input, sizeof r->input, "%s/%s.%d.emu.cmd", r->logs, r->lab, r->check);
+    const int n = report_check_file(r->input, sizeof r->input, r->logs, r->lab, r->check,
+                                    REPORT_RERUN_PREFIX "cmd");
     if (n < 0 || (size_t)n >= sizeof r->input - 24) {
         snprintf(why, why_len, "the report folder's path is too long");
         return -1;
     }
-    snprintf(r->log, sizeof r->log, "%s/%s.%d.emu.log", r->logs, r->lab, r->check);
-    snprintf(r->records, sizeof r->records, "%s/%s.%d.emu.records", r->logs, r->lab, r->check);
-    snprintf(r->replies, sizeof r->replies, "%s/%s.%d.emu.out", r->logs, r->lab, r->check);
-    snprintf(r->harness_log, sizeof r->harness_log, "%s/%s.%d.emu.harness.log", r->logs, r->lab,
-             r->check);
+    report_check_file(r->log, sizeof r->log, r->logs, r->lab, r->check,
+                      REPORT_RERUN_PREFIX REPORT_CHECK_LOG);
+    report_check_file(r->records, sizeof r->records, r->logs, r->lab, r->check,
+                      REPORT_RERUN_PREFIX REPORT_CHECK_RECORDS);
+    report_check_file(r->replies, sizeof r->replies, r->logs, r->lab, r->check,
+                      REPORT_RERUN_PREFIX "out");
+    report_check_file(r->harness_log, sizeof r->harness_log, r->logs, r->lab, r->check,
+                      REPORT_RERUN_PREFIX REPORT_HARNESS_LOG);
     unlink(r->log);
     unlink(r->records);
     /* The check as the driver sends it (the same index and seed: the same sizes and inputs,

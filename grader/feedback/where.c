@@ -2,6 +2,7 @@
 #include "where.h"
 #include "estimate.h"
 #include "../plan/lab_select.h"
+#include "../report/folder.h"
 #include "../wire/child.h"
 #include "../wire/stop.h"
 #include "../../common/text.h"
@@ -243,9 +244,9 @@ void where_start(const where_setup *o, const lab_info *lab, const record *dev, i
     memset(j, 0, sizeof *j);
     where_files *w = &j->w;
     lab_folder(lab, w->folder, sizeof w->folder);
-    snprintf(w->dir, sizeof w->dir, "%s/%s.where", o->logs, lab->name);
-    snprintf(w->line, sizeof w->line, "%s/%s.where.txt", o->logs, lab->name);
-    snprintf(w->log, sizeof w->log, "%s/%s.where.log", o->logs, lab->name);
+    report_lab_file(w->dir, sizeof w->dir, o->logs, lab->name, REPORT_WHERE_DIR);
+    report_lab_file(w->line, sizeof w->line, o->logs, lab->name, REPORT_WHERE_LINE);
+    report_lab_file(w->log, sizeof w->log, o->logs, lab->name, REPORT_WHERE_LOG);
     snprintf(w->counts, sizeof w->counts, "%s/counts.tsv", w->dir);
     snprintf(w->sections, sizeof w->sections, "%s/sections.txt", w->dir);
     snprintf(w->harness_log, sizeof w->harness_log, "%s/harness.log", w->dir);

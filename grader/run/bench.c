@@ -21,8 +21,8 @@ static int bench_run(const options *o, const lab_info *lab, record_list *l)
     snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
     snprintf(worker_arg, sizeof worker_arg, "%s", o->worker);
-    snprintf(results, sizeof results, "%s/%s.bench.records", o->logs, lab->name);
-    snprintf(log_path, sizeof log_path, "%s/%s.bench.log", o->logs, lab->name);
+    report_lab_file(results, sizeof results, o->logs, lab->name, REPORT_BENCH_RECORDS);
+    report_lab_file(log_path, sizeof log_path, o->logs, lab->name, REPORT_BENCH_LOG);
     unlink(results);
     unlink(log_path);
     char *argv[64];
@@ -87,7 +87,7 @@ static int bench_lab(const options *o, const lab_info *lab)
         return 1;
     }
     char tsv_path[600];
-    snprintf(tsv_path, sizeof tsv_path, "%s/%s.tsv", o->logs, lab->name);
+    report_lab_file(tsv_path, sizeof tsv_path, o->logs, lab->name, REPORT_BENCH_TABLE);
     bench_table_lab(lab, &l, tsv_path);
     free_records(&l);
     return 0;

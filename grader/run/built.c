@@ -23,13 +23,13 @@ lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_
     char status_path[1024], from[1024], word[32] = "";
     snprintf(status_path, sizeof status_path, "%s/%s.status", o->built, lab->name);
     snprintf(from, sizeof from, "%s/%s.build.log", o->built, lab->name);
-    snprintf(log_path, len, "%s/%s.build.log", o->logs, lab->name);
+    report_lab_file(log_path, len, o->logs, lab->name, REPORT_BUILD_LOG);
     if (rename(from, log_path) != 0)
         unlink(log_path); /* no log from this build: none from an earlier one either */
     /* under a GPU, the emulator's build of the lab for the WHERE line: the start of its log */
     char where_from[1024], where_to[1024];
     snprintf(where_from, sizeof where_from, "%s/%s.where.build.log", o->built, lab->name);
-    snprintf(where_to, sizeof where_to, "%s/%s.where.log", o->logs, lab->name);
+    report_lab_file(where_to, sizeof where_to, o->logs, lab->name, REPORT_WHERE_LOG);
     if (rename(where_from, where_to) != 0)
         unlink(where_to);
     FILE *f = fopen(status_path, "r");
@@ -52,7 +52,7 @@ lab_build built_lab(const options *o, const lab_info *lab, char *log_path, size_
  * <lab>.where.log: built_lab's, this run's already) nor make bench's (<lab>.bench.*). */
 static int run_file(const char *rest)
 {
-    if (!strcmp(rest, "harness.log") || !strcmp(rest, "where.txt"))
+    if (!strcmp(rest, REPORT_HARNESS_LOG) || !strcmp(rest, REPORT_WHERE_LINE))
         return 1;
     if (!isdigit((unsigned char)rest[0]))
         return 0;

@@ -218,8 +218,8 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
         where_cfg.on && !r->where_done && !r->where_early.pid && where_left(&where_cfg) >= 1 &&
         r->g.heard)
         where_start(&where_cfg, lab, &r->g.device, 1, &r->where_early);
-    snprintf(results, sizeof results, "%s/%s.%d.records", o->logs, lab->name, i);
-    snprintf(log_path, len, "%s/%s.%d.log", o->logs, lab->name, i);
+    report_check_file(results, sizeof results, o->logs, lab->name, i, REPORT_CHECK_RECORDS);
+    report_check_file(log_path, len, o->logs, lab->name, i, REPORT_CHECK_LOG);
     unlink(results);
     unlink(log_path);
     int link = -1, paused = 0;

@@ -49,7 +49,7 @@ int harness_start(const options *o, const lab_info *lab, harness_proc *h, int ah
     snprintf(exe, sizeof exe, "%s/%s/harness", o->labdir, lab->name);
     snprintf(ref, sizeof ref, "%s/%s/reference.so", o->labdir, lab->name);
     snprintf(stu, sizeof stu, "%s/%s/student.so", o->student_objs, lab->name);
-    snprintf(log_path, sizeof log_path, "%s/%s.harness.log", o->logs, lab->name);
+    report_lab_file(log_path, sizeof log_path, o->logs, lab->name, REPORT_HARNESS_LOG);
     scratch_make(h->tmp, sizeof h->tmp, "grader-run"); /* its own TMPDIR */
     fflush(stdout);
     fflush(stderr);

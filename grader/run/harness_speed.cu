@@ -170,10 +170,7 @@ int speed_restart(void *ctx, const timing_result *r)
     if (!c->fewer || r->rounds < 1)
         return 0;
     const int nv = r->n_variants, last = r->rounds - 1;
-    double *null_ms = (double *)xmalloc(r->rounds * sizeof *null_ms);
-    timing_series(r, 1, V_NULL, null_ms);
-    const double o = stats_median(null_ms, r->rounds);
-    free(null_ms);
+    const double o = median_of(r, 1, V_NULL);
     const double stu = r->host_ms[last * nv + V_STUDENT] - o;
     const double ref = (r->host_ms[last * nv + V_REFERENCE] - o) / c->k;
     if (r->rounds < TIMING_EARLY_ROUNDS && stu >= SPEED_UNIT_MS &&

@@ -14,8 +14,9 @@
  * shell, make or a command line: each submission is copied (its lab files only, read with
  * O_NOFOLLOW: scan.c) into OUT/work/<id>/tree, where <id> is a hash of the name, and graded
  * there by exec'ing grader/run/grade.sh with generated paths only (grade_one.c). A submission
- * holding a symbolic link or a special file anywhere, or a lab file over FILE_CAP, is refused
- * with the reason, and appears in the gradebook like everyone else.
+ * holding a symbolic link or a special file anywhere (but the folders scan.c's never_work
+ * leaves out: .git, a checkout's build output), or a lab file over FILE_CAP, is refused with
+ * the reason, and appears in the gradebook like everyone else.
  *
  * Resume. Each student's outcome is OUT/students/<id>/record.json, written last and
  * atomically (temporary file, fsync, rename), with a fingerprint of everything the grade

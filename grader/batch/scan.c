@@ -63,8 +63,21 @@ static void hash_hex(const hash128 *h, char *out, size_t len)
     snprintf(out, len, "%016llx%016llx", (unsigned long long)h->a, (unsigned long long)h->b);
 }
 
-/* Walk a submission: no symbolic link, no special file, bounded size. Returns 0, or -1 with
- * the reason in s->refusal. rel is the path shown in messages. */
+/* Folders never walked: git's own store, and a workbook checkout's build output (a folder named
+ * build beside a labs folder), which holds what make grade and make test leave there: copies of
+ * lab files, the workbook's own tests' links and pipes, thousands of files, never a student's
+ * work. A checkout handed in after make test is graded from its labs/ as one handed in clean. */
+static int never_work(int dirfd, const char *name)
+{
+    struct stat st;
+    if (!strcmp(name, ".git"))
+        return 1;
+    return !strcmp(name, "build") && fstatat(dirfd, "labs", &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+           S_ISDIR(st.st_mode);
+}
+
+/* Walk a submission (never_work's folders left out): no symbolic link, no special file, bounded
+ * size. Returns 0, or -1 with the reason in s->refusal. rel is the path shown in messages. */
 static int walk(student *s, int dirfd, const char *rel, int depth, int *entries)
 {
     if (depth > MAX_DEPTH)
@@ -76,7 +89,7 @@ static int walk(student *s, int dirfd, const char *rel, int depth, int *entries)
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || never_work(dirfd, e->d_name))
             continue;
         char path[2048];
         snprintf(path, sizeof path, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);

@@ -151,6 +151,20 @@ def make_submissions(base, names):
                 for where, text in ((b"cuda-workbook/labs", SOLUTION), (b"cuda-workbook/solutions", b"other\n")):
                     os.makedirs(os.path.join(path, where, b"01-coalescing"))
                     open(os.path.join(path, where, b"01-coalescing/coalescing.cu"), "wb").write(text)
+                # ... after make test: its build/ (beside labs/) holds the workbook's own tests'
+                # links, pipes and lab files, more files than a submission may hold, and git's
+                # store beside it: neither is looked into
+                top = os.path.join(path, b"cuda-workbook")
+                for case in (b"build/cheats/c26/tree/01-coalescing", b"build/cheats/c27/tree/01-coalescing",
+                             b"build/tests/kit/labs/01-coalescing", b"build/many", b".git/objects/ab"):
+                    os.makedirs(os.path.join(top, case))
+                os.symlink(b"/etc/passwd", os.path.join(top, b"build/cheats/c26/tree/01-coalescing/coalescing.cu"))
+                os.mkfifo(os.path.join(top, b"build/cheats/c27/tree/01-coalescing/coalescing.cu"))
+                shutil.copy(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"),
+                            os.path.join(top, b"build/tests/kit/labs/01-coalescing/coalescing.cu"))
+                for i in range(10001):
+                    open(os.path.join(top, b"build/many/%d" % i), "wb").close()
+                os.symlink(b"../HEAD", os.path.join(top, b".git/objects/ab/link"))
             elif kind == "misplaced":  # the solution in a folder of the student's own naming
                 os.makedirs(os.path.join(path, b"lab01"))
                 open(os.path.join(path, b"lab01/coalescing.cu"), "wb").write(SOLUTION)

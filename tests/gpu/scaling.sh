@@ -44,18 +44,25 @@ counts=${1:-$(for n in 1 2 4; do [ "$n" -le "$have" ] && echo "$n"; done)}
 # times on its files, and a build inside the batch would be timed as grading (32 s on 64 cores).
 make -j"$(nproc)" all >>"$out/build.log" 2>&1 || { echo "build failed: $out/build.log"; exit 1; }
 one=
+# against_one N RATE: the 1-GPU run's rate kept (N=1), or run N's ratio to it printed, in the
+# form results/ keeps; with no 1-GPU run in this call yet (graded or read back), says so
+against_one() {
+    if [ "$1" = 1 ]; then
+        one=$2
+    elif [ -n "$one" ]; then
+        echo "scaling: $1 GPUs $(python3 -c "print('%.2f' % ($2 / $one))")x one GPU ($name)" |
+            tee -a "$out/results.txt"
+    else
+        echo "  (no 1-GPU run in $out yet: \"1 $1\" with REUSE=1 grades one and reads this back)"
+    fi
+}
 for n in $counts; do
     sel=$(seq -s, 0 $((n - 1)))
     # REUSE=1: a run this folder already holds (an earlier call's, the same build) is read back,
     # not graded again, so that one device call can grade on one GPU and the next on several
     if [ "${REUSE:-0}" = 1 ] && [ -s "$out/out$n/gradebook.csv" ] && [ -s "$out/rate$n" ]; then
         echo "(GPUS=$sel: the run already in $out/out$n)"
-        if [ "$n" = 1 ]; then
-            one=$(cat "$out/rate$n")
-        elif [ -n "$one" ]; then
-            echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($(cat "$out/rate$n") / $one))")x one GPU ($name)" |
-                tee -a "$out/results.txt"
-        fi
+        against_one "$n" "$(cat "$out/rate$n")"
         continue
     fi
     subs=$out/subs$n
@@ -100,16 +107,7 @@ for n in $counts; do
     echo "batch GPUS=$sel ($n GPU(s) here, $name): $m students in $t s: $rate students per hour$cut" |
         tee -a "$out/results.txt"
     echo "$rate" >"$out/rate$n"
-    # (against this call's 1-GPU run, graded or read back: one graded after this run, in a
-    # later call, says nothing here; its own line gives the rate to divide by)
-    if [ "$n" = 1 ]; then
-        one=$rate
-    elif [ -n "$one" ]; then
-        echo "scaling: $n GPUs $(python3 -c "print('%.2f' % ($rate / $one))")x one GPU ($name)" |
-            tee -a "$out/results.txt"
-    else
-        echo "  (no 1-GPU run in $out yet: \"1 $n\" with REUSE=1 grades one and reads this back)"
-    fi
+    against_one "$n" "$rate"
     python3 - "$out/out$n" "$n" "$t" "$out/gpu$n.csv" "$out/cpu$n.txt" "$out/procs$n.txt" \
         "${cut:+cut}" <<'PY' | tee -a "$out/results.txt"
 import glob, json, re, sys

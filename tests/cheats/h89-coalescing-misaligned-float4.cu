@@ -3,13 +3,15 @@
  * checks with one row, or rows of a multiple of 4, pass. On a GPU a row length of 33 faults with
  * cudaErrorMisalignedAddress, which names no line, and the check is run once more on the CPU
  * emulator; under the emulator every check with an odd row length fails at once. Either way
- * the terminal shows UBSan's report at the student's line, the grader's frames left out.
+ * the terminal shows UBSan's report at the student's line, the grader's frames left out. The
+ * line is the same in every run; which of its two checks (the load, or binding the float4
+ * reference) reports first can vary from run to run, and g++ gives a column with the first only.
  * lab: coalescing
  * where: emu gpu
  * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: output-has=\| \S*01-coalescing/coalescing\.cu:32:\d+: runtime error: (load of|reference binding to) misaligned address
+ * expect: output-has=\| \S*01-coalescing/coalescing\.cu:32(:\d+)?: runtime error: (load of|reference binding to) misaligned address
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
  * expect@gpu: message=misaligned address
  * expect@gpu: output-has=the CPU emulator ran this check once more

@@ -11,7 +11,7 @@
  * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: output-has=\| \S*01-coalescing/coalescing\.cu:32(:\d+)?: runtime error: (load of|reference binding to) misaligned address
+ * expect: output-has=\| \S*01-coalescing/coalescing\.cu:34(:\d+)?: runtime error: (load of|reference binding to) misaligned address
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
  * expect@gpu: message=misaligned address
  * expect@gpu: output-has=the CPU emulator ran this check once more

@@ -140,6 +140,7 @@ static struct {
     int n_faults;
     char hints[8][512]; /* hints said in this lab (their first 511 bytes) */
     int n_hints;
+    char reason[1024]; /* the last check's long reason for an ERROR or SKIP (below) */
 } folded;
 
 /* The fault already reported in this lab under KEY, or NULL. */
@@ -411,7 +412,23 @@ void terminal_check(const check_report *r)
 {
     const check_decision *d = r->d;
     const child_outcome *out = r->out;
-    print_line(r->name, r->s->v, out->seconds, d->message);
+    /* A long reason that no check of the lab could run (the emulator's refusal of a feature:
+     * the same sentence for every check) is said once: the checks after it name it by its
+     * first words. results.json keeps each check's whole message. */
+    char shown[sizeof d->message];
+    const char *message = d->message;
+    if ((r->s->v == VERDICT_ERROR || r->s->v == VERDICT_SKIP) && strlen(d->message) > 80) {
+        const char *colon = strchr(d->message, ':');
+        if (!strcmp(folded.reason, d->message) && colon && colon - d->message < 60) {
+            snprintf(shown, sizeof shown, "%.*s (the same reason as above)",
+                     (int)(colon - d->message), d->message);
+            message = shown;
+        }
+        snprintf(folded.reason, sizeof folded.reason, "%s", d->message);
+    } else {
+        folded.reason[0] = 0;
+    }
+    print_line(r->name, r->s->v, out->seconds, message);
     if (r->s->v == VERDICT_FAIL) {
         struct stat printed;
         const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||

@@ -1,11 +1,15 @@
 /* Honest: lab 01 reading its input through a texture object (tex1Dfetch on linear memory, the
  * read-only path of older GPUs' lessons), made and destroyed in each call; a plain kernel where
  * the matrix is larger than a linear texture may be. Correct on a GPU. The CPU emulator does not
- * run textures: every check "cannot be checked on the CPU emulator: cudaCreateTextureObject
- * ... at line N; a GPU grades it", nothing earned, exit status 2, never a FAIL.
+ * run textures: every check "cannot be checked on the CPU emulator: tex1Dfetch (textures) at line
+ * N of ...; a GPU grades it", nothing earned, exit status 2, never a FAIL. The terminal says
+ * the reason in full once; each check after it names it by its first words (results.json keeps
+ * every check's whole message).
  * lab: coalescing
  * where: emu gpu
  * expect: emu-could-not-run
+ * expect@emu: output-has=\n  1 x 33: [^\n]* ERROR \( *[0-9.]+s\) cannot be checked on the CPU emulator \(the same reason as above\)\n
+ * expect@emu: output-has=\n  1 x 1 [^\n]* ERROR \( *[0-9.]+s\) cannot be checked on the CPU emulator: tex1Dfetch \(textures\) at line [0-9]+ 
  * expect: gpu-all-correct=OK
  * expect: no-accusation */
 #include "coalescing.h"

@@ -46,9 +46,12 @@ static void print_line(const char *name, verdict v, double seconds, const char *
     for (size_t i = from; i < to; i++)
         dotted[i] = '.';
     dotted[to] = 0;
-    printf("  %s %s%-5s%s (%5.1fs) ", dotted, colour(v), verdict_word(v),
+    printf("  %s %s%-5s%s (%5.1fs)", dotted, colour(v), verdict_word(v),
            use_colour ? "\033[0m" : "", seconds);
-    text_put(stdout, message, 0);
+    if (message[0]) {
+        putchar(' ');
+        text_put(stdout, message, 0);
+    }
     putchar('\n');
 }
 
@@ -428,6 +431,10 @@ void terminal_check(const check_report *r)
     } else {
         folded.reason[0] = 0;
     }
+    /* a passing check whose message only repeats what its name says (its size): nothing after
+     * the time */
+    if (r->s->v == VERDICT_OK && message[0] && strstr(r->name, message))
+        message = "";
     print_line(r->name, r->s->v, out->seconds, message);
     if (r->s->v == VERDICT_FAIL) {
         struct stat printed;

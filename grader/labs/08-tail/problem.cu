@@ -179,7 +179,8 @@ static void describe(const void *vp, char *buf, size_t len)
         snprintf(buf, len, "%d items=%dx%d+%d, %d rounds", p->items, p->full_items / p->wave,
                  p->wave, p->items - p->full_items, p->rounds);
     else
-        snprintf(buf, len, "%d items x %d rounds", p->items, p->rounds);
+        snprintf(buf, len, "%d item%s x %d round%s", p->items, p->items == 1 ? "" : "s",
+                 p->rounds, p->rounds == 1 ? "" : "s");
 }
 
 /* size arrives holding the table row's {waves, extra}; it leaves as {items, rounds, full}. */

@@ -427,31 +427,37 @@ static int said_in_name(const char *name, const char *text)
     return b > 0 && strstr(n, t) != NULL;
 }
 
+/* The message on a check's line of the table, in shown (len bytes) or d->message itself:
+ * - a long reason that no check of the lab could run (the emulator's refusal of a feature: the
+ *   same sentence for every check) is said once; the checks after it name it by its first
+ *   words. results.json keeps each check's whole message.
+ * - a passing check whose message only repeats what its name says (its size, perhaps spaced
+ *   otherwise: "n = 1" and "n=1") shows nothing after the time. */
+static const char *line_message(const check_report *r, char *shown, size_t len)
+{
+    const char *message = r->d->message;
+    if ((r->s->v == VERDICT_ERROR || r->s->v == VERDICT_SKIP) && strlen(message) > 80) {
+        const char *colon = strchr(message, ':');
+        const int again = !strcmp(folded.reason, message);
+        snprintf(folded.reason, sizeof folded.reason, "%s", message);
+        if (again && colon && colon - message < 60) {
+            snprintf(shown, len, "%.*s (the same reason as above)", (int)(colon - message), message);
+            return shown;
+        }
+        return message;
+    }
+    folded.reason[0] = 0;
+    if (r->s->v == VERDICT_OK && message[0] && said_in_name(r->name, message))
+        return "";
+    return message;
+}
+
 void terminal_check(const check_report *r)
 {
     const check_decision *d = r->d;
     const child_outcome *out = r->out;
-    /* A long reason that no check of the lab could run (the emulator's refusal of a feature:
-     * the same sentence for every check) is said once: the checks after it name it by its
-     * first words. results.json keeps each check's whole message. */
     char shown[sizeof d->message];
-    const char *message = d->message;
-    if ((r->s->v == VERDICT_ERROR || r->s->v == VERDICT_SKIP) && strlen(d->message) > 80) {
-        const char *colon = strchr(d->message, ':');
-        if (!strcmp(folded.reason, d->message) && colon && colon - d->message < 60) {
-            snprintf(shown, sizeof shown, "%.*s (the same reason as above)",
-                     (int)(colon - d->message), d->message);
-            message = shown;
-        }
-        snprintf(folded.reason, sizeof folded.reason, "%s", d->message);
-    } else {
-        folded.reason[0] = 0;
-    }
-    /* a passing check whose message only repeats what its name says (its size, perhaps spaced
-     * otherwise: "n = 1" and "n=1"): nothing after the time */
-    if (r->s->v == VERDICT_OK && message[0] && said_in_name(r->name, message))
-        message = "";
-    print_line(r->name, r->s->v, out->seconds, message);
+    print_line(r->name, r->s->v, out->seconds, line_message(r, shown, sizeof shown));
     if (r->s->v == VERDICT_FAIL) {
         struct stat printed;
         const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||

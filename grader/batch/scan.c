@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -206,12 +207,16 @@ static int is_lab_place(const char *path, const char *rel)
 }
 
 /* A file that looks like lab k's put elsewhere: its name (coalescing.cu), or a .cu file whose
- * name holds the lab's name (coalescing_lab1.cu). Never graded: named with where it belongs. */
+ * name holds the lab's name (coalescing_lab1.cu), in any case (Coalescing.cu, from a system
+ * whose file names ignore case) or with a suffix after its .cu (coalescing.cu.txt, as some
+ * uploads rename it). Never graded: named with where it belongs. */
 static int looks_like_lab(const char *path, int k)
 {
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     const size_t lb = strlen(base);
-    return lb > 3 && !strcmp(base + lb - 3, ".cu") && strstr(base, all_labs[k]->name);
+    const char *dot_cu = strcasestr(base, ".cu.");
+    return lb > 3 && (!strcasecmp(base + lb - 3, ".cu") || (dot_cu && dot_cu > base)) &&
+           strcasestr(base, all_labs[k]->name);
 }
 
 static int add_helper(void *ctx, const char *rel, const char *bytes, size_t len)

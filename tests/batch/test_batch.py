@@ -111,6 +111,8 @@ STUDENTS = {
     b"at-top": "at-top",
     b"checkout": "checkout",
     b"misplaced": "misplaced",
+    b"other-case": "other-case",
+    b"renamed-upload": "renamed-upload",
     b"two-files": "two-files",
     b"helper": "helper",
     "zero\u200bwidth".encode(): "solution",
@@ -168,6 +170,12 @@ def make_submissions(base, names):
             elif kind == "misplaced":  # the solution in a folder of the student's own naming
                 os.makedirs(os.path.join(path, b"lab01"))
                 open(os.path.join(path, b"lab01/coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "other-case":  # named as a system that ignores case let it be
+                os.makedirs(os.path.join(path, b"01-Coalescing"))
+                open(os.path.join(path, b"01-Coalescing/Coalescing.cu"), "wb").write(SOLUTION)
+            elif kind == "renamed-upload":  # a suffix added after .cu on the way in
+                os.makedirs(lab)
+                open(os.path.join(lab, b"coalescing.cu.txt"), "wb").write(SOLUTION)
             elif kind == "two-files":  # two different files for one lab: never one picked
                 for where in (b"a/labs/01-coalescing", b"b/labs/01-coalescing"):
                     os.makedirs(os.path.join(path, where))
@@ -456,7 +464,8 @@ def test_hostile(tmp):
           "CSV: a zero-width space in a name is shown as an escape (two students never look like one)")
     for name, kind in STUDENTS.items():
         row = by.get(name, {})
-        if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top", "checkout", "misplaced", "helper"):
+        if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top", "checkout", "misplaced", "other-case",
+                    "renamed-upload", "helper"):
             ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
                   and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
             check(ok, "graded correctly: %r" % name, row)
@@ -465,9 +474,11 @@ def test_hostile(tmp):
                    "empty-lab": "no 01-coalescing/coalescing.cu in the submission",
                    "untouched": "01-coalescing/coalescing.cu is the untouched skeleton",
                    "at-top": "found coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
-                   "misplaced": "found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu"}.get(kind)
+                   "misplaced": "found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
+                   "other-case": "found 01-Coalescing/Coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
+                   "renamed-upload": "found 01-coalescing/coalescing.cu.txt: it belongs in 01-coalescing/coalescing.cu"}.get(kind)
             word = {"skeleton": "no-file", "empty-lab": "no-file", "untouched": "skeleton", "at-top": "misplaced",
-                    "misplaced": "misplaced"}.get(kind)
+                    "misplaced": "misplaced", "other-case": "misplaced", "renamed-upload": "misplaced"}.get(kind)
             sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
                    if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]
             texts = {f: open(os.path.join(out, "students", sid["id"], f), "rb").read().decode("utf-8", "replace")

@@ -113,7 +113,7 @@ void row_absent_text(const grade_row *row, int k, char *buf, size_t len)
     default:
         snprintf(buf, len, "no submission for lab %s (no %s in the submission%s%s; graded as the "
                  "untouched skeleton)", all_labs[k]->number, rel,
-                 !detail ? "" : detail[0] ? ", which holds: " : ", which is empty",
+                 !detail ? "" : detail[0] ? ", which holds: " : ", which holds no file",
                  detail ? detail : "");
     }
 }

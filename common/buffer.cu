@@ -60,9 +60,15 @@ void dbuf_poison(dbuf *b, cudaStream_t s)
     CUDA_CHECK(cudaMemsetAsync(b->data, DBUF_POISON_BYTE, b->bytes, s));
 }
 
+/* cudaMemcpy from pageable host memory returns once the data is staged, possibly before the
+ * last of its DMA has reached the device (the runtime's "API synchronization behavior"), and a
+ * stream created non-blocking, as the harness's is, is not ordered after it: a copy on that
+ * stream could read the buffer's tail still poisoned (lab 09's C restored from C0 read NaN
+ * past 15 MiB: tests/gpu/upload-race-probe.cu). So the upload ends only once it has landed. */
 void dbuf_upload(dbuf *b, const void *host, size_t bytes)
 {
     CUDA_CHECK(cudaMemcpy(b->data, host, bytes, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void dbuf_download(const dbuf *b, void *host, size_t bytes)

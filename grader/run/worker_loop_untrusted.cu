@@ -256,6 +256,22 @@ static cudaError_t unmap_buffer(uint32_t id)
     return e;
 }
 
+/* 1 if `p` is device memory of this process now. A call that resets the device
+ * (cudaDeviceReset) takes every allocation of the process with it, the buffers the harness
+ * mapped here and this loop's stream among them: the worker answers that call with
+ * cudaErrorContextIsDestroyed, so that the check of the call that did it fails with the cause
+ * named (grader/decide/verdict.c) and the harness ends this process, whose next call could
+ * only fail for it (a fresh worker serves the next check). */
+static int is_device_memory(const void *p)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError(); /* (an unknown pointer is an error before CUDA 11): not sticky */
+        return 0;
+    }
+    return a.type == cudaMemoryTypeDevice;
+}
+
 static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream_t s,
                              char *problem, size_t len)
 {
@@ -266,6 +282,10 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
         if (e != cudaSuccess)
             return e;
     }
+    const void *watched = NULL;
+    for (int b = 0; b < c->n_bufs && !watched; b++)
+        if (bufs[b]->kind == PROTO_BUF_DEVICE && is_device_memory(bufs[b]->ptr))
+            watched = bufs[b]->ptr;
     for (int k = 0; k < c->n_calls; k++) {
         const proto_call *call = &c->call[k];
         shim_arg args[PROTO_MAX_ARGS];
@@ -283,7 +303,14 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     }
     cudaError_t e = cudaGetLastError();
     const cudaError_t sync = cudaDeviceSynchronize();
-    return e != cudaSuccess ? e : sync;
+    if (e == cudaSuccess)
+        e = sync;
+    /* Whether the harness's memory is still here: its first device buffer of the command,
+     * device memory before the calls (where this platform says so of a mapped buffer at
+     * all) and no longer after them. */
+    if (e == cudaSuccess && watched && !is_device_memory(watched))
+        e = cudaErrorContextIsDestroyed;
+    return e;
 }
 
 extern "C" int shim_serve(int sock)

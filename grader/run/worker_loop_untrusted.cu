@@ -10,6 +10,7 @@
 #include "../../common/check.h"
 
 #if defined(CUDA_EMU)
+#include <cuda_emu/count.h>
 #include <cuda_emu/schedule.h>
 #include <cuda_emu/share_fd.h>
 #else
@@ -272,6 +273,16 @@ static int is_device_memory(const void *p)
     return a.type == cudaMemoryTypeDevice;
 }
 
+/* The count's range: under the emulator its own, which the code's cudaProfilerStart and
+ * cudaProfilerStop leave alone (cuda_emu/count.h); on a GPU the profiler's. A macro: the
+ * emulator takes the call from shim_serve itself alone (its return address), never from a
+ * function of this object that the code under test could call too. */
+#if defined(CUDA_EMU)
+#define COUNT_RANGE(on) (cuda_emu_count(on) == 0 ? cudaSuccess : cudaErrorNotPermitted)
+#else
+#define COUNT_RANGE(on) ((on) ? cudaProfilerStart() : cudaProfilerStop())
+#endif
+
 static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream_t s,
                              char *problem, size_t len)
 {
@@ -364,13 +375,13 @@ extern "C" int shim_serve(int sock)
                 fds[0] = -1;
                 snprintf(number, sizeof number, "%d", count_fd);
                 setenv("CUDA_EMU_COUNT_FD", number, 1);
-                e = cudaProfilerStart();
+                e = COUNT_RANGE(1);
             }
             reply(sock, e, "");
             break;
         case PROTO_COUNT_END:
             if (e == cudaSuccess && count_fd >= 0)
-                e = cudaProfilerStop();
+                e = COUNT_RANGE(0);
             if (count_fd >= 0)
                 close(count_fd);
             count_fd = -1;

@@ -219,7 +219,7 @@ grade_case() { # CASE
     # attack may aim at the count), an honest control only when it expects something of it
     where=1
     # (or, on a GPU, when it names a fault rerun: the rerun runs that build)
-    case $name in h*) grep -qE '^ \* expect: where(-lacks)?=' "$f" ||
+    case $name in h*) grep -qE '^ \* expect(@gpu|@emu)?: where(-lacks)?=' "$f" ||
         { [ "$mode" = gpu ] && [ -n "$(field fault-rerun "$f")" ]; } || where=0 ;; esac
     GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
         GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where GRADE_FAULT_RERUN="$(field fault-rerun "$f")" \

@@ -287,6 +287,11 @@ struct Launch {
  * program itself (the grader's harness, or its worker through
  * cuda_emu_schedule). */
 void set_schedule(uint64_t word);
+/* 1 if CALLER (a return address) is in the program itself (the module the
+ * emulator is linked into) or in the grader's command loop, shim_serve, of the
+ * shared object it loaded: the calls that the code under test, which shares
+ * that object, may not make (cuda_emu_schedule, cuda_emu_count). */
+bool called_by_program_or_loop(const void *caller);
 
 /* Per host thread, so that host threads of the program (a CPU reference
  * computed in parallel) never take their accesses for a kernel's. */
@@ -505,9 +510,11 @@ void count_forget(const void *handle);
  * flags). STREAM is live (runtime.cpp). */
 const char *stream_kind(cudaStream_t stream);
 /* cudaProfilerStart and cudaProfilerStop: a range of counting; stop appends
- * its totals to the CUDA_EMU_COUNT file. */
+ * its totals to the CUDA_EMU_COUNT file. While the grader counts (its worker's
+ * cuda_emu_count), the program's own calls of either change nothing. */
 void count_start();
 void count_stop();
+extern std::atomic<bool> g_grader_counting;
 /* ---- Device memory (devmem.cpp) ------------------------------------------ */
 
 /* A device allocation's memory: anonymous memory of this process, or a memfd

@@ -1238,20 +1238,24 @@ void set_schedule(uint64_t word) { g_schedule.store(word); }
 /* The caller must be the program (the module the emulator is linked into) or
  * the grader's command loop, shim_serve, in the shared object it loaded: the
  * code under test shares that object, and its own functions are not it. */
-extern "C" CUDA_EMU_EXPORT int cuda_emu_schedule(unsigned long long word)
+bool called_by_program_or_loop(const void *caller)
 {
-    const void *caller = __builtin_return_address(0);
     Dl_info me{}, from{};
     ElfW(Sym) *sym = nullptr; /* dladdr1 fills it in */
-    if (dladdr(reinterpret_cast<void *>(&cuda_emu_schedule), &me) == 0 ||
+    if (dladdr(reinterpret_cast<void *>(&called_by_program_or_loop), &me) == 0 ||
         dladdr1(caller, &from, reinterpret_cast<void **>(&sym), RTLD_DL_SYMENT) == 0)
-        return -1;
+        return false;
     const bool program = from.dli_fbase == me.dli_fbase;
     const bool loop = from.dli_sname != nullptr && strcmp(from.dli_sname, "shim_serve") == 0 &&
                       sym != nullptr &&
                       static_cast<const char *>(caller) - static_cast<const char *>(from.dli_saddr) <
                           (ptrdiff_t)sym->st_size;
-    if (!program && !loop)
+    return program || loop;
+}
+
+extern "C" CUDA_EMU_EXPORT int cuda_emu_schedule(unsigned long long word)
+{
+    if (!called_by_program_or_loop(__builtin_return_address(0)))
         return -1;
     set_schedule(word);
     return 0;

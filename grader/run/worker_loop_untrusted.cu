@@ -257,19 +257,19 @@ static cudaError_t unmap_buffer(uint32_t id)
     return e;
 }
 
-/* 1 if `p` is device memory of this process now. A call that resets the device
- * (cudaDeviceReset) takes every allocation of the process with it, the buffers the harness
- * mapped here and this loop's stream among them: the worker answers that call with
- * cudaErrorContextIsDestroyed, so that the check of the call that did it fails with the cause
+/* What `p` is in this process now: 1 device memory, 0 not (the runtime says so), -1 unknown
+ * (the query failed: an unknown pointer before CUDA 11, or a sticky error of the context,
+ * which says nothing of the pointer). A call that resets the device (cudaDeviceReset) takes
+ * every allocation of the process with it, the buffers the harness mapped here and this
+ * loop's stream among them: the worker answers that call with cudaErrorContextIsDestroyed,
+ * whatever else it returned, so that the check of the call that did it fails with the cause
  * named (grader/decide/verdict.c) and the harness ends this process, whose next call could
  * only fail for it (a fresh worker serves the next check). */
-static int is_device_memory(const void *p)
+static int device_memory_state(const void *p)
 {
     cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError(); /* (an unknown pointer is an error before CUDA 11): not sticky */
-        return 0;
-    }
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess)
+        return -1; /* (not cleared: a sticky error stays the call's) */
     return a.type == cudaMemoryTypeDevice;
 }
 
@@ -295,7 +295,7 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     }
     const void *watched = NULL;
     for (int b = 0; b < c->n_bufs && !watched; b++)
-        if (bufs[b]->kind == PROTO_BUF_DEVICE && is_device_memory(bufs[b]->ptr))
+        if (bufs[b]->kind == PROTO_BUF_DEVICE && device_memory_state(bufs[b]->ptr) == 1)
             watched = bufs[b]->ptr;
     for (int k = 0; k < c->n_calls; k++) {
         const proto_call *call = &c->call[k];
@@ -318,9 +318,11 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
         e = sync;
     /* Whether the harness's memory is still here: its first device buffer of the command,
      * device memory before the calls (where this platform says so of a mapped buffer at
-     * all) and no longer after them. */
-    if (e == cudaSuccess && watched && !is_device_memory(watched))
+     * all) and, as the runtime says, not after them. */
+    if (watched && device_memory_state(watched) == 0) {
+        cudaGetLastError();
         e = cudaErrorContextIsDestroyed;
+    }
     return e;
 }
 

@@ -35,11 +35,6 @@ static const char *cuda_error_meaning(const char *name)
         {"cudaErrorMemoryAllocation", "out of device memory"},
         {"cudaErrorHardwareStackError", "stack overflow in a kernel (deep recursion or large "
                                         "local arrays)"},
-        /* (the worker's own answer when the grader's buffers left its process during the
-         * call: grader/run/worker_loop_untrusted.cu) */
-        {"cudaErrorContextIsDestroyed", "after the call the grader's buffers were no longer "
-                                        "device memory of its process: the device was reset "
-                                        "(cudaDeviceReset) or they were freed"},
     };
     for (size_t i = 0; i < ARRAY_LEN(table); i++)
         if (strcmp(name, table[i].name) == 0)
@@ -248,7 +243,11 @@ static void decide_error_record(const lab_info *lab, const child_outcome *o, con
                  "Your code runs in a process of its own; it ended during the call. The log "
                  "below shows what it printed.");
     } else if (!strcmp(name, "cudaErrorContextIsDestroyed")) {
-        verdict_set(d, VERDICT_FAIL, "%s", meaning);
+        /* the worker's own answer when the grader's buffers left its process during the call
+         * (grader/run/worker_loop_untrusted.cu, run_calls) */
+        verdict_set(d, VERDICT_FAIL, "after the call the grader's buffers were no longer device "
+                    "memory of its process: the device was reset (cudaDeviceReset) or they were "
+                    "freed");
         snprintf(d->detail, sizeof d->detail,
                  "cudaDeviceReset (or freeing memory your code did not allocate) takes the "
                  "grader's buffers and stream with it. Free only what your code allocated, and "

@@ -33,10 +33,29 @@ typedef struct mapped {
     uint32_t kind;  /* proto_buf_kind */
     void *ptr;      /* where it lives in this process */
     uint64_t bytes; /* its size */
+    int watched;    /* device memory, as the runtime said once it was mapped (run_calls) */
 } mapped;
 
 #define MAX_MAPPED 2048
 static mapped maps[MAX_MAPPED];
+
+/* What `p` is in this process now: 1 device memory, 0 not (the runtime says so), -1 unknown
+ * (the query failed: an unknown pointer before CUDA 11, or a sticky error of the context,
+ * which says nothing of the pointer). A call that resets the device (cudaDeviceReset) takes
+ * every allocation of the process with it, the buffers the harness mapped here and this
+ * loop's stream among them: the worker answers that call with cudaErrorContextIsDestroyed,
+ * whatever else it returned, so that the check of the call that did it fails with the cause
+ * named (grader/decide/verdict.c) and the harness ends this process, whose next call could
+ * only fail for it (a fresh worker serves the next check). */
+static int device_memory_state(const void *p)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError(); /* the query's own error is no call's (a sticky one stays sticky) */
+        return -1;
+    }
+    return a.type == cudaMemoryTypeDevice;
+}
 
 __global__ void shim_null_kernel(void) {}
 
@@ -230,6 +249,7 @@ static cudaError_t map_new_buffer(const proto_buf *b, int *fds, int n_fds, int *
     m->kind = b->kind;
     m->ptr = ptr;
     m->bytes = b->bytes;
+    m->watched = b->kind == PROTO_BUF_DEVICE && device_memory_state(ptr) == 1;
     *out = m;
     return cudaSuccess;
 }
@@ -257,22 +277,6 @@ static cudaError_t unmap_buffer(uint32_t id)
     return e;
 }
 
-/* What `p` is in this process now: 1 device memory, 0 not (the runtime says so), -1 unknown
- * (the query failed: an unknown pointer before CUDA 11, or a sticky error of the context,
- * which says nothing of the pointer). A call that resets the device (cudaDeviceReset) takes
- * every allocation of the process with it, the buffers the harness mapped here and this
- * loop's stream among them: the worker answers that call with cudaErrorContextIsDestroyed,
- * whatever else it returned, so that the check of the call that did it fails with the cause
- * named (grader/decide/verdict.c) and the harness ends this process, whose next call could
- * only fail for it (a fresh worker serves the next check). */
-static int device_memory_state(const void *p)
-{
-    cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess)
-        return -1; /* (not cleared: a sticky error stays the call's) */
-    return a.type == cudaMemoryTypeDevice;
-}
-
 /* The count's range: under the emulator its own, which the code's cudaProfilerStart and
  * cudaProfilerStop leave alone (cuda_emu/count.h); on a GPU the profiler's. A macro: the
  * emulator takes the call from shim_serve itself alone (its return address), never from a
@@ -295,7 +299,7 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     }
     const void *watched = NULL;
     for (int b = 0; b < c->n_bufs && !watched; b++)
-        if (bufs[b]->kind == PROTO_BUF_DEVICE && device_memory_state(bufs[b]->ptr) == 1)
+        if (bufs[b]->watched)
             watched = bufs[b]->ptr;
     for (int k = 0; k < c->n_calls; k++) {
         const proto_call *call = &c->call[k];
@@ -316,13 +320,11 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     const cudaError_t sync = cudaDeviceSynchronize();
     if (e == cudaSuccess)
         e = sync;
-    /* Whether the harness's memory is still here: its first device buffer of the command,
-     * device memory before the calls (where this platform says so of a mapped buffer at
-     * all) and, as the runtime says, not after them. */
-    if (watched && device_memory_state(watched) == 0) {
-        cudaGetLastError();
+    /* Whether the harness's memory is still here: the command's first device buffer that the
+     * runtime called device memory when it was mapped (where this platform says so of a
+     * mapped buffer at all) and, as the runtime says, not after the calls. */
+    if (watched && device_memory_state(watched) == 0)
         e = cudaErrorContextIsDestroyed;
-    }
     return e;
 }
 

@@ -462,11 +462,11 @@ static void test_cannot_run_claims(void)
          VERDICT_ERROR, "could not run: no device"},
         {"error who=reference kind=start name=start status=2 message=gone",
          VERDICT_ERROR, "the reference solution failed here"},
-        /* the worker's answer when the grader's buffers left its process during the call: the
+        /* the worker's answer when the call left its stream gone (a device reset): the
          * student's failure, with the evidence, never a crash of the grader */
         {"error who=student kind=cuda name=cudaErrorContextIsDestroyed "
          "message=cudaErrorContextIsDestroyed", VERDICT_FAIL,
-         "after the call the grader's buffers were no longer device memory of its process"},
+         "after the call the stream the grader gave your function was gone"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         const char *lines[] = {"begin", rows[i].rec};

@@ -243,15 +243,16 @@ static void decide_error_record(const lab_info *lab, const child_outcome *o, con
                  "Your code runs in a process of its own; it ended during the call. The log "
                  "below shows what it printed.");
     } else if (!strcmp(name, "cudaErrorContextIsDestroyed")) {
-        /* the worker's own answer when the grader's buffers left its process during the call
-         * (grader/run/worker_loop_untrusted.cu, run_calls) */
-        verdict_set(d, VERDICT_FAIL, "after the call the grader's buffers were no longer device "
-                    "memory of its process: the device was reset (cudaDeviceReset) or they were "
-                    "freed");
+        /* the worker's own answer when the call left its stream gone
+         * (grader/run/worker_loop_untrusted.cu, stream_gone) */
+        verdict_set(d, VERDICT_FAIL, "after the call the stream the grader gave your function "
+                    "was gone: the device was reset (cudaDeviceReset) or that stream was "
+                    "destroyed");
         snprintf(d->detail, sizeof d->detail,
-                 "cudaDeviceReset (or freeing memory your code did not allocate) takes the "
-                 "grader's buffers and stream with it. Free only what your code allocated, and "
-                 "leave the device to the grader: no cudaDeviceReset in a lab's function.");
+                 "cudaDeviceReset ends the process's CUDA context, and every stream in it; the "
+                 "grader's next call in that process could only fail. Destroy only the streams "
+                 "your code created, and leave the device to the grader: no cudaDeviceReset in "
+                 "a lab's function.");
     } else {
         verdict_set(d, VERDICT_FAIL, "crashed: %s in %s", meaning ? meaning : (msg ? msg : name),
             lab->name);

@@ -33,28 +33,40 @@ typedef struct mapped {
     uint32_t kind;  /* proto_buf_kind */
     void *ptr;      /* where it lives in this process */
     uint64_t bytes; /* its size */
-    int watched;    /* device memory, as the runtime said once it was mapped (run_calls) */
 } mapped;
 
 #define MAX_MAPPED 2048
 static mapped maps[MAX_MAPPED];
 
-/* What `p` is in this process now: 1 device memory, 0 not (the runtime says so), -1 unknown
- * (the query failed: an unknown pointer before CUDA 11, or a sticky error of the context,
- * which says nothing of the pointer). A call that resets the device (cudaDeviceReset) takes
- * every allocation of the process with it, the buffers the harness mapped here and this
- * loop's stream among them: the worker answers that call with cudaErrorContextIsDestroyed,
- * whatever else it returned, so that the check of the call that did it fails with the cause
- * named (grader/decide/verdict.c) and the harness ends this process, whose next call could
- * only fail for it (a fresh worker serves the next check). */
-static int device_memory_state(const void *p)
+/* Whether the call left this process's CUDA context or this loop's stream gone. A call that
+ * resets the device (cudaDeviceReset) ends the context, and every stream and allocation made
+ * in it; on a GPU the harness's mapped buffers outlive it (mapped by address, not owned by the
+ * context), under the emulator they go too (tests/gpu/reset-probe.cu). `alive` is the loop's
+ * own small allocation, made before any call: after a reset the runtime no longer calls it
+ * device memory, a safe question on either platform, after which the old stream's handle is
+ * not touched (on a GPU a stale handle's query may crash). Otherwise the stream is asked: one
+ * the call destroyed answers cudaErrorInvalidResourceHandle (or cudaErrorContextIsDestroyed),
+ * and on a GPU may crash the process in this check, which is then this call's failure all the
+ * same. Asked once the device is idle, when a stream that is still there answers cudaSuccess,
+ * or a sticky error of the context (a fault, which says nothing of the stream and is left as
+ * the call's). The worker answers such a call with cudaErrorContextIsDestroyed, whatever else it
+ * returned, so that its check fails with the cause named (grader/decide/verdict.c) and the
+ * harness ends this process, whose next call could only fail for it (a fresh worker serves the
+ * next check). */
+static int context_or_stream_gone(const void *alive, cudaStream_t s)
 {
     cudaPointerAttributes a;
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        cudaGetLastError(); /* the query's own error is no call's (a sticky one stays sticky) */
-        return -1;
+    if (alive) {
+        if (cudaPointerGetAttributes(&a, alive) != cudaSuccess)
+            cudaGetLastError(); /* a sticky error (left to the stream's query) or an old runtime */
+        else if (a.type != cudaMemoryTypeDevice)
+            return 1;
     }
-    return a.type == cudaMemoryTypeDevice;
+    const cudaError_t q = cudaStreamQuery(s);
+    if (q != cudaErrorContextIsDestroyed && q != cudaErrorInvalidResourceHandle)
+        return 0;
+    cudaGetLastError(); /* the query's own error is no call's */
+    return 1;
 }
 
 __global__ void shim_null_kernel(void) {}
@@ -249,7 +261,6 @@ static cudaError_t map_new_buffer(const proto_buf *b, int *fds, int n_fds, int *
     m->kind = b->kind;
     m->ptr = ptr;
     m->bytes = b->bytes;
-    m->watched = b->kind == PROTO_BUF_DEVICE && device_memory_state(ptr) == 1;
     *out = m;
     return cudaSuccess;
 }
@@ -288,6 +299,7 @@ static cudaError_t unmap_buffer(uint32_t id)
 #endif
 
 static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream_t s,
+                             const void *alive,
                              char *problem, size_t len)
 {
     mapped *bufs[PROTO_MAX_BUFS];
@@ -297,10 +309,6 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
         if (e != cudaSuccess)
             return e;
     }
-    const void *watched = NULL;
-    for (int b = 0; b < c->n_bufs && !watched; b++)
-        if (bufs[b]->watched)
-            watched = bufs[b]->ptr;
     for (int k = 0; k < c->n_calls; k++) {
         const proto_call *call = &c->call[k];
         shim_arg args[PROTO_MAX_ARGS];
@@ -320,10 +328,7 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     const cudaError_t sync = cudaDeviceSynchronize();
     if (e == cudaSuccess)
         e = sync;
-    /* Whether the harness's memory is still here: the command's first device buffer that the
-     * runtime called device memory when it was mapped (where this platform says so of a
-     * mapped buffer at all) and, as the runtime says, not after the calls. */
-    if (watched && device_memory_state(watched) == 0)
+    if (context_or_stream_gone(alive, s))
         e = cudaErrorContextIsDestroyed;
     return e;
 }
@@ -332,6 +337,11 @@ extern "C" int shim_serve(int sock)
 {
     cudaStream_t s;
     cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    void *alive = NULL; /* the context's own: gone after a reset (context_or_stream_gone) */
+    if (cudaMalloc(&alive, 256) != cudaSuccess) {
+        alive = NULL; /* the stream's query alone, then */
+        cudaGetLastError();
+    }
     static proto_cmd c; /* 6 KB: not on a thread's stack */
     int count_fd = -1;  /* between PROTO_COUNT_BEGIN and PROTO_COUNT_END: where counts go */
     for (;;) {
@@ -350,7 +360,7 @@ extern "C" int shim_serve(int sock)
             cuda_emu_schedule(c.schedule);
 #endif
             if (e == cudaSuccess)
-                e = run_calls(&c, fds, n_fds, s, problem, sizeof problem);
+                e = run_calls(&c, fds, n_fds, s, alive, problem, sizeof problem);
             reply(sock, e, problem);
             break;
         case PROTO_NULL:

@@ -62,7 +62,8 @@
 #        test-batch, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
 #        rung graded as a student's file) and test-skeletons: one
 #        suite each (tests/tests.mk says what each checks); make test-toolkits builds and grades
-#        with older CUDA toolkits (not in make test)
+#        with older CUDA toolkits (not in make test); make test-docs-mutation shifts every figure
+#        of the lessons by +-5% and +-7% and checks each shift fails test-docs (about a minute)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)

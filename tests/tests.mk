@@ -9,15 +9,20 @@
 #                 holds matches it: pass marks, the first rung to pass, GPU facts, links (and the
 #                 headings they name) in the workbook and the student kit, the folded questions,
 #                 the terms, and every lab folder named wherever the workbook lists its labs;
-#                 every measured figure of a lesson, slide, notebook cell or lab comment held
-#                 to a recorded results file or listed with why (tests/docs/figures.py), and a
-#                 drift planted in each kind of place caught (tests/docs/figures_selftest.py);
+#                 every figure of a lesson, slide, notebook cell or lab comment held, within
+#                 its own rounding, to the one source tests/docs/figure-sources.tsv names for it
+#                 (a cell of a recorded results file or bench table, a derivation from them, or
+#                 a cited value with why: tests/docs/figures.py), and a drift planted in each
+#                 kind of place caught (tests/docs/figures_selftest.py);
 #                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
 #                 (tests/docs/snippets.py; skipped without nvcc); no function of grader/ over
 #                 80 lines without its reason in its comment (tests/docs/functions.py);
 #                 README.md's commands are verbs of make help, the scripts it names are there,
 #                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
+#   test-docs-mutation  every one of those figures shifted by -7%, -5%, +5% and +7%, each shift
+#                 caught by tests/docs/figures.py (tests/docs/figures_mutation.py; about a
+#                 minute: for the full tier)
 #   test-bench-tools  the bench chart and table writers on a sample (tests/bench/run.sh)
 #   test-doctor   make doctor exits 0 where make grade works (no GPU: the emulator's g++ and
 #                 sanitizer libraries), 2 where it cannot, and names a GPU; make grade with a
@@ -99,7 +104,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -137,6 +142,9 @@ test-docs:
 	@python3 tests/docs/snippets.py
 	@python3 tests/docs/functions.py
 	@python3 tests/docs/functions.py --selftest
+
+test-docs-mutation:
+	@python3 tests/docs/figures_mutation.py
 
 test-bench-tools:
 	@tests/bench/run.sh

@@ -428,12 +428,6 @@ def propose(root="."):
     """Print a source line for every figure without one: the one cell of the files its place
     names that rounds to it (the closest named file first); several or none: a line to fill in."""
     rows, _ = load(root)
-    old = {}
-    if os.path.exists(os.path.join(root, "tests/docs/figures-unrecorded.tsv")):
-        for line in read(os.path.join(root, "tests/docs/figures-unrecorded.tsv")).split("\n"):
-            f = line.split("\t")
-            if len(f) >= 3 and not line.startswith("#"):
-                old[(f[0], f[1])] = f[2].replace("=", "is")
     place_figs = {path: figures(text) for kind, path, lab, text in places(root)}
     pairs, _ = assign(place_figs, rows)
     everything = sorted(os.path.relpath(f, root) for f in glob.glob(os.path.join(root, "tests/gpu/results/*.txt")))
@@ -464,10 +458,6 @@ def propose(root="."):
                 found = find_cell(fig, f, root, f in near)
                 if found:
                     break
-            if not found:
-                why = old.get((path, fig["shown"]))
-                if why:
-                    found = "%s = %s" % (why, fig["num"].replace(",", ""))
             print("%s\t%s\t%s\t%s" % (path, fig["ctx"], fig["shown"], found or "TODO"))
 
 

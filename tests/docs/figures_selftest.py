@@ -4,16 +4,19 @@
     tests/docs/figures_selftest.py
 
 Copies what figures.py reads (labs/, slides/, common/gpu_profiles.c, tests/gpu/results/,
-tests/docs/, the grader's lab tables) into a temporary folder, checks that figures.py passes
-there as it does here, then plants one wrong figure at a time and checks that figures.py fails
-and names the place:
+tests/docs/, the grader's lab tables and speed plan) into a temporary folder, checks that
+figures.py passes there as it does here, then plants one wrong figure at a time and checks that
+figures.py fails and names the place:
 
 - lesson prose: lab 09's warp tiles at "0.64 of cuBLAS" (its bench says 0.8830);
 - a share in lesson prose: lab 09's L1 "61%" busy (ncu's recorded 86.80%);
-- a slide: lab 05's pageable copies at 9.4 and 17.7 GB/s (recorded: 7.1 and 11.7);
+- a table of a lesson: lab 04's one chain at full occupancy at 54.3 TFLOP/s (recorded: 58.4);
+- the primer: its shortest time for 2^28 floats at 0.47 ms (derived: 0.512 ms);
+- a slide: lab 06's padded tile at 0.90x (recorded: 0.8406), another row's ratio;
+- a slide's table: lab 05's pageable copies at 9.4 and 17.7 GB/s (recorded: 7.1 and 11.7);
 - the notebook: lab 05's reference at 23.3 ms (recorded: 22.91 ms);
-- a comment: the H200 profile's pinned copies up to 57.5 GB/s (recorded: 55.5);
-- the list of unrecorded figures: an entry whose figure is gone from its file.
+- a comment: the H200 profile's pinned copies at 57.5 GB/s (recorded: 55.5);
+- the source list: a line whose figure is gone from its file, and a figure with no line.
 
 Each plant is undone before the next. Exit status 1 when a plant is not caught.
 """
@@ -25,22 +28,28 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/docs"]
+COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/docs", "grader/plan/speed_plan.h"]
 
 PLANTS = [
     ("lesson", "labs/09-sgemm/README.md", "1.3x:\n0.88 of cuBLAS.", "1.3x:\n0.64 of cuBLAS.",
      "labs/09-sgemm/README.md:"),
     ("share", "labs/09-sgemm/README.md", "L1 is the limit (87%)", "L1 is the limit (61%)",
      "labs/09-sgemm/README.md:"),
+    ("table", "labs/04-ilp/README.md", "| 1.178 | 58.4 TFLOP/s |", "| 1.178 | 54.3 TFLOP/s |",
+     "labs/04-ilp/README.md:"),
+    ("primer", "labs/PRIMER.md", "4.19 TB/s = 0.51 ms;", "4.19 TB/s = 0.47 ms;", "labs/PRIMER.md:"),
+    ("ratio", "slides/06-transpose.md", "passes at 0.84x)", "passes at 0.90x)", "slides/06-transpose.md:"),
     ("slide", "slides/05-streams.md", "| pageable (`malloc`) | 7.1 GB/s | 11.7 GB/s |",
      "| pageable (`malloc`) | 9.4 GB/s | 17.7 GB/s |", "slides/05-streams.md:"),
     ("notebook", "labs/workbook.ipynb", "22.91 ms for the reference", "23.3 ms for the reference",
-     "labs/workbook.ipynb#cell"),
-    ("comment", "common/gpu_profiles.c", "49.2 to\n     * 55.5 GB/s", "49.2 to\n     * 57.5 GB/s",
+     "labs/workbook.ipynb:"),
+    ("comment", "common/gpu_profiles.c", "55.5 GB/s to the device", "57.5 GB/s to the device",
      "common/gpu_profiles.c:"),
-    ("stale list", "tests/docs/figures-unrecorded.tsv", None,
-     "labs/01-coalescing/README.md\t123.4 ms\tplanted: a figure no file has\n",
-     "tests/docs/figures-unrecorded.tsv:"),
+    ("stale line", "tests/docs/figure-sources.tsv", None,
+     "labs/01-coalescing/README.md\tplanted {} line\t123.4 ms\tconstant: a figure no file has = 123.4\n",
+     "tests/docs/figure-sources.tsv:"),
+    ("no source", "labs/01-coalescing/README.md", None, "\nA planted figure: 12.5 ms.\n",
+     "labs/01-coalescing/README.md:"),
 ]
 
 
@@ -57,7 +66,7 @@ def main():
             src, dst = os.path.join(ROOT, rel), os.path.join(tmp, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
-        for table in sorted(os.listdir(os.path.join(ROOT, "grader/labs"))):
+        for table in sorted(os.listdir(os.path.join(ROOT, "grader/labs"))):  # the pass marks, l2_multiple
             src = os.path.join(ROOT, "grader/labs", table, "table.c")
             if os.path.exists(src):
                 os.makedirs(os.path.join(tmp, "grader/labs", table))

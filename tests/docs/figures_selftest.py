@@ -4,7 +4,7 @@
     tests/docs/figures_selftest.py
 
 Copies what figures.py reads (labs/, slides/, common/gpu_profiles.c, tests/gpu/results/,
-tests/docs/, the grader's lab tables and speed plan) into a temporary folder, checks that
+tests/docs/, and every other file a line of tests/docs/figure-sources.tsv names) into a temporary folder, checks that
 figures.py passes there as it does here, then plants one wrong figure at a time and checks that
 figures.py fails and names the place:
 
@@ -21,6 +21,7 @@ figures.py fails and names the place:
 Each plant is undone before the next. Exit status 1 when a plant is not caught.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +29,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/docs", "grader/plan/speed_plan.h"]
+COPY = ["labs", "slides", "common/gpu_profiles.c", "tests/gpu/results", "tests/docs"]
 
 PLANTS = [
     ("lesson", "labs/09-sgemm/README.md", "1.3x:\n0.88 of cuBLAS.", "1.3x:\n0.64 of cuBLAS.",
@@ -66,10 +67,17 @@ def main():
             src, dst = os.path.join(ROOT, rel), os.path.join(tmp, rel)
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             (shutil.copytree if os.path.isdir(src) else shutil.copy2)(src, dst)
+        with open(os.path.join(ROOT, "tests/docs/figure-sources.tsv"), encoding="utf-8") as f:
+            named = set(re.findall(r"([\w./-]+):\d+:\d+", f.read()))
+        for rel in sorted(named):  # every file a source line names (a grader constant too)
+            src, dst = os.path.join(ROOT, rel), os.path.join(tmp, rel)
+            if os.path.isfile(src) and not os.path.exists(dst):
+                os.makedirs(os.path.dirname(dst), exist_ok=True)
+                shutil.copy2(src, dst)
         for table in sorted(os.listdir(os.path.join(ROOT, "grader/labs"))):  # the pass marks, l2_multiple
             src = os.path.join(ROOT, "grader/labs", table, "table.c")
             if os.path.exists(src):
-                os.makedirs(os.path.join(tmp, "grader/labs", table))
+                os.makedirs(os.path.join(tmp, "grader/labs", table), exist_ok=True)
                 shutil.copy2(src, os.path.join(tmp, "grader/labs", table, "table.c"))
         rc, out = run(tmp)
         if rc != 0:

@@ -81,8 +81,11 @@ static const char *const exit_words[] = {"full marks",
                                          "started)",
                                          "a check could not run here (and none failed)"};
 
-static const char *exit_word(int status)
+static const char *exit_word(const grade_row *row)
 {
+    const int status = row->exit_status;
+    if (!strcmp(row->state, "refused")) /* nothing of it ran: no point was lost to a check */
+        return "the submission was refused, so nothing was graded (the reason is below)";
     return status >= 0 && status <= 2 ? exit_words[status] : "the grader did not finish";
 }
 
@@ -164,7 +167,9 @@ static void summary_text(const grade_row *row, char *buf, size_t len)
 {
     char total[64];
     row_total_text(row, total, sizeof total);
-    if (row->speed_graded || !strcmp(row->state, "refused"))
+    if (!strcmp(row->state, "refused"))
+        snprintf(buf, len, "Not graded: refused, 0/%d", row->max);
+    else if (row->speed_graded)
         snprintf(buf, len, "Score: %s", total);
     else
         snprintf(buf, len, "No score: speed not graded (no GPU); correctness %d of %d checks "
@@ -577,7 +582,7 @@ static void md_summary(FILE *f, const grade_row *row, const jv *results)
     char summary[256];
     summary_text(row, summary, sizeof summary);
     fprintf(f, "**%s**, exit status %d (%s).", summary, row->exit_status,
-            exit_word(row->exit_status));
+            exit_word(row));
     if (results)
         fprintf(f, " Hidden-case seed `%s`, graded on %s.", jv_str(jv_get(results, "seed"), "?"),
                 is_emu(results) ? "the CPU emulator (speed is graded on a GPU)" : "a GPU");
@@ -725,7 +730,7 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
     summary_text(row, summary, sizeof summary);
     fputs("</h1>\n<p><b>", f);
     put_xml(f, summary);
-    fprintf(f, "</b>, exit status %d (%s).", row->exit_status, exit_word(row->exit_status));
+    fprintf(f, "</b>, exit status %d (%s).", row->exit_status, exit_word(row));
     if (results) {
         fputs(" Hidden-case seed <code>", f);
         put_xml(f, jv_str(jv_get(results, "seed"), "?"));

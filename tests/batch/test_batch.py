@@ -539,6 +539,12 @@ def test_hostile(tmp):
             want = {"file": "not a folder", "toplink": "symbolic link"}.get(kind, "symbolic link")
             check(row.get("state") == "refused" and row.get("total") == "0" and want in row.get("reason", ""),
                   "refused with a clear reason: %r" % name, row)
+            sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
+                   if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]["id"]
+            md = open(os.path.join(out, "students", sid, "report.md"), encoding="utf-8", errors="replace").read()
+            check("refused, so nothing was graded" in md.replace("\\", "") and "a point was lost" not in md,
+                  "a refused submission's report says it was refused and why, not that a point was lost: %r" % name,
+                  md[:400])
     # What a student is given names their file as their submission has it, never the batch's
     # folders (OUT/work/<id>/tree, OUT/work/<id>/grade) or the grader's Makefile.
     inside = {os.fsencode(os.path.realpath(out)), os.fsencode(os.path.abspath(out)), b"/work/s"}

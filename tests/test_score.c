@@ -284,6 +284,20 @@ static void test_started_skeletons(void)
         /* no record: never taken as not started */
         CU_ASSERT_EQUAL(lab_started(all_labs[k], path, "/nonexistent/digests"), STARTED_WORK);
     }
+    /* a lab 01 file given for lab 06 is lab 01's (its contract's include, comments aside); lab
+     * 01's own, or one naming no contract, is no other lab's */
+    char path[600];
+    snprintf(path, sizeof path, "%s/x.cu", dir);
+    FILE *o = fopen(path, "w");
+    fputs("/* #include \"transpose.h\" */\n#include  \"coalescing.h\"\nvoid coalescing();\n", o);
+    fclose(o);
+    CU_ASSERT_PTR_EQUAL(started_other_lab(find_lab("transpose"), path), find_lab("coalescing"));
+    CU_ASSERT_PTR_NULL(started_other_lab(find_lab("coalescing"), path));
+    o = fopen(path, "w");
+    fputs("#include \"transpose.h\"\n#include \"coalescing.h\"\n", o); /* its own as well */
+    fclose(o);
+    CU_ASSERT_PTR_NULL(started_other_lab(find_lab("transpose"), path));
+    unlink(path);
     rmdir(dir);
     if (!checked)
         printf("\n  (no skeleton in labs/ is as committed here: the record is not checked)");

@@ -139,18 +139,16 @@ static int recorded_digest(const lab_info *lab, const char *digests, char want[6
     return found;
 }
 
-started_state lab_started(const lab_info *lab, const char *path, const char *digests)
+/* The plain file at path, whole (at most STARTED_FILE_CAP bytes, never through a link), into a
+ * buffer of its own with its length in *n; NULL when it cannot be read so. */
+static char *read_plain(const char *path, size_t *n)
 {
     struct stat st;
-    if (lstat(path, &st) != 0)
-        return errno == ENOENT || errno == ENOTDIR ? STARTED_MISSING : STARTED_WORK;
-    char want[65];
-    if (!S_ISREG(st.st_mode) || st.st_size > STARTED_FILE_CAP ||
-        recorded_digest(lab, digests, want) != 0)
-        return STARTED_WORK;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > STARTED_FILE_CAP)
+        return NULL;
     const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
-        return STARTED_WORK;
+        return NULL;
     char *buf = malloc(STARTED_FILE_CAP + 1);
     size_t got = 0;
     ssize_t r;
@@ -158,15 +156,50 @@ started_state lab_started(const lab_info *lab, const char *path, const char *dig
            (r = read(fd, buf + got, STARTED_FILE_CAP + 1 - got)) > 0)
         got += (size_t)r;
     close(fd);
-    started_state s = STARTED_WORK;
-    if (buf && got <= STARTED_FILE_CAP) {
-        char have[65];
-        started_digest(buf, got, have);
-        if (!strcmp(have, want))
-            s = STARTED_SKELETON;
+    if (buf && got > STARTED_FILE_CAP) /* grew while read */
+        free(buf), buf = NULL;
+    *n = got;
+    return buf;
+}
+
+started_state lab_started(const lab_info *lab, const char *path, const char *digests)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT || errno == ENOTDIR ? STARTED_MISSING : STARTED_WORK;
+    char want[65], have[65] = "";
+    if (recorded_digest(lab, digests, want) != 0)
+        return STARTED_WORK;
+    size_t n;
+    char *buf = read_plain(path, &n);
+    if (buf)
+        started_digest(buf, n, have);
+    free(buf);
+    return have[0] && !strcmp(have, want) ? STARTED_SKELETON : STARTED_WORK;
+}
+
+/* 1 if the normalised text includes NAME.h ("#include\"coalescing.h\"" once normalised) */
+static int includes_contract(const char *norm, const char *name)
+{
+    char want[160];
+    snprintf(want, sizeof want, "#include\"%s.h\"", name);
+    return strstr(norm, want) != NULL;
+}
+
+const lab_info *started_other_lab(const lab_info *lab, const char *path)
+{
+    size_t n;
+    char *buf = read_plain(path, &n), *norm = buf ? malloc(n + 1) : NULL;
+    const lab_info *other = NULL;
+    if (norm) {
+        started_normalise(buf, n, norm);
+        for (int k = 0; k < n_all_labs && !includes_contract(norm, lab->name); k++)
+            if (all_labs[k] != lab && includes_contract(norm, all_labs[k]->name))
+                other = all_labs[k];
     }
     free(buf);
-    return s;
+    free(norm);
+    return other;
 }
 
 const char *started_words(started_state s)

@@ -52,6 +52,12 @@ typedef enum started_state {
  * STARTED_WORK: only a file known to be the skeleton is taken as not started. */
 started_state lab_started(const lab_info *lab, const char *path, const char *digests);
 
+/* The lab whose file the one at `path` is, where that is not `lab`: it includes another lab's
+ * contract header (`#include "coalescing.h"`, comments and white space aside) and not its
+ * own. NULL when it is lab's, or cannot be told (for a build's failure: a lab 01 file graded
+ * with LAB=06 says whose it is, not only that coalescing.h is missing). */
+const lab_info *started_other_lab(const lab_info *lab, const char *path);
+
 /* What the report says of a lab not started, or "" for STARTED_WORK. */
 const char *started_words(started_state s);
 

@@ -28,6 +28,9 @@ typedef struct build_report {
     const char *build_log; /* the lab's build log in the report folder, or "" */
     const char *expected;  /* the student's file, where it was looked for */
     started_state started; /* STARTED_WORK, or why the lab is not started (plan/started.h) */
+    const lab_info *other; /* a build that failed of a file that is another lab's (it includes
+                              that lab's contract: started_other_lab), or NULL */
+    const lab_info *lab;   /* the lab graded */
 } build_report;
 
 /* The run's totals, and its label from the harnesses' greetings. */

@@ -344,6 +344,14 @@ void terminal_build(const build_report *b)
     } else if (b->build == LAB_STUDENT_FAILED) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(b->build_log);
+        if (b->other) { /* (whose it is: it includes that lab's contract, not this one's) */
+            char rel[200];
+            lab_student_rel(b->lab, rel, sizeof rel);
+            printf("  this file is lab %s's (%s): it includes %s.h, lab %s's contract, not %s.h. "
+                   "Grade it with LAB=%s; lab %s's own file is %s\n", b->other->number,
+                   b->other->name, b->other->name, b->other->number, b->lab->name,
+                   b->other->number, b->lab->number, rel);
+        }
     } else if (b->build == LAB_GRADER_FAILED || b->build == LAB_NOT_BUILT ||
                b->build == LAB_STEPS_FAILED) {
         printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",

@@ -179,7 +179,9 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
      * aside) earns nothing, whatever the rules give its checks (grader/plan/started.h) */
     const started_state started = lab_started(lab, r->expected, STARTED_DIGESTS);
     r->rules.not_started = started != STARTED_WORK;
-    r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected, started};
+    r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected, started,
+                          build == LAB_STUDENT_FAILED ? started_other_lab(lab, r->expected) : NULL,
+                          lab};
     results_lab_begin(w, lab, &r->rules, r->timeout, &r->b);
     terminal_build(&r->b);
     r->outcomes = xcalloc((size_t)lab->n_checks, sizeof *r->outcomes);

@@ -421,6 +421,34 @@ void jsonl_row(FILE *f, const grade_row *row)
 /* ------------------------------------------------------------------------------------------ */
 /* Gradescope (https://gradescope-autograders.readthedocs.io/en/latest/specs/)                 */
 
+/* The results' output: with no GPU, first that speed was not graded and the correctness checks
+ * passed (so that no score shown there passes for a grade); the seed; why points were lost.
+ * The texts shown are composed of lines the grader starts; what goes into them is rendered
+ * visible first, so that none of it starts a line of its own. */
+static void gradescope_output(const grade_row *row, const jv *results, int emu, char *output,
+                              size_t len)
+{
+    char *reason = text_visible_dup(row->reason, 0);
+    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
+    char correctness[96] = "";
+    if (emu)
+        snprintf(correctness, sizeof correctness, "Correctness: %d of %d checks passed. ",
+                 row->correct_passed, row->correct_checks);
+    if (!results)
+        snprintf(output, len, "Not graded: %s", reason);
+    else
+        snprintf(output, len, "%s%sHidden cases use seed %s. %s%s%s%s",
+                 emu ? "Speed not graded (no GPU). " : "", correctness, seed,
+                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
+                                          "isolated: it is not tamper-proof. " : "",
+                 emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
+                       "(run `make grade` on one, or wait for your instructor's GPU run). Speed "
+                       "not graded here, so this score is no grade: the points are speed's." : "",
+                 reason[0] ? "\nPoints not earned: " : "", reason);
+    free(reason);
+    free(seed);
+}
+
 void write_gradescope(FILE *f, const grade_row *row, const jv *results)
 {
     json_writer w;
@@ -435,28 +463,8 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             score += jv_num(jv_get(jv_at(checks, j), "earned"), 0);
     }
     json_number(&w, "score", score);
-    /* The texts shown are composed of lines the grader starts; what goes into them is
-     * rendered visible first, so that none of it starts a line of its own. */
-    char output[4 * ROW_REASON_MAX + 512] = "";
-    char *reason = text_visible_dup(row->reason, 0);
-    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
-    char correctness[96] = "";
-    if (emu)
-        snprintf(correctness, sizeof correctness, "Correctness: %d of %d checks passed. ",
-                 row->correct_passed, row->correct_checks);
-    if (!results)
-        snprintf(output, sizeof output, "Not graded: %s", reason);
-    else
-        snprintf(output, sizeof output, "%s%sHidden cases use seed %s. %s%s%s%s",
-                 emu ? "Speed not graded (no GPU). " : "", correctness, seed,
-                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
-                                          "isolated: it is not tamper-proof. " : "",
-                 emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
-                       "(run `make grade` on one, or wait for your instructor's GPU run). Speed "
-                       "not graded here, so this score is no grade: the points are speed's." : "",
-                 reason[0] ? "\nPoints not earned: " : "", reason);
-    free(reason);
-    free(seed);
+    char output[4 * ROW_REASON_MAX + 512];
+    gradescope_output(row, results, emu, output, sizeof output);
     json_string(&w, "output", output);
     json_string(&w, "output_format", "text");
     json_string(&w, "visibility", "visible");

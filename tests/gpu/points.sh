@@ -60,6 +60,9 @@ out = sys.argv[1]
 want = {"nosub": 0, "comment": 0, "renamed": 0, "slow": 0, "partial": 2, "full": 10, "misplaced": 0}
 words = {"nosub": "not handed in", "comment": "not started", "misplaced": "move it there"}
 rows = {r["student"]: r for r in csv.DictReader(open(os.path.join(out, "gradebook.csv"), newline=""))}
+if any(r.get("speed") == "not graded (no GPU)" for r in rows.values()):
+    print("no GPU here: speed was not graded, so there are no points to hold (each row below says "
+          "so); run this on a GPU")
 ids = {o["student"]: o["id"] for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl")))}
 bad = 0
 print("%-10s %6s %6s %6s %10s %6s %6s %-5s  %s" % ("student", "csv", "01", "08", "gradescope", "junit",
@@ -82,7 +85,7 @@ for who, expect in want.items():
         html = int(m.group(1)) if m else "?"
     except OSError:
         html = "?"
-    said = [w for w in [words.get(who)] if w] 
+    said = [w for w in [words.get(who)] if w]
     told = all(w in row.get("reason", "") for w in said)
     got = [row.get("total"), gs, ju, html]
     ok = all(str(g) == str(expect) for g in got) and told

@@ -30,7 +30,10 @@ typedef struct lab_check {
     long long size[LAB_MAX_DIMS]; /* problem size of a visible check; a speed check's row, which
                                      the lab's speed_size makes the timed problem ({0} where it
                                      needs none); a hidden check's start (its draw replaces it) */
-    int points;                   /* earned only when the check passes */
+    int points;                   /* earned only when the check passes: 0 for a correctness
+                                     check (the gate: every one must pass before speed counts,
+                                     and a course config's correct_points may give them some),
+                                     the lab's points for a speed check (tests/test_score.c) */
     long long emu_size[LAB_MAX_DIMS]; /* the size under the CPU emulator, where `size` would
                                          take it minutes (the same awkwardness, smaller); {0}:
                                          `size` everywhere */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # emu_grade.sh - grade a tree of labs under the CPU emulator and demand what CI must see:
-# every correctness check of every lab OK, every speed check SKIP, and exit status 2.
+# every correctness check of every lab OK, every speed check SKIP, no score (speed not graded),
+# and exit status 2 (the untouched skeletons, labs/: each lab not started, exit status 1).
 #   tests/emu_grade.sh STUDENT_DIR       (MAKE and BUILD from the environment)
 set -uo pipefail
 tree=$1
@@ -9,12 +10,18 @@ out=$dir.txt
 ${MAKE:-make} --no-print-directory grade EMU=1 STUDENT="$tree" GRADE_DIR="$dir" SEED="${SEED:-}" >"$out" 2>&1
 status=$?
 labs=$(ls -d grader/labs/[0-9][0-9]-* | wc -l)
-graded=$(grep -cE '^  [a-z_]+: [0-9]+/[0-9]+$' "$out")
+# (no GPU: a lab's line gives its correctness checks and no points; the skeletons are not started)
+graded=$(grep -cE '^  [a-z_]+: (not started: .*; )?correctness [0-9]+ of [0-9]+ checks passed; speed not graded \(no GPU\)$' "$out")
+started=$(grep -cE '^  [a-z_]+: not started: ' "$out")
+want_status=2 want_started=0
+if [ "$(basename "$tree")" = labs ]; then want_status=1 want_started=$labs; fi
 bad=$(grep -E ' (FAIL|ERROR) ' "$out")
 oks=$(grep -cE ' OK    \(' "$out")
 skips=$(grep -cE ' SKIP  \(.*skipped: CPU emulation' "$out")
 problems=""
-[ "$status" -eq 2 ] || problems+="exit status $status, expected 2 (speed skipped). "
+[ "$status" -eq "$want_status" ] || problems+="exit status $status, expected $want_status (speed skipped$([ "$want_status" = 1 ] && echo ', every lab not started')). "
+[ "$started" -eq "$want_started" ] || problems+="$started labs not started, expected $want_started. "
+grep -q '^Score: speed not graded (no GPU), so no score' "$out" || problems+="no 'Score: speed not graded (no GPU), so no score' line. "
 [ "$graded" -eq "$labs" ] || problems+="$graded of $labs labs graded. "
 [ -z "$bad" ] || problems+="checks failed: $bad. "
 [ "$skips" -ge "$labs" ] || problems+="only $skips speed checks skipped. "

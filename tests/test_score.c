@@ -2,9 +2,13 @@
  * and the batch tool, from a table of cases. */
 #include <CUnit/CUnit.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../grader/decide/score.h"
+#include "../grader/plan/lab_select.h"
+#include "../grader/plan/started.h"
 #include "suites.h"
 
 /* A lab shaped like the real ones: correctness checks, then a speed check with points and one
@@ -32,6 +36,7 @@ static const struct score_case {
     int earned[4];               /* points earned per check */
     int partial;                 /* index of the check given partial credit, -1 none */
     int possible, failed, not_run;
+    int not_started;             /* the lab's file is not started (started.h) */
 } cases[] = {
     {"all OK: the table's points", "", {OK(1), OK(1), OK(1), OK(1)},
      {VERDICT_OK, VERDICT_OK, VERDICT_OK, VERDICT_OK}, {1, 2, 6, 0}, -1, 9, 0, 0},
@@ -73,6 +78,13 @@ static const struct score_case {
      {OK(1), OK(1), {VERDICT_FAIL, 0, 0.45}, OK(1)}, {VERDICT_OK, VERDICT_OK, VERDICT_FAIL, VERDICT_OK}, {1, 2, 0, 0}, -1, 9, 1, 0},
     {"no partial credit for a check worth nothing", "", {OK(1), OK(1), OK(1), SLOW(0.45)},
      {VERDICT_OK, VERDICT_OK, VERDICT_OK, VERDICT_FAIL}, {1, 2, 6, 0}, -1, 9, 1, 0},
+    {"not started: nothing earned, verdicts as decided", "", {OK(1), OK(1), OK(1), OK(1)},
+     {VERDICT_OK, VERDICT_OK, VERDICT_OK, VERDICT_OK}, {0, 0, 0, 0}, -1, 9, 0, 0, 1},
+    {"not started: nothing earned even where the course gives correctness points",
+     "*.correct_points=3", {OK(1), OK(1), SKIP, SKIP},
+     {VERDICT_OK, VERDICT_OK, VERDICT_SKIP, VERDICT_SKIP}, {0, 0, 0, 0}, -1, 12, 0, 2, 1},
+    {"not started: no partial credit either", "", {OK(1), OK(1), SLOW(0.45), OK(1)},
+     {VERDICT_OK, VERDICT_OK, VERDICT_FAIL, VERDICT_OK}, {0, 0, 0, 0}, -1, 9, 1, 0, 1},
 };
 
 static void test_score_cases(void)
@@ -85,7 +97,8 @@ static void test_score_cases(void)
         if (bad_set)
             printf("\n  case `%s`: %s", c->what, err);
         CU_ASSERT_FALSE(bad_set);
-        const score_rules r = score_rules_for(&cfg, &lab);
+        score_rules r = score_rules_for(&cfg, &lab);
+        r.not_started = c->not_started;
         check_score out[4];
         lab_score total;
         score_lab(&lab, &r, c->in, 4, out, &total);
@@ -96,7 +109,7 @@ static void test_score_cases(void)
             sum += c->earned[i];
         }
         ok &= total.earned == sum && total.possible == c->possible && total.failed == c->failed &&
-              total.not_run == c->not_run;
+              total.not_run == c->not_run && total.not_started == c->not_started;
         if (!ok) {
             printf("\n  case `%s`: earned", c->what);
             for (int i = 0; i < 4; i++)
@@ -151,10 +164,152 @@ static void test_tables_list_speed_last(void)
     }
 }
 
+/* The default rule, in every table: a correctness check is worth nothing (correctness is the
+ * gate), every lab's points are its speed checks'; so the workbook's total is speed's alone, and
+ * a lab whose correctness passes and whose speed is the skeleton's (below the partial mark)
+ * earns 0. On a GPU, full marks are the speed checks' points (50 for the nine labs). */
+static void test_tables_default_rule(void)
+{
+    int speed_total = 0;
+    for (int k = 0; k < n_all_labs; k++) {
+        const lab_info *l = all_labs[k];
+        const score_rules r = score_rules_for(NULL, l);
+        int lab_speed = 0;
+        for (int i = 0; i < l->n_checks; i++) {
+            if (l->checks[i].kind != CHECK_SPEED && score_check_points(l, &r, i) != 0) {
+                printf("\n  lab %s %s: correctness check `%s` is worth %d points (the default is 0)",
+                       l->number, l->name, l->checks[i].name, score_check_points(l, &r, i));
+                CU_FAIL("a correctness check worth points by default");
+            }
+            if (l->checks[i].kind == CHECK_SPEED)
+                lab_speed += score_check_points(l, &r, i);
+        }
+        if (lab_speed <= 0)
+            printf("\n  lab %s %s: no speed points: it could earn nothing", l->number, l->name);
+        CU_ASSERT_TRUE(lab_speed > 0);
+        /* every correctness check OK, every speed check failed at the skeleton's speed (well
+         * below the partial mark): 0 */
+        check_outcome in[64];
+        for (int i = 0; i < l->n_checks && i < 64; i++)
+            in[i] = l->checks[i].kind == CHECK_SPEED ? (check_outcome){VERDICT_FAIL, 1, 0.1 * r.threshold}
+                                                     : (check_outcome){VERDICT_OK, 0, 0};
+        lab_score t;
+        score_lab(l, &r, in, l->n_checks, NULL, &t);
+        CU_ASSERT_EQUAL(t.earned, 0);
+        CU_ASSERT_EQUAL(t.possible, lab_speed);
+        CU_ASSERT_EQUAL(t.correct_ok, t.correct_n);
+        speed_total += lab_speed;
+    }
+    if (n_all_labs == 9)
+        CU_ASSERT_EQUAL(speed_total, 50);
+}
+
+/* started.c's normaliser, case by case: comments and white space go, literals stay whole. */
+static void test_started_normalise(void)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"int a = 1;  // note\n", "inta=1;"},
+        {"/* head */\nint\ta;\r\n", "inta;"},
+        {"x = \"a // b /* c */\";", "x=\"a // b /* c */\";"},
+        {"c = '/'; d = '\\''; /* x */", "c='/';d='\\'';"},
+        {"s = \"q\\\" // still\"; // gone", "s=\"q\\\" // still\";"},
+        {"a /* unclosed", "a"},
+        {"a//x\nb", "ab"},
+        {"p = \"  two  spaces \";", "p=\"  two  spaces \";"},
+        {"a/ b", "a/b"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char out[256];
+        started_normalise(cases[i].in, strlen(cases[i].in), out);
+        if (strcmp(out, cases[i].out))
+            printf("\n  normalise `%s`: got `%s`, want `%s`", cases[i].in, out, cases[i].out);
+        CU_ASSERT_STRING_EQUAL(out, cases[i].out);
+    }
+    char hex[65];
+    started_sha256_hex("abc", 3, hex); /* FIPS 180-4's example */
+    CU_ASSERT_STRING_EQUAL(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    started_sha256_hex("", 0, hex);
+    CU_ASSERT_STRING_EQUAL(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    char big[200];
+    memset(big, 'a', sizeof big); /* more than one block, and padding into a second */
+    started_sha256_hex(big, 119, hex);
+    CU_ASSERT_STRING_EQUAL(hex, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb");
+}
+
+/* labs/skeletons.normalised.sha256 (make docs-gen's) agrees with started.c: each skeleton that
+ * labs/ holds as committed (its raw SHA-256 the one labs/skeletons.sha256 records) is not
+ * started; with a comment and blank lines added, still not started; with one name changed, or
+ * missing, as started.h says. */
+static void test_started_skeletons(void)
+{
+    char dir[] = "/tmp/started-test.XXXXXX";
+    CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+    int checked = 0;
+    for (int k = 0; k < n_all_labs; k++) {
+        char path[512], rel[200], line[512], want[65] = "", have[65];
+        lab_student_file("labs", all_labs[k], path, sizeof path);
+        lab_student_rel(all_labs[k], rel, sizeof rel);
+        FILE *f = fopen("labs/skeletons.sha256", "r"), *src = fopen(path, "rb");
+        while (f && fgets(line, sizeof line, f))
+            if (strlen(line) > 66 && !strncmp(line + 66, rel, strlen(rel)))
+                memcpy(want, line, 64), want[64] = 0;
+        if (f)
+            fclose(f);
+        static char text[1 << 20];
+        const size_t n = src ? fread(text, 1, sizeof text - 1, src) : 0;
+        if (src)
+            fclose(src);
+        started_sha256_hex(text, n, have);
+        if (!want[0] || strcmp(have, want))
+            continue; /* edited here (a student's checkout): not the skeleton to hold it to */
+        checked++;
+        CU_ASSERT_EQUAL(lab_started(all_labs[k], path, STARTED_DIGESTS), STARTED_SKELETON);
+        char copy[600];
+        snprintf(copy, sizeof copy, "%s/%s.cu", dir, all_labs[k]->name);
+        FILE *out = fopen(copy, "wb");
+        fprintf(out, "// my notes: nothing yet\n\n   \n");
+        fwrite(text, 1, n, out);
+        fprintf(out, "\n/* the end */\n");
+        fclose(out);
+        CU_ASSERT_EQUAL(lab_started(all_labs[k], copy, STARTED_DIGESTS), STARTED_SKELETON);
+        out = fopen(copy, "wb");
+        fwrite(text, 1, n, out);
+        fprintf(out, "static int mine;\n"); /* one declaration of the student's: work */
+        fclose(out);
+        CU_ASSERT_EQUAL(lab_started(all_labs[k], copy, STARTED_DIGESTS), STARTED_WORK);
+        unlink(copy);
+        CU_ASSERT_EQUAL(lab_started(all_labs[k], copy, STARTED_DIGESTS), STARTED_MISSING);
+        /* no record: never taken as not started */
+        CU_ASSERT_EQUAL(lab_started(all_labs[k], path, "/nonexistent/digests"), STARTED_WORK);
+    }
+    /* a lab 01 file given for lab 06 is lab 01's (its contract's include, comments aside); lab
+     * 01's own, or one naming no contract, is no other lab's */
+    char path[600];
+    snprintf(path, sizeof path, "%s/x.cu", dir);
+    FILE *o = fopen(path, "w");
+    fputs("/* #include \"transpose.h\" */\n#include  \"coalescing.h\"\nvoid coalescing();\n", o);
+    fclose(o);
+    CU_ASSERT_PTR_EQUAL(started_other_lab(find_lab("transpose"), path), find_lab("coalescing"));
+    CU_ASSERT_PTR_NULL(started_other_lab(find_lab("coalescing"), path));
+    o = fopen(path, "w");
+    fputs("#include \"transpose.h\"\n#include \"coalescing.h\"\n", o); /* its own as well */
+    fclose(o);
+    CU_ASSERT_PTR_NULL(started_other_lab(find_lab("transpose"), path));
+    unlink(path);
+    rmdir(dir);
+    if (!checked)
+        printf("\n  (no skeleton in labs/ is as committed here: the record is not checked)");
+}
+
 static CU_TestInfo score_tests[] = {
     {"score_lab: points, overrides, speed only once correct, partial credit", test_score_cases},
     {"score_lab: check by check, and the maximum alone", test_score_prefix_and_maximum},
     {"every table lists its speed checks last", test_tables_list_speed_last},
+    {"the default rule: correctness is worth 0, speed earns, 50 in all", test_tables_default_rule},
+    {"not started: the normaliser and SHA-256", test_started_normalise},
+    {"not started: the skeletons' record agrees with the normaliser", test_started_skeletons},
     CU_TEST_INFO_NULL,
 };
 

@@ -67,11 +67,17 @@ void write_record(const student *s, const grade_row *row)
         json_object_begin(&w, all_labs[k]->name);
         json_int(&w, "score", row->lab_score[k]);
         json_int(&w, "max", row->lab_max[k]);
+        json_bool(&w, "not_started", row->absent[k] == ABSENT_NOT_STARTED);
         json_object_end(&w);
     }
     json_object_end(&w);
     json_int(&w, "total", row->total);
     json_int(&w, "max", row->max);
+    json_bool(&w, "speed_graded", row->speed_graded);
+    json_int(&w, "correct_passed", row->correct_passed);
+    json_int(&w, "correct_checks", row->correct_checks);
+    json_int(&w, "correct_score", row->correct_score);
+    json_int(&w, "correct_max", row->correct_max);
     json_int(&w, "exit_status", row->exit_status);
     json_string(&w, "reason", row->reason);
     json_object_end(&w);
@@ -107,7 +113,14 @@ int read_record(const student *s, grade_row *row)
                 ok = 0;
             row->lab_score[k] = (int)jv_num(jv_get(l, "score"), 0);
             row->lab_max[k] = (int)jv_num(jv_get(l, "max"), 0);
+            if (!row->absent[k] && jv_bool(jv_get(l, "not_started"), 0))
+                row->absent[k] = ABSENT_NOT_STARTED;
         }
+        row->speed_graded = jv_bool(jv_get(r, "speed_graded"), 0);
+        row->correct_passed = (int)jv_num(jv_get(r, "correct_passed"), 0);
+        row->correct_checks = (int)jv_num(jv_get(r, "correct_checks"), 0);
+        row->correct_score = (int)jv_num(jv_get(r, "correct_score"), 0);
+        row->correct_max = (int)jv_num(jv_get(r, "correct_max"), 0);
         row->total = (int)jv_num(jv_get(r, "total"), 0);
         row->max = (int)jv_num(jv_get(r, "max"), 0);
         row->exit_status = (int)jv_num(jv_get(r, "exit_status"), 2);
@@ -185,8 +198,8 @@ int merge(student *list, int n)
     atomic_commit(&csv);
     atomic_commit(&jsonl);
     atomic_commit(&junit);
-    printf("Gradebook: %s/gradebook.csv (and gradebook.jsonl, junit.xml): %d students, %d graded, "
-           "%d refused%s", batch.out, n, graded, refused, missing ? ", " : ".\n");
+    printf("Gradebook: %s/gradebook.csv (and gradebook.jsonl, junit.xml): %d student%s, %d graded, "
+           "%d refused%s", batch.out, n, n == 1 ? "" : "s", graded, refused, missing ? ", " : ".\n");
     if (missing)
         printf("%d without a result yet (run the same command again to grade them).\n", missing);
     printf("Each student's report, Gradescope results and HTML page: %s/students/<id>/ "
@@ -219,6 +232,9 @@ int export_one(void)
     write_exports(opts.dest, &row, results);
     jv_free(results);
     show_name(stdout, row.name);
-    printf(": %d/%d (exit %d); exports in %s\n", row.total, row.max, row.exit_status, opts.dest);
+    char summary[64];
+    row_total_text(&row, summary, sizeof summary);
+    printf(": %s (exit %d); exports in %s\n", summary[0] ? summary : "no score, speed not graded "
+           "(no GPU)", row.exit_status, opts.dest);
     return results ? 0 : 2;
 }

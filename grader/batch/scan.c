@@ -371,7 +371,7 @@ static void scan_student(student *s)
     }
 
     hash_init(&h);
-    hash_field(&h, "grade-batch fingerprint 2", 25);
+    hash_field(&h, "grade-batch fingerprint 3", 25);
     hash_field(&h, batch.seed, strlen(batch.seed));
     hash_field(&h, batch.labs_arg, strlen(batch.labs_arg));
     hash_field(&h, opts.emu ? "emu" : "auto", opts.emu ? 3 : 4);

@@ -114,11 +114,22 @@ static void print_outcome(int done, int total, const student *s, const grade_row
         text_put(stdout, row->reason, 0);
         putchar('\n');
     } else {
-        printf(": %d/%d (exit %d)%s", row->total, row->max, row->exit_status, how);
-        const char *sep = "; no submission for lab ";
+        char total[64];
+        row_total_text(row, total, sizeof total);
+        if (total[0])
+            printf(": %s", total);
+        else /* no GPU: no total, and the checks that were graded */
+            printf(": no score, speed not graded (no GPU); correctness %d of %d checks",
+                   row->correct_passed, row->correct_checks);
+        printf(" (exit %d)%s", row->exit_status, how);
+        /* each lab without work, with why (a misplaced file with where it belongs) */
         for (int k = 0; k < n_all_labs; k++)
-            if (row->selected[k] && row->absent[k])
-                printf("%s%s", sep, all_labs[k]->number), sep = ", ";
+            if (row->selected[k] && row->absent[k]) {
+                char absent[400];
+                row_absent_text(row, k, absent, sizeof absent);
+                fputs("; ", stdout);
+                text_put(stdout, absent, 0);
+            }
         putchar('\n');
     }
     fflush(stdout);

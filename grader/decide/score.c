@@ -16,6 +16,7 @@ score_rules score_rules_for(const config *cfg, const lab_info *lab)
     r.partial_points = (int)config_get(cfg, lab->name, "partial_points", -1, NULL);
     r.speed_points = (int)config_get(cfg, lab->name, "speed_points", -1, NULL);
     r.correct_points = (int)config_get(cfg, lab->name, "correct_points", -1, NULL);
+    r.not_started = 0;
     return r;
 }
 
@@ -41,8 +42,12 @@ void score_lab(const lab_info *lab, const score_rules *r, const check_outcome *i
                check_score *out, lab_score *total)
 {
     memset(total, 0, sizeof *total);
-    for (int i = 0; i < lab->n_checks; i++)
+    for (int i = 0; i < lab->n_checks; i++) {
         total->possible += score_check_points(lab, r, i);
+        if (lab->checks[i].kind != CHECK_SPEED)
+            total->correct_possible += score_check_points(lab, r, i);
+    }
+    total->not_started = r->not_started;
     for (int i = 0; i < n && i < lab->n_checks; i++) {
         const lab_check *c = &lab->checks[i];
         check_score s = {.v = in[i].v, .points = score_check_points(lab, r, i)};
@@ -56,6 +61,15 @@ void score_lab(const lab_info *lab, const score_rules *r, const check_outcome *i
             const int partial = r->partial_points >= 0 ? r->partial_points : s.points / 2;
             s.earned = partial < s.points ? partial : s.points;
             s.partial = 1;
+        }
+        if (r->not_started)
+            s.earned = 0, s.partial = 0;
+        if (c->kind != CHECK_SPEED) {
+            total->correct_n++;
+            total->correct_ok += s.v == VERDICT_OK;
+            total->correct_earned += s.earned;
+        } else if (s.v == VERDICT_SKIP && score_speed_counts(lab, in, i)) {
+            total->speed_skipped++;
         }
         total->earned += s.earned;
         total->failed += s.v == VERDICT_FAIL;

@@ -23,10 +23,15 @@ typedef struct score_rules {
                                  at this ratio or more (default 0.8 x threshold); 0: never */
     int partial_points;       /* that credit; -1: half the check's points (rounded down) */
     int speed_points;         /* points of each speed check; -1: the table's */
-    int correct_points;       /* points of each correctness check; -1: the table's */
+    int correct_points;       /* points of each correctness check; -1: the table's (0 in
+                                 every table: correctness is the gate, speed earns the points) */
+    int not_started;          /* 1: the lab's file is missing, or is the workbook's skeleton
+                                 with comments and white space aside (grader/plan/started.h):
+                                 every check earns 0, whatever the rules give it */
 } score_rules;
 
-/* The rules for `lab` under `cfg` (cfg may be NULL: the table's own). */
+/* The rules for `lab` under `cfg` (cfg may be NULL: the table's own); not_started is 0 here
+ * (the driver sets it from grader/plan/started.h). */
 score_rules score_rules_for(const config *cfg, const lab_info *lab);
 
 /* What scoring needs of one check's decision (check_decision in verdict.h). */
@@ -51,6 +56,11 @@ typedef struct lab_score {
     int possible; /* points of every check of the table, scored or not */
     int failed;   /* checks that lost points (VERDICT_FAIL, partial credit included) */
     int not_run;  /* checks skipped or in error */
+    int correct_ok, correct_n; /* correctness checks scored OK, and scored */
+    int correct_earned, correct_possible; /* their points (0 unless a course gives them) */
+    int speed_skipped; /* speed checks skipped with every correctness check passed: not graded
+                          here (no GPU), never a verdict on the code */
+    int not_started;   /* the rules' not_started: the lab earned nothing for it */
 } lab_score;
 
 /* Points of check i of `lab` under `r`. */
@@ -70,7 +80,10 @@ int score_speed_counts(const lab_info *lab, const check_outcome *in, int n);
  *   - VERDICT_OK earns the points; any other verdict earns 0, except partial credit:
  *   - a speed check that failed only for its ratio (below_threshold), worth points > 0, with
  *     partial_threshold > 0 and ratio >= partial_threshold earns partial_points (or half its
- *     points when partial_points is -1), never more than its points. */
+ *     points when partial_points is -1), never more than its points;
+ *   - a lab not started (r->not_started) earns 0 in every check, its verdicts as decided.
+ * By default (every table) a correctness check is worth 0 and a speed check its points: the
+ * skeletons are correct and slow by design, so correctness is the gate and speed earns. */
 void score_lab(const lab_info *lab, const score_rules *r, const check_outcome *in, int n,
                check_score *out, lab_score *total);
 

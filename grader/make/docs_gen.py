@@ -14,6 +14,9 @@ number, name and title (its table.c's .title) are facts of them. From them this 
   labs/workbook.ipynb   each lab's two cells, in number order where the lab cells stand: a
                         heading with its title, the lesson and the file, then `make grade LAB=NN`
   labs/skeletons.sha256 each untouched skeleton's hash (make bench calls an edited one "yours")
+  labs/skeletons.normalised.sha256
+                        each skeleton's hash with comments and white space aside: a lab whose
+                        file is that is not started, and earns nothing (grader/plan/started.h)
   slides/NN-name.md     a deck to write, for a lab that has none (an existing deck is never
                         touched)
 
@@ -148,6 +151,51 @@ def skeletons(all_labs):
     return "".join(lines)
 
 
+def normalised(src):
+    """A skeleton's text with every comment and every white-space character outside a string or
+    character literal removed, literals kept whole. grader/plan/started.c's started_normalise
+    is the rule, which grades every student's file; docs-gen runs where nothing is built, so it
+    says it once more, here only, for the skeletons alone, and tests/test_score.c holds what it
+    writes (labs/skeletons.normalised.sha256) to the C."""
+    out, i, n = bytearray(), 0, len(src)
+    while i < n:
+        c = src[i:i + 1]
+        if src[i:i + 2] == b"//":
+            while i < n and src[i:i + 1] != b"\n":
+                i += 1
+        elif src[i:i + 2] == b"/*":
+            end = src.find(b"*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif c in (b'"', b"'"):
+            out += c
+            i += 1
+            while i < n and src[i:i + 1] not in (c, b"\n"):
+                if src[i:i + 1] == b"\\" and i + 1 < n:
+                    out += src[i:i + 1]
+                    i += 1
+                out += src[i:i + 1]
+                i += 1
+            if i < n and src[i:i + 1] == c:
+                out += c
+                i += 1
+        elif c in b" \t\n\r\v\f":
+            i += 1
+        else:
+            out += c
+            i += 1
+    return bytes(out)
+
+
+def skeletons_normalised(all_labs):
+    """labs/skeletons.normalised.sha256: each skeleton's normalised text's SHA-256."""
+    lines = []
+    for num, name, folder, title in all_labs:
+        rel = student_rel(folder, name)
+        with open(os.path.join(ROOT, "labs", rel), "rb") as f:
+            lines.append(f"{hashlib.sha256(normalised(f.read())).hexdigest()}  {rel}\n")
+    return "".join(lines)
+
+
 def slide(num, name, folder, title):
     """A deck to write for a lab that has none: its title and the three slides every deck has."""
     return f"""---
@@ -183,6 +231,7 @@ def main():
     committed = labs_as_committed(all_labs)
     if committed:
         want["labs/skeletons.sha256"] = skeletons(all_labs)
+        want["labs/skeletons.normalised.sha256"] = skeletons_normalised(all_labs)
     for num, name, folder, title in all_labs:
         rel = f"slides/{folder}.md"
         if not os.path.exists(os.path.join(ROOT, rel)):
@@ -201,7 +250,7 @@ def main():
     if check:
         if not committed:
             print("docs-gen: the skeletons in labs/ are not the workbook's committed ones here (edited, or "
-                  "no git): labs/skeletons.sha256 is not checked")
+                  "no git): labs/skeletons.sha256 and skeletons.normalised.sha256 are not checked")
         if stale:
             for rel in stale:
                 print(f"FAIL docs-gen: {rel} is not what the lab folders make of it: run make docs-gen "

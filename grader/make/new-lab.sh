@@ -43,12 +43,12 @@ cat >"grader/labs/$folder/table.c" <<EOF
 
 static const lab_check checks[] = {
     /* name                         kind           task  size {n}  points */
-    {"n = 1",                       CHECK_VISIBLE, 0,    {1},      1},
-    {"n = 33: a warp and one",      CHECK_VISIBLE, 0,    {33},     1},
-    {"n = 1021: a prime",           CHECK_VISIBLE, 0,    {1021},   1},
-    {"n = 100003: many blocks",     CHECK_VISIBLE, 0,    {100003}, 1},
-    {"hidden size 1",               CHECK_HIDDEN,  0,    {0},      1},
-    {"hidden size 2",               CHECK_HIDDEN,  0,    {0},      1},
+    {"n = 1",                       CHECK_VISIBLE, 0,    {1},      0},
+    {"n = 33: a warp and one",      CHECK_VISIBLE, 0,    {33},     0},
+    {"n = 1021: a prime",           CHECK_VISIBLE, 0,    {1021},   0},
+    {"n = 100003: many blocks",     CHECK_VISIBLE, 0,    {100003}, 0},
+    {"hidden size 1",               CHECK_HIDDEN,  0,    {0},      0},
+    {"hidden size 2",               CHECK_HIDDEN,  0,    {0},      0},
     {"speed: device-sized array",   CHECK_SPEED,   0,    {0},      5},
 };
 

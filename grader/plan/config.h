@@ -6,7 +6,8 @@
  *     # course.conf: one `lab.key = value` per line, '#' starts a comment
  *     transpose.threshold = 0.75     # pass mark: reference time / student time
  *     transpose.speed_points = 10    # points of the speed check
- *     transpose.correct_points = 1   # points of each correctness check
+ *     transpose.correct_points = 1   # points of each correctness check (default 0: the gate;
+ *                                    # a lab not started earns 0 all the same: started.h)
  *     transpose.timeout = 120        # seconds one check may run before it is killed
  *     transpose.partial_threshold = 0.4  # a lower pass mark that earns part of the speed
  *     transpose.partial_points = 2       # points... (defaults: 0.8 x threshold, half the points)

@@ -76,11 +76,16 @@ __attribute__((format(printf, 3, 4))) static void append(char *buf, size_t len, 
     va_end(ap);
 }
 
-static const char *const exit_words[] = {"full marks", "a point was lost",
+static const char *const exit_words[] = {"full marks",
+                                         "a point was lost (a check failed, or a lab is not "
+                                         "started)",
                                          "a check could not run here (and none failed)"};
 
-static const char *exit_word(int status)
+static const char *exit_word(const grade_row *row)
 {
+    const int status = row->exit_status;
+    if (!strcmp(row->state, "refused")) /* nothing of it ran: no point was lost to a check */
+        return "the submission was refused, so nothing was graded (the reason is below)";
     return status >= 0 && status <= 2 ? exit_words[status] : "the grader did not finish";
 }
 
@@ -103,16 +108,21 @@ void row_absent_text(const grade_row *row, int k, char *buf, size_t len)
     const char *detail = row->absent_detail[k];
     switch (row->absent[k]) {
     case ABSENT_SKELETON:
-        snprintf(buf, len, "no submission for lab %s (%s is the untouched skeleton; graded as it)",
+        snprintf(buf, len, "lab %s not started (%s is the untouched skeleton; it earns nothing)",
                  all_labs[k]->number, rel);
         break;
+    case ABSENT_NOT_STARTED:
+        snprintf(buf, len, "lab %s not started (%s is the workbook's skeleton, comments and white "
+                 "space aside; it earns nothing)", all_labs[k]->number, rel);
+        break;
     case ABSENT_MISPLACED:
-        snprintf(buf, len, "no submission for lab %s (found %s: it belongs in %s; graded as the "
-                 "untouched skeleton)", all_labs[k]->number, detail ? detail : file, rel);
+        snprintf(buf, len, "lab %s misplaced (found %s: it belongs in %s; move it there and hand "
+                 "it in again: not graded, it earns nothing as it is)", all_labs[k]->number,
+                 detail ? detail : file, rel);
         break;
     default:
-        snprintf(buf, len, "no submission for lab %s (no %s in the submission%s%s; graded as the "
-                 "untouched skeleton)", all_labs[k]->number, rel,
+        snprintf(buf, len, "lab %s not handed in (no submission: no %s in the submission%s%s; it "
+                 "earns nothing)", all_labs[k]->number, rel,
                  !detail ? "" : detail[0] ? ", which holds: " : ", which holds no file",
                  detail ? detail : "");
     }
@@ -120,8 +130,23 @@ void row_absent_text(const grade_row *row, int k, char *buf, size_t len)
 
 const char *absent_word(int absent)
 {
-    return absent == ABSENT_SKELETON ? "skeleton" : absent == ABSENT_MISPLACED ? "misplaced"
-                                                                               : "no-file";
+    return absent == ABSENT_SKELETON || absent == ABSENT_NOT_STARTED ? "not-started"
+           : absent == ABSENT_MISPLACED                              ? "misplaced"
+                                                                     : "no-file";
+}
+
+void row_total_text(const grade_row *row, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (row->speed_graded || row->correct_max > 0 || strcmp(row->state, "graded"))
+        snprintf(buf, len, "%d/%d", row->total, row->speed_graded ? row->max : row->correct_max);
+}
+
+void row_lab_text(const grade_row *row, int k, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (row->selected[k] && (row->speed_graded || row->correct_max > 0 || strcmp(row->state, "graded")))
+        snprintf(buf, len, "%d", row->lab_score[k]);
 }
 
 /* The absence text of the lab a results.json lab object names, or "" (for the exports). */
@@ -134,6 +159,39 @@ static const char *lab_absent(const grade_row *row, const jv *lab, char *buf, si
 static int is_emu(const jv *results)
 {
     return strcmp(jv_str(jv_get(results, "mode"), ""), "emu") == 0;
+}
+
+/* The summary's first words: "Score: 12/50", or with no GPU "No score: speed not graded (no
+ * GPU); correctness 20 of 21 checks passed" (with the correctness points a course gives). */
+static void summary_text(const grade_row *row, char *buf, size_t len)
+{
+    char total[64];
+    row_total_text(row, total, sizeof total);
+    if (!strcmp(row->state, "refused"))
+        snprintf(buf, len, "Not graded: refused, 0/%d", row->max);
+    else if (row->speed_graded)
+        snprintf(buf, len, "Score: %s", total);
+    else
+        snprintf(buf, len, "No score: speed not graded (no GPU); correctness %d of %d checks "
+                 "passed%s%s%s", row->correct_passed, row->correct_checks,
+                 total[0] ? " (" : "", total, total[0] ? " correctness points)" : "");
+}
+
+/* A lab's heading after its name: "5/5", "not started", "correctness 10 of 10, speed not
+ * graded (no GPU)". */
+static void lab_heading_text(const grade_row *row, const jv *lab, char *buf, size_t len)
+{
+    const int k = registry_index(jv_str(jv_get(lab, "lab"), ""));
+    const int absent = k >= 0 && k < ROW_MAX_LABS ? row->absent[k] : 0;
+    const char *gone = absent == ABSENT_NO_FILE ? "not handed in, " : absent == ABSENT_MISPLACED
+                       ? "misplaced, " : absent ? "not started, " : "";
+    if (row->speed_graded)
+        snprintf(buf, len, "%s%d/%d", gone, (int)jv_num(jv_get(lab, "score"), 0),
+                 (int)jv_num(jv_get(lab, "max"), 0));
+    else
+        snprintf(buf, len, "%scorrectness %d of %d checks, speed not graded (no GPU)", gone,
+                 (int)jv_num(jv_get(lab, "correct_passed"), 0),
+                 (int)jv_num(jv_get(lab, "correct_checks"), 0));
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -184,6 +242,8 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
         seen[k] = 1;
         row->lab_score[k] = (int)jv_num(jv_get(lab, "score"), 0);
         row->lab_max[k] = (int)jv_num(jv_get(lab, "max"), row->lab_max[k]);
+        if (!row->absent[k] && jv_str(jv_get(lab, "not_started"), "")[0])
+            row->absent[k] = ABSENT_NOT_STARTED; /* the grader's finding: the skeleton, as it is */
         const char *tag_num = jv_str(jv_get(lab, "number"), "");
         const char *tag_name = jv_str(jv_get(lab, "lab"), "");
         if (row->absent[k]) { /* work not submitted: said so, not as the skeleton's failures */
@@ -221,6 +281,14 @@ void row_from_results(grade_row *row, const jv *results, int grade_status)
         row->total += row->lab_score[k];
         row->max += row->lab_max[k];
     }
+    /* no GPU timed anything (the emulator): the totals are no grade (an older report without
+     * the field: its mode says) */
+    const jv *graded = jv_get(results, "speed_graded");
+    row->speed_graded = graded ? jv_bool(graded, 1) : results && !is_emu(results);
+    row->correct_passed = (int)jv_num(jv_get(results, "correct_passed"), 0);
+    row->correct_checks = (int)jv_num(jv_get(results, "correct_checks"), 0);
+    row->correct_score = (int)jv_num(jv_get(results, "correct_score"), 0);
+    row->correct_max = (int)jv_num(jv_get(results, "correct_max"), 0);
     const jv *status = jv_get(results, "exit_status");
     row->exit_status = status ? (int)jv_num(status, 2) : grade_status;
     if (!results) {
@@ -266,19 +334,28 @@ void csv_header(FILE *f)
     fputs("student", f);
     for (int k = 0; k < n_all_labs; k++)
         fprintf(f, ",%s-%s", all_labs[k]->number, all_labs[k]->name);
-    fputs(",total,max,exit_status,state,isolation,missing,reason\r\n", f);
+    fputs(",total,max,correctness,speed,exit_status,state,isolation,missing,reason\r\n", f);
 }
 
 void csv_row(FILE *f, const grade_row *row)
 {
     csv_field(f, row->name);
+    char cell[64];
     for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
-        fputc(',', f);
-        if (row->selected[k])
-            fprintf(f, "%d", row->lab_score[k]);
+        row_lab_text(row, k, cell, sizeof cell);
+        fprintf(f, ",%s", cell);
     }
-    fprintf(f, ",%d,%d,%d,%s,%s,", row->total, row->max, row->exit_status, row->state,
-            isolation_word(row->tamper_proof));
+    /* with no GPU, no total (or the correctness points a course gives): speed is not graded */
+    row_total_text(row, cell, sizeof cell);
+    if (cell[0])
+        *strchr(cell, '/') = ',';
+    fprintf(f, ",%s", cell[0] ? cell : ",");
+    if (!strcmp(row->state, "graded"))
+        fprintf(f, ",%d/%d checks,%s", row->correct_passed, row->correct_checks,
+                row->speed_graded ? "graded" : "not graded (no GPU)");
+    else
+        fputs(",,", f);
+    fprintf(f, ",%d,%s,%s,", row->exit_status, row->state, isolation_word(row->tamper_proof));
     /* the labs with no work of the student's, by number ("01 07") */
     for (int k = 0, first = 1; k < n_all_labs && k < ROW_MAX_LABS; k++)
         if (row->selected[k] && row->absent[k])
@@ -310,8 +387,10 @@ void jsonl_row(FILE *f, const grade_row *row)
     for (int k = 0; k < n_all_labs && k < ROW_MAX_LABS; k++) {
         if (!row->selected[k])
             continue;
-        fprintf(f, "%s\"%s\": {\"score\": %d, \"max\": %d}", first ? "" : ", ", all_labs[k]->name,
-                row->lab_score[k], row->lab_max[k]);
+        char cell[64];
+        row_lab_text(row, k, cell, sizeof cell);
+        fprintf(f, "%s\"%s\": {\"score\": %s, \"max\": %d}", first ? "" : ", ", all_labs[k]->name,
+                cell[0] ? cell : "null", row->lab_max[k]);
         first = 0;
     }
     fputs("}, \"missing\": [", f);
@@ -324,14 +403,51 @@ void jsonl_row(FILE *f, const grade_row *row)
             fprintf(f, "%s\"%s\": \"%s\"", first ? "" : ", ", all_labs[k]->number,
                     absent_word(row->absent[k])),
                 first = 0;
-    fprintf(f, "}, \"total\": %d, \"max\": %d, \"exit_status\": %d, \"reason\": ", row->total,
-            row->max, row->exit_status);
+    char total[64];
+    row_total_text(row, total, sizeof total);
+    if (total[0])
+        fprintf(f, "}, \"total\": %d, \"max\": %d", row->total,
+                row->speed_graded ? row->max : row->correct_max);
+    else /* no GPU: no total, and why */
+        fputs("}, \"total\": null, \"max\": null", f);
+    if (!strcmp(row->state, "graded"))
+        fprintf(f, ", \"speed_graded\": %s, \"correct_passed\": %d, \"correct_checks\": %d",
+                row->speed_graded ? "true" : "false", row->correct_passed, row->correct_checks);
+    fprintf(f, ", \"exit_status\": %d, \"reason\": ", row->exit_status);
     json_write_escaped(f, row->reason); /* exact, as JSON escapes it (see json.h) */
     fputs("}\n", f);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Gradescope (https://gradescope-autograders.readthedocs.io/en/latest/specs/)                 */
+
+/* The results' output: with no GPU, first that speed was not graded and the correctness checks
+ * passed (so that no score shown there passes for a grade); the seed; why points were lost.
+ * The texts shown are composed of lines the grader starts; what goes into them is rendered
+ * visible first, so that none of it starts a line of its own. */
+static void gradescope_output(const grade_row *row, const jv *results, int emu, char *output,
+                              size_t len)
+{
+    char *reason = text_visible_dup(row->reason, 0);
+    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
+    char correctness[96] = "";
+    if (emu)
+        snprintf(correctness, sizeof correctness, "Correctness: %d of %d checks passed. ",
+                 row->correct_passed, row->correct_checks);
+    if (!results)
+        snprintf(output, len, "Not graded: %s", reason);
+    else
+        snprintf(output, len, "%s%sHidden cases use seed %s. %s%s%s%s",
+                 emu ? "Speed not graded (no GPU). " : "", correctness, seed,
+                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
+                                          "isolated: it is not tamper-proof. " : "",
+                 emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
+                       "(run `make grade` on one, or wait for your instructor's GPU run). Speed "
+                       "not graded here, so this score is no grade: the points are speed's." : "",
+                 reason[0] ? "\nPoints not earned: " : "", reason);
+    free(reason);
+    free(seed);
+}
 
 void write_gradescope(FILE *f, const grade_row *row, const jv *results)
 {
@@ -347,22 +463,8 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             score += jv_num(jv_get(jv_at(checks, j), "earned"), 0);
     }
     json_number(&w, "score", score);
-    /* The texts shown are composed of lines the grader starts; what goes into them is
-     * rendered visible first, so that none of it starts a line of its own. */
-    char output[4 * ROW_REASON_MAX + 512] = "";
-    char *reason = text_visible_dup(row->reason, 0);
-    char *seed = text_visible_dup(jv_str(jv_get(results, "seed"), "?"), 0);
-    if (!results)
-        snprintf(output, sizeof output, "Not graded: %s", reason);
-    else
-        snprintf(output, sizeof output, "Hidden cases use seed %s. %s%s%s%s", seed,
-                 row->tamper_proof == 0 ? "This grade was made where student code could not be "
-                                          "isolated: it is not tamper-proof. " : "",
-                 emu ? "Correctness was checked on the CPU emulator; speed is graded on a GPU "
-                       "(run `make grade` on one, or wait for your instructor's GPU run)." : "",
-                 reason[0] ? "\nPoints not earned: " : "", reason);
-    free(reason);
-    free(seed);
+    char output[4 * ROW_REASON_MAX + 512];
+    gradescope_output(row, results, emu, output, sizeof output);
     json_string(&w, "output", output);
     json_string(&w, "output_format", "text");
     json_string(&w, "visibility", "visible");
@@ -444,13 +546,19 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
         put_lab(f, lab, " ", put_xml);
         fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\">\n",
                 jv_len(checks), fails, errors, skips);
-        char absent[400];
+        char absent[400], heading[160];
+        lab_heading_text(row, lab, heading, sizeof heading);
+        fputs("    <properties><property name=\"points\" value=\"", f);
+        put_xml(f, heading);
+        fputs("\"/>", f);
         if (lab_absent(row, lab, absent, sizeof absent)[0]) {
-            fputs("    <properties><property name=\"missing\" value=\"", f);
+            fputs("<property name=\"missing\" value=\"", f);
             put_xml(f, absent);
             fputs("\"/></properties>\n    <system-out>", f);
             put_xml(f, absent);
             fputs("</system-out>\n", f);
+        } else {
+            fputs("</properties>\n", f);
         }
         for (int j = 0; j < jv_len(checks); j++) {
             const jv *c = jv_at(checks, j);
@@ -479,8 +587,10 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
 
 static void md_summary(FILE *f, const grade_row *row, const jv *results)
 {
-    fprintf(f, "**Score: %d/%d**, exit status %d (%s).", row->total, row->max, row->exit_status,
-            exit_word(row->exit_status));
+    char summary[256];
+    summary_text(row, summary, sizeof summary);
+    fprintf(f, "**%s**, exit status %d (%s).", summary, row->exit_status,
+            exit_word(row));
     if (results)
         fprintf(f, " Hidden-case seed `%s`, graded on %s.", jv_str(jv_get(results, "seed"), "?"),
                 is_emu(results) ? "the CPU emulator (speed is graded on a GPU)" : "a GPU");
@@ -503,8 +613,11 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
         const jv *lab = jv_at(labs, i);
         fputs("## ", f);
         put_lab(f, lab, " ", put_md);
-        fprintf(f, ": %d/%d\n\n", (int)jv_num(jv_get(lab, "score"), 0),
-                (int)jv_num(jv_get(lab, "max"), 0));
+        char heading[160];
+        lab_heading_text(row, lab, heading, sizeof heading);
+        fputs(": ", f);
+        put_md(f, heading);
+        fputs("\n\n", f);
         char absent[400];
         if (lab_absent(row, lab, absent, sizeof absent)[0]) {
             fputs("**", f);
@@ -621,8 +734,11 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
           "3px 8px;text-align:left;vertical-align:top}\n.OK{color:#2e7d32}.FAIL,.ERROR{color:#c62828;"
           "font-weight:bold}.SKIP{color:#777}\n</style></head><body>\n<h1>Grade report: ", f);
     put_xml(f, row->name);
-    fprintf(f, "</h1>\n<p><b>Score: %d/%d</b>, exit status %d (%s).", row->total, row->max,
-            row->exit_status, exit_word(row->exit_status));
+    char summary[256];
+    summary_text(row, summary, sizeof summary);
+    fputs("</h1>\n<p><b>", f);
+    put_xml(f, summary);
+    fprintf(f, "</b>, exit status %d (%s).", row->exit_status, exit_word(row));
     if (results) {
         fputs(" Hidden-case seed <code>", f);
         put_xml(f, jv_str(jv_get(results, "seed"), "?"));
@@ -642,8 +758,11 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
         const jv *lab = jv_at(labs, i);
         fputs("<h2>", f);
         put_lab(f, lab, " ", put_xml);
-        fprintf(f, ": %d/%d</h2>\n", (int)jv_num(jv_get(lab, "score"), 0),
-                (int)jv_num(jv_get(lab, "max"), 0));
+        char heading[160];
+        lab_heading_text(row, lab, heading, sizeof heading);
+        fputs(": ", f);
+        put_xml(f, heading);
+        fputs("</h2>\n", f);
         char absent[400];
         if (lab_absent(row, lab, absent, sizeof absent)[0]) {
             fputs("<p><b>", f);

@@ -31,8 +31,10 @@ enum {
     ABSENT_NO_FILE = 1,   /* no NN-name/name.cu where work is looked for (the top of the
                              submission, or a labs/ folder at any depth) */
     ABSENT_SKELETON = 2,  /* the file is byte for byte the workbook's skeleton */
-    ABSENT_MISPLACED = 3  /* a file that looks like the lab's (name.cu, or a .cu file naming the
+    ABSENT_MISPLACED = 3, /* a file that looks like the lab's (name.cu, or a .cu file naming the
                              lab) elsewhere: named with where it belongs, not graded */
+    ABSENT_NOT_STARTED = 4 /* handed in, but the skeleton with comments and white space aside:
+                             the grader's own finding (results.json's not_started) */
 };
 
 /* The word the gradebook's missing column and gradebook.jsonl give each case ("01:no-file"). */
@@ -54,6 +56,10 @@ typedef struct grade_row {
     const char *absent_detail[ROW_MAX_LABS]; /* NO_FILE: what the submission held ("a.txt,
                                         lab2/x.cu (+3 more)", "" when empty); MISPLACED: the
                                         file found; NULL where none is known (not owned) */
+    int speed_graded;                /* 0: no GPU timed anything (the CPU emulator): no total is
+                                        a grade, the exports say so; 1 graded on a GPU */
+    int correct_passed, correct_checks; /* correctness checks passed, and graded */
+    int correct_score, correct_max;  /* their points (0 unless a course config gives some) */
     char state[16];                  /* "graded", "refused", or "missing" (no result yet) */
     int tamper_proof;                /* 1 graded with student code isolated, 0 graded where it
                                         could not be (the grade is not tamper-proof), -1 no
@@ -61,13 +67,19 @@ typedef struct grade_row {
     char reason[ROW_REASON_MAX];     /* why points were lost, or why it was not graded */
 } grade_row;
 
-/* "no submission for lab 07 (...why...)" for lab k of row, into buf; "" if it has work. */
+/* Why lab k of row earns nothing for want of work, into buf ("" if it has work): "lab 07 not
+ * handed in (...)", "lab 07 not started (...)", "lab 07 misplaced: ... move it to ...". */
 void row_absent_text(const grade_row *row, int k, char *buf, size_t len);
 
 /* Fill row's numbers and reason from a results.json tree (labs matched by name). Labs the
  * run selected but the report lacks count as 0 of lab_max (the caller's table maximum).
  * `grade_status` is grade.sh's exit status, used where the report has none. */
 void row_from_results(grade_row *row, const jv *results, int grade_status);
+
+/* A row's total as a gradebook shows it, into buf: "12/50"; with no GPU "" (no grade), or the
+ * correctness points where a course config gives some ("9/10"). Likewise a lab's. */
+void row_total_text(const grade_row *row, char *buf, size_t len);
+void row_lab_text(const grade_row *row, int k, char *buf, size_t len);
 
 /* --- the gradebook files --- */
 void csv_header(FILE *f);

@@ -5,6 +5,7 @@
 
 #include "../decide/score.h"
 #include "../decide/verdict.h"
+#include "../plan/started.h"
 
 /* What the build (grader/make/grade.mk, make before the driver) left for a lab:
  * its status word, and its build log, moved into the report folder as <lab>.build.log. */
@@ -26,6 +27,10 @@ typedef struct build_report {
     const char *refusal;   /* the emulator's refusal in the build log, or "" */
     const char *build_log; /* the lab's build log in the report folder, or "" */
     const char *expected;  /* the student's file, where it was looked for */
+    started_state started; /* STARTED_WORK, or why the lab is not started (plan/started.h) */
+    const lab_info *other; /* a build that failed of a file that is another lab's (it includes
+                              that lab's contract: started_other_lab), or NULL */
+    const lab_info *lab;   /* the lab graded */
 } build_report;
 
 /* The run's totals, and its label from the harnesses' greetings. */
@@ -33,6 +38,10 @@ typedef struct totals {
     int earned, possible; /* points */
     int failed;           /* checks that lost points */
     int not_run;          /* checks skipped or in error */
+    int correct_ok, correct_n; /* correctness checks passed, and graded */
+    int correct_earned, correct_possible; /* their points (0 unless a course gives them) */
+    int not_started;      /* labs not started (plan/started.h): each earned nothing */
+    int speed_graded;     /* 0: no GPU timed anything (the CPU emulator): no total is a grade */
     int tamper_proof;     /* 1 while every harness so far greeted isolated (and isolation was
                              asked for); once 0, nothing later raises it */
     char isolation[256];  /* why, from the first greeting that lowered it, or the last one */

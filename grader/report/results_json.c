@@ -234,7 +234,7 @@ void results_check(json_writer *w, const check_report *r)
 }
 
 void results_lab_end(json_writer *w, const char *refused_at_run, const char *neighbours,
-                     const lab_score *score, const lab_close_times *t)
+                     const lab_score *score, const lab_close_times *t, const build_report *b)
 {
     json_array_end(w);
     if (refused_at_run[0]) {
@@ -244,6 +244,13 @@ void results_lab_end(json_writer *w, const char *refused_at_run, const char *nei
     json_string(w, "gpu_neighbours", neighbours);
     json_int(w, "score", score->earned);
     json_int(w, "max", score->possible);
+    json_int(w, "correct_passed", score->correct_ok);
+    json_int(w, "correct_checks", score->correct_n);
+    json_int(w, "correct_score", score->correct_earned);
+    json_int(w, "correct_max", score->correct_possible);
+    json_string(w, "not_started", b->started == STARTED_MISSING    ? "missing"
+                                  : b->started == STARTED_SKELETON ? "skeleton" : "");
+    json_string(w, "not_started_why", started_words(b->started));
     json_number(w, "seconds", t->seconds); /* the lab's whole wall time */
     json_number(w, "where_seconds", t->where_s);
     json_number(w, "ahead_wait_seconds", t->ahead_s);
@@ -260,6 +267,12 @@ void results_close(results_file *r, const totals *t, int status, int interrupted
     json_string(w, "sandbox", t->sandbox);
     json_int(w, "score", t->earned);
     json_int(w, "max", t->possible);
+    json_bool(w, "speed_graded", t->speed_graded);
+    json_int(w, "correct_passed", t->correct_ok);
+    json_int(w, "correct_checks", t->correct_n);
+    json_int(w, "correct_score", t->correct_earned);
+    json_int(w, "correct_max", t->correct_possible);
+    json_int(w, "not_started", t->not_started);
     json_int(w, "exit_status", status);
     json_bool(w, "interrupted", interrupted);
     json_object_end(w);

@@ -43,11 +43,15 @@ typedef struct lab_close_times {
 } lab_close_times;
 
 /* The lab's end: after its checks, a refusal met at run time (or ""), the GPU's other programs
- * ("" for none), its score and its seconds. */
+ * ("" for none), its score (and its correctness checks' count), its seconds, and whether it
+ * was started (b->started: "not_started" is "" for work, else "missing" or "skeleton", with
+ * the words the report says). */
 void results_lab_end(json_writer *w, const char *refused_at_run, const char *neighbours,
-                     const lab_score *score, const lab_close_times *t);
+                     const lab_score *score, const lab_close_times *t, const build_report *b);
 
-/* The run's totals and exit status; then the file is renamed into place (exits on failure). */
+/* The run's totals and exit status; then the file is renamed into place (exits on failure).
+ * `speed_graded` false (no GPU) says that score and max are no grade: the correctness counts
+ * are what was graded. */
 void results_close(results_file *r, const totals *t, int status, int interrupted);
 
 #endif

@@ -344,6 +344,14 @@ void terminal_build(const build_report *b)
     } else if (b->build == LAB_STUDENT_FAILED) {
         printf("  build failed: your file did not compile or was rejected\n");
         print_build_errors(b->build_log);
+        if (b->other) { /* (whose it is: it includes that lab's contract, not this one's) */
+            char rel[200];
+            lab_student_rel(b->lab, rel, sizeof rel);
+            printf("  this file is lab %s's (%s): it includes %s.h, lab %s's contract, not %s.h. "
+                   "Grade it with LAB=%s; lab %s's own file is %s\n", b->other->number,
+                   b->other->name, b->other->name, b->other->number, b->lab->name,
+                   b->other->number, b->lab->number, rel);
+        }
     } else if (b->build == LAB_GRADER_FAILED || b->build == LAB_NOT_BUILT ||
                b->build == LAB_STEPS_FAILED) {
         printf("  not graded: %s (this is not your code; run make doctor, then grade again)\n",
@@ -523,7 +531,7 @@ void terminal_check(const check_report *r)
 }
 
 void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const char *neighbours,
-                      const lab_score *score)
+                      const lab_score *score, const build_report *b, int emu)
 {
     if (refused_at_run[0]) { /* as a build's refusal: the lab earns nothing under emulation */
         printf("  could not run: the CPU emulator cannot run a feature your file uses (");
@@ -545,7 +553,20 @@ void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const cha
             printf(") failed %d checks: its report is under \"%s\", each check's log is on "
                    "disk\n", folded.fault[i].repeats + 1, folded.fault[i].first);
         }
-    printf("  %s: %d/%d\n", lab->name, score->earned, score->possible);
+    char not_started[200] = "";
+    if (score->not_started) /* nothing earned, whatever the checks did */
+        snprintf(not_started, sizeof not_started, "%s, so it earns nothing (a lab's points come "
+                 "from work on its file)%s", started_words(b->started), emu ? "; " : "");
+    if (!emu)
+        printf("  %s: %d/%d%s%s\n", lab->name, score->earned, score->possible,
+               not_started[0] ? ", " : "", not_started);
+    else if (score->correct_possible > 0) /* a course that gives correctness points */
+        printf("  %s: %scorrectness %d of %d checks passed, %d/%d points; speed not graded (no "
+               "GPU)\n", lab->name, not_started, score->correct_ok, score->correct_n,
+               score->correct_earned, score->correct_possible);
+    else
+        printf("  %s: %scorrectness %d of %d checks passed; speed not graded (no GPU)\n",
+               lab->name, not_started, score->correct_ok, score->correct_n);
 }
 
 void terminal_run_end(const totals *t, int unisolated, int status, const char *json)
@@ -560,8 +581,21 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
         printf("\nNot graded: student code cannot be isolated on this machine.\n");
         return;
     }
-    printf("\nScore: %d/%d\n", t->earned, t->possible);
-    static const char *const meaning[] = {"full marks", "a point was lost",
+    if (t->speed_graded)
+        printf("\nScore: %d/%d\n", t->earned, t->possible);
+    else if (t->correct_possible > 0) /* a course that gives correctness points */
+        printf("\nScore: speed not graded (no GPU), so no score. Correctness: %d of %d checks "
+               "passed, %d/%d correctness points.\n", t->correct_ok, t->correct_n,
+               t->correct_earned, t->correct_possible);
+    else
+        printf("\nScore: speed not graded (no GPU), so no score: the points are speed's. "
+               "Correctness: %d of %d checks passed.\n", t->correct_ok, t->correct_n);
+    if (!t->speed_graded && t->not_started)
+        printf("Not started: %d lab%s (nothing earned there, GPU or not).\n", t->not_started,
+               t->not_started == 1 ? "" : "s");
+    static const char *const meaning[] = {"full marks",
+                                          "a point was lost (a check failed, or a lab is not "
+                                          "started)",
                                           "a check could not run here (and none failed)"};
     printf("Exit status %d: %s. Details: ", status, meaning[status]);
     put_shown(stdout, json);

@@ -27,11 +27,14 @@ void terminal_unisolated(const char *detail);
 void terminal_check(const check_report *r);
 
 /* The lab's end: a feature the emulator refused at run time (or ""), the other programs
- * that used the GPU (or NULL), its score. */
+ * that used the GPU (or NULL), its score: on a GPU its points; with no GPU (`emu`) its
+ * correctness checks, and that speed was not graded; a lab not started (b->started) says so. */
 void terminal_lab_end(const lab_info *lab, const char *refused_at_run, const char *neighbours,
-                      const lab_score *score);
+                      const lab_score *score, const build_report *b, int emu);
 
-/* The run's end: the tamper-proof note, `Score:` and the exit status (or "Not graded"). */
+/* The run's end: the tamper-proof note, `Score:` and the exit status (or "Not graded"). With no
+ * GPU (t->speed_graded 0) there is no score: the line says so and gives the correctness
+ * checks passed (and their points, where a course config gives them some). */
 void terminal_run_end(const totals *t, int unisolated, int status, const char *json);
 
 /* A log's last `lines` lines before its line `upto` (-1: to its end), under a margin. */

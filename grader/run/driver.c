@@ -45,6 +45,7 @@
 #include "../plan/config.h"
 #include "../decide/verdict.h"
 #include "../plan/lab_select.h"
+#include "../plan/started.h"
 #include "../sandbox/sandbox.h"
 #include "../decide/score.h"
 #include "../feedback/estimate.h"
@@ -174,7 +175,13 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
      * cannot be read, is there: the build's log says what it is (the compile sandbox's words). */
     struct stat there;
     r->missing = build == LAB_STUDENT_FAILED && lstat(r->expected, &there) != 0;
-    r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected};
+    /* A lab not started (its file missing, or the skeleton with comments and white space
+     * aside) earns nothing, whatever the rules give its checks (grader/plan/started.h) */
+    const started_state started = lab_started(lab, r->expected, STARTED_DIGESTS);
+    r->rules.not_started = started != STARTED_WORK;
+    r->b = (build_report){build, r->missing, r->refusal, build_log, r->expected, started,
+                          build == LAB_STUDENT_FAILED ? started_other_lab(lab, r->expected) : NULL,
+                          lab};
     results_lab_begin(w, lab, &r->rules, r->timeout, &r->b);
     terminal_build(&r->b);
     r->outcomes = xcalloc((size_t)lab->n_checks, sizeof *r->outcomes);
@@ -420,14 +427,20 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
         neighbours_at_close_valid = 1;
         others = gpu_neighbours_merge(neighbours, len, neighbours_at_close) > 0;
     }
-    terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score);
+    terminal_lab_end(r->lab, refused, others ? neighbours : NULL, &r->score, &r->b,
+                     !strcmp(o->mode, "emu"));
     r->close.seconds = wall_seconds() - r->start;
-    results_lab_end(w, refused, neighbours, &r->score, &r->close);
+    results_lab_end(w, refused, neighbours, &r->score, &r->close, &r->b);
     t->earned += r->score.earned;
+    t->correct_ok += r->score.correct_ok;
+    t->correct_n += r->score.correct_n;
+    t->correct_earned += r->score.correct_earned;
+    t->correct_possible += r->score.correct_possible;
+    t->not_started += r->score.not_started;
     t->possible += r->score.possible;
     t->failed += r->score.failed;
     t->not_run += r->score.not_run;
-    if (r->score.failed && !t->first_short)
+    if ((r->score.failed || r->score.not_started) && !t->first_short)
         t->first_short = r->lab;
     free(r->outcomes);
     free(r->scores);
@@ -684,7 +697,10 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
                   i + 1 < n ? built[i + 1] : LAB_NOT_BUILT, &rf.w, &t);
     ahead_drop();
     json_array_end(&rf.w);
-    const int status = t.failed ? 1 : t.not_run ? 2 : 0;
+    t.speed_graded = strcmp(o->mode, "emu") != 0;
+    /* 0 full marks; 1 a point lost for sure (a check failed, or a lab not started); 2 a check
+     * could not run (with no GPU, every speed check) and none failed */
+    const int status = t.failed || t.not_started ? 1 : t.not_run ? 2 : 0;
     results_close(&rf, &t, status, stop_signal != 0);
     terminal_run_end(&t, refused_unisolated, status, o->json);
     return refused_unisolated ? 2 : status;

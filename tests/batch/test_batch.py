@@ -417,7 +417,8 @@ def test_hostile(tmp):
     r = batch("grade", subs, out, cwd=ROOT)
     log = r.stdout.decode(errors="replace")
     print("  (hostile batch: %d entries in %.0f s)" % (len(STUDENTS), time.time() - t0))
-    check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff<b>&amp;]]>`|: 8/15" in log,
+    check(not shown_as_text(r.stdout) and "\\x1b[31m\\r\\nScore: 17\\t\\xff<b>&amp;]]>`|: no score, speed not "
+          "graded (no GPU); correctness 8 of 10 checks" in log,
           "the batch's output shows names as escapes", shown_as_text(r.stdout))
     check(r.returncode == 0, "hostile-names batch finished", log[-3000:])
     # make builds each student's objects under BUILD/emu/<its tree's path, / as _>; the batch
@@ -442,7 +443,8 @@ def test_hostile(tmp):
         print("    %r" % ([r[0], r[1]] + r[10:15] + [r[15][:60]],))
     header = rows[0]
     labs = sorted(d for d in os.listdir(os.path.join(ROOT, "grader", "labs")) if d[:2].isdigit())
-    check(header == ["student"] + labs + ["total", "max", "exit_status", "state", "isolation", "missing", "reason"],
+    check(header == ["student"] + labs + ["total", "max", "correctness", "speed", "exit_status", "state", "isolation",
+                                         "missing", "reason"],
           "CSV header: one fixed column per lab in workbook order", header)
     graded = [r for r in rows[1:] if len(r) == len(header) and r[header.index("state")] == "graded"]
     check(graded and all(r[header.index("isolation")] == "tamper-proof" for r in graded),
@@ -466,32 +468,37 @@ def test_hostile(tmp):
         row = by.get(name, {})
         if kind in ("solution", "skeleton", "empty-lab", "untouched", "at-top", "checkout", "misplaced", "other-case",
                     "renamed-upload", "helper"):
-            ok = (row.get("state") == "graded" and row.get("01-coalescing") == "10" and row.get("total") == "10"
-                  and row.get("max") == "15" and row.get("exit_status") == "2" and row.get("02-banks") == "")
-            check(ok, "graded correctly: %r" % name, row)
+            # no GPU: no points and no total (speed is not graded), the correctness checks counted;
+            # a lab without work of the student's is a point lost for sure (exit 1)
+            work = kind in ("solution", "checkout", "helper")
+            ok = (row.get("state") == "graded" and row.get("01-coalescing") == "" and row.get("total") == ""
+                  and row.get("max") == "" and row.get("correctness") == "10/10 checks"
+                  and row.get("speed") == "not graded (no GPU)" and row.get("exit_status") == ("2" if work else "1")
+                  and row.get("02-banks") == "")
+            check(ok, "graded correctly (no GPU: no total, correctness 10 of 10, speed not graded): %r" % name, row)
             # Work not submitted is named as such in every export, with why; a solution is not.
-            why = {"skeleton": "no 01-coalescing/coalescing.cu in the submission",
-                   "empty-lab": "no 01-coalescing/coalescing.cu in the submission",
-                   "untouched": "01-coalescing/coalescing.cu is the untouched skeleton",
-                   "at-top": "found coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
-                   "misplaced": "found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
-                   "other-case": "found 01-Coalescing/Coalescing.cu: it belongs in 01-coalescing/coalescing.cu",
-                   "renamed-upload": "found 01-coalescing/coalescing.cu.txt: it belongs in 01-coalescing/coalescing.cu"}.get(kind)
-            word = {"skeleton": "no-file", "empty-lab": "no-file", "untouched": "skeleton", "at-top": "misplaced",
+            why = {"skeleton": "not handed in (no submission: no 01-coalescing/coalescing.cu in the submission",
+                   "empty-lab": "not handed in (no submission: no 01-coalescing/coalescing.cu in the submission",
+                   "untouched": "not started (01-coalescing/coalescing.cu is the untouched skeleton",
+                   "at-top": "misplaced (found coalescing.cu: it belongs in 01-coalescing/coalescing.cu; move it there",
+                   "misplaced": "misplaced (found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu; move it there",
+                   "other-case": "misplaced (found 01-Coalescing/Coalescing.cu: it belongs in 01-coalescing/coalescing.cu; move it there",
+                   "renamed-upload": "misplaced (found 01-coalescing/coalescing.cu.txt: it belongs in 01-coalescing/coalescing.cu; move it there"}.get(kind)
+            word = {"skeleton": "no-file", "empty-lab": "no-file", "untouched": "not-started", "at-top": "misplaced",
                     "misplaced": "misplaced", "other-case": "misplaced", "renamed-upload": "misplaced"}.get(kind)
             sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
                    if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]
             texts = {f: open(os.path.join(out, "students", sid["id"], f), "rb").read().decode("utf-8", "replace")
                      for f in ("report.txt", "gradescope.json", "junit.xml", "report.html", "report.md")}
             if why:
-                said = "no submission for lab 01 (" + why
+                said = "lab 01 " + why
                 unsaid = [f for f, t in texts.items() if said not in t.replace("\\", "")]
                 check(row.get("missing") == "01:" + word and said in row.get("reason", "") and sid.get("missing") == ["01"]
                       and sid.get("missing_why") == {"01": word} and not unsaid, "work not submitted (%s) named in the CSV, JSON Lines and every export: %r" % (kind, name),
                       (row.get("missing"), row.get("reason", "")[:200], sid.get("missing"), unsaid))
             else:
                 check(row.get("missing") == "" and sid.get("missing") == [] and
-                      not any("no submission" in t for t in texts.values()),
+                      not any(w in t for t in texts.values() for w in ("not handed in", "not started", "misplaced")),
                       "a submitted file is not named as missing: %r" % name, row.get("missing"))
         elif kind == "two-files":
             check(row.get("state") == "refused" and "a/labs/01-coalescing/coalescing.cu" in row.get("reason", "")
@@ -499,7 +506,8 @@ def test_hostile(tmp):
                   "two different files for one lab: refused, both named", row)
         elif kind == "forger":
             student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
-            check(row.get("state") == "graded" and row.get("total") == "8" and row.get("exit_status") == "1"
+            check(row.get("state") == "graded" and row.get("total") == "" and row.get("correctness") == "8/10 checks"
+                  and row.get("exit_status") == "1"
                   and student.startswith(b'"\'=SUM(1+1)*cmd|"" -c calc""!A0,x\\x1b[31m\\r\\nScore: 17\\t\\xff<b>&amp;]]>`|",')
                   and "\\nScore: 17/17\\r" in row.get("reason", ""),
                   "CSV: a name and messages with a formula, quotes, CR LF and ESC are neutralised", student)
@@ -507,7 +515,8 @@ def test_hostile(tmp):
                    if o.get("student_hex") == name.hex()][0]["id"]
             report = open(os.path.join(out, "students", sid, "report.txt"), "rb").read()
             scores = [l for l in report.decode("utf-8", "replace").splitlines() if l.lstrip().startswith("Score:")]
-            check(len(scores) == 1 and scores[0].startswith("Score: 8/") and not shown_as_text(report),
+            check(len(scores) == 1 and scores[0].startswith("Score: speed not graded (no GPU), so no score")
+                  and "Correctness: 8 of 10 checks passed" in scores[0] and not shown_as_text(report),
                   "report.txt of a student forging Score lines: one Score line, no control", (scores, shown_as_text(report)))
             made = re.findall(rb"^make(?:\[\d+\])?: \*\*\*.*$", report, re.M)
             check(not made, "report.txt of a grade that lost points: no line of make's (make: ***)", made[:2])
@@ -522,13 +531,20 @@ def test_hostile(tmp):
                       "%s of a student forging Score lines: the text shown as escapes" % f, shown_as_text(data))
             check_markup(os.path.join(out, "students", sid), name)
         elif kind == "broken":
-            check(row.get("state") == "graded" and row.get("total") == "0" and row.get("max") == "15"
+            check(row.get("state") == "graded" and row.get("total") == "" and row.get("max") == ""
+                  and row.get("correctness") == "0/10 checks"
                   and row.get("exit_status") == "1" and "build failed" in row.get("reason", ""),
                   "a build failure has a full row with zeros and the reason", row)
         else:
             want = {"file": "not a folder", "toplink": "symbolic link"}.get(kind, "symbolic link")
             check(row.get("state") == "refused" and row.get("total") == "0" and want in row.get("reason", ""),
                   "refused with a clear reason: %r" % name, row)
+            sid = [o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl"), "rb"))
+                   if (bytes.fromhex(o["student_hex"]) if "student_hex" in o else o["student"].encode()) == name][0]["id"]
+            md = open(os.path.join(out, "students", sid, "report.md"), encoding="utf-8", errors="replace").read()
+            check("refused, so nothing was graded" in md.replace("\\", "") and "a point was lost" not in md,
+                  "a refused submission's report says it was refused and why, not that a point was lost: %r" % name,
+                  md[:400])
     # What a student is given names their file as their submission has it, never the batch's
     # folders (OUT/work/<id>/tree, OUT/work/<id>/grade) or the grader's Makefile.
     inside = {os.fsencode(os.path.realpath(out)), os.fsencode(os.path.abspath(out)), b"/work/s"}
@@ -583,7 +599,8 @@ def test_hostile(tmp):
             if "hidden" in t["name"] and t["visibility"] != "after_due_date":
                 bad.append((o["id"], "hidden check visible", t["name"]))
         if o["state"] == "graded" and o["exit_status"] != 1:
-            if gs["score"] != 10 or len(tests) != 11 or not any(t["visibility"] == "after_due_date" for t in tests):
+            if gs["score"] != 0 or len(tests) != 11 or not any(t["visibility"] == "after_due_date" for t in tests) \
+                    or not gs["output"].startswith("Speed not graded (no GPU). Correctness: 10 of 10 checks passed."):
                 bad.append((o["id"], "content", gs["score"], len(tests)))
         for f in ("report.md", "report.html", "junit.xml"):
             if not os.path.exists(os.path.join(out, "students", o["id"], f)):
@@ -683,7 +700,7 @@ def test_unisolated(tmp):
     reports = [os.path.join(d, "report.txt") for d in
                glob.glob(os.path.join(out + "-refused", "students", "*"))]
     told = any("ALLOW_UNISOLATED=1" in open(p, errors="replace").read() for p in reports)
-    check(row.get("total") == "0" and row.get("exit_status") == "2"
+    check(row.get("total") == "" and row.get("exit_status") == "2"
           and "cannot be isolated" in row.get("reason", "") and told,
           "no sandbox: no student code runs (0 points, exit 2, the reason in the gradebook) and "
           "the report says how to grade anyway", (row, text[-1500:]))
@@ -797,9 +814,11 @@ def test_gradescope_kit(tmp):
         gs = {"error": str(e)}
     tests = gs.get("tests", [])
     speed = [t for t in tests if "speed" in t.get("name", "")]
-    check(gs.get("score") == 10 and len(tests) == 11 and speed and speed[0]["max_score"] == 0
-          and "graded on a GPU" in gs.get("output", ""),
-          "Gradescope run_autograder (trial): correctness 10/10 on the emulator, speed left to a GPU",
+    check(gs.get("score") == 0 and len(tests) == 11 and speed and speed[0]["max_score"] == 0
+          and "graded on a GPU" in gs.get("output", "")
+          and gs.get("output", "").startswith("Speed not graded (no GPU). Correctness: 10 of 10 checks passed."),
+          "Gradescope run_autograder (trial): correctness 10 of 10 checks on the emulator, no score (speed "
+          "left to a GPU)",
           r.stdout.decode(errors="replace")[-1500:] + json.dumps(gs)[:500])
     # Again as Gradescope runs it: as root in a container whose seccomp profile refuses new
     # namespaces (tests/sandbox/no_namespaces.c stands in for Docker's default profile). The
@@ -813,16 +832,91 @@ def test_gradescope_kit(tmp):
     except (OSError, ValueError) as e:
         gs = {"error": str(e)}
     text = r.stdout.decode(errors="replace")
-    check(gs.get("score") == 10 and "cannot be isolated" not in text + json.dumps(gs)
-          and "not tamper-proof" not in text,
-          "Gradescope run_autograder where namespaces are refused: still 10/10, isolated (Landlock)",
+    check(gs.get("score") == 0 and "Correctness: 10 of 10 checks passed" in gs.get("output", "")
+          and "cannot be isolated" not in text + json.dumps(gs) and "not tamper-proof" not in text,
+          "Gradescope run_autograder where namespaces are refused: still 10 of 10 checks, isolated (Landlock)",
           text[-1500:] + json.dumps(gs)[:500])
+
+
+def test_points(tmp):
+    """Points measure progress (no GPU): a batch of a non-submitter, the skeleton with a comment
+    added, the skeleton with a variable renamed, the solution and a misplaced file. Every row says
+    speed was not graded and gives no total, only the correctness checks passed; the non-submitter
+    is "not handed in", the commented skeleton "not started", the misplaced file its fix, in the
+    batch's lines and every export. Under a course config that gives correctness points, the
+    labs not started (and not handed in, and misplaced) earn 0, the renamed skeleton and the
+    solution their correctness points."""
+    skeleton = open(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"), "rb").read()
+    subs = os.path.join(tmp, "subs-points")
+    files = {"nosub": ("notes/readme.txt", b"nothing yet\n"),
+             "comment": ("01-coalescing/coalescing.cu", b"// my plan: coalesce it\n\n" + skeleton + b"\n/* todo */\n"),
+             "renamed": ("01-coalescing/coalescing.cu", re.sub(rb"\bbias\b", b"offset", skeleton)),
+             "solution": ("01-coalescing/coalescing.cu", SOLUTION),
+             "misplaced": ("lab01/coalescing.cu", SOLUTION)}
+    for who, (rel, data) in files.items():
+        os.makedirs(os.path.dirname(os.path.join(subs, who, rel)))
+        open(os.path.join(subs, who, rel), "wb").write(data)
+    said = {"nosub": "lab 01 not handed in (no submission: no 01-coalescing/coalescing.cu",
+            "comment": "lab 01 not started (01-coalescing/coalescing.cu is the workbook",
+            "misplaced": "lab 01 misplaced (found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu; "
+                         "move it there"}
+    words = {"nosub": "01:no-file", "comment": "01:not-started", "misplaced": "01:misplaced"}
+    for config, out in (("", os.path.join(tmp, "out-points")), ("*.correct_points=1", os.path.join(tmp, "out-points-cfg"))):
+        r = batch("grade", subs, out, env={"GRADER_SET": config} if config else {})
+        log = r.stdout.decode(errors="replace")
+        _, rows = read_csv(os.path.join(out, "gradebook.csv"))
+        by = {r0[0]: dict(zip(rows[0], r0)) for r0 in rows[1:]}
+        objs = {o["student"]: o for o in map(json.loads, open(os.path.join(out, "gradebook.jsonl")))}
+        print("  points%s: %s" % (" (" + config + ")" if config else "",
+                                 [(n, by[n]["01-coalescing"], by[n]["total"], by[n]["max"], by[n]["correctness"],
+                                   by[n]["speed"], by[n]["missing"]) for n in sorted(by)]))
+        for who in files:
+            row, obj = by.get(who, {}), objs.get(who, {})
+            line = re.search(r"^\[\d+/5\] %s: (.*)$" % who, log, re.M)
+            line = line.group(1) if line else ""
+            texts = {f: open(os.path.join(out, "students", obj.get("id", "?"), f), "rb").read().decode("utf-8", "replace")
+                     for f in ("report.txt", "gradescope.json", "junit.xml", "report.html", "report.md")} if obj else {}
+            gs = json.loads(texts["gradescope.json"]) if texts else {}
+            if not config:
+                check(row.get("total") == "" and row.get("max") == "" and row.get("01-coalescing") == ""
+                      and row.get("correctness") == "10/10 checks" and row.get("speed") == "not graded (no GPU)"
+                      and obj.get("total") is None and obj.get("speed_graded") is False
+                      and obj.get("labs", {}).get("coalescing", {}).get("score", 0) is None
+                      and line.startswith("no score, speed not graded (no GPU); correctness 10 of 10 checks")
+                      and gs.get("score") == 0 and gs.get("output", "").startswith("Speed not graded (no GPU).")
+                      and "speed not graded (no GPU)" in texts.get("report.md", "")
+                      and "speed not graded (no GPU)" in texts.get("report.html", "")
+                      and "speed not graded (no GPU)" in texts.get("junit.xml", "")
+                      and not any(re.search(r"Score: \d+/\d+", t) for t in texts.values()),
+                      "points, no GPU: %s: speed not graded, correctness 10 of 10, no total in the CSV, "
+                      "JSON Lines, the batch's line or any export" % who, (row, line, gs.get("score")))
+            else:
+                want = "10" if who in ("renamed", "solution") else "0"
+                check(row.get("01-coalescing") == want and row.get("total") == want and row.get("max") == "10"
+                      and gs.get("score") == int(want) and line.startswith(want + "/10 "),
+                      "points, correct_points=1: %s earns %s of its 10 correctness points%s" %
+                      (who, want, "" if want == "10" else " (no work of its own)"), (row, line, gs.get("score")))
+            if who in said:
+                # (report.txt is what the student saw: the grader's own words for a lab not started)
+                unsaid = [f for f, t in texts.items() if said[who] not in t.replace("\\", "").replace("&#39;", "'")
+                          and not (f == "report.txt" and who == "comment" and "coalescing: not started: the file is the "
+                                   "workbook's skeleton, comments and white space aside, so it earns nothing" in t)]
+                check(row.get("missing") == words[who] and said[who] in row.get("reason", "") and said[who] in line
+                      and not unsaid and row.get("exit_status") == "1",
+                      "points: %s named in the batch's line, the CSV (%s) and every export" % (who, words[who]),
+                      (row.get("missing"), line, unsaid))
+            else:
+                check(row.get("missing") == "" and row.get("exit_status") == "2" and
+                      not any(w in line + "".join(texts.values()) for w in ("not handed in", "not started", "misplaced")),
+                      "points: %s is work of its own (not named as missing or not started)" % who, (row, line))
+        check("5 students" in log, "points: the batch counts its students", log[-300:])
 
 
 def main():
     tmp = tempfile.mkdtemp(prefix="batch-test.")
     try:
         test_input_errors(tmp)
+        test_points(tmp)
         test_gpu_workers(tmp)
         subs_all, out_all = test_hostile(tmp)
         subs6, ref_book = test_resume_and_lock(tmp, subs_all, out_all)

@@ -315,24 +315,35 @@ static void test_exports_markup(void)
     jv_free(v);
 }
 
-/* Work not submitted: the row's reason says "no submission for lab 01" with why, in place of
- * the skeleton's own results; the CSV's missing column names the lab; every export says it. */
+/* Work not submitted: the row's reason says "lab 01 not handed in", "not started" or
+ * "misplaced" with why (and the fix), in place of the skeleton's own results; the CSV's missing
+ * column names the lab; every export says it. With no GPU (mode emu) no export gives a total
+ * that reads like a grade: the CSV's total and max are empty, JSON Lines' null, and each says
+ * speed was not graded. A lab the grader found not started (results.json's not_started) is
+ * named so too. */
 static void test_absent_lab(void)
 {
-    const char *text = "{\"mode\": \"emu\", \"exit_status\": 2, \"labs\": [{\"lab\": \"coalescing\","
-                       " \"number\": \"01\", \"built\": true, \"score\": 10, \"max\": 15, \"checks\": ["
-                       " {\"name\": \"speed\", \"kind\": \"speed\", \"verdict\": \"SKIP\", \"earned\": 0,"
-                       " \"points\": 5, \"message\": \"skipped\"}]}]}";
+#define ABSENT_RESULTS(started) \
+    "{\"mode\": \"emu\", \"exit_status\": 2, \"speed_graded\": false, \"correct_passed\": 1," \
+    " \"correct_checks\": 1, \"labs\": [{\"lab\": \"coalescing\", \"number\": \"01\"," started \
+    " \"built\": true, \"score\": 0, \"max\": 5, \"correct_passed\": 1, \"correct_checks\": 1," \
+    " \"checks\": [{\"name\": \"1 x 1\", \"kind\": \"visible\", \"verdict\": \"OK\"," \
+    " \"earned\": 0, \"points\": 0, \"message\": \"\"}, {\"name\": \"speed\", \"kind\": \"speed\"," \
+    " \"verdict\": \"SKIP\", \"earned\": 0, \"points\": 5, \"message\": \"skipped\"}]}]}"
+    const char *text = ABSENT_RESULTS(""), *text_started = ABSENT_RESULTS(" \"not_started\": \"skeleton\",");
     char err[256];
     jv *v = jv_parse(text, strlen(text), err, sizeof err);
+    jv *vs = jv_parse(text_started, strlen(text_started), err, sizeof err);
     CU_ASSERT_PTR_NOT_NULL_FATAL(v);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(vs);
     static const struct {
         int absent;
         const char *says;
     } cases[] = {
-        {ABSENT_NO_FILE, "no submission for lab 01 (no 01-coalescing/coalescing.cu in the submission"},
-        {ABSENT_SKELETON, "no submission for lab 01 (01-coalescing/coalescing.cu is the untouched skeleton"},
-        {ABSENT_MISPLACED, "no submission for lab 01 (found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu"},
+        {ABSENT_NO_FILE, "lab 01 not handed in (no submission: no 01-coalescing/coalescing.cu in the submission"},
+        {ABSENT_SKELETON, "lab 01 not started (01-coalescing/coalescing.cu is the untouched skeleton"},
+        {ABSENT_MISPLACED, "lab 01 misplaced (found lab01/coalescing.cu: it belongs in 01-coalescing/coalescing.cu; move it there"},
+        {ABSENT_NOT_STARTED, "lab 01 not started (01-coalescing/coalescing.cu is the workbook"},
         {0, NULL},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -343,8 +354,10 @@ static void test_absent_lab(void)
         row.lab_max[0] = 15;
         row.absent[0] = cases[c].absent;
         row.absent_detail[0] = cases[c].absent == ABSENT_MISPLACED ? "lab01/coalescing.cu" : NULL;
-        row_from_results(&row, v, 2);
-        CU_ASSERT_EQUAL(row.total, 10); /* graded as the skeleton all the same */
+        row_from_results(&row, cases[c].absent == ABSENT_NOT_STARTED ? vs : v, 2);
+        CU_ASSERT_EQUAL(row.total, 0); /* the skeleton's correctness earns nothing */
+        CU_ASSERT_EQUAL(row.speed_graded, 0);
+        CU_ASSERT_EQUAL(row.absent[0], cases[c].absent); /* (NOT_STARTED: the grader's finding) */
         for (int k = 0; k < 6; k++) {
             char *buf = NULL;
             size_t len = 0;
@@ -369,10 +382,18 @@ static void test_absent_lab(void)
                     *w++ = *r;
             *w = 0;
             if (cases[c].says) {
+                if (!strstr(plain, cases[c].says))
+                    printf("\n  case %zu export %d: %s", c, k, plain);
                 CU_ASSERT_PTR_NOT_NULL(strstr(plain, cases[c].says));
             } else {
-                CU_ASSERT_PTR_NULL(strstr(plain, "no submission"));
+                CU_ASSERT_PTR_NULL(strstr(plain, "not handed in"));
+                CU_ASSERT_PTR_NULL(strstr(plain, "not started"));
             }
+            /* no GPU: speed not graded, said in every export; no total */
+            CU_ASSERT_PTR_NOT_NULL(strstr(plain, k == 0 ? ",,,1/1 checks,not graded (no GPU),"
+                                          : k == 1 ? "\"total\": null, \"max\": null, \"speed_graded\": false"
+                                          : "not graded"));
+            CU_ASSERT_PTR_NULL(strstr(plain, "Score: 0/"));
             if (k == 0) { /* (tamper_proof is unknown here: an empty isolation column) */
                 char want[64];
                 snprintf(want, sizeof want, ",graded,,%s%s,", cases[c].says ? "01:" : "",
@@ -387,6 +408,7 @@ static void test_absent_lab(void)
         }
     }
     jv_free(v);
+    jv_free(vs);
 }
 
 /* A lab the CPU emulator could not run (a valid feature it refuses): the gradebook row says

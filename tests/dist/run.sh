@@ -162,14 +162,15 @@ start=$(date +%s)
 status=$?
 secs=$(($(date +%s) - start))
 want=$(echo "$labs" | tr , '\n' | wc -l)
-graded=$(grep -cE '^  [a-z_]+: [0-9]+/[0-9]+$' "$tmp/grade.txt")
+# (no GPU: each lab's line gives its correctness checks, not started, and no points)
+graded=$(grep -cE '^  [a-z_]+: not started: the file is the workbook.s skeleton, comments and white space aside, so it earns nothing .*; correctness [0-9]+ of [0-9]+ checks passed; speed not graded \(no GPU\)$' "$tmp/grade.txt")
 oks=$(grep -cE ' OK    \(' "$tmp/grade.txt")
 skips=$(grep -cE ' SKIP  \(.*skipped: CPU emulation' "$tmp/grade.txt")
 worse=$(grep -E ' (FAIL|ERROR) |build failed|not found' "$tmp/grade.txt" | head -5)
-if [ "$status" = 2 ] && [ "$graded" = "$want" ] && [ -z "$worse" ] && [ "$skips" -ge "$want" ] && [ "$oks" -gt 0 ]; then
-    ok "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, exit status 2 ($secs s, build included; $tools_from)"
+if [ "$status" = 1 ] && [ "$graded" = "$want" ] && [ -z "$worse" ] && [ "$skips" -ge "$want" ] && [ "$oks" -gt 0 ]; then
+    ok "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, each lab not started (the untouched skeleton earns nothing), exit status 1 ($secs s, build included; $tools_from)"
 else
-    bad "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: exit status $status (expected 2), $graded of $want labs graded, $skips speed checks skipped${worse:+, failures: $worse}; output: $tmp/grade.txt"
+    bad "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: exit status $status (expected 1: the untouched skeletons are not started), $graded of $want labs graded as not started, $skips speed checks skipped${worse:+, failures: $worse}; output: $tmp/grade.txt"
     tail -30 "$tmp/grade.txt"
 fi
 refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)

@@ -13,6 +13,8 @@
 #
 # Prints `N passed, M failed`; exits 1 if any failed.
 set -uo pipefail
+# a lab's line with no GPU: its correctness checks, speed not graded (no points to give)
+NOT_GRADED='speed not graded \(no GPU\)'
 cd "$(dirname "$0")/../.."
 work=${BUILD:-build}/file-gone-test
 . tests/result.sh
@@ -22,7 +24,7 @@ grade() { # NAME [TREE]: make grade of the tree ($work/tree), its output in $wor
 }
 rm -rf "$work" && mkdir -p "$work/tree" && cp -r labs/01-coalescing "$work/tree/"
 grade built
-grep -qE '^  coalescing: [0-9]+/[0-9]+$' "$work/built.txt" && grep -q ' OK ' "$work/built.txt" &&
+grep -qE "^  coalescing: ([0-9]+/[0-9]+.*|.*correctness [0-9]+ of [0-9]+ checks passed; $NOT_GRADED)\$" "$work/built.txt" && grep -q ' OK ' "$work/built.txt" &&
     [ -e "$work/grade/coalescing.0.log" ]
 result "the skeleton, built and graded (its checks' logs written)" $? "see $work/built.txt"
 rm "$work/tree/01-coalescing/coalescing.cu"
@@ -34,8 +36,8 @@ echo "an earlier count" >"$work/grade/coalescing.where/counts.tsv"
 echo "an earlier WHERE" >"$work/grade/coalescing.where.txt"
 grade gone
 grep -qF "your file was not found: expected it at $work/tree/01-coalescing/coalescing.cu" "$work/gone.txt" &&
-    grep -qE '^  coalescing: 0/[0-9]+$' "$work/gone.txt" && ! grep -q ' OK ' "$work/gone.txt"
-result "its file deleted: graded as not found, 0 points, no check OK" $? "see $work/gone.txt"
+    grep -qE "^  coalescing: (0/[0-9]+, not started: the file is missing.*|not started: the file is missing, so it earns nothing .*; correctness 0 of [0-9]+ checks passed; $NOT_GRADED)\$" "$work/gone.txt" && ! grep -q ' OK ' "$work/gone.txt"
+result "its file deleted: graded as not found and not started, 0 points, no check OK" $? "see $work/gone.txt"
 grep -q 'coalescing .*did not build: your file is missing' "$work/gone.txt"
 result "... and the build's line says the lab did not build" $? "see $work/gone.txt"
 left=$(cd "$work/grade" && ls coalescing.[0-9]*.log coalescing.[0-9]*.records coalescing.harness.log \
@@ -51,12 +53,12 @@ grade never "$work/never"
 [ -s "$work/outside/keep.txt" ]
 result "... a WHERE folder that is a link to another folder: nothing there removed" $? "$work/outside/keep.txt is gone"
 grep -qF "your file was not found: expected it at $work/never/01-coalescing/coalescing.cu" "$work/never.txt" &&
-    grep -qE '^  coalescing: 0/[0-9]+$' "$work/never.txt" && ! grep -q 'No rule to make target' "$work/never.txt"
+    grep -qE "^  coalescing: (0/[0-9]+, not started: the file is missing.*|not started: the file is missing, so it earns nothing .*; correctness 0 of [0-9]+ checks passed; $NOT_GRADED)\$" "$work/never.txt" && ! grep -q 'No rule to make target' "$work/never.txt"
 result "a tree never built, its file missing: graded as not found (not make's error)" $? "see $work/never.txt"
 ln -s "$work/nowhere.cu" "$work/never/01-coalescing/coalescing.cu"
 grade dangling "$work/never"
 grep -q 'coalescing.cu is a symbolic link' "$work/dangling.txt" && grep -q 'build failed' "$work/dangling.txt" &&
-    grep -qE '^  coalescing: 0/[0-9]+$' "$work/dangling.txt" && ! grep -qE 'No rule to make target|was not found' "$work/dangling.txt"
+    grep -qE "^  coalescing: (0/[0-9]+|correctness 0 of [0-9]+ checks passed; $NOT_GRADED)\$" "$work/dangling.txt" && ! grep -qE 'No rule to make target|was not found' "$work/dangling.txt"
 result "... its file a link to nothing: the build failed, the link named" $? "see $work/dangling.txt"
 rm -rf "$work"
 results

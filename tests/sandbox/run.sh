@@ -140,7 +140,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     chown -R 65534:65534 "$nr"
     (cd "$nr/copy" && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nr" BUILD=build \
         grader/run/grade.sh STUDENT=labs LAB=01 EMU=1 GRADE_DIR="$nr/grade") >"$work/user.txt" 2>&1
-    grep -q "Score: 10/15" "$work/user.txt" && ! grep -qE ' (FAIL|ERROR) ' "$work/user.txt" &&
+    grep -q "Score: speed not graded (no GPU), so no score: the points are speed's. Correctness: 10 of 10 checks passed." "$work/user.txt" && ! grep -qE ' (FAIL|ERROR) ' "$work/user.txt" &&
         python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nr/grade/results.json"
     result "as an ordinary user (uid 65534) owning a copy: the skeleton graded, isolated, nothing failed for the set-up" $? \
         "see $work/user.txt: $(grep -m3 -E ' (FAIL|ERROR) |Score' "$work/user.txt" | tr '\n' ' ')"

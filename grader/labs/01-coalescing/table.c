@@ -4,16 +4,16 @@
 
 static const lab_check checks[] = {
     /* name                                       kind           task  size {rows, cols}  points */
-    {"1 x 1",                                     CHECK_VISIBLE, 0,    {1, 1},            1},
-    {"1 x 33: one row, a warp and one",           CHECK_VISIBLE, 0,    {1, 33},           1},
-    {"31 x 1: one column",                        CHECK_VISIBLE, 0,    {31, 1},           1},
-    {"33 x 33",                                   CHECK_VISIBLE, 0,    {33, 33},          1},
-    {"7 x 1021: prime row length",                CHECK_VISIBLE, 0,    {7, 1021},         1},
-    {"1000 x 37: many short rows",                CHECK_VISIBLE, 0,    {1000, 37},        1},
-    {"257 x 4099: more than one wave of blocks",  CHECK_VISIBLE, 0,    {257, 4099},       1},
-    {"hidden size 1",                             CHECK_HIDDEN,  0,    {0},               1},
-    {"hidden size 2",                             CHECK_HIDDEN,  0,    {0},               1},
-    {"hidden size 3",                             CHECK_HIDDEN,  0,    {0},               1},
+    {"1 x 1",                                     CHECK_VISIBLE, 0,    {1, 1},            0},
+    {"1 x 33: one row, a warp and one",           CHECK_VISIBLE, 0,    {1, 33},           0},
+    {"31 x 1: one column",                        CHECK_VISIBLE, 0,    {31, 1},           0},
+    {"33 x 33",                                   CHECK_VISIBLE, 0,    {33, 33},          0},
+    {"7 x 1021: prime row length",                CHECK_VISIBLE, 0,    {7, 1021},         0},
+    {"1000 x 37: many short rows",                CHECK_VISIBLE, 0,    {1000, 37},        0},
+    {"257 x 4099: more than one wave of blocks",  CHECK_VISIBLE, 0,    {257, 4099},       0},
+    {"hidden size 1",                             CHECK_HIDDEN,  0,    {0},               0},
+    {"hidden size 2",                             CHECK_HIDDEN,  0,    {0},               0},
+    {"hidden size 3",                             CHECK_HIDDEN,  0,    {0},               0},
     {"speed: device-sized matrix",                CHECK_SPEED,   0,    {0},               5},
 };
 

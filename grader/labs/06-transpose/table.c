@@ -4,17 +4,17 @@
 
 static const lab_check checks[] = {
     /* name                                            kind           task  size {rows, cols}  points */
-    {"1 x 1",                                          CHECK_VISIBLE, 0,    {1, 1},            1},
-    {"1 x 33: one row, a warp and one",                CHECK_VISIBLE, 0,    {1, 33},           1},
-    {"31 x 1: one column",                             CHECK_VISIBLE, 0,    {31, 1},           1},
-    {"33 x 31",                                        CHECK_VISIBLE, 0,    {33, 31},          1},
-    {"7 x 1021: prime row length",                     CHECK_VISIBLE, 0,    {7, 1021},         1},
-    {"100 x 68: multiples of 4, not of 32",            CHECK_VISIBLE, 0,    {100, 68},         1},
-    {"1000 x 37: many short rows",                     CHECK_VISIBLE, 0,    {1000, 37},        1},
-    {"2052 x 4100: more than one wave of tiles",       CHECK_VISIBLE, 0,    {2052, 4100},      1, {1028, 1030}},
-    {"hidden size 1",                                  CHECK_HIDDEN,  0,    {0},               1},
-    {"hidden size 2",                                  CHECK_HIDDEN,  0,    {0},               1},
-    {"hidden size 3",                                  CHECK_HIDDEN,  0,    {0},               1},
+    {"1 x 1",                                          CHECK_VISIBLE, 0,    {1, 1},            0},
+    {"1 x 33: one row, a warp and one",                CHECK_VISIBLE, 0,    {1, 33},           0},
+    {"31 x 1: one column",                             CHECK_VISIBLE, 0,    {31, 1},           0},
+    {"33 x 31",                                        CHECK_VISIBLE, 0,    {33, 31},          0},
+    {"7 x 1021: prime row length",                     CHECK_VISIBLE, 0,    {7, 1021},         0},
+    {"100 x 68: multiples of 4, not of 32",            CHECK_VISIBLE, 0,    {100, 68},         0},
+    {"1000 x 37: many short rows",                     CHECK_VISIBLE, 0,    {1000, 37},        0},
+    {"2052 x 4100: more than one wave of tiles",       CHECK_VISIBLE, 0,    {2052, 4100},      0, {1028, 1030}},
+    {"hidden size 1",                                  CHECK_HIDDEN,  0,    {0},               0},
+    {"hidden size 2",                                  CHECK_HIDDEN,  0,    {0},               0},
+    {"hidden size 3",                                  CHECK_HIDDEN,  0,    {0},               0},
     {"speed: device-sized square matrix",              CHECK_SPEED,   0,    {0},               5},
 };
 

@@ -9,18 +9,18 @@
  * many waves of the emulated device's 4 SMs; hidden sizes at most twice the largest. */
 static const lab_check checks[] = {
     /* name                                           kind           task  size {n}      points */
-    {"n = 1",                                         CHECK_VISIBLE, 0,    {1},          1},
-    {"n = 2",                                         CHECK_VISIBLE, 0,    {2},          1},
-    {"n = 31: less than a warp",                      CHECK_VISIBLE, 0,    {31},         1},
-    {"n = 33: a warp and one",                        CHECK_VISIBLE, 0,    {33},         1},
-    {"n = 257: a block of 256 and one",               CHECK_VISIBLE, 0,    {257},        1},
-    {"n = 65537: prime (2^16 + 1)",                   CHECK_VISIBLE, 0,    {65537},      1},
-    {"n = 1048575: one less than a power of two",     CHECK_VISIBLE, 0,    {1048575},    1, {262143}},
-    {"n = 16777259: prime, many waves of blocks",     CHECK_VISIBLE, 0,    {16777259},   1, {262147}},
-    {"n = 100000007: prime, large",                   CHECK_VISIBLE, 0,    {100000007},  1, {524309}},
-    {"hidden size 1",                                 CHECK_HIDDEN,  0,    {0},          1},
-    {"hidden size 2",                                 CHECK_HIDDEN,  0,    {0},          1},
-    {"hidden size 3",                                 CHECK_HIDDEN,  0,    {0},          1},
+    {"n = 1",                                         CHECK_VISIBLE, 0,    {1},          0},
+    {"n = 2",                                         CHECK_VISIBLE, 0,    {2},          0},
+    {"n = 31: less than a warp",                      CHECK_VISIBLE, 0,    {31},         0},
+    {"n = 33: a warp and one",                        CHECK_VISIBLE, 0,    {33},         0},
+    {"n = 257: a block of 256 and one",               CHECK_VISIBLE, 0,    {257},        0},
+    {"n = 65537: prime (2^16 + 1)",                   CHECK_VISIBLE, 0,    {65537},      0},
+    {"n = 1048575: one less than a power of two",     CHECK_VISIBLE, 0,    {1048575},    0, {262143}},
+    {"n = 16777259: prime, many waves of blocks",     CHECK_VISIBLE, 0,    {16777259},   0, {262147}},
+    {"n = 100000007: prime, large",                   CHECK_VISIBLE, 0,    {100000007},  0, {524309}},
+    {"hidden size 1",                                 CHECK_HIDDEN,  0,    {0},          0},
+    {"hidden size 2",                                 CHECK_HIDDEN,  0,    {0},          0},
+    {"hidden size 3",                                 CHECK_HIDDEN,  0,    {0},          0},
     {"speed: device-sized array (>= 2^28 floats)",    CHECK_SPEED,   0,    {0},          5},
 };
 

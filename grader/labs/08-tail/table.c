@@ -14,16 +14,16 @@
  * (an item cut into 32 blocks of 1,024 threads: 3,840 blocks rather than 32,000). */
 static const lab_check checks[] = {
     /* name                                          kind           task size {items, rounds} points */
-    {"1 item x 1 round",                             CHECK_VISIBLE, 0,   {1, 1},          1},
-    {"1 item x 7 rounds (not a multiple of 4)",      CHECK_VISIBLE, 0,   {1, 7},          1},
-    {"31 items x 5 rounds",                          CHECK_VISIBLE, 0,   {31, 5},         1},
-    {"33 items x 9 rounds",                          CHECK_VISIBLE, 0,   {33, 9},         1},
-    {"131 items (prime) x 3 rounds",                 CHECK_VISIBLE, 0,   {131, 3},        1},
-    {"300 items x 17 rounds: more than one wave",    CHECK_VISIBLE, 0,   {300, 17},       1},
-    {"1000 items x 2 rounds: several waves",         CHECK_VISIBLE, 0,   {1000, 2},       1, {120, 2}},
-    {"hidden size 1",                                CHECK_HIDDEN,  0,   {0},             1},
-    {"hidden size 2",                                CHECK_HIDDEN,  0,   {0},             1},
-    {"hidden size 3",                                CHECK_HIDDEN,  0,   {0},             1},
+    {"1 item x 1 round",                             CHECK_VISIBLE, 0,   {1, 1},          0},
+    {"1 item x 7 rounds (not a multiple of 4)",      CHECK_VISIBLE, 0,   {1, 7},          0},
+    {"31 items x 5 rounds",                          CHECK_VISIBLE, 0,   {31, 5},         0},
+    {"33 items x 9 rounds",                          CHECK_VISIBLE, 0,   {33, 9},         0},
+    {"131 items (prime) x 3 rounds",                 CHECK_VISIBLE, 0,   {131, 3},        0},
+    {"300 items x 17 rounds: more than one wave",    CHECK_VISIBLE, 0,   {300, 17},       0},
+    {"1000 items x 2 rounds: several waves",         CHECK_VISIBLE, 0,   {1000, 2},       0, {120, 2}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,   {0},             0},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,   {0},             0},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,   {0},             0},
     /*                                                                   {waves, extra}       */
     {"speed: 1 full wave + 1 block",                 CHECK_SPEED,   0,   {1, 1},          5},
     {"speed: 2 full waves + 1 block (no points)",    CHECK_SPEED,   1,   {2, 1},          0},

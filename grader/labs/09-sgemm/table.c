@@ -16,21 +16,21 @@
  * again while above twice the largest (192^3) multiply-adds (grader/run/hidden_size.h). */
 static const lab_check checks[] = {
     /* name                                          kind           task  size {M, N, K}     points */
-    {"1 x 1 x 1",                                    CHECK_VISIBLE, 0,    {1, 1, 1},          1},
-    {"33 x 65 x 17: no multiple of any tile",        CHECK_VISIBLE, 0,    {33, 65, 17},       1},
-    {"4099 x 7 x 33: tall and thin",                 CHECK_VISIBLE, 0,    {4099, 7, 33},      1},
-    {"5 x 3001 x 17: short and wide",                CHECK_VISIBLE, 0,    {5, 3001, 17},      1},
-    {"3 x 1000 x 4097: long K, odd",                 CHECK_VISIBLE, 0,    {3, 1000, 4097},    1, {3, 130, 4097}},
-    {"257 x 263 x 251: primes",                      CHECK_VISIBLE, 0,    {257, 263, 251},    1, {131, 137, 127}},
-    {"2100 x 2116 x 44: more than one wave",         CHECK_VISIBLE, 0,    {2100, 2116, 44},   1, {260, 265, 44}},
-    {"512 x 512 x 512: large square",                CHECK_VISIBLE, 0,    {512, 512, 512},    1, {192, 192, 192}},
+    {"1 x 1 x 1",                                    CHECK_VISIBLE, 0,    {1, 1, 1},          0},
+    {"33 x 65 x 17: no multiple of any tile",        CHECK_VISIBLE, 0,    {33, 65, 17},       0},
+    {"4099 x 7 x 33: tall and thin",                 CHECK_VISIBLE, 0,    {4099, 7, 33},      0},
+    {"5 x 3001 x 17: short and wide",                CHECK_VISIBLE, 0,    {5, 3001, 17},      0},
+    {"3 x 1000 x 4097: long K, odd",                 CHECK_VISIBLE, 0,    {3, 1000, 4097},    0, {3, 130, 4097}},
+    {"257 x 263 x 251: primes",                      CHECK_VISIBLE, 0,    {257, 263, 251},    0, {131, 137, 127}},
+    {"2100 x 2116 x 44: more than one wave",         CHECK_VISIBLE, 0,    {2100, 2116, 44},   0, {260, 265, 44}},
+    {"512 x 512 x 512: large square",                CHECK_VISIBLE, 0,    {512, 512, 512},    0, {192, 192, 192}},
     /* task 1: A and C multiples of 2^-12, B in {-1, 0, 1}, alpha 1.5, beta -0.75: fp32 gets
      * within a rounding or two of the exact result, TF32 or half precision far from it (at any
      * K: the emulator's size, a twenty-eighth of the multiply-adds, rounds just as far) */
-    {"257 x 263 x 1031: precision probe, inputs TF32 would round", CHECK_VISIBLE, 1, {257, 263, 1031}, 1, {67, 71, 521}},
-    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                1},
-    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                1},
-    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                1},
+    {"257 x 263 x 1031: precision probe, inputs TF32 would round", CHECK_VISIBLE, 1, {257, 263, 1031}, 0, {67, 71, 521}},
+    {"hidden size 1",                                CHECK_HIDDEN,  0,    {0},                0},
+    {"hidden size 2",                                CHECK_HIDDEN,  0,    {0},                0},
+    {"hidden size 3",                                CHECK_HIDDEN,  0,    {0},                0},
     {"speed: device-sized square",                   CHECK_SPEED,   0,    {0},                5},
 };
 

@@ -2,9 +2,10 @@
  * SUBMISSIONS= walked without following a link, refused with the reason (a symbolic link, a
  * special file, a lab file over FILE_CAP, two copies of a lab's work that differ, in the lab
  * file or its helpers: both named), or each lab's work found (at its place in the lab layout,
- * at the top or in a labs/ folder at any depth, with the helper files it includes), and each lab not handed in named and graded as the workbook's own
- * skeleton (grader/batch/pristine_skeletons.sh, never this checkout's edits). Trusted: a
- * student's names and bytes are data here, read with O_NOFOLLOW and never passed to a shell.
+ * at the top or in a labs/ folder at any depth, with the helper files it includes), and each
+ * lab not handed in named and graded as the workbook's own skeleton
+ * (grader/batch/pristine_skeletons.sh, never this checkout's edits). Trusted: a student's names
+ * and bytes are data here, read with O_NOFOLLOW and never passed to a shell.
  *
  * The fingerprint. Everything a student's grade depends on, hashed: seed, labs, mode, course
  * config, every lab's manifest as a whole (the tables compiled in: grader/make/manifest.h,
@@ -269,7 +270,7 @@ static int lab_helpers(student *s, int subfd, const char *path, const char *rel,
     const char *reserved[] = {base, NULL};
     char shown[600];
     text_visible(shown, sizeof shown, slash ? dir : ".", 0);
-    const helper_calls calls = {add_helper, NULL, out};
+    const helper_calls calls = {add_helper, NULL, out, base};
     const int rc = helper_files(dfd, shown, buf, n, reserved, &calls, err, sizeof err);
     close(dfd);
     if (rc)

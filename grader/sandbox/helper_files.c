@@ -181,9 +181,10 @@ static int walk(int dirfd, const char *shown_dir, const char *from, const char *
         const int joined = join(from, names[i], rel, sizeof rel);
         if (joined == 2) {
             snprintf(err, errlen, "%s/%s includes \"%s\", which leaves your lab's folder: an "
-                     "#include \"...\" of your own names a file of that folder or a folder below "
-                     "it ('..' only where the path stays inside); %s", shown_dir,
-                     from[0] ? from : "(your lab file)", names[i], rule);
+                     "#include \"...\" of your own may name a file of that folder or of a folder "
+                     "below it ('..' only where the path stays inside); put the file there and "
+                     "include it from there", shown_dir,
+                     from[0] ? from : cb->lab_file ? cb->lab_file : "your lab file", names[i]);
             return -1;
         }
         if (joined) {
@@ -213,7 +214,7 @@ static int walk(int dirfd, const char *shown_dir, const char *from, const char *
         }
         if (fd == -2) {
             snprintf(err, errlen, "%s/%s, which %s includes: %s; %s", shown_dir, rel,
-                     from[0] ? from : "your lab file", why, rule);
+                     from[0] ? from : cb->lab_file ? cb->lab_file : "your lab file", why, rule);
             return -1;
         }
         if (found->n == HELPER_MAX_FILES) {

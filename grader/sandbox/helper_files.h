@@ -28,6 +28,7 @@ typedef struct {
     int (*found)(void *ctx, const char *rel, const char *bytes, size_t len);
     int (*missing)(void *ctx, const char *rel);
     void *ctx;
+    const char *lab_file; /* the lab file's name, for messages (NULL: "your lab file") */
 } helper_calls;
 
 /* The helpers that TEXT (the lab file's bytes, LEN of them) includes, found under the open

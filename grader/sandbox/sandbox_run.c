@@ -288,7 +288,7 @@ static void read_student(const char *tree, const char *rel, const char *const *r
     const char *slash = strrchr(rel, '/');
     snprintf(shown_dir, sizeof shown_dir, "%s%s%.*s", tree, slash ? "/" : "",
              slash ? (int)(slash - rel) : 0, rel);
-    const helper_calls calls = {take_helper, note_missing, t};
+    const helper_calls calls = {take_helper, note_missing, t, name};
     const int rc = helper_files(dir, shown_dir, text, got, reserved, &calls, err, sizeof err);
     free(text);
     close(dir);

@@ -173,6 +173,12 @@ static int read_submitted(student *s, int subfd, const char *rel, char **buf, si
         close(fd);
         return snprintf(s->refusal, sizeof s->refusal, "%s is not a plain file", rel), -1;
     }
+    if (st.st_nlink != 1) { /* a hard link: another file's name, maybe not the student's */
+        close(fd);
+        return snprintf(s->refusal, sizeof s->refusal,
+                        "%s is a hard link (the file has %lu names): submit a file of your own",
+                        rel, (unsigned long)st.st_nlink), -1;
+    }
     if (st.st_size > FILE_CAP) {
         close(fd);
         return snprintf(s->refusal, sizeof s->refusal, "%s is %lld bytes; the limit is %d", rel,

@@ -1,8 +1,10 @@
 /* Cheat: destroy the stream the call was given, the worker's own, and make a new one, which
- * may take the old handle (the emulator's always does: the same address; a GPU's runtime may
- * too), so that a question after the call finds a stream there. The check of the call that did
- * it fails as the student's own every time, the cause named, as when the stream is only
- * destroyed (c99); the next check runs in a fresh process and passes.
+ * may take the old handle (a GPU's runtime may hand the same one out again; the call takes
+ * more until one lands on it), so that a question after the call finds a stream there: the
+ * worker tells them apart by the stream's id, which a new stream never shares. The check of the
+ * call that did it fails as the student's own every time, the cause named, as when the stream
+ * is only destroyed (c99); the next check runs in a fresh process and passes. (Under the
+ * emulator a destroyed stream's handle is never handed out again: there it is simply gone.)
  * lab: coalescing
  * where: emu gpu
  * expect: fails-only=^7 x 1021: prime row length$

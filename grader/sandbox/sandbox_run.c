@@ -66,9 +66,40 @@ static const char *work;
 static volatile sig_atomic_t stop_sig;
 static pid_t child;
 
+/* Graded as root, the student's tree is read with its owner's rights, not root's: the file
+ * system's uid and groups become the owner's (their capabilities over files go with them) while
+ * the tree is read, and come back for the writing. A tree root owns is read as root (a batch's
+ * own copy); no file with a second name is read either way (helper_files.c). */
+static gid_t saved_groups[256];
+static int n_saved_groups = -1;
 static void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void read_as(uid_t uid, gid_t gid)
+{
+    if (uid == 0)
+        return;
+    n_saved_groups = getgroups(256, saved_groups);
+    if (n_saved_groups < 0 || setgroups(1, &gid) != 0)
+        fail(2, "cannot take the rights of the student's tree's owner: %s", strerror(errno));
+    setfsgid(gid);
+    setfsuid(uid);
+    if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)
+        fail(2, "cannot take the rights of the student's tree's owner");
+}
+/* The grader's own rights back (fail() takes them first: the work folder is removed as root). */
+static void read_as_grader(void)
+{
+    if (n_saved_groups < 0)
+        return;
+    setfsuid(0);
+    setfsgid(0);
+    const int ok = setgroups((size_t)n_saved_groups, saved_groups) == 0 && (uid_t)setfsuid((uid_t)-1) == 0;
+    n_saved_groups = -1;
+    if (!ok)
+        fail(2, "cannot take the grader's own rights back");
+}
 static void fail(int code, const char *fmt, ...)
 {
+    read_as_grader();
     va_list ap;
     va_start(ap, fmt);
     fputs("error: ", stderr);
@@ -186,35 +217,6 @@ static int note_missing(void *ctx, const char *rel)
     if (t->n_missing < 64)
         snprintf(t->missing[t->n_missing++], sizeof t->missing[0], "%s", rel);
     return 0;
-}
-
-/* Graded as root, the student's tree is read with its owner's rights, not root's: the file
- * system's uid and groups become the owner's (their capabilities over files go with them) while
- * the tree is read, and come back for the writing. A tree root owns is read as root (a batch's
- * own copy); no file with a second name is read either way (helper_files.c). */
-static gid_t saved_groups[256];
-static int n_saved_groups = -1;
-static void read_as(uid_t uid, gid_t gid)
-{
-    if (uid == 0)
-        return;
-    n_saved_groups = getgroups(256, saved_groups);
-    if (n_saved_groups < 0 || setgroups(1, &gid) != 0)
-        fail(2, "cannot take the rights of the student's tree's owner: %s", strerror(errno));
-    setfsgid(gid);
-    setfsuid(uid);
-    if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)
-        fail(2, "cannot take the rights of the student's tree's owner");
-}
-static void read_as_grader(void)
-{
-    if (n_saved_groups < 0)
-        return;
-    setfsuid(0);
-    setfsgid(0);
-    if (setgroups((size_t)n_saved_groups, saved_groups) != 0 || (uid_t)setfsuid((uid_t)-1) != 0)
-        fail(2, "cannot take the grader's own rights back");
-    n_saved_groups = -1;
 }
 
 /* The student's TREE/REL: a regular file with one name, reached from TREE through real folders

@@ -131,6 +131,13 @@ shadow_headers "$s2"
 grade s2 "$s2/coalescing.cu"
 grep -qE 'does not build for a GPU|calling a __host__ function' "$work/s2.txt" && none s2 && ! grep -q 'nvcc cannot compile here' "$work/s2.txt"
 result "... a kernel calling a host function beside its own cuda_runtime.h: refused (does not build for a GPU), 0 points" $? "$(score s2); see $work/s2.txt"
+s3=$work/s3
+mkdir -p "$s3"
+{ lab_file | sed 's|kern/launch.cuh|mine.cuh|'; } >"$s3/mine.cu"
+printf '#include <cuda_runtime.h>\nstatic void launch_rows(float *, const float *, const float *, const float *, int, int, cudaStream_t) { this_is_not_declared(); }\n' >"$s3/mine.cuh"
+grade s3 "$s3/mine.cu"
+grep -qF "$s3/mine.cuh:2:" "$work/s3.txt" && grep -qF "$s3/mine.cu" "$work/s3.txt" && ! grep -q '01-coalescing/mine' "$work/s3.txt"
+result "one file (STUDENT=.../mine.cu): the compiler's errors name its helper and it where they are, not where the sandbox held them" $? "see $work/s3.txt"
 t2=$work/t2/01-coalescing
 mkdir -p "$t2"
 { shadow_includes; sed -n '/^#include <utility>/,$p' tests/cheats/h101-coalescing-host-function-in-kernel.cu; } >"$t2/coalescing.cu"

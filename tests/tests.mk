@@ -46,7 +46,11 @@
 #                 (test-devcheck, tests/devcheck); a student's file deleted after a build is
 #                 graded as missing, never by that build's object, and one missing (or a link
 #                 to nothing) in a tree never built is graded in the grader's words, not make's
-#                 (tests/emu/file_gone.sh)
+#                 (tests/emu/file_gone.sh); a student's helper files (tests/emu/helpers.sh): a
+#                 fix at any depth built again (a helper changed, removed or made), no header of
+#                 theirs read where the toolkit's, the workbook's or the system's are looked up
+#                 (one file or a tree), no link of any kind followed, '..' only inside the lab's
+#                 folder
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -104,7 +108,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers test-rungs test-devcheck cunit
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -242,10 +246,16 @@ test-devcheck: $(TESTS)/devcheck_test
 emu-file-gone: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/file_gone.sh
 
+# A student's own helper files (tests/emu/helpers.sh): a fix at any depth built again, no header
+# of theirs where the toolkit's, the workbook's or the system's are looked up, no link followed,
+# '..' only inside the lab's folder.
+emu-helpers: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/helpers.sh
+
 ifdef STUDENT_KIT
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-helpers
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the

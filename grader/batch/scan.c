@@ -1,10 +1,11 @@
 /* scan.c - the submissions, as grade-batch finds them (grader/batch/batch.h): each entry of
  * SUBMISSIONS= walked without following a link, refused with the reason (a symbolic link, a
- * special file, a lab file over FILE_CAP, two different files for one lab), or each lab's work
- * found (at its place in the lab layout, at the top or in a labs/ folder at any depth, with the
- * helper files it includes), and each lab not handed in named and graded as the workbook's own
- * skeleton (grader/batch/pristine_skeletons.sh, never this checkout's edits). Trusted: a
- * student's names and bytes are data here, read with O_NOFOLLOW and never passed to a shell.
+ * special file, a lab file over FILE_CAP, two copies of a lab's work that differ, in the lab
+ * file or its helpers: both named), or each lab's work found (at its place in the lab layout,
+ * at the top or in a labs/ folder at any depth, with the helper files it includes), and each
+ * lab not handed in named and graded as the workbook's own skeleton
+ * (grader/batch/pristine_skeletons.sh, never this checkout's edits). Trusted: a student's names
+ * and bytes are data here, read with O_NOFOLLOW and never passed to a shell.
  *
  * The fingerprint. Everything a student's grade depends on, hashed: seed, labs, mode, course
  * config, every lab's manifest as a whole (the tables compiled in: grader/make/manifest.h,
@@ -172,6 +173,12 @@ static int read_submitted(student *s, int subfd, const char *rel, char **buf, si
         close(fd);
         return snprintf(s->refusal, sizeof s->refusal, "%s is not a plain file", rel), -1;
     }
+    if (st.st_nlink != 1) { /* a hard link: another file's name, maybe not the student's */
+        close(fd);
+        return snprintf(s->refusal, sizeof s->refusal,
+                        "%s is a hard link (the file has %lu names): submit a file of your own",
+                        rel, (unsigned long)st.st_nlink), -1;
+    }
     if (st.st_size > FILE_CAP) {
         close(fd);
         return snprintf(s->refusal, sizeof s->refusal, "%s is %lld bytes; the limit is %d", rel,
@@ -233,10 +240,55 @@ static int add_helper(void *ctx, const char *rel, const char *bytes, size_t len)
     return 0;
 }
 
+static void free_helpers(helper *h)
+{
+    for (helper *next; h; h = next) {
+        next = h->next;
+        free(h->rel);
+        free(h->bytes);
+        free(h);
+    }
+}
+
+/* Whether two lists of helpers hold the same names with the same bytes, in the same order. */
+static int same_helpers(const helper *a, const helper *b)
+{
+    for (; a && b; a = a->next, b = b->next)
+        if (strcmp(a->rel, b->rel) || a->size != b->size || memcmp(a->bytes, b->bytes, a->size))
+            return 0;
+    return !a && !b;
+}
+
+/* The helpers that the lab file BUF (N bytes, at PATH in submission s) includes, from its own
+ * folder, into *OUT: 0, or -1 with s->refusal. */
+static int lab_helpers(student *s, int subfd, const char *path, const char *rel, const char *buf,
+                       size_t n, helper **out)
+{
+    char dir[2048], err[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = 0;
+    const int dfd = open_folder(subfd, slash ? dir : "");
+    if (dfd < 0)
+        return snprintf(s->refusal, sizeof s->refusal, "%s cannot be opened", dir), -1;
+    const char *base = strrchr(rel, '/') + 1;
+    const char *reserved[] = {base, NULL};
+    char shown[600];
+    text_visible(shown, sizeof shown, slash ? dir : ".", 0);
+    const helper_calls calls = {add_helper, NULL, out, base};
+    const int rc = helper_files(dfd, shown, buf, n, reserved, &calls, err, sizeof err);
+    close(dfd);
+    if (rc)
+        return snprintf(s->refusal, sizeof s->refusal, "%s", err), -1;
+    return 0;
+}
+
 /* Lab k's work in submission s (open as SUBFD): its file and the helpers it includes into
  * s->file[k] and s->helpers[k], or the reason it has none in s->absent[k] and
- * s->absent_detail[k]. -1 with s->refusal when the submission is refused (two different
- * files for one lab; a file or helper past the limits). */
+ * s->absent_detail[k]. -1 with s->refusal when the submission is refused (two copies of the
+ * lab's work that differ, in the lab file or in the helpers it includes: both named, never one
+ * picked; a file or helper past the limits). Copies the same in every byte are one work. */
 static int find_lab_work(student *s, int subfd, int k)
 {
     char rel[200];
@@ -247,45 +299,40 @@ static int find_lab_work(student *s, int subfd, int k)
             continue;
         char *buf = NULL;
         size_t n = 0;
+        helper *helpers = NULL;
         if (read_submitted(s, subfd, s->held[i], &buf, &n))
             return -1;
-        if (found >= 0 && (n != s->size[k] || memcmp(buf, s->file[k], n))) {
+        if (lab_helpers(s, subfd, s->held[i], rel, buf, n, &helpers)) {
             free(buf);
+            free_helpers(helpers);
+            return -1;
+        }
+        if (found < 0) {
+            found = i;
+            s->file[k] = buf;
+            s->size[k] = n;
+            s->theirs[k] = 1;
+            s->helpers[k] = helpers;
+            continue;
+        }
+        const int files_differ = n != s->size[k] || memcmp(buf, s->file[k], n);
+        const int helpers_differ = !same_helpers(helpers, s->helpers[k]);
+        free(buf);
+        free_helpers(helpers);
+        if (files_differ || helpers_differ) {
             char a[600], b[600];
             text_visible(a, sizeof a, s->held[found], 0);
             text_visible(b, sizeof b, s->held[i], 0);
             return snprintf(s->refusal, sizeof s->refusal,
-                            "two different files for lab %s, %s and %s: hand in one (at %s, or "
-                            "in a labs/ folder)", all_labs[k]->number, a, b, rel), -1;
+                            "two different copies of lab %s's work, %s and %s (%s): hand in one "
+                            "(at %s, or in a labs/ folder)", all_labs[k]->number, a, b,
+                            files_differ ? "the lab files differ"
+                                         : "the same lab file, with different helper files",
+                            rel), -1;
         }
-        if (found >= 0) {
-            free(buf);
-            continue;
-        }
-        found = i;
-        s->file[k] = buf;
-        s->size[k] = n;
-        s->theirs[k] = 1;
     }
-    if (found >= 0) {
-        /* its helpers, from its folder */
-        char dir[2048], err[1024];
-        snprintf(dir, sizeof dir, "%s", s->held[found]);
-        *strrchr(dir, '/') = 0;
-        const int dfd = open_folder(subfd, dir);
-        if (dfd < 0)
-            return snprintf(s->refusal, sizeof s->refusal, "%s cannot be opened", dir), -1;
-        const char *base = strrchr(rel, '/') + 1;
-        const char *reserved[] = {base, NULL};
-        char shown[600];
-        text_visible(shown, sizeof shown, dir, 0);
-        const int rc = helper_files(dfd, shown, s->file[k], s->size[k], reserved, add_helper,
-                                    &s->helpers[k], err, sizeof err);
-        close(dfd);
-        if (rc)
-            return snprintf(s->refusal, sizeof s->refusal, "%s", err), -1;
+    if (found >= 0)
         return 0;
-    }
     /* None: a file that looks like the lab's elsewhere is named with the fix; otherwise what
      * the submission held, a few names. */
     for (int i = 0; i < s->n_held; i++)

@@ -30,6 +30,9 @@ shift 7
 # compiled whole (-c: the host side and its assembly too, as on a GPU), so that "a GPU grades
 # it" holds. An nvcc that cannot compile here at all (a host compiler newer than its release
 # takes: the emulator needs no nvcc to grade) fails an empty file too: then nothing is checked.
+# (The student's files are in a folder of their own below the working folder, never in it, and
+# that probe runs in a fresh folder: nothing they hand in stands where nvcc looks for its own
+# headers, its implicit -include "cuda_runtime.h" among them.)
 #   nvcc_check MODE: 0 nvcc compiled the file (MODE -ptx or -c); 1 it did not (its messages in
 #   $out.nvcc); 2 not checked (no nvcc, or one that cannot compile here)
 nvcc_check() {
@@ -40,10 +43,14 @@ nvcc_check() {
         return 0
     fi
     rm -f "$out.check"
-    : >nvcc_probe.cu
+    # the probe: an empty file of the grader's own, in a fresh folder of its own (nothing of the
+    # student's is there or on its include path), so that no file a student hands in can make
+    # nvcc look unable to compile and the check be skipped
+    probe=$(mktemp -d "${TMPDIR:-/tmp}/nvcc-probe.XXXXXX") || return 2
+    : >"$probe/nvcc_probe.cu"
     # shellcheck disable=SC2086
-    $NVCC_CHECK "$1" nvcc_probe.cu -o nvcc_probe.out >/dev/null 2>&1 && s=1 || s=2
-    rm -f nvcc_probe.cu nvcc_probe.out
+    (cd "$probe" && $NVCC_CHECK "$1" nvcc_probe.cu -o nvcc_probe.out) >/dev/null 2>&1 && s=1 || s=2
+    rm -rf "$probe"
     return $s
 }
 # gpu_front_end MODE: 0 the file builds for a GPU (or could not be checked: a note says so);

@@ -20,11 +20,18 @@ PUBLIC_HEADERS := common/check.h
 is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
 solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
+# The student's file lands in the sandbox at student_box (the lab's folder name and the file's:
+# never the top of the work folder, where the compile runs and the workbook's headers and
+# scripts are), its helpers beside it; sandbox-run writes, beside OBJECT, make's record of the
+# student's files the compile was given (student.deps, read below: a changed, removed or newly
+# made helper at any depth builds the lab again).
+student_box = $(call lab_dir,$(1))/$(notdir $(call student_rel,$(1)))
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
+    --student-as $(call student_box,$(1)) --deps $(dir $(2))student.deps STUDENT_DEPS_$(1) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS) $(call solution_headers,$(1)),--copy $(h) include/$(notdir $(h))) \
     --copy grader/make/vet.sh vet.sh --copy grader/make/build_student.sh build_student.sh --get student.o $(2) \
     --no-proc $(foreach d,$(call sandbox_hidden,$(1)),--hide '$(d)') \
-    --get $(call student_rel,$(1)) $(dir $(2))source.cu \
+    --get $(call student_box,$(1)) $(dir $(2))source.cu \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
 
@@ -244,12 +251,12 @@ $(B_$1)/.grader/$2/reference.so: $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/sh
 	$$(call link_so_$1,$2,$$(filter %/worker_loop_untrusted.o %/shim_untrusted.o %/solutions/$2.o,$$^))
 	$$(call ref_so_check_$1,$2)
 
-$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src_dep,$2) $$(call student_helpers,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/make/vet.sh grader/make/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
+$(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src_dep,$2) $$(call student_helpers,$1,$2) $(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$(if $$(call is_ref,$2),$(B_$1)/pic/solutions/$2.o) $(CONTRACTS) $$(call solution_headers,$2) grader/make/vet.sh grader/make/build_student.sh $(SANDBOX_RUN) $(call student_deps_$1,$2) | student-src-$2 $(student_order_$1)
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
 	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/make/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
 	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
-	    -- sh ./build_student.sh $2 $$(call student_rel,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
+	    -- sh ./build_student.sh $2 $$(call student_box,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))
 	$$(call link_so_$1,$2,$(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$@.o); s=$$$$?; rm -f $$@.o; exit $$$$s
 endef
@@ -268,6 +275,25 @@ $(GPU)/steps/$1/%.so: $(GPU_SHIM) $(GPU)/pic/$(call lab_grader,$1)/shim_untruste
 endef
 
 BUILD_MODES := gpu $(if $(EMUB),emu)
+# What the last compile of each lab's student file was given of the student's tree
+# (sandbox-run's student.deps: STUDENT_DEPS_name, the files, and STUDENT_DEPS_name_ABSENT, the
+# names included that were not there; paths only, written by sandbox-run from its own walk of
+# the tree, never by the compile). One file per mode and lab, each read in a variable of its
+# own mode's (make reads the record, never a rule: a path in it is a file name or nothing).
+# The student's object depends on each of those files that is still there; one gone, or a name
+# that was not there and now is, builds it again (student-rebuild: always out of date).
+define read_student_deps
+-include $(B_$1)/$$(STUDENT_TAG)/$2/student.deps
+STUDENT_DEPS_$1_$2 := $$(STUDENT_DEPS_$2)
+STUDENT_DEPS_$1_$2_ABSENT := $$(STUDENT_DEPS_$2_ABSENT)
+STUDENT_DEPS_$2 :=
+STUDENT_DEPS_$2_ABSENT :=
+endef
+$(foreach m,$(BUILD_MODES),$(foreach n,$(LAB_NAMES),$(eval $(call read_student_deps,$(m),$(n)))))
+student_helpers = $(foreach f,$(STUDENT_DEPS_$(1)_$(2)),$(or $(wildcard $(f)),student-rebuild)) \
+    $(if $(wildcard $(STUDENT_DEPS_$(1)_$(2)_ABSENT)),student-rebuild)
+.PHONY: student-rebuild
+student-rebuild:
 $(foreach m,$(BUILD_MODES),$(foreach n,$(LAB_NAMES),$(eval $(call lab_rules,$(m),$(n)))))
 $(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
 

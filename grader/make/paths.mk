@@ -54,12 +54,10 @@ student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(STUDENT_REL
 # only when it is a regular file reached through real folders).
 student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
 student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(STUDENT_REL_$(1)))
-# The files beside the student's that may compile with it, their own helpers
-# (grader/sandbox/helper_files.h: what the lab file includes, copied into the compile sandbox by
-# sandbox-run): a change to one builds the lab again. A name make cannot hold (a space) is left
-# out here, and refused by sandbox-run if the file includes it.
-helper_globs := *.h *.cuh *.hpp *.hh *.inc *.inl *.cu */*.h */*.cuh */*.hpp */*.cu
-student_helpers = $(foreach f,$(wildcard $(addprefix $(dir $(call student_src,$(1))),$(helper_globs))),$(if $(realpath $(f)),$(f)))
+# The files beside the student's that compile with it, their own helpers
+# (grader/sandbox/helper_files.h: what the lab file includes, at any depth, copied into the
+# compile sandbox by sandbox-run): each build's record of them (student.deps, read by
+# lab_rules.mk's student_helpers) builds the lab again when one changes, goes or appears.
 STUDENT_OBJS := $(BUILD)/$(MODE)/$(STUDENT_TAG)
 DRIVER      := $(BUILD)/host/grade-driver
 

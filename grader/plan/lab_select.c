@@ -100,8 +100,9 @@ void lab_student_file(const char *student, const lab_info *lab, char *buf, size_
 
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len)
 {
-    if (names_one_file(student))
-        snprintf(buf, len, "%s", strrchr(student, '/') ? strrchr(student, '/') + 1 : student);
+    if (names_one_file(student)) /* in the lab's folder there, as in a tree (lab_rules.mk's student_box) */
+        snprintf(buf, len, "%s-%s/%s", lab->number, lab->name,
+                 strrchr(student, '/') ? strrchr(student, '/') + 1 : student);
     else
         lab_student_rel(lab, buf, len);
 }

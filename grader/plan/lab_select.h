@@ -37,8 +37,9 @@ void lab_student_rel(const lab_info *lab, char *buf, size_t len);
  * tests/test_grader.c holds them to it. */
 void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len);
 
-/* That file as the compile sandbox holds it (paths.mk's student_rel): its own name when
- * `student` names one .cu file, else lab_student_rel's. */
+/* That file as the compile sandbox holds it (lab_rules.mk's student_box): its own name in the
+ * lab's folder ("01-coalescing/mine.cu") when `student` names one .cu file, else
+ * lab_student_rel's. */
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -19,7 +19,8 @@ void shown_submission(const char *student, const char *logs);
 /* --paths as-given (make grade): a place the compile names by the file's path inside the
  * compile sandbox (AS_COMPILED, "01-coalescing/coalescing.cu") is shown by the path the student
  * gave (AS_GIVEN, "labs/01-coalescing/coalescing.cu"), which opens from where they ran make:
- * fault and race reports, compiler lines and WHERE lines then say one form. */
+ * fault and race reports, compiler lines and WHERE lines then say one form. A place may be a
+ * folder ("01-coalescing", where one file's helpers are in the sandbox), then followed by '/'. */
 void shown_place(const char *as_compiled, const char *as_given);
 
 /* `text` with the registered folders cut out and the grader's own source places named as

@@ -739,6 +739,14 @@ int main(int argc, char **argv)
             lab_student_compiled(o.student, labs[i], compiled, sizeof compiled);
             lab_student_file(o.student, labs[i], given, sizeof given);
             shown_place(compiled, given);
+            /* one file: its helpers, in the lab's folder in the sandbox, where they are beside it */
+            char *cs = strrchr(compiled, '/'), *gs = strrchr(given, '/');
+            if (cs && strcmp(given, o.student) == 0) {
+                *cs = 0;
+                if (gs)
+                    *gs = 0;
+                shown_place(compiled, gs ? given : ".");
+            }
         }
     mkdir(o.logs, 0755);
     /* A harness that ended between checks closes its end of the command pipe: the next

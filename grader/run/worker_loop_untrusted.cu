@@ -47,13 +47,23 @@ static mapped maps[MAX_MAPPED];
  * not touched (on a GPU a stale handle's query may crash). Otherwise the stream is asked: one
  * the call destroyed answers cudaErrorInvalidResourceHandle (or cudaErrorContextIsDestroyed),
  * and on a GPU may crash the process in this check, which is then this call's failure all the
- * same. Asked once the device is idle, when a stream that is still there answers cudaSuccess,
+ * same. A call that destroyed the stream and made another may find the new one at the old
+ * handle, where it answers cudaSuccess: the stream's id (cudaStreamGetId, CUDA 12 and the
+ * emulator; unique for the process's life, never a destroyed stream's) tells them apart, and
+ * one that differs from the id taken when the loop made its stream is a stream gone. (With an
+ * older toolkit, the query alone.) Asked once the device is idle, when a stream that is still there answers cudaSuccess,
  * or a sticky error of the context (a fault, which says nothing of the stream and is left as
  * the call's). The worker answers such a call with cudaErrorContextIsDestroyed, whatever else it
  * returned, so that its check fails with the cause named (grader/decide/verdict.c) and the
  * harness ends this process, whose next call could only fail for it (a fresh worker serves the
  * next check). */
-static int context_or_stream_gone(const void *alive, cudaStream_t s)
+#if defined(CUDA_EMU) || CUDART_VERSION >= 12000
+#define STREAM_ID(s, id) cudaStreamGetId((s), (id))
+#else
+#define STREAM_ID(s, id) ((void)(s), *(id) = 0, cudaSuccess)
+#endif
+
+static int context_or_stream_gone(const void *alive, cudaStream_t s, unsigned long long id)
 {
     cudaPointerAttributes a;
     if (alive) {
@@ -63,8 +73,14 @@ static int context_or_stream_gone(const void *alive, cudaStream_t s)
             return 1;
     }
     const cudaError_t q = cudaStreamQuery(s);
-    if (q != cudaErrorContextIsDestroyed && q != cudaErrorInvalidResourceHandle)
-        return 0;
+    if (q != cudaErrorContextIsDestroyed && q != cudaErrorInvalidResourceHandle) {
+        unsigned long long now = 0;
+        if (STREAM_ID(s, &now) != cudaSuccess) {
+            cudaGetLastError(); /* (the id's question, like the query, is no call's error) */
+            return 0;
+        }
+        return id != 0 && now != id; /* (no id taken at the start: the query alone) */
+    }
     cudaGetLastError(); /* the query's own error is no call's */
     return 1;
 }
@@ -299,7 +315,7 @@ static cudaError_t unmap_buffer(uint32_t id)
 #endif
 
 static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream_t s,
-                             const void *alive,
+                             const void *alive, unsigned long long stream_id,
                              char *problem, size_t len)
 {
     mapped *bufs[PROTO_MAX_BUFS];
@@ -328,7 +344,7 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     const cudaError_t sync = cudaDeviceSynchronize();
     if (e == cudaSuccess)
         e = sync;
-    if (context_or_stream_gone(alive, s))
+    if (context_or_stream_gone(alive, s, stream_id))
         e = cudaErrorContextIsDestroyed;
     return e;
 }
@@ -337,6 +353,11 @@ extern "C" int shim_serve(int sock)
 {
     cudaStream_t s;
     cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    unsigned long long stream_id = 0; /* its id: another stream's after a destroy (same) */
+    if (e == cudaSuccess && STREAM_ID(s, &stream_id) != cudaSuccess) {
+        stream_id = 0;
+        cudaGetLastError();
+    }
     void *alive = NULL; /* the context's own: gone after a reset (context_or_stream_gone) */
     if (cudaMalloc(&alive, 256) != cudaSuccess) {
         alive = NULL; /* the stream's query alone, then */
@@ -360,7 +381,7 @@ extern "C" int shim_serve(int sock)
             cuda_emu_schedule(c.schedule);
 #endif
             if (e == cudaSuccess)
-                e = run_calls(&c, fds, n_fds, s, alive, problem, sizeof problem);
+                e = run_calls(&c, fds, n_fds, s, alive, stream_id, problem, sizeof problem);
             reply(sock, e, problem);
             break;
         case PROTO_NULL:

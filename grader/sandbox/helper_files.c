@@ -1,6 +1,8 @@
 /* helper_files.c - TRUSTED: which of a student's own files compile with their lab file
  * (helper_files.h says the rule). Every file is opened a folder at a time with O_NOFOLLOW, so
- * no link is followed and nothing outside the lab's folder is reached. */
+ * no symbolic link is followed and nothing outside the lab's folder is reached; a file with a
+ * second name (a hard link) is refused on its open descriptor, as is one the caller's rights
+ * do not let it read (sandbox-run reads with the student's). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -22,9 +24,10 @@ typedef struct {
     size_t bytes;
 } found_set;
 
-static const char rule[] = "a helper file must be a regular file in your lab's folder (no link, "
-                           "no '..'), named in letters, digits and . _ - /, at most 32 files and "
-                           "4 MiB in all";
+static const char rule[] = "a helper file must be a regular file of your lab's folder or a folder "
+                           "below it (no link, no second name, '..' only where the path stays "
+                           "inside that folder), named in letters, digits and . _ - /, at most 32 "
+                           "files and 4 MiB in all";
 
 static int seen(const found_set *f, const char *rel)
 {
@@ -34,8 +37,9 @@ static int seen(const found_set *f, const char *rel)
     return 0;
 }
 
-/* FROM's folder joined with NAME, "." parts dropped, into OUT. 0; 1 when the name leaves the
- * folder (".." or an absolute path) or holds a character outside the rule. */
+/* FROM's folder joined with NAME, "." parts dropped and each ".." taking back the part before
+ * it, into OUT. 0; 1 when the name is absolute or holds a character outside the rule; 2 when
+ * a ".." leaves the lab's folder. */
 static int join(const char *from, const char *name, char *out, size_t len)
 {
     if (name[0] == '/' || !name[0])
@@ -52,11 +56,18 @@ static int join(const char *from, const char *name, char *out, size_t len)
         return 1;
     size_t w = 0;
     out[0] = 0;
-    for (char *part = strtok(path, "/"); part; part = strtok(NULL, "/")) {
+    char *save = NULL;
+    for (char *part = strtok_r(path, "/", &save); part; part = strtok_r(NULL, "/", &save)) {
         if (!strcmp(part, "."))
             continue;
-        if (!strcmp(part, ".."))
-            return 1;
+        if (!strcmp(part, "..")) {
+            if (w == 0)
+                return 2; /* above the lab's folder */
+            char *up = strrchr(out, '/');
+            w = up ? (size_t)(up - out) : 0;
+            out[w] = 0;
+            continue;
+        }
         const int n = snprintf(out + w, len - w, "%s%s", w ? "/" : "", part);
         if (n < 0 || (size_t)n >= len - w)
             return 1;
@@ -100,11 +111,18 @@ static int open_below(int dirfd, const char *rel, const char **why)
         return -2;
     }
     const int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    const int e = errno;
     close(dir);
+    if (fd < 0 && (e == EACCES || e == EPERM))
+        return *why = "your own rights do not let it be read", -2;
     if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         if (fd >= 0)
             close(fd);
         return *why = "it changed while it was read", -2;
+    }
+    if (st.st_nlink != 1) { /* a hard link: the same file under another name, maybe not yours */
+        close(fd);
+        return *why = "it is a hard link (the file has another name too)", -2;
     }
     return fd;
 }
@@ -153,17 +171,26 @@ static int is_reserved(const char *const *reserved, const char *rel)
 
 /* The helpers TEXT (the file at FROM, "" for the lab file) includes, and theirs. */
 static int walk(int dirfd, const char *shown_dir, const char *from, const char *text, size_t len,
-                const char *const *reserved, found_set *found, helper_fn fn, void *ctx, char *err,
+                const char *const *reserved, found_set *found, const helper_calls *cb, char *err,
                 size_t errlen, int depth)
 {
     char names[64][HELPER_NAME_MAX];
     const int n = include_names(text, len, names, 64);
     for (int i = 0; i < n; i++) {
         char rel[HELPER_NAME_MAX];
-        if (join(from, names[i], rel, sizeof rel)) {
-            /* Outside the folder (".." or an absolute path): never read from the student's tree,
-             * the compiler reports it. A name with a character outside the rule is refused when
-             * such a file is there (it would compile from their folder), else left alone. */
+        const int joined = join(from, names[i], rel, sizeof rel);
+        if (joined == 2) {
+            snprintf(err, errlen, "%s/%s includes \"%s\", which leaves your lab's folder: an "
+                     "#include \"...\" of your own may name a file of that folder or of a folder "
+                     "below it ('..' only where the path stays inside); put the file there and "
+                     "include it from there", shown_dir,
+                     from[0] ? from : cb->lab_file ? cb->lab_file : "your lab file", names[i]);
+            return -1;
+        }
+        if (joined) {
+            /* An absolute path: never read from the student's tree, the compiler reports it. A
+             * name with a character outside the rule is refused when such a file is there (it
+             * would compile from their folder), else left alone. */
             const char *why = NULL;
             const int fd = strstr(names[i], "..") || names[i][0] == '/'
                                ? -1
@@ -180,11 +207,14 @@ static int walk(int dirfd, const char *shown_dir, const char *from, const char *
             continue;
         const char *why = NULL;
         const int fd = open_below(dirfd, rel, &why);
-        if (fd == -1)
-            continue; /* not there: the compiler says so, or finds it among the workbook's */
+        if (fd == -1) { /* not there: the compiler says so, or finds it among the workbook's */
+            if (cb->missing && cb->missing(cb->ctx, rel))
+                return -1;
+            continue;
+        }
         if (fd == -2) {
             snprintf(err, errlen, "%s/%s, which %s includes: %s; %s", shown_dir, rel,
-                     from[0] ? from : "your lab file", why, rule);
+                     from[0] ? from : cb->lab_file ? cb->lab_file : "your lab file", why, rule);
             return -1;
         }
         if (found->n == HELPER_MAX_FILES) {
@@ -208,9 +238,9 @@ static int walk(int dirfd, const char *shown_dir, const char *from, const char *
         }
         snprintf(found->rel[found->n++], HELPER_NAME_MAX, "%s", rel);
         found->bytes += got;
-        int rc = fn(ctx, rel, bytes, got);
+        int rc = cb->found(cb->ctx, rel, bytes, got);
         if (rc == 0 && depth < HELPER_MAX_FILES)
-            rc = walk(dirfd, shown_dir, rel, bytes, got, reserved, found, fn, ctx, err, errlen,
+            rc = walk(dirfd, shown_dir, rel, bytes, got, reserved, found, cb, err, errlen,
                       depth + 1);
         free(bytes);
         if (rc)
@@ -220,13 +250,13 @@ static int walk(int dirfd, const char *shown_dir, const char *from, const char *
 }
 
 int helper_files(int dirfd, const char *shown_dir, const char *text, size_t len,
-                 const char *const *reserved, helper_fn fn, void *ctx, char *err, size_t errlen)
+                 const char *const *reserved, const helper_calls *cb, char *err, size_t errlen)
 {
     found_set *found = calloc(1, sizeof *found);
     if (!found)
         return snprintf(err, errlen, "out of memory"), -1;
     err[0] = 0;
-    const int rc = walk(dirfd, shown_dir, "", text, len, reserved, found, fn, ctx, err, errlen, 0);
+    const int rc = walk(dirfd, shown_dir, "", text, len, reserved, found, cb, err, errlen, 0);
     free(found);
     return rc;
 }

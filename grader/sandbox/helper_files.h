@@ -4,7 +4,9 @@
  * in the lab's folder, included with #include "NAME". Those the lab file includes, and those
  * they include in turn, go into the compile sandbox beside it; nothing else of the student's
  * tree does. The rule, as the messages state it: a helper is a regular file in the lab's
- * folder or a folder below it (no symbolic link, no "..", no absolute path), named in letters,
+ * folder or a folder below it (no symbolic link, no second name: a hard link, no absolute
+ * path; ".." only where the path stays inside the folder, and one that leaves it is refused
+ * with the file and the include named), named in letters,
  * digits and . _ - /; at most HELPER_MAX_FILES of them and HELPER_MAX_BYTES in all. A name
  * the lab file includes that is not there is left to the compiler (a header of the workbook's,
  * the system's, or a typo it reports); a name of the workbook's own headers (RESERVED) is
@@ -18,16 +20,23 @@
 #define HELPER_MAX_FILES 32
 #define HELPER_MAX_BYTES (4 << 20)
 
-/* Called once per helper, in the order found: REL is its path inside the lab's folder. A
- * non-zero return stops the walk (helper_files returns it). */
-typedef int (*helper_fn)(void *ctx, const char *rel, const char *bytes, size_t len);
+/* What the walk reports, in the order found: FOUND once per helper (REL: its path inside the
+ * lab's folder, and its bytes); MISSING (may be NULL) once per name inside the folder that the
+ * files include and that is not there. A non-zero return stops the walk (helper_files returns
+ * it, or -1 for MISSING). */
+typedef struct {
+    int (*found)(void *ctx, const char *rel, const char *bytes, size_t len);
+    int (*missing)(void *ctx, const char *rel);
+    void *ctx;
+    const char *lab_file; /* the lab file's name, for messages (NULL: "your lab file") */
+} helper_calls;
 
 /* The helpers that TEXT (the lab file's bytes, LEN of them) includes, found under the open
  * folder DIRFD (the lab's folder). RESERVED: NULL-ended names that are never taken from the
  * student (the workbook's headers), or NULL. Returns 0 when every helper was taken, -1 with
- * one line in ERR (the file, what is wrong, the rule) when one is refused, or FN's non-zero
+ * one line in ERR (the file, what is wrong, the rule) when one is refused, or a call's non-zero
  * return. SHOWN_DIR names the folder in messages ("labs/06-transpose"). */
 int helper_files(int dirfd, const char *shown_dir, const char *text, size_t len,
-                 const char *const *reserved, helper_fn fn, void *ctx, char *err, size_t errlen);
+                 const char *const *reserved, const helper_calls *cb, char *err, size_t errlen);
 
 #endif

@@ -1,16 +1,22 @@
 /* sandbox_run.c - TRUSTED: run one command on a student's file inside the sandbox
  * (grader/sandbox/sandbox.h): the student's compile and vetting.
  *
- *   sandbox-run --work DIR [--student TREE REL] [--copy SRC DEST]... [--visible PATH]...
+ *   sandbox-run --work DIR [--student TREE REL [--student-as DEST] [--deps FILE VAR]]
+ *               [--copy SRC DEST]... [--visible PATH]...
  *               [--writable DIR]... [--hide DIR]... [--no-proc] [--env NAME=VALUE]...
  *               [--get NAME DEST]... [--wall S] [--cpu S] [--mem MIB] [--file-mib MIB]
  *               [--tasks N] -- COMMAND ARGS...
  *
  * DIR is made afresh and is the only folder the command may write; it runs there. The
- * student's file TREE/REL is copied to DIR/REL only if it is a regular file reached without a
- * symbolic link below TREE (a link, a FIFO or a device is refused with the reason, and its
- * target is never opened); trusted inputs (the contract headers, the vetting script) are
- * copied with --copy. The command sees the system, the toolkit, the --visible paths and DIR:
+ * student's file TREE/REL is copied to DIR/DEST (default DIR/REL; always inside a folder of
+ * its own, never where the command runs: the student's files can never stand where the
+ * toolkit's, the workbook's or the system's headers are looked up) only if it is a regular
+ * file with one name reached without a symbolic link below TREE (a link, a hard link, a FIFO
+ * or a device is refused with the reason, and its target is never opened); graded as root,
+ * the tree is read with its owner's rights. The helper files it includes go beside it
+ * (helper_files.h), and --deps writes FILE, make's record of every file of the tree the
+ * compile was given (VAR) and of the names it included that were not there (VAR_ABSENT).
+ * Trusted inputs (the contract headers, the vetting script) are copied with --copy. The command sees the system, the toolkit, the --visible paths and DIR:
  * not the checkout, the solutions, other students, the logs nor any device but /dev/null.
  * Each --hide folder (the checkout, the build, the grading output, a batch's submissions)
  * stays out of its view wherever it sits, inside /usr or /opt too; a --visible path or DIR
@@ -44,6 +50,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/fsuid.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -58,9 +66,40 @@ static const char *work;
 static volatile sig_atomic_t stop_sig;
 static pid_t child;
 
+/* Graded as root, the student's tree is read with its owner's rights, not root's: the file
+ * system's uid and groups become the owner's (their capabilities over files go with them) while
+ * the tree is read, and come back for the writing. A tree root owns is read as root (a batch's
+ * own copy); no file with a second name is read either way (helper_files.c). */
+static gid_t saved_groups[256];
+static int n_saved_groups = -1;
 static void fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+static void read_as(uid_t uid, gid_t gid)
+{
+    if (uid == 0)
+        return;
+    n_saved_groups = getgroups(256, saved_groups);
+    if (n_saved_groups < 0 || setgroups(1, &gid) != 0)
+        fail(2, "cannot take the rights of the student's tree's owner: %s", strerror(errno));
+    setfsgid(gid);
+    setfsuid(uid);
+    if ((uid_t)setfsuid((uid_t)-1) != uid || (gid_t)setfsgid((gid_t)-1) != gid)
+        fail(2, "cannot take the rights of the student's tree's owner");
+}
+/* The grader's own rights back (fail() takes them first: the work folder is removed as root). */
+static void read_as_grader(void)
+{
+    if (n_saved_groups < 0)
+        return;
+    setfsuid(0);
+    setfsgid(0);
+    const int ok = setgroups((size_t)n_saved_groups, saved_groups) == 0 && (uid_t)setfsuid((uid_t)-1) == 0;
+    n_saved_groups = -1;
+    if (!ok)
+        fail(2, "cannot take the grader's own rights back");
+}
 static void fail(int code, const char *fmt, ...)
 {
+    read_as_grader();
     va_list ap;
     va_start(ap, fmt);
     fputs("error: ", stderr);
@@ -148,73 +187,59 @@ static const char *kind_of(mode_t m)
          : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a folder" : "not a regular file";
 }
 
-/* The student's TREE/REL into the work folder: a regular file reached from TREE through real
- * folders only, opened without following a link and without waiting on a FIFO. */
-/* Where a helper goes: beside the lab file's copy in the work folder. */
+/* What is read of the student's tree, held in memory until it is written into the work folder
+ * (read with the student's rights, written with the grader's): the lab file first, then each
+ * helper; and the names inside the lab's folder that were included but not there. */
+#define MAX_TAKEN (HELPER_MAX_FILES + 1)
 typedef struct {
-    const char *lab_dir; /* the lab file's folder in the work folder */
-} helper_dest;
+    char rel[MAX_TAKEN][256]; /* inside the lab's folder ("" for the lab file) */
+    char *bytes[MAX_TAKEN];
+    size_t len[MAX_TAKEN];
+    int n;
+    char missing[64][256];
+    int n_missing;
+} taken_files;
 
-static int write_helper(void *ctx, const char *rel, const char *bytes, size_t len)
+static int take_helper(void *ctx, const char *rel, const char *bytes, size_t len)
 {
-    const helper_dest *d = ctx;
-    char to[8192];
-    snprintf(to, sizeof to, "%s/%s", d->lab_dir, rel);
-    make_parents(to);
-    const int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (out < 0)
-        fail(2, "cannot write %s: %s", to, strerror(errno));
-    const int ok = write(out, bytes, len) == (ssize_t)len;
-    close(out);
-    if (!ok)
-        fail(2, "cannot write %s", to);
+    taken_files *t = ctx;
+    if (t->n == MAX_TAKEN || !(t->bytes[t->n] = malloc(len ? len : 1)))
+        fail(2, "out of memory for the helper files");
+    memcpy(t->bytes[t->n], bytes, len);
+    t->len[t->n] = len;
+    snprintf(t->rel[t->n++], sizeof t->rel[0], "%s", rel);
     return 0;
 }
 
-/* The student's own helper files the lab file includes (helper_files.h: regular files of its
- * folder, bounded), from the open folder DIR into the work folder beside COPY (the lab file's
- * copy there, read back: what was copied is what is scanned). RESERVED: the names that stay the
- * workbook's (the lab file's own, the headers copied into include/). */
-static void copy_helpers(int dir, const char *tree, const char *rel, const char *copy,
-                         const char *const *reserved)
+static int note_missing(void *ctx, const char *rel)
 {
-    const int in = open(copy, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    char *text = malloc(MAX_SOURCE_BYTES + 1);
-    ssize_t got = 0, r;
-    while (in >= 0 && text && got < MAX_SOURCE_BYTES &&
-           (r = read(in, text + got, MAX_SOURCE_BYTES - got)) > 0)
-        got += r;
-    if (in >= 0)
-        close(in);
-    if (in < 0 || !text)
-        fail(2, "cannot read back %s", copy);
-    char lab_dir[8192], shown_dir[4096], err[1024];
-    snprintf(lab_dir, sizeof lab_dir, "%s", copy);
-    *strrchr(lab_dir, '/') = 0;
-    const char *slash = strrchr(rel, '/');
-    snprintf(shown_dir, sizeof shown_dir, "%s%s%.*s", tree, slash ? "/" : "",
-             slash ? (int)(slash - rel) : 0, rel);
-    helper_dest d = {lab_dir};
-    if (helper_files(dir, shown_dir, text, (size_t)got, reserved, write_helper, &d, err, sizeof err))
-        fail(3, "%s", err);
-    free(text);
+    taken_files *t = ctx;
+    if (t->n_missing < 64)
+        snprintf(t->missing[t->n_missing++], sizeof t->missing[0], "%s", rel);
+    return 0;
 }
 
-static void copy_student(const char *tree, const char *rel, const char *const *reserved)
+/* The student's TREE/REL: a regular file with one name, reached from TREE through real folders
+ * only, opened without following a link and without waiting on a FIFO, and the helper files it
+ * includes (helper_files.h), read into *T with the student's rights. */
+static void read_student(const char *tree, const char *rel, const char *const *reserved,
+                         taken_files *t)
 {
     char shown[4096];
     snprintf(shown, sizeof shown, "%s/%s", tree, rel);
     if (rel[0] == '/' || strstr(rel, ".."))
         fail(3, "%s: the lab file's path must stay inside the tree", shown);
     int dir = open(tree, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0)
+    struct stat st;
+    if (dir < 0 || fstat(dir, &st) != 0)
         fail(3, "%s: cannot open the folder %s: %s", shown, tree, strerror(errno));
+    if (geteuid() == 0)
+        read_as(st.st_uid, st.st_gid);
     char part[4096];
     snprintf(part, sizeof part, "%s", rel);
     char *name = part;
     for (char *slash; (slash = strchr(name, '/')); name = slash + 1) {
         *slash = 0;
-        struct stat st;
         if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode))
             fail(3, "%s: the folder '%s' on its way is %s; grading reads your file only through "
                     "real folders of your tree. Put the file itself there.", shown, name, kind_of(st.st_mode));
@@ -224,7 +249,6 @@ static void copy_student(const char *tree, const char *rel, const char *const *r
         close(dir);
         dir = next;
     }
-    struct stat st;
     if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
         fail(3, "%s: %s", shown, strerror(errno));
     if (S_ISLNK(st.st_mode)) {
@@ -243,16 +267,109 @@ static void copy_student(const char *tree, const char *rel, const char *const *r
         fail(3, "%s is %lld bytes; a lab file is at most %d MiB.", shown, (long long)st.st_size,
              MAX_SOURCE_BYTES >> 20);
     const int in = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (in < 0 && (errno == EACCES || errno == EPERM))
+        fail(3, "%s: your own rights do not let it be read; grading reads your files as you.", shown);
     struct stat again;
     if (in < 0 || fstat(in, &again) != 0 || !S_ISREG(again.st_mode))
         fail(3, "%s changed while it was read: grade it again", shown);
-    char to[8192];
-    snprintf(to, sizeof to, "%s/%s", work, rel);
-    if (copy_fd(in, to, MAX_SOURCE_BYTES) != 0)
-        fail(3, "%s could not be read whole (at most %d MiB)", shown, MAX_SOURCE_BYTES >> 20);
+    if (again.st_nlink != 1)
+        fail(3, "%s is a hard link (the file has %lu names); grading reads only a file of your own "
+                "with one name. Copy its text into a file of your own there.", shown,
+             (unsigned long)again.st_nlink);
+    char *text = malloc(MAX_SOURCE_BYTES + 1);
+    size_t got = 0;
+    ssize_t r;
+    while (text && got <= MAX_SOURCE_BYTES &&
+           (r = read(in, text + got, MAX_SOURCE_BYTES + 1 - got)) > 0)
+        got += (size_t)r;
     close(in);
-    copy_helpers(dir, tree, rel, to, reserved);
+    if (!text || got > MAX_SOURCE_BYTES)
+        fail(3, "%s could not be read whole (at most %d MiB)", shown, MAX_SOURCE_BYTES >> 20);
+    take_helper(t, "", text, got);
+    char shown_dir[4096], err[1024];
+    const char *slash = strrchr(rel, '/');
+    snprintf(shown_dir, sizeof shown_dir, "%s%s%.*s", tree, slash ? "/" : "",
+             slash ? (int)(slash - rel) : 0, rel);
+    const helper_calls calls = {take_helper, note_missing, t, name};
+    const int rc = helper_files(dir, shown_dir, text, got, reserved, &calls, err, sizeof err);
+    free(text);
     close(dir);
+    read_as_grader();
+    if (rc)
+        fail(3, "%s", err);
+}
+
+/* What was read, into the work folder: the lab file at DEST, each helper beside it. */
+static void write_student(const taken_files *t, const char *dest)
+{
+    char lab_dir[4096];
+    snprintf(lab_dir, sizeof lab_dir, "%s/%s", work, dest);
+    *strrchr(lab_dir, '/') = 0;
+    for (int i = 0; i < t->n; i++) {
+        char to[8192];
+        if (i == 0)
+            snprintf(to, sizeof to, "%s/%s", work, dest);
+        else
+            snprintf(to, sizeof to, "%s/%s", lab_dir, t->rel[i]);
+        make_parents(to);
+        const int out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (out < 0)
+            fail(2, "cannot write %s: %s", to, strerror(errno));
+        const int ok = write(out, t->bytes[i], t->len[i]) == (ssize_t)t->len[i];
+        close(out);
+        if (!ok)
+            fail(2, "cannot write %s", to);
+    }
+}
+
+/* A path make may read as one word of a variable's value: letters, digits and . _ - / + only. */
+static int make_safe(const char *path)
+{
+    for (const char *c = path; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '_' || *c == '-' || *c == '/' || *c == '+'))
+            return 0;
+    return path[0] != 0;
+}
+
+/* The build's record of what the compile read of the student's tree, for make (lab_rules.mk
+ * includes it): VAR the files that were there (the lab file and every helper: nothing else of
+ * the tree is in the sandbox, so this is every student file the compiler could read),
+ * VAR_ABSENT the names inside the lab's folder the files included that were not there. Written
+ * by this trusted program from its own walk, never from what the compile wrote; a path make
+ * could read as anything but a file name makes VAR "student-rebuild" (built every time). */
+static void write_deps(const char *file, const char *var, const char *tree, const char *rel,
+                       const taken_files *t)
+{
+    char dir[4096];
+    const char *slash = strrchr(rel, '/');
+    snprintf(dir, sizeof dir, "%s%s%.*s", tree, slash ? "/" : "", slash ? (int)(slash - rel) : 0, rel);
+    char tmp[8192];
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", file, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fail(2, "cannot write %s: %s", tmp, strerror(errno));
+    int safe = make_safe(dir) && make_safe(rel);
+    for (int i = 1; i < t->n; i++)
+        safe = safe && make_safe(t->rel[i]);
+    for (int i = 0; i < t->n_missing; i++)
+        safe = safe && make_safe(t->missing[i]);
+    fprintf(f, "# sandbox-run: the student's files the compile was given (written by it, not by the compile)\n");
+    if (!safe) {
+        fprintf(f, "%s := student-rebuild\n%s_ABSENT :=\n", var, var);
+    } else {
+        fprintf(f, "%s := %s/%s", var, tree, rel);
+        for (int i = 1; i < t->n; i++)
+            fprintf(f, " %s/%s", dir, t->rel[i]);
+        fprintf(f, "\n%s_ABSENT :=", var);
+        for (int i = 0; i < t->n_missing; i++)
+            fprintf(f, " %s/%s", dir, t->missing[i]);
+        fprintf(f, "\n");
+    }
+    if (fclose(f) != 0 || rename(tmp, file) != 0) {
+        unlink(tmp);
+        fail(2, "cannot write %s", file);
+    }
 }
 
 static void copy_trusted(const char *src, const char *dest)
@@ -322,6 +439,9 @@ typedef struct run_options {
     sandbox_compile_inputs given; /* the compile policy's inputs (work and scratch set later) */
     const char *student_tree;     /* --student TREE REL: the student's file, copied in */
     const char *student_rel;
+    const char *student_as;       /* --student-as DEST: where in the work folder (default REL) */
+    const char *deps_file;        /* --deps FILE VAR: the record of what was read, for make */
+    const char *deps_var;
     const char *copies[64][2];    /* --copy SRC DEST: trusted files copied in */
     int n_copies;
     const char *gets[16][2];      /* --get NAME DEST: what is copied out after a success */
@@ -357,6 +477,8 @@ static void parse_options(int argc, char **argv, run_options *o)
         if (!strcmp(a, "--work")) work = v, i++;
         else if (!strcmp(a, "--what")) given->what = v, i++;
         else if (!strcmp(a, "--student") && v2) o->student_tree = v, o->student_rel = v2, i += 2;
+        else if (!strcmp(a, "--student-as")) o->student_as = v, i++;
+        else if (!strcmp(a, "--deps") && v2) o->deps_file = v, o->deps_var = v2, i += 2;
         else if (!strcmp(a, "--copy") && v2 && o->n_copies < 64) o->copies[o->n_copies][0] = v, o->copies[o->n_copies++][1] = v2, i += 2;
         else if (!strcmp(a, "--get") && v2 && o->n_gets < 16) o->gets[o->n_gets][0] = v, o->gets[o->n_gets++][1] = v2, i += 2;
         else if (!strcmp(a, "--visible") && given->n_shown < 16)
@@ -405,22 +527,38 @@ static void prepare_work(run_options *o, sandbox_policy *p)
     if (mkdir(scratch, 0700) != 0)
         fail(2, "cannot make %s", scratch);
     if (o->student_tree) {
-        /* The names a helper may not take: the lab file's own, the workbook's headers (a quoted
-         * include finds the file's folder first), and, where the lab file sits at the top of
-         * the work folder, every trusted file copied in (copied after, they win regardless). */
-        const char *reserved[2 * 64 + 2];
+        /* The student's files go into a folder of their own (DEST's), never the top of the work
+         * folder, where the command runs: nvcc's implicit -include "cuda_runtime.h" looks in the
+         * working folder first, and include/ (the workbook's headers, -Iinclude) and the build
+         * scripts are there. Their folder may share no name with a trusted file's.
+         * The names a helper may not take: the lab file's own, and the workbook's headers (a
+         * quoted include finds the file's own folder first). */
+        const char *dest = o->student_as ? o->student_as : o->student_rel;
+        const char *dslash = strchr(dest, '/');
+        if (!dslash || dest[0] == '/' || strstr(dest, ".."))
+            fail(2, "sandbox-run: the student's file needs a folder of its own in the work folder "
+                    "(--student-as DIR/NAME), not %s", dest);
+        for (int c = 0; c < o->n_copies; c++) {
+            const char *cd = o->copies[c][1];
+            const size_t top = strcspn(cd, "/");
+            if (top == (size_t)(dslash - dest) && !strncmp(cd, dest, top))
+                fail(2, "sandbox-run: the student's folder %.*s is also a trusted file's", (int)top, dest);
+        }
+        const char *reserved[64 + 2];
         int n = 0;
         const char *base = strrchr(o->student_rel, '/');
         reserved[n++] = base ? base + 1 : o->student_rel;
         for (int c = 0; c < o->n_copies; c++) {
-            const char *dest = o->copies[c][1];
-            if (!strncmp(dest, "include/", 8))
-                reserved[n++] = dest + 8;
-            if (!base)
-                reserved[n++] = dest;
+            const char *cd = o->copies[c][1];
+            if (!strncmp(cd, "include/", 8))
+                reserved[n++] = cd + 8;
         }
         reserved[n] = NULL;
-        copy_student(o->student_tree, o->student_rel, reserved);
+        static taken_files taken;
+        read_student(o->student_tree, o->student_rel, reserved, &taken);
+        write_student(&taken, dest);
+        if (o->deps_file)
+            write_deps(o->deps_file, o->deps_var, o->student_tree, o->student_rel, &taken);
     }
     for (int c = 0; c < o->n_copies; c++)
         copy_trusted(o->copies[c][0], o->copies[c][1]);

@@ -115,6 +115,7 @@ STUDENTS = {
     b"renamed-upload": "renamed-upload",
     b"two-files": "two-files",
     b"helper": "helper",
+    b"two-helpers": "two-helpers",
     "zero\u200bwidth".encode(): "solution",
     b"zerowidth": "solution",
 }
@@ -182,6 +183,12 @@ def make_submissions(base, names):
                 open(os.path.join(path, b"a/labs/01-coalescing/coalescing.cu"), "wb").write(SOLUTION)
                 shutil.copy(os.path.join(ROOT, "labs/01-coalescing/coalescing.cu"),
                             os.path.join(path, b"b/labs/01-coalescing/coalescing.cu"))
+            elif kind == "two-helpers":  # one lab file in two places, each with its own helper
+                for where, body in ((b"a/labs/01-coalescing", b"#define TWO_HELPERS 1\n"),
+                                    (b"b/labs/01-coalescing", b"#define TWO_HELPERS 2\n")):
+                    os.makedirs(os.path.join(path, where))
+                    open(os.path.join(path, where, b"coalescing.cu"), "wb").write(b'#include "params.h"\n' + SOLUTION)
+                    open(os.path.join(path, where, b"params.h"), "wb").write(body)
             elif kind == "helper":  # the solution's kernel in a header of the student's own
                 os.makedirs(os.path.join(lab, b"detail"))
                 text = SOLUTION.decode()
@@ -504,6 +511,11 @@ def test_hostile(tmp):
             check(row.get("state") == "refused" and "a/labs/01-coalescing/coalescing.cu" in row.get("reason", "")
                   and "b/labs/01-coalescing/coalescing.cu" in row.get("reason", ""),
                   "two different files for one lab: refused, both named", row)
+        elif kind == "two-helpers":
+            check(row.get("state") == "refused" and "a/labs/01-coalescing/coalescing.cu" in row.get("reason", "")
+                  and "b/labs/01-coalescing/coalescing.cu" in row.get("reason", "")
+                  and "different helper files" in row.get("reason", ""),
+                  "one lab file in two places with different helpers: refused, both named, never one picked", row)
         elif kind == "forger":
             student = raw.split(b"\r\n")[[csv_name(r[0]) for r in rows].index(name)]
             check(row.get("state") == "graded" and row.get("total") == "" and row.get("correctness") == "8/10 checks"

@@ -367,6 +367,7 @@ struct PerThreadDefaultStream {
 #define cudaStreamQuery(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamQuery(__VA_ARGS__))
 #define cudaStreamGetFlags(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetFlags(__VA_ARGS__))
 #define cudaStreamGetPriority(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetPriority(__VA_ARGS__))
+#define cudaStreamGetId(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamGetId(__VA_ARGS__))
 #define cudaEventRecord(...) (::cuda_emu::PerThreadDefaultStream(), cudaEventRecord(__VA_ARGS__))
 #define cudaStreamWaitEvent(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamWaitEvent(__VA_ARGS__))
 #define cudaStreamAddCallback(...) (::cuda_emu::PerThreadDefaultStream(), cudaStreamAddCallback(__VA_ARGS__))

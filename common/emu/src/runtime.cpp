@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -45,11 +46,19 @@
 
 /* The opaque handle types of driver_types.h. */
 struct Capture;
+/* A stream's id (cudaStreamGetId): unique for the process's life, as on a GPU, where a stream
+ * made after another was destroyed may take its handle but never its id. */
+static unsigned long long next_stream_id()
+{
+    static std::atomic<unsigned long long> next{1};
+    return next++;
+}
 struct CUstream_st {
     unsigned flags;   /* cudaStreamDefault or cudaStreamNonBlocking */
     int priority;     /* as created; has no effect here */
     Capture *capture; /* the capture this stream records into, or null (see Graphs) */
     std::vector<cudaGraphNode_t> tail; /* while capturing: what the stream's next work follows */
+    unsigned long long id = next_stream_id(); /* cudaStreamGetId's: never one stream's twice */
 };
 struct CUevent_st {
     unsigned flags;   /* cudaEventDisableTiming ... */
@@ -1885,6 +1894,16 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags)
     if (!stream_valid(stream))
         return record_error(cudaErrorInvalidResourceHandle);
     *flags = g_streams.count(stream) ? stream->flags : cudaStreamDefault;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *streamId)
+{
+    if (streamId == nullptr)
+        return record_error(cudaErrorInvalidValue);
+    if (!stream_valid(stream))
+        return record_error(cudaErrorInvalidResourceHandle);
+    *streamId = g_streams.count(stream) ? stream->id : 0; /* (0: a default stream's) */
     return cudaSuccess;
 }
 

@@ -23,6 +23,8 @@
 #                               re.search, `.` matching newlines too)
 #   expect: log-has@N=REGEX     ... check N's log matches it (N counts from 0, as the log's
 #                               name does): the output landed in the check that printed it
+#   expect: log-lacks=REGEX     no check's log (<lab>.N.log, a fault's rerun's <lab>.N.emu.log
+#                               too) matches: what every check said, not only the one shown
 #   expect: output-has=REGEX    what make grade printed on the terminal matches
 #   expect: output-lacks=REGEX  ... and never this (a grader's frame, a path of the build)
 #   expect: seed-hidden         the run's seed appears in no log
@@ -311,6 +313,11 @@ for e in expects:
         mine = [c.get("log") for c in (checks[int(check):int(check) + 1] if check else checks)]
         ok = any(p and os.path.exists(p) and re.search(val, open(p, errors="replace").read(), re.S)
                  for p in mine)
+    elif key == "log-lacks":
+        found = [os.path.basename(p) for p in logs
+                 if re.search(val, open(p, errors="replace").read(), re.S)]
+        ok = not found
+        e += f" (in {', '.join(sorted(found)[:3])})" if found else ""
     elif key == "output-has":
         ok = re.search(val, open(os.path.join(out, "out.txt"), errors="replace").read()) is not None
     elif key == "output-lacks":

@@ -241,6 +241,16 @@ struct Block {
                                          registration; null until it first runs */
     struct CountState *count = nullptr; /* its warps' memory requests while counting
                                          (count.cpp); null otherwise */
+    /* A race between two lanes of one warp, held until the block's next barrier or its end
+     * (track.cpp): reported then with __syncwarp()'s advice, or at once with __syncthreads()'s
+     * when a thread of another warp meets a race on the same memory before that. */
+    struct WarpRace {
+        const Thread *t = nullptr;    /* the thread that met it; null: none held */
+        const void *region = nullptr; /* the tracked memory it is in */
+        bool shared = false;          /* shared memory (else device memory) */
+        unsigned warp = 0;            /* the warp of both threads */
+        std::string lines[2];         /* its report's lines, the advice left out */
+    } warp_race;
 };
 
 struct Launch {
@@ -339,6 +349,11 @@ void wait_here(ThreadState s, const void *pc);
 
 /* From the scheduler: end the launch with ERR (already reported). */
 void fail_launch(cudaError_t err);
+
+/* From the scheduler, at B's barrier or end: the race between lanes of one warp that B holds
+ * (Block::warp_race), if any, reported with __syncwarp()'s advice (no thread of another warp
+ * met a race on that memory before it) and the launch failed. 1 if one was held. */
+bool warp_race_end(Block *b);
 
 /* Warp collectives (warp.cpp): try to complete what the lanes of WARP wait
  * for, after a lane of it changed state. */

@@ -86,6 +86,12 @@ int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double
  * driver's print_fault's. */
 int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text));
 
+/* 1 if PATH (its first n bytes: a place's file, as a report names it) is one of the student's
+ * files: the lab file `rel` (01-coalescing/coalescing.cu), by that path or its base name,
+ * alone or after a '/', or a helper of theirs in the lab's folder as compiled
+ * (06-transpose/tile.cuh, 06-transpose/kern/op.cuh; no "..": never out of it). */
+int fault_rerun_mine(const char *path, size_t n, const char *rel);
+
 /* The line (from 0) where the first of those reports starts in a log, or -1 if it holds none:
  * what the code printed before anything of a report's form is the lines above (the driver
  * shows those as the code's output; what follows, up to the last report, stays in the log). */

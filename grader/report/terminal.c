@@ -130,8 +130,9 @@ static long fault_line(const char *path)
 }
 
 /* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
- * hint and the same first place in the student's file) is named in one line, not reported
- * again; a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
+ * kind of fault at the same places in the student's files: fault_place) is named in one line,
+ * not reported again (another kind at the same line, or the same kind at another, is a bug of
+ * its own); a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
 #define FOLDED_FAULTS 4
 static struct {
     struct {
@@ -156,31 +157,57 @@ static int folded_fault(const char *key)
     return -1;
 }
 
-/* The places in the student's file (PATH:LINE, PATH ending in FILE, the lab file's name) that
- * a fault report names in its first lines (from line FROM of the log: a race names two),
- * sorted and joined with ", " into out; 0 if none. */
-static int fault_place(const char *log_path, long from, const char *file, char *out, size_t len)
+/* The places in the student's files (fault_rerun_mine: the lab file, or a helper in its
+ * folder) that the fault report starting at line FROM of a log names, sorted and joined with
+ * ", " into out (a race names two); and the report's kind into kind: the emulator's first line
+ * up to its kernel ("data race on shared memory"), or the sanitizer's error and the access
+ * ("AddressSanitizer: heap-buffer-overflow READ", "runtime error: store to null pointer").
+ * Only the report's own lines count: an emulator's report is its first line and the indented
+ * lines under it, a sanitizer's its first lines up to its summary (what the code printed after
+ * it, a CUDA_CHECK_LAUNCH's "at FILE:LINE" of the launch, is no place of the fault). 0 if it
+ * names no place of the student's. */
+static int fault_place(const char *log_path, long from, const char *rel, char *out, size_t len,
+                       char *kind, size_t kind_len)
 {
     FILE *f = fopen(log_path, "r");
+    out[0] = kind[0] = 0;
     if (!f)
         return 0;
     char buf[2048], places[4][256];
     long n = 0;
-    int found = 0;
-    const size_t l = strlen(file);
-    while (found < 4 && n < from + 6 && fgets(buf, sizeof buf, f)) {
+    int found = 0, emu = 0;
+    while (found < 4 && n < from + 8 && fgets(buf, sizeof buf, f)) {
         if (n++ < from)
             continue;
-        for (char *p = strstr(buf, file); p && found < 4; p = strstr(p + 1, file)) {
-            if (!(p == buf || p[-1] == '/' || p[-1] == ' ' || p[-1] == '(') || p[l] != ':' ||
-                p[l + 1] < '0' || p[l + 1] > '9')
+        buf[strcspn(buf, "\n")] = 0;
+        if (n - 1 == from) {
+            const char *e = strstr(buf, "cuda-emu: error: "), *u = strstr(buf, "runtime error: ");
+            emu = e == buf;
+            if (emu) /* "cuda-emu: error: WHAT in kernel K, ..." */
+                snprintf(kind, kind_len, "%.*s", strstr(e, " in kernel ") ? (int)(strstr(e, " in kernel ") - e - 17) : 200, e + 17);
+            else if (u) /* "FILE:LINE:COL: runtime error: store to null pointer of type ..." */
+                snprintf(kind, kind_len, "%.*s", (int)strcspn(u, "0123456789'"), u);
+        } else if (emu && buf[0] != ' ') {
+            break; /* the report's lines are indented */
+        } else if (!emu && (!strncmp(buf, "SUMMARY:", 8) || !strncmp(buf, "Shadow bytes", 12))) {
+            break;
+        }
+        const char *a = strstr(buf, "ERROR: AddressSanitizer: ");
+        if (a && !kind[0])
+            snprintf(kind, kind_len, "AddressSanitizer: %.*s", (int)strcspn(a + 25, " "), a + 25);
+        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13))
+            snprintf(kind + strlen(kind), kind_len - strlen(kind), " %.5s", buf);
+        for (char *colon = strchr(buf, ':'); colon && found < 4; colon = strchr(colon + 1, ':')) {
+            if (colon[1] < '0' || colon[1] > '9')
                 continue;
-            char *start = p; /* the path as the log has it, back to a blank or a parenthesis */
-            while (start > buf && start[-1] != ' ' && start[-1] != '(')
-                start--;
+            char *w = colon; /* the path as the log has it, back to a blank or a bracket */
+            while (w > buf && !strchr(" \t(['\"`,;=", w[-1]))
+                w--;
+            if (w == colon || !fault_rerun_mine(w, (size_t)(colon - w), rel))
+                continue;
             char place[256];
-            snprintf(place, sizeof place, "%.*s", (int)(p + l + 1 - start) +
-                     (int)strspn(p + l + 1, "0123456789"), start);
+            snprintf(place, sizeof place, "%.*s", (int)(colon + 1 - w) +
+                     (int)strspn(colon + 1, "0123456789"), w);
             int dup = 0;
             for (int i = 0; i < found; i++)
                 dup |= !strcmp(places[i], place);
@@ -191,7 +218,6 @@ static int fault_place(const char *log_path, long from, const char *file, char *
     fclose(f);
     qsort(places, (size_t)found, sizeof places[0], (int (*)(const void *, const void *))strcmp);
     size_t w = 0;
-    out[0] = 0;
     for (int i = 0; i < found && w < len; i++)
         w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", places[i]);
     return found > 0;
@@ -282,17 +308,14 @@ static int print_fault(const char *log_path, const lab_info *lab)
             shown++;
         } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
             const char *at = strstr(buf, " in ");
-            const char *mine = strstr(buf, rel);
-            if (!mine) {
-                const char *b = strstr(buf, file);
-                mine = b && (b == buf || b[-1] == ' ' || b[-1] == '/') && b[strlen(file)] == ':' ? b : NULL;
-            }
-            if (at && mine && frames < 3) {
+            /* its place, the line's last word: the lab file's, or a helper's of the student's */
+            const char *place = strrchr(buf, ' ') ? strrchr(buf, ' ') + 1 : buf;
+            const char *colon = strchr(place, ':');
+            const int mine = colon && colon[1] >= '0' && colon[1] <= '9' &&
+                             fault_rerun_mine(place, (size_t)(colon - place), rel);
+            if (at && mine && place > at + 4 && frames < 3) {
                 char line[600];
                 /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
-                const char *place = mine;
-                while (place > buf && place[-1] != ' ')
-                    place--;
                 const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
                 snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
                 print_log_line(line);
@@ -305,8 +328,8 @@ static int print_fault(const char *log_path, const lab_info *lab)
     }
     fclose(f);
     if (in_report && !frames)
-        printf("      (no frame of the report is in your file %s: the fault is in a call your "
-               "code made; the report lists every frame)\n", file);
+        printf("      (no frame of the report is in your files (%s or a header of yours beside "
+               "it): the fault is in a call your code made; the report lists every frame)\n", file);
     else if (overflow) /* the advice for that kind: an index, not a pointer */
         printf("      HINT: an index past the end (or before the start) of a buffer, at the line above: "
                "check the test that guards it (< n, not <= n) and how the index is computed\n");
@@ -463,15 +486,15 @@ void terminal_check(const check_report *r)
         const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
                                                find_record(r->records, "error", 0));
         /* the same fault as a check above: one line, with this check's log */
-        char key[1024] = "", place[300] = "";
+        char key[1024] = "", place[300] = "", kind[300];
         if (faulted) {
             char rel[256];
             lab_student_rel(r->lab, rel, sizeof rel);
-            const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
             const long at = fault_line(r->log_path), emu_at = fault_rerun_last(r->log_path);
             if ((at >= 0 || emu_at >= 0) &&
-                fault_place(r->log_path, at >= 0 ? at : emu_at, file, place, sizeof place))
-                snprintf(key, sizeof key, "%.700s|%.300s", d->detail, place);
+                fault_place(r->log_path, at >= 0 ? at : emu_at, rel, place, sizeof place, kind,
+                            sizeof kind))
+                snprintf(key, sizeof key, "%.300s|%.300s", kind, place);
         }
         const int same = key[0] ? folded_fault(key) : -1;
         if (same >= 0) {

@@ -723,6 +723,12 @@ int main(int argc, char **argv)
             lab_student_compiled(o.student, labs[i], compiled, sizeof compiled);
             lab_student_file(o.student, labs[i], given, sizeof given);
             shown_place(compiled, given);
+            /* its helpers, in the lab's folder as compiled ("06-transpose/"), where they are */
+            char *slash_c = strrchr(compiled, '/'), *slash_g = strrchr(given, '/');
+            if (slash_c && slash_g) {
+                slash_c[1] = slash_g[1] = 0;
+                shown_place(compiled, given);
+            }
         }
     mkdir(o.logs, 0755);
     /* A harness that ended between checks closes its end of the command pipe: the next

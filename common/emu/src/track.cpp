@@ -62,6 +62,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -1007,7 +1008,7 @@ std::string allocated_at(uintptr_t block)
 
 /* The nearest device allocation to A (tracked regions only), described; its distance from A
  * in *DISTANCE (UINTPTR_MAX with none) when DISTANCE is given. */
-std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
+std::string nearest_allocation(uintptr_t a, uintptr_t *distance, bool *past = nullptr)
 {
     const RegionTable *t = g_table.load(std::memory_order_acquire);
     size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
@@ -1023,6 +1024,8 @@ std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
     }
     if (distance)
         *distance = best_d;
+    if (past)
+        *past = best != nullptr && a >= best->hi;
     if (best == nullptr)
         return "";
     char buf[256];
@@ -1030,6 +1033,15 @@ std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
              (size_t)(best->hi - best->lo), where(best->alloc_pc).c_str(),
              a >= best->hi ? "ends before" : "starts after", (size_t)best_d);
     return buf;
+}
+
+/* Whether the page of A is mapped in this process at all (mincore fails with ENOMEM on a
+ * page nothing maps). */
+bool mapped_here(uintptr_t a)
+{
+    unsigned char in_core;
+    const uintptr_t page = a & ~(uintptr_t)4095;
+    return mincore(reinterpret_cast<void *>(page), 1, &in_core) == 0 || errno != ENOMEM;
 }
 
 /* Looks up A, which no tracked region holds, for the running thread T:
@@ -1040,6 +1052,8 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     Span span;
     uintptr_t lo = 0, hi = 0;
     bool ok = false, outside = false; /* outside: in no memory at all (an index out of range) */
+    bool past = false;                /* beyond the nearest allocation's end (else before it) */
+    uintptr_t distance = UINTPTR_MAX; /* bytes from the nearest allocation */
     std::string what;
     static_tls(&span);
     if (a - span.lo < span.hi - span.lo)
@@ -1066,9 +1080,11 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         } else if (kind != nullptr && strcmp(kind, "stack") == 0) {
             what = ", on the stack of a host thread (a local variable of host code)";
         } else {
-            uintptr_t d = UINTPTR_MAX;
-            what = ", which belongs to no allocation" + nearest_allocation(a, &d);
-            outside = d < (64u << 20); /* near a buffer: an index run past it */
+            what = ", which belongs to no allocation" + nearest_allocation(a, &distance, &past);
+            /* an index run past a buffer: near one, or far from every one in memory the
+             * process never mapped (out[i + 100000000]); host memory's advice is for an
+             * address the host mapped (a host variable, a host pointer passed on) */
+            outside = distance < (64u << 20) || !mapped_here(a);
         }
     }
     if (ok) {
@@ -1085,7 +1101,15 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     report_line("thread %s %s %zu byte%s at address %p%s, at %s", dim_str(t->idx).c_str(),
                 write ? "writes" : "reads", n, n == 1 ? "" : "s", reinterpret_cast<void *>(a),
                 what.c_str(), where(pc).c_str());
-    if (outside) /* an index or a pointer's arithmetic gone past a buffer, not a host pointer */
+    if (outside && distance != UINTPTR_MAX) /* an index gone past a buffer, not a host pointer */
+        report_line("an index out of range (or a pointer moved past its buffer): the address is "
+                    "%zu bytes (%zu elements of %zu bytes) %s the nearest device allocation; "
+                    "compare the index this line computes with the size of the buffer it "
+                    "indexes, for this block and thread; the sizes the check used are in its "
+                    "line above",
+                    (size_t)distance, (size_t)distance / n, n,
+                    past ? "past the end of" : "before the start of");
+    else if (outside)
         report_line("an index out of range (or a pointer moved past its buffer): compare the "
                     "index this line computes with the size of the buffer it indexes, for this "
                     "block and thread; the sizes the check used are in its line above");

@@ -148,6 +148,28 @@ static struct {
     char estimate[1024]; /* the last ESTIMATE line said in full */
 } folded;
 
+/* Each lab's first fault reported (its places and kind, and the check it is under): where the
+ * run's `Next:` points when that lab is the first short of its mark. */
+static struct {
+    const lab_info *lab;
+    char place[300], kind[300], check[256];
+} lab_fault[64];
+static int n_lab_faults;
+
+static void note_lab_fault(const lab_info *lab, const char *place, const char *kind,
+                           const char *check)
+{
+    for (int i = 0; i < n_lab_faults; i++)
+        if (lab_fault[i].lab == lab)
+            return;
+    if (n_lab_faults == 64)
+        return;
+    lab_fault[n_lab_faults].lab = lab;
+    snprintf(lab_fault[n_lab_faults].place, sizeof lab_fault[0].place, "%s", place);
+    snprintf(lab_fault[n_lab_faults].kind, sizeof lab_fault[0].kind, "%s", kind);
+    snprintf(lab_fault[n_lab_faults++].check, sizeof lab_fault[0].check, "%s", check);
+}
+
 /* The fault already reported in this lab under KEY, or NULL. */
 static int folded_fault(const char *key)
 {
@@ -418,6 +440,17 @@ static void print_fault_rerun(const check_report *r)
         printf("      %s\n", f->note);
     if (!f->log[0])
         return;
+    if (f->right_there && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
+        printf("      where: the CPU emulator ran this check once more (%.0f s), alone in a fresh "
+               "process, and there your code computed the right values, with no access out of "
+               "bounds, race or other fault it watches for: its values are wrong only in the "
+               "graded run. Look for what differs between the two: memory read before anything "
+               "wrote it (fresh device memory holds whatever was there), an order of threads, "
+               "warps or blocks the emulator happens to run (a GPU keeps none), code that "
+               "behaves otherwise where it finds the emulator, or state your code keeps from one "
+               "call to the next\n", f->seconds);
+        return;
+    }
     if (f->wrong_values && !f->timed_out && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s) and met no access "
                "out of bounds, race or other fault it watches for: the values themselves are "
@@ -487,12 +520,16 @@ void terminal_check(const check_report *r)
                                                find_record(r->records, "error", 0));
         /* the same fault as a check above: one line, with this check's log */
         char key[1024] = "", place[300] = "", kind[300];
-        if (faulted) {
+        /* the report: the check's own (under the emulator), else its rerun's (a GPU's fault) */
+        const char *logs[2] = {faulted ? r->log_path : "", r->fault ? r->fault->log : ""};
+        for (int k = 0; k < 2 && !key[0]; k++) {
+            if (!logs[k][0])
+                continue;
             char rel[256];
             lab_student_rel(r->lab, rel, sizeof rel);
-            const long at = fault_line(r->log_path), emu_at = fault_rerun_last(r->log_path);
+            const long at = fault_line(logs[k]), emu_at = fault_rerun_last(logs[k]);
             if ((at >= 0 || emu_at >= 0) &&
-                fault_place(r->log_path, at >= 0 ? at : emu_at, rel, place, sizeof place, kind,
+                fault_place(logs[k], at >= 0 ? at : emu_at, rel, place, sizeof place, kind,
                             sizeof kind))
                 snprintf(key, sizeof key, "%.300s|%.300s", kind, place);
         }
@@ -510,6 +547,8 @@ void terminal_check(const check_report *r)
                 snprintf(folded.fault[f].first, sizeof folded.fault[f].first, "%s", r->name);
                 snprintf(folded.fault[f].place, sizeof folded.fault[f].place, "%s", place);
             }
+            if (key[0])
+                note_lab_fault(r->lab, place, kind, r->name);
             if (d->detail[0] && hint_said(d->detail))
                 printf("      HINT: as above\n");
             else
@@ -589,7 +628,21 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
     printf("Exit status %d: %s. Details: ", status, meaning[status]);
     put_shown(stdout, json);
     putchar('\n');
-    if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
+    int fault = -1; /* the first lab short of its mark stopped at a fault of its code */
+    for (int i = 0; t->first_short && i < n_lab_faults; i++)
+        if (lab_fault[i].lab == t->first_short)
+            fault = i;
+    if (fault >= 0) { /* the next step: the fault's line, which no lesson or count fixes */
+        printf("Next: lab %s (%s) stopped at a fault of your code (", t->first_short->number,
+               t->first_short->name);
+        put_shown(stdout, lab_fault[fault].kind);
+        printf(") at ");
+        put_shown(stdout, lab_fault[fault].place);
+        printf(": its report is under \"");
+        put_shown(stdout, lab_fault[fault].check);
+        printf("\" above. Fix that line first and grade again; the lab's speed counts only once "
+               "every correctness check passes.\n");
+    } else if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
         char folder[96];
         lab_folder(t->first_short, folder, sizeof folder);
         printf("Next: lab %s (%s) is short of its mark. Its lesson is labs/%s/README.md, and make "

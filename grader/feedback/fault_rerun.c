@@ -188,9 +188,9 @@ long fault_rerun_last(const char *log)
     return at;
 }
 
-int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text))
+int fault_rerun_report(const char *log, long last, const char *rel,
+                       void (*line)(const char *text))
 {
-    const long last = fault_rerun_last(log);
     FILE *f = last >= 0 ? fopen(log, "r") : NULL;
     if (!f)
         return 0;

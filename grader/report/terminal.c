@@ -110,23 +110,69 @@ void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lin
 
 /* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
  * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
- * "runtime error" line), or -1 if the log holds none. */
-static long fault_line(const char *path)
+ * "runtime error" line), the first or (last) the last, or -1 if the log holds none. */
+static long fault_line_at(const char *path, int last)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
     char buf[512];
     long n = 0, banner = -1, at = -1;
-    while (at < 0 && fgets(buf, sizeof buf, f)) {
-        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
-            at = banner == n - 1 && banner >= 0 ? banner : n;
-        else if (!strncmp(buf, "=================", 17))
+    while ((last || at < 0) && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: ")) {
+            if (!(last && at >= 0 && banner < at)) /* (one report's ERROR and runtime lines) */
+                at = banner == n - 1 && banner >= 0 ? banner : n;
+        } else if (!strncmp(buf, "=================", 17)) {
             banner = n;
+        }
         n++;
     }
     fclose(f);
     return at;
+}
+
+/* Where a check's fault report is. Where the check ran with the CPU emulator's own channel
+ * (its <log>.report beside the log, written by the harness from what the emulator alone
+ * wrote there: grader/run/worker_lifecycle_trusted.cu), the channel decides: its first report
+ * (the emulator's own text, path the channel's file), or a sanitizer's report that ended the
+ * process (the last in the log: nothing runs after it), or none, whatever the code printed.
+ * Without the channel (a run in the harness's own process), the log's first sanitizer report
+ * or its last emulator report. */
+typedef struct fault_src {
+    char path[1100]; /* the file the report is read from */
+    long at;         /* the line of a sanitizer's report in it, or -1 */
+    long emu_at;     /* the line of the emulator's report in it, or -1 */
+} fault_src;
+
+static void fault_source(const char *log, fault_src *s)
+{
+    char channel[1100];
+    const size_t l = strlen(log);
+    struct stat st;
+    snprintf(s->path, sizeof s->path, "%s", log);
+    s->at = s->emu_at = -1;
+    if (l > 4 && !strcmp(log + l - 4, ".log") &&
+        snprintf(channel, sizeof channel, "%.*s.report", (int)(l - 4), log) < (int)sizeof channel &&
+        stat(channel, &st) == 0 && S_ISREG(st.st_mode)) {
+        const long e = fault_rerun_first(channel);
+        if (e >= 0) {
+            snprintf(s->path, sizeof s->path, "%s", channel);
+            s->emu_at = e;
+            return;
+        }
+        FILE *f = fopen(channel, "r");
+        char buf[256];
+        int sanitizer = 0;
+        while (f && !sanitizer && fgets(buf, sizeof buf, f))
+            sanitizer = !strncmp(buf, "cuda-emu: sanitizer: ", 21);
+        if (f)
+            fclose(f);
+        if (sanitizer)
+            s->at = fault_line_at(log, 1);
+        return;
+    }
+    s->at = fault_line_at(log, 0);
+    s->emu_at = s->at >= 0 ? -1 : fault_rerun_last(log);
 }
 
 /* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
@@ -218,7 +264,8 @@ static int fault_place(const char *log_path, long from, const char *rel, char *o
         if (a && !kind[0])
             snprintf(kind, kind_len, "AddressSanitizer: %.*s", (int)strcspn(a + 25, " "), a + 25);
         if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13))
-            snprintf(kind + strlen(kind), kind_len - strlen(kind), " %.5s", buf);
+            snprintf(kind + strlen(kind), kind_len - strlen(kind), " %.*s",
+                     (int)strcspn(buf, " "), buf);
         for (char *colon = strchr(buf, ':'); colon && found < 4; colon = strchr(colon + 1, ':')) {
             if (colon[1] < '0' || colon[1] > '9')
                 continue;
@@ -292,11 +339,14 @@ void print_build_errors(const char *log_path)
  * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
  * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
  * report stays in the log, which is named. */
-static int print_fault(const char *log_path, const lab_info *lab)
+static int print_fault(const char *log_path, long from, const lab_info *lab)
 {
     FILE *f = fopen(log_path, "r");
     if (!f)
         return 0;
+    char skip[2048];
+    for (long n = 0; n < from && fgets(skip, sizeof skip, f);) /* (lines as fault_line_at counts) */
+        n++;
     char rel[256], file[256];
     lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
     snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
@@ -414,18 +464,21 @@ void terminal_unisolated(const char *detail)
  * end. 1 if a report was said. */
 static int print_fault_at_line(const char *log_path, const lab_info *lab, int lines)
 {
-    const long at = fault_line(log_path), emu_at = fault_rerun_first(log_path);
-    print_log_tail_upto(log_path, lines, at >= 0 ? at : emu_at);
-    if (at >= 0)
-        return print_fault(log_path, lab);
-    if (emu_at < 0)
+    fault_src src;
+    fault_source(log_path, &src);
+    const long upto = src.at >= 0 ? src.at : fault_rerun_first(log_path);
+    print_log_tail_upto(log_path, lines, upto);
+    if (src.at >= 0)
+        return print_fault(log_path, src.at, lab);
+    if (src.emu_at < 0)
         return 0;
     char rel[256];
     lab_student_rel(lab, rel, sizeof rel);
     printf("      your code's fault (the whole report: ");
-    put_shown(stdout, log_path);
-    printf("), as the CPU emulator in your code's process reported it last:\n");
-    fault_rerun_report(log_path, rel, print_log_line);
+    put_shown(stdout, src.path);
+    printf("), as the CPU emulator in your code's process reported it%s:\n",
+           strcmp(src.path, log_path) ? " on its own channel" : " last");
+    fault_rerun_report(src.path, src.emu_at, rel, print_log_line);
     return 1;
 }
 
@@ -440,7 +493,9 @@ static void print_fault_rerun(const check_report *r)
         printf("      %s\n", f->note);
     if (!f->log[0])
         return;
-    if (f->right_there && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
+    fault_src src;
+    fault_source(f->log, &src);
+    if (f->right_there && src.at < 0 && src.emu_at < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s), alone in a fresh "
                "process, and there your code computed the right values, with no access out of "
                "bounds, race or other fault it watches for: its values are wrong only in the "
@@ -451,7 +506,7 @@ static void print_fault_rerun(const check_report *r)
                "call to the next\n", f->seconds);
         return;
     }
-    if (f->wrong_values && !f->timed_out && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
+    if (f->wrong_values && !f->timed_out && src.at < 0 && src.emu_at < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s) and met no access "
                "out of bounds, race or other fault it watches for: the values themselves are "
                "wrong (the first is above)\n", f->seconds);
@@ -527,10 +582,11 @@ void terminal_check(const check_report *r)
                 continue;
             char rel[256];
             lab_student_rel(r->lab, rel, sizeof rel);
-            const long at = fault_line(logs[k]), emu_at = fault_rerun_last(logs[k]);
-            if ((at >= 0 || emu_at >= 0) &&
-                fault_place(logs[k], at >= 0 ? at : emu_at, rel, place, sizeof place, kind,
-                            sizeof kind))
+            fault_src src;
+            fault_source(logs[k], &src);
+            if ((src.at >= 0 || src.emu_at >= 0) &&
+                fault_place(src.path, src.at >= 0 ? src.at : src.emu_at, rel, place,
+                            sizeof place, kind, sizeof kind))
                 snprintf(key, sizeof key, "%.300s|%.300s", kind, place);
         }
         const int same = key[0] ? folded_fault(key) : -1;

@@ -72,6 +72,9 @@ typedef struct worker {
     int ready_fd;      /* read end of the pipe the worker writes a byte to once its start-up
                           is over (worker_untrusted.c), -1 once read or waited for */
     int sent;          /* 1 once a command was sent to the process: it is no longer fresh */
+    int report_fd;     /* read end (non-blocking) of the CPU emulator's own channel for its
+                          fault reports (fd 5 in the worker, CUDA_EMU_REPORT_FD), -1 if none:
+                          drained into the check's report file (workers_report_drain) */
 } worker;
 
 /* What the harness's seconds went to in the driver's process and memory calls (the NVIDIA
@@ -117,6 +120,9 @@ typedef struct worker_pool {
     double deadline;         /* wall_seconds() by which the current check must end */
     pthread_mutex_t log_lock;
     int log_fd;              /* the current check's log */
+    int report_fd;           /* the current check's file of the emulator's fault reports
+                                (<log>.report, beside the log: what its channel said), or -1 */
+    long long report_kept;
     long long log_kept, log_dropped;
     output_relay here;       /* fallback: this process's own stdout/stderr during a check
                                 (the implementations print here), relayed like a worker's */

@@ -8,12 +8,14 @@
  * fault-rerun: gpu
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: output-has=\S*01-coalescing/coalescing\.cu:27\b
+ * expect: output-has=\S*01-coalescing/coalescing\.cu:29\b
  * expect: output-has=kernel scale_rows_kernel, block \(\d+,\d+,0\), thread \(\d+,\d+,0\)
  * expect: output-has=an index out of range
  * expect: output-has=\d+ bytes \(\d+ elements of 4 bytes\) past the end of
  * expect: log-lacks=cudaMemcpy\) and pass that pointer
- * expect: output-lacks=coalescing\.cu:37\b|cudaMemcpy\) and pass|worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|Shadow byte */
+ * expect: output-has=Next: lab 01 \(coalescing\) stopped at a fault of your code \(a kernel writes outside every allocation\) at \S*01-coalescing/coalescing\.cu:29\b
+ * expect: output-has=one fault \(at \S*01-coalescing/coalescing\.cu:29\)
+ * expect: output-lacks=coalescing\.cu:39\b|cudaMemcpy\) and pass|worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|Shadow byte */
 #include "coalescing.h"
 #include "check.h"
 

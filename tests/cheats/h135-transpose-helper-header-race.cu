@@ -15,6 +15,7 @@
  * expect: output-has=one fault \(at \S*tree/06-transpose/tile\.cuh:(15|22)\b
  * expect: lab-lines-under=60
  * expect: log-lacks=put a __syncwarp\(\)
+ * expect: output-has=Next: lab 06 \(transpose\) stopped at a fault of your code \(data race on shared memory\) at \S*tree/06-transpose/tile\.cuh:(15|22)\b
  * expect: output-lacks=no frame of the report is in your file|transpose\.cu:2\d\b|worker_loop_untrusted|exec\.cpp|launch\.h */
 #include "transpose.h"
 #include "tile.cuh"

@@ -14,6 +14,8 @@
  * expect: output-has=< n, not <= n
  * expect: output-has=one fault \(at \S*tree/06-transpose/kern/op\.cuh:11\b
  * expect: lab-lines-under=60
+ * expect: output-has=Next: lab 06 \(transpose\) stopped at a fault of your code \(AddressSanitizer: heap-buffer-overflow READ\) at \S*tree/06-transpose/kern/op\.cuh:11\b
+ * expect: output-lacks=is short of its mark
  * expect: output-lacks=no frame of the report is in your file|transpose\.cu:2\d\b|worker_loop_untrusted|shim_untrusted|exec\.cpp|launch\.h|Shadow byte */
 #include "transpose.h"
 #include "kern/op.cuh"

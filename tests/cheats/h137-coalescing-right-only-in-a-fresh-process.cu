@@ -9,7 +9,7 @@
  * fault-rerun: always
  * expect: correct=FAIL
  * expect: no-accusation
- * expect: output-has=computed the right values there
+ * expect: output-has=there your code computed the right values
  * expect: output-has=memory read before anything wrote it
  * expect: output-lacks=the values themselves are wrong */
 #include "coalescing.h"

@@ -577,6 +577,14 @@ std::string thread_list(const Block *b, const std::vector<unsigned> &tids);
 void report_head(const char *what, const Block *b, const Thread *t);
 /* Prints one indented detail line. */
 void report_line(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* A line (its newline added) to the emulator's own channel for its fault reports alone, not to
+ * stderr: the fd CUDA_EMU_REPORT_FD names (a grader's worker gets one, where every report_head
+ * and report_line goes too, so that the report it shows is the emulator's, never text of the
+ * same form that the program printed); nothing without one. */
+void report_channel(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* Reads CUDA_EMU_REPORT_FD once, at start-up (init_runtime), and takes it out of the
+ * environment. */
+void report_channel_init();
 /* Whether this host thread may print a warning in the running launch (none
  * once an error was reported); takes the lock that keeps reports whole,
  * released by report_done(). */

@@ -96,7 +96,8 @@ int fault_rerun_mine(const char *path, size_t n, const char *rel);
  * what the code printed before anything of a report's form is the lines above (the driver
  * shows those as the code's output; what follows, up to the last report, stays in the log). */
 long fault_rerun_first(const char *log);
-/* The line where the last of them starts (the one fault_rerun_report shows), or -1. */
+/* The line where the last of them starts (the one shown from a log of a run without the
+ * emulator's channel), or -1. */
 long fault_rerun_last(const char *log);
 
 #ifdef __cplusplus

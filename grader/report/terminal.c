@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 static int use_colour;
+static int on_gpu; /* the checks ran on a GPU: their own logs hold no emulator's report */
 
 void terminal_init(void)
 {
@@ -137,7 +138,7 @@ static long fault_line_at(const char *path, int last)
  * (the emulator's own text, path the channel's file), or a sanitizer's report that ended the
  * process (the last in the log: nothing runs after it), or none, whatever the code printed.
  * Without the channel (a run in the harness's own process), the log's first sanitizer report
- * or its last emulator report. */
+ * or its last emulator report; on a GPU, a check's own log none (the rerun's is read). */
 typedef struct fault_src {
     char path[1100]; /* the file the report is read from */
     long at;         /* the line of a sanitizer's report in it, or -1 */
@@ -171,6 +172,8 @@ static void fault_source(const char *log, fault_src *s)
             s->at = fault_line_at(log, 1);
         return;
     }
+    if (on_gpu && (l < 8 || strcmp(log + l - 8, ".emu.log")))
+        return; /* a GPU check's own log: no emulator ran there, whatever it holds */
     s->at = fault_line_at(log, 0);
     s->emu_at = s->at >= 0 ? -1 : fault_rerun_last(log);
 }
@@ -410,6 +413,7 @@ static int print_fault(const char *log_path, long from, const lab_info *lab)
 
 void terminal_run_begin(const char *student, const char *mode, const char *seed)
 {
+    on_gpu = strcmp(mode, "emu") != 0;
     char student_shown[1024];
     text_visible(student_shown, sizeof student_shown, student, 0);
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",

@@ -132,9 +132,7 @@ typedef struct lab_run {
     int where_done;           /* the lab's WHERE hint was asked for */
     lab_close_times close;    /* its seconds by part (results.json: where a student's time goes) */
     where_job where_early;    /* the count started beside the checks (where_start) */
-    int fault_done;           /* ran once more on the emulator: a fault of the lab's (bit 1),
-                                 a check's wrong values (bit 2, once) */
-    int fault_reruns;         /* faults run once more so far (at most FAULT_RERUNS a lab) */
+    int fault_reruns;         /* checks run once more so far (at most FAULT_RERUNS a lab) */
     double fault_rerun_s;     /* and their seconds (at most FAULT_RERUN_S a lab, all told) */
 } lab_run;
 
@@ -318,10 +316,9 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
  * which error ended the call, or gave wrong values (which a read out of bounds or a race the GPU
  * ran through may explain): the check run once more on the CPU emulator's build, alone, in
  * the sandbox (grader/feedback/fault_rerun.h), for its report at the student's line, block and
- * thread, which the check's report shows (terminal_check). Each fault of a lab (the same bug's
- * reports fold there), up to FAULT_RERUNS and FAULT_RERUN_S, then a note that says none ran;
- * wrong values once, a later check's note naming the first. Help, never a verdict. Into f (""
- * fields: nothing to say). */
+ * thread, which the check's report shows (terminal_check). Each such check of a lab (the same
+ * bug's reports fold there), up to FAULT_RERUNS and FAULT_RERUN_S, then a note that says none
+ * ran. Help, never a verdict. Into f ("" fields: nothing to say). */
 static void check_fault_rerun(const options *o, lab_run *r, int i, const check_decision *d,
                               const record_list *l, fault_report *f)
 {
@@ -329,25 +326,20 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     const char *kind = o->fault_rerun && d->v == VERDICT_FAIL ? fault_rerun_kind(l) : NULL;
     if (!kind || (o->fault_rerun == 1 && strcmp(o->mode, "gpu")) || stop_signal)
         return;
-    const int wrong = !strcmp(kind, FAULT_RERUN_WRONG), bit = wrong ? 2 : 1;
+    const int wrong = !strcmp(kind, FAULT_RERUN_WRONG);
     if (wrong && strcmp(o->mode, "gpu") && o->fault_rerun != 2)
         return; /* (under the emulator the check itself was that run; `always`: the tests) */
     /* Each fault runs once more, for its own report (two bugs of a lab are two reports; the
      * terminal folds a report the same as an earlier one), while the lab's time for that lasts */
     const double left = FAULT_RERUN_S - r->fault_rerun_s;
-    if (wrong && (r->fault_done & bit)) {
-        snprintf(f->note, sizeof f->note, "(the CPU emulator's run of the lab's first wrong check "
-                                          "above says what it found)");
-        return;
-    }
-    if (!wrong && (r->fault_reruns >= FAULT_RERUNS || left < 10)) {
+    if (r->fault_reruns >= FAULT_RERUNS || left < 10) {
         snprintf(f->note, sizeof f->note, "(not run once more on the CPU emulator: the lab's "
-                 "%d reruns are spent, and this fault may be another than those above; make "
-                 "sanitize LAB=%s on your own GPU names its line)", FAULT_RERUNS, r->lab->number);
+                 "%d reruns are spent, and this check's bug may be another than those above; "
+                 "make sanitize LAB=%s on your own GPU names its line)", FAULT_RERUNS,
+                 r->lab->number);
         return;
     }
-    r->fault_done |= bit;
-    r->fault_reruns += !wrong;
+    r->fault_reruns++;
     f->wrong_values = wrong;
     static fault_rerun run; /* (large: its paths) */
     memset(&run, 0, sizeof run);

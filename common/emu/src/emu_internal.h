@@ -571,7 +571,8 @@ std::string dim_str(uint3 v);
 /* The threads of B listed in TIDS, compactly: "(0,0,0)..(15,0,0), (20,0,0)". */
 std::string thread_list(const Block *b, const std::vector<unsigned> &tids);
 /* Prints "cuda-emu: error: WHAT in kernel K, block (..), thread (..)" (the
- * thread part only when T is not null) to stderr. In a launch only the first
+ * thread part only when T is not null) to stderr, and to the report channel
+ * (report_channel) as report_line does its lines (a warning's lines not). In a launch only the first
  * error is reported (blocks running on other workers may fail too, once the
  * launch stops): a later report_head and its lines print nothing. */
 void report_head(const char *what, const Block *b, const Thread *t);

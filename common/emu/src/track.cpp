@@ -1053,6 +1053,8 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     uintptr_t lo = 0, hi = 0;
     bool ok = false, outside = false; /* outside: in no memory at all (an index out of range) */
     bool past = false;                /* beyond the nearest allocation's end (else before it) */
+    bool null = false;                /* within 64 KB of address 0: a null pointer, indexed */
+    bool unmapped = false;            /* in no memory of the process, far from every buffer */
     uintptr_t distance = UINTPTR_MAX; /* bytes from the nearest allocation */
     std::string what;
     static_tls(&span);
@@ -1084,7 +1086,10 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
             /* an index run past a buffer: near one, or far from every one in memory the
              * process never mapped (out[i + 100000000]); host memory's advice is for an
              * address the host mapped (a host variable, a host pointer passed on) */
-            outside = distance < (64u << 20) || !mapped_here(a);
+            null = a < (64u << 10);
+            outside = !null && (distance < (64u << 20) ||
+                                (distance < (64ull << 30) && !mapped_here(a)));
+            unmapped = !null && !outside && !mapped_here(a);
         }
     }
     if (ok) {
@@ -1113,6 +1118,14 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         report_line("an index out of range (or a pointer moved past its buffer): compare the "
                     "index this line computes with the size of the buffer it indexes, for this "
                     "block and thread; the sizes the check used are in its line above");
+    else if (null)
+        report_line("a null pointer, indexed (the address is %zu bytes past 0): a buffer never "
+                    "allocated, or a pointer never set; give the kernel a device allocation "
+                    "(cudaMalloc), or the buffer it was given", (size_t)a);
+    else if (unmapped)
+        report_line("an address in no memory of this process, far from every buffer: a pointer "
+                    "never set, or an index or pointer computed far wrong; compare what this line "
+                    "computes with the buffers the kernel was given");
     else
         report_line("a kernel can use only memory the GPU can reach: cudaMalloc or "
                     "cudaMallocManaged allocations, __device__ and __constant__ variables, shared "

@@ -276,64 +276,12 @@ static void here_capture_end(void)
     relay_stop(&W.here);
 }
 
-/* The emulator's fault reports: a channel of their own (a pipe per worker, fd 5 in it), which
- * the student's code does not print into by printing, so that the report a check shows is the
- * one the emulator made, never text of the same form the code printed after it. What it holds
- * goes into the check's <log>.report (at most REPORT_CAP bytes), which exists, empty or not,
- * wherever a check ran with the channel. */
-#define REPORT_CAP (16 << 10)
-
-static void report_drain(worker *w)
-{
-    if (w->pid == 0 || w->report_fd < 0) /* (a worker never started has none: its 0 is no fd) */
-        return;
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(w->report_fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-        const long long keep = n <= 0 ? 0 : n < REPORT_CAP - W.report_kept ? n
-                               : REPORT_CAP - W.report_kept;
-        if (W.report_fd >= 0 && keep > 0 && write(W.report_fd, buf, (size_t)keep) == keep)
-            W.report_kept += keep;
-    }
-}
-
-/* Whether PATH is a check's log, <lab>.<N>.log or a rerun's <lab>.<N>.emu.log (the report
- * file goes beside those alone: a WHERE count's or a bench's log gets none). */
-static int check_log(const char *path)
-{
-    const size_t l = path ? strlen(path) : 0;
-    if (l < 6 || strcmp(path + l - 4, ".log"))
-        return 0;
-    size_t end = l - 4;
-    if (end > 4 && !strncmp(path + end - 4, ".emu", 4))
-        end -= 4;
-    size_t digits = 0;
-    while (end > digits && path[end - digits - 1] >= '0' && path[end - digits - 1] <= '9')
-        digits++;
-    return digits > 0 && end > digits && path[end - digits - 1] == '.';
-}
-
 void workers_begin_check(double seconds, const char *log_path)
 {
     pthread_mutex_lock(&W.log_lock);
     W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
     W.log_kept = W.log_dropped = 0;
-    W.report_fd = -1;
-    W.report_kept = 0;
-#if defined(CUDA_EMU)
-    char report[4200];
-    const size_t ll = log_path ? strlen(log_path) : 0;
-    if (check_log(log_path) && !W.inprocess &&
-        snprintf(report, sizeof report, "%.*s.report", (int)(ll - 4), log_path) < (int)sizeof report)
-        W.report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    for (int i = 0; i < MAX_IMPLS; i++) /* (what a spare said before the check is not its) */
-        if (W.w[i].report_fd >= 0) {
-            const int keep = W.report_fd;
-            W.report_fd = -1;
-            report_drain(&W.w[i]);
-            W.report_fd = keep;
-        }
-#endif
+    workers_report_begin(log_path);
     pthread_mutex_unlock(&W.log_lock);
     if (W.inprocess && W.log_fd >= 0 && !W.here.running)
         here_capture_begin();
@@ -346,13 +294,9 @@ void workers_end_check(void)
     pthread_mutex_lock(&W.log_lock);
     /* Every call of the check has been answered, and a worker answers only once what it
      * printed is in its pipe (the shim flushes, the call synchronised): all of it is there. */
-    for (int i = 0; i < MAX_IMPLS; i++) {
+    for (int i = 0; i < MAX_IMPLS; i++)
         relay_drain(&W.w[i].out, 0);
-        report_drain(&W.w[i]);
-    }
-    if (W.report_fd >= 0)
-        close(W.report_fd);
-    W.report_fd = -1;
+    workers_report_end();
     if (W.log_fd >= 0) {
         if (W.log_dropped > 0)
             dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
@@ -598,7 +542,7 @@ void workers_kill(int impl)
     w->group = 0;
     relay_stop(&w->out); /* its last words, written before it died, into the check's log */
     pthread_mutex_lock(&W.log_lock);
-    report_drain(w); /* and the emulator's report of what ended it, into the check's file */
+    worker_report_drain(w); /* and the emulator's report of what ended it, into the check's */
     pthread_mutex_unlock(&W.log_lock);
     if (w->report_fd >= 0)
         close(w->report_fd);

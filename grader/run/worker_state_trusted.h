@@ -153,6 +153,13 @@ void worker_start(int impl) WORKER_INTERNAL;
 void worker_signal(const worker *w, int sig) WORKER_INTERNAL;
 /* Bytes a worker keeps in its scratch folder (0 with namespaces: it has none). */
 long long worker_scratch_bytes(const worker *w) WORKER_INTERNAL;
+/* The CPU emulator's channel for its fault reports (worker_report_trusted.cu), under
+ * W.log_lock: a check's <log>.report opened (emulated builds, a check's log, workers in
+ * processes), what worker w's channel holds moved into it (16 KB a check at most), and the
+ * file closed with every worker's drained. */
+void workers_report_begin(const char *log_path) WORKER_INTERNAL;
+void worker_report_drain(worker *w) WORKER_INTERNAL;
+void workers_report_end(void) WORKER_INTERNAL;
 /* Load implementation impl's object into this process (the fallback, and the bench). */
 void worker_load_here(int impl) WORKER_INTERNAL;
 /* Why worker impl's process ended, for the report; reaps it. *sig: the signal, 0 if it

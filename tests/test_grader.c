@@ -849,7 +849,8 @@ static void test_fault_rerun_report(void)
           f);
     fclose(f);
     n_fault_shown = 0;
-    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(fault_rerun_report(path, fault_rerun_last(path), "01-coalescing/coalescing.cu",
+                                       fault_line_cb), 1);
     CU_ASSERT_EQUAL(n_fault_shown, 5);
     CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[1], "01-coalescing/coalescing.cu:27"));
@@ -866,12 +867,36 @@ static void test_fault_rerun_report(void)
           f);
     fclose(f);
     n_fault_shown = 0;
-    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(fault_rerun_report(path, fault_rerun_last(path), "01-coalescing/coalescing.cu",
+                                       fault_line_cb), 1);
     CU_ASSERT_EQUAL(n_fault_shown, 2);
     CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
     CU_ASSERT_EQUAL(fault_rerun_last(path), 2);
+    /* A report in the student's helper file, beside the lab file or in a subfolder of its
+     * folder, is at the student's place as well; never a file up from it or the grader's. */
+    f = fopen(path, "w");
+    fputs("cuda-emu: error: data race on shared memory in kernel k, block (0,0,0), thread (1,0,0)\n"
+          "  thread (1,0,0) writes __shared__ tile at 06-transpose/tile.cuh:15\n"
+          "  thread (0,1,0) of the same block read it at 06-transpose/kern/op.cuh:22\n"
+          "  at 06-transpose/../secret.h:3\n"
+          "  at grader/labs/06-transpose/transpose.h:12\n",
+          f);
+    fclose(f);
+    n_fault_shown = 0;
+    CU_ASSERT_EQUAL(fault_rerun_report(path, 0, "06-transpose/transpose.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(n_fault_shown, 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[1], "06-transpose/tile.cuh:15"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[2], "06-transpose/kern/op.cuh:22"));
+    const char *rel = "06-transpose/transpose.cu";
+    CU_ASSERT_TRUE(fault_rerun_mine("06-transpose/transpose.cu", 25, rel));
+    CU_ASSERT_TRUE(fault_rerun_mine("transpose.cu", 12, rel));
+    CU_ASSERT_TRUE(fault_rerun_mine("tree/06-transpose/transpose.cu", 30, rel));
+    CU_ASSERT_TRUE(fault_rerun_mine("06-transpose/tile.cuh", 21, rel));
+    CU_ASSERT_FALSE(fault_rerun_mine("06-transpose/../x.h", 19, rel));
+    CU_ASSERT_FALSE(fault_rerun_mine("grader/labs/06-transpose/transpose.h", 36, rel));
+    CU_ASSERT_FALSE(fault_rerun_mine("common/emu/src/exec.cpp", 23, rel));
     unlink(path);
-    CU_ASSERT_EQUAL(fault_rerun_report(path, "01-coalescing/coalescing.cu", fault_line_cb), 0);
+    CU_ASSERT_EQUAL(fault_rerun_report(path, 0, "01-coalescing/coalescing.cu", fault_line_cb), 0);
     CU_ASSERT_EQUAL(fault_rerun_last(path), -1);
 }
 

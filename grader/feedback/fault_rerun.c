@@ -115,14 +115,30 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len)
     return 0;
 }
 
-/* Which places `text` names: bit 1 a place in the student's file, bit 2 one in another file.
- * A place is a word "PATH:LINE" (PATH holding a '/' or a '.', LINE starting with a digit); the
- * student's is `rel` (01-coalescing/coalescing.cu) or its base name (coalescing.cu), alone or
- * after a '/'. */
-static int places_named(const char *text, const char *rel)
+int fault_rerun_mine(const char *path, size_t n, const char *rel)
 {
     const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
-    const size_t rl = strlen(rel), bl = strlen(base);
+    const size_t rl = strlen(rel), bl = strlen(base), folder = (size_t)(base - rel);
+    if ((n == rl && !memcmp(path, rel, n)) || (n > rl && path[n - rl - 1] == '/' &&
+                                                !memcmp(path + n - rl, rel, rl)) ||
+        (n == bl && !memcmp(path, base, n)) ||
+        (n > bl && path[n - bl - 1] == '/' && !memcmp(path + n - bl, base, bl)))
+        return 1;
+    /* a helper of the student's: in the lab's folder as compiled, at any depth, never up */
+    if (!folder || n <= folder || memcmp(path, rel, folder))
+        return 0;
+    for (size_t i = folder; i + 2 < n; i++)
+        if (path[i] == '.' && path[i + 1] == '.' && (i == folder || path[i - 1] == '/') &&
+            path[i + 2] == '/')
+            return 0;
+    return 1;
+}
+
+/* Which places `text` names: bit 1 a place in the student's files (fault_rerun_mine), bit 2
+ * one in another file. A place is a word "PATH:LINE" (PATH holding a '/' or a '.', LINE
+ * starting with a digit). */
+static int places_named(const char *text, const char *rel)
+{
     int found = 0;
     for (const char *colon = strchr(text, ':'); colon; colon = strchr(colon + 1, ':')) {
         if (colon[1] < '0' || colon[1] > '9')
@@ -133,11 +149,7 @@ static int places_named(const char *text, const char *rel)
         const size_t n = (size_t)(colon - w);
         if (!n || (!memchr(w, '/', n) && !memchr(w, '.', n)))
             continue; /* "12:30", "line 3:" */
-        const int mine = (n == rl && !memcmp(w, rel, n)) ||
-                         (n > rl && w[n - rl - 1] == '/' && !memcmp(colon - rl, rel, rl)) ||
-                         (n == bl && !memcmp(w, base, n)) ||
-                         (n > bl && w[n - bl - 1] == '/' && !memcmp(colon - bl, base, bl));
-        found |= mine ? 1 : 2;
+        found |= fault_rerun_mine(w, n, rel) ? 1 : 2;
     }
     return found;
 }
@@ -176,9 +188,9 @@ long fault_rerun_last(const char *log)
     return at;
 }
 
-int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text))
+int fault_rerun_report(const char *log, long last, const char *rel,
+                       void (*line)(const char *text))
 {
-    const long last = fault_rerun_last(log);
     FILE *f = last >= 0 ? fopen(log, "r") : NULL;
     if (!f)
         return 0;

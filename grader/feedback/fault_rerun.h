@@ -71,26 +71,33 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len);
 int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double *seconds,
                    int *timed_out, char *why, size_t why_len);
 
-/* The emulator's last report in a log (a rerun's, or any emulated check's), said at the
- * student's line: its first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z), thread
- * (x,y,z)": a device-side assert, a trap, a misaligned address, a race ...), then its indented
- * lines that name a place in the student's file `rel` (01-coalescing/coalescing.cu, or its base
- * name) or no place at all (what was expected, what to try), at most six; a line at places in
- * other files alone (the grader's, the emulator's, one the student's code names to have it
- * printed) is left out. The last, since the report of what ended the run comes last: text of
- * the same form that the student's code printed before it is not taken for it. It is still
- * text from the student's process (the emulator runs there, and no channel of that process is
- * closed to the student's code), so each line goes to `line`, which the driver prints under
- * the log's margin as data, under a heading that says whose process wrote it. Returns how
- * many reports the log holds (0: nothing printed). An address sanitizer's report is the
- * driver's print_fault's. */
-int fault_rerun_report(const char *log, const char *rel, void (*line)(const char *text));
+/* The emulator's report that starts at line `from` of a file (a check's log, or the report
+ * file of the emulator's own channel beside it, <log>.report: the report a check shows is the
+ * channel's wherever the check ran with one, grader/run/worker_lifecycle_trusted.cu), said at
+ * the student's line: its first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z),
+ * thread (x,y,z)": a device-side assert, a trap, a misaligned address, a race ...), then its
+ * indented lines that name a place in the student's files (fault_rerun_mine) or no place at
+ * all (what was expected, what to try), at most six; a line at places in other files alone
+ * (the grader's, the emulator's, one the student's code names to have it printed) is left out.
+ * It is still text from the student's process (the emulator runs there), so each line goes to
+ * `line`, which the driver prints under the log's margin as data, under a heading that says
+ * whose process wrote it. Returns how many reports the file holds from `from` on (0: none). An
+ * address sanitizer's report is the driver's print_fault's. */
+int fault_rerun_report(const char *log, long from, const char *rel,
+                       void (*line)(const char *text));
+
+/* 1 if PATH (its first n bytes: a place's file, as a report names it) is one of the student's
+ * files: the lab file `rel` (01-coalescing/coalescing.cu), by that path or its base name,
+ * alone or after a '/', or a helper of theirs in the lab's folder as compiled
+ * (06-transpose/tile.cuh, 06-transpose/kern/op.cuh; no "..": never out of it). */
+int fault_rerun_mine(const char *path, size_t n, const char *rel);
 
 /* The line (from 0) where the first of those reports starts in a log, or -1 if it holds none:
  * what the code printed before anything of a report's form is the lines above (the driver
  * shows those as the code's output; what follows, up to the last report, stays in the log). */
 long fault_rerun_first(const char *log);
-/* The line where the last of them starts (the one fault_rerun_report shows), or -1. */
+/* The line where the last of them starts (the one shown from a log of a run without the
+ * emulator's channel), or -1. */
 long fault_rerun_last(const char *log);
 
 #ifdef __cplusplus

@@ -45,7 +45,8 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
-WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted
+WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted \
+                  worker_report_trusted
 # The harness (grader/run/harness_parts.h), one file per concern: main and one check, the labs'
 # hooks and the records, a speed check, make bench.
 HARNESS_PARTS := harness harness_emit harness_speed harness_bench

@@ -59,6 +59,9 @@ typedef struct fault_report {
     int timed_out;   /* it ran out of time */
     int wrong_values;/* it was run for a correctness check's wrong values, not a fault: finding
                         nothing then means the values themselves are wrong */
+    int right_there; /* the rerun's own check computed the right values (every compared
+                        element right, nothing written outside): the code is right under the
+                        emulator alone, and what differs on a GPU is to say */
 } fault_report;
 
 /* One check, decided and scored: everything its line and its results.json entry say. */

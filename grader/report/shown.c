@@ -63,8 +63,9 @@ const char *shown_text(const char *text, char *out, size_t len)
         const int starts = p == text || strchr(" \t(\"'`", p[-1]) != NULL;
         for (int i = 0; i < n_places && starts && !cut; i++) {
             const size_t l = strlen(place_from[i]);
+            const int folder = l > 0 && place_from[i][l - 1] == '/'; /* a helper's, in it */
             if (!strncmp(p, place_from[i], l) &&
-                (p[l] == ':' || p[l] == 0 || p[l] == ' ' || p[l] == '/')) {
+                (folder ? p[l] != 0 && !strchr(" :", p[l]) : p[l] == ':' || p[l] == 0 || p[l] == ' ')) {
                 n += (size_t)snprintf(out + n, len - n, "%s", place_to[i]);
                 if (n >= len)
                     n = len - 1;

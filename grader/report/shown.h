@@ -19,8 +19,9 @@ void shown_submission(const char *student, const char *logs);
 /* --paths as-given (make grade): a place the compile names by the file's path inside the
  * compile sandbox (AS_COMPILED, "01-coalescing/coalescing.cu") is shown by the path the student
  * gave (AS_GIVEN, "labs/01-coalescing/coalescing.cu"), which opens from where they ran make:
- * fault and race reports, compiler lines and WHERE lines then say one form. A place may be a
- * folder ("01-coalescing", where one file's helpers are in the sandbox), then followed by '/'. */
+ * fault and race reports, compiler lines and WHERE lines then say one form. A folder ending in
+ * '/' ("06-transpose/" as "labs/06-transpose/") maps every path in it: the student's helper
+ * files (06-transpose/kern/op.cuh) shown where the student has them too. */
 void shown_place(const char *as_compiled, const char *as_given);
 
 /* `text` with the registered folders cut out and the grader's own source places named as

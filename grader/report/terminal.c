@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 static int use_colour;
+static int on_gpu; /* the checks ran on a GPU: their own logs hold no emulator's report */
 
 void terminal_init(void)
 {
@@ -110,28 +111,77 @@ void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lin
 
 /* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
  * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
- * "runtime error" line), or -1 if the log holds none. */
-static long fault_line(const char *path)
+ * "runtime error" line), the first or (last) the last, or -1 if the log holds none. */
+static long fault_line_at(const char *path, int last)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return -1;
     char buf[512];
     long n = 0, banner = -1, at = -1;
-    while (at < 0 && fgets(buf, sizeof buf, f)) {
-        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: "))
-            at = banner == n - 1 && banner >= 0 ? banner : n;
-        else if (!strncmp(buf, "=================", 17))
+    while ((last || at < 0) && fgets(buf, sizeof buf, f)) {
+        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: ")) {
+            if (!(last && at >= 0 && banner < at)) /* (one report's ERROR and runtime lines) */
+                at = banner == n - 1 && banner >= 0 ? banner : n;
+        } else if (!strncmp(buf, "=================", 17)) {
             banner = n;
+        }
         n++;
     }
     fclose(f);
     return at;
 }
 
+/* Where a check's fault report is. Where the check ran with the CPU emulator's own channel
+ * (its <log>.report beside the log, written by the harness from what the emulator alone
+ * wrote there: grader/run/worker_lifecycle_trusted.cu), the channel decides: its first report
+ * (the emulator's own text, path the channel's file), or a sanitizer's report that ended the
+ * process (the last in the log: nothing runs after it), or none, whatever the code printed.
+ * Without the channel (a run in the harness's own process), the log's first sanitizer report
+ * or its last emulator report; on a GPU, a check's own log none (the rerun's is read). */
+typedef struct fault_src {
+    char path[1100]; /* the file the report is read from */
+    long at;         /* the line of a sanitizer's report in it, or -1 */
+    long emu_at;     /* the line of the emulator's report in it, or -1 */
+} fault_src;
+
+static void fault_source(const char *log, fault_src *s)
+{
+    char channel[1100];
+    const size_t l = strlen(log);
+    struct stat st;
+    snprintf(s->path, sizeof s->path, "%s", log);
+    s->at = s->emu_at = -1;
+    if (l > 4 && !strcmp(log + l - 4, ".log") &&
+        snprintf(channel, sizeof channel, "%.*s.report", (int)(l - 4), log) < (int)sizeof channel &&
+        stat(channel, &st) == 0 && S_ISREG(st.st_mode)) {
+        const long e = fault_rerun_first(channel);
+        if (e >= 0) {
+            snprintf(s->path, sizeof s->path, "%s", channel);
+            s->emu_at = e;
+            return;
+        }
+        FILE *f = fopen(channel, "r");
+        char buf[256];
+        int sanitizer = 0;
+        while (f && !sanitizer && fgets(buf, sizeof buf, f))
+            sanitizer = !strncmp(buf, "cuda-emu: sanitizer: ", 21);
+        if (f)
+            fclose(f);
+        if (sanitizer)
+            s->at = fault_line_at(log, 1);
+        return;
+    }
+    if (on_gpu && (l < 8 || strcmp(log + l - 8, ".emu.log")))
+        return; /* a GPU check's own log: no emulator ran there, whatever it holds */
+    s->at = fault_line_at(log, 0);
+    s->emu_at = s->at >= 0 ? -1 : fault_rerun_last(log);
+}
+
 /* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
- * hint and the same first place in the student's file) is named in one line, not reported
- * again; a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
+ * kind of fault at the same places in the student's files: fault_place) is named in one line,
+ * not reported again (another kind at the same line, or the same kind at another, is a bug of
+ * its own); a hint said once in a lab is not said again. Reset per lab (terminal_lab_begin). */
 #define FOLDED_FAULTS 4
 static struct {
     struct {
@@ -147,6 +197,28 @@ static struct {
     char estimate[1024]; /* the last ESTIMATE line said in full */
 } folded;
 
+/* Each lab's first fault reported (its places and kind, and the check it is under): where the
+ * run's `Next:` points when that lab is the first short of its mark. */
+static struct {
+    const lab_info *lab;
+    char place[300], kind[300], check[256];
+} lab_fault[64];
+static int n_lab_faults;
+
+static void note_lab_fault(const lab_info *lab, const char *place, const char *kind,
+                           const char *check)
+{
+    for (int i = 0; i < n_lab_faults; i++)
+        if (lab_fault[i].lab == lab)
+            return;
+    if (n_lab_faults == 64)
+        return;
+    lab_fault[n_lab_faults].lab = lab;
+    snprintf(lab_fault[n_lab_faults].place, sizeof lab_fault[0].place, "%s", place);
+    snprintf(lab_fault[n_lab_faults].kind, sizeof lab_fault[0].kind, "%s", kind);
+    snprintf(lab_fault[n_lab_faults++].check, sizeof lab_fault[0].check, "%s", check);
+}
+
 /* The fault already reported in this lab under KEY, or NULL. */
 static int folded_fault(const char *key)
 {
@@ -156,31 +228,58 @@ static int folded_fault(const char *key)
     return -1;
 }
 
-/* The places in the student's file (PATH:LINE, PATH ending in FILE, the lab file's name) that
- * a fault report names in its first lines (from line FROM of the log: a race names two),
- * sorted and joined with ", " into out; 0 if none. */
-static int fault_place(const char *log_path, long from, const char *file, char *out, size_t len)
+/* The places in the student's files (fault_rerun_mine: the lab file, or a helper in its
+ * folder) that the fault report starting at line FROM of a log names, sorted and joined with
+ * ", " into out (a race names two); and the report's kind into kind: the emulator's first line
+ * up to its kernel ("data race on shared memory"), or the sanitizer's error and the access
+ * ("AddressSanitizer: heap-buffer-overflow READ", "runtime error: store to null pointer").
+ * Only the report's own lines count: an emulator's report is its first line and the indented
+ * lines under it, a sanitizer's its first lines up to its summary (what the code printed after
+ * it, a CUDA_CHECK_LAUNCH's "at FILE:LINE" of the launch, is no place of the fault). 0 if it
+ * names no place of the student's. */
+static int fault_place(const char *log_path, long from, const char *rel, char *out, size_t len,
+                       char *kind, size_t kind_len)
 {
     FILE *f = fopen(log_path, "r");
+    out[0] = kind[0] = 0;
     if (!f)
         return 0;
     char buf[2048], places[4][256];
     long n = 0;
-    int found = 0;
-    const size_t l = strlen(file);
-    while (found < 4 && n < from + 6 && fgets(buf, sizeof buf, f)) {
+    int found = 0, emu = 0;
+    while (found < 4 && n < from + 8 && fgets(buf, sizeof buf, f)) {
         if (n++ < from)
             continue;
-        for (char *p = strstr(buf, file); p && found < 4; p = strstr(p + 1, file)) {
-            if (!(p == buf || p[-1] == '/' || p[-1] == ' ' || p[-1] == '(') || p[l] != ':' ||
-                p[l + 1] < '0' || p[l + 1] > '9')
+        buf[strcspn(buf, "\n")] = 0;
+        if (n - 1 == from) {
+            const char *e = strstr(buf, "cuda-emu: error: "), *u = strstr(buf, "runtime error: ");
+            emu = e == buf;
+            if (emu) /* "cuda-emu: error: WHAT in kernel K, ..." */
+                snprintf(kind, kind_len, "%.*s", strstr(e, " in kernel ") ? (int)(strstr(e, " in kernel ") - e - 17) : 200, e + 17);
+            else if (u) /* "FILE:LINE:COL: runtime error: store to null pointer of type ..." */
+                snprintf(kind, kind_len, "%.*s", (int)strcspn(u, "0123456789'"), u);
+        } else if (emu && buf[0] != ' ') {
+            break; /* the report's lines are indented */
+        } else if (!emu && (!strncmp(buf, "SUMMARY:", 8) || !strncmp(buf, "Shadow bytes", 12))) {
+            break;
+        }
+        const char *a = strstr(buf, "ERROR: AddressSanitizer: ");
+        if (a && !kind[0])
+            snprintf(kind, kind_len, "AddressSanitizer: %.*s", (int)strcspn(a + 25, " "), a + 25);
+        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13))
+            snprintf(kind + strlen(kind), kind_len - strlen(kind), " %.*s",
+                     (int)strcspn(buf, " "), buf);
+        for (char *colon = strchr(buf, ':'); colon && found < 4; colon = strchr(colon + 1, ':')) {
+            if (colon[1] < '0' || colon[1] > '9')
                 continue;
-            char *start = p; /* the path as the log has it, back to a blank or a parenthesis */
-            while (start > buf && start[-1] != ' ' && start[-1] != '(')
-                start--;
+            char *w = colon; /* the path as the log has it, back to a blank or a bracket */
+            while (w > buf && !strchr(" \t(['\"`,;=", w[-1]))
+                w--;
+            if (w == colon || !fault_rerun_mine(w, (size_t)(colon - w), rel))
+                continue;
             char place[256];
-            snprintf(place, sizeof place, "%.*s", (int)(p + l + 1 - start) +
-                     (int)strspn(p + l + 1, "0123456789"), start);
+            snprintf(place, sizeof place, "%.*s", (int)(colon + 1 - w) +
+                     (int)strspn(colon + 1, "0123456789"), w);
             int dup = 0;
             for (int i = 0; i < found; i++)
                 dup |= !strcmp(places[i], place);
@@ -191,7 +290,6 @@ static int fault_place(const char *log_path, long from, const char *file, char *
     fclose(f);
     qsort(places, (size_t)found, sizeof places[0], (int (*)(const void *, const void *))strcmp);
     size_t w = 0;
-    out[0] = 0;
     for (int i = 0; i < found && w < len; i++)
         w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", places[i]);
     return found > 0;
@@ -244,11 +342,14 @@ void print_build_errors(const char *log_path)
  * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
  * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
  * report stays in the log, which is named. */
-static int print_fault(const char *log_path, const lab_info *lab)
+static int print_fault(const char *log_path, long from, const lab_info *lab)
 {
     FILE *f = fopen(log_path, "r");
     if (!f)
         return 0;
+    char skip[2048];
+    for (long n = 0; n < from && fgets(skip, sizeof skip, f);) /* (lines as fault_line_at counts) */
+        n++;
     char rel[256], file[256];
     lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
     snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
@@ -282,17 +383,14 @@ static int print_fault(const char *log_path, const lab_info *lab)
             shown++;
         } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
             const char *at = strstr(buf, " in ");
-            const char *mine = strstr(buf, rel);
-            if (!mine) {
-                const char *b = strstr(buf, file);
-                mine = b && (b == buf || b[-1] == ' ' || b[-1] == '/') && b[strlen(file)] == ':' ? b : NULL;
-            }
-            if (at && mine && frames < 3) {
+            /* its place, the line's last word: the lab file's, or a helper's of the student's */
+            const char *place = strrchr(buf, ' ') ? strrchr(buf, ' ') + 1 : buf;
+            const char *colon = strchr(place, ':');
+            const int mine = colon && colon[1] >= '0' && colon[1] <= '9' &&
+                             fault_rerun_mine(place, (size_t)(colon - place), rel);
+            if (at && mine && place > at + 4 && frames < 3) {
                 char line[600];
                 /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
-                const char *place = mine;
-                while (place > buf && place[-1] != ' ')
-                    place--;
                 const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
                 snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
                 print_log_line(line);
@@ -305,8 +403,8 @@ static int print_fault(const char *log_path, const lab_info *lab)
     }
     fclose(f);
     if (in_report && !frames)
-        printf("      (no frame of the report is in your file %s: the fault is in a call your "
-               "code made; the report lists every frame)\n", file);
+        printf("      (no frame of the report is in your files (%s or a header of yours beside "
+               "it): the fault is in a call your code made; the report lists every frame)\n", file);
     else if (overflow) /* the advice for that kind: an index, not a pointer */
         printf("      HINT: an index past the end (or before the start) of a buffer, at the line above: "
                "check the test that guards it (< n, not <= n) and how the index is computed\n");
@@ -315,6 +413,7 @@ static int print_fault(const char *log_path, const lab_info *lab)
 
 void terminal_run_begin(const char *student, const char *mode, const char *seed)
 {
+    on_gpu = strcmp(mode, "emu") != 0;
     char student_shown[1024];
     text_visible(student_shown, sizeof student_shown, student, 0);
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
@@ -377,18 +476,21 @@ void terminal_unisolated(const char *detail)
  * end. 1 if a report was said. */
 static int print_fault_at_line(const char *log_path, const lab_info *lab, int lines)
 {
-    const long at = fault_line(log_path), emu_at = fault_rerun_first(log_path);
-    print_log_tail_upto(log_path, lines, at >= 0 ? at : emu_at);
-    if (at >= 0)
-        return print_fault(log_path, lab);
-    if (emu_at < 0)
+    fault_src src;
+    fault_source(log_path, &src);
+    const long upto = src.at >= 0 ? src.at : fault_rerun_first(log_path);
+    print_log_tail_upto(log_path, lines, upto);
+    if (src.at >= 0)
+        return print_fault(log_path, src.at, lab);
+    if (src.emu_at < 0)
         return 0;
     char rel[256];
     lab_student_rel(lab, rel, sizeof rel);
     printf("      your code's fault (the whole report: ");
-    put_shown(stdout, log_path);
-    printf("), as the CPU emulator in your code's process reported it last:\n");
-    fault_rerun_report(log_path, rel, print_log_line);
+    put_shown(stdout, src.path);
+    printf("), as the CPU emulator in your code's process reported it%s:\n",
+           strcmp(src.path, log_path) ? " on its own channel" : " last");
+    fault_rerun_report(src.path, src.emu_at, rel, print_log_line);
     return 1;
 }
 
@@ -403,7 +505,20 @@ static void print_fault_rerun(const check_report *r)
         printf("      %s\n", f->note);
     if (!f->log[0])
         return;
-    if (f->wrong_values && !f->timed_out && fault_line(f->log) < 0 && fault_rerun_first(f->log) < 0) {
+    fault_src src;
+    fault_source(f->log, &src);
+    if (f->right_there && src.at < 0 && src.emu_at < 0) {
+        printf("      where: the CPU emulator ran this check once more (%.0f s), alone in a fresh "
+               "process, and there your code computed the right values, with no access out of "
+               "bounds, race or other fault it watches for: its values are wrong only in the "
+               "graded run. Look for what differs between the two: memory read before anything "
+               "wrote it (fresh device memory holds whatever was there), an order of threads, "
+               "warps or blocks the emulator happens to run (a GPU keeps none), code that "
+               "behaves otherwise where it finds the emulator, or state your code keeps from one "
+               "call to the next\n", f->seconds);
+        return;
+    }
+    if (f->wrong_values && !f->timed_out && src.at < 0 && src.emu_at < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s) and met no access "
                "out of bounds, race or other fault it watches for: the values themselves are "
                "wrong (the first is above)\n", f->seconds);
@@ -471,15 +586,20 @@ void terminal_check(const check_report *r)
         const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
                                                find_record(r->records, "error", 0));
         /* the same fault as a check above: one line, with this check's log */
-        char key[1024] = "", place[300] = "";
-        if (faulted) {
+        char key[1024] = "", place[300] = "", kind[300];
+        /* the report: the check's own (under the emulator), else its rerun's (a GPU's fault) */
+        const char *logs[2] = {faulted ? r->log_path : "", r->fault ? r->fault->log : ""};
+        for (int k = 0; k < 2 && !key[0]; k++) {
+            if (!logs[k][0])
+                continue;
             char rel[256];
             lab_student_rel(r->lab, rel, sizeof rel);
-            const char *file = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
-            const long at = fault_line(r->log_path), emu_at = fault_rerun_last(r->log_path);
-            if ((at >= 0 || emu_at >= 0) &&
-                fault_place(r->log_path, at >= 0 ? at : emu_at, file, place, sizeof place))
-                snprintf(key, sizeof key, "%.700s|%.300s", d->detail, place);
+            fault_src src;
+            fault_source(logs[k], &src);
+            if ((src.at >= 0 || src.emu_at >= 0) &&
+                fault_place(src.path, src.at >= 0 ? src.at : src.emu_at, rel, place,
+                            sizeof place, kind, sizeof kind))
+                snprintf(key, sizeof key, "%.300s|%.300s", kind, place);
         }
         const int same = key[0] ? folded_fault(key) : -1;
         if (same >= 0) {
@@ -495,6 +615,8 @@ void terminal_check(const check_report *r)
                 snprintf(folded.fault[f].first, sizeof folded.fault[f].first, "%s", r->name);
                 snprintf(folded.fault[f].place, sizeof folded.fault[f].place, "%s", place);
             }
+            if (key[0])
+                note_lab_fault(r->lab, place, kind, r->name);
             if (d->detail[0] && hint_said(d->detail))
                 printf("      HINT: as above\n");
             else
@@ -600,7 +722,21 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
     printf("Exit status %d: %s. Details: ", status, meaning[status]);
     put_shown(stdout, json);
     putchar('\n');
-    if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
+    int fault = -1; /* the first lab short of its mark stopped at a fault of its code */
+    for (int i = 0; t->first_short && i < n_lab_faults; i++)
+        if (lab_fault[i].lab == t->first_short)
+            fault = i;
+    if (fault >= 0) { /* the next step: the fault's line, which no lesson or count fixes */
+        printf("Next: lab %s (%s) stopped at a fault of your code (", t->first_short->number,
+               t->first_short->name);
+        put_shown(stdout, lab_fault[fault].kind);
+        printf(") at ");
+        put_shown(stdout, lab_fault[fault].place);
+        printf(": its report is under \"");
+        put_shown(stdout, lab_fault[fault].check);
+        printf("\" above. Fix that line first and grade again; the lab's speed counts only once "
+               "every correctness check passes.\n");
+    } else if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
         char folder[96];
         lab_folder(t->first_short, folder, sizeof folder);
         printf("Next: lab %s (%s) is short of its mark. Its lesson is labs/%s/README.md, and make "

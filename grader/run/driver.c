@@ -89,8 +89,11 @@ static int refused_unisolated;             /* stopped: isolation was required an
  * (../feedback/where.h), from the command line (main). */
 static where_setup where_cfg;
 
-/* The longest a fault's run on the CPU emulator may take (check_fault_rerun), seconds */
+/* The longest the faults' runs on the CPU emulator of one lab may take, all told, seconds,
+ * and how many there may be (check_fault_rerun): each fault runs once more for its own line,
+ * one bug's checks folding into one report on the terminal */
 #define FAULT_RERUN_S 120
+#define FAULT_RERUNS 4
 
 /* The programs on the GPU as the last lab ended, for the next lab's start (lab_open) */
 static char neighbours_at_close[2048];
@@ -130,8 +133,8 @@ typedef struct lab_run {
     int where_done;           /* the lab's WHERE hint was asked for */
     lab_close_times close;    /* its seconds by part (results.json: where a student's time goes) */
     where_job where_early;    /* the count started beside the checks (where_start) */
-    int fault_done;           /* ran once more on the emulator: a fault of the lab's (bit 1),
-                                 a check's wrong values (bit 2); once each */
+    int fault_reruns;         /* checks run once more so far (at most FAULT_RERUNS a lab) */
+    double fault_rerun_s;     /* and their seconds (at most FAULT_RERUN_S a lab, all told) */
 } lab_run;
 
 /* The lab's rules, its heading, what its build left (a refusal read from its log: under
@@ -320,9 +323,9 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
  * which error ended the call, or gave wrong values (which a read out of bounds or a race the GPU
  * ran through may explain): the check run once more on the CPU emulator's build, alone, in
  * the sandbox (grader/feedback/fault_rerun.h), for its report at the student's line, block and
- * thread, which the check's report shows (terminal_check). Once per lab for a fault and once for
- * wrong values: a later one of the same kind gets a note naming the first. Help, never a
- * verdict. Into f ("" fields: nothing to say). */
+ * thread, which the check's report shows (terminal_check). Each such check of a lab (the same
+ * bug's reports fold there), up to FAULT_RERUNS and FAULT_RERUN_S, then a note that says none
+ * ran. Help, never a verdict. Into f ("" fields: nothing to say). */
 static void check_fault_rerun(const options *o, lab_run *r, int i, const check_decision *d,
                               const record_list *l, fault_report *f)
 {
@@ -330,17 +333,20 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     const char *kind = o->fault_rerun && d->v == VERDICT_FAIL ? fault_rerun_kind(l) : NULL;
     if (!kind || (o->fault_rerun == 1 && strcmp(o->mode, "gpu")) || stop_signal)
         return;
-    const int wrong = !strcmp(kind, FAULT_RERUN_WRONG), bit = wrong ? 2 : 1;
-    if (wrong && strcmp(o->mode, "gpu"))
-        return; /* (under the emulator the check itself was that run) */
-    if (r->fault_done & bit) {
-        snprintf(f->note, sizeof f->note, wrong
-                     ? "(the CPU emulator's run of the lab's first wrong check above says what "
-                       "it found)"
-                     : "(the CPU emulator's run of the lab's first fault above says where)");
+    const int wrong = !strcmp(kind, FAULT_RERUN_WRONG);
+    if (wrong && strcmp(o->mode, "gpu") && o->fault_rerun != 2)
+        return; /* (under the emulator the check itself was that run; `always`: the tests) */
+    /* Each fault runs once more, for its own report (two bugs of a lab are two reports; the
+     * terminal folds a report the same as an earlier one), while the lab's time for that lasts */
+    const double left = FAULT_RERUN_S - r->fault_rerun_s;
+    if (r->fault_reruns >= FAULT_RERUNS || left < 10) {
+        snprintf(f->note, sizeof f->note, "(not run once more on the CPU emulator: the lab's "
+                 "%d reruns are spent, and this check's bug may be another than those above; "
+                 "make sanitize LAB=%s on your own GPU names its line)", FAULT_RERUNS,
+                 r->lab->number);
         return;
     }
-    r->fault_done |= bit;
+    r->fault_reruns++;
     f->wrong_values = wrong;
     static fault_rerun run; /* (large: its paths) */
     memset(&run, 0, sizeof run);
@@ -351,12 +357,31 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     run.harness = harness, run.worker = o->where_worker, run.student = student;
     run.reference = reference, run.logs = o->logs, run.lab = r->lab->name, run.check = i;
     run.seed = o->seed;
-    run.timeout_s = r->timeout * 5 < FAULT_RERUN_S ? r->timeout * 5 : FAULT_RERUN_S;
+    run.timeout_s = r->timeout * 5 < left ? r->timeout * 5 : left;
     if (fault_rerun_go(&run, &where_cfg.emu, &r->g.device, &f->seconds, &f->timed_out, why,
                        sizeof why) != 0) {
         snprintf(f->note, sizeof f->note, "where: not found on the CPU emulator: %s", why);
         return;
     }
+    r->fault_rerun_s += f->seconds;
+    /* what the rerun's own check found: right values there, where the GPU's were wrong? */
+    record_list there;
+    memset(&there, 0, sizeof there);
+    read_records(run.records, &there);
+    int compared = 0, wrong_there = 0;
+    for (const record *c = find_record(&there, "correct", 0); c;
+         c = find_record(&there, "correct", (int)(c - there.rec) + 1)) {
+        const char *impl = record_get(c, "impl");
+        double bad = 0, guard_ok = 1;
+        if (!impl || strcmp(impl, "student"))
+            continue;
+        compared++;
+        wrong_there |= (record_get_num(c, "bad", &bad) == 0 && bad > 0) ||
+                       (record_get_num(c, "guard_ok", &guard_ok) == 0 && guard_ok == 0);
+    }
+    f->right_there = wrong && !f->timed_out && compared > 0 && !wrong_there &&
+                     !find_record(&there, "error", 0);
+    free_records(&there);
     snprintf(f->log, sizeof f->log, "%s", run.log);
 }
 
@@ -739,13 +764,16 @@ int main(int argc, char **argv)
             lab_student_compiled(o.student, labs[i], compiled, sizeof compiled);
             lab_student_file(o.student, labs[i], given, sizeof given);
             shown_place(compiled, given);
-            /* one file: its helpers, in the lab's folder in the sandbox, where they are beside it */
-            char *cs = strrchr(compiled, '/'), *gs = strrchr(given, '/');
-            if (cs && strcmp(given, o.student) == 0) {
-                *cs = 0;
-                if (gs)
-                    *gs = 0;
-                shown_place(compiled, gs ? given : ".");
+            /* its helpers, in the lab's folder as compiled ("06-transpose/"), where the student
+             * has them: beside the file given (a file given alone in the current folder: "") */
+            char *slash_c = strrchr(compiled, '/'), *slash_g = strrchr(given, '/');
+            if (slash_c) {
+                slash_c[1] = 0;
+                if (slash_g)
+                    slash_g[1] = 0;
+                else
+                    given[0] = 0;
+                shown_place(compiled, given);
             }
         }
     mkdir(o.logs, 0755);

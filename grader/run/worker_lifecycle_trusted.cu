@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1,
+worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1, .report_fd = -1,
                  .death_status = -1, .costs = {.lock = PTHREAD_MUTEX_INITIALIZER}};
 
 void worker_cost_add(int what, double since)
@@ -281,6 +281,7 @@ void workers_begin_check(double seconds, const char *log_path)
     pthread_mutex_lock(&W.log_lock);
     W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
     W.log_kept = W.log_dropped = 0;
+    workers_report_begin(log_path);
     pthread_mutex_unlock(&W.log_lock);
     if (W.inprocess && W.log_fd >= 0 && !W.here.running)
         here_capture_begin();
@@ -295,6 +296,7 @@ void workers_end_check(void)
      * printed is in its pipe (the shim flushes, the call synchronised): all of it is there. */
     for (int i = 0; i < MAX_IMPLS; i++)
         relay_drain(&W.w[i].out, 0);
+    workers_report_end();
     if (W.log_fd >= 0) {
         if (W.log_dropped > 0)
             dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
@@ -340,7 +342,8 @@ int worker_slot(int impl)
 /* In the forked child of worker_start: the standard descriptors (stdin /dev/null, stdout and
  * stderr into the relay, the socket as fd 3, the ready pipe as fd 4), the sandbox, then the
  * worker's program with only what a CUDA program needs from the environment. Never returns. */
-static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready_fd)
+static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready_fd,
+                        int report_fd)
 {
     /* child: stdin from /dev/null, stdout and stderr into the relay, the socket as fd 3 */
     const int null_fd = open("/dev/null", O_RDONLY);
@@ -349,7 +352,9 @@ static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready
     dup2(out_fd, 2);
     dup2(sock_fd, 3);
     dup2(ready_fd, 4); /* written to by the worker once its start-up is over */
-    closefrom(5);
+    if (report_fd >= 0) /* the emulator's own channel for its fault reports */
+        dup2(report_fd, 5);
+    closefrom(report_fd >= 0 ? 6 : 5);
     /* Device memory comes by descriptor in both modes: the worker needs nothing of the
      * harness's /dev/shm, and gets one of its own that ends with it. */
     sandbox_policy p;
@@ -378,6 +383,8 @@ static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready
             ne++;
         }
     }
+    if (report_fd >= 0 && ne < 14)
+        envp[ne++] = (char *)"CUDA_EMU_REPORT_FD=5";
     static char home[4200], tmpdir[4200];
     snprintf(home, sizeof home, "HOME=%s", sandbox_tmp(&p));
     snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", sandbox_tmp(&p));
@@ -399,6 +406,13 @@ void worker_start(int impl)
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(pipefd, O_CLOEXEC) ||
         pipe2(ready, O_CLOEXEC))
         fatal("cannot make a worker's channels: %s", strerror(errno));
+    /* the emulator's channel for its reports: never blocking either side (a full pipe loses
+     * what is written, it never stops the worker) */
+    int report[2] = {-1, -1};
+#if defined(CUDA_EMU)
+    if (pipe2(report, O_CLOEXEC | O_NONBLOCK) != 0)
+        fatal("cannot make a worker's channels: %s", strerror(errno));
+#endif
     /* Graded as root, the worker's own uid must read its program and object (a umask of 077
      * would leave them the owner's alone). */
     if (getuid() == 0) {
@@ -424,10 +438,13 @@ void worker_start(int impl)
     if (pid < 0)
         fatal("cannot start a worker: %s", strerror(errno));
     if (pid == 0)
-        worker_exec(w, uid, pipefd[1], sv[1], ready[1]);
+        worker_exec(w, uid, pipefd[1], sv[1], ready[1], report[1]);
     close(sv[1]);
     close(pipefd[1]);
     close(ready[1]);
+    if (report[1] >= 0)
+        close(report[1]);
+    w->report_fd = report[0];
     w->pid = pid;
     w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
     w->answered = 0;
@@ -524,6 +541,12 @@ void workers_kill(int impl)
     wait_group_gone(w->group, 5.0);
     w->group = 0;
     relay_stop(&w->out); /* its last words, written before it died, into the check's log */
+    pthread_mutex_lock(&W.log_lock);
+    worker_report_drain(w); /* and the emulator's report of what ended it, into the check's */
+    pthread_mutex_unlock(&W.log_lock);
+    if (w->report_fd >= 0)
+        close(w->report_fd);
+    w->report_fd = -1;
     if (w->scratch[0]) {
         nftw(w->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
         w->scratch[0] = 0;

@@ -72,6 +72,9 @@ typedef struct worker {
     int ready_fd;      /* read end of the pipe the worker writes a byte to once its start-up
                           is over (worker_untrusted.c), -1 once read or waited for */
     int sent;          /* 1 once a command was sent to the process: it is no longer fresh */
+    int report_fd;     /* read end (non-blocking) of the CPU emulator's own channel for its
+                          fault reports (fd 5 in the worker, CUDA_EMU_REPORT_FD), -1 if none:
+                          drained into the check's report file (workers_report_drain) */
 } worker;
 
 /* What the harness's seconds went to in the driver's process and memory calls (the NVIDIA
@@ -117,6 +120,9 @@ typedef struct worker_pool {
     double deadline;         /* wall_seconds() by which the current check must end */
     pthread_mutex_t log_lock;
     int log_fd;              /* the current check's log */
+    int report_fd;           /* the current check's file of the emulator's fault reports
+                                (<log>.report, beside the log: what its channel said), or -1 */
+    long long report_kept;
     long long log_kept, log_dropped;
     output_relay here;       /* fallback: this process's own stdout/stderr during a check
                                 (the implementations print here), relayed like a worker's */
@@ -147,6 +153,13 @@ void worker_start(int impl) WORKER_INTERNAL;
 void worker_signal(const worker *w, int sig) WORKER_INTERNAL;
 /* Bytes a worker keeps in its scratch folder (0 with namespaces: it has none). */
 long long worker_scratch_bytes(const worker *w) WORKER_INTERNAL;
+/* The CPU emulator's channel for its fault reports (worker_report_trusted.cu), under
+ * W.log_lock: a check's <log>.report opened (emulated builds, a check's log, workers in
+ * processes), what worker w's channel holds moved into it (16 KB a check at most), and the
+ * file closed with every worker's drained. */
+void workers_report_begin(const char *log_path) WORKER_INTERNAL;
+void worker_report_drain(worker *w) WORKER_INTERNAL;
+void workers_report_end(void) WORKER_INTERNAL;
 /* Load implementation impl's object into this process (the fallback, and the bench). */
 void worker_load_here(int impl) WORKER_INTERNAL;
 /* Why worker impl's process ended, for the report; reaps it. *sig: the signal, 0 if it

@@ -15,7 +15,7 @@
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h
  * expect@gpu: output-has=\S*01-coalescing/coalescing\.cu:32: .*Assertion
  * expect@gpu: output-has=cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
- * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
+ * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.report\), as the CPU emulator in your code's process reported it on its own channel
  * expect@emu: output-has=\| cuda-emu: error: device-side assertion failed in kernel scale_rows_kernel, block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
  * expect@emu: output-has=\| \S*01-coalescing/coalescing\.cu:32: .*Assertion `r < rows - 1' failed
  * expect@emu: output-lacks=(?m)^make(\[\d+\])?: \*\*\* */

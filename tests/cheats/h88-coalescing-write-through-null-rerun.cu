@@ -16,12 +16,14 @@
  * expect: output-has=block \(\d+,\d+,\d+\), thread \(\d+,\d+,\d+\)
  * expect: output-lacks=worker_loop_untrusted|shim_untrusted|worker_untrusted|exec\.cpp|launch\.h|made at grader/
  * expect@gpu: message=illegal memory access
- * expect@gpu: output-has=\| at \S*01-coalescing/coalescing\.cu:38 \(in scale_rows_kernel
+ * expect@gpu: output-has=\| at \S*01-coalescing/coalescing\.cu:40 \(in scale_rows_kernel
  * expect@gpu: output-has=whole report: \S*coalescing\.\d+\.emu\.log
- * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.log\)
- * expect@emu: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| \S*01-coalescing/coalescing\.cu:38:\d+: runtime error: store to null pointer[^\n]*\n\s+\| at \S*01-coalescing/coalescing\.cu:38 \(in scale_rows_kernel
- * expect@emu: output-has=\| thread \(\d+,\d+,\d+\) writes 4 bytes at address 0x\w+, which belongs to no allocation; the nearest device allocation, of \d+ bytes \(made by the grader\), starts after it by \d+ bytes, at \S*01-coalescing/coalescing\.cu:38
- * expect@emu: output-has=the CPU emulator's run of the lab's first fault above says where */
+ * expect@emu: output-has=your code's fault \(the whole report: \S*coalescing\.\d+\.(log|report)\)
+ * expect@emu: output-has=whole report: \S*coalescing\.0\.emu\.log\):\n\s+\| \S*01-coalescing/coalescing\.cu:40:\d+: runtime error: store to null pointer[^\n]*\n\s+\| at \S*01-coalescing/coalescing\.cu:40 \(in scale_rows_kernel
+ * expect@emu: output-has=\| thread \(\d+,\d+,\d+\) writes 4 bytes at address 0x\w+, which belongs to no allocation; the nearest device allocation, of \d+ bytes \(made by the grader\), starts after it by \d+ bytes, at \S*01-coalescing/coalescing\.cu:40
+ * expect@emu: output-has=the same fault as in "[^"]+" above
+ * expect: output-has=a null pointer, indexed
+ * expect: output-lacks=the lab's first fault above says where|cudaMemcpy\) and pass */
 #include "coalescing.h"
 
 static float *row_totals; /* the bug: never given cudaMalloc'd memory */

@@ -23,6 +23,10 @@
 #                               re.search, `.` matching newlines too)
 #   expect: log-has@N=REGEX     ... check N's log matches it (N counts from 0, as the log's
 #                               name does): the output landed in the check that printed it
+#   expect: lab-lines-under=N   what make grade printed for the lab, from its `== ` heading to
+#                               its score line, is fewer than N lines (one report a fault)
+#   expect: log-lacks=REGEX     no check's log (<lab>.N.log, a fault's rerun's <lab>.N.emu.log
+#                               too) matches: what every check said, not only the one shown
 #   expect: output-has=REGEX    what make grade printed on the terminal matches
 #   expect: output-lacks=REGEX  ... and never this (a grader's frame, a path of the build)
 #   expect: seed-hidden         the run's seed appears in no log
@@ -62,6 +66,8 @@
 # code is run once more on the CPU emulator (what a GPU's fault gets) under the emulator too;
 # `fault-rerun: gpu` (grading's default) says an honest control's GPU expectations need that
 # rerun, so it is graded with the emulated build the rerun runs (on a GPU either value does).
+# `helper: DEST SRC` (one line each) puts tests/cheats/SRC beside the lab file at DEST (a path
+# in the lab's folder, kern/op.cuh): a student's own header, which the lab file includes.
 # `copy: path` grades that file of the tree instead (honest controls: reference, skeleton);
 # `link: path` hands in a symbolic link to that path, `fifo: yes` a named pipe; `fifo-at: path`
 # makes a named pipe at that path (from the checkout's top) while the case is graded, for a
@@ -185,6 +191,10 @@ for c in "${cases[@]}"; do
     else
         sed -e "/^#include \"cheat_common.cuh\"/{r $here/cheat_common.cuh" -e "d}" "${src:-$f}" >"$student_file"
     fi
+    field helper "$f" | while read -r dest from; do
+        mkdir -p "$(dirname "$tree/$(basename "$dir")/$dest")"
+        cp "$here/$from" "$tree/$(basename "$dir")/$dest"
+    done
     selected+=("$c")
     # (its third field: whether its build is expected to fail, which its grading makes anyway)
     printf '%s %s %s\n' "$lab" "$tree" "$(grep -qE '^ \* expect: build=FAIL' "$f" && echo fails)"
@@ -311,6 +321,18 @@ for e in expects:
         mine = [c.get("log") for c in (checks[int(check):int(check) + 1] if check else checks)]
         ok = any(p and os.path.exists(p) and re.search(val, open(p, errors="replace").read(), re.S)
                  for p in mine)
+    elif key == "lab-lines-under":
+        shown = open(os.path.join(out, "out.txt"), errors="replace").read().splitlines()
+        start = next((i for i, l in enumerate(shown) if l.startswith("== ")), None)
+        end = next((i for i, l in enumerate(shown) if start is not None and i > start and
+                    l.startswith(f"  {lab['lab']}: ")), None)
+        ok = start is not None and end is not None and end - start + 1 < int(val)
+        e += f" ({end - start + 1} lines)" if ok is False and start is not None and end else ""
+    elif key == "log-lacks":
+        found = [os.path.basename(p) for p in logs
+                 if re.search(val, open(p, errors="replace").read(), re.S)]
+        ok = not found
+        e += f" (in {', '.join(sorted(found)[:3])})" if found else ""
     elif key == "output-has":
         ok = re.search(val, open(os.path.join(out, "out.txt"), errors="replace").read()) is not None
     elif key == "output-lacks":

@@ -34,6 +34,8 @@ static const planted_case cases[] = {
       "cuda-emu: error: data race on shared memory in kernel rotate, block \\(0,0,0\\), "
       "thread \\(1,0,0\\)",
       "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/missing_sync\\.cu:27",
+      "not all in warp 0, so a __syncwarp\\(\\) .* cannot fix it; put a __syncthreads\\(\\) "
+      "between the writes and the reads",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on shared memory in kernel rotate, block"},
     {"oob_tail",
@@ -103,7 +105,8 @@ static const planted_case cases[] = {
       "thread \\(1,0,0\\) writes __shared__ sdata, element 1 .* at "
       "tests/emu/planted/warp_sync_reduce\\.cu:34",
       "thread \\(0,0,0\\) of the same block read it at tests/emu/planted/warp_sync_reduce\\.cu:39",
-      "both threads are in warp 0: .* put a __syncwarp\\(\\) between the steps",
+      "both threads are in warp 0, and no thread of another warp races on this memory before "
+      "the next __syncthreads\\(\\): .* put a __syncwarp\\(\\) between the steps",
       "CUDA error: cudaErrorLaunchFailure"},
      "cuda-emu: error: data race on shared memory in kernel reduce6<block>"},
     {"last_writer",

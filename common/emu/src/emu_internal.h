@@ -241,6 +241,16 @@ struct Block {
                                          registration; null until it first runs */
     struct CountState *count = nullptr; /* its warps' memory requests while counting
                                          (count.cpp); null otherwise */
+    /* A race between two lanes of one warp, held until the block's next barrier or its end
+     * (track.cpp): reported then with __syncwarp()'s advice, or at once with __syncthreads()'s
+     * when a thread of another warp meets a race on the same memory before that. */
+    struct WarpRace {
+        const Thread *t = nullptr;    /* the thread that met it; null: none held */
+        const void *region = nullptr; /* the tracked memory it is in */
+        bool shared = false;          /* shared memory (else device memory) */
+        unsigned warp = 0;            /* the warp of both threads */
+        std::string lines[2];         /* its report's lines, the advice left out */
+    } warp_race;
 };
 
 struct Launch {
@@ -339,6 +349,11 @@ void wait_here(ThreadState s, const void *pc);
 
 /* From the scheduler: end the launch with ERR (already reported). */
 void fail_launch(cudaError_t err);
+
+/* From the scheduler, at B's barrier or end: the race between lanes of one warp that B holds
+ * (Block::warp_race), if any, reported with __syncwarp()'s advice (no thread of another warp
+ * met a race on that memory before it) and the launch failed. 1 if one was held. */
+bool warp_race_end(Block *b);
 
 /* Warp collectives (warp.cpp): try to complete what the lanes of WARP wait
  * for, after a lane of it changed state. */
@@ -556,12 +571,21 @@ std::string dim_str(uint3 v);
 /* The threads of B listed in TIDS, compactly: "(0,0,0)..(15,0,0), (20,0,0)". */
 std::string thread_list(const Block *b, const std::vector<unsigned> &tids);
 /* Prints "cuda-emu: error: WHAT in kernel K, block (..), thread (..)" (the
- * thread part only when T is not null) to stderr. In a launch only the first
+ * thread part only when T is not null) to stderr, and to the report channel
+ * (report_channel) as report_line does its lines (a warning's lines not). In a launch only the first
  * error is reported (blocks running on other workers may fail too, once the
  * launch stops): a later report_head and its lines print nothing. */
 void report_head(const char *what, const Block *b, const Thread *t);
 /* Prints one indented detail line. */
 void report_line(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* A line (its newline added) to the emulator's own channel for its fault reports alone, not to
+ * stderr: the fd CUDA_EMU_REPORT_FD names (a grader's worker gets one, where every report_head
+ * and report_line goes too, so that the report it shows is the emulator's, never text of the
+ * same form that the program printed); nothing without one. */
+void report_channel(const char *fmt, ...) CUDA_EMU_PRINTF(1, 2);
+/* Reads CUDA_EMU_REPORT_FD once, at start-up (init_runtime), and takes it out of the
+ * environment. */
+void report_channel_init();
 /* Whether this host thread may print a warning in the running launch (none
  * once an error was reported); takes the lock that keeps reports whole,
  * released by report_done(). */

@@ -216,6 +216,7 @@ Block *start_block(Launch &L, unsigned long long linear)
     b->warp_waiting.assign(b->nwarps, 0);
     b->exited = b->at_barrier = b->at_tile = b->at_grid = b->cursor = 0;
     b->static_shared = 0;
+    b->warp_race.t = nullptr;
     const size_t stack_bytes = settings().stack_bytes; /* (read once a block, not a thread) */
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
@@ -379,6 +380,8 @@ void barrier_progress(Block *b)
             return;
         }
     }
+    if (warp_race_end(b)) /* a race of one warp's lanes, no other warp's: said now */
+        return;
     int count = 0;
     for (const Thread &t : b->threads)
         count += t.bar_pred != 0;
@@ -408,6 +411,8 @@ void barrier_progress(Block *b)
  * threads no sync orders, never report one where a sync does. */
 void new_phase_for_all(Block *b)
 {
+    if (warp_race_end(b))
+        return;
     share_last_sync(b);
     for (Thread &t : b->threads) {
         ++t.phase;
@@ -554,7 +559,7 @@ BlockRun run_block(Block *b)
             continue;
         }
         if (b->exited == b->threads.size()) {
-            r.done = true;
+            r.done = !warp_race_end(b); /* a race of one warp's lanes it held: said now */
             return r;
         }
         std::vector<unsigned> spinners = threads_where(b, ThreadState::spinning);

@@ -9,9 +9,11 @@
  * what to try. A sanitizer report (out-of-bounds access, undefined behaviour)
  * is followed by one such line naming the kernel, block and thread.
  */
+#include <fcntl.h>
 #include <unistd.h>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -109,6 +111,7 @@ std::string thread_list(const Block *b, const std::vector<unsigned> &tids)
 namespace {
 
 thread_local bool tl_muted;             /* a later error of a launch that already reported one */
+thread_local bool tl_warning;           /* a warning's lines: not the channel's (errors only) */
 std::mutex &g_print_mutex = *new std::mutex(); /* keeps one warning's lines together */
 
 } // namespace
@@ -120,10 +123,59 @@ bool report_begin_warning()
     if (tl_muted || (g_launch != nullptr && g_launch->reported.load()))
         return false;
     g_print_mutex.lock();
+    tl_warning = true;
     return true;
 }
 
-void report_done() { g_print_mutex.unlock(); }
+void report_done()
+{
+    tl_warning = false;
+    g_print_mutex.unlock();
+}
+
+namespace {
+int g_report_fd = -1; /* the channel (CUDA_EMU_REPORT_FD), or -1 */
+
+void to_channel(const char *text)
+{
+    if (g_report_fd < 0)
+        return;
+    for (size_t n = strlen(text); n > 0;) { /* a full pipe loses the rest, never waits */
+        const ssize_t w = write(g_report_fd, text, n);
+        if (w <= 0)
+            return;
+        text += w;
+        n -= (size_t)w;
+    }
+}
+} // namespace
+
+void report_channel_init()
+{
+    static bool done = false;
+    if (done)
+        return;
+    done = true;
+    const char *v = getenv("CUDA_EMU_REPORT_FD");
+    char *end = nullptr;
+    const long fd = v != nullptr ? strtol(v, &end, 10) : -1;
+    if (v != nullptr && end != v && *end == 0 && fd > 2 && fd < 1024 && fcntl((int)fd, F_GETFD) != -1) {
+        g_report_fd = (int)fd;
+        fcntl(g_report_fd, F_SETFD, FD_CLOEXEC); /* (no program it starts inherits it) */
+    }
+    unsetenv("CUDA_EMU_REPORT_FD");
+}
+
+void report_channel(const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    strcat(line, "\n");
+    to_channel(line);
+}
 
 void report_head(const char *what, const Block *b, const Thread *t)
 {
@@ -139,19 +191,24 @@ void report_head(const char *what, const Block *b, const Thread *t)
         place += ", block " + dim_str(b->idx);
     if (t != nullptr)
         place += ", thread " + dim_str(t->idx);
-    fprintf(stderr, "cuda-emu: error: %s%s\n", what, place.c_str());
+    const std::string head = std::string("cuda-emu: error: ") + what + place + "\n";
+    fputs(head.c_str(), stderr);
+    to_channel(head.c_str());
 }
 
 void report_line(const char *fmt, ...)
 {
     if (tl_muted)
         return;
+    char line[4096] = "  ";
     va_list ap;
     va_start(ap, fmt);
-    fputs("  ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line + 2, sizeof line - 3, fmt, ap);
     va_end(ap);
+    strcat(line, "\n");
+    fputs(line, stderr);
+    if (!tl_warning)
+        to_channel(line);
 }
 
 } // namespace cuda_emu

@@ -183,6 +183,14 @@ void on_sanitizer_death()
         fprintf(stderr, "cuda-emu: error: the report above is from kernel %s, block %s, thread %s\n",
                 g_launch->name, dim_str(g_thread->block->idx).c_str(),
                 dim_str(g_thread->idx).c_str());
+    /* the channel: a sanitizer's report, the last in the log, ended the process (its text is
+     * the sanitizer's own, in the log alone) */
+    report_channel("cuda-emu: sanitizer: a sanitizer's report ended the process%s%s%s%s%s%s",
+                   g_launch != nullptr ? " in kernel " : "", g_launch != nullptr ? g_launch->name : "",
+                   g_thread != nullptr ? ", block " : "",
+                   g_thread != nullptr ? dim_str(g_thread->block->idx).c_str() : "",
+                   g_thread != nullptr ? ", thread " : "",
+                   g_thread != nullptr ? dim_str(g_thread->idx).c_str() : "");
 }
 
 /* The device allocation that holds [P, P+N) entirely, or null. */
@@ -502,6 +510,7 @@ void init_runtime()
         return;
     done = true;
     g_check = settings().check;
+    report_channel_init();
     init_tracking();
     __sanitizer_set_death_callback(on_sanitizer_death);
     /* UBSan's runtime is a library of its own, with its own list of death

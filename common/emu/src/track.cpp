@@ -62,6 +62,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -420,18 +422,99 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
         report_line("(further uninitialized reads are not listed)");
 }
 
-[[noreturn]] void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
-                              const Access &other, bool me_writes)
+/* printf into a string (a report's line, held: Block::warp_race). */
+std::string line_of(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string line_of(const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return buf;
+}
+
+/* The advice of a race between lanes of one warp, when no thread of another warp races on
+ * that memory before the block's next barrier (or its end). */
+void warp_sync_advice(unsigned warp)
+{
+    report_line("both threads are in warp %u, and no thread of another warp races on this memory "
+                "before the next __syncthreads(): code that counts on a warp's lanes running "
+                "in lockstep (a warp-synchronous reduction on volatile shared memory) "
+                "races since Volta, whose lanes are scheduled independently "
+                "(compute-sanitizer's racecheck reports it too); put a __syncwarp() "
+                "between the steps (a read into a register, __syncwarp(), then the "
+                "write), or use __shfl_down_sync", warp);
+}
+
+/* Reports the race that B holds (between lanes of warp W), then says that thread OTHER (of
+ * warp OTHER_WARP) VERB the same memory at PLACE with nothing ordering it: other warps share
+ * it, so a __syncthreads() is what orders them. */
+void report_held_race_across(Block *b, const std::string &other, unsigned other_warp,
+                             const char *verb, const std::string &place)
+{
+    Block::WarpRace &h = b->warp_race;
+    report_head(h.shared ? "data race on shared memory" : "data race on device memory", b, h.t);
+    report_line("%s", h.lines[0].c_str());
+    report_line("%s", h.lines[1].c_str());
+    report_line("thread %s (warp %u) of the same block %s this %s memory too, at %s, with nothing "
+                "ordering it: the threads that touch it are not all in warp %u, so a "
+                "__syncwarp() (which orders one warp) cannot fix it; put a __syncthreads() "
+                "between the writes and the reads",
+                other.c_str(), other_warp, verb, h.shared ? "shared" : "device", place.c_str(),
+                h.warp);
+    h.t = nullptr;
+}
+
+/* A race of T's access ME (a write when ME_WRITES) of N bytes at A in R against OTHER. One
+ * between two lanes of one warp is held (Block::warp_race) and the thread goes on: whether
+ * __syncwarp() fixes it depends on whether threads of other warps race on that memory too,
+ * which the rest of the block's phase tells (the first such race reports it with
+ * __syncthreads()'s advice; warp_race_end, at the barrier, with __syncwarp()'s). Every other
+ * race is reported at once and ends the launch. */
+void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
+                 const Access &other, bool me_writes)
 {
     bool same_block = other.block == me.block;
-    report_head(is_shared(r) ? "data race on shared memory" : "data race on device memory",
-                t->block, t);
-    tl_async_copy = false; /* this launch ends here */
+    Block *b = t->block;
+    const bool async = (me.flags | other.flags) & acc_async;
     const char *my_verb = me_writes ? ((me.flags & acc_atomic) ? "updates atomically" : "writes")
                                     : "reads";
     const char *other_verb = me_writes ? "read" : ((other.flags & acc_atomic) ? "updated"
                                                    : (other.flags & acc_async) ? "wrote it by an asynchronous copy (cp.async) issued"
                                                                                : "wrote");
+    const unsigned my_warp = me.thread / kWarpSize, other_warp = other.thread / kWarpSize;
+    if (same_block && !async && my_warp == other_warp) {
+        Block::WarpRace &h = b->warp_race;
+        if (h.t == nullptr) { /* the first: held; later ones of one warp add nothing */
+            h.t = t;
+            h.region = r;
+            h.shared = is_shared(r);
+            h.warp = my_warp;
+            h.lines[0] = line_of("thread %s %s %s at %s", dim_str(t->idx).c_str(), my_verb,
+                                 describe_memory(reinterpret_cast<void *>(a), n).c_str(),
+                                 where(pc_from(me.pc)).c_str());
+            h.lines[1] = line_of("thread %s of the same block %s it at %s, and no "
+                                 "__syncthreads() (nor a __syncwarp(), atomic or fence) orders "
+                                 "the two: the result depends on which thread runs first",
+                                 thread_of(other).c_str(), other_verb,
+                                 where(pc_from(other.pc)).c_str());
+        }
+        return;
+    }
+    tl_async_copy = false; /* this launch ends here */
+    if (same_block && !async && b->warp_race.t != nullptr && b->warp_race.region == r) {
+        /* another warp races on the memory of the race held: the two warps need a barrier */
+        const bool mine_other = my_warp != b->warp_race.warp;
+        report_held_race_across(b, mine_other ? dim_str(t->idx) : thread_of(other),
+                                mine_other ? my_warp : other_warp,
+                                mine_other ? (me_writes ? "writes" : "reads")
+                                           : (me_writes ? "read" : "wrote"),
+                                where(pc_from(mine_other ? me.pc : other.pc)));
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
+    report_head(is_shared(r) ? "data race on shared memory" : "data race on device memory",
+                t->block, t);
     if (me.flags & acc_async)
         report_line("thread %s's asynchronous copy (cp.async) issued at %s writes %s",
                     dim_str(t->idx).c_str(), where(pc_from(me.pc)).c_str(),
@@ -439,7 +522,7 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
     else
         report_line("thread %s %s %s at %s", dim_str(t->idx).c_str(), my_verb,
                     describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc_from(me.pc)).c_str());
-    if (same_block && ((me.flags | other.flags) & acc_async)) {
+    if (same_block && async) {
         report_line("thread %s of the same block %s%s at %s, and nothing orders the two: an "
                     "asynchronous copy may write any time from where it is issued until the "
                     "issuing thread's wait for it returns",
@@ -449,22 +532,17 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
                     "then __syncthreads(), before other threads read what it copies; and put a "
                     "__syncthreads() between the last reads of a buffer and the copies that refill it");
     } else if (same_block) {
-        report_line("thread %s of the same block %s it at %s, and no __syncthreads() (nor a "
-                    "__syncwarp(), atomic or fence) orders the two: the result depends on which "
+        report_line("thread %s (warp %u) of the same block %s it at %s, and no __syncthreads() "
+                    "(nor an atomic or fence) orders the two: the result depends on which "
                     "thread runs first",
-                    thread_of(other).c_str(), other_verb, where(pc_from(other.pc)).c_str());
-        if (other.thread / kWarpSize == me.thread / kWarpSize)
-            report_line("both threads are in warp %u: code that counts on a warp's lanes running "
-                        "in lockstep (a warp-synchronous reduction on volatile shared memory) "
-                        "races since Volta, whose lanes are scheduled independently "
-                        "(compute-sanitizer's racecheck reports it too); put a __syncwarp() "
-                        "between the steps (a read into a register, __syncwarp(), then the "
-                        "write), or use __shfl_down_sync",
-                        (unsigned)(me.thread / kWarpSize));
-        else
-            report_line(is_shared(r) ? "put a __syncthreads() between the write and the read"
-                                     : "use an atomic operation (atomicAdd ...) or a "
-                                       "__syncthreads() between the two");
+                    thread_of(other).c_str(), other_warp, other_verb,
+                    where(pc_from(other.pc)).c_str());
+        report_line(is_shared(r) ? "the two threads are in different warps (%u and %u): put a "
+                                   "__syncthreads() between the write and the read"
+                                 : "the two threads are in different warps (%u and %u): use an "
+                                   "atomic operation (atomicAdd ...) or a __syncthreads() "
+                                   "between the two",
+                    my_warp, other_warp);
     } else {
         report_line("thread %s of block %s %s it at %s; blocks run in no fixed order, so the "
                     "result depends on timing: use atomic operations, or exchange data between "
@@ -481,12 +559,22 @@ void report_uninitialized(Thread *t, Region *r, uintptr_t a, size_t n, bool atom
 [[noreturn]] void report_write_race(Thread *t, bool shared, uintptr_t a, size_t n, const void *pc,
                                     uint32_t other_block, uint16_t other_thread, int32_t other_pc)
 {
+    const uint3 other = unflatten(other_thread, g_launch->block);
+    Block *b = t->block;
+    if (other_block == (uint32_t)b->linear && b->warp_race.t != nullptr &&
+        b->warp_race.region == find_region(a)) {
+        const bool mine_other = t->tid / kWarpSize != b->warp_race.warp;
+        report_held_race_across(b, dim_str(mine_other ? t->idx : other),
+                                (mine_other ? t->tid : other_thread) / kWarpSize,
+                                mine_other ? "writes" : "wrote",
+                                mine_other ? where(pc) : where(pc_from(other_pc)));
+        fail_from_fiber(cudaErrorLaunchFailure);
+    }
     report_head(shared ? "data race on shared memory: two writes of different values"
                        : "data race on device memory: two writes of different values",
                 t->block, t);
     report_line("thread %s writes %s at %s", dim_str(t->idx).c_str(),
                 describe_memory(reinterpret_cast<void *>(a), n).c_str(), where(pc).c_str());
-    const uint3 other = unflatten(other_thread, g_launch->block);
     if (other_block == (uint32_t)t->block->linear)
         report_line("thread %s (warp %u) of the same block wrote another value there at %s, and no "
                     "__syncthreads() (nor a __threadfence()) orders the two: which value stays "
@@ -727,6 +815,20 @@ void note_store(Thread *t)
 
 } // namespace
 
+bool warp_race_end(Block *b)
+{
+    Block::WarpRace &h = b->warp_race;
+    if (h.t == nullptr)
+        return false;
+    report_head(h.shared ? "data race on shared memory" : "data race on device memory", b, h.t);
+    report_line("%s", h.lines[0].c_str());
+    report_line("%s", h.lines[1].c_str());
+    warp_sync_advice(h.warp);
+    h.t = nullptr;
+    fail_launch(cudaErrorLaunchFailure);
+    return true;
+}
+
 void settle_writes(Thread *t)
 {
     const unsigned n = t->ww_count;
@@ -906,7 +1008,7 @@ std::string allocated_at(uintptr_t block)
 
 /* The nearest device allocation to A (tracked regions only), described; its distance from A
  * in *DISTANCE (UINTPTR_MAX with none) when DISTANCE is given. */
-std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
+std::string nearest_allocation(uintptr_t a, uintptr_t *distance, bool *past = nullptr)
 {
     const RegionTable *t = g_table.load(std::memory_order_acquire);
     size_t n = std::min(__atomic_load_n(&t->n, __ATOMIC_RELAXED), t->cap);
@@ -922,6 +1024,8 @@ std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
     }
     if (distance)
         *distance = best_d;
+    if (past)
+        *past = best != nullptr && a >= best->hi;
     if (best == nullptr)
         return "";
     char buf[256];
@@ -929,6 +1033,15 @@ std::string nearest_allocation(uintptr_t a, uintptr_t *distance)
              (size_t)(best->hi - best->lo), where(best->alloc_pc).c_str(),
              a >= best->hi ? "ends before" : "starts after", (size_t)best_d);
     return buf;
+}
+
+/* Whether the page of A is mapped in this process at all (mincore fails with ENOMEM on a
+ * page nothing maps). */
+bool mapped_here(uintptr_t a)
+{
+    unsigned char in_core;
+    const uintptr_t page = a & ~(uintptr_t)4095;
+    return mincore(reinterpret_cast<void *>(page), 1, &in_core) == 0 || errno != ENOMEM;
 }
 
 /* Looks up A, which no tracked region holds, for the running thread T:
@@ -939,6 +1052,10 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     Span span;
     uintptr_t lo = 0, hi = 0;
     bool ok = false, outside = false; /* outside: in no memory at all (an index out of range) */
+    bool past = false;                /* beyond the nearest allocation's end (else before it) */
+    bool null = false;                /* within 64 KB of address 0: a null pointer, indexed */
+    bool unmapped = false;            /* in no memory of the process, far from every buffer */
+    uintptr_t distance = UINTPTR_MAX; /* bytes from the nearest allocation */
     std::string what;
     static_tls(&span);
     if (a - span.lo < span.hi - span.lo)
@@ -965,9 +1082,14 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         } else if (kind != nullptr && strcmp(kind, "stack") == 0) {
             what = ", on the stack of a host thread (a local variable of host code)";
         } else {
-            uintptr_t d = UINTPTR_MAX;
-            what = ", which belongs to no allocation" + nearest_allocation(a, &d);
-            outside = d < (64u << 20); /* near a buffer: an index run past it */
+            what = ", which belongs to no allocation" + nearest_allocation(a, &distance, &past);
+            /* an index run past a buffer: near one, or far from every one in memory the
+             * process never mapped (out[i + 100000000]); host memory's advice is for an
+             * address the host mapped (a host variable, a host pointer passed on) */
+            null = a < (64u << 10);
+            outside = !null && (distance < (64u << 20) ||
+                                (distance < (64ull << 30) && !mapped_here(a)));
+            unmapped = !null && !outside && !mapped_here(a);
         }
     }
     if (ok) {
@@ -984,10 +1106,26 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
     report_line("thread %s %s %zu byte%s at address %p%s, at %s", dim_str(t->idx).c_str(),
                 write ? "writes" : "reads", n, n == 1 ? "" : "s", reinterpret_cast<void *>(a),
                 what.c_str(), where(pc).c_str());
-    if (outside) /* an index or a pointer's arithmetic gone past a buffer, not a host pointer */
+    if (outside && distance != UINTPTR_MAX) /* an index gone past a buffer, not a host pointer */
+        report_line("an index out of range (or a pointer moved past its buffer): the address is "
+                    "%zu bytes (%zu elements of %zu bytes) %s the nearest device allocation; "
+                    "compare the index this line computes with the size of the buffer it "
+                    "indexes, for this block and thread; the sizes the check used are in its "
+                    "line above",
+                    (size_t)distance, (size_t)distance / n, n,
+                    past ? "past the end of" : "before the start of");
+    else if (outside)
         report_line("an index out of range (or a pointer moved past its buffer): compare the "
                     "index this line computes with the size of the buffer it indexes, for this "
                     "block and thread; the sizes the check used are in its line above");
+    else if (null)
+        report_line("a null pointer, indexed (the address is %zu bytes past 0): a buffer never "
+                    "allocated, or a pointer never set; give the kernel a device allocation "
+                    "(cudaMalloc), or the buffer it was given", (size_t)a);
+    else if (unmapped)
+        report_line("an address in no memory of this process, far from every buffer: a pointer "
+                    "never set, or an index or pointer computed far wrong; compare what this line "
+                    "computes with the buffers the kernel was given");
     else
         report_line("a kernel can use only memory the GPU can reach: cudaMalloc or "
                     "cudaMallocManaged allocations, __device__ and __constant__ variables, shared "

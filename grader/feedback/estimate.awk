@@ -47,8 +47,7 @@
 # for a file that compiles other code for the emulator (#if CUDA_EMU: -v source); nor for a call
 # whose cost is partly of a kind the counts do not hold (unseen): atomics on global memory (what
 # they cost is contention for an address), or, outside a timeline, copies to or from the host
-# (the link, and work done on the host). A copy within the device or a memset is counted as
-# the DRAM sectors it moves. Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
+# (the link, and work done on the host). Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
 #
 # Input: the harness's section lines, then the counts (as explain.awk), then the second size's
 # counts (optional). Options:
@@ -145,11 +144,10 @@ $1 ~ /^atomics / { atomic_ops[s] += $3; atomic_addresses[s] += $4; next }
 $1 ~ /^op / {
     timeline_add(s)
     # outside a timeline, what the kernels' counts do not hold: a copy to or from the host
-    # (host_bytes: the link's, or the host's own work), and the DRAM a copy within the device
-    # or a memset moves (read and written, or written), counted as the sectors it is
+    # (host_bytes: the link's, or the host's own work). (A copy within the device or a memset is
+    # not counted: it does none of a lab's arithmetic, and the labs' own zeroing, lab 08's,
+    # is a small share of the call.)
     if (!timeline && $5 ~ /^(h2d|d2h|h2h)$/) host_bytes[s] += $6
-    if (!timeline && $5 == "d2d") sectors[s] += 2 * int(($6 + 31) / 32)
-    if (!timeline && $5 == "memset") sectors[s] += int(($6 + 31) / 32)
     next
 }
 

@@ -364,8 +364,9 @@ void profile_second_draw(unsigned long long draw)
  * each dimension scaled by the lab's count_scale (lab.h: 0 keeps one; a table that sets none
  * halves the first), rounded down, at least 1. With a draw (make grade's count), each dimension
  * the scale shrinks is scaled by 1 + k/32 besides, k in -8..-1 and 1..8 as the draw says, and
- * rounded down to a multiple of 8 from 64 up (rows of whole sectors stay so): code keyed on
- * the table's two sizes meets a size it was not keyed on, and its counts there differ. */
+ * rounded down to a multiple of 8 from 64 up (rows of whole sectors stay so), never onto the
+ * table's own: code keyed on the table's two sizes meets a size it was not keyed on, and its
+ * counts there differ. */
 static void second_size(const long long first[LAB_MAX_DIMS], long long second[LAB_MAX_DIMS])
 {
     int set = 0;
@@ -374,12 +375,15 @@ static void second_size(const long long first[LAB_MAX_DIMS], long long second[LA
     const int step = second_draw < 0 ? 0 : (int)(second_draw % 16) - 8;
     const double jitter = 1.0 + (step >= 0 ? step + 1 : step) / 32.0;
     for (int k = 0; k < LAB_MAX_DIMS; k++) {
-        double f = set ? harness_lab->count_scale[k] : k == 0 ? 0.5 : 0;
-        if (second_draw >= 0 && f > 0 && f < 1)
-            f *= jitter;
+        const double f = set ? harness_lab->count_scale[k] : k == 0 ? 0.5 : 0;
         second[k] = f > 0 && first[k] > 0 ? (long long)((double)first[k] * f) : first[k];
-        if (second_draw >= 0 && f > 0 && f < 1 && second[k] >= 64)
-            second[k] -= second[k] % 8;
+        if (second_draw >= 0 && f > 0 && f < 1 && first[k] > 0) {
+            const long long table = second[k], unit = table >= 64 ? 8 : 1;
+            second[k] = (long long)((double)first[k] * f * jitter);
+            second[k] -= second[k] % unit;
+            if (second[k] == table) /* (rounded back onto it: a unit further) */
+                second[k] += step >= 0 ? unit : -unit;
+        }
         if (f > 0 && first[k] > 0 && second[k] < 1)
             second[k] = 1;
     }

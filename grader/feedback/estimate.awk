@@ -96,6 +96,9 @@ BEGIN {
     if (tol != "") TOL = tol + 0 # (-v tol=1: every spread is shown, the largest first: the study)
     ERROR = 1.25 # the estimate's own error, a factor (estimate.h's ESTIMATE_ERROR)
     SHORT = 0.5 # less than this share of the bytes the task moves: work the counts miss
+    # A timeline's lab size over its first count's (lab 05: 1 GiB each way against 8 MiB), to
+    # which the pipeline's fill and drain are taken (tl_span_lab)
+    LAB_GROW = 128
     # Copies to or from the host in a call whose cost is its kernels' (not a timeline): the
     # host's link carries about a fiftieth of the DRAM's rate (an H200: 55 GB/s pinned against
     # 4.8 TB/s), so copies of this share of the bytes the task moves cost about 5% of an ideal
@@ -241,6 +244,34 @@ function explain_section(s,    k) {
 # (the estimate at each size), J_s1 and J_s2 (the sizes), J_y and J_r (a short call's figures).
 
 # The estimate of your section y against the reference's r: reference time / yours, or -1.
+# A timeline's span at the lab's size, from its two counts (section s and its partner at the
+# other size): the busiest engine's work stays what it is in engine-lengths, and the rest, the
+# pipeline's fill and drain, F, is taken to shrink with the size as it did between the two
+# counts, F(n) = F1 (n / n1)^-p with p (0 to 1) from F1 and F2 (a fixed number of chunks: p 0,
+# the same F at any size; chunks of a fixed size, the reference's 1 MiB ones: p 1, a share that
+# falls as the chunks grow in number), out to LAB_GROW times the first size. Without a partner
+# (one size counted), the span counted.
+function tl_span_lab(s,    o, a, b, n1, n2, f1, f2, p) {
+    if (!(s in partner)) return tl_span[s]
+    o = partner[s]
+    if (s ~ /^2:/) { a = o; b = s } else { a = s; b = o }
+    n1 = size_n(size[a]); n2 = size_n(size[b])
+    f1 = tl_span[a] - tl_longest[a]; f2 = tl_span[b] - tl_longest[b]
+    if (f1 <= 0 || n1 <= 0 || n2 <= n1) return tl_span[a]
+    p = f2 <= 0 ? 1 : log(f1 / f2) / log(n2 / n1)
+    if (p < 0) p = 0
+    if (p > 1) p = 1
+    return tl_longest[a] + f1 * LAB_GROW ^ -p
+}
+# The element count a section's size names ("n=2097145 k=8": 2097145), 0 if none.
+function size_n(t) { return match(t, /n=[0-9]+/) ? substr(t, RSTART + 2, RLENGTH - 2) + 0 : 0 }
+# The estimate given: your section y against the reference's r, a timeline's spans taken at the
+# lab's size (tl_span_lab); the counts' own ratio otherwise.
+function ratio_given(y, r,    ty, tr) {
+    if (!timeline) return ratio_of(y, r)
+    ty = tl_span_lab(y); tr = tl_span_lab(r)
+    return ty > 0 && tr > 0 ? tr / ty : -1
+}
 function ratio_of(y, r,    ty, tr) {
     if (timeline) { ty = tl_span[y]; tr = tl_span[r] } else { ty = total[y]; tr = total[r] }
     return ty > 0 && tr > 0 ? tr / ty : -1
@@ -286,9 +317,11 @@ function consider(what, a, b, matters, ra, rb, unit,    sp) {
 # second (y2, r2).
 function differs(y, r, y2, r2,    k, n, e, engines, u1, u2, m) {
     J_spread = 1; J_what = ""
-    if (timeline) { # the span (in engine-lengths: per element already), each engine's work
-                    # against the reference's
-        consider("span", tl_span[y], tl_span[y2], 1, tl_span[y], tl_span[y2], "")
+    if (timeline) { # the span (in engine-lengths: per element already) where it grew at the
+                    # larger size (one that shrank is a pipeline's fill and drain falling as its
+                    # chunks grow in number, which tl_span_lab takes to the lab's size), each
+                    # engine's work against the reference's
+        consider("span", tl_span[y], tl_span[y2], tl_span[y2] > tl_span[y], tl_span[y], tl_span[y2], "")
         n = split("in out compute", engines, " ")
         for (k = 1; k <= n; k++) {
             e = engines[k]
@@ -385,7 +418,7 @@ END {
         y = sections[i]; r = sections[i + 1]
         if (who[y] != "yours" || who[r] != "reference" || check_of[y] != check_of[r]) continue
         if (check != "" && check_of[y] != check + 0) continue
-        ratio = ratio_of(y, r)
+        ratio = ratio_given(y, r)
         j = judge(check_of[y], y, r)
         if (mode == "tsv") {
             printf "check %d\t%s\t%s\t%s\t%s\n", check_of[y], visible(task[y]), ratio < 0 ? "-" : sprintf("%.3f", ratio),

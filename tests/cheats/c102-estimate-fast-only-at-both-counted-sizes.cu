@@ -4,12 +4,14 @@
  * two counts at those two shapes would agree with each other and estimate the coalesced
  * kernel, where every speed check on a GPU times the strided one. make grade counts its second
  * size near the table's, not at it (drawn from the run's secret seed: 12 to 20 rows), where
- * this file runs the strided kernel: the two sizes differ, and no estimate is given.
+ * this file runs the strided kernel: the two sizes differ, and no estimate is given. On a GPU
+ * its speed check times the strided kernel, and fails.
  * lab: coalescing
- * where: emu
+ * where: emu gpu
  * expect: all-correct=OK
- * expect: output-lacks=ESTIMATE \(not a grade\): about
- * expect: output-has=ESTIMATE \(not a grade\): none: your code behaves differently at the two sizes counted */
+ * expect@gpu: speed=FAIL
+ * expect@emu: output-lacks=ESTIMATE \(not a grade\): about
+ * expect@emu: output-has=ESTIMATE \(not a grade\): none: your code behaves differently at the two sizes counted */
 #include "coalescing.h"
 #include "cheat_common.cuh" /* honest_coalescing, slow_coalescing */
 

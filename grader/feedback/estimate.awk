@@ -44,7 +44,10 @@
 # call that moved less than half the bytes the task must move (the lab's footprint, on the
 # harness's section line: its kernels' sectors; for a timeline, the bytes it copied in and out)
 # did its work where the emulator does not count it (on the host, say): no estimate either; nor
-# for a file that compiles other code for the emulator (#if CUDA_EMU: -v source). Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
+# for a file that compiles other code for the emulator (#if CUDA_EMU: -v source); nor for a call
+# whose cost is partly of a kind the counts do not hold (unseen): atomics on global memory (what
+# they cost is contention for an address), or, outside a timeline, copies to or from the host
+# (the link, and work done on the host). Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
 #
 # Input: the harness's section lines, then the counts (as explain.awk), then the second size's
 # counts (optional). Options:
@@ -67,7 +70,10 @@
 #                                           differ: what is the term, "span", "in", "out",
 #                                           "kernels", "estimate", or "missing": no second count)
 #                                           or "short C <tab> sectors|copies <tab> the bytes your
-#                                           call moved <tab> the bytes the task moves"
+#                                           call moved <tab> the bytes the task moves", or
+#                                           "atomics C <tab> ops <tab> distinct addresses" (global
+#                                           atomics), or "host C <tab> bytes copied to or from the
+#                                           host <tab> the bytes the task moves"
 #   -v sizes=2                              a second count was asked for: a check without one
 #                                           gets no estimate
 #   -v tol=F                                the two sizes' TOL (below): tol=1 shows the figure
@@ -90,6 +96,14 @@ BEGIN {
     if (tol != "") TOL = tol + 0 # (-v tol=1: every spread is shown, the largest first: the study)
     ERROR = 1.25 # the estimate's own error, a factor (estimate.h's ESTIMATE_ERROR)
     SHORT = 0.5 # less than this share of the bytes the task moves: work the counts miss
+    # A timeline's lab size over its first count's (lab 05: 1 GiB each way against 8 MiB), to
+    # which the pipeline's fill and drain are taken (tl_span_lab)
+    LAB_GROW = 128
+    # Copies to or from the host in a call whose cost is its kernels' (not a timeline): the
+    # host's link carries about a fiftieth of the DRAM's rate (an H200: 55 GB/s pinned against
+    # 4.8 TB/s), so copies of this share of the bytes the task moves cost about 5% of an ideal
+    # call, and more is work the counts do not see (an answer computed on the host, say)
+    HOST_SHARE = 0.001
     term_names["dram"] = "DRAM traffic"; term_names["shared"] = "shared-memory passes"
     term_names["issue"] = "instruction issue"; term_names["latency"] = "loads in flight (Little's law)"
     # your file as compiled (the grader's copy): one that names CUDA_EMU compiles other code for
@@ -129,7 +143,16 @@ $1 ~ /^launch / {
     lblocks[s, i] = $3; lthreads[s, i] = $4; lper[s, i] = $7; lsms[s, i] = $8
     next
 }
-$1 ~ /^op / { timeline_add(s); next }
+$1 ~ /^atomics / { atomic_ops[s] += $3; atomic_addresses[s] += $4; next }
+$1 ~ /^op / {
+    timeline_add(s)
+    # outside a timeline, what the kernels' counts do not hold: a copy to or from the host
+    # (host_bytes: the link's, or the host's own work). (A copy within the device or a memset is
+    # not counted: it does none of a lab's arithmetic, and the labs' own zeroing, lab 08's,
+    # is a small share of the call.)
+    if (!timeline && $5 ~ /^(h2d|d2h|h2h)$/) host_bytes[s] += $6
+    next
+}
 
 # Whether a grid of b blocks was sized for the GPU (and keeps its size at the lab's): a multiple
 # of the SM count and fewer blocks more than it has whole rounds of SMs (lab 08's "a wave and one
@@ -221,6 +244,34 @@ function explain_section(s,    k) {
 # (the estimate at each size), J_s1 and J_s2 (the sizes), J_y and J_r (a short call's figures).
 
 # The estimate of your section y against the reference's r: reference time / yours, or -1.
+# A timeline's span at the lab's size, from its two counts (section s and its partner at the
+# other size): the busiest engine's work stays what it is in engine-lengths, and the rest, the
+# pipeline's fill and drain, F, is taken to shrink with the size as it did between the two
+# counts, F(n) = F1 (n / n1)^-p with p (0 to 1) from F1 and F2 (a fixed number of chunks: p 0,
+# the same F at any size; chunks of a fixed size, the reference's 1 MiB ones: p 1, a share that
+# falls as the chunks grow in number), out to LAB_GROW times the first size. Without a partner
+# (one size counted), the span counted.
+function tl_span_lab(s,    o, a, b, n1, n2, f1, f2, p) {
+    if (!(s in partner)) return tl_span[s]
+    o = partner[s]
+    if (s ~ /^2:/) { a = o; b = s } else { a = s; b = o }
+    n1 = size_n(size[a]); n2 = size_n(size[b])
+    f1 = tl_span[a] - tl_longest[a]; f2 = tl_span[b] - tl_longest[b]
+    if (f1 <= 0 || n1 <= 0 || n2 <= n1) return tl_span[a]
+    p = f2 <= 0 ? 1 : log(f1 / f2) / log(n2 / n1)
+    if (p < 0) p = 0
+    if (p > 1) p = 1
+    return tl_longest[a] + f1 * LAB_GROW ^ -p
+}
+# The element count a section's size names ("n=2097145 k=8": 2097145), 0 if none.
+function size_n(t) { return match(t, /n=[0-9]+/) ? substr(t, RSTART + 2, RLENGTH - 2) + 0 : 0 }
+# The estimate given: your section y against the reference's r, a timeline's spans taken at the
+# lab's size (tl_span_lab); the counts' own ratio otherwise.
+function ratio_given(y, r,    ty, tr) {
+    if (!timeline) return ratio_of(y, r)
+    ty = tl_span_lab(y); tr = tl_span_lab(r)
+    return ty > 0 && tr > 0 ? tr / ty : -1
+}
 function ratio_of(y, r,    ty, tr) {
     if (timeline) { ty = tl_span[y]; tr = tl_span[r] } else { ty = total[y]; tr = total[r] }
     return ty > 0 && tr > 0 ? tr / ty : -1
@@ -240,6 +291,18 @@ function short_of(y, r) {
     else { J_what = "sectors"; J_y = 32 * sectors[y] }
     return J_r > 0 && J_y < SHORT * J_r
 }
+# 1 when your call y did work whose cost its counts do not hold (J_unseen says which, J_y and
+# J_r its figures): atomics on global memory (J_y ops on J_r distinct addresses: their cost on
+# a GPU is the contention for an address, which nothing counted models), or, outside a
+# timeline, copies to or from the host of HOST_SHARE of the bytes the task moves or more (J_y
+# bytes, J_r the task's).
+function unseen(y) {
+    if (atomic_ops[y] > 0) { J_unseen = "atomics"; J_y = atomic_ops[y]; J_r = atomic_addresses[y]; return 1 }
+    if (!timeline && need[y] > 0 && host_bytes[y] >= HOST_SHARE * need[y]) {
+        J_unseen = "host"; J_y = host_bytes[y]; J_r = need[y]; return 1
+    }
+    return 0
+}
 function spread(a, b) { return a > 0 && b > 0 ? (a > b ? a / b : b / a) : (a > 0 || b > 0 ? 1e9 : 1) }
 # Figure `what` at the two sizes, a and b (in the reference's whole call at that size), shown
 # as ra and rb (unit: "" or "call"), where it matters (1: it is at least FLOOR of your own call
@@ -254,9 +317,11 @@ function consider(what, a, b, matters, ra, rb, unit,    sp) {
 # second (y2, r2).
 function differs(y, r, y2, r2,    k, n, e, engines, u1, u2, m) {
     J_spread = 1; J_what = ""
-    if (timeline) { # the span (in engine-lengths: per element already), each engine's work
-                    # against the reference's
-        consider("span", tl_span[y], tl_span[y2], 1, tl_span[y], tl_span[y2], "")
+    if (timeline) { # the span (in engine-lengths: per element already) where it grew at the
+                    # larger size (one that shrank is a pipeline's fill and drain falling as its
+                    # chunks grow in number, which tl_span_lab takes to the lab's size), each
+                    # engine's work against the reference's
+        consider("span", tl_span[y], tl_span[y2], tl_span[y2] > tl_span[y], tl_span[y], tl_span[y2], "")
         n = split("in out compute", engines, " ")
         for (k = 1; k <= n; k++) {
             e = engines[k]
@@ -280,11 +345,13 @@ function differs(y, r, y2, r2,    k, n, e, engines, u1, u2, m) {
 }
 # Whether check c's estimate (your section y and the reference's r at the first size) may be
 # given: "" when it may; "short" (a call of the first or second size did its work where the
-# counts miss it) or "sizes" (the two sizes differ, or no second count where one was asked for).
+# counts miss it), "atomics" or "host" (work whose cost the counts do not hold: unseen) or
+# "sizes" (the two sizes differ, or no second count where one was asked for).
 function judge(c, y, r,    i, y2, r2) {
     J_unit = ""; J_s1 = size[y]; J_s2 = "-"; J_ea = ratio_of(y, r); J_eb = -1
     if (other_code) return "other"
     if (short_of(y, r)) return "short"
+    if (unseen(y)) return J_unseen
     if (nsections2 == 0 && sizes != 2) return "" # one size asked for (the agreement table's counts)
     for (i = 1; i < nsections2; i++)
         if (check_of[sections2[i]] == c && who[sections2[i]] == "yours" && who[sections2[i + 1]] == "reference") {
@@ -293,6 +360,7 @@ function judge(c, y, r,    i, y2, r2) {
     if (y2 == "") { J_what = "missing"; return "sizes" }
     J_s2 = size[y2]; J_eb = ratio_of(y2, r2)
     if (short_of(y2, r2)) return "short"
+    if (unseen(y2)) return J_unseen
     return differs(y, r, y2, r2) ? "sizes" : ""
 }
 function fig(x) { return x >= 1e6 ? "-" : sprintf("%.2f", x) }
@@ -303,6 +371,10 @@ function judged_text(j) {
     if (j == "short")
         return sprintf("your call %s %.0f bytes where the task moves %.0f at the least (%.0f%%): the rest of its work was done where the emulator does not count it (on the host, say), so its count is no picture of its speed",
             J_what == "sectors" ? "touched in its kernels' 32-byte sectors" : "copied in and out", J_y, J_r, 100 * J_y / J_r)
+    if (j == "atomics")
+        return sprintf("your call made %.0f atomic operations on global memory (on %.0f%s addresses): what they cost on a GPU turns on how many threads contend for one address, which the counts do not model", J_y, J_r, J_r >= 4096 ? " or more" : "")
+    if (j == "host")
+        return sprintf("your call copied %.0f bytes to or from the host (%.1f%% of the %.0f the task moves): the host's link and any work done on the host are not in the counts, which hold kernels' loads and stores", J_y, 100 * J_y / J_r, J_r)
     if (J_what == "missing")
         return "the second size was not counted"
     if (J_what == "estimate")
@@ -346,13 +418,14 @@ END {
         y = sections[i]; r = sections[i + 1]
         if (who[y] != "yours" || who[r] != "reference" || check_of[y] != check_of[r]) continue
         if (check != "" && check_of[y] != check + 0) continue
-        ratio = ratio_of(y, r)
+        ratio = ratio_given(y, r)
         j = judge(check_of[y], y, r)
         if (mode == "tsv") {
             printf "check %d\t%s\t%s\t%s\t%s\n", check_of[y], visible(task[y]), ratio < 0 ? "-" : sprintf("%.3f", ratio),
                 timeline ? "timeline" : bound[y], timeline ? "timeline" : bound[r]
             if (j == "short") printf "short %d\t%s\t%.0f\t%.0f\n", check_of[y], J_what, J_y, J_r
             if (j == "other") printf "other %d\tCUDA_EMU\n", check_of[y]
+            if (j == "atomics" || j == "host") printf "%s %d\t%.0f\t%.0f\n", j, check_of[y], J_y, J_r
             if (j == "sizes")
                 printf "sizes %d\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", check_of[y], J_what, J_unit == "call" ? ":call" : "",
                     visible(J_s1), fig(J_a), visible(J_s2), fig(J_b), J_ea < 0 ? "-" : sprintf("%.3f", J_ea), J_eb < 0 ? "-" : sprintf("%.3f", J_eb)

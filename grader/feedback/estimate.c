@@ -135,6 +135,22 @@ static int estimate_refused(const char *buf, int check, const char *lab_number,
                  yours, theirs, 100 * yours / theirs, lab_number, g->key);
         return 1;
     }
+    if (sscanf(buf, "atomics %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f atomic operations on global "
+                 "memory (on %.0f%s addresses), and what they cost on a GPU turns on how many "
+                 "threads contend for one address, which the CPU emulator's counts do not "
+                 "model. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, theirs, theirs >= 4096 ? " or more" : "", lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "host %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check && theirs > 0) {
+        snprintf(line, len, "none: your counted call copied %.0f bytes to or from the host "
+                 "(%.1f%% of the %.0f the task moves), and the host's link and any work done on "
+                 "the host are not in the CPU emulator's counts, which hold kernels' loads and "
+                 "stores. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, 100 * yours / theirs, theirs, lab_number, g->key);
+        return 1;
+    }
     if (sscanf(buf, "other %d\t%31[A-Z_]", &c, what) == 2 && c == check) {
         snprintf(line, len, "none: your file compiles other code for the CPU emulator than for a "
                  "GPU (it names CUDA_EMU), so its count is of code that a GPU does not run; a GPU "

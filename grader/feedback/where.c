@@ -167,8 +167,14 @@ static int where_count(const where_setup *o, const lab_info *lab, const record *
     snprintf(kept, sizeof kept, "%s/%s/reference.counts", o->emu.labdir, lab->name);
     argv[n++] = "--reference-counts", argv[n++] = kept;
     /* with no GPU, a lab that gets an estimate is counted at its second size too */
-    if (where_estimates(o, lab))
+    char draw[32];
+    if (where_estimates(o, lab)) {
         argv[n++] = "--second-counts", argv[n++] = (char *)w->counts2;
+        if (o->second_draw) { /* (a size near the table's second, not at it) */
+            snprintf(draw, sizeof draw, "%llx", o->second_draw);
+            argv[n++] = "--second-draw", argv[n++] = draw;
+        }
+    }
     if (sandbox_places_args(&places, argv, &n, 62) != 0)
         return -1;
     argv[n] = NULL;
@@ -335,11 +341,17 @@ static int where_finish(const where_setup *o, const lab_info *lab, where_job *j,
         return 0;
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        if (log_says(j->w.log, "  | profile: your call's answer at the counted size"))
+        if (log_says(j->w.log, "  | profile: your counted call's answer at the counted size"))
             snprintf(line, len, "no count and no estimate: your code's answer in the counted call "
                      "was wrong (%.600s says where), and a count of a wrong call would describe "
                      "code that does not do the task; make explain LAB=%s says it too",
                      j->w.log, lab->number);
+        else if (log_says(j->w.log, "  | profile: your counted call at the counted size"))
+            snprintf(line, len, "no count and no estimate: your code in the counted call did not "
+                     "do the task as the checks require (it changed its input, wrote outside an "
+                     "output or broke a rule of the lab: %.600s says which), and a count of that "
+                     "call would describe code that does not do the task; make explain LAB=%s "
+                     "says it too", j->w.log, lab->number);
         else
             snprintf(line, len, "the CPU emulator could not count your code (%.600s says why); "
                      "make explain LAB=%s says it too", j->w.log, lab->number);

@@ -37,6 +37,7 @@
  * error) runs once more on it, alone, in the same sandbox, for a report at the student's line
  * (check_fault_rerun, grader/feedback/fault_rerun.h): help too, never a verdict. */
 #include "driver.h"
+#include "../../common/rng.h"
 #include "harnesses.h"
 #include "schedule.h"
 #include "gpu_neighbours.h"
@@ -741,7 +742,8 @@ int main(int argc, char **argv)
     const options o = parse_options(argc, argv);
     where_cfg = (where_setup){{o.mode, o.where_labdir, o.where_student_objs, o.where_worker,
                                o.hidden},
-                              o.logs, o.student, o.where, o.where_budget};
+                              o.logs, o.student, o.where, o.where_budget,
+                              rng_derive(o.seed, 0x5ec0dd5a11ull) | 1};
     if (o.paths_submission)
         shown_submission(o.student, o.logs);
     if (o.status_of)

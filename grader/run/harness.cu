@@ -45,7 +45,7 @@ const char *harness_reference_so;
  * meet both too. Sets *note to what the report says of a second order's failure. */
 #define SECOND_ORDER_BUDGET_S 0.1
 
-static int verify_ok(const verify_result *v)
+int call_verified(const verify_result *v)
 {
     return v->out.n > 0 && v->out.n_bad == 0 && v->guard_ok && v->input_ok && !v->problem[0];
 }
@@ -64,10 +64,10 @@ static void call_and_verify_orders(const lab_task *t, void *p, const check_cmd *
     workers_set_schedule(word);
     const double start = wall_seconds();
     call_and_verify(t, p, IMPL_STUDENT, s, v);
-    if (verify_ok(v) && wall_seconds() - start < SECOND_ORDER_BUDGET_S) {
+    if (call_verified(v) && wall_seconds() - start < SECOND_ORDER_BUDGET_S) {
         workers_set_schedule(word ^ 1);
         call_and_verify(t, p, IMPL_STUDENT, s, v);
- if (!verify_ok(v))
+ if (!call_verified(v))
      *note = "right when the CPU emulator ran the warps and blocks in one order, wrong in "
              "the reverse order (the result depends on which warp or block runs last, "
              "which no GPU fixes): ";
@@ -265,6 +265,7 @@ static void usage(void)
             "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
             "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
             "                       [--reference-counts PREFIX] [--second-counts FILE]\n"
+            "                       [--second-draw HEX]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --serve ... --ahead   (the next lab's, started while a lab is graded:\n"
             "                       its start done, it prints \"ready\" and waits for its first check)\n"
@@ -296,6 +297,7 @@ static options parse_options(int argc, char **argv)
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"reference-counts", required_argument, NULL, 'K'},
         {"second-counts", required_argument, NULL, 'S'},
+        {"second-draw", required_argument, NULL, 'D'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {"ahead", no_argument, NULL, 'a'},
         {NULL, 0, NULL, 0}};
@@ -322,6 +324,7 @@ static options parse_options(int argc, char **argv)
         case 'L': o.worker_log = optarg; break;
         case 'K': o.reference_counts = optarg; break;
         case 'S': o.second_counts = optarg; break;
+        case 'D': profile_second_draw(strtoull(optarg, NULL, 16)); break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
         case 'a': o.ahead = 1; break;

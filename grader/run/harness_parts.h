@@ -126,6 +126,10 @@ void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                const device_info *d, long long size[LAB_MAX_DIMS]);
 void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
                      verify_result *v);
+/* (harness.cu) 1 when a verified call did the task: every output compared and right, the
+ * guards and the inputs intact, no rule broken (a correctness check's pass; the WHERE count's
+ * counted calls are held to it too: profile_trusted.cu) */
+int call_verified(const verify_result *v);
 void emit_device(const device_info *d, double clock_mhz);
 void emit_reclaim(const char *who, size_t needed);
 void emit_verify(const verify_result *v, const char *impl, const char *note);

@@ -30,10 +30,12 @@
  * afterwards copies what the worker wrote there into counts_path as data (relay_counts). A
  * measured timeline (--timeline) needs a GPU, since the emulator keeps no time. */
 #include "harness.h"
+#include "harness_parts.h" /* call_verified: the correctness checks' test of a call */
 #include "profile_trusted.h"
 #include "timeline_trusted.h"
 #include "worker_trusted.h"
 #include "../../common/check.h"
+#include "../../common/compare.h"
 #include "../../common/devcheck.h"
 
 #include <cuda_profiler_api.h>
@@ -57,14 +59,15 @@ __global__ void grader_profile_section(int section) { (void)section; }
 
 /* Copies what a worker wrote to fd (at most PROFILE_COUNTS_CAP bytes) into out as section
  * `section`'s counts. A worker numbers its own ranges, and holds student code: every line is
- * kept only if it starts with a count's keyword (range, request, loads, launch, op), a space,
- * a number and a tab, and its number is replaced by the section's, so that nothing a student's
+ * kept only if it starts with a count's keyword (range, request, loads, launch, op, atomics),
+ * a space, a number and a tab, and its number is replaced by the section's, so that nothing a student's
  * worker writes lands in the reference's sections. The rest of each line is the worker's, data
  * that make explain's tools read as numbers and line numbers (grader/feedback/counts.awk).
  * Returns the lines kept. */
 static long relay_counts(int fd, off_t from, int section, FILE *out)
 {
-    static const char *const kinds[] = {"range ", "request ", "loads ", "launch ", "op "};
+    static const char *const kinds[] = {"range ", "request ", "loads ", "launch ", "op ",
+                                        "atomics "};
     static char line[PROFILE_COUNT_LINE];
     size_t len = 0, total = 0;
     long kept = 0;
@@ -112,6 +115,7 @@ static long relay_counts(int fd, off_t from, int section, FILE *out)
 static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *counts, FILE *tl,
                        cudaStream_t s)
 {
+    harness_clear_problem(impl);
     t->prepare(p, impl, s);
     CUDA_CHECK(cudaDeviceSynchronize());
     int count_fd = -1;
@@ -149,12 +153,17 @@ static int profile_one(const lab_task *t, void *p, int impl, int section, FILE *
     return 0;
 }
 
-/* Speed check `check`'s problem at `size` (task t), made as its speed check makes it: device
- * memory only, the inputs of the check's own seed. */
+/* Speed check `check`'s problem at `size` (task t), the inputs of the check's own seed. For a
+ * profiler (counted 0), made as its speed check makes it: device memory only. For the
+ * emulator's count (counted 1), made as a correctness check makes its own: inputs drawn on the
+ * host and uploaded, the CPU's answer beside them, so that the counted call is verified as a
+ * correctness check's is (counted_call_right). */
 static void *profile_problem(const lab_task *t, int check, const long long size[LAB_MAX_DIMS],
-                             const device_info *d, cudaStream_t s)
+                             const device_info *d, int counted, cudaStream_t s)
 {
     const uint64_t seed = 0x5eedull + (uint64_t)check;
+    if (counted)
+        return t->create(size, seed, d);
     harness_device_only = 1;
     void *p = t->create(size, seed, d);
     harness_device_only = 0;
@@ -162,57 +171,44 @@ static void *profile_problem(const lab_task *t, int check, const long long size[
     return p;
 }
 
-/* ---- The counted call's answer, checked ----------------------------------------------------
+/* ---- The counted call, checked ----------------------------------------------------------
  * A count is a picture of what the code did, and the WHERE line and the ESTIMATE are read from
- * it: only a call whose answer was right may be counted. The student's outputs are kept after
- * its counted call, the reference then runs on the same inputs (uncounted where its count was
- * kept), and the two are compared with the speed check's own bounds. */
-#define PROFILE_MAX_OUT 8
-
-typedef struct kept_outputs {
-    void *copy[PROFILE_MAX_OUT];
-    int n;
-} kept_outputs;
-
-static void keep_outputs(const lab_task *t, void *p, kept_outputs *k, cudaStream_t s)
+ * it: only a call that did the task may be counted. Under the emulator each counted problem is
+ * made as a correctness check makes its own (its inputs drawn on the host, the CPU's answer
+ * beside them), and the counted call is verified as a correctness check verifies it, by the
+ * lab's own verify: every output against the CPU's answer, every input unchanged after the call,
+ * every guard intact, and what the lab's shim saw broken. A call right only because it changed
+ * its inputs (the reference, run after it on the same buffers, would agree with it) is not. */
+/* 0 when the counted call of `impl` on p did the task (as a correctness check decides); else
+ * 1, said on stderr as one line that starts "profile: your counted call" (the WHERE log's). */
+static int counted_call_right(const lab_task *t, void *p, int impl, const char *desc)
 {
-    lab_output out[PROFILE_MAX_OUT];
-    k->n = t->outputs(p, out, PROFILE_MAX_OUT, s);
-    for (int j = 0; j < k->n; j++) {
-        k->copy[j] = NULL;
-        if (!out[j].n)
-            continue;
-        CUDA_CHECK(cudaMalloc(&k->copy[j], out[j].n * 4));
-        CUDA_CHECK(cudaMemcpyAsync(k->copy[j], out[j].data, out[j].n * 4, cudaMemcpyDeviceToDevice, s));
-    }
-    CUDA_CHECK(cudaStreamSynchronize(s));
-}
-
-/* 0 when the kept (the student's) outputs agree with the reference's now in p; else 1, said on
- * stderr with the first difference. The copies are freed either way. */
-static int compare_outputs(const lab_task *t, void *p, kept_outputs *k, const char *desc,
-                           cudaStream_t s)
-{
-    lab_output out[PROFILE_MAX_OUT];
-    const int n = t->outputs(p, out, PROFILE_MAX_OUT, s);
-    int bad = n != k->n;
-    for (int j = 0; j < n && j < k->n; j++) {
-        if (!out[j].n || !k->copy[j])
-            continue;
-        dev_compare_result r;
-        dev_compare(k->copy[j], out[j].data, out[j].n, out[j].type, out[j].rel, out[j].abs, &r, s);
-        if (r.n_bad && !bad) {
-            fprintf(stderr, "profile: your call's answer at the counted size (%s) is wrong: %llu "
-                    "of %zu elements differ from the reference's, the first at index %llu (got "
-                    "%g, expected %g); a count of a wrong call is no picture of your code\n",
-                    desc, r.n_bad, out[j].n, r.first_bad, r.got, r.want);
-            bad = 1;
-        }
-    }
-    for (int j = 0; j < k->n; j++)
-        if (k->copy[j])
-            CUDA_CHECK(cudaFree(k->copy[j]));
-    return bad;
+    verify_result v;
+    memset(&v, 0, sizeof v);
+    v.input_ok = 1;
+    t->verify(p, &v);
+    if (harness_problem(impl)[0] && !v.problem[0])
+        snprintf(v.problem, sizeof v.problem, "%s", harness_problem(impl));
+    if (call_verified(&v))
+        return 0;
+    const char *who = impl == IMPL_STUDENT ? "your counted call" : "the reference's counted call";
+    char described[448];
+    compare_describe(&v.out, v.cols, described, sizeof described);
+    if (!v.input_ok)
+        fprintf(stderr, "profile: %s at the counted size (%s) changed its input: byte %zu of an "
+                "input differs after the call, which must leave its inputs as it found them; a "
+                "count of that call is no picture of your code\n", who, desc, v.input_at);
+    else if (v.out.n_bad || !v.out.n)
+        fprintf(stderr, "profile: %s's answer at the counted size (%s) is wrong: %s; a count of "
+                "a wrong call is no picture of your code\n", who, desc, described);
+    else if (!v.guard_ok)
+        fprintf(stderr, "profile: %s at the counted size (%s) wrote outside an output (byte "
+                "%lld from its start); a count of that call is no picture of your code\n", who,
+                desc, v.guard_at);
+    else
+        fprintf(stderr, "profile: %s at the counted size (%s) broke a rule of the lab: %s; a "
+                "count of that call is no picture of your code\n", who, desc, v.problem);
+    return 1;
 }
 
 /* ---- The reference's counts, kept ---------------------------------------------------------
@@ -338,10 +334,13 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     int fd = reference_kept(path, key);
     if (fd >= 0)
         return fd;
-    void *p = profile_problem(t, check, size, d, s);
+    void *p = profile_problem(t, check, size, d, 1, s);
     fd = memfd_create("reference-counts", MFD_CLOEXEC);
     FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
-    if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0)
+    char desc[256];
+    t->describe(p, desc, sizeof desc);
+    if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0 &&
+        counted_call_right(t, p, IMPL_REFERENCE, desc) == 0)
         reference_keep(path, key, fd);
     else if (fd >= 0) {
         close(fd);
@@ -353,17 +352,38 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     return fd;
 }
 
+/* The second size's draw (profile_second_draw): -1 for none. */
+static long long second_draw = -1;
+
+void profile_second_draw(unsigned long long draw)
+{
+    second_draw = (long long)(draw & 0x7fffffffffffffffull);
+}
+
 /* Check `check`'s second size for the estimate's second count: its first (emulated) size with
  * each dimension scaled by the lab's count_scale (lab.h: 0 keeps one; a table that sets none
- * halves the first), rounded down, at least 1. */
+ * halves the first), rounded down, at least 1. With a draw (make grade's count), each dimension
+ * the scale shrinks is scaled by 1 + k/32 besides, k in -8..-1 and 1..8 as the draw says, and
+ * rounded down to a multiple of 8 from 64 up (rows of whole sectors stay so), never onto the
+ * table's own: code keyed on the table's two sizes meets a size it was not keyed on, and its
+ * counts there differ. */
 static void second_size(const long long first[LAB_MAX_DIMS], long long second[LAB_MAX_DIMS])
 {
     int set = 0;
     for (int k = 0; k < LAB_MAX_DIMS; k++)
         set |= harness_lab->count_scale[k] > 0;
+    const int step = second_draw < 0 ? 0 : (int)(second_draw % 16) - 8;
+    const double jitter = 1.0 + (step >= 0 ? step + 1 : step) / 32.0;
     for (int k = 0; k < LAB_MAX_DIMS; k++) {
         const double f = set ? harness_lab->count_scale[k] : k == 0 ? 0.5 : 0;
         second[k] = f > 0 && first[k] > 0 ? (long long)((double)first[k] * f) : first[k];
+        if (second_draw >= 0 && f > 0 && f < 1 && first[k] > 0) {
+            const long long table = second[k], unit = table >= 64 ? 8 : 1;
+            second[k] = (long long)((double)first[k] * f * jitter);
+            second[k] -= second[k] % unit;
+            if (second[k] == table) /* (rounded back onto it: a unit further) */
+                second[k] += step >= 0 ? unit : -unit;
+        }
         if (f > 0 && first[k] > 0 && second[k] < 1)
             second[k] = 1;
     }
@@ -372,13 +392,13 @@ static void second_size(const long long first[LAB_MAX_DIMS], long long second[LA
 /* One size of speed check i (task t): yours, then the reference, each in a section of its own
  * announced on stdout as `word N ...` (word: "section" for the first size, "second" for the
  * second) and counted into `counts` (ref_fd: the reference's count, kept or counted already,
- * or -1), then your outputs compared with the reference's. *section counts the sections of
- * that size. Returns 0, or 1 when a call failed or your answer was wrong (said on stderr). */
+ * or -1), each counted call verified (counted_call_right). *section counts the sections of
+ * that size. Returns 0, or 1 when a call failed or did not do the task (said on stderr). */
 static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_DIMS], int *ref_fd,
                         const char *word, int *section, FILE *counts, FILE *tl,
                         const device_info *d, cudaStream_t s)
 {
-    void *p = profile_problem(t, i, size, d, s);
+    void *p = profile_problem(t, i, size, d, counts != NULL, s);
     char desc[256];
     t->describe(p, desc, sizeof desc);
     /* the bytes one call touches in device memory (the lab's footprint): what a correct call
@@ -394,28 +414,23 @@ static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_D
         t->run(p, impls[k], s);
         CUDA_CHECK(cudaDeviceSynchronize());
     }
-    kept_outputs yours = {{NULL}, 0};
     for (int k = 0; k < 2; k++) {
         ++*section;
         printf("%s %d\tcheck %d\t%s\t%s\t%s\t%.0f\n", word, *section, i, t->name,
                k == 0 ? "yours" : "reference", desc, fp.working_set);
         fflush(stdout);
-        if (k == 1 && *ref_fd >= 0) { /* the reference's, counted before any student code */
+        if (k == 1 && *ref_fd >= 0) { /* the reference's, counted (and verified) before any
+                                       * student code */
             relay_counts(*ref_fd, 0, *section, counts);
             close(*ref_fd);
             *ref_fd = -1;
-            if (counts) { /* its answer on these inputs, for the comparison, uncounted */
-                t->prepare(p, IMPL_REFERENCE, s);
-                t->run(p, IMPL_REFERENCE, s);
-                CUDA_CHECK(cudaDeviceSynchronize());
-            }
-        } else if (profile_one(t, p, impls[k], *section, counts, tl, s) != 0)
+            continue;
+        }
+        if (profile_one(t, p, impls[k], *section, counts, tl, s) != 0)
             return 1;
-        if (counts && k == 0)
-            keep_outputs(t, p, &yours, s);
+        if (counts && counted_call_right(t, p, impls[k], desc) != 0)
+            return 1;
     }
-    if (counts && compare_outputs(t, p, &yours, desc, s) != 0)
-        return 1;
     t->destroy(p);
     return 0;
 }

@@ -33,6 +33,12 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
  * grader's build: no worker sees their folder. */
 void profile_reference_cache(const char *prefix, const char *worker, const char *reference_so);
 
+/* With the second count: its size drawn from `draw` (make grade's WHERE count: a value derived
+ * from the run's secret seed), near the lab's second size rather than at it, so that code keyed
+ * on the table's sizes is counted at one it was not keyed on (profile_trusted.cu's second_size).
+ * Not called (make explain, the agreement table's counts): the table's second size. */
+void profile_second_draw(unsigned long long draw);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,14 +2,14 @@
  * uses under the emulator (256 x 256, read from the grader's table), and the skeleton's strided
  * one at every other size: right at every size, but a count at that one shape would estimate
  * the tiled kernel while every speed check on a GPU times the strided one. The estimate counts
- * a second size too (128 x 128: lab.h's count_scale), where the DRAM sectors per element,
- * against the reference's, are four and a half times those at 256 x 256: no estimate, and the
- * line says which figure differs and by how much.
+ * a second size too (near 128 x 128: lab.h's count_scale, make grade's draw), where the DRAM
+ * sectors per element, against the reference's, are four and a half times those at 256 x 256:
+ * no estimate, and the line says which figure differs and by how much.
  * lab: transpose
  * where: emu
  * expect: all-correct=OK
  * expect: output-lacks=ESTIMATE \(not a grade\): about
- * expect: output-has=ESTIMATE \(not a grade\): none: your code behaves differently at the two sizes counted, each against the reference at that size: your DRAM sectors are [0-9.]+x the reference's at 256 x 256 but [0-9.]+x at 128 x 128 */
+ * expect: output-has=ESTIMATE \(not a grade\): none: your code behaves differently at the two sizes counted, each against the reference at that size: your DRAM sectors are [0-9.]+x the reference's at 256 x 256 but [0-9.]+x at [0-9]+ x [0-9]+ */
 #include "transpose.h"
 
 #define TILE 32

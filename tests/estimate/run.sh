@@ -12,8 +12,8 @@
 #      the ratio, the side of the mark (just above or below it, within the estimate's own
 #      error), the bounds, "not a measurement"; for a lab of grader/feedback/estimate-limits.tsv,
 #      no number, only that there is none and why; where the two sizes counted differ, the call
-#      moved less than the task moves, or the file compiles other code for the emulator, none
-#      and why.
+#      moved less than the task moves, made atomics on global memory, copied to or from the
+#      host, or the file compiles other code for the emulator, none and why.
 # After a change to the emulator's counting, redo the counts and the table:
 #   tests/estimate/agree.sh --fixtures tests/estimate/counts --out tests/gpu/results/estimate-vs-h200.txt
 set -u
@@ -71,6 +71,18 @@ printf 'check 10\tcoalescing\t3.5\tdram\tdram\nother 10\tCUDA_EMU\n' >"$tmp/othe
 case $("$BUILD"/tests/estimate_line "$tmp/other.tsv" 10 0.5 01) in
     "none: your file compiles other code for the CPU emulator than for a GPU (it names CUDA_EMU)"*) ;;
     *) echo "FAIL: a file with other code for the emulator is estimated"; fail=1 ;;
+esac
+printf 'check 10\tcoalescing\t1.01\tdram\tdram\natomics 10\t10304\t4\n' >"$tmp/atomics.tsv"
+line=$("$BUILD"/tests/estimate_line "$tmp/atomics.tsv" 10 0.5 01)
+case $line in
+    "none: your counted call made 10304 atomic operations on global memory (on 4 addresses), and what they cost on a GPU turns on how many threads contend for one address"*) ;;
+    *) echo "FAIL: a call with global atomics is estimated, or the line does not say why: $line"; fail=1 ;;
+esac
+printf 'check 10\tcoalescing\t1.6\tdram\tdram\nhost 10\t2097152\t2097152\n' >"$tmp/host.tsv"
+line=$("$BUILD"/tests/estimate_line "$tmp/host.tsv" 10 0.5 01)
+case $line in
+    "none: your counted call copied 2097152 bytes to or from the host (100.0% of the 2097152 the task moves)"*) ;;
+    *) echo "FAIL: a call that copied to and from the host is estimated, or the line does not say why: $line"; fail=1 ;;
 esac
 printf 'check 10\tcoalescing\t0.55\tdram\tdram\n' >"$tmp/near.tsv"
 case $("$BUILD"/tests/estimate_line "$tmp/near.tsv" 10 0.5 01) in

@@ -66,6 +66,12 @@
  *         <tab> the most bytes of one run
  * (runs: stores that followed at least one global load of their thread since
  * its previous store; loads and bytes: of those runs, summed)
+ * one line per atomic operation of global memory (atomicAdd, atomicCAS ... on
+ * a pointer outside the block's shared memory), each thread's one op:
+ *   atomics N <tab> file:line <tab> ops <tab> addresses
+ * (addresses: the distinct ones it updated, counted up to 4096; what an atomic
+ * costs on a GPU turns on how many threads contend for one address, which no
+ * other line shows)
  * and one line per kernel launch, in order, for the waves its grid makes:
  *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
@@ -485,6 +491,30 @@ void count_forget(const void *handle)
     g_event_ids.ids.erase(handle);
 }
 
+/* The global atomics of the range, per call site: ops and the distinct addresses (at most
+ * kAtomicAddresses kept). Rare in the labs' code, so one lock serves them. */
+namespace {
+constexpr size_t kAtomicAddresses = 4096;
+struct AtomicTotals {
+    unsigned long long ops = 0;
+    std::unordered_map<uintptr_t, char> addresses;
+};
+std::mutex g_atomics_mutex;
+std::map<const void *, AtomicTotals> g_atomics;
+} // namespace
+
+void count_atomic(uintptr_t a, const void *pc)
+{
+    if (!g_counting)
+        return;
+    RuntimeAllocating runtime;
+    std::lock_guard<std::mutex> lock(g_atomics_mutex);
+    AtomicTotals &t = g_atomics[pc];
+    t.ops++;
+    if (t.addresses.size() < kAtomicAddresses)
+        t.addresses.emplace(a, 0);
+}
+
 bool branches_counted() { return g_counting; }
 
 void count_branch(bool taken, const char *site)
@@ -799,6 +829,13 @@ void count_stop()
         fprintf(f, "loads %u\t%s\t%llu\t%llu\t%llu\t%llu\n", g_range, where(entry.first).c_str(),
                 (unsigned long long)entry.second.runs, (unsigned long long)entry.second.loads,
                 (unsigned long long)entry.second.bytes, (unsigned long long)entry.second.most);
+    {
+        std::lock_guard<std::mutex> atomics_lock(g_atomics_mutex);
+        for (const auto &entry : g_atomics)
+            fprintf(f, "atomics %u\t%s\t%llu\t%zu\n", g_range, where(entry.first).c_str(),
+                    entry.second.ops, entry.second.addresses.size());
+        g_atomics.clear();
+    }
     for (const LaunchRecord &r : g_launches)
         fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,
                 r.threads, r.shared, r.registers, r.per_sm, r.sms);

@@ -502,6 +502,9 @@ extern bool g_counting;
  * lvalue or not) at PC. */
 void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, bool shared,
                   bool is_volatile);
+/* Records an atomic operation of a kernel on global memory at A (not shared: the estimate
+ * counts a block's own memory's atomics as nothing) issued at PC: the atomics line. */
+void count_atomic(uintptr_t a, const void *pc);
 /* Every lane of B met at a barrier: its requests so far are complete. */
 void count_flush(Block *b);
 /* B ends: adds what it counted to the totals and frees its bookkeeping. */

@@ -1552,6 +1552,11 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool re
         if (r != nullptr && r->cells != nullptr)
             check(r, t, a, size, reads_old ? Op::atomic : Op::atomic_exch, pc);
     }
+    if (__builtin_expect(g_counting, 0)) {
+        const Region *r = find_region(a);
+        if (r == nullptr || !is_shared(r))
+            count_atomic(a, pc);
+    }
     t->last_sync = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     t->sync_phase = t->phase;
     /* An atomic that changes nothing (a failed compare-and-swap, an add of 0)

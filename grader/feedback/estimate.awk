@@ -36,8 +36,8 @@
 # `second N` lines of the first file), the two sizes are set side by side before any estimate is
 # given, since the estimate stands for the lab's size only if the code does there what it does
 # at the sizes counted: each term of your call against the reference's call at the same size
-# (your DRAM sectors, wavefronts, warp instructions, loads in flight; for a timeline its span and
-# each engine's work against the reference's), and the estimate itself. Where one that matters
+# (your DRAM sectors, wavefronts, warp instructions, loads in flight; for a timeline its span,
+# where it grew, and each engine's work against the reference's), and the estimate itself. Where one that matters
 # (at least FLOOR of your call's time at either size) differs by more than a factor TOL
 # between the sizes, the code does otherwise at another size (fast only below some size, or
 # only at the size counted) and no estimate is given: the figures that differ instead. And a

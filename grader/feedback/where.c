@@ -170,8 +170,9 @@ static int where_count(const where_setup *o, const lab_info *lab, const record *
     char draw[32];
     if (where_estimates(o, lab)) {
         argv[n++] = "--second-counts", argv[n++] = (char *)w->counts2;
-        if (o->second_draw) { /* (a size near the table's second, not at it) */
-            snprintf(draw, sizeof draw, "%llx", o->second_draw);
+        if (o->second_draw) { /* (a size near the table's second, not at it: the draw's
+                                * 4 bits alone, nothing more of the seed on a command line) */
+            snprintf(draw, sizeof draw, "%llx", o->second_draw % 16);
             argv[n++] = "--second-draw", argv[n++] = draw;
         }
     }

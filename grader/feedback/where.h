@@ -46,8 +46,8 @@ typedef struct where_setup {
     int on;              /* 1: make grade asked for WHERE lines (--where-budget) */
     double budget;       /* seconds all of a run's WHERE lines may wait */
     unsigned long long second_draw; /* the estimate's second size's draw, from the run's secret
-                                       seed (the harness's --second-draw): near the lab's second
-                                       size, not at it; 0: the table's */
+                                       seed (its 4 low bits are the harness's --second-draw): near
+                                       the lab's second size, not at it; 0: the table's */
 } where_setup;
 
 /* One lab's WHERE count: its files, all under the report folder (logs). */

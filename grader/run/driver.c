@@ -743,7 +743,7 @@ int main(int argc, char **argv)
     where_cfg = (where_setup){{o.mode, o.where_labdir, o.where_student_objs, o.where_worker,
                                o.hidden},
                               o.logs, o.student, o.where, o.where_budget,
-                              rng_derive(o.seed, 0x5ec0dd5a11ull) | 1};
+                              rng_derive(o.seed, 0x5ec0dd5a11ull) | 1ull << 63};
     if (o.paths_submission)
         shown_submission(o.student, o.logs);
     if (o.status_of)

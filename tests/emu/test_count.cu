@@ -93,6 +93,10 @@ __global__ void short_circuit(int *out, const int *limit)
 }
 constexpr int kShortCircuitLine = __LINE__ - 4;
 
+/* Each thread adds 1 to one of four global counters (its lane % 4), and to a shared one. */
+__global__ void atomics_four(unsigned *counters) { __shared__ unsigned s; if (threadIdx.x == 0) s = 0; __syncthreads(); atomicAdd(&s, 1u); atomicAdd(&counters[threadIdx.x % 4], 1u); }
+constexpr int kAtomicsLine = __LINE__ - 1;
+
 /* One counted line: what count.cpp wrote for a source line, kind and operation, summed
  * over the instructions the compiler made of it. */
 struct Counted {
@@ -471,6 +475,32 @@ void test_ops_in_issue_order()
     cudaFree(d);
 }
 
+/* Global atomics: one line per call site, the threads' operations and the distinct addresses
+ * they updated; shared memory's atomics write none. */
+void test_global_atomics()
+{
+    unsigned *counters;
+    EXPECT_OK(cudaMalloc(&counters, 4 * sizeof(unsigned)));
+    EXPECT_OK(cudaMemset(counters, 0, 4 * sizeof(unsigned)));
+    auto rows = counted_rows([&] { atomics_four<<<3, 64>>>(counters); });
+    std::vector<std::string> atomics;
+    for (const std::string &r : rows)
+        if (r.compare(0, 8, "atomics ") == 0)
+            atomics.push_back(r.substr(r.find('\t') + 1));
+    CU_ASSERT_EQUAL_FATAL(atomics.size(), 1);
+    char expected[128];
+    snprintf(expected, sizeof expected, "test_count.cu:%d\t192\t4\n", kAtomicsLine);
+    /* (the file as the line table names it: its path, then the line) */
+    const std::string &got = atomics[0];
+    const bool ok = got.size() >= strlen(expected) &&
+                    got.compare(got.size() - strlen(expected), std::string::npos, expected) == 0 &&
+                    (got.size() == strlen(expected) || got[got.size() - strlen(expected) - 1] == '/');
+    if (!ok)
+        printf("\n    expected ...%s    found    %s", expected, got.c_str());
+    CU_ASSERT(ok);
+    cudaFree(counters);
+}
+
 CU_TestInfo tests[] = {
     {"global: 4 sectors per request coalesced, 32 at a stride of 32 floats", test_global_sectors_per_request},
     {"global: float4 is one 16-byte request of 16 sectors", test_float4_is_one_16_byte_request},
@@ -480,6 +510,7 @@ CU_TestInfo tests[] = {
     {"branches: a && compiled into several calls is one branch", test_short_circuit_branch},
     {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
     {"ops: copies, kernels, events and host waits in issue order, by stream", test_ops_in_issue_order},
+    {"atomics: global ones per call site, ops and addresses; shared ones none", test_global_atomics},
     CU_TEST_INFO_NULL,
 };
 

@@ -47,6 +47,11 @@ typedef struct totals {
     char isolation[256];  /* why, from the first greeting that lowered it, or the last one */
     char sandbox[16];     /* the sandbox student code ran in: "namespaces", "landlock", "none" */
     const lab_info *first_short; /* the first lab that lost a point (the next step), or NULL */
+    enum {
+        SHORT_SPEED,       /* its speed is short of the mark (every correctness check passed) */
+        SHORT_CORRECT,     /* a correctness check failed (or its build did) */
+        SHORT_NOT_STARTED  /* no file, or the skeleton (plan/started.h) */
+    } first_short_why;     /* why first_short lost its points: the `Next:` line follows it */
 } totals;
 
 /* A fault of the student's code run once more on the CPU emulator (a GPU's fault names no

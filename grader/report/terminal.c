@@ -421,9 +421,20 @@ void terminal_run_begin(const char *student, const char *mode, const char *seed)
            "skipped)", seed, seed);
 }
 
+/* Each lab's file as the heading named it: the `Next:` line of a lab not started names it. */
+static struct {
+    const lab_info *lab;
+    char file[1024];
+} lab_file[64];
+static int n_lab_files;
+
 void terminal_lab_begin(const lab_info *lab, const char *expected)
 {
     memset(&folded, 0, sizeof folded);
+    if (n_lab_files < 64) {
+        lab_file[n_lab_files].lab = lab;
+        snprintf(lab_file[n_lab_files++].file, sizeof lab_file[0].file, "%s", expected);
+    }
     /* (the student's folder, by any name: shown as data) */
     printf("\n== %s %s: %s (", lab->number, lab->name, lab->title);
     put_shown(stdout, expected);
@@ -736,11 +747,28 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
         put_shown(stdout, lab_fault[fault].check);
         printf("\" above. Fix that line first and grade again; the lab's speed counts only once "
                "every correctness check passes.\n");
-    } else if (t->first_short) { /* the next step: one lab, its lesson, the tool that shows why */
+    } else if (t->first_short) { /* the next step: one lab, and what to do there first */
+        const lab_info *lab = t->first_short;
         char folder[96];
-        lab_folder(t->first_short, folder, sizeof folder);
-        printf("Next: lab %s (%s) is short of its mark. Its lesson is labs/%s/README.md, and make "
-               "explain LAB=%s shows what your code does there, line by line (no GPU needed).\n",
-               t->first_short->number, t->first_short->name, folder, t->first_short->number);
+        lab_folder(lab, folder, sizeof folder);
+        const char *file = "its file";
+        for (int i = 0; i < n_lab_files; i++)
+            if (lab_file[i].lab == lab)
+                file = lab_file[i].file;
+        if (t->first_short_why == SHORT_NOT_STARTED) {
+            printf("Next: lab %s (%s) is not started. Read its lesson, labs/%s/README.md, then "
+                   "edit ", lab->number, lab->name, folder);
+            put_shown(stdout, file);
+            printf(" where its TODO(student) marks say, and run make grade LAB=%s.\n",
+                   lab->number);
+        } else if (t->first_short_why == SHORT_CORRECT)
+            printf("Next: lab %s (%s) failed a correctness check: its first FAIL above shows the "
+                   "case and what differed. Fix that first and run make grade LAB=%s; the lab's "
+                   "speed counts only once every correctness check passes.\n", lab->number,
+                   lab->name, lab->number);
+        else
+            printf("Next: lab %s (%s) is short of its mark. Its lesson is labs/%s/README.md, and "
+                   "make explain LAB=%s shows what your code does there, line by line (no GPU "
+                   "needed).\n", lab->number, lab->name, folder, lab->number);
     }
 }

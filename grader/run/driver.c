@@ -466,8 +466,12 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     t->possible += r->score.possible;
     t->failed += r->score.failed;
     t->not_run += r->score.not_run;
-    if ((r->score.failed || r->score.not_started) && !t->first_short)
+    if ((r->score.failed || r->score.not_started) && !t->first_short) {
         t->first_short = r->lab;
+        t->first_short_why = r->score.not_started                          ? SHORT_NOT_STARTED
+                             : r->score.correct_ok < r->score.correct_n ? SHORT_CORRECT
+                                                                        : SHORT_SPEED;
+    }
     free(r->outcomes);
     free(r->scores);
 }

@@ -11,8 +11,9 @@
  * cannot reach into the sandbox, and the sandbox is not loosened for it. `make sanitize` runs
  * it on the student's own labs/, outside grading.
  *
- * Help, never a verdict: the rerun's records are read by no one, its log is shown as data and
- * only the report's lines at the student's own file (fault_rerun_report), and the emulated
+ * Help, never a verdict: the rerun's records are read by no verdict (the driver asks them only
+ * whether the rerun's values came out right, to say so), its report is shown as data and only
+ * its lines at the student's own files (fault_rerun_report), and the emulated
  * harness runs with isolation required (no student code outside a sandboxed worker), under the
  * same policy and view as make grade's WHERE count. */
 #ifndef GRADER_FAULT_RERUN_H

@@ -745,7 +745,7 @@ void terminal_run_end(const totals *t, int unisolated, int status, const char *j
         put_shown(stdout, lab_fault[fault].place);
         printf(": its report is under \"");
         put_shown(stdout, lab_fault[fault].check);
-        printf("\" above. Fix that line first and grade again; the lab's speed counts only once "
+        printf("\" above. Fix it first and grade again; the lab's speed counts only once "
                "every correctness check passes.\n");
     } else if (t->first_short) { /* the next step: one lab, and what to do there first */
         const lab_info *lab = t->first_short;

@@ -30,10 +30,20 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+/* The device printf buffer a worker's context gets: room for about a million lines of a
+ * few numbers each. A kernel whose printf finds the buffer full waits while the driver drains
+ * it, line by line: on an H200 a kernel printing 1.05 million lines took 80 to 130 s with the
+ * default buffer (8 MiB there) and 0.55 s, plus 0.76 s to print at the next synchronisation,
+ * with 256 MiB; 100,000 lines took 2.06 s with 512 KiB, 0.35 s with 8 MiB, 0.08 s with 64 MiB
+ * (tests/gpu/printf-probe.cu). Only what the check's log keeps is kept of it (1 MB). */
+#define WORKER_PRINTF_FIFO_BYTES ((size_t)64 << 20)
+#define WORKER_CU_LIMIT_PRINTF_FIFO_SIZE 0x01 /* CUlimit's value, cuda.h */
+
 /* The GPU's primary context, made now through the driver (the CUDA runtime of the object
- * loaded later takes the same context up, so that its first call does not wait for one). Best
- * effort: where it fails, nothing is made, and the runtime meets and reports the same error at
- * its first call, as it would without this. */
+ * loaded later takes the same context up, so that its first call does not wait for one), with
+ * its printf buffer set before any kernel runs (the driver refuses a change after one that
+ * prints). Best effort: where it fails, nothing is made, and the runtime meets and reports the
+ * same error at its first call, as it would without this. */
 static void make_gpu_context(void)
 {
     void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -42,10 +52,14 @@ static void make_gpu_context(void)
     int (*init)(unsigned) = (int (*)(unsigned))dlsym(cuda, "cuInit");
     int (*get)(int *, int) = (int (*)(int *, int))dlsym(cuda, "cuDeviceGet");
     int (*retain)(void **, int) = (int (*)(void **, int))dlsym(cuda, "cuDevicePrimaryCtxRetain");
+    int (*current)(void *) = (int (*)(void *))dlsym(cuda, "cuCtxSetCurrent");
+    int (*limit)(int, size_t) = (int (*)(int, size_t))dlsym(cuda, "cuCtxSetLimit");
     int dev = 0;
     void *ctx = NULL;
-    if (init && get && retain && init(0) == 0 && get(&dev, 0) == 0)
-        (void)retain(&ctx, dev); /* kept for the process's life: the runtime's from now on */
+    if (init && get && retain && init(0) == 0 && get(&dev, 0) == 0 &&
+        retain(&ctx, dev) == 0 && /* kept for the process's life: the runtime's from now on */
+        current && limit && current(ctx) == 0)
+        (void)limit(WORKER_CU_LIMIT_PRINTF_FIFO_SIZE, WORKER_PRINTF_FIFO_BYTES);
 }
 
 /* Until the first command is there to read (or the harness is gone); reads nothing. */

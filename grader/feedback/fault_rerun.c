@@ -244,3 +244,24 @@ int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double
     *timed_out = status == -2;
     return 0;
 }
+
+int fault_rerun_values_right(const char *records)
+{
+    record_list there;
+    memset(&there, 0, sizeof there);
+    read_records(records, &there);
+    int compared = 0, wrong_there = 0;
+    for (const record *c = find_record(&there, "correct", 0); c;
+         c = find_record(&there, "correct", (int)(c - there.rec) + 1)) {
+        const char *impl = record_get(c, "impl");
+        double bad = 0, guard_ok = 1;
+        if (!impl || strcmp(impl, "student"))
+            continue;
+        compared++;
+        wrong_there |= (record_get_num(c, "bad", &bad) == 0 && bad > 0) ||
+                       (record_get_num(c, "guard_ok", &guard_ok) == 0 && guard_ok == 0);
+    }
+    const int right = compared > 0 && !wrong_there && !find_record(&there, "error", 0);
+    free_records(&there);
+    return right;
+}

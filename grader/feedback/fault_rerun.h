@@ -101,6 +101,11 @@ long fault_rerun_first(const char *log);
  * emulator's channel), or -1. */
 long fault_rerun_last(const char *log);
 
+/* 1 if the rerun whose records file is `records` (fault_rerun.records) computed the right
+ * values: its student's calls were compared and none gave a wrong element or touched a guard,
+ * and no error ended it. What the driver says under a check whose GPU values were wrong. */
+int fault_rerun_values_right(const char *records);
+
 #ifdef __cplusplus
 }
 #endif

@@ -365,24 +365,7 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
         return;
     }
     r->fault_rerun_s += f->seconds;
-    /* what the rerun's own check found: right values there, where the GPU's were wrong? */
-    record_list there;
-    memset(&there, 0, sizeof there);
-    read_records(run.records, &there);
-    int compared = 0, wrong_there = 0;
-    for (const record *c = find_record(&there, "correct", 0); c;
-         c = find_record(&there, "correct", (int)(c - there.rec) + 1)) {
-        const char *impl = record_get(c, "impl");
-        double bad = 0, guard_ok = 1;
-        if (!impl || strcmp(impl, "student"))
-            continue;
-        compared++;
-        wrong_there |= (record_get_num(c, "bad", &bad) == 0 && bad > 0) ||
-                       (record_get_num(c, "guard_ok", &guard_ok) == 0 && guard_ok == 0);
-    }
-    f->right_there = wrong && !f->timed_out && compared > 0 && !wrong_there &&
-                     !find_record(&there, "error", 0);
-    free_records(&there);
+    f->right_there = wrong && !f->timed_out && fault_rerun_values_right(run.records);
     snprintf(f->log, sizeof f->log, "%s", run.log);
 }
 

@@ -173,7 +173,7 @@ grade: $$(grade_build)
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
-	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
+	    $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
 	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
 	            --where-worker $(WHERE_B)/worker-emu)) \
@@ -289,7 +289,7 @@ profile-lab-%: runner-%
 # the student knows it, the reference's source (a student kit has none: no quotes), and the
 # folders no worker may see beside the build's own (GRADER_HIDE).
 explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_src,$(1)) \
-    $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
+    $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)')
 
 # With GPU_PROFILE, the estimate is set against the lab's pass mark in force (the course config's,
 # or its table's), which lab-manifest reads as the driver does.

@@ -1,4 +1,15 @@
-# tests/tests.mk - `make test`: the whole test suite. Needs no GPU.
+# tests/tests.mk - the workbook's own tests, in two tiers. Needs no GPU.
+#
+#   make test      the quick tier: every suite below that protects the grader's rooms and the
+#                  labs, each its quick slice (QUICK=1), then test-tiers, which holds the tier to
+#                  its promise (every grader/*/ room and every lab of the manifest touched);
+#                  about five minutes on two quiet cores (tests/RESULTS.md)
+#   make test-all  the full tier: every case of every suite (QUICK empty), as CI runs it
+#                  (.ci/run); test-tiers does not run there (it reads the quick tier's output)
+#   make test-NAME one suite, every case; `make test-NAME QUICK=1` its quick slice
+#
+# Each suite has one set of cases; QUICK=1 picks its slice (a list kept beside the cases, or the
+# runner's own sections marked full-tier only), never a second copy of a test. The suites:
 #
 #   test-unit     CUnit suites of common/ and grader/ (scoring, the speed checks' stopping rule,
 #                 LAB= lists, lab manifests, check
@@ -100,6 +111,25 @@ CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/inclu
 TESTS := $(BUILD)/tests
 
 .PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
+
+# The tier, set first (the suites' rules below read it): QUICK=1 under `make test` (each
+# suite's quick slice), empty under `make test-all` (every case), as given otherwise (make
+# test-cheats QUICK=1). Exported: the runners read it.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+QUICK := 1
+endif
+ifneq ($(filter test-all,$(MAKECMDGOALS)),)
+QUICK :=
+endif
+export QUICK
+
+# A byte-identical student file compiles once in a run: the tests' builds share a cache of
+# vetted objects (grader/make/student_cache.sh: keyed by every input's content and the flags;
+# hidden from every sandbox), unless STUDENT_CACHE is set (empty: none) by the caller.
+ifneq ($(filter test test-all test-%,$(MAKECMDGOALS)),)
+STUDENT_CACHE ?= $(abspath $(BUILD))/student-cache
+export STUDENT_CACHE
+endif
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -270,20 +300,21 @@ NOTEBOOK_LABS ?= 01
 test-notebook: $(DRIVER)
 	@BUILD=$(BUILD) NOTEBOOK_LABS=$(NOTEBOOK_LABS) tests/notebook/run.sh
 
-# Under `make test` (often with -j) they start after the emulator tests and the cheats, one
-# grading suite at a time, as test-batch does.
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+# Under `make test` and `make test-all` (often with -j) they start after the emulator tests and
+# the cheats, one grading suite at a time, as test-batch does.
+TEST_GOALS := $(filter test test-all,$(MAKECMDGOALS))
+ifneq ($(TEST_GOALS),)
 test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 test-notebook: | test-emu test-stop
 test-new-lab: | test-emu test-stop
 endif
 
-# `make test` as typed runs its suites side by side on the cores there are (as make -jN test
-# would; make -j1 test runs one at a time), and says first what it is about to install and
-# for which test (tests/packages.sh), before any recipe runs (once: not again when make
-# restarts to read the lab manifest it has just built).
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+# `make test` and `make test-all` as typed run their suites side by side on the cores there are
+# (as make -jN would; make -j1 runs one at a time), and say first what they are about to
+# install and for which test (tests/packages.sh), before any recipe runs (once: not again when
+# make restarts to read the lab manifest it has just built).
+ifneq ($(TEST_GOALS),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
@@ -293,18 +324,48 @@ $(if $(TEST_PACKAGES_SAY),$(info $(subst @@,$(EMU_NEWLINE),$(TEST_PACKAGES_SAY))
 endif
 endif
 
-# Every suite of `make test`; the summary counts them. In a student kit the suites that need the
-# solutions' sources say so and count as skipped. Under -j, make starts them in this order: the
-# longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook suites
-# that wait on them), and the suites that need no grading (the vetting rows, the GPU build) last,
-# to fill the cores while the chain's waits (test-stop's) leave them idle.
+# Every suite of `make test-all`; the summary counts them. In a student kit the suites that need
+# the solutions' sources say so and count as skipped. Under -j, make starts them in this order:
+# the longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook
+# suites that wait on them), and the suites that need no grading (the vetting rows, the GPU
+# build) last, to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
                test-explain test-estimate test-batch test-dist test-rungs test-vet test-build test-docs test-bench-tools \
                test-doctor
+# The quick tier's suites, each its slice: all but those whose every case is beyond a quick look
+# (the notebook, the tenth lab, the ladder's rungs, the estimate's agreement table: each lab is
+# graded by its solution, and the ESTIMATE line by the skeletons of test-emu's slice), then
+# test-tiers, which checks that what ran touched every room and every lab.
+TEST_FULL_ONLY := test-notebook test-new-lab test-rungs test-estimate
+TEST_QUICK_SUITES := $(filter-out $(TEST_FULL_ONLY),$(TEST_SUITES)) test-tiers
 KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab test-rungs
-test: $(TEST_SUITES)
+kit_summary = $(words $(filter-out $(KIT_SKIPPED_SUITES),$(1))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(1)))), \
+    $(words $(filter $(KIT_SKIPPED_SUITES),$(1))) skipped ($(patsubst test-%,%,$(filter $(KIT_SKIPPED_SUITES),$(1))): they need the solutions' sources); the solutions' parts of build and emu were skipped too
+.PHONY: test-all test-tiers
+test: $(TEST_QUICK_SUITES)
 ifdef STUDENT_KIT
-	@echo "make test (student kit): $(words $(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES)))), $(words $(KIT_SKIPPED_SUITES)) skipped ($(patsubst test-%,%,$(KIT_SKIPPED_SUITES)): they need the solutions' sources); the solutions' parts of build and emu were skipped too"
+	@echo "make test (student kit, the quick tier): $(call kit_summary,$(TEST_QUICK_SUITES))"
 else
-	@echo "make test: $(words $(TEST_SUITES)) suites passed: $(patsubst test-%,%,$(TEST_SUITES))"
+	@echo "make test: $(words $(TEST_QUICK_SUITES)) suites passed, the quick tier (each suite's quick slice; make test-all runs every case): $(patsubst test-%,%,$(TEST_QUICK_SUITES))"
 endif
+
+test-all: $(TEST_SUITES)
+ifdef STUDENT_KIT
+	@echo "make test-all (student kit): $(call kit_summary,$(TEST_SUITES))"
+else
+	@echo "make test-all: $(words $(TEST_SUITES)) suites passed, every case: $(patsubst test-%,%,$(TEST_SUITES))"
+endif
+
+# The quick tier's promise, held after its suites ran (tests/tiers/check.sh): every room of the
+# grader (each grader/*/ folder, tests/tiers/rooms.tsv says which quick suite touches it and
+# what it leaves in BUILD) and every lab the manifest lists (graded by its solution, its emulated
+# pieces built) touched in this run. A tenth lab or room is covered, or named, without a list to edit.
+TEST_TIERS_STAMP := $(BUILD)/tests/tiers.start
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(MAKE_RESTARTS),)
+$(shell mkdir -p $(BUILD)/tests && touch $(TEST_TIERS_STAMP))
+endif
+test-tiers: | $(filter-out test-tiers,$(TEST_QUICK_SUITES))
+endif
+test-tiers: $(MANIFEST)
+	@BUILD=$(BUILD) MANIFEST=$(MANIFEST) QUICK_SUITES="$(TEST_QUICK_SUITES)" STAMP=$(TEST_TIERS_STAMP) tests/tiers/check.sh

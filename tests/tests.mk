@@ -163,10 +163,10 @@ test-docs:
 	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
 	@python3 tests/docs/figures.py
-	@python3 tests/docs/figures_selftest.py
+	@$(if $(filter 1,$(QUICK)),echo "docs: the checkers' self-tests (figures_selftest.py, functions.py --selftest) left to make test-all (the quick tier)",python3 tests/docs/figures_selftest.py)
 	@python3 tests/docs/snippets.py
 	@python3 tests/docs/functions.py
-	@python3 tests/docs/functions.py --selftest
+	@$(if $(filter 1,$(QUICK)),:,python3 tests/docs/functions.py --selftest)
 
 test-bench-tools:
 	@tests/bench/run.sh
@@ -201,10 +201,16 @@ test-vet: $(EMU_REWRITE) | toolkit
 
 # The GPU build, with or without a GPU here. Without one, for the two architectures the code
 # tells apart (the oldest, sm_75, and the newest this nvcc knows, with its PTX: the SGEMM
-# reference and rungs take cp.async from sm_80 up), not every one make dist builds for (test-dist
-# makes its kit for the same two: tests/dist/dist_tests.mk).
+# reference and rungs take cp.async from sm_80 up), not every one make dist builds for.
+# QUICK=1 (make test's quick tier): the common and grader sources and the first lab, skeleton
+# and reference, for the oldest architecture (and its PTX), and the -lineinfo check on that lab.
 TEST_BUILD_ARCHS = $(firstword $(FAT_ARCHS)) $(lastword $(FAT_ARCHS))
+TEST_BUILD_QUICK_LAB = $(firstword $(LAB_NAMES))
 test-build: | toolkit
+ifeq ($(QUICK),1)
+	$(MAKE) --no-print-directory runner-$(TEST_BUILD_QUICK_LAB) MODE=gpu STUDENT=labs FAT_ARCHS="$(firstword $(FAT_ARCHS))"
+	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" LINEINFO_LABS=$(call lab_dir,$(TEST_BUILD_QUICK_LAB)) tests/build/lineinfo.sh
+else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 ifdef STUDENT_KIT
 	$(call kit_skip,the solutions' GPU build)
@@ -212,6 +218,7 @@ else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 endif
 	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
+endif
 	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/partial.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
@@ -249,7 +256,7 @@ endif
 # does it in the student kit, every lab, as a student receives them (the same grading, the
 # references prebuilt): make test grades them once, there. In a kit, here.
 emu-grade-labs: emu-runners
-	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
+	@MAKE="$(MAKE)" BUILD=$(BUILD) $(if $(and $(filter 1,$(QUICK)),$(if $(STUDENT_KIT),,1)),LABS=01$(comma)06) tests/emu_grade.sh labs
 
 # The grader's device checks (common/devcheck.cu: fresh inputs, hashes, comparisons) against
 # the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
@@ -264,10 +271,13 @@ test-devcheck: $(TESTS)/devcheck_test
 emu-file-gone: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/file_gone.sh
 
+# QUICK=1 (make test's quick tier): the skeletons of labs 01 and 06 graded here too, each with its
+# WHERE and ESTIMATE lines (test-dist's kit grades lab 01's alone then); make test-all: every
+# skeleton, in the kit.
 ifdef STUDENT_KIT
 test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone $(if $(filter 1,$(QUICK)),emu-grade-labs)
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
@@ -281,14 +291,15 @@ else
 endif
 
 # The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
+# (no cache of student objects there: each attack is compiled under the sandbox it tests)
 test-sandbox: emu-runners
-	@BUILD=$(BUILD) EMU=1 tests/sandbox/run.sh
+	@BUILD=$(BUILD) EMU=1 STUDENT_CACHE= tests/sandbox/run.sh
 
 # Stopping a grading run stops everything it started: lab 01 under the emulator, its shared
 # pieces built first in a make of their own (one make at a time writes them).
 test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
-	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
+	@MAKE="$(MAKE)" STUDENT_CACHE= python3 tests/stop/test_stop.py $(BUILD)
 
 # A tenth lab, in a copy of the workbook (its emulator library copied with it, not rebuilt).
 test-new-lab: $(EMU_LIB)

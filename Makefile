@@ -54,15 +54,18 @@
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
-#   make test                  every suite below, side by side on the cores there are, then a
-#                              count of them; it first lists what it will install for which
-#                              suite (TEST_INSTALL=no: nothing; tests/packages.sh)
+#   make test                  the quick tier (about five minutes on two cores): each suite's
+#                              quick slice, side by side on the cores there are, then a count of
+#                              them and test-tiers (every grader room and every lab touched); it
+#                              first lists what it will install for which suite (TEST_INSTALL=no:
+#                              nothing; tests/packages.sh)
+#   make test-all              the full tier: every case of every suite below (what CI runs)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
 #        test-batch, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
-#        rung graded as a student's file) and test-skeletons: one
-#        suite each (tests/tests.mk says what each checks); make test-toolkits builds and grades
-#        with older CUDA toolkits (not in make test)
+#        rung graded as a student's file), test-skeletons and test-tiers: one suite each, every
+#        case (QUICK=1: its quick slice; tests/tests.mk says what each checks); make
+#        test-toolkits builds and grades with older CUDA toolkits (not in either tier)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)
@@ -115,7 +118,7 @@ include grader/make/lab_rules.mk
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading roofline test clean toolkit help doctor profile explain sanitize new-lab docs-gen
+.PHONY: all runners grade grade-batch bench bench-grading roofline test test-all clean toolkit help doctor profile explain sanitize new-lab docs-gen
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."

@@ -96,6 +96,31 @@
 #                 lab, as test-emu does); installs nbclient and ipykernel into a venv in
 #                 the user's cache once a machine (tests/notebook/venv.sh)
 #
+#   test-tiers    (make test only, last) the quick tier touched every room of the grader and
+#                 every lab of the manifest (tests/tiers/check.sh, tests/tiers/rooms.tsv)
+#
+# The quick tier, suite by suite (QUICK=1; make test-all runs all of each):
+#   skeletons, unit, bench-tools, doctor   all of it
+#   emu           every lab's solution graded (every correctness check), the skeletons of labs 01
+#                 and 06 with their WHERE and ESTIMATE lines, the devcheck and file-gone tests,
+#                 and of the emulator's own: visibility, rewrite, unit, planted bugs, ABI
+#   cheats        the cases tests/cheats/quick.txt names: one or more a defence (the build,
+#                 the sandbox, vetting, forged output, stop) and three honest controls
+#   sandbox       the probe, the WHERE count, TMPDIR, one process and no sandbox, and four
+#                 attacks under Landlock (not the other user, /usr/local/src, counters)
+#   stop          three stops (a build, two gradings; one per command) and one run to the end
+#   batch         input errors, the GPU schedule, hostile names, kill -9 and resume, Slurm
+#   vet           six rows: admitted and rejected, GPU and emulator, a PTX rule
+#   explain       lab 01's requests and picture, the hostile file, the refusals, the tables
+#   dist          the kit (one architecture and its PTX, as in make test-all) grading lab 01
+#   build         the common and grader sources and lab 01 for one architecture (nvcc), its
+#                 -lineinfo check, the partial build
+#   docs          all but the checkers' self-tests
+#   notebook, new-lab, rungs, estimate   make test-all only
+# A byte-identical student file compiles once in a run: both tiers share a cache of vetted
+# objects (STUDENT_CACHE, below; grader/make/student_cache.py), but where the compile itself is
+# under test (test-sandbox, test-stop).
+#
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
 

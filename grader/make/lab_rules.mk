@@ -33,7 +33,6 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
 # (grader/make/student_cache.py: keyed by the SHA-256 of the lab file's folder, every file
 # copied in, the sandbox's settings and the compile command, the toolchain's identity; a folder
 # no sandbox sees). $(call student_cached,MODE): the words before sandbox-run.
-STUDENT_CACHE ?=
 student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(foreach f,$(NVCC) $(CUOBJDUMP) $(if $(filter emu,$(1)),$(EMU_LIB)),--stat $(f)) --)
 
 # ------------------------------------------------------------------------------------------

@@ -52,7 +52,9 @@
 #                 (test-devcheck, tests/devcheck); a student's file deleted after a build is
 #                 graded as missing, never by that build's object, and one missing (or a link
 #                 to nothing) in a tree never built is graded in the grader's words, not make's
-#                 (tests/emu/file_gone.sh)
+#                 (tests/emu/file_gone.sh); the tests' cache of student objects gives a file only
+#                 a byte-identical compile's object, and no compile sees it
+#                 (tests/emu/student_cache.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -135,7 +137,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone test-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-student-cache test-rungs test-devcheck cunit
 
 # The tier, set first (the suites' rules below read it): QUICK=1 under `make test` (each
 # suite's quick slice), empty under `make test-all` (every case), as given otherwise (make
@@ -294,6 +296,11 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
 
+# The tests' cache of student objects: a byte-identical file compiles once, any other on its own,
+# and no compile sees the cache (tests/emu/student_cache.sh).
+emu-student-cache: emu-runners
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/emu/student_cache.sh
+
 # A student's file deleted after a build is graded as missing, not by the earlier build's object.
 emu-file-gone: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/file_gone.sh
@@ -302,9 +309,9 @@ emu-file-gone: emu-runners
 # WHERE and ESTIMATE lines (test-dist's kit grades lab 01's alone then); make test-all: every
 # skeleton, in the kit.
 ifdef STUDENT_KIT
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-student-cache
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone $(if $(filter 1,$(QUICK)),emu-grade-labs)
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-student-cache $(if $(filter 1,$(QUICK)),emu-grade-labs)
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the

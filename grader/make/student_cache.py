@@ -28,10 +28,12 @@ So a file never takes another file's object: two compiles share an entry only wh
 the same. Only a compile that succeeded is kept, with what it printed (replayed on a hit), and
 only when the copy the sandbox compiled (--get REL: source.cu) is the bytes that were hashed; an
 entry is written whole into a temporary folder and renamed into place, so that a reader never
-sees half of one. Nothing in the cache is shown to a sandbox (the Makefile hides STUDENT_CACHE
+sees half of one, and one key compiles once at a time (a lock a key: a batch's students side by
+side wait for the first compile of their shared file). Nothing in the cache is shown to a sandbox (the Makefile hides STUDENT_CACHE
 from the compile and from the workers), and nothing a student's code writes reaches it: the
 object kept is the one the sandbox handed back, vetted, as without the cache.
 """
+import fcntl
 import hashlib
 import os
 import shutil
@@ -171,7 +173,12 @@ def key_of(stats, command):
             copy = dest
     if not obj or not copy:
         return None
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest(), own, obj, copy
+    key = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    if os.environ.get("STUDENT_CACHE_KEYS") == "1":  # what a key was made of, to compare two
+        os.makedirs(os.path.join(os.environ["STUDENT_CACHE"], "keys"), exist_ok=True)
+        with open(os.path.join(os.environ["STUDENT_CACHE"], "keys", key + ".txt"), "w") as f:
+            f.write("\n".join(lines) + "\n")
+    return key, own, obj, copy
 
 
 def main():
@@ -187,6 +194,11 @@ def main():
         os.execvp(command[0], command)
     key, own, obj, copy = found
     entry = os.path.join(cache, key[:2], key)
+    # one compile a key at a time: a second asking for the same key (a batch's students side by
+    # side) waits for the first, then takes its object (the lock goes when this process does)
+    os.makedirs(os.path.dirname(entry), exist_ok=True)
+    lock = os.open(entry + ".lock", os.O_WRONLY | os.O_CREAT, 0o644)
+    fcntl.flock(lock, fcntl.LOCK_EX)
     hit = os.path.isfile(os.path.join(entry, "student.o"))
     # one line a compile asked for (log.tsv: hit or compiled, the key, the file's bytes, where),
     # so that a run can count what it compiled twice (tests/RESULTS.md)

@@ -126,7 +126,7 @@
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
 
-# test-toolkits (not part of `make test`; .ci/run runs it after): the grader and every lab's
+# test-toolkits (in neither tier; .ci/run runs it after make test-all): the grader and every lab's
 # reference and skeleton compile and link with CUDA 12.4 and 11.8 too (tests/toolkits/run.sh,
 # which installs them into .toolkits/). TOOLKITS="12.4" tests one.
 .PHONY: test-toolkits
@@ -283,7 +283,8 @@ endif
 
 # The untouched skeletons graded as a student runs make grade. In the full workbook test-dist
 # does it in the student kit, every lab, as a student receives them (the same grading, the
-# references prebuilt): make test grades them once, there. In a kit, here.
+# references prebuilt): make test-all grades them once, there (make test: labs 01 and 06 here,
+# with their WHERE and ESTIMATE lines, and lab 01 there). In a kit, here.
 emu-grade-labs: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) $(if $(and $(filter 1,$(QUICK)),$(if $(STUDENT_KIT),,1)),LABS=01$(comma)06) tests/emu_grade.sh labs
 
@@ -316,7 +317,7 @@ endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
 # compile sandbox as the student's helpers), rung K of every lab in one tree. A suite of its own
-# that no other waits for: under make test it fills a core the chain of suites leaves idle.
+# that no other waits for: under make test-all it fills a core the chain of suites leaves idle.
 test-rungs: emu-runners
 ifdef STUDENT_KIT
 	$(call kit_skip,grading the ladder's rungs as students' files)

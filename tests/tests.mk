@@ -365,7 +365,7 @@ ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 ifeq ($(MAKE_RESTARTS),)
-TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
+TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) QUICK=$(QUICK) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
 $(if $(TEST_PACKAGES_SAY),$(info $(subst @@,$(EMU_NEWLINE),$(TEST_PACKAGES_SAY))))
 endif
 endif

@@ -54,16 +54,20 @@
 #   make slides                one PDF per lab's deck in build/slides/; make slides-check
 #                              renders every page; make slides-tools installs what they need
 # Tests (no GPU needed)
-#   make test                  every suite below, side by side on the cores there are, then a
-#                              count of them; it first lists what it will install for which
-#                              suite (TEST_INSTALL=no: nothing; tests/packages.sh)
+#   make test                  the quick tier (about five minutes on two cores): each suite's
+#                              quick slice, side by side on the cores there are, then a count of
+#                              them and test-tiers (every grader room and every lab touched); it
+#                              first lists what it will install for which suite (TEST_INSTALL=no:
+#                              nothing; tests/packages.sh)
+#   make test-all              the full tier: every case of every suite below (what CI runs)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
 #        test-batch, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
-#        rung graded as a student's file) and test-skeletons: one
-#        suite each (tests/tests.mk says what each checks); make test-toolkits builds and grades
-#        with older CUDA toolkits (not in make test); make test-docs-mutation shifts every figure
-#        of the lessons by +-5% and +-7% and checks each shift fails test-docs (about a minute)
+#        rung graded as a student's file), test-skeletons and test-tiers: one suite each, every
+#        case (QUICK=1: its quick slice; tests/tests.mk says what each checks); make
+#        test-toolkits builds and grades with older CUDA toolkits (not in either tier); make
+#        test-docs-mutation shifts every figure of the lessons by +-5% and +-7% and checks each
+#        shift fails test-docs (about a minute; in make test-all)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)
@@ -116,7 +120,7 @@ include grader/make/lab_rules.mk
 # ------------------------------------------------------------------------------------------
 # Verbs
 
-.PHONY: all runners grade grade-batch bench bench-grading roofline test clean toolkit help doctor profile explain sanitize new-lab docs-gen
+.PHONY: all runners grade grade-batch bench bench-grading roofline test test-all clean toolkit help doctor profile explain sanitize new-lab docs-gen
 
 all: $(DRIVER) runners
 	@echo "Built the grader and $(words $(LAB_NAMES)) labs. Next: make grade (or make test)."
@@ -174,7 +178,7 @@ grade: $$(grade_build)
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
 	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
-	    $(foreach d,$(GRADER_HIDE),--hide '$(d)') \
+	    $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
 	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
 	            --where-worker $(WHERE_B)/worker-emu)) \
@@ -290,7 +294,7 @@ profile-lab-%: runner-%
 # the student knows it, the reference's source (a student kit has none: no quotes), and the
 # folders no worker may see beside the build's own (GRADER_HIDE).
 explain_args = --source $(STUDENT_OBJS)/$(1)/source.cu --shown $(call student_src,$(1)) \
-    $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE),--hide '$(d)')
+    $(if $(call ref_src,$(1)),--ref-source $(call ref_src,$(1))) $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)')
 
 # With GPU_PROFILE, the estimate is set against the lab's pass mark in force (the course config's,
 # or its table's), which lab-manifest reads as the driver does.

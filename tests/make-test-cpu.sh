@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/make-test-cpu.sh - where make test's CPU goes: `make -j2 test` from a fresh clone of this
+# tests/make-test-cpu.sh - where make test's CPU goes (GOAL=test-all: the full tier's): `make -j2 test` from a fresh clone of this
 # checkout (REV, default HEAD), each recipe line of the top make in a cpuacct control group of
 # its own, so that everything it starts is counted (sandboxed processes too, which a shell's
 # `times` misses). Prints the lines that used the most CPU (core-seconds), their wall time, and
@@ -8,7 +8,7 @@
 # neither. A measurement, not a test: it exits with make test's status.
 #
 #   tests/make-test-cpu.sh [REV]       (TOP=25: how many lines; KEEP=1 keeps the clone;
-#                                      GOAL=test-docs: another goal than test)
+#                                      GOAL=test-all: the full tier; GOAL=test-docs: one suite)
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 rev=${1:-HEAD}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# packages.sh - what `make test` is about to install, and why, said before it installs anything.
+# packages.sh - what `make test-all` (QUICK=1: `make test`, the quick tier) is about to install,
+# and why, said before it installs anything.
 #
 #   tests/packages.sh        (BUILD from the environment; run from anywhere)
 #
@@ -33,7 +34,10 @@ if ! pkg-config --exists cunit 2>/dev/null && [ ! -f /usr/include/CUnit/CUnit.h 
     else how="cannot install it here (needs root or sudo, and apt-get or dnf): the unit suites will stop"; fi
     add "CUnit (libcunit1-dev)" "test-unit, test-batch and the emulator's tests (written in it)" "$how"
 fi
-if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+# make test's quick tier (QUICK=1) renders no HTML page and runs no notebook: those two are make
+# test-all's alone
+quick=$([ "${QUICK:-}" = 1 ] && echo 1)
+if [ -z "$quick" ] && ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): that check is skipped"
     elif [ -n "$root" ] && [ -n "$apt" ]; then how="will install it (apt-get, $root; about 350 MB)"
     else how="cannot install it here (needs root or sudo, and apt-get): that check is skipped"; fi
@@ -47,13 +51,13 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 fi
 . tests/notebook/venv.sh
 venv=$(notebook_venv)
-if [ ! -x "$venv/bin/python" ]; then
+if [ -z "$quick" ] && [ ! -x "$venv/bin/python" ]; then
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): test-notebook is skipped"
     else how="will install them (from PyPI into $venv, once on this machine; nothing system-wide)"; fi
     add "Python's nbclient, nbformat, ipykernel" "test-notebook (it runs labs/workbook.ipynb)" "$how"
 fi
 
 [ ${#lines[@]} -eq 0 ] && exit 0
-echo "make test: some of its tests need software this machine lacks (each installs it when it starts):"
+echo "make test$([ -n "$quick" ] || echo -all): some of its tests need software this machine lacks (each installs it when it starts):"
 printf '%s\n' "${lines[@]}"
 echo "  (make test TEST_INSTALL=no installs nothing; README.md, \"What make test installs\", lists the same)"

@@ -1,4 +1,15 @@
-# tests/tests.mk - `make test`: the whole test suite. Needs no GPU.
+# tests/tests.mk - the workbook's own tests, in two tiers. Needs no GPU.
+#
+#   make test      the quick tier: every suite below that protects the grader's rooms and the
+#                  labs, each its quick slice (QUICK=1), then test-tiers, which holds the tier to
+#                  its promise (every grader/*/ room and every lab of the manifest touched);
+#                  about five minutes on two quiet cores (tests/RESULTS.md)
+#   make test-all  the full tier: every case of every suite (QUICK empty), as CI runs it
+#                  (.ci/run); test-tiers does not run there (it reads the quick tier's output)
+#   make test-NAME one suite, every case; `make test-NAME QUICK=1` its quick slice
+#
+# Each suite has one set of cases; QUICK=1 picks its slice (a list kept beside the cases, or the
+# runner's own sections marked full-tier only), never a second copy of a test. The suites:
 #
 #   test-unit     CUnit suites of common/ and grader/ (scoring, the speed checks' stopping rule,
 #                 LAB= lists, lab manifests, check
@@ -50,7 +61,10 @@
 #                 fix at any depth built again (a helper changed, removed or made), no header of
 #                 theirs read where the toolkit's, the workbook's or the system's are looked up
 #                 (one file or a tree), no link of any kind followed, '..' only inside the lab's
-#                 folder
+#                 folder; the tests' cache of student objects gives a file only a
+#                 byte-identical compile's object (and its record of helper files), and no
+#                 compile sees it
+#                 (tests/emu/student_cache.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -94,10 +108,35 @@
 #                 lab, as test-emu does); installs nbclient and ipykernel into a venv in
 #                 the user's cache once a machine (tests/notebook/venv.sh)
 #
+#   test-tiers    (make test only, last) the quick tier touched every room of the grader and
+#                 every lab of the manifest (tests/tiers/check.sh, tests/tiers/rooms.tsv)
+#
+# The quick tier, suite by suite (QUICK=1; make test-all runs all of each):
+#   skeletons, unit, bench-tools, doctor   all of it
+#   emu           every lab's solution graded (every correctness check), the skeletons of labs 01
+#                 and 06 with their WHERE and ESTIMATE lines, the devcheck and file-gone tests,
+#                 and of the emulator's own: visibility, rewrite, unit, planted bugs, ABI
+#   cheats        the cases tests/cheats/quick.txt names: one or more a defence (the build,
+#                 the sandbox, vetting, forged output, stop) and three honest controls
+#   sandbox       the probe, the WHERE count, TMPDIR, one process and no sandbox, and four
+#                 attacks under Landlock (not the other user, /usr/local/src, counters)
+#   stop          three stops (a build, two gradings; one per command) and one run to the end
+#   batch         input errors, the GPU schedule, hostile names, kill -9 and resume, Slurm
+#   vet           six rows: admitted and rejected, GPU and emulator, a PTX rule
+#   explain       lab 01's requests and picture, the hostile file, the refusals, the tables
+#   dist          the kit (one architecture and its PTX, as in make test-all) grading lab 01
+#   build         the common and grader sources and lab 01 for one architecture (nvcc), its
+#                 -lineinfo check, the partial build
+#   docs          all but the checkers' self-tests
+#   notebook, new-lab, rungs, estimate   make test-all only
+# A byte-identical student file compiles once in a run: both tiers share a cache of vetted
+# objects (STUDENT_CACHE, below; grader/make/student_cache.py), but where the compile itself is
+# under test (test-sandbox, test-stop).
+#
 # In a student kit (make dist: no solution sources) the tests that grade the solutions, or
 # build a kit, say that they are skipped and why; the others run as in the full workbook.
 
-# test-toolkits (not part of `make test`; .ci/run runs it after): the grader and every lab's
+# test-toolkits (in neither tier; .ci/run runs it after make test-all): the grader and every lab's
 # reference and skeleton compile and link with CUDA 12.4 and 11.8 too (tests/toolkits/run.sh,
 # which installs them into .toolkits/). TOOLKITS="12.4" tests one.
 .PHONY: test-toolkits
@@ -108,7 +147,28 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers test-rungs test-devcheck cunit
+.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache test-rungs test-devcheck cunit
+
+# The tier, set first (the suites' rules below read it): QUICK=1 under `make test` (each
+# suite's quick slice), empty under `make test-all` (every case), as given otherwise (make
+# test-cheats QUICK=1). Exported: the runners read it.
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+QUICK := 1
+endif
+ifneq ($(filter test-all,$(MAKECMDGOALS)),)
+QUICK :=
+endif
+export QUICK
+
+# A byte-identical student file compiles once in a run: the tests' builds share a cache of
+# vetted objects (grader/make/student_cache.sh: keyed by every input's content and the flags;
+# hidden from every sandbox), unless STUDENT_CACHE is set (empty: none) by the caller.
+ifneq ($(filter test test-all test-%,$(MAKECMDGOALS)),)
+STUDENT_CACHE ?= $(abspath $(BUILD))/student-cache
+export STUDENT_CACHE
+# (made now: a sandbox hides it only where it is there)
+$(if $(STUDENT_CACHE),$(shell mkdir -p $(STUDENT_CACHE)))
+endif
 
 -include tests/emu/emu_tests.mk
 -include tests/batch/batch_tests.mk
@@ -142,10 +202,10 @@ test-docs:
 	@MAKE="$(MAKE)" tests/docs/roofline.sh
 	@python3 tests/docs/lessons.py
 	@python3 tests/docs/figures.py
-	@python3 tests/docs/figures_selftest.py
+	@$(if $(filter 1,$(QUICK)),echo "docs: the checkers' self-tests (figures_selftest.py, functions.py --selftest) left to make test-all (the quick tier)",python3 tests/docs/figures_selftest.py)
 	@python3 tests/docs/snippets.py
 	@python3 tests/docs/functions.py
-	@python3 tests/docs/functions.py --selftest
+	@$(if $(filter 1,$(QUICK)),:,python3 tests/docs/functions.py --selftest)
 
 test-docs-mutation:
 	@python3 tests/docs/figures_mutation.py
@@ -183,10 +243,16 @@ test-vet: $(EMU_REWRITE) | toolkit
 
 # The GPU build, with or without a GPU here. Without one, for the two architectures the code
 # tells apart (the oldest, sm_75, and the newest this nvcc knows, with its PTX: the SGEMM
-# reference and rungs take cp.async from sm_80 up), not every one make dist builds for (test-dist
-# makes its kit for the same two: tests/dist/dist_tests.mk).
+# reference and rungs take cp.async from sm_80 up), not every one make dist builds for.
+# QUICK=1 (make test's quick tier): the common and grader sources and the first lab, skeleton
+# and reference, for the oldest architecture (and its PTX), and the -lineinfo check on that lab.
 TEST_BUILD_ARCHS = $(firstword $(FAT_ARCHS)) $(lastword $(FAT_ARCHS))
+TEST_BUILD_QUICK_LAB = $(firstword $(LAB_NAMES))
 test-build: | toolkit
+ifeq ($(QUICK),1)
+	$(MAKE) --no-print-directory runner-$(TEST_BUILD_QUICK_LAB) MODE=gpu STUDENT=labs FAT_ARCHS="$(firstword $(FAT_ARCHS))"
+	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" LINEINFO_LABS=$(call lab_dir,$(TEST_BUILD_QUICK_LAB)) tests/build/lineinfo.sh
+else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=labs FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 ifdef STUDENT_KIT
 	$(call kit_skip,the solutions' GPU build)
@@ -194,6 +260,7 @@ else
 	$(MAKE) --no-print-directory runners MODE=gpu STUDENT=solutions FAT_ARCHS="$(TEST_BUILD_ARCHS)"
 endif
 	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
+endif
 	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/partial.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
@@ -229,9 +296,10 @@ endif
 
 # The untouched skeletons graded as a student runs make grade. In the full workbook test-dist
 # does it in the student kit, every lab, as a student receives them (the same grading, the
-# references prebuilt): make test grades them once, there. In a kit, here.
+# references prebuilt): make test-all grades them once, there (make test: labs 01 and 06 here,
+# with their WHERE and ESTIMATE lines, and lab 01 there). In a kit, here.
 emu-grade-labs: emu-runners
-	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu_grade.sh labs
+	@MAKE="$(MAKE)" BUILD=$(BUILD) $(if $(and $(filter 1,$(QUICK)),$(if $(STUDENT_KIT),,1)),LABS=01$(comma)06) tests/emu_grade.sh labs
 
 # The grader's device checks (common/devcheck.cu: fresh inputs, hashes, comparisons) against
 # the host, under the emulator (tests/devcheck; on a GPU it also gives their rates: --rate).
@@ -241,6 +309,11 @@ $(TESTS)/devcheck_test: tests/devcheck/devcheck_test.cu $(EMUB)/common/devcheck.
 	$(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $@.o $(EMUB)/common/devcheck.o $(EMUB)/common/check.o -o $@ $(EMU_LDLIBS)
 test-devcheck: $(TESTS)/devcheck_test
 	@$(TESTS)/devcheck_test
+
+# The tests' cache of student objects: a byte-identical file compiles once, any other on its own,
+# and no compile sees the cache (tests/emu/student_cache.sh).
+emu-student-cache: emu-runners
+	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/emu/student_cache.sh
 
 # A student's file deleted after a build is graded as missing, not by the earlier build's object.
 emu-file-gone: emu-runners
@@ -252,15 +325,18 @@ emu-file-gone: emu-runners
 emu-helpers: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/helpers.sh
 
+# QUICK=1 (make test's quick tier): the skeletons of labs 01 and 06 graded here too, each with its
+# WHERE and ESTIMATE lines (test-dist's kit grades lab 01's alone then); make test-all: every
+# skeleton, in the kit.
 ifdef STUDENT_KIT
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-helpers
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-helpers emu-student-cache $(if $(filter 1,$(QUICK)),emu-grade-labs)
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the
 # compile sandbox as the student's helpers), rung K of every lab in one tree. A suite of its own
-# that no other waits for: under make test it fills a core the chain of suites leaves idle.
+# that no other waits for: under make test-all it fills a core the chain of suites leaves idle.
 test-rungs: emu-runners
 ifdef STUDENT_KIT
 	$(call kit_skip,grading the ladder's rungs as students' files)
@@ -269,14 +345,15 @@ else
 endif
 
 # The sandbox where namespaces are refused: the emulated pieces, graded under a wrapper.
+# (no cache of student objects there: each attack is compiled under the sandbox it tests)
 test-sandbox: emu-runners
-	@BUILD=$(BUILD) EMU=1 tests/sandbox/run.sh
+	@BUILD=$(BUILD) EMU=1 STUDENT_CACHE= tests/sandbox/run.sh
 
 # Stopping a grading run stops everything it started: lab 01 under the emulator, its shared
 # pieces built first in a make of their own (one make at a time writes them).
 test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
-	@MAKE="$(MAKE)" python3 tests/stop/test_stop.py $(BUILD)
+	@MAKE="$(MAKE)" STUDENT_CACHE= python3 tests/stop/test_stop.py $(BUILD)
 
 # A tenth lab, in a copy of the workbook (its emulator library copied with it, not rebuilt).
 test-new-lab: $(EMU_LIB)
@@ -288,41 +365,77 @@ NOTEBOOK_LABS ?= 01
 test-notebook: $(DRIVER)
 	@BUILD=$(BUILD) NOTEBOOK_LABS=$(NOTEBOOK_LABS) tests/notebook/run.sh
 
-# Under `make test` (often with -j) they start after the emulator tests and the cheats, one
-# grading suite at a time, as test-batch does.
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+# Under `make test` and `make test-all` (often with -j) they start after the emulator tests and
+# the cheats, one grading suite at a time, as test-batch does.
+TEST_GOALS := $(filter test test-all,$(MAKECMDGOALS))
+ifneq ($(TEST_GOALS),)
 test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 test-notebook: | test-emu test-stop
 test-new-lab: | test-emu test-stop
 endif
 
-# `make test` as typed runs its suites side by side on the cores there are (as make -jN test
-# would; make -j1 test runs one at a time), and says first what it is about to install and
-# for which test (tests/packages.sh), before any recipe runs (once: not again when make
-# restarts to read the lab manifest it has just built).
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+# `make test` and `make test-all` as typed run their suites side by side on the cores there are
+# (as make -jN would; make -j1 runs one at a time), and say first what they are about to
+# install and for which test (tests/packages.sh), before any recipe runs (once: not again when
+# make restarts to read the lab manifest it has just built).
+ifneq ($(TEST_GOALS),)
 ifeq ($(filter -j% --jobs%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
 endif
 ifeq ($(MAKE_RESTARTS),)
-TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
+TEST_PACKAGES_SAY := $(shell BUILD=$(BUILD) QUICK=$(QUICK) tests/packages.sh | sed -e ':a' -e 'N' -e '$$!ba' -e 's/\n/@@/g')
 $(if $(TEST_PACKAGES_SAY),$(info $(subst @@,$(EMU_NEWLINE),$(TEST_PACKAGES_SAY))))
 endif
 endif
 
-# Every suite of `make test`; the summary counts them. In a student kit the suites that need the
-# solutions' sources say so and count as skipped. Under -j, make starts them in this order: the
-# longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook suites
-# that wait on them), and the suites that need no grading (the vetting rows, the GPU build) last,
-# to fill the cores while the chain's waits (test-stop's) leave them idle.
+# Every suite of `make test-all`; the summary counts them. In a student kit the suites that need
+# the solutions' sources say so and count as skipped. Under -j, make starts them in this order:
+# the longest chain first (the emulated build, the cheats, then the sandbox, stop and notebook
+# suites that wait on them), and the suites that need no grading (the vetting rows, the GPU
+# build) last, to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
                test-explain test-estimate test-batch test-dist test-rungs test-vet test-build test-docs test-bench-tools \
                test-doctor
-KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab test-rungs
-test: $(TEST_SUITES)
+# The quick tier's suites, each its slice: all but those whose every case is beyond a quick look
+# (the notebook, the tenth lab, the ladder's rungs, the estimate's agreement table: each lab is
+# graded by its solution, and the ESTIMATE line by the skeletons of test-emu's slice), then
+# test-tiers, which checks that what ran touched every room and every lab.
+TEST_FULL_ONLY := test-notebook test-new-lab test-rungs test-estimate
+TEST_QUICK_SUITES := $(filter-out $(TEST_FULL_ONLY),$(TEST_SUITES)) test-tiers
+KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab test-rungs test-tiers
+kit_summary = $(words $(filter-out $(KIT_SKIPPED_SUITES),$(1))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(1)))), \
+    $(words $(filter $(KIT_SKIPPED_SUITES),$(1))) skipped ($(patsubst test-%,%,$(filter $(KIT_SKIPPED_SUITES),$(1))): they need the solutions' sources); the solutions' parts of build and emu were skipped too
+.PHONY: test-all test-tiers
+test: $(TEST_QUICK_SUITES)
 ifdef STUDENT_KIT
-	@echo "make test (student kit): $(words $(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(TEST_SUITES)))), $(words $(KIT_SKIPPED_SUITES)) skipped ($(patsubst test-%,%,$(KIT_SKIPPED_SUITES)): they need the solutions' sources); the solutions' parts of build and emu were skipped too"
+	@echo "make test (student kit, the quick tier): $(call kit_summary,$(TEST_QUICK_SUITES))"
 else
-	@echo "make test: $(words $(TEST_SUITES)) suites passed: $(patsubst test-%,%,$(TEST_SUITES))"
+	@echo "make test: $(words $(TEST_QUICK_SUITES)) suites passed, the quick tier (each suite's quick slice; make test-all runs every case): $(patsubst test-%,%,$(TEST_QUICK_SUITES))"
+endif
+
+test-all: $(TEST_SUITES)
+ifdef STUDENT_KIT
+	@echo "make test-all (student kit): $(call kit_summary,$(TEST_SUITES))"
+else
+	@echo "make test-all: $(words $(TEST_SUITES)) suites passed, every case: $(patsubst test-%,%,$(TEST_SUITES))"
+endif
+
+# The quick tier's promise, held after its suites ran (tests/tiers/check.sh): every room of the
+# grader (each grader/*/ folder, tests/tiers/rooms.tsv says which quick suite touches it and
+# what it leaves in BUILD) and every lab the manifest lists (graded by its solution, its emulated
+# pieces built) touched in this run. A tenth lab or room is covered, or named, without a list to edit.
+TEST_TIERS_STAMP := $(BUILD)/tests/tiers.start
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+ifeq ($(MAKE_RESTARTS),)
+$(shell mkdir -p $(BUILD)/tests && touch $(TEST_TIERS_STAMP))
+endif
+test-tiers: | $(filter-out test-tiers,$(TEST_QUICK_SUITES))
+endif
+ifdef STUDENT_KIT
+test-tiers:
+	$(call kit_skip,the quick tier's rooms and labs: it grades the solutions and builds a kit)
+else
+test-tiers: $(MANIFEST)
+	@BUILD=$(BUILD) MANIFEST=$(MANIFEST) QUICK_SUITES="$(TEST_QUICK_SUITES)" STAMP=$(TEST_TIERS_STAMP) tests/tiers/check.sh
 endif

@@ -117,9 +117,13 @@ void preparer(const student *s)
     snprintf(a_jobs, sizeof a_jobs, "-j%ld", cpus > 1 ? cpus : 1);
     const int passes = opts.emu ? 1 : 2; /* on a GPU: its objects, then the emulator's for WHERE */
     for (int pass = 0; pass < passes; pass++) {
+        /* the compile may not read the other students' submissions, trees or reports either
+         * (as grade.sh's build is told: keeper_start) */
+        char a_hide[2 * PATH_MAX + 16];
+        snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", batch.out, opts.submissions);
         char *argv[12] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
-                          a_jobs, "-k", "batch-prepare", a_student, a_lab};
-        int argc = 8;
+                          a_jobs, "-k", "batch-prepare", a_student, a_lab, a_hide};
+        int argc = 9;
         if (opts.emu || pass == 1)
             argv[argc++] = "EMU=1";
         if (opts.build) {

@@ -19,7 +19,7 @@ PUBLIC_HEADERS := common/check.h
 # them in its sandbox too. A student's file, anywhere else, never sees them.
 is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
 solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
-sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE)
+sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE) $(STUDENT_CACHE)
 # The student's file lands in the sandbox at student_box (the lab's folder name and the file's:
 # never the top of the work folder, where the compile runs and the workbook's headers and
 # scripts are), its helpers beside it; sandbox-run writes, beside OBJECT, make's record of the
@@ -34,6 +34,13 @@ sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call stud
     --get $(call student_box,$(1)) $(dir $(2))source.cu \
     $(if $(NVCC_PREPEND_FLAGS),--env 'NVCC_PREPEND_FLAGS=$(NVCC_PREPEND_FLAGS)') \
     $(if $(SANDBOX_WALL),--wall $(SANDBOX_WALL)) $(if $(SANDBOX_MEM_MIB),--mem $(SANDBOX_MEM_MIB))
+
+# STUDENT_CACHE=dir (the test suites set it; empty for make grade): a student's file compiled
+# once already, byte for byte, with the same flags and inputs, takes that compile's vetted object
+# (grader/make/student_cache.py: keyed by the SHA-256 of the lab file's folder, every file
+# copied in, the sandbox's settings and the compile command, the toolchain's identity; a folder
+# no sandbox sees). $(call student_cached,MODE): the words before sandbox-run.
+student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(foreach f,$(NVCC) $(CUOBJDUMP) $(if $(filter emu,$(1)),$(EMU_LIB)),--stat $(f)) --)
 
 # ------------------------------------------------------------------------------------------
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
@@ -256,7 +263,7 @@ $(B_$1)/$$(STUDENT_TAG)/$2/student.so: $$(call student_src_dep,$2) $$(call stude
 	@mkdir -p $$(@D)
 	@rm -f $$@ $$@.o $$@.o.raw $$(@D)/source.cu
 	$$(if $$(call is_ref,$2),$$(Q_VET)cp $$(call student_src,$2) $$(@D)/source.cu && cp $(B_$1)/pic/solutions/$2.o $$@.o.raw && $$(student_vet_env_$1) grader/make/vet.sh $2 $$@.o.raw $$@.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)"; s=$$$$?; rm -f $$@.o.raw; exit $$$$s,\
-	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
+	$$(Q_NVCC)CUDA_HOME=$$(CUDA_HOME) $$(call student_cached,$1) $$(call sandboxed_build,$2,$$@.o) $$(student_sandbox_$1) \
 	    -- sh ./build_student.sh $2 $$(call student_box,$2) student.o "$$(ENTRY_$2)" "$$(FORBID_$2)" "$$(call student_sass_$1,$2)" "$$(call student_ptx_$1,$2)" \
 	    $$(student_cc_$1))
 	$$(call link_so_$1,$2,$(SHIM_$1) $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o $$@.o); s=$$$$?; rm -f $$@.o; exit $$$$s

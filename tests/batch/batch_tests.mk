@@ -10,7 +10,9 @@
 #                     folder in what a student gets, two batches on one output, kill -9 and resume (byte-identical
 #                     gradebook), the HTML report in headless Chromium, a Slurm job array; and
 #                     GPUS=0,1 with a stand-in grade.sh: one timer per GPU, each with its own
-#                     CUDA_VISIBLE_DEVICES, never two grades on one GPU at once
+#                     CUDA_VISIBLE_DEVICES, never two grades on one GPU at once (QUICK=1, make
+#                     test's quick tier: the HTML report, the unisolated batch and the
+#                     Gradescope kit left to make test-all)
 
 .PHONY: test-batch test-batch-unit
 
@@ -35,8 +37,8 @@ test-batch: test-batch-unit $(BATCH)
 	@python3 tests/batch/test_batch.py $(BUILD)
 endif
 
-# Under `make test` (often with -j) the batch tests start after the emulator tests: both
-# build the emulator's shared objects, and one make at a time may write them.
-ifneq ($(filter test,$(MAKECMDGOALS)),)
+# Under `make test` and `make test-all` (often with -j) the batch tests start after the
+# emulator tests: both build the emulator's shared objects, and one make at a time may write them.
+ifneq ($(filter test test-all,$(MAKECMDGOALS)),)
 test-batch: | test-emu
 endif

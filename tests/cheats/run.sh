@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh - grade every cheating submission and every honest control, and check each verdict.
 #
-#   tests/cheats/run.sh [CASE ...]        (EMU=1 or no GPU: the cases marked `where: emu`)
+#   tests/cheats/run.sh [CASE ...]        (EMU=1 or no GPU: the cases marked `where: emu`;
+#                                         QUICK=1 and no CASE: those tests/cheats/quick.txt names)
 #
 # Each case is one student file (tests/cheats/*.cu) whose header says which lab it is for,
 # where it can show (emu: during correctness checks, on any machine; gpu: speed), and what
@@ -158,6 +159,14 @@ if ! "$py" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamp
 fi
 
 cases=("$@")
+# QUICK=1 (make test, the quick tier): the cases tests/cheats/quick.txt names, one or more per
+# defence; otherwise (make test-all) every case
+if [ ${#cases[@]} -eq 0 ] && [ "${QUICK:-}" = 1 ]; then
+    cases=($(sed 's/#.*//' $here/quick.txt | awk 'NF { print $1 ".cu" }'))
+    for c in "${cases[@]}"; do
+        [ -f "$here/$c" ] || { echo "FAIL tests/cheats/quick.txt names ${c%.cu}, which is no case of tests/cheats/"; fail=$((fail + 1)); }
+    done
+fi
 [ ${#cases[@]} -gt 0 ] || cases=($(cd $here && ls [cgh][0-9]*.cu))
 # Every case's tree first, and what the cases of a lab share built; on a GPU their own objects
 # too, side by side, then the grading one case at a time, so that no two are timed at once (a

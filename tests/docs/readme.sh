@@ -11,7 +11,9 @@
 # - every relative link of README.md names a file or folder of the checkout;
 # - README.md links the results page (tests/RESULTS.md) exactly once, and stays a first read:
 #   at most 170 lines;
-# - the install table of README.md names every group tests/packages.sh may install.
+# - the install table of README.md names every group tests/packages.sh may install;
+# - it names both tiers, make test and make test-all, each with its measured time on two cores,
+#   each a row of tests/RESULTS.md, and .ci/run runs make test-all.
 set -u
 cd "$(dirname "$0")/../.."
 fails=0 checked=0
@@ -48,6 +50,21 @@ checked=$((checked + 1))
 lines=$(wc -l <README.md)
 checked=$((checked + 1))
 [ "$lines" -le 170 ] || fail "README.md is $lines lines: expected at most 170 (a first read); move detail to the page it belongs to (tests/RESULTS.md, grader/README.md ...)"
+
+# The two tiers: README.md's commands name make test (the quick tier) and its text make test-all
+# (every case, what CI runs), each with its measured time on two cores; tests/RESULTS.md has a
+# row for each, with the command that measures it; .ci/run runs make test-all.
+text=$(tr '\n' ' ' <README.md)
+for goal in test test-all; do
+    checked=$((checked + 1))
+    grep -qE "\*\*\`make $goal\`\*\*[^*]*[0-9]+ min [0-9]+ s[^*]*two cores|\*\*\`make $goal\`\*\*[^*]*two cores[^*]*[0-9]+ min [0-9]+ s" <<<"$text" ||
+        fail "README.md should say what **\`make $goal\`** runs with its measured time on two cores (N min N s), as tests/RESULTS.md records it"
+    checked=$((checked + 1))
+    grep -qE "^\| \`make $goal\`.*tests/time-make-test\.sh|^\| \`make $goal\`.*tests/make-test-cpu\.sh" tests/RESULTS.md ||
+        fail "tests/RESULTS.md has no row for \`make $goal\` with the script that measures it (tests/time-make-test.sh)"
+done
+checked=$((checked + 1))
+grep -qE '^time make .*test-all$' .ci/run || fail ".ci/run should run make test-all (the full tier) as CI's tests"
 
 # What tests/packages.sh may install, each named in README.md's table.
 for pkg in libcunit1-dev chromium slurm-wlm munge nbclient ipykernel; do

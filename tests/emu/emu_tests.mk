@@ -81,7 +81,8 @@ EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/lo
 
 .PHONY: test-emulator emu-planted-gpu
 
-$(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE) $(EMU_PCH)
+# (their header includes CUnit's: they wait for its install too)
+$(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE) $(EMU_PCH) | cunit
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,-I$(EMU_TEST_DIR) $(EMU_UNIT_FLAGS))
 # test_ptds.cu is compiled as nvcc --default-stream per-thread compiles (stream 0 per host thread)
 $(EMU_TEST_BUILD)/unit/test_ptds.o: EMU_UNIT_FLAGS = --default-stream per-thread
@@ -134,12 +135,16 @@ $(EMU_TEST_BUILD)/abi_cuda: $(EMU_TEST_DIR)/abi_probe.c
 	@mkdir -p $(@D)
 	$(Q_LINK)$(EMU_CC) -std=c11 -Wno-deprecated-declarations -I$(EMU_CUDA_INCLUDE) $< -o $@
 
+# QUICK=1 (make test's quick tier): the engine's visibility, the rewriter, the unit suites, the
+# planted bugs and the ABI; the refusals, the trusted host, nvcc's figures, the prelude, the
+# probes and the occupancy are left to make test-all (and counted so).
+EMU_TESTS_FULL := $(if $(filter 1,$(QUICK)),,1)
 test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests $(EMU_TEST_BUILD)/planted_tests \
           $(EMU_PLANTED_BINS) $(EMU_TEST_BUILD)/abi_emu \
-          $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda $(EMU_TEST_BUILD)/occupancy/probe) \
-          $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so \
+          $(if $(EMU_CUDA_INCLUDE),$(EMU_TEST_BUILD)/abi_cuda $(if $(EMU_TESTS_FULL),$(EMU_TEST_BUILD)/occupancy/probe)) \
+          $(if $(EMU_TESTS_FULL),$(EMU_TEST_BUILD)/probes/wavefront-probe) $(EMU_VIS)/host $(EMU_VIS)/internals.so $(EMU_VIS)/schedule.so $(EMU_VIS)/settings.so \
           $(EMU_PCH)
-	@passed=0; failed=0; skipped=0; \
+	@passed=0; failed=0; skipped=0; left=0; full=$(EMU_TESTS_FULL); \
 	echo "== emu: the engine is hidden from loaded code (tests/emu/visibility)"; \
 	if ! $(EMU_VIS)/host $(EMU_VIS)/internals.so 2>/dev/null && \
 	   ! $(EMU_DIR)/check-internal.sh $(EMU_INTERNAL) $(EMU_VIS)/internals.so 2>$(EMU_VIS)/refusal.txt && \
@@ -152,6 +157,7 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	else echo "   FAILED: see tests/emu/visibility (an internal symbol reachable, the schedule settable, or the checks turned off by the code)"; failed=$$((failed + 1)); fi; \
 	echo "== emu: rewrite"; if $(EMU_TEST_BUILD)/rewrite_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: unit (emulated CUDA semantics)"; if $(EMU_TEST_BUILD)/unit/unit_tests; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	if [ -n "$$full" ]; then \
 	echo "== emu: refusals of valid CUDA the emulator cannot run (tests/emu/refusals.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/refusals.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the grader's own host code unchecked, kernels checked (tests/emu/trusted-host.sh)"; \
@@ -160,10 +166,13 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	if EMU_BUILD=$(EMU_BUILD) CUDA_NVCC=$(CUDA_NVCC) $(EMU_TEST_DIR)/figures.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	echo "== emu: the precompiled prelude, taken by each kind of compile, changes no object (tests/emu/pch.sh)"; \
 	if EMU_BUILD=$(EMU_BUILD) $(EMU_TEST_DIR)/pch.sh; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	else left=$$((left + 4)); fi; \
 	echo "== emu: planted bugs"; if $(EMU_TEST_BUILD)/planted_tests $(EMU_TEST_BUILD)/planted; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	if [ -n "$$full" ]; then \
 	echo "== emu: shared-memory wavefronts against an H200's (tests/emu/probes)"; \
 	if $(EMU_TEST_DIR)/probes/compare.sh $(EMU_TEST_BUILD)/probes/wavefront-probe $(EMU_TEST_DIR)/probes/wavefronts-h200.tsv "NVIDIA H200"; \
 	then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
+	else left=$$((left + 1)); fi; \
 	echo "== emu: ABI against NVIDIA's headers"; \
 	if [ -x $(EMU_TEST_BUILD)/abi_cuda ]; then \
 	    $(EMU_TEST_BUILD)/abi_emu >$(EMU_TEST_BUILD)/abi_emu.txt; \
@@ -173,11 +182,12 @@ test-emulator: $(EMU_TEST_BUILD)/rewrite_tests $(EMU_TEST_BUILD)/unit/unit_tests
 	    else echo "   differences (emulator < > CUDA):"; cat $(EMU_TEST_BUILD)/abi.diff; failed=$$((failed + 1)); fi; \
 	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
 	echo "== emu: occupancy against NVIDIA's calculator (cuda_occupancy.h)"; \
-	if [ -x $(EMU_TEST_BUILD)/occupancy/probe ]; then \
+	if [ -z "$$full" ]; then left=$$((left + 1)); echo "   left to make test-all"; \
+	elif [ -x $(EMU_TEST_BUILD)/occupancy/probe ]; then \
 	    if $(EMU_TEST_BUILD)/occupancy/probe >$(EMU_TEST_BUILD)/occupancy/probe.txt; then passed=$$((passed + 1)); else failed=$$((failed + 1)); fi; \
 	    sed 's/^/   /' $(EMU_TEST_BUILD)/occupancy/probe.txt; \
 	else echo "   skipped: no CUDA toolkit headers found (EMU_CUDA_INCLUDE)"; skipped=$$((skipped + 1)); fi; \
-	echo "test-emulator: $$passed passed, $$failed failed, $$skipped skipped"; [ $$failed -eq 0 ]
+	echo "test-emulator: $$passed passed, $$failed failed, $$skipped skipped$$([ $$left = 0 ] || echo ", $$left left to make test-all (the quick tier)")"; [ $$failed -eq 0 ]
 
 emu-planted-gpu:
 	@test -n "$(CUDA_NVCC)" || { echo "emu-planted-gpu: no nvcc found" >&2; exit 2; }

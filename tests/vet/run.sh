@@ -124,6 +124,12 @@ vet_row() { # ROW
     fi
 }
 
+# make test's quick tier (QUICK=1, no REGEX): one row of each kind, admitted and rejected for the
+# GPU and the emulator (the reference, the library a lab is about, a PTX instruction, the
+# emulator's internals); make test-all: every row.
+quick_rows='^(gpu +coalescing +(good|calls_reference)|gpu +reduction +uses_cub|gpu +sgemm +uses_tensor_cores|emu +coalescing +(good|calls_emulator_internal))\.cu '
+[ $# -eq 0 ] && [ "${QUICK:-}" = 1 ] && set -- "$quick_rows"
+
 # The rows side by side, one per core (each compiles its own file into its own object), their
 # lines printed in the table's order.
 lanes=$(nproc 2>/dev/null || echo 2)
@@ -181,5 +187,5 @@ else
     echo "FAIL names as read: expected cub::detail::reduce::DeviceReduceSingleTileKernel cub::DeviceReduce::Sum cudaMalloc, got $said"; fail=$((fail + 1))
 fi
 
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed$([ "${QUICK:-}" = 1 ] && [ "${1:-}" = "$quick_rows" ] && echo " (the quick tier: ${#picked[@]} of ${#rows[@]} rows)")"
 [ $fail -eq 0 ]

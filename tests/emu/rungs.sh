@@ -38,7 +38,8 @@ for k in $(seq 1 "$max"); do
         GRADE_DIR="$work/grade$k" SEED="${SEED:-}" >"$out" 2>&1
     status=$?
     n=$(echo "$labs" | tr , '\n' | wc -l)
-    graded=$(grep -cE '^  [a-z_]+: [0-9]+/[0-9]+$' "$out")
+    # (a GPU: the lab's points; no GPU: its correctness checks, speed not graded)
+    graded=$(grep -cE '^  [a-z_]+: ([0-9]+/[0-9]+|correctness [0-9]+ of [0-9]+ checks passed; speed not graded \(no GPU\))$' "$out")
     # a correctness check's FAIL or any ERROR is a failure; on the GPU a speed check may FAIL
     bad=$(grep -E ' (FAIL|ERROR) |error:' "$out" | grep -vE "^  speed[^ ]*:.* FAIL " | head -5)
     want=2                                           # (under the emulator: speed checks skipped)

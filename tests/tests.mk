@@ -396,12 +396,12 @@ endif
 # build) last, to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
                test-explain test-estimate test-batch test-dist test-rungs test-vet test-build test-docs test-bench-tools \
-               test-doctor
+               test-doctor test-docs-mutation
 # The quick tier's suites, each its slice: all but those whose every case is beyond a quick look
 # (the notebook, the tenth lab, the ladder's rungs, the estimate's agreement table: each lab is
 # graded by its solution, and the ESTIMATE line by the skeletons of test-emu's slice), then
 # test-tiers, which checks that what ran touched every room and every lab.
-TEST_FULL_ONLY := test-notebook test-new-lab test-rungs test-estimate
+TEST_FULL_ONLY := test-notebook test-new-lab test-rungs test-estimate test-docs-mutation
 TEST_QUICK_SUITES := $(filter-out $(TEST_FULL_ONLY),$(TEST_SUITES)) test-tiers
 KIT_SKIPPED_SUITES := test-batch test-dist test-new-lab test-rungs test-tiers
 kit_summary = $(words $(filter-out $(KIT_SKIPPED_SUITES),$(1))) suites passed ($(patsubst test-%,%,$(filter-out $(KIT_SKIPPED_SUITES),$(1)))), \

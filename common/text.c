@@ -2,7 +2,10 @@
 #include "text.h"
 #include "util.h"
 
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int utf8_seq(const unsigned char *s, size_t n, unsigned *cp)
 {
@@ -257,4 +260,20 @@ char *utf8_clean(const char *s, int *changed)
     }
     *o = 0;
     return out;
+}
+
+char *text_read_fd(int fd, size_t cap, size_t *len)
+{
+    char *buf = malloc(cap + 1);
+    size_t got = 0;
+    ssize_t r;
+    while (buf && got <= cap && ((r = read(fd, buf + got, cap + 1 - got)) > 0 ||
+                                 (r < 0 && errno == EINTR)))
+        got += r > 0 ? (size_t)r : 0;
+    if (buf && got > cap) /* more than cap (or it grew while read) */
+        free(buf), buf = NULL;
+    if (buf)
+        buf[got] = 0;
+    *len = got;
+    return buf;
 }

@@ -87,6 +87,11 @@ void text_put(FILE *f, const char *s, int flags);
  * but show every character (JSON Lines' names, beside their exact bytes in hex). */
 char *utf8_clean(const char *s, int *changed);
 
+/* What open file fd holds from its position, whole, into a buffer of its own (cap + 1 bytes,
+ * NUL-terminated) with its length in *len; NULL when it holds more than cap bytes or memory
+ * is short. Reads only: fd stays open. */
+char *text_read_fd(int fd, size_t cap, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

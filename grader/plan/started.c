@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lab_select.h"
+#include "../../common/text.h"
 
 size_t started_normalise(const char *src, size_t n, char *out)
 {
@@ -149,16 +150,8 @@ static char *read_plain(const char *path, size_t *n)
     const int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    char *buf = malloc(STARTED_FILE_CAP + 1);
-    size_t got = 0;
-    ssize_t r;
-    while (buf && got <= STARTED_FILE_CAP &&
-           (r = read(fd, buf + got, STARTED_FILE_CAP + 1 - got)) > 0)
-        got += (size_t)r;
+    char *buf = text_read_fd(fd, STARTED_FILE_CAP, n);
     close(fd);
-    if (buf && got > STARTED_FILE_CAP) /* grew while read */
-        free(buf), buf = NULL;
-    *n = got;
     return buf;
 }
 

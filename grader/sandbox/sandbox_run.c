@@ -276,14 +276,10 @@ static void read_student(const char *tree, const char *rel, const char *const *r
         fail(3, "%s is a hard link (the file has %lu names); grading reads only a file of your own "
                 "with one name. Copy its text into a file of your own there.", shown,
              (unsigned long)again.st_nlink);
-    char *text = malloc(MAX_SOURCE_BYTES + 1);
-    size_t got = 0;
-    ssize_t r;
-    while (text && got <= MAX_SOURCE_BYTES &&
-           (r = read(in, text + got, MAX_SOURCE_BYTES + 1 - got)) > 0)
-        got += (size_t)r;
+    size_t got;
+    char *text = text_read_fd(in, MAX_SOURCE_BYTES, &got);
     close(in);
-    if (!text || got > MAX_SOURCE_BYTES)
+    if (!text)
         fail(3, "%s could not be read whole (at most %d MiB)", shown, MAX_SOURCE_BYTES >> 20);
     take_helper(t, "", text, got);
     char shown_dir[4096], err[1024];

@@ -143,6 +143,21 @@ static int estimate_refused(const char *buf, int check, const char *lab_number,
                  yours, theirs, theirs >= 4096 ? " or more" : "", lab_number, g->key);
         return 1;
     }
+    if (sscanf(buf, "printf %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f device printf calls (%.0f bytes "
+                 "printed), and what they cost on a GPU, the driver's formatting and a buffer "
+                 "every printing thread contends for, is not in the CPU emulator's counts. make "
+                 "explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, theirs, lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "sleep %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f __nanosleep calls (%.0f ns asked "
+                 "for in all), and the time a thread sleeps is not in the CPU emulator's counts, "
+                 "which hold loads, stores and instructions. make explain LAB=%s GPU_PROFILE=%s "
+                 "shows the counts; a GPU measures", yours, theirs, lab_number, g->key);
+        return 1;
+    }
     if (sscanf(buf, "host %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check && theirs > 0) {
         snprintf(line, len, "none: your counted call copied %.0f bytes to or from the host "
                  "(%.1f%% of the %.0f the task moves), and the host's link and any work done on "

@@ -116,25 +116,14 @@ static const char *figure_words(const char *what)
     return NULL;
 }
 
-/* The awk's extra line of check `check` saying why it gave no estimate (short or sizes, as
- * estimate.awk's tsv mode writes them), worded into line; 0 when there is none. */
-static int estimate_refused(const char *buf, int check, const char *lab_number,
-                            const gpu_profile *g, char *line, size_t len)
+/* The awk's extra line of check `check` saying that its call did work whose cost the counts do
+ * not hold (atomics, printf, sleep or host: estimate.awk's unseen), worded into line; 0 when
+ * there is none. */
+static int estimate_unseen(const char *buf, int check, const char *lab_number,
+                           const gpu_profile *g, char *line, size_t len)
 {
     int c;
-    char what[32], s1[64], s2[64], a[32], b[32], ea[32], eb[32];
     double yours, theirs;
-    if (sscanf(buf, "short %d\t%31[a-z]\t%lf\t%lf", &c, what, &yours, &theirs) == 4 && c == check &&
-        theirs > 0) {
-        snprintf(line, len, "none: your counted call %s %.0f bytes where the task moves %.0f at "
-                 "the least (%.0f%%), so the rest of its work was done where the CPU emulator "
-                 "does not count it (on the host, say) and its count says nothing of its speed "
-                 "on a GPU. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
-                 !strcmp(what, "copies") ? "copied in and out"
-                                         : "touched in its kernels' loads and stores",
-                 yours, theirs, 100 * yours / theirs, lab_number, g->key);
-        return 1;
-    }
     if (sscanf(buf, "atomics %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
         snprintf(line, len, "none: your counted call made %.0f atomic operations on global "
                  "memory (on %.0f%s addresses), and what they cost on a GPU turns on how many "
@@ -166,6 +155,31 @@ static int estimate_refused(const char *buf, int check, const char *lab_number,
                  yours, 100 * yours / theirs, theirs, lab_number, g->key);
         return 1;
     }
+    return 0;
+}
+
+/* The awk's extra line of check `check` saying why it gave no estimate (short or sizes, as
+ * estimate.awk's tsv mode writes them, estimate_unseen's too), worded into line; 0 when there
+ * is none. */
+static int estimate_refused(const char *buf, int check, const char *lab_number,
+                            const gpu_profile *g, char *line, size_t len)
+{
+    int c;
+    char what[32], s1[64], s2[64], a[32], b[32], ea[32], eb[32];
+    double yours, theirs;
+    if (sscanf(buf, "short %d\t%31[a-z]\t%lf\t%lf", &c, what, &yours, &theirs) == 4 && c == check &&
+        theirs > 0) {
+        snprintf(line, len, "none: your counted call %s %.0f bytes where the task moves %.0f at "
+                 "the least (%.0f%%), so the rest of its work was done where the CPU emulator "
+                 "does not count it (on the host, say) and its count says nothing of its speed "
+                 "on a GPU. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 !strcmp(what, "copies") ? "copied in and out"
+                                         : "touched in its kernels' loads and stores",
+                 yours, theirs, 100 * yours / theirs, lab_number, g->key);
+        return 1;
+    }
+    if (estimate_unseen(buf, check, lab_number, g, line, len))
+        return 1;
     if (sscanf(buf, "other %d\t%31[A-Z_]", &c, what) == 2 && c == check) {
         snprintf(line, len, "none: your file compiles other code for the CPU emulator than for a "
                  "GPU (it names CUDA_EMU), so its count is of code that a GPU does not run; a GPU "

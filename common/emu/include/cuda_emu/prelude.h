@@ -59,5 +59,6 @@
 #include <stdio.h>
 #include <cstdio>
 #define printf cuda_emu_printf
+namespace std { using ::cuda_emu_printf; } /* std::printf, as <cstdio> names it */
 
 #endif /* CUDA_EMU_PRELUDE_H */

@@ -82,7 +82,7 @@ function counts_lanes(f,    w, n, i) {
 }
 
 function count_row_ok(    kind) {
-    if ($1 !~ /^(range|request|loads|launch|op|atomics) [0-9]+$/) return 0
+    if ($1 !~ /^(range|request|loads|launch|op|atomics|printf|sleep) [0-9]+$/) return 0
     kind = $1; sub(/ .*/, "", kind)
     if (kind == "range" && $3 == "branch")
         return NF == 10 && $4 == "condition" && counts_nums(5, 10)
@@ -92,8 +92,8 @@ function count_row_ok(    kind) {
         return NF == 7 && $3 ~ /^(global|shared)$/ && $4 ~ /^(load|store)$/ && counts_nums(5, 6) && counts_lanes($7)
     if (kind == "loads")
         return NF == 6 && counts_nums(3, 6)
-    if (kind == "atomics") # a global atomic's call site: ops, distinct addresses
-        return NF == 4 && counts_nums(3, 4)
+    if (kind == "atomics" || kind == "printf" || kind == "sleep") # a call site: ops and distinct
+        return NF == 4 && counts_nums(3, 4) # addresses; printf calls and bytes; sleeps and ns
     if (kind == "launch") # registers and blocks per SM as the occupancy API answers: -1 possible
         return NF == 8 && counts_nums(3, 5) && $6 ~ /^-?[0-9]+$/ && $7 ~ /^-?[0-9]+$/ && counts_num($8)
     # op: seq, stream, stream kind, kind, amount, detail, call, host thread (a count made before

@@ -46,7 +46,8 @@
 # did its work where the emulator does not count it (on the host, say): no estimate either; nor
 # for a file that compiles other code for the emulator (#if CUDA_EMU: -v source); nor for a call
 # whose cost is partly of a kind the counts do not hold (unseen): atomics on global memory (what
-# they cost is contention for an address), or, outside a timeline, copies to or from the host
+# they cost is contention for an address), a kernel's printf (the driver's formatting and a
+# contended buffer) or __nanosleep (time asleep), or, outside a timeline, copies to or from the host
 # (the link, and work done on the host). Tested on every reference, rung and honest case (tests/estimate/sizes.sh).
 #
 # Input: the harness's section lines, then the counts (as explain.awk), then the second size's
@@ -72,8 +73,10 @@
 #                                           or "short C <tab> sectors|copies <tab> the bytes your
 #                                           call moved <tab> the bytes the task moves", or
 #                                           "atomics C <tab> ops <tab> distinct addresses" (global
-#                                           atomics), or "host C <tab> bytes copied to or from the
-#                                           host <tab> the bytes the task moves"
+#                                           atomics), "printf C <tab> calls <tab> bytes printed",
+#                                           "sleep C <tab> __nanosleep calls <tab> ns asked for",
+#                                           or "host C <tab> bytes copied to or from the host <tab>
+#                                           the bytes the task moves"
 #   -v sizes=2                              a second count was asked for: a check without one
 #                                           gets no estimate
 #   -v tol=F                                the two sizes' TOL (below): tol=1 shows the figure
@@ -144,6 +147,7 @@ $1 ~ /^launch / {
     next
 }
 $1 ~ /^atomics / { atomic_ops[s] += $3; atomic_addresses[s] += $4; next }
+$1 ~ /^(printf|sleep) / { uk = $1; sub(/ .*/, "", uk); unseen_calls[s, uk] += $3; unseen_amount[s, uk] += $4; next }
 $1 ~ /^op / {
     timeline_add(s)
     # outside a timeline, what the kernels' counts do not hold: a copy to or from the host
@@ -293,11 +297,18 @@ function short_of(y, r) {
 }
 # 1 when your call y did work whose cost its counts do not hold (J_unseen says which, J_y and
 # J_r its figures): atomics on global memory (J_y ops on J_r distinct addresses: their cost on
-# a GPU is the contention for an address, which nothing counted models), or, outside a
-# timeline, copies to or from the host of HOST_SHARE of the bytes the task moves or more (J_y
-# bytes, J_r the task's).
-function unseen(y) {
+# a GPU is the contention for an address, which nothing counted models), a kernel's printf
+# calls (J_y calls, J_r bytes printed: the driver's formatting and a contended buffer) or
+# __nanosleep calls (J_y calls, J_r ns asked for: time asleep), or, outside a timeline, copies
+# to or from the host of HOST_SHARE of the bytes the task moves or more (J_y bytes, J_r the
+# task's).
+function unseen(y,    k) {
     if (atomic_ops[y] > 0) { J_unseen = "atomics"; J_y = atomic_ops[y]; J_r = atomic_addresses[y]; return 1 }
+    split("printf sleep", unseen_kinds, " ")
+    for (k = 1; k <= 2; k++)
+        if (unseen_calls[y, unseen_kinds[k]] > 0) {
+            J_unseen = unseen_kinds[k]; J_y = unseen_calls[y, J_unseen]; J_r = unseen_amount[y, J_unseen]; return 1
+        }
     if (!timeline && need[y] > 0 && host_bytes[y] >= HOST_SHARE * need[y]) {
         J_unseen = "host"; J_y = host_bytes[y]; J_r = need[y]; return 1
     }
@@ -345,7 +356,8 @@ function differs(y, r, y2, r2,    k, n, e, engines, u1, u2, m) {
 }
 # Whether check c's estimate (your section y and the reference's r at the first size) may be
 # given: "" when it may; "short" (a call of the first or second size did its work where the
-# counts miss it), "atomics" or "host" (work whose cost the counts do not hold: unseen) or
+# counts miss it), "atomics", "printf", "sleep" or "host" (work whose cost the counts do not
+# hold: unseen) or
 # "sizes" (the two sizes differ, or no second count where one was asked for).
 function judge(c, y, r,    i, y2, r2) {
     J_unit = ""; J_s1 = size[y]; J_s2 = "-"; J_ea = ratio_of(y, r); J_eb = -1
@@ -373,6 +385,10 @@ function judged_text(j) {
             J_what == "sectors" ? "touched in its kernels' 32-byte sectors" : "copied in and out", J_y, J_r, 100 * J_y / J_r)
     if (j == "atomics")
         return sprintf("your call made %.0f atomic operations on global memory (on %.0f%s addresses): what they cost on a GPU turns on how many threads contend for one address, which the counts do not model", J_y, J_r, J_r >= 4096 ? " or more" : "")
+    if (j == "printf")
+        return sprintf("your call made %.0f device printf calls (%.0f bytes printed): what they cost on a GPU is the driver's formatting and a buffer every thread contends for, which the counts do not model", J_y, J_r)
+    if (j == "sleep")
+        return sprintf("your call made %.0f __nanosleep calls (%.0f ns asked for in all): time a thread sleeps is not in the counts, which hold loads, stores and instructions", J_y, J_r)
     if (j == "host")
         return sprintf("your call copied %.0f bytes to or from the host (%.1f%% of the %.0f the task moves): the host's link and any work done on the host are not in the counts, which hold kernels' loads and stores", J_y, 100 * J_y / J_r, J_r)
     if (J_what == "missing")
@@ -425,7 +441,7 @@ END {
                 timeline ? "timeline" : bound[y], timeline ? "timeline" : bound[r]
             if (j == "short") printf "short %d\t%s\t%.0f\t%.0f\n", check_of[y], J_what, J_y, J_r
             if (j == "other") printf "other %d\tCUDA_EMU\n", check_of[y]
-            if (j == "atomics" || j == "host") printf "%s %d\t%.0f\t%.0f\n", j, check_of[y], J_y, J_r
+            if (j == "atomics" || j == "host" || j == "printf" || j == "sleep") printf "%s %d\t%.0f\t%.0f\n", j, check_of[y], J_y, J_r
             if (j == "sizes")
                 printf "sizes %d\t%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", check_of[y], J_what, J_unit == "call" ? ":call" : "",
                     visible(J_s1), fig(J_a), visible(J_s2), fig(J_b), J_ea < 0 ? "-" : sprintf("%.3f", J_ea), J_eb < 0 ? "-" : sprintf("%.3f", J_eb)

@@ -116,8 +116,51 @@ static const char *figure_words(const char *what)
     return NULL;
 }
 
+/* The awk's extra line of check `check` saying that its call did work whose cost the counts do
+ * not hold (atomics, printf, sleep or host: estimate.awk's unseen), worded into line; 0 when
+ * there is none. */
+static int estimate_unseen(const char *buf, int check, const char *lab_number,
+                           const gpu_profile *g, char *line, size_t len)
+{
+    int c;
+    double yours, theirs;
+    if (sscanf(buf, "atomics %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f atomic operations on global "
+                 "memory (on %.0f%s addresses), and what they cost on a GPU turns on how many "
+                 "threads contend for one address, which the CPU emulator's counts do not "
+                 "model. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, theirs, theirs >= 4096 ? " or more" : "", lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "printf %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f device printf calls (%.0f bytes "
+                 "printed), and what they cost on a GPU, the driver's formatting and a buffer "
+                 "every printing thread contends for, is not in the CPU emulator's counts. make "
+                 "explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, theirs, lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "sleep %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
+        snprintf(line, len, "none: your counted call made %.0f __nanosleep calls (%.0f ns asked "
+                 "for in all), and the time a thread sleeps is not in the CPU emulator's counts, "
+                 "which hold loads, stores and instructions. make explain LAB=%s GPU_PROFILE=%s "
+                 "shows the counts; a GPU measures", yours, theirs, lab_number, g->key);
+        return 1;
+    }
+    if (sscanf(buf, "host %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check && theirs > 0) {
+        snprintf(line, len, "none: your counted call copied %.0f bytes to or from the host "
+                 "(%.1f%% of the %.0f the task moves), and the host's link and any work done on "
+                 "the host are not in the CPU emulator's counts, which hold kernels' loads and "
+                 "stores. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
+                 yours, 100 * yours / theirs, theirs, lab_number, g->key);
+        return 1;
+    }
+    return 0;
+}
+
 /* The awk's extra line of check `check` saying why it gave no estimate (short or sizes, as
- * estimate.awk's tsv mode writes them), worded into line; 0 when there is none. */
+ * estimate.awk's tsv mode writes them, estimate_unseen's too), worded into line; 0 when there
+ * is none. */
 static int estimate_refused(const char *buf, int check, const char *lab_number,
                             const gpu_profile *g, char *line, size_t len)
 {
@@ -135,22 +178,8 @@ static int estimate_refused(const char *buf, int check, const char *lab_number,
                  yours, theirs, 100 * yours / theirs, lab_number, g->key);
         return 1;
     }
-    if (sscanf(buf, "atomics %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check) {
-        snprintf(line, len, "none: your counted call made %.0f atomic operations on global "
-                 "memory (on %.0f%s addresses), and what they cost on a GPU turns on how many "
-                 "threads contend for one address, which the CPU emulator's counts do not "
-                 "model. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
-                 yours, theirs, theirs >= 4096 ? " or more" : "", lab_number, g->key);
+    if (estimate_unseen(buf, check, lab_number, g, line, len))
         return 1;
-    }
-    if (sscanf(buf, "host %d\t%lf\t%lf", &c, &yours, &theirs) == 3 && c == check && theirs > 0) {
-        snprintf(line, len, "none: your counted call copied %.0f bytes to or from the host "
-                 "(%.1f%% of the %.0f the task moves), and the host's link and any work done on "
-                 "the host are not in the CPU emulator's counts, which hold kernels' loads and "
-                 "stores. make explain LAB=%s GPU_PROFILE=%s shows the counts; a GPU measures",
-                 yours, 100 * yours / theirs, theirs, lab_number, g->key);
-        return 1;
-    }
     if (sscanf(buf, "other %d\t%31[A-Z_]", &c, what) == 2 && c == check) {
         snprintf(line, len, "none: your file compiles other code for the CPU emulator than for a "
                  "GPU (it names CUDA_EMU), so its count is of code that a GPU does not run; a GPU "

@@ -59,15 +59,15 @@ __global__ void grader_profile_section(int section) { (void)section; }
 
 /* Copies what a worker wrote to fd (at most PROFILE_COUNTS_CAP bytes) into out as section
  * `section`'s counts. A worker numbers its own ranges, and holds student code: every line is
- * kept only if it starts with a count's keyword (range, request, loads, launch, op, atomics),
- * a space, a number and a tab, and its number is replaced by the section's, so that nothing a student's
+ * kept only if it starts with a count's keyword (range, request, loads, launch, op, atomics,
+ * printf, sleep), a space, a number and a tab, and its number is replaced by the section's, so that nothing a student's
  * worker writes lands in the reference's sections. The rest of each line is the worker's, data
  * that make explain's tools read as numbers and line numbers (grader/feedback/counts.awk).
  * Returns the lines kept. */
 static long relay_counts(int fd, off_t from, int section, FILE *out)
 {
     static const char *const kinds[] = {"range ", "request ", "loads ", "launch ", "op ",
-                                        "atomics "};
+                                        "atomics ", "printf ", "sleep "};
     static char line[PROFILE_COUNT_LINE];
     size_t len = 0, total = 0;
     long kept = 0;

@@ -96,6 +96,10 @@ constexpr int kShortCircuitLine = __LINE__ - 4;
 /* Each thread adds 1 to one of four global counters (its lane % 4), and to a shared one. */
 __global__ void atomics_four(unsigned *counters) { __shared__ unsigned s; if (threadIdx.x == 0) s = 0; __syncthreads(); atomicAdd(&s, 1u); atomicAdd(&counters[threadIdx.x % 4], 1u); }
 constexpr int kAtomicsLine = __LINE__ - 1;
+__global__ void print_and_sleep(int *out) {
+    if (threadIdx.x % 32 == 0) printf("warp %u\n", threadIdx.x / 32);
+    __nanosleep(100); out[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+constexpr int kPrintfLine = __LINE__ - 2, kSleepLine = __LINE__ - 1;
 
 /* One counted line: what count.cpp wrote for a source line, kind and operation, summed
  * over the instructions the compiler made of it. */
@@ -475,6 +479,18 @@ void test_ops_in_issue_order()
     cudaFree(d);
 }
 
+/* Whether a counted line's rest (after its kind and range) is `expected`, the file as the line
+ * table names it: its path, then the line; said when not. */
+bool site_is(const std::string &got, const char *expected)
+{
+    const size_t n = strlen(expected);
+    const bool ok = got.size() >= n && got.compare(got.size() - n, std::string::npos, expected) == 0 &&
+                    (got.size() == n || got[got.size() - n - 1] == '/');
+    if (!ok)
+        printf("\n    expected ...%s    found    %s", expected, got.c_str());
+    return ok;
+}
+
 /* Global atomics: one line per call site, the threads' operations and the distinct addresses
  * they updated; shared memory's atomics write none. */
 void test_global_atomics()
@@ -490,15 +506,32 @@ void test_global_atomics()
     CU_ASSERT_EQUAL_FATAL(atomics.size(), 1);
     char expected[128];
     snprintf(expected, sizeof expected, "test_count.cu:%d\t192\t4\n", kAtomicsLine);
-    /* (the file as the line table names it: its path, then the line) */
-    const std::string &got = atomics[0];
-    const bool ok = got.size() >= strlen(expected) &&
-                    got.compare(got.size() - strlen(expected), std::string::npos, expected) == 0 &&
-                    (got.size() == strlen(expected) || got[got.size() - strlen(expected) - 1] == '/');
-    if (!ok)
-        printf("\n    expected ...%s    found    %s", expected, got.c_str());
-    CU_ASSERT(ok);
+    CU_ASSERT(site_is(atomics[0], expected));
     cudaFree(counters);
+}
+
+/* A kernel's printf and __nanosleep calls: one line per call site, the calls and their bytes
+ * printed or ns asked for ("warp N\n": 7 bytes; 2 blocks of 64 threads, a printf a warp). */
+void test_printf_and_sleep()
+{
+    int *out;
+    EXPECT_OK(cudaMalloc(&out, 128 * sizeof(int)));
+    auto rows = counted_rows([&] { print_and_sleep<<<2, 64>>>(out); });
+    std::vector<std::string> printfs, sleeps;
+    for (const std::string &r : rows) {
+        if (r.compare(0, 7, "printf ") == 0)
+            printfs.push_back(r.substr(r.find('\t') + 1));
+        if (r.compare(0, 6, "sleep ") == 0)
+            sleeps.push_back(r.substr(r.find('\t') + 1));
+    }
+    CU_ASSERT_EQUAL_FATAL(printfs.size(), 1);
+    CU_ASSERT_EQUAL_FATAL(sleeps.size(), 1);
+    char expected[128];
+    snprintf(expected, sizeof expected, "test_count.cu:%d\t4\t28\n", kPrintfLine);
+    CU_ASSERT(site_is(printfs[0], expected));
+    snprintf(expected, sizeof expected, "test_count.cu:%d\t128\t12800\n", kSleepLine);
+    CU_ASSERT(site_is(sleeps[0], expected));
+    cudaFree(out);
 }
 
 CU_TestInfo tests[] = {
@@ -511,6 +544,7 @@ CU_TestInfo tests[] = {
     {"launches: grid, threads, shared memory, registers, blocks per SM", test_launches},
     {"ops: copies, kernels, events and host waits in issue order, by stream", test_ops_in_issue_order},
     {"atomics: global ones per call site, ops and addresses; shared ones none", test_global_atomics},
+    {"printf and __nanosleep: per call site, calls and bytes or ns", test_printf_and_sleep},
     CU_TEST_INFO_NULL,
 };
 

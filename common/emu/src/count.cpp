@@ -72,6 +72,10 @@
  * (addresses: the distinct ones it updated, counted up to 4096; what an atomic
  * costs on a GPU turns on how many threads contend for one address, which no
  * other line shows)
+ * one line per call site of a kernel's printf and of __nanosleep, whose cost on a GPU no other
+ * line holds (a printf's formatting by the driver and its contended buffer; time asleep):
+ *   printf N <tab> file:line <tab> calls <tab> bytes printed
+ *   sleep N <tab> file:line <tab> calls <tab> ns asked for
  * and one line per kernel launch, in order, for the waves its grid makes:
  *   launch N <tab> kernel <tab> blocks <tab> threads per block <tab> shared bytes
  *          per block <tab> registers per thread <tab> blocks per SM <tab> SMs
@@ -515,6 +519,27 @@ void count_atomic(uintptr_t a, const void *pc)
         t.addresses.emplace(a, 0);
 }
 
+/* The printf and __nanosleep calls of the range, per kind and call site: calls and their
+ * amount (bytes printed, ns asked for). One lock, as the atomics'. */
+namespace {
+struct UnseenTotals {
+    unsigned long long calls = 0, amount = 0;
+};
+std::mutex g_unseen_mutex;
+std::map<std::pair<int, const void *>, UnseenTotals> g_unseen;
+} // namespace
+
+void count_unseen(Unseen kind, const void *pc, unsigned long long amount)
+{
+    if (!g_counting)
+        return;
+    RuntimeAllocating runtime;
+    std::lock_guard<std::mutex> lock(g_unseen_mutex);
+    UnseenTotals &t = g_unseen[{(int)kind, pc}];
+    t.calls++;
+    t.amount += amount;
+}
+
 bool branches_counted() { return g_counting; }
 
 void count_branch(bool taken, const char *site)
@@ -835,6 +860,14 @@ void count_stop()
             fprintf(f, "atomics %u\t%s\t%llu\t%zu\n", g_range, where(entry.first).c_str(),
                     entry.second.ops, entry.second.addresses.size());
         g_atomics.clear();
+    }
+    {
+        std::lock_guard<std::mutex> unseen_lock(g_unseen_mutex);
+        for (const auto &entry : g_unseen)
+            fprintf(f, "%s %u\t%s\t%llu\t%llu\n",
+                    entry.first.first == (int)Unseen::print ? "printf" : "sleep", g_range,
+                    where(entry.first.second).c_str(), entry.second.calls, entry.second.amount);
+        g_unseen.clear();
     }
     for (const LaunchRecord &r : g_launches)
         fprintf(f, "launch %u\t%s\t%llu\t%u\t%zu\t%d\t%d\t%d\n", g_range, r.name.c_str(), r.blocks,

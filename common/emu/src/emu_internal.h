@@ -505,6 +505,10 @@ void count_access(Thread *t, uintptr_t a, size_t n, bool write, const void *pc, 
 /* Records an atomic operation of a kernel on global memory at A (not shared: the estimate
  * counts a block's own memory's atomics as nothing) issued at PC: the atomics line. */
 void count_atomic(uintptr_t a, const void *pc);
+/* Records a call whose cost on a GPU no count holds, made by a kernel's thread at PC: a
+ * printf of AMOUNT bytes, or a __nanosleep of AMOUNT ns (the printf and sleep lines). */
+enum class Unseen { print, sleep };
+void count_unseen(Unseen kind, const void *pc, unsigned long long amount);
 /* Every lane of B met at a barrier: its requests so far are complete. */
 void count_flush(Block *b);
 /* B ends: adds what it counted to the totals and frees its bookkeeping. */

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -1913,11 +1914,26 @@ void __trap()
 
 void __nanosleep(unsigned int ns)
 {
-    (void)ns;
     cuda_emu::Thread *t = cuda_emu::g_thread;
     if (t == nullptr)
         return;
+    if (__builtin_expect(cuda_emu::g_counting, 0))
+        cuda_emu::count_unseen(cuda_emu::Unseen::sleep, __builtin_return_address(0), ns);
     /* A thread sleeps in a loop that waits for another thread: let it run. */
     t->spin_pc = __builtin_return_address(0);
     cuda_emu::wait_here(cuda_emu::ThreadState::spinning, t->spin_pc);
+}
+
+/* A .cu file's printf (cuda_emu/prelude.h): the host's, and in a kernel's thread of a counted
+ * range, counted at its call site (the count's printf lines). */
+extern "C" __attribute__((visibility("default"))) int cuda_emu_printf(const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    const int n = vprintf(format, args);
+    va_end(args);
+    if (__builtin_expect(cuda_emu::g_counting, 0) && cuda_emu::g_thread != nullptr)
+        cuda_emu::count_unseen(cuda_emu::Unseen::print, __builtin_return_address(0),
+                               n > 0 ? (unsigned long long)n : 0);
+    return n;
 }

@@ -244,6 +244,8 @@ void __threadfence();
 void __threadfence_block();
 void __threadfence_system();
 void __nanosleep(unsigned int ns);
+/* A .cu file's printf (the prelude's macro): the host's, counted in a counted range. */
+extern "C" int cuda_emu_printf(const char *format, ...) __attribute__((__format__(__printf__, 1, 2)));
 /* __trap() (and PTX's `trap`): the kernel stops with cudaErrorLaunchFailure, as on a GPU; the
  * report names the line, block and thread */
 void __trap();

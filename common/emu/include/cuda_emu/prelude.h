@@ -51,4 +51,14 @@
  * macro pastes the name together ("attempt to use poisoned"). */
 #pragma GCC poison no_sanitize no_sanitize_thread __no_sanitize__ __no_sanitize_thread__
 
+/* A kernel's printf is the host's, through cuda_emu_printf (src/exec.cpp), which counts the
+ * calls a counted range's threads make (the count's printf lines: what a GPU's printf costs,
+ * its formatting and its contended buffer, is in no other count). <stdio.h> and <cstdio> are
+ * included first, so that their declarations (and <cstdio>'s #undef printf) come before the
+ * macro and a later #include of either leaves it in place (cuda_emu/device.h declares it). */
+#include <stdio.h>
+#include <cstdio>
+#define printf cuda_emu_printf
+namespace std { using ::cuda_emu_printf; } /* std::printf, as <cstdio> names it */
+
 #endif /* CUDA_EMU_PRELUDE_H */

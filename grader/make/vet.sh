@@ -158,7 +158,8 @@ BEGIN {
           "describe_memory Settings ThreadState Block Region WarpOp Thread SharedVar Launch " \
           "RegionKind RuntimeAllocating DeviceMapping set_schedule settle_writes thread_running " \
           "g_schedule AsyncCopy async_copy_access async_copy_touch refuse_at_run_time " \
-          "called_by_program_or_loop g_grader_counting", e, " ")
+          "called_by_program_or_loop g_grader_counting count_atomic count_unseen Unseen " \
+          "report_channel report_channel_init warp_race_end", e, " ")
     for (i in e) emu_internal[e[i]] = 1
 }
 # The entity a symbol belongs to: special names (guard variables, vtables, typeinfo),

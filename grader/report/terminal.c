@@ -489,7 +489,12 @@ static int print_fault_at_line(const char *log_path, const lab_info *lab, int li
 {
     fault_src src;
     fault_source(log_path, &src);
-    const long upto = src.at >= 0 ? src.at : fault_rerun_first(log_path);
+    /* what the code printed ends where the first report starts, whichever said the fault: a
+     * sanitizer's and the emulator's, from two threads at once, can interleave in the log */
+    long upto = src.at >= 0 ? src.at : fault_rerun_first(log_path);
+    const long first_report = fault_line_at(log_path, 0);
+    if (first_report >= 0 && (upto < 0 || first_report < upto))
+        upto = first_report;
     print_log_tail_upto(log_path, lines, upto);
     if (src.at >= 0)
         return print_fault(log_path, src.at, lab);

@@ -1006,6 +1006,15 @@ std::string allocated_at(uintptr_t block)
     return "an unknown place";
 }
 
+/* Whether heap block BLOCK was allocated by the program's code, not by the emulator's or the
+ * grader's worker's own (common/emu/, grader/: their bookkeeping, none of it the program's) */
+bool allocated_by_program(uintptr_t block)
+{
+    const std::string at = allocated_at(block);
+    return at.find("common/emu/") == std::string::npos && at.rfind("grader/", 0) != 0 &&
+           at.find("/grader/") == std::string::npos;
+}
+
 /* The nearest device allocation to A (tracked regions only), described; its distance from A
  * in *DISTANCE (UINTPTR_MAX with none) when DISTANCE is given. */
 std::string nearest_allocation(uintptr_t a, uintptr_t *distance, bool *past = nullptr)
@@ -1074,6 +1083,12 @@ __attribute__((noinline)) void check_reachable_slow(Thread *t, uintptr_t a, size
         if (heap && in_device_heap(b)) {
             span = Span{b, b + size};
             ok = true;
+        } else if (heap && !allocated_by_program(b)) {
+            /* the emulator's or the worker's own bookkeeping, which can lie beside a buffer the
+             * kernel was given: an index run past that buffer, never the program's host memory */
+            what = ", which belongs to no allocation of your program" +
+                   nearest_allocation(a, &distance, &past);
+            outside = true;
         } else if (heap) {
             char buf[256];
             snprintf(buf, sizeof buf, ", %zu bytes into a %zu-byte block of host memory (malloc, new or a std::vector) allocated at ",

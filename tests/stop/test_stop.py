@@ -421,10 +421,17 @@ def after_case(command, number):
     else:
         path = os.path.join(GRADE, "results.json")
         results = json.load(open(path)) if os.path.exists(path) else {}
-        # Under the emulator speed is skipped: the grader's status is 2, and make's is 2 too.
-        if status != 2 or results.get("exit_status") != 2 or results.get("score") != 20:
-            problems.append("expected status 2 and 20 points in %s; got status %s, %s" % (
-                path, status, {k: results.get(k) for k in ("exit_status", "score")} if results else "no results"))
+        # The skeletons graded to the end: every correctness check of both labs passed, speed
+        # not graded (the emulator), both labs not started (the untouched skeletons): the
+        # grader's status is 1, grade.sh's too, and make's 2 (make's own for a failed recipe).
+        want = 2 if command == "make grade" else 1
+        got = {k: results.get(k) for k in ("exit_status", "correct_passed", "correct_checks",
+                                           "not_started", "speed_graded")} if results else None
+        if status != want or got != {"exit_status": 1, "correct_passed": 20, "correct_checks": 20,
+                                     "not_started": 2, "speed_graded": False}:
+            problems.append("expected status %d, exit_status 1, 20 of 20 correctness checks passed "
+                            "and 2 labs not started (speed not graded) in %s; got status %s, %s" % (
+                                want, path, status, got if got else "no results"))
         # Lab 02's harness was started ahead, while lab 01 ran, and lived through lab 01's end
         # (which ends every other process of lab 01's) to grade lab 02.
         ahead = os.path.join(GRADE, "banks.harness.log")

@@ -53,8 +53,8 @@ git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm c
 make --no-print-directory new-lab NAME=toy >"$top/$work/new-lab.txt" 2>&1
 result "make new-lab NAME=toy" $? "$(tail -3 "$top/$work/new-lab.txt")"
 changed=$(git status --porcelain --untracked-files=normal | awk '{print $2}' | sort | tr '\n' ' ')
-derived="README.md labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md"
-[ "$changed" = "README.md grader/labs/10-toy/ labs/10-toy/ labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md solutions/10-toy/ " ]
+derived="README.md labs/skeletons.normalised.sha256 labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md"
+[ "$changed" = "README.md grader/labs/10-toy/ labs/10-toy/ labs/skeletons.normalised.sha256 labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md solutions/10-toy/ " ]
 result "it wrote the three folders and what make docs-gen derives from them, nothing else" $? "git status: $changed"
 grep -qF '| 10 | [toy](labs/10-toy/README.md) |' README.md && grep -qF '"!make grade LAB=10"' labs/workbook.ipynb &&
     grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256
@@ -67,7 +67,7 @@ own=$(grep -cE '^static (void|int) (destroy|prepare|refresh|outputs|inputs)\(|db
 grep -q '"../lab_io.h"' grader/labs/10-toy/problem.cu && [ "$own" = 0 ]
 result "its problem.cu holds the lab's own lines: buffers declared, no lifecycle of its own" $? "$own such lines"
 mkdir -p "$top/$work/derived" && for f in $derived; do cp "$f" "$top/$work/derived/${f//\//_}"; done
-git checkout -q -- README.md labs/skeletons.sha256 labs/workbook.ipynb && rm -f slides/10-toy.md
+git checkout -q -- README.md labs/skeletons.normalised.sha256 labs/skeletons.sha256 labs/workbook.ipynb && rm -f slides/10-toy.md
 tests/docs/labs.sh >"$top/$work/labs-before.txt" 2>&1
 s=$?
 [ "$s" = 1 ] && grep -q 'docs-gen: README.md is not' "$top/$work/labs-before.txt" &&

@@ -3,7 +3,9 @@
 # suites ran: every room of the grader and every lab was touched.
 #   - every grader/*/ folder has its row in tests/tiers/rooms.tsv, the row's suite is one of
 #     the quick tier's (QUICK_SUITES), and what the row says the suite leaves under BUILD was
-#     made or changed in this run (newer than STAMP, which make test touches before any suite);
+#     made or changed in this run (newer than STAMP, which make test touches before any suite)
+#     or, a build product that a second run in the same tree did not remake, up to date with
+#     every source of the room;
 #     the Slurm test's own words when this machine could not run it;
 #   - every lab the lab manifest lists (MANIFEST student-rel: derived from grader/labs/, so a
 #     tenth lab is covered without a list to edit) was graded by its reference solution in this
@@ -18,11 +20,21 @@ build=${BUILD:-build}
 stamp=${STAMP:?STAMP: the file make test touched before its suites}
 table=tests/tiers/rooms.tsv
 
-# newer GLOB: the first file GLOB names under BUILD that this run made or changed
+# newer GLOB ROOM KIND: the first file GLOB names under BUILD that this run made or changed; for
+# KIND `built` (a build product), else one a build before this run made and that is still up to
+# date with every source of the room (newer than each file under grader/ROOM/): a second make
+# test in the same tree remakes nothing, and its suites (each of which ran, or make would not
+# have reached test-tiers) used what was there. Prints the file, and why for the second kind.
 newer() {
-    local f
+    local f src
     for f in $build/$1; do
         [ -e "$f" ] && [ "$f" -nt "$stamp" ] && { echo "$f"; return 0; }
+    done
+    [ "$3" = built ] || return 1
+    for f in $build/$1; do
+        [ -e "$f" ] || continue
+        src=$(find "grader/$2" -type f -newer "$f" -print -quit)
+        [ -z "$src" ] && { echo "$f (built before this run, up to date with grader/$2/)"; return 0; }
     done
     return 1
 }
@@ -34,18 +46,23 @@ for dir in grader/*/; do
         result "room grader/$room/ in the quick tier" 1 "it has no row in $table: name the quick suite that runs its code and what that suite leaves under BUILD"
         continue
     fi
-    IFS=$'\t' read -r _ suite evidence <<<"$row"
+    IFS=$'\t' read -r _ suite evidence kind <<<"$row"
+    case $kind in
+    ran|built) ;;
+    *) result "room grader/$room/ in the quick tier" 1 "its row in $table has the kind '$kind'; expected ran (a file the suite writes each run) or built (a build product)"
+       continue ;;
+    esac
     case " ${QUICK_SUITES:-} " in
     *" $suite "*) ;;
     *) result "room grader/$room/ in the quick tier" 1 "$table names $suite, which is not a suite of make test's quick tier ($QUICK_SUITES)"
        continue ;;
     esac
-    if found=$(newer "$evidence"); then
+    if found=$(newer "$evidence" "$room" "$kind"); then
         what=""
-        [ "$room" = slurm ] && grep -q '^SKIP' "$found" && what=" (this machine could not run it: $(grep -m1 '^SKIP' "$found" | cut -c6-120))"
+        [ "$room" = slurm ] && grep -q '^SKIP' "${found%% *}" && what=" (this machine could not run it: $(grep -m1 '^SKIP' "${found%% *}" | cut -c6-120))"
         result "room grader/$room/ touched by $suite: $found$what" 0
     else
-        result "room grader/$room/ touched by $suite" 1 "expected $build/$evidence made or changed in this run (newer than $stamp); did $suite run its quick slice?"
+        result "room grader/$room/ touched by $suite" 1 "expected $build/$evidence made or changed in this run (newer than $stamp)$([ "$kind" = built ] && echo ", or up to date with grader/$room/'s sources"); did $suite run its quick slice?"
     fi
 done
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../common/compare.h"
+#include "../common/gpu_watch.h"
 #include "../common/json.h"
 #include "../common/parallel.h"
 #include "../common/rng.h"
@@ -599,6 +600,70 @@ static void test_host_memory_prefer_node(void)
     munmap(other_again, bytes);
 }
 
+/* gpu_watch: what a timed phase's readings add up to, from readings made up by hand (the
+ * clocks and NVML's reason bits as an H200 reports them). */
+static gpu_reading busy(unsigned sm, unsigned long long reasons, unsigned long long power_ns)
+{
+    gpu_reading r = {1, sm, 3201, reasons, power_ns, 0, 45};
+    return r;
+}
+
+static void test_gpu_watch_span(void)
+{
+    char why[256];
+    gpu_span s;
+    gpu_span_clear(&s);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), -1); /* no NVML: not watched */
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "not watched"));
+    gpu_reading missing = {0};
+    gpu_span_add(&s, &missing);
+    gpu_reading one = busy(1980, 0, 100);
+    gpu_span_add(&s, &one);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), -1); /* one reading is no span */
+    /* quiet: the clock steady at the top, no reason, the running totals still */
+    for (int i = 0; i < 5; i++) {
+        gpu_reading r = busy(1980 - (unsigned)(i % 2) * 15, 0, 100); /* 0.8% of jitter */
+        gpu_span_add(&s, &r);
+    }
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "quiet"));
+    /* an idle reading (between rounds) says nothing of the clock under load */
+    gpu_reading idle = busy(345, 0x1, 100);
+    gpu_span_add(&s, &idle);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 0);
+    /* the power cap's running total grew, though its bit had let go by the next reading */
+    gpu_reading later = busy(1980, 0, 2500000);
+    gpu_span_add(&s, &later);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "the power cap"));
+    /* a reason seen at a reading: the thermal slowdown, named with the clock's range */
+    gpu_span_clear(&s);
+    gpu_reading a = busy(1980, 0, 0), b = busy(1650, 0x40, 0);
+    gpu_span_add(&s, &a);
+    gpu_span_add(&s, &b);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "hardware thermal"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "1650-1980 MHz"));
+    /* no limit named, but the clock moved by more than 2% (4%) */
+    gpu_span_clear(&s);
+    gpu_reading c = busy(1980, 0, 0), d = busy(1900, 0, 0);
+    gpu_span_add(&s, &c);
+    gpu_span_add(&s, &d);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(why, "moved"));
+    /* not limits: an application clock setting (0x2) and sync boost (0x10) */
+    gpu_span_clear(&s);
+    gpu_reading e = busy(1980, 0x2 | 0x10, 0), f = busy(1980, 0x2, 0);
+    gpu_span_add(&s, &e);
+    gpu_span_add(&s, &f);
+    CU_ASSERT_EQUAL(gpu_span_verdict(&s, why, sizeof why), 0);
+    /* no GPU here: the watch does not open, and a reading is not ok */
+    CU_ASSERT_EQUAL(gpu_watch_open(NULL), 0);
+    gpu_reading none;
+    gpu_watch_read(&none);
+    CU_ASSERT_EQUAL(none.ok, 0);
+}
+
 static CU_TestInfo common_tests[] = {
     {"parallel_for: every item once, on any number of threads", test_parallel_for_each_item_once},
     {"exact comparison finds the first bad element", test_exact_equal_and_counterexample},
@@ -621,6 +686,7 @@ static CU_TestInfo common_tests[] = {
     {"text: cut at a whole character, marked", test_text_cut_whole},
     {"text: UTF-8 sequences and code points", test_utf8_seq},
     {"host memory asked for on a NUMA node", test_host_memory_prefer_node},
+    {"gpu watch: a phase's clocks and limits, quiet or throttled", test_gpu_watch_span},
     CU_TEST_INFO_NULL,
 };
 

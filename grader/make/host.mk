@@ -6,7 +6,7 @@
 # ------------------------------------------------------------------------------------------
 # Host-only C: shared by the driver, the runners and the unit tests
 
-HOST_COMMON := util rng compare stats timing_rule json text device_info sizing gpu_profiles
+HOST_COMMON := util rng compare stats timing_rule json text device_info sizing gpu_profiles gpu_watch
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := wire/records wire/check_line run/hidden_size run/alone_cache wire/child plan/config plan/started decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score run/gpu_neighbours \

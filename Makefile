@@ -327,6 +327,7 @@ help:
 	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
 include grader/batch/batch.mk
+include grader/serve/serve.mk
 include grader/dist/dist.mk
 include tests/tests.mk
 -include slides/slides.mk

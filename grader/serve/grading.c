@@ -1,0 +1,375 @@
+/* grading.c - TRUSTED; starts what runs student code: the grading slots. One slot per GPU
+ * (nvidia-smi -L; GPUS=0,2 picks, each slot's CUDA_VISIBLE_DEVICES its GPU), one grading a slot
+ * at a time; with no GPU (or EMU=1), JOBS slots (1) on the CPU emulator. A slot takes the oldest
+ * queued submission (queued -> grading, in a transaction), writes its files into a fresh folder
+ * COURSE/work/<id>.<attempt>/tree and runs `make grade STUDENT=that LAB=its lab` there, exactly
+ * as a student would (the same sandbox, verdicts and report; the course folder hidden from the
+ * compile and the code, GRADER_HIDE), in a process group of its own; then the report, make's
+ * exit status and results.json's figures are written with the state done in one transaction.
+ * A server killed mid-grading finds the row still grading at its next start: the leftover
+ * process group is ended and the row queued again, so it is graded again, and done once. */
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "../lab.h"
+#include "../plan/lab_select.h"
+#include "serve.h"
+
+#define MAX_SLOTS 64
+extern char **environ;
+
+typedef struct slot {
+    int index;
+    char gpu[256];     /* "GPU 0: NVIDIA H200", or the emulator's line */
+    char **envp;       /* the environment its make grade gets */
+    pthread_t thread;
+    volatile pid_t pgid;
+    char now[160];     /* what it grades, for the status page */
+} slot;
+
+static slot slots[MAX_SLOTS];
+static int n_slots;
+static volatile int stopping;
+static pthread_mutex_t now_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
+
+int grading_slots(void) { return n_slots; }
+const char *grading_gpu(int k) { return slots[k].gpu; }
+const char *grading_now(int k) { return slots[k].now; }
+
+void grading_wake(void)
+{
+    pthread_mutex_lock(&now_lock);
+    pthread_cond_broadcast(&work);
+    pthread_mutex_unlock(&now_lock);
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)ftw;
+    return flag == FTW_DP ? rmdir(p) : unlink(p);
+}
+static void rm_tree(const char *path) { nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS); }
+
+/* A process's start time (/proc/PID/stat's 22nd field), to know a pgid is still ours. */
+static void proc_start(pid_t pid, char *out, size_t len)
+{
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    *out = 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (p)
+        snprintf(out, len, "%.*s", (int)strcspn(p + 1, " "), p + 1);
+}
+
+/* The environment of a slot's make grade: the server's without make's own settings, with the
+ * slot's GPU. */
+static char **slot_env(const char *gpu)
+{
+    int n = 0;
+    while (environ[n])
+        n++;
+    char **e = calloc((size_t)n + 2, sizeof *e);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        static const char *drop[] = {"MAKEFLAGS=", "MFLAGS=", "MAKELEVEL=", "GNUMAKEFLAGS=", "MAKEOVERRIDES=", "CUDA_VISIBLE_DEVICES=", NULL};
+        int skip = 0;
+        for (const char **d = drop; *d; d++)
+            skip |= !strncmp(environ[i], *d, strlen(*d));
+        if (!skip)
+            e[k++] = environ[i];
+    }
+    if (gpu) {
+        char *v = malloc(64);
+        snprintf(v, 64, "CUDA_VISIBLE_DEVICES=%s", gpu);
+        e[k++] = v;
+    }
+    return e;
+}
+
+/* One claimed submission's grading. Returns 0 when it was recorded, -1 when stopped. */
+static int grade_one(slot *s, long long id, int attempt, const char *lab_key, const void *archive, size_t n)
+{
+    char dir[4400], tree[4500], out[4500], report[4500], err[512];
+    snprintf(dir, sizeof dir, "%s/work/%lld.%d", sopts.course, id, attempt);
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(report, sizeof report, "%s/report.txt", dir);
+    rm_tree(dir);
+    mkdir(dir, 0700);
+    mkdir(out, 0700);
+    const lab_info *lab = find_lab(lab_key);
+    char folder[64], rel[128];
+    lab_folder(lab, folder, sizeof folder);
+    lab_student_rel(lab, rel, sizeof rel);
+    up_file files[UP_MAX_FILES];
+    const int nf = upload_parse(archive, n, folder, rel, files, err, sizeof err);
+    if (nf < 0 || upload_write(tree, files, nf, err, sizeof err)) {
+        serve_log("submission %lld: its files could not be written again: %s", id, err);
+        return -1;
+    }
+    char a_student[4600], a_lab[64], a_out[4600], a_hide[4400], a_build[4200], a_seed[80];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_lab, sizeof a_lab, "LAB=%s", lab->number);
+    snprintf(a_out, sizeof a_out, "GRADE_DIR=%s", out);
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s", sopts.course);
+    snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
+    const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
+    char *argv[12] = {"make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
+    if (stand_in && *stand_in) {
+        argv[0] = (char *)stand_in, argv[1] = tree, argv[2] = (char *)lab->number, argv[3] = out, argv[4] = NULL;
+    }
+    const int rfd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: ended whole at a stop, or at the next start if the server died */
+        const int null = open("/dev/null", O_RDONLY);
+        dup2(null, 0);
+        dup2(rfd, 1);
+        dup2(rfd, 2);
+        execvpe(argv[0], argv, s->envp);
+        _exit(127);
+    }
+    close(rfd);
+    if (pid < 0)
+        return -1;
+    setpgid(pid, pid);
+    s->pgid = pid;
+    char pstart[32];
+    proc_start(pid, pstart, sizeof pstart);
+    sqlite3_stmt *st;
+    store_lock();
+    sqlite3_prepare_v2(store_db, "UPDATE submissions SET pgid=?, pstart=? WHERE id=?", -1, &st, NULL);
+    sqlite3_bind_int(st, 1, pid);
+    sqlite3_bind_text(st, 2, pstart, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(st, 3, id);
+    sqlite3_step(st);
+    sqlite3_finalize(st);
+    store_unlock();
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    s->pgid = 0;
+    kill(-pid, SIGKILL); /* anything it left behind */
+    if (stopping)
+        return -1;
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    /* the report, capped */
+    char *text = malloc(REPORT_CAP + 128);
+    size_t len = 0;
+    FILE *f = fopen(report, "r");
+    if (f) {
+        len = fread(text, 1, REPORT_CAP, f);
+        if (len == REPORT_CAP && fgetc(f) != EOF)
+            len += (size_t)snprintf(text + len, 128, "\n[the report was cut at %d KiB]\n", REPORT_CAP >> 10);
+        fclose(f);
+    }
+    char rj[4600];
+    snprintf(rj, sizeof rj, "%s/results.json", out);
+    json_t *r = json_load_file(rj, 0, NULL);
+    store_lock();
+    store_exec("BEGIN IMMEDIATE");
+    sqlite3_prepare_v2(store_db,
+        "UPDATE submissions SET state='done', finished=?1, exit_code=?2, report=?3, score=?4, max=?5,"
+        " correct_passed=?6, correct_checks=?7, speed_graded=?8, pgid=NULL WHERE id=?9 AND state='grading' AND attempts=?10",
+        -1, &st, NULL);
+    sqlite3_bind_double(st, 1, now_s());
+    sqlite3_bind_int(st, 2, code);
+    sqlite3_bind_blob(st, 3, text, (int)len, SQLITE_TRANSIENT);
+    json_t *v;
+    if (r && json_is_number(v = json_object_get(r, "score")))
+        sqlite3_bind_double(st, 4, json_number_value(v));
+    if (r && json_is_number(v = json_object_get(r, "max")))
+        sqlite3_bind_double(st, 5, json_number_value(v));
+    if (r && json_is_integer(v = json_object_get(r, "correct_passed")))
+        sqlite3_bind_int64(st, 6, json_integer_value(v));
+    if (r && json_is_integer(v = json_object_get(r, "correct_checks")))
+        sqlite3_bind_int64(st, 7, json_integer_value(v));
+    if (r && json_is_boolean(v = json_object_get(r, "speed_graded")))
+        sqlite3_bind_int(st, 8, json_is_true(v));
+    sqlite3_bind_int64(st, 9, id);
+    sqlite3_bind_int(st, 10, attempt);
+    int ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(store_db) == 1;
+    sqlite3_finalize(st);
+    if (ok) {
+        sqlite3_prepare_v2(store_db, "INSERT INTO gradings(submission, attempt, finished) VALUES(?,?,?)", -1, &st, NULL);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_int(st, 2, attempt);
+        sqlite3_bind_double(st, 3, now_s());
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        sqlite3_finalize(st);
+    }
+    store_exec(ok ? "COMMIT" : "ROLLBACK");
+    store_unlock();
+    json_decref(r);
+    free(text);
+    serve_log("submission %lld (lab %s) graded on %s: exit %d", id, lab->number, s->gpu, code);
+    rm_tree(dir);
+    return 0;
+}
+
+/* The oldest queued submission, now grading on slot S (one transaction): 1, or 0 for none. */
+static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen, void **archive, size_t *n)
+{
+    int got = 0;
+    sqlite3_stmt *st;
+    store_lock();
+    store_exec("BEGIN IMMEDIATE");
+    sqlite3_prepare_v2(store_db, "SELECT id, lab, attempts, archive FROM submissions WHERE state='queued' ORDER BY id LIMIT 1", -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        snprintf(lab, lablen, "%s", (const char *)sqlite3_column_text(st, 1));
+        *attempt = sqlite3_column_int(st, 2) + 1;
+        *n = (size_t)sqlite3_column_bytes(st, 3);
+        *archive = malloc(*n + 1);
+        memcpy(*archive, sqlite3_column_blob(st, 3), *n);
+        got = 1;
+    }
+    sqlite3_finalize(st);
+    if (got) {
+        sqlite3_prepare_v2(store_db, "UPDATE submissions SET state='grading', attempts=?, gpu=?, started=? WHERE id=?", -1, &st, NULL);
+        sqlite3_bind_int(st, 1, *attempt);
+        sqlite3_bind_text(st, 2, s->gpu, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_double(st, 3, now_s());
+        sqlite3_bind_int64(st, 4, *id);
+        got = sqlite3_step(st) == SQLITE_DONE;
+        sqlite3_finalize(st);
+    }
+    store_exec(got ? "COMMIT" : "ROLLBACK");
+    store_unlock();
+    return got;
+}
+
+static void *slot_loop(void *arg)
+{
+    slot *s = arg;
+    while (!stopping) {
+        long long id;
+        int attempt;
+        char lab[32];
+        void *archive = NULL;
+        size_t n;
+        if (!claim(s, &id, &attempt, lab, sizeof lab, &archive, &n)) {
+            pthread_mutex_lock(&now_lock);
+            struct timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_nsec += 200 * 1000 * 1000;
+            if (t.tv_nsec >= 1000000000)
+                t.tv_sec++, t.tv_nsec -= 1000000000;
+            if (!stopping)
+                pthread_cond_timedwait(&work, &now_lock, &t);
+            pthread_mutex_unlock(&now_lock);
+            continue;
+        }
+        pthread_mutex_lock(&now_lock);
+        snprintf(s->now, sizeof s->now, "submission %lld, lab %s, since %.0f", id, lab, now_s());
+        pthread_mutex_unlock(&now_lock);
+        grade_one(s, id, attempt, lab, archive, n);
+        free(archive);
+        pthread_mutex_lock(&now_lock);
+        s->now[0] = 0;
+        pthread_mutex_unlock(&now_lock);
+    }
+    return NULL;
+}
+
+/* Gradings cut off by a server that died: their leftover process groups ended (when the pgid
+ * still names the process that started it), the rows queued again. */
+static void requeue(void)
+{
+    sqlite3_stmt *st;
+    store_lock();
+    sqlite3_prepare_v2(store_db, "SELECT id, pgid, pstart FROM submissions WHERE state='grading'", -1, &st, NULL);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const pid_t pg = sqlite3_column_int(st, 1);
+        const char *was = (const char *)sqlite3_column_text(st, 2);
+        char is[32];
+        if (pg > 1) {
+            proc_start(pg, is, sizeof is);
+            if (was && *is && !strcmp(is, was))
+                kill(-pg, SIGKILL);
+        }
+        serve_log("submission %lld: its grading was cut off; queued again", (long long)sqlite3_column_int64(st, 0));
+    }
+    sqlite3_finalize(st);
+    store_exec("UPDATE submissions SET state='queued', pgid=NULL WHERE state='grading'");
+    store_unlock();
+}
+
+/* The slots: one per GPU that nvidia-smi lists (GPUS=0,2 picks), else JOBS emulator slots. */
+static void find_slots(void)
+{
+    const char *emu = getenv("EMU"), *gpus = getenv("GPUS"), *jobs = getenv("JOBS");
+    FILE *p = (emu && !strcmp(emu, "1")) ? NULL : popen("nvidia-smi -L 2>/dev/null", "r");
+    char line[512];
+    while (p && fgets(line, sizeof line, p) && n_slots < MAX_SLOTS) {
+        int index;
+        if (sscanf(line, "GPU %d:", &index) != 1)
+            continue;
+        char want[16];
+        snprintf(want, sizeof want, ",%d,", index);
+        char list[256];
+        snprintf(list, sizeof list, ",%s,", gpus ? gpus : "");
+        if (gpus && *gpus && strcmp(gpus, "all") && !strstr(list, want))
+            continue;
+        slot *s = &slots[n_slots];
+        line[strcspn(line, "(\n")] = 0;
+        snprintf(s->gpu, sizeof s->gpu, "%s", line);
+        while (*s->gpu && s->gpu[strlen(s->gpu) - 1] == ' ')
+            s->gpu[strlen(s->gpu) - 1] = 0;
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", index);
+        s->envp = slot_env(idx);
+        s->index = n_slots++;
+    }
+    if (p)
+        pclose(p);
+    if (n_slots)
+        return;
+    const int n = jobs && atoi(jobs) > 0 ? atoi(jobs) : 1;
+    for (int k = 0; k < n && k < MAX_SLOTS; k++) {
+        snprintf(slots[k].gpu, sizeof slots[k].gpu, "no GPU: the CPU emulator (slot %d; speed not graded)", k);
+        slots[k].envp = slot_env(NULL);
+        slots[k].index = n_slots++;
+    }
+}
+
+int grading_start(void)
+{
+    requeue();
+    find_slots();
+    for (int k = 0; k < n_slots; k++)
+        if (pthread_create(&slots[k].thread, NULL, slot_loop, &slots[k]))
+            return -1;
+    return n_slots;
+}
+
+void grading_stop(void)
+{
+    stopping = 1;
+    for (int k = 0; k < n_slots; k++)
+        if (slots[k].pgid > 0)
+            kill(-slots[k].pgid, SIGKILL);
+    grading_wake();
+    for (int k = 0; k < n_slots; k++)
+        pthread_join(slots[k].thread, NULL);
+}

@@ -26,6 +26,10 @@ flags_local() {
 
 if have_system; then echo ""; exit 0; fi
 if have_local; then flags_local; exit 0; fi
+if [ "${TEST_INSTALL:-yes}" = no ]; then
+    echo "error: the course server needs ${pkgs[*]} (GNU libmicrohttpd, SQLite, jansson), and TEST_INSTALL=no installs nothing: install them, or run without TEST_INSTALL=no" >&2
+    exit 2
+fi
 missing=()
 for i in "${!headers[@]}"; do [ -f "/usr/include/${headers[$i]}" ] || missing+=("${pkgs[$i]}"); done
 sudo_cmd=()

@@ -141,6 +141,7 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     const int rfd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const pid_t pid = fork();
     if (pid == 0) {
+        umask(022); /* make grade's, as a student's shell would have it (its build is shared) */
         setpgid(0, 0); /* its own group: ended whole at a stop, or at the next start if the server died */
         const int null = open("/dev/null", O_RDONLY);
         dup2(null, 0);

@@ -50,7 +50,7 @@ if [ -z "$quick" ] && ! command -v chromium >/dev/null && ! command -v chromium-
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): that check is skipped"
     elif [ -n "$root" ] && [ -n "$apt" ]; then how="will install it (apt-get, $root; about 350 MB)"
     else how="cannot install it here (needs root or sudo, and apt-get): that check is skipped"; fi
-    add "chromium" "test-batch (it renders the HTML report)" "$how"
+    add "chromium" "test-batch (it renders the HTML report) and test-serve (the status page)" "$how"
 fi
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): that check is skipped"

@@ -105,39 +105,11 @@ static char **slot_env(const char *gpu)
     return e;
 }
 
-/* One claimed submission's grading. Returns 0 when it was recorded, -1 when stopped. */
-static int grade_one(slot *s, long long id, int attempt, const char *lab_key, const void *archive, size_t n)
+/* make grade (or the tests' stand-in) for one submission, in a process group of its own, its
+ * output into REPORT; the pgid kept in the row, so that a server that dies leaves it findable.
+ * Returns the exit status (128 + a signal's number), or -1 when it could not start. */
+static int run_grade(slot *s, long long id, char *const argv[], const char *report)
 {
-    char dir[4400], tree[4500], out[4500], report[4500], err[512];
-    snprintf(dir, sizeof dir, "%s/work/%lld.%d", sopts.course, id, attempt);
-    snprintf(tree, sizeof tree, "%s/tree", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(report, sizeof report, "%s/report.txt", dir);
-    rm_tree(dir);
-    mkdir(dir, 0700);
-    mkdir(out, 0700);
-    const lab_info *lab = find_lab(lab_key);
-    char folder[64], rel[128];
-    lab_folder(lab, folder, sizeof folder);
-    lab_student_rel(lab, rel, sizeof rel);
-    up_file files[UP_MAX_FILES];
-    const int nf = upload_parse(archive, n, folder, rel, files, err, sizeof err);
-    if (nf < 0 || upload_write(tree, files, nf, err, sizeof err)) {
-        serve_log("submission %lld: its files could not be written again: %s", id, err);
-        return -1;
-    }
-    char a_student[4600], a_lab[64], a_out[4600], a_hide[4400], a_build[4200], a_seed[80];
-    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
-    snprintf(a_lab, sizeof a_lab, "LAB=%s", lab->number);
-    snprintf(a_out, sizeof a_out, "GRADE_DIR=%s", out);
-    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s", sopts.course);
-    snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
-    snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
-    const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
-    char *argv[12] = {"make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
-    if (stand_in && *stand_in) {
-        argv[0] = (char *)stand_in, argv[1] = tree, argv[2] = (char *)lab->number, argv[3] = out, argv[4] = NULL;
-    }
     const int rfd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const pid_t pid = fork();
     if (pid == 0) {
@@ -171,10 +143,14 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     }
     s->pgid = 0;
     kill(-pid, SIGKILL); /* anything it left behind */
-    if (stopping)
-        return -1;
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    /* the report, capped */
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The grading's result (the report, capped; make's status; results.json's figures) with the
+ * state done and its row in gradings: one transaction, and only while the row is still this
+ * attempt's grading. */
+static void record(long long id, int attempt, int code, const char *report, const char *results)
+{
     char *text = malloc(REPORT_CAP + 128);
     size_t len = 0;
     FILE *f = fopen(report, "r");
@@ -184,9 +160,8 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
             len += (size_t)snprintf(text + len, 128, "\n[the report was cut at %d KiB]\n", REPORT_CAP >> 10);
         fclose(f);
     }
-    char rj[4600];
-    snprintf(rj, sizeof rj, "%s/results.json", out);
-    json_t *r = json_load_file(rj, 0, NULL);
+    json_t *r = json_load_file(results, 0, NULL), *v;
+    sqlite3_stmt *st;
     store_lock();
     store_exec("BEGIN IMMEDIATE");
     sqlite3_prepare_v2(store_db,
@@ -196,7 +171,6 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     sqlite3_bind_double(st, 1, now_s());
     sqlite3_bind_int(st, 2, code);
     sqlite3_bind_blob(st, 3, text, (int)len, SQLITE_TRANSIENT);
-    json_t *v;
     if (r && json_is_number(v = json_object_get(r, "score")))
         sqlite3_bind_double(st, 4, json_number_value(v));
     if (r && json_is_number(v = json_object_get(r, "max")))
@@ -223,6 +197,48 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     store_unlock();
     json_decref(r);
     free(text);
+}
+
+/* One claimed submission's grading: its files into a fresh folder, make grade there, the
+ * result recorded. Returns 0 when it was recorded, -1 when stopped. */
+static int grade_one(slot *s, long long id, int attempt, const char *lab_key, const void *archive, size_t n)
+{
+    char dir[4400], tree[4500], out[4500], report[4500], err[512];
+    snprintf(dir, sizeof dir, "%s/work/%lld.%d", sopts.course, id, attempt);
+    snprintf(tree, sizeof tree, "%s/tree", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(report, sizeof report, "%s/report.txt", dir);
+    rm_tree(dir);
+    mkdir(dir, 0700);
+    mkdir(out, 0700);
+    const lab_info *lab = find_lab(lab_key);
+    char folder[64], rel[128];
+    lab_folder(lab, folder, sizeof folder);
+    lab_student_rel(lab, rel, sizeof rel);
+    up_file files[UP_MAX_FILES];
+    const int nf = upload_parse(archive, n, folder, rel, files, err, sizeof err);
+    if (nf < 0 || upload_write(tree, files, nf, err, sizeof err)) {
+        serve_log("submission %lld: its files could not be written again: %s", id, err);
+        return -1;
+    }
+    char a_student[4600], a_lab[64], a_out[4600], a_hide[4400], a_build[4200], a_seed[80];
+    snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
+    snprintf(a_lab, sizeof a_lab, "LAB=%s", lab->number);
+    snprintf(a_out, sizeof a_out, "GRADE_DIR=%s", out);
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s", sopts.course);
+    snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
+    const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
+    char *argv[12] = {"make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
+    if (stand_in && *stand_in) {
+        argv[0] = (char *)stand_in, argv[1] = tree, argv[2] = (char *)lab->number, argv[3] = out, argv[4] = NULL;
+    }
+    const int code = run_grade(s, id, argv, report);
+    if (stopping || code < 0)
+        return -1;
+    char results[4600];
+    snprintf(results, sizeof results, "%s/results.json", out);
+    record(id, attempt, code, report, results);
     serve_log("submission %lld (lab %s) graded on %s: exit %d", id, lab->number, s->gpu, code);
     rm_tree(dir);
     return 0;
@@ -284,7 +300,16 @@ static void *slot_loop(void *arg)
         pthread_mutex_lock(&now_lock);
         snprintf(s->now, sizeof s->now, "submission %lld, lab %s, since %.0f", id, lab, now_s());
         pthread_mutex_unlock(&now_lock);
-        grade_one(s, id, attempt, lab, archive, n);
+        if (grade_one(s, id, attempt, lab, archive, n) && !stopping) { /* it could not start: later */
+            sqlite3_stmt *st;
+            store_lock();
+            sqlite3_prepare_v2(store_db, "UPDATE submissions SET state='queued' WHERE id=? AND state='grading'", -1, &st, NULL);
+            sqlite3_bind_int64(st, 1, id);
+            sqlite3_step(st);
+            sqlite3_finalize(st);
+            store_unlock();
+            sleep(1);
+        }
         free(archive);
         pthread_mutex_lock(&now_lock);
         s->now[0] = 0;

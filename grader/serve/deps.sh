@@ -19,12 +19,15 @@ headers=(microhttpd.h sqlite3.h jansson.h)
 have_system() { for h in "${headers[@]}"; do [ -f "/usr/include/$h" ] || return 1; done; }
 have_local() { for h in "${headers[@]}"; do [ -f "$deps/usr/include/$h" ] || return 1; done; }
 flags_local() {
-    local lib
-    lib=$(cd "$deps" && find "$PWD/usr/lib" -name 'libmicrohttpd.so' -printf '%h\n' | head -1)
-    echo "-I$PWD/$deps/usr/include -L$lib -Wl,-rpath,$lib"
+    local lib root
+    root=$(cd "$deps" && pwd)
+    lib=$(find "$root/usr/lib" -name 'libmicrohttpd.so' -printf '%h\n' | head -1)
+    echo "-I$root/usr/include -L$lib -Wl,-rpath,$lib"
 }
 
-if have_system; then echo ""; exit 0; fi
+# SERVE_DEPS=download: the packages unpacked into BUILD/serve/deps even where the system has
+# them (to carry them to a machine that cannot reach the registry)
+if [ "${SERVE_DEPS:-}" != download ] && have_system; then echo ""; exit 0; fi
 if have_local; then flags_local; exit 0; fi
 if [ "${TEST_INSTALL:-yes}" = no ]; then
     echo "error: the course server needs ${pkgs[*]} (GNU libmicrohttpd, SQLite, jansson), and TEST_INSTALL=no installs nothing: install them, or run without TEST_INSTALL=no" >&2
@@ -32,12 +35,13 @@ if [ "${TEST_INSTALL:-yes}" = no ]; then
 fi
 missing=()
 for i in "${!headers[@]}"; do [ -f "/usr/include/${headers[$i]}" ] || missing+=("${pkgs[$i]}"); done
+[ ${#missing[@]} -gt 0 ] || missing=("${pkgs[@]}")
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo -n true 2>/dev/null; then sudo_cmd=(sudo); fi
 command -v apt-get >/dev/null || {
     echo "error: the course server needs ${missing[*]} (GNU libmicrohttpd, SQLite, jansson: their headers and libraries), and there is no apt-get here: install them with your distribution's package manager, then run make serve again" >&2
     exit 2; }
-if [ "$(id -u)" -eq 0 ] || [ ${#sudo_cmd[@]} -gt 0 ]; then
+if [ "${SERVE_DEPS:-}" != download ] && { [ "$(id -u)" -eq 0 ] || [ ${#sudo_cmd[@]} -gt 0 ]; }; then
     echo "The course server needs ${missing[*]}: installing them with apt-get${sudo_cmd:+ (sudo)}..." >&2
     export DEBIAN_FRONTEND=noninteractive
     "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null 2>&1 ||

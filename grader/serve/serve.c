@@ -224,7 +224,32 @@ static json_t *row_json(sqlite3_stmt *st, int report)
 
 #define ROW_COLS "id, lab, state, created, late, attempts, gpu, exit_code, score, max, correct_passed, correct_checks, speed_graded, started, finished, report"
 
-/* GET /api/submissions (the student's own, newest first) or /api/submissions/ID (theirs only). */
+/* A long poll: while submission ID's state and place read SEEN ("queued:3", "grading:0"), up to
+ * WAIT seconds (at most 25), look again every 50 ms, so that make submit hears of a change
+ * within that, not at its next poll. */
+static void wait_change(long long id, const char *seen, double wait)
+{
+    const double end = now_s() + (wait > 25 ? 25 : wait);
+    while (now_s() < end) {
+        char now[64] = "";
+        sqlite3_stmt *st;
+        store_lock();
+        sqlite3_prepare_v2(store_db, "SELECT state, CASE WHEN state='queued' THEN (SELECT count(*) FROM submissions"
+                                     " WHERE state='queued' AND id<=?1) ELSE 0 END FROM submissions WHERE id=?1", -1, &st, NULL);
+        sqlite3_bind_int64(st, 1, id);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            snprintf(now, sizeof now, "%s:%d", (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
+        sqlite3_finalize(st);
+        store_unlock();
+        if (strcmp(now, seen))
+            return;
+        const struct timespec nap = {0, 50 * 1000 * 1000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* GET /api/submissions (the student's own, newest first) or /api/submissions/ID (theirs only;
+ * ?wait=S&seen=STATE:PLACE waits for a change first). */
 static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
 {
     const char *tail = url + strlen("/api/submissions");
@@ -236,6 +261,10 @@ static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
             return reply_error(c, r, "GET", url, 404, "no such submission of yours", 0);
     } else if (*tail)
         return reply_error(c, r, "GET", url, 404, "no such page", 0);
+    const char *wait = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
+    const char *seen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seen");
+    if (id > 0 && wait && seen && strlen(seen) < 40)
+        wait_change(id, seen, atof(wait));
     sqlite3_stmt *st;
     json_t *out = id > 0 ? NULL : json_array();
     store_lock();

@@ -77,9 +77,9 @@ def submit(packer, student, lab):
     sid = answer["id"]
     late = " (after the deadline: marked late)" if answer.get("late") else ""
     print(f"Submitted lab {answer['lab']} as submission {sid}{late}.", flush=True)
-    shown, pause = None, 0.1
-    while True:
-        code, row, retry = call(server, token, "GET", f"/api/submissions/{sid}")
+    shown, seen = None, "queued:%d" % answer["position"]
+    while True:  # a long poll: the server answers when the state or the place changes (or in 20 s)
+        code, row, retry = call(server, token, "GET", f"/api/submissions/{sid}?wait=20&seen={seen}")
         if code != 200:
             refused(code, row, retry)
         if row["state"] == "done":
@@ -89,8 +89,7 @@ def submit(packer, student, lab):
         if now != shown:
             print("  " + now, flush=True)
             shown = now
-        time.sleep(pause)
-        pause = min(pause * 1.5, 2.0)
+        seen = "%s:%d" % (row["state"], row.get("position", 0) if row["state"] == "queued" else 0)
     print(f"Graded on {row.get('gpu')}:", flush=True)
     sys.stdout.write(row.get("report", ""))
     sys.stdout.flush()

@@ -49,10 +49,14 @@ void serve_log(const char *fmt, ...)
 typedef struct req {
     char *body;
     size_t len;
-    int too_big;
+    int too_big, busy;
     long long student;
     char name[256];
 } req;
+
+/* The bytes of uploads held in memory at once, all connections together, and their cap. */
+#define HELD_MAX ((size_t)256 << 20)
+static size_t held;
 
 static enum MHD_Result reply(struct MHD_Connection *c, req *r, const char *method, const char *url,
                              unsigned code, const char *type, const char *body, size_t len, int retry_after)
@@ -323,10 +327,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             return reply_error(c, r, method, url, 413, "refused: the upload is over 6 MiB; an upload holds the lab's file (at most 1 MiB) and its helper files (at most 32, 4 MiB in all)", 0);
         return MHD_YES;
     }
-    if (*size) { /* the body, bounded */
+    if (*size) { /* the body, bounded: each upload, and all of them held at once */
         if (r->len + *size > UP_MAX_BYTES)
             r->too_big = 1;
-        else {
+        else if (__atomic_add_fetch(&held, *size, __ATOMIC_SEQ_CST) > HELD_MAX) {
+            __atomic_sub_fetch(&held, *size, __ATOMIC_SEQ_CST);
+            r->busy = 1;
+        } else {
             r->body = realloc(r->body, r->len + *size);
             memcpy(r->body + r->len, data, *size);
             r->len += *size;
@@ -334,6 +341,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
         *size = 0;
         return MHD_YES;
     }
+    if (r->busy)
+        return reply_error(c, r, method, url, 503, "the server holds too many uploads at once: submit again in a minute", 30);
     if (!strcmp(method, "POST") && !strcmp(url, "/api/submit"))
         return submit(c, r, url);
     if (!strcmp(method, "GET") && !strncmp(url, "/api/submissions", 16))
@@ -354,8 +363,10 @@ static void done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_R
 {
     (void)cls, (void)c, (void)t;
     req *r = *con_cls;
-    if (r)
+    if (r) {
+        __atomic_sub_fetch(&held, r->len, __ATOMIC_SEQ_CST);
         free(r->body), free(r);
+    }
     *con_cls = NULL;
 }
 

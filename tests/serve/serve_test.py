@@ -17,7 +17,8 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
               gradings run again
   real        make submit on the CPU emulator: the report is make grade's for the same files
               and seed, and the exit status make grade's
-  page        the status page in headless Chromium (its DOM: the queue, the GPUs, each student)
+  page        the status page in headless Chromium (its DOM: the queue, the GPUs, each student's
+              latest and best), DEADLINE= marking late, make serve-export's CSV and JSON Lines
 The stand-in for make grade (tests/serve/stand-in-grade.sh) grades in a sleep; `real` grades
 with make grade itself. Prints one line per check: ok/FAIL/SKIP; exits 1 on a FAIL.
 """
@@ -465,12 +466,25 @@ def chromium():
 
 
 def case_page():
-    course, toks = new_course("page", ["ada", "<b>bob</b>"])
-    s = Server(course, STANDIN_SLEEP=0.01)
+    course, toks = new_course("page", ["ada", "<b>bob</b>", "=cmd|' /C calc'!A0"])
+    s = Server(course, STANDIN_SLEEP=0.01, DEADLINE="2000-01-01T00:00Z")
     try:
         for n, text in [("ada", "// ok\n"), ("ada", "// FAIL\n"), ("<b>bob</b>", "// bob\n")]:
             code, _, body = s.call("POST", "/api/submit?lab=01", toks[n], lab01(text))
         wait_done(s, course, [1, 2, 3], 20)
+        code, _, body = s.call("GET", "/api/submissions/1", toks["ada"])
+        check(json.loads(body).get("late") is True, "a submission after DEADLINE= is marked late", body[:200])
+        out = os.path.join(WORK, "page-export")
+        shutil.rmtree(out, ignore_errors=True)
+        p = subprocess.run([os.path.join(HOST, "serve-export"), course, out], capture_output=True, text=True)
+        csv = open(os.path.join(out, "gradebook.csv"), newline="").read().split("\r\n") if p.returncode == 0 else []
+        check(len(csv) == 5 and csv[0].startswith('"name","01-coalescing"') and
+              '"ada","5","","","","","","","","","5","5","1/1 checks","graded","01"' in csv and
+              any(l.startswith('"\'=cmd') for l in csv), "make serve-export: each student's best per lab (ada: #1's 5, late), a formula defused", csv)
+        jl = [json.loads(l) for l in open(os.path.join(out, "gradebook.jsonl"))] if p.returncode == 0 else []
+        ada = [j for j in jl if j["name"] == "ada"]
+        check(len(jl) == 3 and ada and ada[0]["labs"]["01"]["id"] == 1 and ada[0]["labs"]["01"]["late"] is True,
+              "make serve-export's JSON Lines: ada's best is submission 1", jl)
         itok = open(os.path.join(course, "instructor.token")).read().strip()
         code, _, html = s.call("GET", "/status?token=" + itok)
         check(code == 200 and b"&lt;b&gt;bob&lt;/b&gt;" in html and b"<b>bob" not in html, "the status page escapes names", html[:200])
@@ -486,7 +500,8 @@ def case_page():
         rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(\d+)</td></tr>", dom)
         ada = [r for r in rows if r[0] == "ada"]
         check("3 graded" in dom and "no GPU: the CPU emulator" in dom, "Chromium renders the queue and the GPUs", dom[:300] + p.stderr[-300:])
-        check(len(ada) == 1 and ada[0][1] == "01" and "#2 done 0/5" in ada[0][2] and "#1 done 5/5" in ada[0][3] and ada[0][4] == "2",
+        check(len(ada) == 1 and ada[0][1] == "01" and "#2 done 0/5" in ada[0][2] and "#1 done 5/5" in ada[0][3] and ada[0][4] == "2"
+              and ada[0][2].endswith("late"),
               "Chromium renders ada's latest (#2, 0/5) and best (#1, 5/5) of lab 01", ada or rows)
         check(any(r[0] == "&lt;b&gt;bob&lt;/b&gt;" for r in rows), "Chromium shows bob's name as text, not markup", rows)
         check('http-equiv="refresh"' in dom, "the page refreshes itself")

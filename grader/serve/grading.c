@@ -4,7 +4,8 @@
  * queued submission (queued -> grading, in a transaction), writes its files into a fresh folder
  * COURSE/work/<id>.<attempt>/tree and runs `make grade STUDENT=that LAB=its lab` there, exactly
  * as a student would (the same sandbox, verdicts and report; the course folder hidden from the
- * compile and the code, GRADER_HIDE), in a process group of its own; then the report, make's
+ * compile and the code, GRADER_HIDE), under a keeper (keeper.c) that ends all of it should the
+ * server die, in a process group of its own; then the report, make's
  * exit status and results.json's figures are written with the state done in one transaction.
  * A server killed mid-grading finds the row still grading at its next start: the leftover
  * process group is ended and the row queued again, so it is graded again, and done once. */
@@ -110,16 +111,22 @@ static char **slot_env(const char *gpu)
  * Returns the exit status (128 + a signal's number), or -1 when it could not start. */
 static int run_grade(slot *s, long long id, char *const argv[], const char *report)
 {
+    char keeper[4200];
+    snprintf(keeper, sizeof keeper, "%s/host/serve-keeper", sopts.build);
     const int rfd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const pid_t pid = fork();
     if (pid == 0) {
+        sigset_t none; /* the server blocks SIGTERM and SIGINT in every thread (its main waits for them) */
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGPIPE, SIG_DFL); /* and ignores SIGPIPE, which exec would pass on */
         umask(022); /* make grade's, as a student's shell would have it (its build is shared) */
         setpgid(0, 0); /* its own group: ended whole at a stop, or at the next start if the server died */
         const int null = open("/dev/null", O_RDONLY);
         dup2(null, 0);
         dup2(rfd, 1);
         dup2(rfd, 2);
-        execvpe(argv[0], argv, s->envp);
+        execve(keeper, argv, s->envp); /* argv[0] is the keeper: serve-keeper COMMAND ARGS */
         _exit(127);
     }
     close(rfd);
@@ -229,9 +236,9 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
     snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
     const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
-    char *argv[12] = {"make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
+    char *argv[13] = {"serve-keeper", "make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
     if (stand_in && *stand_in) {
-        argv[0] = (char *)stand_in, argv[1] = tree, argv[2] = (char *)lab->number, argv[3] = out, argv[4] = NULL;
+        argv[1] = (char *)stand_in, argv[2] = tree, argv[3] = (char *)lab->number, argv[4] = out, argv[5] = NULL;
     }
     const int code = run_grade(s, id, argv, report);
     if (stopping || code < 0)
@@ -331,8 +338,16 @@ static void requeue(void)
         char is[32];
         if (pg > 1) {
             proc_start(pg, is, sizeof is);
-            if (was && *is && !strcmp(is, was))
+            if (was && *is && !strcmp(is, was)) { /* its keeper: SIGTERM ends all below it, then SIGKILL */
+                kill(-pg, SIGTERM);
+                for (int k = 0; k < 60 && kill(pg, 0) == 0; k++) {
+                    proc_start(pg, is, sizeof is);
+                    if (strcmp(is, was))
+                        break;
+                    usleep(50 * 1000);
+                }
                 kill(-pg, SIGKILL);
+            }
         }
         serve_log("submission %lld: its grading was cut off; queued again", (long long)sqlite3_column_int64(st, 0));
     }
@@ -392,9 +407,9 @@ int grading_start(void)
 void grading_stop(void)
 {
     stopping = 1;
-    for (int k = 0; k < n_slots; k++)
+    for (int k = 0; k < n_slots; k++) /* each keeper ends all below it (keeper.c) */
         if (slots[k].pgid > 0)
-            kill(-slots[k].pgid, SIGKILL);
+            kill(-slots[k].pgid, SIGTERM);
     grading_wake();
     for (int k = 0; k < n_slots; k++)
         pthread_join(slots[k].thread, NULL);

@@ -14,6 +14,7 @@ SERVE_BIN    := $(BUILD)/host/serve-course
 SERVE_ROSTER := $(BUILD)/host/serve-roster
 SERVE_EXPORT := $(BUILD)/host/serve-export
 SERVE_PACK   := $(BUILD)/host/serve-pack
+SERVE_KEEPER := $(BUILD)/host/serve-keeper
 SERVE_FLAGS  := $(BUILD)/serve/flags
 SERVE_O      := $(BUILD)/host/grader/serve
 COURSE       ?=
@@ -47,11 +48,13 @@ $(SERVE_ROSTER): $(SERVE_O)/roster.o $(SERVE_O)/store.o $(SERVE_BASE)
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
 $(SERVE_EXPORT): $(SERVE_O)/export.o $(SERVE_O)/store.o $(SERVE_BASE)
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
+$(SERVE_KEEPER): $(SERVE_O)/keeper.o $(BUILD)/host/grader/wire/stop.o
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 $(SERVE_PACK): $(SERVE_O)/pack.o $(SERVE_O)/upload.o $(BUILD)/host/grader/sandbox/helper_files.o $(SERVE_BASE)
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@
 
 .PHONY: roster serve submit submit-status serve-export serve-programs
-serve-programs: $(SERVE_BIN) $(SERVE_ROSTER) $(SERVE_EXPORT) $(SERVE_PACK)
+serve-programs: $(SERVE_BIN) $(SERVE_ROSTER) $(SERVE_EXPORT) $(SERVE_PACK) $(SERVE_KEEPER)
 
 need_course = $(if $(COURSE),,$(error make $@ needs COURSE=dir: the course's folder (its tokens, queue and reports)))
 roster: $(SERVE_ROSTER)
@@ -60,7 +63,7 @@ roster: $(SERVE_ROSTER)
 
 # The server grades with make grade: what every grading shares is built once before it listens
 # (make grade-batch's batch-prebuild: the driver, the worker, each lab's harness and reference).
-serve: $(SERVE_BIN)
+serve: $(SERVE_BIN) $(SERVE_KEEPER)
 	$(need_course)
 	@$(MAKE) -s --no-print-directory batch-prebuild $(if $(EMU),EMU=$(EMU))
 	@exec env COURSE_PORT='$(PORT)' BUILD='$(BUILD)' ADDR='$(ADDR)' TLS_CERT='$(TLS_CERT)' TLS_KEY='$(TLS_KEY)' \

@@ -15,6 +15,8 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
   kill9       the server killed with SIGKILL three times during 50 submissions, restarted: no
               acknowledged submission lost, each graded once (the gradings table), cut-off
               gradings run again
+  kill9real   the server killed with SIGKILL while make grade grades a submission: no process of
+              that grading left after the restart, the submission graded again, recorded once
   real        make submit on the CPU emulator: the report is make grade's for the same files
               and seed, and the exit status make grade's
   page        the status page in headless Chromium (its DOM: the queue, the GPUs, each student's
@@ -458,6 +460,54 @@ def case_real():
         s.stop()
 
 
+def leftovers(path):
+    """The processes whose command line names PATH."""
+    found = []
+    for pid in os.listdir("/proc"):
+        try:
+            if pid.isdigit() and path.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
+                found.append(int(pid))
+        except OSError:
+            pass
+    return found
+
+
+def case_kill9real():
+    course, toks = new_course("kill9real", ["kim"])
+    s = Server(course, stand_in=False, SEED="0x5eed5eed5eed5eed", STUDENT_CACHE=os.environ.get("STUDENT_CACHE", ""))
+    try:
+        src = open(os.path.join(ROOT, "solutions/01-coalescing/coalescing.cu")).read() + "// kim\n"
+        code, _, body = s.call("POST", "/api/submit?lab=01", toks["kim"], lab01(src))
+        sid = json.loads(body)["id"]
+        work = f"{course}/work/{sid}.1"
+        end = time.time() + 60
+        while time.time() < end and not any(p != s.proc.pid for p in leftovers(work + "/tree")):
+            time.sleep(0.1)
+        time.sleep(1.5)  # make grade under way: building, or running the checks
+        running = [p for p in leftovers(work) if p != s.proc.pid]
+        s.kill9()
+        time.sleep(0.5)
+        s.start()
+        time.sleep(1.0)
+        left = leftovers(work + "/")
+        for p in left:
+            try:
+                st = open(f"/proc/{p}/stat").read().split(") ")[1].split()
+                print(f"      left: pid {p} ppid {st[1]} pgid {st[2]} sid {st[3]}: {open(f'/proc/{p}/cmdline','rb').read()[:150]}")
+            except OSError:
+                pass
+        check(running and not left, "make grade cut off by SIGKILL: its processes ended at the restart",
+              f"{len(running)} running before the kill, left after the restart: {left}")
+        check(wait_done(s, course, [sid], 120), "the cut-off submission graded again")
+        db = sqlite3.connect(os.path.join(course, "serve.db"))
+        row = db.execute("SELECT attempts, exit_code, report FROM submissions WHERE id=?", (sid,)).fetchone()
+        grades = db.execute("SELECT count(*) FROM gradings WHERE submission=?", (sid,)).fetchone()[0]
+        check(row[0] == 2 and grades == 1 and "1 x 1 " in (row[2] or b"").decode(),
+              "graded once, on its second attempt, with make grade's report", f"attempts {row[0]}, gradings {grades}")
+    finally:
+        s.stop()
+
+
 def chromium():
     for c in ("chromium", "chromium-browser"):
         if shutil.which(c):
@@ -510,7 +560,7 @@ def case_page():
 
 
 CASES = {"tokens": case_tokens, "hostile": case_hostile, "limits": case_limits, "roundtrip": case_roundtrip,
-         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "page": case_page}
+         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "kill9real": case_kill9real, "page": case_page}
 QUICK = ["tokens", "hostile", "limits", "roundtrip"]
 
 if __name__ == "__main__":

@@ -44,7 +44,8 @@
 #   make roster ROSTER=csv COURSE=dir  a token for each student of the roster, into
 #                              dir/tokens.csv (0600; REVOKE=name revokes one)
 #   make serve COURSE=dir PORT=n  the course server on this GPU host (127.0.0.1; ADDR=, TLS_CERT=
-#                              and TLS_KEY=, DEADLINE=, RATE=, QUEUE_MAX=: grader/serve/README.md)
+#                              and TLS_KEY=, DEADLINE=, RATE=, QUEUE_MAX=, SLURM=n: through srun;
+#                              grader/serve/README.md)
 #                              until Ctrl-C or SIGTERM; its status page: /status
 #   make serve-export COURSE=dir  each student's best per lab into gradebook.csv and .jsonl
 #                              (make serve-programs builds the server's programs alone)

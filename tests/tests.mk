@@ -100,7 +100,7 @@
 #   test-serve    the course server (grader/serve/) on loopback, no GPU: tokens (401 and no
 #                 detail), hostile uploads (links, "..", absolute paths, devices, garbage, tar
 #                 bombs, over 6 MiB), the rate limit and queue cap, make submit and
-#                 submit-status; full tier: 100 students at once (each graded once, each report
+#                 submit-status, SLURM= (a stand-in srun); full tier: 100 students at once (each graded once, each report
 #                 its owner's), SIGKILL three times in 50 submissions (none lost, each graded
 #                 once), SIGKILL during make grade (nothing of it left running), make submit's
 #                 report against make grade's (the emulator), the status page in headless
@@ -130,7 +130,8 @@
 #                 attacks under Landlock (not the other user, /usr/local/src, counters)
 #   stop          three stops (a build, two gradings; one per command) and one run to the end
 #   batch         input errors, the GPU schedule, hostile names, kill -9 and resume, Slurm
-#   serve         tokens, hostile uploads, the limits, make submit through a stand-in grader
+#   serve         tokens, hostile uploads, the limits, make submit through a stand-in grader,
+#                 SLURM= through a stand-in srun
 #   vet           six rows: admitted and rejected, GPU and emulator, a PTX rule
 #   explain       lab 01's requests and picture, the hostile file, the refusals, the tables
 #   dist          the kit (one architecture and its PTX, as in make test-all) grading lab 01

@@ -39,6 +39,10 @@ typedef struct slot {
 } slot;
 
 static slot slots[MAX_SLOTS];
+/* Grading through Slurm (make serve SLURM=n, SERVE_SLURM here: n gradings at once, each a job
+ * step of srun; SLURM_GPU=1 asks a GPU for each, 0 none, unset: when sinfo lists one;
+ * SLURM_PARTITION=p). */
+static struct { int slots, gpu; char partition[128]; } slurm;
 static int n_slots;
 static volatile int stopping;
 static pthread_mutex_t now_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -236,10 +240,21 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
     snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
     const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
-    char *argv[13] = {"serve-keeper", "make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
-    if (stand_in && *stand_in) {
-        argv[1] = (char *)stand_in, argv[2] = tree, argv[3] = (char *)lab->number, argv[4] = out, argv[5] = NULL;
+    char a_job[64], *argv[24] = {"serve-keeper"};
+    int argc = 1;
+    if (slurm.slots) { /* through Slurm: one job step a grading, on the checkout every node sees */
+        snprintf(a_job, sizeof a_job, "--job-name=cw-serve-%lld", id);
+        argv[argc++] = "srun", argv[argc++] = "--quiet", argv[argc++] = "--ntasks=1", argv[argc++] = a_job;
+        if (slurm.gpu)
+            argv[argc++] = "--gres=gpu:1";
+        if (*slurm.partition)
+            argv[argc++] = slurm.partition;
     }
+    char *make[] = {"make", "-s", "--no-print-directory", "grade", a_student, a_lab, a_out, a_hide, a_build, a_seed, NULL};
+    char *alone[] = {(char *)stand_in, tree, (char *)lab->number, out, NULL};
+    for (char **p = stand_in && *stand_in ? alone : make; *p; p++)
+        argv[argc++] = *p;
+    argv[argc] = NULL;
     const int code = run_grade(s, id, argv, report);
     if (stopping || code < 0)
         return -1;
@@ -356,11 +371,38 @@ static void requeue(void)
     store_unlock();
 }
 
+/* SERVE_SLURM=n: n slots, each grading through srun. 1 when so, else 0. */
+static int slurm_slots(void)
+{
+    const char *n = getenv("SERVE_SLURM"), *gpu = getenv("SERVE_SLURM_GPU"), *part = getenv("SERVE_SLURM_PARTITION");
+    if (!n || atoi(n) <= 0)
+        return 0;
+    slurm.slots = atoi(n) < MAX_SLOTS ? atoi(n) : MAX_SLOTS;
+    if (gpu && *gpu)
+        slurm.gpu = !strcmp(gpu, "1");
+    else {
+        FILE *p = popen("sinfo -h -o %G 2>/dev/null", "r");
+        char line[256];
+        while (p && fgets(line, sizeof line, p))
+            slurm.gpu |= strstr(line, "gpu") != NULL;
+        if (p)
+            pclose(p);
+    }
+    if (part && *part)
+        snprintf(slurm.partition, sizeof slurm.partition, "--partition=%s", part);
+    for (int k = 0; k < slurm.slots; k++) {
+        snprintf(slots[k].gpu, sizeof slots[k].gpu, "Slurm (slot %d%s)", k, slurm.gpu ? ", a GPU of its own" : ", no GPU: the CPU emulator");
+        slots[k].envp = slot_env(NULL);
+        slots[k].index = n_slots++;
+    }
+    return 1;
+}
+
 /* The slots: one per GPU that nvidia-smi lists (GPUS=0,2 picks), else JOBS emulator slots. */
 static void find_slots(void)
 {
-    const char *emu = getenv("EMU"), *gpus = getenv("GPUS"), *jobs = getenv("JOBS");
-    FILE *p = (emu && !strcmp(emu, "1")) ? NULL : popen("nvidia-smi -L 2>/dev/null", "r");
+    const char *emu = getenv("EMU"), *gpus = getenv("GPUS"), *jobs = getenv("JOBS"), *sl = getenv("SERVE_SLURM");
+    FILE *p = (emu && !strcmp(emu, "1")) || (sl && atoi(sl) > 0) ? NULL : popen("nvidia-smi -L 2>/dev/null", "r");
     char line[512];
     while (p && fgets(line, sizeof line, p) && n_slots < MAX_SLOTS) {
         int index;
@@ -387,6 +429,8 @@ static void find_slots(void)
     if (n_slots)
         return;
     const int n = jobs && atoi(jobs) > 0 ? atoi(jobs) : 1;
+    if (slurm_slots())
+        return;
     for (int k = 0; k < n && k < MAX_SLOTS; k++) {
         snprintf(slots[k].gpu, sizeof slots[k].gpu, "no GPU: the CPU emulator (slot %d; speed not graded)", k);
         slots[k].envp = slot_env(NULL);

@@ -2,6 +2,7 @@
 #
 #   make roster ROSTER=students.csv COURSE=dir [REVOKE=name]   tokens into dir/tokens.csv (0600)
 #   make serve COURSE=dir [PORT=8080] [ADDR=127.0.0.1] [TLS_CERT=.. TLS_KEY=..] [DEADLINE=..]
+#              [SLURM=n [SLURM_GPU=0|1] [SLURM_PARTITION=p]]   grading through srun
 #   make submit LAB=06 [SERVER=url TOKEN=token] [STUDENT=dir]  the report make grade prints there
 #   make submit-status [SERVER=url TOKEN=token]
 #   make serve-export COURSE=dir [OUT=dir]                 the gradebook of each student's best
@@ -68,6 +69,7 @@ serve: $(SERVE_BIN) $(SERVE_KEEPER)
 	@$(MAKE) -s --no-print-directory batch-prebuild $(if $(EMU),EMU=$(EMU))
 	@exec env COURSE_PORT='$(PORT)' BUILD='$(BUILD)' ADDR='$(ADDR)' TLS_CERT='$(TLS_CERT)' TLS_KEY='$(TLS_KEY)' \
 	    DEADLINE='$(DEADLINE)' SEED='$(SEED)' EMU='$(EMU)' GPUS='$(GPUS)' JOBS='$(JOBS)' \
+	    SERVE_SLURM='$(SLURM)' SERVE_SLURM_GPU='$(SLURM_GPU)' SERVE_SLURM_PARTITION='$(SLURM_PARTITION)' \
 	    $(SERVE_BIN) '$(COURSE)' '$(PORT)'
 
 submit: $(SERVE_PACK)

@@ -3,7 +3,7 @@
 
     tests/serve/serve_test.py [--quick] [CASE...]        (BUILD from the environment)
 
-Cases (all by default; --quick: the quick tier's slice, tokens hostile limits roundtrip):
+Cases (all by default; --quick: the quick tier's slice, tokens hostile limits roundtrip slurm):
   tokens      a wrong, revoked or missing token: 401 and no detail; roster's tokens.csv 0600,
               only hashes in the store; a student sees only their own submissions
   hostile     links, "..", absolute paths, a device, garbage bytes, a tar bomb (too many files,
@@ -11,6 +11,8 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
               nothing queued, nothing written; the packer refuses a linked helper
   limits      the rate limit (429) and the queue cap (503), each with Retry-After
   roundtrip   make submit and make submit-status through the stand-in grader
+  slurm       SLURM=2 through a stand-in srun (tests/serve/fake-srun): one job step a grading,
+              with a task, a GPU and the partition asked, each report its owner's
   concurrent  100 students submitting at once: each graded once, each report its owner's only
   kill9       the server killed with SIGKILL three times during 50 submissions, restarted: no
               acknowledged submission lost, each graded once (the gradings table), cut-off
@@ -460,6 +462,35 @@ def case_real():
         s.stop()
 
 
+def case_slurm():
+    course, toks = new_course("slurm", ["sam", "sue"])
+    bin_dir = os.path.join(WORK, "fake-bin")
+    shutil.rmtree(bin_dir, ignore_errors=True)
+    os.makedirs(bin_dir)
+    os.symlink(os.path.join(ROOT, "tests/serve/fake-srun"), os.path.join(bin_dir, "srun"))
+    log = os.path.join(course, "srun.log")
+    s = Server(course, SERVE_SLURM=2, SERVE_SLURM_GPU=1, SERVE_SLURM_PARTITION="gpu", FAKE_SRUN_LOG=log,
+               PATH=bin_dir + ":" + os.environ["PATH"], STANDIN_SLEEP=0.01)
+    try:
+        ids = {}
+        for n in ("sam", "sue"):
+            for k in range(2):
+                code, _, body = s.call("POST", "/api/submit?lab=01", toks[n], lab01(f"// {n} {k}\n"))
+                ids[json.loads(body)["id"]] = hashlib.sha256(f"// {n} {k}\n".encode()).hexdigest()
+        check(wait_done(s, course, list(ids), 30), "SLURM=2: every submission graded through srun")
+        calls = open(log).read().splitlines()
+        want = {f"--quiet --ntasks=1 --job-name=cw-serve-{i} --gres=gpu:1 --partition=gpu {STAND_IN}" for i in ids}
+        got = {c.split(" /")[0] + " " + STAND_IN for c in calls if STAND_IN in c}
+        check(len(calls) == 4 and got == want, "one srun job step a grading: a task, a GPU, the partition, named for the submission",
+              f"{calls[:2]} ...")
+        db = sqlite3.connect(os.path.join(course, "serve.db"))
+        rows = db.execute("SELECT id, gpu, report FROM submissions").fetchall()
+        check(all(r[1].startswith("Slurm (slot") and ids[r[0]] in r[2].decode() for r in rows),
+              "each report its own, its slot named as Slurm's", [r[:2] for r in rows])
+    finally:
+        s.stop()
+
+
 def leftovers(path):
     """The processes whose command line names PATH."""
     found = []
@@ -566,8 +597,8 @@ def case_page():
 
 
 CASES = {"tokens": case_tokens, "hostile": case_hostile, "limits": case_limits, "roundtrip": case_roundtrip,
-         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "kill9real": case_kill9real, "page": case_page}
-QUICK = ["tokens", "hostile", "limits", "roundtrip"]
+         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "kill9real": case_kill9real, "slurm": case_slurm, "page": case_page}
+QUICK = ["tokens", "hostile", "limits", "roundtrip", "slurm"]
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if a != "--quick"]

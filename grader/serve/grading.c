@@ -171,6 +171,14 @@ static void record(long long id, int attempt, int code, const char *report, cons
             len += (size_t)snprintf(text + len, 128, "\n[the report was cut at %d KiB]\n", REPORT_CAP >> 10);
         fclose(f);
     }
+    if (slurm.slots) { /* srun's own last line on a failed step ("srun: error: node: task 0: Exited
+                        * with exit code 2"): make's status says it already */
+        text[len] = 0;
+        char *last = len > 1 ? memrchr(text, '\n', len - 1) : NULL;
+        last = last ? last + 1 : text;
+        if (!strncmp(last, "srun: error: ", 13) && strstr(last, ": task 0: Exited with exit code "))
+            len = (size_t)(last - text);
+    }
     json_t *r = json_load_file(results, 0, NULL), *v;
     sqlite3_stmt *st;
     store_lock();

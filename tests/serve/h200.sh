@@ -3,7 +3,7 @@
 # report held to make grade's for the same files, and the time from make submit to its report in
 # a quiet queue against make grade's for the same lab.
 #
-#   tests/serve/h200.sh            (OUT=dir for the logs, default build/serve-h200; LAB=06)
+#   tests/serve/h200.sh            (OUT=dir for the logs, default build/serve-h200; LAB=01)
 #
 # It builds what it needs (the server's packages from BUILD/serve/deps when the host has no
 # registry: make them first where one is reachable, SERVE_DEPS=download grader/serve/deps.sh
@@ -19,7 +19,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/serve-h200}
-LAB=${LAB:-06}
+LAB=${LAB:-01}
 BUILD=${BUILD:-build}
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)

@@ -47,7 +47,8 @@
 #                              and TLS_KEY=, DEADLINE=, RATE=, QUEUE_MAX=, SLURM=n: through srun;
 #                              grader/serve/README.md)
 #                              until Ctrl-C or SIGTERM; its status page: /status
-#   make serve-export COURSE=dir  each student's best per lab into gradebook.csv and .jsonl
+#   make serve-export COURSE=dir  each student's best per lab into the batch's gradebook (CSV,
+#                              JSON Lines, Gradescope)
 #                              (make serve-programs builds the server's programs alone)
 #   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
 #   make bench-grading         how long grading takes, lab by lab: correctness, speed, WHERE,

@@ -185,7 +185,7 @@ static void record(long long id, int attempt, int code, const char *report, cons
     store_exec("BEGIN IMMEDIATE");
     sqlite3_prepare_v2(store_db,
         "UPDATE submissions SET state='done', finished=?1, exit_code=?2, report=?3, score=?4, max=?5,"
-        " correct_passed=?6, correct_checks=?7, speed_graded=?8, pgid=NULL WHERE id=?9 AND state='grading' AND attempts=?10",
+        " correct_passed=?6, correct_checks=?7, speed_graded=?8, pgid=NULL, results=?11 WHERE id=?9 AND state='grading' AND attempts=?10",
         -1, &st, NULL);
     sqlite3_bind_double(st, 1, now_s());
     sqlite3_bind_int(st, 2, code);
@@ -202,6 +202,10 @@ static void record(long long id, int attempt, int code, const char *report, cons
         sqlite3_bind_int(st, 8, json_is_true(v));
     sqlite3_bind_int64(st, 9, id);
     sqlite3_bind_int(st, 10, attempt);
+    char *rtext = r ? json_dumps(r, JSON_COMPACT) : NULL; /* kept whole: make serve-export's exports read it */
+    if (rtext && strlen(rtext) < (8u << 20))
+        sqlite3_bind_text(st, 11, rtext, -1, SQLITE_TRANSIENT);
+    free(rtext);
     int ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(store_db) == 1;
     sqlite3_finalize(st);
     if (ok) {

@@ -5,7 +5,7 @@
 #              [SLURM=n [SLURM_GPU=0|1] [SLURM_PARTITION=p]]   grading through srun
 #   make submit LAB=06 [SERVER=url TOKEN=token] [STUDENT=dir]  the report make grade prints there
 #   make submit-status [SERVER=url TOKEN=token]
-#   make serve-export COURSE=dir [OUT=dir]                 the gradebook of each student's best
+#   make serve-export COURSE=dir [OUT=dir]   each student's best, in the batch's gradebook formats
 #
 # The server's programs build against GNU libmicrohttpd, SQLite and jansson, which
 # grader/serve/deps.sh installs first (and says so); make submit needs only python3 and the
@@ -47,8 +47,10 @@ $(SERVE_BIN): $(SERVE_O)/serve.o $(SERVE_O)/store.o $(SERVE_O)/grading.o $(SERVE
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
 $(SERVE_ROSTER): $(SERVE_O)/roster.o $(SERVE_O)/store.o $(SERVE_BASE)
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
-$(SERVE_EXPORT): $(SERVE_O)/export.o $(SERVE_O)/store.o $(SERVE_BASE)
-	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
+# (the batch's exports, on the grader's own JSON: no jansson in this program, whose names clash)
+$(SERVE_EXPORT): $(SERVE_O)/export.o $(SERVE_O)/store.o $(SERVE_BASE) $(BUILD)/host/grader/report/exports.o \
+                 $(BUILD)/host/common/json_read.o $(BUILD)/host/common/json.o
+	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) -lsqlite3 -lm -o $@
 $(SERVE_KEEPER): $(SERVE_O)/keeper.o $(BUILD)/host/grader/wire/stop.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 $(SERVE_PACK): $(SERVE_O)/pack.o $(SERVE_O)/upload.o $(BUILD)/host/grader/sandbox/helper_files.o $(SERVE_BASE)

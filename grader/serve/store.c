@@ -44,7 +44,7 @@ static const char schema[] =
     "  late INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT 'queued', attempts INTEGER NOT NULL DEFAULT 0,"
     "  archive BLOB NOT NULL, gpu TEXT, exit_code INTEGER, score REAL, max REAL, correct_passed INTEGER,"
     "  correct_checks INTEGER, speed_graded INTEGER, report BLOB, started REAL, finished REAL,"
-    "  pgid INTEGER, pstart TEXT);"
+    "  pgid INTEGER, pstart TEXT, results TEXT);"
     "CREATE INDEX IF NOT EXISTS sub_state ON submissions(state, id);"
     "CREATE INDEX IF NOT EXISTS sub_student ON submissions(student, id);"
     "CREATE TABLE IF NOT EXISTS gradings(id INTEGER PRIMARY KEY, submission INTEGER NOT NULL,"

@@ -458,6 +458,12 @@ def case_real():
               "\n".join(f"  server: {x!r}\n  grade:  {y!r}" for x, y in zip(a + [""] * 9, b + [""] * 9) if x != y)[:1500])
         check(p.returncode == g.returncode, "make submit exits with make grade's code", f"{p.returncode} {g.returncode}")
         print(f"      (make submit: {p.returncode}; make grade: {g.returncode}; report {len(a)} lines)")
+        out = os.path.join(WORK, "real-export")
+        shutil.rmtree(out, ignore_errors=True)
+        subprocess.run([os.path.join(HOST, "serve-export"), course, out], capture_output=True)
+        csv = open(os.path.join(out, "gradebook.csv"), newline="").read() if os.path.exists(os.path.join(out, "gradebook.csv")) else ""
+        check("\r\nrita,,,,,,,,,,,,10/10 checks,not graded (no GPU),2,graded,tamper-proof,," in csv,
+              "make serve-export from make grade's results.json: the batch's line (no GPU: no total)", csv)
     finally:
         s.stop()
 
@@ -565,13 +571,20 @@ def case_page():
         shutil.rmtree(out, ignore_errors=True)
         p = subprocess.run([os.path.join(HOST, "serve-export"), course, out], capture_output=True, text=True)
         csv = open(os.path.join(out, "gradebook.csv"), newline="").read().split("\r\n") if p.returncode == 0 else []
-        check(len(csv) == 5 and csv[0].startswith('"name","01-coalescing"') and
-              '"ada","5","","","","","","","","","5","5","1/1 checks","graded","01"' in csv and
-              any(l.startswith('"\'=cmd') for l in csv), "make serve-export: each student's best per lab (ada: #1's 5, late), a formula defused", csv)
+        check(len(csv) == 5 and csv[0].startswith("student,01-coalescing,02-banks") and
+              "ada,5,,,,,,,,,5,5,1/1 checks,graded,0,graded,tamper-proof,," in csv and
+              any(l.startswith("'=cmd") and ",missing," in l and "no graded submission" in l for l in csv),
+              "make serve-export: the batch's gradebook, each student's best per lab (ada: #1's 5), a formula defused", csv)
         jl = [json.loads(l) for l in open(os.path.join(out, "gradebook.jsonl"))] if p.returncode == 0 else []
-        ada = [j for j in jl if j["name"] == "ada"]
-        check(len(jl) == 3 and ada and ada[0]["labs"]["01"]["id"] == 1 and ada[0]["labs"]["01"]["late"] is True,
-              "make serve-export's JSON Lines: ada's best is submission 1", jl)
+        ada = [j for j in jl if j["student"] == "ada"]
+        check(len(jl) == 3 and ada and ada[0]["labs"]["coalescing"] == {"score": 5, "max": 5} and ada[0]["total"] == 5,
+              "make serve-export's JSON Lines: ada's best is 5 of 5", jl)
+        gs = [json.load(open(os.path.join(out, "students", d, "gradescope.json"))) for d in os.listdir(os.path.join(out, "students"))]
+        check(sorted(g["score"] for g in gs) == [0, 5, 5] and any("seed 0x5eed" in g["output"] for g in gs) and
+              any(t["name"] == "01 coalescing: speed: stand-in" for g in gs for t in g["tests"]),
+              "make serve-export's Gradescope results, one a student", gs)
+        late = open(os.path.join(out, "late.csv"), newline="").read()
+        check(late == "student,late labs\r\n<b>bob</b>,01\r\nada,01\r\n", "make serve-export's late.csv names the late labs", late)
         itok = open(os.path.join(course, "instructor.token")).read().strip()
         code, _, html = s.call("GET", "/status?token=" + itok)
         check(code == 200 and b"&lt;b&gt;bob&lt;/b&gt;" in html and b"<b>bob" not in html, "the status page escapes names", html[:200])

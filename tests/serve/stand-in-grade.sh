@@ -15,6 +15,9 @@ echo "start $lab $sha $$" >> "${STANDIN_LOG:-/dev/null}"
 sleep "${STANDIN_SLEEP:-0.05}"
 echo "stand-in report: lab $lab, file $sha, helpers $(find "$tree" -type f | wc -l)"
 failed=$(grep -c FAIL "$file")
-printf '{"score": %d, "max": 5, "correct_passed": 1, "correct_checks": 1, "speed_graded": true}\n' \
-    $((failed ? 0 : 5)) > "$out/results.json"
+folder=$(basename "$(dirname "$file")")
+score=$((failed ? 0 : 5)) verdict=$([ "$failed" -eq 0 ] && echo OK || echo FAIL)
+# results.json as the grader writes it, in the fields the exports read: one lab, a speed check
+printf '{"schema": 1, "mode": "gpu", "labs": [{"lab": "%s", "number": "%s", "score": %d, "max": 5, "built": true, "checks": [{"name": "speed: stand-in", "kind": "speed", "verdict": "%s", "message": "the stand-in says %s", "detail": "", "points": 5, "earned": %d}]}], "score": %d, "max": 5, "correct_passed": 1, "correct_checks": 1, "speed_graded": true, "tamper_proof": true, "seed": "0x5eed", "exit_status": %d}\n' \
+    "${folder#*-}" "$lab" $score "$verdict" "$verdict" $score $score $((failed ? 1 : 0)) > "$out/results.json"
 [ "$failed" -eq 0 ] && exit 0 || exit 2

@@ -104,7 +104,8 @@
 #                 its owner's), SIGKILL three times in 50 submissions (none lost, each graded
 #                 once), SIGKILL during make grade (nothing of it left running), make submit's
 #                 report against make grade's (the emulator), the status page in headless
-#                 Chromium, DEADLINE= and make serve-export (tests/serve/serve_test.py)
+#                 Chromium, DEADLINE= and make serve-export, HTTPS from TLS_CERT= and TLS_KEY=
+#                 (tests/serve/serve_test.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
 #   test-new-lab  a tenth lab is three folders: make new-lab NAME=toy in a copy of the workbook,

@@ -13,6 +13,8 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
   roundtrip   make submit and make submit-status through the stand-in grader
   slurm       SLURM=2 through a stand-in srun (tests/serve/fake-srun): one job step a grading,
               with a task, a GPU and the partition asked, each report its owner's
+  tls         TLS_CERT= and TLS_KEY= (a certificate made by openssl): make submit over HTTPS;
+              an untrusted certificate refused; plain HTTP answered nothing
   concurrent  100 students submitting at once: each graded once, each report its owner's only
   kill9       the server killed with SIGKILL three times during 50 submissions, restarted: no
               acknowledged submission lost, each graded once (the gradings table), cut-off
@@ -103,7 +105,7 @@ class Server:
             check(False, "the server stops on SIGTERM", "still running after 20 s")
 
     def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.env.get('TLS_CERT') else 'http'}://127.0.0.1:{self.port}"
 
     def call(self, method, path, token=None, body=None, headers=None):
         c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -307,8 +309,8 @@ def student_tree(name, text):
     return tree
 
 
-def client(server, token, tree, lab="01", status=False):
-    env = dict(os.environ, SERVER=server.url(), TOKEN=token)
+def client(server, token, tree, lab="01", status=False, **extra):
+    env = dict(os.environ, SERVER=server.url(), TOKEN=token, **extra)
     args = ["status"] if status else ["submit", os.path.join(HOST, "serve-pack"), tree, lab]
     return subprocess.run([sys.executable, os.path.join(ROOT, "grader/serve/submit.py")] + args,
                           env=env, capture_output=True, text=True, cwd=WORK)
@@ -497,6 +499,32 @@ def case_slurm():
         s.stop()
 
 
+def case_tls():
+    if not shutil.which("openssl"):
+        print("SKIP  TLS: no openssl here to make a test certificate")
+        return
+    course, toks = new_course("tls", ["tia"])
+    cert, key = os.path.join(course, "cert.pem"), os.path.join(course, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    s = Server(course, TLS_CERT=cert, TLS_KEY=key, STANDIN_SLEEP=0.01)
+    try:
+        tree = student_tree("tia", "// tia over TLS\n")
+        p = client(s, toks["tia"], tree, SSL_CERT_FILE=cert)
+        sha = hashlib.sha256(b"// tia over TLS\n").hexdigest()
+        check(s.url().startswith("https:") and p.returncode == 0 and sha in p.stdout,
+              "TLS_CERT= and TLS_KEY=: make submit over HTTPS gets its report", p.stdout[-300:] + p.stderr[-300:])
+        p = client(s, toks["tia"], tree)
+        check(p.returncode != 0 and "cannot reach" in p.stderr, "a certificate the student does not trust: refused, said so", p.stderr[-300:])
+        try:
+            code = s.call("GET", "/api/submissions", toks["tia"])[0]
+        except (OSError, http.client.HTTPException) as e:
+            code = type(e).__name__
+        check(code != 200, "plain HTTP to the TLS port gets nothing", code)
+    finally:
+        s.stop()
+
+
 def leftovers(path):
     """The processes whose command line names PATH."""
     found = []
@@ -610,7 +638,7 @@ def case_page():
 
 
 CASES = {"tokens": case_tokens, "hostile": case_hostile, "limits": case_limits, "roundtrip": case_roundtrip,
-         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "kill9real": case_kill9real, "slurm": case_slurm, "page": case_page}
+         "concurrent": case_concurrent, "kill9": case_kill9, "real": case_real, "kill9real": case_kill9real, "slurm": case_slurm, "tls": case_tls, "page": case_page}
 QUICK = ["tokens", "hostile", "limits", "roundtrip", "slurm"]
 
 if __name__ == "__main__":

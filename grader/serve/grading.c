@@ -36,6 +36,7 @@ typedef struct slot {
     pthread_t thread;
     volatile pid_t pgid;
     char now[160];     /* what it grades, for the status page */
+    double since;      /* since when (0: idle) */
 } slot;
 
 static slot slots[MAX_SLOTS];
@@ -50,7 +51,18 @@ static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
 
 int grading_slots(void) { return n_slots; }
 const char *grading_gpu(int k) { return slots[k].gpu; }
-const char *grading_now(int k) { return slots[k].now; }
+/* "submission 12, lab 01, for 3 s", or "" when idle (into a buffer of the caller's thread) */
+const char *grading_now(int k)
+{
+    static __thread char text[200];
+    pthread_mutex_lock(&now_lock);
+    if (slots[k].since > 0)
+        snprintf(text, sizeof text, "%s, for %.0f s", slots[k].now, now_s() - slots[k].since);
+    else
+        text[0] = 0;
+    pthread_mutex_unlock(&now_lock);
+    return text;
+}
 
 void grading_wake(void)
 {
@@ -332,7 +344,8 @@ static void *slot_loop(void *arg)
             continue;
         }
         pthread_mutex_lock(&now_lock);
-        snprintf(s->now, sizeof s->now, "submission %lld, lab %s, since %.0f", id, lab, now_s());
+        snprintf(s->now, sizeof s->now, "submission %lld, lab %s", id, lab);
+        s->since = now_s();
         pthread_mutex_unlock(&now_lock);
         if (grade_one(s, id, attempt, lab, archive, n) && !stopping) { /* it could not start: later */
             sqlite3_stmt *st;
@@ -347,6 +360,7 @@ static void *slot_loop(void *arg)
         free(archive);
         pthread_mutex_lock(&now_lock);
         s->now[0] = 0;
+        s->since = 0;
         pthread_mutex_unlock(&now_lock);
     }
     return NULL;

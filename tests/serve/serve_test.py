@@ -614,6 +614,10 @@ def case_page():
         late = open(os.path.join(out, "late.csv"), newline="").read()
         check(late == "student,late labs\r\n<b>bob</b>,01\r\nada,01\r\n", "make serve-export's late.csv names the late labs", late)
         itok = open(os.path.join(course, "instructor.token")).read().strip()
+        code, _, body = s.call("GET", "/api/status", itok)
+        st = json.loads(body) if code == 200 else {}
+        check(st.get("done") == 3 and st.get("queued") == 0 and len(st.get("gpus", [])) == 1, "/api/status: the queue and the GPUs as JSON", f"{code} {body[:200]}")
+        check(s.call("GET", "/api/status", toks["ada"])[0] == 401, "/api/status refuses a student's token")
         code, _, html = s.call("GET", "/status?token=" + itok)
         check(code == 200 and b"&lt;b&gt;bob&lt;/b&gt;" in html and b"<b>bob" not in html, "the status page escapes names", html[:200])
         browser = chromium()

@@ -30,6 +30,10 @@
 #   make sanitize [LAB=x]      the correctness cases under compute-sanitizer's four tools (GPU)
 #                              (bench, profile and sanitize run your labs/ outside the sandbox,
 #                              in one process with the tool: another STUDENT= tree is refused)
+#   make submit LAB=x [SERVER=url TOKEN=t]  grade a lab on your course's GPU server: the report
+#                              make grade prints there, and its exit status (STUDENT= as make
+#                              grade takes it; SERVER and TOKEN may be lines in .submit)
+#   make submit-status         your submissions to the course server: labs, states, results
 #   make doctor                is this machine ready? toolkit, driver, GPU, counters, tools; on a
 #                              GPU, what a process's start and a launch cost, and its copy engines
 #   make                       build the grader and every lab's harness and workers
@@ -37,6 +41,15 @@
 #   make help                  this list
 # Instructors
 #   make grade-batch SUBMISSIONS=dir   grade one subfolder per student into a gradebook
+#   make roster ROSTER=csv COURSE=dir  a token for each student of the roster, into
+#                              dir/tokens.csv (0600; REVOKE=name revokes one)
+#   make serve COURSE=dir PORT=n  the course server on this GPU host (127.0.0.1; ADDR=, TLS_CERT=
+#                              and TLS_KEY=, DEADLINE=, RATE=, QUEUE_MAX=, SLURM=n: through srun;
+#                              grader/serve/README.md)
+#                              until Ctrl-C or SIGTERM; its status page: /status
+#   make serve-export COURSE=dir  each student's best per lab into the batch's gradebook (CSV,
+#                              JSON Lines, Gradescope)
+#                              (make serve-programs builds the server's programs alone)
 #   make gradescope-kit        the Gradescope autograder folder and zip (KIT=build/gradescope)
 #   make bench-grading         how long grading takes, lab by lab: correctness, speed, WHERE,
 #                              warm make grade of the solutions and skeletons (GPU; RUNS=3,
@@ -62,7 +75,7 @@
 #   make test-all              the full tier: every case of every suite below (what CI runs)
 #   make test-unit, test-docs, test-bench-tools, test-doctor, test-vet, test-build, test-emu (with
 #        test-emulator and test-devcheck), test-explain, test-estimate, test-cheats, test-sandbox,
-#        test-batch, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
+#        test-batch, test-serve, test-stop, test-dist, test-notebook, test-new-lab, test-rungs (every ladder
 #        rung graded as a student's file), test-skeletons and test-tiers: one suite each, every
 #        case (QUICK=1: its quick slice; tests/tests.mk says what each checks); make
 #        test-toolkits builds and grades with older CUDA toolkits (not in either tier); make
@@ -327,6 +340,7 @@ help:
 	@awk 'NR > 2 && !/^#/ {exit} NR > 2 {sub(/^# ?/, ""); print}' Makefile
 
 include grader/batch/batch.mk
+include grader/serve/serve.mk
 include grader/dist/dist.mk
 include tests/tests.mk
 -include slides/slides.mk

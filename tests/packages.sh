@@ -34,6 +34,15 @@ if ! pkg-config --exists cunit 2>/dev/null && [ ! -f /usr/include/CUnit/CUnit.h 
     else how="cannot install it here (needs root or sudo, and apt-get or dnf): the unit suites will stop"; fi
     add "CUnit (libcunit1-dev)" "test-unit, test-batch and the emulator's tests (written in it)" "$how"
 fi
+if [ ! -f /usr/include/microhttpd.h ] || [ ! -f /usr/include/sqlite3.h ] || [ ! -f /usr/include/jansson.h ]; then
+    if [ -f "$BUILD/serve/deps/usr/include/microhttpd.h" ]; then :
+    elif [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): test-serve will stop"
+    elif [ -n "$root" ] && [ -n "$apt" ]; then how="will install them (apt-get, $root)"
+    elif [ -n "$apt" ]; then how="will fetch them with apt-get download into $BUILD/serve/deps (nothing system-wide)"
+    else how="cannot install them here (no apt-get): test-serve will stop"; fi
+    [ -f "$BUILD/serve/deps/usr/include/microhttpd.h" ] ||
+        add "libmicrohttpd-dev, libsqlite3-dev, libjansson-dev" "test-serve (the course server is built on them: grader/serve/deps.sh)" "$how"
+fi
 # make test's quick tier (QUICK=1) renders no HTML page and runs no notebook: those two are make
 # test-all's alone
 quick=$([ "${QUICK:-}" = 1 ] && echo 1)
@@ -41,7 +50,7 @@ if [ -z "$quick" ] && ! command -v chromium >/dev/null && ! command -v chromium-
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): that check is skipped"
     elif [ -n "$root" ] && [ -n "$apt" ]; then how="will install it (apt-get, $root; about 350 MB)"
     else how="cannot install it here (needs root or sudo, and apt-get): that check is skipped"; fi
-    add "chromium" "test-batch (it renders the HTML report)" "$how"
+    add "chromium" "test-batch (it renders the HTML report) and test-serve (the status page)" "$how"
 fi
 if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
     if [ -n "$no_install" ]; then how="not installed (TEST_INSTALL=no): that check is skipped"

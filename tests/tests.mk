@@ -97,6 +97,15 @@
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within
 #                 2 s no process of the run is left, no lock held, no result half-written,
 #                 and the next run grades (tests/stop/test_stop.py)
+#   test-serve    the course server (grader/serve/) on loopback, no GPU: tokens (401 and no
+#                 detail), hostile uploads (links, "..", absolute paths, devices, garbage, tar
+#                 bombs, over 6 MiB), the rate limit and queue cap, make submit and
+#                 submit-status, SLURM= (a stand-in srun); full tier: 100 students at once (each graded once, each report
+#                 its owner's), SIGKILL three times in 50 submissions (none lost, each graded
+#                 once), SIGKILL during make grade (nothing of it left running), make submit's
+#                 report against make grade's (the emulator), the status page in headless
+#                 Chromium, DEADLINE= and make serve-export, HTTPS from TLS_CERT= and TLS_KEY=
+#                 (tests/serve/serve_test.py)
 #   test-dist     make dist: the student kit holds no solution source, and grades the untouched
 #                 skeletons under the emulator from its prebuilt reference (tests/dist/)
 #   test-new-lab  a tenth lab is three folders: make new-lab NAME=toy in a copy of the workbook,
@@ -122,6 +131,8 @@
 #                 attacks under Landlock (not the other user, /usr/local/src, counters)
 #   stop          three stops (a build, two gradings; one per command) and one run to the end
 #   batch         input errors, the GPU schedule, hostile names, kill -9 and resume, Slurm
+#   serve         tokens, hostile uploads, the limits, make submit through a stand-in grader,
+#                 SLURM= through a stand-in srun
 #   vet           six rows: admitted and rejected, GPU and emulator, a PTX rule
 #   explain       lab 01's requests and picture, the hostile file, the refusals, the tables
 #   dist          the kit (one architecture and its PTX, as in make test-all) grading lab 01
@@ -147,7 +158,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache test-rungs test-devcheck cunit
+.PHONY: test test-serve test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache test-rungs test-devcheck cunit
 
 # The tier, set first (the suites' rules below read it): QUICK=1 under `make test` (each
 # suite's quick slice), empty under `make test-all` (every case), as given otherwise (make
@@ -355,6 +366,16 @@ test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@MAKE="$(MAKE)" STUDENT_CACHE= python3 tests/stop/test_stop.py $(BUILD)
 
+# The course server on loopback (tests/serve/serve_test.py). Its full tier grades one submission
+# with make grade itself, lab 01's shared pieces built first in a make of their own; the rest
+# grades through a stand-in (tests/serve/stand-in-grade.sh). What it printed: BUILD/tests/serve.txt.
+test-serve: serve-programs
+ifneq ($(QUICK),1)
+	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
+endif
+	@mkdir -p $(TESTS)
+	@set -o pipefail; BUILD=$(BUILD) python3 tests/serve/serve_test.py $(if $(filter 1,$(QUICK)),--quick) | tee $(TESTS)/serve.txt
+
 # A tenth lab, in a copy of the workbook (its emulator library copied with it, not rebuilt).
 test-new-lab: $(EMU_LIB)
 	@BUILD=$(BUILD) tests/newlab/run.sh
@@ -373,6 +394,7 @@ test-sandbox: | test-cheats
 test-stop: | test-emu test-sandbox
 test-notebook: | test-emu test-stop
 test-new-lab: | test-emu test-stop
+test-serve: | test-stop
 endif
 
 # `make test` and `make test-all` as typed run their suites side by side on the cores there are
@@ -395,7 +417,7 @@ endif
 # suites that wait on them), and the suites that need no grading (the vetting rows, the GPU
 # build) last, to fill the cores while the chain's waits (test-stop's) leave them idle.
 TEST_SUITES := test-skeletons test-unit test-cheats test-emu test-sandbox test-stop test-notebook test-new-lab \
-               test-explain test-estimate test-batch test-dist test-rungs test-vet test-build test-docs test-bench-tools \
+               test-explain test-estimate test-batch test-serve test-dist test-rungs test-vet test-build test-docs test-bench-tools \
                test-doctor test-docs-mutation
 # The quick tier's suites, each its slice: all but those whose every case is beyond a quick look
 # (the notebook, the tenth lab, the ladder's rungs, the estimate's agreement table: each lab is

@@ -1,0 +1,51 @@
+/* serve.h - TRUSTED: the course server's pieces (grader/serve/README.md): the store (SQLite, the
+ * queue and results), the upload's checks (a tar read strictly, written without following a
+ * link), the grading slots, the HTTP side. Everything a student sends is data: bounded, checked
+ * before a byte of it is written, never reaching a shell or make. */
+#ifndef SERVE_H
+#define SERVE_H
+
+#include <sqlite3.h>
+
+#include "upload.h"
+
+/* The store: COURSE/serve.db (WAL). One connection, every use under store_lock(). */
+extern sqlite3 *store_db;
+int store_open(const char *course, char *err, size_t errlen);
+void store_lock(void);
+void store_unlock(void);
+int store_exec(const char *sql); /* SQLITE_OK or the error (printed) */
+/* The student the token names (not revoked), or 0; the name into NAME. */
+long long store_student(const char *token, char *name, size_t namelen);
+void token_hash(const char *token, char hex[65]);
+
+/* Settings of the running server. */
+typedef struct serve_opts {
+    char course[4096];
+    char build[4096];
+    double deadline;  /* seconds since the epoch; 0: none */
+    int rate_per_min; /* a student's submissions a minute */
+    int student_queued; /* a student's submissions waiting at once */
+    int queue_max;    /* submissions waiting in all */
+    char instructor_hash[65];
+    char seed[40];    /* the course's hidden-case seed (COURSE/seed), as make grade's SEED= */
+} serve_opts;
+extern serve_opts sopts;
+
+/* The grading slots: one per GPU (CUDA_VISIBLE_DEVICES), or JOBS under the emulator. */
+int grading_start(void); /* requeues cut-off gradings, starts the slots; slots or -1 */
+void grading_stop(void); /* ends the gradings under way (they are queued again at the next start) */
+int grading_slots(void);
+const char *grading_gpu(int slot);
+const char *grading_now(int slot); /* "id 12, lab 01, 3 s" or "" */
+
+void grading_wake(void); /* a submission was queued */
+
+/* The instructor's status page (status.c): malloc'd HTML, and the same as JSON. */
+char *status_html(void);
+char *status_json(void);
+
+void serve_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+double now_s(void);
+
+#endif

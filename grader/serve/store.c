@@ -1,0 +1,107 @@
+/* store.c - TRUSTED: the course's store, COURSE/serve.db (SQLite, WAL, synchronous FULL: a
+ * commit is on disk before anyone is told of it). Students (a name, the SHA-256 of their token,
+ * revoked or not), submissions (queued -> grading -> done, the upload's bytes, the result) and
+ * gradings (one row per grading completed, written in the transaction that marks it done). One
+ * connection, used under one lock. */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+#include "../plan/started.h"
+#include "serve.h"
+
+sqlite3 *store_db;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+void store_lock(void) { pthread_mutex_lock(&lock); }
+void store_unlock(void) { pthread_mutex_unlock(&lock); }
+
+double now_s(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+int store_exec(const char *sql)
+{
+    char *msg = NULL;
+    const int rc = sqlite3_exec(store_db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        fprintf(stderr, "serve: the store: %s (%s)\n", msg ? msg : sqlite3_errstr(rc), sql);
+    sqlite3_free(msg);
+    return rc;
+}
+
+static const char schema[] =
+    "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+    "CREATE TABLE IF NOT EXISTS students(id INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL,"
+    "  token_hash TEXT UNIQUE NOT NULL, revoked INTEGER NOT NULL DEFAULT 0);"
+    "CREATE TABLE IF NOT EXISTS submissions(id INTEGER PRIMARY KEY,"
+    "  student INTEGER NOT NULL REFERENCES students(id), lab TEXT NOT NULL, created REAL NOT NULL,"
+    "  late INTEGER NOT NULL DEFAULT 0, state TEXT NOT NULL DEFAULT 'queued', attempts INTEGER NOT NULL DEFAULT 0,"
+    "  archive BLOB NOT NULL, gpu TEXT, exit_code INTEGER, score REAL, max REAL, correct_passed INTEGER,"
+    "  correct_checks INTEGER, speed_graded INTEGER, report BLOB, started REAL, finished REAL,"
+    "  pgid INTEGER, pstart TEXT, results TEXT);"
+    "CREATE INDEX IF NOT EXISTS sub_state ON submissions(state, id);"
+    "CREATE INDEX IF NOT EXISTS sub_student ON submissions(student, id);"
+    "CREATE TABLE IF NOT EXISTS gradings(id INTEGER PRIMARY KEY, submission INTEGER NOT NULL,"
+    "  attempt INTEGER NOT NULL, finished REAL NOT NULL);";
+
+int store_open(const char *course, char *err, size_t errlen)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/serve.db", course);
+    if (sqlite3_open_v2(path, &store_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(store_db));
+        return -1;
+    }
+    sqlite3_busy_timeout(store_db, 10000);
+    if (store_exec(schema) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot set up %s: %s", path, sqlite3_errmsg(store_db));
+        return -1;
+    }
+    return 0;
+}
+
+void token_hash(const char *token, char hex[65])
+{
+    started_sha256_hex(token, strlen(token), hex);
+}
+
+/* Equal without a time that depends on where they differ. */
+static int same(const char *a, const char *b, size_t n)
+{
+    unsigned char d = 0;
+    for (size_t i = 0; i < n; i++)
+        d |= (unsigned char)(a[i] ^ b[i]);
+    return d == 0;
+}
+
+long long store_student(const char *token, char *name, size_t namelen)
+{
+    if (!token || strlen(token) < 16 || strlen(token) > 200)
+        return 0;
+    char hex[65];
+    token_hash(token, hex);
+    long long id = 0;
+    sqlite3_stmt *st;
+    store_lock();
+    if (sqlite3_prepare_v2(store_db, "SELECT id, name, token_hash FROM students WHERE token_hash=? AND revoked=0",
+                           -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, hex, 64, SQLITE_TRANSIENT);
+        if (sqlite3_step(st) == SQLITE_ROW) {
+            const char *h = (const char *)sqlite3_column_text(st, 2);
+            if (h && strlen(h) == 64 && same(h, hex, 64)) {
+                id = sqlite3_column_int64(st, 0);
+                snprintf(name, namelen, "%s", (const char *)sqlite3_column_text(st, 1));
+            }
+        }
+        sqlite3_finalize(st);
+    }
+    store_unlock();
+    return id;
+}

@@ -107,11 +107,14 @@ struct Access {
     uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
 
-struct Cell {
+/* 60 bytes, padded to a cache line of its own: unpadded, most cells straddled two lines, and
+ * an access touched both. */
+struct alignas(64) Cell {
     Access write;  /* last write (plain or atomic) */
     Access read;   /* last plain read */
     uint32_t lock; /* held while a worker checks and updates device memory's cell (0: free) */
 };
+static_assert(sizeof(Cell) == 64, "a cell is one cache line");
 
 /* Bookkeeping of shared memory is reused from block to block without being
  * cleared: its records carry the block's serial instead of the launch's, so
@@ -221,10 +224,13 @@ const void *pc_from(int32_t off)
     return reinterpret_cast<const void *>(base + (intptr_t)(off >> 1));
 }
 
-/* A direct-mapped cache, per host thread, of which device regions overlap a
- * 4 KB page: most lookups, of tracked memory or not (a __device__ variable,
- * host memory), end here without a search. A slot holds the page's regions
- * when there are at most two; PageSlot::many sends the lookup to the search. */
+/* A two-way set-associative cache, per host thread, of which device regions
+ * overlap a 4 KB page: most lookups, of tracked memory or not (a __device__
+ * variable, host memory), end here without a search. A slot holds the page's
+ * regions when there are at most two; PageSlot::many sends the lookup to the
+ * search. Two ways, because a kernel's loop reads the emulator's blockDim and
+ * the like (a page of static TLS) between its accesses to a buffer: direct-
+ * mapped, a buffer's page that shared the TLS page's slot missed every time. */
 struct PageSlot {
     uintptr_t page;  /* page number, kNoPage if the slot is empty */
     Region *r[2];    /* the regions overlapping it (null: fewer) */
@@ -298,8 +304,11 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
         if (g_regions_gen.load(std::memory_order_relaxed) != gen)
             continue; /* the table changed while we read it */
         PageCache *pc = page_cache();
-        if (pc->gen == gen)
-            pc->slots[pg % kPageSlots] = slot;
+        if (pc->gen == gen) { /* the newest first in its set, the other way keeps the last */
+            PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+            set[1] = set[0];
+            set[0] = slot;
+        }
         return found;
     }
 }
@@ -314,8 +323,10 @@ inline Region *find_region(uintptr_t a)
                 return r;
     const PageCache *pc = tl_pages;
     if (__builtin_expect(pc != nullptr && pc->gen == g_regions_gen.load(std::memory_order_relaxed), 1)) {
-        const PageSlot &slot = pc->slots[(a >> kPageShift) % kPageSlots];
-        if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
+        const uintptr_t pg = a >> kPageShift;
+        const PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+        const PageSlot &slot = set[set[0].page == pg ? 0 : 1];
+        if (__builtin_expect(slot.page == pg && !slot.many, 1)) {
             for (Region *r : slot.r)
                 if (r != nullptr && a - r->lo < r->hi - r->lo)
                     return r;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/emu/bench.sh -- the emulator's cost, this tree's build against a base commit's (make bench-emu).
 #
-#   tests/emu/bench.sh [BASE_COMMIT]      (default: BENCH_BASE, else d754a27)
+#   tests/emu/bench.sh [BASE_COMMIT]      (make bench-emu [BENCH_BASE=COMMIT]; default d754a27)
 #
 # Builds tests/emu/bench/bench.cu with this tree's emulator and with the emulator of BASE_COMMIT
 # (its common/emu extracted with git archive under a temporary folder), then runs the two
@@ -13,7 +13,7 @@
 # floats), reduce (a shared-memory block reduction with __syncthreads, ns an element, 2^20).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BASE=${1:-${BENCH_BASE:-d754a27}}
+BASE=${1:-d754a27}
 ROUNDS=${BENCH_ROUNDS:-5}
 REPS=${BENCH_REPS:-3}
 BUILD=${BUILD:-build}

@@ -4,11 +4,14 @@
 #   tests/emu/bench.sh [BASE_COMMIT]      (make bench-emu [BENCH_BASE=COMMIT]; default d754a27)
 #
 # Builds tests/emu/bench/bench.cu with this tree's emulator and with the emulator of BASE_COMMIT
-# (its common/emu extracted with git archive under a temporary folder), then runs the two
-# programs interleaved, kernel by kernel, ROUNDS times each (BENCH_ROUNDS, default 5; each run
-# itself takes the median of BENCH_REPS launches, default 3), with CUDA_EMU_WORKERS=1 so that the
-# other users of the machine's cores change both alike. Prints the median of the rounds per
-# kernel and build, and base/this (the speed-up), and the load average before and after.
+# (its common/emu extracted with git archive into $BUILD/emu-bench/base-HASH, kept for the next
+# run), then runs the two programs interleaved, kernel by kernel, ROUNDS times each
+# (BENCH_ROUNDS, default 5; each run itself takes the median of BENCH_REPS launches after one
+# warm-up launch, default 3), with CUDA_EMU_WORKERS=1. Times are the process's CPU time, not
+# the wall clock, and both builds run side by side, so that the other users of the machine's
+# cores change both alike (a loaded machine's caches still do: the load average is printed).
+# Prints the median of the rounds per kernel and build, base/this (the speed-up), and the load
+# average before and after.
 # Kernels: empty (ns a thread, 262144 threads), copy (a grid-stride copy, ns an element, 2^20
 # floats), reduce (a shared-memory block reduction with __syncthreads, ns an element, 2^20).
 set -euo pipefail
@@ -48,7 +51,7 @@ done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-echo "emulator bench: base $BASE (${base_hash:0:7}) vs this tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- common/emu || echo '+changes')), CUDA_EMU_WORKERS=1, median of $ROUNDS rounds x $REPS launches"
+echo "emulator bench (CPU time): base $BASE (${base_hash:0:7}) vs this tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- common/emu || echo '+changes')), CUDA_EMU_WORKERS=1, median of $ROUNDS rounds x $REPS launches"
 echo "load average before: $load_before  after: $load_after  (CPUs: $(nproc))"
 printf '%-8s %-12s %12s %12s %8s\n' kernel unit base this speedup
 status=0

@@ -81,6 +81,9 @@
 #        test-toolkits builds and grades with older CUDA toolkits (not in either tier); make
 #        test-docs-mutation shifts every figure of the lessons by +-5% and +-7% and checks each
 #        shift fails test-docs (about a minute; in make test-all)
+#   make bench-emu             the CPU emulator's CPU time per thread (an empty kernel) and per
+#                              element (a copy, a block reduction), against BENCH_BASE=commit's
+#                              build side by side (tests/emu/bench.sh; not in either tier)
 #
 # Knobs
 #   LAB=x,y        labs to grade, bench, profile, explain or sanitize (default: all)

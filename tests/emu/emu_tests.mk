@@ -3,6 +3,9 @@
 #   make test-emulator     build and run all of them; fails if any check fails
 #   make emu-planted-gpu   build the planted-bug programs with nvcc (for a GPU run:
 #                          tests/emu/planted/README.md says how to compare verdicts)
+#   make bench-emu         the emulator's CPU time per thread (an empty kernel) and per element
+#                          (a grid-stride copy, a block reduction with __syncthreads), this
+#                          tree's build against BENCH_BASE's (a commit; tests/emu/bench.sh)
 #
 # Standalone: make -f tests/emu/emu_tests.mk test-emulator (from the repository root).
 #
@@ -79,7 +82,9 @@ $(EMU_VIS)/%.so: $(EMU_VIS)/%.o
 EMU_GPU_ARCH ?=
 EMU_CUDA_INCLUDE ?= $(firstword $(wildcard $(dir $(CUDA_NVCC))../include /usr/local/cuda/include))
 
-.PHONY: test-emulator emu-planted-gpu
+.PHONY: test-emulator emu-planted-gpu bench-emu
+bench-emu:
+	@BUILD=$(BUILD) tests/emu/bench.sh $(BENCH_BASE)
 
 # (their header includes CUnit's: they wait for its install too)
 $(EMU_UNIT_SRCS:$(EMU_TEST_DIR)/%.cu=$(EMU_TEST_BUILD)/unit/%.o): $(EMU_TEST_BUILD)/unit/%.o: $(EMU_TEST_DIR)/%.cu $(EMU_REWRITE) $(EMU_PCH) | cunit

@@ -157,6 +157,22 @@ struct Thread {
     unsigned tid;             /* linear index in the block: x + y*X + z*X*Y */
     ThreadState state;        /* what it waits for, if anything */
     const void *wait_pc;      /* where it waits: barrier, collective or spin site */
+    WarpOp op;                /* its pending warp collective, valid in at_warp_op */
+    uint32_t phase;           /* block barriers passed in this launch */
+    uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
+    uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
+    uint32_t sync_phase;      /* phase of that atomic or fence */
+    uint32_t last_fence;      /* launch clock at its last fence (or a barrier after another
+                                 thread's, or grid.sync()); 0 = none: what orders two writes of
+                                 one word (an atomic alone orders no other memory in CUDA) */
+    const void *shfl_pc;      /* the last shuffle it took part in (call site) */
+    uint64_t shfl_value;      /* and the operand it gave there: its register, as far as a
+                                 shuffle from outside its mask can know it */
+    std::vector<AsyncCopy> *async; /* those copies, oldest first; null until its first */
+    /* From here on: set when it first runs (resume, clear_on_first_run), read of this thread
+     * alone. Above: set when its block starts (start_block), as other threads read them (its
+     * state, collective and shuffle operands) or a barrier or sync() changes them before it
+     * first runs (phase, last_sync ...). */
     int bar_kind;             /* 0 plain, 1 count, 2 and, 3 or: the __syncthreads variant */
     int bar_pred;             /* its predicate for the __syncthreads_* variants */
     int bar_result;           /* the variant's result, set when the barrier opens */
@@ -168,24 +184,16 @@ struct Thread {
     int last_kind;            /* 1 a 4-byte load, 2 a 4-byte store, 0 anything else */
     unsigned tile_first;      /* at_tile_barrier: the tile's first thread (linear index) */
     unsigned tile_count;      /* and its size */
-    WarpOp op;                /* its pending warp collective, valid in at_warp_op */
-    uint32_t phase;           /* block barriers passed in this launch */
-    uint32_t wsync;           /* __syncwarp rendezvous joined since the last barrier */
     bool tainted;             /* it read uninitialized data (directly or through memory
                                  other tainted threads wrote): what it writes is tainted */
-    uint32_t last_sync;       /* launch clock at its last atomic or fence; 0 = none */
-    uint32_t sync_phase;      /* phase of that atomic or fence */
-    uint32_t last_fence;      /* launch clock at its last fence (or a barrier after another
-                                 thread's, or grid.sync()); 0 = none: what orders two writes of
-                                 one word (an atomic alone orders no other memory in CUDA) */
-    uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
     uint32_t spin_addrs;      /* how many of spin_addr are in use */
     uint32_t spin_count;      /* loads in that run: no store, no new address beyond 4 */
     const void *spin_pc;      /* where the run's last load is */
-    const void *shfl_pc;      /* the last shuffle it took part in (call site) */
-    uint64_t shfl_value;      /* and the operand it gave there: its register, as far as a
-                                 shuffle from outside its mask can know it */
     uint32_t ww_count;        /* entries of ww in use */
+    uint32_t async_pending;   /* its cp.async copies in flight (the access hooks check them) */
+    uint32_t async_groups;    /* its cp.async.commit_group count */
+    /* From here on: read only up to a count above (spin_addrs, ww_count), never cleared. */
+    uintptr_t spin_addr[4];   /* the few addresses its latest run of loads read */
     struct {
         uintptr_t granule;    /* a 4-byte granule it is writing that another thread wrote
                                  with nothing ordering the two (track.cpp, settle_writes) */
@@ -197,9 +205,6 @@ struct Thread {
         int32_t other_pc;     /* and source location (track.cpp's pc_offset) */
         const void *pc;       /* this write's source location */
     } ww[4];                  /* writes whose value decides whether they race */
-    uint32_t async_pending;   /* its cp.async copies in flight (the access hooks check them) */
-    uint32_t async_groups;    /* its cp.async.commit_group count */
-    std::vector<AsyncCopy> *async; /* those copies, oldest first; null until its first */
 };
 
 /* One __shared__ variable of one block. */
@@ -222,6 +227,7 @@ struct Block {
     unsigned at_tile;                 /* threads waiting at a wide tile's sync() */
     unsigned at_grid;                 /* threads waiting at grid.sync() */
     unsigned cursor;                  /* where the round-robin search resumes */
+    size_t stack_bytes;               /* a thread's stack (settings, read once a block) */
     std::vector<SharedVar> shared;    /* static __shared__ variables, by first use */
     size_t static_shared;             /* their total size, bytes */
     void *dynamic_shared;             /* the launch's dynamic shared memory, for this block */

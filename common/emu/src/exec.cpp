@@ -102,15 +102,24 @@ inline void switch_to_host(Thread *t)
     context_switch(&t->ctx, &g_host_ctx);
 }
 
-/* The body of every fiber: run the kernel for thread ARG, then hand the CPU
- * back for good. */
+Thread *chain_next(Thread *t);
+
+/* The body of every fiber: run the kernel for thread ARG; when it ends, run on the same stack
+ * the thread the scheduler would resume next if that one has not yet run (chain_next), and so
+ * on; then hand the CPU back for good. */
 void thread_main(void *arg)
 {
     Thread *t = static_cast<Thread *>(arg);
-    g_launch->invoke(g_launch->ctx);
-    if (t->ww_count != 0)
-        settle_writes(t);
-    t->state = ThreadState::exited;
+    for (;;) {
+        g_launch->invoke(g_launch->ctx);
+        if (t->ww_count != 0)
+            settle_writes(t);
+        t->state = ThreadState::exited;
+        Thread *u = chain_next(t);
+        if (u == nullptr)
+            break;
+        t = u;
+    }
     switch_to_host(t);
     __builtin_unreachable();
 }
@@ -179,23 +188,50 @@ inline uint64_t running_id(unsigned long long block, unsigned tid)
     return (block << 10 | tid) + 1;
 }
 
-/* Runs T until it waits or ends. */
-void resume(Thread *t)
+/* Makes T the running thread: its indices shown, its slot in g_running. */
+inline void enter(Thread *t)
 {
     t->state = ThreadState::ready;
     show(t);
     g_thread = t;
-    const bool parallel = g_launch->parallel;
-    if (parallel) {
+    if (g_launch->parallel) {
         if (tl_runner == ~0u)
             tl_runner = g_runners.fetch_add(1);
         if (tl_runner < kRunnerSlots)
-            g_running[tl_runner].store(running_id(t->block->linear, t->tid), std::memory_order_relaxed);
+            g_running[tl_runner].store(running_id(t->block->linear, t->tid), std::memory_order_release);
     }
+}
+
+/* Clears what T's first run needs cleared (start_block leaves it: Thread's fields from
+ * bar_kind on). */
+inline void clear_on_first_run(Thread *t)
+{
+    std::memset(reinterpret_cast<char *>(t) + offsetof(Thread, bar_kind), 0,
+                offsetof(Thread, spin_addr) - offsetof(Thread, bar_kind));
+}
+
+/* Set by run_block while a thread that ends may hand its stack to the next one (chain_next);
+ * set by chain_next when it did the ended thread's bookkeeping (after_resume) itself. */
+thread_local bool tl_may_chain, tl_accounted;
+
+void after_resume(Thread *t);
+
+/* Runs T until it waits or ends; returns the thread that came back: T, or a thread that ran
+ * after it on its stack (chain_next). */
+Thread *resume(Thread *t)
+{
+    if (t->stack.lo == nullptr) { /* its first run: a stack (the last one given back) */
+        clear_on_first_run(t);
+        t->stack = stack_acquire(t->block->stack_bytes);
+        context_make(&t->ctx, t->stack, thread_main, t);
+    }
+    enter(t);
     context_switch(&g_host_ctx, &t->ctx);
-    if (parallel && tl_runner < kRunnerSlots)
+    Thread *ran = g_thread;
+    if (g_launch->parallel && tl_runner < kRunnerSlots)
         g_running[tl_runner].store(0, std::memory_order_release); /* its stores are done */
     g_thread = nullptr;
+    return ran;
 }
 
 /* ---- Blocks --------------------------------------------------------------- */
@@ -213,20 +249,24 @@ Block *start_block(Launch &L, unsigned long long linear)
         b->serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
     while (b->serial == 0);
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
-    b->threads.assign(L.threads_per_block, Thread());
+    b->threads.resize(L.threads_per_block);
     b->warp_waiting.assign(b->nwarps, 0);
     b->exited = b->at_barrier = b->at_tile = b->at_grid = b->cursor = 0;
     b->static_shared = 0;
     b->warp_race.t = nullptr;
-    const size_t stack_bytes = settings().stack_bytes; /* (read once a block, not a thread) */
+    b->stack_bytes = settings().stack_bytes; /* (read once a block, not a thread) */
+    /* A thread gets its stack when it first runs (resume): one that ends without waiting gives
+     * it back at once (after_resume), so the block's next thread runs on the same one, and only
+     * threads that wait hold stacks of their own. Here only what other threads may read before
+     * a thread first runs is cleared (Thread's fields up to bar_kind); the rest when it does. */
+    const unsigned bx = L.block.x, bxy = L.block.x * L.block.y;
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
+        std::memset(static_cast<void *>(&t), 0, offsetof(Thread, bar_kind));
         t.block = b;
         t.tid = tid;
-        t.idx = unflatten(tid, L.block);
+        t.idx = uint3{tid % bx, tid / bx % L.block.y, tid / bxy};
         t.state = ThreadState::ready;
-        t.stack = stack_acquire(stack_bytes);
-        context_make(&t.ctx, t.stack, thread_main, &t);
     }
     /* Fresh shared memory holds the 0xff poison, never the last block's data. */
     if (posix_memalign(&b->dynamic_shared, 256, L.smem) != 0) {
@@ -245,7 +285,8 @@ Block *start_block(Launch &L, unsigned long long linear)
 void finish_block(Block *b)
 {
     for (Thread &t : b->threads)
-        stack_release(t.stack, t.state != ThreadState::exited);
+        if (t.stack.lo != nullptr) /* (one that ended gave its stack back already) */
+            stack_release(t.stack, t.state != ThreadState::exited);
     if (b->count != nullptr)
         count_block_end(b);
     if (g_launch != nullptr) { /* (cudaFuncGetAttributes reports it once a block has run) */
@@ -527,6 +568,35 @@ Thread *next_ready(Block *b)
     return nullptr;
 }
 
+/* On the fiber of T, which has just ended: the scheduler's bookkeeping of T (after_resume),
+ * and the thread it would resume next (next_ready), made the running thread on T's stack and
+ * returned if it has never run (so has no stack of its own); else null, T's bookkeeping done
+ * (tl_accounted) and the block's cursor left for run_block to find that thread again. Every
+ * thread thus runs in the order run_block gives, and a block whose threads do not wait runs
+ * them all on one stack, without a switch between them. */
+Thread *chain_next(Thread *t)
+{
+    if (!tl_may_chain)
+        return nullptr;
+    Block *b = t->block;
+    after_resume(t);
+    tl_accounted = true;
+    if (g_launch->stop)
+        return nullptr;
+    const unsigned cursor = b->cursor;
+    Thread *u = next_ready(b);
+    if (u == nullptr || u->stack.lo != nullptr) {
+        b->cursor = cursor;
+        return nullptr;
+    }
+    clear_on_first_run(u);
+    u->stack = t->stack;
+    t->stack = Stack{};
+    enter(u);
+    tl_accounted = false;
+    return u;
+}
+
 /* Reports that no thread of B can go on, and what each waits for. */
 void report_deadlock(Block *b)
 {
@@ -554,8 +624,16 @@ BlockRun run_block(Block *b)
     BlockRun r{false, false};
     while (!L.stop) {
         if (Thread *t = next_ready(b)) {
-            resume(t);
-            after_resume(t);
+            tl_may_chain = true;
+            tl_accounted = false;
+            Thread *ran = resume(t);
+            tl_may_chain = false;
+            if (!tl_accounted)
+                after_resume(ran);
+            if (ran->state == ThreadState::exited) { /* its stack, for the next to start */
+                stack_release(ran->stack, false);
+                ran->stack = Stack{};
+            }
             r.progress = true;
             continue;
         }
@@ -575,8 +653,12 @@ BlockRun run_block(Block *b)
         bool moved = false;
         for (unsigned tid : spinners) {
             Thread *t = &b->threads[tid];
-            resume(t);
+            resume(t); /* (no chain: tl_may_chain is false) */
             after_resume(t);
+            if (t->state == ThreadState::exited) {
+                stack_release(t->stack, false);
+                t->stack = Stack{};
+            }
             moved |= t->state != ThreadState::spinning;
             if (L.stop)
                 return r;

@@ -46,8 +46,9 @@
  * have ever been written (by a kernel, cudaMemcpy or cudaMemset); reading a
  * byte that never was, in a kernel or by copying it to the host, is reported.
  *
- * Cost: 56 bytes of bookkeeping per 4 bytes of checked memory (mapped lazily,
- * so only what kernels touch), and a few tens of nanoseconds per access.
+ * Cost: 66 bytes of bookkeeping per 4 bytes of checked memory (a 64-byte cell,
+ * a written and a tainted byte; mapped lazily, so only what kernels touch), and
+ * a few tens of nanoseconds per access.
  * CUDA_EMU_CHECK=0 turns the checks off; allocations above
  * CUDA_EMU_CHECK_MAX_MB are not checked.
  *
@@ -107,16 +108,19 @@ struct Access {
     uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
 
-struct Cell {
+/* 60 bytes, padded to a cache line of its own: unpadded, most cells straddled two lines, and
+ * an access touched both. */
+struct alignas(64) Cell {
     Access write;  /* last write (plain or atomic) */
     Access read;   /* last plain read */
     uint32_t lock; /* held while a worker checks and updates device memory's cell (0: free) */
 };
+static_assert(sizeof(Cell) == 64, "a cell is one cache line");
 
 /* Bookkeeping of shared memory is reused from block to block without being
  * cleared: its records carry the block's serial instead of the launch's, so
  * a new block never sees the last one's. Fresh pages for every block would
- * cost a page fault and a page of zeroes per 73 bytes of shared memory. */
+ * cost a page fault and a page of zeroes per 256 bytes of shared memory. */
 struct CellBuffer {
     Cell *cells;  /* mapping of BYTES bytes */
     size_t bytes; /* its size */
@@ -166,7 +170,7 @@ size_t g_checked_device;               /* bytes of device memory being checked *
 constexpr size_t kSpareCellBuffers = 256; /* enough for several resident blocks' variables */
 
 /* Device memory's cell mappings of freed allocations, kept for the next allocation instead of
- * a fresh mapping, whose pages the kernel faults in and zeroes (one 4 KiB page per 273 bytes
+ * a fresh mapping, whose pages the kernel faults in and zeroes (one 4 KiB page per 256 bytes
  * of device memory: a lab 01 grading under the emulator took a quarter fewer page faults and
  * a tenth less CPU with them kept). They are reused without clearing: every record carries its
  * launch's serial, a serial is never handed out twice (nor 0, a fresh page's), and every check
@@ -221,10 +225,13 @@ const void *pc_from(int32_t off)
     return reinterpret_cast<const void *>(base + (intptr_t)(off >> 1));
 }
 
-/* A direct-mapped cache, per host thread, of which device regions overlap a
- * 4 KB page: most lookups, of tracked memory or not (a __device__ variable,
- * host memory), end here without a search. A slot holds the page's regions
- * when there are at most two; PageSlot::many sends the lookup to the search. */
+/* A two-way set-associative cache, per host thread, of which device regions
+ * overlap a 4 KB page: most lookups, of tracked memory or not (a __device__
+ * variable, host memory), end here without a search. A slot holds the page's
+ * regions when there are at most two; PageSlot::many sends the lookup to the
+ * search. Two ways, because a kernel's loop reads the emulator's blockDim and
+ * the like (a page of static TLS) between its accesses to a buffer: direct-
+ * mapped, a buffer's page that shared the TLS page's slot missed every time. */
 struct PageSlot {
     uintptr_t page;  /* page number, kNoPage if the slot is empty */
     Region *r[2];    /* the regions overlapping it (null: fewer) */
@@ -298,8 +305,11 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
         if (g_regions_gen.load(std::memory_order_relaxed) != gen)
             continue; /* the table changed while we read it */
         PageCache *pc = page_cache();
-        if (pc->gen == gen)
-            pc->slots[pg % kPageSlots] = slot;
+        if (pc->gen == gen) { /* the newest first in its set, the other way keeps the last */
+            PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+            set[1] = set[0];
+            set[0] = slot;
+        }
         return found;
     }
 }
@@ -314,8 +324,10 @@ inline Region *find_region(uintptr_t a)
                 return r;
     const PageCache *pc = tl_pages;
     if (__builtin_expect(pc != nullptr && pc->gen == g_regions_gen.load(std::memory_order_relaxed), 1)) {
-        const PageSlot &slot = pc->slots[(a >> kPageShift) % kPageSlots];
-        if (__builtin_expect(slot.page == a >> kPageShift && !slot.many, 1)) {
+        const uintptr_t pg = a >> kPageShift;
+        const PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+        const PageSlot &slot = set[set[0].page == pg ? 0 : 1];
+        if (__builtin_expect(slot.page == pg && !slot.many, 1)) {
             for (Region *r : slot.r)
                 if (r != nullptr && a - r->lo < r->hi - r->lo)
                     return r;
@@ -670,6 +682,11 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
 {
     const uint32_t serial = me.launch;
     Cell &c = r->cells[g];
+    /* The next granule's cell, which the next thread is likely to need: threads run one after
+     * another, and coalesced code has thread i + 1 touch the word after thread i's; a kernel
+     * that touches many buffers (or a grid-stride loop's many strides) between two threads
+     * has more streams than the CPU's prefetcher follows. (A prefetch never faults.) */
+    __builtin_prefetch(&r->cells[g + 1], 1);
     if (locked)
         lock_cell(c);
     bool uninit = false;

@@ -91,6 +91,13 @@ void csv_row(FILE *f, const grade_row *row);
 void csv_field(FILE *f, const char *s);
 void jsonl_row(FILE *f, const grade_row *row);
 
+/* A check's fault (results.json's "fault" object: grader/fault/fault.h read the report once)
+ * as one line, rendered visible (common/text.h), into buf: "fault: KIND at FILE:LINE in kernel
+ * K, block (x,y,z), thread (x,y,z). Hint: ..."; "" when the check has none. Every format shows
+ * it under the check (escaped for the format), and the gradebook's reason under its first loss
+ * (exports_fault.c). */
+void export_fault_text(const jv *check, char *buf, size_t len);
+
 /* --- one student's exports; results may be NULL (refused or no report) --- */
 void write_gradescope(FILE *f, const grade_row *row, const jv *results);
 void write_junit_suites(FILE *f, const grade_row *row, const jv *results);

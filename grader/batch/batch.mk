@@ -12,7 +12,7 @@ BATCH      := $(BUILD)/host/grade-batch
 # the workers and their schedule, one student's grading, the gradebook.
 BATCH_SRCS := batch files scan workers schedule grade_one gradebook
 # The exports (grader/report/exports.h): the formats, the HTML page's chart, a check's fault
-EXPORTS_OBJS := $(addprefix $(BUILD)/host/grader/report/,exports.o exports_chart.o exports_fault.o)
+EXPORTS_OBJS := $(addprefix $(BUILD)/host/grader/report/,exports.o exports_text.o exports_chart.o exports_fault.o)
 BATCH_OBJS := $(BATCH_SRCS:%=$(BUILD)/host/grader/batch/%.o) $(EXPORTS_OBJS) \
               $(BUILD)/host/common/json_read.o $(BUILD)/host/grader/sandbox/helper_files.o
 OUT        ?= $(BUILD)/batch

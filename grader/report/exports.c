@@ -12,23 +12,6 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Text helpers                                                                                */
 
-/* XML and HTML text or attribute: rendered visible (common/text.h), then escaped. */
-void put_xml(FILE *f, const char *s)
-{
-    char *c = text_visible_dup(s ? s : "", 0);
-    for (const char *p = c; *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*p, f);
-        }
-    }
-    free(c);
-}
-
 /* Markdown inline text: rendered visible (common/text.h: a cell or heading stays one line),
  * then punctuation that would format is escaped and HTML characters become entities. */
 static void put_md(FILE *f, const char *s)
@@ -47,14 +30,6 @@ static void put_md(FILE *f, const char *s)
             fputc(*p, f);
     }
     free(c);
-}
-
-/* A lab's number and name from the report, with `sep` between them, for XML or Markdown. */
-void put_lab(FILE *f, const jv *lab, const char *sep, void (*put)(FILE *, const char *))
-{
-    put(f, jv_str(jv_get(lab, "number"), ""));
-    fputs(sep, f);
-    put(f, jv_str(jv_get(lab, "lab"), ""));
 }
 
 /* A JSON string member holding one line shown to a reader: rendered visible (common/text.h). */

@@ -1,5 +1,5 @@
-/* exports_parts.h - what the exports' files share (exports.c, exports_chart.c): XML and HTML
- * text escaped, a lab's number and name, the HTML page's speed chart. Not for other rooms:
+/* exports_parts.h - what the exports' files share: XML and HTML text escaped, a lab's number
+ * and name (exports_text.c), the HTML page's speed chart (exports_chart.c). Not for other rooms:
  * exports.h is the exports' face. */
 #ifndef GRADER_REPORT_EXPORTS_PARTS_H
 #define GRADER_REPORT_EXPORTS_PARTS_H

@@ -194,7 +194,7 @@ static void append_first_loss(grade_row *row, const char *tag_num, const char *t
         char cut[161]; /* the message as shown, cut at a whole character or escape */
         text_visible(cut, sizeof cut, message, 0);
         char fault[700];
-        export_fault_text(c, fault, sizeof fault);
+        export_fault_text(c, 0, fault, sizeof fault);
         append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s%s%s%s",
                row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
                verdict, cut, fault[0] ? " [" : "", fault, fault[0] ? "]" : "");
@@ -458,7 +458,7 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             const char *verdict = jv_str(jv_get(c, "verdict"), "");
             const int not_here = refused || (emu && !strcmp(kind, "speed") && !strcmp(verdict, "SKIP"));
             char name[512], number[32], text[4096], fault[1600];
-            export_fault_text(c, fault, sizeof fault);
+            export_fault_text(c, 1, fault, sizeof fault);
             snprintf(name, sizeof name, "%s %s: %s", jv_str(jv_get(lab, "number"), ""),
                      jv_str(jv_get(lab, "lab"), ""), jv_str(jv_get(c, "name"), ""));
             snprintf(number, sizeof number, "%s.%d", jv_str(jv_get(lab, "number"), "0"), j + 1);
@@ -555,7 +555,7 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
             fputs("\">", f);
             put_xml(f, jv_str(jv_get(c, "detail"), ""));
             char fault[1600];
-            export_fault_text(c, fault, sizeof fault);
+            export_fault_text(c, 1, fault, sizeof fault);
             fputs(fault[0] ? "\n" : "", f);
             put_xml(f, fault);
             fprintf(f, "</%s>\n    </testcase>\n", tag);
@@ -624,7 +624,7 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
                     (int)jv_num(jv_get(c, "points"), 0));
             put_md(f, jv_str(jv_get(c, "message"), ""));
             char fault[1600];
-            export_fault_text(c, fault, sizeof fault);
+            export_fault_text(c, 1, fault, sizeof fault);
             fputs(fault[0] ? "<br>" : "", f);
             put_md(f, fault);
             fputs(" |\n", f);
@@ -703,7 +703,7 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
                 fputs("</small>", f);
             }
             char fault[1600];
-            export_fault_text(c, fault, sizeof fault);
+            export_fault_text(c, 1, fault, sizeof fault);
             if (fault[0]) { /* the line the student saw, from results.json's "fault" */
                 fputs("<br><small class=\"fault\">", f);
                 put_xml(f, fault);

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-void export_fault_text(const jv *check, char *buf, size_t len)
+void export_fault_text(const jv *check, int with_hint, char *buf, size_t len)
 {
     const jv *f = jv_get(check, "fault");
     buf[0] = 0;
@@ -13,7 +13,8 @@ void export_fault_text(const jv *check, char *buf, size_t len)
         return;
     const char *kind = jv_str(jv_get(f, "kind"), ""), *file = jv_str(jv_get(f, "file"), "");
     const char *kernel = jv_str(jv_get(f, "kernel"), ""), *block = jv_str(jv_get(f, "block"), "");
-    const char *thread = jv_str(jv_get(f, "thread"), ""), *hint = jv_str(jv_get(f, "hint"), "");
+    const char *thread = jv_str(jv_get(f, "thread"), "");
+    const char *hint = with_hint ? jv_str(jv_get(f, "hint"), "") : "";
     const int line = (int)jv_num(jv_get(f, "line"), 0);
     char place[320] = "", where[400] = "", text[1600];
     if (file[0])

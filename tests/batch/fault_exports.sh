@@ -3,8 +3,8 @@
 # tests/cheats/h134) and a seeded race (lab 06, tests/cheats/h130) graded under the CPU emulator,
 # then `grade-batch export` of each results.json. results.json's check holds the fault as data
 # ("fault": kind, file, line, kernel, block, thread, hint, fold: grader/fault/fault.h), and
-# Gradescope's results, the JUnit XML, the Markdown and the HTML page each show its file:line,
-# kernel, block and thread, the same the terminal showed the student. A hostile fault (a kernel
+# Gradescope's results (and the gradebook's reason), the JUnit XML, the Markdown and the HTML
+# page each show its file:line, kernel, block and thread, the same the terminal showed the student. A hostile fault (a kernel
 # and file named with markup, a quote and an escape) is escaped in each format; and with the
 # "fault" object taken out of results.json the same checks fail (the exports read it, not the
 # message). Usage: tests/batch/fault_exports.sh [BUILD]   (EMU=1 make grade's tree: no GPU needed)
@@ -56,6 +56,8 @@ def exports_show(name, f, exports, terminal=None, check=check):
     gs = json.load(open(os.path.join(exports, "gradescope.json")))
     shown = "\n".join(t["output"] for t in gs["tests"])
     check(place in shown and where in shown, "%s: Gradescope's results show %s, %s" % (name, place, where))
+    check("[fault: %s at %s in %s]" % (f["kind"], place, where) in gs["output"],
+          "%s: the gradebook's reason (Gradescope's output, CSV, JSON Lines) names it" % name)
     page = open(os.path.join(exports, "report.html")).read()
     check(html.escape(place) in page and html.escape(where) in page,
           "%s: the HTML page shows %s, %s" % (name, place, where))
@@ -100,7 +102,7 @@ for name, (file_re, lines, kernel, kind_re) in expect.items():
     shown_bare = []
     exports_show(name, f, out, check=lambda ok, what: shown_bare.append(what) if ok else None)
     check(not shown_bare, "%s: without the fault object no export shows it (%s)" %
-          (name, "; ".join(shown_bare) or "each of the 4 lacks it"))
+          (name, "; ".join(shown_bare) or "each of the 5 lacks it"))
 
 # A hostile fault: markup, a quote and an escape in the kernel's and the file's names
 res = json.load(open(os.path.join(work, "overrun", "grade", "results.json")))

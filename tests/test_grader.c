@@ -13,6 +13,7 @@
 #include "../grader/make/manifest.h"
 #include "../grader/wire/records.h"
 #include "../grader/feedback/fault_rerun.h"
+#include "../grader/fault/fault.h"
 #include "../grader/run/hidden_size.h"
 #include "../grader/run/alone_cache.h"
 #include "../common/rng.h"
@@ -819,8 +820,9 @@ static void test_fault_rerun_kind(void)
 
 static char fault_shown[16][300];
 static int n_fault_shown;
-static void fault_line_cb(const char *text)
+static void fault_line_cb(const char *text, void *ctx)
 {
+    (void)ctx;
     if (n_fault_shown < 16)
         snprintf(fault_shown[n_fault_shown++], sizeof fault_shown[0], "%s", text);
 }
@@ -849,15 +851,15 @@ static void test_fault_rerun_report(void)
           f);
     fclose(f);
     n_fault_shown = 0;
-    CU_ASSERT_EQUAL(fault_rerun_report(path, fault_rerun_last(path), "01-coalescing/coalescing.cu",
-                                       fault_line_cb), 1);
+    CU_ASSERT_EQUAL(fault_emu_report(path, fault_last(path), "01-coalescing/coalescing.cu",
+                                     fault_line_cb, NULL), 1);
     CU_ASSERT_EQUAL(n_fault_shown, 5);
     CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[1], "01-coalescing/coalescing.cu:27"));
     CU_ASSERT_STRING_EQUAL(fault_shown[2], "the launch fails with cudaErrorLaunchFailure");
     CU_ASSERT_STRING_EQUAL(fault_shown[3], "called from (coalescing.cu:31)");
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[4], "at 01-coalescing/coalescing.cu:32"));
-    CU_ASSERT_EQUAL(fault_rerun_last(path), 1);
+    CU_ASSERT_EQUAL(fault_last(path), 1);
     /* Reports the code printed before the one that ended it are not taken for it: the last. */
     f = fopen(path, "w");
     fputs("cuda-emu: error: the fault is in the grader's verify kernel, block (0,0,0), thread (0,0,0)\n"
@@ -867,11 +869,11 @@ static void test_fault_rerun_report(void)
           f);
     fclose(f);
     n_fault_shown = 0;
-    CU_ASSERT_EQUAL(fault_rerun_report(path, fault_rerun_last(path), "01-coalescing/coalescing.cu",
-                                       fault_line_cb), 1);
+    CU_ASSERT_EQUAL(fault_emu_report(path, fault_last(path), "01-coalescing/coalescing.cu",
+                                     fault_line_cb, NULL), 1);
     CU_ASSERT_EQUAL(n_fault_shown, 2);
     CU_ASSERT_STRING_EQUAL(fault_shown[0], "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)");
-    CU_ASSERT_EQUAL(fault_rerun_last(path), 2);
+    CU_ASSERT_EQUAL(fault_last(path), 2);
     /* A report in the student's helper file, beside the lab file or in a subfolder of its
      * folder, is at the student's place as well; never a file up from it or the grader's. */
     f = fopen(path, "w");
@@ -883,21 +885,87 @@ static void test_fault_rerun_report(void)
           f);
     fclose(f);
     n_fault_shown = 0;
-    CU_ASSERT_EQUAL(fault_rerun_report(path, 0, "06-transpose/transpose.cu", fault_line_cb), 1);
+    CU_ASSERT_EQUAL(fault_emu_report(path, 0, "06-transpose/transpose.cu", fault_line_cb, NULL), 1);
     CU_ASSERT_EQUAL(n_fault_shown, 3);
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[1], "06-transpose/tile.cuh:15"));
     CU_ASSERT_PTR_NOT_NULL(strstr(fault_shown[2], "06-transpose/kern/op.cuh:22"));
     const char *rel = "06-transpose/transpose.cu";
-    CU_ASSERT_TRUE(fault_rerun_mine("06-transpose/transpose.cu", 25, rel));
-    CU_ASSERT_TRUE(fault_rerun_mine("transpose.cu", 12, rel));
-    CU_ASSERT_TRUE(fault_rerun_mine("tree/06-transpose/transpose.cu", 30, rel));
-    CU_ASSERT_TRUE(fault_rerun_mine("06-transpose/tile.cuh", 21, rel));
-    CU_ASSERT_FALSE(fault_rerun_mine("06-transpose/../x.h", 19, rel));
-    CU_ASSERT_FALSE(fault_rerun_mine("grader/labs/06-transpose/transpose.h", 36, rel));
-    CU_ASSERT_FALSE(fault_rerun_mine("common/emu/src/exec.cpp", 23, rel));
+    CU_ASSERT_TRUE(fault_mine("06-transpose/transpose.cu", 25, rel));
+    CU_ASSERT_TRUE(fault_mine("transpose.cu", 12, rel));
+    CU_ASSERT_TRUE(fault_mine("tree/06-transpose/transpose.cu", 30, rel));
+    CU_ASSERT_TRUE(fault_mine("06-transpose/tile.cuh", 21, rel));
+    CU_ASSERT_FALSE(fault_mine("06-transpose/../x.h", 19, rel));
+    CU_ASSERT_FALSE(fault_mine("grader/labs/06-transpose/transpose.h", 36, rel));
+    CU_ASSERT_FALSE(fault_mine("common/emu/src/exec.cpp", 23, rel));
     unlink(path);
-    CU_ASSERT_EQUAL(fault_rerun_report(path, 0, "01-coalescing/coalescing.cu", fault_line_cb), 0);
-    CU_ASSERT_EQUAL(fault_rerun_last(path), -1);
+    CU_ASSERT_EQUAL(fault_emu_report(path, 0, "01-coalescing/coalescing.cu", fault_line_cb, NULL), 0);
+    CU_ASSERT_EQUAL(fault_last(path), -1);
+}
+
+/* A fault read once into its record (grader/fault/fault.h): the emulator's race and a
+ * sanitizer's overflow, each with its kind, places, first file and line, kernel, block, thread,
+ * hint and fold key; what the code printed ends where the report starts; a log without a
+ * report gives none, and a GPU check's own log is not read for one. */
+static void test_fault_parse(void)
+{
+    char path[] = "/tmp/fault-parse-test-XXXXXX.log";
+    const int fd = mkstemps(path, 4);
+    CU_ASSERT_FATAL(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("printed by the code\n"
+          "cuda-emu: error: data race on shared memory in kernel tr<a, b>, block (2,1,0), thread (3,4,0)\n"
+          "  thread (3,4,0) reads __shared__ tile at 06-transpose/tile.cuh:22\n"
+          "  thread (4,3,0) wrote it at 06-transpose/tile.cuh:15\n"
+          "  at grader/run/worker_loop_untrusted.cu:155\n"
+          "  put a __syncthreads() between the writes and the reads\n", f);
+    fclose(f);
+    static fault_record r;
+    fault_parse(&r, path, "06-transpose/transpose.cu", 0);
+    CU_ASSERT_TRUE(r.found);
+    CU_ASSERT_FALSE(r.sanitizer);
+    CU_ASSERT_EQUAL(r.at, 1);
+    CU_ASSERT_EQUAL(r.output_upto, 1);
+    CU_ASSERT_STRING_EQUAL(r.kind, "data race on shared memory");
+    CU_ASSERT_STRING_EQUAL(r.places, "06-transpose/tile.cuh:15, 06-transpose/tile.cuh:22");
+    CU_ASSERT_STRING_EQUAL(r.file, "06-transpose/tile.cuh");
+    CU_ASSERT_EQUAL(r.line, 15);
+    CU_ASSERT_STRING_EQUAL(r.kernel, "tr<a, b>");
+    CU_ASSERT_STRING_EQUAL(r.block, "(2,1,0)");
+    CU_ASSERT_STRING_EQUAL(r.thread, "(3,4,0)");
+    CU_ASSERT_STRING_EQUAL(r.hint, "put a __syncthreads() between the writes and the reads");
+    CU_ASSERT_STRING_EQUAL(r.fold, "data race on shared memory|06-transpose/tile.cuh:15, "
+                                   "06-transpose/tile.cuh:22");
+    CU_ASSERT_EQUAL(r.n_lines, 4); /* the grader's place left out */
+    fault_parse(&r, path, "06-transpose/transpose.cu", 1); /* a GPU check's own log */
+    CU_ASSERT_FALSE(r.found);
+    CU_ASSERT_EQUAL(r.at, -1);
+    f = fopen(path, "w");
+    fputs("=================================================================\n"
+          "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1 at pc 0x2\n"
+          "READ of size 4 at 0x1 thread T3\n"
+          "    #0 0x55 in scale_rows_kernel(float*) 01-coalescing/coalescing.cu:29\n"
+          "    #1 0x56 in run_calls grader/run/worker_loop_untrusted.cu:155\n"
+          "cuda-emu: error: the report above is from kernel scale_rows_kernel, block (0,5,0), thread (7,0,0)\n"
+          "SUMMARY: AddressSanitizer: heap-buffer-overflow\n", f);
+    fclose(f);
+    fault_parse(&r, path, "01-coalescing/coalescing.cu", 0);
+    CU_ASSERT_TRUE(r.found && r.sanitizer && !r.no_frame);
+    CU_ASSERT_EQUAL(r.at, 0);
+    CU_ASSERT_STRING_EQUAL(r.kind, "AddressSanitizer: heap-buffer-overflow READ");
+    CU_ASSERT_STRING_EQUAL(r.file, "01-coalescing/coalescing.cu");
+    CU_ASSERT_EQUAL(r.line, 29);
+    CU_ASSERT_STRING_EQUAL(r.kernel, "scale_rows_kernel");
+    CU_ASSERT_STRING_EQUAL(r.block, "(0,5,0)");
+    CU_ASSERT_STRING_EQUAL(r.thread, "(7,0,0)");
+    CU_ASSERT_STRING_EQUAL(r.hint, FAULT_OVERFLOW_HINT);
+    f = fopen(path, "w");
+    fputs("only what the code printed\n", f);
+    fclose(f);
+    fault_parse(&r, path, "01-coalescing/coalescing.cu", 0);
+    CU_ASSERT_FALSE(r.found);
+    CU_ASSERT_EQUAL(r.output_upto, -1);
+    CU_ASSERT_STRING_EQUAL(r.fold, "");
+    unlink(path);
 }
 
 /* ---- hidden sizes under the emulator ------------------------------------------------------ */
@@ -1129,6 +1197,8 @@ static CU_TestInfo grader_tests[] = {
     {"a GPU fault of the student's code is run again on the emulator", test_fault_rerun_kind},
     {"the emulator's report at the student's line, other files' places left out",
      test_fault_rerun_report},
+    {"a fault is read once into its record: kind, places, kernel, block, thread, hint, fold key",
+     test_fault_parse},
     {"hidden sizes under the emulator: drawn again, from the seed, within twice the visible",
      test_emu_hidden_sizes},
     {"a batch's reference alone: kept whole, per key, for a while, and used only where the "

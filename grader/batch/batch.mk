@@ -11,7 +11,9 @@ BATCH      := $(BUILD)/host/grade-batch
 # One file a room (grader/batch/README.md): the program, its files, the scan of the submissions,
 # the workers and their schedule, one student's grading, the gradebook.
 BATCH_SRCS := batch files scan workers schedule grade_one gradebook
-BATCH_OBJS := $(BATCH_SRCS:%=$(BUILD)/host/grader/batch/%.o) $(BUILD)/host/grader/report/exports.o \
+# The exports (grader/report/exports.h): the formats, the HTML page's chart, a check's fault
+EXPORTS_OBJS := $(addprefix $(BUILD)/host/grader/report/,exports.o exports_text.o exports_chart.o exports_fault.o)
+BATCH_OBJS := $(BATCH_SRCS:%=$(BUILD)/host/grader/batch/%.o) $(EXPORTS_OBJS) \
               $(BUILD)/host/common/json_read.o $(BUILD)/host/grader/sandbox/helper_files.o
 OUT        ?= $(BUILD)/batch
 GPUS       ?=
@@ -21,7 +23,7 @@ KIT        ?= $(BUILD)/gradescope
 
 # Messages and paths are cut to their buffers on purpose (snprintf), never overflowed.
 $(BATCH_OBJS): CFLAGS += -Wno-format-truncation
-$(BATCH_OBJS): grader/batch/batch.h grader/report/exports.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
+$(BATCH_OBJS): grader/batch/batch.h grader/report/exports.h grader/report/exports_parts.h grader/batch/schedule.h grader/sandbox/helper_files.h common/json_read.h common/json.h grader/plan/config.h grader/lab.h
 
 $(BATCH): $(BATCH_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@

@@ -1,7 +1,7 @@
 /* fault_rerun.c - TRUSTED, NO GPU: a GPU fault of the student's code run once more on the CPU
  * emulator, in the sandbox, to name its line. See fault_rerun.h. */
 #include "fault_rerun.h"
-#include "../report/folder.h"
+#include "../wire/folder.h"
 #include "../wire/check_line.h"
 #include "../../common/util.h"
 
@@ -113,118 +113,6 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len)
     }
     a[k] = NULL;
     return 0;
-}
-
-int fault_rerun_mine(const char *path, size_t n, const char *rel)
-{
-    const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
-    const size_t rl = strlen(rel), bl = strlen(base), folder = (size_t)(base - rel);
-    if ((n == rl && !memcmp(path, rel, n)) || (n > rl && path[n - rl - 1] == '/' &&
-                                                !memcmp(path + n - rl, rel, rl)) ||
-        (n == bl && !memcmp(path, base, n)) ||
-        (n > bl && path[n - bl - 1] == '/' && !memcmp(path + n - bl, base, bl)))
-        return 1;
-    /* a helper of the student's: in the lab's folder as compiled, at any depth, never up */
-    if (!folder || n <= folder || memcmp(path, rel, folder))
-        return 0;
-    for (size_t i = folder; i + 2 < n; i++)
-        if (path[i] == '.' && path[i + 1] == '.' && (i == folder || path[i - 1] == '/') &&
-            path[i + 2] == '/')
-            return 0;
-    return 1;
-}
-
-/* Which places `text` names: bit 1 a place in the student's files (fault_rerun_mine), bit 2
- * one in another file. A place is a word "PATH:LINE" (PATH holding a '/' or a '.', LINE
- * starting with a digit). */
-static int places_named(const char *text, const char *rel)
-{
-    int found = 0;
-    for (const char *colon = strchr(text, ':'); colon; colon = strchr(colon + 1, ':')) {
-        if (colon[1] < '0' || colon[1] > '9')
-            continue;
-        const char *w = colon;
-        while (w > text && !strchr(" \t(['\"`,;=", w[-1]))
-            w--;
-        const size_t n = (size_t)(colon - w);
-        if (!n || (!memchr(w, '/', n) && !memchr(w, '.', n)))
-            continue; /* "12:30", "line 3:" */
-        found |= fault_rerun_mine(w, n, rel) ? 1 : 2;
-    }
-    return found;
-}
-
-static const char report_head[] = "cuda-emu: error: ";
-
-long fault_rerun_first(const char *log)
-{
-    FILE *f = log ? fopen(log, "r") : NULL;
-    if (!f)
-        return -1;
-    char buf[512];
-    long n = 0, at = -1;
-    while (at < 0 && fgets(buf, sizeof buf, f)) { /* (lines counted as the driver counts them) */
-        if (!strncmp(buf, report_head, sizeof report_head - 1))
-            at = n;
-        n++;
-    }
-    fclose(f);
-    return at;
-}
-
-long fault_rerun_last(const char *log)
-{
-    FILE *f = log ? fopen(log, "r") : NULL;
-    if (!f)
-        return -1;
-    char buf[512];
-    long n = 0, at = -1;
-    while (fgets(buf, sizeof buf, f)) { /* (lines counted as the driver counts them) */
-        if (!strncmp(buf, report_head, sizeof report_head - 1))
-            at = n;
-        n += buf[strlen(buf) - 1] == '\n' || feof(f); /* (a longer line is one line) */
-    }
-    fclose(f);
-    return at;
-}
-
-int fault_rerun_report(const char *log, long last, const char *rel,
-                       void (*line)(const char *text))
-{
-    FILE *f = last >= 0 ? fopen(log, "r") : NULL;
-    if (!f)
-        return 0;
-    char buf[1024];
-    long n = 0;
-    int reports = 0, in_report = 0, shown = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        const long at = n;
-        n += buf[strlen(buf) - 1] == '\n' || feof(f);
-        buf[strcspn(buf, "\n")] = 0;
-        if (at < last)
-            continue;
-        if (!strncmp(buf, report_head, sizeof report_head - 1)) {
-            in_report = 1;
-            shown = 0;
-            if (++reports <= 1)
-                line(buf);
-            continue;
-        }
-        if (!in_report || buf[0] != ' ') { /* a report's lines are indented */
-            in_report = 0;
-            continue;
-        }
-        /* its lines at the student's file, and those that name no place at all (what was
-         * expected, what to try); a line at a place in another file alone is the grader's or
-         * the emulator's, or one the student's code names to have it printed */
-        const int places = places_named(buf, rel);
-        if (reports <= 1 && shown < 6 && (places & 1 || !places)) {
-            line(buf + strspn(buf, " "));
-            shown++;
-        }
-    }
-    fclose(f);
-    return reports;
 }
 
 int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double *seconds,

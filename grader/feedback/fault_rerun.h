@@ -13,7 +13,7 @@
  *
  * Help, never a verdict: the rerun's records are read by no verdict (the driver asks them only
  * whether the rerun's values came out right, to say so), its report is shown as data and only
- * its lines at the student's own files (fault_rerun_report), and the emulated
+ * its lines at the student's own files (grader/fault/fault.h), and the emulated
  * harness runs with isolation required (no student code outside a sandboxed worker), under the
  * same policy and view as make grade's WHERE count. */
 #ifndef GRADER_FAULT_RERUN_H
@@ -72,34 +72,8 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len);
 int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double *seconds,
                    int *timed_out, char *why, size_t why_len);
 
-/* The emulator's report that starts at line `from` of a file (a check's log, or the report
- * file of the emulator's own channel beside it, <log>.report: the report a check shows is the
- * channel's wherever the check ran with one, grader/run/worker_lifecycle_trusted.cu), said at
- * the student's line: its first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z),
- * thread (x,y,z)": a device-side assert, a trap, a misaligned address, a race ...), then its
- * indented lines that name a place in the student's files (fault_rerun_mine) or no place at
- * all (what was expected, what to try), at most six; a line at places in other files alone
- * (the grader's, the emulator's, one the student's code names to have it printed) is left out.
- * It is still text from the student's process (the emulator runs there), so each line goes to
- * `line`, which the driver prints under the log's margin as data, under a heading that says
- * whose process wrote it. Returns how many reports the file holds from `from` on (0: none). An
- * address sanitizer's report is the driver's print_fault's. */
-int fault_rerun_report(const char *log, long from, const char *rel,
-                       void (*line)(const char *text));
-
-/* 1 if PATH (its first n bytes: a place's file, as a report names it) is one of the student's
- * files: the lab file `rel` (01-coalescing/coalescing.cu), by that path or its base name,
- * alone or after a '/', or a helper of theirs in the lab's folder as compiled
- * (06-transpose/tile.cuh, 06-transpose/kern/op.cuh; no "..": never out of it). */
-int fault_rerun_mine(const char *path, size_t n, const char *rel);
-
-/* The line (from 0) where the first of those reports starts in a log, or -1 if it holds none:
- * what the code printed before anything of a report's form is the lines above (the driver
- * shows those as the code's output; what follows, up to the last report, stays in the log). */
-long fault_rerun_first(const char *log);
-/* The line where the last of them starts (the one shown from a log of a run without the
- * emulator's channel), or -1. */
-long fault_rerun_last(const char *log);
+/* The rerun's report is read, like a check's own, by grader/fault/fault.h (fault_parse): its
+ * log is <logs>/<lab>.<N>.emu.log (fault_rerun.log). */
 
 /* 1 if the rerun whose records file is `records` (fault_rerun.records) computed the right
  * values: its student's calls were compared and none gave a wrong element or touched a guard,

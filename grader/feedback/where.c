@@ -2,7 +2,7 @@
 #include "where.h"
 #include "estimate.h"
 #include "../plan/lab_select.h"
-#include "../report/folder.h"
+#include "../wire/folder.h"
 #include "../wire/child.h"
 #include "../wire/stop.h"
 #include "../../common/text.h"

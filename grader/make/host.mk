@@ -10,7 +10,7 @@ HOST_COMMON := util rng compare stats timing_rule json text device_info sizing g
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
 HOST_GRADER := wire/records wire/check_line run/hidden_size run/alone_cache wire/child plan/config plan/started decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score run/gpu_neighbours \
-               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) feedback/estimate feedback/fault_rerun \
+               wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) fault/fault feedback/estimate feedback/fault_rerun \
                feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \

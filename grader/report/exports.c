@@ -1,33 +1,16 @@
 /* exports.c - gradebook rows and per-student exports from results.json. See exports.h. */
 #include "exports.h"
 
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../common/json.h"
 #include "../plan/lab_select.h"
+#include "exports_parts.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Text helpers                                                                                */
-
-/* XML and HTML text or attribute: rendered visible (common/text.h), then escaped. */
-static void put_xml(FILE *f, const char *s)
-{
-    char *c = text_visible_dup(s ? s : "", 0);
-    for (const char *p = c; *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*p, f);
-        }
-    }
-    free(c);
-}
 
 /* Markdown inline text: rendered visible (common/text.h: a cell or heading stays one line),
  * then punctuation that would format is escaped and HTML characters become entities. */
@@ -47,14 +30,6 @@ static void put_md(FILE *f, const char *s)
             fputc(*p, f);
     }
     free(c);
-}
-
-/* A lab's number and name from the report, with `sep` between them, for XML or Markdown. */
-static void put_lab(FILE *f, const jv *lab, const char *sep, void (*put)(FILE *, const char *))
-{
-    put(f, jv_str(jv_get(lab, "number"), ""));
-    fputs(sep, f);
-    put(f, jv_str(jv_get(lab, "lab"), ""));
 }
 
 /* A JSON string member holding one line shown to a reader: rendered visible (common/text.h). */
@@ -218,9 +193,11 @@ static void append_first_loss(grade_row *row, const char *tag_num, const char *t
         shown = 1;
         char cut[161]; /* the message as shown, cut at a whole character or escape */
         text_visible(cut, sizeof cut, message, 0);
-        append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s",
+        char fault[700];
+        export_fault_text(c, 0, fault, sizeof fault);
+        append(row->reason, sizeof row->reason, "%s%s %s: %s: %s %s%s%s%s",
                row->reason[0] ? "; " : "", tag_num, tag_name, jv_str(jv_get(c, "name"), "?"),
-               verdict, cut);
+               verdict, cut, fault[0] ? " [" : "", fault, fault[0] ? "]" : "");
     }
     if (more)
         append(row->reason, sizeof row->reason, " (and %d more)", more);
@@ -480,7 +457,8 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             const char *kind = jv_str(jv_get(c, "kind"), "");
             const char *verdict = jv_str(jv_get(c, "verdict"), "");
             const int not_here = refused || (emu && !strcmp(kind, "speed") && !strcmp(verdict, "SKIP"));
-            char name[512], number[32], text[4096];
+            char name[512], number[32], text[4096], fault[1600];
+            export_fault_text(c, 1, fault, sizeof fault);
             snprintf(name, sizeof name, "%s %s: %s", jv_str(jv_get(lab, "number"), ""),
                      jv_str(jv_get(lab, "lab"), ""), jv_str(jv_get(c, "name"), ""));
             snprintf(number, sizeof number, "%s.%d", jv_str(jv_get(lab, "number"), "0"), j + 1);
@@ -489,8 +467,8 @@ void write_gradescope(FILE *f, const grade_row *row, const jv *results)
             char *shown_verdict = text_visible_dup(verdict, 0);
             char absent[400];
             lab_absent(row, lab, absent, sizeof absent);
-            snprintf(text, sizeof text, "%s%s%s: %s%s%s%s", absent, absent[0] ? ".\n" : "",
-                     shown_verdict, message, detail[0] ? "\n" : "", detail,
+            snprintf(text, sizeof text, "%s%s%s: %s%s%s%s%s%s", absent, absent[0] ? ".\n" : "",
+                     shown_verdict, message, detail[0] ? "\n" : "", detail, fault[0] ? "\n" : "", fault,
                      !not_here ? "" : refused ? "\nNot graded here: the CPU emulator could not "
                      "run this file; a GPU grades it." : "\nNot graded here: speed is graded on a GPU.");
             free(message);
@@ -576,6 +554,10 @@ void write_junit_suites(FILE *f, const grade_row *row, const jv *results)
             put_xml(f, jv_str(jv_get(c, "message"), ""));
             fputs("\">", f);
             put_xml(f, jv_str(jv_get(c, "detail"), ""));
+            char fault[1600];
+            export_fault_text(c, 1, fault, sizeof fault);
+            fputs(fault[0] ? "\n" : "", f);
+            put_xml(f, fault);
             fprintf(f, "</%s>\n    </testcase>\n", tag);
         }
         fputs("  </testsuite>\n", f);
@@ -641,6 +623,10 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
             fprintf(f, " | %d/%d | ", (int)jv_num(jv_get(c, "earned"), 0),
                     (int)jv_num(jv_get(c, "points"), 0));
             put_md(f, jv_str(jv_get(c, "message"), ""));
+            char fault[1600];
+            export_fault_text(c, 1, fault, sizeof fault);
+            fputs(fault[0] ? "<br>" : "", f);
+            put_md(f, fault);
             fputs(" |\n", f);
         }
         fputc('\n', f);
@@ -649,81 +635,6 @@ void write_markdown(FILE *f, const grade_row *row, const jv *results)
 
 /* ------------------------------------------------------------------------------------------ */
 /* HTML with an inline SVG chart                                                               */
-
-/* One bar per lab: the median speed ratio (reference time / student time), a dashed line at
- * the lab's threshold; a lab without a measured ratio says why in place of its bar, and names
- * its pass mark in that text rather than by a line (a line would cross the text). */
-static void svg_chart(FILE *f, const jv *labs)
-{
-    const int n = jv_len(labs);
-    double top = 1.2;
-    size_t note = 0; /* the longest "not measured" text, in bytes */
-    for (int i = 0; i < n; i++) {
-        const jv *lab = jv_at(labs, i);
-        top = fmax(top, 1.1 * jv_num(jv_get(lab, "threshold"), 0));
-        const jv *checks = jv_get(lab, "checks"), *speed_check = NULL;
-        for (int j = 0; j < jv_len(checks); j++) {
-            top = fmax(top, 1.05 * jv_num(jv_get(jv_get(jv_at(checks, j), "speed"), "ratio_median"), 0));
-            if (!strcmp(jv_str(jv_get(jv_at(checks, j), "kind"), ""), "speed"))
-                speed_check = jv_at(checks, j);
-        }
-        if (!isfinite(jv_num(jv_get(jv_get(speed_check, "speed"), "ratio_median"), NAN)))
-            note = fmax(note, strlen(jv_str(jv_get(speed_check, "message"), "no speed check")) + 40);
-    }
-    const int left = 150, width = 420, bar_h = 22, gap = 12, head = 28;
-    const int height = head + n * (bar_h + gap) + 24;
-    /* wide enough for the axis, and for the longest note at about 6.5 px a character of 11 px */
-    const int svg_w = (int)fmax(left + width + 40, left + 4 + 6.5 * (double)note + 8);
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" role=\"img\" "
-               "aria-label=\"speed ratio per lab against its threshold\">\n", svg_w, height);
-    fprintf(f, "<text x=\"%d\" y=\"18\" font-size=\"13\" font-weight=\"bold\">Speed: reference time / "
-               "your time (dashed: the pass mark)</text>\n", 4);
-    for (int t = 0; t <= 4; t++) { /* axis ticks */
-        const double v = top * t / 4;
-        const int x = left + (int)(width * v / top);
-        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/>"
-                   "<text x=\"%d\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\" fill=\"#666\">%.2fx</text>\n",
-                x, head - 4, x, height - 20, x, height - 6, v);
-    }
-    for (int i = 0; i < n; i++) {
-        const jv *lab = jv_at(labs, i);
-        const int y = head + i * (bar_h + gap);
-        const double thr = jv_num(jv_get(lab, "threshold"), 0);
-        const jv *speed = NULL, *speed_check = NULL;
-        const jv *checks = jv_get(lab, "checks");
-        for (int j = 0; j < jv_len(checks); j++) {
-            const jv *c = jv_at(checks, j);
-            if (!strcmp(jv_str(jv_get(c, "kind"), ""), "speed")) {
-                speed_check = c;
-                speed = jv_get(c, "speed");
-            }
-        }
-        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">", y + 15);
-        put_lab(f, lab, " ", put_xml);
-        fputs("</text>\n", f);
-        const double ratio = jv_num(jv_get(speed, "ratio_median"), NAN);
-        const int tx = left + (int)(width * thr / top);
-        const int measured = speed && isfinite(ratio);
-        if (measured) {
-            const int pass = !strcmp(jv_str(jv_get(speed_check, "verdict"), ""), "OK");
-            fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>"
-                       "<text x=\"%d\" y=\"%d\" font-size=\"11\">%.2fx</text>\n",
-                    left, y, (int)(width * ratio / top), bar_h, pass ? "#2e7d32" : "#c62828",
-                    left + (int)(width * ratio / top) + 4, y + 15, ratio);
-        } else {
-            /* (haloed: the axis's grid lines stay behind it) */
-            fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" fill=\"#666\" stroke=\"#fff\" "
-                       "stroke-width=\"4\" paint-order=\"stroke\">not measured (the pass mark: %.2fx): ",
-                    left + 4, y + 15, thr);
-            put_xml(f, jv_str(jv_get(speed_check, "message"), "no speed check"));
-            fputs("</text>\n", f);
-        }
-        if (measured) /* over the bar, so the pass mark shows against it */
-            fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\" stroke-width=\"2\" "
-                       "stroke-dasharray=\"4,3\"/>\n", tx, y - 3, tx, y + bar_h + 3);
-    }
-    fputs("</svg>\n", f);
-}
 
 void write_html(FILE *f, const grade_row *row, const jv *results)
 {
@@ -753,7 +664,7 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
     }
     const jv *labs = jv_get(results, "labs");
     if (jv_len(labs))
-        svg_chart(f, labs);
+        export_svg_chart(f, labs);
     for (int i = 0; i < jv_len(labs); i++) {
         const jv *lab = jv_at(labs, i);
         fputs("<h2>", f);
@@ -789,6 +700,13 @@ void write_html(FILE *f, const grade_row *row, const jv *results)
             if (detail[0] && strcmp(v, "OK")) {
                 fputs("<br><small>", f);
                 put_xml(f, detail);
+                fputs("</small>", f);
+            }
+            char fault[1600];
+            export_fault_text(c, 1, fault, sizeof fault);
+            if (fault[0]) { /* the line the student saw, from results.json's "fault" */
+                fputs("<br><small class=\"fault\">", f);
+                put_xml(f, fault);
                 fputs("</small>", f);
             }
             fputs("</td></tr>\n", f);

@@ -40,7 +40,7 @@ enum {
 /* The word the gradebook's missing column and gradebook.jsonl give each case ("01:no-file"). */
 const char *absent_word(int absent);
 
-#define ROW_REASON_MAX 2048
+#define ROW_REASON_MAX 4096 /* (a lab's first loss, and its fault's line, for every lab) */
 
 typedef struct grade_row {
     char *name;                      /* the student's folder name, exact bytes (owned) */
@@ -90,6 +90,13 @@ void csv_row(FILE *f, const grade_row *row);
  * a formula); quoted when it holds a comma or a quote, each quote doubled. */
 void csv_field(FILE *f, const char *s);
 void jsonl_row(FILE *f, const grade_row *row);
+
+/* A check's fault (results.json's "fault" object: grader/fault/fault.h read the report once)
+ * as one line, rendered visible (common/text.h), into buf: "fault: KIND at FILE:LINE in kernel
+ * K, block (x,y,z), thread (x,y,z). Hint: ..." (the hint with_hint only); "" when the check has
+ * none. Every format shows it under the check (escaped for the format), and the gradebook's
+ * reason, without the hint, beside its first loss (exports_fault.c). */
+void export_fault_text(const jv *check, int with_hint, char *buf, size_t len);
 
 /* --- one student's exports; results may be NULL (refused or no report) --- */
 void write_gradescope(FILE *f, const grade_row *row, const jv *results);

@@ -5,6 +5,7 @@
 
 #include "../decide/score.h"
 #include "../decide/verdict.h"
+#include "../fault/fault.h"
 #include "../plan/started.h"
 
 /* What the build (grader/make/grade.mk, make before the driver) left for a lab:
@@ -85,6 +86,8 @@ typedef struct check_report {
     double threshold;
     const char *estimate;        /* with no GPU, the speed estimated on a named GPU, or "" */
     const fault_report *fault;   /* its fault's rerun on the emulator (nothing said: "" fields) */
+    const fault_check *faults;   /* its faults' reports, read once (fault.h): the terminal, and
+                                    results.json's "fault", render them */
 } check_report;
 
 #endif

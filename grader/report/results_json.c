@@ -136,6 +136,33 @@ static void json_device(json_writer *w, const record *greeted, const record *che
     json_object_end(w);
 }
 
+/* A failing check's fault as its report named it (grader/fault/fault.h, read once): every text
+ * in it is the student's process's, kept as shown_text shows it (made visible; paths as the
+ * student knows them), then escaped as JSON. */
+static void json_fault(json_writer *w, const fault_record *f)
+{
+    json_object_begin(w, "fault");
+    json_string(w, "source", f->sanitizer ? "sanitizer" : "emulator");
+    json_shown(w, "kind", f->kind);
+    json_shown(w, "file", f->file);
+    json_int(w, "line", f->line);
+    json_shown(w, "places", f->places);
+    json_shown(w, "kernel", f->kernel);
+    json_shown(w, "block", f->block);
+    json_shown(w, "thread", f->thread);
+    json_shown(w, "hint", f->hint);
+    if (f->fold[0]) { /* its kind and places as shown above, joined as the key joins them */
+        static char kind[1024], places[1024], fold[2100];
+        snprintf(fold, sizeof fold, "%s|%s", shown_text(f->kind, kind, sizeof kind),
+                 shown_text(f->places, places, sizeof places));
+        json_string(w, "fold", fold);
+    } else {
+        json_string(w, "fold", "");
+    }
+    json_shown(w, "report", f->path);
+    json_object_end(w);
+}
+
 void results_open(results_file *r, const char *path, const char *mode, const char *seed,
                   const char *student, const char *student_objects)
 {
@@ -226,6 +253,8 @@ void results_check(json_writer *w, const check_report *r)
         json_shown(w, "log", r->log_path);
     if (r->fault && r->fault->log[0]) /* a GPU's fault run once more on the CPU emulator */
         json_shown(w, "emulator_log", r->fault->log);
+    if (r->faults && r->faults->shown)
+        json_fault(w, r->faults->shown);
     if (r->device->type[0] && r->log_path[0])
         json_device(w, r->device, r->out->isolated ? find_record(r->records, "device", 0) : NULL);
     if (d->has_speed)

@@ -2,7 +2,7 @@
 #include "terminal.h"
 
 #include "shown.h"
-#include "../feedback/fault_rerun.h"
+#include "../fault/fault.h"
 #include "../plan/lab_select.h"
 #include "../../common/text.h"
 
@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 static int use_colour;
-static int on_gpu; /* the checks ran on a GPU: their own logs hold no emulator's report */
 
 void terminal_init(void)
 {
@@ -109,75 +108,6 @@ void print_log_tail_upto(const char *path, int lines, long upto)
 
 void print_log_tail(const char *path, int lines) { print_log_tail_upto(path, lines, -1); }
 
-/* The line (counted as print_log_tail_upto counts them) where a sanitizer's report starts in
- * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
- * "runtime error" line), the first or (last) the last, or -1 if the log holds none. */
-static long fault_line_at(const char *path, int last)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    char buf[512];
-    long n = 0, banner = -1, at = -1;
-    while ((last || at < 0) && fgets(buf, sizeof buf, f)) {
-        if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: ")) {
-            if (!(last && at >= 0 && banner < at)) /* (one report's ERROR and runtime lines) */
-                at = banner == n - 1 && banner >= 0 ? banner : n;
-        } else if (!strncmp(buf, "=================", 17)) {
-            banner = n;
-        }
-        n++;
-    }
-    fclose(f);
-    return at;
-}
-
-/* Where a check's fault report is. Where the check ran with the CPU emulator's own channel
- * (its <log>.report beside the log, written by the harness from what the emulator alone
- * wrote there: grader/run/worker_lifecycle_trusted.cu), the channel decides: its first report
- * (the emulator's own text, path the channel's file), or a sanitizer's report that ended the
- * process (the last in the log: nothing runs after it), or none, whatever the code printed.
- * Without the channel (a run in the harness's own process), the log's first sanitizer report
- * or its last emulator report; on a GPU, a check's own log none (the rerun's is read). */
-typedef struct fault_src {
-    char path[1100]; /* the file the report is read from */
-    long at;         /* the line of a sanitizer's report in it, or -1 */
-    long emu_at;     /* the line of the emulator's report in it, or -1 */
-} fault_src;
-
-static void fault_source(const char *log, fault_src *s)
-{
-    char channel[1100];
-    const size_t l = strlen(log);
-    struct stat st;
-    snprintf(s->path, sizeof s->path, "%s", log);
-    s->at = s->emu_at = -1;
-    if (l > 4 && !strcmp(log + l - 4, ".log") &&
-        snprintf(channel, sizeof channel, "%.*s.report", (int)(l - 4), log) < (int)sizeof channel &&
-        stat(channel, &st) == 0 && S_ISREG(st.st_mode)) {
-        const long e = fault_rerun_first(channel);
-        if (e >= 0) {
-            snprintf(s->path, sizeof s->path, "%s", channel);
-            s->emu_at = e;
-            return;
-        }
-        FILE *f = fopen(channel, "r");
-        char buf[256];
-        int sanitizer = 0;
-        while (f && !sanitizer && fgets(buf, sizeof buf, f))
-            sanitizer = !strncmp(buf, "cuda-emu: sanitizer: ", 21);
-        if (f)
-            fclose(f);
-        if (sanitizer)
-            s->at = fault_line_at(log, 1);
-        return;
-    }
-    if (on_gpu && (l < 8 || strcmp(log + l - 8, ".emu.log")))
-        return; /* a GPU check's own log: no emulator ran there, whatever it holds */
-    s->at = fault_line_at(log, 0);
-    s->emu_at = s->at >= 0 ? -1 : fault_rerun_last(log);
-}
-
 /* One bug, one report: within a lab, a failing check whose fault is the first one's (the same
  * kind of fault at the same places in the student's files: fault_place) is named in one line,
  * not reported again (another kind at the same line, or the same kind at another, is a bug of
@@ -228,73 +158,6 @@ static int folded_fault(const char *key)
     return -1;
 }
 
-/* The places in the student's files (fault_rerun_mine: the lab file, or a helper in its
- * folder) that the fault report starting at line FROM of a log names, sorted and joined with
- * ", " into out (a race names two); and the report's kind into kind: the emulator's first line
- * up to its kernel ("data race on shared memory"), or the sanitizer's error and the access
- * ("AddressSanitizer: heap-buffer-overflow READ", "runtime error: store to null pointer").
- * Only the report's own lines count: an emulator's report is its first line and the indented
- * lines under it, a sanitizer's its first lines up to its summary (what the code printed after
- * it, a CUDA_CHECK_LAUNCH's "at FILE:LINE" of the launch, is no place of the fault). 0 if it
- * names no place of the student's. */
-static int fault_place(const char *log_path, long from, const char *rel, char *out, size_t len,
-                       char *kind, size_t kind_len)
-{
-    FILE *f = fopen(log_path, "r");
-    out[0] = kind[0] = 0;
-    if (!f)
-        return 0;
-    char buf[2048], places[4][256];
-    long n = 0;
-    int found = 0, emu = 0;
-    while (found < 4 && n < from + 8 && fgets(buf, sizeof buf, f)) {
-        if (n++ < from)
-            continue;
-        buf[strcspn(buf, "\n")] = 0;
-        if (n - 1 == from) {
-            const char *e = strstr(buf, "cuda-emu: error: "), *u = strstr(buf, "runtime error: ");
-            emu = e == buf;
-            if (emu) /* "cuda-emu: error: WHAT in kernel K, ..." */
-                snprintf(kind, kind_len, "%.*s", strstr(e, " in kernel ") ? (int)(strstr(e, " in kernel ") - e - 17) : 200, e + 17);
-            else if (u) /* "FILE:LINE:COL: runtime error: store to null pointer of type ..." */
-                snprintf(kind, kind_len, "%.*s", (int)strcspn(u, "0123456789'"), u);
-        } else if (emu && buf[0] != ' ') {
-            break; /* the report's lines are indented */
-        } else if (!emu && (!strncmp(buf, "SUMMARY:", 8) || !strncmp(buf, "Shadow bytes", 12))) {
-            break;
-        }
-        const char *a = strstr(buf, "ERROR: AddressSanitizer: ");
-        if (a && !kind[0])
-            snprintf(kind, kind_len, "AddressSanitizer: %.*s", (int)strcspn(a + 25, " "), a + 25);
-        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13))
-            snprintf(kind + strlen(kind), kind_len - strlen(kind), " %.*s",
-                     (int)strcspn(buf, " "), buf);
-        for (char *colon = strchr(buf, ':'); colon && found < 4; colon = strchr(colon + 1, ':')) {
-            if (colon[1] < '0' || colon[1] > '9')
-                continue;
-            char *w = colon; /* the path as the log has it, back to a blank or a bracket */
-            while (w > buf && !strchr(" \t(['\"`,;=", w[-1]))
-                w--;
-            if (w == colon || !fault_rerun_mine(w, (size_t)(colon - w), rel))
-                continue;
-            char place[256];
-            snprintf(place, sizeof place, "%.*s", (int)(colon + 1 - w) +
-                     (int)strspn(colon + 1, "0123456789"), w);
-            int dup = 0;
-            for (int i = 0; i < found; i++)
-                dup |= !strcmp(places[i], place);
-            if (!dup)
-                snprintf(places[found++], sizeof places[0], "%s", place);
-        }
-    }
-    fclose(f);
-    qsort(places, (size_t)found, sizeof places[0], (int (*)(const void *, const void *))strcmp);
-    size_t w = 0;
-    for (int i = 0; i < found && w < len; i++)
-        w += (size_t)snprintf(out + w, len - w, "%s%s", i ? ", " : "", places[i]);
-    return found > 0;
-}
-
 /* 1 if HINT was said already in this lab (and notes it when not). */
 static int hint_said(const char *hint)
 {
@@ -336,84 +199,38 @@ void print_build_errors(const char *log_path)
     putchar('\n');
 }
 
-/* A sanitizer's report in a check's log (AddressSanitizer, UndefinedBehaviorSanitizer: the
- * emulator's build has them), said at the student's line: the report's first line, its frames
- * in the student's file (file:line and function; the grader's and the emulator's frames, which
- * run the student's kernel, left out), and the emulator's lines naming the kernel, block and
- * thread. 1 if the log held such a report (printed), 0 if not (nothing printed). The whole
- * report stays in the log, which is named. */
-static int print_fault(const char *log_path, long from, const lab_info *lab)
+/* A fault's report (fault.h: read once, by the driver) said at the student's line: a heading
+ * naming the whole report's file and whose voice it is, its lines under the log's margin, and
+ * under a sanitizer's report with no frame in the student's files that it is in a call their
+ * code made, or the hint for its kind. 1 if it was said (f->found), 0 if not (nothing printed). */
+static int print_fault(const fault_record *f, const lab_info *lab)
 {
-    FILE *f = fopen(log_path, "r");
-    if (!f)
+    if (!f->found)
         return 0;
-    char skip[2048];
-    for (long n = 0; n < from && fgets(skip, sizeof skip, f);) /* (lines as fault_line_at counts) */
-        n++;
-    char rel[256], file[256];
+    printf("      your code's fault (the whole report: ");
+    put_shown(stdout, f->path);
+    if (f->sanitizer)
+        printf("):\n");
+    else
+        printf("), as the CPU emulator in your code's process reported it%s:\n",
+               f->channel ? " on its own channel" : " last");
+    for (int i = 0; i < f->n_lines; i++)
+        print_log_line(f->lines[i]);
+    if (!f->sanitizer)
+        return 1;
+    char rel[256];
     lab_student_rel(lab, rel, sizeof rel); /* "01-coalescing/coalescing.cu" */
-    snprintf(file, sizeof file, "%s", strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
-    char buf[2048];
-    int in_report = 0, shown = 0, frames = 0, overflow = 0;
-    while (fgets(buf, sizeof buf, f) && shown < 12) {
-        buf[strcspn(buf, "\n")] = 0;
-        const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
-        const char *ub = strstr(buf, ": runtime error: ");
-        if (what || ub) {
-            if (!in_report)
-                printf("      your code's fault (the whole report: "), put_shown(stdout, log_path),
-                    printf("):\n");
-            in_report = 1;
-            if (what) { /* "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address ..." */
-                char line[200];
-                what += strlen("ERROR: AddressSanitizer: ");
-                overflow |= !strncmp(what, "heap-buffer-overflow", 20);
-                snprintf(line, sizeof line, "AddressSanitizer: %.*s", (int)strcspn(what, " "), what);
-                print_log_line(line);
-            } else {
-                print_log_line(buf); /* "FILE:LINE:COL: runtime error: ...": the place first */
-            }
-            shown++;
-            continue;
-        }
-        if (!in_report)
-            continue;
-        if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13)) {
-            print_log_line(buf);
-            shown++;
-        } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
-            const char *at = strstr(buf, " in ");
-            /* its place, the line's last word: the lab file's, or a helper's of the student's */
-            const char *place = strrchr(buf, ' ') ? strrchr(buf, ' ') + 1 : buf;
-            const char *colon = strchr(place, ':');
-            const int mine = colon && colon[1] >= '0' && colon[1] <= '9' &&
-                             fault_rerun_mine(place, (size_t)(colon - place), rel);
-            if (at && mine && place > at + 4 && frames < 3) {
-                char line[600];
-                /* the file and line, then the function: "at coalescing.cu:25 (in kernel(...))" */
-                const int fn = place - at - 5 > 0 ? (int)(place - at - 5) : 0;
-                snprintf(line, sizeof line, "at %.200s (in %.*s)", place, fn < 300 ? fn : 300, at + 4);
-                print_log_line(line);
-                frames++, shown++;
-            }
-        } else if (!strncmp(buf, "cuda-emu: ", 10)) {
-            print_log_line(buf);
-            shown++;
-        }
-    }
-    fclose(f);
-    if (in_report && !frames)
+    if (f->no_frame)
         printf("      (no frame of the report is in your files (%s or a header of yours beside "
-               "it): the fault is in a call your code made; the report lists every frame)\n", file);
-    else if (overflow) /* the advice for that kind: an index, not a pointer */
-        printf("      HINT: an index past the end (or before the start) of a buffer, at the line above: "
-               "check the test that guards it (< n, not <= n) and how the index is computed\n");
-    return in_report;
+               "it): the fault is in a call your code made; the report lists every frame)\n",
+               strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel);
+    else if (f->hint[0]) /* the advice for that kind: an index, not a pointer */
+        printf("      HINT: %s\n", f->hint);
+    return 1;
 }
 
 void terminal_run_begin(const char *student, const char *mode, const char *seed)
 {
-    on_gpu = strcmp(mode, "emu") != 0;
     char student_shown[1024];
     text_visible(student_shown, sizeof student_shown, student, 0);
     printf("Grading %s on %s. Hidden cases use seed %s (SEED=%s reproduces this run).\n",
@@ -483,31 +300,13 @@ void terminal_unisolated(const char *detail)
 
 /* A check's log whose code faulted: the last `lines` lines the code printed before the report,
  * then the report said at the student's line: an address sanitizer's or UBSan's (print_fault)
- * or the emulator's own (an assert, a trap: fault_rerun_report); without either, the log's
+ * or the emulator's own (an assert, a trap), as fault.h read it; without either, the log's
  * end. 1 if a report was said. */
-static int print_fault_at_line(const char *log_path, const lab_info *lab, int lines)
+static int print_fault_at_line(const char *log_path, const fault_record *f,
+                               const lab_info *lab, int lines)
 {
-    fault_src src;
-    fault_source(log_path, &src);
-    /* what the code printed ends where the first report starts, whichever said the fault: a
-     * sanitizer's and the emulator's, from two threads at once, can interleave in the log */
-    long upto = src.at >= 0 ? src.at : fault_rerun_first(log_path);
-    const long first_report = fault_line_at(log_path, 0);
-    if (first_report >= 0 && (upto < 0 || first_report < upto))
-        upto = first_report;
-    print_log_tail_upto(log_path, lines, upto);
-    if (src.at >= 0)
-        return print_fault(log_path, src.at, lab);
-    if (src.emu_at < 0)
-        return 0;
-    char rel[256];
-    lab_student_rel(lab, rel, sizeof rel);
-    printf("      your code's fault (the whole report: ");
-    put_shown(stdout, src.path);
-    printf("), as the CPU emulator in your code's process reported it%s:\n",
-           strcmp(src.path, log_path) ? " on its own channel" : " last");
-    fault_rerun_report(src.path, src.emu_at, rel, print_log_line);
-    return 1;
+    print_log_tail_upto(log_path, lines, f->output_upto);
+    return print_fault(f, lab);
 }
 
 /* The CPU emulator's run of a GPU's fault (check_report's fault): its report at the student's
@@ -521,9 +320,8 @@ static void print_fault_rerun(const check_report *r)
         printf("      %s\n", f->note);
     if (!f->log[0])
         return;
-    fault_src src;
-    fault_source(f->log, &src);
-    if (f->right_there && src.at < 0 && src.emu_at < 0) {
+    const fault_record *found = &r->faults->rerun; /* (the rerun's log, read once) */
+    if (f->right_there && found->at < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s), alone in a fresh "
                "process, and there your code computed the right values, with no access out of "
                "bounds, race or other fault it watches for: its values are wrong only in the "
@@ -534,7 +332,7 @@ static void print_fault_rerun(const check_report *r)
                "call to the next\n", f->seconds);
         return;
     }
-    if (f->wrong_values && !f->timed_out && src.at < 0 && src.emu_at < 0) {
+    if (f->wrong_values && !f->timed_out && found->at < 0) {
         printf("      where: the CPU emulator ran this check once more (%.0f s) and met no access "
                "out of bounds, race or other fault it watches for: the values themselves are "
                "wrong (the first is above)\n", f->seconds);
@@ -542,7 +340,7 @@ static void print_fault_rerun(const check_report *r)
     }
     printf("      where: the CPU emulator ran this check once more, in the same sandbox, to find "
            "the line (%.0f s):\n", f->seconds);
-    if (print_fault_at_line(f->log, r->lab, 4))
+    if (print_fault_at_line(f->log, found, r->lab, 4))
         return;
     printf("      it ran %s, so it cannot name the line (its log: ",
            f->timed_out ? "out of time" : "without the fault");
@@ -599,24 +397,13 @@ void terminal_check(const check_report *r)
     print_line(r->name, r->s->v, out->seconds, line_message(r, shown, sizeof shown));
     if (r->s->v == VERDICT_FAIL) {
         struct stat printed;
-        const int faulted = r->log_path[0] && (out->timed_out || !out->exited || out->status != 0 ||
-                                               find_record(r->records, "error", 0));
-        /* the same fault as a check above: one line, with this check's log */
-        char key[1024] = "", place[300] = "", kind[300];
-        /* the report: the check's own (under the emulator), else its rerun's (a GPU's fault) */
-        const char *logs[2] = {faulted ? r->log_path : "", r->fault ? r->fault->log : ""};
-        for (int k = 0; k < 2 && !key[0]; k++) {
-            if (!logs[k][0])
-                continue;
-            char rel[256];
-            lab_student_rel(r->lab, rel, sizeof rel);
-            fault_src src;
-            fault_source(logs[k], &src);
-            if ((src.at >= 0 || src.emu_at >= 0) &&
-                fault_place(src.path, src.at >= 0 ? src.at : src.emu_at, rel, place,
-                            sizeof place, kind, sizeof kind))
-                snprintf(key, sizeof key, "%.300s|%.300s", kind, place);
-        }
+        /* the fault (fault.h): the check's own report (under the emulator), else its rerun's (a
+         * GPU's fault); the same fault as a check above: one line, with this check's log */
+        const fault_check *fc = r->faults;
+        const int faulted = fc->faulted;
+        const fault_record *fr = fc->shown && fc->shown->fold[0] ? fc->shown : NULL;
+        const char *key = fr ? fr->fold : "", *place = fr ? fr->places : "";
+        const char *kind = fr ? fr->kind : "";
         const int same = key[0] ? folded_fault(key) : -1;
         if (same >= 0) {
             folded.fault[same].repeats++;
@@ -641,7 +428,7 @@ void terminal_check(const check_report *r)
         if (same >= 0) {
             /* folded: nothing more */
         } else if (faulted) {
-            print_fault_at_line(r->log_path, r->lab, 8);
+            print_fault_at_line(r->log_path, &fc->own, r->lab, 8);
             print_fault_rerun(r);
         } else {
             /* no crash, yet the emulator was asked to look (a write the guard bytes around the

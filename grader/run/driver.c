@@ -408,8 +408,14 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
     }
     if (c->kind == CHECK_HIDDEN && d.size[0]) /* show what the seed drew */
         snprintf(name, sizeof name, "%s: %s", run_name, d.size);
+    static fault_check faults; /* its fault, read once (grader/fault/fault.h); large */
+    char rel[256];
+    lab_student_rel(r->lab, rel, sizeof rel);
+    fault_of_check(&faults, log_path, s->v == VERDICT_FAIL && (out.timed_out || !out.exited ||
+                   out.status != 0 || find_record(&l, "error", 0)),
+                   s->v == VERDICT_FAIL ? fault.log : "", rel, strcmp(o->mode, "emu") != 0);
     const check_report rep = {r->lab, c, run_name, name, &d, s, &out, &l, log_path, where,
-                              &r->g.device, r->rules.threshold, estimate, &fault};
+                              &r->g.device, r->rules.threshold, estimate, &fault, &faults};
     terminal_check(&rep);
     results_check(w, &rep);
     free_records(&l);

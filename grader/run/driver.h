@@ -5,7 +5,7 @@
 #define GRADER_RUN_DRIVER_H
 
 #include "../lab.h"
-#include "../report/folder.h"
+#include "../wire/folder.h"
 #include "../report/report.h"
 #include "../sandbox/sandbox.h"
 

@@ -12,11 +12,15 @@
 #                     GPUS=0,1 with a stand-in grade.sh: one timer per GPU, each with its own
 #                     CUDA_VISIBLE_DEVICES, never two grades on one GPU at once (QUICK=1, make
 #                     test's quick tier: the HTML report, the unisolated batch and the
-#                     Gradescope kit left to make test-all)
+#                     Gradescope kit left to make test-all); then tests/batch/fault_exports.sh, both
+#                     tiers: a seeded overrun (lab 01) and race (lab 06) graded, their fault's
+#                     file:line, kernel, block and thread in results.json, Gradescope's results, the
+#                     JUnit XML, the Markdown and the HTML page, escaped, and read from the fault
+#                     object (taken out, no export shows it)
 
 .PHONY: test-batch test-batch-unit
 
-$(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(BUILD)/host/grader/report/exports.o \
+$(TESTS)/batch_unit_tests: tests/batch/test_batch_unit.c $(EXPORTS_OBJS) \
                            $(BUILD)/host/grader/batch/schedule.o \
                            $(BUILD)/host/common/json_read.o $(BUILD)/host/labs_registry.o \
                            $(HOST_OBJS) $(TABLE_OBJS) | cunit
@@ -35,6 +39,7 @@ test-batch: test-batch-unit $(BATCH)
 	@bash tests/batch/pristine.sh
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@python3 tests/batch/test_batch.py $(BUILD)
+	@bash tests/batch/fault_exports.sh $(BUILD)
 endif
 
 # Under `make test` and `make test-all` (often with -j) the batch tests start after the

@@ -2,8 +2,8 @@
  * build/grade/, a batch student's folder) writes there for a lab. A lab's file is
  * <folder>/<lab>.<what>, a check's <folder>/<lab>.<N>.<what> (N counts the lab's table from 0).
  * The shell scripts and tests that read the folder spell the same names. */
-#ifndef GRADER_REPORT_FOLDER_H
-#define GRADER_REPORT_FOLDER_H
+#ifndef GRADER_WIRE_FOLDER_H
+#define GRADER_WIRE_FOLDER_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -28,6 +28,8 @@
 #                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
 #                 (tests/docs/snippets.py; skipped without nvcc); no function of grader/ over
 #                 80 lines without its reason in its comment (tests/docs/functions.py);
+#                 the grader's rooms include down their floors (grader/rooms.tsv), never up and
+#                 never in a circle, a planted back-arrow and circle caught (tests/docs/rooms.py);
 #                 README.md's commands are verbs of make help, the scripts it names are there,
 #                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
@@ -206,6 +208,8 @@ test-docs:
 	@python3 tests/docs/snippets.py
 	@python3 tests/docs/functions.py
 	@$(if $(filter 1,$(QUICK)),:,python3 tests/docs/functions.py --selftest)
+	@python3 tests/docs/rooms.py
+	@python3 tests/docs/rooms.py --selftest
 
 test-docs-mutation:
 	@python3 tests/docs/figures_mutation.py

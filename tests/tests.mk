@@ -95,7 +95,7 @@
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
-#   test-stop     make grade, grader/run/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
+#   test-stop     make grade, grader/driver/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within
 #                 2 s no process of the run is left, no lock held, no result half-written,
 #                 and the next run grades (tests/stop/test_stop.py)

@@ -74,7 +74,7 @@ int fault_rerun_go(fault_rerun *r, const emu_build *e, const record *dev, double
 
 /* The emulator's report that starts at line `from` of a file (a check's log, or the report
  * file of the emulator's own channel beside it, <log>.report: the report a check shows is the
- * channel's wherever the check ran with one, grader/run/worker_lifecycle_trusted.cu), said at
+ * channel's wherever the check ran with one, grader/harness/worker_lifecycle_trusted.cu), said at
  * the student's line: its first line ("cuda-emu: error: WHAT in kernel K, block (x,y,z),
  * thread (x,y,z)": a device-side assert, a trap, a misaligned address, a race ...), then its
  * indented lines that name a place in the student's files (fault_rerun_mine) or no place at

@@ -84,7 +84,7 @@ static const calibration *calibration_of(const char *lab, int nth)
  * memory task, 0.94 s for 1.33 s and 0.79 s for 1.12 s; furthest over: lab 04's arithmetic
  * task's skeleton, 0.95 s for 0.60 s). */
 
-/* A null call through the worker path, seconds (H200, grader/run/harness.cu). */
+/* A null call through the worker path, seconds (H200, grader/harness/harness.cu). */
 #define NULL_CALL_S 0.15e-3
 /* Bytes a round moves per byte of its K problems (fresh inputs, hashed inputs, poisoned, saved
  * and compared outputs), at DRAM speed. */

@@ -1,6 +1,6 @@
 /* speed_plan.h - how long a speed check may measure: the numbers of its timing plans, in one
- * place for the harness that times (grader/run/harness.cu), the driver that sets the cap
- * (grader/run/driver.c) and the model that predicts how long grading takes on a GPU
+ * place for the harness that times (grader/harness/harness.cu), the driver that sets the cap
+ * (grader/driver/driver.c) and the model that predicts how long grading takes on a GPU
  * (grader/plan/grade_model.c). Plain C, no CUDA. */
 #ifndef GRADER_SPEED_PLAN_H
 #define GRADER_SPEED_PLAN_H
@@ -10,7 +10,7 @@
  * call (about 0.1-0.2 ms, on an H200) is 1-2% of it. */
 #define SPEED_UNIT_MS 10.0
 
-/* Student, reference and null call, interleaved (grader/run/harness.cu, run_speed). */
+/* Student, reference and null call, interleaved (grader/harness/harness.cu, run_speed). */
 #define SPEED_WARMUP_ROUNDS 1   /* rounds run first and discarded */
 #define SPEED_MIN_ROUNDS 6      /* never stop before this many kept rounds: with six the 95%
                                    interval is their whole range, so stopping there needs all six

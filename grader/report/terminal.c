@@ -134,7 +134,7 @@ static long fault_line_at(const char *path, int last)
 
 /* Where a check's fault report is. Where the check ran with the CPU emulator's own channel
  * (its <log>.report beside the log, written by the harness from what the emulator alone
- * wrote there: grader/run/worker_lifecycle_trusted.cu), the channel decides: its first report
+ * wrote there: grader/harness/worker_lifecycle_trusted.cu), the channel decides: its first report
  * (the emulator's own text, path the channel's file), or a sanitizer's report that ended the
  * process (the last in the log: nothing runs after it), or none, whatever the code printed.
  * Without the channel (a run in the harness's own process), the log's first sanitizer report

@@ -16,7 +16,7 @@
 
 #include "harness.h"
 #include "../wire/proto.h"
-#include "shim.h"
+#include "../worker/shim.h"
 #include "worker_trusted.h"
 
 #include <pthread.h>

@@ -1,7 +1,8 @@
 /* harness_parts.h - TRUSTED PROCESS (the harness): what the harness's files share, private to
  * them. harness.cu: main, the command line, one check at a time; harness_emit.cu: the hooks
  * the labs call, device memory, the records a check writes, one call verified, a check's size;
- * harness_speed.cu: a speed check's timed units and phases; harness_bench.cu: make bench. */
+ * harness_units.cu: a speed check's timed units; harness_speed.cu: its phases; harness_bench.cu:
+ * make bench. */
 #ifndef GRADER_RUN_HARNESS_PARTS_H
 #define GRADER_RUN_HARNESS_PARTS_H
 
@@ -56,7 +57,7 @@ typedef struct options {
     sandbox_places hidden; /* what no worker may see, by name (the driver's --checkout ...) */
 } options;
 
-/* ---- harness_speed.cu: a speed check's problems and the state of its timed phases ---- */
+/* ---- harness_units.cu and harness_speed.cu: a speed check's problems, units and phases ---- */
 #define MAX_INSTANCES PROTO_MAX_CALLS
 #define MAX_IO 8
 #define V_STUDENT 0
@@ -115,6 +116,8 @@ void speed_after_round(void *ctx, int round);
 int speed_restart(void *ctx, const timing_result *r);
 void speed_before_round(void *ctx, int round);
 void speed_free(speed_ctx *c);
+/* From now on the student's units hold `calls` calls: 1 (fewer), or the check's k. */
+void student_unit_calls(speed_ctx *c, int calls);
 void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,
                      const device_info *d, double unit_ms, cudaStream_t s);
 void speed_prepare(void *ctx, int v, cudaStream_t s);

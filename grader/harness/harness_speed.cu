@@ -16,6 +16,22 @@ static const char *stop_name(timing_stop s)
     }
 }
 
+/* Phase `id` of the timing plan (speed_plan.h) on `base`: its warm-up, rounds and hard cap for
+ * a check capped at cap_s; a phase of fixed rounds with no ratio and no pass mark. */
+static timing_plan phase_plan(timing_plan base, speed_phase_id id, double cap_s)
+{
+    const speed_phase *ph = &speed_phases[id];
+    base.warmup_rounds = ph->warmup_rounds;
+    base.min_rounds = ph->min_rounds;
+    base.max_rounds = ph->max_rounds;
+    base.hard_cap_s = speed_phase_cap_s(ph, cap_s);
+    if (ph->min_rounds == ph->max_rounds) { /* fixed rounds: no verdict rests on them */
+        base.ratio_num = base.ratio_offset = -1;
+        base.threshold = 0;
+    }
+    return base;
+}
+
 /* The ceiling's time for one call of this problem: the task's own hook, or the median of 7
  * event-timed calls of IMPL_CEILING in this process (each after an L2 flush). */
 double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l2_flusher *f,
@@ -30,11 +46,8 @@ double ceiling_ms(speed_ctx *c, const device_info *d, double clock_mhz, l2_flush
     timing_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n_variants = 1;
-    plan.warmup_rounds = SPEED_CEILING_WARMUP_ROUNDS;
-    plan.min_rounds = plan.max_rounds = SPEED_CEILING_ROUNDS;
-    plan.ratio_num = plan.ratio_offset = -1;
-    plan.hard_cap_s = SPEED_CEILING_CAP_S;
     plan.host_clock = c->t->host_clock;
+    plan = phase_plan(plan, PHASE_CEILING, 0);
     timing_result r;
     time_interleaved(&plan, speed_prepare, speed_run, &one, NULL, f, s, &r);
     const double ms = median_of(&r, c->t->host_clock, 0);
@@ -122,23 +135,19 @@ static double phase_slowdown(const timing_result *beside, int ref_v, int null_v,
     return sd;
 }
 
-/* The reference alone, the student's process gone (the reference and the null call, 15
- * rounds): records `alone` with `phase`; r gets the times (free with timing_result_free). */
-static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s, int phase,
-                       cudaStream_t s, timing_result *r)
+/* The reference alone, the student's process gone (the reference and the null call, phase
+ * `id` of the timing plan: PHASE_ALONE or PHASE_AGAIN_ALONE): records `alone` with `phase`; r
+ * gets the times (free with timing_result_free). */
+static void time_alone(const speed_ctx *c, const timing_plan *plan, double cap_s,
+                       speed_phase_id id, int phase, cudaStream_t s, timing_result *r)
 {
     workers_kill(IMPL_STUDENT);
     speed_ctx alone = *c;
     alone.compare = 0;
     alone.impl_of[0] = IMPL_REFERENCE;
     alone.impl_of[1] = IMPL_NULL;
-    timing_plan ap = *plan;
+    timing_plan ap = phase_plan(*plan, id, cap_s);
     ap.n_variants = 2;
-    ap.warmup_rounds = SPEED_ALONE_WARMUP_ROUNDS;
-    ap.min_rounds = ap.max_rounds = SPEED_ALONE_ROUNDS;
-    ap.ratio_num = ap.ratio_offset = -1;
-    ap.threshold = 0;
-    ap.hard_cap_s = cap_s;
     time_phase(&alone, &ap, s, r);
     static const char *const names[] = {"ref", "null"};
     emit_rounds("alone", phase, &alone, r, names);
@@ -195,11 +204,7 @@ static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
     timing_plan plan;
     memset(&plan, 0, sizeof plan);
     plan.n_variants = timed_ceiling ? 4 : 3;
-    plan.warmup_rounds = SPEED_WARMUP_ROUNDS;
-    plan.min_rounds = SPEED_MIN_ROUNDS;
-    plan.max_rounds = SPEED_MAX_ROUNDS;
     plan.soft_cap_s = o->cap_s;
-    plan.hard_cap_s = SPEED_HARD_CAP_FACTOR * o->cap_s;
     plan.ratio_num = V_REFERENCE; /* reference time ... */
     plan.ratio_den = V_STUDENT;   /* ... over student time, */
     plan.ratio_offset = V_NULL;   /* each less the path's own cost */
@@ -207,7 +212,7 @@ static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
     plan.precision = SPEED_PRECISION;
     plan.host_clock = 1;
     plan.before_round = speed_before_round;
-    return plan;
+    return phase_plan(plan, PHASE_SAMPLE, o->cap_s);
 }
 
 /* This check's key in a batch's cache of the reference alone (alone_cache.h): 1 with key,
@@ -300,7 +305,7 @@ static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan 
         return;
     timing_result alone1;
     double at = wall_seconds();
-    time_alone(c, plan, o->cap_s, 1, s, &alone1);
+    time_alone(c, plan, o->cap_s, PHASE_ALONE, 1, s, &alone1);
     *alone_s = wall_seconds() - at;
     if (keyed && alone1.rounds >= 1 && alone1.rounds <= ALONE_CACHE_MAX_ROUNDS) {
         alone_series a; /* kept for the batch's next students on this GPU */
@@ -312,11 +317,7 @@ static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan 
     }
     const double slowdown = phase_slowdown(r, V_REFERENCE, V_NULL, &alone1);
     if (slowdown > lab_slowdown_noise(harness_lab) || remeasure) {
-        timing_plan bp = *plan;
-        bp.min_rounds = bp.max_rounds = SPEED_ALONE_ROUNDS;
-        bp.ratio_num = bp.ratio_offset = -1; /* fixed rounds: no verdict rests on these */
-        bp.threshold = 0;
-        bp.hard_cap_s = o->cap_s;
+        const timing_plan bp = phase_plan(*plan, PHASE_AGAIN_BESIDE, o->cap_s);
         workers_kill(IMPL_STUDENT);
         c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */
         timing_result beside2, alone2;
@@ -326,7 +327,7 @@ static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan 
         phase_free(c);
         emit_timed_verify(c); /* its outputs are compared as in the first phase */
         if (!c->failed) {
-            time_alone(c, plan, o->cap_s, 2, s, &alone2);
+            time_alone(c, plan, o->cap_s, PHASE_AGAIN_ALONE, 2, s, &alone2);
             timing_result_free(&alone2);
         }
         timing_result_free(&beside2);

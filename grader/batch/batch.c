@@ -143,9 +143,7 @@ static void load_course_config(void)
 {
     config cfg = {.n = 0};
     char err[512];
-    const char *path = getenv("GRADER_CONFIG");
-    if (!path && access("grader/course.conf", R_OK) == 0)
-        path = "grader/course.conf";
+    const char *path = config_path(); /* where the driver will read it */
     size_t flen = 0;
     char *ftext = path ? read_whole(path, &flen) : NULL;
     if (path && !ftext)

@@ -124,7 +124,8 @@ void speed_prepare(void *ctx, int v, cudaStream_t s);
 void speed_run(void *ctx, int v, cudaStream_t s);
 
 /* ---- harness_emit.cu: the records, device memory, one call verified, a check's size ---- */
-extern int memory_reclaimed; /* a `reclaim` record was written in this check */
+/* A check begins: no `reclaim` record written in it yet (emit_reclaim, on_cuda_error). */
+void reclaim_begin_check(void);
 void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                const device_info *d, long long size[LAB_MAX_DIMS]);
 void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
@@ -142,7 +143,6 @@ const char *impl_who(int impl);
 void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
 
 /* ---- harness.cu: one check ---- */
-extern int require_isolation; /* --require-isolation: run no student code unsandboxed */
 extern const char *harness_reference_so; /* --reference: the reference's object */
 void prewarm_after(int done, const device_info *d);
 void reserve_ahead(const device_info *d);

@@ -28,7 +28,7 @@ void cuda_set_fail_hook(cuda_fail_hook hook);
 /* Report `err` for `call` at file:line and exit; never returns. Defined once on each side of
  * the trust line, as each process must end: common/check.cu in the grader's own processes
  * (the harness records the error through the hook, then exits), and
- * grader/run/worker_loop_untrusted.cu in a worker that runs an implementation (it ends at
+ * grader/worker/worker_loop_untrusted.cu in a worker that runs an implementation (it ends at
  * once, with _exit: nothing of the implementation's runs after). Both print with cuda_report. */
 void cuda_fail(cudaError_t err, const char *call, const char *file, int line)
     __attribute__((noreturn));

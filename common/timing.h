@@ -7,7 +7,7 @@
  * Events measure the work on the harness's stream; the host clock around a device-wide
  * synchronize also catches work that escaped to another stream. (The grader times a student's
  * call from outside its process with the host clock, and finds work left running after the
- * call answered with an idle probe: grader/run/harness.cu.)
+ * call answered with an idle probe: grader/harness/harness.cu.)
  *
  * Variants are timed round-robin in the same process on the same data (A B A B ..., each
  * round starting at a different variant), so clock drift, thermals and neighbours hit every

@@ -93,7 +93,7 @@ typedef struct lab_info {
                                  (lab 05), which every GPU of a host shares: in a batch
                                  (GRADE_HOST_LINK_LOCK) its speed checks are timed one at a
                                  time across the GPUs with no build beside them, and its WHERE
-                                 count is paused while they time (grader/run/driver.c) */
+                                 count is paused while they time (grader/driver/driver.c) */
     double slowdown_noise;    /* how much slower the reference can run beside an honest
                                  student's process than alone, as a fraction (0.04: 4%), from
                                  tests/gpu/noise.sh on an H200; 0: LAB_SLOWDOWN_NOISE_DEFAULT.

@@ -3,7 +3,7 @@
  *
  *   fake_check RESULTS_FILE      (FAKE_MODE=mode in the environment)
  *
- * It does not speak the harness's command pipe (grader/run/harness.cu): the driver's tests start
+ * It does not speak the harness's command pipe (grader/harness/harness.cu): the driver's tests start
  * it as a plain child (run_child) and decide (decide_check) from how it ended and the records
  * it wrote, as the driver does for each check of a harness. It does what FAKE_MODE says: pass, wrong, guard, input, cuda, nodevice, segv,
  * hang, exit7, garbage, truncated, noend, slow, near, slowed, slowed-again, slowed-once,
@@ -136,7 +136,7 @@ static void rec_oom(const char *who)
     results_str("name", "cudaErrorMemoryAllocation");
     results_str("message", "out of memory");
     results_str("call", "allocating a buffer of the check");
-    results_str("where", "grader/run/harness.cu:80");
+    results_str("where", "grader/harness/harness.cu:80");
     results_emit();
 }
 
@@ -224,7 +224,7 @@ int main(int argc, char **argv)
         results_str("name", !strcmp(mode, "cuda") ? "cudaErrorIllegalAddress" : "cudaErrorNoDevice");
         results_str("message", "an illegal memory access was encountered");
         results_str("call", "cudaDeviceSynchronize()");
-        results_str("where", "grader/run/harness.cu:123");
+        results_str("where", "grader/harness/harness.cu:123");
         results_emit();
         return 3;
     } else if (!strcmp(mode, "segv")) {

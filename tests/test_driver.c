@@ -193,7 +193,7 @@ static void test_garbage_and_cuda_errors(void)
     CU_ASSERT_EQUAL(o.status, 3);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "crashed: illegal memory access"));
-    CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "grader/run/harness.cu:123"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.detail, "grader/harness/harness.cu:123"));
     run_mode("nodevice", 0, 10, &d, &o); /* no GPU is not the student's fault */
     CU_ASSERT_EQUAL(d.v, VERDICT_ERROR);
     CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "could not run"));

@@ -14,8 +14,8 @@
 #include "../grader/wire/records.h"
 #include "../grader/feedback/fault_rerun.h"
 #include "../grader/fault/fault.h"
-#include "../grader/run/hidden_size.h"
-#include "../grader/run/alone_cache.h"
+#include "../grader/harness/hidden_size.h"
+#include "../grader/harness/alone_cache.h"
 #include "../common/rng.h"
 #include "suites.h"
 
@@ -516,7 +516,7 @@ static void test_student_text_is_data(void)
 
     const char *error[] = {"begin", "error kind=cuda who=student "
                            "name=cudaErrorX%0AScore:%2017/17%1B[0m message=cudaErrorX%0D "
-                           "call=cudaDeviceSynchronize() where=grader/run/harness.cu:1"};
+                           "call=cudaDeviceSynchronize() where=grader/harness/harness.cu:1"};
     make_list(&l, error, 2);
     decide_check(&test_lab, &test_checks[0], 0.8, &clean_exit, &l, &d);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
@@ -840,12 +840,12 @@ static void test_fault_rerun_report(void)
     fputs("printed by the kernel\n"
           "cuda-emu: error: trap in kernel k, block (1,0,0), thread (3,0,0)\n"
           "  __trap() (or PTX trap) at 01-coalescing/coalescing.cu:27 ended the kernel\n"
-          "  at grader/run/worker_loop_untrusted.cu:155 (in run_calls)\n"
+          "  at grader/worker/worker_loop_untrusted.cu:155 (in run_calls)\n"
           "  at /etc/passwd:1\n"
           "  the launch fails with cudaErrorLaunchFailure\n"
           "  at common/emu/src/exec.cpp:1200\n"
           "  called from (coalescing.cu:31)\n"
-          "  the buffer (made at grader/run/worker_loop_untrusted.cu:154), at 01-coalescing/coalescing.cu:32\n"
+          "  the buffer (made at grader/worker/worker_loop_untrusted.cu:154), at 01-coalescing/coalescing.cu:32\n"
           "after the report\n"
           "  indented, but no report's\n",
           f);
@@ -1043,7 +1043,7 @@ static void test_emu_hidden_sizes(void)
                 CU_FAIL("a hidden case whose task has no visible case");
 }
 
-/* ---- the reference alone kept by a batch (grader/run/alone_cache.c) ------------------------- */
+/* ---- the reference alone kept by a batch (grader/harness/alone_cache.c) ------------------------- */
 
 static void alone_fill(alone_series *a, int n, double base)
 {

@@ -28,6 +28,8 @@
 #                 the lessons' marked code snippets compile with nvcc -c, no GPU needed
 #                 (tests/docs/snippets.py; skipped without nvcc); no function of grader/ over
 #                 80 lines without its reason in its comment (tests/docs/functions.py);
+#                 the grader's rooms include down their floors (grader/rooms.tsv), never up and
+#                 never in a circle, a planted back-arrow and circle caught (tests/docs/rooms.py);
 #                 README.md's commands are verbs of make help, the scripts it names are there,
 #                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
@@ -93,7 +95,7 @@
 #                 on WSL2) and as an ordinary user; make doctor where profiler counters are
 #                 reserved for administrators (tests/sandbox)
 #   test-batch    batch grading, its exports, resume, Slurm (tests/batch/batch_tests.mk)
-#   test-stop     make grade, grader/run/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
+#   test-stop     make grade, grader/driver/grade.sh and make grade-batch stopped (Ctrl-C, SIGTERM,
 #                 SIGHUP, timeout) while a student's file compiles and while it runs: within
 #                 2 s no process of the run is left, no lock held, no result half-written,
 #                 and the next run grades (tests/stop/test_stop.py)
@@ -217,6 +219,8 @@ test-docs:
 	@python3 tests/docs/snippets.py
 	@python3 tests/docs/functions.py
 	@$(if $(filter 1,$(QUICK)),:,python3 tests/docs/functions.py --selftest)
+	@python3 tests/docs/rooms.py
+	@python3 tests/docs/rooms.py --selftest
 
 test-docs-mutation:
 	@python3 tests/docs/figures_mutation.py

@@ -13,7 +13,7 @@
  * Names are data. A student's folder name is read from the directory and never reaches a
  * shell, make or a command line: each submission is copied (its lab files only, read with
  * O_NOFOLLOW: scan.c) into OUT/work/<id>/tree, where <id> is a hash of the name, and graded
- * there by exec'ing grader/run/grade.sh with generated paths only (grade_one.c). A submission
+ * there by exec'ing grader/driver/grade.sh with generated paths only (grade_one.c). A submission
  * holding a symbolic link or a special file anywhere (but the folders scan.c's never_work
  * leaves out: .git, a checkout's build output), or a lab file over FILE_CAP, is refused with
  * the reason, and appears in the gradebook like everyone else.
@@ -143,9 +143,7 @@ static void load_course_config(void)
 {
     config cfg = {.n = 0};
     char err[512];
-    const char *path = getenv("GRADER_CONFIG");
-    if (!path && access("grader/course.conf", R_OK) == 0)
-        path = "grader/course.conf";
+    const char *path = config_path(); /* where the driver will read it */
     size_t flen = 0;
     char *ftext = path ? read_whole(path, &flen) : NULL;
     if (path && !ftext)
@@ -285,7 +283,7 @@ int main(int argc, char **argv)
     parse_args(argc, argv);
     if (!strcmp(opts.cmd, "export"))
         return export_one();
-    if (!getcwd(batch.root, sizeof batch.root) || access("grader/run/grade.sh", X_OK))
+    if (!getcwd(batch.root, sizeof batch.root) || access("grader/driver/grade.sh", X_OK))
         die("run me from the workbook's top folder (through make grade-batch)");
     if (!opts.submissions || !*opts.submissions)
         die("SUBMISSIONS= is required: the folder with one subfolder per student");

@@ -1,7 +1,7 @@
 /* grade_one.c - one student, in two processes of its own (grader/batch/batch.h, schedule.h):
  * the preparer (the submission's lab files written into OUT/work/<id>/tree, and make's
  * batch-prepare for it on the CPUs: its objects compiled and vetted in the compile sandbox; no
- * student code runs), then the keeper (grader/run/grade.sh on that tree, on one GPU, in a
+ * student code runs), then the keeper (grader/driver/grade.sh on that tree, on one GPU, in a
  * process group of its own; its report kept, capped; the logs it names copied beside it; the
  * exports and the record written). Trusted: grade.sh and make are started directly, with
  * generated paths only (never a student's name), and what they printed is data, shown visible.
@@ -295,7 +295,7 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
     char a_hide[2 * PATH_MAX + 16];
     snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", batch.out, opts.submissions);
     /* the report names files as the student's submission has them, never this batch's folders */
-    char *argv[10] = {"grader/run/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide,
+    char *argv[10] = {"grader/driver/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide,
                       "GRADE_PATHS=submission"};
     int argc = 7;
     if (opts.emu)
@@ -335,7 +335,7 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
         else
             unsetenv("GRADE_HOST_LINK_LOCK");
         /* the reference alone, kept per GPU for the batch's next students, in a folder of the
-         * batch's output, which no student's code sees (grader/run/alone_cache.h) */
+         * batch's output, which no student's code sees (grader/harness/alone_cache.h) */
         char alone_dir[PATH_MAX + 32];
         snprintf(alone_dir, sizeof alone_dir, "%s/.alone", batch.out);
         if (gpu)

@@ -1,7 +1,7 @@
 /* schedule.h - the order of a batch's work (grade-batch, grader/batch/workers.c): each student
  * is first PREPARED on the CPUs (the submission copied into its own tree, and that tree's
  * objects built and vetted in the compile sandbox, the CPU emulator's copy for the WHERE line
- * too; no student code runs), then GRADED on one GPU (grader/run/grade.sh: its build step finds
+ * too; no student code runs), then GRADED on one GPU (grader/driver/grade.sh: its build step finds
  * everything built, then the driver runs the correctness checks and times the speed checks).
  *
  * The rule that keeps every timing true: a GPU grades one student at a time. A GRADE starts

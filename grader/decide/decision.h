@@ -20,7 +20,7 @@ typedef struct speed_figures {
     int rounds;          /* interleaved rounds (student, reference, null call) */
     int calls;           /* calls per timed unit (each sample times this many) */
     int stu_calls;       /* the student's calls per timed unit: calls, or fewer where one call of
-                            its lasted a unit and it ran far below the mark (harness_speed.cu) */
+                            its lasted a unit and it ran far below the mark (harness_units.cu) */
     double null_ms;      /* median time of a null call through the same path */
     double ref_alone_ms; /* median reference unit with the student's process gone (0: none) */
     double slowdown;     /* ref_ms / ref_alone_ms - 1 (0 when not measured) */

@@ -244,7 +244,7 @@ static void decide_error_record(const lab_info *lab, const child_outcome *o, con
                  "below shows what it printed.");
     } else if (!strcmp(name, "cudaErrorContextIsDestroyed")) {
         /* the worker's own answer when the call left its context or stream gone
-         * (grader/run/worker_loop_untrusted.cu, context_or_stream_gone) */
+         * (grader/worker/worker_loop_untrusted.cu, context_or_stream_gone) */
         verdict_set(d, VERDICT_FAIL, "after the call the stream the grader gave your function "
                     "was gone: the device was reset (cudaDeviceReset) or that stream was "
                     "destroyed");

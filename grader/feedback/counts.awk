@@ -1,6 +1,6 @@
 # counts.awk - what make explain's awk programs share to read the CPU emulator's counts, and to
 # show student text as data. The counts come from a process that held student code (each
-# implementation's sandboxed worker, relayed by the harness: grader/run/profile_trusted.cu), and a
+# implementation's sandboxed worker, relayed by the harness: grader/harness/profile_trusted.cu), and a
 # student names their file, lines, kernels and #line paths: so a row is taken only when its
 # numbers are numbers, no path it names is ever opened, and every text of it that is shown goes
 # through visible() (or xml_text() in an SVG). Loaded first, under LC_ALL=C (bytes, as

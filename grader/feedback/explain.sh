@@ -21,7 +21,7 @@
 # --shown your file as you name it, --ref-source the reference's source (its lines' quotes);
 # --hide a folder no worker may see beside the build's own (GRADER_HIDE: a batch's output and
 # submissions).
-# make grade's WHERE line is the same count, run by the driver (grader/run/driver.c, where_hint)
+# make grade's WHERE line is the same count, run by the driver (grader/driver/driver.c, where_hint)
 # with the same harness options and rendered by explain.awk -v where=1.
 #
 # The harness and both .so are the emulator's builds (make runner-NAME EMU=1). The counters a
@@ -54,7 +54,7 @@ fi
 # (grader/sandbox/: the seccomp filter, limits, a view that holds its own object and
 # nothing of the checkout, the build, the reference or the logs), where the emulator counts
 # each section and writes the counts to a file the harness handed it; the harness copies them
-# into counts.tsv as data (grader/run/profile_trusted.cu). Counting changes no result; the race
+# into counts.tsv as data (grader/harness/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
 # The reference's counts are kept beside its object (reference.counts.N.*, as for make grade's
 # WHERE line) and counted again only when a program or the problem changed.

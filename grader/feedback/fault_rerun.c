@@ -84,7 +84,7 @@ int fault_rerun_prepare(fault_rerun *r, char *why, size_t why_len)
     unlink(r->records);
     /* The check as the driver sends it (the same index and seed: the same sizes and inputs,
      * at the emulator's size where a check names one, and a hidden size drawn again where it
-     * is more than twice the largest visible case: grader/run/hidden_size.h) */
+     * is more than twice the largest visible case: grader/harness/hidden_size.h) */
     check_cmd c;
     memset(&c, 0, sizeof c);
     c.check = r->check;

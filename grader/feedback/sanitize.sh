@@ -28,7 +28,7 @@ mkdir -p "$out" || exit 2
 [ -n "$seed" ] || seed=$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')
 seed=${seed#0x}
 
-# One command per correctness case, in the driver's protocol (see grader/run/harness.cu).
+# One command per correctness case, in the driver's protocol (see grader/harness/harness.cu).
 "$harness" --list-checks >"$out/checks.txt" || { echo "sanitize.sh: $harness --list-checks failed" >&2; exit 2; }
 awk -F'\t' -v seed="$seed" -v out="$out" '$2 != "speed" {
     printf "check %d %s 0 0 600 %s/records.%d %s/log.%d\n", $1, seed, out, $1, out, $1 }' \

@@ -130,7 +130,7 @@ static int where_estimates(const where_setup *o, const lab_info *lab)
 /* Count one call of the student's code and one of the reference's per speed problem on the CPU
  * emulator: the lab's emulated harness, with isolation on, runs each in a sandboxed worker under
  * grading's whole policy (it refuses to count where it cannot isolate), and copies the
- * emulator's counts into w->counts as data (grader/run/profile_trusted.cu), its sections
+ * emulator's counts into w->counts as data (grader/harness/profile_trusted.cu), its sections
  * to w->sections. Returns 0, -2 when `left` seconds ran out, else -1 with the reason in w->log. */
 static int where_count(const where_setup *o, const lab_info *lab, const record *dev,
                        const where_files *w, double left)

@@ -27,7 +27,7 @@
 #ifndef LABS_LAB_IO_H
 #define LABS_LAB_IO_H
 
-#include "../run/harness.h"
+#include "../harness/harness.h"
 #include "../common/buffer.h"
 #include "../common/check.h"
 #include "../common/util.h"

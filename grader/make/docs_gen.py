@@ -9,7 +9,8 @@ from the lab folders.
 A lab is its three folders (grader/labs/NN-name/, labs/NN-name/, solutions/NN-name/); its
 number, name and title (its table.c's .title) are facts of them. From them this writes:
 
-  README.md             the table of labs, between its labs-table markers: one row a lab, in
+  README.md             its opening count of labs ("Nine CUDA C labs, each ..."), and the table
+                        of labs, between its labs-table markers: one row a lab, in
                         number order, with its lesson's link and the file the student edits
   labs/workbook.ipynb   each lab's two cells, in number order where the lab cells stand: a
                         heading with its title, the lesson and the file, then `make grade LAB=NN`
@@ -88,7 +89,21 @@ def readme(text, all_labs):
             ideas[m.group(3)] = m.group(4)
     rows = "".join(f"| {num} | [{name}](labs/{folder}/README.md) | {ideas.get(folder, title)} | "
                    f"`labs/{student_rel(folder, name)}` |\n" for num, name, folder, title in all_labs)
+    head, n = COUNT.subn(lambda m: count_word(len(all_labs)) + m.group(2), head, count=1)
+    if n != 1:
+        sys.exit("docs-gen: README.md does not open with its count of labs (\"Nine CUDA C labs, each ...\"), "
+                 "which docs-gen writes")
     return head + BEGIN + "\n" + HEADER + rows + END + tail
+
+
+# README.md's opening words, the count of labs: written from the lab folders, as the table is.
+COUNT = re.compile(r"^([A-Z][a-z]+|\d+)( CUDA C labs, each)", re.M)
+WORDS = "One Two Three Four Five Six Seven Eight Nine Ten Eleven Twelve Thirteen Fourteen Fifteen Sixteen " \
+        "Seventeen Eighteen Nineteen Twenty".split()
+
+
+def count_word(n):
+    return WORDS[n - 1] if 1 <= n <= len(WORDS) else str(n)
 
 
 def notebook(text, all_labs):

@@ -51,12 +51,12 @@ student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(fo
 # and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
-# The harness's side of its workers (grader/run/worker_trusted.h), one file per concern.
-WORKER_TRUSTED := worker_lifecycle_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted \
+# The harness's side of its workers (grader/harness/worker_trusted.h), one file per concern.
+WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted \
                   worker_report_trusted
-# The harness (grader/run/harness_parts.h), one file per concern: main and one check, the labs'
-# hooks and the records, a speed check, make bench.
-HARNESS_PARTS := harness harness_emit harness_speed harness_bench
+# The harness (grader/harness/harness_parts.h), one file per concern: main and one check, the labs'
+# hooks and the records, a speed check's units and its phases, make bench.
+HARNESS_PARTS := harness harness_emit harness_units harness_speed harness_bench
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -64,12 +64,12 @@ CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
 # satisfies the link where no driver is installed.
 LIBCUDA = -L$(CUDA_HOME)/lib64/stubs -lcuda
 GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(HARNESS_PARTS:%=$(GPU)/grader/run/%.o) $(WORKER_TRUSTED:%=$(GPU)/grader/run/%.o) \
-              $(GPU)/grader/run/profile_trusted.o $(GPU)/grader/run/timeline_trusted.o
+              $(HARNESS_PARTS:%=$(GPU)/grader/harness/%.o) $(WORKER_TRUSTED:%=$(GPU)/grader/harness/%.o) \
+              $(GPU)/grader/harness/profile_trusted.o $(GPU)/grader/harness/timeline_trusted.o
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
-# grader/run/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
-TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/run/timeline.dynlist
-GPU_SHIM := $(GPU)/pic/grader/run/worker_loop_untrusted.o
+# grader/harness/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
+TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/harness/timeline.dynlist
+GPU_SHIM := $(GPU)/pic/grader/worker/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
 # without it (some CI images) get it from its PyPI wheel; where neither works, a lab that
@@ -92,12 +92,12 @@ $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(call compile_cu,$<,$@,$(PIC) -Igrader,-fPIC -Igrader)
 
-$(GPU)/grader/run/timeline_trusted.o: grader/run/timeline_trusted.c grader/run/timeline_trusted.h | toolkit
+$(GPU)/grader/harness/timeline_trusted.o: grader/harness/timeline_trusted.c grader/harness/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) $(CFLAGS) -I$(CUDA_HOME)/include -c $< -o $@
 
 # The worker program: its main and the filter it installs before it loads any code.
-WORKER_SRCS := grader/run/worker_untrusted.c grader/sandbox/seccomp.c
+WORKER_SRCS := grader/worker/worker_untrusted.c grader/sandbox/seccomp.c
 $(BUILD)/gpu/worker: $(WORKER_SRCS) grader/sandbox/seccomp.h
 	@mkdir -p $(@D)
 	$(Q_CC)$(CC) -O2 -g -Wall -Wextra $(WORKER_SRCS) -ldl -o $@
@@ -130,11 +130,11 @@ ifneq ($(wildcard common/emu/emu.mk),)
 include common/emu/emu.mk
 EMUB := $(BUILD)/emu
 EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o devcheck.o) \
-              $(HARNESS_PARTS:%=$(EMUB)/grader/run/%.o) $(WORKER_TRUSTED:%=$(EMUB)/grader/run/%.o) \
-              $(EMUB)/grader/run/profile_trusted.o
+              $(HARNESS_PARTS:%=$(EMUB)/grader/harness/%.o) $(WORKER_TRUSTED:%=$(EMUB)/grader/harness/%.o) \
+              $(EMUB)/grader/harness/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
     $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
-    $(EMUB)/host/grader/run/hidden_size.o $(EMUB)/host/grader/run/alone_cache.o \
+    $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o \
     $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
@@ -168,7 +168,7 @@ endif
 # One lab's pieces, in either mode: one template, $(call lab_rules,MODE,NAME), instantiated
 # for every lab in each mode below, and what differs between the modes, named once:
 #   B_mode, HOSTB_mode   the mode's build folder, and where the lab's table.o is compiled
-#   SHIM_mode            the workers' command loop (grader/run/worker_loop_untrusted.cu), compiled
+#   SHIM_mode            the workers' command loop (grader/worker/worker_loop_untrusted.cu), compiled
 #   CU_DEPS_mode         what compiling CUDA C needs besides the source (last: it may hold
 #                        an order-only part)
 #   compile_pic_mode     $(call ...,SRC,OUT): a .cu file to a position-independent object
@@ -183,10 +183,10 @@ B_emu = $(EMUB)
 HOSTB_gpu = $(BUILD)/host
 HOSTB_emu = $(EMUB)/host
 SHIM_gpu = $(GPU_SHIM)
-SHIM_emu = $(EMUB)/pic/grader/run/worker_loop_untrusted.o
+SHIM_emu = $(EMUB)/pic/grader/worker/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/run/timeline.dynlist
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
@@ -314,5 +314,5 @@ lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)
 # sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
 GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
     $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
-GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/run/worker_loop_untrusted.o \
+GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/worker/worker_loop_untrusted.o \
     $(EMUB)/worker-emu $(EMU_WORKER_OBJS)

@@ -128,7 +128,7 @@ cat >"grader/labs/$folder/problem.cu" <<EOF
 /* problem.cu - lab $num's problem for the harness: what is the lab's own (its buffers, its
  * CPU answer, its call, its sizes); grader/labs/lab_io.h does the rest.
  * TODO(author): the placeholder task is out[i] = 2 * in[i], exact in float. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "$name.h"
 #include "../lab_io.h"
@@ -194,8 +194,8 @@ const int harness_n_tasks = 1;
 EOF
 
 cat >"grader/labs/$folder/shim_untrusted.cu" <<EOF
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab $num's shim (see grader/run/shim.h). */
-#include "../../run/shim.h"
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab $num's shim (see grader/worker/shim.h). */
+#include "../../worker/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 
 extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t s,

@@ -170,11 +170,17 @@ double config_get(const config *c, const char *lab, const char *key, double fall
     return e ? e->value : fallback;
 }
 
-int config_load(config *c, char *err, int errlen)
+const char *config_path(void)
 {
     const char *path = getenv("GRADER_CONFIG");
     if (!path && access("grader/course.conf", R_OK) == 0)
         path = "grader/course.conf";
+    return path;
+}
+
+int config_load(config *c, char *err, int errlen)
+{
+    const char *path = config_path();
     if (path && config_parse_file(c, path, err, errlen))
         return -1;
     const char *set = getenv("GRADER_SET");

@@ -50,8 +50,12 @@ int config_parse_file(config *c, const char *path, char *err, int errlen);
  * names the offending item ("GRADER_SET item 2 `sgemm.threshold=nan`: ..."). */
 int config_parse_list(config *c, const char *list, const char *source, char *err, int errlen);
 
-/* The course config in force, into c: GRADER_CONFIG's file (or grader/course.conf where it is
- * there), then GRADER_SET. Returns 0, or -1 with the message in err. The driver, the
+/* The course config's file in force: GRADER_CONFIG's, else grader/course.conf where it is
+ * there, else NULL (none). The one place that says where it is: config_load and the batch,
+ * which keeps its bytes, ask here. */
+const char *config_path(void);
+
+/* The course config in force, into c: config_path's file, then GRADER_SET. Returns 0, or -1 with the message in err. The driver, the
  * manifest (lab-manifest pass-mark: make explain's estimate) and make profiles read it here. */
 int config_load(config *c, char *err, int errlen);
 

@@ -84,7 +84,7 @@ static const calibration *calibration_of(const char *lab, int nth)
  * memory task, 0.94 s for 1.33 s and 0.79 s for 1.12 s; furthest over: lab 04's arithmetic
  * task's skeleton, 0.95 s for 0.60 s). */
 
-/* A null call through the worker path, seconds (H200, grader/run/harness.cu). */
+/* A null call through the worker path, seconds (H200, grader/harness/harness.cu). */
 #define NULL_CALL_S 0.15e-3
 /* Bytes a round moves per byte of its K problems (fresh inputs, hashed inputs, poisoned, saved
  * and compared outputs), at DRAM speed. */
@@ -136,18 +136,30 @@ void grade_model_rules(const config *cfg)
 static int phase_rounds(double ratio, double threshold, double round_s, grade_rounds mode)
 {
     const int clear = ratio < TIMING_CLEAR_BELOW * threshold || ratio > TIMING_CLEAR_ABOVE * threshold;
+    const speed_phase *ph = &speed_phases[PHASE_SAMPLE];
     int n;
     if (mode == ROUNDS_EXPECTED && ratio < TIMING_EARLY_BELOW * threshold)
         n = TIMING_EARLY_ROUNDS;
     else if (clear)
-        n = TIMING_CLEAR_ROUNDS * SPEED_MIN_ROUNDS; /* STOP_CLEAR, if not precise before */
+        n = TIMING_CLEAR_ROUNDS * ph->min_rounds; /* STOP_CLEAR, if not precise before */
     else
-        n = mode == ROUNDS_AT_MOST ? SPEED_MAX_ROUNDS : SPEED_MIN_ROUNDS; /* precise, at best */
+        n = mode == ROUNDS_AT_MOST ? ph->max_rounds : ph->min_rounds; /* precise, at best */
     /* The soft cap stops it once min_rounds are kept (the skeleton never straddles the mark). */
     const int by_cap = (int)ceil(SPEED_CAP_S / round_s);
     if (n > by_cap)
-        n = by_cap > SPEED_MIN_ROUNDS ? by_cap : SPEED_MIN_ROUNDS;
+        n = by_cap > ph->min_rounds ? by_cap : ph->min_rounds;
     return n;
+}
+
+/* Seconds of phase `id` of the timing plan (speed_plan.h) when it keeps `kept` rounds (its
+ * own fixed rounds where kept < 0), each round_s long, its warm-up first: at most its hard cap
+ * and the round that crosses it. */
+static double phase_seconds(speed_phase_id id, int kept, double round_s)
+{
+    const speed_phase *ph = &speed_phases[id];
+    const double s = (ph->warmup_rounds + (kept < 0 ? ph->max_rounds : kept)) * round_s;
+    const double cap = speed_phase_cap_s(ph, SPEED_CAP_S) + round_s;
+    return s > cap ? cap : s;
 }
 
 static void predict_speed(const lab_info *lab, int check, const calibration *cal,
@@ -190,30 +202,25 @@ static void predict_speed(const lab_info *lab, int check, const calibration *cal
         ROUND_TRAFFIC * k * per / dram + HOST_S_PER_GB * k * p->f.host_bytes / 1e9;
     const double round_s = k * (p->ref_call_s + p->student_call_s) + NULL_CALL_S + traffic_s;
     const double threshold = config_pass_mark(model_rules, lab, NULL);
-    p->rounds = SPEED_WARMUP_ROUNDS + phase_rounds(ratio, threshold, round_s, mode);
-    double phase1 = p->rounds * round_s;
-    if (phase1 > SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s)
-        phase1 = SPEED_HARD_CAP_FACTOR * SPEED_CAP_S + round_s;
+    const int kept = phase_rounds(ratio, threshold, round_s, mode);
+    p->rounds = speed_phases[PHASE_SAMPLE].warmup_rounds + kept;
+    const double phase1 = phase_seconds(PHASE_SAMPLE, kept, round_s);
     /* The reference alone (its own traffic as well), then the ceiling: K calls a round. A
-     * check whose ratio is surely below the pass mark (harness.cu, ratio_surely_below), a
+     * check whose ratio is surely below the pass mark (harness_speed.cu, ratio_surely_below), a
      * skeleton's, skips the reference alone: expected, it is left out there; at most, it is
      * counted all the same. */
     const double alone_round = k * p->ref_call_s + NULL_CALL_S + traffic_s;
-    double alone = (SPEED_ALONE_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * alone_round;
+    double alone = phase_seconds(PHASE_ALONE, -1, alone_round);
     if (mode == ROUNDS_EXPECTED && ratio < TIMING_CLEAR_BELOW * threshold)
         alone = 0;
-    if (alone > SPEED_CAP_S + alone_round)
-        alone = SPEED_CAP_S + alone_round;
     /* At most, the reference ran slower beside the student than alone: both are measured
-     * again (harness.cu, run_speed), SPEED_ALONE_ROUNDS fixed rounds each, within the cap. */
+     * again (harness_speed.cu, reference_alone), each its fixed rounds, within its cap. */
     double again = 0;
-    if (mode == ROUNDS_AT_MOST) {
-        again = (SPEED_WARMUP_ROUNDS + SPEED_ALONE_ROUNDS) * round_s;
-        if (again > SPEED_CAP_S + round_s)
-            again = SPEED_CAP_S + round_s;
-        again += alone;
-    }
-    const double ceiling = (SPEED_CEILING_WARMUP_ROUNDS + SPEED_CEILING_ROUNDS) * k * p->ref_call_s;
+    if (mode == ROUNDS_AT_MOST)
+        again = phase_seconds(PHASE_AGAIN_BESIDE, -1, round_s) +
+                phase_seconds(PHASE_AGAIN_ALONE, -1, alone_round);
+    /* The ceiling timed alone (where the lab times it) */
+    const double ceiling = phase_seconds(PHASE_CEILING, -1, k * p->ref_call_s);
     const double setup = CHECK_FIXED_S + 3 * p->ref_call_s + PIN_S_PER_GB * k * p->f.host_bytes / 1e9;
     p->seconds = setup + phase1 + alone + again + ceiling;
 }

@@ -5,7 +5,7 @@
  * results.json keeps) names the student's file as their submission lays it out
  * (01-coalescing/coalescing.cu) and a log by its own name, the one it has beside the student's
  * report. Whatever the mode, a place in the grader's own sources (an allocation "made at
- * grader/run/worker_loop_untrusted.cu:155") is said as the grader's. */
+ * grader/worker/worker_loop_untrusted.cu:155") is said as the grader's. */
 #ifndef REPORT_SHOWN_H
 #define REPORT_SHOWN_H
 

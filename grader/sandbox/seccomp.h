@@ -1,6 +1,6 @@
 /* seccomp.h - TRUSTED CODE in an untrusted process: the system calls a grading worker may make.
  *
- * The worker (grader/run/worker_untrusted.c) calls this after its sandbox is entered
+ * The worker (grader/worker/worker_untrusted.c) calls this after its sandbox is entered
  * (sandbox.h: the files it sees, its limits) and before it loads any student code, so even
  * the loaded object's constructors run under the filter. The rest of the policy is
  * sandbox.h's; this is the part a process can only apply to itself. */

@@ -1,6 +1,6 @@
 /* check_line.h - the one command the driver sends a lab's harness per check: one line, written
- * by check_line_format alone (grader/run/driver.c) and read by check_line_parse alone
- * (grader/run/harness.cu).
+ * by check_line_format alone (grader/driver/driver.c) and read by check_line_parse alone
+ * (grader/harness/harness.cu).
  *
  * The line is a record of results.h's kind, type `check`, its values percent-escaped, so a
  * path with spaces, `=`, `%`, newlines or bytes that are not UTF-8 survives it:

@@ -22,7 +22,7 @@
 #define REPORT_CHECK_RECORDS "records"     /* the harness's records of it */
 #define REPORT_CHECK_FAULTS "report"       /* the CPU emulator's fault reports during it, from
                                               its own channel (the harness writes it beside
-                                              the log: grader/run/worker_lifecycle_trusted.cu) */
+                                              the log: grader/harness/worker_lifecycle_trusted.cu) */
 #define REPORT_RERUN_PREFIX "emu."         /* a fault's rerun under the emulator: emu.log, ... */
 
 /* <folder>/<lab>.<what>; snprintf's return */

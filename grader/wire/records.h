@@ -4,7 +4,7 @@
  * only reports raw facts: sizes, how many elements were wrong, timing samples. The driver
  * parses them, rejects anything malformed, and decides every verdict itself. Values are percent-escaped (space, '=', '%', control
  * characters and bytes >= 0x80 become %XX), so any string survives one line. Where student
- * code shares the harness's process (the fallback, grader/run/worker_trusted.h), it can write any
+ * code shares the harness's process (the fallback, grader/harness/worker_trusted.h), it can write any
  * record: the driver takes the run's labels (isolation, sandbox, device) only from the
  * harness's greeting, two records sent before any student code is loaded (decide/verdict.h). */
 #ifndef GRADER_WIRE_RECORDS_H

@@ -1,10 +1,10 @@
 /* stop.h - TRUSTED: a grading run that is stopped stops everything it started.
  *
  * Ctrl-C (the terminal sends SIGINT to every process of its foreground group), a hang-up
- * (SIGHUP), SIGTERM, or `timeout` on `make grade`, grader/run/grade.sh or `make grade-batch` ends
+ * (SIGHUP), SIGTERM, or `timeout` on `make grade`, grader/driver/grade.sh or `make grade-batch` ends
  * every process of the run within 2 seconds, leaves no lock held and no half-written file,
  * and leaves nothing behind that the next run would wait for. The programs that start
- * processes for a run (grader/run/driver.c, grader/batch/batch.c) keep that promise with this
+ * processes for a run (grader/driver/driver.c, grader/batch/batch.c) keep that promise with this
  * module, under a contract that every process of the run must honour:
  *
  *   1. Each child starts through stop_fork(): in a process group of its own, which everything

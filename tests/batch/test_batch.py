@@ -321,7 +321,7 @@ def test_input_errors(tmp):
               "GPUS=all with no GPU: one worker on the CPU emulator", msg)
 
 
-# A stand-in for grader/run/grade.sh: what the batch runs for each student's grade. It records
+# A stand-in for grader/driver/grade.sh: what the batch runs for each student's grade. It records
 # the CUDA_VISIBLE_DEVICES it was given, says whether a grade was already running on that GPU
 # (shared) or on another (beside), and holds its GPU until it has seen a grade on another GPU
 # (at most 20 s; the last student's grade, once every grade has started, not at all), so that
@@ -364,11 +364,11 @@ def test_gpu_workers(tmp):
     workbook's top (the batch takes the skeletons there, with the script that checks them, to
     tell work not submitted)."""
     top = os.path.join(tmp, "gpus-top")
-    os.makedirs(os.path.join(top, "grader", "run"))
+    os.makedirs(os.path.join(top, "grader", "driver"))
     shutil.copytree(os.path.join(ROOT, "labs"), os.path.join(top, "labs"))
     os.makedirs(os.path.join(top, "grader", "batch"))
     shutil.copy(os.path.join(ROOT, "grader/batch/pristine_skeletons.sh"), os.path.join(top, "grader", "batch"))
-    fake = os.path.join(top, "grader", "run", "grade.sh")
+    fake = os.path.join(top, "grader", "driver", "grade.sh")
     with open(fake, "w") as f:
         f.write(FAKE_GRADE)
     os.chmod(fake, 0o755)

@@ -56,7 +56,7 @@ static int leaks(void)
     int found = 0;
     static const char *const wanted[] = {"solutions/01-coalescing/coalescing.cu",
                                          "solutions/09-sgemm/sgemm.cu", "solutions",
-                                         "grader/run/grade.sh", "grader/make/vet.sh",
+                                         "grader/driver/grade.sh", "grader/make/vet.sh",
                                          "labs/01-coalescing/coalescing.cu", "tests/cheats"};
     for (char *slash = strrchr(so, '/'); slash && slash > so; slash = strrchr(so, '/')) {
         *slash = 0; /* one folder up */

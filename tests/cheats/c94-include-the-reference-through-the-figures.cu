@@ -17,7 +17,7 @@
      __has_include("../../../solutions/01-coalescing/coalescing.cu") ||                          \
      __has_include("../../../../solutions/01-coalescing/coalescing.cu") ||                       \
      __has_include("solutions/01-coalescing/coalescing.cu") ||                                   \
-     __has_include("../../grader/run/driver.c") || __has_include("table.c") ||                   \
+     __has_include("../../grader/driver/driver.c") || __has_include("table.c") ||                   \
      __has_include("problem.cu") || __has_include("/etc/shadow"))
 #define SEEN 1
 #else

@@ -5,7 +5,7 @@
  * shows it, and the CPU emulator's run of the check names the same place. Under the emulator
  * the terminal shows the emulator's report at the student's line (the failed condition, the
  * kernel, block and thread) and names the log. Either way no frame of the grader or the
- * emulator is shown, and grader/run/grade.sh's output holds no line of make's about it.
+ * emulator is shown, and grader/driver/grade.sh's output holds no line of make's about it.
  * lab: coalescing
  * where: emu gpu
  * fault-rerun: gpu

@@ -150,7 +150,7 @@ field() { sed -n "s/^ \* $1: //p; s/^\/\* $1: //p" "$2" | tr -d '\r' | sed 's| *
 # One honest file first, to see whether this machine isolates.
 probe=$work/isolation-probe
 rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
-grader/run/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" GRADE_WHERE=0 >"$probe/out.txt" 2>&1
+grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 GRADE_DIR="$probe/grade" GRADE_WHERE=0 >"$probe/out.txt" 2>&1
 if ! "$py" -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' \
         "$probe/grade/results.json" 2>/dev/null; then
     echo "cheats: this machine cannot isolate student code ($("$py" -c 'import json,sys; print(json.load(open(sys.argv[1])).get("isolation","?"))' "$probe/grade/results.json" 2>/dev/null || echo "no report: see $probe/out.txt")); no case was run, since each would attack this tree."
@@ -240,7 +240,7 @@ grade_case() { # CASE
     # (or, on a GPU, when it names a fault rerun: the rerun runs that build)
     case $name in h*) grep -qE '^ \* expect(@gpu|@emu)?: where(-lacks)?=' "$f" ||
         { [ "$mode" = gpu ] && [ -n "$(field fault-rerun "$f")" ]; } || where=0 ;; esac
-    GRADER_ISOLATION=${isolation:-on} grader/run/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
+    GRADER_ISOLATION=${isolation:-on} grader/driver/grade.sh STUDENT="$tree" LAB="$lab" SEED=$seed \
         GRADE_DIR="$work/$name/grade" GRADE_WHERE=$where GRADE_FAULT_RERUN="$(field fault-rerun "$f")" \
         >"$work/$name/out.txt" 2>&1
     status=$?

@@ -12,7 +12,7 @@
 #     source in its prebuilt objects
 #   - every lab has both prebuilt objects; the GPU one holds machine code for every
 #     architecture in prebuilt/BUILDINFO and the newest one's PTX
-#   - in the kit, with no GPU (EMU=1), grader/run/grade.sh grades the untouched skeletons against
+#   - in the kit, with no GPU (EMU=1), grader/driver/grade.sh grades the untouched skeletons against
 #     the prebuilt reference: every correctness check OK, every speed check SKIP, exit status
 #     2. Labs DIST_TEST_LABS (default: every lab, so that each prebuilt reference is linked,
 #     run and compared). The kit builds all it needs but the emulator's tools and the grader's
@@ -158,7 +158,7 @@ fi
 export MAKEFLAGS="${MAKEFLAGS%%-- *}"
 unset MAKEOVERRIDES MAKELEVEL MFLAGS BUILD
 start=$(date +%s)
-(cd "$kit" && grader/run/grade.sh EMU=1 LAB="$labs" SEED="${SEED:-}") >"$tmp/grade.txt" 2>&1
+(cd "$kit" && grader/driver/grade.sh EMU=1 LAB="$labs" SEED="${SEED:-}") >"$tmp/grade.txt" 2>&1
 status=$?
 secs=$(($(date +%s) - start))
 want=$(echo "$labs" | tr , '\n' | wc -l)
@@ -168,9 +168,9 @@ oks=$(grep -cE ' OK    \(' "$tmp/grade.txt")
 skips=$(grep -cE ' SKIP  \(.*skipped: CPU emulation' "$tmp/grade.txt")
 worse=$(grep -E ' (FAIL|ERROR) |build failed|not found' "$tmp/grade.txt" | head -5)
 if [ "$status" = 1 ] && [ "$graded" = "$want" ] && [ -z "$worse" ] && [ "$skips" -ge "$want" ] && [ "$oks" -gt 0 ]; then
-    ok "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, each lab not started (the untouched skeleton earns nothing), exit status 1 ($secs s, build included; $tools_from)"
+    ok "in the kit, grader/driver/grade.sh EMU=1 LAB=$labs: $oks correctness checks OK in $graded labs, $skips speed checks skipped, each lab not started (the untouched skeleton earns nothing), exit status 1 ($secs s, build included; $tools_from)"
 else
-    bad "in the kit, grader/run/grade.sh EMU=1 LAB=$labs: exit status $status (expected 1: the untouched skeletons are not started), $graded of $want labs graded as not started, $skips speed checks skipped${worse:+, failures: $worse}; output: $tmp/grade.txt"
+    bad "in the kit, grader/driver/grade.sh EMU=1 LAB=$labs: exit status $status (expected 1: the untouched skeletons are not started), $graded of $want labs graded as not started, $skips speed checks skipped${worse:+, failures: $worse}; output: $tmp/grade.txt"
     tail -30 "$tmp/grade.txt"
 fi
 refs=$(cd "$kit" && ls build/emu/.grader/*/reference.so 2>/dev/null | wc -l)
@@ -196,7 +196,7 @@ cp "$obj" "$tmp/coalescing.o"
 printf 'void __ubsan_handle_from_another_gcc(void);\nvoid kit_probe(void) { __ubsan_handle_from_another_gcc(); }\n' >"$tmp/other.c"
 if cc -c -fPIC "$tmp/other.c" -o "$tmp/other.o" && ld -r "$tmp/coalescing.o" "$tmp/other.o" -o "$obj"; then
     rm -rf "$kit/build/emu/pic/solutions/coalescing.o" "$kit/build/emu/.grader/coalescing/reference.so"
-    (cd "$kit" && grader/run/grade.sh EMU=1 LAB=01) >"$tmp/grade-other.txt" 2>&1
+    (cd "$kit" && grader/driver/grade.sh EMU=1 LAB=01) >"$tmp/grade-other.txt" 2>&1
     line=$(grep -E '^ +\| error: this .* cannot link the prebuilt reference .*__ubsan_handle_from_another_gcc' "$tmp/grade-other.txt")
     [ -n "$line" ] && ok "a prebuilt object this g++ cannot link: the build says so in one line: ${line#*| }" ||
         { bad "a prebuilt object this g++ cannot link should stop the build with one error line"; head -12 "$tmp/grade-other.txt"; }

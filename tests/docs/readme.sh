@@ -6,7 +6,7 @@
 #
 # - every `make VERB` that README.md or tests/RESULTS.md names as a command (code, inline or in
 #   a block, that starts with make) is a verb `make help` lists;
-# - every script they name (a path ending in .sh, or grader/run/grade.sh ...) is there and
+# - every script they name (a path ending in .sh, or grader/driver/grade.sh ...) is there and
 #   executable;
 # - every relative link of README.md names a file or folder of the checkout;
 # - README.md links the results page (tests/RESULTS.md) exactly once, and stays a first read:

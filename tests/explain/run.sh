@@ -178,7 +178,7 @@ lanes_in() {
 # lab <tab> who (labs|solutions) <tab> file <tab> text of the branch <tab> runs <tab> divergent
 # <tab> lanes in (or -: not checked). Exact: the emulator's size and the seeded inputs fix them
 # (drawn on the host, as a correctness check draws its own: the counted call is verified against
-# the CPU's answer, grader/run/profile_trusted.cu).
+# the CPU's answer, grader/harness/profile_trusted.cu).
 # 03: n = 20011, 626 warps, each holding all four classes, so its class test splits every one.
 # 07: n = 1048579, 4115 blocks of 8 warps, 8 levels: the test runs 263360 times, and in every run
 # where a lane goes in (5 levels in every warp, 3 in some) the others do not: 193405 runs,
@@ -504,7 +504,7 @@ else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
 # ---- The reference's counts, kept ---------------------------------------------------------------
 # make explain and make grade's WHERE count keep the reference's counts beside its emulated object
 # (reference.counts.N.*, headed by a key that names the harness, the worker, the reference's object
-# and the problem: grader/run/profile_trusted.cu) and take them from there while the key
+# and the problem: grader/harness/profile_trusted.cu) and take them from there while the key
 # holds. Shown here by planting a mark in the kept file: it is what the next count shows while the
 # key holds; a rebuilt reference (a new modification time), or a key that is not the one the
 # harness makes, is counted again and kept anew; lines of the kept file that are not count rows

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ctx-knobs.sh - whether a setting of the environment makes a CUDA process's GPU context
 # quicker to make: the driver makes contexts one at a time host-wide, some 240 ms each on an
-# H200, 38 a graded student (grader/run/README.md), which caps a host's students an hour
+# H200, 38 a graded student (grader/harness/README.md), which caps a host's students an hour
 # however many GPUs it has. Each setting's contexts (tests/gpu/cuda-start-probe.cu: cuInit,
 # the primary context, a first allocation) made one after another on GPU 0, then one process
 # per GPU at once; the medians, milliseconds.

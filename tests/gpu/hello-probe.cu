@@ -1,5 +1,5 @@
 // hello-probe.cu - what a fresh grading worker's first command waits for, in the worker's own
-// order (grader/run/worker_untrusted.c): the GPU's primary context made through the driver, then
+// order (grader/worker/worker_untrusted.c): the GPU's primary context made through the driver, then
 // dlopen of a lab's shared object, the CUDA runtime's first call and a first launch; one line of
 // milliseconds a process (tests/gpu/hello.sh runs it for each lab, alone and one per GPU at once).
 //

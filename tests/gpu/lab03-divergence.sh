@@ -15,7 +15,7 @@
 #   1. make bench LAB=03: skeleton, rungs, reference and the FMA ceiling in one table (once);
 #      OUT/bench.tsv is what labs/03-divergence/bench-h200.tsv records (then
 #      grader/tools/bench-tables and bench-chart redraw the lesson's table and chart);
-#   2. every file below graded as a student's (grader/run/grade.sh STUDENT=FILE LAB=03), RUNS
+#   2. every file below graded as a student's (grader/driver/grade.sh STUDENT=FILE LAB=03), RUNS
 #      times: the speed check's median ratio to the reference, which is what the pass mark
 #      is compared with:
 #        labs/03-divergence/divergence.cu           the skeleton (4 chains per divergent warp)
@@ -72,7 +72,7 @@ for f in "${files[@]}"; do
     case $f in solutions/*) tree=$f ;; esac
     for r in $(seq "$runs"); do
         g=$OUT/grade-${name//\//-}-$r
-        grader/run/grade.sh STUDENT="$tree" LAB=03 GRADE_DIR="$g" >"$g.txt" 2>&1
+        grader/driver/grade.sh STUDENT="$tree" LAB=03 GRADE_DIR="$g" >"$g.txt" 2>&1
         python3 - "$g/results.json" "$name" "$r" >>"$OUT/lab03.tsv" <<'PY'
 import json, sys
 try:

@@ -10,7 +10,7 @@
 # Grades STUDENT=solutions (the reference against itself: nothing to blame) several times with
 # GRADER_REMEASURE_SLOWDOWN=1, so that every speed check measures the reference beside the
 # student's process and alone twice over, as grading does when it suspects a slowdown
-# (grader/run/harness_speed.cu, run_speed): three comparisons per check and grading. Prints per speed
+# (grader/harness/harness_speed.cu, run_speed): three comparisons per check and grading. Prints per speed
 # check the spread of those slowdowns, of the slowdown of each round beside (against the
 # median alone), of the ratio (each grading's median, and each round's), what the idle probes
 # saw after the calls (units with the GPU busy 1 ms or more after they answered), any blame
@@ -30,7 +30,7 @@ for i in $(seq "$runs"); do
         break
     fi
     t0=$(date +%s)
-    GRADER_REMEASURE_SLOWDOWN=1 grader/run/grade.sh STUDENT=solutions GRADE_DIR="$OUT/grade-$i" \
+    GRADER_REMEASURE_SLOWDOWN=1 grader/driver/grade.sh STUDENT=solutions GRADE_DIR="$OUT/grade-$i" \
         >"$OUT/grade-$i.txt" 2>&1
     status=$?
     score=$(grep '^Score' "$OUT/grade-$i.txt")

@@ -3,7 +3,7 @@
  * cudaHostRegister, one after the other or on three threads, with MAP_POPULATE (pages made by the
  * mapping) or without (pages made by the registration as it pins them); and one after the other,
  * each array's pages made first on T threads at once (MADV_POPULATE_WRITE on T parts, as
- * grader/run/worker_buffers_trusted.cu's host_fill does), then registered. Three repetitions.
+ * grader/harness/worker_buffers_trusted.cu's host_fill does), then registered. Three repetitions.
  *
  *   nvcc -O2 -o build/pin-probe tests/gpu/pin-probe.cu -lpthread && build/pin-probe
  *

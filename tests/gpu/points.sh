@@ -49,8 +49,8 @@ cmp -s "$subs/slow/01-coalescing/coalescing.cu" labs/01-coalescing/coalescing.cu
 make grade-batch SUBMISSIONS="$subs" OUT="$out/batch" LAB=01,08 SEED=0x5eed >"$out/batch.log" 2>&1
 echo "batch exit status $? (log: $out/batch.log)"
 if [ "${SOLUTIONS:-0}" = 1 ]; then
-    grader/run/grade.sh STUDENT=solutions GRADE_DIR="$out/solutions" >"$out/solutions.log" 2>&1
-    echo "grader/run/grade.sh STUDENT=solutions: exit $? ($(grep -E '^Score:' "$out/solutions.log" | tail -1); expected Score: 50/50, exit 0)"
+    grader/driver/grade.sh STUDENT=solutions GRADE_DIR="$out/solutions" >"$out/solutions.log" 2>&1
+    echo "grader/driver/grade.sh STUDENT=solutions: exit $? ($(grep -E '^Score:' "$out/solutions.log" | tail -1); expected Score: 50/50, exit 0)"
 fi
 
 python3 - "$out/batch" <<'EOF'

@@ -1,5 +1,5 @@
 // printf-probe.cu - how long one kernel that prints a line per element takes on this GPU, by the
-// size of the device printf buffer (what grader/run/worker_untrusted.c sets a worker's to).
+// size of the device printf buffer (what grader/worker/worker_untrusted.c sets a worker's to).
 //   nvcc -O2 -o /tmp/pp tests/gpu/printf-probe.cu && /tmp/pp ROWS COLS [FIFO_BYTES (0: the default)] [REPS] >/dev/null
 #include <cstdio>
 #include <cstdlib>

@@ -2,7 +2,7 @@
  * a buffer mapped as the grader's worker maps one (a shareable allocation exported as a file
  * descriptor, imported, reserved, mapped, made accessible), a cudaMalloc buffer, a stream made
  * before the reset, and the current context (its handle and its ID). Each printed before and
- * after the reset, so that the worker's check of a reset (grader/run/worker_loop_untrusted.cu)
+ * after the reset, so that the worker's check of a reset (grader/worker/worker_loop_untrusted.cu)
  * rests on what the driver says, not on a guess.
  *   nvcc -o reset-probe tests/gpu/reset-probe.cu -lcuda && ./reset-probe */
 #include <cuda.h>

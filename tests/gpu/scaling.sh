@@ -27,7 +27,7 @@
 # calls (GRADER_COSTS=1: starting and ending workers, making and giving back shared memory; a
 # fresh worker's first, empty command; the buffers the workers mapped, by their account),
 # and how often a passing speed check measured the reference alone and how often it used the
-# batch's kept measurement (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 in the environment
+# batch's kept measurement (grader/harness/alone_cache.h; GRADER_ALONE_CACHE_S=0 in the environment
 # turns that off, for a run to compare with).
 # Logs under $OUT (default build/scaling). GPU only.
 set -uo pipefail
@@ -131,7 +131,7 @@ part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "ahead": 0.0, "stop": 0.0}
 stage = dict.fromkeys(("setup", "warmup", "kept", "calls", "between", "alone", "ceiling", "end",
                        "rest"), 0.0)
 # The reference alone (a passing speed check's second measurement): measured, or the batch's
-# kept one (grader/run/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
+# kept one (grader/harness/alone_cache.h; GRADER_ALONE_CACHE_S=0 turns it off)
 measured, kept, alone_s = 0, 0, 0.0
 for f in glob.glob(out + "/students/*/results.json"):
     r = json.load(open(f))

@@ -12,7 +12,7 @@ make -j"$(nproc)" build/host/grade-driver runner-"$lab" >"$OUT/build.log" 2>&1 |
 make -j"$(nproc)" runner-"$lab" STUDENT=solutions >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 for who in solutions labs; do
     start=$(date +%s%N)
-    grader/run/grade.sh LAB="$lab" STUDENT=$who >"$OUT/grade-$who.txt" 2>&1
+    grader/driver/grade.sh LAB="$lab" STUDENT=$who >"$OUT/grade-$who.txt" 2>&1
     echo "grade $who: exit $? in $(( ($(date +%s%N) - start) / 1000000 )) ms" | tee -a "$OUT/smoke.txt"
     grep -E "speed|NOTE|Score" "$OUT/grade-$who.txt" | tee -a "$OUT/smoke.txt"
     cp build/grade/results.json "$OUT/results-$who.json"

@@ -57,8 +57,8 @@ derived="README.md labs/skeletons.normalised.sha256 labs/skeletons.sha256 labs/w
 [ "$changed" = "README.md grader/labs/10-toy/ labs/10-toy/ labs/skeletons.normalised.sha256 labs/skeletons.sha256 labs/workbook.ipynb slides/10-toy.md solutions/10-toy/ " ]
 result "it wrote the three folders and what make docs-gen derives from them, nothing else" $? "git status: $changed"
 grep -qF '| 10 | [toy](labs/10-toy/README.md) |' README.md && grep -qF '"!make grade LAB=10"' labs/workbook.ipynb &&
-    grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256
-result "README.md's table, the notebook and the skeletons' hashes list the toy lab" $? \
+    grep -qE '  10-toy/toy\.cu$' labs/skeletons.sha256 && grep -q '^Ten CUDA C labs, each' README.md
+result "README.md's table and its opening count (Ten), the notebook and the skeletons' hashes list the toy lab" $? \
     "$(git diff --stat | tail -1)"
 others=$(grep -rIlE 'coalesc|scale\[|bias|[Ll]ab 0[1-9]|0[1-9]-[a-z]' grader/labs/10-toy labs/10-toy solutions/10-toy)
 [ -z "$others" ]

@@ -33,7 +33,7 @@ landlock=$(python3 -c 'import ctypes; print(1 if ctypes.CDLL(None).syscall(444, 
 # One honest file graded under the wrapper: which isolation did the grader choose?
 probe=$work/probe
 rm -rf "$probe" && mkdir -p "$probe/tree" && cp -r labs/01-coalescing "$probe/tree/"
-"$wrap" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
+"$wrap" grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$probe/grade" >"$probe/out.txt" 2>&1
 iso=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["tamper_proof"], r.get("isolation",""))' \
       "$probe/grade/results.json" 2>/dev/null || echo "no-report")
 if [ "$landlock" = 1 ]; then
@@ -62,7 +62,7 @@ result "make doctor names the sandbox grading chose" $? "expected /$want/, found
 # was given holds nothing of the grader's.
 tmpd=$work/tmpdir
 rm -rf "$tmpd" "$work/tmpdir-grade" && mkdir -p "$tmpd"
-"$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$work/tmpdir-grade" \
+"$wrap" env TMPDIR="$tmpd" grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$work/tmpdir-grade" \
     >"$work/tmpdir.txt" 2>&1
 left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 grep -q "Score:" "$work/tmpdir.txt" && [ -z "$left" ]
@@ -73,7 +73,7 @@ result "a grade leaves no worker scratch folder in its TMPDIR" $? "left: ${left:
 stopped() {
     local out=$1 graded
     shift
-    setsid "$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
+    setsid "$wrap" env TMPDIR="$tmpd" grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 \
         GRADE_DIR="$work/tmpdir-grade" >"$out" 2>&1 &
     graded=$!
     for _ in $(seq 600); do
@@ -103,7 +103,7 @@ result "a grade stopped (SIGTERM) while its WHERE count's worker runs leaves no 
 rerun=$work/rerun
 rm -rf "$rerun" "$tmpd" && mkdir -p "$rerun/tree/01-coalescing" "$tmpd"
 cp tests/cheats/h88-coalescing-write-through-null-rerun.cu "$rerun/tree/01-coalescing/coalescing.cu"
-"$wrap" env TMPDIR="$tmpd" grader/run/grade.sh STUDENT="$rerun/tree" LAB=01 EMU=1 GRADE_DIR="$rerun/grade" \
+"$wrap" env TMPDIR="$tmpd" grader/driver/grade.sh STUDENT="$rerun/tree" LAB=01 EMU=1 GRADE_DIR="$rerun/grade" \
     GRADE_WHERE=0 GRADE_FAULT_RERUN=always >"$rerun/out.txt" 2>&1
 left=$(find "$tmpd" -mindepth 1 -maxdepth 2 | head -3)
 grep -q "ran this check once more, in the same sandbox" "$rerun/out.txt" &&
@@ -115,7 +115,7 @@ result "a fault's rerun on the emulator, without namespaces: the line named, its
 # With no sandbox at all the report says so, and grading still gives feedback.
 nosb=$work/none
 rm -rf "$nosb" && mkdir -p "$nosb"
-GRADER_SANDBOX=none grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$nosb/grade" >"$nosb/out.txt" 2>&1
+GRADER_SANDBOX=none grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$nosb/grade" >"$nosb/out.txt" 2>&1
 grep -qi "not tamper-proof" "$nosb/out.txt" &&
     python3 -c 'import json,sys; sys.exit(0 if not json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nosb/grade/results.json"
 result "no sandbox at all: terminal and results.json say not tamper-proof" $? "see $nosb/out.txt"
@@ -124,7 +124,7 @@ result "no sandbox at all: terminal and results.json say not tamper-proof" $? "s
 # in one process, as the grader does there, and every report says it is not tamper-proof.
 inproc=$work/in-process
 rm -rf "$inproc" && mkdir -p "$inproc"
-GRADER_ISOLATION=off grader/run/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$inproc/grade" >"$inproc/out.txt" 2>&1
+GRADER_ISOLATION=off grader/driver/grade.sh STUDENT="$probe/tree" LAB=01 EMU=1 GRADE_DIR="$inproc/grade" >"$inproc/out.txt" 2>&1
 grep -qi "not tamper-proof" "$inproc/out.txt" && grep -q "Score:" "$inproc/out.txt" &&
     python3 -c 'import json,sys; sys.exit(0 if not json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$inproc/grade/results.json"
 result "in one process (as on WSL2): graded, and terminal and results.json say not tamper-proof" $? "see $inproc/out.txt"
@@ -139,7 +139,7 @@ if full_only && [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     cp -a "$build/emu" "$build/host" "$nr/copy/build/"
     chown -R 65534:65534 "$nr"
     (cd "$nr/copy" && setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$nr" BUILD=build \
-        grader/run/grade.sh STUDENT=labs LAB=01 EMU=1 GRADE_DIR="$nr/grade") >"$work/user.txt" 2>&1
+        grader/driver/grade.sh STUDENT=labs LAB=01 EMU=1 GRADE_DIR="$nr/grade") >"$work/user.txt" 2>&1
     grep -q "Score: speed not graded (no GPU), so no score: the points are speed's. Correctness: 10 of 10 checks passed." "$work/user.txt" && ! grep -qE ' (FAIL|ERROR) ' "$work/user.txt" &&
         python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["tamper_proof"] else 1)' "$nr/grade/results.json"
     result "as an ordinary user (uid 65534) owning a copy: the skeleton graded, isolated, nothing failed for the set-up" $? \
@@ -169,7 +169,7 @@ if full_only && [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
             else
                 { echo '#include "coalescing.h"'
                   echo "#include \"$wb/solutions/01-coalescing/coalescing.cu\""
-                  echo "#include \"$wb/grader/run/driver.c\""; } >"$f"
+                  echo "#include \"$wb/grader/driver/driver.c\""; } >"$f"
             fi
             (cd "$wb" && $run ${MAKE:-make} -s --no-print-directory runner-coalescing EMU=1 BUILD=build \
                 STUDENT=build/t-$how-$t) >"$work/visible-$how-$t.txt" 2>&1
@@ -188,7 +188,7 @@ if full_only && [ "$(id -u)" = 0 ] && [ -d /usr/local/src ]; then
         sed -i '2d' "$wb/build/t-$how-cheat/01-coalescing/coalescing.cu"
         (cd "$wb" && $run ${MAKE:-make} -s --no-print-directory runner-coalescing EMU=1 BUILD=build \
             STUDENT=build/t-$how-cheat) >"$work/visible-$how-cheat2.txt" 2>&1
-        grep -qE "grader/run/driver.c.*(No such file|Permission denied)|cannot read $wb/grader/run/driver.c" "$work/visible-$how-cheat2.txt"
+        grep -qE "grader/driver/driver.c.*(No such file|Permission denied)|cannot read $wb/grader/driver/driver.c" "$work/visible-$how-cheat2.txt"
         result "checkout in /usr/local/src ($how): its grader is out of the compile's view" $? \
             "see $work/visible-$how-cheat2.txt"
     done

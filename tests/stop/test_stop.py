@@ -3,7 +3,7 @@
 
     tests/stop/test_stop.py BUILD_DIR
 
-`make grade`, grader/run/grade.sh and `make grade-batch` (CPU emulator, labs 01 and 02: lab
+`make grade`, grader/driver/grade.sh and `make grade-batch` (CPU emulator, labs 01 and 02: lab
 02's harness is started ahead while lab 01 is graded) are stopped the
 ways a person or a script stops them: Ctrl-C (SIGINT to the terminal's foreground process
 group), a hang-up (SIGHUP to that group), SIGTERM or SIGINT to the command itself, and
@@ -65,7 +65,7 @@ MAKE = os.environ.get("MAKE", "make")
 COMMON = ["EMU=1", "LAB=01,02", "SEED=0x5eed"] + ([] if BUILD == "build" else ["BUILD=" + BUILD])
 COMMANDS = {
     "make grade": [MAKE, "--no-print-directory", "grade", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
-    "grade.sh": ["grader/run/grade.sh", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
+    "grade.sh": ["grader/driver/grade.sh", "STUDENT=" + TREE, "GRADE_DIR=" + GRADE] + COMMON,
     "make grade-batch": [MAKE, "--no-print-directory", "grade-batch", "SUBMISSIONS=" + SUBS,
                          "OUT=" + OUT] + COMMON,
 }

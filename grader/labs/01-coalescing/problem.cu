@@ -3,7 +3,7 @@
  * out[r][c] = in[r][c] * scale[r] + bias[r] on a row-major matrix. Verified against a
  * double-precision CPU result with a bound of about one float rounding (fused or unfused
  * multiply-add both pass; a wrong element is off by far more). */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "coalescing.h"
 #include "../lab_io.h"

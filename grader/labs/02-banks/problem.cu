@@ -12,7 +12,7 @@
  * that bound (solutions/02-banks/steps/7-slot-major.cu, conflict-free by layout, is the rung
  * the reference should match). The student's file and the reference run in worker
  * processes, behind grader/labs/02-banks/shim_untrusted.cu. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "banks.h"
 #include "../lab_move.h"

@@ -12,7 +12,7 @@
  * (solutions/03-divergence/steps/2-class-as-data.cu), not a ceiling: the reference beats it.
  * The student's file and the reference run in worker processes, behind
  * grader/labs/03-divergence/shim_untrusted.cu. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "divergence.h"
 #include "../lab_io.h"

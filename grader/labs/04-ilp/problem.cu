@@ -21,7 +21,7 @@
  * (SMs x FP32 lanes per SM x 2 flops x the SM clock measured under load). The teaching
  * ladder (loads in flight per thread, chains per thread, full occupancy) lives in
  * solutions/04-ilp/steps/ and runs through the same shim in make bench. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "ilp.h"
 #include "../lab_io.h"

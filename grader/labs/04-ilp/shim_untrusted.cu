@@ -1,4 +1,4 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 04's shim (see grader/run/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 04's shim (see grader/worker/shim.h).
  *
  * Entry 0: ilp_memory(out, in, a, n, blocks, threads), arguments "ppfiii".
  * Entry 1: ilp_arith(out, in, n, blocks, threads), arguments "ppiii".
@@ -19,7 +19,7 @@
  * its module (lazy loading) happens outside a capture.
  *
  * Under the CPU emulator there are no graphs: the entry point is called directly. */
-#include "../../run/shim.h"
+#include "../../worker/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 #include "../../wire/proto.h"        /* PROTO_MAX_CALLS: the most calls in a timed unit */
 

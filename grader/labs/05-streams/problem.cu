@@ -28,7 +28,7 @@
  * Timing: host clock around the whole call (host_clock = 1), because the student's work runs
  * on streams the harness does not know. The ceiling is the ideal pipeline (ceiling_ms below),
  * assembled from measurements made in this process with this file's copy of the kernel. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "streams.h"
 #include "../lab_io.h"
@@ -327,7 +327,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
 
 /* The speed check's three pinned arrays (h_in, h_out, h_ref), asked for when the harness
  * starts (see alloc_pinned): pinning 3 GiB takes most of a second or more (host_fill in
- * grader/run/worker_buffers_trusted.cu), hidden behind the correctness checks. */
+ * grader/harness/worker_buffers_trusted.cu), hidden behind the correctness checks. */
 static void reserve(const long long size[LAB_MAX_DIMS], const device_info *d)
 {
     (void)d;

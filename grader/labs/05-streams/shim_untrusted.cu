@@ -1,4 +1,4 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/run/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 05's shim (see grader/worker/shim.h).
  *
  * One entry point: streams(h_out, h_in, d_out, d_in, n, process), called with arguments
  * "ppppzip": the four buffers, n, the kernel's k, and a small shared host buffer where the
@@ -13,7 +13,7 @@
  *    every call of them from the student's (or the reference's) code lands in the __wrap_
  *    functions below, which count and call the real one.
  * A rule broken in a call goes back as text in `problem`: the check fails with it. */
-#include "../../run/shim.h"
+#include "../../worker/shim.h"
 #include "streams.h"
 #include "check.h"
 

@@ -7,7 +7,7 @@
  * copy does, and cannot do better than the copy engine's best path. The copy runs here, in
  * the harness (trusted code); the student's file and the reference run in worker processes,
  * behind grader/labs/06-transpose/shim_untrusted.cu. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "transpose.h"
 #include "../lab_move.h"

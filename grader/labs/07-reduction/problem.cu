@@ -26,7 +26,7 @@
  * above 2 from n = 2^20 on (no single element is seen); a dropped block of 256 fails it at
  * n = 2^24 (a bound near 45), and 1% of the input at any size. No float32 check can see one
  * element among 10^8: the sum's own rounding (half an ulp of 6.7e7 is 4) is larger. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "reduction.h"
 #include "../lab_io.h"

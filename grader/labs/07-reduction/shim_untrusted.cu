@@ -1,7 +1,7 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 07's shim (see grader/run/shim.h).
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 07's shim (see grader/worker/shim.h).
  *
  * Entry 0: reduction(result, in, n, scratch), arguments "pplp". */
-#include "../../run/shim.h"
+#include "../../worker/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 
 extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t s,

@@ -19,7 +19,7 @@
  *
  * Speed checks: device-only problems (no CPU answer); refresh() draws new seeds on the device
  * every round and the student's output is compared with the reference's bit for bit. */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "tail.h"
 #include "../lab_io.h"

@@ -1,6 +1,6 @@
-/* shim_untrusted.cu - UNTRUSTED SIDE: lab 08's shim (see grader/run/shim.h). One entry point:
+/* shim_untrusted.cu - UNTRUSTED SIDE: lab 08's shim (see grader/worker/shim.h). One entry point:
  * tail(out, seeds, items, rounds, stream) with arguments "ppii". */
-#include "../../run/shim.h"
+#include "../../worker/shim.h"
 #include "lab_manifest.h" /* the contract and the call, from the table */
 
 extern "C" void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t s,

@@ -31,7 +31,7 @@
  * Speed checks: device-only problems; refresh() draws the dyadic inputs on the device every
  * round, alpha = 1.5 and beta = -0.75, and the student's C is compared with the reference's
  * with dyadic_bound. The teaching ladder lives in solutions/09-sgemm/steps/ (make bench). */
-#include "../../run/harness.h"
+#include "../../harness/harness.h"
 #include "lab_manifest.h"
 #include "sgemm.h"
 #include "../lab_io.h"

@@ -13,7 +13,7 @@
 /* Under the CPU emulator (last column: the size it runs instead) each case keeps its shape at a
  * size the emulator checks in well under a second: still past a 128-wide tile in M and N (the
  * primes are primes, the long K as long), several blocks each way; hidden sizes are drawn
- * again while above twice the largest (192^3) multiply-adds (grader/run/hidden_size.h). */
+ * again while above twice the largest (192^3) multiply-adds (grader/harness/hidden_size.h). */
 static const lab_check checks[] = {
     /* name                                          kind           task  size {M, N, K}     points */
     {"1 x 1 x 1",                                    CHECK_VISIBLE, 0,    {1, 1, 1},          0},

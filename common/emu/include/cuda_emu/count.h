@@ -1,6 +1,6 @@
 /*
  * cuda_emu/count.h -- the grader's range of counting, for its worker
- * (grader/run/worker_loop_untrusted.cu): what the WHERE line and the ESTIMATE
+ * (grader/worker/worker_loop_untrusted.cu): what the WHERE line and the ESTIMATE
  * are made of.
  *
  * A program counts between cudaProfilerStart() and cudaProfilerStop() (see

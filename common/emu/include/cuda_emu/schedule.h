@@ -1,6 +1,6 @@
 /*
  * cuda_emu/schedule.h -- the order the emulator runs a grid in, for the
- * grader's worker (grader/run/worker_loop_untrusted.cu).
+ * grader's worker (grader/worker/worker_loop_untrusted.cu).
  *
  * Which warp of a block runs first and which block a worker takes next are no
  * part of CUDA's contract; a kernel whose result depends on them is wrong on

@@ -2,7 +2,7 @@
  *
  * Each implementation a lab times or checks (the student's file, the reference) lives in a
  * shared object: the implementation plus the lab's shim (grader/labs/NN-name/shim_untrusted.cu). By default each one
- * runs in a worker process of its own (grader/run/worker_untrusted.c), sandboxed: a read-only
+ * runs in a worker process of its own (grader/worker/worker_untrusted.c), sandboxed: a read-only
  * mount namespace, no capabilities, rlimits, a seccomp filter, stopped (SIGSTOP) whenever
  * the harness is not waiting for it, its output capped. The harness shares buffers with it
  * and sends it calls (proto.h); nothing it says is trusted beyond "the call came back".

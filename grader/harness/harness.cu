@@ -31,7 +31,7 @@ int harness_device_only;
 /* One check                                                                                   */
 
 static jmp_buf check_jump;
-int require_isolation; /* --require-isolation: run no student code unsandboxed */
+static int require_isolation; /* --require-isolation: run no student code unsandboxed */
 const char *harness_reference_so;
 
 /* Under the CPU emulator the order of a block's warps and of a grid's blocks is the
@@ -137,7 +137,7 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
     memset(&sc, 0, sizeof sc);
     workers_set_failure_target(&check_jump, &failure);
     workers_begin_check(o->timeout_s, o->log);
-    memory_reclaimed = 0;
+    reclaim_begin_check();
     if (setjmp(check_jump) == 0) {
         if (c->kind == CHECK_SPEED && d->emulated) {
             results_begin("skipped");

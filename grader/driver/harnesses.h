@@ -1,5 +1,5 @@
 /* harnesses.h - TRUSTED, NO GPU: a lab's harness as a process of the driver, one per lab, one
- * command per check (private to grader/run/). At most two are alive at once: the lab's, and
+ * command per check (private to grader/driver/). At most two are alive at once: the lab's, and
  * the next lab's started ahead (schedule.h); ending one spares the other. */
 #ifndef GRADER_RUN_HARNESSES_H
 #define GRADER_RUN_HARNESSES_H

@@ -2,7 +2,7 @@
  * a timeline (lab 05): which copies and kernels one call issued, and when each ran.
  *
  * The harness exports the CUDA runtime's copy and launch functions listed in
- * grader/run/timeline.dynlist, so an implementation loaded into it (profiling runs calls in the
+ * grader/harness/timeline.dynlist, so an implementation loaded into it (profiling runs calls in the
  * harness's own process) calls these first. Each passes straight through to the runtime;
  * only while recording does it bracket the operation with two CUDA events on the
  * operation's own stream. An event completes when its stream reaches it, so a bar starts when
@@ -103,7 +103,7 @@ static void op_end(int i)
         cudaEventRecord(ops[i].b, ops[i].stream);
 }
 
-/* ---- the interposed runtime functions (exported by grader/run/timeline.dynlist) ---------------- */
+/* ---- the interposed runtime functions (exported by grader/harness/timeline.dynlist) ---------------- */
 
 /* cudaMemcpyAsync, and its per-thread-default-stream twin. */
 #define COPY_ASYNC(name)                                                                        \

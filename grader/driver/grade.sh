@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # grade.sh - `make grade` with the grader's own exit status, for scripts.
 #
-#   grader/run/grade.sh [make variables...]        e.g. grader/run/grade.sh LAB=06 STUDENT=solutions
+#   grader/driver/grade.sh [make variables...]        e.g. grader/driver/grade.sh LAB=06 STUDENT=solutions
 #
 # make reports every failed recipe as status 2, so `make grade` can only say "full marks" (0)
 # or "not" (2), and says so in a line of its own, which this script leaves out. The grader's

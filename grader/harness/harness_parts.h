@@ -1,7 +1,8 @@
 /* harness_parts.h - TRUSTED PROCESS (the harness): what the harness's files share, private to
  * them. harness.cu: main, the command line, one check at a time; harness_emit.cu: the hooks
  * the labs call, device memory, the records a check writes, one call verified, a check's size;
- * harness_speed.cu: a speed check's timed units and phases; harness_bench.cu: make bench. */
+ * harness_units.cu: a speed check's timed units; harness_speed.cu: its phases; harness_bench.cu:
+ * make bench. */
 #ifndef GRADER_RUN_HARNESS_PARTS_H
 #define GRADER_RUN_HARNESS_PARTS_H
 
@@ -56,7 +57,7 @@ typedef struct options {
     sandbox_places hidden; /* what no worker may see, by name (the driver's --checkout ...) */
 } options;
 
-/* ---- harness_speed.cu: a speed check's problems and the state of its timed phases ---- */
+/* ---- harness_units.cu and harness_speed.cu: a speed check's problems, units and phases ---- */
 #define MAX_INSTANCES PROTO_MAX_CALLS
 #define MAX_IO 8
 #define V_STUDENT 0
@@ -115,13 +116,16 @@ void speed_after_round(void *ctx, int round);
 int speed_restart(void *ctx, const timing_result *r);
 void speed_before_round(void *ctx, int round);
 void speed_free(speed_ctx *c);
+/* From now on the student's units hold `calls` calls: 1 (fewer), or the check's k. */
+void student_unit_calls(speed_ctx *c, int calls);
 void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t seed,
                      const device_info *d, double unit_ms, cudaStream_t s);
 void speed_prepare(void *ctx, int v, cudaStream_t s);
 void speed_run(void *ctx, int v, cudaStream_t s);
 
 /* ---- harness_emit.cu: the records, device memory, one call verified, a check's size ---- */
-extern int memory_reclaimed; /* a `reclaim` record was written in this check */
+/* A check begins: no `reclaim` record written in it yet (emit_reclaim, on_cuda_error). */
+void reclaim_begin_check(void);
 void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
                const device_info *d, long long size[LAB_MAX_DIMS]);
 void call_and_verify(const lab_task *t, void *p, int impl, cudaStream_t s,
@@ -139,7 +143,6 @@ const char *impl_who(int impl);
 void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
 
 /* ---- harness.cu: one check ---- */
-extern int require_isolation; /* --require-isolation: run no student code unsandboxed */
 extern const char *harness_reference_so; /* --reference: the reference's object */
 void prewarm_after(int done, const device_info *d);
 void reserve_ahead(const device_info *d);

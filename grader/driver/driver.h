@@ -1,4 +1,4 @@
-/* driver.h - TRUSTED, NO GPU: what the driver's files share (private to grader/run/: the
+/* driver.h - TRUSTED, NO GPU: what the driver's files share (private to grader/driver/: the
  * driver's main and grading loop, driver.c; the harness processes, harnesses.c; the next lab's
  * start and the host-link lock, schedule.c; make bench, bench.c; what make left, built.c). */
 #ifndef GRADER_RUN_DRIVER_H

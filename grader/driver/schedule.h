@@ -1,5 +1,5 @@
 /* schedule.h - TRUSTED, NO GPU: when a lab's harness starts and when a speed check may time
- * (private to grader/run/): the next lab's harness started while a lab is graded, and ready
+ * (private to grader/driver/): the next lab's harness started while a lab is graded, and ready
  * before a speed check begins; in a batch on several GPUs of one host, the host-link lock. */
 #ifndef GRADER_RUN_SCHEDULE_H
 #define GRADER_RUN_SCHEDULE_H

@@ -28,7 +28,7 @@ void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t stream, cha
                    size_t len);
 
 /* Serve proto.h commands on socket `sock` until PROTO_QUIT or end of input; returns the exit
- * status for the worker. Defined once, in grader/run/worker_loop_untrusted.cu. */
+ * status for the worker. Defined once, in grader/worker/worker_loop_untrusted.cu. */
 int shim_serve(int sock);
 
 #ifdef __cplusplus

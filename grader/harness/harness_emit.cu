@@ -63,7 +63,12 @@ void harness_device_private(int on) { workers_device_group_pause(on); }
 /* ------------------------------------------------------------------------------------------ */
 /* Device memory: whose is missing when the grader runs short                                  */
 
-int memory_reclaimed; /* a `reclaim` record was written in this check */
+static int memory_reclaimed; /* a `reclaim` record was written in this check */
+
+void reclaim_begin_check(void)
+{
+    memory_reclaimed = 0;
+}
 
 /* The grader (the harness here, or the reference's worker: `who`) ran short of device memory:
  * end the student's worker, whose allocations count against the same device, and record what

@@ -2,7 +2,7 @@
  *
  *   worker IMPLEMENTATION.so SOCKET_FD [READY_FD gpu|emu]
  *
- * The harness (grader/run/worker_lifecycle_trusted.cu) forks, puts the child in a read-only mount
+ * The harness (grader/harness/worker_lifecycle_trusted.cu) forks, puts the child in a read-only mount
  * namespace with rlimits and no capabilities, and executes this program. Its only job is to
  * close the last doors and then load the implementation: it installs the seccomp filter
  * (grader/sandbox/seccomp.c: what the filter allows is the sandbox's to say), and only then
@@ -10,7 +10,7 @@
  * lab's shim, so even the object's constructors run inside the filter. From then on every
  * byte of this process belongs to that code; the harness trusts nothing it says.
  *
- * A worker may be started ahead of its first call (a spare, grader/run/worker_trusted.h:
+ * A worker may be started ahead of its first call (a spare, grader/harness/worker_trusted.h:
  * workers_prewarm), so that its start-up overlaps the harness's own work. Before it loads
  * the implementation it makes the GPU's context (on a GPU; what takes longest in a CUDA
  * program's start), writes a byte to READY_FD (the harness's sign that the start-up is over), and

@@ -5,7 +5,7 @@
  * minutes (lab_check.emu_size). Under the emulator a hidden size is drawn again, from the same
  * stream (so the seed still decides it), while its work is more than EMU_HIDDEN_SLACK x the
  * largest visible case of its task as the emulator runs it; after EMU_HIDDEN_DRAWS draws, the
- * smallest drawn. Plain C: the harness (grader/run/harness.cu) and the unit tests call it. */
+ * smallest drawn. Plain C: the harness (grader/harness/harness.cu) and the unit tests call it. */
 #ifndef GRADER_HIDDEN_SIZE_H
 #define GRADER_HIDDEN_SIZE_H
 

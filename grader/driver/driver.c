@@ -13,7 +13,7 @@
  * It builds nothing and runs neither make nor a shell: make builds every selected lab first
  * (grader/make/grade.mk, which leaves a status per lab in --built DIR), so no student code runs
  * before all building and vetting is done. Then, per lab, one harness
- * process (grader/run/harness.cu) runs the rows of the lab's table one by one, each with a time
+ * process (grader/harness/harness.cu) runs the rows of the lab's table one by one, each with a time
  * limit, and this program decides each verdict from the records the harness wrote. The
  * harness holds no student code: that runs in sandboxed workers the harness starts. A build
  * failure, crash or hang costs that check's points and grading goes on. Whether the run was
@@ -655,7 +655,7 @@ static void load_config(config *cfg)
         fatal("%s", err);
 }
 
-/* grader/run/grade.sh: the exit status a results.json records (0, 1 or 2), read with the JSON
+/* grader/driver/grade.sh: the exit status a results.json records (0, 1 or 2), read with the JSON
  * parser; 3 and a message when there is none to read. */
 static int print_status_of(const char *path)
 {

@@ -118,7 +118,7 @@ void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
     if (!W.w[impl].answered) { /* just started, or a spare started ahead (workers_prewarm) */
         /* An empty command first, before any call: a process that ends before answering it
          * could not start, or code it loaded ended it first (the harness weighs which, by
-         * starting the reference's the same way: harness.cu, emit_worker_failure); once it
+         * starting the reference's the same way: harness_emit.cu, emit_worker_failure); once it
          * has answered, an end (whatever its exit status) is the doing of the code it loaded. */
         static proto_cmd hello;
         memset(&hello, 0, sizeof hello);

@@ -16,7 +16,7 @@
 
 #include "harness.h"
 #include "../wire/proto.h"
-#include "shim.h"
+#include "../worker/shim.h"
 #include "worker_trusted.h"
 
 #include <pthread.h>
@@ -165,6 +165,19 @@ void worker_load_here(int impl) WORKER_INTERNAL;
 /* Why worker impl's process ended, for the report; reaps it. *sig: the signal, 0 if it
  * exited, -1 if it could not start. */
 void worker_describe_death(int impl, char *buf, size_t len, int *sig) WORKER_INTERNAL;
+
+/* worker_relay_trusted.cu */
+
+/* Start relaying fd (a pipe's read end, made non-blocking) into the check's log, on a thread
+ * of its own; stop it, draining what is left; drain what is there now (to_end: until the
+ * pipe ends), under W.log_lock. */
+void relay_start(output_relay *r, int fd) WORKER_INTERNAL;
+void relay_stop(output_relay *r) WORKER_INTERNAL;
+void relay_drain(output_relay *r, int to_end) WORKER_INTERNAL;
+/* The fallback: this process's stdout and stderr relayed into the check's log from a check's
+ * begin to its end (the implementations print here), rescued on a fatal signal. */
+void here_capture_begin(void) WORKER_INTERNAL;
+void here_capture_end(void) WORKER_INTERNAL;
 
 /* worker_buffers_trusted.cu */
 

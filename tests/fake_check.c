@@ -56,6 +56,8 @@ typedef struct fake_speed {
     int left;       /* units after which the student's work ran on (12.5 ms), of 30 */
     int ref_left;   /* units after which the reference's did (1.5 ms) */
     double bound;   /* the hardware's peak rate (0: none) */
+    const char *watch; /* the GPU watch's word (gpu_watch), or NULL: no such field */
+    int watch_again;   /* timed again after a throttled first phase */
 } fake_speed;
 
 /* 30 rounds with reference/student time ratio `ratio` (each time plus a null call of 0.3 ms
@@ -106,6 +108,13 @@ static void rec_speed_with(const fake_speed *f)
     results_num("ceiling_ms", 1.0);
     results_num("bound_rate", f->bound);
     results_int("calls_per_unit", 1);
+    if (f->watch) {
+        results_str("gpu_watch", f->watch);
+        results_str("gpu_watch_why", !strcmp(f->watch, "throttled")
+                                         ? "the power cap held the clock down (SM clock 1755-1980 MHz while timed)"
+                                         : "quiet (SM clock 1980 MHz, 30 readings)");
+        results_int("gpu_watch_again", f->watch_again);
+    }
     results_emit();
 }
 
@@ -183,6 +192,14 @@ int main(int argc, char **argv)
     } else if (!strcmp(mode, "slowed-once")) { /* ... once: not when measured again */
         rec_correct(0, 1, 1);
         const fake_speed f = {1.0, 1.3, 1, 1.0, 0, 0, 0};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "throttled")) { /* held down, timed again, held down again */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.0, 0, 1.0, 0, 0, 0, "throttled", 1};
+        rec_speed_with(&f);
+    } else if (!strcmp(mode, "throttled-then-quiet")) { /* held down, then quiet timed again */
+        rec_correct(0, 1, 1);
+        const fake_speed f = {1.0, 1.0, 0, 1.0, 0, 0, 0, "quiet", 1};
         rec_speed_with(&f);
     } else if (!strcmp(mode, "left-running")) { /* work ran on after 20 of 30 units */
         rec_correct(0, 1, 1);

@@ -114,6 +114,21 @@ static void test_evidence(void)
                                              "rounds beside, 15 and 15 alone), beyond this lab's "
                                              "noise of 10%"));
     CU_ASSERT_FALSE(d.below_threshold); /* a slowed reference earns nothing */
+    /* the GPU watch: a clock held down in both timings is a note, never a change of verdict;
+     * a first timing held down and a second quiet one, no note (the verdict rests on it) */
+    run_mode("throttled", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.speed.gpu_watch, "throttled");
+    CU_ASSERT_EQUAL(d.speed.gpu_watch_again, 1);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "the GPU's clock was held down while this was timed "
+                                             "(the power cap held the clock down"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d.message, "and again when timed once more"));
+    run_mode("throttled-then-quiet", 1, 10, &d, &o);
+    CU_ASSERT_EQUAL(d.v, VERDICT_OK);
+    CU_ASSERT_STRING_EQUAL(d.speed.gpu_watch, "quiet");
+    CU_ASSERT_PTR_NULL(strstr(d.message, "held down"));
+    run_mode("pass", 1, 10, &d, &o); /* an older harness's record: no watch, no note */
+    CU_ASSERT_STRING_EQUAL(d.speed.gpu_watch, "");
     run_mode("left-running", 1, 10, &d, &o);
     CU_ASSERT_EQUAL(d.v, VERDICT_FAIL);
     CU_ASSERT_STRING_EQUAL(d.blame, "left-running");

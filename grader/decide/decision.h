@@ -45,6 +45,10 @@ typedef struct speed_figures {
     char unit[16];       /* "GB/s", "GFLOP/s" */
     char ceiling[64];    /* what the ceiling is */
     int close_call;      /* 1 if the interval still contains the threshold */
+    char gpu_watch[16];  /* the GPU's clock while timed (common/gpu_watch.h, harness_speed.cu):
+                            "quiet", "throttled", "not watched", or "" (no such field) */
+    char gpu_watch_why[256]; /* what the watch saw, in words */
+    int gpu_watch_again; /* 1: timed again, the first phase having run on a held-down clock */
 } speed_figures;
 
 /* The driver's decision for one check. */

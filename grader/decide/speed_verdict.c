@@ -232,6 +232,12 @@ static int speed_measure(const lab_info *lab, double threshold, const record_lis
     snprintf(f->ceiling, sizeof f->ceiling, "%s",
              record_get(sp, "ceiling") ? record_get(sp, "ceiling") : "");
     f->close_call = stats_position(f->ci_lo, f->ci_hi, threshold) == RATIO_STRADDLES;
+    const char *watch = record_get(sp, "gpu_watch"), *why = record_get(sp, "gpu_watch_why");
+    snprintf(f->gpu_watch, sizeof f->gpu_watch, "%s", watch ? watch : "");
+    snprintf(f->gpu_watch_why, sizeof f->gpu_watch_why, "%s", why ? why : "");
+    double again = 0;
+    record_get_num(sp, "gpu_watch_again", &again);
+    f->gpu_watch_again = again == 1;
     return 0;
 }
 
@@ -306,6 +312,22 @@ static int speed_evidence(const speed_figures *f, double bound, const char *figu
     return 0;
 }
 
+/* The GPU's clock while the check was timed (harness_speed.cu's watch), said where it was
+ * held down: a note, never a change of the verdict. Both sides ran in turn, round by round, on
+ * the same clock, so the ratio is still a fair one; the student is told what was seen and
+ * what to try. A first phase that throttled and was timed again on a quiet clock gets no note
+ * (the verdict rests on the quiet one; results.json keeps gpu_watch_again). */
+static void gpu_watch_note(const speed_figures *f, check_decision *d)
+{
+    if (strcmp(f->gpu_watch, "throttled"))
+        return;
+    char note[600];
+    snprintf(note, sizeof note, " [the GPU's clock was held down while this was timed (%s)%s: both "
+             "sides ran in turn on the same clock; run it again when the GPU is cooler or idle]",
+             f->gpu_watch_why, f->gpu_watch_again ? ", and again when timed once more" : "");
+    strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
+}
+
 /* Notes on a verdict taken from the ratio, never a change of it: a close call (the interval
  * still held the pass mark at the time cap), and a reference slower beside the student's code
  * that was not evidence (once, or not every time it was measured again). */
@@ -329,6 +351,7 @@ static void speed_notes(const speed_figures *f, check_decision *d)
                      100 * f->slowdowns[0]);
         strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);
     }
+    gpu_watch_note(f, d);
 }
 
 /* A speed check's verdict: its figures from the records, then evidence other than the ratio,

@@ -18,6 +18,7 @@
 #include "../../common/buffer.h"
 #include "../../common/check.h"
 #include "../../common/stats.h"
+#include "../../common/gpu_watch.h"
 #include "../../common/timing.h"
 #include "../../common/util.h"
 
@@ -102,6 +103,10 @@ typedef struct speed_ctx {
     double warm_ms[TIMING_MAX_VARIANTS];
     int calls_now[TIMING_MAX_VARIANTS];
     int fewer, fewer_decided;
+    /* The GPU watched while phase 1 is timed (common/gpu_watch.h): its readings after each
+     * kept round, when watch_on. */
+    int watch_on;
+    gpu_span watch;
 } speed_ctx;
 
 int calls_of(const speed_ctx *c, int v);

@@ -92,6 +92,74 @@ void phase_free(speed_ctx *c)
     c->busy_before = NULL;
 }
 
+/* The GPU watched while phase 1 is timed (common/gpu_watch.h, NVML): after each kept round
+ * the harness reads the clocks, the clock event reasons and the running totals of time held
+ * down by power and temperature. A phase whose clock a limit held down (or whose SM clock
+ * moved by more than 2%) is timed once more, in a fresh process of the student's, from its
+ * warm-up on; a second throttled phase stands, and both outcomes go into the `speed` record
+ * (gpu_watch, gpu_watch_why, gpu_watch_again), which the verdict's notes name: never a verdict
+ * passed or failed on a throttled clock without saying so. The watch opens at the harness's
+ * first speed check (nvmlInit), once; without NVML it says "not watched".
+ * GRADER_GPU_WATCH_TEST=once|always (the driver's environment, never the student's) makes up a
+ * throttle at the first phase or at both: the tests' way through both branches on a quiet GPU. */
+typedef struct watch_outcome {
+    int verdict;    /* gpu_span_verdict's: 1 throttled, 0 quiet, -1 not watched */
+    int again;      /* 1: the phase was timed again after a throttled first one */
+    char why[256];  /* the last phase's reading in words */
+    char first[256]; /* the first phase's, when it was timed again */
+} watch_outcome;
+
+static int watch_verdict(speed_ctx *c, int phase, char *why, size_t len)
+{
+    const char *test = getenv("GRADER_GPU_WATCH_TEST");
+    if (test && (!strcmp(test, "always") || (!strcmp(test, "once") && phase == 0))) {
+        snprintf(why, len, "a throttle made up by GRADER_GPU_WATCH_TEST=%s", test);
+        return 1;
+    }
+    return gpu_span_verdict(&c->watch, why, len);
+}
+
+static void time_watched_phase(speed_ctx *c, const timing_plan *plan, cudaStream_t s,
+                               timing_result *r, watch_outcome *w)
+{
+    static int watching = -1; /* this harness's watch: opened at its first speed check */
+    if (watching < 0) {
+        int dev = 0;
+        char bus[32];
+        watching = cudaGetDevice(&dev) == cudaSuccess &&
+                   cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess && gpu_watch_open(bus);
+    }
+    memset(w, 0, sizeof *w);
+    for (int phase = 0;; phase++) {
+        c->watch_on = watching;
+        gpu_span_clear(&c->watch);
+        time_phase(c, plan, s, r);
+        c->watch_on = 0;
+        w->verdict = watch_verdict(c, phase, w->why, sizeof w->why);
+        if (w->verdict != 1 || phase > 0 || c->failed)
+            return;
+        /* throttled: the phase again, as it began (a fresh student's process, k calls a unit,
+         * the fewer-calls decision and the kept rounds' counts undone) */
+        w->again = 1;
+        snprintf(w->first, sizeof w->first, "%s", w->why);
+        timing_result_free(r);
+        phase_free(c);
+        student_unit_calls(c, c->k);
+        c->fewer_decided = 0;
+        c->left_running = 0;
+        workers_fresh(IMPL_STUDENT);
+    }
+}
+
+static void emit_watch(const watch_outcome *w)
+{
+    results_str("gpu_watch", w->verdict == 1 ? "throttled" : w->verdict == 0 ? "quiet" : "not watched");
+    results_str("gpu_watch_why", w->why);
+    results_int("gpu_watch_again", w->again);
+    if (w->again)
+        results_str("gpu_watch_first", w->first);
+}
+
 /* One record of `type` per kept round of a phase: for each variant v (its fields prefixed
  * names[v]: "stu", "ref", "null"), its time (host clock, ms), how long the GPU stayed busy
  * after its call answered, and whether it was busy before the call. phase > 0 is recorded. */
@@ -388,7 +456,8 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     timing_result r;
     at = wall_seconds();
     c->refresh_s = c->prepare_s = c->settle_s = c->probe_s = 0;
-    time_phase(c, &plan, s, &r);
+    watch_outcome watch;
+    time_watched_phase(c, &plan, s, &r, &watch);
     phase_s = wall_seconds() - at;
     /* the student's calls a unit in the kept rounds; every later phase has k again */
     const int student_calls = calls_of(c, V_STUDENT);
@@ -440,5 +509,6 @@ void run_speed(const check_cmd *o, const lab_task *t, const long long size[LAB_M
     results_num("prepare_s", parts[1]);
     results_num("settle_s", parts[2]);
     results_num("probe_s", parts[3]);
+    emit_watch(&watch);
     results_emit();
 }

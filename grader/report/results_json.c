@@ -106,6 +106,11 @@ static void json_speed(json_writer *w, const speed_figures *f, double threshold,
     json_int(w, "left_running_reference_units", f->left_ref_units);
     json_int(w, "left_running_reference_units_counted", f->left_ref_counted);
     json_number(w, "left_running_max_ms", f->left_max_ms);
+    if (f->gpu_watch[0]) { /* the GPU's clock while timed (harness_speed.cu's watch) */
+        json_string(w, "gpu_watch", f->gpu_watch);
+        json_string(w, "gpu_watch_why", f->gpu_watch_why);
+        json_bool(w, "gpu_watch_timed_again", f->gpu_watch_again);
+    }
     json_samples(w, l, "sample", "stu_left_ms", "student_left_running_ms");
     json_samples(w, l, "sample", "ref_left_ms", "reference_left_running_ms");
     if (f->n_slowdowns == 3) { /* measured again, beside and alone */

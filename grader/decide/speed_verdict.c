@@ -321,8 +321,8 @@ static void gpu_watch_note(const speed_figures *f, check_decision *d)
 {
     if (strcmp(f->gpu_watch, "throttled"))
         return;
-    char note[600];
-    snprintf(note, sizeof note, " [the GPU's clock was held down while this was timed (%s)%s: both "
+    char note[400];
+    snprintf(note, sizeof note, " [the GPU's clock was held down while this was timed (%.150s)%s: both "
              "sides ran in turn on the same clock; run it again when the GPU is cooler or idle]",
              f->gpu_watch_why, f->gpu_watch_again ? ", and again when timed once more" : "");
     strncat(d->message, note, sizeof d->message - strlen(d->message) - 1);

@@ -40,6 +40,7 @@
 #include "../../common/rng.h"
 #include "harnesses.h"
 #include "schedule.h"
+#include "costs.h"
 #include "gpu_neighbours.h"
 #include "../feedback/fault_rerun.h"
 #include "../feedback/where.h"
@@ -722,6 +723,8 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
     const int status = t.failed || t.not_started ? 1 : t.not_run ? 2 : 0;
     results_close(&rf, &t, status, stop_signal != 0);
     terminal_run_end(&t, refused_unisolated, status, o->json);
+    if (getenv("GRADER_COSTS")) /* the driver calls a student cost (costs.h) */
+        costs_print(o->logs, labs, n);
     return refused_unisolated ? 2 : status;
 }
 

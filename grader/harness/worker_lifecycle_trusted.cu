@@ -63,12 +63,7 @@ void workers_costs_report(int fd, int check)
     pthread_mutex_lock(&W.costs.lock);
     const double *s = W.costs.seconds;
     const int *n = W.costs.count;
-    dprintf(fd,
-            "harness: costs after check %d: %d workers started in %.3f s, waited %.3f s "
-            "(%d waits) for their start-up, %d ended in %.3f s; device memory made %d times in "
-            "%.3f s, given back %d in %.3f s; shared host memory made %d times in %.3f s, given "
-            "back %d in %.3f s; %d first commands to fresh workers in %.3f s; buffers mapped "
-            "by the workers %d in %.3f s (their account)\n",
+    dprintf(fd, COSTS_LINE_WRITE, /* (../wire/costs.h: the driver reads it back) */
             check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
             s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
             n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE],

@@ -15,6 +15,7 @@
 #define GRADER_WORKER_STATE_TRUSTED_H
 
 #include "harness.h"
+#include "../wire/costs.h"
 #include "../wire/proto.h"
 #include "../worker/shim.h"
 #include "worker_trusted.h"

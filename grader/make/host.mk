@@ -39,7 +39,7 @@ REPORT_OBJS := $(BUILD)/host/grader/report/terminal.o $(BUILD)/host/grader/repor
                $(BUILD)/host/grader/report/shown.o
 # The driver: its main and grading loop, and its pieces (grader/driver/driver.h)
 DRIVER_OBJS := $(addprefix $(BUILD)/host/grader/,driver/driver.o driver/harnesses.o driver/schedule.o \
-               driver/built.o driver/bench.o tools/bench_table.o)
+               driver/built.o driver/bench.o driver/costs.o tools/bench_table.o)
 $(DRIVER): $(DRIVER_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS) \
           $(REPORT_OBJS) $(BUILD)/host/common/json_read.o
 	$(Q_LINK)$(CC) $(CFLAGS) $^ -lm -o $@

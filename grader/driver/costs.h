@@ -1,0 +1,20 @@
+/* costs.h - TRUSTED, NO GPU: what a student's grading cost the NVIDIA driver, in one line.
+ *
+ * GRADER_COSTS=1 makes each lab's harness write, after each check, the driver calls it made
+ * and their seconds into its log (grader/harness/worker_lifecycle_trusted.cu: "harness: costs
+ * after check N: ..."; cumulative, so a harness's last such line is its whole). At the run's
+ * end costs_print adds the labs' last lines up and prints
+ *   costs a student: <P> CUDA processes, <A> allocations, <M> mappings, <S> s in process
+ *   start, exit and mapping (...)
+ * the figures the driver serializes host-wide (tests/gpu/scaling.sh keeps the line beside a
+ * batch's result line). A measurement for the instructor: no verdict reads it. */
+#ifndef GRADER_DRIVER_COSTS_H
+#define GRADER_DRIVER_COSTS_H
+
+#include "../lab.h"
+
+/* Print the line for the labs graded (their harness logs under `logs`); nothing when no
+ * harness wrote a costs line (GRADER_COSTS unset, or under the emulator with no harness). */
+void costs_print(const char *logs, const lab_info *const *labs, int n);
+
+#endif

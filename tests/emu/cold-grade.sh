@@ -4,9 +4,9 @@
 # revision given, ROUNDS times, alternating revisions so that a change in the machine's load
 # falls on both alike; per run the wall time, the build's part of it as make grade prints it
 # ("Built in": from make's start until every lab is built), the CPU time of make grade's own
-# processes, the score, and a second make grade in the same tree right after (warm: built), its
-# wall and CPU time, and the load average as the round began. A measurement, not a test: it
-# exits 0 either way (1 only if a clone or a checkout failed).
+# processes, the correctness checks passed, and a second make grade in the same tree right
+# after (warm: built), its wall and CPU time, and the load average as the round began. A
+# measurement, not a test: it exits 0 either way (1 only if a clone or a checkout failed).
 #
 #   tests/emu/cold-grade.sh [REV ...]       (default: HEAD; ROUNDS=2, SEED=0x4815c315b3aef930)
 #
@@ -72,7 +72,7 @@ if [ -n "$cgroot" ]; then
 fi
 [ -n "$cg" ] && unit="cpu" || unit="machine"
 echo "$(nproc) cores; CPU: $([ -n "$cg" ] && echo "make grade's processes (cgroup $cgkind), core-seconds" || echo "the whole machine's busy time (no writable cgroup)")"
-printf '%-10s %5s %7s %7s %9s  %-6s %7s %9s  %s\n' revision round wall built "$unit" score warm "warm $unit" "load (1, 5, 15 min)"
+printf '%-10s %5s %7s %7s %9s  %-6s %7s %9s  %s\n' revision round wall built "$unit" passed warm "warm $unit" "load (1, 5, 15 min)"
 for round in $(seq "$rounds"); do
     for rev in "${revs[@]}"; do
         tree=$work/tree
@@ -86,7 +86,7 @@ for round in $(seq "$rounds"); do
         masked "$work/warm.txt" >"$work/warm.$short.masked"
         printf '%-10s %5s %6.1fs %6.1fs %8.1fs  %-6s %6.1fs %8.1fs  %s\n' "$short" "$round" "$cwall" \
             "$(grep -o 'Built in [0-9.]*' "$work/out.txt" | awk '{ print $3 }')" "$ccpu" \
-            "$(grep -o '^Score: [0-9/]*' "$work/out.txt" | cut -d' ' -f2)" "$wwall" "$wcpu" "$load"
+            "$(sed -n 's/.*Correctness: \([0-9]*\) of \([0-9]*\) checks passed.*/\1\/\2/p' "$work/out.txt" | head -1)" "$wwall" "$wcpu" "$load"
     done
 done
 for run in cold warm; do

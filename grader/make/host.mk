@@ -47,12 +47,14 @@ $(DRIVER): $(DRIVER_OBJS) $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJ
 $(BUILD)/host/labs_registry.o: $(BUILD)/host/labs_registry.c
 	$(Q_CC)$(CC) $(CFLAGS) -Igrader -c $< -o $@
 
-# The compile sandbox (grader/sandbox/sandbox_run.c, with the sandbox's pieces): trusted, host-only.
+# The compile sandbox (grader/sandbox/sandbox_run.c, with the sandbox's pieces): trusted, host-only;
+# linked from the objects the driver's build compiles already (the same sources and flags).
 SANDBOX_RUN := $(BUILD)/host/sandbox-run
-SANDBOX_SRC := $(SANDBOX_PIECES:%=grader/sandbox/%.c)
-$(SANDBOX_RUN): grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/helper_files.c grader/sandbox/helper_files.h grader/sandbox/sandbox.h grader/sandbox/pieces.h common/text.c common/text.h common/util.c
+SANDBOX_RUN_OBJS := $(addprefix $(BUILD)/host/,grader/sandbox/sandbox_run.o grader/sandbox/helper_files.o \
+    $(SANDBOX_PIECES:%=grader/sandbox/%.o) common/text.o common/util.o)
+$(SANDBOX_RUN): $(SANDBOX_RUN_OBJS)
 	@mkdir -p $(@D)
-	$(Q_LINK)$(CC) $(CFLAGS) grader/sandbox/sandbox_run.c $(SANDBOX_SRC) grader/sandbox/helper_files.c common/text.c common/util.c -o $@
+	$(Q_LINK)$(CC) $(CFLAGS) $^ -o $@
 
 # What the build derives from the lab tables (grader/make/lab_manifest.c): the make variables paths.mk names,
 # and lab_manifest.h (entry indices, harness_call's formats, the shims' calls, a static check of

@@ -27,18 +27,20 @@ set -u
 kind=$1 mark=$2 target=$3
 shift 3 # leaves -c LINE
 failed() { [ -e "$mark.$1-failed" ]; }
+skip=
 case $kind in
-grader) skip=$(failed grader && echo 1) ;;
-student) skip=$(failed grader || failed student && echo 1) ;;
-where) skip=$(failed where && echo 1) ;;
-steps) skip=$(failed grader && echo 1) ;;
+grader) failed grader && skip=1 ;;
+student) { failed grader || failed student; } && skip=1 ;;
+where) failed where && skip=1 ;;
+steps) failed grader && skip=1 ;;
 *) echo "lab_step.sh: unknown kind '$kind'" >&2; exit 2 ;;
 esac
 if [ -n "$skip" ]; then
     rm -f -- "$target"
     exit 0
 fi
-mkdir -p "$(dirname -- "$mark")" || exit 2
+# (its folder, made by the first line: no process for a folder already there)
+[ -d "${mark%/*}" ] || mkdir -p -- "${mark%/*}" || exit 2
 
 set -m # the line in a process group of its own, which a stop ends whole
 /bin/bash "$@" >>"$mark.build.log" 2>&1 </dev/null &

@@ -958,6 +958,30 @@ static void test_fault_parse(void)
     CU_ASSERT_STRING_EQUAL(r.block, "(0,5,0)");
     CU_ASSERT_STRING_EQUAL(r.thread, "(7,0,0)");
     CU_ASSERT_STRING_EQUAL(r.hint, FAULT_OVERFLOW_HINT);
+    /* a kernel run by one of the emulator's threads: the report ends with the stack that made
+     * that thread, through the launch in the lab file; a frame of it is no place of the fault
+     * (the fault is in the helper), and is never shown as one */
+    f = fopen(path, "w");
+    fputs("==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1 at pc 0x2\n"
+          "READ of size 4 at 0x1 thread T1\n"
+          "    #0 0x55 in transpose_naive(float*) 06-transpose/kern/op.cuh:11\n"
+          "    #1 0x56 in thread_main common/emu/src/exec.cpp:114\n"
+          "\n"
+          "SUMMARY: AddressSanitizer: heap-buffer-overflow 06-transpose/kern/op.cuh:11\n"
+          "Thread T1 created by T0 here:\n"
+          "    #0 0x57 in cuda_emu::launch_erased common/emu/src/exec.cpp:1478\n"
+          "    #1 0x58 in transpose 06-transpose/transpose.cu:27\n"
+          "==2==ABORTING\n"
+          "cuda-emu: error: the report above is from kernel transpose_naive, block (2,12,0), thread (0,4,0)\n", f);
+    fclose(f);
+    fault_parse(&r, path, "06-transpose/transpose.cu", 0);
+    CU_ASSERT_TRUE(r.found && r.sanitizer && !r.no_frame);
+    CU_ASSERT_STRING_EQUAL(r.places, "06-transpose/kern/op.cuh:11");
+    CU_ASSERT_STRING_EQUAL(r.kernel, "transpose_naive");
+    int launch_shown = 0;
+    for (int i = 0; i < r.n_lines; i++)
+        launch_shown |= strstr(r.lines[i], "transpose.cu:27") != NULL;
+    CU_ASSERT_FALSE(launch_shown);
     f = fopen(path, "w");
     fputs("only what the code printed\n", f);
     fclose(f);

@@ -292,9 +292,15 @@ static void sanitizer_lines(fault_record *f, const char *rel)
     char buf[2048];
     for (long n = 0; n < f->at && fgets(buf, sizeof buf, in);) /* (lines as sanitizer_at counts) */
         n++;
-    int frames = 0, overflow = 0;
+    /* (stack: 1 inside the access's stack, 2 past it: a frame of a later stack, the thread
+     * that ran the kernel "created by T0 here" or where memory was allocated, names the launch
+     * line or the host's code, never the fault's place) */
+    int frames = 0, overflow = 0, stack = 0;
     while (fgets(buf, sizeof buf, in) && f->n_lines < FAULT_LINES) {
         buf[strcspn(buf, "\n")] = 0;
+        const int frame_line = buf[strspn(buf, " ")] == '#';
+        if (f->found && stack == 1 && !frame_line)
+            stack = 2;
         const char *what = strstr(buf, "ERROR: AddressSanitizer: ");
         if (what || strstr(buf, ": runtime error: ")) {
             f->found = 1;
@@ -312,7 +318,8 @@ static void sanitizer_lines(fault_record *f, const char *rel)
         } else if (!strncmp(buf, "READ of size", 12) || !strncmp(buf, "WRITE of size", 13) ||
                    !strncmp(buf, "cuda-emu: ", 10)) {
             keep_line(f, buf);
-        } else if (buf[strspn(buf, " ")] == '#') { /* "    #0 0x7f.. in FUNC FILE:LINE" */
+        } else if (frame_line && stack < 2) { /* "    #0 0x7f.. in FUNC FILE:LINE" */
+            stack = 1;
             const char *at = strstr(buf, " in ");
             /* its place, the line's last word: the lab file's, or a helper's of the student's */
             const char *place = strrchr(buf, ' ') ? strrchr(buf, ' ') + 1 : buf;

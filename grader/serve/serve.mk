@@ -48,7 +48,7 @@ $(SERVE_BIN): $(SERVE_O)/serve.o $(SERVE_O)/store.o $(SERVE_O)/grading.o $(SERVE
 $(SERVE_ROSTER): $(SERVE_O)/roster.o $(SERVE_O)/store.o $(SERVE_BASE)
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) $(SERVE_LIBS) -o $@
 # (the batch's exports, on the grader's own JSON: no jansson in this program, whose names clash)
-$(SERVE_EXPORT): $(SERVE_O)/export.o $(SERVE_O)/store.o $(SERVE_BASE) $(BUILD)/host/grader/report/exports.o \
+$(SERVE_EXPORT): $(SERVE_O)/export.o $(SERVE_O)/store.o $(SERVE_BASE) $(EXPORTS_OBJS) \
                  $(BUILD)/host/common/json_read.o $(BUILD)/host/common/json.o
 	$(Q_LINK)$(CC) $(CFLAGS) $(filter %.o,$^) $$(cat $(SERVE_FLAGS)) -lsqlite3 -lm -o $@
 $(SERVE_KEEPER): $(SERVE_O)/keeper.o $(BUILD)/host/grader/wire/stop.o

@@ -916,7 +916,7 @@ static void test_fault_parse(void)
           "cuda-emu: error: data race on shared memory in kernel tr<a, b>, block (2,1,0), thread (3,4,0)\n"
           "  thread (3,4,0) reads __shared__ tile at 06-transpose/tile.cuh:22\n"
           "  thread (4,3,0) wrote it at 06-transpose/tile.cuh:15\n"
-          "  at grader/run/worker_loop_untrusted.cu:155\n"
+          "  at grader/worker/worker_loop_untrusted.cu:155\n"
           "  put a __syncthreads() between the writes and the reads\n", f);
     fclose(f);
     static fault_record r;
@@ -944,7 +944,7 @@ static void test_fault_parse(void)
           "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1 at pc 0x2\n"
           "READ of size 4 at 0x1 thread T3\n"
           "    #0 0x55 in scale_rows_kernel(float*) 01-coalescing/coalescing.cu:29\n"
-          "    #1 0x56 in run_calls grader/run/worker_loop_untrusted.cu:155\n"
+          "    #1 0x56 in run_calls grader/worker/worker_loop_untrusted.cu:155\n"
           "cuda-emu: error: the report above is from kernel scale_rows_kernel, block (0,5,0), thread (7,0,0)\n"
           "SUMMARY: AddressSanitizer: heap-buffer-overflow\n", f);
     fclose(f);

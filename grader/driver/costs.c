@@ -5,6 +5,7 @@
 #include "../wire/folder.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the last costs line of a harness log into c; 0 when it holds none */
@@ -24,6 +25,8 @@ static int last_costs(const char *log, costs_line *c)
 
 void costs_print(const char *logs, const lab_info *const *labs, int n)
 {
+    if (!getenv("GRADER_COSTS"))
+        return;
     int harnesses = 0;
     costs_line t;
     memset(&t, 0, sizeof t);

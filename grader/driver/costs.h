@@ -13,8 +13,8 @@
 
 #include "../lab.h"
 
-/* Print the line for the labs graded (their harness logs under `logs`); nothing when no
- * harness wrote a costs line (GRADER_COSTS unset, or under the emulator with no harness). */
+/* Under GRADER_COSTS, print the line for the labs graded (their harness logs under `logs`);
+ * nothing when it is unset or no harness wrote a costs line. */
 void costs_print(const char *logs, const lab_info *const *labs, int n);
 
 #endif

@@ -19,10 +19,9 @@
  * failure, crash or hang costs that check's points and grading goes on. Whether the run was
  * tamper-proof, the sandbox and the GPU it names come from what this program asked for and
  * from each harness's greeting, its first two lines, sent before any student code can be in
- * its process (decide/verdict.h), never from a check's records. Prints one line per
- * check and `Score: N/M` (report/terminal.h); writes everything needed to regrade to the JSON
- * file (report/results_json.h). Exit: 0 full
- * marks, 1 a point was lost, 2 a check could not run (and none failed).
+ * its process (decide/verdict.h), never from a check's records. Prints one line per check and
+ * `Score: N/M` (report/terminal.h); writes everything needed to regrade to the JSON file
+ * (report/results_json.h). Exit: 0 full marks, 1 a point was lost, 2 a check could not run.
  *
  * With --where-budget (make grade), a speed check short of its mark (or one the emulator could
  * not time) gets a WHERE line: the costliest place in the student's file as the CPU emulator
@@ -723,8 +722,7 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
     const int status = t.failed || t.not_started ? 1 : t.not_run ? 2 : 0;
     results_close(&rf, &t, status, stop_signal != 0);
     terminal_run_end(&t, refused_unisolated, status, o->json);
-    if (getenv("GRADER_COSTS")) /* the driver calls a student cost (costs.h) */
-        costs_print(o->logs, labs, n);
+    costs_print(o->logs, labs, n); /* GRADER_COSTS=1: the driver calls a student cost */
     return refused_unisolated ? 2 : status;
 }
 

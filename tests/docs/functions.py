@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""functions.py - no function of the grader over 80 lines without the reason in its comment.
+"""functions.py - no function of the grader over 80 lines without the reason in its comment, and
+no source file of the grader over 800 lines.
 
     tests/docs/functions.py [ROOT]
     tests/docs/functions.py --selftest     (a planted long function is caught, its reason heard)
@@ -9,6 +10,8 @@ parameter list, its body from the first "{" to the brace that closes it) and eve
 (a "function NAME(" line to the "}" at column 0). A function longer than 80 lines passes only
 when the comment right above it says why, in the words the grader uses for that: "Longer than
 most functions here: <the reason>". Each one that does not prints a FAIL line; exit 1 if any.
+A source file (C, CUDA, C++, a header, awk, a shell script) longer than 800 lines fails too,
+whatever it says: a file that long holds more than one concern, and is split along its seams.
 """
 import glob
 import os
@@ -17,6 +20,7 @@ import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", ".."))
 LIMIT = 80
+FILE_LIMIT = 800
 REASON = "Longer than most functions here"
 C_HEAD = re.compile(r"^[A-Za-z_][\w \*]*\b\w+\s*\([^;]*$")
 
@@ -81,7 +85,18 @@ def main():
                 print("FAIL %s:%d: a function of %d lines (%s) with no \"%s: ...\" in the comment above it"
                       % (os.path.relpath(path, ROOT), i + 1, length, lines[i].strip()[:60], REASON))
     print("functions: %d in grader/, %d over %d lines without their reason" % (n, fails, LIMIT))
-    return 1 if fails else 0
+    sources = []
+    for ext in ("c", "cu", "cpp", "h", "cuh", "awk", "sh", "py"):
+        sources += glob.glob(os.path.join(ROOT, "grader", "**", "*." + ext), recursive=True)
+    long_files = 0
+    for path in sorted(sources):
+        count = open(path, encoding="utf-8", errors="replace").read().count("\n")
+        if count > FILE_LIMIT:
+            long_files += 1
+            print("FAIL %s: %d lines, over the house's %d: split it along its seams"
+                  % (os.path.relpath(path, ROOT), count, FILE_LIMIT))
+    print("files: %d grader sources, %d over %d lines" % (len(sources), long_files, FILE_LIMIT))
+    return 1 if fails or long_files else 0
 
 
 def selftest():
@@ -101,7 +116,14 @@ def selftest():
                 print("FAIL functions selftest: a 94-line function %s gave exit %d, want %d"
                       % ("with its reason" if want == 0 else "without a reason", got, want))
                 ok = False
-    print("functions selftest: a long function without its reason caught, with it let be" if ok else "")
+        with open(os.path.join(root, "grader", "x.c"), "w") as f:  # a long file of short functions
+            f.write("".join("int f%d(int x)\n{\n    return x;\n}\n" % i for i in range(201)))
+        got = subprocess.run([sys.executable, os.path.abspath(__file__), root],
+                             stdout=subprocess.DEVNULL).returncode
+        if got != 1:
+            print("FAIL functions selftest: an 804-line file of short functions gave exit %d, want 1" % got)
+            ok = False
+    print("functions selftest: a long function without its reason caught, with it let be; a long file caught" if ok else "")
     return 0 if ok else 1
 
 

@@ -22,7 +22,7 @@ grade() { # NAME CASE LAB: the case as the student's file of LAB, graded under t
     mkdir -p "$work/$name/tree"
     cp -r "$dir" "$work/$name/tree/"
     cp "tests/cheats/$case" "$work/$name/tree/$(basename "$dir")/$lab.cu"
-    EMU=1 grader/run/grade.sh STUDENT="$work/$name/tree" LAB="$lab" SEED=0x5eed \
+    EMU=1 grader/driver/grade.sh STUDENT="$work/$name/tree" LAB="$lab" SEED=0x5eed \
         GRADE_DIR="$work/$name/grade" GRADE_WHERE=0 >"$work/$name/out.txt" 2>&1 || true
     [ -f "$work/$name/grade/results.json" ] ||
         { echo "FAIL fault exports: $name was not graded (see $work/$name/out.txt)"; exit 1; }

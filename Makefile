@@ -190,16 +190,7 @@ all: $(foreach n,$(LAB_NAMES),$(call where_pieces,$(n)))
 grade: $$(grade_build)
 	@$(if $(grade_ok),grader/make/lab_status.sh end $(GRADE_BUILT))
 	@mkdir -p $(GRADE_DIR)
-	@exec $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
-	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
-	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
-	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
-	    $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
-	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
-	        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
-	            --where-worker $(WHERE_B)/worker-emu)) \
-	    $(if $(GRADE_FAULT_RERUN),--fault-rerun '$(GRADE_FAULT_RERUN)') \
-	    $(if $(grade_ok),--built $(GRADE_BUILT)) --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
+	@$(if $(filter command line,$(origin GRADE_ARGV)),printf '%s\0' $(GRADE_DRIVER_CMD) >$(GRADE_ARGV),exec $(GRADE_DRIVER_CMD))
 
 grade-batch: $(DRIVER)
 	@$(BATCH_RUN)

@@ -13,7 +13,8 @@
  * Names are data. A student's folder name is read from the directory and never reaches a
  * shell, make or a command line: each submission is copied (its lab files only, read with
  * O_NOFOLLOW: scan.c) into OUT/work/<id>/tree, where <id> is a hash of the name, and graded
- * there by exec'ing grader/driver/grade.sh with generated paths only (grade_one.c). A submission
+ * there by make grade's build and then the driver, started directly with generated paths only
+ * (grade_one.c). A submission
  * holding a symbolic link or a special file anywhere (but the folders scan.c's never_work
  * leaves out: .git, a checkout's build output), or a lab file over FILE_CAP, is refused with
  * the reason, and appears in the gradebook like everyone else.
@@ -51,8 +52,8 @@
 #include "../wire/stop.h"
 #include "batch.h"
 
-batch_settings opts = {.cmd = "grade", .out = "build/batch", .lab = "", .tasks = 0};
-batch_state batch;
+static batch_settings opts = {.cmd = "grade", .out = "build/batch", .lab = "", .tasks = 0};
+static batch_state batch;
 
 static int parse_int_arg(const char *key, const char *v, int lo, int hi)
 {
@@ -118,7 +119,7 @@ static void require_plain_path(const char *what, const char *path)
                 ". _ / + -", what, path, *p);
 }
 
-/* LAB= as the driver reads it (lab_select.h): batch.selected and the list handed to grade.sh. */
+/* LAB= as the driver reads it (lab_select.h): batch.selected and the list handed to make grade. */
 static void select_labs(void)
 {
     const lab_info *labs[ROW_MAX_LABS];
@@ -282,8 +283,8 @@ int main(int argc, char **argv)
                           "the stop keep their results: the same command resumes from there.");
     parse_args(argc, argv);
     if (!strcmp(opts.cmd, "export"))
-        return export_one();
-    if (!getcwd(batch.root, sizeof batch.root) || access("grader/driver/grade.sh", X_OK))
+        return export_one(&opts);
+    if (!getcwd(batch.root, sizeof batch.root) || access("grader/batch/pristine_skeletons.sh", X_OK))
         die("run me from the workbook's top folder (through make grade-batch)");
     if (!opts.submissions || !*opts.submissions)
         die("SUBMISSIONS= is required: the folder with one subfolder per student");
@@ -295,7 +296,7 @@ int main(int argc, char **argv)
         require_plain_path("BUILD", opts.build);
     select_labs();
     load_course_config();
-    choose_workers();
+    choose_workers(&opts, &batch);
     mkdirs(batch.out);
     char sub[PATH_MAX + 16];
     snprintf(sub, sizeof sub, "%s/students", batch.out);
@@ -305,9 +306,9 @@ int main(int argc, char **argv)
     take_lock(opts.tasks > 0);
     fix_seed(!opts.tasks); /* array tasks read the seed `prepare` wrote; they never write it */
 
-    load_skeletons();
+    load_skeletons(&batch);
     int n;
-    student *list = scan_students(&n);
+    student *list = scan_students(&opts, &batch, &n);
     if (!strcmp(opts.cmd, "prepare")) {
         char labs[sizeof batch.labs_arg];
         snprintf(labs, sizeof labs, "%s", batch.labs_arg);
@@ -323,10 +324,10 @@ int main(int argc, char **argv)
                n, n == 1 ? "" : "s", opts.submissions, batch.labs_arg, batch.seed,
                opts.tasks ? "" : " (SEED= reproduces it; the same command resumes)", batch.workers,
                batch.workers == 1 ? "" : "s");
-        rc = grade_all(list, n) ? 1 : 0;
+        rc = grade_all(&opts, &batch, list, n) ? 1 : 0;
     }
     if (!opts.tasks)
-        rc |= merge(list, n) ? 1 : 0;
+        rc |= merge(&batch, list, n) ? 1 : 0;
     for (int i = 0; i < n; i++)
         free_student(&list[i]);
     free(list);

@@ -9,7 +9,7 @@
  *                skeletons for the labs not handed in, each student's fingerprint
  *   workers.c    the GPU slots, what every student shares built once, and the loop that starts
  *                each student's stages in the order schedule.h decides
- *   grade_one.c  one student: prepared (its tree and objects), then graded by grade.sh
+ *   grade_one.c  one student: prepared (its tree and objects), then graded (make grade's build, then the driver)
  *   gradebook.c  each student's record and exports, and the gradebook from the records */
 #ifndef GRADER_BATCH_BATCH_H
 #define GRADER_BATCH_BATCH_H
@@ -49,8 +49,6 @@ typedef struct batch_settings {
     int task, tasks;                  /* TASK/TASKS: grade only index % tasks == task */
 } batch_settings;
 
-/* The command line as given (batch.c's parse_args); read-only after it. */
-extern batch_settings opts;
 
 /* The state every part of the run shares, fixed before any student is looked at (batch.c,
  * choose_workers, load_skeletons); read-only once the first student is scanned. */
@@ -59,7 +57,7 @@ typedef struct batch_state {
     char out[PATH_MAX];            /* OUT, absolute */
     int selected[ROW_MAX_LABS];    /* labs graded this run, registry order */
     int lab_max[ROW_MAX_LABS];     /* their points possible under the course config */
-    char labs_arg[1024];           /* "coalescing,banks": LAB= for grade.sh */
+    char labs_arg[1024];           /* "coalescing,banks": LAB= for make grade */
     char seed[32];                 /* "0x..." */
     char *config_text;             /* course config file bytes + GRADER_SET, for fingerprints */
     size_t config_len;
@@ -70,8 +68,6 @@ typedef struct batch_state {
                                       checkout's edits: pristine_skeletons.sh) */
     size_t skeleton_size[ROW_MAX_LABS];
 } batch_state;
-
-extern batch_state batch;
 
 /* ------------------------------------------------------------------------------------------ */
 /* Errors and files (files.c)                                                                 */
@@ -126,35 +122,35 @@ typedef struct student {
 } student;
 
 /* batch.skeleton: each lab's skeleton as the workbook recorded it. Dies when it cannot. */
-void load_skeletons(void);
+void load_skeletons(batch_state *b);
 /* Every entry of SUBMISSIONS=, sorted by bytes, each scanned (refused with its reason, or its
  * files loaded) and fingerprinted: *n of them. */
-student *scan_students(int *n);
+student *scan_students(const batch_settings *o, const batch_state *b, int *n);
 void free_student(student *s);
 
 /* ------------------------------------------------------------------------------------------ */
 /* The workers and the schedule (workers.c)                                                   */
 
 /* batch.workers and batch.gpu from GPUS= or JOBS=. Dies on a bad setting. */
-void choose_workers(void);
+void choose_workers(const batch_settings *o, batch_state *b);
 /* Every student of this task not graded yet, graded: returns how many could not be. */
-int grade_all(student *list, int n);
+int grade_all(const batch_settings *o, const batch_state *b, student *list, int n);
 
 /* ------------------------------------------------------------------------------------------ */
 /* One student (grade_one.c): each is a forked process's whole life, and never returns        */
 
-void preparer(const student *s);
-void keeper(const student *s, const char *gpu);
+void preparer(const batch_settings *o, const batch_state *b, const student *s);
+void keeper(const batch_settings *o, const batch_state *b, const student *s, const char *gpu);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Records and exports (gradebook.c)                                                          */
 
-void student_dir(const student *s, char *buf, size_t len);   /* OUT/students/<id> */
-void init_row(grade_row *row, const student *s);              /* the row before any result */
-void write_record(const student *s, const grade_row *row);
-int read_record(const student *s, grade_row *row);
+void student_dir(const batch_state *b, const student *s, char *buf, size_t len);   /* OUT/students/<id> */
+void init_row(const batch_state *b, grade_row *row, const student *s);              /* the row before any result */
+void write_record(const batch_state *b, const student *s, const grade_row *row);
+int read_record(const batch_state *b, const student *s, grade_row *row);
 void write_exports(const char *dir, const grade_row *row, const jv *results);
-int merge(student *list, int n);
-int export_one(void);
+int merge(const batch_state *b, student *list, int n);
+int export_one(const batch_settings *o);
 
 #endif

@@ -1,9 +1,9 @@
 /* grade_one.c - one student, in two processes of its own (grader/batch/batch.h, schedule.h):
  * the preparer (the submission's lab files written into OUT/work/<id>/tree, and make's
  * batch-prepare for it on the CPUs: its objects compiled and vetted in the compile sandbox; no
- * student code runs), then the keeper (grader/driver/grade.sh on that tree, on one GPU, in a
- * process group of its own; its report kept, capped; the logs it names copied beside it; the
- * exports and the record written). Trusted: grade.sh and make are started directly, with
+ * student code runs), then the keeper (make grade's build of that tree, then the grade-driver
+ * itself, on one GPU, in a process group of its own; its report kept, capped; the logs it names copied beside it; the
+ * exports and the record written). Trusted: make and the driver are started directly, with
  * generated paths only (never a student's name), and what they printed is data, shown visible.
  * Each runs under stop_fork(SIGTERM): when the batch stops or dies, it ends what it started
  * (grader/wire/stop.h). */
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -55,9 +56,9 @@ static void write_tree(const student *s, const char *work, const char *tree)
 }
 
 /* The host-link lock's file: one in the batch's output folder, which no student's code sees. */
-static void host_link_lock_path(char *path, size_t len)
+static void host_link_lock_path(const batch_state *b, char *path, size_t len)
 {
-    snprintf(path, len, "%s/.host-link.lock", batch.out);
+    snprintf(path, len, "%s/.host-link.lock", b->out);
 }
 
 /* Wait for the preparer's make (child pid, a stop_fork group). On a GPU batch, while a grade
@@ -65,11 +66,11 @@ static void host_link_lock_path(char *path, size_t len)
  * and every compiler under it are paused (SIGSTOP, whatever their process group or sandbox)
  * and resumed when it is let go: a build's memory traffic beside those copies made the
  * reference look slowed by an honest student's process. The lock is only tested, never held. */
-static void prepare_wait(pid_t pid, int *status)
+static void prepare_wait(const batch_settings *o, const batch_state *b, pid_t pid, int *status)
 {
     char path[PATH_MAX + 32];
-    host_link_lock_path(path, sizeof path);
-    const int fd = opts.emu ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    host_link_lock_path(b, path, sizeof path);
+    const int fd = o->emu ? -1 : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     int stopped = 0;
     for (;;) {
         const pid_t r = waitpid(pid, status, fd >= 0 ? WNOHANG : 0);
@@ -94,40 +95,40 @@ static void prepare_wait(pid_t pid, int *status)
 
 /* The preparer (schedule.h's PREPARE, on the CPUs beside another student's grading): the
  * student's tree, and make's batch-prepare for it (each selected lab's runner): its objects
- * compiled and vetted in the compile sandbox, as grade.sh's build step would, which then finds
+ * compiled and vetted in the compile sandbox, as make grade's build would, which then finds
  * them built; on a GPU, the CPU emulator's copy too, which the WHERE line needs. No student
  * code runs here. Its make runs at a lower priority than the grading beside it, which times
  * with a host clock. What it printed is in OUT/work/<id>/prepare.log; a build that failed is
- * graded as such by grade.sh (which builds again and says why). Never returns. */
-void preparer(const student *s)
+ * graded as such by the keeper (whose make grade builds again and says why). Never returns. */
+void preparer(const batch_settings *o, const batch_state *b, const student *s)
 {
     stop_on_signals(800, NULL);
     char work[PATH_MAX], tree[PATH_MAX + 8], log[PATH_MAX + 16];
-    snprintf(work, sizeof work, "%s/work/%s", batch.out, s->id);
+    snprintf(work, sizeof work, "%s/work/%s", b->out, s->id);
     snprintf(tree, sizeof tree, "%s/tree", work);
     write_tree(s, work, tree);
     snprintf(log, sizeof log, "%s/prepare.log", work);
     char a_student[PATH_MAX + 16], a_lab[1100], a_build[PATH_MAX], a_jobs[32];
     snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
-    snprintf(a_lab, sizeof a_lab, "BATCH_LABS=%s", batch.labs_arg);
+    snprintf(a_lab, sizeof a_lab, "BATCH_LABS=%s", b->labs_arg);
     for (char *p = a_lab; *p; p++)
         if (*p == ',')
             *p = ' ';
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(a_jobs, sizeof a_jobs, "-j%ld", cpus > 1 ? cpus : 1);
-    const int passes = opts.emu ? 1 : 2; /* on a GPU: its objects, then the emulator's for WHERE */
+    const int passes = o->emu ? 1 : 2; /* on a GPU: its objects, then the emulator's for WHERE */
     for (int pass = 0; pass < passes; pass++) {
         /* the compile may not read the other students' submissions, trees or reports either
-         * (as grade.sh's build is told: keeper_start) */
+         * (as make grade is told: keeper_start) */
         char a_hide[2 * PATH_MAX + 16];
-        snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", batch.out, opts.submissions);
+        snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", b->out, o->submissions);
         char *argv[12] = {getenv("MAKE") ? getenv("MAKE") : "make", "-s", "--no-print-directory",
                           a_jobs, "-k", "batch-prepare", a_student, a_lab, a_hide};
         int argc = 9;
-        if (opts.emu || pass == 1)
+        if (o->emu || pass == 1)
             argv[argc++] = "EMU=1";
-        if (opts.build) {
-            snprintf(a_build, sizeof a_build, "BUILD=%s", opts.build);
+        if (o->build) {
+            snprintf(a_build, sizeof a_build, "BUILD=%s", o->build);
             argv[argc++] = a_build;
         }
         argv[argc] = NULL;
@@ -155,7 +156,7 @@ void preparer(const student *s)
              * that preparing goes on beside them. A lower priority only: nothing depends on it. */
             const char *prio = getenv("BATCH_PREPARE_PRIORITY");
             struct sched_param idle = {0};
-            if (opts.emu || (prio && !strcmp(prio, "nice")) ||
+            if (o->emu || (prio && !strcmp(prio, "nice")) ||
                 sched_setscheduler(0, SCHED_IDLE, &idle) != 0)
                 if (nice(10) == -1 && errno) {
                 }
@@ -163,35 +164,13 @@ void preparer(const student *s)
             _exit(127);
         }
         int status;
-        prepare_wait(pid, &status);
+        prepare_wait(o, b, pid, &status);
         stop_forget(pid);
     }
     _exit(0);
 }
 
 #define LOG_CAP (1 << 20) /* bytes of one check's or build's log kept beside the report */
-
-/* The report without make's closing "make: *** [Makefile:N: grade] Error 1" (make says so of
- * every grade that lost a point; the report's "Exit status" line already says it, and the
- * line names the grader's Makefile). Only a whole line of exactly that form, which the
- * student's code cannot print (its output is under the log's margin). Returns the new length. */
-static size_t drop_make_error(char *text, size_t n)
-{
-    static const char head[] = "make: *** [", tail[] = ": grade] Error ";
-    size_t w = 0;
-    for (size_t r = 0; r < n;) {
-        const char *nl = memchr(text + r, '\n', n - r);
-        const size_t len = nl ? (size_t)(nl - (text + r)) + 1 : n - r;
-        const char *t = len > sizeof head ? memmem(text + r, len, tail, sizeof tail - 1) : NULL;
-        const int drop = !memcmp(text + r, head, sizeof head - 1) && t &&
-                         t + sizeof tail - 1 + strspn(t + sizeof tail - 1, "0123456789") + 1 ==
-                             text + r + len;
-        if (!drop)
-            memmove(text + w, text + r, len), w += len;
-        r += len;
-    }
-    return w;
-}
 
 /* A build log without make's own lines ("make[1]: *** [Makefile:N: build/...] Error 1"): they
  * name the grader's build tree, and the compiler's lines above them say what failed, at the
@@ -282,29 +261,116 @@ static void keep_logs(const char *tree, const char *gdir, const char *sdir)
     closedir(d);
 }
 
-/* grade.sh on `tree`, its report folder `gdir`, started in a process group of its own with its
- * stdout and stderr into the pipe `fds` (the read end stays here). Returns its pid. */
-static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, int fds[2])
+/* The keeper's child's environment (make's, then the driver's): none of a make around the
+ * batch, the GPU `gpu` (NULL: none, the emulator), the host link's lock and the reference's
+ * cache on a GPU, isolation required unless the batch allows it. */
+static void keeper_environment(const batch_settings *o, const batch_state *b, const char *gpu)
+{
+    /* A make around us must not pass its variables (SUBMISSIONS, its jobserver) down. */
+    unsetenv("MAKEFLAGS");
+    unsetenv("MFLAGS");
+    unsetenv("MAKELEVEL");
+    unsetenv("GNUMAKEFLAGS");
+    unsetenv("MAKEOVERRIDES");
+    if (gpu)
+        setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
+    /* a lab timed across the host link: one GPU at a time, and no build beside it (the
+     * preparers pause while the lock is held: prepare_wait) */
+    char link_lock[PATH_MAX + 32];
+    host_link_lock_path(b, link_lock, sizeof link_lock);
+    if (gpu)
+        setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
+    else
+        unsetenv("GRADE_HOST_LINK_LOCK");
+    /* the reference alone, kept per GPU for the batch's next students, in a folder of the
+     * batch's output, which no student's code sees (grader/harness/alone_cache.h) */
+    char alone_dir[PATH_MAX + 32];
+    snprintf(alone_dir, sizeof alone_dir, "%s/.alone", b->out);
+    if (gpu)
+        setenv("GRADER_ALONE_CACHE", alone_dir, 1);
+    else
+        unsetenv("GRADER_ALONE_CACHE");
+    /* a grade that is not tamper-proof is refused unless asked for */
+    setenv("GRADER_REQUIRE_ISOLATION", o->allow_unisolated ? "0" : "1", 1);
+}
+
+/* The driver's command line as make grade writes it (GRADE_ARGV: grader/make/grade.mk), read
+ * from `path` (removed then): NUL-ended arguments, the driver first. NULL if there is none. */
+static char **driver_argv(const char *path)
+{
+    size_t n = 0;
+    char *text = read_whole(path, &n);
+    unlink(path);
+    if (!text || !n || text[n - 1])
+        return NULL;
+    size_t args = 0;
+    for (size_t i = 0; i < n; i++)
+        args += !text[i];
+    char **argv = calloc(args + 1, sizeof *argv);
+    for (size_t i = 0, k = 0; argv && i < n; i += strlen(text + i) + 1)
+        argv[k++] = text + i;
+    return argv;
+}
+
+/* In the keeper's child, in its process group: make grade's build with `make_argv`, which
+ * writes the driver's command line into `argv_file` instead of running it, then the driver
+ * itself in this process (exec: a stop of the group reaches it as it reached it under make,
+ * and its exit status is the grader's own). Never returns. */
+static void build_then_drive(char **make_argv, const char *argv_file)
+{
+    const pid_t self = getpid();
+    const pid_t m = fork();
+    if (m == 0) { /* make, in this group; should this process end first, make is stopped too */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != self)
+            _exit(2);
+        execvp(make_argv[0], make_argv);
+        fprintf(stderr, "cannot run %s: %s\n", make_argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    while (m > 0 && waitpid(m, &status, 0) < 0 && errno == EINTR) {
+    }
+    /* The build failed (the grader's own programs: a lab's failure is graded), or no line:
+     * the grader did not run: status 2 */
+    char **argv = m > 0 && WIFEXITED(status) && !WEXITSTATUS(status) ? driver_argv(argv_file) : NULL;
+    if (!argv)
+        _exit(2);
+    execv(argv[0], argv);
+    fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(2);
+}
+
+/* make grade's build on `tree`, its report folder `gdir`, then the driver (build_then_drive),
+ * started in a process group of its own with its stdout and stderr into the pipe `fds` (the
+ * read end stays here). Returns its pid. */
+static pid_t keeper_start(const batch_settings *o, const batch_state *b, const char *tree,
+                          const char *gdir, const char *gpu, int fds[2])
 {
     char a_student[PATH_MAX + 16], a_grade[PATH_MAX + 16], a_seed[64], a_lab[1100], a_build[PATH_MAX];
+    char a_argv[PATH_MAX + 32], argv_file[PATH_MAX + 16];
     snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
     snprintf(a_grade, sizeof a_grade, "GRADE_DIR=%s", gdir);
-    snprintf(a_seed, sizeof a_seed, "SEED=%s", batch.seed);
-    snprintf(a_lab, sizeof a_lab, "LAB=%s", batch.labs_arg);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", b->seed);
+    snprintf(a_lab, sizeof a_lab, "LAB=%s", b->labs_arg);
+    snprintf(argv_file, sizeof argv_file, "%s.argv", gdir);
+    snprintf(a_argv, sizeof a_argv, "GRADE_ARGV=%s", argv_file);
     /* the student's code may not read the other students' submissions, trees or reports */
     char a_hide[2 * PATH_MAX + 16];
-    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", batch.out, opts.submissions);
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s %s", b->out, o->submissions);
     /* the report names files as the student's submission has them, never this batch's folders */
-    char *argv[10] = {"grader/driver/grade.sh", a_student, a_grade, a_seed, a_lab, a_hide,
-                      "GRADE_PATHS=submission"};
-    int argc = 7;
-    if (opts.emu)
+    char *argv[14] = {getenv("MAKE") ? getenv("MAKE") : "make", "--no-print-directory", "grade",
+                      a_student, a_grade, a_seed, a_lab, a_hide, "GRADE_PATHS=submission", a_argv};
+    int argc = 10;
+    if (o->emu)
         argv[argc++] = "EMU=1";
-    if (opts.build) {
-        snprintf(a_build, sizeof a_build, "BUILD=%s", opts.build);
+    if (o->build) {
+        snprintf(a_build, sizeof a_build, "BUILD=%s", o->build);
         argv[argc++] = a_build;
     }
     argv[argc] = NULL;
+    unlink(argv_file);
+    stop_temp(argv_file); /* a stop between make and the driver leaves no command line behind */
 
     if (pipe(fds))
         die("pipe: %s", strerror(errno));
@@ -318,44 +384,17 @@ static pid_t keeper_start(const char *tree, const char *gdir, const char *gpu, i
         dup2(fds[1], 2);
         close(fds[0]);
         close(fds[1]);
-        /* A make around us must not pass its variables (SUBMISSIONS, its jobserver) down. */
-        unsetenv("MAKEFLAGS");
-        unsetenv("MFLAGS");
-        unsetenv("MAKELEVEL");
-        unsetenv("GNUMAKEFLAGS");
-        unsetenv("MAKEOVERRIDES");
-        if (gpu)
-            setenv("CUDA_VISIBLE_DEVICES", gpu, 1);
-        /* a lab timed across the host link: one GPU at a time, and no build beside it (the
-         * preparers pause while the lock is held: prepare_wait) */
-        char link_lock[PATH_MAX + 32];
-        host_link_lock_path(link_lock, sizeof link_lock);
-        if (gpu)
-            setenv("GRADE_HOST_LINK_LOCK", link_lock, 1);
-        else
-            unsetenv("GRADE_HOST_LINK_LOCK");
-        /* the reference alone, kept per GPU for the batch's next students, in a folder of the
-         * batch's output, which no student's code sees (grader/harness/alone_cache.h) */
-        char alone_dir[PATH_MAX + 32];
-        snprintf(alone_dir, sizeof alone_dir, "%s/.alone", batch.out);
-        if (gpu)
-            setenv("GRADER_ALONE_CACHE", alone_dir, 1);
-        else
-            unsetenv("GRADER_ALONE_CACHE");
-        /* a grade that is not tamper-proof is refused unless asked for */
-        setenv("GRADER_REQUIRE_ISOLATION", opts.allow_unisolated ? "0" : "1", 1);
-        execv(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(2);
+        keeper_environment(o, b, gpu);
+        build_then_drive(argv, argv_file);
     }
     close(fds[1]);
     return g;
 }
 
 /* The report: what the student would have seen, capped (REPORT_CAP bytes into `report`, the
- * rest counted in *dropped). Read until grade.sh (`g`) has exited and the pipe `fd` is quiet;
- * anything of its group still holding the pipe is then killed. Returns grade.sh's exit status
- * (2 if it did not exit). */
+ * rest counted in *dropped). Read until the keeper's child (`g`: make, then the driver) has
+ * exited and the pipe `fd` is quiet; anything of its group still holding the pipe is then
+ * killed. Returns its exit status (the driver's: the grader's own; 2 if it did not exit). */
 static int keeper_read(pid_t g, int fd, char *report, size_t *kept, size_t *dropped)
 {
     int status = 0, exited = 0, quiet = 0;
@@ -381,7 +420,7 @@ static int keeper_read(pid_t g, int fd, char *report, size_t *kept, size_t *drop
             exited = 1;
             clock_gettime(CLOCK_MONOTONIC, &exit_time);
         }
-        /* Something grade.sh left behind that keeps writing: stop listening 5 s after it ended. */
+        /* Something the grade left behind that keeps writing: stop listening 5 s after it ended. */
         if (exited && clock_gettime(CLOCK_MONOTONIC, &now) == 0 && now.tv_sec - exit_time.tv_sec > 5)
             break;
     }
@@ -389,14 +428,14 @@ static int keeper_read(pid_t g, int fd, char *report, size_t *kept, size_t *drop
         waitpid(g, &status, 0);
     kill(-g, SIGKILL);
     stop_forget(g);
-    stop_sweep(1000); /* what outlived its parent below grade.sh was adopted here: it ends */
+    stop_sweep(1000); /* what outlived its parent below the driver was adopted here: it ends */
     close(fd);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
 /* <sdir>/report.txt: the work not submitted, named before the checks it explains, then the
  * report (report[0..kept), NUL-terminated here) and how much of it was cut. */
-static void keeper_write_report(const student *s, const char *sdir, char *report, size_t kept,
+static void keeper_write_report(const batch_state *b, const student *s, const char *sdir, char *report, size_t kept,
                                 size_t dropped)
 {
     char path[PATH_MAX * 2];
@@ -406,10 +445,9 @@ static void keeper_write_report(const student *s, const char *sdir, char *report
     /* The grader shows student text visible already; whatever else reached the pipe (a tool's
      * colours, a stray control) is shown visible here, so the file reads as the grader wrote. */
     report[kept] = 0;
-    kept = drop_make_error(report, kept);
     {   /* work not submitted, named before the checks it explains */
         grade_row named;
-        init_row(&named, s);
+        init_row(b, &named, s);
         for (int k = 0; k < n_all_labs; k++) {
             char absent[400];
             row_absent_text(&named, k, absent, sizeof absent);
@@ -426,10 +464,10 @@ static void keeper_write_report(const student *s, const char *sdir, char *report
 /* The student objects built for a tree (results.json's student_objects) are not needed again
  * (a regrade rebuilds them). The driver records where make put them (the Makefile's
  * STUDENT_OBJS), always under BUILD: anything else is left alone. */
-static void keeper_remove_objects(const jv *results)
+static void keeper_remove_objects(const batch_settings *o, const jv *results)
 {
     char path[PATH_MAX * 2];
-    const char *built = opts.build ? opts.build : "build";
+    const char *built = o->build ? o->build : "build";
     const char *objs = jv_str(jv_get(results, "student_objects"), "");
     const size_t bl = strlen(built), ol = strlen(objs);
     if (ol > bl + 1 && !strncmp(objs, built, bl) && objs[bl] == '/' && !strstr(objs, "/../") &&
@@ -442,21 +480,21 @@ static void keeper_remove_objects(const jv *results)
     }
 }
 
-/* The keeper (schedule.h's GRADE, alone on its GPU): run grade.sh on the tree the preparer
+/* The keeper (schedule.h's GRADE, alone on its GPU): make grade's build, then the driver, on the tree the preparer
  * wrote (written here if it is not there), in its own process group with generated paths
  * only, keep its report (capped), and write the exports and the record. Never returns. It
- * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops grade.sh's
- * group (grade.sh passes the stop to make, make to the driver, which ends its own) and
+ * is started with stop_fork(SIGTERM): when the batch stops or dies, it stops its child's
+ * group (make, whose children are in it too, or the driver, which ends its own) and
  * removes its temporary files (grader/wire/stop.h). */
-void keeper(const student *s, const char *gpu)
+void keeper(const batch_settings *o, const batch_state *b, const student *s, const char *gpu)
 {
     stop_on_signals(800, NULL);
 
     char work[PATH_MAX], tree[PATH_MAX + 8], gdir[PATH_MAX + 8], sdir[PATH_MAX], path[PATH_MAX * 2];
-    snprintf(work, sizeof work, "%s/work/%s", batch.out, s->id);
+    snprintf(work, sizeof work, "%s/work/%s", b->out, s->id);
     snprintf(tree, sizeof tree, "%s/tree", work);
     snprintf(gdir, sizeof gdir, "%s/grade", work);
-    student_dir(s, sdir, sizeof sdir);
+    student_dir(b, s, sdir, sizeof sdir);
     struct stat st;
     if (stat(tree, &st) || !S_ISDIR(st.st_mode))
         write_tree(s, work, tree);
@@ -465,15 +503,18 @@ void keeper(const student *s, const char *gpu)
     mkdirs(sdir);
 
     int fds[2];
-    const pid_t g = keeper_start(tree, gdir, gpu, fds);
+    const pid_t g = keeper_start(o, b, tree, gdir, gpu, fds);
     char *report = malloc(REPORT_CAP + 1);
     size_t kept, dropped;
     const int grade_status = keeper_read(g, fds[0], report, &kept, &dropped);
-    keeper_write_report(s, sdir, report, kept, dropped);
+    snprintf(path, sizeof path, "%s.argv", gdir); /* read and removed by the child, or not written */
+    unlink(path);
+    stop_temp_done(path);
+    keeper_write_report(b, s, sdir, report, kept, dropped);
     free(report);
 
     grade_row row;
-    init_row(&row, s);
+    init_row(b, &row, s);
     char err[600];
     snprintf(path, sizeof path, "%s/results.json", gdir);
     /* No results at all: the grader itself did not run (a missing toolkit, a full disk), which
@@ -494,8 +535,8 @@ void keeper(const student *s, const char *gpu)
     }
     keep_logs(tree, gdir, sdir);
     write_exports(sdir, &row, results);
-    write_record(s, &row);
-    keeper_remove_objects(results);
+    write_record(b, s, &row);
+    keeper_remove_objects(o, results);
     jv_free(results);
     _exit(0);
 }

@@ -17,32 +17,32 @@
 #include "../report/exports.h"
 #include "batch.h"
 
-void student_dir(const student *s, char *buf, size_t len)
+void student_dir(const batch_state *b, const student *s, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/students/%s", batch.out, s->id);
+    snprintf(buf, len, "%s/students/%s", b->out, s->id);
 }
 
-void init_row(grade_row *row, const student *s)
+void init_row(const batch_state *b, grade_row *row, const student *s)
 {
     memset(row, 0, sizeof *row);
     row->tamper_proof = -1;
     row->name = s->name;
     snprintf(row->id, sizeof row->id, "%s", s->id);
     for (int k = 0; k < n_all_labs; k++) {
-        row->selected[k] = batch.selected[k];
+        row->selected[k] = b->selected[k];
         row->absent[k] = s->refusal[0] ? 0 : s->absent[k];
         row->absent_detail[k] = s->absent_detail[k];
-        row->lab_max[k] = batch.lab_max[k];
-        if (batch.selected[k])
-            row->max += batch.lab_max[k];
+        row->lab_max[k] = b->lab_max[k];
+        if (b->selected[k])
+            row->max += b->lab_max[k];
     }
 }
 
 /* record.json: the row, the name's exact bytes and the fingerprint. Written last. */
-void write_record(const student *s, const grade_row *row)
+void write_record(const batch_state *b, const student *s, const grade_row *row)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16];
-    student_dir(s, dir, sizeof dir);
+    student_dir(b, s, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/record.json", dir);
     atomic_file a;
     FILE *f = atomic_open(&a, path);
@@ -86,10 +86,10 @@ void write_record(const student *s, const grade_row *row)
 }
 
 /* The row of a record whose fingerprint matches s; 0, or -1 when there is none. */
-int read_record(const student *s, grade_row *row)
+int read_record(const batch_state *b, const student *s, grade_row *row)
 {
     char dir[PATH_MAX], path[PATH_MAX + 16], err[512];
-    student_dir(s, dir, sizeof dir);
+    student_dir(b, s, dir, sizeof dir);
     snprintf(path, sizeof path, "%s/record.json", dir);
     if (access(path, F_OK))
         return -1;
@@ -101,7 +101,7 @@ int read_record(const student *s, grade_row *row)
     int ok = !strcmp(jv_str(jv_get(r, "fingerprint"), ""), s->fingerprint) &&
              !strcmp(jv_str(jv_get(r, "id"), ""), s->id);
     if (ok) {
-        init_row(row, s);
+        init_row(b, row, s);
         const char *state = jv_str(jv_get(r, "state"), "missing");
         snprintf(row->state, sizeof row->state, "%s", state);
         const jv *labs = jv_get(r, "labs");
@@ -155,15 +155,15 @@ void write_exports(const char *dir, const grade_row *row, const jv *results)
 
 /* The gradebook of every student from the records on disk: CSV, JSON Lines, JUnit XML.
  * Returns how many students have no current record. */
-int merge(student *list, int n)
+int merge(const batch_state *b, student *list, int n)
 {
     char path[PATH_MAX + 32];
     atomic_file csv, jsonl, junit;
-    snprintf(path, sizeof path, "%s/gradebook.csv", batch.out);
+    snprintf(path, sizeof path, "%s/gradebook.csv", b->out);
     FILE *fc = atomic_open(&csv, path);
-    snprintf(path, sizeof path, "%s/gradebook.jsonl", batch.out);
+    snprintf(path, sizeof path, "%s/gradebook.jsonl", b->out);
     FILE *fj = atomic_open(&jsonl, path);
-    snprintf(path, sizeof path, "%s/junit.xml", batch.out);
+    snprintf(path, sizeof path, "%s/junit.xml", b->out);
     FILE *fx = atomic_open(&junit, path);
     csv_header(fc);
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"CUDA workbook\">\n", fx);
@@ -172,9 +172,9 @@ int merge(student *list, int n)
         student *s = &list[i];
         grade_row row;
         jv *results = NULL;
-        if (read_record(s, &row)) {
+        if (read_record(b, s, &row)) {
             missing++;
-            init_row(&row, s);
+            init_row(b, &row, s);
             snprintf(row.state, sizeof row.state, "missing");
             snprintf(row.reason, sizeof row.reason,
                      "not graded yet: no result for this submission as it is now (run the same "
@@ -182,7 +182,7 @@ int merge(student *list, int n)
             row.exit_status = 2;
         } else if (!strcmp(row.state, "graded")) {
             char dir[PATH_MAX], file[PATH_MAX + 32], err[600];
-            student_dir(s, dir, sizeof dir);
+            student_dir(b, s, dir, sizeof dir);
             snprintf(file, sizeof file, "%s/results.json", dir);
             results = access(file, F_OK) == 0 ? jv_parse_file(file, RESULTS_CAP, err, sizeof err) : NULL;
             graded++;
@@ -199,24 +199,24 @@ int merge(student *list, int n)
     atomic_commit(&jsonl);
     atomic_commit(&junit);
     printf("Gradebook: %s/gradebook.csv (and gradebook.jsonl, junit.xml): %d student%s, %d graded, "
-           "%d refused%s", batch.out, n, n == 1 ? "" : "s", graded, refused, missing ? ", " : ".\n");
+           "%d refused%s", b->out, n, n == 1 ? "" : "s", graded, refused, missing ? ", " : ".\n");
     if (missing)
         printf("%d without a result yet (run the same command again to grade them).\n", missing);
     printf("Each student's report, Gradescope results and HTML page: %s/students/<id>/ "
-           "(gradebook.jsonl maps names to ids).\n", batch.out);
+           "(gradebook.jsonl maps names to ids).\n", b->out);
     return missing;
 }
 
 /* export: one results.json to Gradescope, JUnit, Markdown and HTML (the Gradescope kit). */
-int export_one(void)
+int export_one(const batch_settings *o)
 {
-    if (!opts.results || !opts.dest)
+    if (!o->results || !o->dest)
         die("export needs RESULTS=path/to/results.json and DEST=folder (NAME=student optional)");
     char err[600];
-    jv *results = jv_parse_file(opts.results, RESULTS_CAP, err, sizeof err);
+    jv *results = jv_parse_file(o->results, RESULTS_CAP, err, sizeof err);
     grade_row row;
     memset(&row, 0, sizeof row);
-    row.name = (char *)(opts.name ? opts.name : "submission");
+    row.name = (char *)(o->name ? o->name : "submission");
     snprintf(row.id, sizeof row.id, "export");
     if (results) {
         const jv *labs = jv_get(results, "labs");
@@ -228,13 +228,13 @@ int export_one(void)
     row_from_results(&row, results, results ? 0 : 2);
     if (!results)
         snprintf(row.reason, sizeof row.reason, "the grader's report could not be read: %s", err);
-    mkdirs(opts.dest);
-    write_exports(opts.dest, &row, results);
+    mkdirs(o->dest);
+    write_exports(o->dest, &row, results);
     jv_free(results);
     show_name(stdout, row.name);
     char summary[64];
     row_total_text(&row, summary, sizeof summary);
     printf(": %s (exit %d); exports in %s\n", summary[0] ? summary : "no score, speed not graded "
-           "(no GPU)", row.exit_status, opts.dest);
+           "(no GPU)", row.exit_status, o->dest);
     return results ? 0 : 2;
 }

@@ -365,7 +365,7 @@ static int by_path(const void *a, const void *b)
 
 /* Look at one entry of SUBMISSIONS: refuse it with a reason, or load the files it will be
  * graded with; then fingerprint it. */
-static void scan_student(student *s)
+static void scan_student(const batch_settings *o, const batch_state *b, student *s)
 {
     hash128 h;
     hash_init(&h);
@@ -375,11 +375,11 @@ static void scan_student(student *s)
     s->id[32] = 0;
 
     struct stat st;
-    if (fstatat(batch.subs_fd, s->name, &st, AT_SYMLINK_NOFOLLOW)) {
+    if (fstatat(b->subs_fd, s->name, &st, AT_SYMLINK_NOFOLLOW)) {
         snprintf(s->refusal, sizeof s->refusal, "cannot inspect it: %s", strerror(errno));
     } else if (S_ISLNK(st.st_mode)) {
         char target[512];
-        ssize_t n = readlinkat(batch.subs_fd, s->name, target, sizeof target - 1);
+        ssize_t n = readlinkat(b->subs_fd, s->name, target, sizeof target - 1);
         target[n > 0 ? n : 0] = 0;
         snprintf(s->refusal, sizeof s->refusal,
                  "the submission is a symbolic link (to %s), not a folder; symbolic links are "
@@ -388,7 +388,7 @@ static void scan_student(student *s)
         snprintf(s->refusal, sizeof s->refusal,
                  "not a folder: each submission is a folder laid out like labs/");
     } else {
-        int fd = openat(batch.subs_fd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+        int fd = openat(b->subs_fd, s->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
         int entries = 0;
         if (fd < 0) {
             snprintf(s->refusal, sizeof s->refusal, "cannot open it: %s", strerror(errno));
@@ -401,28 +401,28 @@ static void scan_student(student *s)
         if (fd >= 0)
             close(fd);
     }
-    /* Labs left out are graded as the workbook's skeleton (batch.skeleton: never the checkout's
+    /* Labs left out are graded as the workbook's skeleton (b->skeleton: never the checkout's
      * edits), and named as work not submitted (the reports say "no submission for lab NN" and
      * why, not a failure of the student's code): so is a file byte for byte the skeleton. */
     for (int k = 0; k < n_all_labs && !s->refusal[0]; k++) {
         if (s->file[k]) {
-            if (s->size[k] == batch.skeleton_size[k] && !memcmp(s->file[k], batch.skeleton[k], s->size[k]))
+            if (s->size[k] == b->skeleton_size[k] && !memcmp(s->file[k], b->skeleton[k], s->size[k]))
                 s->absent[k] = ABSENT_SKELETON;
             continue;
         }
-        s->file[k] = malloc(batch.skeleton_size[k] + 1);
+        s->file[k] = malloc(b->skeleton_size[k] + 1);
         if (!s->file[k])
             die("out of memory");
-        memcpy(s->file[k], batch.skeleton[k], batch.skeleton_size[k]);
-        s->size[k] = batch.skeleton_size[k];
+        memcpy(s->file[k], b->skeleton[k], b->skeleton_size[k]);
+        s->size[k] = b->skeleton_size[k];
     }
 
     hash_init(&h);
     hash_field(&h, "grade-batch fingerprint 3", 25);
-    hash_field(&h, batch.seed, strlen(batch.seed));
-    hash_field(&h, batch.labs_arg, strlen(batch.labs_arg));
-    hash_field(&h, opts.emu ? "emu" : "auto", opts.emu ? 3 : 4);
-    hash_field(&h, batch.config_text, batch.config_len);
+    hash_field(&h, b->seed, strlen(b->seed));
+    hash_field(&h, b->labs_arg, strlen(b->labs_arg));
+    hash_field(&h, o->emu ? "emu" : "auto", o->emu ? 3 : 4);
+    hash_field(&h, b->config_text, b->config_len);
     /* The lab manifests compiled into this grader, each as a whole (grader/make/manifest.h):
      * a changed check, point, pass mark, limit, hint or entry point regrades. */
     for (int k = 0; k < n_all_labs; k++) {
@@ -470,12 +470,12 @@ static int by_name(const void *a, const void *b)
 }
 
 /* Every entry of SUBMISSIONS but . and .., sorted by bytes. */
-static char **list_students(int *count)
+static char **list_students(const batch_settings *o, const batch_state *b, int *count)
 {
-    int fd = dup(batch.subs_fd);
+    int fd = dup(b->subs_fd);
     DIR *d = fdopendir(fd);
     if (!d)
-        die("cannot read SUBMISSIONS=%s: %s", opts.submissions, strerror(errno));
+        die("cannot read SUBMISSIONS=%s: %s", o->submissions, strerror(errno));
     int n = 0, cap = 64;
     char **names = malloc(cap * sizeof *names);
     struct dirent *e;
@@ -494,13 +494,13 @@ static char **list_students(int *count)
     return names;
 }
 
-/* batch.skeleton: each lab's skeleton as the workbook recorded it (labs/skeletons.sha256), from
+/* b->skeleton (batch_state.skeleton): each lab's skeleton as the workbook recorded it (labs/skeletons.sha256), from
  * grader/batch/pristine_skeletons.sh (which says once, for each lab, where this checkout's
  * labs/ is edited): run without a shell into a folder of this process's, read, removed. */
-void load_skeletons(void)
+void load_skeletons(batch_state *b)
 {
     char dir[PATH_MAX + 64];
-    snprintf(dir, sizeof dir, "%s/work/skeletons.%d", batch.out, (int)getpid());
+    snprintf(dir, sizeof dir, "%s/work/skeletons.%d", b->out, (int)getpid());
     rm_tree(dir);
     fflush(stdout);
     pid_t pid = stop_fork(SIGTERM);
@@ -520,21 +520,21 @@ void load_skeletons(void)
     for (int k = 0; k < n_all_labs; k++) {
         char path[PATH_MAX * 2];
         lab_student_file(dir, all_labs[k], path, sizeof path);
-        batch.skeleton[k] = read_whole(path, &batch.skeleton_size[k]);
-        if (!batch.skeleton[k])
+        b->skeleton[k] = read_whole(path, &b->skeleton_size[k]);
+        if (!b->skeleton[k])
             die("the skeleton of lab %s was not written to %s", all_labs[k]->number, path);
     }
     rm_tree(dir);
 }
 
 /* Every student of SUBMISSIONS=, scanned (scan_student), in list_students' order: *n of them. */
-student *scan_students(int *n)
+student *scan_students(const batch_settings *o, const batch_state *b, int *n)
 {
-    char **names = list_students(n);
+    char **names = list_students(o, b, n);
     student *list = calloc(*n ? *n : 1, sizeof *list);
     for (int i = 0; i < *n; i++) {
         list[i].name = names[i];
-        scan_student(&list[i]);
+        scan_student(o, b, &list[i]);
     }
     free(names);
     /* Two names with one id would share a folder: refuse the later one (never seen so far). */

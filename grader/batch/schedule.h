@@ -1,8 +1,8 @@
 /* schedule.h - the order of a batch's work (grade-batch, grader/batch/workers.c): each student
  * is first PREPARED on the CPUs (the submission copied into its own tree, and that tree's
  * objects built and vetted in the compile sandbox, the CPU emulator's copy for the WHERE line
- * too; no student code runs), then GRADED on one GPU (grader/driver/grade.sh: its build step finds
- * everything built, then the driver runs the correctness checks and times the speed checks).
+ * too; no student code runs), then GRADED on one GPU (make grade's build, which finds everything
+ * built, then the driver, which runs the correctness checks and times the speed checks).
  *
  * The rule that keeps every timing true: a GPU grades one student at a time. A GRADE starts
  * on a GPU only when no other student's GRADE holds that GPU, and grading is the only stage
@@ -55,7 +55,7 @@ void sched_free(sched *s);
  * prepares start in queue order. */
 sched_action sched_next(sched *s);
 
-/* A prepare ended (whatever its outcome: a failed build is graded as such by grade.sh). */
+/* A prepare ended (whatever its outcome: a failed build is graded as such by make grade's). */
 void sched_prepared(sched *s, int student);
 
 /* A grade ended: its GPU slot is free. */

@@ -64,44 +64,44 @@ static int list_gpus(char **ids, int max)
 
 /* GPUS: unset = one worker on whatever make grade finds (JOBS=n: n of them, on the emulator
  * only); all = one per GPU nvidia-smi lists; "0,1" (indices or UUIDs) = those. */
-void choose_workers(void)
+void choose_workers(const batch_settings *o, batch_state *b)
 {
-    batch.workers = 1;
-    batch.gpu[0] = NULL;
-    if (!opts.gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
-        batch.workers = opts.jobs ? opts.jobs : 1;
+    b->workers = 1;
+    b->gpu[0] = NULL;
+    if (!o->gpus) { /* JOBS=n workers on whatever make grade finds (the emulator, or one GPU) */
+        b->workers = o->jobs ? o->jobs : 1;
         /* Two students timed on one GPU at once would disturb each other's timings. */
-        if (batch.workers > 1 && !opts.emu && list_gpus(NULL, 0) > 0)
+        if (b->workers > 1 && !o->emu && list_gpus(NULL, 0) > 0)
             die("JOBS=%d would time %d students on one GPU at once; use GPUS=all (one worker "
-                "per GPU), or EMU=1 for correctness only", batch.workers, batch.workers);
-        for (int w = 0; w < batch.workers; w++)
-            batch.gpu[w] = NULL;
+                "per GPU), or EMU=1 for correctness only", b->workers, b->workers);
+        for (int w = 0; w < b->workers; w++)
+            b->gpu[w] = NULL;
         return;
     }
-    if (opts.jobs)
+    if (o->jobs)
         die("give GPUS or JOBS, not both (GPUS runs one worker per GPU)");
-    if (!strcmp(opts.gpus, "all")) {
-        const int n = list_gpus(batch.gpu, MAX_WORKERS);
+    if (!strcmp(o->gpus, "all")) {
+        const int n = list_gpus(b->gpu, MAX_WORKERS);
         if (n == 0) {
             printf("GPUS=all: nvidia-smi lists no GPU here; one worker, correctness on the CPU "
                    "emulator.\n");
             return;
         }
-        batch.workers = n;
+        b->workers = n;
         return;
     }
-    char *copy = xstrdup(opts.gpus);
+    char *copy = xstrdup(o->gpus);
     int n = 0;
     for (char *save = NULL, *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         if (!*t || strspn(t, "0123456789abcdefABCDEF-GPUMIG/") != strlen(t))
-            die("GPUS=%s: `%s` is not a GPU index or UUID (GPUS=all, or GPUS=0,1)", opts.gpus, t);
+            die("GPUS=%s: `%s` is not a GPU index or UUID (GPUS=all, or GPUS=0,1)", o->gpus, t);
         if (n == MAX_WORKERS)
-            die("GPUS=%s: more than %d GPUs", opts.gpus, MAX_WORKERS);
-        batch.gpu[n++] = xstrdup(t);
+            die("GPUS=%s: more than %d GPUs", o->gpus, MAX_WORKERS);
+        b->gpu[n++] = xstrdup(t);
     }
     if (n == 0)
-        die("GPUS=%s names no GPU (GPUS=all, or GPUS=0,1)", opts.gpus);
-    batch.workers = n;
+        die("GPUS=%s names no GPU (GPUS=all, or GPUS=0,1)", o->gpus);
+    b->workers = n;
 }
 
 static void print_outcome(int done, int total, const student *s, const grade_row *row,
@@ -137,10 +137,10 @@ static void print_outcome(int done, int total, const student *s, const grade_row
 
 /* Build what every student shares once, before any worker starts (workers then only build
  * their own objects). Runs make with fixed arguments only. */
-static void prebuild_pass(int emu)
+static void prebuild_pass(const batch_settings *o, const batch_state *b, int emu)
 {
     char labs[1200];
-    snprintf(labs, sizeof labs, "BATCH_LABS=%s", batch.labs_arg);
+    snprintf(labs, sizeof labs, "BATCH_LABS=%s", b->labs_arg);
     for (char *p = labs; *p; p++)
         if (*p == ',')
             *p = ' ';
@@ -150,8 +150,8 @@ static void prebuild_pass(int emu)
     int argc = 5;
     if (emu)
         argv[argc++] = "EMU=1";
-    if (opts.build) {
-        snprintf(a_build, sizeof a_build, "BUILD=%s", opts.build);
+    if (o->build) {
+        snprintf(a_build, sizeof a_build, "BUILD=%s", o->build);
         argv[argc++] = a_build;
     }
     argv[argc] = NULL;
@@ -175,24 +175,24 @@ static void prebuild_pass(int emu)
 /* Build what every student shares once, before any worker starts (workers then only build
  * their own objects): on a GPU, the CPU emulator's shared pieces too (the WHERE line's), so
  * that no two students' makes write them at once. Runs make with fixed arguments only. */
-static void prebuild(void)
+static void prebuild(const batch_settings *o, const batch_state *b)
 {
     struct timespec t0, t1, t2;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     printf("Building what every student shares (the grader, each lab's harness and reference)...\n");
-    prebuild_pass(opts.emu);
+    prebuild_pass(o, b, o->emu);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    const int gpu = !opts.emu && list_gpus(NULL, 0) > 0;
+    const int gpu = !o->emu && list_gpus(NULL, 0) > 0;
     if (gpu)
-        prebuild_pass(1);
+        prebuild_pass(o, b, 1);
     clock_gettime(CLOCK_MONOTONIC, &t2);
-    const double a = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
-    const double b = (double)(t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9;
+    const double own = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    const double emu = (double)(t2.tv_sec - t1.tv_sec) + (t2.tv_nsec - t1.tv_nsec) / 1e9;
     if (gpu)
         printf("Built in %.1f s: the GPU's pieces %.1f s, the CPU emulator's (the WHERE line's count) "
-               "%.1f s (make all builds both ahead).\n", a + b, a, b);
+               "%.1f s (make all builds both ahead).\n", own + emu, own, emu);
     else
-        printf("Built in %.1f s.\n", a);
+        printf("Built in %.1f s.\n", own);
 }
 
 /* A process the batch started: a student's preparer or keeper. */
@@ -200,33 +200,33 @@ typedef struct running_stage {
     pid_t pid;   /* 0: free entry */
     int student; /* index into the queue */
     int grade;   /* 1: the keeper (grading), 0: the preparer */
-    int gpu;     /* the keeper's GPU slot (batch.gpu) */
+    int gpu;     /* the keeper's GPU slot (batch_state.gpu) */
 } running_stage;
 
-/* The students of this task (opts.task of opts.tasks) that still need grading, into queue; those
+/* The students of this task (o->task of o->tasks) that still need grading, into queue; those
  * with a record already or refused before grading are reported here. Returns how many queued. */
-static int queue_ungraded(student *list, int n, int mine, int *done, int *queue)
+static int queue_ungraded(const batch_settings *o, const batch_state *b, student *list, int n, int mine, int *done, int *queue)
 {
     int nq = 0;
     for (int i = 0; i < n; i++) {
-        if (opts.tasks && i % opts.tasks != opts.task)
+        if (o->tasks && i % o->tasks != o->task)
             continue;
         student *s = &list[i];
         grade_row row;
-        if (read_record(s, &row) == 0) {
+        if (read_record(b, s, &row) == 0) {
             print_outcome(++*done, mine, s, &row, ", graded earlier");
             continue;
         }
         if (s->refusal[0]) {
             char dir[PATH_MAX];
-            student_dir(s, dir, sizeof dir);
+            student_dir(b, s, dir, sizeof dir);
             mkdirs(dir);
-            init_row(&row, s);
+            init_row(b, &row, s);
             snprintf(row.state, sizeof row.state, "refused");
             snprintf(row.reason, sizeof row.reason, "refused: %s", s->refusal);
             row.exit_status = 1;
             write_exports(dir, &row, NULL);
-            write_record(s, &row);
+            write_record(b, s, &row);
             print_outcome(++*done, mine, s, &row, "");
             continue;
         }
@@ -238,12 +238,12 @@ static int queue_ungraded(student *list, int n, int mine, int *done, int *queue)
 /* A graded student's keeper ended with `status`: its outcome printed from its record (with the
  * GPU that graded it, where several do: "on GPU 1", as CUDA_VISIBLE_DEVICES named it), or why
  * there is none. Returns 1 if the student was not graded. */
-static int report_graded(student *s, int status, int mine, int *done, const char *gpu)
+static int report_graded(const batch_state *b, student *s, int status, int mine, int *done, const char *gpu)
 {
     grade_row row;
-    if (read_record(s, &row) == 0) {
+    if (read_record(b, s, &row) == 0) {
         char on[80] = "";
-        if (gpu && batch.workers > 1)
+        if (gpu && b->workers > 1)
             snprintf(on, sizeof on, " on GPU %s", gpu);
         print_outcome(++*done, mine, s, &row, on);
         return 0;
@@ -253,7 +253,7 @@ static int report_graded(student *s, int status, int mine, int *done, const char
     if (WIFEXITED(status) && WEXITSTATUS(status) == 4)
         printf(": not graded: the grader stopped before writing its results (see "
                "%s/students/%s/report.txt); run the same command again to retry\n",
-               batch.out, s->id);
+               b->out, s->id);
     else
         printf(": not graded (the grading process ended with status %d); run the same "
                "command again to retry\n",
@@ -261,24 +261,24 @@ static int report_graded(student *s, int status, int mine, int *done, const char
     return 1;
 }
 
-int grade_all(student *list, int n)
+int grade_all(const batch_settings *o, const batch_state *b, student *list, int n)
 {
     int mine = 0, done = 0;
     for (int i = 0; i < n; i++)
-        mine += opts.tasks == 0 || i % opts.tasks == opts.task;
+        mine += o->tasks == 0 || i % o->tasks == o->task;
     int *queue = malloc((n + 1) * sizeof *queue);
     if (!queue)
         die("out of memory");
-    const int nq = queue_ungraded(list, n, mine, &done, queue);
+    const int nq = queue_ungraded(o, b, list, n, mine, &done, queue);
     if (nq == 0) {
         free(queue);
         return 0;
     }
-    prebuild();
+    prebuild(o, b);
     /* One grade per GPU slot at a time (schedule.h); one preparer at a time, each with make -j
      * over the CPUs, up to one student ready per GPU beyond those grading. */
     sched plan;
-    if (sched_init(&plan, nq, batch.workers, 1, batch.workers + 1))
+    if (sched_init(&plan, nq, b->workers, 1, b->workers + 1))
         die("out of memory");
     running_stage run[MAX_WORKERS + 2];
     memset(run, 0, sizeof run);
@@ -293,8 +293,8 @@ int grade_all(student *list, int n)
                 die("fork: %s", strerror(errno));
             if (pid == 0) {
                 if (a.kind == SCHED_PREPARE)
-                    preparer(&list[queue[a.student]]);
-                keeper(&list[queue[a.student]], batch.gpu[a.gpu]);
+                    preparer(o, b, &list[queue[a.student]]);
+                keeper(o, b, &list[queue[a.student]], b->gpu[a.gpu]);
             }
             int k = 0;
             while (k < nrun && run[k].pid)
@@ -319,7 +319,7 @@ int grade_all(student *list, int n)
                 continue;
             }
             sched_graded(&plan, run[k].student);
-            failed += report_graded(&list[queue[run[k].student]], status, mine, &done, batch.gpu[run[k].gpu]);
+            failed += report_graded(b, &list[queue[run[k].student]], status, mine, &done, b->gpu[run[k].gpu]);
         }
     }
     sched_free(&plan);

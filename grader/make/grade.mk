@@ -106,6 +106,21 @@ $(GRADE_BUILT)/%.status: $$(call grade_pieces,$$*) | $(GRADE_BUILT)/grader.done
 	@grader/make/lab_status.sh lab $(GRADE_BUILT) $* $(words $(GRADE_LAB_NAMES)) $(LABB)/$*/harness \
 	    $(LABB)/$*/reference.so $(STUDENT_OBJS)/$*/student.so
 
+# The driver's command line, written here alone: make grade's recipe runs it (exec), or, given
+# GRADE_ARGV=FILE (make grade-batch's keeper: grader/batch/grade_one.c), writes it into FILE,
+# each argument ended by a NUL, as the shell reads this same line, and runs nothing: the batch
+# then runs the driver itself, with no make or shell around it.
+GRADE_DRIVER_CMD = $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
+    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
+    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
+    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
+    $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
+    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
+        $(if $(WHERE_B),--where-labdir $(WHERE_B)/.grader --where-student-dir $(WHERE_B)/$(STUDENT_TAG) \
+            --where-worker $(WHERE_B)/worker-emu)) \
+    $(if $(GRADE_FAULT_RERUN),--fault-rerun '$(GRADE_FAULT_RERUN)') \
+    $(if $(grade_ok),--built $(GRADE_BUILT)) --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
+
 # What make grade and make bench wait for: every selected lab's status (or, LAB= being wrong,
 # the driver alone, which says so).
 grade_build = $(DRIVER) $(if $(grade_ok),$(GRADE_LAB_NAMES:%=$(GRADE_BUILT)/%.status))

@@ -28,7 +28,7 @@
 5. The HTML report rendered by headless Chromium to a PNG (installed with apt-get when
    missing; skipped, with the reason, where it cannot be).
 6. The same students as a Slurm job array (tests/batch/slurm.sh): the same gradebook.
-7. GPUS=0,1 with a stand-in for grade.sh that records its environment (no GPU needed): every
+7. GPUS=0,1 with a stand-in for the driver that records its environment (no GPU needed): every
    grade gets CUDA_VISIBLE_DEVICES 0 or 1 and the batch's host-link lock (lab 05's speed
    checks, one GPU at a time), both GPUs grade side by side, no grade starts on a GPU while
    another runs there, and each student's line names the GPU its grade had.
@@ -321,9 +321,10 @@ def test_input_errors(tmp):
               "GPUS=all with no GPU: one worker on the CPU emulator", msg)
 
 
-# A stand-in for grader/driver/grade.sh: what the batch runs for each student's grade. It records
-# the CUDA_VISIBLE_DEVICES it was given, says whether a grade was already running on that GPU
-# (shared) or on another (beside), and holds its GPU until it has seen a grade on another GPU
+# A stand-in for the grade-driver: what the batch runs for each student's grade, with the command
+# line FAKE_MAKE's make grade wrote (make's own arguments: GRADE_DIR=, STUDENT=, GRADER_HIDE=). It
+# records the CUDA_VISIBLE_DEVICES it was given, says whether a grade was already running on that
+# GPU (shared) or on another (beside), and holds its GPU until it has seen a grade on another GPU
 # (at most 20 s; the last student's grade, once every grade has started, not at all), so that
 # two GPUs' timers must overlap for the test to pass.
 FAKE_GRADE = r"""#!/usr/bin/env bash
@@ -356,22 +357,28 @@ printf '{"exit_status": 0, "tamper_proof": true, "labs": []}\n' >"$grade_dir/res
 echo "Score: 0/0"
 """
 
+# A stand-in for make: nothing to build; make grade given GRADE_ARGV=FILE (the batch's keeper)
+# writes there, NUL-ended, the driver's command line: FAKE_GRADE with make's own arguments.
+FAKE_MAKE = r"""#!/usr/bin/env bash
+for a in "$@"; do case $a in GRADE_ARGV=*) printf '%s\0' "$FAKE_DRIVER" "$@" >"${a#GRADE_ARGV=}" ;; esac; done
+exit 0
+"""
+
 
 def test_gpu_workers(tmp):
     """GPUS=0,1: one timer per GPU, each grade with its own GPU's CUDA_VISIBLE_DEVICES, the two
     GPUs' grades side by side, never two grades on one GPU at once. No GPU needed: the grades
-    are FAKE_GRADE's, make is `true` (nothing to build), in a folder that stands for the
+    are FAKE_GRADE's (the driver FAKE_MAKE's make grade names: nothing built), in a folder that stands for the
     workbook's top (the batch takes the skeletons there, with the script that checks them, to
     tell work not submitted)."""
     top = os.path.join(tmp, "gpus-top")
-    os.makedirs(os.path.join(top, "grader", "driver"))
     shutil.copytree(os.path.join(ROOT, "labs"), os.path.join(top, "labs"))
     os.makedirs(os.path.join(top, "grader", "batch"))
     shutil.copy(os.path.join(ROOT, "grader/batch/pristine_skeletons.sh"), os.path.join(top, "grader", "batch"))
-    fake = os.path.join(top, "grader", "driver", "grade.sh")
-    with open(fake, "w") as f:
-        f.write(FAKE_GRADE)
-    os.chmod(fake, 0o755)
+    for name, text in (("fake-driver", FAKE_GRADE), ("fake-make", FAKE_MAKE)):
+        with open(os.path.join(top, name), "w") as f:
+            f.write(text)
+        os.chmod(os.path.join(top, name), 0o755)
     subs = os.path.join(tmp, "gpus-subs")
     for i in range(6):
         d = os.path.join(subs, "student%d" % i, "01-coalescing")
@@ -380,7 +387,8 @@ def test_gpu_workers(tmp):
             f.write(SOLUTION + b"// student %d\n" % i)
     log = os.path.join(tmp, "gpus-log")
     os.makedirs(log)
-    env = dict(os.environ, FAKE_GRADE_LOG=log, FAKE_GRADE_STUDENTS="6", MAKE="true")
+    env = dict(os.environ, FAKE_GRADE_LOG=log, FAKE_GRADE_STUDENTS="6",
+               MAKE=os.path.join(top, "fake-make"), FAKE_DRIVER=os.path.join(top, "fake-driver"))
     r = subprocess.run([BATCH, "grade", "SUBMISSIONS=" + subs, "OUT=" + os.path.join(tmp, "gpus-out"),
                         "LAB=" + LAB, "SEED=" + SEED, "GPUS=0,1"], cwd=top, env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)

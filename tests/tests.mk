@@ -30,6 +30,9 @@
 #                 80 lines without its reason in its comment (tests/docs/functions.py);
 #                 the grader's rooms include down their floors (grader/rooms.tsv), never up and
 #                 never in a circle, a planted back-arrow and circle caught (tests/docs/rooms.py);
+#                 no grader header shares a mutable global (extern of a non-const object) but
+#                 the exceptions it lists with their reasons, planted ones caught
+#                 (tests/docs/globals.py);
 #                 README.md's commands are verbs of make help, the scripts it names are there,
 #                 its links resolve, it links tests/RESULTS.md once and stays a first read
 #                 (tests/docs/)
@@ -221,6 +224,8 @@ test-docs:
 	@$(if $(filter 1,$(QUICK)),:,python3 tests/docs/functions.py --selftest)
 	@python3 tests/docs/rooms.py
 	@python3 tests/docs/rooms.py --selftest
+	@python3 tests/docs/globals.py
+	@python3 tests/docs/globals.py --selftest
 
 test-docs-mutation:
 	@python3 tests/docs/figures_mutation.py

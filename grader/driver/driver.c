@@ -79,12 +79,12 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* ------------------------------------------------------------------------------------------ */
 /* Grading                                                                                     */
 
-volatile sig_atomic_t stop_signal;         /* (driver.h) */
+static volatile sig_atomic_t stop_signal;  /* (grading_stopped, driver.h) */
 static int refused_unisolated;             /* stopped: isolation was required and impossible */
+int grading_stopped(void) { return stop_signal != 0; }
 
 /* The run's WHERE lines and faults' reruns: the emulated build, the report folder, the budget
  * (../feedback/where.h), from the command line (main). */

@@ -50,9 +50,10 @@ typedef struct options {
                               (--fault-rerun always: the tests), 0 never (--fault-rerun off) */
 } options;
 
-/* Set when grading must not go on (isolation was required and is impossible): the checks
- * left say so. A stop by a signal never returns here: stop.c ends the run there and then. */
-extern volatile sig_atomic_t stop_signal;
+/* Non-zero once grading must not go on (isolation was required and is impossible): the checks
+ * left say so. A stop by a signal never returns here: stop.c ends the run there and then.
+ * Set in driver.c only (its file-local flag). */
+int grading_stopped(void);
 
 /* built.c: what the build left for a lab (lab_build, ../report/report.h); its build log moved
  * into the report folder as <lab>.build.log, and under a GPU, the emulator's build log for the

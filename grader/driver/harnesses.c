@@ -186,13 +186,13 @@ void harness_check(const options *o, const lab_info *lab, harness_proc *h, greet
         const double left = timeout - (wall_seconds() - start);
         struct pollfd pf = {h->reply, POLLIN, 0};
         const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
-        if (r < 0 && errno == EINTR && !stop_signal)
+        if (r < 0 && errno == EINTR && !grading_stopped())
             continue;
         /* Held no student code: it ended before its greeting said otherwise (it reads the
          * command only after greeting), or greeted that student code runs isolated. */
         out->isolated = h->greeted < 2 || g->isolated;
         if (r <= 0) { /* the time limit (or Ctrl-C): everything of the lab's goes */
-            out->timed_out = !stop_signal;
+            out->timed_out = !grading_stopped();
             harness_stop(h, out);
             break;
         }

@@ -40,7 +40,7 @@ void ahead_start(const options *o, const lab_info *lab, lab_build build)
 {
     ahead_drop();
     const char *off = getenv("GRADER_AHEAD"); /* =0: each lab starts its own (an A/B switch) */
-    if (!lab || build != LAB_BUILT || stop_signal || (off && !strcmp(off, "0")))
+    if (!lab || build != LAB_BUILT || grading_stopped() || (off && !strcmp(off, "0")))
         return;
     if (harness_start(o, lab, &ahead.h, 1) == 0)
         ahead.lab = lab;
@@ -60,7 +60,7 @@ void ahead_wait(const options *o)
         const double left = AHEAD_WAIT_S - (wall_seconds() - start);
         struct pollfd pf = {ahead.h.reply, POLLIN, 0};
         const int r = left > 0 ? poll(&pf, 1, (int)(left * 1000) + 1) : 0;
-        if (r < 0 && errno == EINTR && !stop_signal)
+        if (r < 0 && errno == EINTR && !grading_stopped())
             continue;
         /* (nothing follows "ready" before a command: nothing read is lost) */
         const int ready =

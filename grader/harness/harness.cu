@@ -25,14 +25,29 @@
  * sanitize runs the correctness ones). */
 #include "harness_parts.h"
 
-int harness_device_only;
+static int harness_device_only; /* (harness_device_only_mode, harness.h) */
+
+int harness_device_only_mode(void)
+{
+    return harness_device_only;
+}
+
+void harness_set_device_only(int on)
+{
+    harness_device_only = on;
+}
 
 /* ------------------------------------------------------------------------------------------ */
 /* One check                                                                                   */
 
 static jmp_buf check_jump;
 static int require_isolation; /* --require-isolation: run no student code unsandboxed */
-const char *harness_reference_so;
+static const char *harness_reference_so; /* --reference, set once in main */
+
+const char *harness_reference_object(void)
+{
+    return harness_reference_so;
+}
 
 /* Under the CPU emulator the order of a block's warps and of a grid's blocks is the
  * emulator's to choose, and a GPU's is its own: a result that depends on it is wrong. A

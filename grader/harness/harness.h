@@ -103,7 +103,7 @@ typedef struct lab_task {
      * ideal pipeline times both copy directions at once side by side with the implementations,
      * every round, and adds the pipeline's fill and drain. NULL: the median itself. */
     double (*ceiling_of_run)(void *p, const device_info *d, double run_ms);
-    /* Speed checks. The problem was made with harness_device_only set (no host copies, no
+    /* Speed checks. The problem was made with harness_device_only_mode() on (no host copies, no
      * CPU answer). refresh: new inputs in place, on the device, from `seed` (every timed
      * round gets fresh ones). outputs: what a call writes and the bound for comparing the
      * student's against the reference's (may launch work on s, e.g. to size a bound).
@@ -136,9 +136,11 @@ extern const int harness_n_tasks;
 #define HARNESS_CPU_THREADS 0
 #endif
 
-/* Set while the harness creates a speed check's problems: create() allocates and fills
- * device buffers only (refresh() makes the inputs), no host copies, no CPU answer. */
-extern int harness_device_only;
+/* Non-zero while the harness creates a speed check's problems: create() allocates and fills
+ * device buffers only (refresh() makes the inputs), no host copies, no CPU answer. Its flag
+ * is harness.cu's own; harness_set_device_only(1) before those create() calls, (0) after. */
+int harness_device_only_mode(void);
+void harness_set_device_only(int on);
 
 /* Call entry point `entry` (its index in the lab's shim) of implementation `impl` on stream
  * s, with arguments as fmt says: 'p' a buffer the harness allocated (dbuf data, or host

@@ -148,7 +148,7 @@ const char *impl_who(int impl);
 void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
 
 /* ---- harness.cu: one check ---- */
-extern const char *harness_reference_so; /* --reference: the reference's object */
+const char *harness_reference_object(void); /* --reference: the reference's object, or NULL */
 void prewarm_after(int done, const device_info *d);
 void reserve_ahead(const device_info *d);
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why);

@@ -288,7 +288,7 @@ static timing_plan speed_plan(const check_cmd *o, int timed_ceiling)
 static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t len,
                      const char **dir, double *max_age_s)
 {
-    if (alone_cache_config(dir, max_age_s) != 0 || !harness_reference_so)
+    if (alone_cache_config(dir, max_age_s) != 0 || !harness_reference_object())
         return 0;
     char size[256], pci[64], gpu[400], host[256] = "", ref[160];
     int dev = 0;
@@ -301,7 +301,7 @@ static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t l
     gethostname(host, sizeof host - 1);
     snprintf(gpu, sizeof gpu, "%s/%s", host, pci);
     struct stat st; /* the reference's file: the batch's build, unchanged while it runs */
-    if (stat(harness_reference_so, &st) != 0)
+    if (stat(harness_reference_object(), &st) != 0)
         return 0;
     snprintf(ref, sizeof ref, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st.st_dev,
              (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,

@@ -315,7 +315,7 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
     workers_wait_ready(10.0);
     workers_device_pool_drain();
     CUDA_CHECK(cudaMemGetInfo(&free0, &total));
-    harness_device_only = 1;
+    harness_set_device_only(1);
     workers_device_group_begin(1); /* each later problem's buffers in one slab (see there) */
     c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
     workers_device_group_end();
@@ -354,7 +354,7 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
         c->inst[i] = c->t->create(size, rng_derive(seed, (uint64_t)i), d);
         workers_device_group_end();
     }
-    harness_device_only = 0;
+    harness_set_device_only(0);
     c->k = k;
     for (int i = 0; i < k; i++) {
         const int n = speed_outputs(c, i, out, s);

@@ -164,9 +164,9 @@ static void *profile_problem(const lab_task *t, int check, const long long size[
     const uint64_t seed = 0x5eedull + (uint64_t)check;
     if (counted)
         return t->create(size, seed, d);
-    harness_device_only = 1;
+    harness_set_device_only(1);
     void *p = t->create(size, seed, d);
-    harness_device_only = 0;
+    harness_set_device_only(0);
     t->refresh(p, seed, s);
     return p;
 }

@@ -147,7 +147,7 @@ static inline void lab_io_size(lab_io *io, const lab_info *lab, int task,
 }
 
 /* Device buffers for each of spec's n_bufs buffers, count[i] floats each (in spec's order);
- * on a correctness check (not harness_device_only) the host copies too, and every input not
+ * on a correctness check (not harness_device_only_mode()) the host copies too, and every input not
  * lab_drawn drawn from seed. 1 when the host side was made (the caller then writes the CPU's
  * answer, and draws its own inputs, then calls lab_io_upload), 0 for a speed check's problem
  * (refresh() makes its inputs). */
@@ -164,7 +164,7 @@ static inline int lab_io_create(lab_io *io, const lab_io_buf *spec, int n_bufs,
         dbuf_alloc(&io->buf[i], count[i] * sizeof(float));
         harness_device_private(0);
     }
-    if (harness_device_only)
+    if (harness_device_only_mode())
         return 0;
     for (int i = 0; i < n_bufs; i++) {
         const lab_io_buf *b = &spec[i];

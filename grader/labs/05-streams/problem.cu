@@ -305,7 +305,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     /* The call's host arrays (shared with the workers) are part of every problem. */
     p->h_in = (float *)alloc_pinned(bytes, &p->h_in_base);
     p->h_out = (float *)alloc_pinned(bytes, &p->h_out_base);
-    if (harness_device_only) /* a speed check's problem: the reference's array of its own */
+    if (harness_device_only_mode()) /* a speed check's problem: the reference's array of its own */
         p->h_ref = (float *)alloc_pinned(bytes, &p->h_ref_base);
     p->stats = (long long *)harness_host_alloc(4096);
     memset(p->stats, 0, 4096);
@@ -313,7 +313,7 @@ static void *create(const long long size[LAB_MAX_DIMS], uint64_t seed, const dev
     /* (A speed check's arrays start as zeros, which no input maps to everywhere, and nothing
      * but the calls writes them after: a gigabyte written here by one CPU thread would buy
      * nothing.) */
-    if (harness_device_only) /* a speed check's problem: refresh() makes the input */
+    if (harness_device_only_mode()) /* a speed check's problem: refresh() makes the input */
         return p;
     memset(p->h_out, 0xFF, bytes);
     p->h_in_copy = (float *)xmalloc(bytes);

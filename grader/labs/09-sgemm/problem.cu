@@ -296,13 +296,13 @@ static void *create_with(const long long size[LAB_MAX_DIMS], uint64_t seed, int 
     /* |alpha| in [1.25, 2), |beta| in [0.25, 0.75), random signs: never 1 or 0 */
     p->alpha = (float)((1.25 + 0.75 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
     p->beta = (float)((0.25 + 0.5 * rng_unit(&r)) * (rng_range(&r, 0, 1) ? 1 : -1));
-    if (dyadic || harness_device_only) { /* exact in fp32 (dyadic_bound) */
+    if (dyadic || harness_device_only_mode()) { /* exact in fp32 (dyadic_bound) */
         p->alpha = DYADIC_ALPHA;
         p->beta = DYADIC_BETA;
     }
     lab_io_size(&p->io, &lab_sgemm, 0, size);
     case_create(&p->io, &p->main, (int)size[0], (int)size[1], (int)size[2], p->alpha, p->beta,
-                dyadic || harness_device_only, rng_derive(seed, 20));
+                dyadic || harness_device_only_mode(), rng_derive(seed, 20));
     return p;
 }
 

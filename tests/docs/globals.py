@@ -23,10 +23,6 @@ HEADERS = (".h", ".cuh", ".hpp")
 
 # (header under grader/, the object's name): why it may stay
 EXCEPTIONS = {
-    ("batch/batch.h", "opts"): "the batch process's settings from its command line, shared by "
-    "grader/batch/'s files; that room is another change's to convert",
-    ("batch/batch.h", "batch"): "the batch process's running state, shared by grader/batch/'s "
-    "files; that room is another change's to convert",
     ("harness/worker_state_trusted.h", "W"): "the harness's pool of workers, shared by the six "
     "worker_*_trusted.cu files (hidden from the dynamic symbol table); to become file-local in "
     "worker_lifecycle_trusted.cu with the others' functions taking the pool as a parameter",

@@ -192,7 +192,6 @@ grade: $$(grade_build)
 	@mkdir -p $(GRADE_DIR)
 	@exec $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
 	    --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
-	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
 	    $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
 	    $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \
@@ -230,7 +229,6 @@ ifneq ($(STUDENT_KIT),)
 endif
 	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
-	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    $(if $(grade_ok),--built $(GRADE_BUILT)) | tee $(BUILD)/bench/table.txt
 	@grader/tools/bench-chart -o $(BUILD)/bench $(BUILD)/bench/*.tsv && \

@@ -7,8 +7,8 @@
  *                          (regexes over its instructions), all read by grader/make/vet.sh, and
  *                          STUDENT_REL_<name> (the file a student edits in their tree,
  *                          "06-transpose/transpose.cu", as grader/plan/lab_select.c says it:
- *                          grader/make/paths.mk's student_src, student_rel and ref_src read
- *                          it); the Makefile includes it as $(BUILD)/gen/labs.mk. Run from the
+ *                          grader/make/paths.mk's ref_src reads it); the Makefile includes it
+ *                          as $(BUILD)/gen/labs.mk. Run from the
  *                          workbook's top folder: a lab whose folder is not grader/labs/NN-name,
  *                          as its table's number and name say, stops here
  *                          STUDENT_AT_<name> (where that lab's words are in student-paths's

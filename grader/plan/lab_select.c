@@ -75,7 +75,7 @@ void lab_folder(const lab_info *lab, char *buf, size_t len)
 }
 
 /* The rule itself, written here alone: the build reads it from lab-manifest (STUDENT_REL_<name>
- * in labs.mk, lab_manifest.c), and every other reader calls this. */
+ * in labs.mk, and student-paths: lab_manifest.c), and every other reader calls this. */
 void lab_student_rel(const lab_info *lab, char *buf, size_t len)
 {
     snprintf(buf, len, "%s-%s/%s.cu", lab->number, lab->name, lab->name);
@@ -101,7 +101,8 @@ void lab_student_file(const char *student, const lab_info *lab, char *buf, size_
 
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len)
 {
-    if (lab_student_is_file(student)) /* in the lab's folder there, as in a tree (lab_rules.mk's student_box) */
+    /* one file: in the lab's folder there, as in a tree (paths.mk's student_box) */
+    if (lab_student_is_file(student))
         snprintf(buf, len, "%s-%s/%s", lab->number, lab->name,
                  strrchr(student, '/') ? strrchr(student, '/') + 1 : student);
     else

@@ -48,7 +48,7 @@ void lab_student_file(const char *student, const lab_info *lab, char *buf, size_
 void lab_student_place(const char *student, const lab_info *lab, char *tree, size_t tree_len,
                        char *rel, size_t rel_len);
 
-/* That file as the compile sandbox holds it (lab_rules.mk's student_box): its own name in the
+/* That file as the compile sandbox holds it (paths.mk's student_box): its own name in the
  * lab's folder ("01-coalescing/mine.cu") when `student` names one .cu file, else
  * lab_student_rel's. */
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len);

@@ -221,7 +221,6 @@ ifneq ($(STUDENT_KIT),)
 endif
 	@set -o pipefail; $(DRIVER) --bench --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) \
 	    --mode gpu --lab "$(LAB)" --student "$(STUDENT)" --logs $(BUILD)/bench \
-	    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
 	    $(foreach n,$(LAB_NAMES),--variants '$(n):$(call bench_variants,$(n))') \
 	    $(if $(grade_ok),--built $(GRADE_BUILT)) | tee $(BUILD)/bench/table.txt
 	@grader/tools/bench-chart -o $(BUILD)/bench $(BUILD)/bench/*.tsv && \

@@ -604,6 +604,29 @@ static void test_student_paths(void)
     CU_ASSERT_STRING_EQUAL(buf, "solutions/06-transpose/steps/2-tiled.cu");
     lab_student_rel(t, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose/transpose.cu");
+    /* the file-or-folder rule, and the tree and path the compile sandbox is given (make reads
+     * them through lab-manifest student-paths) */
+    CU_ASSERT_TRUE(lab_student_is_file("x/mine.cu"));
+    CU_ASSERT_FALSE(lab_student_is_file("labs"));
+    CU_ASSERT_FALSE(lab_student_is_file("a.cu/"));
+    CU_ASSERT_FALSE(lab_student_is_file(".cu"));
+    static const struct { const char *student, *tree, *rel, *box; } places[] = {
+        {"labs", "labs", "06-transpose/transpose.cu", "06-transpose/transpose.cu"},
+        {"/x/odd#dir/", "/x/odd#dir/", "06-transpose/transpose.cu", "06-transpose/transpose.cu"},
+        {"solutions/06-transpose/steps/2-tiled.cu", "solutions/06-transpose/steps", "2-tiled.cu",
+         "06-transpose/2-tiled.cu"},
+        {"mine.cu", ".", "mine.cu", "06-transpose/mine.cu"},
+        {"./mine.cu", ".", "mine.cu", "06-transpose/mine.cu"},
+        {"/mine.cu", "/", "mine.cu", "06-transpose/mine.cu"},
+    };
+    for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
+        char tree[256], rel[256];
+        lab_student_place(places[i].student, t, tree, sizeof tree, rel, sizeof rel);
+        lab_student_compiled(places[i].student, t, buf, sizeof buf);
+        CU_ASSERT_STRING_EQUAL(tree, places[i].tree);
+        CU_ASSERT_STRING_EQUAL(rel, places[i].rel);
+        CU_ASSERT_STRING_EQUAL(buf, places[i].box);
+    }
     lab_folder(t, buf, sizeof buf);
     CU_ASSERT_STRING_EQUAL(buf, "06-transpose");
     /* make docs-gen writes the rule once more, from the lab folders alone (it runs where

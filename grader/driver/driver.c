@@ -5,7 +5,7 @@
  *                [--built DIR] [--json FILE] [--logs DIR] [--hide DIR ...]
  *                [--where-budget S [--where-labdir DIR --where-student-dir DIR
  *                --where-worker EXE]] [--fault-rerun gpu|always|off]
- *                [--paths submission|as-given] [--student-files 'F ...']
+ *                [--paths submission|as-given]
  *                [--bench --variants 'LAB:NAME=SO ...' ...]
  *   grade-driver --list-labs [--lab NAME,...]
  *   grade-driver --status-of RESULTS.json
@@ -491,7 +491,7 @@ static void usage(void)
                     "                    [--hide DIR ...] [--where-budget S [--where-labdir DIR\n"
                     "                    --where-student-dir DIR --where-worker EXE]]\n"
                     "                    [--fault-rerun gpu|always|off] [--paths submission|as-given]\n"
-                    "                    [--bench --variants 'LAB:NAME=SO ...'] [--student-files 'F ...']\n"
+                    "                    [--bench --variants 'LAB:NAME=SO ...']\n"
                     "       grade-driver --list-labs [--lab NAME,...]\n"
                     "       grade-driver --status-of RESULTS.json\n"
                     "Run it through `make grade` or `make bench`.\n");
@@ -520,7 +520,7 @@ static options parse_options(int argc, char **argv)
         {"isolation", required_argument, NULL, 'i'}, {"bench", no_argument, NULL, 'B'},
         {"variants", required_argument, NULL, 'v'},
         {"require-isolation", no_argument, NULL, 'R'}, {"list-labs", no_argument, NULL, 'X'},
-        {"student-files", required_argument, NULL, 'F'}, {"status-of", required_argument, NULL, 'Z'},
+        {"status-of", required_argument, NULL, 'Z'},
         {"hide", required_argument, NULL, 'H'},
         {"where-budget", required_argument, NULL, 'x'},
         {"where-labdir", required_argument, NULL, 'y'}, {"where-student-dir", required_argument, NULL, 'z'},
@@ -561,7 +561,6 @@ static options parse_options(int argc, char **argv)
         case 'B': o.bench = 1; break;
         case 'R': o.require_isolation = 1; break;
         case 'X': o.list_labs = 1; break;
-        case 'F': o.make_files = optarg; break;
         case 'Z': o.status_of = optarg; break;
         case 'H':
             if (sandbox_places_hide(&o.hidden, optarg) != 0)
@@ -620,31 +619,6 @@ static int select_labs(const options *o, const lab_info **out)
         exit(2);
     }
     return n;
-}
-
-/* The Makefile builds each lab from the file its student_src names (the folder in it read from
- * lab-manifest, lab_student_rel's); reports and "not found" speak of lab_student_file's. They
- * must be one file, whatever STUDENT= names: a difference stops here, before anything is
- * graded. */
-static void check_make_files(const options *o)
-{
-    if (!o->make_files)
-        return;
-    for (int i = 0; i < n_all_labs; i++) {
-        char want[1024];
-        lab_student_file(o->student, all_labs[i], want, sizeof want);
-        const size_t wl = strlen(want);
-        int found = 0;
-        for (const char *p = o->make_files; *p && !found; p += strcspn(p, " ")) {
-            p += strspn(p, " ");
-            found = strncmp(p, want, wl) == 0 && (p[wl] == ' ' || p[wl] == 0);
-        }
-        if (!found)
-            fatal("lab %s %s: the Makefile builds none of its files from %s (it builds: %s); "
-                  "grader/make/paths.mk's student_src and grader/plan/lab_select.c's "
-                  "lab_student_file must name one file", all_labs[i]->number, all_labs[i]->name,
-                  want, o->make_files);
-    }
 }
 
 /* The course config in force (config_load), or the run stops with its error. */
@@ -753,7 +727,6 @@ int main(int argc, char **argv)
             printf("%s\n", labs[i]->name);
         return 0;
     }
-    check_make_files(&o);
     if (!o.paths_submission) /* the student's file in every report as they gave it */
         for (int i = 0; i < n; i++) {
             char compiled[256], given[4096];

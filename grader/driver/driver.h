@@ -34,8 +34,6 @@ typedef struct options {
     int bench;            /* 1: print the bench table instead of grading */
     int list_labs;        /* 1: print the labs --lab selects, one name a line, and stop */
     const char *status_of; /* a results.json whose exit status to print, and stop; or NULL */
-    const char *make_files; /* the Makefile's student file of every lab, space-separated, or
-                               NULL: checked against lab_student_file before anything runs */
     int where;             /* 1: make grade's WHERE hints (where_hint) */
     double where_budget;   /* seconds all of a run's WHERE hints may take */
     const char *where_labdir;  /* the CPU emulator's <lab>/harness and reference.so: --labdir

@@ -112,7 +112,6 @@ $(GRADE_BUILT)/%.status: $$(call grade_pieces,$$*) | $(GRADE_BUILT)/grader.done
 # then runs the driver itself, with no make or shell around it.
 GRADE_DRIVER_CMD = $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --worker $(WORKER) --mode $(MODE) \
     --lab "$(LAB)" --seed "$(SEED)" --student "$(STUDENT)" --isolation $(GRADER_ISOLATION) \
-    --student-files '$(foreach n,$(LAB_NAMES),$(call student_src,$(n)))' \
     $(if $(filter 1,$(GRADER_REQUIRE_ISOLATION)),--require-isolation) \
     $(foreach d,$(GRADER_HIDE) $(STUDENT_CACHE),--hide '$(d)') \
     $(if $(filter 1,$(GRADE_WHERE)),--where-budget $(GRADE_WHERE_S) \

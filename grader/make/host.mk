@@ -62,7 +62,6 @@ $(SANDBOX_RUN): $(SANDBOX_RUN_OBJS)
 # text changes, so that a table's new hint rebuilds no CUDA object; so every make runs this
 # rule again, and makes running at once in one checkout (a batch's Slurm array tasks) each
 # write a temporary file of their own (the shell's pid) and rename it into place.
-MANIFEST := $(BUILD)/host/lab-manifest
 GEN := $(BUILD)/gen
 MANIFEST_H := $(GEN)/lab_manifest.h
 $(MANIFEST): grader/make/lab_manifest.c $(BUILD)/host/labs_registry.o $(HOST_OBJS) $(TABLE_OBJS)

@@ -7,12 +7,21 @@
  *                          (regexes over its instructions), all read by grader/make/vet.sh, and
  *                          STUDENT_REL_<name> (the file a student edits in their tree,
  *                          "06-transpose/transpose.cu", as grader/plan/lab_select.c says it:
- *                          grader/make/paths.mk's student_src, student_rel and ref_src read
- *                          it); the Makefile includes it as $(BUILD)/gen/labs.mk. Run from the
+ *                          grader/make/paths.mk's ref_src reads it); the Makefile includes it
+ *                          as $(BUILD)/gen/labs.mk. Run from the
  *                          workbook's top folder: a lab whose folder is not grader/labs/NN-name,
  *                          as its table's number and name say, stops here
+ *                          STUDENT_AT_<name> (where that lab's words are in student-paths's
+ *                          answer: grader/make/paths.mk's student_word)
  *   lab-manifest student-rel   the same files, one lab a line: "NAME NN-name/name.cu" (the
  *                          Gradescope kit's run_autograder reads it)
+ *   lab-manifest student-paths STUDENT   the file-or-folder rule's answer for STUDENT= (as
+ *                          grader/plan/lab_select.c states it, the one place that does), on
+ *                          one line of words: "file" or "tree", then per lab, in the tables'
+ *                          order, its file, the tree and the path inside it that the compile
+ *                          sandbox is given, and its place in the sandbox. grader/make/paths.mk
+ *                          reads it once per make (STUDENT_PATHS); make has refused a STUDENT
+ *                          with spaces or shell characters before; status 2 for one here too
  *   lab-manifest header    $(BUILD)/gen/lab_manifest.h, for every problem.cu and shim: per
  *                          entry point its index (LAB_ENTRY_<sym>), harness_call's format
  *                          (LAB_WIRE_<sym>), the shim's call (LAB_SHIM_CALL_<sym>(a, s)), and
@@ -122,7 +131,29 @@ static void emit_mk(void)
         put_make_value(lab->forbid_ptx);
         printf("FORBID_SASS_%s := ", lab->name);
         put_make_value(lab->forbid_sass);
+        printf("STUDENT_AT_%s := %d %d %d %d\n", lab->name, 2 + 4 * k, 3 + 4 * k, 4 + 4 * k,
+               5 + 4 * k);
     }
+}
+
+/* lab-manifest student-paths STUDENT (see the top): words, so no path is read by make again. */
+static int emit_student_paths(const char *student)
+{
+    if (!*student || strpbrk(student, " \t\n\v\f\r")) {
+        fprintf(stderr, "lab-manifest student-paths: STUDENT='%s' must be one path without "
+                        "spaces\n", student);
+        return 2;
+    }
+    printf("%s", lab_student_is_file(student) ? "file" : "tree");
+    for (int k = 0; k < n_all_labs; k++) {
+        char file[4096], tree[4096], rel[4096], box[4096];
+        lab_student_file(student, all_labs[k], file, sizeof file);
+        lab_student_place(student, all_labs[k], tree, sizeof tree, rel, sizeof rel);
+        lab_student_compiled(student, all_labs[k], box, sizeof box);
+        printf(" %s %s %s %s", file, tree, rel, box);
+    }
+    printf("\n");
+    return 0;
 }
 
 static void emit_header(void)
@@ -198,6 +229,9 @@ int main(int argc, char **argv)
             lab_student_rel(all_labs[k], rel, sizeof rel);
             printf("%s %s\n", all_labs[k]->name, rel);
         }
+    } else if (argc == 3 && !strcmp(argv[1], "student-paths")) {
+        if (emit_student_paths(argv[2]))
+            return 2;
     } else if (argc == 3 && !strcmp(argv[1], "pass-mark")) {
         const lab_info *labs[256];
         char err[1024];
@@ -210,8 +244,8 @@ int main(int argc, char **argv)
         }
         printf("%g\n", config_pass_mark(&cfg, labs[0], NULL));
     } else {
-        fprintf(stderr, "usage: lab-manifest mk|header|select LAB|pass-mark LAB|student-rel (the "
-                        "Makefile runs it)\n");
+        fprintf(stderr, "usage: lab-manifest mk|header|select LAB|pass-mark LAB|student-rel|"
+                        "student-paths STUDENT (the Makefile runs it)\n");
         return 2;
     }
     return fflush(stdout) == 0 ? 0 : 1;

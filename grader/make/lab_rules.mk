@@ -20,12 +20,11 @@ PUBLIC_HEADERS := common/check.h
 is_solution = $(filter $(abspath solutions)/%,$(abspath $(call student_src,$(1))))
 solution_headers = $(if $(call is_solution,$(1)),$(wildcard solutions/$(call lab_dir,$(1))/*.cuh))
 sandbox_hidden = $(CURDIR) $(abspath solutions $(BUILD) $(GRADE_DIR)) $(abspath $(call student_tree,$(1))) $(GRADER_HIDE) $(STUDENT_CACHE)
-# The student's file lands in the sandbox at student_box (the lab's folder name and the file's:
-# never the top of the work folder, where the compile runs and the workbook's headers and
-# scripts are), its helpers beside it; sandbox-run writes, beside OBJECT, make's record of the
-# student's files the compile was given (student.deps, read below: a changed, removed or newly
-# made helper at any depth builds the lab again).
-student_box = $(call lab_dir,$(1))/$(notdir $(call student_rel,$(1)))
+# The student's file lands in the sandbox at student_box (paths.mk: the lab's folder name and
+# the file's, never the top of the work folder, where the compile runs and the workbook's
+# headers and scripts are), its helpers beside it; sandbox-run writes, beside OBJECT, make's
+# record of the student's files the compile was given (student.deps, read below: a changed,
+# removed or newly made helper at any depth builds the lab again).
 sandboxed_build = $(SANDBOX_RUN) --work $(dir $(2))sandbox --student $(call student_tree,$(1)) $(call student_rel,$(1)) \
     --student-as $(call student_box,$(1)) --deps $(dir $(2))student.deps STUDENT_DEPS_$(1) \
     $(foreach h,$(wildcard $(call lab_grader,$(1))/*.h $(call lab_grader,$(1))/*.cuh) $(PUBLIC_HEADERS) $(call solution_headers,$(1)),--copy $(h) include/$(notdir $(h))) \

@@ -21,10 +21,10 @@ LAB_INCLUDES := $(LAB_DIRS:%=-Igrader/labs/%)
 CONTRACTS := $(foreach d,$(LAB_DIRS),$(wildcard grader/labs/$(d)/*.h grader/labs/$(d)/*.cuh))
 -include $(wildcard grader/labs/*/lab.mk)
 
-# STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no
-# shell or make syntax and no spaces. Folders with such names are graded through
-# `make grade-batch`, which copies each submission to a safe path first.
+# STUDENT is a path, not code: its raw text (make would expand a $(...) in it) may hold no shell
+# or make syntax and no spaces (make grade-batch copies such folders to a safe path first).
 comma := ,
+MANIFEST := $(BUILD)/host/lab-manifest
 STUDENT_RAW := $(value STUDENT)
 ifneq ($(words $(STUDENT_RAW)),1)
 $(error STUDENT='$(STUDENT_RAW)' must be one path without spaces (copy the folder to a simple name, or use make grade-batch))
@@ -37,23 +37,38 @@ ifneq ($(filter grade bench explain profile sanitize,$(MAKECMDGOALS)),)
 ifeq ($(wildcard $(STUDENT)),)
 $(error STUDENT=$(STUDENT): no such folder or file here. Give the folder that holds your 01-coalescing/ ... 09-sgemm/ folders (the default is labs), or one .cu file with LAB=)
 endif
+endif
+# Whether STUDENT is a tree laid out like labs/ or one .cu file (a ladder rung: give LAB= too),
+# and each lab's paths under it, are grader/plan/lab_select.c's rule, stated there alone: make
+# asks lab-manifest (MANIFEST, above; host.mk builds it) once a make, `lab-manifest
+# student-paths STUDENT`, and reads its words: "file" or "tree", then per lab (at
+# STUDENT_AT_name, from $(BUILD)/gen/labs.mk) student_src, the lab's file
+# ("labs/06-transpose/transpose.cu"); student_tree and student_rel, the same file as a tree and
+# a path inside it (the compile sandbox copies only that file, and only when it is a regular
+# file reached through real folders); student_box, its place in the sandbox (lab_rules.mk).
+# Words, not make text: a # or \ in a path is read as itself. The driver, the batch and the
+# reports call the same C. (Kept from the first answer; asked again while there is none, as
+# before the program is built: make builds it, reads the makefiles again, and checks LAB=
+# below then.)
+STUDENT_PATHS = $(or $(student_paths_kept),$(call student_paths_read))
+student_paths_read = $(if $(wildcard $(MANIFEST)),$(eval student_paths_now := $$(shell \
+    $$(MANIFEST) student-paths '$$(STUDENT)' 2>/dev/null))$(if $(filter file tree,$(firstword \
+    $(student_paths_now))),$(eval student_paths_kept := $$(student_paths_now))$(student_paths_now)))
+STUDENT_IS_FILE = $(filter file,$(firstword $(STUDENT_PATHS)))
+student_word = $(if $(STUDENT_AT_$(1)),$(word $(word $(2),$(STUDENT_AT_$(1))),$(STUDENT_PATHS)))
+student_src = $(call student_word,$(1),1)
+student_tree = $(call student_word,$(1),2)
+student_rel = $(call student_word,$(1),3)
+student_box = $(call student_word,$(1),4)
 # One file is one lab's: which one is the LAB= it is given (one lab, not a list or none).
-ifneq ($(filter %.cu,$(STUDENT)),)
+ifneq ($(filter grade bench explain profile sanitize,$(MAKECMDGOALS)),)
+ifneq ($(STUDENT_IS_FILE),)
 ifneq ($(words $(subst $(comma), ,$(LAB))),1)
 $(error STUDENT=$(STUDENT) is one file: say which lab it is with one LAB= (make $(firstword $(filter grade bench explain profile sanitize,$(MAKECMDGOALS))) STUDENT=$(STUDENT) LAB=transpose, or LAB=06))
 endif
 endif
 endif
 STUDENT_TAG := $(subst /,_,$(patsubst %/,%,$(STUDENT)))
-# STUDENT is a tree laid out like labs/, or one .cu file (a ladder rung: give LAB= too). Where
-# a lab's file lies in a tree, STUDENT_REL_name ("06-transpose/transpose.cu"), is the lab
-# manifest's (grader/plan/lab_select.c's lab_student_rel, through $(BUILD)/gen/labs.mk: host.mk),
-# as the driver and the batch read it.
-student_src = $(if $(filter %.cu,$(STUDENT)),$(STUDENT),$(STUDENT)/$(STUDENT_REL_$(1)))
-# The same file as a tree and a path inside it (the compile sandbox copies only that file, and
-# only when it is a regular file reached through real folders).
-student_tree = $(if $(filter %.cu,$(STUDENT)),$(patsubst %/,%,$(dir $(STUDENT))),$(STUDENT))
-student_rel = $(if $(filter %.cu,$(STUDENT)),$(notdir $(STUDENT)),$(STUDENT_REL_$(1)))
 # The files beside the student's that compile with it, their own helpers
 # (grader/sandbox/helper_files.h: what the lab file includes, at any depth, copied into the
 # compile sandbox by sandbox-run): each build's record of them (student.deps, read by

@@ -75,14 +75,15 @@ void lab_folder(const lab_info *lab, char *buf, size_t len)
 }
 
 /* The rule itself, written here alone: the build reads it from lab-manifest (STUDENT_REL_<name>
- * in labs.mk, lab_manifest.c), and every other reader calls this. */
+ * in labs.mk, and student-paths: lab_manifest.c), and every other reader calls this. */
 void lab_student_rel(const lab_info *lab, char *buf, size_t len)
 {
     snprintf(buf, len, "%s-%s/%s.cu", lab->number, lab->name, lab->name);
 }
 
-/* Whether STUDENT= names one .cu file rather than a tree (paths.mk's student_src reads it so). */
-static int names_one_file(const char *student)
+/* Whether STUDENT= names one .cu file rather than a tree: the one place that decides it (the
+ * build asks lab-manifest student-paths, which calls this). */
+int lab_student_is_file(const char *student)
 {
     const size_t sl = strlen(student);
     return sl > 3 && !strcmp(student + sl - 3, ".cu");
@@ -92,7 +93,7 @@ void lab_student_file(const char *student, const lab_info *lab, char *buf, size_
 {
     char rel[200];
     lab_student_rel(lab, rel, sizeof rel);
-    if (names_one_file(student))
+    if (lab_student_is_file(student))
         snprintf(buf, len, "%s", student);
     else
         snprintf(buf, len, "%s/%s", student, rel);
@@ -100,9 +101,26 @@ void lab_student_file(const char *student, const lab_info *lab, char *buf, size_
 
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len)
 {
-    if (names_one_file(student)) /* in the lab's folder there, as in a tree (lab_rules.mk's student_box) */
+    /* one file: in the lab's folder there, as in a tree (paths.mk's student_box) */
+    if (lab_student_is_file(student))
         snprintf(buf, len, "%s-%s/%s", lab->number, lab->name,
                  strrchr(student, '/') ? strrchr(student, '/') + 1 : student);
     else
         lab_student_rel(lab, buf, len);
+}
+
+void lab_student_place(const char *student, const lab_info *lab, char *tree, size_t tree_len,
+                       char *rel, size_t rel_len)
+{
+    if (!lab_student_is_file(student)) {
+        snprintf(tree, tree_len, "%s", student);
+        lab_student_rel(lab, rel, rel_len);
+        return;
+    }
+    const char *slash = strrchr(student, '/');
+    if (!slash) /* a file given in the current folder */
+        snprintf(tree, tree_len, ".");
+    else /* its folder, without the slash ("/" itself for a file at the root) */
+        snprintf(tree, tree_len, "%.*s", slash > student ? (int)(slash - student) : 1, student);
+    snprintf(rel, rel_len, "%s", slash ? slash + 1 : student);
 }

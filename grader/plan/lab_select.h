@@ -28,16 +28,27 @@ int lab_list_parse(const char *text, const lab_info **out, char *err, size_t err
 void lab_folder(const lab_info *lab, char *buf, size_t len);
 
 /* The file a student edits, relative to their tree: "06-transpose/transpose.cu". The one
- * place that says so: the build reads it through lab-manifest (STUDENT_REL_<name>). */
+ * place that says so: the build reads it through lab-manifest (STUDENT_REL_<name>, and
+ * lab-manifest student-paths). */
 void lab_student_rel(const lab_info *lab, char *buf, size_t len);
 
+/* The student file-or-folder rule, stated here alone: STUDENT= names one .cu file (a ladder
+ * rung, given with one LAB=) when it ends in ".cu", else a tree laid out like labs/. The build
+ * reads every answer below through lab-manifest student-paths (grader/make/paths.mk); the
+ * driver, the batch and the reports call them; tests/test_grader.c holds them. */
+int lab_student_is_file(const char *student);
+
 /* The student's file of `lab` under STUDENT=`student`: the file itself when `student` names
- * one .cu file (a ladder rung, with one LAB=), else student/NN-name/name.cu. The Makefile's
- * student_src says the same (and hands the driver its list, which the driver holds to this);
- * tests/test_grader.c holds them to it. */
+ * one .cu file, else student/NN-name/name.cu. */
 void lab_student_file(const char *student, const lab_info *lab, char *buf, size_t len);
 
-/* That file as the compile sandbox holds it (lab_rules.mk's student_box): its own name in the
+/* The same file as a tree and a path inside it, as the compile sandbox is given it: `student`
+ * and lab_student_rel's for a tree; the file's folder ("." in the current one) and its name
+ * for one file. */
+void lab_student_place(const char *student, const lab_info *lab, char *tree, size_t tree_len,
+                       char *rel, size_t rel_len);
+
+/* That file as the compile sandbox holds it (paths.mk's student_box): its own name in the
  * lab's folder ("01-coalescing/mine.cu") when `student` names one .cu file, else
  * lab_student_rel's. */
 void lab_student_compiled(const char *student, const lab_info *lab, char *buf, size_t len);

@@ -97,10 +97,10 @@ static void student_row(grade_row *row, jv *merged, jv **parts, int *n_parts, sq
 }
 
 /* The labs anyone submitted, and each one's points as a grading of it counted them. */
-static void find_course_labs(void)
+static void find_course_labs(sqlite3 *db)
 {
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(store_db, "SELECT lab, max(coalesce(max,0)) FROM submissions WHERE state='done' GROUP BY lab", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT lab, max(coalesce(max,0)) FROM submissions WHERE state='done' GROUP BY lab", -1, &st, NULL);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const int k = registry_k((const char *)sqlite3_column_text(st, 0));
         if (k >= 0)
@@ -129,18 +129,19 @@ int main(int argc, char **argv)
     }
     char err[512], dir[4300];
     snprintf(dir, sizeof dir, "%s/students", argv[2]);
-    if (store_open(argv[1], err, sizeof err) || (mkdir(argv[2], 0700) && errno != EEXIST) || (mkdir(dir, 0700) && errno != EEXIST)) {
+    sqlite3 *db = store_open(argv[1], err, sizeof err); /* the store: this program's one connection */
+    if (!db || (mkdir(argv[2], 0700) && errno != EEXIST) || (mkdir(dir, 0700) && errno != EEXIST)) {
         fprintf(stderr, "make serve-export: %s\n", *err ? err : strerror(errno));
         return 2;
     }
-    find_course_labs();
+    find_course_labs(db);
     FILE *csv = open_out(argv[2], "gradebook.csv"), *jl = open_out(argv[2], "gradebook.jsonl");
     FILE *late_csv = open_out(argv[2], "late.csv");
     csv_header(csv);
     fputs("student,late labs\r\n", late_csv);
     sqlite3_stmt *names, *best;
-    sqlite3_prepare_v2(store_db, "SELECT id, name FROM students ORDER BY name", -1, &names, NULL);
-    sqlite3_prepare_v2(store_db,
+    sqlite3_prepare_v2(db, "SELECT id, name FROM students ORDER BY name", -1, &names, NULL);
+    sqlite3_prepare_v2(db,
         "SELECT lab, results, late FROM (SELECT *, row_number() OVER (PARTITION BY lab ORDER BY"
         " coalesce(score,0) DESC, coalesce(correct_passed,0) DESC, id) AS rk FROM submissions WHERE student=? AND state='done'"
         " AND results IS NOT NULL) WHERE rk=1 ORDER BY lab", -1, &best, NULL);

@@ -31,6 +31,7 @@ extern char **environ;
 
 typedef struct slot {
     int index;
+    const serve_ctx *ctx; /* the store and the settings (grading_start's) */
     char gpu[256];     /* "GPU 0: NVIDIA H200", or the emulator's line */
     char **envp;       /* the environment its make grade gets */
     pthread_t thread;
@@ -128,7 +129,7 @@ static char **slot_env(const char *gpu)
 static int run_grade(slot *s, long long id, char *const argv[], const char *report)
 {
     char keeper[4200];
-    snprintf(keeper, sizeof keeper, "%s/host/serve-keeper", sopts.build);
+    snprintf(keeper, sizeof keeper, "%s/host/serve-keeper", s->ctx->opts->build);
     const int rfd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     const pid_t pid = fork();
     if (pid == 0) {
@@ -154,7 +155,7 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     proc_start(pid, pstart, sizeof pstart);
     sqlite3_stmt *st;
     store_lock();
-    sqlite3_prepare_v2(store_db, "UPDATE submissions SET pgid=?, pstart=? WHERE id=?", -1, &st, NULL);
+    sqlite3_prepare_v2(s->ctx->db, "UPDATE submissions SET pgid=?, pstart=? WHERE id=?", -1, &st, NULL);
     sqlite3_bind_int(st, 1, pid);
     sqlite3_bind_text(st, 2, pstart, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int64(st, 3, id);
@@ -172,7 +173,7 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
 /* The grading's result (the report, capped; make's status; results.json's figures) with the
  * state done and its row in gradings: one transaction, and only while the row is still this
  * attempt's grading. */
-static void record(long long id, int attempt, int code, const char *report, const char *results)
+static void record(sqlite3 *db, long long id, int attempt, int code, const char *report, const char *results)
 {
     char *text = malloc(REPORT_CAP + 128);
     size_t len = 0;
@@ -194,8 +195,8 @@ static void record(long long id, int attempt, int code, const char *report, cons
     json_t *r = json_load_file(results, 0, NULL), *v;
     sqlite3_stmt *st;
     store_lock();
-    store_exec("BEGIN IMMEDIATE");
-    sqlite3_prepare_v2(store_db,
+    store_exec(db, "BEGIN IMMEDIATE");
+    sqlite3_prepare_v2(db,
         "UPDATE submissions SET state='done', finished=?1, exit_code=?2, report=?3, score=?4, max=?5,"
         " correct_passed=?6, correct_checks=?7, speed_graded=?8, pgid=NULL, results=?11 WHERE id=?9 AND state='grading' AND attempts=?10",
         -1, &st, NULL);
@@ -218,17 +219,17 @@ static void record(long long id, int attempt, int code, const char *report, cons
     if (rtext && strlen(rtext) < (8u << 20))
         sqlite3_bind_text(st, 11, rtext, -1, SQLITE_TRANSIENT);
     free(rtext);
-    int ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(store_db) == 1;
+    int ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(db) == 1;
     sqlite3_finalize(st);
     if (ok) {
-        sqlite3_prepare_v2(store_db, "INSERT INTO gradings(submission, attempt, finished) VALUES(?,?,?)", -1, &st, NULL);
+        sqlite3_prepare_v2(db, "INSERT INTO gradings(submission, attempt, finished) VALUES(?,?,?)", -1, &st, NULL);
         sqlite3_bind_int64(st, 1, id);
         sqlite3_bind_int(st, 2, attempt);
         sqlite3_bind_double(st, 3, now_s());
         ok = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_finalize(st);
     }
-    store_exec(ok ? "COMMIT" : "ROLLBACK");
+    store_exec(db, ok ? "COMMIT" : "ROLLBACK");
     store_unlock();
     json_decref(r);
     free(text);
@@ -238,8 +239,9 @@ static void record(long long id, int attempt, int code, const char *report, cons
  * result recorded. Returns 0 when it was recorded, -1 when stopped. */
 static int grade_one(slot *s, long long id, int attempt, const char *lab_key, const void *archive, size_t n)
 {
+    const serve_opts *o = s->ctx->opts;
     char dir[4400], tree[4500], out[4500], report[4500], err[512];
-    snprintf(dir, sizeof dir, "%s/work/%lld.%d", sopts.course, id, attempt);
+    snprintf(dir, sizeof dir, "%s/work/%lld.%d", o->course, id, attempt);
     snprintf(tree, sizeof tree, "%s/tree", dir);
     snprintf(out, sizeof out, "%s/out", dir);
     snprintf(report, sizeof report, "%s/report.txt", dir);
@@ -260,9 +262,9 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
     snprintf(a_student, sizeof a_student, "STUDENT=%s", tree);
     snprintf(a_lab, sizeof a_lab, "LAB=%s", lab->number);
     snprintf(a_out, sizeof a_out, "GRADE_DIR=%s", out);
-    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s", sopts.course);
-    snprintf(a_build, sizeof a_build, "BUILD=%s", sopts.build);
-    snprintf(a_seed, sizeof a_seed, "SEED=%s", sopts.seed);
+    snprintf(a_hide, sizeof a_hide, "GRADER_HIDE=%s", o->course);
+    snprintf(a_build, sizeof a_build, "BUILD=%s", o->build);
+    snprintf(a_seed, sizeof a_seed, "SEED=%s", o->seed);
     const char *stand_in = getenv("SERVE_GRADE_CMD"); /* the tests' stand-in for make grade */
     char a_job[64], *argv[24] = {"serve-keeper"};
     int argc = 1;
@@ -284,7 +286,7 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
         return -1;
     char results[4600];
     snprintf(results, sizeof results, "%s/results.json", out);
-    record(id, attempt, code, report, results);
+    record(s->ctx->db, id, attempt, code, report, results);
     serve_log("submission %lld (lab %s) graded on %s: exit %d", id, lab->number, s->gpu, code);
     rm_tree(dir);
     return 0;
@@ -293,11 +295,12 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
 /* The oldest queued submission, now grading on slot S (one transaction): 1, or 0 for none. */
 static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen, void **archive, size_t *n)
 {
+    sqlite3 *db = s->ctx->db;
     int got = 0;
     sqlite3_stmt *st;
     store_lock();
-    store_exec("BEGIN IMMEDIATE");
-    sqlite3_prepare_v2(store_db, "SELECT id, lab, attempts, archive FROM submissions WHERE state='queued' ORDER BY id LIMIT 1", -1, &st, NULL);
+    store_exec(db, "BEGIN IMMEDIATE");
+    sqlite3_prepare_v2(db, "SELECT id, lab, attempts, archive FROM submissions WHERE state='queued' ORDER BY id LIMIT 1", -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
         snprintf(lab, lablen, "%s", (const char *)sqlite3_column_text(st, 1));
@@ -309,7 +312,7 @@ static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen,
     }
     sqlite3_finalize(st);
     if (got) {
-        sqlite3_prepare_v2(store_db, "UPDATE submissions SET state='grading', attempts=?, gpu=?, started=? WHERE id=?", -1, &st, NULL);
+        sqlite3_prepare_v2(db, "UPDATE submissions SET state='grading', attempts=?, gpu=?, started=? WHERE id=?", -1, &st, NULL);
         sqlite3_bind_int(st, 1, *attempt);
         sqlite3_bind_text(st, 2, s->gpu, -1, SQLITE_TRANSIENT);
         sqlite3_bind_double(st, 3, now_s());
@@ -317,7 +320,7 @@ static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen,
         got = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_finalize(st);
     }
-    store_exec(got ? "COMMIT" : "ROLLBACK");
+    store_exec(db, got ? "COMMIT" : "ROLLBACK");
     store_unlock();
     return got;
 }
@@ -350,7 +353,7 @@ static void *slot_loop(void *arg)
         if (grade_one(s, id, attempt, lab, archive, n) && !stopping) { /* it could not start: later */
             sqlite3_stmt *st;
             store_lock();
-            sqlite3_prepare_v2(store_db, "UPDATE submissions SET state='queued' WHERE id=? AND state='grading'", -1, &st, NULL);
+            sqlite3_prepare_v2(s->ctx->db, "UPDATE submissions SET state='queued' WHERE id=? AND state='grading'", -1, &st, NULL);
             sqlite3_bind_int64(st, 1, id);
             sqlite3_step(st);
             sqlite3_finalize(st);
@@ -368,11 +371,11 @@ static void *slot_loop(void *arg)
 
 /* Gradings cut off by a server that died: their leftover process groups ended (when the pgid
  * still names the process that started it), the rows queued again. */
-static void requeue(void)
+static void requeue(sqlite3 *db)
 {
     sqlite3_stmt *st;
     store_lock();
-    sqlite3_prepare_v2(store_db, "SELECT id, pgid, pstart FROM submissions WHERE state='grading'", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "SELECT id, pgid, pstart FROM submissions WHERE state='grading'", -1, &st, NULL);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const pid_t pg = sqlite3_column_int(st, 1);
         const char *was = (const char *)sqlite3_column_text(st, 2);
@@ -393,7 +396,7 @@ static void requeue(void)
         serve_log("submission %lld: its grading was cut off; queued again", (long long)sqlite3_column_int64(st, 0));
     }
     sqlite3_finalize(st);
-    store_exec("UPDATE submissions SET state='queued', pgid=NULL WHERE state='grading'");
+    store_exec(db, "UPDATE submissions SET state='queued', pgid=NULL WHERE state='grading'");
     store_unlock();
 }
 
@@ -464,10 +467,12 @@ static void find_slots(void)
     }
 }
 
-int grading_start(void)
+int grading_start(const serve_ctx *ctx)
 {
-    requeue();
+    requeue(ctx->db);
     find_slots();
+    for (int k = 0; k < n_slots; k++)
+        slots[k].ctx = ctx;
     for (int k = 0; k < n_slots; k++)
         if (pthread_create(&slots[k].thread, NULL, slot_loop, &slots[k]))
             return -1;

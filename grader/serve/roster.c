@@ -87,14 +87,14 @@ static int instructor_token(const char *course)
     return 0;
 }
 
-static int revoke_student(const char *name)
+static int revoke_student(sqlite3 *db, const char *name)
 {
     sqlite3_stmt *st;
-    sqlite3_prepare_v2(store_db, "UPDATE students SET revoked=1 WHERE name=?", -1, &st, NULL);
+    sqlite3_prepare_v2(db, "UPDATE students SET revoked=1 WHERE name=?", -1, &st, NULL);
     sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
     const int rc = sqlite3_step(st);
     sqlite3_finalize(st);
-    if (rc != SQLITE_DONE || sqlite3_changes(store_db) != 1) {
+    if (rc != SQLITE_DONE || sqlite3_changes(db) != 1) {
         fprintf(stderr, "make roster: no student named \"%s\" on the roster: nothing revoked\n", name);
         return 2;
     }
@@ -115,12 +115,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "make roster: cannot make the course folder %s: %s\n", course, strerror(errno));
         return 2;
     }
-    if (store_open(course, err, sizeof err) || instructor_token(course)) {
+    sqlite3 *db = store_open(course, err, sizeof err); /* the store: this program's one connection */
+    if (!db || instructor_token(course)) {
         fprintf(stderr, "make roster: %s\n", err);
         return 2;
     }
     if (!strcmp(argv[2], "--revoke"))
-        return argc > 3 ? revoke_student(argv[3]) : 2;
+        return argc > 3 ? revoke_student(db, argv[3]) : 2;
     FILE *in = fopen(argv[2], "r");
     if (!in) {
         fprintf(stderr, "make roster: cannot read ROSTER=%s: %s\n", argv[2], strerror(errno));
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
     FILE *out = open_private(path, &fresh);
     if (fresh)
         fprintf(out, "name,token\n");
-    store_exec("BEGIN IMMEDIATE");
+    store_exec(db, "BEGIN IMMEDIATE");
     while (fgets(line, sizeof line, in)) {
         if (lineno++ == 0)
             continue; /* the header line */
@@ -142,7 +143,7 @@ int main(int argc, char **argv)
             continue;
         }
         sqlite3_stmt *st;
-        sqlite3_prepare_v2(store_db, "SELECT revoked FROM students WHERE name=?", -1, &st, NULL);
+        sqlite3_prepare_v2(db, "SELECT revoked FROM students WHERE name=?", -1, &st, NULL);
         sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
         const int found = sqlite3_step(st) == SQLITE_ROW, revoked = found && sqlite3_column_int(st, 0);
         sqlite3_finalize(st);
@@ -152,12 +153,12 @@ int main(int argc, char **argv)
         }
         new_token(tok);
         token_hash(tok, hex);
-        sqlite3_prepare_v2(store_db, found ? "UPDATE students SET token_hash=?1, revoked=0 WHERE name=?2"
-                                           : "INSERT INTO students(token_hash, name) VALUES(?1, ?2)", -1, &st, NULL);
+        sqlite3_prepare_v2(db, found ? "UPDATE students SET token_hash=?1, revoked=0 WHERE name=?2"
+                                     : "INSERT INTO students(token_hash, name) VALUES(?1, ?2)", -1, &st, NULL);
         sqlite3_bind_text(st, 1, hex, -1, SQLITE_TRANSIENT);
         sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
         if (sqlite3_step(st) != SQLITE_DONE) {
-            fprintf(stderr, "make roster: %s\n", sqlite3_errmsg(store_db));
+            fprintf(stderr, "make roster: %s\n", sqlite3_errmsg(db));
             return 2;
         }
         sqlite3_finalize(st);
@@ -172,12 +173,12 @@ int main(int argc, char **argv)
         issued++;
     }
     fclose(in);
-    if (fflush(out) || fsync(fileno(out)) || fclose(out) || store_exec("COMMIT") != SQLITE_OK) {
+    if (fflush(out) || fsync(fileno(out)) || fclose(out) || store_exec(db, "COMMIT") != SQLITE_OK) {
         fprintf(stderr, "make roster: could not write %s or the store: no token issued\n", path);
         return 2;
     }
     printf("%d token%s issued into %s (mode 0600: hand each student their line, then keep it safe or delete it); %d student%s kept the token they had.\n",
            issued, issued == 1 ? "" : "s", path, kept, kept == 1 ? "" : "s");
-    sqlite3_close(store_db);
+    sqlite3_close(db);
     return 0;
 }

@@ -24,7 +24,6 @@
 #include "../plan/lab_select.h"
 #include "serve.h"
 
-serve_opts sopts;
 static FILE *logf;
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -117,9 +116,9 @@ static rate_rec rates[4096];
 static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* 0 when the student may submit now (and it is counted), else the seconds to wait. */
-static int rate_take(long long student)
+static int rate_take(const serve_opts *o, long long student)
 {
-    const int limit = sopts.rate_per_min < RATE_MAX ? sopts.rate_per_min : RATE_MAX;
+    const int limit = o->rate_per_min < RATE_MAX ? o->rate_per_min : RATE_MAX;
     const double now = now_s();
     int wait = 0;
     pthread_mutex_lock(&rate_lock);
@@ -139,11 +138,11 @@ static int rate_take(long long student)
     return wait;
 }
 
-static long long count(const char *sql, long long arg)
+static long long count(sqlite3 *db, const char *sql, long long arg)
 {
     sqlite3_stmt *st;
     long long n = -1;
-    sqlite3_prepare_v2(store_db, sql, -1, &st, NULL);
+    sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (arg >= 0)
         sqlite3_bind_int64(st, 1, arg);
     if (sqlite3_step(st) == SQLITE_ROW)
@@ -152,8 +151,9 @@ static long long count(const char *sql, long long arg)
     return n;
 }
 
-static enum MHD_Result submit(struct MHD_Connection *c, req *r, const char *url)
+static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url)
 {
+    const serve_opts *o = x->opts;
     const char *key = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lab");
     const lab_info *lab = key ? find_lab(key) : NULL;
     if (!lab)
@@ -166,35 +166,35 @@ static enum MHD_Result submit(struct MHD_Connection *c, req *r, const char *url)
     up_file files[UP_MAX_FILES];
     if (upload_parse((unsigned char *)r->body, r->len, folder, rel, files, err, sizeof err) < 0)
         return reply_error(c, r, "POST", url, 400, err, 0);
-    const int wait = rate_take(r->student);
+    const int wait = rate_take(o, r->student);
     if (wait)
         return reply_error(c, r, "POST", url, 429, "too many submissions this minute: wait, then submit again", wait);
     const double now = now_s();
     store_lock();
-    store_exec("BEGIN IMMEDIATE");
+    store_exec(x->db, "BEGIN IMMEDIATE");
     const char *refusal = NULL;
     unsigned code = 0;
-    if (count("SELECT count(*) FROM submissions WHERE state!='done'", -1) >= sopts.queue_max)
+    if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done'", -1) >= o->queue_max)
         refusal = "the queue is full: submit again later", code = 503;
-    else if (count("SELECT count(*) FROM submissions WHERE state!='done' AND student=?", r->student) >= sopts.student_queued)
+    else if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done' AND student=?", r->student) >= o->student_queued)
         refusal = "you have submissions waiting to be graded already: wait for their reports, then submit again", code = 429;
     long long id = 0, position = 0;
     if (!refusal) {
         sqlite3_stmt *st;
-        sqlite3_prepare_v2(store_db, "INSERT INTO submissions(student, lab, created, late, archive) VALUES(?,?,?,?,?)", -1, &st, NULL);
+        sqlite3_prepare_v2(x->db, "INSERT INTO submissions(student, lab, created, late, archive) VALUES(?,?,?,?,?)", -1, &st, NULL);
         sqlite3_bind_int64(st, 1, r->student);
         sqlite3_bind_text(st, 2, lab->number, -1, SQLITE_STATIC);
         sqlite3_bind_double(st, 3, now);
-        sqlite3_bind_int(st, 4, sopts.deadline > 0 && now > sopts.deadline);
+        sqlite3_bind_int(st, 4, o->deadline > 0 && now > o->deadline);
         sqlite3_bind_blob(st, 5, r->body, (int)r->len, SQLITE_STATIC);
         if (sqlite3_step(st) == SQLITE_DONE)
-            id = sqlite3_last_insert_rowid(store_db);
+            id = sqlite3_last_insert_rowid(x->db);
         sqlite3_finalize(st);
-        position = count("SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id);
+        position = count(x->db, "SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id);
     }
-    const int committed = id && store_exec("COMMIT") == SQLITE_OK;
+    const int committed = id && store_exec(x->db, "COMMIT") == SQLITE_OK;
     if (!committed)
-        store_exec("ROLLBACK");
+        store_exec(x->db, "ROLLBACK");
     store_unlock();
     if (refusal)
         return reply_error(c, r, "POST", url, code, refusal, 30);
@@ -202,7 +202,7 @@ static enum MHD_Result submit(struct MHD_Connection *c, req *r, const char *url)
         return reply_error(c, r, "POST", url, 503, "the server could not store the submission: submit again later", 30);
     grading_wake();
     return reply_json(c, r, "POST", url, 202, json_pack("{s:I,s:s,s:I,s:b}", "id", id, "lab", lab->number, "position", position,
-                                                        "late", sopts.deadline > 0 && now > sopts.deadline), 0);
+                                                        "late", o->deadline > 0 && now > o->deadline), 0);
 }
 
 /* One submission's row as JSON (the report too when REPORT). */
@@ -231,15 +231,15 @@ static json_t *row_json(sqlite3_stmt *st, int report)
 /* A long poll: while submission ID's state and place read SEEN ("queued:3", "grading:0"), up to
  * WAIT seconds (at most 25), look again every 50 ms, so that make submit hears of a change
  * within that, not at its next poll. */
-static void wait_change(long long id, const char *seen, double wait)
+static void wait_change(sqlite3 *db, long long id, const char *seen, double wait)
 {
     const double end = now_s() + (wait > 25 ? 25 : wait);
     while (now_s() < end) {
         char now[64] = "";
         sqlite3_stmt *st;
         store_lock();
-        sqlite3_prepare_v2(store_db, "SELECT state, CASE WHEN state='queued' THEN (SELECT count(*) FROM submissions"
-                                     " WHERE state='queued' AND id<=?1) ELSE 0 END FROM submissions WHERE id=?1", -1, &st, NULL);
+        sqlite3_prepare_v2(db, "SELECT state, CASE WHEN state='queued' THEN (SELECT count(*) FROM submissions"
+                               " WHERE state='queued' AND id<=?1) ELSE 0 END FROM submissions WHERE id=?1", -1, &st, NULL);
         sqlite3_bind_int64(st, 1, id);
         if (sqlite3_step(st) == SQLITE_ROW)
             snprintf(now, sizeof now, "%s:%d", (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
@@ -254,7 +254,7 @@ static void wait_change(long long id, const char *seen, double wait)
 
 /* GET /api/submissions (the student's own, newest first) or /api/submissions/ID (theirs only;
  * ?wait=S&seen=STATE:PLACE waits for a change first). */
-static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
+static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url)
 {
     const char *tail = url + strlen("/api/submissions");
     long long id = -1;
@@ -268,12 +268,12 @@ static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
     const char *wait = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait");
     const char *seen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "seen");
     if (id > 0 && wait && seen && strlen(seen) < 40)
-        wait_change(id, seen, atof(wait));
+        wait_change(x->db, id, seen, atof(wait));
     sqlite3_stmt *st;
     json_t *out = id > 0 ? NULL : json_array();
     store_lock();
-    sqlite3_prepare_v2(store_db, id > 0 ? "SELECT " ROW_COLS " FROM submissions WHERE student=?1 AND id=?2"
-                                        : "SELECT " ROW_COLS " FROM submissions WHERE student=?1 ORDER BY id DESC LIMIT 500",
+    sqlite3_prepare_v2(x->db, id > 0 ? "SELECT " ROW_COLS " FROM submissions WHERE student=?1 AND id=?2"
+                                      : "SELECT " ROW_COLS " FROM submissions WHERE student=?1 ORDER BY id DESC LIMIT 500",
                        -1, &st, NULL);
     sqlite3_bind_int64(st, 1, r->student);
     if (id > 0)
@@ -286,7 +286,7 @@ static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
         }
         out = j;
         if (!strcmp((const char *)sqlite3_column_text(st, 2), "queued"))
-            json_object_set_new(j, "position", json_integer(count("SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id)));
+            json_object_set_new(j, "position", json_integer(count(x->db, "SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id)));
     }
     sqlite3_finalize(st);
     store_unlock();
@@ -295,7 +295,7 @@ static enum MHD_Result mine(struct MHD_Connection *c, req *r, const char *url)
     return reply_json(c, r, "GET", url, 200, out, 0);
 }
 
-static int is_instructor(struct MHD_Connection *c)
+static int is_instructor(const serve_opts *o, struct MHD_Connection *c)
 {
     const char *t = bearer(c);
     if (!t)
@@ -306,19 +306,20 @@ static int is_instructor(struct MHD_Connection *c)
     token_hash(t, hex);
     unsigned char d = 0;
     for (int i = 0; i < 64; i++)
-        d |= (unsigned char)(hex[i] ^ sopts.instructor_hash[i]);
+        d |= (unsigned char)(hex[i] ^ o->instructor_hash[i]);
     return d == 0;
 }
 
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *data, size_t *size, void **con_cls)
 {
-    (void)cls, (void)version;
+    (void)version;
+    const serve_ctx *x = cls; /* main's: the store and the settings */
     req *r = *con_cls;
     if (!r) { /* the headers: who it is, before any body is read */
         r = *con_cls = calloc(1, sizeof *r);
         if (!strncmp(url, "/api/", 5) && strcmp(url, "/api/status")) { /* a student's (the status: the instructor's) */
-            r->student = store_student(bearer(c), r->name, sizeof r->name);
+            r->student = store_student(x->db, bearer(c), r->name, sizeof r->name);
             if (!r->student)
                 return reply(c, r, method, url, 401, "application/json", "{\"error\":\"unauthorized\"}", 24, 0);
         }
@@ -344,13 +345,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
     if (r->busy)
         return reply_error(c, r, method, url, 503, "the server holds too many uploads at once: submit again in a minute", 30);
     if (!strcmp(method, "POST") && !strcmp(url, "/api/submit"))
-        return submit(c, r, url);
+        return submit(x, c, r, url);
     if (!strcmp(method, "GET") && !strncmp(url, "/api/submissions", 16))
-        return mine(c, r, url);
+        return mine(x, c, r, url);
     if (!strcmp(method, "GET") && (!strcmp(url, "/status") || !strcmp(url, "/api/status"))) {
-        if (!is_instructor(c))
+        if (!is_instructor(x->opts, c))
             return reply(c, r, method, "/status", 401, "text/plain", "unauthorized\n", 13, 0);
-        char *text = url[1] == 's' ? status_html() : status_json();
+        char *text = url[1] == 's' ? status_html(x->db) : status_json(x->db);
         const enum MHD_Result ok = reply(c, r, method, url, 200, url[1] == 's' ? "text/html; charset=utf-8" : "application/json",
                                          text, strlen(text), 0);
         free(text);
@@ -385,44 +386,44 @@ static char *slurp(const char *path)
 /* The course's seed: SEED= when given, else the one kept in COURSE/seed, else a new one kept
  * there. Every grading of the course draws its hidden cases from it (as make grade-batch does),
  * so that two students' reports, and make grade SEED=<it> on the same files, are alike. */
-static void course_seed(void)
+static void course_seed(serve_opts *o)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/seed", sopts.course);
+    snprintf(path, sizeof path, "%s/seed", o->course);
     const char *given = getenv("SEED");
     char *kept = slurp(path);
     if (given && *given)
-        snprintf(sopts.seed, sizeof sopts.seed, "%s", given);
+        snprintf(o->seed, sizeof o->seed, "%s", given);
     else if (kept && !strncmp(kept, "0x", 2))
-        snprintf(sopts.seed, sizeof sopts.seed, "%.*s", (int)strcspn(kept, "\n"), kept);
+        snprintf(o->seed, sizeof o->seed, "%.*s", (int)strcspn(kept, "\n"), kept);
     else {
         unsigned long long r;
         if (getrandom(&r, sizeof r, 0) != sizeof r)
             r = (unsigned long long)time(NULL) * 2654435761ULL;
-        snprintf(sopts.seed, sizeof sopts.seed, "0x%016llx", r);
+        snprintf(o->seed, sizeof o->seed, "0x%016llx", r);
     }
-    for (const char *p = sopts.seed + 2; *p; p++)
-        if (strncmp(sopts.seed, "0x", 2) || !strchr("0123456789abcdefABCDEF", *p)) {
-            fprintf(stderr, "make serve: SEED=%s: give it as make grade takes it (0x and hex digits)\n", sopts.seed);
+    for (const char *p = o->seed + 2; *p; p++)
+        if (strncmp(o->seed, "0x", 2) || !strchr("0123456789abcdefABCDEF", *p)) {
+            fprintf(stderr, "make serve: SEED=%s: give it as make grade takes it (0x and hex digits)\n", o->seed);
             exit(2);
         }
-    if (!kept || strncmp(kept, sopts.seed, strlen(sopts.seed))) {
+    if (!kept || strncmp(kept, o->seed, strlen(o->seed))) {
         FILE *f = fopen(path, "w");
         if (f)
-            fprintf(f, "%s\n", sopts.seed), fclose(f);
+            fprintf(f, "%s\n", o->seed), fclose(f);
     }
     free(kept);
 }
 
-static void settings(int argc, char **argv)
+static void settings(serve_opts *o, int argc, char **argv)
 {
     if (argc < 3) {
         fprintf(stderr, "usage: serve-course COURSE PORT\n");
         exit(2);
     }
-    snprintf(sopts.course, sizeof sopts.course, "%s", argv[1]);
+    snprintf(o->course, sizeof o->course, "%s", argv[1]);
     const char *b = getenv("BUILD");
-    snprintf(sopts.build, sizeof sopts.build, "%s", b && *b ? b : "build");
+    snprintf(o->build, sizeof o->build, "%s", b && *b ? b : "build");
     const char *d = getenv("DEADLINE");
     if (d && *d) {
         struct tm tm = {0};
@@ -433,36 +434,41 @@ static void settings(int argc, char **argv)
             fprintf(stderr, "make serve: DEADLINE=%s: give it as 2026-12-01T23:59Z (UTC)\n", d);
             exit(2);
         }
-        sopts.deadline = (double)timegm(&tm);
+        o->deadline = (double)timegm(&tm);
     }
     const char *v;
-    sopts.rate_per_min = (v = getenv("RATE")) && atoi(v) > 0 ? atoi(v) : 6;
-    sopts.student_queued = (v = getenv("STUDENT_QUEUE")) && atoi(v) > 0 ? atoi(v) : 3;
-    sopts.queue_max = (v = getenv("QUEUE_MAX")) && atoi(v) > 0 ? atoi(v) : 500;
+    o->rate_per_min = (v = getenv("RATE")) && atoi(v) > 0 ? atoi(v) : 6;
+    o->student_queued = (v = getenv("STUDENT_QUEUE")) && atoi(v) > 0 ? atoi(v) : 3;
+    o->queue_max = (v = getenv("QUEUE_MAX")) && atoi(v) > 0 ? atoi(v) : 500;
     char path[4200];
-    snprintf(path, sizeof path, "%s/instructor.token", sopts.course);
+    snprintf(path, sizeof path, "%s/instructor.token", o->course);
     char *tok = slurp(path);
     if (!tok) {
-        fprintf(stderr, "make serve: %s is missing: make roster ROSTER=students.csv COURSE=%s first\n", path, sopts.course);
+        fprintf(stderr, "make serve: %s is missing: make roster ROSTER=students.csv COURSE=%s first\n", path, o->course);
         exit(2);
     }
     tok[strcspn(tok, "\n")] = 0;
-    token_hash(tok, sopts.instructor_hash);
+    token_hash(tok, o->instructor_hash);
     free(tok);
-    course_seed();
+    course_seed(o);
 }
 
 int main(int argc, char **argv)
 {
     umask(077); /* the store, the log and the work folders: the instructor's alone */
-    settings(argc, argv);
+    /* The settings and the context passed down: main's (static: the slots' threads outlive a
+     * return from main that ends the program), the other files given the settings read-only. */
+    static serve_opts opts;
+    serve_opts *o = &opts;
+    settings(o, argc, argv);
+    static serve_ctx ctx = {.db = NULL, .opts = &opts}; /* libmicrohttpd's cls, the grading slots' */
     char err[512], path[4200];
-    snprintf(path, sizeof path, "%s/serve.log", sopts.course);
-    if (!(logf = fopen(path, "a")) || store_open(sopts.course, err, sizeof err)) {
+    snprintf(path, sizeof path, "%s/serve.log", o->course);
+    if (!(logf = fopen(path, "a")) || !(ctx.db = store_open(o->course, err, sizeof err))) {
         fprintf(stderr, "make serve: %s\n", logf ? err : "cannot write the request log");
         return 2;
     }
-    snprintf(path, sizeof path, "%s/work", sopts.course);
+    snprintf(path, sizeof path, "%s/work", o->course);
     mkdir(path, 0700);
     sigset_t sigs;
     sigemptyset(&sigs);
@@ -482,21 +488,21 @@ int main(int argc, char **argv)
         fprintf(stderr, "make serve: TLS needs both TLS_CERT= and TLS_KEY= (PEM files you can read)\n");
         return 2;
     }
-    const int slots = grading_start();
+    const int slots = grading_start(&ctx);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (cert_pem ? MHD_USE_TLS : 0);
     struct MHD_Daemon *dmn = cert_pem
-        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60,
                            MHD_OPTION_HTTPS_MEM_CERT, cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END)
-        : MHD_start_daemon(flags, 0, NULL, NULL, handle, NULL, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        : MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60, MHD_OPTION_END);
     if (!dmn || slots <= 0) {
         fprintf(stderr, "make serve: cannot listen on %s:%s (in use, or not an address of this host)\n", a && *a ? a : "127.0.0.1", argv[2]);
         return 2;
     }
     printf("Serving %s on %s://%s:%s with %d grading slot%s (%s%s); the status page: /status?token=<%s/instructor.token>. Ctrl-C stops.\n",
-           sopts.course, cert_pem ? "https" : "http", a && *a ? a : "127.0.0.1", argv[2], slots, slots == 1 ? "" : "s",
-           grading_gpu(0), slots > 1 ? ", ..." : "", sopts.course);
+           o->course, cert_pem ? "https" : "http", a && *a ? a : "127.0.0.1", argv[2], slots, slots == 1 ? "" : "s",
+           grading_gpu(0), slots > 1 ? ", ..." : "", o->course);
     fflush(stdout);
     serve_log("serve: started, %d grading slot%s", slots, slots == 1 ? "" : "s");
     int sig;
@@ -505,6 +511,6 @@ int main(int argc, char **argv)
     MHD_stop_daemon(dmn);
     grading_stop();
     serve_log("serve: stopped");
-    sqlite3_close(store_db);
+    sqlite3_close(ctx.db);
     return 0;
 }

@@ -9,17 +9,18 @@
 
 #include "upload.h"
 
-/* The store: COURSE/serve.db (WAL). One connection, every use under store_lock(). */
-extern sqlite3 *store_db;
-int store_open(const char *course, char *err, size_t errlen);
+/* The store: COURSE/serve.db (WAL). One connection, opened by each program's main and passed
+ * down; every use under store_lock(). */
+sqlite3 *store_open(const char *course, char *err, size_t errlen); /* the connection, or NULL (why into ERR) */
 void store_lock(void);
 void store_unlock(void);
-int store_exec(const char *sql); /* SQLITE_OK or the error (printed) */
+int store_exec(sqlite3 *db, const char *sql); /* SQLITE_OK or the error (printed) */
 /* The student the token names (not revoked), or 0; the name into NAME. */
-long long store_student(const char *token, char *name, size_t namelen);
+long long store_student(sqlite3 *db, const char *token, char *name, size_t namelen);
 void token_hash(const char *token, char hex[65]);
 
-/* Settings of the running server. */
+/* Settings of the running server (serve.c's main reads them from its command line and
+ * environment; the other files are given them read-only). */
 typedef struct serve_opts {
     char course[4096];
     char build[4096];
@@ -30,10 +31,16 @@ typedef struct serve_opts {
     char instructor_hash[65];
     char seed[40];    /* the course's hidden-case seed (COURSE/seed), as make grade's SEED= */
 } serve_opts;
-extern serve_opts sopts;
+
+/* What the server's requests and gradings work with, made in serve.c's main and passed down
+ * (libmicrohttpd's cls, each grading slot's thread): the store's connection and the settings. */
+typedef struct serve_ctx {
+    sqlite3 *db;
+    const serve_opts *opts;
+} serve_ctx;
 
 /* The grading slots: one per GPU (CUDA_VISIBLE_DEVICES), or JOBS under the emulator. */
-int grading_start(void); /* requeues cut-off gradings, starts the slots; slots or -1 */
+int grading_start(const serve_ctx *ctx); /* requeues cut-off gradings, starts the slots (CTX kept by them: lives until grading_stop); slots or -1 */
 void grading_stop(void); /* ends the gradings under way (they are queued again at the next start) */
 int grading_slots(void);
 const char *grading_gpu(int slot);
@@ -42,8 +49,8 @@ const char *grading_now(int slot); /* "id 12, lab 01, 3 s" or "" */
 void grading_wake(void); /* a submission was queued */
 
 /* The instructor's status page (status.c): malloc'd HTML, and the same as JSON. */
-char *status_html(void);
-char *status_json(void);
+char *status_html(sqlite3 *db);
+char *status_json(sqlite3 *db);
 
 void serve_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double now_s(void);

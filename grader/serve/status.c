@@ -64,11 +64,11 @@ static double standing(sqlite3_stmt *st)
     return sqlite3_column_double(st, 5) * 1e6 + sqlite3_column_int(st, 7);
 }
 
-static void students_table(buf *b)
+static void students_table(buf *b, sqlite3 *db)
 {
     put(b, "<h2>Students</h2>\n<table id=\"students\"><thead><tr><th>student</th><th>lab</th><th>latest</th><th>best</th><th>submissions</th></tr></thead><tbody>\n");
     sqlite3_stmt *st, *best = NULL;
-    sqlite3_prepare_v2(store_db,
+    sqlite3_prepare_v2(db,
         "SELECT st.name, su.lab, su.id, su.state, su.exit_code, su.score, su.max, su.correct_passed, su.correct_checks,"
         " su.speed_graded, su.late FROM students st LEFT JOIN submissions su ON su.student=st.id"
         " ORDER BY st.name, su.lab, su.id", -1, &st, NULL);
@@ -111,18 +111,18 @@ static void students_table(buf *b)
     put(b, "</tbody></table>\n");
 }
 
-static long long count0(const char *sql)
+static long long count0(sqlite3 *db, const char *sql)
 {
     sqlite3_stmt *st;
     long long n = 0;
-    sqlite3_prepare_v2(store_db, sql, -1, &st, NULL);
+    sqlite3_prepare_v2(db, sql, -1, &st, NULL);
     if (sqlite3_step(st) == SQLITE_ROW)
         n = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return n;
 }
 
-char *status_html(void)
+char *status_html(sqlite3 *db)
 {
     buf b = {0};
     put(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"5\">"
@@ -130,9 +130,9 @@ char *status_html(void)
             "tbody tr:nth-child(odd){background:#f3f3f3}</style></head><body>\n<h1>Course server: status</h1>\n");
     store_lock();
     put(&b, "<h2>Queue</h2>\n<p id=\"queue\">%lld queued, %lld grading, %lld graded</p>\n",
-        count0("SELECT count(*) FROM submissions WHERE state='queued'"),
-        count0("SELECT count(*) FROM submissions WHERE state='grading'"),
-        count0("SELECT count(*) FROM submissions WHERE state='done'"));
+        count0(db, "SELECT count(*) FROM submissions WHERE state='queued'"),
+        count0(db, "SELECT count(*) FROM submissions WHERE state='grading'"),
+        count0(db, "SELECT count(*) FROM submissions WHERE state='done'"));
     put(&b, "<h2>GPUs</h2>\n<table id=\"gpus\"><thead><tr><th>slot</th><th>GPU</th><th>grading</th></tr></thead><tbody>\n");
     for (int k = 0; k < grading_slots(); k++) {
         put(&b, "<tr><td>%d</td><td>", k);
@@ -142,18 +142,18 @@ char *status_html(void)
         put(&b, "</td></tr>\n");
     }
     put(&b, "</tbody></table>\n");
-    students_table(&b);
+    students_table(&b, db);
     store_unlock();
     put(&b, "</body></html>\n");
     return b.s;
 }
 
-char *status_json(void)
+char *status_json(sqlite3 *db)
 {
     store_lock();
-    json_t *j = json_pack("{s:I,s:I,s:I,s:[]}", "queued", count0("SELECT count(*) FROM submissions WHERE state='queued'"),
-                          "grading", count0("SELECT count(*) FROM submissions WHERE state='grading'"),
-                          "done", count0("SELECT count(*) FROM submissions WHERE state='done'"), "gpus");
+    json_t *j = json_pack("{s:I,s:I,s:I,s:[]}", "queued", count0(db, "SELECT count(*) FROM submissions WHERE state='queued'"),
+                          "grading", count0(db, "SELECT count(*) FROM submissions WHERE state='grading'"),
+                          "done", count0(db, "SELECT count(*) FROM submissions WHERE state='done'"), "gpus");
     for (int k = 0; k < grading_slots(); k++)
         json_array_append_new(json_object_get(j, "gpus"), json_pack("{s:s,s:s}", "gpu", grading_gpu(k), "grading", grading_now(k)));
     store_unlock();

@@ -12,7 +12,6 @@
 #include "../plan/started.h"
 #include "serve.h"
 
-sqlite3 *store_db;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void store_lock(void) { pthread_mutex_lock(&lock); }
@@ -25,10 +24,10 @@ double now_s(void)
     return tv.tv_sec + tv.tv_usec / 1e6;
 }
 
-int store_exec(const char *sql)
+int store_exec(sqlite3 *db, const char *sql)
 {
     char *msg = NULL;
-    const int rc = sqlite3_exec(store_db, sql, NULL, NULL, &msg);
+    const int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK)
         fprintf(stderr, "serve: the store: %s (%s)\n", msg ? msg : sqlite3_errstr(rc), sql);
     sqlite3_free(msg);
@@ -50,21 +49,24 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS gradings(id INTEGER PRIMARY KEY, submission INTEGER NOT NULL,"
     "  attempt INTEGER NOT NULL, finished REAL NOT NULL);";
 
-int store_open(const char *course, char *err, size_t errlen)
+sqlite3 *store_open(const char *course, char *err, size_t errlen)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/serve.db", course);
-    if (sqlite3_open_v2(path, &store_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         NULL) != SQLITE_OK) {
-        snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(store_db));
-        return -1;
+        snprintf(err, errlen, "cannot open %s: %s", path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return NULL;
     }
-    sqlite3_busy_timeout(store_db, 10000);
-    if (store_exec(schema) != SQLITE_OK) {
-        snprintf(err, errlen, "cannot set up %s: %s", path, sqlite3_errmsg(store_db));
-        return -1;
+    sqlite3_busy_timeout(db, 10000);
+    if (store_exec(db, schema) != SQLITE_OK) {
+        snprintf(err, errlen, "cannot set up %s: %s", path, sqlite3_errmsg(db));
+        sqlite3_close(db);
+        return NULL;
     }
-    return 0;
+    return db;
 }
 
 void token_hash(const char *token, char hex[65])
@@ -81,7 +83,7 @@ static int same(const char *a, const char *b, size_t n)
     return d == 0;
 }
 
-long long store_student(const char *token, char *name, size_t namelen)
+long long store_student(sqlite3 *db, const char *token, char *name, size_t namelen)
 {
     if (!token || strlen(token) < 16 || strlen(token) > 200)
         return 0;
@@ -90,7 +92,7 @@ long long store_student(const char *token, char *name, size_t namelen)
     long long id = 0;
     sqlite3_stmt *st;
     store_lock();
-    if (sqlite3_prepare_v2(store_db, "SELECT id, name, token_hash FROM students WHERE token_hash=? AND revoked=0",
+    if (sqlite3_prepare_v2(db, "SELECT id, name, token_hash FROM students WHERE token_hash=? AND revoked=0",
                            -1, &st, NULL) == SQLITE_OK) {
         sqlite3_bind_text(st, 1, hex, 64, SQLITE_TRANSIENT);
         if (sqlite3_step(st) == SQLITE_ROW) {

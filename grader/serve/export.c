@@ -127,7 +127,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: serve-export COURSE OUT\n");
         return 2;
     }
-    char err[512], dir[4300];
+    char err[512] = "", dir[4300];
     snprintf(dir, sizeof dir, "%s/students", argv[2]);
     sqlite3 *db = store_open(argv[1], err, sizeof err); /* the store: this program's one connection */
     if (!db || (mkdir(argv[2], 0700) && errno != EEXIST) || (mkdir(dir, 0700) && errno != EEXIST)) {

@@ -110,16 +110,16 @@ int main(int argc, char **argv)
     }
     umask(077); /* the store and everything beside it: the instructor's alone */
     const char *course = argv[1];
-    char err[512];
+    char err[512] = "";
     if (mkdir(course, 0700) && errno != EEXIST) {
         fprintf(stderr, "make roster: cannot make the course folder %s: %s\n", course, strerror(errno));
         return 2;
     }
     sqlite3 *db = store_open(course, err, sizeof err); /* the store: this program's one connection */
-    if (!db || instructor_token(course)) {
-        fprintf(stderr, "make roster: %s\n", err);
-        return 2;
-    }
+    if (!db)
+        return fprintf(stderr, "make roster: %s\n", err), 2;
+    if (instructor_token(course))
+        return fprintf(stderr, "make roster: cannot write %s/instructor.token: %s\n", course, strerror(errno)), 2;
     if (!strcmp(argv[2], "--revoke"))
         return argc > 3 ? revoke_student(db, argv[3]) : 2;
     FILE *in = fopen(argv[2], "r");

@@ -28,24 +28,25 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Shared buffers                                                                              */
 
-shared_buf *shared_find(const void *p)
+shared_buf *shared_find(worker_pool *pool, const void *p)
 {
     const char *c = (const char *)p;
     for (int i = 0; i < MAX_SHARED; i++)
-        if (W.buf[i].base && c >= W.buf[i].base && c < W.buf[i].base + W.buf[i].bytes)
-            return &W.buf[i];
+        if (pool->buf[i].base && c >= pool->buf[i].base &&
+            c < pool->buf[i].base + pool->buf[i].bytes)
+            return &pool->buf[i];
     return NULL;
 }
 
-static shared_buf *shared_new(void *base, size_t bytes)
+static shared_buf *shared_new(worker_pool *pool, void *base, size_t bytes)
 {
     for (int i = 0; i < MAX_SHARED; i++)
-        if (!W.buf[i].base) {
-            shared_buf *b = &W.buf[i];
+        if (!pool->buf[i].base) {
+            shared_buf *b = &pool->buf[i];
             memset(b, 0, sizeof *b);
             b->base = (char *)base;
             b->bytes = bytes;
-            b->id = W.next_id++;
+            b->id = pool->next_id++;
             b->fd = -1; /* set by the caller where there is one */
             return b;
         }
@@ -80,7 +81,7 @@ static CUmemAllocationProp shareable_prop(void)
 #if !defined(CUDA_EMU)
 /* One virtual-memory allocation of `size` (a multiple of the granularity) that can be exported
  * as a file descriptor, mapped here and registered as a shared buffer. */
-static cudaError_t vmm_make(size_t size, shared_buf **made)
+static cudaError_t vmm_make(worker_pool *pool, size_t size, shared_buf **made)
 {
     const double at = wall_seconds();
     CUmemAllocationProp prop = shareable_prop();
@@ -110,7 +111,7 @@ static cudaError_t vmm_make(size_t size, shared_buf **made)
     CU_CHECK(r);
     int fd = -1;
     CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    shared_buf *b = shared_new((void *)ptr, size);
+    shared_buf *b = shared_new(pool, (void *)ptr, size);
     b->fd = fd;
     b->vmm = (unsigned long long)h;
     b->pieces = 1;
@@ -161,7 +162,7 @@ void workers_device_group_end(void)
 }
 
 /* A piece of the current problem's slab for an allocation of `size`, or NULL. */
-static void *group_piece(size_t size)
+static void *group_piece(worker_pool *pool, size_t size)
 {
     if (G.state != 2 || G.failed || G.next >= G.n || G.size[G.next] != size)
         return NULL;
@@ -169,7 +170,7 @@ static void *group_piece(size_t size)
         size_t total = 0;
         for (int i = 0; i < G.n; i++)
             total += G.size[i];
-        if (vmm_make(total, &G.slab) != cudaSuccess) {
+        if (vmm_make(pool, total, &G.slab) != cudaSuccess) {
             G.failed = 1; /* each buffer alone, where the shortage is handled as ever */
             return NULL;
         }
@@ -197,7 +198,7 @@ static struct {
     size_t bytes;
     int fd;
     unsigned long long vmm;
-} pool[POOL_MAX];
+} kept[POOL_MAX];
 static int pool_n;
 static size_t pool_bytes;
 
@@ -214,24 +215,24 @@ void workers_device_pool_drain(void)
 {
     while (pool_n > 0) {
         pool_n--;
-        vmm_release(pool[pool_n].base, pool[pool_n].bytes, pool[pool_n].fd, pool[pool_n].vmm);
+        vmm_release(kept[pool_n].base, kept[pool_n].bytes, kept[pool_n].fd, kept[pool_n].vmm);
     }
     pool_bytes = 0;
 }
 
 /* A kept buffer of exactly `size`, zeroed and registered anew, or NULL. */
-static shared_buf *pool_take(size_t size)
+static shared_buf *pool_take(worker_pool *pool, size_t size)
 {
     for (int i = 0; i < pool_n; i++)
-        if (pool[i].bytes == size) {
-            CUDA_CHECK(cudaMemset(pool[i].base, 0, size));
+        if (kept[i].bytes == size) {
+            CUDA_CHECK(cudaMemset(kept[i].base, 0, size));
             CUDA_CHECK(cudaDeviceSynchronize());
-            shared_buf *b = shared_new(pool[i].base, size);
-            b->fd = pool[i].fd;
-            b->vmm = pool[i].vmm;
+            shared_buf *b = shared_new(pool, kept[i].base, size);
+            b->fd = kept[i].fd;
+            b->vmm = kept[i].vmm;
             b->pieces = 1;
             pool_bytes -= size;
-            pool[i] = pool[--pool_n];
+            kept[i] = kept[--pool_n];
             return b;
         }
     return NULL;
@@ -242,10 +243,10 @@ static int pool_keep(char *base, size_t size, int fd, unsigned long long vmm)
 {
     if (pool_n == POOL_MAX || size > POOL_PIECE || pool_bytes + size > POOL_BYTES)
         return 0;
-    pool[pool_n].base = base;
-    pool[pool_n].bytes = size;
-    pool[pool_n].fd = fd;
-    pool[pool_n].vmm = vmm;
+    kept[pool_n].base = base;
+    kept[pool_n].bytes = size;
+    kept[pool_n].fd = fd;
+    kept[pool_n].vmm = vmm;
     pool_n++;
     pool_bytes += size;
     return 1;
@@ -257,26 +258,26 @@ void workers_device_group_pause(int on) { (void)on; }
 void workers_device_pool_drain(void) {}
 #endif
 
-cudaError_t workers_try_device_alloc(size_t bytes, void **out)
+cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out)
 {
     *out = NULL;
 #if !defined(CUDA_EMU)
-    if (W.isolated) { /* (vmm_make counts its own seconds) */
+    if (pool->isolated) { /* (vmm_make counts its own seconds) */
         CUmemAllocationProp prop = shareable_prop();
         size_t gran = 0;
         CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
         const size_t size = (bytes + gran - 1) / gran * gran;
-        if (!G.paused && (*out = group_piece(size)) != NULL)
+        if (!G.paused && (*out = group_piece(pool, size)) != NULL)
             return cudaSuccess;
-        shared_buf *b = G.state == 0 ? pool_take(size) : NULL;
+        shared_buf *b = G.state == 0 ? pool_take(pool, size) : NULL;
         if (b) {
             *out = b->base;
             return cudaSuccess;
         }
-        cudaError_t e = vmm_make(size, &b);
+        cudaError_t e = vmm_make(pool, size, &b);
         if (e == cudaErrorMemoryAllocation && pool_n > 0) { /* what is kept, given back first */
             workers_device_pool_drain();
-            e = vmm_make(size, &b);
+            e = vmm_make(pool, size, &b);
         }
         if (e != cudaSuccess)
             return e;
@@ -299,10 +300,10 @@ cudaError_t workers_try_device_alloc(size_t bytes, void **out)
     }
     CUDA_CHECK(e);
 #if defined(CUDA_EMU)
-    if (W.isolated) { /* the emulator's allocation, shared as a memfd */
+    if (pool->isolated) { /* the emulator's allocation, shared as a memfd */
         int fd = -1;
         CUDA_CHECK(cuda_emu::export_fd(&fd, p));
-        shared_new(p, bytes)->fd = fd;
+        shared_new(pool, p, bytes)->fd = fd;
         worker_cost_add(COST_DEV_MAKE, at);
     }
 #else
@@ -312,15 +313,15 @@ cudaError_t workers_try_device_alloc(size_t bytes, void **out)
     return cudaSuccess;
 }
 
-void *workers_device_alloc(size_t bytes)
+void *pool_device_alloc(worker_pool *pool, size_t bytes)
 {
     void *p = NULL;
-    if (workers_try_device_alloc(bytes, &p) != cudaSuccess)
+    if (pool_try_device_alloc(pool, bytes, &p) != cudaSuccess)
         cuda_fail(cudaErrorMemoryAllocation, "allocating device memory", __FILE__, __LINE__);
     return p;
 }
 
-int workers_reclaim_memory(memory_reclaim *m)
+int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m)
 {
     memset(m, 0, sizeof *m);
     size_t free_now = 0, total = 0;
@@ -330,7 +331,7 @@ int workers_reclaim_memory(memory_reclaim *m)
     }
     m->total = total;
     m->free_before = m->free_after = free_now;
-    if (W.inprocess || W.w[IMPL_STUDENT].pid <= 0)
+    if (pool->inprocess || pool->w[IMPL_STUDENT].pid <= 0)
         return 0; /* no process of the student's holds anything apart */
     workers_kill(IMPL_STUDENT);
     m->student_ended = 1;
@@ -353,9 +354,9 @@ int workers_reclaim_memory(memory_reclaim *m)
     return 0;
 }
 
-void workers_device_free(void *p)
+void pool_device_free(worker_pool *pool, void *p)
 {
-    shared_buf *b = shared_find(p);
+    shared_buf *b = shared_find(pool, p);
     if (!b) {
         CUDA_CHECK(cudaFree(p));
         return;
@@ -369,7 +370,7 @@ void workers_device_free(void *p)
     const int fd = b->fd;
     const unsigned long long vmm = b->vmm;
     const size_t size = b->bytes;
-    workers_unregister(base); /* every worker unmaps it first */
+    pool_unregister(pool, base); /* every worker unmaps it first */
 #if !defined(CUDA_EMU)
     if (fd >= 0) {
         if (!pool_keep((char *)base, size, fd, vmm))
@@ -386,14 +387,14 @@ void workers_device_free(void *p)
 }
 
 
-void workers_unregister(void *base)
+void pool_unregister(worker_pool *pool, void *base)
 {
-    shared_buf *b = shared_find(base);
+    shared_buf *b = shared_find(pool, base);
     if (!b)
         return;
     /* Workers that mapped it unmap it first (CUDA requires it before the free). */
     for (int impl = 0; impl < MAX_IMPLS; impl++) {
-        if (!(b->mapped & (1u << impl)) || W.w[impl].pid <= 0)
+        if (!(b->mapped & (1u << impl)) || pool->w[impl].pid <= 0)
             continue;
         static proto_cmd c;
         memset(&c, 0, sizeof c);
@@ -402,19 +403,19 @@ void workers_unregister(void *base)
         c.n_bufs = 1;
         c.buf[0].id = b->id;
         proto_reply r;
-        jmp_buf *saved = W.fail_jump;
-        W.fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
-        if (W.w[impl].pid > 0) {
-            worker_signal(&W.w[impl], SIGCONT);
-            const ssize_t n = write(W.w[impl].sock, &c, sizeof c);
-            struct pollfd pf = {W.w[impl].sock, POLLIN, 0};
+        jmp_buf *saved = pool->fail_jump;
+        pool->fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
+        if (pool->w[impl].pid > 0) {
+            worker_signal(&pool->w[impl], SIGCONT);
+            const ssize_t n = write(pool->w[impl].sock, &c, sizeof c);
+            struct pollfd pf = {pool->w[impl].sock, POLLIN, 0};
             if (n != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
-                read(W.w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
+                read(pool->w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
                 workers_kill(impl);
             else
-                worker_signal(&W.w[impl], SIGSTOP);
+                worker_signal(&pool->w[impl], SIGSTOP);
         }
-        W.fail_jump = saved;
+        pool->fail_jump = saved;
     }
     if (b->host) {
         cudaHostUnregister(b->base);
@@ -511,9 +512,9 @@ static void host_fill(char *const *p, const size_t *bytes, int n)
 }
 
 /* Shared host memory: a sealed memfd of `bytes`, mapped here. 0 with *p and *fd set, or the
- * errno with nothing kept. Of W it reads only host_node, set before any reservation: a
+ * errno with nothing kept. Of the pool it reads only host_node, set before any reservation: a
  * reservation's thread runs it beside the harness's own work. */
-static int host_map(size_t bytes, void **p, int *fd)
+static int host_map(worker_pool *pool, size_t bytes, void **p, int *fd)
 {
     /* Its size sealed: a worker holding the descriptor cannot cut it short under the
      * harness's mapping (whose next access would die of SIGBUS). */
@@ -537,10 +538,10 @@ static int host_map(size_t bytes, void **p, int *fd)
     }
     /* Its pages on the GPU's own node, whichever CPU touches them first (the fill's threads
      * run anywhere): the student's array and the reference's then cross the same path. */
-    const int unplaced = host_memory_prefer_node(*p, bytes, W.host_node);
+    const int unplaced = host_memory_prefer_node(*p, bytes, pool->host_node);
     if (unplaced != 0)
         fprintf(stderr, "harness: shared host memory not placed on NUMA node %d: %s\n",
-                W.host_node, strerror(unplaced));
+                pool->host_node, strerror(unplaced));
     return 0;
 }
 
@@ -555,17 +556,17 @@ typedef struct host_array {
 
 /* Make n arrays together: each mapped, their pages made in turn (host_fill), each pinned.
  * Their seconds are counted (COST_HOST_MAKE), n makings. */
-static void host_make(host_array *a, int n)
+static void host_make(worker_pool *pool, host_array *a, int n)
 {
     const double at = wall_seconds();
-    char *p[MAX_RESERVED];
-    size_t bytes[MAX_RESERVED];
+    char *p[MAX_RESERVED] = {NULL}; /* (read up to `mapped` alone: zeroed for gcc, which */
+    size_t bytes[MAX_RESERVED] = {0}; /* cannot tell once host_make is inlined) */
     int mapped = 0;
     for (int i = 0; i < n; i++) {
         a[i].p = NULL;
         a[i].fd = -1;
         a[i].cuda = cudaSuccess;
-        a[i].err = host_map(a[i].bytes, &a[i].p, &a[i].fd);
+        a[i].err = host_map(pool, a[i].bytes, &a[i].p, &a[i].fd);
         if (a[i].err == 0 && mapped < MAX_RESERVED) {
             p[mapped] = (char *)a[i].p;
             bytes[mapped++] = a[i].bytes;
@@ -596,17 +597,17 @@ static pthread_t reserving;
 
 static void *reserve_main(void *arg)
 {
-    (void)arg;
+    worker_pool *pool = (worker_pool *)arg;
     int n = 0;
     while (n < MAX_RESERVED && reserved[n].bytes)
         n++;
-    host_make(reserved, n);
+    host_make(pool, reserved, n);
     return NULL;
 }
 
-void workers_host_reserve(size_t bytes)
+void pool_host_reserve(worker_pool *pool, size_t bytes)
 {
-    if (!W.isolated || bytes == 0 ||
+    if (!pool->isolated || bytes == 0 ||
         (reserved_state != RESERVED_NONE && reserved_state != RESERVED_ASKED))
         return;
     for (int i = 0; i < MAX_RESERVED; i++)
@@ -617,15 +618,15 @@ void workers_host_reserve(size_t bytes)
         }
 }
 
-void workers_host_reserve_made(int when)
+void pool_host_reserve_made(worker_pool *pool, int when)
 {
     if (reserved_state != RESERVED_ASKED)
         return;
     if (when == HOST_RESERVE_NOW) {
-        reserve_main(NULL);
+        reserve_main(pool);
         reserved_state = RESERVED_MADE;
     } else if (when == HOST_RESERVE_AHEAD && workers_ahead() &&
-               pthread_create(&reserving, NULL, reserve_main, NULL) == 0) {
+               pthread_create(&reserving, NULL, reserve_main, pool) == 0) {
         reserved_state = RESERVED_MAKING;
     }
 }
@@ -633,7 +634,7 @@ void workers_host_reserve_made(int when)
 /* A reserved array of exactly `bytes`, made (all of them together, if not yet) or waited for:
  * 1 with *p and *fd, else 0 (none, or its making failed: the caller makes the memory itself
  * and reports what goes wrong then). */
-static int host_take_reserved(size_t bytes, void **p, int *fd)
+static int host_take_reserved(worker_pool *pool, size_t bytes, void **p, int *fd)
 {
     int i = 0;
     while (i < MAX_RESERVED && reserved[i].bytes != bytes)
@@ -643,7 +644,7 @@ static int host_take_reserved(size_t bytes, void **p, int *fd)
     if (reserved_state == RESERVED_MAKING)
         pthread_join(reserving, NULL);
     else if (reserved_state == RESERVED_ASKED)
-        reserve_main(NULL);
+        reserve_main(pool);
     reserved_state = RESERVED_MADE;
     host_array *r = &reserved[i];
     r->bytes = 0;
@@ -671,18 +672,18 @@ void workers_host_reserved_end(void)
     reserved_state = RESERVED_NONE;
 }
 
-void *workers_host_alloc(size_t bytes)
+void *pool_host_alloc(worker_pool *pool, size_t bytes)
 {
-    if (!W.isolated) {
+    if (!pool->isolated) {
         void *p = NULL;
         CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
         return p;
     }
     void *p = NULL;
     int fd = -1;
-    if (!host_take_reserved(bytes, &p, &fd)) {
+    if (!host_take_reserved(pool, bytes, &p, &fd)) {
         host_array a = {bytes, NULL, -1, 0, cudaSuccess};
-        host_make(&a, 1);
+        host_make(pool, &a, 1);
         if (a.err < 0)
             cuda_fail(a.cuda, "cudaHostRegister(shared host memory)", __FILE__, __LINE__);
         if (a.err != 0)
@@ -690,19 +691,19 @@ void *workers_host_alloc(size_t bytes)
         p = a.p;
         fd = a.fd;
     }
-    shared_buf *b = shared_new(p, bytes);
+    shared_buf *b = shared_new(pool, p, bytes);
     b->host = 1;
     b->fd = fd;
     return p;
 }
 
-void workers_host_free(void *p)
+void pool_host_free(worker_pool *pool, void *p)
 {
-    if (!W.isolated) {
+    if (!pool->isolated) {
         CUDA_CHECK(cudaFreeHost(p));
         return;
     }
     const double at = wall_seconds();
-    workers_unregister(p);
+    pool_unregister(pool, p);
     worker_cost_add(COST_HOST_FREE, at);
 }

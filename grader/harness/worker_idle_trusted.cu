@@ -46,15 +46,16 @@ static int gpu_busy(cudaStream_t s, double limit)
 
 static double idle_limit_s(cudaStream_t s) { return fmax(5 * worker_idle_probe_s(s), 50e-6); }
 
-int workers_note_gpu_state(cudaStream_t s)
+int pool_note_gpu_state(worker_pool *pool, cudaStream_t s)
 {
-    gpu_busy_before = !W.inprocess && gpu_busy(s, idle_limit_s(s)) && gpu_busy(s, idle_limit_s(s));
+    gpu_busy_before =
+        !pool->inprocess && gpu_busy(s, idle_limit_s(s)) && gpu_busy(s, idle_limit_s(s));
     return gpu_busy_before;
 }
 
-double workers_wait_idle(int impl, cudaStream_t s)
+double pool_wait_idle(worker_pool *pool, int impl, cudaStream_t s)
 {
-    if (W.inprocess)
+    if (pool->inprocess)
         return 0;
     const double limit = idle_limit_s(s);
     const double start = wall_seconds();
@@ -72,9 +73,9 @@ double workers_wait_idle(int impl, cudaStream_t s)
     }
 }
 
-void workers_null_call(int impl, cudaStream_t s)
+void pool_null_call(worker_pool *pool, int impl, cudaStream_t s)
 {
-    if (W.inprocess) {
+    if (pool->inprocess) {
         harness_null_kernel<<<1, 1, 0, s>>>();
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaStreamSynchronize(s));
@@ -85,5 +86,5 @@ void workers_null_call(int impl, cudaStream_t s)
     c.magic = PROTO_MAGIC;
     c.op = PROTO_NULL;
     proto_reply r;
-    worker_exchange(impl, &c, NULL, 0, &r);
+    worker_exchange(pool, impl, &c, NULL, 0, &r);
 }

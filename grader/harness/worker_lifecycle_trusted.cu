@@ -36,39 +36,42 @@
 #include <time.h>
 #include <unistd.h>
 
-worker_pool W = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1, .report_fd = -1,
-                 .death_status = -1, .costs = {.lock = PTHREAD_MUTEX_INITIALIZER}};
+/* The workers of this harness: this file's alone; the other worker_*_trusted.cu files get it
+ * as an argument (worker_state_trusted.h). */
+static worker_pool the_pool = {.next_id = 1, .log_lock = PTHREAD_MUTEX_INITIALIZER, .log_fd = -1,
+                               .report_fd = -1, .death_status = -1,
+                               .costs = {.lock = PTHREAD_MUTEX_INITIALIZER}};
 
 void worker_cost_add(int what, double since)
 {
     const double s = wall_seconds() - since;
-    pthread_mutex_lock(&W.costs.lock);
-    W.costs.seconds[what] += s;
-    W.costs.count[what]++;
-    pthread_mutex_unlock(&W.costs.lock);
+    pthread_mutex_lock(&the_pool.costs.lock);
+    the_pool.costs.seconds[what] += s;
+    the_pool.costs.count[what]++;
+    pthread_mutex_unlock(&the_pool.costs.lock);
 }
 
 void worker_cost_put(int what, int count, double seconds)
 {
     if (!(seconds >= 0 && seconds < 1e6) || count < 0 || count > PROTO_MAX_BUFS)
         return; /* (a worker's account: what it says is taken only where it could be true) */
-    pthread_mutex_lock(&W.costs.lock);
-    W.costs.seconds[what] += seconds;
-    W.costs.count[what] += count;
-    pthread_mutex_unlock(&W.costs.lock);
+    pthread_mutex_lock(&the_pool.costs.lock);
+    the_pool.costs.seconds[what] += seconds;
+    the_pool.costs.count[what] += count;
+    pthread_mutex_unlock(&the_pool.costs.lock);
 }
 
 void workers_costs_report(int fd, int check)
 {
-    pthread_mutex_lock(&W.costs.lock);
-    const double *s = W.costs.seconds;
-    const int *n = W.costs.count;
+    pthread_mutex_lock(&the_pool.costs.lock);
+    const double *s = the_pool.costs.seconds;
+    const int *n = the_pool.costs.count;
     dprintf(fd, COSTS_LINE_WRITE, /* (../wire/costs.h: the driver reads it back) */
             check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
             s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
             n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE],
             n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP]);
-    pthread_mutex_unlock(&W.costs.lock);
+    pthread_mutex_unlock(&the_pool.costs.lock);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -76,57 +79,59 @@ void workers_costs_report(int fd, int check)
 
 void worker_fail(int impl, int kind, const char *fmt, ...)
 {
-    if (!W.fail_jump)
+    if (!the_pool.fail_jump)
         fatal("a worker failed outside a check");
-    memset(W.fail, 0, sizeof *W.fail);
-    W.fail->impl = impl;
-    W.fail->kind = kind;
-    W.fail->exit_status = W.death_status;
-    W.death_status = -1;
+    memset(the_pool.fail, 0, sizeof *the_pool.fail);
+    the_pool.fail->impl = impl;
+    the_pool.fail->kind = kind;
+    the_pool.fail->exit_status = the_pool.death_status;
+    the_pool.death_status = -1;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(W.fail->detail, sizeof W.fail->detail, fmt, ap);
+    vsnprintf(the_pool.fail->detail, sizeof the_pool.fail->detail, fmt, ap);
     va_end(ap);
     workers_kill(impl);
-    longjmp(*W.fail_jump, 1);
+    longjmp(*the_pool.fail_jump, 1);
 }
 
 void workers_begin_check(double seconds, const char *log_path)
 {
-    pthread_mutex_lock(&W.log_lock);
-    W.log_fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
-    W.log_kept = W.log_dropped = 0;
-    workers_report_begin(log_path);
-    pthread_mutex_unlock(&W.log_lock);
-    if (W.inprocess && W.log_fd >= 0 && !W.here.running)
-        here_capture_begin();
-    W.deadline = wall_seconds() + seconds;
+    pthread_mutex_lock(&the_pool.log_lock);
+    the_pool.log_fd =
+        log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
+    the_pool.log_kept = the_pool.log_dropped = 0;
+    workers_report_begin(&the_pool, log_path);
+    pthread_mutex_unlock(&the_pool.log_lock);
+    if (the_pool.inprocess && the_pool.log_fd >= 0 && !the_pool.here.running)
+        here_capture_begin(&the_pool);
+    the_pool.deadline = wall_seconds() + seconds;
 }
 
 void workers_end_check(void)
 {
-    here_capture_end();
-    pthread_mutex_lock(&W.log_lock);
+    here_capture_end(&the_pool);
+    pthread_mutex_lock(&the_pool.log_lock);
     /* Every call of the check has been answered, and a worker answers only once what it
      * printed is in its pipe (the shim flushes, the call synchronised): all of it is there. */
     for (int i = 0; i < MAX_IMPLS; i++)
-        relay_drain(&W.w[i].out, 0);
-    workers_report_end();
-    if (W.log_fd >= 0) {
-        if (W.log_dropped > 0)
-            dprintf(W.log_fd, "\n[%lld more bytes of output were not kept: %d kept per check]\n",
-                    W.log_dropped, WORKER_LOG_CAP);
-        close(W.log_fd);
+        relay_drain(&the_pool, &the_pool.w[i].out, 0);
+    workers_report_end(&the_pool);
+    if (the_pool.log_fd >= 0) {
+        if (the_pool.log_dropped > 0)
+            dprintf(the_pool.log_fd,
+                    "\n[%lld more bytes of output were not kept: %d kept per check]\n",
+                    the_pool.log_dropped, WORKER_LOG_CAP);
+        close(the_pool.log_fd);
     }
-    W.log_fd = -1;
-    pthread_mutex_unlock(&W.log_lock);
-    W.fail_jump = NULL;
+    the_pool.log_fd = -1;
+    pthread_mutex_unlock(&the_pool.log_lock);
+    the_pool.fail_jump = NULL;
 }
 
 void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
 {
-    W.fail_jump = jb;
-    W.fail = f;
+    the_pool.fail_jump = jb;
+    the_pool.fail = f;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -141,7 +146,7 @@ static void worker_policy(sandbox_policy *p, const char *so, const char *scratch
 #else
     const int gpu = 1;
 #endif
-    sandbox_worker_policy(p, W.hidden, W.exe, so, scratch, gpu);
+    sandbox_worker_policy(p, the_pool.hidden, the_pool.exe, so, scratch, gpu);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -177,9 +182,9 @@ static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready
     p.uid = uid;
     sandbox_enter(&p);
 #if defined(CUDA_EMU)
-    char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"emu", NULL};
+    char *argv[] = {the_pool.exe, w->so, (char *)"3", (char *)"4", (char *)"emu", NULL};
 #else
-    char *argv[] = {W.exe, w->so, (char *)"3", (char *)"4", (char *)"gpu", NULL};
+    char *argv[] = {the_pool.exe, w->so, (char *)"3", (char *)"4", (char *)"gpu", NULL};
 #endif
     /* Only what a CUDA program needs from the environment: no seed, no grader state
      * (CUDA_EMU_SMS: the emulated device's SM count, the harness's too, as make explain's
@@ -206,14 +211,14 @@ static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready
     envp[ne++] = home;
     envp[ne++] = tmpdir;
     envp[ne] = NULL;
-    execve(W.exe, argv, envp);
-    fprintf(stderr, "cannot start %s: %s\n", W.exe, strerror(errno));
+    execve(the_pool.exe, argv, envp);
+    fprintf(stderr, "cannot start %s: %s\n", the_pool.exe, strerror(errno));
     _exit(127);
 }
 
 void worker_start(int impl)
 {
-    worker *w = &W.w[worker_slot(impl)];
+    worker *w = &the_pool.w[worker_slot(impl)];
     if (!w->so[0])
         fatal("implementation %d has no shared object", impl);
     const double at = wall_seconds();
@@ -232,7 +237,7 @@ void worker_start(int impl)
      * would leave them the owner's alone). */
     if (getuid() == 0) {
         struct stat st;
-        const char *mine[] = {W.exe, w->so};
+        const char *mine[] = {the_pool.exe, w->so};
         for (int i = 0; i < 2; i++)
             if (stat(mine[i], &st) == 0 && (st.st_mode & 0555) != 0555)
                 chmod(mine[i], (st.st_mode & 07777) | 0555);
@@ -266,7 +271,7 @@ void worker_start(int impl)
     w->sent = 0;
     w->ready_fd = ready[0];
     w->sock = sv[0];
-    relay_start(&w->out, pipefd[0]);
+    relay_start(&the_pool, &w->out, pipefd[0]);
     worker_cost_add(COST_START, at);
 }
 
@@ -345,7 +350,7 @@ static void wait_group_gone(pid_t group, double seconds)
 
 void workers_kill(int impl)
 {
-    worker *w = &W.w[worker_slot(impl)];
+    worker *w = &the_pool.w[worker_slot(impl)];
     if (w->pid == 0)
         return;
     const double at = wall_seconds();
@@ -355,10 +360,10 @@ void workers_kill(int impl)
     }
     wait_group_gone(w->group, 5.0);
     w->group = 0;
-    relay_stop(&w->out); /* its last words, written before it died, into the check's log */
-    pthread_mutex_lock(&W.log_lock);
-    worker_report_drain(w); /* and the emulator's report of what ended it, into the check's */
-    pthread_mutex_unlock(&W.log_lock);
+    relay_stop(&the_pool, &w->out); /* its last words, written before it died, into the log */
+    pthread_mutex_lock(&the_pool.log_lock);
+    worker_report_drain(&the_pool, w); /* the emulator's report of what ended it, likewise */
+    pthread_mutex_unlock(&the_pool.log_lock);
     if (w->report_fd >= 0)
         close(w->report_fd);
     w->report_fd = -1;
@@ -375,7 +380,7 @@ void workers_kill(int impl)
     w->n_pending_fds = 0;
     const unsigned bit = 1u << impl;
     for (int i = 0; i < MAX_SHARED; i++)
-        W.buf[i].mapped &= ~bit;
+        the_pool.buf[i].mapped &= ~bit;
     worker_cost_add(COST_END, at);
 }
 
@@ -393,21 +398,21 @@ int workers_spares(void)
 
 void workers_prewarm(int impl)
 {
-    worker *w = &W.w[worker_slot(impl)];
-    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0] && workers_spares())
+    worker *w = &the_pool.w[worker_slot(impl)];
+    if (the_pool.isolated && !the_pool.inprocess && w->pid == 0 && w->so[0] && workers_spares())
         worker_start(impl);
 }
 
 void workers_start_ahead(int impl)
 {
-    worker *w = &W.w[worker_slot(impl)];
-    if (W.isolated && !W.inprocess && w->pid == 0 && w->so[0])
+    worker *w = &the_pool.w[worker_slot(impl)];
+    if (the_pool.isolated && !the_pool.inprocess && w->pid == 0 && w->so[0])
         worker_start(impl);
 }
 
 void workers_fresh(int impl)
 {
-    worker *w = &W.w[worker_slot(impl)];
+    worker *w = &the_pool.w[worker_slot(impl)];
     if (w->pid != 0 && w->sent)
         workers_kill(impl);
     workers_prewarm(impl);
@@ -417,7 +422,7 @@ void workers_wait_ready(double seconds)
 {
     const double until = wall_seconds() + seconds;
     for (int i = 0; i < MAX_IMPLS; i++) {
-        worker *w = &W.w[i];
+        worker *w = &the_pool.w[i];
         if (w->pid <= 0 || w->ready_fd < 0)
             continue;
         const double at = wall_seconds();
@@ -445,16 +450,16 @@ void workers_shutdown(void)
         workers_kill(i);
 }
 
-int workers_isolated(void) { return W.isolated; }
+int workers_isolated(void) { return the_pool.isolated; }
 
-void workers_force_inprocess(int on) { W.inprocess = on || !W.isolated; }
+void workers_force_inprocess(int on) { the_pool.inprocess = on || !the_pool.isolated; }
 
-int workers_inprocess(void) { return W.inprocess; }
+int workers_inprocess(void) { return the_pool.inprocess; }
 
 /* Load implementation impl's object into this process (the fallback, and the bench). */
 void worker_load_here(int impl)
 {
-    worker *w = &W.w[impl];
+    worker *w = &the_pool.w[impl];
     if (w->dl)
         return;
     w->dl = dlopen(w->so, RTLD_NOW | RTLD_LOCAL);
@@ -466,11 +471,11 @@ void worker_load_here(int impl)
         fatal("%s has no lab_shim_call", w->so);
 }
 
-void workers_hide(const sandbox_places *places) { W.hidden = places; }
+void workers_hide(const sandbox_places *places) { the_pool.hidden = places; }
 
 void workers_set_so(int impl, const char *so)
 {
-    worker *w = &W.w[worker_slot(impl)];
+    worker *w = &the_pool.w[worker_slot(impl)];
     char abs_so[4096];
     if (!so || !realpath(so, abs_so))
         snprintf(abs_so, sizeof abs_so, "%s", so ? so : ""); /* reported when it is loaded */
@@ -561,36 +566,36 @@ int workers_init(const char *worker_exe, const char *student_so, const char *ref
                  int isolate, char *why, size_t why_len)
 {
     /* absolute: the worker starts in its own /tmp */
-    if (!worker_exe || !realpath(worker_exe, W.exe))
-        snprintf(W.exe, sizeof W.exe, "%s", worker_exe ? worker_exe : "");
+    if (!worker_exe || !realpath(worker_exe, the_pool.exe))
+        snprintf(the_pool.exe, sizeof the_pool.exe, "%s", worker_exe ? worker_exe : "");
     if (student_so)
         workers_set_so(IMPL_STUDENT, student_so);
     if (reference_so)
         workers_set_so(IMPL_REFERENCE, reference_so);
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0); /* no worker may read or write this process's memory */
-    W.host_node = device_host_numa_node(0);
-    if (W.host_node >= 0)
+    the_pool.host_node = device_host_numa_node(0);
+    if (the_pool.host_node >= 0)
         fprintf(stderr, "harness: shared host memory made on NUMA node %d, the GPU's\n",
-                W.host_node);
+                the_pool.host_node);
     if (!isolate) {
         snprintf(why, why_len, "isolation switched off (GRADER_ISOLATION=off)");
-        W.isolated = 0;
+        the_pool.isolated = 0;
     } else {
-        W.isolated = probe_isolation(why, why_len);
+        the_pool.isolated = probe_isolation(why, why_len);
     }
-    W.inprocess = !W.isolated;
+    the_pool.inprocess = !the_pool.isolated;
     /* The fallback: student code prints through this process's stdio, relayed to the check's
      * log (here_capture_begin); unbuffered, a crash loses none of it. */
-    if (W.inprocess)
+    if (the_pool.inprocess)
         setvbuf(stdout, NULL, _IONBF, 0);
-    return W.isolated;
+    return the_pool.isolated;
 }
 
 void workers_idle_baseline(void)
 {
 #if !defined(CUDA_EMU)
-    if (W.isolated)
+    if (the_pool.isolated)
         worker_idle_probe_s(0);
 #endif
 }
@@ -601,7 +606,7 @@ void workers_idle_baseline(void)
 /* Why a worker's process ended, for the report; reaps it. */
 void worker_describe_death(int impl, char *buf, size_t len, int *sig)
 {
-    worker *w = &W.w[impl];
+    worker *w = &the_pool.w[impl];
     int status = 0;
     *sig = 0;
     /* It closed its end: it is exiting, or pretending to. Half a second to finish dying. */
@@ -638,7 +643,34 @@ void worker_describe_death(int impl, char *buf, size_t len, int *sig)
     } else {
         snprintf(buf, len, "the process broke its channel to the grader");
     }
-    W.death_status = r == w->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    the_pool.death_status = r == w->pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     if (r == w->pid)
         w->pid = -1; /* reaped: workers_kill must not wait for it again */
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The harness's interface (worker_trusted.h) to the other files' functions, on this pool     */
+
+cudaError_t workers_try_device_alloc(size_t bytes, void **p)
+{
+    return pool_try_device_alloc(&the_pool, bytes, p);
+}
+void *workers_device_alloc(size_t bytes) { return pool_device_alloc(&the_pool, bytes); }
+int workers_reclaim_memory(memory_reclaim *m) { return pool_reclaim_memory(&the_pool, m); }
+void workers_device_free(void *p) { pool_device_free(&the_pool, p); }
+void workers_unregister(void *base) { pool_unregister(&the_pool, base); }
+void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
+void workers_host_reserve_made(int when) { pool_host_reserve_made(&the_pool, when); }
+void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }
+void workers_host_free(void *p) { pool_host_free(&the_pool, p); }
+void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
+{
+    pool_call(&the_pool, impl, s, entry, fmt, ap);
+}
+void workers_batch_begin(void) { pool_batch_begin(&the_pool); }
+void workers_batch_end(void) { pool_batch_end(&the_pool); }
+void workers_count_begin(int impl, int fd) { pool_count_begin(&the_pool, impl, fd); }
+void workers_count_end(int impl) { pool_count_end(&the_pool, impl); }
+void workers_null_call(int impl, cudaStream_t s) { pool_null_call(&the_pool, impl, s); }
+double workers_wait_idle(int impl, cudaStream_t s) { return pool_wait_idle(&the_pool, impl, s); }
+int workers_note_gpu_state(cudaStream_t s) { return pool_note_gpu_state(&the_pool, s); }

@@ -56,15 +56,16 @@ static void send_all(int impl, int sock, const void *data, size_t len, const int
 }
 
 /* Send c to worker impl and read its reply within the check's time. */
-static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+static void round_trip(worker_pool *pool, int impl, proto_cmd *c, const int *fds, int n_fds,
+                       proto_reply *r)
 {
-    worker *w = &W.w[impl];
+    worker *w = &pool->w[impl];
     worker_signal(w, SIGCONT);
     w->sent = 1;
     send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
     size_t got = 0;
     while (got < sizeof *r) {
-        double left = W.deadline - wall_seconds();
+        double left = pool->deadline - wall_seconds();
         if (left < 0)
             left = 0;
         struct pollfd pf = {w->sock, POLLIN, 0};
@@ -99,23 +100,24 @@ static void round_trip(int impl, proto_cmd *c, const int *fds, int n_fds, proto_
     if (r->cuda_error != 0) {
         char name[64];
         snprintf(name, sizeof name, "%s", r->error_name[0] ? r->error_name : "cudaError");
-        memset(W.fail, 0, sizeof *W.fail);
-        W.fail->impl = impl;
-        W.fail->kind = WORKER_FAIL_CUDA;
-        snprintf(W.fail->cuda_name, sizeof W.fail->cuda_name, "%s", name);
-        snprintf(W.fail->detail, sizeof W.fail->detail, "%s", name);
+        memset(pool->fail, 0, sizeof *pool->fail);
+        pool->fail->impl = impl;
+        pool->fail->kind = WORKER_FAIL_CUDA;
+        snprintf(pool->fail->cuda_name, sizeof pool->fail->cuda_name, "%s", name);
+        snprintf(pool->fail->detail, sizeof pool->fail->detail, "%s", name);
         workers_kill(impl); /* its context is broken: the next check starts a fresh one */
-        if (!W.fail_jump)
+        if (!pool->fail_jump)
             fatal("a worker failed outside a check");
-        longjmp(*W.fail_jump, 1);
+        longjmp(*pool->fail_jump, 1);
     }
 }
 
-void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+void worker_exchange(worker_pool *pool, int impl, proto_cmd *c, const int *fds, int n_fds,
+                     proto_reply *r)
 {
-    if (W.w[impl].pid <= 0)
+    if (pool->w[impl].pid <= 0)
         worker_start(impl);
-    if (!W.w[impl].answered) { /* just started, or a spare started ahead (workers_prewarm) */
+    if (!pool->w[impl].answered) { /* just started, or a spare started ahead (workers_prewarm) */
         /* An empty command first, before any call: a process that ends before answering it
          * could not start, or code it loaded ended it first (the harness weighs which, by
          * starting the reference's the same way: harness_emit.cu, emit_worker_failure); once it
@@ -126,10 +128,10 @@ void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_re
         hello.op = PROTO_NULL;
         proto_reply hr;
         const double at = wall_seconds();
-        round_trip(impl, &hello, NULL, 0, &hr);
+        round_trip(pool, impl, &hello, NULL, 0, &hr);
         worker_cost_add(COST_HELLO, at);
     }
-    round_trip(impl, c, fds, n_fds, r);
+    round_trip(pool, impl, c, fds, n_fds, r);
 }
 
 /* Add buffer b to command c for worker impl (with its descriptor, first time only). */
@@ -156,13 +158,13 @@ static uint32_t add_buf(proto_cmd *c, int impl, shared_buf *b, int *fds, int *n_
     return (uint32_t)c->n_bufs++;
 }
 
-static void send_batch(int impl)
+static void send_batch(worker_pool *pool, int impl)
 {
-    worker *w = &W.w[impl];
+    worker *w = &pool->w[impl];
     if (w->batch.n_calls == 0)
         return;
     proto_reply r;
-    worker_exchange(impl, &w->batch, w->pending_fds, w->n_pending_fds, &r);
+    worker_exchange(pool, impl, &w->batch, w->pending_fds, w->n_pending_fds, &r);
     w->batch.n_calls = w->batch.n_bufs = 0;
     w->n_pending_fds = 0;
     if (r.problem[0]) /* a rule the shim saw broken: reported with the output */
@@ -173,10 +175,10 @@ static uint64_t call_schedule; /* workers_set_schedule */
 
 void workers_set_schedule(uint64_t word) { call_schedule = word; }
 
-void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
+void pool_call(worker_pool *pool, int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
 {
-    worker *w = &W.w[worker_slot(impl)];
-    if (W.inprocess) {
+    worker *w = &pool->w[worker_slot(impl)];
+    if (pool->inprocess) {
 #if defined(CUDA_EMU)
         cuda_emu_schedule(call_schedule);
 #endif
@@ -202,7 +204,7 @@ void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list 
     }
     proto_cmd *c = &w->batch;
     if (c->n_calls == PROTO_MAX_CALLS)
-        send_batch(impl);
+        send_batch(pool, impl);
     c->magic = PROTO_MAGIC;
     c->op = PROTO_CALL;
     c->schedule = call_schedule;
@@ -217,7 +219,7 @@ void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list 
         switch (*f) {
         case 'p': {
             void *p = va_arg(ap, void *);
-            shared_buf *b = shared_find(p);
+            shared_buf *b = shared_find(pool, p);
             if (!b)
                 fatal("harness_call: argument %d is not a buffer the harness shares", n + 1);
             a->type = PROTO_ARG_PTR;
@@ -234,38 +236,38 @@ void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list 
     }
     call->n_args = n;
     c->n_calls++;
-    if (!W.in_batch)
-        send_batch(impl);
+    if (!pool->in_batch)
+        send_batch(pool, impl);
 }
 
-void workers_batch_begin(void) { W.in_batch = 1; }
+void pool_batch_begin(worker_pool *pool) { pool->in_batch = 1; }
 
-void workers_batch_end(void)
+void pool_batch_end(worker_pool *pool)
 {
-    W.in_batch = 0;
+    pool->in_batch = 0;
     for (int impl = 0; impl < MAX_IMPLS; impl++)
-        send_batch(impl);
+        send_batch(pool, impl);
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Counting (make explain)                                                                     */
 
 /* One command without calls: `op`, with descriptor `fd` passed along when it is not -1. */
-static void send_op(int impl, uint32_t op, int fd)
+static void send_op(worker_pool *pool, int impl, uint32_t op, int fd)
 {
     static proto_cmd c;
     memset(&c, 0, sizeof c);
     c.magic = PROTO_MAGIC;
     c.op = op;
     proto_reply r;
-    worker_exchange(worker_slot(impl), &c, fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0, &r);
+    worker_exchange(pool, worker_slot(impl), &c, fd >= 0 ? &fd : NULL, fd >= 0 ? 1 : 0, &r);
 }
 
-void workers_count_begin(int impl, int fd)
+void pool_count_begin(worker_pool *pool, int impl, int fd)
 {
-    if (W.inprocess)
+    if (pool->inprocess)
         fatal("counting needs the implementation in a worker process of its own");
-    send_op(impl, PROTO_COUNT_BEGIN, fd);
+    send_op(pool, impl, PROTO_COUNT_BEGIN, fd);
 }
 
-void workers_count_end(int impl) { send_op(impl, PROTO_COUNT_END, -1); }
+void pool_count_end(worker_pool *pool, int impl) { send_op(pool, impl, PROTO_COUNT_END, -1); }

@@ -17,17 +17,17 @@
  * wherever a check ran with the channel. */
 #define REPORT_CAP (16 << 10)
 
-void worker_report_drain(worker *w)
+void worker_report_drain(worker_pool *pool, worker *w)
 {
     if (w->pid == 0 || w->report_fd < 0) /* (a worker never started has none: its 0 is no fd) */
         return;
     char buf[4096];
     ssize_t n;
     while ((n = read(w->report_fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR)) {
-        const long long keep = n <= 0 ? 0 : n < REPORT_CAP - W.report_kept ? n
-                               : REPORT_CAP - W.report_kept;
-        if (W.report_fd >= 0 && keep > 0 && write(W.report_fd, buf, (size_t)keep) == keep)
-            W.report_kept += keep;
+        const long long keep = n <= 0 ? 0 : n < REPORT_CAP - pool->report_kept ? n
+                               : REPORT_CAP - pool->report_kept;
+        if (pool->report_fd >= 0 && keep > 0 && write(pool->report_fd, buf, (size_t)keep) == keep)
+            pool->report_kept += keep;
     }
 }
 
@@ -48,33 +48,33 @@ static int check_log(const char *path)
 }
 
 
-void workers_report_begin(const char *log_path)
+void workers_report_begin(worker_pool *pool, const char *log_path)
 {
-    W.report_fd = -1;
-    W.report_kept = 0;
+    pool->report_fd = -1;
+    pool->report_kept = 0;
 #if defined(CUDA_EMU)
     char report[4200];
     const size_t ll = log_path ? strlen(log_path) : 0;
-    if (check_log(log_path) && !W.inprocess &&
+    if (check_log(log_path) && !pool->inprocess &&
         snprintf(report, sizeof report, "%.*s.report", (int)(ll - 4), log_path) < (int)sizeof report)
-        W.report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        pool->report_fd = open(report, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     for (int i = 0; i < MAX_IMPLS; i++) /* (what a spare said before the check is not its) */
-        if (W.w[i].report_fd >= 0) {
-            const int keep = W.report_fd;
-            W.report_fd = -1;
-            worker_report_drain(&W.w[i]);
-            W.report_fd = keep;
+        if (pool->w[i].report_fd >= 0) {
+            const int keep = pool->report_fd;
+            pool->report_fd = -1;
+            worker_report_drain(pool, &pool->w[i]);
+            pool->report_fd = keep;
         }
 #else
     (void)log_path;
 #endif
 }
 
-void workers_report_end(void)
+void workers_report_end(worker_pool *pool)
 {
     for (int i = 0; i < MAX_IMPLS; i++)
-        worker_report_drain(&W.w[i]);
-    if (W.report_fd >= 0)
-        close(W.report_fd);
-    W.report_fd = -1;
+        worker_report_drain(pool, &pool->w[i]);
+    if (pool->report_fd >= 0)
+        close(pool->report_fd);
+    pool->report_fd = -1;
 }

@@ -48,7 +48,9 @@ typedef struct shared_buf {
  * thread of its own while the code runs (a writer never blocks on a full pipe), and by the
  * harness itself when the check ends or the writers are gone, so that every byte written
  * before then lands in the log of that check. */
+struct worker_pool;
 typedef struct output_relay {
+    struct worker_pool *pool; /* whose log it writes into (its thread's argument is the relay) */
     int running;      /* 1 between relay_start and relay_stop; the fields below only then */
     int fd;           /* the pipe's read end (non-blocking) */
     int wake;         /* eventfd: tells the thread to stop */
@@ -133,7 +135,9 @@ typedef struct worker_pool {
     worker_costs costs;      /* see COST_START */
 } worker_pool;
 
-extern worker_pool W WORKER_INTERNAL; /* defined in worker_lifecycle_trusted.cu */
+/* The one pool is file-local to worker_lifecycle_trusted.cu: its functions hand it to the
+ * other worker_*_trusted.cu files' as `pool`, and the harness's interface (worker_trusted.h)
+ * reaches those through one-line functions there. */
 
 /* worker_lifecycle_trusted.cu */
 
@@ -155,12 +159,12 @@ void worker_signal(const worker *w, int sig) WORKER_INTERNAL;
 /* Bytes a worker keeps in its scratch folder (0 with namespaces: it has none). */
 long long worker_scratch_bytes(const worker *w) WORKER_INTERNAL;
 /* The CPU emulator's channel for its fault reports (worker_report_trusted.cu), under
- * W.log_lock: a check's <log>.report opened (emulated builds, a check's log, workers in
+ * pool->log_lock: a check's <log>.report opened (emulated builds, a check's log, workers in
  * processes), what worker w's channel holds moved into it (16 KB a check at most), and the
  * file closed with every worker's drained. */
-void workers_report_begin(const char *log_path) WORKER_INTERNAL;
-void worker_report_drain(worker *w) WORKER_INTERNAL;
-void workers_report_end(void) WORKER_INTERNAL;
+void workers_report_begin(worker_pool *pool, const char *log_path) WORKER_INTERNAL;
+void worker_report_drain(worker_pool *pool, worker *w) WORKER_INTERNAL;
+void workers_report_end(worker_pool *pool) WORKER_INTERNAL;
 /* Load implementation impl's object into this process (the fallback, and the bench). */
 void worker_load_here(int impl) WORKER_INTERNAL;
 /* Why worker impl's process ended, for the report; reaps it. *sig: the signal, 0 if it
@@ -171,30 +175,51 @@ void worker_describe_death(int impl, char *buf, size_t len, int *sig) WORKER_INT
 
 /* Start relaying fd (a pipe's read end, made non-blocking) into the check's log, on a thread
  * of its own; stop it, draining what is left; drain what is there now (to_end: until the
- * pipe ends), under W.log_lock. */
-void relay_start(output_relay *r, int fd) WORKER_INTERNAL;
-void relay_stop(output_relay *r) WORKER_INTERNAL;
-void relay_drain(output_relay *r, int to_end) WORKER_INTERNAL;
+ * pipe ends), under pool->log_lock. */
+void relay_start(worker_pool *pool, output_relay *r, int fd) WORKER_INTERNAL;
+void relay_stop(worker_pool *pool, output_relay *r) WORKER_INTERNAL;
+void relay_drain(worker_pool *pool, output_relay *r, int to_end) WORKER_INTERNAL;
 /* The fallback: this process's stdout and stderr relayed into the check's log from a check's
  * begin to its end (the implementations print here), rescued on a fatal signal. */
-void here_capture_begin(void) WORKER_INTERNAL;
-void here_capture_end(void) WORKER_INTERNAL;
+void here_capture_begin(worker_pool *pool) WORKER_INTERNAL;
+void here_capture_end(worker_pool *pool) WORKER_INTERNAL;
 
 /* worker_buffers_trusted.cu */
 
 /* The shared buffer that holds address p, or NULL. */
-shared_buf *shared_find(const void *p) WORKER_INTERNAL;
+shared_buf *shared_find(worker_pool *pool, const void *p) WORKER_INTERNAL;
+/* What worker_trusted.h's functions of the same names after workers_ do, on `pool`. */
+cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out) WORKER_INTERNAL;
+void *pool_device_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
+int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m) WORKER_INTERNAL;
+void pool_device_free(worker_pool *pool, void *p) WORKER_INTERNAL;
+void pool_unregister(worker_pool *pool, void *base) WORKER_INTERNAL;
+void pool_host_reserve(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
+void pool_host_reserve_made(worker_pool *pool, int when) WORKER_INTERNAL;
+void *pool_host_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
+void pool_host_free(worker_pool *pool, void *p) WORKER_INTERNAL;
 
 /* worker_protocol_trusted.cu */
 
 /* Round trip of one command with a time limit (starting the worker first if it is not
  * running); the reply is checked, never trusted. */
-void worker_exchange(int impl, proto_cmd *c, const int *fds, int n_fds, proto_reply *r)
+void worker_exchange(worker_pool *pool, int impl, proto_cmd *c, const int *fds, int n_fds,
+                     proto_reply *r) WORKER_INTERNAL;
+/* What worker_trusted.h's functions of the same names after workers_ do, on `pool`. */
+void pool_call(worker_pool *pool, int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)
     WORKER_INTERNAL;
+void pool_batch_begin(worker_pool *pool) WORKER_INTERNAL;
+void pool_batch_end(worker_pool *pool) WORKER_INTERNAL;
+void pool_count_begin(worker_pool *pool, int impl, int fd) WORKER_INTERNAL;
+void pool_count_end(worker_pool *pool, int impl) WORKER_INTERNAL;
 
 /* worker_idle_trusted.cu */
 
 /* The round trip of an empty kernel on an idle GPU (seconds), measured once. */
 double worker_idle_probe_s(cudaStream_t s) WORKER_INTERNAL;
+/* What worker_trusted.h's functions of the same names after workers_ do, on `pool`. */
+int pool_note_gpu_state(worker_pool *pool, cudaStream_t s) WORKER_INTERNAL;
+double pool_wait_idle(worker_pool *pool, int impl, cudaStream_t s) WORKER_INTERNAL;
+void pool_null_call(worker_pool *pool, int impl, cudaStream_t s) WORKER_INTERNAL;
 
 #endif

@@ -23,9 +23,6 @@ HEADERS = (".h", ".cuh", ".hpp")
 
 # (header under grader/, the object's name): why it may stay
 EXCEPTIONS = {
-    ("harness/worker_state_trusted.h", "W"): "the harness's pool of workers, shared by the six "
-    "worker_*_trusted.cu files (hidden from the dynamic symbol table); to become file-local in "
-    "worker_lifecycle_trusted.cu with the others' functions taking the pool as a parameter",
 }
 
 EXTERN = re.compile(r'^\s*extern\b(?!\s*"C")')

@@ -226,6 +226,7 @@ test-docs:
 	@python3 tests/docs/rooms.py --selftest
 	@python3 tests/docs/globals.py
 	@python3 tests/docs/globals.py --selftest
+	@python3 tests/docs/made_paths.py
 
 test-docs-mutation:
 	@python3 tests/docs/figures_mutation.py

@@ -4,6 +4,27 @@
 # toolkit.mk (grader/make/README.md).
 
 # ------------------------------------------------------------------------------------------
+# What make builds is named by these variables, and none is a setting: given on make's command
+# line, one would be where make writes (make grade DRIVER=/usr/bin/true would link the grader's
+# driver over that program, as root over the system's). make refuses them; BUILD=<folder> moves
+# them all. tests/docs/made_paths.py derives this list from the makefiles and holds it.
+MADE_PATHS := BATCH BATCH_OBJS BATCH_RUN DIST_OBJ DRIVER EMUB EMU_BUILD EMU_EXPORTS EMU_INTERNAL \
+    EMU_LDLIBS EMU_LIB EMU_PCH EMU_PLANTED_BINS EMU_REWRITE EMU_TEST_BUILD EMU_VIS GEN GPU \
+    GPU_SHIM GRADE_BUILT GRADE_DRIVER_CMD LABB MANIFEST MANIFEST_H REPORT_OBJS SANDBOX_RUN \
+    SERVE_BASE SERVE_BIN SERVE_EXPORT SERVE_FLAGS SERVE_KEEPER SERVE_O SERVE_PACK SERVE_ROSTER \
+    STUDENT_OBJS STUDENT_SRC_CHECKS TESTS TEST_DIST_DIR TEST_TIERS_STAMP
+made_path_given := $(strip $(foreach v,$(MADE_PATHS),$(if $(filter command line override,$(origin \
+    $(v))),$(v))))
+ifneq ($(made_path_given),)
+made_path_first := $(firstword $(made_path_given))
+$(error $(made_path_first)=$(value $(made_path_first)) on make's command line: $(made_path_first) names \
+    what make builds, not a setting, and make would write there; it stopped before building or \
+    changing anything. Leave $(made_path_first)= out; BUILD=<folder> puts everything make builds \
+    in another folder$(if $(filter GPU,$(made_path_given)), and GPU_PROFILE=<gpu> picks the GPU \
+    that make explain and the estimate speak of))
+endif
+
+# ------------------------------------------------------------------------------------------
 # The labs: labs/NN-name/name.cu with solutions/NN-name/name.cu, and grader/labs/NN-name/
 # with the contract name.h, the manifest and check table table.c, the problem problem.cu and
 # the shim shim_untrusted.cu. The table is the one place for the lab's entry points and their

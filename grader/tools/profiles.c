@@ -5,7 +5,7 @@
  *     profiles            every profile, then a summary table
  *     profiles KEY...     only these (t4, h200, ...)
  *     profiles --h200     the model against the H200's measured per-check times
- *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU=KEY)
+ *     profiles --sms KEY  KEY's SM count <tab> its name (make explain GPU_PROFILE=KEY)
  *     profiles --ceilings KEY  KEY's SMs <tab> SM clock (Hz) <tab> DRAM bandwidth (bytes/s)
  *                         <tab> threads an SM holds <tab> its name: the speed estimate's ceilings (feedback/estimate.sh) */
 #include "../plan/config.h"

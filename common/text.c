@@ -277,3 +277,24 @@ char *text_read_fd(int fd, size_t cap, size_t *len)
     *len = got;
     return buf;
 }
+
+/* (text.h) Byte by byte: fgets's count cannot tell a line cut at cap from one that held a NUL. */
+int text_log_line(FILE *f, char *buf, size_t cap)
+{
+    if (cap < 2)
+        return 0;
+    size_t n = 0;
+    int c = EOF, cut = 0;
+    while ((c = getc(f)) != EOF) {
+        if (n + 1 < cap)
+            buf[n++] = (char)c;
+        else if (c != '\n')
+            cut = 1;
+        if (c == '\n')
+            break;
+    }
+    buf[n] = 0;
+    if (!n && c == EOF)
+        return 0;
+    return cut ? 2 : 1;
+}

@@ -92,6 +92,14 @@ char *utf8_clean(const char *s, int *changed);
  * is short. Reads only: fd stays open. */
 char *text_read_fd(int fd, size_t cap, size_t *len);
 
+/* One line of a log that a student's code wrote into (what it printed, a sanitizer's report
+ * after it), read whole whatever its length: its first cap-1 bytes into buf, NUL-terminated
+ * (with its newline where that fits), the rest of the line read past. 0 at the log's end, 1 for
+ * a line read whole, 2 for a longer line cut to fit. Every reader of such a log counts its lines
+ * this way, so that the line where one reader finds a report is the line another shows up to:
+ * a line longer than a buffer is one line, never several. */
+int text_log_line(FILE *f, char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

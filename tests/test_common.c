@@ -466,6 +466,38 @@ static void test_text_cut_whole(void)
     }
 }
 
+/* A log's lines read whole whatever their length: a line longer than the buffer is one line
+ * (its start kept, marked cut), a line of exactly the buffer is whole, a NUL inside a line
+ * ends no line, and the last line may lack its newline. */
+static void test_text_log_line(void)
+{
+    FILE *f = tmpfile();
+    CU_ASSERT_FATAL(f != NULL);
+    fputs("abc\n", f);         /* 1: short */
+    fputs("0123456\n", f);     /* 2: 7 bytes and the newline: fills an 8-byte buffer less its NUL */
+    fputs("0123456789ab\n", f); /* 3: longer: cut */
+    fputc('p', f), fputc(0, f), fputs("qrstuvwxyz\n", f); /* 4: a NUL inside, longer */
+    fputs("\n", f);            /* 5: empty */
+    fputs("end", f);            /* 6: no newline */
+    rewind(f);
+    char buf[8];
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 1);
+    CU_ASSERT_STRING_EQUAL(buf, "abc\n");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 1);
+    CU_ASSERT_STRING_EQUAL(buf, "0123456");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 2);
+    CU_ASSERT_STRING_EQUAL(buf, "0123456");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 2);
+    CU_ASSERT_STRING_EQUAL(buf, "p");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 1);
+    CU_ASSERT_STRING_EQUAL(buf, "\n");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 1);
+    CU_ASSERT_STRING_EQUAL(buf, "end");
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 0);
+    CU_ASSERT_EQUAL(text_log_line(f, buf, sizeof buf), 0);
+    fclose(f);
+}
+
 static void test_utf8_seq(void)
 {
     unsigned cp = 0;
@@ -684,6 +716,7 @@ static CU_TestInfo common_tests[] = {
     {"text: every byte comes out shown as itself", test_text_every_byte},
     {"text: kept newlines, NUL bytes, growth", test_text_newlines_kept_and_nul},
     {"text: cut at a whole character, marked", test_text_cut_whole},
+    {"text: a log's lines read whole, whatever their length", test_text_log_line},
     {"text: UTF-8 sequences and code points", test_utf8_seq},
     {"host memory asked for on a NUMA node", test_host_memory_prefer_node},
     {"gpu watch: a phase's clocks and limits, quiet or throttled", test_gpu_watch_span},

@@ -1005,6 +1005,34 @@ static void test_fault_parse(void)
     for (int i = 0; i < r.n_lines; i++)
         launch_shown |= strstr(r.lines[i], "transpose.cu:27") != NULL;
     CU_ASSERT_FALSE(launch_shown);
+    /* lines longer than any reader's buffer (700 and 3000 bytes, one with a NUL in it) printed
+     * before a report: each is one line to every reader, so the report is found at its line,
+     * read from there, and what the code printed ends where it starts */
+    for (int sanitizer = 0; sanitizer < 2; sanitizer++) {
+        f = fopen(path, "w");
+        for (int i = 0; i < 700; i++)
+            fputc(i == 300 ? 0 : 'x', f);
+        fputc('\n', f);
+        for (int i = 0; i < 3000; i++)
+            fputc('y', f);
+        fputc('\n', f);
+        fputs(sanitizer ? "==2==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n"
+                          "READ of size 4 at 0x1 thread T1\n"
+                          "    #0 0x55 in k(float*) 01-coalescing/coalescing.cu:29\n"
+                          "SUMMARY: AddressSanitizer: heap-buffer-overflow\n"
+                        : "cuda-emu: error: misaligned address in kernel k, block (1,0,0), thread (2,0,0)\n"
+                          "  thread (2,0,0) reads at 01-coalescing/coalescing.cu:29\n", f);
+        fclose(f);
+        fault_parse(&r, path, "01-coalescing/coalescing.cu", 0);
+        CU_ASSERT_TRUE(r.found);
+        CU_ASSERT_EQUAL(r.sanitizer, sanitizer);
+        CU_ASSERT_EQUAL(r.at, 2);
+        CU_ASSERT_EQUAL(r.output_upto, 2);
+        CU_ASSERT_STRING_EQUAL(r.places, "01-coalescing/coalescing.cu:29");
+        CU_ASSERT_EQUAL(r.line, 29);
+        if (!sanitizer)
+            CU_ASSERT_EQUAL(fault_first(path), fault_last(path));
+    }
     f = fopen(path, "w");
     fputs("only what the code printed\n", f);
     fclose(f);

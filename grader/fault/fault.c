@@ -1,5 +1,6 @@
 /* fault.c - TRUSTED, NO GPU: a fault report of the student's code, read once (fault.h). */
 #include "fault.h"
+#include "../../common/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +55,7 @@ long fault_first(const char *log)
         return -1;
     char buf[512];
     long n = 0, at = -1;
-    while (at < 0 && fgets(buf, sizeof buf, f)) { /* (lines counted as the terminal counts them) */
+    while (at < 0 && text_log_line(f, buf, sizeof buf)) { /* (whole lines, as every reader counts) */
         if (!strncmp(buf, report_head, sizeof report_head - 1))
             at = n;
         n++;
@@ -70,10 +71,10 @@ long fault_last(const char *log)
         return -1;
     char buf[512];
     long n = 0, at = -1;
-    while (fgets(buf, sizeof buf, f)) { /* (lines counted as the terminal counts them) */
+    while (text_log_line(f, buf, sizeof buf)) { /* (whole lines, as every reader counts) */
         if (!strncmp(buf, report_head, sizeof report_head - 1))
             at = n;
-        n += buf[strlen(buf) - 1] == '\n' || feof(f); /* (a longer line is one line) */
+        n++;
     }
     fclose(f);
     return at;
@@ -88,9 +89,8 @@ int fault_emu_report(const char *log, long last, const char *rel,
     char buf[1024];
     long n = 0;
     int reports = 0, in_report = 0, shown = 0;
-    while (fgets(buf, sizeof buf, f)) {
-        const long at = n;
-        n += buf[strlen(buf) - 1] == '\n' || feof(f);
+    while (text_log_line(f, buf, sizeof buf)) {
+        const long at = n++;
         buf[strcspn(buf, "\n")] = 0;
         if (at < last)
             continue;
@@ -118,8 +118,8 @@ int fault_emu_report(const char *log, long last, const char *rel,
     return reports;
 }
 
-/* The line (counted as the terminal counts a log's lines) where a sanitizer's report starts in
- * a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
+/* The line (whole lines, as every reader of a log counts them: text_log_line) where a
+ * sanitizer's report starts in a log (AddressSanitizer's banner of '=' or its ERROR line, or UndefinedBehaviorSanitizer's
  * "runtime error" line), the first or (last) the last, or -1 if the log holds none. */
 static long sanitizer_at(const char *path, int last)
 {
@@ -128,7 +128,7 @@ static long sanitizer_at(const char *path, int last)
         return -1;
     char buf[512];
     long n = 0, banner = -1, at = -1;
-    while ((last || at < 0) && fgets(buf, sizeof buf, f)) {
+    while ((last || at < 0) && text_log_line(f, buf, sizeof buf)) {
         if (strstr(buf, "==ERROR: AddressSanitizer: ") || strstr(buf, ": runtime error: ")) {
             if (!(last && at >= 0 && banner < at)) /* (one report's ERROR and runtime lines) */
                 at = banner == n - 1 && banner >= 0 ? banner : n;
@@ -162,7 +162,7 @@ static void report_source(fault_record *f, const char *log, int on_gpu)
         FILE *c = fopen(channel, "r");
         char buf[256];
         int sanitizer = 0;
-        while (c && !sanitizer && fgets(buf, sizeof buf, c))
+        while (c && !sanitizer && text_log_line(c, buf, sizeof buf))
             sanitizer = !strncmp(buf, "cuda-emu: sanitizer: ", 21);
         if (c)
             fclose(c);
@@ -208,7 +208,7 @@ static void report_places(fault_record *f, const char *rel)
     char buf[2048], places[4][256];
     long n = 0;
     int found = 0, emu = 0;
-    while (found < 4 && n < f->at + 8 && fgets(buf, sizeof buf, in)) {
+    while (found < 4 && n < f->at + 8 && text_log_line(in, buf, sizeof buf)) {
         if (n++ < f->at)
             continue;
         buf[strcspn(buf, "\n")] = 0;
@@ -290,13 +290,13 @@ static void sanitizer_lines(fault_record *f, const char *rel)
     if (!in)
         return;
     char buf[2048];
-    for (long n = 0; n < f->at && fgets(buf, sizeof buf, in);) /* (lines as sanitizer_at counts) */
+    for (long n = 0; n < f->at && text_log_line(in, buf, sizeof buf);) /* (as sanitizer_at counts) */
         n++;
     /* (stack: 1 inside the access's stack, 2 past it: a frame of a later stack, the thread
      * that ran the kernel "created by T0 here" or where memory was allocated, names the launch
      * line or the host's code, never the fault's place) */
     int frames = 0, overflow = 0, stack = 0;
-    while (fgets(buf, sizeof buf, in) && f->n_lines < FAULT_LINES) {
+    while (text_log_line(in, buf, sizeof buf) && f->n_lines < FAULT_LINES) {
         buf[strcspn(buf, "\n")] = 0;
         const int frame_line = buf[strspn(buf, " ")] == '#';
         if (f->found && stack == 1 && !frame_line)

@@ -98,8 +98,9 @@ int fault_emu_report(const char *log, long from, const char *rel,
  * (06-transpose/tile.cuh, 06-transpose/kern/op.cuh; no "..": never out of it). */
 int fault_mine(const char *path, size_t n, const char *rel);
 
-/* The line (from 0) where the first of the emulator's reports starts in a log, or -1; the
- * line where the last starts, or -1. */
+/* The line (from 0, whole lines of any length, as common/text.h's text_log_line reads them and
+ * the terminal shows them) where the first of the emulator's reports starts in a log, or -1;
+ * the line where the last starts, or -1. */
 long fault_first(const char *log);
 long fault_last(const char *log);
 

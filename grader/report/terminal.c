@@ -67,7 +67,7 @@ static void print_indented(const char *label, const char *text)
 /* One line of a log (the student's output, the compiler's diagnostics of the student's file)
  * under a "| " margin, its control characters shown as escapes (common/text.h): nothing in it
  * can start a line of its own or move the cursor. */
-static void print_log_line(const char *line)
+static void print_log_line(const char *line, int cut)
 {
     size_t n = strlen(line);
     if (n > 0 && line[n - 1] == '\n')
@@ -76,7 +76,7 @@ static void print_log_line(const char *line)
     char *copy = strndup(line, n);
     put_shown(stdout, copy ? copy : "");
     free(copy);
-    putchar('\n');
+    fputs(cut ? " [... the rest of this long line is in the log]\n" : "\n", stdout);
 }
 
 /* (terminal.h) What the student's code printed: the log's end, up to a line. */
@@ -87,10 +87,11 @@ void print_log_tail_upto(const char *path, int lines, long upto)
         return;
     char *all[64] = {0};
     char buf[512];
-    int n = 0;
-    while ((upto < 0 || n < upto) && fgets(buf, sizeof buf, f)) {
+    int n = 0, got, cut[64] = {0}; /* (cut: a line longer than buf, its start shown) */
+    while ((upto < 0 || n < upto) && (got = text_log_line(f, buf, sizeof buf))) {
         free(all[n % 64]);
         all[n % 64] = strdup(buf);
+        cut[n % 64] = got == 2;
         n++;
     }
     fclose(f);
@@ -101,7 +102,7 @@ void print_log_tail_upto(const char *path, int lines, long upto)
         printf("):\n");
     }
     for (int i = first; i < n; i++)
-        print_log_line(all[i % 64]);
+        print_log_line(all[i % 64], cut[i % 64]);
     for (int i = 0; i < 64; i++)
         free(all[i]);
 }
@@ -177,8 +178,8 @@ void print_build_errors(const char *log_path)
     if (!f)
         return;
     char buf[1024];
-    int shown = 0;
-    while (fgets(buf, sizeof buf, f) && shown < 20)
+    int shown = 0, got;
+    while (shown < 20 && (got = text_log_line(f, buf, sizeof buf)))
         /* (make's own "make[1]: *** [Makefile:N: build/...] Error 1" names the grader's build,
          * not the student's line: the compiler's line above it does) */
         if ((strstr(buf, "error") || strstr(buf, "rejected") || strstr(buf, "Error")) &&
@@ -188,7 +189,7 @@ void print_build_errors(const char *log_path)
                 put_shown(stdout, log_path);
                 printf("):\n");
             }
-            print_log_line(buf);
+            print_log_line(buf, got == 2);
             shown++;
         }
     fclose(f);
@@ -215,7 +216,7 @@ static int print_fault(const fault_record *f, const lab_info *lab)
         printf("), as the CPU emulator in your code's process reported it%s:\n",
                f->channel ? " on its own channel" : " last");
     for (int i = 0; i < f->n_lines; i++)
-        print_log_line(f->lines[i]);
+        print_log_line(f->lines[i], 0);
     if (!f->sanitizer)
         return 1;
     char rel[256];

@@ -2,13 +2,17 @@
 # make-batch.sh - a folder of submissions for make grade-batch: N students, each with every lab,
 # odd-numbered ones the reference solutions (each made one file: one_file below), even-numbered
 # ones the untouched skeletons (so half the batch passes, and half fails its speed checks and gets
-# WHERE lines).
+# WHERE lines), or with EVEN=rungs each lab's first ladder rung (solutions/NN-name/steps/1-*.cu:
+# correct and slower, work as real as the solutions', most failing a speed check).
 #
 #   tests/gpu/make-batch.sh DIR N     (DIR is emptied first; each student is "DIR/student I")
+#   EVEN=rungs tests/gpu/make-batch.sh DIR N
 #
 # The batch that tests/gpu/bench-grading.sh (BATCH_N) and tests/gpu/run-all.sh (batch-rate)
 # time: one recipe, so that their students per hour are of the same batch.
 set -eu
+EVEN=${EVEN:-skeletons}
+case $EVEN in skeletons|rungs) ;; *) echo "EVEN=$EVEN: skeletons or rungs" >&2; exit 2 ;; esac
 [ $# = 2 ] && [ "$2" -ge 1 ] 2>/dev/null ||
     { echo "usage: tests/gpu/make-batch.sh DIR N (N students, N at least 1)" >&2; exit 2; }
 rm -rf "$1" && mkdir -p "$1"
@@ -45,6 +49,9 @@ for i in $(seq "$2"); do
         mkdir -p "$subs/student $i/$lab"
         if [ $((i % 2)) = 1 ]; then
             one_file solutions/$lab/$name.cu >"$subs/student $i/$lab/$name.cu"
+        elif [ "$EVEN" = rungs ]; then
+            rung=$(ls solutions/$lab/steps/1-*.cu)
+            one_file "$rung" >"$subs/student $i/$lab/$name.cu"
         else
             cp $d/$name.cu "$subs/student $i/$lab/$name.cu"
         fi

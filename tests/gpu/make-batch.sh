@@ -29,8 +29,11 @@ def inline(path, seen):
     out = []
     for line in open(path):
         m = re.match(r'\s*#\s*include\s*"([^"]+)"', line)
-        near = m and os.path.join(os.path.dirname(path), m.group(1))
-        if near and os.path.exists(near):
+        # (beside the file, or for a ladder rung in steps/, in its lab's folder, as its build finds it)
+        places = [os.path.dirname(path), os.path.dirname(os.path.dirname(path))] if m else []
+        near = next((os.path.join(d, m.group(1)) for d in places
+                     if os.path.exists(os.path.join(d, m.group(1)))), None)
+        if near and (near == os.path.join(places[0], m.group(1)) or "/steps" in path):
             if near not in seen:
                 seen.add(near)
                 out.append(inline(near, seen))

@@ -133,7 +133,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
               $(EMUB)/grader/harness/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
     $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
-    $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o \
+    $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o $(EMUB)/host/grader/harness/region.o \
     $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)

@@ -659,6 +659,15 @@ void *workers_device_alloc(size_t bytes) { return pool_device_alloc(&the_pool, b
 int workers_reclaim_memory(memory_reclaim *m) { return pool_reclaim_memory(&the_pool, m); }
 void workers_device_free(void *p) { pool_device_free(&the_pool, p); }
 void workers_unregister(void *base) { pool_unregister(&the_pool, base); }
+void workers_device_speed_begin(size_t first_bytes)
+{
+    pool_device_speed_begin(&the_pool, first_bytes);
+}
+size_t workers_device_speed_slack(void) { return pool_device_speed_slack(&the_pool); }
+void workers_device_speed_more(int problems) { pool_device_speed_more(&the_pool, problems); }
+void workers_regions_drain(void) { pool_regions_drain(&the_pool); }
+void workers_free_begin(void) { pool_free_batch(&the_pool, 1); }
+void workers_free_end(void) { pool_free_batch(&the_pool, 0); }
 void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
 void workers_host_reserve_made(int when) { pool_host_reserve_made(&the_pool, when); }
 void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }

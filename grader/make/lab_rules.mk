@@ -51,7 +51,7 @@ student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(fo
 
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/harness/worker_trusted.h), one file per concern.
-WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted \
+WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_trusted worker_regions_trusted worker_protocol_trusted worker_idle_trusted \
                   worker_report_trusted
 # The harness (grader/harness/harness_parts.h), one file per concern: main and one check, the labs'
 # hooks and the records, a speed check's units and its phases, make bench.

@@ -111,6 +111,7 @@ static void forget_in_workers(worker_pool *pool, shared_buf *const *bufs, int n)
             if (c.n_bufs == 0)
                 continue;
             proto_reply r;
+            worker_cost_add(COST_FORGET, wall_seconds()); /* (counted: its seconds are the free's) */
             worker_signal(w, SIGCONT);
             const ssize_t wrote = write(w->sock, &c, sizeof c);
             struct pollfd pf = {w->sock, POLLIN, 0};
@@ -131,25 +132,23 @@ static void retire_now(worker_pool *pool, shared_buf *const *bufs, int n)
     pool->fail_jump = NULL; /* (a worker killed here fails no check) */
     forget_in_workers(pool, bufs, n);
     pool->fail_jump = saved;
-    int host = 0;
+    unsigned char bufs_host[MAX_SHARED];
     for (int i = 0; i < n; i++) {
         shared_buf *b = bufs[i];
+        bufs_host[i] = (unsigned char)b->host;
         if (b->host) {
             cudaHostUnregister(b->base);
             munmap(b->base, b->bytes);
             close(b->fd);
-            host++;
         } else {
             device_release(b);
         }
         memset(b, 0, sizeof *b);
         b->fd = -1;
     }
-    const double s = wall_seconds() - at; /* (shared by kind, buffer for buffer) */
-    if (n - host > 0)
-        worker_cost_put(COST_DEV_FREE, n - host, s * (n - host) / n);
-    if (host > 0)
-        worker_cost_put(COST_HOST_FREE, host, s * host / n);
+    const double s = (wall_seconds() - at) / n; /* (shared buffer for buffer) */
+    for (int i = 0; i < n; i++)
+        worker_cost_put(bufs_host[i] ? COST_HOST_FREE : COST_DEV_FREE, 1, s);
 }
 
 void shared_retire(worker_pool *pool, shared_buf *b)

@@ -70,7 +70,8 @@ void workers_costs_report(int fd, int check)
             check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
             s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
             n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE],
-            n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP]);
+            n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP],
+            n[COST_FORGET]);
     pthread_mutex_unlock(&the_pool.costs.lock);
 }
 

@@ -134,7 +134,7 @@ static size_t piece_align(int host)
 }
 
 /* Device memory of `size` (a multiple of piece_align) that workers can map, registered as a
- * shared buffer, zeroed (what no piece holds reads as zeros in every process). */
+ * shared buffer. */
 static cudaError_t shared_make(worker_pool *pool, size_t size, shared_buf **made)
 {
     const double at = wall_seconds();
@@ -154,8 +154,6 @@ static cudaError_t shared_make(worker_pool *pool, size_t size, shared_buf **made
     if (e != cudaSuccess)
         return e;
 #endif
-    CUDA_CHECK(cudaMemset(p, 0, size));
-    CUDA_CHECK(cudaDeviceSynchronize());
     shared_buf *b = shared_new(pool, p, size);
     b->fd = fd;
     b->vmm = vmm;
@@ -247,6 +245,10 @@ static cudaError_t arena_grow(worker_pool *pool, arena *a, size_t need)
     }
     if (e != cudaSuccess)
         return e;
+    if (!a->host) { /* what no piece holds reads as zeros, in every process (a memfd's do) */
+        CUDA_CHECK(cudaMemset(b->base, 0, want));
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
     a->b[a->n] = b;
     region_init(&a->map[a->n], want, align);
     a->n++;

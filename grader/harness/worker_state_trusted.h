@@ -100,6 +100,7 @@ enum {
                         object loaded, a first launch; mostly the context (tests/gpu/hello.sh) */
     COST_WORKER_MAP, /* buffers the workers mapped on their first use (a call's), and the
                         seconds: the workers' own account (proto_reply), counted, never believed */
+    COST_FORGET,     /* messages that had a worker unmap buffers (PROTO_FORGET round trips) */
     COST_N
 };
 typedef struct worker_costs {

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define REGION_MAX_PIECES 256 /* buffers one region holds at once (48 problems of 5) */
+#define REGION_MAX_PIECES 384 /* buffers one region holds at once (48 problems of 8) */
 
 typedef struct region_piece {
     size_t at;    /* offset from the region's start, a multiple of align */

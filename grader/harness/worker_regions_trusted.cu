@@ -165,18 +165,15 @@ static cudaError_t shared_make(worker_pool *pool, size_t size, shared_buf **made
 void device_release(shared_buf *b)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
-#if !defined(CUDA_EMU)
-    if (b->vmm) {
-        CU_CHECK(cuMemUnmap((CUdeviceptr)b->base, b->bytes));
-        CU_CHECK(cuMemAddressFree((CUdeviceptr)b->base, b->bytes));
-        CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)b->vmm));
-        close(b->fd);
-        return;
-    }
-#endif
-    if (b->fd >= 0)
-        close(b->fd); /* the emulator's descriptor: the memory goes with the last mapping */
+#if defined(CUDA_EMU)
+    close(b->fd); /* the emulator's descriptor: the memory goes with the last mapping */
     CUDA_CHECK(cudaFree(b->base));
+#else
+    CU_CHECK(cuMemUnmap((CUdeviceptr)b->base, b->bytes));
+    CU_CHECK(cuMemAddressFree((CUdeviceptr)b->base, b->bytes));
+    CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)b->vmm));
+    close(b->fd);
+#endif
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -1,9 +1,11 @@
 /* worker_buffers_trusted.cu - TRUSTED SIDE: memory the harness shares with its workers.
- * Device buffers are CUDA virtual-memory allocations exported as file descriptors (under the
- * emulator, the memfd behind the allocation); host buffers are sealed memfds, pinned in every
- * process that maps them. Each has an id never reused; a worker maps it the first time a call
- * names it (worker_protocol_trusted.cu sends the descriptor) and unmaps it before it is freed.
- * See worker_trusted.h and worker_state_trusted.h. */
+ * Device memory is made in worker_regions_trusted.cu (regions: CUDA virtual-memory allocations
+ * exported as file descriptors; under the emulator, the memfd behind the allocation); host
+ * memory here, sealed memfds pinned in every process that maps them. Each shared allocation has
+ * an id never reused; a worker maps it the first time a call names it
+ * (worker_protocol_trusted.cu sends the descriptor) and unmaps it before it is given back: every
+ * allocation given back together, in one message a worker (shared_retire). See
+ * worker_trusted.h and worker_state_trusted.h. */
 #include "worker_state_trusted.h"
 #include "../../common/check.h"
 #include "../../common/device.h"

@@ -12,8 +12,8 @@
  * works, and every record says it is not tamper-proof.
  *
  * Implemented by one file per concern (worker_state_trusted.h lists them and what they share):
- * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_protocol_trusted.cu and
- * worker_idle_trusted.cu. */
+ * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_regions_trusted.cu,
+ * worker_protocol_trusted.cu and worker_idle_trusted.cu. */
 #ifndef GRADER_WORKER_TRUSTED_H
 #define GRADER_WORKER_TRUSTED_H
 
@@ -122,8 +122,9 @@ int workers_inprocess(void);
 void workers_count_begin(int impl, int fd);
 void workers_count_end(int impl);
 
-/* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
- * worker the first time a call names it, unmapped there before it is freed. */
+/* Device memory the workers may be given (dbuf's allocator in the harness): a piece of a region
+ * (worker_regions_trusted.cu), which a worker maps the first time a call names a buffer in it and
+ * unmaps before the region is given back; zeroed when freed. */
 void *workers_device_alloc(size_t bytes);
 /* The same, but out of device memory is an answer, not the end: cudaErrorMemoryAllocation
  * (with *p NULL) or cudaSuccess; any other failure ends the process as CUDA_CHECK does. */

@@ -133,8 +133,8 @@ static size_t piece_align(int host)
 #endif
 }
 
-/* Device memory of `size` (a multiple of piece_align) that workers can map, registered as a
- * shared buffer. */
+/* Device memory of `size` (on a GPU a multiple of piece_align) that workers can map,
+ * registered as a shared buffer. */
 static cudaError_t shared_make(worker_pool *pool, size_t size, shared_buf **made)
 {
     const double at = wall_seconds();
@@ -389,7 +389,11 @@ cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out)
     }
     if (!private_on && pool->isolated) {
         shared_buf *b = NULL;
+#if defined(CUDA_EMU) /* (exactly its bytes: the emulator's red zones start where they end) */
+        const cudaError_t e = shared_make(pool, bytes, &b);
+#else
         const cudaError_t e = shared_make(pool, region_round(bytes, piece_align(0)), &b);
+#endif
         if (e == cudaSuccess)
             *out = b->base;
         return e;

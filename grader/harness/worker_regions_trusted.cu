@@ -14,8 +14,9 @@
  *     pieces' rounding added), its later problems in one more, sized by the first's pieces;
  *     both given back with the check's problems.
  *
- * A piece given back is zeroed at once: what a check left is in no region the next check's
- * process sees. The reference's process and the student's share nothing but these regions,
+ * A piece of the correctness checks' regions is zeroed as it is given back: what a check left
+ * is in no region the next check's process sees (a speed check's regions are given back whole
+ * with its problems, never handed out again). The reference's process and the student's share nothing but these regions,
  * and a region holds only buffers handed to calls: a buffer never handed to one (a problem's
  * entry values, harness_device_private) is memory of the harness's own (cudaMalloc), no
  * worker's. Under the CPU emulator each buffer is an allocation of its own unless
@@ -275,8 +276,9 @@ static cudaError_t arena_take(worker_pool *pool, arena *a, size_t bytes, void **
     fatal("a new region of %zu bytes holds no piece of %zu", a->map[a->n - 1].bytes, bytes);
 }
 
-/* 1 when p is a piece of arena a, given back (zeroed) now; its region too, a speed check's
- * once it holds nothing. */
+/* 1 when p is a piece of arena a, given back now: zeroed (the correctness checks', whose
+ * regions the next check reuses), or its region given back once it holds nothing (a speed
+ * check's). */
 static int arena_give(worker_pool *pool, arena *a, void *p)
 {
     for (int i = 0; i < a->n; i++) {
@@ -286,6 +288,11 @@ static int arena_give(worker_pool *pool, arena *a, void *p)
         size_t bytes = 0;
         if (!region_give(&a->map[i], (size_t)((char *)p - base), &bytes))
             fatal("shared memory %p is no piece of its region", p);
+        if (a->speed) {
+            if (a->map[i].n == 0)
+                arena_drop(pool, a, i);
+            return 1;
+        }
         CUDA_CHECK(cudaDeviceSynchronize()); /* (nothing of the harness's runs on it any more) */
         if (a->host) {
             memset(p, 0, bytes);
@@ -293,8 +300,6 @@ static int arena_give(worker_pool *pool, arena *a, void *p)
             CUDA_CHECK(cudaMemset(p, 0, bytes));
             CUDA_CHECK(cudaDeviceSynchronize());
         }
-        if (a->speed && a->map[i].n == 0)
-            arena_drop(pool, a, i);
         return 1;
     }
     return 0;

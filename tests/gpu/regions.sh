@@ -40,7 +40,7 @@ for part in $parts; do
     grade)
         for who in solutions skeletons; do
             student=$([ $who = solutions ] && echo solutions || echo labs)
-            GRADER_COSTS=1 SEED=$seed make grade STUDENT=$student >"$out/grade-$who.log" 2>&1
+            GRADER_COSTS=1 SEED=$seed make grade STUDENT="$student" >"$out/grade-$who.log" 2>&1
             mkdir -p "$out/$who" && cp build/grade/results.json build/grade/*.harness.log "$out/$who/" 2>/dev/null
             for f in "$out/$who"/*.harness.log; do
                 echo "$(basename "$f" .harness.log): $(grep 'harness: costs after' "$f" | tail -1)"

@@ -16,6 +16,7 @@
 #include "../grader/fault/fault.h"
 #include "../grader/harness/hidden_size.h"
 #include "../grader/harness/alone_cache.h"
+#include "../grader/harness/region.h"
 #include "../common/rng.h"
 #include "suites.h"
 
@@ -1250,6 +1251,45 @@ static void test_alone_cache(void)
     CU_ASSERT_EQUAL(system(cmd), 0);
 }
 
+
+/* ---- the pieces of a shared region (grader/harness/region.c) ------------------------------- */
+
+static void test_region_pieces(void)
+{
+    region_map r;
+    const size_t A = 4096;
+    region_init(&r, 10 * A + 100, A); /* (a partial unit at the end is no room) */
+    CU_ASSERT_EQUAL(r.bytes, 10 * A);
+    CU_ASSERT_EQUAL(region_round(0, A), A);
+    CU_ASSERT_EQUAL(region_round(A + 1, A), 2 * A);
+    size_t a, b, c, d, e, got;
+    CU_ASSERT(region_take(&r, 1, &a) && a == 0);         /* one unit, even for one byte */
+    CU_ASSERT(region_take(&r, 2 * A, &b) && b == A);     /* each at a boundary, in order */
+    CU_ASSERT(region_take(&r, 3 * A - 5, &c) && c == 3 * A);
+    CU_ASSERT_EQUAL(r.used, 6 * A);
+    CU_ASSERT_FALSE(region_take(&r, 5 * A, &d));          /* 4 units left: no room */
+    CU_ASSERT(region_give(&r, b, &got) && got == 2 * A); /* the size to zero, rounded */
+    CU_ASSERT_FALSE(region_give(&r, b, &got));           /* given back once only */
+    CU_ASSERT_FALSE(region_give(&r, b + 1, &got));       /* no piece starts there */
+    CU_ASSERT(region_take(&r, A, &d) && d == A);         /* first fit: the gap it left */
+    CU_ASSERT(region_take(&r, 2 * A, &e) && e == 6 * A); /* too big for the gap's rest */
+    CU_ASSERT(region_take(&r, A, &got) && got == 2 * A); /* the gap's rest */
+    CU_ASSERT_EQUAL(r.peak, 8 * A);
+    CU_ASSERT(region_take(&r, 2 * A, &got) && got == 8 * A); /* the end's last units */
+    CU_ASSERT_EQUAL(r.peak, 10 * A);
+    CU_ASSERT_FALSE(region_take(&r, 1, &got));           /* full */
+    size_t pieces[] = {a, c, d, e, 2 * A, 8 * A};
+    for (int i = 0; i < 6; i++)
+        CU_ASSERT(region_give(&r, pieces[i], &got));
+    CU_ASSERT_EQUAL(r.n, 0);
+    CU_ASSERT_EQUAL(r.used, 0);
+    CU_ASSERT_EQUAL(r.peak, 10 * A); /* the most it held, for the next region's size */
+    region_init(&r, (size_t)REGION_MAX_PIECES * 2 * A, A);
+    for (int i = 0; i < REGION_MAX_PIECES; i++)
+        CU_ASSERT(region_take(&r, 1, &got));
+    CU_ASSERT_FALSE(region_take(&r, 1, &got)); /* no more pieces than it keeps, room or not */
+}
+
 static CU_TestInfo grader_tests[] = {
     {"records escape and parse back", test_escape_roundtrip},
     {"malformed records are rejected", test_parse_rejects_garbage},
@@ -1279,6 +1319,8 @@ static CU_TestInfo grader_tests[] = {
     {"a batch's reference alone: kept whole, per key, for a while, and used only where the "
      "reference beside the student ran no slower than it",
      test_alone_cache},
+    {"a shared region's pieces: aligned, first fit, given back once, its peak kept",
+     test_region_pieces},
     CU_TEST_INFO_NULL,
 };
 

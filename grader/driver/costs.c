@@ -41,7 +41,7 @@ void costs_print(const char *logs, const lab_info *const *labs, int n)
         t.ended += c.ended, t.end_s += c.end_s, t.hellos += c.hellos, t.hello_s += c.hello_s;
         t.dev_made += c.dev_made, t.dev_made_s += c.dev_made_s, t.dev_free_s += c.dev_free_s;
         t.host_made += c.host_made, t.host_made_s += c.host_made_s, t.host_free_s += c.host_free_s;
-        t.mapped += c.mapped, t.map_s += c.map_s;
+        t.mapped += c.mapped, t.map_s += c.map_s, t.forgets += c.forgets;
     }
     if (!harnesses)
         return;
@@ -50,8 +50,8 @@ void costs_print(const char *logs, const lab_info *const *labs, int n)
     printf("costs a student: %d CUDA processes, %d allocations, %d mappings, %.2f s in process "
            "start, exit and mapping (%d harnesses and %d workers; %d device and %d host "
            "allocations; start-up %.2f s, ends %.2f s, memory made and given back %.2f s, "
-           "buffers mapped by the workers %.2f s, by their account)\n",
+           "buffers mapped by the workers %.2f s, by their account; %d unmapping messages)\n",
            harnesses + t.started, t.dev_made + t.host_made, t.mapped,
            start + t.end_s + memory + t.map_s, harnesses, t.started, t.dev_made, t.host_made, start,
-           t.end_s, memory, t.map_s);
+           t.end_s, memory, t.map_s, t.forgets);
 }

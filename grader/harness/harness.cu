@@ -186,10 +186,13 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
     }
     workers_set_schedule(0);
     workers_end_check();
+    workers_device_speed_end(); /* (a failure while its problems were made) */
+    workers_free_begin(); /* the check's buffers: unmapped in one message a worker */
     if (sc.k)
         speed_free(&sc);
     if (p)
         t->destroy(p);
+    workers_free_end();
     CUDA_CHECK(cudaStreamDestroy(s));
     if (tail_start > 0) { /* a speed check's end: its problems and workers freed */
         results_begin("tail");

@@ -162,8 +162,7 @@ void harness_host_free(void *p);
  * array copies at another rate than the others for where its pages lie. */
 void harness_host_reserve(size_t bytes);
 /* 1: the device buffers made from now until 0 are never handed to a call (lab_io's sources):
- * each stays an allocation of its own, outside the slab a speed check's problem's buffers
- * share, which every worker the problem is handed to maps whole. */
+ * each is the harness's own memory, in no region a worker maps (worker_regions_trusted.cu). */
 void harness_device_private(int on);
 
 /* Compare a float output held in `out` (device, guarded) with host `expected` bit for bit,

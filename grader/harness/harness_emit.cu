@@ -54,7 +54,7 @@ void harness_note_problem(int impl, const char *problem)
 void *harness_host_alloc(size_t bytes) { return workers_host_alloc(bytes); }
 void harness_host_reserve(size_t bytes) { workers_host_reserve(bytes); }
 void harness_host_free(void *p) { workers_host_free(p); }
-void harness_device_private(int on) { workers_device_group_pause(on); }
+void harness_device_private(int on) { workers_device_private(on); }
 
 
 /* ------------------------------------------------------------------------------------------ */

@@ -311,16 +311,22 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
 {
     size_t free0, free1, total;
     /* (a worker still starting would change the free memory between the two readings, and so
-     * would the small buffers kept for reuse: given back first) */
+     * would the correctness checks' regions: given back first) */
     workers_wait_ready(10.0);
-    workers_device_pool_drain();
+    workers_regions_drain();
     CUDA_CHECK(cudaMemGetInfo(&free0, &total));
     harness_set_device_only(1);
-    workers_device_group_begin(1); /* each later problem's buffers in one slab (see there) */
+    lab_footprint f;
+    memset(&f, 0, sizeof f);
+    harness_lab->footprint((int)(c->t - harness_tasks), size, &f);
+    /* the problems in two regions: the first's sized by its footprint, the rest's by its
+     * pieces (workers_device_speed_begin) */
+    workers_device_speed_begin(f.device_bytes > 0 ? (size_t)f.device_bytes : 0);
     c->inst[0] = c->t->create(size, rng_derive(seed, 0), d);
-    workers_device_group_end();
     CUDA_CHECK(cudaMemGetInfo(&free1, &total));
-    size_t per = free0 > free1 ? free0 - free1 : 0;
+    /* (what the first region holds beyond the problem is no part of it) */
+    const size_t slack = workers_device_speed_slack();
+    size_t per = free0 > free1 + slack ? free0 - free1 - slack : 0;
     c->k = 1;
     speed_before_round(c, -100); /* inputs first: outputs() may read them to size a bound */
     lab_output out[MAX_IO];
@@ -349,11 +355,10 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
     k = k < 1 ? 1 : k > MAX_INSTANCES ? MAX_INSTANCES : k;
     if (d->emulated)
         k = 1;
-    for (int i = 1; i < k; i++) {
-        workers_device_group_begin(0);
+    workers_device_speed_more(k - 1);
+    for (int i = 1; i < k; i++)
         c->inst[i] = c->t->create(size, rng_derive(seed, (uint64_t)i), d);
-        workers_device_group_end();
-    }
+    workers_device_speed_end();
     harness_set_device_only(0);
     c->k = k;
     for (int i = 0; i < k; i++) {

@@ -348,7 +348,9 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     }
     if (mem)
         fclose(mem);
+    workers_free_begin(); /* (its buffers unmapped in one message a worker) */
     t->destroy(p);
+    workers_free_end();
     return fd;
 }
 
@@ -431,7 +433,9 @@ static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_D
         if (counts && counted_call_right(t, p, impls[k], desc) != 0)
             return 1;
     }
+    workers_free_begin(); /* (its buffers unmapped in one message a worker) */
     t->destroy(p);
+    workers_free_end();
     return 0;
 }
 

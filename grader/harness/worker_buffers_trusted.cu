@@ -1,9 +1,11 @@
 /* worker_buffers_trusted.cu - TRUSTED SIDE: memory the harness shares with its workers.
- * Device buffers are CUDA virtual-memory allocations exported as file descriptors (under the
- * emulator, the memfd behind the allocation); host buffers are sealed memfds, pinned in every
- * process that maps them. Each has an id never reused; a worker maps it the first time a call
- * names it (worker_protocol_trusted.cu sends the descriptor) and unmaps it before it is freed.
- * See worker_trusted.h and worker_state_trusted.h. */
+ * Device memory is made in worker_regions_trusted.cu (regions: CUDA virtual-memory allocations
+ * exported as file descriptors; under the emulator, the memfd behind the allocation); host
+ * memory here, sealed memfds pinned in every process that maps them. Each shared allocation has
+ * an id never reused; a worker maps it the first time a call names it
+ * (worker_protocol_trusted.cu sends the descriptor) and unmaps it before it is given back: every
+ * allocation given back together, in one message a worker (shared_retire). See
+ * worker_trusted.h and worker_state_trusted.h. */
 #include "worker_state_trusted.h"
 #include "../../common/check.h"
 #include "../../common/device.h"
@@ -38,7 +40,7 @@ shared_buf *shared_find(worker_pool *pool, const void *p)
     return NULL;
 }
 
-static shared_buf *shared_new(worker_pool *pool, void *base, size_t bytes)
+shared_buf *shared_new(worker_pool *pool, void *base, size_t bytes)
 {
     for (int i = 0; i < MAX_SHARED; i++)
         if (!pool->buf[i].base) {
@@ -51,274 +53,6 @@ static shared_buf *shared_new(worker_pool *pool, void *base, size_t bytes)
             return b;
         }
     fatal("more than %d shared buffers", MAX_SHARED);
-}
-
-#if !defined(CUDA_EMU)
-#define CU_CHECK(call)                                                                      \
-    do {                                                                                    \
-        const CUresult r_ = (call);                                                         \
-        if (r_ != CUDA_SUCCESS) {                                                           \
-            const char *n_ = "?";                                                           \
-            cuGetErrorName(r_, &n_);                                                        \
-            fatal("%s failed: %s (%s:%d)", #call, n_, __FILE__, __LINE__);                  \
-        }                                                                                   \
-    } while (0)
-
-static CUmemAllocationProp shareable_prop(void)
-{
-    int dev = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUmemAllocationProp prop;
-    memset(&prop, 0, sizeof prop);
-    prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    prop.location.id = dev;
-    prop.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-    return prop;
-}
-#endif
-
-#if !defined(CUDA_EMU)
-/* One virtual-memory allocation of `size` (a multiple of the granularity) that can be exported
- * as a file descriptor, mapped here and registered as a shared buffer. */
-static cudaError_t vmm_make(worker_pool *pool, size_t size, shared_buf **made)
-{
-    const double at = wall_seconds();
-    CUmemAllocationProp prop = shareable_prop();
-    CUmemGenericAllocationHandle h;
-    CUresult r = cuMemCreate(&h, size, &prop, 0);
-    if (r == CUDA_ERROR_OUT_OF_MEMORY)
-        return cudaErrorMemoryAllocation;
-    CU_CHECK(r);
-    CUdeviceptr ptr;
-    CU_CHECK(cuMemAddressReserve(&ptr, size, 0, 0, 0));
-    /* Mapping needs a little device memory of its own (page tables): short of it, undone */
-    r = cuMemMap(ptr, size, 0, h, 0);
-    CUmemAccessDesc access;
-    memset(&access, 0, sizeof access);
-    access.location = prop.location;
-    access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    if (r == CUDA_SUCCESS) {
-        r = cuMemSetAccess(ptr, size, &access, 1);
-        if (r != CUDA_SUCCESS)
-            cuMemUnmap(ptr, size);
-    }
-    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
-        cuMemAddressFree(ptr, size);
-        cuMemRelease(h);
-        return cudaErrorMemoryAllocation;
-    }
-    CU_CHECK(r);
-    int fd = -1;
-    CU_CHECK(cuMemExportToShareableHandle(&fd, h, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-    shared_buf *b = shared_new(pool, (void *)ptr, size);
-    b->fd = fd;
-    b->vmm = (unsigned long long)h;
-    b->pieces = 1;
-    *made = b;
-    worker_cost_add(COST_DEV_MAKE, at);
-    return cudaSuccess;
-}
-
-/* A speed check's problems, made one after another with the same buffers in the same order
- * (workers_device_group_begin): the first problem's buffers are allocations of their own, whose
- * sizes are noted; each later problem's come from one allocation (a slab) that holds them all,
- * each at a granularity boundary as if alone, so that its memory and every buffer's alignment
- * are what separate allocations give. A problem's buffers are handed to each worker together,
- * so a worker maps one slab where it mapped each buffer, and the driver's calls to make, map,
- * export, import and free them, which it serializes host-wide, fall by the number of buffers
- * a problem has (lab 01: four). A request that does not match the first problem's next size is
- * an allocation of its own, as without. */
-#define GROUP_MAX 16
-static struct {
-    int state;               /* 0: none; 1: noting the first problem's sizes; 2: slabs */
-    size_t size[GROUP_MAX];  /* the first problem's allocations, rounded to the granularity */
-    int n;
-    shared_buf *slab;        /* the current problem's slab, NULL until its first buffer */
-    int next;                /* the next piece of it */
-    int failed;              /* the slab could not be made: this problem's buffers alone */
-    int paused;              /* buffers no worker is handed (workers_device_group_pause) */
-} G;
-
-void workers_device_group_pause(int on) { G.paused = on; }
-
-void workers_device_group_begin(int first)
-{
-    if (first) {
-        G.state = 1;
-        G.n = 0;
-    } else {
-        G.state = G.n > 0 ? 2 : 0;
-    }
-    G.slab = NULL;
-    G.next = 0;
-    G.failed = 0;
-}
-
-void workers_device_group_end(void)
-{
-    G.state = 0;
-    G.slab = NULL;
-}
-
-/* A piece of the current problem's slab for an allocation of `size`, or NULL. */
-static void *group_piece(worker_pool *pool, size_t size)
-{
-    if (G.state != 2 || G.failed || G.next >= G.n || G.size[G.next] != size)
-        return NULL;
-    if (!G.slab) {
-        size_t total = 0;
-        for (int i = 0; i < G.n; i++)
-            total += G.size[i];
-        if (vmm_make(pool, total, &G.slab) != cudaSuccess) {
-            G.failed = 1; /* each buffer alone, where the shortage is handled as ever */
-            return NULL;
-        }
-        G.slab->pieces = 0;
-    }
-    size_t at = 0;
-    for (int i = 0; i < G.next; i++)
-        at += G.size[i];
-    G.next++;
-    G.slab->pieces++;
-    return G.slab->base + at;
-}
-
-/* Small device buffers given back, kept for the next request of the same size (a correctness
- * check's problem makes and frees the same few sizes check after check): every worker unmapped
- * one before it was kept, as before any free, and it is zeroed before it is handed out again,
- * under an id of its own, so that nothing of its earlier use reaches its next. Kept: at most
- * POOL_MAX of at most POOL_PIECE bytes each, POOL_BYTES in all; all given back before a speed
- * check reads the free memory its problems are sized by, or when an allocation falls short. */
-#define POOL_MAX 32
-#define POOL_PIECE ((size_t)8 << 20)
-#define POOL_BYTES ((size_t)32 << 20)
-static struct {
-    char *base;
-    size_t bytes;
-    int fd;
-    unsigned long long vmm;
-} kept[POOL_MAX];
-static int pool_n;
-static size_t pool_bytes;
-
-static void vmm_release(char *base, size_t size, int fd, unsigned long long vmm)
-{
-    CUDA_CHECK(cudaDeviceSynchronize());
-    CU_CHECK(cuMemUnmap((CUdeviceptr)base, size));
-    CU_CHECK(cuMemAddressFree((CUdeviceptr)base, size));
-    CU_CHECK(cuMemRelease((CUmemGenericAllocationHandle)vmm));
-    close(fd);
-}
-
-void workers_device_pool_drain(void)
-{
-    while (pool_n > 0) {
-        pool_n--;
-        vmm_release(kept[pool_n].base, kept[pool_n].bytes, kept[pool_n].fd, kept[pool_n].vmm);
-    }
-    pool_bytes = 0;
-}
-
-/* A kept buffer of exactly `size`, zeroed and registered anew, or NULL. */
-static shared_buf *pool_take(worker_pool *pool, size_t size)
-{
-    for (int i = 0; i < pool_n; i++)
-        if (kept[i].bytes == size) {
-            CUDA_CHECK(cudaMemset(kept[i].base, 0, size));
-            CUDA_CHECK(cudaDeviceSynchronize());
-            shared_buf *b = shared_new(pool, kept[i].base, size);
-            b->fd = kept[i].fd;
-            b->vmm = kept[i].vmm;
-            b->pieces = 1;
-            pool_bytes -= size;
-            kept[i] = kept[--pool_n];
-            return b;
-        }
-    return NULL;
-}
-
-/* Keep a buffer every worker has unmapped: 1, or 0 (no room: the caller gives it back). */
-static int pool_keep(char *base, size_t size, int fd, unsigned long long vmm)
-{
-    if (pool_n == POOL_MAX || size > POOL_PIECE || pool_bytes + size > POOL_BYTES)
-        return 0;
-    kept[pool_n].base = base;
-    kept[pool_n].bytes = size;
-    kept[pool_n].fd = fd;
-    kept[pool_n].vmm = vmm;
-    pool_n++;
-    pool_bytes += size;
-    return 1;
-}
-#else
-void workers_device_group_begin(int first) { (void)first; }
-void workers_device_group_end(void) {}
-void workers_device_group_pause(int on) { (void)on; }
-void workers_device_pool_drain(void) {}
-#endif
-
-cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out)
-{
-    *out = NULL;
-#if !defined(CUDA_EMU)
-    if (pool->isolated) { /* (vmm_make counts its own seconds) */
-        CUmemAllocationProp prop = shareable_prop();
-        size_t gran = 0;
-        CU_CHECK(cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-        const size_t size = (bytes + gran - 1) / gran * gran;
-        if (!G.paused && (*out = group_piece(pool, size)) != NULL)
-            return cudaSuccess;
-        shared_buf *b = G.state == 0 ? pool_take(pool, size) : NULL;
-        if (b) {
-            *out = b->base;
-            return cudaSuccess;
-        }
-        cudaError_t e = vmm_make(pool, size, &b);
-        if (e == cudaErrorMemoryAllocation && pool_n > 0) { /* what is kept, given back first */
-            workers_device_pool_drain();
-            e = vmm_make(pool, size, &b);
-        }
-        if (e != cudaSuccess)
-            return e;
-        if (G.state == 1 && !G.paused) { /* (a paused one is no part of the problem's slab) */
-            if (G.n < GROUP_MAX)
-                G.size[G.n++] = size;
-            else
-                G.state = G.n = 0; /* more buffers than a slab takes: none for this check */
-        }
-        *out = b->base;
-        return cudaSuccess;
-    }
-#endif
-    const double at = wall_seconds();
-    void *p = NULL;
-    const cudaError_t e = cudaMalloc(&p, bytes);
-    if (e == cudaErrorMemoryAllocation) {
-        cudaGetLastError(); /* not sticky: the next call must not see it */
-        return e;
-    }
-    CUDA_CHECK(e);
-#if defined(CUDA_EMU)
-    if (pool->isolated) { /* the emulator's allocation, shared as a memfd */
-        int fd = -1;
-        CUDA_CHECK(cuda_emu::export_fd(&fd, p));
-        shared_new(pool, p, bytes)->fd = fd;
-        worker_cost_add(COST_DEV_MAKE, at);
-    }
-#else
-    (void)at; /* (not shared: no worker maps it, nothing the costs count) */
-#endif
-    *out = p;
-    return cudaSuccess;
-}
-
-void *pool_device_alloc(worker_pool *pool, size_t bytes)
-{
-    void *p = NULL;
-    if (pool_try_device_alloc(pool, bytes, &p) != cudaSuccess)
-        cuda_fail(cudaErrorMemoryAllocation, "allocating device memory", __FILE__, __LINE__);
-    return p;
 }
 
 int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m)
@@ -354,76 +88,93 @@ int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m)
     return 0;
 }
 
-void pool_device_free(worker_pool *pool, void *p)
-{
-    shared_buf *b = shared_find(pool, p);
-    if (!b) {
-        CUDA_CHECK(cudaFree(p));
-        return;
-    }
-    if (b->pieces > 1) { /* a piece of a slab whose other pieces are in use */
-        b->pieces--;
-        return;
-    }
-    const double at = wall_seconds();
-    void *base = b->base;
-    const int fd = b->fd;
-    const unsigned long long vmm = b->vmm;
-    const size_t size = b->bytes;
-    pool_unregister(pool, base); /* every worker unmaps it first */
-#if !defined(CUDA_EMU)
-    if (fd >= 0) {
-        if (!pool_keep((char *)base, size, fd, vmm))
-            vmm_release((char *)base, size, fd, vmm);
-        worker_cost_add(COST_DEV_FREE, at);
-        return;
-    }
-#endif
-    (void)vmm, (void)size;
-    if (fd >= 0)
-        close(fd); /* the emulator's descriptor: the memory goes with the last mapping */
-    CUDA_CHECK(cudaFree(base));
-    worker_cost_add(COST_DEV_FREE, at);
-}
-
-
 void pool_unregister(worker_pool *pool, void *base)
 {
     shared_buf *b = shared_find(pool, base);
-    if (!b)
-        return;
-    /* Workers that mapped it unmap it first (CUDA requires it before the free). */
+    if (b)
+        shared_retire(pool, b);
+}
+
+/* Unmap bufs[0..n) in every worker that mapped one: one message a worker (PROTO_MAX_BUFS
+ * buffers a message), one stop and continue around it, whatever n. A worker that will not
+ * unmap is killed, which unmaps them. */
+static void forget_in_workers(worker_pool *pool, shared_buf *const *bufs, int n)
+{
+    static proto_cmd c;
     for (int impl = 0; impl < MAX_IMPLS; impl++) {
-        if (!(b->mapped & (1u << impl)) || pool->w[impl].pid <= 0)
-            continue;
-        static proto_cmd c;
-        memset(&c, 0, sizeof c);
-        c.magic = PROTO_MAGIC;
-        c.op = PROTO_FORGET;
-        c.n_bufs = 1;
-        c.buf[0].id = b->id;
-        proto_reply r;
-        jmp_buf *saved = pool->fail_jump;
-        pool->fail_jump = NULL; /* a worker that will not unmap is killed, which unmaps it */
-        if (pool->w[impl].pid > 0) {
-            worker_signal(&pool->w[impl], SIGCONT);
-            const ssize_t n = write(pool->w[impl].sock, &c, sizeof c);
-            struct pollfd pf = {pool->w[impl].sock, POLLIN, 0};
-            if (n != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
-                read(pool->w[impl].sock, &r, sizeof r) != (ssize_t)sizeof r)
+        worker *w = &pool->w[impl];
+        for (int from = 0; from < n && w->pid > 0;) {
+            memset(&c, 0, sizeof c);
+            c.magic = PROTO_MAGIC;
+            c.op = PROTO_FORGET;
+            for (; from < n && c.n_bufs < PROTO_MAX_BUFS; from++)
+                if (bufs[from]->mapped & (1u << impl))
+                    c.buf[c.n_bufs++].id = bufs[from]->id;
+            if (c.n_bufs == 0)
+                continue;
+            proto_reply r;
+            worker_cost_add(COST_FORGET, wall_seconds()); /* (counted: its seconds are the free's) */
+            worker_signal(w, SIGCONT);
+            const ssize_t wrote = write(w->sock, &c, sizeof c);
+            struct pollfd pf = {w->sock, POLLIN, 0};
+            if (wrote != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
+                read(w->sock, &r, sizeof r) != (ssize_t)sizeof r)
                 workers_kill(impl);
             else
-                worker_signal(&pool->w[impl], SIGSTOP);
+                worker_signal(w, SIGSTOP);
         }
-        pool->fail_jump = saved;
     }
-    if (b->host) {
-        cudaHostUnregister(b->base);
-        munmap(b->base, b->bytes);
-        close(b->fd);
+}
+
+/* bufs[0..n) unmapped in every worker, then their memory given back and their slots freed. */
+static void retire_now(worker_pool *pool, shared_buf *const *bufs, int n)
+{
+    const double at = wall_seconds();
+    jmp_buf *saved = pool->fail_jump;
+    pool->fail_jump = NULL; /* (a worker killed here fails no check) */
+    forget_in_workers(pool, bufs, n);
+    pool->fail_jump = saved;
+    unsigned char bufs_host[MAX_SHARED];
+    for (int i = 0; i < n; i++) {
+        shared_buf *b = bufs[i];
+        bufs_host[i] = (unsigned char)b->host;
+        if (b->host) {
+            cudaHostUnregister(b->base);
+            munmap(b->base, b->bytes);
+            close(b->fd);
+        } else {
+            device_release(b);
+        }
+        memset(b, 0, sizeof *b);
+        b->fd = -1;
     }
-    memset(b, 0, sizeof *b);
-    b->fd = -1;
+    const double s = (wall_seconds() - at) / n; /* (shared buffer for buffer) */
+    for (int i = 0; i < n; i++)
+        worker_cost_put(bufs_host[i] ? COST_HOST_FREE : COST_DEV_FREE, 1, s);
+}
+
+void shared_retire(worker_pool *pool, shared_buf *b)
+{
+    if (pool->retiring) { /* at the batch's end, with every other buffer given back */
+        for (int i = 0; i < pool->n_retired; i++)
+            if (pool->retired[i] == b)
+                return;
+        pool->retired[pool->n_retired++] = b;
+        return;
+    }
+    retire_now(pool, &b, 1);
+}
+
+void pool_free_batch(worker_pool *pool, int begin)
+{
+    if (begin) {
+        pool->retiring = 1;
+        return;
+    }
+    pool->retiring = 0;
+    if (pool->n_retired > 0)
+        retire_now(pool, pool->retired, pool->n_retired);
+    pool->n_retired = 0;
 }
 
 #ifndef MADV_POPULATE_WRITE
@@ -680,6 +431,8 @@ void *pool_host_alloc(worker_pool *pool, size_t bytes)
         return p;
     }
     void *p = NULL;
+    if (host_piece_take(pool, bytes, &p)) /* a correctness check's: the lab's host region */
+        return p;
     int fd = -1;
     if (!host_take_reserved(pool, bytes, &p, &fd)) {
         host_array a = {bytes, NULL, -1, 0, cudaSuccess};
@@ -697,13 +450,25 @@ void *pool_host_alloc(worker_pool *pool, size_t bytes)
     return p;
 }
 
+cudaError_t host_region_make(worker_pool *pool, size_t bytes, shared_buf **made)
+{
+    host_array a = {bytes, NULL, -1, 0, cudaSuccess};
+    host_make(pool, &a, 1);
+    if (a.err != 0)
+        return cudaErrorMemoryAllocation; /* (the caller makes the buffer alone, and says why) */
+    shared_buf *b = shared_new(pool, a.p, bytes);
+    b->host = 1;
+    b->fd = a.fd;
+    *made = b;
+    return cudaSuccess;
+}
+
 void pool_host_free(worker_pool *pool, void *p)
 {
     if (!pool->isolated) {
         CUDA_CHECK(cudaFreeHost(p));
         return;
     }
-    const double at = wall_seconds();
-    pool_unregister(pool, p);
-    worker_cost_add(COST_HOST_FREE, at);
+    if (!host_piece_give(pool, p))
+        pool_unregister(pool, p); /* (retire_now counts its seconds) */
 }

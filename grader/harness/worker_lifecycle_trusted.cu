@@ -70,7 +70,8 @@ void workers_costs_report(int fd, int check)
             check, n[COST_START], s[COST_START], s[COST_READY], n[COST_READY], n[COST_END],
             s[COST_END], n[COST_DEV_MAKE], s[COST_DEV_MAKE], n[COST_DEV_FREE], s[COST_DEV_FREE],
             n[COST_HOST_MAKE], s[COST_HOST_MAKE], n[COST_HOST_FREE], s[COST_HOST_FREE],
-            n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP]);
+            n[COST_HELLO], s[COST_HELLO], n[COST_WORKER_MAP], s[COST_WORKER_MAP],
+            n[COST_FORGET]);
     pthread_mutex_unlock(&the_pool.costs.lock);
 }
 
@@ -659,6 +660,15 @@ void *workers_device_alloc(size_t bytes) { return pool_device_alloc(&the_pool, b
 int workers_reclaim_memory(memory_reclaim *m) { return pool_reclaim_memory(&the_pool, m); }
 void workers_device_free(void *p) { pool_device_free(&the_pool, p); }
 void workers_unregister(void *base) { pool_unregister(&the_pool, base); }
+void workers_device_speed_begin(size_t first_bytes)
+{
+    pool_device_speed_begin(&the_pool, first_bytes);
+}
+size_t workers_device_speed_slack(void) { return pool_device_speed_slack(&the_pool); }
+void workers_device_speed_more(int problems) { pool_device_speed_more(&the_pool, problems); }
+void workers_regions_drain(void) { pool_regions_drain(&the_pool); }
+void workers_free_begin(void) { pool_free_batch(&the_pool, 1); }
+void workers_free_end(void) { pool_free_batch(&the_pool, 0); }
 void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
 void workers_host_reserve_made(int when) { pool_host_reserve_made(&the_pool, when); }
 void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }

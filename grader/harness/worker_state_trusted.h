@@ -4,8 +4,12 @@
  *
  *   worker_lifecycle_trusted.cu  starting (sandboxed), stopping, killing and reaping workers,
  *                                the failure jump, each check's time and log, isolation
- *   worker_buffers_trusted.cu    device and host memory shared with workers: CUDA
- *                                virtual-memory handles, the emulator's memfds
+ *   worker_buffers_trusted.cu    memory shared with workers: finding it, giving it back
+ *                                (every worker unmapping it, one message a batch), host
+ *                                memory (memfds, pinned)
+ *   worker_regions_trusted.cu    device memory shared with workers, in regions (CUDA
+ *                                virtual-memory handles, the emulator's memfds), and the
+ *                                correctness checks' host region
  *   worker_protocol_trusted.cu   commands and replies over the socket: round trips, batching
  *   worker_idle_trusted.cu       empty-kernel probes: is the GPU idle after a call
  *
@@ -40,8 +44,6 @@ typedef struct shared_buf {
                          export; emulator: its memfd), -1 when not shared */
     unsigned long long vmm; /* device (GPU): the CUmemGenericAllocationHandle */
     unsigned mapped;  /* bit i: worker slot i has mapped it */
-    int pieces;       /* device (GPU): the buffers in use in it (a slab holds several: see
-                         workers_device_group_begin); freed when the last goes */
 } shared_buf;
 
 /* A pipe of student output whose bytes go into the current check's log, capped: moved by a
@@ -98,6 +100,7 @@ enum {
                         object loaded, a first launch; mostly the context (tests/gpu/hello.sh) */
     COST_WORKER_MAP, /* buffers the workers mapped on their first use (a call's), and the
                         seconds: the workers' own account (proto_reply), counted, never believed */
+    COST_FORGET,     /* messages that had a worker unmap buffers (PROTO_FORGET round trips) */
     COST_N
 };
 typedef struct worker_costs {
@@ -133,6 +136,10 @@ typedef struct worker_pool {
     int death_status;        /* exit status of the worker worker_describe_death just reaped,
                                 -1 if it did not exit (the next worker_fail reports it) */
     worker_costs costs;      /* see COST_START */
+    int retiring;            /* 1 inside a free batch (workers_free_begin): buffers given back
+                                wait in retired[] for its end, unmapped together */
+    int n_retired;
+    shared_buf *retired[MAX_SHARED];
 } worker_pool;
 
 /* The one pool is file-local to worker_lifecycle_trusted.cu: its functions hand it to the
@@ -188,16 +195,40 @@ void here_capture_end(worker_pool *pool) WORKER_INTERNAL;
 
 /* The shared buffer that holds address p, or NULL. */
 shared_buf *shared_find(worker_pool *pool, const void *p) WORKER_INTERNAL;
+/* A new shared buffer at base (its fd -1: the caller sets it). */
+shared_buf *shared_new(worker_pool *pool, void *base, size_t bytes) WORKER_INTERNAL;
+/* b given back: every worker that mapped it unmaps it (one message a worker for all the
+ * buffers of a free batch, at its end; now outside one), then its memory goes and its slot. */
+void shared_retire(worker_pool *pool, shared_buf *b) WORKER_INTERNAL;
+/* Shared host memory of `bytes` (pinned) registered as a shared buffer, for a region:
+ * cudaSuccess, or cudaErrorMemoryAllocation with nothing kept. */
+cudaError_t host_region_make(worker_pool *pool, size_t bytes, shared_buf **made) WORKER_INTERNAL;
 /* What worker_trusted.h's functions of the same names after workers_ do, on `pool`. */
-cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out) WORKER_INTERNAL;
-void *pool_device_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
 int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m) WORKER_INTERNAL;
-void pool_device_free(worker_pool *pool, void *p) WORKER_INTERNAL;
 void pool_unregister(worker_pool *pool, void *base) WORKER_INTERNAL;
+void pool_free_batch(worker_pool *pool, int begin) WORKER_INTERNAL;
 void pool_host_reserve(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
 void pool_host_reserve_made(worker_pool *pool, int when) WORKER_INTERNAL;
 void *pool_host_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
 void pool_host_free(worker_pool *pool, void *p) WORKER_INTERNAL;
+
+/* worker_regions_trusted.cu */
+
+/* What worker_trusted.h's functions of the same names after workers_ do, on `pool`. */
+cudaError_t pool_try_device_alloc(worker_pool *pool, size_t bytes, void **out) WORKER_INTERNAL;
+void *pool_device_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
+void pool_device_free(worker_pool *pool, void *p) WORKER_INTERNAL;
+void pool_device_speed_begin(worker_pool *pool, size_t first_bytes) WORKER_INTERNAL;
+size_t pool_device_speed_slack(worker_pool *pool) WORKER_INTERNAL;
+void pool_device_speed_more(worker_pool *pool, int problems) WORKER_INTERNAL;
+void pool_regions_drain(worker_pool *pool) WORKER_INTERNAL;
+/* Device memory of a shared buffer given back (its workers have unmapped it). */
+void device_release(shared_buf *b) WORKER_INTERNAL;
+/* A correctness check's host buffer: 1 with *p a piece of the lab's host region, 0 where it
+ * is none (a speed check's, or no region could be made: the caller makes it alone); and 1
+ * when p was such a piece, given back (zeroed). */
+int host_piece_take(worker_pool *pool, size_t bytes, void **p) WORKER_INTERNAL;
+int host_piece_give(worker_pool *pool, void *p) WORKER_INTERNAL;
 
 /* worker_protocol_trusted.cu */
 

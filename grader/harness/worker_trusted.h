@@ -12,8 +12,8 @@
  * works, and every record says it is not tamper-proof.
  *
  * Implemented by one file per concern (worker_state_trusted.h lists them and what they share):
- * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_protocol_trusted.cu and
- * worker_idle_trusted.cu. */
+ * worker_lifecycle_trusted.cu, worker_buffers_trusted.cu, worker_regions_trusted.cu,
+ * worker_protocol_trusted.cu and worker_idle_trusted.cu. */
 #ifndef GRADER_WORKER_TRUSTED_H
 #define GRADER_WORKER_TRUSTED_H
 
@@ -122,23 +122,33 @@ int workers_inprocess(void);
 void workers_count_begin(int impl, int fd);
 void workers_count_end(int impl);
 
-/* Device memory the workers may be given (dbuf's allocator in the harness): exported to a
- * worker the first time a call names it, unmapped there before it is freed. */
+/* Device memory the workers may be given (dbuf's allocator in the harness): a piece of a region
+ * (worker_regions_trusted.cu), which a worker maps the first time a call names a buffer in it and
+ * unmaps before the region is given back; zeroed when freed. */
 void *workers_device_alloc(size_t bytes);
 /* The same, but out of device memory is an answer, not the end: cudaErrorMemoryAllocation
  * (with *p NULL) or cudaSuccess; any other failure ends the process as CUDA_CHECK does. */
 cudaError_t workers_try_device_alloc(size_t bytes, void **p);
-/* Around the making of each of a speed check's problems (first: the first of them): the
- * device buffers of each later problem come from one allocation, a slab, laid out as the first
- * problem's were (worker_buffers_trusted.cu says why). A GPU only; nothing under the emulator. */
-void workers_device_group_begin(int first);
-void workers_device_group_end(void);
-/* 1: the device buffers made until 0 stay allocations of their own, outside any slab (buffers
- * never handed to a worker: harness_device_private). */
-void workers_device_group_pause(int on);
-/* Give back the small device buffers kept for reuse (before the free memory is read to size a
- * speed check's problems). A GPU only. */
-void workers_device_pool_drain(void);
+/* A speed check's problems, made from workers_device_speed_begin to workers_device_speed_end:
+ * the first in a region sized by `first_bytes` (the lab's footprint of one problem: the
+ * buffers' bytes; the region adds their rounding and guards), the later ones in one region
+ * workers_device_speed_more makes, `problems` times the first's pieces; both regions given back
+ * with the problems (worker_regions_trusted.cu says why). workers_device_speed_slack: the bytes
+ * of those regions no piece holds (what the free memory lost beyond the problems' buffers). */
+void workers_device_speed_begin(size_t first_bytes);
+size_t workers_device_speed_slack(void);
+void workers_device_speed_more(int problems);
+void workers_device_speed_end(void);
+/* 1: the device buffers made until 0 are the harness's own, in no region and no worker's
+ * (buffers never handed to a worker: harness_device_private). */
+void workers_device_private(int on);
+/* Give back the correctness checks' regions when they hold nothing (before the free memory is
+ * read to size a speed check's problems). */
+void workers_regions_drain(void);
+/* Buffers freed from workers_free_begin to workers_free_end are unmapped by each worker in one
+ * message at the end (and their memory then given back), not one a buffer. */
+void workers_free_begin(void);
+void workers_free_end(void);
 /* After the grader (the harness, or the reference's worker) ran short of device memory: end
  * the student's worker, if one runs, and wait until the device has its memory back. What
  * that showed, for the driver to judge whose fault the shortage was: */

@@ -9,13 +9,13 @@
 HOST_COMMON := util rng compare stats timing_rule json text device_info sizing gpu_profiles gpu_watch
 # The sandbox, one file per piece of its policy (grader/sandbox/README.md)
 SANDBOX_PIECES := sandbox policy limits namespaces landlock
-HOST_GRADER := wire/records wire/check_line harness/hidden_size harness/alone_cache wire/child plan/config plan/started decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score driver/gpu_neighbours \
+HOST_GRADER := wire/records wire/check_line harness/hidden_size harness/alone_cache harness/region wire/child plan/config plan/started decide/verdict decide/speed_verdict plan/lab_select make/manifest decide/score driver/gpu_neighbours \
                wire/stop plan/grade_model $(SANDBOX_PIECES:%=sandbox/%) fault/fault feedback/estimate feedback/fault_rerun \
                feedback/emu_harness feedback/where
 # The harnesses' alone: parallel (threads, for their CPU answers).
 RUNNER_HOST_OBJS := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(BUILD)/host/common/parallel.o \
     $(BUILD)/host/grader/wire/records.o $(BUILD)/host/grader/wire/check_line.o \
-    $(BUILD)/host/grader/harness/hidden_size.o $(BUILD)/host/grader/harness/alone_cache.o \
+    $(BUILD)/host/grader/harness/hidden_size.o $(BUILD)/host/grader/harness/alone_cache.o $(BUILD)/host/grader/harness/region.o \
     $(SANDBOX_PIECES:%=$(BUILD)/host/grader/sandbox/%.o)
 HOST_OBJS   := $(HOST_COMMON:%=$(BUILD)/host/common/%.o) $(HOST_GRADER:%=$(BUILD)/host/grader/%.o)
 TABLE_OBJS  := $(LAB_DIRS:%=$(BUILD)/host/grader/labs/%/table.o)

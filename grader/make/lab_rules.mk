@@ -51,7 +51,7 @@ student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(fo
 
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/harness/worker_trusted.h), one file per concern.
-WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_trusted worker_protocol_trusted worker_idle_trusted \
+WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_trusted worker_regions_trusted worker_protocol_trusted worker_idle_trusted \
                   worker_report_trusted
 # The harness (grader/harness/harness_parts.h), one file per concern: main and one check, the labs'
 # hooks and the records, a speed check's units and its phases, make bench.
@@ -133,7 +133,7 @@ EMU_COMMON := $(addprefix $(EMUB)/common/,check.o device.o buffer.o timing.o dev
               $(EMUB)/grader/harness/profile_trusted.o
 EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/parallel.o \
     $(EMUB)/host/grader/wire/records.o $(EMUB)/host/grader/wire/check_line.o \
-    $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o \
+    $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o $(EMUB)/host/grader/harness/region.o \
     $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
 $(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)

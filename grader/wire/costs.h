@@ -12,13 +12,13 @@
     "(%d waits) for their start-up, %d ended in %.3f s; device memory made %d times in "    \
     "%.3f s, given back %d in %.3f s; shared host memory made %d times in %.3f s, given "   \
     "back %d in %.3f s; %d first commands to fresh workers in %.3f s; buffers mapped "      \
-    "by the workers %d in %.3f s (their account)\n"
+    "by the workers %d in %.3f s (their account); %d unmapping messages\n"
 #define COSTS_LINE_READ                                                                     \
     "harness: costs after check %d: %d workers started in %lf s, waited %lf s "             \
     "(%d waits) for their start-up, %d ended in %lf s; device memory made %d times in "     \
     "%lf s, given back %d in %lf s; shared host memory made %d times in %lf s, given "      \
     "back %d in %lf s; %d first commands to fresh workers in %lf s; buffers mapped "        \
-    "by the workers %d in %lf s"
+    "by the workers %d in %lf s (their account); %d unmapping messages"
 
 typedef struct costs_line {
     int check, started;         /* the check after which; workers started */
@@ -37,6 +37,8 @@ typedef struct costs_line {
     double hello_s;             /* fresh workers' first, empty commands (their contexts' end) */
     int mapped;
     double map_s;               /* buffers the workers mapped (their account) */
+    int forgets;                /* messages that had a worker unmap buffers (each one a round
+                                   trip: continued, answered, stopped) */
 } costs_line;
 
 /* 1 if `line` is a costs line, its fields into c */
@@ -45,7 +47,8 @@ static inline int costs_line_read(const char *line, costs_line *c)
     return sscanf(line, COSTS_LINE_READ, &c->check, &c->started, &c->start_s, &c->ready_s,
                   &c->ready_waits, &c->ended, &c->end_s, &c->dev_made, &c->dev_made_s,
                   &c->dev_freed, &c->dev_free_s, &c->host_made, &c->host_made_s, &c->host_freed,
-                  &c->host_free_s, &c->hellos, &c->hello_s, &c->mapped, &c->map_s) == 19;
+                  &c->host_free_s, &c->hellos, &c->hello_s, &c->mapped, &c->map_s,
+                  &c->forgets) == 20;
 }
 
 #endif

@@ -11,7 +11,10 @@
  * shareable handles; under the CPU emulator, the memfd behind the allocation), host buffers
  * (pinned memory, lab 05) as memfd descriptors, both passed with SCM_RIGHTS over the
  * command socket: the worker needs no other channel. Each buffer has an id that the harness never reuses;
- * the worker maps it on first use and unmaps it on PROTO_FORGET. */
+ * the worker maps it on first use and unmaps it on PROTO_FORGET (one command for all the buffers
+ * the harness gives back together). A buffer here is an allocation: on a GPU a region that holds
+ * several of the harness's buffers (grader/harness/worker_regions_trusted.cu), each argument
+ * naming it with its offset. */
 #ifndef GRADER_PROTO_H
 #define GRADER_PROTO_H
 
@@ -27,7 +30,8 @@
 typedef enum proto_op {
     PROTO_CALL = 1, /* run call[0..n_calls) in order on the worker's stream, then synchronize */
     PROTO_NULL,     /* launch one empty kernel and synchronize: the path's own cost */
-    PROTO_FORGET,   /* unmap buf[0..n_bufs): the harness is about to free them */
+    PROTO_FORGET,   /* unmap buf[0..n_bufs): the harness is about to free them (all it frees
+                       together, PROTO_MAX_BUFS a command) */
     PROTO_QUIT,     /* exit */
     PROTO_COUNT_BEGIN, /* make explain, under the CPU emulator: count what the next commands
                           run (cudaProfilerStart) into the one descriptor passed with this

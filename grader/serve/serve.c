@@ -4,7 +4,8 @@
  * answered 202 only once its row is committed. Every request is logged (COURSE/serve.log).
  *
  *   serve-course COURSE PORT     (ADDR, TLS_CERT, TLS_KEY, DEADLINE, RATE, STUDENT_QUEUE,
- *                                 QUEUE_MAX, EMU, GPUS, JOBS, BUILD from the environment) */
+ *                                 QUEUE_MAX, STUDENT_CONNECTIONS, EMU, GPUS, JOBS, BUILD from the
+ *                                 environment) */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
@@ -48,7 +49,7 @@ void serve_log(const char *fmt, ...)
 typedef struct req {
     char *body;
     size_t len;
-    int too_big, busy;
+    int too_big, busy, closing; /* closing: the answer closes the connection */
     long long student;
     char name[256];
 } req;
@@ -66,6 +67,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, req *r, const char *metho
     MHD_add_response_header(res, "X-Content-Type-Options", "nosniff");
     if (code == 401)
         MHD_add_response_header(res, "WWW-Authenticate", "Bearer");
+    if (r && r->closing)
+        MHD_add_response_header(res, "Connection", "close");
     if (retry_after > 0) {
         char v[16];
         snprintf(v, sizeof v, "%d", retry_after);
@@ -109,35 +112,6 @@ static const char *bearer(struct MHD_Connection *c)
     return a && !strncmp(a, "Bearer ", 7) ? a + 7 : NULL;
 }
 
-/* Per student: the times of their last submissions (RATE a minute at most). */
-#define RATE_MAX 64
-typedef struct rate_rec { long long student; double at[RATE_MAX]; int n; } rate_rec;
-static rate_rec rates[4096];
-static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* 0 when the student may submit now (and it is counted), else the seconds to wait. */
-static int rate_take(const serve_opts *o, long long student)
-{
-    const int limit = o->rate_per_min < RATE_MAX ? o->rate_per_min : RATE_MAX;
-    const double now = now_s();
-    int wait = 0;
-    pthread_mutex_lock(&rate_lock);
-    rate_rec *r = &rates[student % 4096];
-    if (r->student != student)
-        memset(r, 0, sizeof *r), r->student = student;
-    int k = 0;
-    for (int i = 0; i < r->n; i++)
-        if (now - r->at[i] < 60)
-            r->at[k++] = r->at[i];
-    r->n = k;
-    if (k >= limit)
-        wait = (int)(60 - (now - r->at[0])) + 1;
-    else
-        r->at[r->n++] = now;
-    pthread_mutex_unlock(&rate_lock);
-    return wait;
-}
-
 static long long count(sqlite3 *db, const char *sql, long long arg)
 {
     sqlite3_stmt *st;
@@ -149,6 +123,22 @@ static long long count(sqlite3 *db, const char *sql, long long arg)
         n = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return n;
+}
+
+/* RATE: a student's submissions stored in the last minute, counted in the store (so that a
+ * restart forgets none). 0 when the student may submit one more now, else the seconds until the
+ * oldest of them leaves the minute. Under store_lock, in the transaction that would store it. */
+static int rate_wait(sqlite3 *db, long long student, int per_min, double now)
+{
+    sqlite3_stmt *st;
+    int wait = 0;
+    sqlite3_prepare_v2(db, "SELECT count(*), min(created) FROM submissions WHERE student=? AND created>?", -1, &st, NULL);
+    sqlite3_bind_int64(st, 1, student);
+    sqlite3_bind_double(st, 2, now - 60);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) >= per_min)
+        wait = (int)(60 - (now - sqlite3_column_double(st, 1))) + 1;
+    sqlite3_finalize(st);
+    return wait;
 }
 
 static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url)
@@ -166,15 +156,16 @@ static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req 
     up_file files[UP_MAX_FILES];
     if (upload_parse((unsigned char *)r->body, r->len, folder, rel, files, err, sizeof err) < 0)
         return reply_error(c, r, "POST", url, 400, err, 0);
-    const int wait = rate_take(o, r->student);
-    if (wait)
-        return reply_error(c, r, "POST", url, 429, "too many submissions this minute: wait, then submit again", wait);
     const double now = now_s();
     store_lock();
     store_exec(x->db, "BEGIN IMMEDIATE");
     const char *refusal = NULL;
     unsigned code = 0;
-    if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done'", -1) >= o->queue_max)
+    int retry = 30;
+    const int wait = rate_wait(x->db, r->student, o->rate_per_min, now);
+    if (wait)
+        refusal = "too many submissions this minute: wait, then submit again", code = 429, retry = wait;
+    else if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done'", -1) >= o->queue_max)
         refusal = "the queue is full: submit again later", code = 503;
     else if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done' AND student=?", r->student) >= o->student_queued)
         refusal = "you have submissions waiting to be graded already: wait for their reports, then submit again", code = 429;
@@ -197,7 +188,7 @@ static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req 
         store_exec(x->db, "ROLLBACK");
     store_unlock();
     if (refusal)
-        return reply_error(c, r, "POST", url, code, refusal, 30);
+        return reply_error(c, r, "POST", url, code, refusal, retry);
     if (!committed)
         return reply_error(c, r, "POST", url, 503, "the server could not store the submission: submit again later", 30);
     grading_wake();
@@ -310,6 +301,70 @@ static int is_instructor(const serve_opts *o, struct MHD_Connection *c)
     return d == 0;
 }
 
+/* The connections open at once, per student (STUDENT_CONNECTIONS): a connection is its last
+ * request's student's (libmicrohttpd's socket context holds whose) until it closes. So that one
+ * student's connections held open (long polls, idle keep-alives) cannot take the server's 512
+ * from the others. At most one entry per connection: CONN_MAX entries are enough. */
+#define CONN_MAX 512
+typedef struct conn_owner { long long student; } conn_owner;
+static struct { long long student; int n; } conns[CONN_MAX];
+static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int *conn_count(long long student) /* under conn_lock: its entry's count (a free one if none) */
+{
+    int free_one = -1;
+    for (int k = 0; k < CONN_MAX; k++) {
+        if (conns[k].n > 0 && conns[k].student == student)
+            return &conns[k].n;
+        if (conns[k].n == 0 && free_one < 0)
+            free_one = k;
+    }
+    if (free_one < 0)
+        return NULL;
+    conns[free_one].student = student;
+    return &conns[free_one].n;
+}
+
+/* 1 when connection C may carry STUDENT's request (it is counted as theirs), 0 when they have CAP
+ * open already. */
+static int conn_claim(struct MHD_Connection *c, long long student, int cap)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    conn_owner *own = ci ? ci->socket_context : NULL;
+    if (!own || own->student == student)
+        return 1;
+    pthread_mutex_lock(&conn_lock);
+    int *n = conn_count(student), ok = n && *n < cap;
+    if (ok) {
+        int *was = own->student ? conn_count(own->student) : NULL;
+        if (was && *was > 0)
+            --*was;
+        ++*n;
+        own->student = student;
+    }
+    pthread_mutex_unlock(&conn_lock);
+    return ok;
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls, (void)c;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        *socket_context = calloc(1, sizeof(conn_owner));
+        return;
+    }
+    conn_owner *own = *socket_context;
+    if (own && own->student) {
+        pthread_mutex_lock(&conn_lock);
+        int *n = conn_count(own->student);
+        if (n && *n > 0)
+            --*n;
+        pthread_mutex_unlock(&conn_lock);
+    }
+    free(own);
+    *socket_context = NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *data, size_t *size, void **con_cls)
 {
@@ -322,6 +377,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             r->student = store_student(x->db, bearer(c), r->name, sizeof r->name);
             if (!r->student)
                 return reply(c, r, method, url, 401, "application/json", "{\"error\":\"unauthorized\"}", 24, 0);
+            if (!conn_claim(c, r->student, x->opts->student_conns)) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "you have %d connections to the server open at once, the most it takes from one student: "
+                         "close some (make submit holds one), then try again", x->opts->student_conns);
+                r->closing = 1;
+                return reply_error(c, r, method, url, 429, msg, 5);
+            }
         }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoll(cl, NULL, 10) > UP_MAX_BYTES)
@@ -440,6 +502,7 @@ static void settings(serve_opts *o, int argc, char **argv)
     o->rate_per_min = (v = getenv("RATE")) && atoi(v) > 0 ? atoi(v) : 6;
     o->student_queued = (v = getenv("STUDENT_QUEUE")) && atoi(v) > 0 ? atoi(v) : 3;
     o->queue_max = (v = getenv("QUEUE_MAX")) && atoi(v) > 0 ? atoi(v) : 500;
+    o->student_conns = (v = getenv("STUDENT_CONNECTIONS")) && atoi(v) > 0 ? atoi(v) : 8;
     char path[4200];
     snprintf(path, sizeof path, "%s/instructor.token", o->course);
     char *tok = slurp(path);
@@ -491,10 +554,10 @@ int main(int argc, char **argv)
     const int slots = grading_start(&ctx);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (cert_pem ? MHD_USE_TLS : 0);
     struct MHD_Daemon *dmn = cert_pem
-        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60,
                            MHD_OPTION_HTTPS_MEM_CERT, cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END)
-        : MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        : MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60, MHD_OPTION_END);
     if (!dmn || slots <= 0) {
         fprintf(stderr, "make serve: cannot listen on %s:%s (in use, or not an address of this host)\n", a && *a ? a : "127.0.0.1", argv[2]);

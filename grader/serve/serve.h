@@ -28,6 +28,7 @@ typedef struct serve_opts {
     int rate_per_min; /* a student's submissions a minute */
     int student_queued; /* a student's submissions waiting at once */
     int queue_max;    /* submissions waiting in all */
+    int student_conns; /* a student's connections open at once */
     char instructor_hash[65];
     char seed[40];    /* the course's hidden-case seed (COURSE/seed), as make grade's SEED= */
 } serve_opts;

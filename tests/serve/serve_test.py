@@ -9,7 +9,9 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
   hostile     links, "..", absolute paths, a device, garbage bytes, a tar bomb (too many files,
               a huge declared size), an upload over 6 MiB: refused with the rule in one line,
               nothing queued, nothing written; the packer refuses a linked helper
-  limits      the rate limit (429) and the queue cap (503), each with Retry-After
+  limits      the rate limit (429; kept in the store: a restart forgets none), the queue caps
+              (503, 429), each with Retry-After; a student's connections open at once capped
+              (STUDENT_CONNECTIONS: 429, the connection closed), another student still answered
   roundtrip   make submit and make submit-status through the stand-in grader
   slurm       SLURM=2 through a stand-in srun (tests/serve/fake-srun): one job step a grading,
               with a task, a GPU and the partition asked, each report its owner's
@@ -311,6 +313,14 @@ def case_limits():
         s.call("POST", "/api/submit?lab=01", toks["b"], lab01("// b\n"))
         code, h, body = s.call("POST", "/api/submit?lab=01", toks["c"], lab01("// c\n"))
         check(code == 503 and h.get("Retry-After", "").isdigit(), "the queue cap: a 5th waiting submission gets 503 with Retry-After", f"{code} {h.get('Retry-After')} {body[:100]}")
+        s.kill9()
+        s.start()
+        code, h, body = s.call("POST", "/api/submit?lab=01", toks["a"], lab01("// after the restart\n"))
+        ra = h.get("Retry-After", "")
+        check(code == 429 and b"this minute" in body and ra.isdigit() and 0 < int(ra) <= 61,
+              "the rate limit outlives a restart (SIGKILL): a's next submission in the minute still gets 429", f"{code} {ra} {body[:100]}")
+        code, _, body = s.call("POST", "/api/submit?lab=01", toks["d"], lab01("// d\n"))
+        check(code == 503, "... while another student meets the queue cap (503), not the rate limit", f"{code} {body[:100]}")
     finally:
         s.stop()
     course, toks = new_course("limits2", ["a"])
@@ -319,6 +329,35 @@ def case_limits():
         codes = [s.call("POST", "/api/submit?lab=01", toks["a"], lab01(f"// {i}\n"))[0] for i in range(3)]
         check(codes == [202, 202, 429], "a student's own cap on waiting submissions: 429", codes)
     finally:
+        s.stop()
+    course, toks = new_course("limits3", ["a", "b"])
+    s = Server(course, STUDENT_CONNECTIONS=3)
+    held = []
+    try:
+        def get(tok, conn=None):
+            c = conn or http.client.HTTPConnection("127.0.0.1", s.port, timeout=10)
+            c.request("GET", "/api/submissions", headers={"Authorization": "Bearer " + tok})
+            r = c.getresponse()
+            return c, r.status, dict(r.getheaders()), r.read()
+        for _ in range(3):  # three connections of a's held open (keep-alive), as long polls would be
+            held.append(get(toks["a"])[0])
+        c4, code, h, body = get(toks["a"])
+        try:
+            if c4.sock:
+                c4.sock.settimeout(2)
+            closed = c4.sock is None or c4.sock.recv(1) == b""
+        except OSError:  # still open 2 s on
+            closed = False
+        check(code == 429 and b"3 connections" in body and h.get("Connection") == "close" and closed and h.get("Retry-After") == "5",
+              "a student's 4th connection open at once (STUDENT_CONNECTIONS=3): 429, said why, the connection closed", f"{code} {h} {body[:160]}")
+        check(get(toks["b"])[1] == 200, "... while another student is answered")
+        check(get(toks["a"], held[0])[1] == 200, "... and a's connections already open still are")
+        held.pop().close()
+        time.sleep(0.3)
+        check(get(toks["a"])[1] == 200, "one of a's closed: a new one of a's is answered")
+    finally:
+        for c in held:
+            c.close()
         s.stop()
 
 

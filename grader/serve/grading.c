@@ -9,6 +9,7 @@
  * exit status and results.json's figures are written with the state done in one transaction.
  * A server killed mid-grading finds the row still grading at its next start: the leftover
  * process group is ended and the row queued again, so it is graded again, and done once. */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <jansson.h>
@@ -170,10 +171,55 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The files of the grading's folder OUT that its report names (each check's log, a fault's
+ * report, the build's log, results.json: make grade's GRADE_DIR), into the logs table for the
+ * student to fetch (make submit writes them where the report says): regular files at its top,
+ * by a plain name, each cut at LOG_CAP, LOGS_CAP in all. In the caller's transaction. */
+#define LOG_CAP (256 << 10)
+#define LOGS_CAP (4 << 20)
+static int keep_logs(sqlite3 *db, long long id, const char *out)
+{
+    DIR *d = opendir(out);
+    sqlite3_stmt *st = NULL;
+    size_t total = 0;
+    int ok = d != NULL && sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO logs(submission, name, body) VALUES(?,?,?)", -1, &st, NULL) == SQLITE_OK;
+    char *buf = malloc(LOG_CAP);
+    for (struct dirent *e; ok && buf && (e = readdir(d)) && total < LOGS_CAP;) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !dot || strspn(e->d_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(e->d_name)
+            || (strcmp(dot, ".log") && strcmp(dot, ".report") && strcmp(dot, ".txt") && strcmp(dot, ".json")))
+            continue; /* what a report names: logs, reports, the WHERE table, results.json (not the harness's records) */
+        const int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        struct stat sb;
+        if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        const size_t want = total + LOG_CAP > LOGS_CAP ? LOGS_CAP - total : LOG_CAP;
+        const ssize_t n = read(fd, buf, want);
+        close(fd);
+        if (n < 0)
+            continue;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_text(st, 2, e->d_name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(st, 3, buf, (int)n, SQLITE_TRANSIENT);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        total += (size_t)n;
+    }
+    if (d) {
+        sqlite3_finalize(st);
+        closedir(d);
+    }
+    free(buf);
+    return d == NULL || ok;
+}
+
 /* The grading's result (the report, capped; make's status; results.json's figures) with the
  * state done and its row in gradings: one transaction, and only while the row is still this
  * attempt's grading. */
-static void record(sqlite3 *db, long long id, int attempt, int code, const char *report, const char *results)
+static void record(sqlite3 *db, long long id, int attempt, int code, const char *report, const char *out, const char *results)
 {
     char *text = malloc(REPORT_CAP + 128);
     size_t len = 0;
@@ -229,6 +275,7 @@ static void record(sqlite3 *db, long long id, int attempt, int code, const char 
         ok = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_finalize(st);
     }
+    ok = ok && keep_logs(db, id, out);
     store_exec(db, ok ? "COMMIT" : "ROLLBACK");
     store_unlock();
     json_decref(r);
@@ -286,7 +333,7 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
         return -1;
     char results[4600];
     snprintf(results, sizeof results, "%s/results.json", out);
-    record(s->ctx->db, id, attempt, code, report, results);
+    record(s->ctx->db, id, attempt, code, report, out, results);
     serve_log("submission %lld (lab %s) graded on %s: exit %d", id, lab->number, s->gpu, code);
     rm_tree(dir);
     return 0;

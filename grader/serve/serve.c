@@ -243,6 +243,28 @@ static void wait_change(sqlite3 *db, long long id, const char *seen, double wait
     }
 }
 
+/* GET /api/submissions/ID/logs: the files of submission ID's grading that its report names (the
+ * student's own only), as {"name": "text", ...}. */
+static enum MHD_Result logs(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url, long long id)
+{
+    sqlite3_stmt *st;
+    store_lock();
+    const int mine = count(x->db, "SELECT student FROM submissions WHERE id=? AND state='done'", id) == r->student;
+    json_t *out = json_object();
+    sqlite3_prepare_v2(x->db, "SELECT name, body FROM logs WHERE submission=? ORDER BY name", -1, &st, NULL);
+    sqlite3_bind_int64(st, 1, id);
+    while (mine && sqlite3_step(st) == SQLITE_ROW)
+        json_object_set_new(out, (const char *)sqlite3_column_text(st, 0),
+                            json_stringn_nocheck((const char *)sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1)));
+    sqlite3_finalize(st);
+    store_unlock();
+    if (!mine) {
+        json_decref(out);
+        return reply_error(c, r, "GET", url, 404, "no such graded submission of yours", 0);
+    }
+    return reply_json(c, r, "GET", url, 200, out, 0);
+}
+
 /* GET /api/submissions (the student's own, newest first) or /api/submissions/ID (theirs only;
  * ?wait=S&seen=STATE:PLACE waits for a change first). */
 static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url)
@@ -252,6 +274,8 @@ static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r
     if (*tail == '/') {
         char *end;
         id = strtoll(tail + 1, &end, 10);
+        if (id > 0 && !strcmp(end, "/logs"))
+            return logs(x, c, r, url, id);
         if (*end || id <= 0)
             return reply_error(c, r, "GET", url, 404, "no such submission of yours", 0);
     } else if (*tail)
@@ -276,6 +300,11 @@ static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r
             continue;
         }
         out = j;
+        if (!strcmp((const char *)sqlite3_column_text(st, 2), "done")) { /* where it was graded: the folders its report names */
+            char dir[4200];
+            snprintf(dir, sizeof dir, "%s/work/%lld.%d", x->opts->course, id, sqlite3_column_int(st, 5));
+            json_object_set_new(j, "graded_in", json_string(dir));
+        }
         if (!strcmp((const char *)sqlite3_column_text(st, 2), "queued"))
             json_object_set_new(j, "position", json_integer(count(x->db, "SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id)));
     }

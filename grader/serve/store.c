@@ -47,7 +47,9 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS sub_state ON submissions(state, id);"
     "CREATE INDEX IF NOT EXISTS sub_student ON submissions(student, id);"
     "CREATE TABLE IF NOT EXISTS gradings(id INTEGER PRIMARY KEY, submission INTEGER NOT NULL,"
-    "  attempt INTEGER NOT NULL, finished REAL NOT NULL);";
+    "  attempt INTEGER NOT NULL, finished REAL NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS logs(submission INTEGER NOT NULL, name TEXT NOT NULL, body BLOB NOT NULL,"
+    "  PRIMARY KEY(submission, name));";
 
 sqlite3 *store_open(const char *course, char *err, size_t errlen)
 {

@@ -5,7 +5,8 @@
 
 Cases (all by default; --quick: the quick tier's slice, tokens hostile limits roundtrip slurm):
   tokens      a wrong, revoked or missing token: 401 and no detail; roster's tokens.csv 0600,
-              only hashes in the store; a student sees only their own submissions
+              only hashes in the store; a student sees only their own submissions, and fetches
+              only their own grading's files
   hostile     links, "..", absolute paths, a device, garbage bytes, a tar bomb (too many files,
               a huge declared size), an upload over 6 MiB: refused with the rule in one line,
               nothing queued, nothing written; the packer refuses a linked helper
@@ -29,7 +30,8 @@ Cases (all by default; --quick: the quick tier's slice, tokens hostile limits ro
   kill9real   the server killed with SIGKILL while make grade grades a submission: no process of
               that grading left after the restart, the submission graded again, recorded once
   real        make submit on the CPU emulator: the report is make grade's for the same files
-              and seed, and the exit status make grade's
+              and seed, and the exit status make grade's; it names the student's files and the
+              files it names (results.json) written where it says, nothing of the server's
   page        the status page in headless Chromium (its DOM: the queue, the GPUs, each student's
               latest and best), DEADLINE= marking late, make serve-export's CSV and JSON Lines
 Where grading is what is under test (concurrent, kill9, kill9real, real), make grade grades.
@@ -175,6 +177,7 @@ def wait_done(server, course, ids, limit=120):
 def new_course(name, names):
     course = os.path.join(WORK, name)
     shutil.rmtree(course, ignore_errors=True)
+    shutil.rmtree(logs_of(course), ignore_errors=True)
     os.makedirs(WORK, exist_ok=True)
     return course, roster(course, names)
 
@@ -205,6 +208,10 @@ def case_tokens():
         code, _, body = s.call("GET", f"/api/submissions/{aid}", toks["alice"])
         sha = hashlib.sha256(b"// alice\n").hexdigest()
         check(code == 200 and sha in json.loads(body).get("report", ""), "alice sees her own report", body[:200])
+        code, _, body = s.call("GET", f"/api/submissions/{aid}/logs", toks["alice"])
+        check(code == 200 and "results.json" in json.loads(body), "alice fetches the files her report names", f"{code} {body[:100]}")
+        code, _, body = s.call("GET", f"/api/submissions/{aid}/logs", toks["bob"])
+        check(code == 404 and b"results" not in body, "bob cannot fetch them (404)", f"{code} {body[:100]}")
         log = open(os.path.join(course, "serve.log")).read()
         check("POST /api/submit 401" in log and "GET /api/submissions/%d 404 bob" % aid in log,
               "every request is in the log (who, what, the answer)", log[-300:])
@@ -369,8 +376,13 @@ def student_tree(name, text):
     return tree
 
 
+def logs_of(course):
+    """make submit's SUBMIT_LOGS for a course's students: where the files a report names are written."""
+    return os.path.join(WORK, "submit-logs", os.path.basename(course))
+
+
 def client(server, token, tree, lab="01", status=False, **extra):
-    env = dict(os.environ, SERVER=server.url(), TOKEN=token, **extra)
+    env = dict(os.environ, SERVER=server.url(), TOKEN=token, SUBMIT_LOGS=logs_of(server.course), **extra)
     args = ["status"] if status else ["submit", os.path.join(HOST, "serve-pack"), tree, lab]
     return subprocess.run([sys.executable, os.path.join(ROOT, "grader/serve/submit.py")] + args,
                           env=env, capture_output=True, text=True, cwd=WORK)
@@ -457,17 +469,18 @@ def references(course):
     return refs
 
 
-def own_report(course, sid, text):
-    """The report in make submit's output (after "Graded on"), normalised as the server's grading
-    of submission SID names it: its folder COURSE/work/SID.<attempt>. None when it names another."""
+def own_report(course, sid, tree, text):
+    """The report in make submit's output (after "Graded on"), normalised as make submit writes it
+    for submission SID sent from TREE: the server's folders replaced by TREE and logs_of(COURSE)/SID, where
+    the files it names were written. None when it names anything of the server's (another
+    submission's folder, which make submit leaves as it is) or another submission's files."""
+    logs = logs_of(course)
     if "Graded on" not in text:
         return None
     got = text[text.index("\n", text.index("Graded on")) + 1:]
-    named = set(re.findall(re.escape(course) + r"/work/(\d+)\.(\d+)/", got))
-    if len(named) != 1 or int(next(iter(named))[0]) != sid:
+    if course in got or {int(i) for i in re.findall(re.escape(logs) + r"/(\d+)/", got)} != {sid}:
         return None
-    work = f"{course}/work/{sid}.{next(iter(named))[1]}"
-    return normalise(got, work + "/tree", work + "/out")
+    return normalise(got, tree, os.path.join(logs, str(sid)))
 
 
 def case_concurrent():
@@ -489,8 +502,8 @@ def case_concurrent():
             t.join()
         took = time.time() - t0
         sid = {n: int(m.group(1)) for n in names for m in [re.search(r"as submission (\d+)", results[n].stdout)] if m}
-        own = [n for n in names if n in sid and own_report(course, sid[n], results[n].stdout) == refs[kind[n]][0]
-               and results[n].returncode == refs[kind[n]][1]]
+        own = [n for n in names if n in sid and results[n].returncode == refs[kind[n]][1] and
+               own_report(course, sid[n], os.path.join(WORK, "trees", n), results[n].stdout) == refs[kind[n]][0]]
         bad = [n for n in names if n not in own]
         check(len(own) == 100, "100 students at once (a third each: the reference's file, a wrong one, a fault): each got "
               "make grade's report of their own file, its verdict and its exit status",
@@ -502,10 +515,16 @@ def case_concurrent():
               "each of the 100 graded once: started once, one grading recorded a submission")
         graded = re.findall(r"submission (\d+) \(lab 01\) graded on", open(os.path.join(course, "serve.log")).read())
         check(len(graded) == 100 and len(set(graded)) == 100, "the log names 100 gradings, each submission once", len(graded))
-        others = [n for n in names if n in sid and
-                  {int(x) for x in re.findall(re.escape(course) + r"/work/(\d+)\.", results[n].stdout)} != {sid[n]}]
-        check(len(sid) == 100 and not others, "no report reached another student (each names its own submission's folder alone)",
+        others = [n for n in names if n in sid and {int(x) for x in re.findall(r"/work/(\d+)\.", results[n].stdout)} |
+                  {int(x) for x in re.findall(re.escape(logs_of(course)) + r"/(\d+)/", results[n].stdout)} != {sid[n]}]
+        check(len(sid) == 100 and not others, "no report reached another student (each names its own submission's files alone)",
               others[:5])
+        faults = [n for n in names if kind[n] == "fault" and n in sid]
+        got = [os.path.join(logs_of(course), str(sid[n])) for n in faults]
+        logs = [d for d in got if os.path.exists(d + "/coalescing.0.log") and "heap-buffer-overflow" in open(d + "/coalescing.0.log").read()
+                and os.path.exists(d + "/results.json")]
+        check(faults and logs == got, "the files a fault's report names (each check's log, results.json) are the student's, "
+              "where the report says", f"{len(logs)} of {len(faults)}")
     finally:
         s.stop()
 
@@ -598,16 +617,22 @@ def case_real():
         report = p.stdout.split("\n", 2)
         got = p.stdout[p.stdout.index("\n", p.stdout.index("Graded on")) + 1:] if "Graded on" in p.stdout else ""
         db = sqlite3.connect(os.path.join(course, "serve.db"))
-        (tree_dir,) = [f"{course}/work/{i}.{a}/tree" for i, a in db.execute("SELECT id, attempts FROM submissions")]
+        (sid,) = [i for (i,) in db.execute("SELECT id FROM submissions")]
+        logdir = os.path.join(logs_of(course), str(sid))
         mine = os.path.join(WORK, "trees", "rita-local")
         shutil.rmtree(mine, ignore_errors=True)
         shutil.copytree(tree, mine)
         g = subprocess.run(["make", "-s", "--no-print-directory", "grade", f"STUDENT={mine}", "LAB=01", f"SEED={seed}", f"BUILD={BUILD}",
                             f"GRADE_DIR={WORK}/real-grade"], cwd=ROOT, capture_output=True, text=True,
                            env=dict({k: v for k, v in os.environ.items() if k not in MAKE_VARS}, EMU="1"))
-        a, b = normalise(got, tree_dir, tree_dir[:-4] + "out"), normalise(g.stdout + g.stderr, mine, f"{WORK}/real-grade")
+        a, b = normalise(got, tree, logdir), normalise(g.stdout + g.stderr, mine, f"{WORK}/real-grade")
         check(a == b and any("coalescing" in l for l in a), "make submit's report is make grade's (times and paths aside)",
               "\n".join(f"  server: {x!r}\n  grade:  {y!r}" for x, y in zip(a + [""] * 9, b + [""] * 9) if x != y)[:1500])
+        res = os.path.join(logdir, "results.json")
+        check(course not in got and f"{tree}/01-coalescing/coalescing.cu" in got and f"{logdir}/results.json" in got and
+              os.path.exists(res) and json.load(open(res)).get("correct_passed") == 10,
+              "the report names the student's own files and the files it names written beside them (results.json), "
+              "nothing of the server's", got[-400:])
         check(p.returncode == g.returncode, "make submit exits with make grade's code", f"{p.returncode} {g.returncode}")
         print(f"      (make submit: {p.returncode}; make grade: {g.returncode}; report {len(a)} lines)")
         out = os.path.join(WORK, "real-export")

@@ -151,7 +151,11 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     if (pid < 0)
         return -1;
     setpgid(pid, pid);
+    pthread_mutex_lock(&now_lock); /* a stop (grading_stop) ends the group it sees, or the slot sees the stop: never neither */
     s->pgid = pid;
+    if (stopping)
+        kill(-pid, SIGTERM);
+    pthread_mutex_unlock(&now_lock);
     char pstart[32];
     proc_start(pid, pstart, sizeof pstart);
     sqlite3_stmt *st;
@@ -166,7 +170,9 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    pthread_mutex_lock(&now_lock);
     s->pgid = 0;
+    pthread_mutex_unlock(&now_lock);
     kill(-pid, SIGKILL); /* anything it left behind */
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -528,10 +534,12 @@ int grading_start(const serve_ctx *ctx)
 
 void grading_stop(void)
 {
+    pthread_mutex_lock(&now_lock); /* with run_grade's: a grading starting now is ended too */
     stopping = 1;
     for (int k = 0; k < n_slots; k++) /* each keeper ends all below it (keeper.c) */
         if (slots[k].pgid > 0)
             kill(-slots[k].pgid, SIGTERM);
+    pthread_mutex_unlock(&now_lock);
     grading_wake();
     for (int k = 0; k < n_slots; k++)
         pthread_join(slots[k].thread, NULL);

@@ -195,7 +195,7 @@ static int keep_logs(sqlite3 *db, long long id, const char *out)
         if (e->d_name[0] == '.' || !dot || strspn(e->d_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(e->d_name)
             || (strcmp(dot, ".log") && strcmp(dot, ".report") && strcmp(dot, ".txt") && strcmp(dot, ".json")))
             continue; /* what a report names: logs, reports, the WHERE table, results.json (not the harness's records) */
-        const int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        const int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* a pipe: never waited on */
         struct stat sb;
         if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
             if (fd >= 0)

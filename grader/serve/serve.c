@@ -249,16 +249,16 @@ static enum MHD_Result logs(const serve_ctx *x, struct MHD_Connection *c, req *r
 {
     sqlite3_stmt *st;
     store_lock();
-    const int mine = count(x->db, "SELECT student FROM submissions WHERE id=? AND state='done'", id) == r->student;
+    const int owned = count(x->db, "SELECT student FROM submissions WHERE id=? AND state='done'", id) == r->student;
     json_t *out = json_object();
     sqlite3_prepare_v2(x->db, "SELECT name, body FROM logs WHERE submission=? ORDER BY name", -1, &st, NULL);
     sqlite3_bind_int64(st, 1, id);
-    while (mine && sqlite3_step(st) == SQLITE_ROW)
+    while (owned && sqlite3_step(st) == SQLITE_ROW)
         json_object_set_new(out, (const char *)sqlite3_column_text(st, 0),
                             json_stringn_nocheck((const char *)sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1)));
     sqlite3_finalize(st);
     store_unlock();
-    if (!mine) {
+    if (!owned) {
         json_decref(out);
         return reply_error(c, r, "GET", url, 404, "no such graded submission of yours", 0);
     }

@@ -283,6 +283,7 @@ static void record(sqlite3 *db, long long id, int attempt, int code, const char 
     }
     ok = ok && keep_logs(db, id, out);
     store_exec(db, ok ? "COMMIT" : "ROLLBACK");
+    store_changed();
     store_unlock();
     json_decref(r);
     free(text);
@@ -374,6 +375,8 @@ static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen,
         sqlite3_finalize(st);
     }
     store_exec(db, got ? "COMMIT" : "ROLLBACK");
+    if (got)
+        store_changed();
     store_unlock();
     return got;
 }
@@ -410,6 +413,7 @@ static void *slot_loop(void *arg)
             sqlite3_bind_int64(st, 1, id);
             sqlite3_step(st);
             sqlite3_finalize(st);
+            store_changed();
             store_unlock();
             sleep(1);
         }

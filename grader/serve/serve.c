@@ -186,6 +186,8 @@ static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req 
     const int committed = id && store_exec(x->db, "COMMIT") == SQLITE_OK;
     if (!committed)
         store_exec(x->db, "ROLLBACK");
+    else
+        store_changed();
     store_unlock();
     if (refusal)
         return reply_error(c, r, "POST", url, code, refusal, retry);
@@ -220,27 +222,28 @@ static json_t *row_json(sqlite3_stmt *st, int report)
 #define ROW_COLS "id, lab, state, created, late, attempts, gpu, exit_code, score, max, correct_passed, correct_checks, speed_graded, started, finished, report"
 
 /* A long poll: while submission ID's state and place read SEEN ("queued:3", "grading:0"), up to
- * WAIT seconds (at most 25), look again every 50 ms, so that make submit hears of a change
- * within that, not at its next poll. */
+ * WAIT seconds (at most 25), wait for the store's next change of a state (store_changed) and
+ * look again, so that make submit hears of a change as it happens, not at its next poll. (At
+ * least once a second too, whatever the store says.) */
 static void wait_change(sqlite3 *db, long long id, const char *seen, double wait)
 {
     const double end = now_s() + (wait > 25 ? 25 : wait);
-    while (now_s() < end) {
+    store_lock();
+    for (;;) {
         char now[64] = "";
         sqlite3_stmt *st;
-        store_lock();
         sqlite3_prepare_v2(db, "SELECT state, CASE WHEN state='queued' THEN (SELECT count(*) FROM submissions"
                                " WHERE state='queued' AND id<=?1) ELSE 0 END FROM submissions WHERE id=?1", -1, &st, NULL);
         sqlite3_bind_int64(st, 1, id);
         if (sqlite3_step(st) == SQLITE_ROW)
             snprintf(now, sizeof now, "%s:%d", (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
         sqlite3_finalize(st);
-        store_unlock();
-        if (strcmp(now, seen))
-            return;
-        const struct timespec nap = {0, 50 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+        const double t = now_s();
+        if (strcmp(now, seen) || t >= end)
+            break;
+        store_wait_change(t + 1 < end ? t + 1 : end); /* the lock let go while it waits */
     }
+    store_unlock();
 }
 
 /* GET /api/submissions/ID/logs: the files of submission ID's grading that its report names (the

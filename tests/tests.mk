@@ -108,9 +108,11 @@
 #   test-serve    the course server (grader/serve/) on loopback, no GPU: tokens (401 and no
 #                 detail), hostile uploads (links, "..", absolute paths, devices, garbage, tar
 #                 bombs, over 6 MiB), the rate limit and queue cap, make submit and
-#                 submit-status, SLURM= (a stand-in srun); full tier: 100 students at once (each graded once, each report
-#                 its owner's), SIGKILL three times in 50 submissions (none lost, each graded
-#                 once), SIGKILL during make grade (nothing of it left running), make submit's
+#                 submit-status, SLURM= (a stand-in srun); full tier, graded by make grade on
+#                 the emulator: 100 students at once (a right, a wrong and a faulting file; each
+#                 graded once, each report make grade's for its owner's file, to its owner only),
+#                 SIGKILL three times in 50 submissions (none lost, each graded once), SIGKILL
+#                 during make grade (nothing of it left running), make submit's
 #                 report against make grade's (the emulator), the status page in headless
 #                 Chromium, DEADLINE= and make serve-export, HTTPS from TLS_CERT= and TLS_KEY=
 #                 (tests/serve/serve_test.py)
@@ -383,9 +385,11 @@ test-stop: $(BATCH)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing
 	@MAKE="$(MAKE)" STUDENT_CACHE= python3 tests/stop/test_stop.py $(BUILD)
 
-# The course server on loopback (tests/serve/serve_test.py). Its full tier grades one submission
-# with make grade itself, lab 01's shared pieces built first in a make of their own; the rest
-# grades through a stand-in (tests/serve/stand-in-grade.sh). What it printed: BUILD/tests/serve.txt.
+# The course server on loopback (tests/serve/serve_test.py). Its full tier grades with make grade
+# itself on the emulator (lab 01, its shared pieces built first in a make of their own); the cases
+# that test no grading (the quick tier's among them) grade through a stand-in
+# (tests/serve/stand-in-grade.sh).
+# What it printed: BUILD/tests/serve.txt.
 test-serve: serve-programs
 ifneq ($(QUICK),1)
 	@$(MAKE) -s --no-print-directory batch-prebuild EMU=1 BATCH_LABS=coalescing

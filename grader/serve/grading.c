@@ -9,6 +9,7 @@
  * exit status and results.json's figures are written with the state done in one transaction.
  * A server killed mid-grading finds the row still grading at its next start: the leftover
  * process group is ended and the row queued again, so it is graded again, and done once. */
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <jansson.h>
@@ -150,7 +151,11 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     if (pid < 0)
         return -1;
     setpgid(pid, pid);
+    pthread_mutex_lock(&now_lock); /* a stop (grading_stop) ends the group it sees, or the slot sees the stop: never neither */
     s->pgid = pid;
+    if (stopping)
+        kill(-pid, SIGTERM);
+    pthread_mutex_unlock(&now_lock);
     char pstart[32];
     proc_start(pid, pstart, sizeof pstart);
     sqlite3_stmt *st;
@@ -165,15 +170,62 @@ static int run_grade(slot *s, long long id, char *const argv[], const char *repo
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    pthread_mutex_lock(&now_lock);
     s->pgid = 0;
+    pthread_mutex_unlock(&now_lock);
     kill(-pid, SIGKILL); /* anything it left behind */
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The files of the grading's folder OUT that its report names (each check's log, a fault's
+ * report, the build's log, results.json: make grade's GRADE_DIR), into the logs table for the
+ * student to fetch (make submit writes them where the report says): regular files at its top,
+ * by a plain name, each cut at LOG_CAP, LOGS_CAP in all. In the caller's transaction. */
+#define LOG_CAP (256 << 10)
+#define LOGS_CAP (4 << 20)
+static int keep_logs(sqlite3 *db, long long id, const char *out)
+{
+    DIR *d = opendir(out);
+    sqlite3_stmt *st = NULL;
+    size_t total = 0;
+    int ok = d != NULL && sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO logs(submission, name, body) VALUES(?,?,?)", -1, &st, NULL) == SQLITE_OK;
+    char *buf = malloc(LOG_CAP);
+    for (struct dirent *e; ok && buf && (e = readdir(d)) && total < LOGS_CAP;) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (e->d_name[0] == '.' || !dot || strspn(e->d_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(e->d_name)
+            || (strcmp(dot, ".log") && strcmp(dot, ".report") && strcmp(dot, ".txt") && strcmp(dot, ".json")))
+            continue; /* what a report names: logs, reports, the WHERE table, results.json (not the harness's records) */
+        const int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* a pipe: never waited on */
+        struct stat sb;
+        if (fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+            if (fd >= 0)
+                close(fd);
+            continue;
+        }
+        const size_t want = total + LOG_CAP > LOGS_CAP ? LOGS_CAP - total : LOG_CAP;
+        const ssize_t n = read(fd, buf, want);
+        close(fd);
+        if (n < 0)
+            continue;
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, id);
+        sqlite3_bind_text(st, 2, e->d_name, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(st, 3, buf, (int)n, SQLITE_TRANSIENT);
+        ok = sqlite3_step(st) == SQLITE_DONE;
+        total += (size_t)n;
+    }
+    if (d) {
+        sqlite3_finalize(st);
+        closedir(d);
+    }
+    free(buf);
+    return d == NULL || ok;
 }
 
 /* The grading's result (the report, capped; make's status; results.json's figures) with the
  * state done and its row in gradings: one transaction, and only while the row is still this
  * attempt's grading. */
-static void record(sqlite3 *db, long long id, int attempt, int code, const char *report, const char *results)
+static void record(sqlite3 *db, long long id, int attempt, int code, const char *report, const char *out, const char *results)
 {
     char *text = malloc(REPORT_CAP + 128);
     size_t len = 0;
@@ -229,7 +281,9 @@ static void record(sqlite3 *db, long long id, int attempt, int code, const char 
         ok = sqlite3_step(st) == SQLITE_DONE;
         sqlite3_finalize(st);
     }
+    ok = ok && keep_logs(db, id, out);
     store_exec(db, ok ? "COMMIT" : "ROLLBACK");
+    store_changed();
     store_unlock();
     json_decref(r);
     free(text);
@@ -286,7 +340,7 @@ static int grade_one(slot *s, long long id, int attempt, const char *lab_key, co
         return -1;
     char results[4600];
     snprintf(results, sizeof results, "%s/results.json", out);
-    record(s->ctx->db, id, attempt, code, report, results);
+    record(s->ctx->db, id, attempt, code, report, out, results);
     serve_log("submission %lld (lab %s) graded on %s: exit %d", id, lab->number, s->gpu, code);
     rm_tree(dir);
     return 0;
@@ -321,6 +375,8 @@ static int claim(slot *s, long long *id, int *attempt, char *lab, size_t lablen,
         sqlite3_finalize(st);
     }
     store_exec(db, got ? "COMMIT" : "ROLLBACK");
+    if (got)
+        store_changed();
     store_unlock();
     return got;
 }
@@ -357,6 +413,7 @@ static void *slot_loop(void *arg)
             sqlite3_bind_int64(st, 1, id);
             sqlite3_step(st);
             sqlite3_finalize(st);
+            store_changed();
             store_unlock();
             sleep(1);
         }
@@ -481,10 +538,12 @@ int grading_start(const serve_ctx *ctx)
 
 void grading_stop(void)
 {
+    pthread_mutex_lock(&now_lock); /* with run_grade's: a grading starting now is ended too */
     stopping = 1;
     for (int k = 0; k < n_slots; k++) /* each keeper ends all below it (keeper.c) */
         if (slots[k].pgid > 0)
             kill(-slots[k].pgid, SIGTERM);
+    pthread_mutex_unlock(&now_lock);
     grading_wake();
     for (int k = 0; k < n_slots; k++)
         pthread_join(slots[k].thread, NULL);

@@ -4,7 +4,8 @@
  * answered 202 only once its row is committed. Every request is logged (COURSE/serve.log).
  *
  *   serve-course COURSE PORT     (ADDR, TLS_CERT, TLS_KEY, DEADLINE, RATE, STUDENT_QUEUE,
- *                                 QUEUE_MAX, EMU, GPUS, JOBS, BUILD from the environment) */
+ *                                 QUEUE_MAX, STUDENT_CONNECTIONS, EMU, GPUS, JOBS, BUILD from the
+ *                                 environment) */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
@@ -48,7 +49,7 @@ void serve_log(const char *fmt, ...)
 typedef struct req {
     char *body;
     size_t len;
-    int too_big, busy;
+    int too_big, busy, closing; /* closing: the answer closes the connection */
     long long student;
     char name[256];
 } req;
@@ -66,6 +67,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, req *r, const char *metho
     MHD_add_response_header(res, "X-Content-Type-Options", "nosniff");
     if (code == 401)
         MHD_add_response_header(res, "WWW-Authenticate", "Bearer");
+    if (r && r->closing)
+        MHD_add_response_header(res, "Connection", "close");
     if (retry_after > 0) {
         char v[16];
         snprintf(v, sizeof v, "%d", retry_after);
@@ -109,35 +112,6 @@ static const char *bearer(struct MHD_Connection *c)
     return a && !strncmp(a, "Bearer ", 7) ? a + 7 : NULL;
 }
 
-/* Per student: the times of their last submissions (RATE a minute at most). */
-#define RATE_MAX 64
-typedef struct rate_rec { long long student; double at[RATE_MAX]; int n; } rate_rec;
-static rate_rec rates[4096];
-static pthread_mutex_t rate_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* 0 when the student may submit now (and it is counted), else the seconds to wait. */
-static int rate_take(const serve_opts *o, long long student)
-{
-    const int limit = o->rate_per_min < RATE_MAX ? o->rate_per_min : RATE_MAX;
-    const double now = now_s();
-    int wait = 0;
-    pthread_mutex_lock(&rate_lock);
-    rate_rec *r = &rates[student % 4096];
-    if (r->student != student)
-        memset(r, 0, sizeof *r), r->student = student;
-    int k = 0;
-    for (int i = 0; i < r->n; i++)
-        if (now - r->at[i] < 60)
-            r->at[k++] = r->at[i];
-    r->n = k;
-    if (k >= limit)
-        wait = (int)(60 - (now - r->at[0])) + 1;
-    else
-        r->at[r->n++] = now;
-    pthread_mutex_unlock(&rate_lock);
-    return wait;
-}
-
 static long long count(sqlite3 *db, const char *sql, long long arg)
 {
     sqlite3_stmt *st;
@@ -149,6 +123,22 @@ static long long count(sqlite3 *db, const char *sql, long long arg)
         n = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
     return n;
+}
+
+/* RATE: a student's submissions stored in the last minute, counted in the store (so that a
+ * restart forgets none). 0 when the student may submit one more now, else the seconds until the
+ * oldest of them leaves the minute. Under store_lock, in the transaction that would store it. */
+static int rate_wait(sqlite3 *db, long long student, int per_min, double now)
+{
+    sqlite3_stmt *st;
+    int wait = 0;
+    sqlite3_prepare_v2(db, "SELECT count(*), min(created) FROM submissions WHERE student=? AND created>?", -1, &st, NULL);
+    sqlite3_bind_int64(st, 1, student);
+    sqlite3_bind_double(st, 2, now - 60);
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) >= per_min)
+        wait = (int)(60 - (now - sqlite3_column_double(st, 1))) + 1;
+    sqlite3_finalize(st);
+    return wait;
 }
 
 static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url)
@@ -166,15 +156,16 @@ static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req 
     up_file files[UP_MAX_FILES];
     if (upload_parse((unsigned char *)r->body, r->len, folder, rel, files, err, sizeof err) < 0)
         return reply_error(c, r, "POST", url, 400, err, 0);
-    const int wait = rate_take(o, r->student);
-    if (wait)
-        return reply_error(c, r, "POST", url, 429, "too many submissions this minute: wait, then submit again", wait);
     const double now = now_s();
     store_lock();
     store_exec(x->db, "BEGIN IMMEDIATE");
     const char *refusal = NULL;
     unsigned code = 0;
-    if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done'", -1) >= o->queue_max)
+    int retry = 30;
+    const int wait = rate_wait(x->db, r->student, o->rate_per_min, now);
+    if (wait)
+        refusal = "too many submissions this minute: wait, then submit again", code = 429, retry = wait;
+    else if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done'", -1) >= o->queue_max)
         refusal = "the queue is full: submit again later", code = 503;
     else if (count(x->db, "SELECT count(*) FROM submissions WHERE state!='done' AND student=?", r->student) >= o->student_queued)
         refusal = "you have submissions waiting to be graded already: wait for their reports, then submit again", code = 429;
@@ -195,9 +186,11 @@ static enum MHD_Result submit(const serve_ctx *x, struct MHD_Connection *c, req 
     const int committed = id && store_exec(x->db, "COMMIT") == SQLITE_OK;
     if (!committed)
         store_exec(x->db, "ROLLBACK");
+    else
+        store_changed();
     store_unlock();
     if (refusal)
-        return reply_error(c, r, "POST", url, code, refusal, 30);
+        return reply_error(c, r, "POST", url, code, refusal, retry);
     if (!committed)
         return reply_error(c, r, "POST", url, 503, "the server could not store the submission: submit again later", 30);
     grading_wake();
@@ -229,27 +222,50 @@ static json_t *row_json(sqlite3_stmt *st, int report)
 #define ROW_COLS "id, lab, state, created, late, attempts, gpu, exit_code, score, max, correct_passed, correct_checks, speed_graded, started, finished, report"
 
 /* A long poll: while submission ID's state and place read SEEN ("queued:3", "grading:0"), up to
- * WAIT seconds (at most 25), look again every 50 ms, so that make submit hears of a change
- * within that, not at its next poll. */
+ * WAIT seconds (at most 25), wait for the store's next change of a state (store_changed) and
+ * look again, so that make submit hears of a change as it happens, not at its next poll. (At
+ * least once a second too, whatever the store says.) */
 static void wait_change(sqlite3 *db, long long id, const char *seen, double wait)
 {
     const double end = now_s() + (wait > 25 ? 25 : wait);
-    while (now_s() < end) {
+    store_lock();
+    for (;;) {
         char now[64] = "";
         sqlite3_stmt *st;
-        store_lock();
         sqlite3_prepare_v2(db, "SELECT state, CASE WHEN state='queued' THEN (SELECT count(*) FROM submissions"
                                " WHERE state='queued' AND id<=?1) ELSE 0 END FROM submissions WHERE id=?1", -1, &st, NULL);
         sqlite3_bind_int64(st, 1, id);
         if (sqlite3_step(st) == SQLITE_ROW)
             snprintf(now, sizeof now, "%s:%d", (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
         sqlite3_finalize(st);
-        store_unlock();
-        if (strcmp(now, seen))
-            return;
-        const struct timespec nap = {0, 50 * 1000 * 1000};
-        nanosleep(&nap, NULL);
+        const double t = now_s();
+        if (strcmp(now, seen) || t >= end)
+            break;
+        store_wait_change(t + 1 < end ? t + 1 : end); /* the lock let go while it waits */
     }
+    store_unlock();
+}
+
+/* GET /api/submissions/ID/logs: the files of submission ID's grading that its report names (the
+ * student's own only), as {"name": "text", ...}. */
+static enum MHD_Result logs(const serve_ctx *x, struct MHD_Connection *c, req *r, const char *url, long long id)
+{
+    sqlite3_stmt *st;
+    store_lock();
+    const int owned = count(x->db, "SELECT student FROM submissions WHERE id=? AND state='done'", id) == r->student;
+    json_t *out = json_object();
+    sqlite3_prepare_v2(x->db, "SELECT name, body FROM logs WHERE submission=? ORDER BY name", -1, &st, NULL);
+    sqlite3_bind_int64(st, 1, id);
+    while (owned && sqlite3_step(st) == SQLITE_ROW)
+        json_object_set_new(out, (const char *)sqlite3_column_text(st, 0),
+                            json_stringn_nocheck((const char *)sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1)));
+    sqlite3_finalize(st);
+    store_unlock();
+    if (!owned) {
+        json_decref(out);
+        return reply_error(c, r, "GET", url, 404, "no such graded submission of yours", 0);
+    }
+    return reply_json(c, r, "GET", url, 200, out, 0);
 }
 
 /* GET /api/submissions (the student's own, newest first) or /api/submissions/ID (theirs only;
@@ -261,6 +277,8 @@ static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r
     if (*tail == '/') {
         char *end;
         id = strtoll(tail + 1, &end, 10);
+        if (id > 0 && !strcmp(end, "/logs"))
+            return logs(x, c, r, url, id);
         if (*end || id <= 0)
             return reply_error(c, r, "GET", url, 404, "no such submission of yours", 0);
     } else if (*tail)
@@ -285,6 +303,11 @@ static enum MHD_Result mine(const serve_ctx *x, struct MHD_Connection *c, req *r
             continue;
         }
         out = j;
+        if (!strcmp((const char *)sqlite3_column_text(st, 2), "done")) { /* where it was graded: the folders its report names */
+            char dir[4200];
+            snprintf(dir, sizeof dir, "%s/work/%lld.%d", x->opts->course, id, sqlite3_column_int(st, 5));
+            json_object_set_new(j, "graded_in", json_string(dir));
+        }
         if (!strcmp((const char *)sqlite3_column_text(st, 2), "queued"))
             json_object_set_new(j, "position", json_integer(count(x->db, "SELECT count(*) FROM submissions WHERE state='queued' AND id<=?", id)));
     }
@@ -310,6 +333,70 @@ static int is_instructor(const serve_opts *o, struct MHD_Connection *c)
     return d == 0;
 }
 
+/* The connections open at once, per student (STUDENT_CONNECTIONS): a connection is its last
+ * request's student's (libmicrohttpd's socket context holds whose) until it closes. So that one
+ * student's connections held open (long polls, idle keep-alives) cannot take the server's 512
+ * from the others. At most one entry per connection: CONN_MAX entries are enough. */
+#define CONN_MAX 512
+typedef struct conn_owner { long long student; } conn_owner;
+static struct { long long student; int n; } conns[CONN_MAX];
+static pthread_mutex_t conn_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int *conn_count(long long student) /* under conn_lock: its entry's count (a free one if none) */
+{
+    int free_one = -1;
+    for (int k = 0; k < CONN_MAX; k++) {
+        if (conns[k].n > 0 && conns[k].student == student)
+            return &conns[k].n;
+        if (conns[k].n == 0 && free_one < 0)
+            free_one = k;
+    }
+    if (free_one < 0)
+        return NULL;
+    conns[free_one].student = student;
+    return &conns[free_one].n;
+}
+
+/* 1 when connection C may carry STUDENT's request (it is counted as theirs), 0 when they have CAP
+ * open already. */
+static int conn_claim(struct MHD_Connection *c, long long student, int cap)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    conn_owner *own = ci ? ci->socket_context : NULL;
+    if (!own || own->student == student)
+        return 1;
+    pthread_mutex_lock(&conn_lock);
+    int *n = conn_count(student), ok = n && *n < cap;
+    if (ok) {
+        int *was = own->student ? conn_count(own->student) : NULL;
+        if (was && *was > 0)
+            --*was;
+        ++*n;
+        own->student = student;
+    }
+    pthread_mutex_unlock(&conn_lock);
+    return ok;
+}
+
+static void conn_notify(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls, (void)c;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        *socket_context = calloc(1, sizeof(conn_owner));
+        return;
+    }
+    conn_owner *own = *socket_context;
+    if (own && own->student) {
+        pthread_mutex_lock(&conn_lock);
+        int *n = conn_count(own->student);
+        if (n && *n > 0)
+            --*n;
+        pthread_mutex_unlock(&conn_lock);
+    }
+    free(own);
+    *socket_context = NULL;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                               const char *version, const char *data, size_t *size, void **con_cls)
 {
@@ -322,6 +409,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
             r->student = store_student(x->db, bearer(c), r->name, sizeof r->name);
             if (!r->student)
                 return reply(c, r, method, url, 401, "application/json", "{\"error\":\"unauthorized\"}", 24, 0);
+            if (!conn_claim(c, r->student, x->opts->student_conns)) {
+                char msg[300];
+                snprintf(msg, sizeof msg, "you have %d connections to the server open at once, the most it takes from one student: "
+                         "close some (make submit holds one), then try again", x->opts->student_conns);
+                r->closing = 1;
+                return reply_error(c, r, method, url, 429, msg, 5);
+            }
         }
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
         if (cl && strtoll(cl, NULL, 10) > UP_MAX_BYTES)
@@ -440,6 +534,7 @@ static void settings(serve_opts *o, int argc, char **argv)
     o->rate_per_min = (v = getenv("RATE")) && atoi(v) > 0 ? atoi(v) : 6;
     o->student_queued = (v = getenv("STUDENT_QUEUE")) && atoi(v) > 0 ? atoi(v) : 3;
     o->queue_max = (v = getenv("QUEUE_MAX")) && atoi(v) > 0 ? atoi(v) : 500;
+    o->student_conns = (v = getenv("STUDENT_CONNECTIONS")) && atoi(v) > 0 ? atoi(v) : 8;
     char path[4200];
     snprintf(path, sizeof path, "%s/instructor.token", o->course);
     char *tok = slurp(path);
@@ -491,10 +586,10 @@ int main(int argc, char **argv)
     const int slots = grading_start(&ctx);
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | (cert_pem ? MHD_USE_TLS : 0);
     struct MHD_Daemon *dmn = cert_pem
-        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        ? MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60,
                            MHD_OPTION_HTTPS_MEM_CERT, cert_pem, MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_END)
-        : MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL,
+        : MHD_start_daemon(flags, 0, NULL, NULL, handle, &ctx, MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, done, NULL, MHD_OPTION_NOTIFY_CONNECTION, conn_notify, NULL,
                            MHD_OPTION_CONNECTION_LIMIT, 512, MHD_OPTION_CONNECTION_TIMEOUT, 60, MHD_OPTION_END);
     if (!dmn || slots <= 0) {
         fprintf(stderr, "make serve: cannot listen on %s:%s (in use, or not an address of this host)\n", a && *a ? a : "127.0.0.1", argv[2]);

@@ -14,6 +14,8 @@
 sqlite3 *store_open(const char *course, char *err, size_t errlen); /* the connection, or NULL (why into ERR) */
 void store_lock(void);
 void store_unlock(void);
+void store_changed(void);          /* under store_lock: a submission's state or place changed */
+void store_wait_change(double until); /* under store_lock: until the next store_changed, or UNTIL (now_s's clock) */
 int store_exec(sqlite3 *db, const char *sql); /* SQLITE_OK or the error (printed) */
 /* The student the token names (not revoked), or 0; the name into NAME. */
 long long store_student(sqlite3 *db, const char *token, char *name, size_t namelen);
@@ -28,6 +30,7 @@ typedef struct serve_opts {
     int rate_per_min; /* a student's submissions a minute */
     int student_queued; /* a student's submissions waiting at once */
     int queue_max;    /* submissions waiting in all */
+    int student_conns; /* a student's connections open at once */
     char instructor_hash[65];
     char seed[40];    /* the course's hidden-case seed (COURSE/seed), as make grade's SEED= */
 } serve_opts;

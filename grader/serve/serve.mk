@@ -75,7 +75,7 @@ serve: $(SERVE_BIN) $(SERVE_KEEPER)
 	    $(SERVE_BIN) '$(COURSE)' '$(PORT)'
 
 submit: $(SERVE_PACK)
-	@SERVER='$(SERVER)' TOKEN='$(TOKEN)' python3 grader/serve/submit.py submit $(SERVE_PACK) '$(STUDENT)' '$(LAB)'
+	@SERVER='$(SERVER)' TOKEN='$(TOKEN)' SUBMIT_LOGS='$(BUILD)/submit' python3 grader/serve/submit.py submit $(SERVE_PACK) '$(STUDENT)' '$(LAB)'
 
 submit-status:
 	@SERVER='$(SERVER)' TOKEN='$(TOKEN)' python3 grader/serve/submit.py status

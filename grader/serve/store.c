@@ -3,7 +3,9 @@
  * revoked or not), submissions (queued -> grading -> done, the upload's bytes, the result) and
  * gradings (one row per grading completed, written in the transaction that marks it done). One
  * connection, used under one lock. */
+#include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +18,24 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 void store_lock(void) { pthread_mutex_lock(&lock); }
 void store_unlock(void) { pthread_mutex_unlock(&lock); }
+
+/* The store's changes of a submission's state or place in the queue, counted, for the long polls
+ * (serve.c's wait_change) to wait on rather than look again and again. Both under store_lock. */
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static unsigned long long changes;
+void store_changed(void)
+{
+    changes++;
+    pthread_cond_broadcast(&changed);
+}
+void store_wait_change(double until)
+{
+    const unsigned long long was = changes;
+    const struct timespec t = {(time_t)until, (long)((until - (double)(time_t)until) * 1e9)};
+    while (changes == was && now_s() < until)
+        if (pthread_cond_timedwait(&changed, &lock, &t) == ETIMEDOUT)
+            break;
+}
 
 double now_s(void)
 {
@@ -47,7 +67,9 @@ static const char schema[] =
     "CREATE INDEX IF NOT EXISTS sub_state ON submissions(state, id);"
     "CREATE INDEX IF NOT EXISTS sub_student ON submissions(student, id);"
     "CREATE TABLE IF NOT EXISTS gradings(id INTEGER PRIMARY KEY, submission INTEGER NOT NULL,"
-    "  attempt INTEGER NOT NULL, finished REAL NOT NULL);";
+    "  attempt INTEGER NOT NULL, finished REAL NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS logs(submission INTEGER NOT NULL, name TEXT NOT NULL, body BLOB NOT NULL,"
+    "  PRIMARY KEY(submission, name));";
 
 sqlite3 *store_open(const char *course, char *err, size_t errlen)
 {

@@ -6,7 +6,9 @@
 
 The lab's file and its helper files are packed by PACKER (build/host/serve-pack: grading's own
 rule) and sent with the token; the place in the queue and the grading's progress are shown, then
-the report `make grade` printed on the server's GPU, and the exit status is make grade's.
+the report `make grade` printed on the server's GPU, and the exit status is make grade's. The
+files the report names (each check's log, results.json) are written into SUBMIT_LOGS/<id>
+(make submit: build/submit/<id>), and the report names them there, and your files by STUDENT.
 SERVER and TOKEN come from make's SERVER= and TOKEN=, else from the first config file found of
 ./.submit and ~/.config/cuda-workbook/submit (lines `server=URL` and `token=TOKEN`).
 Only the standard library: python3 is on every machine the workbook supports.
@@ -45,8 +47,8 @@ def call(server, token, method, path, body=None):
                                  headers={"Authorization": "Bearer " + token,
                                           "Content-Type": "application/x-tar"})
     try:
-        with urllib.request.urlopen(req, timeout=60) as r:
-            return r.status, json.loads(r.read() or b"{}"), None
+        with urllib.request.urlopen(req, timeout=60) as r:  # (a report holds what your code printed: any bytes)
+            return r.status, json.loads((r.read() or b"{}").decode("utf-8", "replace")), None
     except urllib.error.HTTPError as e:
         try:
             answer = json.loads(e.read() or b"{}")
@@ -64,6 +66,26 @@ def refused(code, answer, retry):
                  "Check TOKEN= against the one your instructor gave you.")
     wait = f" The server asks you to wait {retry} s." if retry else ""
     sys.exit(f"make submit: the server answered {code}: {answer.get('error', 'no reason given')}.{wait}")
+
+
+def local_paths(server, token, row, student):
+    """The report, with the paths of the server's folders replaced by yours: your files' (STUDENT)
+    and the one where the files it names (each check's log, results.json) are written here,
+    SUBMIT_LOGS/<id> (make submit: build/submit/<id>)."""
+    report, where = row.get("report", ""), row.get("graded_in")
+    if not where:
+        return report
+    logdir = os.path.join(os.environ.get("SUBMIT_LOGS") or os.path.join("build", "submit"), str(row["id"]))
+    code, files, _ = call(server, token, "GET", f"/api/submissions/{row['id']}/logs")
+    if code == 200 and files:
+        os.makedirs(logdir, exist_ok=True)
+        for name, text in files.items():
+            if name[:1] != "." and name.replace(".", "").replace("_", "").replace("-", "").isalnum() and name.isascii():
+                with open(os.path.join(logdir, name), "w", encoding="utf-8", errors="replace") as f:
+                    f.write(text)
+    student = student.rstrip("/") or "."
+    return (report.replace(where + "/out/", logdir + "/").replace(where + "/out", logdir)
+            .replace(where + "/tree/", student + "/").replace(where + "/tree", student))
 
 
 def submit(packer, student, lab):
@@ -91,7 +113,7 @@ def submit(packer, student, lab):
             shown = now
         seen = "%s:%d" % (row["state"], row.get("position", 0) if row["state"] == "queued" else 0)
     print(f"Graded on {row.get('gpu')}:", flush=True)
-    sys.stdout.write(row.get("report", ""))
+    sys.stdout.write(local_paths(server, token, row, student))
     sys.stdout.flush()
     return int(row.get("exit_code", 2))
 

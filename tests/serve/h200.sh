@@ -38,7 +38,7 @@ make -s -j"$(nproc)" batch-prebuild BATCH_LABS="${folder#*-}" BUILD="$BUILD" >"$
     { echo "FAIL make batch-prebuild (see $OUT/prebuild.log)"; exit 1; }
 
 course=$OUT/course
-rm -rf "$course" "$OUT/trees"
+rm -rf "$course" "$OUT/trees" "$OUT/submit-logs"
 { echo name; for i in $(seq -w 1 16); do echo "student$i"; done; } > "$OUT/roster.csv"
 "$BUILD/host/serve-roster" "$course" "$OUT/roster.csv" >/dev/null
 seed=0x5eed000000000016
@@ -55,7 +55,8 @@ tree() { # tree NAME SOURCE: a fresh tree with SOURCE as the lab's file
     echo "$OUT/trees/$1"
 }
 submit() { # submit N TREE > its output; its exit status
-    SERVER=http://127.0.0.1:$port TOKEN=$(token "$1") python3 grader/serve/submit.py submit "$BUILD/host/serve-pack" "$2" "$LAB"
+    SERVER=http://127.0.0.1:$port TOKEN=$(token "$1") SUBMIT_LOGS="$OUT/submit-logs" python3 grader/serve/submit.py submit \
+        "$BUILD/host/serve-pack" "$2" "$LAB"
 }
 grade() { # grade TREE DIR > its output
     make -s --no-print-directory grade STUDENT="$1" LAB="$LAB" SEED=$seed BUILD="$BUILD" GRADE_DIR="$2"
@@ -92,7 +93,7 @@ out, course, rounds = sys.argv[1], sys.argv[2], [tuple(map(float, t.split())) fo
 def norm(text):
     text = text[text.index("\n", text.index("Graded on")) + 1:] if "Graded on" in text else text
     text = re.sub(r"/\S*/work/\d+\.\d+/tree|/\S*/trees/[^/\s]+", "STUDENT", text)
-    text = re.sub(r"/\S*/work/\d+\.\d+/out|/\S*/grade-[a-z0-9]+", "GRADE_DIR", text)
+    text = re.sub(r"/\S*/work/\d+\.\d+/out|/\S*/submit-logs/\d+|/\S*/grade-[a-z0-9]+", "GRADE_DIR", text)
     keep = []
     for l in text.splitlines():
         if re.match(r"make(\[\d+\])?: \*\*\* ", l) or l.startswith("Building") or "the grader " in l or re.match(r"  \[\d+/\d+\]", l) or l.startswith("Built in"):

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# stand-in-grade.sh - the course server's tests' stand-in for make grade (SERVE_GRADE_CMD): what
-# a grading costs the tests is a sleep, not the emulator's minutes for a hundred gradings.
+# stand-in-grade.sh - the course server's tests' stand-in for make grade (SERVE_GRADE_CMD), in
+# the cases that test something other than grading (serve_test.py's header says which, and why):
+# a grading there costs a sleep, not the emulator. The cases that test grading (100 students at
+# once, SIGKILL during 50 submissions, make grade cut off, make submit's report) grade with make
+# grade itself.
 #
-#   stand-in-grade.sh TREE LAB OUT      (STANDIN_LOG, STANDIN_SLEEP from the environment)
+#   stand-in-grade.sh TREE LAB OUT      (STANDIN_SLEEP from the environment)
 #
-# It appends "start LAB SHA PID" to STANDIN_LOG (every grading started, cut off or not), sleeps,
-# then prints a report that names the SHA-256 of the lab's file it was given (so that a test can
-# see whose report it is), writes OUT/results.json, and exits 0, or 2 when the file says FAIL.
+# It sleeps, then prints a report that names the SHA-256 of the lab's file it was given (so that
+# a test can see whose report it is), writes OUT/results.json, and exits 0, or 2 when the file says FAIL.
 set -u
 tree=$1 lab=$2 out=$3
 file=$(ls "$tree"/"$lab"-*/*.cu | head -n 1)
 sha=$(sha256sum < "$file" | cut -c1-64)
-echo "start $lab $sha $$" >> "${STANDIN_LOG:-/dev/null}"
 sleep "${STANDIN_SLEEP:-0.05}"
 echo "stand-in report: lab $lab, file $sha, helpers $(find "$tree" -type f | wc -l)"
 failed=$(grep -c FAIL "$file")

@@ -317,8 +317,10 @@ bool called_by_program_or_loop(const void *caller);
 
 /* Per host thread, so that host threads of the program (a CPU reference
  * computed in parallel) never take their accesses for a kernel's. */
-extern thread_local Thread *g_thread; /* the running CUDA thread, null while host code runs */
-extern thread_local Launch *g_launch; /* the launch in progress, null between launches */
+/* (__thread, not thread_local: a pointer needs no initialisation, so a use needs no call of a
+ * TLS wrapper or its test, on every memory access of a kernel) */
+extern __thread Thread *g_thread; /* the running CUDA thread, null while host code runs */
+extern __thread Launch *g_launch; /* the launch in progress, null between launches */
 
 /* The (x,y,z) index of linear index I in a grid or block of SHAPE. */
 uint3 unflatten(unsigned long long i, dim3 shape);

@@ -50,8 +50,8 @@ __thread __attribute__((tls_model("initial-exec"))) dim3 gridDim;
 
 namespace cuda_emu {
 
-thread_local Thread *g_thread;
-thread_local Launch *g_launch;
+__thread Thread *g_thread;
+__thread Launch *g_launch;
 
 namespace {
 
@@ -425,7 +425,15 @@ void barrier_progress(Block *b)
     const void *pc0 = b->threads[0].wait_pc, *pc_seen = pc0;
     std::string line0;
     bool looked = false;
+    /* (one pass over the threads gathers what opening the barrier needs too: the count of
+     * the __syncthreads_* variants, and the latest atomic or fence, which share_last_sync
+     * would find: no thread has exited) */
+    int count = 0;
+    uint32_t latest = 0, fence = 0;
     for (const Thread &t : b->threads) {
+        count += t.bar_pred != 0;
+        latest = std::max(latest, t.last_sync);
+        fence = std::max(fence, t.last_fence);
         if (t.wait_pc == pc0 || t.wait_pc == pc_seen)
             continue;
         pc_seen = t.wait_pc;
@@ -443,12 +451,8 @@ void barrier_progress(Block *b)
     }
     if (warp_race_end(b)) /* a race of one warp's lanes, no other warp's: said now */
         return;
-    int count = 0;
-    for (const Thread &t : b->threads)
-        count += t.bar_pred != 0;
     if (b->count != nullptr)
         count_flush(b);
-    share_last_sync(b);
     for (Thread &t : b->threads) {
         switch (t.bar_kind) {
         case 1: t.bar_result = count; break;
@@ -460,6 +464,8 @@ void barrier_progress(Block *b)
         t.wait_pc = nullptr;
         ++t.phase;
         t.wsync = 0;
+        t.last_sync = latest; /* (share_last_sync) */
+        t.last_fence = fence;
     }
     b->phase_clock = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     b->at_barrier = 0;

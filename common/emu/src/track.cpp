@@ -124,7 +124,7 @@ struct alignas(64) CellLock {
     uint32_t held;
 };
 constexpr size_t kCellLocks = 256;
-/* How far ahead of a cell check_granule prefetches (bytes): some threads ahead. */
+/* How far ahead of a cell check_granule prefetches (bytes): the next line, the next threads'. */
 constexpr size_t kPrefetchAhead = 64;
 CellLock g_cell_locks[kCellLocks];
 

@@ -159,7 +159,7 @@ BEGIN {
           "RegionKind RuntimeAllocating DeviceMapping set_schedule settle_writes thread_running " \
           "g_schedule AsyncCopy async_copy_access async_copy_touch refuse_at_run_time " \
           "called_by_program_or_loop g_grader_counting count_atomic count_unseen Unseen " \
-          "report_channel report_channel_init warp_race_end", e, " ")
+          "report_channel report_channel_init warp_race_end block_serials", e, " ")
     for (i in e) emu_internal[e[i]] = 1
 }
 # The entity a symbol belongs to: special names (guard variables, vtables, typeinfo),

@@ -218,8 +218,11 @@ struct SharedVar {
 struct Block {
     uint3 idx;                        /* blockIdx */
     unsigned long long linear;        /* linear block index: x + y*X + z*X*Y */
-    uint32_t serial;                  /* unique among all blocks run so far; tags the race
-                                         checker's records of its shared memory */
+    uint32_t serial;                  /* its launch's block_base + linear (mod 2^32): unique
+                                         among all blocks run so far; tags the race checker's
+                                         records */
+    uint32_t phase_clock;             /* the launch clock when its threads' phase last changed
+                                         (a barrier, a tile's or the grid's sync); 0 before */
     std::vector<Thread> threads;      /* its CUDA threads, by tid */
     unsigned nwarps;                  /* warps, the last possibly partial */
     unsigned exited;                  /* threads that returned */
@@ -233,9 +236,9 @@ struct Block {
     void *dynamic_shared;             /* the launch's dynamic shared memory, for this block */
     std::vector<uint8_t> warp_waiting; /* per warp: lanes waiting at a collective (0: nothing
                                          for warp_progress to do) */
-    std::vector<uint32_t> warp_clock; /* [warp][lane][other]: the __syncwarp count of OTHER
-                                         that LANE has synchronised with; empty until the
-                                         block's first __syncwarp */
+    std::vector<uint32_t> warp_clock; /* [warp][lane][other]: the launch clock of OTHER's
+                                         latest __syncwarp that LANE has synchronised with;
+                                         empty until the block's first __syncwarp */
     std::vector<Region *> regions;    /* its shared memory's tracked regions (track.cpp) */
     struct WindowSpan {
         uintptr_t lo, hi;             /* a shared allocation of the block */
@@ -268,10 +271,13 @@ struct Launch {
     void (*invoke)(void *);      /* runs the kernel for the current thread */
     void *ctx;                   /* its argument: the kernel's arguments */
     size_t ctx_size;             /* its size (reads of it are not checked) */
-    uint32_t serial;             /* distinguishes this launch's access records; never 0 */
+    uint32_t serial;             /* distinguishes this launch from the others; never 0 */
+    uint32_t block_base;         /* the serial of its block 0 (block_serials): its blocks'
+                                    serials are block_base + linear index, never 0 */
     unsigned threads_per_block;  /* block.x * block.y * block.z */
     unsigned long long nblocks;  /* grid.x * grid.y * grid.z */
-    std::atomic<uint32_t> clock; /* ticks at every atomic and fence (race checker) */
+    std::atomic<uint32_t> clock; /* ticks at every atomic and fence, barrier opening and
+                                    __syncwarp rendezvous (race checker) */
     std::atomic<int> error;      /* first error (a cudaError_t), cudaSuccess while all is well */
     std::atomic<bool> rejected;  /* error is a launch failure, not sticky (launch bounds) */
     std::atomic<bool> stop;      /* abandon the rest of the grid */
@@ -311,8 +317,10 @@ bool called_by_program_or_loop(const void *caller);
 
 /* Per host thread, so that host threads of the program (a CPU reference
  * computed in parallel) never take their accesses for a kernel's. */
-extern thread_local Thread *g_thread; /* the running CUDA thread, null while host code runs */
-extern thread_local Launch *g_launch; /* the launch in progress, null between launches */
+/* (__thread, not thread_local: a pointer needs no initialisation, so a use needs no call of a
+ * TLS wrapper or its test, on every memory access of a kernel) */
+extern __thread Thread *g_thread; /* the running CUDA thread, null while host code runs */
+extern __thread Launch *g_launch; /* the launch in progress, null between launches */
 
 /* The (x,y,z) index of linear index I in a grid or block of SHAPE. */
 uint3 unflatten(unsigned long long i, dim3 shape);
@@ -478,6 +486,11 @@ void track_atomic(void *addr, size_t size, bool changed, const void *pc, bool re
 /* A fence, or an atomic: everything this thread did before is ordered
  * before what other threads do after they synchronise with it. */
 void track_sync();
+/* The serials of a new launch's NBLOCKS blocks: the first, block_base (the launch's block k
+ * has block_base + k). Serials are never handed out twice: when they would run out, every
+ * record the race checker holds is forgotten first. Called with api_mutex held, no launch
+ * running. */
+uint32_t block_serials(unsigned long long nblocks);
 /* Forgets the regions of B's shared memory (at block end). */
 void untrack_block(Block *b);
 /* Installs the allocator hooks that tell memory kernels allocate themselves

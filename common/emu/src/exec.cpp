@@ -50,8 +50,8 @@ __thread __attribute__((tls_model("initial-exec"))) dim3 gridDim;
 
 namespace cuda_emu {
 
-thread_local Thread *g_thread;
-thread_local Launch *g_launch;
+__thread Thread *g_thread;
+__thread Launch *g_launch;
 
 namespace {
 
@@ -59,7 +59,6 @@ namespace {
 thread_local Context g_host_ctx;     /* the scheduler's context while a fiber runs */
 thread_local Block *g_shown_block;   /* block whose blockIdx and shared aliases are set */
 uint32_t g_launch_serial;            /* last serial handed out to a launch (host side) */
-std::atomic<uint32_t> g_block_serial; /* last serial handed out to a block */
 
 /* Blocks that ran, kept for the next ones: a block's thread table is tens of
  * kilobytes, and allocating one per block keeps AddressSanitizer's quarantine
@@ -202,12 +201,26 @@ inline void enter(Thread *t)
     }
 }
 
+/* Zeroes the N bytes at P (N a multiple of 8, P 8-byte aligned) with plain stores: a few
+ * hundred bytes a thread, where the rep stos a memset becomes costs more to start than to
+ * run. */
+template <size_t N>
+inline void zero_words(void *p)
+{
+    static_assert(N % 8 == 0, "whole words");
+    uint64_t *q = static_cast<uint64_t *>(p);
+    for (size_t i = 0; i < N / 8; ++i) {
+        asm("" : "+r"(q)); /* (kept a loop of stores, not turned back into a memset) */
+        q[i] = 0;
+    }
+}
+
 /* Clears what T's first run needs cleared (start_block leaves it: Thread's fields from
  * bar_kind on). */
 inline void clear_on_first_run(Thread *t)
 {
-    std::memset(reinterpret_cast<char *>(t) + offsetof(Thread, bar_kind), 0,
-                offsetof(Thread, spin_addr) - offsetof(Thread, bar_kind));
+    zero_words<offsetof(Thread, spin_addr) - offsetof(Thread, bar_kind)>(
+        reinterpret_cast<char *>(t) + offsetof(Thread, bar_kind));
 }
 
 /* Set by run_block while a thread that ends may hand its stack to the next one (chain_next);
@@ -245,9 +258,8 @@ Block *start_block(Launch &L, unsigned long long linear)
         spare_blocks().pop_back();
     b->idx = unflatten(linear, L.grid);
     b->linear = linear;
-    do
-        b->serial = g_block_serial.fetch_add(1, std::memory_order_relaxed) + 1;
-    while (b->serial == 0);
+    b->serial = L.block_base + (uint32_t)linear;
+    b->phase_clock = 0;
     b->nwarps = (L.threads_per_block + kWarpSize - 1) / kWarpSize;
     b->threads.resize(L.threads_per_block);
     b->warp_waiting.assign(b->nwarps, 0);
@@ -259,14 +271,21 @@ Block *start_block(Launch &L, unsigned long long linear)
      * it back at once (after_resume), so the block's next thread runs on the same one, and only
      * threads that wait hold stacks of their own. Here only what other threads may read before
      * a thread first runs is cleared (Thread's fields up to bar_kind); the rest when it does. */
-    const unsigned bx = L.block.x, bxy = L.block.x * L.block.y;
+    uint3 idx{0, 0, 0}; /* threadIdx of tid, counted (x + y*X + z*X*Y) */
     for (unsigned tid = 0; tid < L.threads_per_block; ++tid) {
         Thread &t = b->threads[tid];
-        std::memset(static_cast<void *>(&t), 0, offsetof(Thread, bar_kind));
+        zero_words<offsetof(Thread, bar_kind)>(&t);
         t.block = b;
         t.tid = tid;
-        t.idx = uint3{tid % bx, tid / bx % L.block.y, tid / bxy};
+        t.idx = idx;
         t.state = ThreadState::ready;
+        if (++idx.x == L.block.x) {
+            idx.x = 0;
+            if (++idx.y == L.block.y) {
+                idx.y = 0;
+                ++idx.z;
+            }
+        }
     }
     /* Fresh shared memory holds the 0xff poison, never the last block's data. */
     if (posix_memalign(&b->dynamic_shared, 256, L.smem) != 0) {
@@ -406,7 +425,15 @@ void barrier_progress(Block *b)
     const void *pc0 = b->threads[0].wait_pc, *pc_seen = pc0;
     std::string line0;
     bool looked = false;
+    /* (one pass over the threads gathers what opening the barrier needs too: the count of
+     * the __syncthreads_* variants, and the latest atomic or fence, which share_last_sync
+     * would find: no thread has exited) */
+    int count = 0;
+    uint32_t latest = 0, fence = 0;
     for (const Thread &t : b->threads) {
+        count += t.bar_pred != 0;
+        latest = std::max(latest, t.last_sync);
+        fence = std::max(fence, t.last_fence);
         if (t.wait_pc == pc0 || t.wait_pc == pc_seen)
             continue;
         pc_seen = t.wait_pc;
@@ -424,12 +451,8 @@ void barrier_progress(Block *b)
     }
     if (warp_race_end(b)) /* a race of one warp's lanes, no other warp's: said now */
         return;
-    int count = 0;
-    for (const Thread &t : b->threads)
-        count += t.bar_pred != 0;
     if (b->count != nullptr)
         count_flush(b);
-    share_last_sync(b);
     for (Thread &t : b->threads) {
         switch (t.bar_kind) {
         case 1: t.bar_result = count; break;
@@ -441,7 +464,10 @@ void barrier_progress(Block *b)
         t.wait_pc = nullptr;
         ++t.phase;
         t.wsync = 0;
+        t.last_sync = latest; /* (share_last_sync) */
+        t.last_fence = fence;
     }
+    b->phase_clock = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     b->at_barrier = 0;
     b->cursor = 0;
     std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
@@ -460,6 +486,7 @@ void new_phase_for_all(Block *b)
         ++t.phase;
         t.wsync = 0;
     }
+    b->phase_clock = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     std::fill(b->warp_clock.begin(), b->warp_clock.end(), 0u);
 }
 
@@ -592,6 +619,35 @@ Thread *chain_next(Thread *t)
     clear_on_first_run(u);
     u->stack = t->stack;
     t->stack = Stack{};
+    enter(u);
+    tl_accounted = false;
+    return u;
+}
+
+/* On the fiber of T, which has just begun to wait: as chain_next, the scheduler's bookkeeping
+ * of T (after_resume) and the thread it would resume next (next_ready), made the running
+ * thread (given a stack if it has none yet) and returned, for T to switch to it directly, one
+ * switch instead of two through the scheduler; T itself when that is T (the barrier it waits
+ * at just opened). Null when the scheduler must take over (no thread ready, the launch stops,
+ * or run_block does not allow it): T's bookkeeping done (tl_accounted), the cursor as
+ * run_block would leave it. */
+Thread *switch_next(Thread *t)
+{
+    if (!tl_may_chain)
+        return nullptr;
+    Block *b = t->block;
+    after_resume(t);
+    tl_accounted = true;
+    if (g_launch->stop)
+        return nullptr;
+    Thread *u = next_ready(b);
+    if (u == nullptr)
+        return nullptr;
+    if (u->stack.lo == nullptr) { /* its first run (as resume does) */
+        clear_on_first_run(u);
+        u->stack = stack_acquire(b->stack_bytes);
+        context_make(&u->ctx, u->stack, thread_main, u);
+    }
     enter(u);
     tl_accounted = false;
     return u;
@@ -1286,6 +1342,11 @@ void wait_here(ThreadState s, const void *pc)
         settle_writes(t);
     t->state = s;
     t->wait_pc = pc;
+    if (Thread *u = switch_next(t)) {
+        if (u != t)
+            context_switch(&t->ctx, &u->ctx); /* back here when T runs again */
+        return;
+    }
     switch_to_host(t);
 }
 
@@ -1435,6 +1496,7 @@ cudaError_t launch_erased(const void *kernel, const char *name, const LaunchConf
     L.nblocks = (unsigned long long)cfg.grid.x * cfg.grid.y * cfg.grid.z;
     L.footprint = kernel_footprint(kernel, (int)L.threads_per_block, L.smem);
     L.serial = ++g_launch_serial != 0 ? g_launch_serial : ++g_launch_serial;
+    L.block_base = block_serials(L.nblocks);
     L.clock = 1;
     L.cooperative = cfg.cooperative;
     plan_schedule(L, g_schedule.load(std::memory_order_relaxed));

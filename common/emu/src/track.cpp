@@ -20,8 +20,9 @@
  *    which crashes on a GPU but would silently work here.
  *
  * The race check. Every 4-byte granule of tracked memory remembers its last
- * write and its last read: launch, block, thread, barrier phase, __syncwarp
- * count, launch clock and source location. A read conflicts with the last
+ * write and its last read, 16 bytes each: block (a serial of its launch's),
+ * thread, launch clock and source location; the clock also tells its barrier
+ * phase and __syncwarp count (it ticks at each). A read conflicts with the last
  * write (and a write with the last read) made by another thread of the same
  * launch unless something orders them:
  *   same block:  a __syncthreads() between them (different barrier phase),
@@ -46,7 +47,7 @@
  * have ever been written (by a kernel, cudaMemcpy or cudaMemset); reading a
  * byte that never was, in a kernel or by copying it to the host, is reported.
  *
- * Cost: 66 bytes of bookkeeping per 4 bytes of checked memory (a 64-byte cell,
+ * Cost: 34 bytes of bookkeeping per 4 bytes of checked memory (a 32-byte cell,
  * a written and a tainted byte; mapped lazily, so only what kernels touch), and
  * a few tens of nanoseconds per access.
  * CUDA_EMU_CHECK=0 turns the checks off; allocations above
@@ -95,27 +96,37 @@ enum : uint8_t {
 /* Set while an asynchronous copy's write is checked (async_copy_access). */
 thread_local bool tl_async_copy;
 
-/* One access, as remembered by a granule. */
+/* One access, as remembered by a granule: 16 bytes. Its block is its serial (the launch's
+ * block_base + linear index: a record whose serial is not the running launch's, or for shared
+ * memory not the running block's, is none); its barrier phase and __syncwarp count are told by
+ * its clock: the launch clock ticks when a block's phase changes (Block::phase_clock) and at
+ * every __syncwarp rendezvous (Block::warp_clock holds those ticks). */
 struct Access {
-    uint32_t launch; /* launch serial; 0 (or an old serial) means none this launch */
-    uint32_t block;  /* linear block index (low 32 bits) */
-    uint32_t phase;  /* the thread's barrier phase */
-    uint32_t wsync;  /* the thread's __syncwarp count in that phase */
+    uint32_t serial; /* its block's serial; 0 (or another launch's, or block's) means none */
     uint32_t clock;  /* launch clock when it happened */
     int32_t pc;      /* source location, as an offset from pc_base(); 0 if unknown */
     uint16_t thread; /* linear thread index in the block */
     uint8_t flags;   /* acc_atomic, acc_released, acc_async */
     uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
+static_assert(sizeof(Access) == 16, "a record is 16 bytes");
 
-/* 60 bytes, padded to a cache line of its own: unpadded, most cells straddled two lines, and
- * an access touched both. */
-struct alignas(64) Cell {
+/* 32 bytes, two to a cache line. */
+struct alignas(32) Cell {
     Access write;  /* last write (plain or atomic) */
     Access read;   /* last plain read */
-    uint32_t lock; /* held while a worker checks and updates device memory's cell (0: free) */
 };
-static_assert(sizeof(Cell) == 64, "a cell is one cache line");
+static_assert(sizeof(Cell) == 32, "a cell is half a cache line");
+
+/* Device memory's cells are shared by the workers running blocks at once: each is checked and
+ * updated under a lock, one of kCellLocks picked by the cell's address (0: free). */
+struct alignas(64) CellLock {
+    uint32_t held;
+};
+constexpr size_t kCellLocks = 256;
+/* How far ahead of a cell check_granule prefetches (bytes): the next line, the next threads'. */
+constexpr size_t kPrefetchAhead = 64;
+CellLock g_cell_locks[kCellLocks];
 
 /* Bookkeeping of shared memory is reused from block to block without being
  * cleared: its records carry the block's serial instead of the launch's, so
@@ -124,6 +135,7 @@ static_assert(sizeof(Cell) == 64, "a cell is one cache line");
 struct CellBuffer {
     Cell *cells;  /* mapping of BYTES bytes */
     size_t bytes; /* its size */
+    uint32_t era; /* g_serial_era when it was kept: one of an earlier era is cleared for reuse */
 };
 
 } // namespace
@@ -181,7 +193,17 @@ constexpr size_t kSpareCellBuffers = 256; /* enough for several resident blocks'
  * others back. */
 std::vector<CellBuffer> &g_device_spares = *new std::vector<CellBuffer>();
 size_t g_device_spare_bytes;
+
+/* Block serials (block_serials): the next one to hand out, and the era, bumped whenever they
+ * ran out and started again at 1 (shared memory's kept cells of an earlier era are cleared
+ * before reuse; device memory's are cleared at once). */
+uint32_t g_next_block_serial = 1;
+std::atomic<uint32_t> g_serial_era{0};
 constexpr size_t kDeviceSpares = 16;
+/* Device memory's cell mappings this large or more ask for huge pages (MADV_HUGEPAGE, where
+ * the system gives them on request): a grid-stride loop's threads walk many strides of a
+ * buffer's cells at once, more pages than the CPU's TLB holds. */
+constexpr size_t kHugeCells = (size_t)4 << 20;
 constexpr size_t kDeviceSpareBytes = (size_t)256 << 20;
 
 /* Kept mapping I, taken out of the kept ones. */
@@ -244,6 +266,12 @@ struct PageCache {
     uint32_t gen;                /* g_regions_gen it was filled under */
     PageSlot slots[kPageSlots];
 };
+/* The set of a page's two slots: the page number hashed, so that pages a stride apart (a
+ * grid-stride loop's) spread over the sets. */
+inline size_t page_set(uintptr_t pg)
+{
+    return (size_t)((uint64_t)pg * 0x9E3779B97F4A7C15ull >> 32) % (kPageSlots / 2) * 2;
+}
 thread_local PageCache *tl_pages; /* this host thread's, freed when it ends */
 
 /* Frees a host thread's caches when it ends. */
@@ -306,7 +334,7 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
             continue; /* the table changed while we read it */
         PageCache *pc = page_cache();
         if (pc->gen == gen) { /* the newest first in its set, the other way keeps the last */
-            PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+            PageSlot *set = &pc->slots[page_set(pg)];
             set[1] = set[0];
             set[0] = slot;
         }
@@ -314,18 +342,30 @@ __attribute__((noinline)) Region *search_region(uintptr_t a)
     }
 }
 
-/* The tracked region holding address A, or null: the running CUDA thread's
- * block's shared memory, or device memory. */
-inline Region *find_region(uintptr_t a)
+/* The regions the last two lookups of this host thread found, the latest first: a kernel's
+ * loop reads a few buffers, in strides whose pages need not spread over the page cache's
+ * slots. An entry holds while g_regions_gen is what it was then and, for a block's shared
+ * memory, for that block's threads (cleared when a block of this host thread ends). */
+struct RecentRegion {
+    uintptr_t lo, size; /* the region's bytes [lo, lo + size); size 0: none */
+    Region *r;
+    const Block *block; /* the block whose shared memory it is; null: device memory */
+    uint32_t gen;       /* g_regions_gen when it was found */
+};
+thread_local RecentRegion tl_recent[2];
+
+/* find_region past tl_recent: T's block's shared memory (T: the running CUDA thread, or null),
+ * or device memory. */
+__attribute__((noinline)) Region *find_region_slow(uintptr_t a, const Thread *t)
 {
-    if (Thread *t = g_thread)
+    if (t != nullptr)
         for (Region *r : t->block->regions)
             if (a - r->lo < r->hi - r->lo)
                 return r;
-    const PageCache *pc = tl_pages;
+    PageCache *pc = tl_pages;
     if (__builtin_expect(pc != nullptr && pc->gen == g_regions_gen.load(std::memory_order_relaxed), 1)) {
         const uintptr_t pg = a >> kPageShift;
-        const PageSlot *set = &pc->slots[pg % (kPageSlots / 2) * 2];
+        const PageSlot *set = &pc->slots[page_set(pg)];
         const PageSlot &slot = set[set[0].page == pg ? 0 : 1];
         if (__builtin_expect(slot.page == pg && !slot.many, 1)) {
             for (Region *r : slot.r)
@@ -337,6 +377,29 @@ inline Region *find_region(uintptr_t a)
     return search_region(a);
 }
 
+/* The tracked region holding address A, or null: the running CUDA thread's
+ * block's shared memory, or device memory (the two never overlap). */
+__attribute__((always_inline)) inline Region *find_region(uintptr_t a)
+{
+    const Thread *t = g_thread;
+    const Block *b = t != nullptr ? t->block : nullptr;
+    const uint32_t gen = g_regions_gen.load(std::memory_order_relaxed);
+    RecentRegion *e = tl_recent;
+    if (a - e[0].lo < e[0].size && e[0].gen == gen && (e[0].block == nullptr || e[0].block == b))
+        return e[0].r;
+    if (a - e[1].lo < e[1].size && e[1].gen == gen && (e[1].block == nullptr || e[1].block == b)) {
+        std::swap(e[0], e[1]);
+        return e[0].r;
+    }
+    Region *r = find_region_slow(a, t);
+    if (r != nullptr) {
+        e[1] = e[0];
+        const bool shared = r->kind == RegionKind::shared_static || r->kind == RegionKind::shared_dynamic;
+        e[0] = RecentRegion{r->lo, r->hi - r->lo, r, shared ? b : nullptr, gen};
+    }
+    return r;
+}
+
 /* Whether R is a block's shared memory (its records carry block serials). */
 bool is_shared(const Region *r)
 {
@@ -345,13 +408,17 @@ bool is_shared(const Region *r)
 
 /* ---- AddressSanitizer's check, done here ---------------------------------- */
 
-bool poisoned(uintptr_t a, size_t n)
+__attribute__((noinline)) uintptr_t shadow_offset()
 {
-    if (g_shadow_offset == 0) {
-        size_t scale = 0;
-        __asan_get_shadow_mapping(&scale, &g_shadow_offset);
-    }
-    const int8_t *sh = reinterpret_cast<const int8_t *>((a >> 3) + g_shadow_offset);
+    size_t scale = 0;
+    __asan_get_shadow_mapping(&scale, &g_shadow_offset);
+    return g_shadow_offset;
+}
+
+__attribute__((always_inline)) inline bool poisoned(uintptr_t a, size_t n)
+{
+    const uintptr_t offset = __builtin_expect(g_shadow_offset != 0, 1) ? g_shadow_offset : shadow_offset();
+    const int8_t *sh = reinterpret_cast<const int8_t *>((a >> 3) + offset);
     if (n <= 8) {
         int8_t s = sh[0];
         if (s != 0 && (int8_t)((a & 7) + n - 1) >= s)
@@ -376,10 +443,16 @@ std::string thread_of(const Access &x)
     return dim_str(unflatten(x.thread, g_launch->block));
 }
 
+/* The linear index (low 32 bits) of the block that made access X, of the running launch. */
+uint32_t block_linear(const Access &x)
+{
+    return x.serial - g_launch->block_base;
+}
+
 /* "(x,y,z)" of the block that made access X. */
 std::string block_of(const Access &x)
 {
-    return dim_str(unflatten(x.block, g_launch->grid));
+    return dim_str(unflatten(block_linear(x), g_launch->grid));
 }
 
 /* Uninitialized reads reported so far in this process, and the first one's
@@ -487,7 +560,7 @@ void report_held_race_across(Block *b, const std::string &other, unsigned other_
 void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
                  const Access &other, bool me_writes)
 {
-    bool same_block = other.block == me.block;
+    bool same_block = other.serial == me.serial;
     Block *b = t->block;
     const bool async = (me.flags | other.flags) & acc_async;
     const char *my_verb = me_writes ? ((me.flags & acc_atomic) ? "updates atomically" : "writes")
@@ -610,19 +683,20 @@ void report_race(Thread *t, Region *r, uintptr_t a, size_t n, const Access &me,
  * thread T (see the top of this file). */
 bool concurrent(const Access &origin, const Access &me, const Thread *t)
 {
-    if (origin.block == me.block && origin.thread == me.thread)
+    if (origin.serial == me.serial && origin.thread == me.thread)
         return false;
     bool synced_since = t->last_sync > origin.clock;
-    if (origin.block != me.block)
+    if (origin.serial != me.serial)
         return !synced_since && !((origin.flags | me.flags) & (acc_atomic | acc_released));
-    if (origin.phase != me.phase || synced_since)
-        return false;
     const Block *b = t->block;
+    /* (a record older than the block's last phase change was made in an earlier phase) */
+    if (origin.clock < b->phase_clock || synced_since)
+        return false;
     if (origin.thread / kWarpSize == me.thread / kWarpSize && !b->warp_clock.empty()) {
         size_t warp = me.thread / kWarpSize;
         uint32_t known = b->warp_clock[(warp * kWarpSize + me.thread % kWarpSize) * kWarpSize +
                                        origin.thread % kWarpSize];
-        if (known > origin.wsync)
+        if (known > origin.clock) /* a __syncwarp of its thread after it, known to this one */
             return false;
     }
     return true;
@@ -637,20 +711,20 @@ bool concurrent(const Access &origin, const Access &me, const Thread *t)
  * store what they saw leave whichever value is stored last. */
 bool writes_concurrent(const Access &origin, const Access &me, const Thread *t)
 {
-    if (origin.block == me.block && origin.thread == me.thread)
+    if (origin.serial == me.serial && origin.thread == me.thread)
         return false;
     if (t->last_fence > origin.clock)
         return false;
-    if (origin.block != me.block)
+    if (origin.serial != me.serial)
         return true;
-    if (origin.phase != me.phase)
-        return false;
     const Block *b = t->block;
+    if (origin.clock < b->phase_clock)
+        return false;
     if (origin.thread / kWarpSize == me.thread / kWarpSize && !b->warp_clock.empty()) {
         size_t warp = me.thread / kWarpSize;
         uint32_t known = b->warp_clock[(warp * kWarpSize + me.thread % kWarpSize) * kWarpSize +
                                        origin.thread % kWarpSize];
-        if (known > origin.wsync)
+        if (known > origin.clock)
             return false;
     }
     return true;
@@ -660,17 +734,22 @@ bool writes_concurrent(const Access &origin, const Access &me, const Thread *t)
  * no uninitialized read, however it is used after. */
 enum class Op { read, write, atomic, atomic_exch };
 
-/* Device memory's cells are shared by the workers running blocks at once:
- * each is checked and updated under its own lock. */
-__attribute__((always_inline)) inline void lock_cell(Cell &c)
+/* The lock of device memory's cell C (g_cell_locks): held while a worker checks and updates
+ * it, never with another. */
+__attribute__((always_inline)) inline uint32_t *cell_lock(const Cell &c)
 {
-    while (__atomic_exchange_n(&c.lock, 1u, __ATOMIC_ACQUIRE) != 0)
-        while (__atomic_load_n(&c.lock, __ATOMIC_RELAXED) != 0)
+    return &g_cell_locks[reinterpret_cast<uintptr_t>(&c) / sizeof(Cell) % kCellLocks].held;
+}
+__attribute__((always_inline)) inline void lock_cell(const Cell &c)
+{
+    uint32_t *l = cell_lock(c);
+    while (__atomic_exchange_n(l, 1u, __ATOMIC_ACQUIRE) != 0)
+        while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0)
             __builtin_ia32_pause();
 }
-__attribute__((always_inline)) inline void unlock_cell(Cell &c)
+__attribute__((always_inline)) inline void unlock_cell(const Cell &c)
 {
-    __atomic_store_n(&c.lock, 0u, __ATOMIC_RELEASE);
+    __atomic_store_n(cell_lock(c), 0u, __ATOMIC_RELEASE);
 }
 
 /* One granule G of an access: BYTES are the bytes of it the access covers.
@@ -680,13 +759,18 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
                                                          const Access &me, uintptr_t g,
                                                          uint8_t bytes, bool locked)
 {
-    const uint32_t serial = me.launch;
+    /* A record of this launch (device memory), or of this block (shared memory: its cells
+     * were a finished block's). */
+    const bool shared = is_shared(r);
+    const uint32_t base = shared ? me.serial : g_launch->block_base;
+    const uint32_t span = shared ? 1u : (uint32_t)std::min<unsigned long long>(g_launch->nblocks, UINT32_MAX);
+    auto current = [&](const Access &x) { return x.serial - base < span; };
     Cell &c = r->cells[g];
-    /* The next granule's cell, which the next thread is likely to need: threads run one after
+    /* The next line of cells, which the next threads are likely to need: threads run one after
      * another, and coalesced code has thread i + 1 touch the word after thread i's; a kernel
      * that touches many buffers (or a grid-stride loop's many strides) between two threads
      * has more streams than the CPU's prefetcher follows. (A prefetch never faults.) */
-    __builtin_prefetch(&r->cells[g + 1], 1);
+    __builtin_prefetch(reinterpret_cast<const char *>(&r->cells[g]) + kPrefetchAhead, 1);
     if (locked)
         lock_cell(c);
     bool uninit = false;
@@ -706,7 +790,7 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
         /* A plain read against another thread's atomic update is no race: it
          * reads one value or the other, as a relaxed load would (the "check,
          * then atomically claim" pattern). */
-        if (c.write.launch == serial && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
+        if (current(c.write) && (c.write.bytes & bytes) && !(c.write.flags & acc_atomic) &&
             concurrent(c.write, me, t)) {
             race = 1;
             other = c.write;
@@ -715,17 +799,17 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
          * before this one stays: a later write by this thread still races
          * with it (a warp-synchronous reduction without __syncwarp: lane 0
          * reads s[1], lane 1 then reads s[1] and writes it). */
-        if (!(c.read.launch == serial && (c.read.bytes & bytes) == bytes &&
+        if (!(current(c.read) && (c.read.bytes & bytes) == bytes &&
               concurrent(c.read, me, t))) {
             c.read = me;
             c.read.bytes = bytes;
         }
     } else {
-        if (op == Op::atomic && c.write.launch == serial && !(c.write.flags & acc_atomic) &&
+        if (op == Op::atomic && current(c.write) && !(c.write.flags & acc_atomic) &&
             (c.write.bytes & bytes) && concurrent(c.write, me, t)) {
             race = 1;
             other = c.write;
-        } else if (op == Op::write && c.read.launch == serial && (c.read.bytes & bytes) &&
+        } else if (op == Op::write && current(c.read) && (c.read.bytes & bytes) &&
                    concurrent(c.read, me, t)) {
             race = 2;
             other = c.read;
@@ -733,20 +817,20 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
         /* Another warp's or block's write of the same bytes that nothing orders
          * before this one: a race if the values differ, known once this one is
          * in memory (settle_writes). */
-        if (op == Op::write && race == 0 && c.write.launch == serial && (c.write.bytes & bytes) &&
+        if (op == Op::write && race == 0 && current(c.write) && (c.write.bytes & bytes) &&
             !(c.write.flags & acc_atomic) &&
-            (c.write.block != me.block || c.write.thread / kWarpSize != me.thread / kWarpSize) &&
+            (c.write.serial != me.serial || c.write.thread / kWarpSize != me.thread / kWarpSize) &&
             t->ww_count < sizeof t->ww / sizeof t->ww[0] && writes_concurrent(c.write, me, t) &&
             /* a thread of another block running now may not have stored its value yet */
-            !(c.write.block != me.block && g_launch->parallel &&
-              thread_running(c.write.block, c.write.thread))) {
+            !(c.write.serial != me.serial && g_launch->parallel &&
+              thread_running(block_linear(c.write), c.write.thread))) {
             auto &w = t->ww[t->ww_count++];
             w.granule = r->lo + g * 4;
             w.bytes = c.write.bytes & bytes;
             for (unsigned i = 0; i < 4; ++i)
                 w.before[i] = (w.bytes >> i & 1) ? reinterpret_cast<const volatile uint8_t *>(w.granule)[i] : 0;
             w.shared = is_shared(r);
-            w.other_block = c.write.block;
+            w.other_block = block_linear(c.write);
             w.other_thread = c.write.thread;
             w.other_pc = c.write.pc;
             w.pc = pc;
@@ -776,10 +860,7 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     if (off + n > r->hi - r->lo)
         n = r->hi - r->lo - off;
     Access me;
-    me.launch = is_shared(r) ? t->block->serial : L.serial;
-    me.block = (uint32_t)t->block->linear;
-    me.phase = t->phase;
-    me.wsync = t->wsync;
+    me.serial = t->block->serial;
     me.clock = L.clock.load(std::memory_order_relaxed);
     me.pc = pc_offset(pc);
     me.thread = (uint16_t)t->tid;
@@ -804,7 +885,7 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
  * and gridDim or a loop bound), with no store in between, is a thread polling
  * memory that another thread is to change; let the others run. A loop that
  * reads through an array touches new addresses and is never taken for one. */
-void note_load(Thread *t, uintptr_t a, const void *pc)
+__attribute__((always_inline)) inline void note_load(Thread *t, uintptr_t a, const void *pc)
 {
     uint32_t k = 0;
     while (k < t->spin_addrs && t->spin_addr[k] != a)
@@ -824,7 +905,7 @@ void note_load(Thread *t, uintptr_t a, const void *pc)
 }
 
 /* A store (or an atomic that changed memory): T is doing work, not polling. */
-void note_store(Thread *t)
+__attribute__((always_inline)) inline void note_store(Thread *t)
 {
     t->spin_count = 0;
     t->spin_addrs = 0;
@@ -1183,6 +1264,17 @@ __attribute__((always_inline)) inline void check_reachable(Thread *t, uintptr_t 
     check_reachable_slow(t, a, n, write, pc);
 }
 
+/* Whether [A, A+N) lies within one of the built-in variables (threadIdx, blockIdx, blockDim,
+ * gridDim: this host thread's static TLS, which every kernel may read, no tracked memory and
+ * never poisoned), which a kernel's loop reads between its other accesses. */
+__attribute__((always_inline)) inline bool builtin_variable(uintptr_t a, size_t n)
+{
+    return a - reinterpret_cast<uintptr_t>(&blockDim) + n <= sizeof blockDim ||
+           a - reinterpret_cast<uintptr_t>(&gridDim) + n <= sizeof gridDim ||
+           a - reinterpret_cast<uintptr_t>(&threadIdx) + n <= sizeof threadIdx ||
+           a - reinterpret_cast<uintptr_t>(&blockIdx) + n <= sizeof blockIdx;
+}
+
 /* An access of N bytes at A by the running CUDA thread, at PC: spin
  * detection and the race and uninitialized-read checks. */
 __attribute__((noinline)) void kernel_access(uintptr_t a, size_t n, bool write, const void *pc)
@@ -1233,6 +1325,18 @@ __attribute__((always_inline)) inline void access(uintptr_t a, size_t n, bool wr
     if (t != nullptr && (a - reinterpret_cast<uintptr_t>(t->stack.lo) < t->stack.size ||
                          a - reinterpret_cast<uintptr_t>(g_launch->ctx) < g_launch->ctx_size))
         return;
+    if (t != nullptr && builtin_variable(a, n)) {
+        /* What follows, short: no region holds it, a kernel may read it, nothing poisons it */
+        if (__builtin_expect(t->async_pending != 0, 0))
+            async_copy_touch(t, a, n, write, pc);
+        if (__builtin_expect(g_counting, 0))
+            count_access(t, a, n, write, pc, false, is_volatile);
+        if (write)
+            note_store(t);
+        else
+            note_load(t, a, pc);
+        return;
+    }
     if (__builtin_expect(poisoned(a, n), 0))
         __asan_report_error(const_cast<void *>(pc), bp, bp, reinterpret_cast<void *>(a), write, n);
     if (t != nullptr && __builtin_expect(t->async_pending != 0, 0))
@@ -1290,6 +1394,8 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
             if ((*spare)[i].bytes >= r->cells_bytes) {
                 r->cells = (*spare)[i].cells;
                 r->cells_bytes = (*spare)[i].bytes;
+                if ((*spare)[i].era != g_serial_era.load(std::memory_order_relaxed))
+                    madvise(r->cells, r->cells_bytes, MADV_DONTNEED); /* zero pages again */
                 spare->erase(spare->begin() + (long)i);
             }
         if (!shared) { /* the smallest kept mapping that holds it */
@@ -1330,6 +1436,8 @@ void track_region(void *p, size_t size, RegionKind kind, const char *name, size_
                 abort();
             }
             r->cells = static_cast<Cell *>(m);
+            if (!shared && r->cells_bytes >= kHugeCells)
+                madvise(m, r->cells_bytes, MADV_HUGEPAGE);
         }
         r->written = static_cast<uint8_t *>(calloc(granules, 1));
         r->tainted = static_cast<uint8_t *>(calloc(granules, 1));
@@ -1381,7 +1489,8 @@ void free_region(Region *r)
             tl_spare_cells = new std::vector<CellBuffer>();
         }
         if (tl_spare_cells->size() < kSpareCellBuffers)
-            tl_spare_cells->push_back(CellBuffer{r->cells, r->cells_bytes});
+            tl_spare_cells->push_back(CellBuffer{r->cells, r->cells_bytes,
+                                                 g_serial_era.load(std::memory_order_relaxed)});
         else
             munmap(r->cells, r->cells_bytes);
     } else if (r->cells != nullptr) {
@@ -1394,7 +1503,7 @@ void free_region(Region *r)
                 const CellBuffer oldest = take_device_spare(0);
                 munmap(oldest.cells, oldest.bytes);
             }
-            g_device_spares.push_back(CellBuffer{r->cells, r->cells_bytes});
+            g_device_spares.push_back(CellBuffer{r->cells, r->cells_bytes, 0});
             g_device_spare_bytes += r->cells_bytes;
         }
     }
@@ -1437,8 +1546,33 @@ void untrack_region(void *p)
     g_retired.push_back(r);
 }
 
+uint32_t block_serials(unsigned long long nblocks)
+{
+    /* (a grid of 2^31 blocks or more would take hours to emulate: its serials may repeat) */
+    const uint32_t n = (uint32_t)std::min<unsigned long long>(nblocks, 1ull << 31);
+    if ((uint64_t)g_next_block_serial + n > UINT32_MAX) {
+        /* Run out: every record of device memory forgotten (its pages zeroed), the kept
+         * mappings given back, shared memory's kept cells cleared when next used. */
+        const RegionTable *t = g_table.load(std::memory_order_acquire);
+        for (size_t i = 0; i < t->n; ++i)
+            if (t->items[i]->cells != nullptr)
+                madvise(t->items[i]->cells, t->items[i]->cells_bytes, MADV_DONTNEED);
+        while (!g_device_spares.empty()) {
+            const CellBuffer c = take_device_spare(0);
+            munmap(c.cells, c.bytes);
+        }
+        g_serial_era.fetch_add(1, std::memory_order_relaxed);
+        g_next_block_serial = 1;
+    }
+    const uint32_t base = g_next_block_serial;
+    g_next_block_serial += n;
+    return base;
+}
+
 void untrack_block(Block *b)
 {
+    for (RecentRegion &e : tl_recent) /* (its regions go; a later block may reuse B) */
+        e = RecentRegion{};
     for (Region *r : b->regions)
         free_region(r);
     b->regions.clear();

@@ -161,9 +161,10 @@ unsigned shuffle_source(int kind, unsigned lane, int b, int c)
     return in_range ? (unsigned)j : lane;
 }
 
-/* __syncwarp among GROUP: each lane's count ticks, and every lane of the group
- * learns what every other knew (a vector-clock join), so the race checker can
- * tell that accesses before the rendezvous are ordered before those after. */
+/* __syncwarp among GROUP: each lane's count ticks, and the launch clock: each lane's entry
+ * for itself becomes that clock, and every lane of the group learns what every other knew (a
+ * vector-clock join), so the race checker can tell that accesses before the rendezvous (their
+ * records' clocks below it) are ordered before those after. */
 void syncwarp_clocks(Block *b, unsigned warp, unsigned group)
 {
     if (b->warp_clock.empty()) {
@@ -171,10 +172,12 @@ void syncwarp_clocks(Block *b, unsigned warp, unsigned group)
         b->warp_clock.assign((size_t)b->nwarps * kWarpSize * kWarpSize, 0u);
     }
     uint32_t *vc = &b->warp_clock[(size_t)warp * kWarpSize * kWarpSize];
+    const uint32_t now = g_launch->clock.fetch_add(1, std::memory_order_relaxed) + 1;
     for (unsigned a = 0; a < (unsigned)kWarpSize; ++a)
         if (group >> a & 1) {
             Thread *t = lane_thread(b, warp, a);
-            vc[a * kWarpSize + a] = ++t->wsync;
+            ++t->wsync;
+            vc[a * kWarpSize + a] = now;
         }
     for (unsigned x = 0; x < (unsigned)kWarpSize; ++x) {
         uint32_t m = 0;

@@ -75,7 +75,7 @@ def local_paths(server, token, row, student):
     report, where = row.get("report", ""), row.get("graded_in")
     if not where:
         return report
-    logdir = os.path.join(os.environ.get("SUBMIT_LOGS") or os.path.join("build", "submit"), str(row["id"]))
+    logdir = os.path.join(os.environ.get("SUBMIT_LOGS") or os.path.join("build", "submit"), str(int(row["id"])))
     code, files, _ = call(server, token, "GET", f"/api/submissions/{row['id']}/logs")
     if code == 200 and files:
         os.makedirs(logdir, exist_ok=True)

@@ -369,17 +369,11 @@ void pool_host_reserve(worker_pool *pool, size_t bytes)
         }
 }
 
-void pool_host_reserve_made(worker_pool *pool, int when)
+void pool_host_reserve_made(worker_pool *pool)
 {
-    if (reserved_state != RESERVED_ASKED)
-        return;
-    if (when == HOST_RESERVE_NOW) {
-        reserve_main(pool);
-        reserved_state = RESERVED_MADE;
-    } else if (when == HOST_RESERVE_AHEAD && workers_ahead() &&
-               pthread_create(&reserving, NULL, reserve_main, pool) == 0) {
+    if (reserved_state == RESERVED_ASKED && workers_ahead() &&
+        pthread_create(&reserving, NULL, reserve_main, pool) == 0)
         reserved_state = RESERVED_MAKING;
-    }
 }
 
 /* A reserved array of exactly `bytes`, made (all of them together, if not yet) or waited for:

@@ -81,7 +81,7 @@ void harness_stop(harness_proc *h, child_outcome *o)
     waitpid(h->pid, &status, 0);
     stop_forget(h->pid);
     /* its workers, adopted here once it died (stop.h, rule 4): reaped */
-    stop_sweep_sparing(1000, 0);
+    stop_sweep(1000);
     scratch_remove(h->tmp); /* every process that could write there has ended */
     close(h->reply);
     if (o && !o->timed_out) {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# onehar.sh - one harness process serves every lab of a run (grader/harness/harness_labs.cu), and
+# a harness stopped mid-lab is replaced by a fresh one that carries nothing of it. Under the CPU
+# emulator, a tree whose lab 01 sleeps in every call (tests/stop/sleepy-coalescing.cu, each check
+# stopped at its time limit, set to 2 s: the harness killed with its workers) and whose lab 02 is
+# the reference solution, graded together (LAB=01,02), then lab 02 alone:
+#   - every correctness check of lab 01 ran out of time, each in a fresh harness (lab 01's log
+#     names as many harnesses as checks run);
+#   - lab 02 was served by a fresh harness (its log: "lab banks begins (lab 1 of this harness)")
+#     and its check lines are those of lab 02 graded alone (times masked), every one OK;
+#   - the solutions of labs 01 and 02 graded together: one harness served both (lab 2 of it).
+#
+#   tests/emu/onehar.sh      (MAKE and BUILD from the environment; after make emu-runners)
+#
+# Prints `N passed, M failed`; exits 1 if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+work=${BUILD:-build}/onehar-test
+. tests/result.sh
+grade() { # NAME LABS TREE: make grade of TREE's labs LABS, its output in $work/NAME.txt
+    GRADER_SET=coalescing.timeout=2 ${MAKE:-make} --no-print-directory grade EMU=1 LAB="$2" \
+        STUDENT="$3" GRADE_DIR="$work/$1" GRADE_WHERE=0 SEED=0x1234 >"$work/$1.txt" 2>&1
+}
+# lab NUM's check lines in run NAME's output (to its line LABNAME: ...), their times masked
+lines() {
+    sed -n "/^== $2 /,/^  $3: /p" "$work/$1.txt" | sed -E 's/\( *[0-9]+\.[0-9]+s\)/( T s)/'
+}
+rm -rf "$work" && mkdir -p "$work/tree/01-coalescing" "$work/tree/02-banks"
+cp tests/stop/sleepy-coalescing.cu "$work/tree/01-coalescing/coalescing.cu"
+cp solutions/02-banks/banks.cu solutions/02-banks/*.cuh "$work/tree/02-banks/"
+grade both 01,02 "$work/tree"
+grade alone 02 "$work/tree"
+grade solutions 01,02 solutions
+
+one=$(lines both 01 coalescing)
+correct=$(grep -cE '^  .* \.\.\. ' <<<"$one")
+correct=$((correct - $(grep -cE '^  speed' <<<"$one")))
+timeouts=$(grep -cE ' FAIL  \(.*hung: no result after' <<<"$one")
+fresh=$(grep -c 'lab coalescing begins (lab 1 of this harness)' "$work/both/coalescing.harness.log" 2>/dev/null)
+[ "$correct" -ge 1 ] && [ "$timeouts" -eq "$correct" ] && [ "$fresh" -eq "$timeouts" ]
+result "lab 01 hangs: each of its $correct correctness checks ran out of time, each in a fresh harness" $? \
+    "$timeouts of $correct checks out of time, $fresh harnesses named in its log; see $work/both.txt"
+grep -q 'lab banks begins (lab 1 of this harness)' "$work/both/banks.harness.log" 2>/dev/null
+result "lab 02, after a harness killed at lab 01's last check: served by a fresh harness" $? \
+    "see $work/both/banks.harness.log"
+diff <(lines both 02 banks) <(lines alone 02 banks) >"$work/lines.diff"
+same=$?
+two=$(lines both 02 banks)
+oks=$(grep -c ' OK ' <<<"$two")
+bad=$(grep -cE ' (FAIL|ERROR) ' <<<"$two")
+[ $same = 0 ] && [ "$oks" -ge 5 ] && [ "$bad" = 0 ]
+result "lab 02's verdicts after it are those of lab 02 graded alone, every check OK" $? \
+    "$oks OK, $bad failed; see $work/lines.diff, $work/both.txt and $work/alone.txt"
+bad=$(grep -cE ' (FAIL|ERROR) ' "$work/solutions.txt")
+grep -q 'lab banks begins (lab 2 of this harness)' "$work/solutions/banks.harness.log" 2>/dev/null &&
+    grep -q 'lab coalescing begins (lab 1 of this harness)' "$work/solutions/coalescing.harness.log" &&
+    [ "$bad" = 0 ]
+result "the solutions of labs 01 and 02: one harness served both, every check passed" $? \
+    "see $work/solutions.txt and $work/solutions/*.harness.log"
+results

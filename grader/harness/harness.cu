@@ -107,9 +107,9 @@ static void run_case(const check_cmd *o, const lab_task *t, const long long size
  * longjmp must sit in the one frame that frees them. */
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
-    const lab_info *lab = served_lab;
+    const lab_info *lab = served_lab();
     const lab_check *c = &lab->checks[o->check];
-    const lab_task *t = &served_tasks[c->task];
+    const lab_task *t = &served_tasks()[c->task];
     results_begin("begin");
     results_str("lab", lab->name);
     results_int("check", o->check);
@@ -203,15 +203,15 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
  * says; 1 if any was asked for. */
 static int reserve_speed_memory(const device_info *d, int from)
 {
-    const lab_info *lab = served_lab;
+    const lab_info *lab = served_lab();
     int any = 0;
     for (int i = from; i < lab->n_checks; i++) {
         const lab_check *ck = &lab->checks[i];
-        if (ck->kind != CHECK_SPEED || !served_tasks[ck->task].reserve)
+        if (ck->kind != CHECK_SPEED || !served_tasks()[ck->task].reserve)
             continue;
         long long size[LAB_MAX_DIMS];
         lab_speed_problem_size(lab, ck, d, size);
-        served_tasks[ck->task].reserve(size, d);
+        served_tasks()[ck->task].reserve(size, d);
         any = 1;
     }
     workers_host_reserve_made();
@@ -232,7 +232,7 @@ void prewarm_reset(void)
  * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
 void prewarm_after(int done, const device_info *d)
 {
-    const lab_info *lab = served_lab;
+    const lab_info *lab = served_lab();
     if (done + 1 >= lab->n_checks)
         return;
     /* Once, after the first check answered, for the speed checks still to come (a GPU only:
@@ -376,9 +376,9 @@ int main(int argc, char **argv)
     served_reference_set(o.reference_so);
     if (o.list_checks) { /* index, kind, name: make sanitize runs the correctness checks */
         static const char *const kinds[] = {"visible", "hidden", "speed"};
-        for (int i = 0; i < served_lab->n_checks; i++)
-            printf("%d\t%s\t%s\n", i, kinds[served_lab->checks[i].kind],
-                   served_lab->checks[i].name);
+        for (int i = 0; i < served_lab()->n_checks; i++)
+            printf("%d\t%s\t%s\n", i, kinds[served_lab()->checks[i].kind],
+                   served_lab()->checks[i].name);
         return 0;
     }
     cuda_set_fail_hook(on_cuda_error);
@@ -440,7 +440,7 @@ int main(int argc, char **argv)
      * check makes its inputs; what the speed checks need ahead starts once that check is
      * answered (prewarm_after), not beside the student's start, which it would slow. (Many
      * labs': at each `lab` line.) */
-    if (served_lab)
+    if (served_lab())
         workers_prewarm(IMPL_STUDENT);
     return serve_lines(&d, reply_fd, why);
 }

@@ -19,10 +19,13 @@
 
 #include <dlfcn.h>
 
-const lab_info *served_lab;
-const lab_task *served_tasks;
+static const lab_info *lab_now; /* the lab served (its problem.so's harness_lab), or NULL */
+static const lab_task *tasks_now; /* and its tasks (harness_tasks) */
 static char served_reference[4096]; /* the lab's reference.so (harness_reference_object) */
 static int labs_served;             /* labs begun in this process */
+
+const lab_info *served_lab(void) { return lab_now; }
+const lab_task *served_tasks(void) { return tasks_now; }
 
 const char *harness_reference_object(void)
 {
@@ -60,8 +63,8 @@ void served_lab_load(const char *so)
     for (int i = 0; i < (*lab)->n_checks; i++)
         if ((*lab)->checks[i].task < 0 || (*lab)->checks[i].task >= *n_tasks)
             fatal("%s: check %d names task %d of %d", so, i, (*lab)->checks[i].task, *n_tasks);
-    served_lab = *lab;
-    served_tasks = tasks;
+    lab_now = *lab;
+    tasks_now = tasks;
 }
 
 /* The lab served is over: its workers ended, its shared memory given back, its per-lab state
@@ -96,9 +99,9 @@ static void served_lab_end(int costs, int last)
                 e ? cudaGetErrorString(e) : "");
         exit(5);
     }
-    fprintf(stderr, "harness: lab %s ended; its workers and memory are gone\n", served_lab->name);
-    served_lab = NULL;
-    served_tasks = NULL;
+    fprintf(stderr, "harness: lab %s ended; its workers and memory are gone\n", lab_now->name);
+    lab_now = NULL;
+    tasks_now = NULL;
     served_reference_set(NULL);
 }
 
@@ -121,8 +124,8 @@ static void served_lab_begin(const lab_cmd *c, device_info *d)
     dup2(log, 1);
     close(log);
     served_lab_load(c->problem);
-    if (strcmp(served_lab->name, c->name))
-        fatal("%s is lab %s's problem, not %s's", c->problem, served_lab->name, c->name);
+    if (strcmp(lab_now->name, c->name))
+        fatal("%s is lab %s's problem, not %s's", c->problem, lab_now->name, c->name);
     labs_served++;
     served_reference_set(c->reference);
     workers_set_so(IMPL_STUDENT, c->student);
@@ -149,7 +152,7 @@ int serve_lines(device_info *d, int reply_fd, const char *why)
             lab_cmd c;
             if (lab_line_parse(line, &c, &bad) != 0)
                 fatal("bad command from the driver (%s): %s", bad, line);
-            if (served_lab)
+            if (lab_now)
                 served_lab_end(costs, last);
             served_lab_begin(&c, d);
             last = -1;
@@ -157,16 +160,16 @@ int serve_lines(device_info *d, int reply_fd, const char *why)
             continue;
         }
         if (!strcmp(line, "end\n")) {
-            if (!served_lab)
+            if (!lab_now)
                 fatal("bad command from the driver (no lab to end)");
             served_lab_end(costs, last);
             dprintf(reply_fd, "ended\n");
             continue;
         }
         check_cmd c;
-        if (!served_lab)
+        if (!lab_now)
             fatal("bad command from the driver (a check before its lab): %s", line);
-        if (check_line_parse(line, &c, &bad) != 0 || c.check >= served_lab->n_checks)
+        if (check_line_parse(line, &c, &bad) != 0 || c.check >= lab_now->n_checks)
             fatal("bad command from the driver (%s): %s", bad, line);
         const int fd = open(c.records, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
         if (fd < 0)

@@ -148,8 +148,8 @@ const char *impl_who(int impl);
 void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
 
 /* ---- harness_labs.cu: the lab served, and --serve's loop ---- */
-extern const lab_info *served_lab;   /* the lab served now (its problem.so's harness_lab) */
-extern const lab_task *served_tasks; /* and its tasks (harness_tasks) */
+const lab_info *served_lab(void);   /* the lab served now (its problem.so's harness_lab) */
+const lab_task *served_tasks(void); /* and its tasks (harness_tasks) */
 const char *harness_reference_object(void); /* the lab's reference.so, or NULL */
 void served_reference_set(const char *so);
 const char *served_problem_beside(const char *argv0);

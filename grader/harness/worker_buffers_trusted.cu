@@ -194,8 +194,9 @@ void pool_free_batch(worker_pool *pool, int begin)
  * kernel without MADV_POPULATE_WRITE, or too little memory, leaves the pages to
  * cudaHostRegister, which makes what is missing as before and reports a shortage as an error,
  * where a write to a page that cannot be made would end this process (SIGBUS). Lab 05's three
- * 1 GiB arrays, made by a harness started ahead of its lab while the lab before waits for it:
- * that wait went from 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200).
+ * 1 GiB arrays, made (as measured then) by a harness started ahead of its lab while the lab
+ * before waited for it: that wait went from 0.93-1.30 s to 0.63-0.79 s (8 students each, side
+ * by side on one H200).
  * Made on 4 threads and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered
  * alone; 8 and 16 threads were no faster (tests/gpu/pin-probe.cu;
  * tests/gpu/results/h200-bench-grading.txt). */

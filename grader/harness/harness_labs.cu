@@ -92,11 +92,15 @@ static void served_lab_end(int costs, int last)
     if (costs)
         workers_costs_report(2, last);
     workers_costs_reset();
-    if (held > 0 || e != cudaSuccess) {
-        fprintf(stderr, "harness: the lab's end left %s%s%s: this harness serves no further "
+    /* (GRADER_LAB_END_TEST=left: a leftover made up, for tests/emu/onehar.sh) */
+    const char *test = getenv("GRADER_LAB_END_TEST");
+    const int made_up = test && !strcmp(test, "left");
+    if (held > 0 || e != cudaSuccess || made_up) {
+        fprintf(stderr, "harness: the lab's end left %s%s%s%s: this harness serves no further "
                 "lab (the driver starts a fresh one)\n",
                 held > 0 ? "shared memory still held" : "", held > 0 && e ? " and " : "",
-                e ? cudaGetErrorString(e) : "");
+                e ? cudaGetErrorString(e) : "",
+                made_up ? "a leftover made up by GRADER_LAB_END_TEST=left" : "");
         exit(5);
     }
     fprintf(stderr, "harness: lab %s ended; its workers and memory are gone\n", lab_now->name);

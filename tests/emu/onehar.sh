@@ -8,7 +8,9 @@
 #     names as many harnesses as checks run);
 #   - lab 02 was served by a fresh harness (its log: "lab banks begins (lab 1 of this harness)")
 #     and its check lines are those of lab 02 graded alone (times masked), every one OK;
-#   - the solutions of labs 01 and 02 graded together: one harness served both (lab 2 of it).
+#   - the solutions of labs 01 and 02 graded together: one harness served both (lab 2 of it);
+#   - and with GRADER_LAB_END_TEST=left (the harness finds something of lab 01 left at its end,
+#     says so and exits): lab 02 served by a fresh harness, the same verdicts.
 #
 #   tests/emu/onehar.sh      (MAKE and BUILD from the environment; after make emu-runners)
 #
@@ -31,6 +33,7 @@ cp solutions/02-banks/banks.cu solutions/02-banks/*.cuh "$work/tree/02-banks/"
 grade both 01,02 "$work/tree"
 grade alone 02 "$work/tree"
 grade solutions 01,02 solutions
+GRADER_LAB_END_TEST=left grade left 01,02 solutions
 
 one=$(lines both 01 coalescing)
 correct=$(grep -E '^  .* (OK|FAIL|SKIP|ERROR) +\(' <<<"$one" | grep -cv '^  speed')
@@ -56,4 +59,13 @@ grep -q 'lab banks begins (lab 2 of this harness)' "$work/solutions/banks.harnes
     [ "$bad" = 0 ]
 result "the solutions of labs 01 and 02: one harness served both, every check passed" $? \
     "see $work/solutions.txt and $work/solutions/*.harness.log"
+said=$(grep -c 'a leftover made up by GRADER_LAB_END_TEST=left: this harness serves no further lab' \
+    "$work/left/coalescing.harness.log" 2>/dev/null)
+diff <(lines left 01 coalescing; lines left 02 banks) \
+    <(lines solutions 01 coalescing; lines solutions 02 banks) >"$work/left.diff"
+same=$?
+[ "$said" = 1 ] && [ $same = 0 ] &&
+    grep -q 'lab banks begins (lab 1 of this harness)' "$work/left/banks.harness.log" 2>/dev/null
+result "a harness that finds something of lab 01 left at its end exits; lab 02 gets a fresh one, the same verdicts" $? \
+    "said so $said times; see $work/left.diff and $work/left/*.harness.log"
 results

@@ -53,7 +53,9 @@
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh); a build folder partly deleted is built again, never
-#                 graded without its build (tests/build/partial.sh)
+#                 graded without its build (tests/build/partial.sh); every lab's problem.so finds
+#                 what it calls of the one harness's among what it exports
+#                 (tests/build/problem_exports.sh)
 #   test-emu      every lab's solution graded under the CPU emulator (every correctness
 #                 check OK, speed skipped; the skeletons are graded so by test-dist, in the
 #                 student kit, or here in a kit: emu-grade-labs), the emulator's own tests
@@ -291,6 +293,7 @@ endif
 	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
 endif
 	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/partial.sh
+	@BUILD=$(BUILD) tests/build/problem_exports.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.

@@ -71,8 +71,9 @@ GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devc
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
 # grader/harness/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
 TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/harness/timeline.dynlist
-# The harness exports its own functions (dbuf_*, harness_call, ...) to the labs' problem.so.
-HARNESS_EXPORT := -Xlinker --export-dynamic
+# The harness exports to the labs' problem.so what they call of its own (harness.h's helpers,
+# common/'s buffers, fills, comparison, ...), and nothing else (grader/harness/problem.dynlist).
+HARNESS_EXPORT := -Xlinker --dynamic-list=grader/harness/problem.dynlist
 GPU_SHIM := $(GPU)/pic/grader/worker/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
@@ -205,12 +206,12 @@ SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/worker/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist
-HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist grader/harness/problem.dynlist
+HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB) grader/harness/problem.dynlist
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
 link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) $(HARNESS_EXPORT) -ldl -lpthread -o $@
-link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) -Wl,--export-dynamic $(EMU_LDLIBS) -ldl -lpthread -o $@
+link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) -Wl,--dynamic-list=grader/harness/problem.dynlist $(EMU_LDLIBS) -ldl -lpthread -o $@
 link_problem_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
 link_problem_emu = $(Q_LINK)$(EMU_CXX) -shared $(filter %.o,$^) $(EMU_LIBS_$(1)) -o $@
 link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@

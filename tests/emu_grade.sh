@@ -27,6 +27,28 @@ graded_status=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[
 { [ "$status" -eq "$want_status" ] || [ "$status" -eq 2 ]; } && [ "$graded_status" = "$want_status" ] ||
     problems+="exit status $status (the grader's: ${graded_status:-none}), expected $want_status (speed skipped$([ "$want_status" = 1 ] && echo ', every lab not started')). "
 [ "$started" -eq "$want_started" ] || problems+="$started labs not started, expected $want_started. "
+# one harness process served every lab graded, one after the other (grader/harness/
+# harness_labs.cu): its first lab's log says "(lab 1 of this harness)", the K-th lab's "(lab K
+# of this harness)"
+served=$(python3 - "$dir" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+try:
+    names = [lab["lab"] for lab in json.load(open(d + "/results.json"))["labs"]]
+except (OSError, ValueError, KeyError) as e:
+    sys.exit(print("results.json unreadable: %s" % e))
+said = []
+for name in names:
+    try:
+        said += [int(k) for k in re.findall(r"lab %s begins \(lab (\d+) of this harness\)" % name,
+                                            open("%s/%s.harness.log" % (d, name), errors="replace").read())]
+    except OSError:
+        pass
+if said != list(range(1, len(names) + 1)):
+    print("the labs' logs name them labs %s of their harness, expected 1 to %d of one" % (said, len(names)))
+PY
+)
+[ -z "$served" ] || problems+="$served. "
 grep -q '^Score: speed not graded (no GPU), so no score' "$out" || problems+="no 'Score: speed not graded (no GPU), so no score' line. "
 [ "$graded" -eq "$labs" ] || problems+="$graded of $labs labs graded. "
 [ -z "$bad" ] || problems+="checks failed: $bad. "
@@ -37,10 +59,11 @@ if [ -n "${LABS:-}" ]; then
     [ "$estimates" -ge "$labs" ] || problems+="$estimates ESTIMATE lines for $labs labs, expected one a lab. "
 fi
 # each lab's seconds by part (results.json: tests/gpu/scaling.sh's table of where a student's
-# time goes): present, not negative, and together no more than the lab's whole time
+# time goes): present, not negative, and together no more than the lab's whole time; its start
+# in the harness (start_seconds) is part of its first check's, at most the checks' together
 parts=$(python3 - "$dir/results.json" <<'PY'
 import json, sys
-keys = ("where_seconds", "ahead_wait_seconds", "stop_seconds", "neighbours_seconds")
+keys = ("where_seconds", "stop_seconds", "neighbours_seconds")
 try:
     labs = json.load(open(sys.argv[1]))["labs"]
 except (OSError, ValueError, KeyError) as e:
@@ -51,6 +74,9 @@ for lab in labs:
         print("%s: its seconds by part %s" % (lab.get("lab"), dict(zip(keys + ("seconds",), got))))
     elif sum(got[:-1]) + sum(c.get("seconds") or 0 for c in lab.get("checks", [])) > got[-1] + 0.01:
         print("%s: its parts add up to more than its %.3f s" % (lab.get("lab"), got[-1]))
+    start, checks = lab.get("start_seconds"), sum(c.get("seconds") or 0 for c in lab.get("checks", []))
+    if not isinstance(start, (int, float)) or start < 0 or start > checks + 0.01:
+        print("%s: its start_seconds %r, its checks' %.3f s" % (lab.get("lab"), start, checks))
 PY
 )
 [ -z "$parts" ] || problems+="$parts. "

@@ -169,6 +169,43 @@ static void test_check_line_rejects(void)
     CU_ASSERT_STRING_EQUAL(c.records, "a b");
 }
 
+/* The command that begins a lab in the one harness: hostile paths round-trip, and anything the
+ * driver would not write (a field missing, out of order, twice, an escape where none belongs,
+ * another command) is refused. */
+static void test_lab_line(void)
+{
+    lab_cmd c, back;
+    memset(&c, 0, sizeof c);
+    snprintf(c.name, sizeof c.name, "transpose");
+    snprintf(c.problem, sizeof c.problem, "/a b/=%%/.grader/transpose/problem.so");
+    snprintf(c.student, sizeof c.student, "s\ntudent\x01.so");
+    snprintf(c.reference, sizeof c.reference, "r.so");
+    memset(c.log, 'x', sizeof c.log - 1); /* the longest path */
+    static char line[LAB_LINE_MAX];
+    const char *why = NULL;
+    CU_ASSERT_EQUAL_FATAL(lab_line_format(&c, line, sizeof line), 0);
+    CU_ASSERT_EQUAL_FATAL(lab_line_parse(line, &back, &why), 0);
+    CU_ASSERT_EQUAL(memcmp(&c, &back, sizeof c), 0);
+    CU_ASSERT_EQUAL(lab_line_format(&c, line, 40), -1); /* too small a buffer */
+    c.reference[0] = 0;
+    CU_ASSERT_EQUAL(lab_line_format(&c, line, sizeof line), -1); /* an empty path */
+    static const char *const bad[] = {
+        "lab name=x problem=p student=s reference=r\n",
+        "lab name=x problem=p student=s reference=r log=l extra=1\n",
+        "lab problem=p name=x student=s reference=r log=l\n",
+        "lab name=x problem=p student=s reference=r log=l log=l\n",
+        "lab name=x problem=p student=s reference=r log=\n",
+        "lab name=x problem=%70 student=s reference=r log=l\n",
+        "check name=x problem=p student=s reference=r log=l\n",
+        "end\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_EQUAL(lab_line_parse(bad[i], &back, &why), -1);
+    CU_ASSERT_EQUAL(lab_line_parse("lab name=x problem=p%20q student=s reference=r log=l\n", &back,
+                                   &why), 0);
+    CU_ASSERT_STRING_EQUAL(back.problem, "p q");
+}
+
 /* ---- config ------------------------------------------------------------------------------ */
 
 static void test_config_file_and_precedence(void)
@@ -1295,6 +1332,7 @@ static CU_TestInfo grader_tests[] = {
     {"malformed records are rejected", test_parse_rejects_garbage},
     {"the check command: hostile paths and numbers round-trip", test_check_line_roundtrip},
     {"the check command: anything the driver would not write is refused", test_check_line_rejects},
+    {"the lab command: hostile paths round-trip, anything else is refused", test_lab_line},
     {"config file, '*' and GRADER_SET precedence", test_config_file_and_precedence},
     {"config errors say where and what", test_config_errors_say_where},
     {"correctness verdicts", test_correct_verdicts},

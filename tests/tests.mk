@@ -53,7 +53,9 @@
 #   test-build    every lab's harness and workers compile with nvcc, for the skeletons and the
 #                 solutions; the student's build carries -lineinfo, which changes no machine code
 #                 (tests/build/lineinfo.sh); a build folder partly deleted is built again, never
-#                 graded without its build (tests/build/partial.sh)
+#                 graded without its build (tests/build/partial.sh); every lab's problem.so finds
+#                 what it calls of the one harness's among what it exports
+#                 (tests/build/problem_exports.sh)
 #   test-emu      every lab's solution graded under the CPU emulator (every correctness
 #                 check OK, speed skipped; the skeletons are graded so by test-dist, in the
 #                 student kit, or here in a kit: emu-grade-labs), the emulator's own tests
@@ -72,7 +74,10 @@
 #                 (tests/emu/student_cache.sh); the memory the harness shares with its workers,
 #                 counted (tests/emu/regions.sh): a check's buffers unmapped in one message, lab
 #                 05's host arrays in one region, and with GRADER_EMU_REGIONS=1 (a GPU's way)
-#                 one region a lab, each mapped once, every correctness check OK both ways
+#                 one region a lab, each mapped once, every correctness check OK both ways;
+#                 one harness serves every lab of a run, and one stopped mid-lab by a check's
+#                 time limit is replaced by a fresh one, the next lab's verdicts unchanged
+#                 (tests/emu/onehar.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
 #                 and few lanes in where the reference has none (03, 07), a last wave nearly
@@ -168,7 +173,7 @@ test-toolkits:
 CUNIT_LIBS = $(shell pkg-config --libs cunit 2>/dev/null || { test -f /usr/include/CUnit/CUnit.h && echo -lcunit; })
 TESTS := $(BUILD)/tests
 
-.PHONY: test test-serve test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions test-rungs test-devcheck cunit
+.PHONY: test test-serve test-new-lab test-notebook test-skeletons test-unit test-docs test-docs-mutation test-bench-tools test-doctor test-vet test-build test-emu test-explain test-estimate test-cheats test-sandbox test-stop emu-runners emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions emu-onehar test-rungs test-devcheck cunit
 
 # The tier, set first (the suites' rules below read it): QUICK=1 under `make test` (each
 # suite's quick slice), empty under `make test-all` (every case), as given otherwise (make
@@ -288,6 +293,7 @@ endif
 	@NVCC=$(NVCC) BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/lineinfo.sh
 endif
 	@BUILD=$(BUILD) MAKE="$(MAKE)" tests/build/partial.sh
+	@BUILD=$(BUILD) tests/build/problem_exports.sh
 
 # Build both trees' emulated pieces first (one make at a time writes the shared objects),
 # then grade the two trees side by side.
@@ -355,13 +361,18 @@ emu-helpers: emu-runners
 emu-regions: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/regions.sh
 
+# One harness serves every lab of a run; one stopped mid-lab (a check's time limit) is replaced
+# by a fresh one, and the next lab's verdicts are what they are alone (tests/emu/onehar.sh).
+emu-onehar: emu-runners
+	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/onehar.sh
+
 # QUICK=1 (make test's quick tier): the skeletons of labs 01 and 06 graded here too, each with its
 # WHERE and ESTIMATE lines (test-dist's kit grades lab 01's alone then); make test-all: every
 # skeleton, in the kit.
 ifdef STUDENT_KIT
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions emu-onehar
 else
-test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-helpers emu-student-cache emu-regions $(if $(filter 1,$(QUICK)),emu-grade-labs)
+test-emu: test-emulator test-devcheck emu-grade-solutions emu-file-gone emu-helpers emu-student-cache emu-regions emu-onehar $(if $(filter 1,$(QUICK)),emu-grade-labs)
 endif
 
 # Every ladder rung graded as a student's file (its solution's headers beside it, compiled in the

@@ -100,6 +100,12 @@ static where_setup where_cfg;
 static char neighbours_at_close[2048];
 static int neighbours_at_close_valid;
 
+/* The run's harness, which serves its labs one after the other (harnesses.h), and the
+ * greeting of the harness process last started: a harness stopped mid-lab (a time limit) is
+ * replaced at the next check by a fresh one, which greets again. */
+static harness_proc the_harness;
+static greeting the_greeting;
+
 /* The run's label from a harness's greeting (greeting_take): a greeting can lower it, and
  * only one from before any student code was in its process is ever read. */
 static void label_run(const greeting *g, totals *t)
@@ -126,8 +132,8 @@ typedef struct lab_run {
     int built, grader_unbuilt, missing;
     int env_error;            /* set once a check could not run for a reason outside the code */
     int refused_at_run;       /* the emulator refused a feature it met at run time */
-    harness_proc h;
-    greeting g;
+    harness_proc *h;          /* the run's harness (the_harness), which serves this lab */
+    greeting *g;              /* its greeting (the_greeting) */
     check_outcome *outcomes;  /* per check so far */
     check_score *scores;
     lab_score score;
@@ -147,7 +153,8 @@ static void lab_open(const options *o, const config *cfg, const lab_info *lab, l
     memset(r, 0, sizeof *r);
     r->lab = lab;
     r->start = wall_seconds();
-    ahead_take(lab, &r->h, &r->g); /* its harness, if started during the lab before */
+    r->h = &the_harness;
+    r->g = &the_greeting;
     r->rules = score_rules_for(cfg, lab);
     const char *tmo_src;
     r->timeout = config_get(cfg, lab->name, "timeout", lab->timeout_s, &tmo_src);
@@ -227,17 +234,14 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
      * where_hint) */
     if (i > 0 && score_speed_counts(lab, r->outcomes, i) &&
         where_cfg.on && !r->where_done && !r->where_early.pid && where_left(&where_cfg) >= 1 &&
-        r->g.heard)
-        where_start(&where_cfg, lab, &r->g.device, 1, &r->where_early);
+        r->g->heard)
+        where_start(&where_cfg, lab, &r->g->device, 1, &r->where_early);
     report_check_file(results, sizeof results, o->logs, lab->name, i, REPORT_CHECK_RECORDS);
     report_check_file(log_path, len, o->logs, lab->name, i, REPORT_CHECK_LOG);
     unlink(results);
     unlink(log_path);
     int link = -1, paused = 0;
     if (c->kind == CHECK_SPEED) {
-        const double waited = wall_seconds();
-        ahead_wait(o);
-        r->close.ahead_s += wall_seconds() - waited;
         link = host_link_lock(o, lab);
         /* A lab timed across the host link (lab 05's copies) shares host memory with the WHERE
          * count running beside it on the CPUs (the emulator moves the same arrays): paused
@@ -247,7 +251,7 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
         if (lab->host_link && r->where_early.pid > 0 && !strcmp(o->mode, "gpu"))
             paused = proc_tree_signal(r->where_early.pid, SIGSTOP) > 0;
     }
-    harness_check(o, lab, &r->h, &r->g, i, r->rules.threshold, r->timeout, results, log_path, out);
+    harness_check(o, lab, r->h, r->g, i, r->rules.threshold, r->timeout, results, log_path, out);
     if (paused)
         proc_tree_signal(r->where_early.pid, SIGCONT);
     if (link >= 0)
@@ -255,14 +259,14 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
     read_records(results, l);
     decide_check(lab, c, r->rules.threshold, out, l, d);
     check_refused_at_run(o, r, l, log_path, d);
-    if (r->g.heard)
-        label_run(&r->g, t);
-    if (r->g.heard && !r->g.isolated && o->require_isolation && !stop_signal) {
-        terminal_unisolated(r->g.detail);
+    if (r->g->heard)
+        label_run(r->g, t);
+    if (r->g->heard && !r->g->isolated && o->require_isolation && !stop_signal) {
+        terminal_unisolated(r->g->detail);
         memset(d, 0, sizeof *d);
         d->v = VERDICT_ERROR;
         snprintf(d->message, sizeof d->message, "not run: student code cannot be isolated "
-                 "here (%s)", r->g.detail);
+                 "here (%s)", r->g->detail);
         stop_signal = SIGTERM; /* no further check runs */
         refused_unisolated = 1;
     }
@@ -314,7 +318,7 @@ static void check_where(const options *o, lab_run *r, int i, const check_decisio
          (d->v == VERDICT_SKIP && !strcmp(o->mode, "emu") &&
           score_speed_counts(r->lab, r->outcomes, i)))) {
         const double waited = wall_seconds();
-        where_hint(&where_cfg, r->lab, &r->g.device, &r->where_early, where, len);
+        where_hint(&where_cfg, r->lab, &r->g->device, &r->where_early, where, len);
         r->close.where_s = wall_seconds() - waited;
         r->where_done = 1;
     }
@@ -359,7 +363,7 @@ static void check_fault_rerun(const options *o, lab_run *r, int i, const check_d
     run.reference = reference, run.logs = o->logs, run.lab = r->lab->name, run.check = i;
     run.seed = o->seed;
     run.timeout_s = r->timeout * 5 < left ? r->timeout * 5 : left;
-    if (fault_rerun_go(&run, &where_cfg.emu, &r->g.device, &f->seconds, &f->timed_out, why,
+    if (fault_rerun_go(&run, &where_cfg.emu, &r->g->device, &f->seconds, &f->timed_out, why,
                        sizeof why) != 0) {
         snprintf(f->note, sizeof f->note, "where: not found on the CPU emulator: %s", why);
         return;
@@ -415,22 +419,23 @@ static void grade_check(const options *o, lab_run *r, int i, json_writer *w, tot
                    out.status != 0 || find_record(&l, "error", 0)),
                    s->v == VERDICT_FAIL ? fault.log : "", rel, strcmp(o->mode, "emu") != 0);
     const check_report rep = {r->lab, c, run_name, name, &d, s, &out, &l, log_path, where,
-                              &r->g.device, r->rules.threshold, estimate, &fault, &faults};
+                              &r->g->device, r->rules.threshold, estimate, &fault, &faults};
     terminal_check(&rep);
     results_check(w, &rep);
     free_records(&l);
 }
 
-/* The lab's end: its harness and WHERE count stopped, its score reported and added to t. */
+/* The lab's end: the lab ended in its harness (harness_lab_end) and its WHERE count stopped,
+ * its score reported and added to t. */
 static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len, json_writer *w,
                       totals *t)
 {
     where_drop(&r->where_early); /* the lab's speed passed, or a correctness check failed: its
                                   * count is not needed */
     double at = wall_seconds();
-    harness_stop(&r->h, NULL);
+    harness_lab_end(o, r->h, r->g);
     r->close.stop_s = wall_seconds() - at;
-    record_free(&r->g.device);
+    r->close.start_s = r->h->lab_start_s;
     if (r->refused_at_run) /* as a build's refusal: the lab earns nothing under emulation */
         r->score.earned = 0;
     const char *refused = r->refused_at_run ? r->refusal : "";
@@ -465,16 +470,14 @@ static void lab_close(const options *o, lab_run *r, char *neighbours, size_t len
     free(r->scores);
 }
 
-/* Lab `lab` graded; `next` (NULL: none), the lab graded after it, has its harness started
- * meanwhile (ahead_start). */
+/* Lab `lab` graded, by the run's harness. */
 static void grade_lab(const options *o, const config *cfg, const lab_info *lab, lab_build build,
-                      const char *build_log, const lab_info *next, lab_build next_build,
-                      json_writer *w, totals *t)
+                      const char *build_log, json_writer *w, totals *t)
 {
-    static lab_run r; /* (large: its harness's and its WHERE count's paths) */
+    static lab_run r; /* (large: its WHERE count's paths) */
     char neighbours[2048];
     lab_open(o, cfg, lab, build, build_log, w, &r, neighbours, sizeof neighbours);
-    ahead_start(o, next, next_build);
+    the_harness.lab_start_s = 0;
     for (int i = 0; i < lab->n_checks; i++)
         grade_check(o, &r, i, w, t);
     lab_close(o, &r, neighbours, sizeof neighbours, w, t);
@@ -686,9 +689,9 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
     }
     json_array_begin(&rf.w, "labs");
     for (int i = 0; i < n; i++)
-        grade_lab(o, &cfg, labs[i], built[i], build_logs[i], i + 1 < n ? labs[i + 1] : NULL,
-                  i + 1 < n ? built[i + 1] : LAB_NOT_BUILT, &rf.w, &t);
-    ahead_drop();
+        grade_lab(o, &cfg, labs[i], built[i], build_logs[i], &rf.w, &t);
+    harness_stop(&the_harness, NULL); /* (its last lab ended: it holds nothing) */
+    record_free(&the_greeting.device);
     json_array_end(&rf.w);
     t.speed_graded = strcmp(o->mode, "emu") != 0;
     /* 0 full marks; 1 a point lost for sure (a check failed, or a lab not started); 2 a check
@@ -696,7 +699,8 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
     const int status = t.failed || t.not_started ? 1 : t.not_run ? 2 : 0;
     results_close(&rf, &t, status, stop_signal != 0);
     terminal_run_end(&t, refused_unisolated, status, o->json);
-    costs_print(o->logs, labs, n); /* GRADER_COSTS=1: the driver calls a student cost */
+    costs_print(o->logs, labs, n, the_harness.started); /* GRADER_COSTS=1: the driver calls a
+                                                            student cost */
     return refused_unisolated ? 2 : status;
 }
 

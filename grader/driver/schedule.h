@@ -1,25 +1,9 @@
-/* schedule.h - TRUSTED, NO GPU: when a lab's harness starts and when a speed check may time
- * (private to grader/driver/): the next lab's harness started while a lab is graded, and ready
- * before a speed check begins; in a batch on several GPUs of one host, the host-link lock. */
+/* schedule.h - TRUSTED, NO GPU: when a speed check may time (private to grader/driver/): in a
+ * batch on several GPUs of one host, the host-link lock. */
 #ifndef GRADER_RUN_SCHEDULE_H
 #define GRADER_RUN_SCHEDULE_H
 
 #include "harnesses.h"
-
-/* Start the harness of `lab`, the next to be graded, while this one is: only for a lab whose
- * build is whole (any other has no check to run). */
-void ahead_start(const options *o, const lab_info *lab, lab_build build);
-
-/* Before a speed check: the harness started ahead has said "ready" (its greeting read on the
- * way), or it is stopped. */
-void ahead_wait(const options *o);
-
-/* Stop the harness started ahead (not ready in time, or not needed). */
-void ahead_drop(void);
-
-/* The harness started ahead for `lab`, if there is one and it still runs: moved into h and g,
- * and 1; else 0. */
-int ahead_take(const lab_info *lab, harness_proc *h, greeting *g);
 
 /* In a batch on a GPU host (grade-batch sets GRADE_HOST_LINK_LOCK, a file of its
  * output folder, which no student's code sees), a lab whose timed calls cross the host link to

@@ -42,12 +42,6 @@ void harness_set_device_only(int on)
 
 static jmp_buf check_jump;
 static int require_isolation; /* --require-isolation: run no student code unsandboxed */
-static const char *harness_reference_so; /* --reference, set once in main */
-
-const char *harness_reference_object(void)
-{
-    return harness_reference_so;
-}
 
 /* Under the CPU emulator the order of a block's warps and of a grid's blocks is the
  * emulator's to choose, and a GPU's is its own: a result that depends on it is wrong. A
@@ -113,9 +107,9 @@ static void run_case(const check_cmd *o, const lab_task *t, const long long size
  * longjmp must sit in the one frame that frees them. */
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why)
 {
-    const lab_info *lab = harness_lab;
+    const lab_info *lab = served_lab();
     const lab_check *c = &lab->checks[o->check];
-    const lab_task *t = &harness_tasks[c->task];
+    const lab_task *t = &served_tasks()[c->task];
     results_begin("begin");
     results_str("lab", lab->name);
     results_int("check", o->check);
@@ -205,35 +199,31 @@ void run_check(const check_cmd *o, const device_info *d, const char *isolation_w
 
 /* The host memory of the lab's speed checks from check `from` on (a task's reserve hook: lab
  * 05's pinned arrays), asked for at the size run_check will ask for (lab_speed_problem_size, as
- * sizes_for reads it, on the same device), and made together `when` workers_host_reserve_made
+ * sizes_for reads it, on the same device), and made together as workers_host_reserve_made
  * says; 1 if any was asked for. */
-static int reserve_speed_memory(const device_info *d, int from, int when)
+static int reserve_speed_memory(const device_info *d, int from)
 {
-    const lab_info *lab = harness_lab;
+    const lab_info *lab = served_lab();
     int any = 0;
     for (int i = from; i < lab->n_checks; i++) {
         const lab_check *ck = &lab->checks[i];
-        if (ck->kind != CHECK_SPEED || !harness_tasks[ck->task].reserve)
+        if (ck->kind != CHECK_SPEED || !served_tasks()[ck->task].reserve)
             continue;
         long long size[LAB_MAX_DIMS];
         lab_speed_problem_size(lab, ck, d, size);
-        harness_tasks[ck->task].reserve(size, d);
+        served_tasks()[ck->task].reserve(size, d);
         any = 1;
     }
-    workers_host_reserve_made(when);
+    workers_host_reserve_made();
     return any;
 }
 
-/* That memory made now, on this thread, by a harness started ahead of its lab, before it says
- * "ready": the lab before is graded meanwhile, so pinning it costs no lab any time, and nothing
- * of it runs beside a timed call. A size that differs at the check (the free memory is read
- * again at the first one) makes its own, as without. */
-static int reserved_ahead;
-void reserve_ahead(const device_info *d)
+/* prewarm_after's once a lab: set after the lab's first check, reset at its end */
+static int speed_prewarmed;
+
+void prewarm_reset(void)
 {
-    if (d->emulated)
-        return;
-    reserved_ahead = reserve_speed_memory(d, 0, HOST_RESERVE_NOW);
+    speed_prewarmed = 0;
 }
 
 /* After check `done` was answered, while the driver reads the answer: the student's process
@@ -242,7 +232,7 @@ void reserve_ahead(const device_info *d)
  * check one if none runs (a crash ended it). Under the CPU emulator no speed check runs. */
 void prewarm_after(int done, const device_info *d)
 {
-    const lab_info *lab = harness_lab;
+    const lab_info *lab = served_lab();
     if (done + 1 >= lab->n_checks)
         return;
     /* Once, after the first check answered, for the speed checks still to come (a GPU only:
@@ -250,15 +240,13 @@ void prewarm_after(int done, const device_info *d)
      * calls first, and their host memory (lab 05's pinned arrays), asked for at the size
      * run_check will ask for (sizes_for, the same device): made on a thread while the
      * correctness checks run where GRADER_PREWARM=1, else all together at the first one's use. */
-    static int ahead_done;
-    if (!ahead_done && !d->emulated) {
+    if (!speed_prewarmed && !d->emulated) {
         for (int i = done + 1; i < lab->n_checks; i++)
             if (lab->checks[i].kind == CHECK_SPEED)
                 workers_prewarm(IMPL_REFERENCE);
-        if (!reserved_ahead) /* (a harness started ahead made it before its lab began) */
-            reserve_speed_memory(d, done + 1, HOST_RESERVE_AHEAD);
+        reserve_speed_memory(d, done + 1);
     }
-    ahead_done = 1;
+    speed_prewarmed = 1;
     if (lab->checks[done + 1].kind == CHECK_SPEED) {
         if (!d->emulated)
             workers_fresh(IMPL_STUDENT);
@@ -273,9 +261,11 @@ void prewarm_after(int done, const device_info *d)
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: harness --serve --worker EXE --student SO --reference SO [--isolation on|off]\n"
+            "usage: harness --serve --worker EXE [--isolation on|off] [--require-isolation]\n"
             "                       [--checkout DIR] [--solutions DIR] [--labdir DIR]\n"
             "                       [--student-objs DIR] [--logs DIR] [--hide DIR ...]\n"
+            "                       (every lab of a run: `lab`, `check` and `end` lines)\n"
+            "       harness --serve --worker EXE --student SO --reference SO ...   (one lab)\n"
             "       harness --bench --worker EXE --reference SO --results FILE\n"
             "                       --variant NAME=SO ... [--cap S]\n"
             "       harness --profile --worker EXE --student SO --reference SO --isolation off\n"
@@ -285,9 +275,9 @@ static void usage(void)
             "                       [--reference-counts PREFIX] [--second-counts FILE]\n"
             "                       [--second-draw HEX]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
-            "       harness --serve ... --ahead   (the next lab's, started while a lab is graded:\n"
-            "                       its start done, it prints \"ready\" and waits for its first check)\n"
             "       harness --list-checks\n"
+            "One lab's modes serve the lab of --problem SO, or of problem.so beside the path this\n"
+            "program was started by (.grader/<lab>/harness).\n"
             "The grader starts this program; run `make grade` or `make bench` instead.\n");
     exit(4);
 }
@@ -317,7 +307,7 @@ static options parse_options(int argc, char **argv)
         {"second-counts", required_argument, NULL, 'S'},
         {"second-draw", required_argument, NULL, 'D'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
-        {"ahead", no_argument, NULL, 'a'},
+        {"problem", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
     int ch, at = 0;
     while ((ch = getopt_long(argc, argv, "", longs, &at)) != -1) {
@@ -345,7 +335,7 @@ static options parse_options(int argc, char **argv)
         case 'D': profile_second_draw(strtoull(optarg, NULL, 16)); break;
         case 'l': o.list_checks = 1; break;
         case 'g': o.no_guards = 1; break;
-        case 'a': o.ahead = 1; break;
+        case 'P': o.problem = optarg; break;
         case 'v': {
             char *eq = strchr(optarg, '=');
             if (!eq || o.n_variants == 16)
@@ -360,29 +350,35 @@ static options parse_options(int argc, char **argv)
     }
     if (o.list_checks)
         return o;
-    if (o.serve + o.bench + o.profile != 1 || !o.worker || !o.reference_so ||
-        ((o.serve || o.profile) && !o.student_so) || (o.bench && !o.results) ||
+    /* --serve with neither --student nor --reference: every lab of a run, each named by its
+     * `lab` line (harness_labs.cu) */
+    const int many = o.serve && !o.student_so && !o.reference_so;
+    if (o.serve + o.bench + o.profile != 1 || !o.worker || (!many && !o.reference_so) ||
+        (o.profile && !o.student_so) || (o.serve && !many && !o.student_so) ||
+        (o.bench && !o.results) || (many && o.problem) ||
         /* profilers follow one process; the emulator's counts come from sandboxed workers */
         (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate) ||
-        ((o.reference_counts || o.second_counts) && !o.counts) ||
-        (o.ahead && !o.serve))
+        ((o.reference_counts || o.second_counts) && !o.counts))
         usage();
     return o;
 }
 
 /* The harness's modes (--list-checks, --profile, --bench, --serve) after one set-up (the
- * device, the workers, the greeting), and --serve's loop of check lines. Longer than most
- * functions here: the greeting's order (before any student code can be in this process) reads
- * best as one sequence. */
+ * device, the workers, the greeting), and --serve's loop of lines (harness_labs.cu). Longer
+ * than most functions here: the greeting's order (before any student code can be in this
+ * process) reads best as one sequence. */
 int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
-    harness_reference_so = o.reference_so;
+    /* One lab's modes load it now; --serve for many labs loads each at its `lab` line. */
+    if (!o.serve || o.student_so)
+        served_lab_load(o.problem ? o.problem : served_problem_beside(argv[0]));
+    served_reference_set(o.reference_so);
     if (o.list_checks) { /* index, kind, name: make sanitize runs the correctness checks */
         static const char *const kinds[] = {"visible", "hidden", "speed"};
-        for (int i = 0; i < harness_lab->n_checks; i++)
-            printf("%d\t%s\t%s\n", i, kinds[harness_lab->checks[i].kind],
-                   harness_lab->checks[i].name);
+        for (int i = 0; i < served_lab()->n_checks; i++)
+            printf("%d\t%s\t%s\n", i, kinds[served_lab()->checks[i].kind],
+                   served_lab()->checks[i].name);
         return 0;
     }
     cuda_set_fail_hook(on_cuda_error);
@@ -401,8 +397,7 @@ int main(int argc, char **argv)
     char why[256];
     workers_hide(&o.hidden);
     workers_init(o.worker, o.student_so, o.reference_so, o.isolate, why, sizeof why);
-    if (!o.ahead) /* (ahead: at its first check, once the lab before has ended) */
-        workers_idle_baseline();
+    workers_idle_baseline(); /* (once a process: this process's own kernel, no worker yet) */
     if (o.profile && o.counts && !workers_isolated()) { /* never student code in this process */
         fprintf(stderr, "harness: the CPU emulator counts student code only in the grader's "
                         "sandbox, and this machine cannot give it one: %s (make doctor says more)\n",
@@ -441,55 +436,11 @@ int main(int argc, char **argv)
     results_str("detail", why);
     results_emit();
     emit_device(&d, 0);
-    if (o.ahead) {
-        /* Started while the lab before is graded (the driver's ahead_start): the student's
-         * process (which holds no student code before its first call) made now too, then
-         * "ready", after which nothing of this harness's runs until its first check comes:
-         * the driver waits for this line before it times anything. */
-        workers_start_ahead(IMPL_STUDENT);
-        reserve_ahead(&d);
-        workers_wait_ready(30.0);
-        dprintf(reply_fd, "ready\n");
-    } else {
-        /* The student's worker starts (process, sandbox, GPU context) while the first check
-         * makes its inputs; what the speed checks need ahead starts once that check is
-         * answered (prewarm_after), not beside the student's start, which it would slow. */
+    /* One lab's: the student's worker starts (process, sandbox, GPU context) while the first
+     * check makes its inputs; what the speed checks need ahead starts once that check is
+     * answered (prewarm_after), not beside the student's start, which it would slow. (Many
+     * labs': at each `lab` line.) */
+    if (served_lab())
         workers_prewarm(IMPL_STUDENT);
-    }
-    char line[CHECK_LINE_MAX + 2];
-    int checks_run = 0;
-    /* GRADER_COSTS=1 (tests/gpu/scaling.sh): the seconds of the driver's calls, into the log */
-    const char *costs_env = getenv("GRADER_COSTS");
-    const int costs = costs_env && !strcmp(costs_env, "1");
-    while (fgets(line, sizeof line, stdin)) {
-        if (o.ahead && checks_run++ == 0) {
-            /* Now that the lab before has ended (no process of its student's is left): the
-             * idle yardstick, and the free memory that sizes the speed problems, which that
-             * student's code could have held down while this harness started. */
-            fprintf(stderr, "harness: started ahead of its lab, ready before the lab before "
-                            "timed anything; its first check now\n");
-            workers_idle_baseline();
-            size_t free_b, total_b;
-            CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-            d.free_mem_bytes = free_b;
-        }
-        check_cmd c;
-        const char *why = "no such check in this lab";
-        if (check_line_parse(line, &c, &why) != 0 || c.check >= harness_lab->n_checks)
-            fatal("bad command from the driver (%s): %s", why, line);
-        const int fd = open(c.records, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-        if (fd < 0)
-            fatal("cannot write records to %s", c.records);
-        results_set_fd(fd);
-        run_check(&c, &d, why);
-        close(fd);
-        fflush(stdout);
-        dprintf(reply_fd, "done %d\n", c.check);
-        prewarm_after(c.check, &d);
-        if (costs) /* so far: the driver ends a harness with a signal after its last check */
-            workers_costs_report(2, c.check);
-    }
-    workers_host_reserved_end();
-    workers_shutdown();
-    return 0;
+    return serve_lines(&d, reply_fd, why);
 }

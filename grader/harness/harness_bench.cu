@@ -124,7 +124,7 @@ static void bench_calls_per_variant(speed_ctx *c, int n_variants, double unit_ms
 
 void run_bench(const options *o, const device_info *d)
 {
-    const lab_info *lab = harness_lab;
+    const lab_info *lab = served_lab();
     results_begin("begin");
     results_str("lab", lab->name);
     results_str("mode", "bench");
@@ -146,7 +146,7 @@ void run_bench(const options *o, const device_info *d)
         const lab_check *ck = &lab->checks[i];
         if (ck->kind != CHECK_SPEED)
             continue;
-        const lab_task *t = &harness_tasks[ck->task];
+        const lab_task *t = &served_tasks()[ck->task];
         long long size[LAB_MAX_DIMS];
         sizes_for(ck, t, i, 1, d, size);
         static speed_ctx c;

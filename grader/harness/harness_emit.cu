@@ -44,6 +44,7 @@ void harness_call(int impl, cudaStream_t s, int entry, const char *fmt, ...)
 }
 
 const char *harness_problem(int impl) { return problems[impl]; }
+void harness_problems_clear(void) { memset(problems, 0, sizeof problems); }
 void harness_clear_problem(int impl) { problems[impl][0] = 0; }
 void harness_note_problem(int impl, const char *problem)
 {
@@ -249,14 +250,14 @@ void sizes_for(const lab_check *c, const lab_task *t, int index, uint64_t seed,
         rng_seed(&r, rng_derive(seed, (uint64_t)index));
         t->hidden_size(&r, size);
         if (d->emulated) /* a size the CPU does in seconds, as the visible cases' */
-            emu_hidden_size(harness_lab, c, t->hidden_size, &r, size);
+            emu_hidden_size(served_lab(), c, t->hidden_size, &r, size);
     } else if (c->kind == CHECK_SPEED) {
-        lab_speed_problem_size(harness_lab, c, d, size);
+        lab_speed_problem_size(served_lab(), c, d, size);
         lab_footprint f;
-        harness_lab->footprint(c->task, size, &f);
+        served_lab()->footprint(c->task, size, &f);
         if (f.working_set < (double)f.l2_multiple * d->l2_bytes && !d->emulated)
             fprintf(stderr, "note: lab %s: the timed problem touches %.0f MiB, under %dx the L2 "
-                    "(%zu MiB) here: the device's memory allows no more\n", harness_lab->name,
+                    "(%zu MiB) here: the device's memory allows no more\n", served_lab()->name,
                     f.working_set / (1 << 20), f.l2_multiple, d->l2_bytes >> 20);
     }
 }

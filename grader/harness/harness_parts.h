@@ -37,7 +37,7 @@
 typedef struct options {
     int serve, bench, profile, list_checks;
     int no_guards; /* make sanitize: outputs without guard zones, so memcheck sees overruns */
-    int ahead;     /* started ahead of its lab: its student process made, then "ready" */
+    const char *problem; /* --problem: the lab's problem.so (default: beside argv[0]) */
     const char *timeline; /* --profile: record a timeline here instead of profiler sections */
     int emulator_size;    /* --profile: at the problem size the CPU emulator uses (make explain) */
     const char *counts;   /* --profile: the emulator's counts of each section go here, counted in
@@ -147,10 +147,20 @@ void *harness_device_alloc(size_t bytes);
 const char *impl_who(int impl);
 void on_cuda_error(cudaError_t err, const char *call, const char *file, int line);
 
+/* ---- harness_labs.cu: the lab served, and --serve's loop ---- */
+const lab_info *served_lab(void);   /* the lab served now (its problem.so's harness_lab) */
+const lab_task *served_tasks(void); /* and its tasks (harness_tasks) */
+const char *harness_reference_object(void); /* the lab's reference.so, or NULL */
+void served_reference_set(const char *so);
+const char *served_problem_beside(const char *argv0);
+void served_lab_load(const char *so);
+int serve_lines(device_info *d, int reply_fd, const char *why);
+/* harness_emit.cu: what the shims reported, forgotten at a lab's end */
+void harness_problems_clear(void);
+
 /* ---- harness.cu: one check ---- */
-const char *harness_reference_object(void); /* --reference: the reference's object, or NULL */
 void prewarm_after(int done, const device_info *d);
-void reserve_ahead(const device_info *d);
+void prewarm_reset(void); /* (a lab's end) */
 void run_check(const check_cmd *o, const device_info *d, const char *isolation_why);
 /* ---- harness_bench.cu ---- */
 void run_bench(const options *o, const device_info *d);

@@ -307,7 +307,7 @@ static int alone_key(const speed_ctx *c, const check_cmd *o, char *key, size_t l
              (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
              (long)st.st_mtim.tv_nsec);
     c->t->describe(c->inst[0], size, sizeof size);
-    return alone_cache_key(key, len, harness_lab->name, o->check, size, c->k, gpu, ref) == 0;
+    return alone_cache_key(key, len, served_lab()->name, o->check, size, c->k, gpu, ref) == 0;
 }
 
 /* A kept measurement as the rounds of an `alone` phase (variant 0 the reference, 1 the null
@@ -337,7 +337,7 @@ static int alone_from_batch(const speed_ctx *c, const timing_result *r, const ch
     double *bn = (double *)xmalloc((r->rounds + 1) * sizeof *bn);
     timing_series(r, 1, V_REFERENCE, b);
     timing_series(r, 1, V_NULL, bn);
-    const int used = alone_cache_serves(b, bn, r->rounds, &a, lab_slowdown_noise(harness_lab));
+    const int used = alone_cache_serves(b, bn, r->rounds, &a, lab_slowdown_noise(served_lab()));
     free(b), free(bn);
     if (used) {
         timing_result kept;
@@ -384,7 +384,7 @@ static void reference_alone(speed_ctx *c, const check_cmd *o, const timing_plan 
         (void)alone_cache_put(dir, key, &a);
     }
     const double slowdown = phase_slowdown(r, V_REFERENCE, V_NULL, &alone1);
-    if (slowdown > lab_slowdown_noise(harness_lab) || remeasure) {
+    if (slowdown > lab_slowdown_noise(served_lab()) || remeasure) {
         const timing_plan bp = phase_plan(*plan, PHASE_AGAIN_BESIDE, o->cap_s);
         workers_kill(IMPL_STUDENT);
         c->seed = rng_derive(c->seed, 2); /* inputs of its own: nothing to remember */

@@ -318,7 +318,7 @@ void speed_instances(speed_ctx *c, const long long size[LAB_MAX_DIMS], uint64_t 
     harness_set_device_only(1);
     lab_footprint f;
     memset(&f, 0, sizeof f);
-    harness_lab->footprint((int)(c->t - harness_tasks), size, &f);
+    served_lab()->footprint((int)(c->t - served_tasks()), size, &f);
     /* the problems in two regions: the first's sized by its footprint, the rest's by its
      * pieces (workers_device_speed_begin) */
     workers_device_speed_begin(f.device_bytes > 0 ? (size_t)f.device_bytes : 0);

@@ -373,11 +373,11 @@ static void second_size(const long long first[LAB_MAX_DIMS], long long second[LA
 {
     int set = 0;
     for (int k = 0; k < LAB_MAX_DIMS; k++)
-        set |= harness_lab->count_scale[k] > 0;
+        set |= served_lab()->count_scale[k] > 0;
     const int step = second_draw < 0 ? 0 : (int)(second_draw % 16) - 8;
     const double jitter = 1.0 + (step >= 0 ? step + 1 : step) / 32.0;
     for (int k = 0; k < LAB_MAX_DIMS; k++) {
-        const double f = set ? harness_lab->count_scale[k] : k == 0 ? 0.5 : 0;
+        const double f = set ? served_lab()->count_scale[k] : k == 0 ? 0.5 : 0;
         second[k] = f > 0 && first[k] > 0 ? (long long)((double)first[k] * f) : first[k];
         if (second_draw >= 0 && f > 0 && f < 1 && first[k] > 0) {
             const long long table = second[k], unit = table >= 64 ? 8 : 1;
@@ -407,8 +407,8 @@ static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_D
      * moves at the least, against which the estimate holds what the count saw */
     lab_footprint fp;
     memset(&fp, 0, sizeof fp);
-    if (harness_lab->footprint)
-        harness_lab->footprint(harness_lab->checks[i].task, size, &fp);
+    if (served_lab()->footprint)
+        served_lab()->footprint(served_lab()->checks[i].task, size, &fp);
     static const int impls[2] = {IMPL_STUDENT, IMPL_REFERENCE};
     /* warm-up on a GPU: module loading, first-touch allocations (none for the emulator) */
     for (int k = 0; k < 2 && !counts; k++) {
@@ -481,7 +481,7 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
         return 1;
     }
     /* Each speed problem's size (the labs' arithmetic on the device), and its second size */
-    const int n_checks = harness_lab->n_checks;
+    const int n_checks = served_lab()->n_checks;
     long long(*sizes)[LAB_MAX_DIMS] =
         (long long(*)[LAB_MAX_DIMS])calloc(2 * ((size_t)n_checks + 1), sizeof *sizes);
     int *ref_fd = (int *)calloc(2 * ((size_t)n_checks + 1), sizeof *ref_fd);
@@ -492,26 +492,26 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
     long long(*sizes2)[LAB_MAX_DIMS] = sizes + n_checks;
     int *ref_fd2 = ref_fd + n_checks;
     for (int i = 0; i < n_checks; i++) {
-        memcpy(sizes[i], harness_lab->checks[i].size, sizeof sizes[i]);
+        memcpy(sizes[i], served_lab()->checks[i].size, sizeof sizes[i]);
         device_info sized = *d;
         sized.emulated |= emulator_size;
-        if (harness_lab->checks[i].kind == CHECK_SPEED)
-            lab_speed_problem_size(harness_lab, &harness_lab->checks[i], &sized, sizes[i]);
+        if (served_lab()->checks[i].kind == CHECK_SPEED)
+            lab_speed_problem_size(served_lab(), &served_lab()->checks[i], &sized, sizes[i]);
         second_size(sizes[i], sizes2[i]);
     }
     /* The reference's counts first, at both sizes, kept or counted before any student code
      * runs here */
     for (int i = 0; i < n_checks; i++) {
-        const int speed = counts && harness_lab->checks[i].kind == CHECK_SPEED;
-        const lab_task *t = &harness_tasks[harness_lab->checks[i].task];
+        const int speed = counts && served_lab()->checks[i].kind == CHECK_SPEED;
+        const lab_task *t = &served_tasks()[served_lab()->checks[i].task];
         ref_fd[i] = speed ? reference_counts(i, t, sizes[i], d, s) : -1;
         ref_fd2[i] = speed && second ? reference_counts(i, t, sizes2[i], d, s) : -1;
     }
     int section = 0, section2 = 0;
     for (int i = 0; i < n_checks; i++) {
-        if (harness_lab->checks[i].kind != CHECK_SPEED)
+        if (served_lab()->checks[i].kind != CHECK_SPEED)
             continue;
-        const lab_task *t = &harness_tasks[harness_lab->checks[i].task];
+        const lab_task *t = &served_tasks()[served_lab()->checks[i].task];
         if (profile_size(i, t, sizes[i], &ref_fd[i], "section", &section, counts, tl, d, s) != 0)
             return 1;
         /* the second size: code that does otherwise there shows in the counts per element */

@@ -194,8 +194,9 @@ void pool_free_batch(worker_pool *pool, int begin)
  * kernel without MADV_POPULATE_WRITE, or too little memory, leaves the pages to
  * cudaHostRegister, which makes what is missing as before and reports a shortage as an error,
  * where a write to a page that cannot be made would end this process (SIGBUS). Lab 05's three
- * 1 GiB arrays, made by a harness started ahead of its lab while the lab before waits for it:
- * that wait went from 0.93-1.30 s to 0.63-0.79 s (8 students each, side by side on one H200).
+ * 1 GiB arrays, made (as measured then) by a harness started ahead of its lab while the lab
+ * before waited for it: that wait went from 0.93-1.30 s to 0.63-0.79 s (8 students each, side
+ * by side on one H200).
  * Made on 4 threads and then registered, they took 0.71-0.78 s against 1.13-1.16 s registered
  * alone; 8 and 16 threads were no faster (tests/gpu/pin-probe.cu;
  * tests/gpu/results/h200-bench-grading.txt). */
@@ -369,17 +370,11 @@ void pool_host_reserve(worker_pool *pool, size_t bytes)
         }
 }
 
-void pool_host_reserve_made(worker_pool *pool, int when)
+void pool_host_reserve_made(worker_pool *pool)
 {
-    if (reserved_state != RESERVED_ASKED)
-        return;
-    if (when == HOST_RESERVE_NOW) {
-        reserve_main(pool);
-        reserved_state = RESERVED_MADE;
-    } else if (when == HOST_RESERVE_AHEAD && workers_ahead() &&
-               pthread_create(&reserving, NULL, reserve_main, pool) == 0) {
+    if (reserved_state == RESERVED_ASKED && workers_ahead() &&
+        pthread_create(&reserving, NULL, reserve_main, pool) == 0)
         reserved_state = RESERVED_MAKING;
-    }
 }
 
 /* A reserved array of exactly `bytes`, made (all of them together, if not yet) or waited for:

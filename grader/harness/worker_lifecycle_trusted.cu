@@ -75,6 +75,14 @@ void workers_costs_report(int fd, int check)
     pthread_mutex_unlock(&the_pool.costs.lock);
 }
 
+void workers_costs_reset(void)
+{
+    pthread_mutex_lock(&the_pool.costs.lock);
+    memset(the_pool.costs.seconds, 0, sizeof the_pool.costs.seconds);
+    memset(the_pool.costs.count, 0, sizeof the_pool.costs.count);
+    pthread_mutex_unlock(&the_pool.costs.lock);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Failures: record what happened and leave the check                                         */
 
@@ -404,13 +412,6 @@ void workers_prewarm(int impl)
         worker_start(impl);
 }
 
-void workers_start_ahead(int impl)
-{
-    worker *w = &the_pool.w[worker_slot(impl)];
-    if (the_pool.isolated && !the_pool.inprocess && w->pid == 0 && w->so[0])
-        worker_start(impl);
-}
-
 void workers_fresh(int impl)
 {
     worker *w = &the_pool.w[worker_slot(impl)];
@@ -670,7 +671,8 @@ void workers_regions_drain(void) { pool_regions_drain(&the_pool); }
 void workers_free_begin(void) { pool_free_batch(&the_pool, 1); }
 void workers_free_end(void) { pool_free_batch(&the_pool, 0); }
 void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
-void workers_host_reserve_made(int when) { pool_host_reserve_made(&the_pool, when); }
+void workers_host_reserve_made(void) { pool_host_reserve_made(&the_pool); }
+int workers_lab_memory_end(void) { return pool_lab_memory_end(&the_pool); }
 void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }
 void workers_host_free(void *p) { pool_host_free(&the_pool, p); }
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)

@@ -354,6 +354,29 @@ void pool_regions_drain(worker_pool *pool)
                 arena_drop(pool, lab[k], lab[k]->n - 1);
 }
 
+int pool_lab_memory_end(worker_pool *pool)
+{
+    arena *const all[] = {&checks, &host_checks, &speed};
+    int held = 0;
+    pool_free_batch(pool, 1);
+    for (int k = 0; k < 3; k++) {
+        held += arena_used(all[k]) > 0; /* (a piece still in use: the lab kept a buffer) */
+        while (all[k]->n > 0)
+            arena_drop(pool, all[k], all[k]->n - 1);
+    }
+    pool_free_batch(pool, 0);
+    memset(&checks, 0, sizeof checks);
+    memset(&host_checks, 0, sizeof host_checks);
+    memset(&speed, 0, sizeof speed);
+    host_checks.host = 1;
+    speed.speed = 1;
+    speed_making = 0;
+    private_on = 0;
+    for (int i = 0; i < MAX_SHARED; i++)
+        held += pool->buf[i].base != NULL;
+    return held;
+}
+
 int host_piece_take(worker_pool *pool, size_t bytes, void **p)
 {
     if (speed_making) /* (a speed check's host arrays: made together, made ahead, alone) */

@@ -208,7 +208,8 @@ int pool_reclaim_memory(worker_pool *pool, memory_reclaim *m) WORKER_INTERNAL;
 void pool_unregister(worker_pool *pool, void *base) WORKER_INTERNAL;
 void pool_free_batch(worker_pool *pool, int begin) WORKER_INTERNAL;
 void pool_host_reserve(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
-void pool_host_reserve_made(worker_pool *pool, int when) WORKER_INTERNAL;
+void pool_host_reserve_made(worker_pool *pool) WORKER_INTERNAL;
+int pool_lab_memory_end(worker_pool *pool) WORKER_INTERNAL;
 void *pool_host_alloc(worker_pool *pool, size_t bytes) WORKER_INTERNAL;
 void pool_host_free(worker_pool *pool, void *p) WORKER_INTERNAL;
 

@@ -92,9 +92,6 @@ int workers_ahead(void);
  * the fresh workers' first commands 0.30 s a student against 3.45, every self-check ratio
  * within 0.98-1.02 and the gradebooks identical: tests/gpu/results/h200-spares.txt). */
 int workers_spares(void);
-/* Start impl's worker now, whatever GRADER_SPARES says (isolated workers only): a harness
- * started ahead of its lab (--ahead) has its student's process ready before it says so. */
-void workers_start_ahead(int impl);
 /* A process of impl's that no command has reached yet: a spare (workers_prewarm) is kept,
  * one that has served a call is killed and a spare started in its place. What a phase beside
  * the student begins with: a fresh process, which can tell nothing of what came before. */
@@ -107,6 +104,11 @@ void workers_shutdown(void);
  * for and ending workers and making and giving back shared memory (the driver's calls, which a
  * batch on several GPUs queues on). */
 void workers_costs_report(int fd, int check);
+/* Those seconds set to zero (a lab's end: each lab's log holds its own). */
+void workers_costs_reset(void);
+/* A lab's end, its workers ended: the regions of its shared memory given back and the arenas
+ * as at the start; returns how many shared buffers are still held (0: none, as it should be). */
+int workers_lab_memory_end(void);
 /* 1 when implementations run in sandboxed processes. */
 int workers_isolated(void);
 /* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA
@@ -169,15 +171,13 @@ void workers_host_free(void *p);
 /* Ask for `bytes` of that memory ahead of its use (isolated workers only; at most four
  * arrays): the first workers_host_alloc of exactly that size takes it. The arrays asked for
  * are made together, their pages in turn, so that none copies faster than another for where
- * its pages lie (worker_buffers_trusted.cu's host_fill), when workers_host_reserve_made says:
- * HOST_RESERVE_NOW, on this thread (a harness started ahead of its lab, before it says
- * "ready"); HOST_RESERVE_AHEAD, on a thread of its own where GRADER_PREWARM=1 (pinning a
- * gigabyte takes a good part of a second, which the correctness checks before a speed check
- * then hide), else at the first allocation that takes one of them. What no allocation took
- * is given back by workers_host_reserved_end. */
-enum { HOST_RESERVE_NOW, HOST_RESERVE_AHEAD };
+ * its pages lie (worker_buffers_trusted.cu's host_fill), once workers_host_reserve_made is
+ * called: on a thread of its own where GRADER_PREWARM=1 (pinning a gigabyte takes a good part
+ * of a second, which the correctness checks before a speed check then hide), else at the first
+ * allocation that takes one of them. What no allocation took is given back by
+ * workers_host_reserved_end. */
 void workers_host_reserve(size_t bytes);
-void workers_host_reserve_made(int when);
+void workers_host_reserve_made(void);
 void workers_host_reserved_end(void);
 
 /* Call entry point `entry` of implementation `impl`; see harness_call in harness.h. */

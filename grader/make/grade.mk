@@ -34,7 +34,7 @@ grade_ok = $(if $(filter !,$(GRADE_LABS)),,1)
 # lab (harness, reference, the student's object: compiled in the compile sandbox as every
 # student compile is), beside the GPU's. Under the emulator grading's own build is it.
 WHERE_B := $(if $(filter gpu,$(MODE)),$(if $(filter 1,$(GRADE_WHERE)),$(if $(EMUB),$(EMUB))))
-where_pieces = $(if $(WHERE_B),$(WHERE_B)/.grader/$(1)/harness $(WHERE_B)/.grader/$(1)/reference.so \
+where_pieces = $(if $(WHERE_B),$(WHERE_B)/.grader/$(1)/harness $(WHERE_B)/.grader/$(1)/problem.so $(WHERE_B)/.grader/$(1)/reference.so \
     $(WHERE_B)/$(STUDENT_TAG)/$(1)/student.so $(WHERE_B)/worker-emu)
 
 # What each lab's status waits for, in this mode (bench: the rungs too).
@@ -75,8 +75,8 @@ LAB_STEP := grader/make/lab_step.sh
 # KIND) in that mode: its objects, harness and reference, and the student's object (with the
 # check that the student's file is there).
 define lab_steps
-$(B_$1)/$(call lab_grader,$2)/problem.o $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o \
-$(B_$1)/pic/solutions/$2.o $(B_$1)/.grader/$2/harness $(B_$1)/.grader/$2/reference.so: \
+$(B_$1)/pic/$(call lab_grader,$2)/problem.o $(B_$1)/pic/$(call lab_grader,$2)/shim_untrusted.o \
+$(B_$1)/pic/solutions/$2.o $(B_$1)/.grader/$2/problem.so $(B_$1)/.grader/$2/harness $(B_$1)/.grader/$2/reference.so: \
     private .SHELLFLAGS = $(LAB_STEP) $3 $5 $$@ -c
 $(B_$1)/$$(STUDENT_TAG)/$2/student.so $(if $(filter $1,$(MODE)),student-src-$2): private .SHELLFLAGS = $(LAB_STEP) $4 $5 $$@ -c
 endef

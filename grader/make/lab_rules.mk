@@ -44,10 +44,13 @@ student_cached = $(if $(STUDENT_CACHE),python3 grader/make/student_cache.py $(fo
 # ------------------------------------------------------------------------------------------
 # GPU builds (nvcc). Per lab, three pieces, so that student code never shares a process with
 # the grader (see grader/README.md, "How grading works"):
-#   $(LABB)/<lab>/harness       TRUSTED: buffers, inputs, verification, timing (no student code)
+#   $(LABB)/<lab>/problem.so    TRUSTED: the lab's problem code and table (and its libraries),
+#                               which the harness loads: buffers, inputs, verification
 #   $(LABB)/<lab>/reference.so  the reference behind the lab's shim (grader/labs/NN-name/)
 #   $(STUDENT_OBJS)/<lab>/student.so the student's vetted object behind the same shim
-# and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
+# one harness program, $(LABB)/harness (TRUSTED: timing, the workers, no student code), which
+# serves every lab ($(LABB)/<lab>/harness: a link to it, which serves that lab's problem.so
+# beside it), and one worker program, $(BUILD)/<mode>/worker, that sandboxes itself and loads a .so.
 
 GPU := $(BUILD)/gpu
 # The harness's side of its workers (grader/harness/worker_trusted.h), one file per concern.
@@ -55,7 +58,7 @@ WORKER_TRUSTED := worker_lifecycle_trusted worker_relay_trusted worker_buffers_t
                   worker_report_trusted
 # The harness (grader/harness/harness_parts.h), one file per concern: main and one check, the labs'
 # hooks and the records, a speed check's units and its phases, make bench.
-HARNESS_PARTS := harness harness_emit harness_units harness_speed harness_bench
+HARNESS_PARTS := harness harness_labs harness_emit harness_units harness_speed harness_bench
 LABB = $(BUILD)/$(MODE)/.grader
 PIC := -Xcompiler -fPIC
 CUDART_SHARED = -cudart shared -Xlinker -rpath=$(CUDA_HOME)/lib64
@@ -68,6 +71,9 @@ GPU_COMMON := $(addprefix $(GPU)/common/,check.o device.o buffer.o timing.o devc
 # make profile's timeline: the harness exports the runtime's copy and launch functions that
 # grader/harness/timeline_trusted.c wraps, so an implementation loaded into it calls those first.
 TIMELINE_EXPORT := -Xlinker --dynamic-list=grader/harness/timeline.dynlist
+# The harness exports to the labs' problem.so what they call of its own (harness.h's helpers,
+# common/'s buffers, fills, comparison, ...), and nothing else (grader/harness/problem.dynlist).
+HARNESS_EXPORT := -Xlinker --dynamic-list=grader/harness/problem.dynlist
 GPU_SHIM := $(GPU)/pic/grader/worker/worker_loop_untrusted.o
 
 # cuobjdump reads the machine code of a student's object (forbidden instructions). Toolkits
@@ -90,6 +96,11 @@ $(GPU)/%.o: %.cu $(wildcard common/*.h grader/*.h grader/*/*.h) $(CONTRACTS) | t
 $(GPU)/pic/%.o: %.cu $(wildcard grader/*.h grader/*/*.h) $(CONTRACTS) | toolkit
 	@mkdir -p $(@D)
 	$(Q_NVCC)$(call compile_cu,$<,$@,$(PIC) -Igrader,-fPIC -Igrader)
+
+# A lab's table, position-independent, for its problem.so.
+$(BUILD)/host/pic/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
+	@mkdir -p $(@D)
+	$(Q_CC)$(CC) $(CFLAGS) -fPIC -Igrader -c $< -o $@
 
 $(GPU)/grader/harness/timeline_trusted.o: grader/harness/timeline_trusted.c grader/harness/timeline_trusted.h | toolkit
 	@mkdir -p $(@D)
@@ -116,7 +127,7 @@ $(STUDENT_SRC_CHECKS): student-src-%:
 	@[ -e "$(call student_src,$*)" ] || [ -L "$(call student_src,$*)" ] || { echo "error: your file was not found: expected it at $(call student_src,$*)" >&2; exit 1; }
 
 # The problems and shims include lab_manifest.h.
-$(foreach d,$(LAB_DIRS),$(GPU)/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
+$(foreach d,$(LAB_DIRS),$(GPU)/pic/grader/labs/$(d)/problem.o $(GPU)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 
 # ------------------------------------------------------------------------------------------
 # CPU-emulator builds (common/emu): the same sources compiled as C++ for the CPU, with the
@@ -136,7 +147,7 @@ EMU_HOST_OBJS := $(HOST_COMMON:%=$(EMUB)/host/common/%.o) $(EMUB)/host/common/pa
     $(EMUB)/host/grader/harness/hidden_size.o $(EMUB)/host/grader/harness/alone_cache.o $(EMUB)/host/grader/harness/region.o \
     $(SANDBOX_PIECES:%=$(EMUB)/host/grader/sandbox/%.o)
 EMU_INCLUDES := -Icommon $(LAB_INCLUDES) -Igrader -I$(GEN)
-$(foreach d,$(LAB_DIRS),$(EMUB)/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
+$(foreach d,$(LAB_DIRS),$(EMUB)/pic/grader/labs/$(d)/problem.o $(EMUB)/pic/grader/labs/$(d)/shim_untrusted.o): $(MANIFEST_H)
 EMU_EXPORT = $(EMU_EXPORT_FLAGS)
 # Libraries only the GPU build needs (cuBLAS is fenced off with CUDA_EMU in the sources).
 $(foreach n,$(LAB_NAMES),$(eval EMU_LIBS_$(n) ?= $(filter-out -lcublas -lcublasLt,$(LIBS_$(n)))))
@@ -153,6 +164,15 @@ $(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 
 $(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
+
+# A lab's problem (the grader's own code, like the harness's), position-independent for its
+# problem.so, and its table.
+$(EMUB)/pic/grader/labs/%/problem.o: grader/labs/%/problem.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host -fPIC)
+
+$(EMUB)/host/pic/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
+	@mkdir -p $(@D)
+	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -fPIC -Igrader -c $< -o $@
 
 $(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
@@ -171,7 +191,8 @@ endif
 #   CU_DEPS_mode         what compiling CUDA C needs besides the source (last: it may hold
 #                        an order-only part)
 #   compile_pic_mode     $(call ...,SRC,OUT): a .cu file to a position-independent object
-#   link_harness_mode    $(call ...,NAME): the harness from the rule's objects
+#   link_harness_mode    the harness from the rule's objects (one a mode, every lab's)
+#   link_problem_mode    $(call ...,NAME): the lab's problem.so from the rule's objects
 #   link_so_mode         $(call ...,NAME,OBJECTS): a shared object behind the lab's shim
 #   use_prebuilt_mode    a student kit's prebuilt reference object ($<), checked, copied
 #   student_*_mode       the student's compile in the sandbox: its extra prerequisites (deps,
@@ -185,12 +206,14 @@ SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/worker/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
 CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
-HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist
-HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB)
+HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist grader/harness/problem.dynlist
+HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB) grader/harness/problem.dynlist
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
 compile_pic_emu = $(Q_EMU)$(call emu_compile_cu,$(1),$(2),$(EMU_INCLUDES) -fPIC)
-link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) -ldl -lpthread -o $@
-link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) $(EMU_LDLIBS) $(EMU_LIBS_$(1)) -ldl -lpthread -o $@
+link_harness_gpu = $(Q_LINK)$(NVCC) $(ARCH_FLAGS) $(filter %.o,$^) $(CUDART_SHARED) $(LIBCUDA) $(TIMELINE_EXPORT) $(HARNESS_EXPORT) -ldl -lpthread -o $@
+link_harness_emu = $(Q_LINK)$(EMU_CXX) $(EMU_LDFLAGS) $(filter %.o,$^) $(EMU_EXPORT) -Wl,--dynamic-list=grader/harness/problem.dynlist $(EMU_LDLIBS) -ldl -lpthread -o $@
+link_problem_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(filter %.o,$^) $(LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
+link_problem_emu = $(Q_LINK)$(EMU_CXX) -shared $(filter %.o,$^) $(EMU_LIBS_$(1)) -o $@
 link_so_gpu = $(Q_LINK)$(NVCC) -shared $(ARCH_FLAGS) $(2) $(SHIM_LIBS_$(1)) $(CUDART_SHARED) $(LIBCUDA) -o $@
 link_so_emu = $(Q_LINK)$(EMU_CXX) -shared $(2) $(SHIM_LIBS_EMU_$(1)) -o $@ && \
     { common/emu/check-internal.sh $(EMU_INTERNAL) $@ || { rm -f $@; exit 1; }; }
@@ -245,9 +268,13 @@ student_cc_emu = $(abspath $(EMU_NVCC)) -Iinclude -fPIC
 #                  Beside it, source.cu: the copy of the file that was compiled (make explain
 #                  and the WHERE hints quote the student's lines from it, and from no other).
 define lab_rules
-$(B_$1)/.grader/$2/harness: $(HARNESS_DEPS_$1) $(B_$1)/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/$(call lab_grader,$2)/table.o
+$(B_$1)/.grader/$2/problem.so: $(B_$1)/pic/$(call lab_grader,$2)/problem.o $(HOSTB_$1)/pic/$(call lab_grader,$2)/table.o
 	@mkdir -p $$(@D)
-	$$(call link_harness_$1,$2)
+	$$(call link_problem_$1,$2)
+
+$(B_$1)/.grader/$2/harness: | $(B_$1)/.grader/harness $(B_$1)/.grader/$2/problem.so
+	@mkdir -p $$(@D)
+	@ln -sfn ../harness $$@
 
 $(B_$1)/pic/solutions/$2.o: $(call ref_input,$2,$1) $(wildcard solutions/$(call lab_dir,$2)/*.cuh) $(CONTRACTS) $(CU_DEPS_$1)
 	@mkdir -p $$(@D)
@@ -302,16 +329,25 @@ student_helpers = $(foreach f,$(STUDENT_DEPS_$(1)_$(2)),$(or $(wildcard $(f)),st
 .PHONY: student-rebuild
 student-rebuild:
 $(foreach m,$(BUILD_MODES),$(foreach n,$(LAB_NAMES),$(eval $(call lab_rules,$(m),$(n)))))
+# The one harness of each mode (every lab's: it loads a lab's problem.so).
+$(GPU)/.grader/harness: $(HARNESS_DEPS_gpu)
+	@mkdir -p $(@D)
+	$(link_harness_gpu)
+ifneq ($(EMUB),)
+$(EMUB)/.grader/harness: $(HARNESS_DEPS_emu)
+	@mkdir -p $(@D)
+	$(link_harness_emu)
+endif
 $(foreach n,$(LAB_NAMES),$(eval $(call steps_rules,$(n))))
 
 # Everything one lab needs to be graded, in this mode. The worker program under emulation
 # carries the emulator.
 WORKER = $(if $(filter emu,$(MODE)),$(BUILD)/emu/worker-emu,$(BUILD)/gpu/worker)
-lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
+lab_pieces = $(LABB)/$(1)/harness $(LABB)/$(1)/problem.so $(LABB)/$(1)/reference.so $(STUDENT_OBJS)/$(1)/student.so $(WORKER)
 # What every lab shares (make grade builds it before it says the grader is built; the labs'
 # own builds run beside it): the common objects, the shims' dispatch, the worker, the compile
 # sandbox, the lab manifest and, where a lab reads machine code, cuobjdump.
-GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU_SHIM) $(BUILD)/gpu/worker \
+GRADER_PIECES_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) $(GPU)/.grader/harness $(GPU_SHIM) $(BUILD)/gpu/worker \
     $(if $(strip $(foreach n,$(LAB_NAMES),$(FORBID_SASS_$(n)))),$(CUOBJDUMP))
-GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/pic/grader/worker/worker_loop_untrusted.o \
+GRADER_PIECES_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMUB)/.grader/harness $(EMUB)/pic/grader/worker/worker_loop_untrusted.o \
     $(EMUB)/worker-emu $(EMU_WORKER_OBJS)

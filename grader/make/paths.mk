@@ -31,7 +31,8 @@ endif
 # signatures and for what its student file may not use: ENTRY_name, FORBID_name (libraries,
 # by their use), FORBID_PTX_name and FORBID_SASS_name (over instructions) come from it, through
 # $(BUILD)/gen/labs.mk (host.mk). A lab may add grader/labs/NN-name/lab.mk for its link flags
-# (LIBS_name for the harness, SHIM_LIBS_name for the shim) and PROFILE_name.
+# (LIBS_name for its problem.so, which the harness loads; SHIM_LIBS_name for the shim) and
+# PROFILE_name.
 
 LAB_DIRS  := $(sort $(notdir $(wildcard grader/labs/[0-9][0-9]-*)))
 LAB_NAMES := $(foreach d,$(LAB_DIRS),$(word 2,$(subst -, ,$(d))))

@@ -287,7 +287,7 @@ void results_lab_end(json_writer *w, const char *refused_at_run, const char *nei
     json_string(w, "not_started_why", started_words(b->started));
     json_number(w, "seconds", t->seconds); /* the lab's whole wall time */
     json_number(w, "where_seconds", t->where_s);
-    json_number(w, "ahead_wait_seconds", t->ahead_s);
+    json_number(w, "start_seconds", t->start_s);
     json_number(w, "stop_seconds", t->stop_s);
     json_number(w, "neighbours_seconds", t->neighbours_s);
     json_object_end(w);

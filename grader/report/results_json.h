@@ -33,13 +33,14 @@ void results_lab_begin(json_writer *w, const lab_info *lab, const score_rules *r
 /* One check's entry (report.h). */
 void results_check(json_writer *w, const check_report *r);
 
-/* A lab's seconds: its whole wall time, its WHERE hint's, the waits before its speed checks
- * for the next lab's harness to be ready (schedule.h's ahead_wait), and at its end its harness
- * stopped (its processes ended: the NVIDIA driver's teardown of their GPU contexts and memory)
- * and the GPU's other programs read (nvidia-smi). No verdict reads them: tests/gpu/scaling.sh's
- * table of where a student's seconds go. */
+/* A lab's seconds: its whole wall time, its WHERE hint's, its start in the run's harness (the
+ * `lab` line answered: its problem loaded, its student's worker started; a harness started for
+ * it too where none ran), and at its end its workers ended in the harness (`end`: the NVIDIA
+ * driver's teardown of their GPU contexts and memory) and the GPU's other programs read
+ * (nvidia-smi). No verdict reads them: tests/gpu/scaling.sh's table of where a student's
+ * seconds go. */
 typedef struct lab_close_times {
-    double seconds, where_s, ahead_s, stop_s, neighbours_s;
+    double seconds, where_s, start_s, stop_s, neighbours_s;
 } lab_close_times;
 
 /* The lab's end: after its checks, a refusal met at run time (or ""), the GPU's other programs

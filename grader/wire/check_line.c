@@ -96,3 +96,75 @@ int check_line_parse(const char *line, check_cmd *c, const char **why)
     }
     return 0;
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* A lab's command                                                                             */
+
+#define LAB_FIELDS 5
+
+/* c's fields in the line's order, with their sizes */
+static void lab_fields(lab_cmd *c, char **v, size_t *len)
+{
+    char *const f[LAB_FIELDS] = {c->name, c->problem, c->student, c->reference, c->log};
+    const size_t n[LAB_FIELDS] = {sizeof c->name, sizeof c->problem, sizeof c->student,
+                                  sizeof c->reference, sizeof c->log};
+    for (int i = 0; i < LAB_FIELDS; i++)
+        v[i] = f[i], len[i] = n[i];
+}
+
+int lab_line_format(const lab_cmd *c, char *buf, size_t len)
+{
+    char *v[LAB_FIELDS];
+    size_t n[LAB_FIELDS];
+    lab_fields((lab_cmd *)c, v, n);
+    static char esc[LAB_FIELDS][1024 * 3];
+    if (len > 0)
+        buf[0] = 0;
+    for (int i = 0; i < LAB_FIELDS; i++)
+        if (!v[i][0] || memchr(v[i], 0, n[i]) == NULL ||
+            !results_escape(v[i], esc[i], sizeof esc[i]))
+            return -1;
+    const int k = snprintf(buf, len, "lab name=%s problem=%s student=%s reference=%s log=%s\n",
+                           esc[0], esc[1], esc[2], esc[3], esc[4]);
+    if (k < 0 || (size_t)k >= len) {
+        if (len > 0)
+            buf[0] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+int lab_line_parse(const char *line, lab_cmd *c, const char **why)
+{
+    static const char *const keys[LAB_FIELDS] = {"name", "problem", "student", "reference", "log"};
+    memset(c, 0, sizeof *c);
+    static char text[LAB_LINE_MAX + 2], again[LAB_LINE_MAX + 2];
+    const size_t n = strlen(line);
+    if (n > LAB_LINE_MAX)
+        return (*why = "the line is too long", -1);
+    memcpy(text, line, n + 1);
+    if (n > 0 && text[n - 1] == '\n')
+        text[n - 1] = 0;
+    record r;
+    if (record_parse(text, &r, why) != 0)
+        return -1;
+    int bad = strcmp(r.type, "lab") != 0 || r.n != LAB_FIELDS;
+    char *v[LAB_FIELDS];
+    size_t len[LAB_FIELDS];
+    lab_fields(c, v, len);
+    for (int i = 0; !bad && i < r.n; i++)
+        bad = strcmp(r.key[i], keys[i]) != 0 || get_path(&r, keys[i], v[i], len[i]) != 0;
+    record_free(&r);
+    if (bad) {
+        memset(c, 0, sizeof *c);
+        return (*why = "not a lab command (lab name= problem= student= reference= log=), or a "
+                       "value missing or too long", -1);
+    }
+    /* Only what the encoder writes is read: the same values must give back the same line. */
+    if (lab_line_format(c, again, sizeof again) != 0 || strncmp(again, text, strlen(text)) != 0 ||
+        strcmp(again + strlen(text), "\n") != 0) {
+        memset(c, 0, sizeof *c);
+        return (*why = "not written as the driver writes it (an escape where none belongs)", -1);
+    }
+    return 0;
+}

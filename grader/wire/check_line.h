@@ -42,6 +42,29 @@ int check_line_format(const check_cmd *c, char *buf, size_t len);
  * description of what was wrong. */
 int check_line_parse(const char *line, check_cmd *c, const char **why);
 
+/* The command that begins a lab in a harness that serves every lab of a run (harness_labs.cu),
+ * written by lab_line_format alone (grader/driver/harnesses.c) and read by lab_line_parse alone,
+ * as strictly as a check's:
+ *
+ *   lab name=NAME problem=PATH student=PATH reference=PATH log=PATH
+ *
+ * NAME the lab's (its table's name); its problem.so, the student's and the reference's objects,
+ * and the lab's harness log, which the harness's stdout and stderr go to from then on. */
+typedef struct lab_cmd {
+    char name[64];
+    char problem[1024];
+    char student[1024];
+    char reference[1024];
+    char log[1024];
+} lab_cmd;
+
+/* The longest line lab_line_format writes, with its '\n' (CHECK_LINE_MAX or more). */
+#define LAB_LINE_MAX 12800
+
+/* As check_line_format and check_line_parse, for a lab's command. */
+int lab_line_format(const lab_cmd *c, char *buf, size_t len);
+int lab_line_parse(const char *line, lab_cmd *c, const char **why);
+
 #ifdef __cplusplus
 }
 #endif

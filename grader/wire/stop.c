@@ -370,7 +370,3 @@ void stop_sweep(int timeout_ms)
     sweep(timeout_ms, 0);
 }
 
-void stop_sweep_sparing(int timeout_ms, pid_t spared)
-{
-    sweep(timeout_ms, spared);
-}

@@ -75,10 +75,6 @@ void stop_remove_tree(const char *path);
  * this process started was waited for. */
 void stop_sweep(int timeout_ms);
 
-/* The same, but child `spared` (a stop_fork child: its group too) lives on: a process this one
- * started ahead of its use, all of whose own processes are its (the next lab's harness while
- * a lab ends). A stop by a signal spares nothing. */
-void stop_sweep_sparing(int timeout_ms, pid_t spared);
 
 #ifdef __cplusplus
 }

@@ -9,12 +9,12 @@ cd "$(dirname "$0")/../.."
 # (grade and bench, grader/make/grade.mk), profile-lab-%,
 # explain-lab-% and sanitize-lab-% (profile, explain, sanitize), toolkit (every
 # CUDA build), cunit (test-unit), emu-runners, emu-grade-solutions, emu-grade-labs and
-# emu-file-gone, emu-helpers, emu-student-cache, emu-regions (test-emu), test-batch-unit (test-batch), batch-prebuild and batch-prepare (grade-batch), emu-planted-gpu
+# emu-file-gone, emu-helpers, emu-student-cache, emu-regions, emu-onehar (test-emu), test-batch-unit (test-batch), batch-prebuild and batch-prepare (grade-batch), emu-planted-gpu
 # (tests/emu/planted/README.md: a GPU run by hand), manifest-gone (any make, while the lab
 # manifest program is gone: grader/make/host.mk), student-rebuild (a student's object whose
 # helper files changed: grader/make/lab_rules.mk)
 steps=" all runners runner-% \$(STUDENT_SRC_CHECKS) profile-lab-% explain-lab-% sanitize-lab-% toolkit cunit emu-runners
-        emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions test-batch-unit batch-prebuild batch-prepare emu-planted-gpu manifest-gone
+        emu-grade-solutions emu-grade-labs emu-file-gone emu-helpers emu-student-cache emu-regions emu-onehar test-batch-unit batch-prebuild batch-prepare emu-planted-gpu manifest-gone
         student-rebuild "
 steps=" $(echo $steps) "
 help=$(${MAKE:-make} --no-print-directory help)

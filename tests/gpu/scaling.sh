@@ -76,7 +76,7 @@ for n in $counts; do
         now="$((a + b + c + f + g)) $((a + b + c + d + e + f + g))"
         [ -n "$prev" ] && echo "$prev $now"; prev=$now; sleep 1; done) >"$out/cpu$n.txt" &
     cpu_pid=$!
-    # and the CUDA processes the batch starts: a harness per lab, its workers (count-procs.py)
+    # and the CUDA processes the batch starts: a harness a student, its workers (count-procs.py)
     python3 tests/gpu/count-procs.py harness/grade-driver@/gpu/ worker >"$out/procs$n.txt" &
     procs_pid=$!
     t0=$(date +%s%N)
@@ -118,10 +118,10 @@ labs_s, where_s, ratios, n = 0.0, 0.0, [], 0
 by_lab = {}  # the self-check's ratios, lab by lab
 outside = []  # the self-check's ratios outside 0.98-1.02: lab, ratio, 95% interval, rounds, stop
 # The labs' seconds by part besides the WHERE count's: the correctness checks, the speed checks
-# (inside them the timed rounds), the waits before a speed check for the next lab's harness to
-# be ready, the harnesses' ends (their processes ended: the driver's teardown of their GPU
-# contexts and memory); the rest is between checks and the reports
-part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "ahead": 0.0, "stop": 0.0}
+# (inside them the timed rounds), the labs' starts in the harness (part of their first checks'
+# seconds), the labs' ends (their workers ended: the driver's teardown of their GPU contexts
+# and memory); the rest is between checks and the reports
+part = {"correct": 0.0, "speed": 0.0, "rounds": 0.0, "start": 0.0, "stop": 0.0}
 # A speed check's seconds by stage (the harness's `speed` record, results.json's stages): its
 # set-up (the fresh student process waited for, the problems made and shared), its warm-up
 # round (the phase less its kept rounds), its kept rounds (inside them the calls' own timed
@@ -139,7 +139,7 @@ for f in glob.glob(out + "/students/*/results.json"):
     for lab in r.get("labs", []):
         labs_s += lab.get("seconds") or 0
         where_s += lab.get("where_seconds") or 0
-        part["ahead"] += lab.get("ahead_wait_seconds") or 0
+        part["start"] += lab.get("start_seconds") or 0
         part["stop"] += lab.get("stop_seconds") or 0
         for c in lab.get("checks", []):
             if c.get("kind") == "speed":
@@ -184,10 +184,11 @@ print("  per student (mean of %d): GPU slot %.1f s = labs %.1f s (WHERE counts i
       "the rest %.1f s" % (n, slot, labs_s / max(n, 1), where_s / max(n, 1), slot - labs_s / max(n, 1)))
 k = 1.0 / max(n, 1)
 print("  labs by part, seconds a student: correctness checks %.1f, speed checks %.1f (timed rounds "
-      "%.1f), WHERE %.1f, waiting for the next harness %.1f, harnesses ended %.1f, the rest %.1f" % (
+      "%.1f), WHERE %.1f, labs started in the harness %.1f (inside the checks'), labs ended %.1f, the "
+      "rest %.1f" % (
       part["correct"] * k, part["speed"] * k, part["rounds"] * k, where_s * k,
-      part["ahead"] * k, part["stop"] * k,
-      (labs_s - part["correct"] - part["speed"] - where_s - part["ahead"] - part["stop"]) * k))
+      part["start"] * k, part["stop"] * k,
+      (labs_s - part["correct"] - part["speed"] - where_s - part["stop"]) * k))
 print("  speed checks by stage, seconds a student: set-up %.1f, warm-up %.1f, kept rounds %.1f (the "
       "calls' timed units %.1f, inputs made and outputs compared %.1f), reference alone %.1f, "
       "ceiling %.1f, the end %.1f, the rest %.1f" % tuple(stage[x] * k for x in (

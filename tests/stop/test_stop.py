@@ -3,8 +3,8 @@
 
     tests/stop/test_stop.py BUILD_DIR
 
-`make grade`, grader/driver/grade.sh and `make grade-batch` (CPU emulator, labs 01 and 02: lab
-02's harness is started ahead while lab 01 is graded) are stopped the
+`make grade`, grader/driver/grade.sh and `make grade-batch` (CPU emulator, labs 01 and 02: one
+harness serves both, one after the other) are stopped the
 ways a person or a script stops them: Ctrl-C (SIGINT to the terminal's foreground process
 group), a hang-up (SIGHUP to that group), SIGTERM or SIGINT to the command itself, and
 `timeout` (its timer's own signal, sent at a chosen moment). Each at one of two moments: while
@@ -22,7 +22,7 @@ within 2 seconds of the stop:
   - the command ended with the stop's status (128 + the signal; `timeout`'s 124).
 
 Finally each command runs again, unstopped, on the untouched skeleton and must grade it
-normally, lab 02 in the harness started ahead of it. Prints one line per case and `N passed, M failed`; exits 1 if any failed.
+normally, lab 02 in the harness that served lab 01. Prints one line per case and `N passed, M failed`; exits 1 if any failed.
 """
 import csv
 import ctypes
@@ -44,8 +44,7 @@ SUBS = os.path.join(WORK, "subs")             # make grade-batch grades these su
 OUT = os.path.join(WORK, "batch")             # ... into this folder
 LOGS = os.path.join(WORK, "logs")             # what each run printed
 LAB_FILE = os.path.join("01-coalescing", "coalescing.cu")
-# The lab graded after it (its skeleton): its harness is started ahead while lab 01 runs, so
-# a stop while lab 01's code runs finds it alive, and must end it too.
+# The lab graded after it (its skeleton), in the harness that served lab 01.
 NEXT_LAB_FILE = os.path.join("02-banks", "banks.cu")
 SLOW_TO_COMPILE = "tests/stop/slow-to-compile.cu"  # stopped while it compiles
 SLEEPY = "tests/stop/sleepy-coalescing.cu"          # stopped while it runs
@@ -432,13 +431,13 @@ def after_case(command, number):
             problems.append("expected status %d, exit_status 1, 20 of 20 correctness checks passed "
                             "and 2 labs not started (speed not graded) in %s; got status %s, %s" % (
                                 want, path, status, got if got else "no results"))
-        # Lab 02's harness was started ahead, while lab 01 ran, and lived through lab 01's end
-        # (which ends every other process of lab 01's) to grade lab 02.
-        ahead = os.path.join(GRADE, "banks.harness.log")
-        said = open(ahead, errors="replace").read() if os.path.exists(ahead) else ""
-        if "started ahead of its lab" not in said:
-            problems.append("lab 02's harness was not the one started ahead (%s says nothing of "
-                            "it)" % ahead)
+        # Lab 02 was served by the harness that served lab 01, which lived through lab 01's end
+        # (which ends every process of lab 01's) to grade lab 02.
+        second = os.path.join(GRADE, "banks.harness.log")
+        said = open(second, errors="replace").read() if os.path.exists(second) else ""
+        if "lab banks begins (lab 2 of this harness)" not in said:
+            problems.append("lab 02 was not served by lab 01's harness (%s says nothing of "
+                            "it)" % second)
     left = live(descendants())
     if left:
         problems.append("processes left after it ended: " + "; ".join(describe(pid, v[2]) for pid, v in left.items()))

@@ -84,7 +84,8 @@ if ! make -j"$(nproc)" --no-print-directory all "${args[@]}" >"$B/build.log" 2>&
     exit 1
 fi
 # The pieces must be 12.4's: every harness needs libcudart.so.12 (and lab 09's, cuBLAS 13).
-for h in "$B"/gpu/.grader/*/harness; do
+# (each lab's harness is a link to the one harness; its problem.so is linked on its own)
+for h in "$B"/gpu/.grader/*/harness "$B"/gpu/.grader/*/problem.so; do
     readelf -d "$h" | grep -q '\[libcudart.so.12\]' || die "expected $h linked with libcudart.so.12 (CUDA 12.4), found: $(readelf -d "$h" | grep -o 'libcudart[^]]*')"
 done
 echo "selfcheck: built with CUDA 12.4 into $B in $((SECONDS - start)) s"

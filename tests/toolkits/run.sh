@@ -55,7 +55,7 @@ for v in "${versions[@]}"; do
              NVCC_CCBIN="$host" CUDA_ARCH=sm_75 >"$out/build.log" 2>&1; then
         # The pieces must be this toolkit's: its runtime's soname in every harness.
         want=$(basename "$(readlink "$home/lib64/libcudart.so")")
-        wrong=$(for h in "$out"/gpu/.grader/*/harness; do
+        wrong=$(for h in "$out"/gpu/.grader/*/harness "$out"/gpu/.grader/*/problem.so; do
                     readelf -d "$h" | grep -q "\[$want\]" || echo "$h"; done)
         n=$(ls "$out"/gpu/.grader/*/reference.so "$out"/gpu/labs/*/student.so 2>/dev/null | wc -l)
         # Every CUDA header the grader's GPU sources read must be this toolkit's: a machine

@@ -555,9 +555,13 @@ void after_resume(Thread *t)
         warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::at_barrier:
+        /* (the calls' own first tests, made here: most arrivals neither complete a warp's
+         * collective nor open the barrier) */
         ++b->at_barrier;
-        warp_progress(b, t->tid / kWarpSize); /* an __activemask() may now complete */
-        barrier_progress(b);
+        if (b->warp_waiting[t->tid / kWarpSize] != 0)
+            warp_progress(b, t->tid / kWarpSize); /* an __activemask() may now complete */
+        if (b->at_barrier + b->exited >= b->threads.size())
+            barrier_progress(b);
         break;
     case ThreadState::at_warp_op:
         ++b->warp_waiting[t->tid / kWarpSize];

@@ -745,12 +745,14 @@ __attribute__((always_inline)) inline void unlock_cell(Cell &c)
     __atomic_store_n(&c.write.flags, (uint8_t)(c.write.flags & ~acc_locked), __ATOMIC_RELEASE);
 }
 
-/* One granule G of an access: BYTES are the bytes of it the access covers.
- * Reports come after the cell is unlocked (a race report does not return). */
+/* One granule G of an access: BYTES are the bytes of it the access covers; LOCKED: its cell
+ * is locked while it is checked (a compiled-in choice, so that a single worker's check has no
+ * trace of the lock). Reports come after the cell is unlocked (a race report does not return). */
+template <bool locked>
 __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, uintptr_t a,
                                                          size_t n, Op op, const void *pc,
                                                          const Access &me, uintptr_t g,
-                                                         uint8_t bytes, bool locked)
+                                                         uint8_t bytes)
 {
     /* A record of this launch (device memory), or of this block (shared memory: its cells
      * were a finished block's). */
@@ -828,10 +830,15 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
             w.other_pc = c.write.pc;
             w.pc = pc;
         }
-        Access w = me;
-        w.bytes = bytes;
-        w.flags |= locked ? (uint8_t)acc_locked : (uint8_t)0; /* (still held) */
-        c.write = w;
+        if (locked) {
+            Access w = me;
+            w.bytes = bytes;
+            w.flags |= acc_locked; /* (still held) */
+            c.write = w;
+        } else {
+            c.write = me;
+            c.write.bytes = bytes;
+        }
         r->written[g] |= bytes;
         if (t->tainted)
             r->tainted[g] |= bytes;
@@ -865,14 +872,20 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.bytes = 0;
     const bool locked = L.parallel && !is_shared(r);
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
-        check_granule(r, t, a, n, op, pc, me, off / 4,
-                      (uint8_t)(((1u << n) - 1) << (off & 3)), locked);
+        const uint8_t bytes = (uint8_t)(((1u << n) - 1) << (off & 3));
+        if (locked)
+            check_granule<true>(r, t, a, n, op, pc, me, off / 4, bytes);
+        else
+            check_granule<false>(r, t, a, n, op, pc, me, off / 4, bytes);
         return;
     }
     for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
         uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
-        check_granule(r, t, a, n, op, pc, me, g,
-                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)), locked);
+        const uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4));
+        if (locked)
+            check_granule<true>(r, t, a, n, op, pc, me, g, bytes);
+        else
+            check_granule<false>(r, t, a, n, op, pc, me, g, bytes);
     }
 }
 

@@ -143,6 +143,7 @@ struct Site {
                                        to the 4 bytes before (global memory) */
     uint32_t next[32] = {};         /* per lane: requests it took part in so far */
     std::vector<Request> requests;  /* in order */
+    bool merged_away = false;       /* counted as a piece of a vector access (count_flush) */
 };
 
 /* The totals of one instruction, over all warps of the range. */
@@ -307,20 +308,43 @@ uint64_t wavefronts(const Request &r, bool write)
 } // namespace
 
 /* Per block: the sites of each warp, keyed by call site and memory space (one
- * instruction may reach global or shared memory through a generic pointer). */
+ * instruction may reach global or shared memory through a generic pointer). A flush (at a
+ * barrier, and as the block ends) empties them in place, their memory kept: a site with no
+ * request, a branch with no run and a store with no run are none. A block's state goes to its
+ * host thread's next block of the same launch (count_block_end), so that counting allocates
+ * per new site, not per site, barrier and block. */
 struct CountState {
     std::vector<std::unordered_map<uintptr_t, Site>> warps;
     std::vector<std::unordered_map<const void *, BranchSite>> branches; /* per warp, by the
                                                                            branch's string */
     std::unordered_map<const void *, InFlight> inflight; /* by the store's call site */
+    const Launch *launch = nullptr; /* the launch whose blocks it served */
 };
 
-/* The running thread's block's counting state, made on first use. */
+/* The state the last block of this host thread left (emptied), for its next block; freed when
+ * the thread ends. */
+namespace {
+struct SpareCount {
+    CountState *state = nullptr;
+    ~SpareCount() { delete state; }
+};
+thread_local SpareCount tl_spare_count;
+} // namespace
+
+/* The running thread's block's counting state, made (or taken from tl_spare_count, if its
+ * launch's) on first use. */
 static CountState &count_state(Block *b)
 {
     if (b->count == nullptr) {
         RuntimeAllocating runtime;
-        b->count = new CountState();
+        CountState *c = tl_spare_count.state;
+        tl_spare_count.state = nullptr;
+        if (c != nullptr && c->launch != g_launch) {
+            delete c;
+            c = nullptr;
+        }
+        b->count = c != nullptr ? c : new CountState();
+        b->count->launch = g_launch;
     }
     return *b->count;
 }
@@ -665,6 +689,36 @@ void add_totals(const void *pc, const Site &s, const std::vector<Request> &reque
     }
 }
 
+/* A 4-byte access that may be a piece of a vector access (count_flush): its group's key (the
+ * line, kind, request count and first lane's 16-byte chunk), its call site, and when it was
+ * seen. */
+struct Piece {
+    const std::string *line;
+    bool write, shared;
+    size_t requests;
+    uintptr_t chunk;
+    const void *pc;
+    Site *site;
+    size_t seen;
+};
+
+/* The order of X's and Y's keys (as a tuple of them compares): < 0, 0 (one group), > 0. */
+int piece_order(const Piece &x, const Piece &y)
+{
+    if (x.line != y.line)
+        if (const int c = x.line->compare(*y.line))
+            return c;
+    if (x.write != y.write)
+        return x.write < y.write ? -1 : 1;
+    if (x.shared != y.shared)
+        return x.shared < y.shared ? -1 : 1;
+    if (x.requests != y.requests)
+        return x.requests < y.requests ? -1 : 1;
+    if (x.chunk != y.chunk)
+        return x.chunk < y.chunk ? -1 : 1;
+    return 0;
+}
+
 } // namespace
 
 void count_flush(Block *b)
@@ -672,34 +726,46 @@ void count_flush(Block *b)
     if (b->count == nullptr)
         return;
     RuntimeAllocating runtime;
+    /* Scratch of this host thread's flushes, its memory kept. */
+    static thread_local std::vector<std::pair<const void *, Site *>> sites;
+    static thread_local std::vector<Piece> pieces;
+    static thread_local std::vector<const Site *> v;
+    static thread_local std::vector<Request> merged;
     for (auto &warp : b->count->warps) {
         /* Sites that may be pieces of one vector access: same line, kind, request count
-         * and first lane's 16-byte chunk. */
-        std::map<std::tuple<std::string, bool, bool, size_t, uintptr_t>, std::vector<const Site *>> groups;
-        std::vector<std::pair<const void *, const Site *>> sites;
+         * and first lane's 16-byte chunk (a group: pieces of one key, in the order seen). */
+        sites.clear();
+        pieces.clear();
         for (auto &entry : warp) {
-            const Site &s = entry.second;
+            Site &s = entry.second;
+            if (s.requests.empty())
+                continue; /* (emptied by an earlier flush, not executed since) */
             const void *pc = reinterpret_cast<const void *>(entry.first / 2);
+            s.merged_away = false;
             sites.push_back({pc, &s});
             /* Only 4-byte pieces: g++ copies a float4 or an int2 field by field, while two
              * 8-byte accesses side by side are more likely two float2s than one float4. */
-            if (s.requests.empty() || s.requests[0].mask == 0 || s.is_volatile ||
+            if (s.requests[0].mask == 0 || s.is_volatile ||
                 s.requests[0].bytes[__builtin_ctz(s.requests[0].mask)] != 4)
                 continue;
             const Request &r0 = s.requests[0];
             const uintptr_t chunk = r0.addr[__builtin_ctz(r0.mask)] & ~(uintptr_t)15;
-            groups[{line_of(pc), s.write, s.shared, s.requests.size(), chunk}].push_back(&s);
+            pieces.push_back(Piece{&line_of(pc), s.write, s.shared, s.requests.size(), chunk, pc,
+                                   &s, pieces.size()});
         }
-        std::unordered_map<const Site *, const void *> pc_of;
-        for (auto &e : sites)
-            pc_of[e.second] = e.first;
-        std::unordered_map<const Site *, bool> merged_away;
+        std::sort(pieces.begin(), pieces.end(), [](const Piece &x, const Piece &y) {
+            const int c = piece_order(x, y);
+            return c != 0 ? c < 0 : x.seen < y.seen;
+        });
         std::vector<std::pair<const void *, std::pair<const Site *, std::vector<Request>>>> vectors;
-        for (auto &g : groups) {
-            const std::vector<const Site *> &v = g.second;
-            if (v.size() < 2)
+        for (size_t i = 0, j; i < pieces.size(); i = j) {
+            for (j = i + 1; j < pieces.size() && piece_order(pieces[i], pieces[j]) == 0; ++j)
+                ;
+            if (j - i < 2)
                 continue;
-            std::vector<Request> merged;
+            v.clear();
+            for (size_t k = i; k < j; ++k)
+                v.push_back(pieces[k].site);
             /* Four pieces filling a 16-byte block: a float4 or int4. Two filling an
              * 8-byte block of shared memory: a float2 or int2, or two scalars side by
              * side that each lane takes from an aligned pair (s[2 * i] + s[2 * i + 1]),
@@ -710,33 +776,43 @@ void count_flush(Block *b)
              * costs per request what its two halves do. */
             if ((v.size() == 4 && (v[0]->shared || split_copy(v)) && tiles_vector(v, 16, &merged)) ||
                 (v.size() == 2 && v[0]->shared && tiles_vector(v, 8, &merged))) {
-                const void *first = pc_of[v[0]];
-                for (const Site *s : v) {
-                    merged_away[s] = true;
-                    first = std::min(first, pc_of[s]);
+                const void *first = pieces[i].pc;
+                for (size_t k = i; k < j; ++k) {
+                    pieces[k].site->merged_away = true;
+                    first = std::min(first, pieces[k].pc);
                 }
                 vectors.push_back({first, {v[0], merged}});
             }
         }
         std::lock_guard<std::mutex> lock(g_totals_mutex);
         for (auto &e : sites)
-            if (!merged_away.count(e.second))
+            if (!e.second->merged_away)
                 add_totals(e.first, *e.second, e.second->requests);
-        for (auto &v : vectors)
-            add_totals(v.first, *v.second.first, v.second.second);
-        warp.clear();
+        for (auto &vec : vectors)
+            add_totals(vec.first, *vec.second.first, vec.second.second);
+        for (auto &e : sites) { /* emptied, its memory kept */
+            Site &s = *e.second;
+            s.is_volatile = false;
+            s.executions = s.follows = 0;
+            std::fill(std::begin(s.next), std::end(s.next), 0u);
+            s.requests.clear();
+        }
     }
     std::lock_guard<std::mutex> lock(g_totals_mutex);
     for (auto &entry : b->count->inflight) {
+        if (entry.second.runs == 0)
+            continue;
         InFlight &t = g_inflight[entry.first];
         t.runs += entry.second.runs;
         t.loads += entry.second.loads;
         t.bytes += entry.second.bytes;
         t.most = std::max(t.most, entry.second.most);
+        entry.second = InFlight{};
     }
-    b->count->inflight.clear();
     for (auto &warp : b->count->branches) {
         for (auto &entry : warp) {
+            if (entry.second.runs.empty())
+                continue;
             BranchTotals &t = g_branch_totals[entry.first];
             if (t.pc == nullptr)
                 t.pc = entry.second.pc;
@@ -751,8 +827,10 @@ void count_flush(Block *b)
                 t.entered += in > 0;
                 t.lanes_in += in;
             }
+            entry.second.pc = nullptr; /* emptied, its memory kept */
+            std::fill(std::begin(entry.second.next), std::end(entry.second.next), 0u);
+            entry.second.runs.clear();
         }
-        warp.clear();
     }
 }
 
@@ -760,7 +838,8 @@ void count_block_end(Block *b)
 {
     count_flush(b);
     RuntimeAllocating runtime;
-    delete b->count;
+    delete tl_spare_count.state;
+    tl_spare_count.state = b->count; /* emptied by the flush */
     b->count = nullptr;
 }
 

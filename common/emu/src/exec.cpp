@@ -555,9 +555,13 @@ void after_resume(Thread *t)
         warp_progress(b, t->tid / kWarpSize);
         break;
     case ThreadState::at_barrier:
+        /* (the calls' own first tests, made here: most arrivals neither complete a warp's
+         * collective nor open the barrier) */
         ++b->at_barrier;
-        warp_progress(b, t->tid / kWarpSize); /* an __activemask() may now complete */
-        barrier_progress(b);
+        if (b->warp_waiting[t->tid / kWarpSize] != 0)
+            warp_progress(b, t->tid / kWarpSize); /* an __activemask() may now complete */
+        if (b->at_barrier + b->exited >= b->threads.size())
+            barrier_progress(b);
         break;
     case ThreadState::at_warp_op:
         ++b->warp_waiting[t->tid / kWarpSize];
@@ -595,13 +599,12 @@ Thread *next_ready(Block *b)
     return nullptr;
 }
 
-/* On the fiber of T, which has just ended: the scheduler's bookkeeping of T (after_resume),
- * and the thread it would resume next (next_ready), made the running thread on T's stack and
- * returned if it has never run (so has no stack of its own); else null, T's bookkeeping done
- * (tl_accounted) and the block's cursor left for run_block to find that thread again. Every
- * thread thus runs in the order run_block gives, and a block whose threads do not wait runs
- * them all on one stack, without a switch between them. */
-Thread *chain_next(Thread *t)
+/* What chain_next and switch_next do first, on the fiber of T, which has just ended or begun
+ * to wait: the scheduler's bookkeeping of T (after_resume), done here (tl_accounted), then the
+ * thread the scheduler would resume next (next_ready); null when the scheduler must take over
+ * (run_block does not allow it, the launch stops, or no thread is ready). *CURSOR: the block's
+ * cursor before next_ready moved it. */
+inline Thread *next_after(Thread *t, unsigned *cursor)
 {
     if (!tl_may_chain)
         return nullptr;
@@ -610,10 +613,23 @@ Thread *chain_next(Thread *t)
     tl_accounted = true;
     if (g_launch->stop)
         return nullptr;
-    const unsigned cursor = b->cursor;
-    Thread *u = next_ready(b);
-    if (u == nullptr || u->stack.lo != nullptr) {
-        b->cursor = cursor;
+    *cursor = b->cursor;
+    return next_ready(b);
+}
+
+/* On the fiber of T, which has just ended: next_after's thread, made the running thread on T's
+ * stack and returned if it has never run (so has no stack of its own); else null, T's
+ * bookkeeping done (tl_accounted) and the block's cursor left for run_block to find that
+ * thread again. Every thread thus runs in the order run_block gives, and a block whose threads
+ * do not wait runs them all on one stack, without a switch between them. */
+Thread *chain_next(Thread *t)
+{
+    unsigned cursor;
+    Thread *u = next_after(t, &cursor);
+    if (u == nullptr)
+        return nullptr;
+    if (u->stack.lo != nullptr) {
+        t->block->cursor = cursor;
         return nullptr;
     }
     clear_on_first_run(u);
@@ -624,28 +640,20 @@ Thread *chain_next(Thread *t)
     return u;
 }
 
-/* On the fiber of T, which has just begun to wait: as chain_next, the scheduler's bookkeeping
- * of T (after_resume) and the thread it would resume next (next_ready), made the running
+/* On the fiber of T, which has just begun to wait: next_after's thread, made the running
  * thread (given a stack if it has none yet) and returned, for T to switch to it directly, one
  * switch instead of two through the scheduler; T itself when that is T (the barrier it waits
- * at just opened). Null when the scheduler must take over (no thread ready, the launch stops,
- * or run_block does not allow it): T's bookkeeping done (tl_accounted), the cursor as
- * run_block would leave it. */
+ * at just opened). Null when the scheduler must take over: T's bookkeeping done
+ * (tl_accounted), the cursor as run_block would leave it. */
 Thread *switch_next(Thread *t)
 {
-    if (!tl_may_chain)
-        return nullptr;
-    Block *b = t->block;
-    after_resume(t);
-    tl_accounted = true;
-    if (g_launch->stop)
-        return nullptr;
-    Thread *u = next_ready(b);
+    unsigned cursor;
+    Thread *u = next_after(t, &cursor);
     if (u == nullptr)
         return nullptr;
     if (u->stack.lo == nullptr) { /* its first run (as resume does) */
         clear_on_first_run(u);
-        u->stack = stack_acquire(b->stack_bytes);
+        u->stack = stack_acquire(t->block->stack_bytes);
         context_make(&u->ctx, u->stack, thread_main, u);
     }
     enter(u);

@@ -79,7 +79,6 @@ void stack_release(Stack s, bool dirty)
 
 #ifndef CUDA_EMU_USE_UCONTEXT
 
-extern "C" void cuda_emu_switch(void **save_sp, void *new_sp);
 extern "C" void cuda_emu_trampoline();
 
 void context_make(Context *c, Stack s, void (*entry)(void *), void *arg)
@@ -102,10 +101,6 @@ void context_make(Context *c, Stack s, void (*entry)(void *), void *arg)
     c->sp = frame;
 }
 
-void context_switch(Context *from, Context *to)
-{
-    cuda_emu_switch(&from->sp, to->sp);
-}
 
 #else /* CUDA_EMU_USE_UCONTEXT */
 

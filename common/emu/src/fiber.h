@@ -51,8 +51,17 @@ struct Context {
 void context_make(Context *c, Stack s, void (*entry)(void *), void *arg);
 
 /* Saves the running context in FROM and resumes TO. Returns when something
- * switches back to FROM. */
+ * switches back to FROM. (The assembly switch is called in place: one call a
+ * switch, at every barrier of every thread.) */
+#ifndef CUDA_EMU_USE_UCONTEXT
+extern "C" void cuda_emu_switch(void **save_sp, void *new_sp);
+inline void context_switch(Context *from, Context *to)
+{
+    cuda_emu_switch(&from->sp, to->sp);
+}
+#else
 void context_switch(Context *from, Context *to);
+#endif
 
 } // namespace cuda_emu
 

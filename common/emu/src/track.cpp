@@ -90,7 +90,8 @@ namespace {
 enum : uint8_t {
     acc_atomic = 1,   /* made by an atomic operation */
     acc_released = 2, /* made after a fence or atomic in the same barrier phase */
-    acc_async = 4     /* an asynchronous copy's write (cp.async), where it starts or lands */
+    acc_async = 4,    /* an asynchronous copy's write (cp.async), where it starts or lands */
+    acc_locked = 0x80 /* a cell's write record only: a worker holds the cell (lock_cell) */
 };
 
 /* Set while an asynchronous copy's write is checked (async_copy_access). */
@@ -106,7 +107,7 @@ struct Access {
     uint32_t clock;  /* launch clock when it happened */
     int32_t pc;      /* source location, as an offset from pc_base(); 0 if unknown */
     uint16_t thread; /* linear thread index in the block */
-    uint8_t flags;   /* acc_atomic, acc_released, acc_async */
+    uint8_t flags;   /* acc_atomic, acc_released, acc_async (acc_locked) */
     uint8_t bytes;   /* which bytes of the granule it touched (bit i: byte i) */
 };
 static_assert(sizeof(Access) == 16, "a record is 16 bytes");
@@ -118,15 +119,8 @@ struct alignas(32) Cell {
 };
 static_assert(sizeof(Cell) == 32, "a cell is half a cache line");
 
-/* Device memory's cells are shared by the workers running blocks at once: each is checked and
- * updated under a lock, one of kCellLocks picked by the cell's address (0: free). */
-struct alignas(64) CellLock {
-    uint32_t held;
-};
-constexpr size_t kCellLocks = 256;
 /* How far ahead of a cell check_granule prefetches (bytes): the next line, the next threads'. */
 constexpr size_t kPrefetchAhead = 64;
-CellLock g_cell_locks[kCellLocks];
 
 /* Bookkeeping of shared memory is reused from block to block without being
  * cleared: its records carry the block's serial instead of the launch's, so
@@ -734,30 +728,31 @@ bool writes_concurrent(const Access &origin, const Access &me, const Thread *t)
  * no uninitialized read, however it is used after. */
 enum class Op { read, write, atomic, atomic_exch };
 
-/* The lock of device memory's cell C (g_cell_locks): held while a worker checks and updates
- * it, never with another. */
-__attribute__((always_inline)) inline uint32_t *cell_lock(const Cell &c)
+/* Device memory's cells are shared by the workers running blocks at once: each is checked and
+ * updated under its own lock, the acc_locked bit of its write record's flags, held while a
+ * worker checks and updates it, never with another. A lock in the cell's own line costs no
+ * line of its own, and two workers contend only for one cell, not for a lock that cells of
+ * their blocks share. (A write stores its record with the bit set.) */
+__attribute__((always_inline)) inline void lock_cell(Cell &c)
 {
-    return &g_cell_locks[reinterpret_cast<uintptr_t>(&c) / sizeof(Cell) % kCellLocks].held;
-}
-__attribute__((always_inline)) inline void lock_cell(const Cell &c)
-{
-    uint32_t *l = cell_lock(c);
-    while (__atomic_exchange_n(l, 1u, __ATOMIC_ACQUIRE) != 0)
-        while (__atomic_load_n(l, __ATOMIC_RELAXED) != 0)
+    uint8_t *l = &c.write.flags;
+    while (__atomic_fetch_or(l, (uint8_t)acc_locked, __ATOMIC_ACQUIRE) & acc_locked)
+        while (__atomic_load_n(l, __ATOMIC_RELAXED) & acc_locked)
             __builtin_ia32_pause();
 }
-__attribute__((always_inline)) inline void unlock_cell(const Cell &c)
+__attribute__((always_inline)) inline void unlock_cell(Cell &c)
 {
-    __atomic_store_n(cell_lock(c), 0u, __ATOMIC_RELEASE);
+    __atomic_store_n(&c.write.flags, (uint8_t)(c.write.flags & ~acc_locked), __ATOMIC_RELEASE);
 }
 
-/* One granule G of an access: BYTES are the bytes of it the access covers.
- * Reports come after the cell is unlocked (a race report does not return). */
+/* One granule G of an access: BYTES are the bytes of it the access covers; LOCKED: its cell
+ * is locked while it is checked (a compiled-in choice, so that a single worker's check has no
+ * trace of the lock). Reports come after the cell is unlocked (a race report does not return). */
+template <bool locked>
 __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, uintptr_t a,
                                                          size_t n, Op op, const void *pc,
                                                          const Access &me, uintptr_t g,
-                                                         uint8_t bytes, bool locked)
+                                                         uint8_t bytes)
 {
     /* A record of this launch (device memory), or of this block (shared memory: its cells
      * were a finished block's). */
@@ -835,8 +830,15 @@ __attribute__((always_inline)) inline void check_granule(Region *r, Thread *t, u
             w.other_pc = c.write.pc;
             w.pc = pc;
         }
-        c.write = me;
-        c.write.bytes = bytes;
+        if (locked) {
+            Access w = me;
+            w.bytes = bytes;
+            w.flags |= acc_locked; /* (still held) */
+            c.write = w;
+        } else {
+            c.write = me;
+            c.write.bytes = bytes;
+        }
         r->written[g] |= bytes;
         if (t->tainted)
             r->tainted[g] |= bytes;
@@ -870,14 +872,20 @@ void check(Region *r, Thread *t, uintptr_t a, size_t n, Op op, const void *pc)
     me.bytes = 0;
     const bool locked = L.parallel && !is_shared(r);
     if ((off & 3) + n <= 4) { /* the common case: within one granule */
-        check_granule(r, t, a, n, op, pc, me, off / 4,
-                      (uint8_t)(((1u << n) - 1) << (off & 3)), locked);
+        const uint8_t bytes = (uint8_t)(((1u << n) - 1) << (off & 3));
+        if (locked)
+            check_granule<true>(r, t, a, n, op, pc, me, off / 4, bytes);
+        else
+            check_granule<false>(r, t, a, n, op, pc, me, off / 4, bytes);
         return;
     }
     for (uintptr_t g = off / 4; g <= (off + n - 1) / 4; ++g) {
         uintptr_t from = std::max<uintptr_t>(off, g * 4), to = std::min<uintptr_t>(off + n, g * 4 + 4);
-        check_granule(r, t, a, n, op, pc, me, g,
-                      (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4)), locked);
+        const uint8_t bytes = (uint8_t)(((1u << (to - from)) - 1) << (from - g * 4));
+        if (locked)
+            check_granule<true>(r, t, a, n, op, pc, me, g, bytes);
+        else
+            check_granule<false>(r, t, a, n, op, pc, me, g, bytes);
     }
 }
 

@@ -14,10 +14,14 @@
 # The mark, exact: 1 harness + 9 student's workers (each lab's, for its correctness checks) +
 # 1 reference's worker (one for every lab: kept at each lab's end, told to load the next lab's
 # object) + S (a fresh student's worker for each speed check that ran: 11) + A (another fresh
-# one for each speed check that timed the student beside the reference again, its slowdown
-# past the lab's noise: the speed check's stages.again_s > 0 in results.json) = 22 + A. (The
-# earlier 30 workers where 9 + 9 + 11 = 29 was such an A = 1; one harness a lab made 38, and one
-# harness with a reference's worker a lab 21 + 9 + A.) Then the GPU cheats of tests/gpu/
+# one for each time a speed check timed the student again in a new process: beside the
+# reference again, its slowdown past the lab's noise, harness_speed.cu: stages.again_s > 0 in
+# results.json; or phase 1 again on a throttled clock: gpu_watch_timed_again) = 22 + A. (The
+# earlier 30 workers where 9 + 9 + 11 = 29 was such an A = 1: the reduction lab's speed check,
+# its phase 1 held down by the power cap and timed once more in a fresh process, as its verdict's
+# note said in every run; one harness a lab made 38, one harness with a reference's worker a lab
+# 30 + A.) The table's `self` column: the speed checks' ratios of the solutions, count:min-max
+# (a `!` when one is outside 0.98-1.02). Then the GPU cheats of tests/gpu/
 # regions.sh (tests/gpu/regions.sh cheats, into $OUT/regions), with the verdicts their headers
 # expect. Ends in a table; logs under $OUT. Exits 1 when a mark is missed or a case fails. One
 # command, some 6 to 8 minutes on an H200.
@@ -56,7 +60,8 @@ j = json.load(open(sys.argv[1]))
 c = [x for lab in j['labs'] for x in lab.get('checks', []) if x.get('kind') != 'speed']
 sp = [x for lab in j['labs'] for x in lab.get('checks', []) if x.get('kind') == 'speed' and 'stages' in x]
 print('%d/%d %d %d' % (sum(x.get('verdict') == 'OK' for x in c), len(c), len(sp),
-                       sum(x['stages'].get('again_s', 0) > 0 for x in sp)))" "$out/$who-$r/results.json" 2>/dev/null)
+                       sum(x['stages'].get('again_s', 0) > 0 for x in sp) +
+                       sum(x.get('gpu_watch_timed_again') is True for x in sp)))" "$out/$who-$r/results.json" 2>/dev/null)
         want=$((1 + 9 + 1 + ${S:-0} + ${A:-0}))
         # the self-check (solutions): every "N.NNx the reference" within 0.98-1.02
         self=-

@@ -145,9 +145,9 @@ int main(int argc, char **argv)
      * stay (CUDA code is never unloaded), the new one's loop serving from then on. The filter
      * allows each such load as it did the first; the object must be in the worker's view
      * (the harness made the labs' reference objects visible to the reference's worker). */
-    static char object[PROTO_OBJECT_MAX];
-    snprintf(object, sizeof object, "%s", argv[1]);
-    for (int loads = 0;; loads++) {
+    static char next[PROTO_OBJECT_MAX];
+    const char *object = argv[1]; /* (its path whole, however long) */
+    for (int loads = 0;; loads++, object = next) {
         void *so = dlopen(object, RTLD_NOW | RTLD_LOCAL);
         if (!so) {
             fprintf(stderr, "worker: cannot load %s: %s\n", object, dlerror());
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
         }
         if (loads > 0 && answer_loaded(sock) != 0)
             return 1;
-        const int status = serve(sock, object, sizeof object);
+        const int status = serve(sock, next, sizeof next);
         if (status != PROTO_SERVE_LOAD)
             return status;
     }

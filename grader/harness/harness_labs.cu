@@ -101,6 +101,7 @@ static void served_lab_end(int costs, int last)
                 held > 0 ? "shared memory still held" : "", held > 0 && e ? " and " : "",
                 e ? cudaGetErrorString(e) : "",
                 made_up ? "a leftover made up by GRADER_LAB_END_TEST=left" : "");
+        workers_shutdown(); /* (the reference's, kept: ended with this process) */
         exit(5);
     }
     fprintf(stderr, "harness: lab %s ended; its memory is gone, and its workers but the "

@@ -76,7 +76,8 @@
 #                 05's host arrays in one region, and with GRADER_EMU_REGIONS=1 (a GPU's way)
 #                 one region a lab, each mapped once, every correctness check OK both ways;
 #                 one harness serves every lab of a run, and one stopped mid-lab by a check's
-#                 time limit is replaced by a fresh one, the next lab's verdicts unchanged
+#                 time limit is replaced by a fresh one, the next lab's verdicts unchanged;
+#                 one reference's worker serves every lab, a dead one replaced
 #                 (tests/emu/onehar.sh)
 #   test-explain  make explain on the skeletons: more sectors or wavefronts per request than
 #                 the reference at the line each lesson names (01, 02, 06), divergent branches
@@ -362,7 +363,8 @@ emu-regions: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/regions.sh
 
 # One harness serves every lab of a run; one stopped mid-lab (a check's time limit) is replaced
-# by a fresh one, and the next lab's verdicts are what they are alone (tests/emu/onehar.sh).
+# by a fresh one, and the next lab's verdicts are what they are alone; one reference's worker
+# serves every lab, and one that died between labs is replaced (tests/emu/onehar.sh).
 emu-onehar: emu-runners
 	@MAKE="$(MAKE)" BUILD=$(BUILD) tests/emu/onehar.sh
 

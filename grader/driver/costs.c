@@ -48,10 +48,11 @@ void costs_print(const char *logs, const lab_info *const *labs, int n, int harne
     const double start = t.start_s + t.ready_s + t.hello_s, memory = t.dev_made_s + t.dev_free_s +
                          t.host_made_s + t.host_free_s;
     printf("costs a student: %d CUDA processes, %d allocations, %d mappings, %.2f s in process "
-           "start, exit and mapping (%d harnesses and %d workers; %d device and %d host "
+           "start, exit and mapping (%d %s and %d workers; %d device and %d host "
            "allocations; start-up %.2f s, ends %.2f s, memory made and given back %.2f s, "
            "buffers mapped by the workers %.2f s, by their account; %d unmapping messages)\n",
            harnesses + t.started, t.dev_made + t.host_made, t.mapped,
-           start + t.end_s + memory + t.map_s, harnesses, t.started, t.dev_made, t.host_made, start,
+           start + t.end_s + memory + t.map_s, harnesses, harnesses == 1 ? "harness" : "harnesses",
+           t.started, t.dev_made, t.host_made, start,
            t.end_s, memory, t.map_s, t.forgets);
 }

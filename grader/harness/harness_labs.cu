@@ -72,7 +72,7 @@ void served_lab_load(const char *so)
  * `last`. Exits where anything of the lab is left or the context reports an error. */
 static void served_lab_end(int costs, int last)
 {
-    workers_shutdown();
+    workers_lab_end(); /* (the reference's worker may be kept: workers_lab_memory_end) */
     workers_host_reserved_end();
     const int held = workers_lab_memory_end();
     harness_problems_clear();
@@ -101,9 +101,11 @@ static void served_lab_end(int costs, int last)
                 held > 0 ? "shared memory still held" : "", held > 0 && e ? " and " : "",
                 e ? cudaGetErrorString(e) : "",
                 made_up ? "a leftover made up by GRADER_LAB_END_TEST=left" : "");
+        workers_shutdown(); /* (the reference's, kept: ended with this process) */
         exit(5);
     }
-    fprintf(stderr, "harness: lab %s ended; its workers and memory are gone\n", lab_now->name);
+    fprintf(stderr, "harness: lab %s ended; its memory is gone, and its workers but the "
+            "reference's where it is kept\n", lab_now->name);
     lab_now = NULL;
     tasks_now = NULL;
     served_reference_set(NULL);

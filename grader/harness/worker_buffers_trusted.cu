@@ -118,10 +118,13 @@ static void forget_in_workers(worker_pool *pool, shared_buf *const *bufs, int n)
             const ssize_t wrote = write(w->sock, &c, sizeof c);
             struct pollfd pf = {w->sock, POLLIN, 0};
             if (wrote != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
-                read(w->sock, &r, sizeof r) != (ssize_t)sizeof r)
+                read(w->sock, &r, sizeof r) != (ssize_t)sizeof r) {
                 workers_kill(impl);
-            else
+            } else {
                 worker_signal(w, SIGSTOP);
+                if (r.magic != PROTO_MAGIC || r.cuda_error != 0)
+                    w->doubt = 1; /* (an unmapping failed: not kept for another lab) */
+            }
         }
     }
 }

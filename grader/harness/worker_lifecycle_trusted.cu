@@ -148,6 +148,45 @@ void workers_set_failure_target(jmp_buf *jb, worker_failure *f)
 
 /* What a worker sees and may do is decided in ../sandbox/policy.c (sandbox_worker_policy); here
  * only which worker it is: the program, the object it loads, its scratch folder. */
+static void worker_policy(sandbox_policy *p, const char *so, const char *scratch);
+
+/* The labs' reference objects the reference's worker sees besides its own (<labdir>/NAME/
+ * reference.so, each there when it started, resolved): those it may be told to load in a later
+ * lab of this harness (workers_set_so); any other object starts a fresh worker. Read before
+ * the fork (the child only names them). The student's workers see none of them. */
+#define REFERENCE_VIEWS 16
+static char reference_views[REFERENCE_VIEWS][PROTO_OBJECT_MAX];
+static int n_reference_views;
+
+static void reference_views_read(void)
+{
+    n_reference_views = 0;
+    const char *labdir = the_pool.hidden ? the_pool.hidden->labdir : NULL;
+    DIR *d = labdir ? opendir(labdir) : NULL;
+    struct dirent *e;
+    while (d && n_reference_views < REFERENCE_VIEWS && (e = readdir(d))) {
+        char path[4200], real[4096];
+        struct stat st;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/reference.so", labdir, e->d_name);
+        if (realpath(path, real) && stat(real, &st) == 0 && S_ISREG(st.st_mode) &&
+            strlen(real) < PROTO_OBJECT_MAX)
+            snprintf(reference_views[n_reference_views++], PROTO_OBJECT_MAX, "%s", real);
+    }
+    if (d)
+        closedir(d);
+}
+
+/* 1 when `so` is one of the reference objects its worker sees. */
+static int reference_visible(const char *so)
+{
+    for (int i = 0; i < n_reference_views; i++)
+        if (!strcmp(reference_views[i], so))
+            return 1;
+    return 0;
+}
+
 static void worker_policy(sandbox_policy *p, const char *so, const char *scratch)
 {
 #if defined(CUDA_EMU)
@@ -188,6 +227,10 @@ static void worker_exec(worker *w, uid_t uid, int out_fd, int sock_fd, int ready
      * harness's /dev/shm, and gets one of its own that ends with it. */
     sandbox_policy p;
     worker_policy(&p, w->so, w->scratch[0] ? w->scratch : NULL);
+    if (w == &the_pool.w[IMPL_REFERENCE]) /* (trusted code: every lab's reference object) */
+        for (int i = 0; i < n_reference_views; i++)
+            if (strcmp(reference_views[i], w->so)) /* (its own is there: shown once) */
+                sandbox_visible(&p, reference_views[i]);
     p.uid = uid;
     sandbox_enter(&p);
 #if defined(CUDA_EMU)
@@ -262,6 +305,8 @@ void worker_start(int impl)
         if (!mkdtemp(w->scratch) || (getuid() == 0 && chown(w->scratch, uid, uid) != 0))
             fatal("cannot make a worker's scratch folder %s: %s", w->scratch, strerror(errno));
     }
+    if (impl == IMPL_REFERENCE)
+        reference_views_read();
     fflush(NULL);
     const pid_t pid = fork();
     if (pid < 0)
@@ -278,6 +323,7 @@ void worker_start(int impl)
     w->group = pid; /* it leads a session, and so a group, of its own (sandbox_enter) */
     w->answered = 0;
     w->sent = 0;
+    w->doubt = 0;
     w->ready_fd = ready[0];
     w->sock = sv[0];
     relay_start(&the_pool, &w->out, pipefd[0]);
@@ -482,9 +528,61 @@ void workers_set_so(int impl, const char *so)
     if (!so || !realpath(so, abs_so))
         snprintf(abs_so, sizeof abs_so, "%s", so ? so : ""); /* reported when it is loaded */
     if (strcmp(w->so, abs_so)) {
-        workers_kill(impl);
+        /* The reference's worker kept from the lab before (workers_lab_end) loads the new
+         * object, where it sees it; any doubt ends it, and the next use starts a fresh one. */
+        const int carry = impl == IMPL_REFERENCE && w->pid > 0 && reference_visible(abs_so);
         snprintf(w->so, sizeof w->so, "%s", abs_so);
+        if (!carry || worker_load(&the_pool, impl, WORKER_LOAD_S) != 0) {
+            if (carry)
+                fprintf(stderr, "harness: the reference's worker kept from the lab before did "
+                        "not load %s: ended; a fresh one serves this lab\n", abs_so);
+            workers_kill(impl);
+        } else {
+            fprintf(stderr, "harness: the reference's worker kept from the lab before "
+                    "(process %d) loaded %s\n", (int)w->pid, abs_so);
+        }
     }
+}
+
+/* A lab's end: every worker ended but the reference's, kept for the next lab where it is
+ * healthy (workers_lab_keep says when, once the lab's memory is given back); under the
+ * fallback, or with GRADER_REFERENCE_KEEP=0, every one. */
+void workers_lab_end(void)
+{
+    const char *keep = getenv("GRADER_REFERENCE_KEEP");
+    for (int i = 0; i < MAX_IMPLS; i++)
+        if (i != IMPL_REFERENCE || !the_pool.isolated || the_pool.inprocess ||
+            (keep && !strcmp(keep, "0")))
+            workers_kill(i);
+}
+
+/* After the lab's memory was given back (every buffer unmapped in every worker that mapped
+ * it): the reference's worker ended unless it is alive, answered every unmapping without an
+ * error and maps nothing of the harness's. (GRADER_LAB_END_TEST=refkill, for
+ * tests/emu/onehar.sh: its process killed here, as if it died between two labs, unknown to the
+ * harness until it is told to load the next lab's object.) */
+static void workers_lab_keep(void)
+{
+    worker *w = &the_pool.w[IMPL_REFERENCE];
+    if (w->pid == 0)
+        return;
+    int doubt = w->pid < 0 || w->doubt;
+    for (int i = 0; i < MAX_SHARED; i++)
+        doubt |= (the_pool.buf[i].mapped & (1u << IMPL_REFERENCE)) != 0;
+    int status;
+    if (!doubt && waitpid(w->pid, &status, WNOHANG) != 0)
+        doubt = 1; /* (it ended, or is no child: workers_kill reaps nothing then) */
+    if (doubt) {
+        fprintf(stderr, "harness: the reference's worker is not kept for the next lab (%s)\n",
+                w->doubt ? "an unmapping failed" : "it ended, or still maps a buffer");
+        workers_kill(IMPL_REFERENCE);
+        return;
+    }
+    const char *test = getenv("GRADER_LAB_END_TEST");
+    if (test && !strcmp(test, "refkill"))
+        worker_signal(w, SIGKILL); /* (its sandbox's processes with it; not reaped here) */
+    fprintf(stderr, "harness: the reference's worker (process %d) kept for the next lab: nothing "
+            "of this lab mapped in it\n", (int)w->pid);
 }
 
 /* Can this machine isolate? CUDA IPC on a device buffer, and the sandbox in a child. */
@@ -672,7 +770,12 @@ void workers_free_begin(void) { pool_free_batch(&the_pool, 1); }
 void workers_free_end(void) { pool_free_batch(&the_pool, 0); }
 void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
 void workers_host_reserve_made(void) { pool_host_reserve_made(&the_pool); }
-int workers_lab_memory_end(void) { return pool_lab_memory_end(&the_pool); }
+int workers_lab_memory_end(void)
+{
+    const int held = pool_lab_memory_end(&the_pool);
+    workers_lab_keep();
+    return held;
+}
 void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }
 void workers_host_free(void *p) { pool_host_free(&the_pool, p); }
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)

@@ -271,3 +271,58 @@ void pool_count_begin(worker_pool *pool, int impl, int fd)
 }
 
 void pool_count_end(worker_pool *pool, int impl) { send_op(pool, impl, PROTO_COUNT_END, -1); }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The reference's worker carried into the next lab (harness_labs.cu, README's "One harness,  */
+/* many labs")                                                                                 */
+
+int worker_load(worker_pool *pool, int impl, double seconds)
+{
+    if (impl != IMPL_REFERENCE) /* a student's process holds one lab's code, ever */
+        fatal("only the reference's worker may be told to load another object (asked of %d)",
+              impl);
+    worker *w = &pool->w[impl];
+    static proto_cmd c;
+    memset(&c, 0, sizeof c);
+    c.magic = PROTO_MAGIC;
+    c.op = PROTO_LOAD;
+    if (w->pid <= 0 || w->doubt || strlen(w->so) >= sizeof c.object)
+        return -1;
+    snprintf(c.object, sizeof c.object, "%s", w->so);
+    worker_signal(w, SIGCONT);
+    w->sent = 1;
+    const char *p = (const char *)&c;
+    size_t left = sizeof c;
+    while (left > 0) {
+        const ssize_t n = send(w->sock, p, left, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        left -= (size_t)n;
+    }
+    proto_reply r;
+    size_t got = 0;
+    const double until = wall_seconds() + seconds;
+    while (got < sizeof r) {
+        const double t = until - wall_seconds();
+        struct pollfd pf = {w->sock, POLLIN, 0};
+        const int pr = t > 0 ? poll(&pf, 1, (int)(t * 1000) + 1) : 0;
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0)
+            return -1;
+        const ssize_t n = read(w->sock, (char *)&r + got, sizeof r - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        got += (size_t)n;
+    }
+    worker_signal(w, SIGSTOP);
+    if (r.magic != PROTO_MAGIC || r.cuda_error != 0)
+        return -1;
+    w->answered = 1;
+    return 0;
+}

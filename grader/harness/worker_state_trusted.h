@@ -80,6 +80,9 @@ typedef struct worker {
     int report_fd;     /* read end (non-blocking) of the CPU emulator's own channel for its
                           fault reports (fd 5 in the worker, CUDA_EMU_REPORT_FD), -1 if none:
                           drained into the check's report file (workers_report_drain) */
+    int doubt;         /* 1 once an unmapping it answered with an error (or not at all: it is
+                          then ended): the reference's worker is then not kept for the next
+                          lab (workers_lab_end) */
 } worker;
 
 /* What the harness's seconds went to in the driver's process and memory calls (the NVIDIA
@@ -244,6 +247,10 @@ void pool_batch_begin(worker_pool *pool) WORKER_INTERNAL;
 void pool_batch_end(worker_pool *pool) WORKER_INTERNAL;
 void pool_count_begin(worker_pool *pool, int impl, int fd) WORKER_INTERNAL;
 void pool_count_end(worker_pool *pool, int impl) WORKER_INTERNAL;
+/* The reference's worker (IMPL_REFERENCE, and no other: fatal), kept from a lab before, told to
+ * load its object w->so (PROTO_LOAD) within `seconds`, outside any check: 0 when it answered
+ * that it did; -1 on any doubt (no answer, an error, a process gone), the caller then ends it. */
+int worker_load(worker_pool *pool, int impl, double seconds) WORKER_INTERNAL;
 
 /* worker_idle_trusted.cu */
 

@@ -100,14 +100,23 @@ void workers_fresh(int impl);
  * the harness reads the device's free memory, which a context being made would change. */
 void workers_wait_ready(double seconds);
 void workers_shutdown(void);
+/* A lab's end in a harness that serves several: every worker ended but the reference's, which
+ * workers_lab_memory_end keeps for the next lab when it is healthy (it runs trusted code alone;
+ * the next lab's workers_set_so has it load that lab's object: grader/harness/README.md, "One
+ * harness, many labs"). */
+void workers_lab_end(void);
+/* Seconds the reference's worker kept from a lab before has to load the next lab's object. */
+#define WORKER_LOAD_S 10.0
 /* One line to fd: the seconds this harness spent so far (after check `check`) starting, waiting
  * for and ending workers and making and giving back shared memory (the driver's calls, which a
  * batch on several GPUs queues on). */
 void workers_costs_report(int fd, int check);
 /* Those seconds set to zero (a lab's end: each lab's log holds its own). */
 void workers_costs_reset(void);
-/* A lab's end, its workers ended: the regions of its shared memory given back and the arenas
- * as at the start; returns how many shared buffers are still held (0: none, as it should be). */
+/* A lab's end, its workers ended (workers_lab_end): the regions of its shared memory given back
+ * (unmapped in the reference's worker where it is kept) and the arenas as at the start, then the
+ * reference's worker ended unless it is healthy and maps nothing; returns how many shared
+ * buffers are still held (0: none, as it should be). */
 int workers_lab_memory_end(void);
 /* 1 when implementations run in sandboxed processes. */
 int workers_isolated(void);

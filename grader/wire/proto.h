@@ -24,6 +24,9 @@
 #define PROTO_MAGIC 0x43554442u /* "CUDB" */
 #define PROTO_MAX_ARGS 12       /* arguments of one entry-point call */
 #define PROTO_MAX_CALLS 48      /* calls in one PROTO_CALL (a timed unit of several calls) */
+#define PROTO_OBJECT_MAX 1024  /* bytes of PROTO_LOAD's path, its ending 0 included */
+#define PROTO_SERVE_LOAD 256   /* shim_serve's return after a PROTO_LOAD it took (no exit
+                                   status): its main loads the object (grader/worker/shim.h) */
 #define PROTO_MAX_BUFS 240      /* buffers one command names (48 calls of 5; under the 253
                                    descriptors one Unix-socket message can carry) */
 
@@ -36,7 +39,14 @@ typedef enum proto_op {
     PROTO_COUNT_BEGIN, /* make explain, under the CPU emulator: count what the next commands
                           run (cudaProfilerStart) into the one descriptor passed with this
                           command, a file of the harness's that the harness reads back as data */
-    PROTO_COUNT_END    /* stop counting (cudaProfilerStop writes the counts) and close it */
+    PROTO_COUNT_END,   /* stop counting (cudaProfilerStop writes the counts) and close it */
+    PROTO_LOAD         /* the reference's worker alone, between two labs of one harness: load
+                          the object at `object` (the next lab's reference.so) beside the one it
+                          serves and serve it from now on. Refused (an error, the loop goes on
+                          serving the object before) where anything of that object's work is
+                          left: a buffer still mapped, a count open, an error of its context or
+                          its stream; answered by the worker's main once the new object is loaded
+                          (it exits when it cannot load it). grader/worker/worker_untrusted.c */
 } proto_op;
 
 typedef enum proto_buf_kind {
@@ -83,6 +93,7 @@ typedef struct proto_cmd {
                           (cuda_emu/schedule.h; 0: index order); unused on a GPU */
     proto_buf buf[PROTO_MAX_BUFS];
     proto_call call[PROTO_MAX_CALLS];
+    char object[PROTO_OBJECT_MAX]; /* PROTO_LOAD: the object's absolute path, 0-terminated */
 } proto_cmd;
 
 typedef struct proto_reply {

@@ -86,9 +86,9 @@ static pid_t parent_of(const char *pid)
     return ppid;
 }
 
-/* Send `sig` to every child of this process (those it started and those it adopted) but
- * `spared` (0: none); 1 if one other than it was found. */
-static int signal_children(int sig, pid_t spared)
+/* Send `sig` to every child of this process (those it started and those it adopted); 1 if one
+ * was found. */
+static int signal_children(int sig)
 {
     int found = 0;
     const int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -109,7 +109,7 @@ static int signal_children(int sig, pid_t spared)
             pid_t pid = 0;
             for (const char *p = name; *p >= '0' && *p <= '9'; p++)
                 pid = pid * 10 + (*p - '0');
-            if (pid != spared && parent_of(name) == me) {
+            if (parent_of(name) == me) {
                 found = 1;
                 if (sig)
                     kill(pid, sig);
@@ -131,10 +131,10 @@ static int reap(void)
     }
 }
 
-static void signal_groups(int sig, pid_t spared)
+static void signal_groups(int sig)
 {
     for (int i = 0; i < MAX_GROUPS; i++)
-        if (groups[i] > 0 && groups[i] != spared)
+        if (groups[i] > 0)
             kill(-groups[i], sig);
 }
 
@@ -146,14 +146,14 @@ static int groups_empty(void)
     return 1;
 }
 
-/* Every child but `spared` (and its group) killed and reaped, for at most timeout_ms. */
-static void sweep(int timeout_ms, pid_t spared)
+/* Every child (and its group) killed and reaped, for at most timeout_ms. */
+static void sweep(int timeout_ms)
 {
     const double end = now_ms() + timeout_ms;
     do {
-        signal_groups(SIGKILL, spared);
-        signal_children(SIGKILL, spared); /* their children come to this subreaper next round */
-        if (reap() || (spared > 0 && !signal_children(0, spared)))
+        signal_groups(SIGKILL);
+        signal_children(SIGKILL); /* their children come to this subreaper next round */
+        if (reap())
             return;
         nap_ms(5);
     } while (now_ms() < end);
@@ -233,14 +233,14 @@ static void on_stop_signal(int sig)
     if (stopping) /* the same stop again (the terminal's and make's): it is under way */
         return;
     stopping = sig;
-    signal_groups(SIGTERM, 0);
-    signal_groups(SIGCONT, 0);
+    signal_groups(SIGTERM);
+    signal_groups(SIGCONT);
     const double end = now_ms() + grace;
     while (!groups_empty() && now_ms() < end) {
         reap(); /* a group's leader, or a member adopted here, ends as a zombie until reaped */
         nap_ms(5);
     }
-    sweep(SWEEP_MS, 0);
+    sweep(SWEEP_MS);
     for (int i = 0; i < MAX_TEMPS; i++)
         if (temp_used[i] == 2)
             stop_remove_tree(temps[i]);
@@ -367,6 +367,6 @@ void stop_temp_done(const char *path)
 
 void stop_sweep(int timeout_ms)
 {
-    sweep(timeout_ms, 0);
+    sweep(timeout_ms);
 }
 

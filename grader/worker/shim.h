@@ -28,8 +28,10 @@ void lab_shim_call(int entry, const shim_arg *a, int n, cudaStream_t stream, cha
                    size_t len);
 
 /* Serve proto.h commands on socket `sock` until PROTO_QUIT or end of input; returns the exit
- * status for the worker. Defined once, in grader/worker/worker_loop_untrusted.cu. */
-int shim_serve(int sock);
+ * status for the worker, or PROTO_SERVE_LOAD after a PROTO_LOAD it accepted, with the object to
+ * load in next[0..len) (unanswered: the worker's main loads it, answers, and calls that object's
+ * shim_serve). Defined once, in grader/worker/worker_loop_untrusted.cu. */
+int shim_serve(int sock, char *next, size_t len);
 
 #ifdef __cplusplus
 }

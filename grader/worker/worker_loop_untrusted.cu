@@ -349,7 +349,36 @@ static cudaError_t run_calls(const proto_cmd *c, int *fds, int n_fds, cudaStream
     return e;
 }
 
-extern "C" int shim_serve(int sock)
+/* 1 while a buffer of the harness's is mapped here (PROTO_LOAD refuses then). */
+static int any_mapped(void)
+{
+    for (int i = 0; i < MAX_MAPPED; i++)
+        if (maps[i].id != 0)
+            return 1;
+    return 0;
+}
+
+/* PROTO_LOAD's question: is this object's work over, nothing of it left that the next could
+ * meet? cudaSuccess, or why not: an error of the loop (its stream never made), a buffer still
+ * mapped or a count open (the harness forgot one: it then ends this process), a sticky error of
+ * the context, or its stream gone. */
+static cudaError_t load_allowed(const proto_cmd *c, cudaError_t e, int count_fd, cudaStream_t s,
+                                const void *alive, unsigned long long stream_id)
+{
+    if (e != cudaSuccess)
+        return e;
+    if (count_fd >= 0 || any_mapped() || !c->object[0] ||
+        !memchr(c->object, 0, sizeof c->object))
+        return cudaErrorNotPermitted;
+    e = cudaDeviceSynchronize();
+    if (e == cudaSuccess)
+        e = cudaGetLastError();
+    if (e == cudaSuccess && context_or_stream_gone(alive, s, stream_id))
+        e = cudaErrorContextIsDestroyed;
+    return e;
+}
+
+extern "C" int shim_serve(int sock, char *next, size_t len)
 {
     cudaStream_t s;
     cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
@@ -423,6 +452,22 @@ extern "C" int shim_serve(int sock)
             unsetenv("CUDA_EMU_COUNT_FD");
             reply(sock, e, "");
             break;
+        case PROTO_LOAD: { /* (the harness sends it to the reference's worker alone) */
+            const cudaError_t l = load_allowed(&c, e, count_fd, s, alive, stream_id);
+            if (l != cudaSuccess || strlen(c.object) >= len) {
+                reply(sock, l != cudaSuccess ? l : cudaErrorInvalidValue, "");
+                break;
+            }
+            for (int i = 0; i < n_fds; i++)
+                if (fds[i] >= 0)
+                    close(fds[i]);
+            cudaStreamDestroy(s); /* this object's own; the next makes its own */
+            if (alive)
+                cudaFree(alive);
+            snprintf(next, len, "%s", c.object);
+            flush_output();
+            return PROTO_SERVE_LOAD; /* main loads it and answers */
+        }
         case PROTO_QUIT:
             return 0;
         default:

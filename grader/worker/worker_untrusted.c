@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #endif
 #include "../sandbox/seccomp.h"
+#include "../wire/proto.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -70,6 +71,27 @@ static void wait_for_first_command(int sock)
         ;
 }
 
+/* PROTO_LOAD's answer, once its object is loaded (the loop that took the command returned
+ * without one): 0, or -1 when the harness is gone. */
+static int answer_loaded(int sock)
+{
+    proto_reply r;
+    memset(&r, 0, sizeof r);
+    r.magic = PROTO_MAGIC;
+    const char *p = (const char *)&r;
+    size_t left = sizeof r;
+    while (left > 0) {
+        const ssize_t w = write(sock, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        left -= (size_t)w;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 && argc != 5) {
@@ -118,15 +140,29 @@ int main(int argc, char **argv)
         close(ready);
     }
     wait_for_first_command(sock);
-    void *so = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!so) {
-        fprintf(stderr, "worker: cannot load %s: %s\n", argv[1], dlerror());
-        return 2;
+    /* The object, then (the reference's worker alone, between two labs of one harness) each
+     * object its command loop returns with (PROTO_LOAD): loaded beside the ones before, which
+     * stay (CUDA code is never unloaded), the new one's loop serving from then on. The filter
+     * allows each such load as it did the first; the object must be in the worker's view
+     * (the harness made the labs' reference objects visible to the reference's worker). */
+    static char next[PROTO_OBJECT_MAX];
+    const char *object = argv[1]; /* (its path whole, however long) */
+    for (int loads = 0;; loads++, object = next) {
+        void *so = dlopen(object, RTLD_NOW | RTLD_LOCAL);
+        if (!so) {
+            fprintf(stderr, "worker: cannot load %s: %s\n", object, dlerror());
+            return 2;
+        }
+        int (*serve)(int, char *, size_t) =
+            (int (*)(int, char *, size_t))dlsym(so, "shim_serve");
+        if (!serve) {
+            fprintf(stderr, "worker: %s has no shim_serve\n", object);
+            return 2;
+        }
+        if (loads > 0 && answer_loaded(sock) != 0)
+            return 1;
+        const int status = serve(sock, next, sizeof next);
+        if (status != PROTO_SERVE_LOAD)
+            return status;
     }
-    int (*serve)(int) = (int (*)(int))dlsym(so, "shim_serve");
-    if (!serve) {
-        fprintf(stderr, "worker: %s has no shim_serve\n", argv[1]);
-        return 2;
-    }
-    return serve(sock);
 }

@@ -10,7 +10,16 @@
 #     and its check lines are those of lab 02 graded alone (times masked), every one OK;
 #   - the solutions of labs 01 and 02 graded together: one harness served both (lab 2 of it);
 #   - and with GRADER_LAB_END_TEST=left (the harness finds something of lab 01 left at its end,
-#     says so and exits): lab 02 served by a fresh harness, the same verdicts.
+#     says so and exits): lab 02 served by a fresh harness, the same verdicts;
+#   - the reference's worker lives across labs: a tree whose labs 01 and 02 are the solutions
+#     with a constructor that ends the student's process before it answers (each check then has
+#     the reference's process answer an empty call, tests/cheats/c36-exit-at-start.cu), graded
+#     with GRADER_COSTS=1: lab 01's reference worker is kept at its end and loads lab 02's object
+#     (the same process id in both logs), and the run starts exactly one CUDA process fewer
+#     than with GRADER_REFERENCE_KEEP=0 (a fresh one a lab), the same verdicts;
+#   - and with GRADER_LAB_END_TEST=refkill (the kept worker killed between the labs, unknown to
+#     the harness): the load finds it gone, a fresh one serves lab 02, as many processes as
+#     without keeping, the same verdicts.
 #
 #   tests/emu/onehar.sh      (MAKE and BUILD from the environment; after make emu-runners)
 #
@@ -31,6 +40,15 @@ rm -rf "$work" && mkdir -p "$work/tree/01-coalescing" "$work/tree/02-banks"
 cp tests/stop/sleepy-coalescing.cu "$work/tree/01-coalescing/coalescing.cu"
 cp solutions/02-banks/banks.cu solutions/02-banks/*.cuh "$work/tree/02-banks/"
 grade both 01,02 "$work/tree"
+mkdir -p "$work/exits/01-coalescing" "$work/exits/02-banks"
+cp solutions/01-coalescing/coalescing.cu solutions/01-coalescing/*.cuh "$work/exits/01-coalescing/" 2>/dev/null
+cp solutions/02-banks/banks.cu solutions/02-banks/*.cuh "$work/exits/02-banks/"
+for f in "$work/exits/01-coalescing/coalescing.cu" "$work/exits/02-banks/banks.cu"; do
+    printf '#include <unistd.h>\n__attribute__((constructor)) static void leave_at_once(void) { _exit(2); }\n' >>"$f"
+done
+GRADER_COSTS=1 grade keep 01,02 "$work/exits"
+GRADER_COSTS=1 GRADER_REFERENCE_KEEP=0 grade nokeep 01,02 "$work/exits"
+GRADER_COSTS=1 GRADER_LAB_END_TEST=refkill grade refkill 01,02 "$work/exits"
 grade alone 02 "$work/tree"
 grade solutions 01,02 solutions
 GRADER_LAB_END_TEST=left grade left 01,02 solutions
@@ -68,4 +86,29 @@ same=$?
     grep -q 'lab banks begins (lab 1 of this harness)' "$work/left/banks.harness.log" 2>/dev/null
 result "a harness that finds something of lab 01 left at its end exits; lab 02 gets a fresh one, the same verdicts" $? \
     "said so $said times; see $work/left.diff and $work/left/*.harness.log"
+# the CUDA processes a run cost (the driver's `costs a student` line)
+procs() { sed -nE 's/^costs a student: ([0-9]+) CUDA processes.*/\1/p' "$work/$1.txt" | tail -1; }
+kept=$(sed -nE 's/.*reference.s worker \(process ([0-9]+)\) kept for the next lab.*/\1/p' \
+    "$work/keep/coalescing.harness.log" 2>/dev/null | tail -1)
+loaded=$(sed -nE 's/.*kept from the lab before \(process ([0-9]+)\) loaded .*banks\/reference.so$/\1/p' \
+    "$work/keep/banks.harness.log" 2>/dev/null | tail -1)
+diff <(lines keep 01 coalescing; lines keep 02 banks) \
+    <(lines nokeep 01 coalescing; lines nokeep 02 banks) >"$work/keep.diff"
+same=$?
+fails=$(lines keep 01 coalescing; lines keep 02 banks)
+fails=$(grep -c 'before it answered the grader' <<<"$fails")
+p_keep=$(procs keep)
+p_nokeep=$(procs nokeep)
+[ -n "$kept" ] && [ "$kept" = "$loaded" ] && [ $same = 0 ] && [ "$fails" -ge 2 ] &&
+    [ -n "$p_keep" ] && [ -n "$p_nokeep" ] && [ $((p_keep + 1)) = "$p_nokeep" ]
+result "one reference worker served labs 01 and 02 (process ${kept:-?}): $p_keep CUDA processes, $p_nokeep with a fresh one a lab, the same verdicts" $? \
+    "kept ${kept:-none}, loaded by ${loaded:-none}, $fails checks ended at start; see $work/keep.diff, $work/keep/*.harness.log"
+diff <(lines refkill 01 coalescing; lines refkill 02 banks) \
+    <(lines nokeep 01 coalescing; lines nokeep 02 banks) >"$work/refkill.diff"
+same=$?
+said=$(grep -c 'did not load .*banks/reference.so: ended; a fresh one serves this lab' \
+    "$work/refkill/banks.harness.log" 2>/dev/null)
+[ "$said" = 1 ] && [ $same = 0 ] && [ "$(procs refkill)" = "$p_nokeep" ]
+result "a kept reference worker that died between the labs: replaced by a fresh one, the same verdicts" $? \
+    "said so $said times, $(procs refkill) CUDA processes; see $work/refkill.diff, $work/refkill/banks.harness.log"
 results

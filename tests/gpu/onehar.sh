@@ -15,8 +15,8 @@
 # 1 reference's worker (one for every lab: kept at each lab's end, told to load the next lab's
 # object) + S (a fresh student's worker for each speed check that ran: 11) + A (another fresh
 # one for each time a speed check timed the student again in a new process: beside the
-# reference again, its slowdown past the lab's noise, harness_speed.cu: stages.again_s > 0 in
-# results.json; or phase 1 again on a throttled clock: gpu_watch_timed_again) = 22 + A. (The
+# reference again, its slowdown past the lab's noise, harness_speed.cu: speed.stages.again_s > 0
+# in results.json; or phase 1 again on a throttled clock: speed.gpu_watch_timed_again) = 22 + A. (The
 # earlier 30 workers where 9 + 9 + 11 = 29 was such an A = 1: the reduction lab's speed check,
 # its phase 1 held down by the power cap and timed once more in a fresh process, as its verdict's
 # note said in every run; one harness a lab made 38, one harness with a reference's worker a lab
@@ -53,14 +53,16 @@ for who in solutions skeletons; do
         # the labs each harness process served: "lab N of this harness" restarts at 1 in a fresh one
         firsts=$(cat "$out/$who-$r"/*.harness.log 2>/dev/null | grep -c '(lab 1 of this harness)')
         served=$(cat "$out/$who-$r"/*.harness.log 2>/dev/null | grep -c ' of this harness)')
-        # correct: passed/run correctness checks; S and A (the mark's, above)
+        # correct: passed/run correctness checks; S and A (the mark's, above), from results.json
+        # (a speed check's figures are its "speed" object: stages.again_s, gpu_watch_timed_again)
         read -r correct S A < <(python3 -c "
 import json, sys
 j = json.load(open(sys.argv[1]))
 c = [x for lab in j['labs'] for x in lab.get('checks', []) if x.get('kind') != 'speed']
-sp = [x for lab in j['labs'] for x in lab.get('checks', []) if x.get('kind') == 'speed' and 'stages' in x]
+sp = [x['speed'] for lab in j['labs'] for x in lab.get('checks', [])
+      if x.get('kind') == 'speed' and isinstance(x.get('speed'), dict)]
 print('%d/%d %d %d' % (sum(x.get('verdict') == 'OK' for x in c), len(c), len(sp),
-                       sum(x['stages'].get('again_s', 0) > 0 for x in sp) +
+                       sum(x.get('stages', {}).get('again_s', 0) > 0 for x in sp) +
                        sum(x.get('gpu_watch_timed_again') is True for x in sp)))" "$out/$who-$r/results.json" 2>/dev/null)
         want=$((1 + 9 + 1 + ${S:-0} + ${A:-0}))
         # the self-check (solutions): every "N.NNx the reference" within 0.98-1.02

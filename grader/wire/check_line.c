@@ -52,20 +52,27 @@ static int get_path(const record *r, const char *key, char *out, size_t len)
     return 0;
 }
 
+/* LINE (its ending newline, if any, left out) copied into TEXT (room for MAX bytes and the
+ * ending 0) and read as a record into r, whose fields point into TEXT: 0, or -1 with *why. */
+static int line_record(const char *line, char *text, size_t max, record *r, const char **why)
+{
+    const size_t n = strlen(line);
+    if (n > max)
+        return (*why = "the line is too long", -1);
+    memcpy(text, line, n + 1);
+    if (n > 0 && text[n - 1] == '\n')
+        text[n - 1] = 0;
+    return record_parse(text, r, why);
+}
+
 int check_line_parse(const char *line, check_cmd *c, const char **why)
 {
     static const char *const keys[] = {"index", "seed", "threshold", "cap_s", "timeout_s",
                                        "records", "log"};
     memset(c, 0, sizeof *c);
     char text[CHECK_LINE_MAX + 2];
-    const size_t n = strlen(line);
-    if (n > CHECK_LINE_MAX)
-        return (*why = "the line is too long", -1);
-    memcpy(text, line, n + 1);
-    if (n > 0 && text[n - 1] == '\n')
-        text[n - 1] = 0;
     record r;
-    if (record_parse(text, &r, why) != 0)
+    if (line_record(line, text, CHECK_LINE_MAX, &r, why) != 0)
         return -1;
     unsigned long long index = 0;
     int bad = strcmp(r.type, "check") != 0 || r.n != (int)(sizeof keys / sizeof keys[0]);
@@ -139,14 +146,8 @@ int lab_line_parse(const char *line, lab_cmd *c, const char **why)
     static const char *const keys[LAB_FIELDS] = {"name", "problem", "student", "reference", "log"};
     memset(c, 0, sizeof *c);
     static char text[LAB_LINE_MAX + 2], again[LAB_LINE_MAX + 2];
-    const size_t n = strlen(line);
-    if (n > LAB_LINE_MAX)
-        return (*why = "the line is too long", -1);
-    memcpy(text, line, n + 1);
-    if (n > 0 && text[n - 1] == '\n')
-        text[n - 1] = 0;
     record r;
-    if (record_parse(text, &r, why) != 0)
+    if (line_record(line, text, LAB_LINE_MAX, &r, why) != 0)
         return -1;
     int bad = strcmp(r.type, "lab") != 0 || r.n != LAB_FIELDS;
     char *v[LAB_FIELDS];

@@ -18,7 +18,10 @@
 #ifndef GRADER_PROTO_H
 #define GRADER_PROTO_H
 
+#include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <unistd.h>
 
 
 #define PROTO_MAGIC 0x43554442u /* "CUDB" */
@@ -107,5 +110,22 @@ typedef struct proto_reply {
     int32_t mapped;
     double map_s;
 } proto_reply;
+
+/* A worker's reply written whole to fd (again after a signal or a short write): 0, or -1 when
+ * the harness's end is gone. */
+static inline int proto_write_all(int fd, const void *msg, size_t n)
+{
+    const char *p = (const char *)msg;
+    while (n > 0) {
+        const ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
 
 #endif

@@ -165,17 +165,8 @@ static void reply(int sock, cudaError_t err, const char *problem)
     if (err != cudaSuccess)
         snprintf(r.error_name, sizeof r.error_name, "%s", cudaGetErrorName(err));
     snprintf(r.problem, sizeof r.problem, "%s", problem ? problem : "");
-    const char *p = (const char *)&r;
-    size_t left = sizeof r;
-    while (left > 0) {
-        const ssize_t w = write(sock, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            exit(1);
-        p += w;
-        left -= (size_t)w;
-    }
+    if (proto_write_all(sock, &r, sizeof r) != 0)
+        exit(1);
 }
 
 /* Buffer `id`'s slot, or NULL; with `insert`, a free slot for it. Probes from the id's home

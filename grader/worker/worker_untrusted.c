@@ -78,18 +78,7 @@ static int answer_loaded(int sock)
     proto_reply r;
     memset(&r, 0, sizeof r);
     r.magic = PROTO_MAGIC;
-    const char *p = (const char *)&r;
-    size_t left = sizeof r;
-    while (left > 0) {
-        const ssize_t w = write(sock, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        left -= (size_t)w;
-    }
-    return 0;
+    return proto_write_all(sock, &r, sizeof r);
 }
 
 int main(int argc, char **argv)

@@ -24,7 +24,9 @@
 /* ------------------------------------------------------------------------------------------ */
 /* Calls                                                                                       */
 
-static void send_all(int impl, int sock, const void *data, size_t len, const int *fds, int n_fds)
+/* data (with fds, in its first piece) written whole to sock: 0, or -1 when the worker stopped
+ * reading. */
+static int send_all(int sock, const void *data, size_t len, const int *fds, int n_fds)
 {
     const char *p = (const char *)data;
     int first = 1;
@@ -48,24 +50,35 @@ static void send_all(int impl, int sock, const void *data, size_t len, const int
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            worker_fail(impl, WORKER_FAIL_CRASH, "the process stopped reading its commands");
+            return -1;
         first = 0;
         p += w;
         len -= (size_t)w;
     }
+    return 0;
 }
 
-/* Send c to worker impl and read its reply within the check's time. */
-static void round_trip(worker_pool *pool, int impl, proto_cmd *c, const int *fds, int n_fds,
-                       proto_reply *r)
+/* How one exchange with a worker went (exchange). */
+typedef enum exchange_status {
+    EXCHANGE_OK,
+    EXCHANGE_UNSENT,    /* it stopped reading its commands */
+    EXCHANGE_NO_ANSWER, /* no whole reply by the time given */
+    EXCHANGE_ENDED      /* its end of the socket closed: it ended */
+} exchange_status;
+
+/* Command c (with fds) to worker w, and its whole reply into r by `until` (wall_seconds), the
+ * worker let run meanwhile and stopped again once it answered. Whether the reply says the call
+ * went well is the caller's to read. */
+static exchange_status exchange(worker *w, const proto_cmd *c, const int *fds, int n_fds,
+                                proto_reply *r, double until)
 {
-    worker *w = &pool->w[impl];
     worker_signal(w, SIGCONT);
     w->sent = 1;
-    send_all(impl, w->sock, c, sizeof *c, fds, n_fds);
+    if (send_all(w->sock, c, sizeof *c, fds, n_fds) != 0)
+        return EXCHANGE_UNSENT;
     size_t got = 0;
     while (got < sizeof *r) {
-        double left = pool->deadline - wall_seconds();
+        double left = until - wall_seconds();
         if (left < 0)
             left = 0;
         struct pollfd pf = {w->sock, POLLIN, 0};
@@ -73,21 +86,36 @@ static void round_trip(worker_pool *pool, int impl, proto_cmd *c, const int *fds
         if (pr < 0 && errno == EINTR)
             continue;
         if (pr == 0)
-            worker_fail(impl, WORKER_FAIL_HANG, "no answer from the call within the check's "
-                       "time limit");
+            return EXCHANGE_NO_ANSWER;
         const ssize_t n = read(w->sock, (char *)r + got, sizeof *r - got);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0) {
-            char why[256];
-            int sig;
-            worker_describe_death(impl, why, sizeof why, &sig);
-            worker_fail(impl, sig < 0 ? WORKER_FAIL_START : WORKER_FAIL_CRASH, "%s", why);
-        }
+        if (n <= 0)
+            return EXCHANGE_ENDED;
         got += (size_t)n;
     }
     w->answered = 1;
     worker_signal(w, SIGSTOP); /* nothing of it runs while the harness is not waiting for it */
+    return EXCHANGE_OK;
+}
+
+/* Send c to worker impl and read its reply within the check's time. */
+static void round_trip(worker_pool *pool, int impl, proto_cmd *c, const int *fds, int n_fds,
+                       proto_reply *r)
+{
+    worker *w = &pool->w[impl];
+    const exchange_status e = exchange(w, c, fds, n_fds, r, pool->deadline);
+    if (e == EXCHANGE_UNSENT)
+        worker_fail(impl, WORKER_FAIL_CRASH, "the process stopped reading its commands");
+    if (e == EXCHANGE_NO_ANSWER)
+        worker_fail(impl, WORKER_FAIL_HANG, "no answer from the call within the check's "
+                   "time limit");
+    if (e == EXCHANGE_ENDED) {
+        char why[256];
+        int sig;
+        worker_describe_death(impl, why, sizeof why, &sig);
+        worker_fail(impl, sig < 0 ? WORKER_FAIL_START : WORKER_FAIL_CRASH, "%s", why);
+    }
     if (w->scratch[0] && worker_scratch_bytes(w) > SANDBOX_WORKER_TMP_BYTES)
         worker_fail(impl, WORKER_FAIL_CRASH, "it kept %lld MB in its /tmp, more than the %lld MB "
                    "a worker may", worker_scratch_bytes(w) >> 20, SANDBOX_WORKER_TMP_BYTES >> 20);
@@ -289,40 +317,8 @@ int worker_load(worker_pool *pool, int impl, double seconds)
     if (w->pid <= 0 || w->doubt || strlen(w->so) >= sizeof c.object)
         return -1;
     snprintf(c.object, sizeof c.object, "%s", w->so);
-    worker_signal(w, SIGCONT);
-    w->sent = 1;
-    const char *p = (const char *)&c;
-    size_t left = sizeof c;
-    while (left > 0) {
-        const ssize_t n = send(w->sock, p, left, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        p += n;
-        left -= (size_t)n;
-    }
     proto_reply r;
-    size_t got = 0;
-    const double until = wall_seconds() + seconds;
-    while (got < sizeof r) {
-        const double t = until - wall_seconds();
-        struct pollfd pf = {w->sock, POLLIN, 0};
-        const int pr = t > 0 ? poll(&pf, 1, (int)(t * 1000) + 1) : 0;
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr <= 0)
-            return -1;
-        const ssize_t n = read(w->sock, (char *)&r + got, sizeof r - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        got += (size_t)n;
-    }
-    worker_signal(w, SIGSTOP);
-    if (r.magic != PROTO_MAGIC || r.cuda_error != 0)
+    if (exchange(w, &c, NULL, 0, &r, wall_seconds() + seconds) != EXCHANGE_OK)
         return -1;
-    w->answered = 1;
-    return 0;
+    return r.magic == PROTO_MAGIC && r.cuda_error == 0 ? 0 : -1;
 }

@@ -272,7 +272,7 @@ $(B_$1)/.grader/$2/problem.so: $(B_$1)/pic/$(call lab_grader,$2)/problem.o $(HOS
 	@mkdir -p $$(@D)
 	$$(call link_problem_$1,$2)
 
-$(B_$1)/.grader/$2/harness: | $(B_$1)/.grader/harness $(B_$1)/.grader/$2/problem.so
+$(B_$1)/.grader/$2/harness: $(B_$1)/.grader/harness | $(B_$1)/.grader/$2/problem.so
 	@mkdir -p $$(@D)
 	@ln -sfn ../harness $$@
 

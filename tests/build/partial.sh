@@ -7,6 +7,8 @@
 # reach this lab"). Here, in a copy of the build's host and gen folders (BUILD= a folder of its
 # own, so no other suite's build is touched), with the program deleted: make -n grade LAB=01
 # plans lab 01's build and hands the driver its build folder, and the program is made again.
+# And a lab's harness left by an older build (a program, where the build now makes a link to the
+# one harness) is replaced by the link (make -n plans it, in both modes).
 #
 #   BUILD=build MAKE=make tests/build/partial.sh     (after a build: make test-build's)
 #
@@ -35,5 +37,18 @@ grep -q -- "--built $work/grade/.build.[0-9]*" "$out"
 result "... and hands the driver its build folder (--built)" $? "see $out"
 [ -x "$work/host/lab-manifest" ]
 result "... and the program is made again" $? "$work/host/lab-manifest is missing after make"
+
+# A lab's harness left by an older build: a program of its own where the build now makes a link
+# to the one harness that serves every lab. An old program there would grade with its own old
+# problem code, so make must replace it, though it is there: the link is made again whenever
+# the one harness is newer than what stands in its place.
+for mode in emu gpu; do
+    stale=$work/$mode/.grader/coalescing/harness
+    mkdir -p "${stale%/*}" && echo "an older build's harness" >"$stale" && touch -d 2020-01-01 "$stale"
+    ${MAKE:-make} --no-print-directory -n "$stale" BUILD="$work" >"$out" 2>&1
+    grep -q -- "ln -sfn ../harness $stale" "$out"
+    result "$mode: an older build's harness program in a lab's folder: replaced by the link to the one harness" \
+        $? "make -n $stale planned no link (see $out)"
+done
 rm -rf "$work"
 results

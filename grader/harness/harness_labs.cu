@@ -72,9 +72,10 @@ void served_lab_load(const char *so)
  * `last`. Exits where anything of the lab is left or the context reports an error. */
 static void served_lab_end(int costs, int last)
 {
-    workers_lab_end(); /* (the reference's worker may be kept: workers_lab_memory_end) */
+    workers_lab_end(); /* (the reference's worker may be kept: workers_lab_keep) */
     workers_host_reserved_end();
     const int held = workers_lab_memory_end();
+    workers_lab_keep();
     harness_problems_clear();
     prewarm_reset();
     harness_set_device_only(0);

@@ -561,7 +561,7 @@ void workers_lab_end(void)
  * error and maps nothing of the harness's. (GRADER_LAB_END_TEST=refkill, for
  * tests/emu/onehar.sh: its process killed here, as if it died between two labs, unknown to the
  * harness until it is told to load the next lab's object.) */
-static void workers_lab_keep(void)
+void workers_lab_keep(void)
 {
     worker *w = &the_pool.w[IMPL_REFERENCE];
     if (w->pid == 0)
@@ -770,12 +770,7 @@ void workers_free_begin(void) { pool_free_batch(&the_pool, 1); }
 void workers_free_end(void) { pool_free_batch(&the_pool, 0); }
 void workers_host_reserve(size_t bytes) { pool_host_reserve(&the_pool, bytes); }
 void workers_host_reserve_made(void) { pool_host_reserve_made(&the_pool); }
-int workers_lab_memory_end(void)
-{
-    const int held = pool_lab_memory_end(&the_pool);
-    workers_lab_keep();
-    return held;
-}
+int workers_lab_memory_end(void) { return pool_lab_memory_end(&the_pool); }
 void *workers_host_alloc(size_t bytes) { return pool_host_alloc(&the_pool, bytes); }
 void workers_host_free(void *p) { pool_host_free(&the_pool, p); }
 void workers_call(int impl, cudaStream_t s, int entry, const char *fmt, va_list ap)

@@ -101,7 +101,7 @@ void workers_fresh(int impl);
 void workers_wait_ready(double seconds);
 void workers_shutdown(void);
 /* A lab's end in a harness that serves several: every worker ended but the reference's, which
- * workers_lab_memory_end keeps for the next lab when it is healthy (it runs trusted code alone;
+ * workers_lab_keep keeps for the next lab when it is healthy (it runs trusted code alone;
  * the next lab's workers_set_so has it load that lab's object: grader/harness/README.md, "One
  * harness, many labs"). */
 void workers_lab_end(void);
@@ -114,10 +114,12 @@ void workers_costs_report(int fd, int check);
 /* Those seconds set to zero (a lab's end: each lab's log holds its own). */
 void workers_costs_reset(void);
 /* A lab's end, its workers ended (workers_lab_end): the regions of its shared memory given back
- * (unmapped in the reference's worker where it is kept) and the arenas as at the start, then the
- * reference's worker ended unless it is healthy and maps nothing; returns how many shared
- * buffers are still held (0: none, as it should be). */
+ * (unmapped in the reference's worker where it is kept) and the arenas as at the start; returns
+ * how many shared buffers are still held (0: none, as it should be). */
 int workers_lab_memory_end(void);
+/* Then: the reference's worker ended unless it is alive, answered every unmapping without an
+ * error and maps nothing of the harness's (kept for the next lab). */
+void workers_lab_keep(void);
 /* 1 when implementations run in sandboxed processes. */
 int workers_isolated(void);
 /* Bench only: 1 sends calls to the implementations loaded into this process (their CUDA

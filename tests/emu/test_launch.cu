@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "emu_test.h"
@@ -259,6 +260,50 @@ void test_multidimensional_grid()
     cudaFree(d);
 }
 
+/* blockDim and gridDim are a dim3 wherever one is needed, and of a type without a constructor:
+ * g++ hooks every read of a const variable whose type has one (and reloads it after every call),
+ * where a GPU reads a register. */
+static_assert(std::is_trivially_default_constructible<std::remove_cv_t<decltype(blockDim)>>::value &&
+                  std::is_trivially_default_constructible<std::remove_cv_t<decltype(gridDim)>>::value,
+              "blockDim and gridDim must be read-only to g++ (no hook on their reads)");
+static_assert(sizeof blockDim == sizeof(dim3) && sizeof gridDim == sizeof(dim3), "a dim3's size");
+
+__device__ unsigned dim_code(dim3 d) { return d.x + 10 * d.y + 100 * d.z; }
+
+__global__ void dims_as_dim3(unsigned *out)
+{
+    dim3 a = blockDim;
+    dim3 b(gridDim);
+    uint3 c = blockDim;
+    const dim3 &r = gridDim;
+    dim3 e;
+    e = blockDim;
+    auto f = gridDim;
+    if (threadIdx.x == 0 && blockIdx.x == 1 && blockIdx.y == 2) {
+        out[0] = dim_code(a);
+        out[1] = dim_code(b);
+        out[2] = c.x + 10 * c.y + 100 * c.z;
+        out[3] = dim_code(r);
+        out[4] = dim_code(e);
+        out[5] = f.x + 10 * f.y + 100 * f.z;
+        out[6] = dim_code(blockDim) + dim_code(gridDim);
+    }
+}
+
+void test_dims_as_dim3()
+{
+    unsigned *d, h[7] = {};
+    EXPECT_OK(cudaMalloc(&d, sizeof h));
+    dims_as_dim3<<<dim3(2, 3), dim3(4, 2)>>>(d);
+    EXPECT_OK(cudaGetLastError());
+    EXPECT_OK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
+    const unsigned block = 4 + 20 + 100, grid = 2 + 30 + 100;
+    const unsigned want[7] = {block, grid, block, grid, block, grid, block + grid};
+    for (int i = 0; i < 7; ++i)
+        CU_ASSERT_EQUAL(h[i], want[i]);
+    cudaFree(d);
+}
+
 __constant__ int table[4];
 __device__ int device_counter;
 
@@ -316,6 +361,7 @@ CU_TestInfo tests[] = {
     {"1D-tiling SGEMM launched from lambdas capturing its tile sizes", test_sgemm_launched_from_lambda},
     {"bad configurations fail with CUDA's codes", test_bad_configurations},
     {"a 3-D grid runs every block once", test_multidimensional_grid},
+    {"blockDim and gridDim used as dim3 (copies, references, arguments)", test_dims_as_dim3},
     CU_TEST_INFO_NULL,
 };
 

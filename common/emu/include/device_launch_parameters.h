@@ -18,7 +18,17 @@
 #include "vector_types.h"
 
 #ifdef __cplusplus
+namespace cuda_emu {
+/* The type of blockDim and gridDim in C++: a uint3 by another name, so a dim3 wherever one is
+ * needed (dim3 d = blockDim, a dim3 parameter: dim3's constructor from a uint3). Not dim3 itself:
+ * g++ takes a const variable of a type with a constructor for writable, and would hook and
+ * reload every read of it (two calls an iteration of a grid-stride loop). */
+struct builtin_dim3 : uint3 {};
+} // namespace cuda_emu
+#define CUDA_EMU_BUILTIN_DIM3 cuda_emu::builtin_dim3
 extern "C" {
+#else
+#define CUDA_EMU_BUILTIN_DIM3 dim3
 #endif
 
 #ifdef CUDA_EMU_WRITES_BUILTINS
@@ -28,9 +38,10 @@ extern "C" {
 #endif
 CUDA_EMU_BUILTIN uint3 threadIdx; /* index of the running thread within its block */
 CUDA_EMU_BUILTIN uint3 blockIdx;  /* index of the running block within the grid */
-CUDA_EMU_BUILTIN dim3 blockDim;   /* block shape of the running launch */
-CUDA_EMU_BUILTIN dim3 gridDim;    /* grid shape of the running launch */
+CUDA_EMU_BUILTIN CUDA_EMU_BUILTIN_DIM3 blockDim; /* block shape of the running launch */
+CUDA_EMU_BUILTIN CUDA_EMU_BUILTIN_DIM3 gridDim;  /* grid shape of the running launch */
 #undef CUDA_EMU_BUILTIN
+#undef CUDA_EMU_BUILTIN_DIM3
 
 #ifdef __cplusplus
 } /* extern "C" */

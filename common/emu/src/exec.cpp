@@ -44,8 +44,8 @@
 extern "C" { /* see device_launch_parameters.h */
 __thread __attribute__((tls_model("initial-exec"))) uint3 threadIdx;
 __thread __attribute__((tls_model("initial-exec"))) uint3 blockIdx;
-__thread __attribute__((tls_model("initial-exec"))) dim3 blockDim;
-__thread __attribute__((tls_model("initial-exec"))) dim3 gridDim;
+__thread __attribute__((tls_model("initial-exec"))) cuda_emu::builtin_dim3 blockDim;
+__thread __attribute__((tls_model("initial-exec"))) cuda_emu::builtin_dim3 gridDim;
 }
 
 namespace cuda_emu {
@@ -1049,8 +1049,8 @@ void work(GridRun &G)
 {
     Launch &L = *G.launch;
     g_launch = &L;
-    blockDim = L.block;
-    gridDim = L.grid;
+    static_cast<uint3 &>(blockDim) = L.block;
+    static_cast<uint3 &>(gridDim) = L.grid;
     g_shown_block = nullptr;
     report_reset();
     std::deque<Block *> active;

@@ -245,9 +245,10 @@ const void *pc_from(int32_t off)
  * overlap a 4 KB page: most lookups, of tracked memory or not (a __device__
  * variable, host memory), end here without a search. A slot holds the page's
  * regions when there are at most two; PageSlot::many sends the lookup to the
- * search. Two ways, because a kernel's loop reads the emulator's blockDim and
- * the like (a page of static TLS) between its accesses to a buffer: direct-
- * mapped, a buffer's page that shared the TLS page's slot missed every time. */
+ * search. Two ways, because a kernel's loop may read other static data (a
+ * __device__ variable, or the built-in indices through a pointer: a page of
+ * static TLS) between its accesses to a buffer: direct-mapped, a buffer's page
+ * that shared that page's slot missed every time. */
 struct PageSlot {
     uintptr_t page;  /* page number, kNoPage if the slot is empty */
     Region *r[2];    /* the regions overlapping it (null: fewer) */
@@ -1274,7 +1275,8 @@ __attribute__((always_inline)) inline void check_reachable(Thread *t, uintptr_t 
 
 /* Whether [A, A+N) lies within one of the built-in variables (threadIdx, blockIdx, blockDim,
  * gridDim: this host thread's static TLS, which every kernel may read, no tracked memory and
- * never poisoned), which a kernel's loop reads between its other accesses. */
+ * never poisoned). g++ hooks no read of them by name (their types make them read-only to it:
+ * device_launch_parameters.h); a read through a pointer to one comes here. */
 __attribute__((always_inline)) inline bool builtin_variable(uintptr_t a, size_t n)
 {
     return a - reinterpret_cast<uintptr_t>(&blockDim) + n <= sizeof blockDim ||

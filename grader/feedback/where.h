@@ -90,6 +90,32 @@ void where_hint(const where_setup *o, const lab_info *lab, const record *dev, wh
 /* Seconds of the run's budget not yet spent waiting. */
 double where_left(const where_setup *o);
 
+/* Under the emulator, the counts of the labs still to grade, started ahead: a count runs on
+ * the CPU the checks leave free (the checks are one process at a time), and a lab whose count
+ * took longer than its own checks made the run wait for it (lab 05's skeleton: 1.7 of a warm
+ * run's 12.8 s, 4.5 s in a first run, which counts the reference too). So once the lab being
+ * graded has no count running, and none is to start for it (where_ahead_go's `own`), the next
+ * built lab's count starts, one at a time, at the lowest priority; that lab takes it at its
+ * start (where_ahead_take) as the count it would have started beside its checks, the same
+ * count of the same build (its line the same), and drops it as that one is dropped (a check
+ * failed). Not on a GPU, whose speed checks time beside their own lab's count alone. */
+typedef struct where_ahead {
+    const lab_info *const *labs; /* the run's labs, in the order graded */
+    const int *built;            /* built[i]: lab i's build is whole (its count may start) */
+    int n, next;                 /* next: the first lab whose count has not started ahead */
+    where_job *jobs;             /* jobs[i]: lab i's count started ahead (pid 0: none) */
+} where_ahead;
+
+void where_ahead_begin(where_ahead *a, const lab_info *const *labs, const int *built, int n);
+/* Between two checks of lab `cur`: own is its count (pid 0: none started), own_pending 1 while
+ * one is still to start beside its checks. */
+void where_ahead_go(const where_setup *o, where_ahead *a, const lab_info *cur,
+                    const where_job *own, int own_pending, const record *dev);
+/* Lab `lab` begins: its count started ahead, if any, into *j (which is empty). */
+void where_ahead_take(where_ahead *a, const lab_info *lab, where_job *j);
+/* The run's end: every count started ahead and not taken, stopped. */
+void where_ahead_end(where_ahead *a);
+
 #ifdef __cplusplus
 }
 #endif

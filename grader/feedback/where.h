@@ -13,7 +13,8 @@
  * then waits only for what is left of it, and a lab whose speed passed (or whose code failed
  * a check) stops it unread; under the emulator, which times nothing and wants the line
  * whenever every correctness check passes, a lab whose code failed a check stops it unread.
- * The waiting is what the budget counts.
+ * The waiting is what the budget counts. Under the emulator a later lab's count may start
+ * ahead, during an earlier lab's checks (where_ahead, below).
  *
  * Each count is the lab's emulated harness (emu_harness.h) in a process of the driver's own;
  * the line is rendered by make explain's own explain.awk, run by execv (no shell). */

@@ -435,8 +435,18 @@ void where_ahead_take(where_ahead *a, const lab_info *lab, where_job *j)
 {
     for (int i = 0; a->jobs && i < a->n; i++)
         if (a->labs[i] == lab && a->jobs[i].pid > 0) {
-            *j = a->jobs[i];
-            memset(&a->jobs[i], 0, sizeof a->jobs[i]);
+            where_job *k = &a->jobs[i];
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+                /* reaped by a sweep (a harness restart ended it): gone, and the lab counts
+                 * beside its checks as it would have */
+                stop_forget(k->pid);
+                scratch_remove(k->tmp);
+            } else {
+                *j = *k;
+            }
+            memset(k, 0, sizeof *k);
         }
 }
 

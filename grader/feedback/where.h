@@ -93,13 +93,14 @@ double where_left(const where_setup *o);
 
 /* Under the emulator, the counts of the labs still to grade, started ahead: a count runs on
  * the CPU the checks leave free (the checks are one process at a time), and a lab whose count
- * took longer than its own checks made the run wait for it (lab 05's skeleton: 1.7 of a warm
- * run's 12.8 s, 4.5 s in a first run, which counts the reference too). So once the lab being
- * graded has no count running, and none is to start for it (where_ahead_go's `own`), the next
- * built lab's count starts, one at a time, at the lowest priority; that lab takes it at its
- * start (where_ahead_take) as the count it would have started beside its checks, the same
- * count of the same build (its line the same), and drops it as that one is dropped (a check
- * failed). Not on a GPU, whose speed checks time beside their own lab's count alone. */
+ * took longer than its own checks made the run wait for it (the skeletons on two cores: 1.3
+ * to 2.2 s of a warm run, labs 05 and 07; 5.4 s of a first run, which counts the references
+ * too). So once the lab being graded has no count running, and none is to start for it
+ * (where_ahead_go's `own`), the next built lab's count starts, one at a time, at the lowest
+ * priority; that lab takes it at its start (where_ahead_take) as the count it would have
+ * started beside its checks, the same count of the same build (its line the same), and drops
+ * it as that one is dropped (a check failed). Not on a GPU, whose speed checks time beside
+ * their own lab's count alone. */
 typedef struct where_ahead {
     const lab_info *const *labs; /* the run's labs, in the order graded */
     const int *built;            /* built[i]: lab i's build is whole (its count may start) */

@@ -89,6 +89,7 @@ int grading_stopped(void) { return stop_signal != 0; }
 /* The run's WHERE lines and faults' reruns: the emulated build, the report folder, the budget
  * (../feedback/where.h), from the command line (main). */
 static where_setup where_cfg;
+static where_ahead ahead; /* the later labs' counts, started ahead (where.h) */
 
 /* The longest the faults' runs on the CPU emulator of one lab may take, all told, seconds,
  * and how many there may be (check_fault_rerun): each fault runs once more for its own line,
@@ -236,6 +237,9 @@ static void check_run(const options *o, lab_run *r, int i, check_decision *d, re
         where_cfg.on && !r->where_done && !r->where_early.pid && where_left(&where_cfg) >= 1 &&
         r->g->heard)
         where_start(&where_cfg, lab, &r->g->device, 1, &r->where_early);
+    if (r->g->heard)
+        where_ahead_go(&where_cfg, &ahead, lab, &r->where_early,
+                       !r->where_done && score_speed_counts(lab, r->outcomes, i), &r->g->device);
     report_check_file(results, sizeof results, o->logs, lab->name, i, REPORT_CHECK_RECORDS);
     report_check_file(log_path, len, o->logs, lab->name, i, REPORT_CHECK_LOG);
     unlink(results);
@@ -477,6 +481,7 @@ static void grade_lab(const options *o, const config *cfg, const lab_info *lab, 
     static lab_run r; /* (large: its WHERE count's paths) */
     char neighbours[2048];
     lab_open(o, cfg, lab, build, build_log, w, &r, neighbours, sizeof neighbours);
+    where_ahead_take(&ahead, lab, &r.where_early);
     the_harness.lab_start_s = 0;
     for (int i = 0; i < lab->n_checks; i++)
         grade_check(o, &r, i, w, t);
@@ -688,8 +693,13 @@ static int grade_all(const options *o, const lab_info *const *labs, int n, const
         snprintf(t.isolation, sizeof t.isolation, "isolation switched off (GRADER_ISOLATION=off)");
     }
     json_array_begin(&rf.w, "labs");
+    int whole[64];
+    for (int i = 0; i < n; i++)
+        whole[i] = built[i] == LAB_BUILT;
+    where_ahead_begin(&ahead, labs, whole, n);
     for (int i = 0; i < n; i++)
         grade_lab(o, &cfg, labs[i], built[i], build_logs[i], &rf.w, &t);
+    where_ahead_end(&ahead);
     harness_stop(&the_harness, NULL); /* (its last lab ended: it holds nothing) */
     record_free(&the_greeting.device);
     json_array_end(&rf.w);

@@ -394,3 +394,66 @@ double where_left(const where_setup *o)
 {
     return o->budget - where_spent;
 }
+
+/* 1 while j's count runs (its process has not ended; not reaped here: where_finish reads its
+ * status); 0 once it has, or where a sweep reaped it. */
+static int where_running(const where_job *j)
+{
+    siginfo_t si;
+    memset(&si, 0, sizeof si);
+    return j->pid > 0 && waitid(P_PID, (id_t)j->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           si.si_pid == 0;
+}
+
+void where_ahead_begin(where_ahead *a, const lab_info *const *labs, const int *built, int n)
+{
+    *a = (where_ahead){labs, built, n, 0, n > 0 ? xcalloc((size_t)n, sizeof *a->jobs) : NULL};
+}
+
+void where_ahead_go(const where_setup *o, where_ahead *a, const lab_info *cur,
+                    const where_job *own, int own_pending, const record *dev)
+{
+    if (!a->jobs || !o->on || strcmp(o->emu.mode, "emu") || where_left(o) < 1 ||
+        (own->pid > 0 ? where_running(own) : own_pending))
+        return;
+    int k = 0;
+    for (int i = 0; i < a->n; i++) {
+        if (where_running(&a->jobs[i]))
+            return; /* (one at a time) */
+        if (a->labs[i] == cur)
+            k = i + 1;
+    }
+    for (k = k > a->next ? k : a->next; k < a->n; k++)
+        if (a->built[k] && a->jobs[k].pid == 0) {
+            where_start(o, a->labs[k], dev, 1, &a->jobs[k]);
+            a->next = k + 1;
+            return;
+        }
+}
+
+void where_ahead_take(where_ahead *a, const lab_info *lab, where_job *j)
+{
+    for (int i = 0; a->jobs && i < a->n; i++)
+        if (a->labs[i] == lab && a->jobs[i].pid > 0) {
+            where_job *k = &a->jobs[i];
+            siginfo_t si;
+            memset(&si, 0, sizeof si);
+            if (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+                /* reaped by a sweep (a harness restart ended it): gone, and the lab counts
+                 * beside its checks as it would have */
+                stop_forget(k->pid);
+                scratch_remove(k->tmp);
+            } else {
+                *j = *k;
+            }
+            memset(k, 0, sizeof *k);
+        }
+}
+
+void where_ahead_end(where_ahead *a)
+{
+    for (int i = 0; a->jobs && i < a->n; i++)
+        where_drop(&a->jobs[i]);
+    free(a->jobs);
+    a->jobs = NULL;
+}

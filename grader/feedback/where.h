@@ -13,7 +13,8 @@
  * then waits only for what is left of it, and a lab whose speed passed (or whose code failed
  * a check) stops it unread; under the emulator, which times nothing and wants the line
  * whenever every correctness check passes, a lab whose code failed a check stops it unread.
- * The waiting is what the budget counts.
+ * The waiting is what the budget counts. Under the emulator a later lab's count may start
+ * ahead, during an earlier lab's checks (where_ahead, below).
  *
  * Each count is the lab's emulated harness (emu_harness.h) in a process of the driver's own;
  * the line is rendered by make explain's own explain.awk, run by execv (no shell). */
@@ -89,6 +90,33 @@ void where_hint(const where_setup *o, const lab_info *lab, const record *dev, wh
 
 /* Seconds of the run's budget not yet spent waiting. */
 double where_left(const where_setup *o);
+
+/* Under the emulator, the counts of the labs still to grade, started ahead: a count runs on
+ * the CPU the checks leave free (the checks are one process at a time), and a lab whose count
+ * took longer than its own checks made the run wait for it (the skeletons on two cores: 1.3
+ * to 2.2 s of a warm run, labs 05 and 07; 5.4 s of a first run, which counts the references
+ * too). So once the lab being graded has no count running, and none is to start for it
+ * (where_ahead_go's `own`), the next built lab's count starts, one at a time, at the lowest
+ * priority; that lab takes it at its start (where_ahead_take) as the count it would have
+ * started beside its checks, the same count of the same build (its line the same), and drops
+ * it as that one is dropped (a check failed). Not on a GPU, whose speed checks time beside
+ * their own lab's count alone. */
+typedef struct where_ahead {
+    const lab_info *const *labs; /* the run's labs, in the order graded */
+    const int *built;            /* built[i]: lab i's build is whole (its count may start) */
+    int n, next;                 /* next: the first lab whose count has not started ahead */
+    where_job *jobs;             /* jobs[i]: lab i's count started ahead (pid 0: none) */
+} where_ahead;
+
+void where_ahead_begin(where_ahead *a, const lab_info *const *labs, const int *built, int n);
+/* Between two checks of lab `cur`: own is its count (pid 0: none started), own_pending 1 while
+ * one is still to start beside its checks. */
+void where_ahead_go(const where_setup *o, where_ahead *a, const lab_info *cur,
+                    const where_job *own, int own_pending, const record *dev);
+/* Lab `lab` begins: its count started ahead, if any, into *j (which is empty). */
+void where_ahead_take(where_ahead *a, const lab_info *lab, where_job *j);
+/* The run's end: every count started ahead and not taken, stopped. */
+void where_ahead_end(where_ahead *a);
 
 #ifdef __cplusplus
 }

@@ -121,5 +121,11 @@ GRADE_DRIVER_CMD = $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --wo
     $(if $(grade_ok),--built $(GRADE_BUILT)) --paths '$(GRADE_PATHS)' --json $(GRADE_DIR)/results.json --logs $(GRADE_DIR)
 
 # What make grade and make bench wait for: every selected lab's status (or, LAB= being wrong,
-# the driver alone, which says so).
-grade_build = $(DRIVER) $(if $(grade_ok),$(GRADE_LAB_NAMES:%=$(GRADE_BUILT)/%.status))
+# the driver alone, which says so). Under the emulator the longest steps that everything after
+# waits for come first, side by side (make -j starts prerequisites in the order named): the
+# rewriter and the precompiled prelude, which every .cu compile needs, and the library's longest
+# compile (its first object), which the harness's and the worker's links need; the grader's
+# short host compiles then fill the cores beside them (a first make grade waited for the
+# library's compile alone, one core idle).
+GRADE_FIRST = $(if $(filter emu,$(MODE)),$(EMU_REWRITE) $(firstword $(EMU_LIB_OBJS)) $(EMU_PCH))
+grade_build = $(if $(grade_ok),$(GRADE_FIRST)) $(DRIVER) $(if $(grade_ok),$(GRADE_LAB_NAMES:%=$(GRADE_BUILT)/%.status))

@@ -159,22 +159,28 @@ $(EMUB)/host/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 # The harness's objects are the grader's own code: those that define no kernel are compiled
 # without the emulator's per-access checks (emu-nvcc --emu-trusted-host), which its CPU
 # reference answers and verification loops do not need.
-$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+# A compile needs the rewriter and the precompiled prelude, not the emulator's library (as the
+# emulator's own tests build: common/emu/emu_tests.mk): only what links needs the library, so
+# that a first build compiles the .cu files beside the library's long compiles instead of after
+# them (a link that checks the engine's internals, check-internal.sh, waits for the library,
+# whose list it reads: ref_so_deps_emu and student_deps_emu, below; the harness and the worker
+# link the library itself).
+$(EMUB)/common/%.o: common/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
-$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+$(EMUB)/grader/%.o: grader/%.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host)
 
 # A lab's problem (the grader's own code, like the harness's), position-independent for its
 # problem.so, and its table.
-$(EMUB)/pic/grader/labs/%/problem.o: grader/labs/%/problem.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+$(EMUB)/pic/grader/labs/%/problem.o: grader/labs/%/problem.cu $(EMU_NVCC) $(EMU_REWRITE) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) --emu-trusted-host -fPIC)
 
 $(EMUB)/host/pic/%.o: %.c $(wildcard common/*.h grader/*.h grader/*/*.h)
 	@mkdir -p $(@D)
 	$(Q_CC)$(EMU_CC) $(EMU_CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -fPIC -Igrader -c $< -o $@
 
-$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+$(EMUB)/pic/%.o: %.cu $(EMU_REWRITE) $(EMU_PCH)
 	$(Q_EMU)$(call emu_compile_cu,$<,$@,$(EMU_INCLUDES) -fPIC)
 
 EMU_WORKER_OBJS := $(WORKER_SRCS:%.c=$(EMUB)/host/%.o)
@@ -205,7 +211,7 @@ HOSTB_emu = $(EMUB)/host
 SHIM_gpu = $(GPU_SHIM)
 SHIM_emu = $(EMUB)/pic/grader/worker/worker_loop_untrusted.o
 CU_DEPS_gpu = | toolkit
-CU_DEPS_emu = $(EMU_REWRITE) $(EMU_LIB) $(EMU_PCH)
+CU_DEPS_emu = $(EMU_REWRITE) $(EMU_PCH)
 HARNESS_DEPS_gpu = $(GPU_COMMON) $(RUNNER_HOST_OBJS) grader/harness/timeline.dynlist grader/harness/problem.dynlist
 HARNESS_DEPS_emu = $(EMU_COMMON) $(EMU_HOST_OBJS) $(EMU_LIB) grader/harness/problem.dynlist
 compile_pic_gpu = $(Q_NVCC)$(NVCC) $(NVFLAGS) $(PIC) -c $(1) -o $(2)
@@ -221,8 +227,9 @@ use_prebuilt_gpu = NVCC=$(NVCC) grader/dist/check-prebuilt.sh gpu $< && cp $< $@
 use_prebuilt_emu = grader/dist/check-prebuilt.sh emu $< && cp $< $@
 # A prebuilt reference for the emulator is compiled code of another g++: the worker is linked
 # against it once (every symbol it needs must resolve), so that a g++ that cannot use it says
-# so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.)
-ref_so_deps_emu = $(if $(call ref_src,$(1)),,$(EMU_WORKER_OBJS) $(EMU_LIB))
+# so here. (The GPU's prebuilt object is checked by check-prebuilt.sh gpu alone.) Either way the
+# reference's link waits for the library (its list of the engine's internals, link_so_emu).
+ref_so_deps_emu = $(EMU_LIB) $(if $(call ref_src,$(1)),,$(EMU_WORKER_OBJS))
 ref_so_check_emu = $(if $(call ref_src,$(1)),,@EMU_CXX='$(EMU_CXX)' grader/dist/check-prebuilt.sh emu-link $(call ref_input,$(1),emu) $@ \
     $(EMU_LDFLAGS) $(EMU_WORKER_OBJS) $(EMU_EXPORT) $(EMU_LDLIBS) -ldl -lpthread)
 # The machine-code (SASS) and PTX checks are the GPU build's alone, and so is cuobjdump.

@@ -18,7 +18,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,17 +113,10 @@ static void forget_in_workers(worker_pool *pool, shared_buf *const *bufs, int n)
                 continue;
             proto_reply r;
             worker_cost_add(COST_FORGET, wall_seconds()); /* (counted: its seconds are the free's) */
-            worker_signal(w, SIGCONT);
-            const ssize_t wrote = write(w->sock, &c, sizeof c);
-            struct pollfd pf = {w->sock, POLLIN, 0};
-            if (wrote != (ssize_t)sizeof c || poll(&pf, 1, 5000) != 1 ||
-                read(w->sock, &r, sizeof r) != (ssize_t)sizeof r) {
+            if (worker_command(w, &c, NULL, 0, &r, wall_seconds() + 5.0) != EXCHANGE_OK)
                 workers_kill(impl);
-            } else {
-                worker_signal(w, SIGSTOP);
-                if (r.magic != PROTO_MAGIC || r.cuda_error != 0)
-                    w->doubt = 1; /* (an unmapping failed: not kept for another lab) */
-            }
+            else if (r.magic != PROTO_MAGIC || r.cuda_error != 0)
+                w->doubt = 1; /* (an unmapping failed: not kept for another lab) */
         }
     }
 }

@@ -58,19 +58,8 @@ static int send_all(int sock, const void *data, size_t len, const int *fds, int 
     return 0;
 }
 
-/* How one exchange with a worker went (exchange). */
-typedef enum exchange_status {
-    EXCHANGE_OK,
-    EXCHANGE_UNSENT,    /* it stopped reading its commands */
-    EXCHANGE_NO_ANSWER, /* no whole reply by the time given */
-    EXCHANGE_ENDED      /* its end of the socket closed: it ended */
-} exchange_status;
-
-/* Command c (with fds) to worker w, and its whole reply into r by `until` (wall_seconds), the
- * worker let run meanwhile and stopped again once it answered. Whether the reply says the call
- * went well is the caller's to read. */
-static exchange_status exchange(worker *w, const proto_cmd *c, const int *fds, int n_fds,
-                                proto_reply *r, double until)
+exchange_status worker_command(worker *w, const proto_cmd *c, const int *fds, int n_fds,
+                               proto_reply *r, double until)
 {
     worker_signal(w, SIGCONT);
     w->sent = 1;
@@ -104,7 +93,7 @@ static void round_trip(worker_pool *pool, int impl, proto_cmd *c, const int *fds
                        proto_reply *r)
 {
     worker *w = &pool->w[impl];
-    const exchange_status e = exchange(w, c, fds, n_fds, r, pool->deadline);
+    const exchange_status e = worker_command(w, c, fds, n_fds, r, pool->deadline);
     if (e == EXCHANGE_UNSENT)
         worker_fail(impl, WORKER_FAIL_CRASH, "the process stopped reading its commands");
     if (e == EXCHANGE_NO_ANSWER)
@@ -318,7 +307,7 @@ int worker_load(worker_pool *pool, int impl, double seconds)
         return -1;
     snprintf(c.object, sizeof c.object, "%s", w->so);
     proto_reply r;
-    if (exchange(w, &c, NULL, 0, &r, wall_seconds() + seconds) != EXCHANGE_OK)
+    if (worker_command(w, &c, NULL, 0, &r, wall_seconds() + seconds) != EXCHANGE_OK)
         return -1;
     return r.magic == PROTO_MAGIC && r.cuda_error == 0 ? 0 : -1;
 }

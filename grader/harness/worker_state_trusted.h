@@ -247,6 +247,19 @@ void pool_batch_begin(worker_pool *pool) WORKER_INTERNAL;
 void pool_batch_end(worker_pool *pool) WORKER_INTERNAL;
 void pool_count_begin(worker_pool *pool, int impl, int fd) WORKER_INTERNAL;
 void pool_count_end(worker_pool *pool, int impl) WORKER_INTERNAL;
+/* How one exchange with a worker went (worker_command). */
+typedef enum exchange_status {
+    EXCHANGE_OK,
+    EXCHANGE_UNSENT,    /* it stopped reading its commands */
+    EXCHANGE_NO_ANSWER, /* no whole reply by the time given */
+    EXCHANGE_ENDED      /* its end of the socket closed: it ended */
+} exchange_status;
+/* Command c (with fds) to worker w, and its whole reply into r by `until` (wall_seconds), the
+ * worker let run meanwhile and stopped again once it answered: the one exchange every command
+ * goes through (a call's, a lab's load, an unmapping). Whether the reply says the command went
+ * well is the caller's to read. */
+exchange_status worker_command(worker *w, const proto_cmd *c, const int *fds, int n_fds,
+                               proto_reply *r, double until) WORKER_INTERNAL;
 /* The reference's worker (IMPL_REFERENCE, and no other: fatal), kept from a lab before, told to
  * load its object w->so (PROTO_LOAD) within `seconds`, outside any check: 0 when it answered
  * that it did; -1 on any doubt (no answer, an error, a process gone), the caller then ends it. */

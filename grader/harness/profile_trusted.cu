@@ -28,7 +28,13 @@
  * The counting runs where grading runs the code, in each implementation's own sandboxed worker
  * (PROTO_COUNT_BEGIN / _END): the harness hands the worker a fresh memfd per section, and
  * afterwards copies what the worker wrote there into counts_path as data (relay_counts). A
- * measured timeline (--timeline) needs a GPU, since the emulator keeps no time. */
+ * measured timeline (--timeline) needs a GPU, since the emulator keeps no time.
+ *
+ * Counts kept between runs (profile_keep_counts; "Counts kept between runs" below): the
+ * reference's at both sizes (--reference-counts) and, for make grade's WHERE count, the
+ * student's at the first size (--student-counts), each keyed by the identities of this harness,
+ * the lab's problem.so, the worker program and the implementation's object, the emulated SM
+ * count, the check and the size; relayed from the kept file as data, as a worker's. */
 #include "harness.h"
 #include "harness_parts.h" /* call_verified: the correctness checks' test of a call */
 #include "profile_trusted.h"

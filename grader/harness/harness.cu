@@ -305,8 +305,7 @@ static options parse_options(int argc, char **argv)
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"reference-counts", required_argument, NULL, 'K'},
         {"second-counts", required_argument, NULL, 'S'},
-        {"second-draw", required_argument, NULL, 'D'},
-        {"student-counts", required_argument, NULL, 'Y'},
+        {"second-draw", required_argument, NULL, 'D'}, {"student-counts", required_argument, NULL, 'Y'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {"problem", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
@@ -331,8 +330,7 @@ static options parse_options(int argc, char **argv)
         case 'e': o.emulator_size = 1; break;
         case 'n': o.counts = optarg; break;
         case 'L': o.worker_log = optarg; break;
-        case 'K': o.reference_counts = optarg; break;
-        case 'Y': o.student_counts = optarg; break;
+        case 'K': o.reference_counts = optarg; break; case 'Y': o.student_counts = optarg; break;
         case 'S': o.second_counts = optarg; break;
         case 'D': profile_second_draw(strtoull(optarg, NULL, 16)); break;
         case 'l': o.list_checks = 1; break;

@@ -236,9 +236,11 @@ static int counted_call_right(const lab_task *t, void *p, int impl, const char *
  * section line and makes no problem at all for that size. A rebuilt student object is another
  * file: its count is never taken for the new code's. Code whose counts differ from run to run
  * (host threads racing, a clock read) keeps the count of the run that kept it. The second
- * size's count, drawn from the run's secret seed, is never kept: it is counted at every run.
- * The files belong to the grader's build: no worker sees their folders (the lab's build and the
- * student objects are hidden from every worker). */
+ * size's count, drawn from the run's secret seed, is never kept: it is counted at every run, as
+ * at a student's own rerun (kept, a run with a fixed SEED would look faster than that). A
+ * batch removes each student's objects after grading, and the counts beside them. The files
+ * belong to the grader's build: no worker sees their folders (the lab's build and the student
+ * objects are hidden from every worker). */
 static const char *ref_cache_prefix, *yours_cache_prefix, *cache_worker, *cache_problem,
     *ref_cache_so, *yours_cache_so;
 

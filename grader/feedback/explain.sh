@@ -57,7 +57,9 @@ fi
 # into counts.tsv as data (grader/harness/profile_trusted.cu). Counting changes no result; the race
 # checks stay on, as in grading. A machine that cannot isolate gets no count, and the reason.
 # The reference's counts are kept beside its object (reference.counts.N.*, as for make grade's
-# WHERE line) and counted again only when a program or the problem changed.
+# WHERE line) and counted again only when a program or the problem changed. Yours are counted
+# afresh every time (make grade's WHERE count keeps them: --student-counts), so that what your
+# code printed is in workers.log.
 # Memory: as in grading, a worker is first in line for the kernel's out-of-memory killer; and
 # since each emulated process keeps its memory through AddressSanitizer's allocator, its limit
 # on resident memory ends any of them (a worker, or the harness) that holds more than

@@ -166,6 +166,12 @@ static int where_count(const where_setup *o, const lab_info *lab, const record *
     char kept[1100];
     snprintf(kept, sizeof kept, "%s/%s/reference.counts", o->emu.labdir, lab->name);
     argv[n++] = "--reference-counts", argv[n++] = kept;
+    /* and the student's at the first size, beside the student's emulated object (the second
+     * size's, drawn from the run's seed, are counted at every run) */
+    char yours_kept[1100];
+    snprintf(yours_kept, sizeof yours_kept, "%s/%s/student.counts", o->emu.student_objs,
+             lab->name);
+    argv[n++] = "--student-counts", argv[n++] = yours_kept;
     /* with no GPU, a lab that gets an estimate is counted at its second size too */
     char draw[32];
     if (where_estimates(o, lab)) {

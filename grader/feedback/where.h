@@ -17,7 +17,14 @@
  * ahead, during an earlier lab's checks (where_ahead, below).
  *
  * Each count is the lab's emulated harness (emu_harness.h) in a process of the driver's own;
- * the line is rendered by make explain's own explain.awk, run by execv (no shell). */
+ * the line is rendered by make explain's own explain.awk, run by execv (no shell). The harness
+ * keeps counts between runs (grader/harness/profile_trusted.cu): the reference's beside its
+ * object (<labdir>/<lab>/reference.counts.*), and the student's at the first size beside the
+ * student's object (<student objects>/<lab>/student.counts.*), each under a key naming the
+ * harness, the lab's problem.so, the worker program, the object counted, the emulated SM count,
+ * the check and the size; the student's only once its counted call was verified, never the
+ * second size's (drawn from the run's secret seed: counted every run). A kept count prints the
+ * same sections and line as a fresh one. */
 #ifndef GRADER_FEEDBACK_WHERE_H
 #define GRADER_FEEDBACK_WHERE_H
 

@@ -273,7 +273,7 @@ static void usage(void)
             "       harness --profile --worker EXE --student SO --reference SO --isolation on\n"
             "                       --counts FILE [--worker-log FILE] [--checkout DIR ...]\n"
             "                       [--reference-counts PREFIX] [--second-counts FILE]\n"
-            "                       [--second-draw HEX]\n"
+            "                       [--second-draw HEX] [--student-counts PREFIX]\n"
             "       harness --serve ... --isolation off --no-guards   (make sanitize)\n"
             "       harness --list-checks\n"
             "One lab's modes serve the lab of --problem SO, or of problem.so beside the path this\n"
@@ -305,7 +305,7 @@ static options parse_options(int argc, char **argv)
         {"counts", required_argument, NULL, 'n'}, {"worker-log", required_argument, NULL, 'L'},
         {"reference-counts", required_argument, NULL, 'K'},
         {"second-counts", required_argument, NULL, 'S'},
-        {"second-draw", required_argument, NULL, 'D'},
+        {"second-draw", required_argument, NULL, 'D'}, {"student-counts", required_argument, NULL, 'Y'},
         {"list-checks", no_argument, NULL, 'l'}, {"no-guards", no_argument, NULL, 'g'},
         {"problem", required_argument, NULL, 'P'},
         {NULL, 0, NULL, 0}};
@@ -330,7 +330,7 @@ static options parse_options(int argc, char **argv)
         case 'e': o.emulator_size = 1; break;
         case 'n': o.counts = optarg; break;
         case 'L': o.worker_log = optarg; break;
-        case 'K': o.reference_counts = optarg; break;
+        case 'K': o.reference_counts = optarg; break; case 'Y': o.student_counts = optarg; break;
         case 'S': o.second_counts = optarg; break;
         case 'D': profile_second_draw(strtoull(optarg, NULL, 16)); break;
         case 'l': o.list_checks = 1; break;
@@ -358,7 +358,7 @@ static options parse_options(int argc, char **argv)
         (o.bench && !o.results) || (many && o.problem) ||
         /* profilers follow one process; the emulator's counts come from sandboxed workers */
         (o.profile && o.isolate != (o.counts != NULL)) || (o.no_guards && o.isolate) ||
-        ((o.reference_counts || o.second_counts) && !o.counts))
+        ((o.reference_counts || o.student_counts || o.second_counts) && !o.counts))
         usage();
     return o;
 }
@@ -371,8 +371,9 @@ int main(int argc, char **argv)
 {
     const options o = parse_options(argc, argv);
     /* One lab's modes load it now; --serve for many labs loads each at its `lab` line. */
+    const char *problem = o.problem ? o.problem : served_problem_beside(argv[0]);
     if (!o.serve || o.student_so)
-        served_lab_load(o.problem ? o.problem : served_problem_beside(argv[0]));
+        served_lab_load(problem);
     served_reference_set(o.reference_so);
     if (o.list_checks) { /* index, kind, name: make sanitize runs the correctness checks */
         static const char *const kinds[] = {"visible", "hidden", "speed"};
@@ -406,7 +407,8 @@ int main(int argc, char **argv)
         return 3;
     }
     if (o.profile) { /* a profiler's sections, or (under the emulator) make explain's counts */
-        profile_reference_cache(o.reference_counts, o.worker, o.reference_so);
+        profile_keep_counts(o.reference_counts, o.student_counts, o.worker, problem,
+                            o.reference_so, o.student_so);
         const int status = profile_run(o.timeline, o.counts, o.second_counts, o.worker_log,
                                        o.emulator_size, &d);
         workers_shutdown();

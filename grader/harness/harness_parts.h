@@ -44,7 +44,10 @@ typedef struct options {
                              the sandboxed workers (make explain); NULL: profiler sections */
     const char *worker_log; /* --profile: what the workers print goes here (capped), or NULL */
     const char *reference_counts; /* --profile with --counts: the reference's counts kept in
-                                     files PREFIX.N.* (profile_reference_cache), or NULL */
+                                     files PREFIX.N.* (profile_keep_counts), or NULL */
+    const char *student_counts; /* --profile with --counts: the student's counts at the first
+                                   size kept in files PREFIX.N.* (make grade's WHERE count), or
+                                   NULL (make explain: counted every time) */
     const char *second_counts; /* --profile with --counts: every speed problem counted again at
                                   the lab's second size (count_scale), its counts here and its
                                   sections on stdout as `second N` lines; NULL: one size */

@@ -28,7 +28,13 @@
  * The counting runs where grading runs the code, in each implementation's own sandboxed worker
  * (PROTO_COUNT_BEGIN / _END): the harness hands the worker a fresh memfd per section, and
  * afterwards copies what the worker wrote there into counts_path as data (relay_counts). A
- * measured timeline (--timeline) needs a GPU, since the emulator keeps no time. */
+ * measured timeline (--timeline) needs a GPU, since the emulator keeps no time.
+ *
+ * Counts kept between runs (profile_keep_counts; "Counts kept between runs" below): the
+ * reference's at both sizes (--reference-counts) and, for make grade's WHERE count, the
+ * student's at the first size (--student-counts), each keyed by the identities of this harness,
+ * the lab's problem.so, the worker program and the implementation's object, the emulated SM
+ * count, the check and the size; relayed from the kept file as data, as a worker's. */
 #include "harness.h"
 #include "harness_parts.h" /* call_verified: the correctness checks' test of a call */
 #include "profile_trusted.h"
@@ -211,23 +217,43 @@ static int counted_call_right(const lab_task *t, void *p, int impl, const char *
     return 1;
 }
 
-/* ---- The reference's counts, kept ---------------------------------------------------------
+/* ---- Counts kept between runs ----------------------------------------------------------
  * The reference's count of a speed problem depends only on the programs that make and count
- * it and on the problem: this harness (its tasks and its emulator), the worker program (the
- * emulator that counts), the reference's object, the emulated device's SM count and the
- * problem's size (its seed is the check's own). Each is named in the key by what the file
- * system says of it (device, inode, size, modification and change times: a rebuilt file is
- * another), so a kept count is used only where counting again would give the same (up to
- * where the allocator placed the buffers, which differs from run to run anyway). The reference
- * is counted before any student code has run in this harness, on a problem of its own, so
- * nothing a student's code did can be in what is kept for the next grading. */
-static const char *ref_cache_prefix, *ref_cache_worker, *ref_cache_so;
+ * it and on the problem: this harness (its emulator), the lab's problem object (problem.so: its
+ * tasks, which make the inputs and the sizes), the worker program (the emulator that counts),
+ * the reference's object, the emulated device's SM count and the problem's size (its seed is
+ * the check's own). Each is named in the key by what the file system says of it (device,
+ * inode, size, modification and change times: a rebuilt file is another), so a kept count is
+ * used only where counting again would give the same (up to where the allocator placed the
+ * buffers, which differs from run to run anyway). The reference is counted before any student
+ * code has run in this harness, on a problem of its own, so nothing a student's code did can be
+ * in what is kept for the next grading.
+ *
+ * The student's count at the first size (make grade's WHERE count: --student-counts) is kept
+ * the same way, beside the student's object, under a key that names the student's object in
+ * place of the reference's: only a count whose call was verified (counted_call_right), with
+ * the problem's description beside it, so that a later run with the same key prints the same
+ * section line and makes no problem at all for that size. A rebuilt student object is another
+ * file: its count is never taken for the new code's. Code whose counts differ from run to run
+ * (host threads racing, a clock read) keeps the count of the run that kept it. The second
+ * size's count, drawn from the run's secret seed, is never kept: it is counted at every run, as
+ * at a student's own rerun (kept, a run with a fixed SEED would look faster than that). A
+ * batch removes each student's objects after grading, and the counts beside them. The files
+ * belong to the grader's build: no worker sees their folders (the lab's build and the student
+ * objects are hidden from every worker). */
+static const char *ref_cache_prefix, *yours_cache_prefix, *cache_worker, *cache_problem,
+    *ref_cache_so, *yours_cache_so;
 
-void profile_reference_cache(const char *prefix, const char *worker, const char *reference_so)
+void profile_keep_counts(const char *reference_prefix, const char *student_prefix,
+                         const char *worker, const char *problem_so, const char *reference_so,
+                         const char *student_so)
 {
-    ref_cache_prefix = prefix;
-    ref_cache_worker = worker;
+    ref_cache_prefix = reference_prefix;
+    yours_cache_prefix = student_prefix;
+    cache_worker = worker;
+    cache_problem = problem_so;
     ref_cache_so = reference_so;
+    yours_cache_so = student_so;
 }
 
 /* "dev:ino:size:mtime:ctime" of path (links followed), or -1 if it cannot be read. */
@@ -252,44 +278,53 @@ static int append_size(char *buf, int n, size_t len, const long long size[LAB_MA
     return n;
 }
 
-/* The kept file of check `check`'s reference count at `size`: PREFIX.CHECK.SMS.SIZE, so that
- * counts of the same problem on different emulated devices (make explain's GPU_PROFILE, make
- * grade's estimate on a T4) are kept side by side. */
-static void reference_path(int check, const long long size[LAB_MAX_DIMS], char *path, size_t len)
+/* A kept count of check `check` at `size`, of the reference (impl IMPL_REFERENCE) or the
+ * student: its file (path: PREFIX.CHECK.smsS.SIZE, so that counts of the same problem on
+ * different emulated devices, make explain's GPU_PROFILE and make grade's estimate on a T4, are
+ * kept side by side) and its key (one line). -1 where it is not kept (no prefix for it, or a
+ * program that cannot be read). */
+static int kept_name(int impl, int check, const long long size[LAB_MAX_DIMS], char *path,
+                     size_t plen, char *key, size_t klen)
 {
-    const char *sms = getenv("CUDA_EMU_SMS");
-    const int n = snprintf(path, len, "%s.%d.sms%d.", ref_cache_prefix, check, sms ? atoi(sms) : 0);
-    append_size(path, n, len, size, "x");
-}
-
-/* The key of check `check`'s reference count at `size` (one line), or -1. */
-static int reference_key(int check, const long long size[LAB_MAX_DIMS], char *key, size_t len)
-{
-    char harness[128], worker[128], reference[128];
-    if (file_identity("/proc/self/exe", harness, sizeof harness) != 0 ||
-        file_identity(ref_cache_worker, worker, sizeof worker) != 0 ||
-        file_identity(ref_cache_so, reference, sizeof reference) != 0)
+    const int ref = impl == IMPL_REFERENCE;
+    const char *prefix = ref ? ref_cache_prefix : yours_cache_prefix;
+    char harness[128], problem[128], worker[128], object[128];
+    if (!prefix || file_identity("/proc/self/exe", harness, sizeof harness) != 0 ||
+        file_identity(cache_problem, problem, sizeof problem) != 0 ||
+        file_identity(cache_worker, worker, sizeof worker) != 0 ||
+        file_identity(ref ? ref_cache_so : yours_cache_so, object, sizeof object) != 0)
         return -1;
     const char *sms = getenv("CUDA_EMU_SMS");
-    const int n = append_size(key, snprintf(key, len, "# reference counts v1 harness=%s worker=%s "
-                                            "reference=%s sms=%s check=%d size=", harness,
-                                            worker, reference, sms ? sms : "-", check),
-                              len, size, ",");
-    return n > 0 && (size_t)n < len - 1 ? 0 : -1;
+    const int p = snprintf(path, plen, "%s.%d.sms%d.", prefix, check, sms ? atoi(sms) : 0);
+    if (p <= 0 || append_size(path, p, plen, size, "x") >= (int)plen)
+        return -1;
+    const int n = append_size(key, snprintf(key, klen, "# %s counts %s harness=%s problem=%s "
+                                            "worker=%s %s=%s sms=%s check=%d size=",
+                                            ref ? "reference" : "student", ref ? "v2" : "v1",
+                                            harness, problem, worker, ref ? "reference" : "student",
+                                            object, sms ? sms : "-", check),
+                              klen, size, ",");
+    return n > 0 && (size_t)n < klen - 1 ? 0 : -1;
 }
 
-/* The kept reference count in `path`, into a fresh memfd (its lines numbered 0) when the
- * file's key is `key`; -1 when there is none to take. */
-static int reference_kept(const char *path, const char *key)
+/* The kept count in `path`, into a fresh memfd (its lines numbered 0) when the file's key is
+ * `key`; -1 when there is none to take. With desc (the student's), the file's second line is
+ * the problem's description ("# described DESC"), read into desc (256 bytes). */
+static int kept_read(const char *path, const char *key, char *desc)
 {
     FILE *f = fopen(path, "re");
     if (!f)
         return -1;
     char line[1024];
-    const size_t klen = strlen(key);
+    const size_t klen = strlen(key), dlen = strlen("# described ");
     int fd = -1;
     if (fgets(line, sizeof line, f) && strlen(line) == klen + 1 && !strncmp(line, key, klen) &&
-        line[klen] == '\n' && (fd = memfd_create("kept-counts", MFD_CLOEXEC)) >= 0) {
+        line[klen] == '\n' &&
+        (!desc || (fgets(line, sizeof line, f) && !strncmp(line, "# described ", dlen) &&
+                   strlen(line) - dlen <= 256)) &&
+        (fd = memfd_create("kept-counts", MFD_CLOEXEC)) >= 0) {
+        if (desc)
+            snprintf(desc, 256, "%.*s", (int)strcspn(line + dlen, "\n"), line + dlen);
         FILE *mem = fdopen(dup(fd), "w");
         /* (relayed again: only well-formed count lines pass, as from a worker) */
         const long kept = mem ? relay_counts(fileno(f), (off_t)ftell(f), 0, mem) : 0;
@@ -302,9 +337,10 @@ static int reference_kept(const char *path, const char *key)
     return fd;
 }
 
-/* Keeps the lines of memfd `fd` (numbered 0) in `path`, under `key`: written beside, then
- * renamed over, so a reader sees the old file or the whole new one. */
-static void reference_keep(const char *path, const char *key, int fd)
+/* Keeps the lines of memfd `fd` (numbered 0) in `path`, under `key` (and, with desc, the
+ * problem's description): written beside, then renamed over, so a reader sees the old file or
+ * the whole new one. */
+static void kept_write(const char *path, const char *key, const char *desc, int fd)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.%d.tmp", path, (int)getpid());
@@ -316,6 +352,8 @@ static void reference_keep(const char *path, const char *key, int fd)
         return; /* (a folder this user cannot write: counted every time) */
     }
     fprintf(f, "%s\n", key);
+    if (desc)
+        fprintf(f, "# described %s\n", desc);
     const long kept = relay_counts(fd, 0, 0, f);
     if (fclose(f) != 0 || kept == 0 || rename(tmp, path) != 0)
         unlink(tmp);
@@ -328,10 +366,9 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
                             const device_info *d, cudaStream_t s)
 {
     char key[1024], path[4096];
-    if (!ref_cache_prefix || reference_key(check, size, key, sizeof key) != 0)
+    if (kept_name(IMPL_REFERENCE, check, size, path, sizeof path, key, sizeof key) != 0)
         return -1;
-    reference_path(check, size, path, sizeof path);
-    int fd = reference_kept(path, key);
+    int fd = kept_read(path, key, NULL);
     if (fd >= 0)
         return fd;
     void *p = profile_problem(t, check, size, d, 1, s);
@@ -341,7 +378,7 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     t->describe(p, desc, sizeof desc);
     if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0 &&
         counted_call_right(t, p, IMPL_REFERENCE, desc) == 0)
-        reference_keep(path, key, fd);
+        kept_write(path, key, NULL, fd);
     else if (fd >= 0) {
         close(fd);
         fd = -1;
@@ -352,6 +389,23 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     t->destroy(p);
     workers_free_end();
     return fd;
+}
+
+/* The student's count of one speed check at the first size: kept (fd >= 0, numbered 0, with
+ * the problem's description) or to be kept once counted and verified (keep: its path and key);
+ * neither where the run keeps none (make explain) or a program cannot be read. */
+typedef struct yours_kept {
+    int fd, keep;
+    char desc[256], path[4096], key[1024];
+} yours_kept;
+
+static void yours_kept_find(int check, const long long size[LAB_MAX_DIMS], yours_kept *y)
+{
+    y->fd = -1;
+    y->keep = kept_name(IMPL_STUDENT, check, size, y->path, sizeof y->path, y->key,
+                        sizeof y->key) == 0;
+    if (y->keep)
+        y->fd = kept_read(y->path, y->key, y->desc);
 }
 
 /* The second size's draw (profile_second_draw): -1 for none. */
@@ -391,18 +445,50 @@ static void second_size(const long long first[LAB_MAX_DIMS], long long second[LA
     }
 }
 
+/* The student's call of section `section` on p, counted into `counts` and verified: through a
+ * memfd when y asks that it be kept (kept once verified), else straight into `counts`. */
+static int yours_counted(const lab_task *t, void *p, int section, FILE *counts, FILE *tl,
+                         const char *desc, yours_kept *y, cudaStream_t s)
+{
+    if (!counts || !y || !y->keep)
+        return profile_one(t, p, IMPL_STUDENT, section, counts, tl, s) != 0 ||
+               (counts && counted_call_right(t, p, IMPL_STUDENT, desc) != 0);
+    const int fd = memfd_create("your-counts", MFD_CLOEXEC);
+    FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+    const int failed = !mem || profile_one(t, p, IMPL_STUDENT, 0, mem, NULL, s) != 0 ||
+                       fflush(mem) != 0;
+    if (!failed)
+        relay_counts(fd, 0, section, counts);
+    const int wrong = failed || counted_call_right(t, p, IMPL_STUDENT, desc) != 0;
+    if (!wrong)
+        kept_write(y->path, y->key, desc, fd);
+    if (mem)
+        fclose(mem);
+    if (fd >= 0)
+        close(fd);
+    if (!mem)
+        fprintf(stderr, "profile: cannot make a file for the counts\n");
+    return wrong;
+}
+
 /* One size of speed check i (task t): yours, then the reference, each in a section of its own
  * announced on stdout as `word N ...` (word: "section" for the first size, "second" for the
  * second) and counted into `counts` (ref_fd: the reference's count, kept or counted already,
- * or -1), each counted call verified (counted_call_right). *section counts the sections of
- * that size. Returns 0, or 1 when a call failed or did not do the task (said on stderr). */
+ * or -1; y: the student's at the first size, kept or to keep, or NULL), each counted call
+ * verified (counted_call_right). Where both counts are kept, no problem is made: the section
+ * lines say the kept description. *section counts the sections of that size. Returns 0, or 1
+ * when a call failed or did not do the task (said on stderr). */
 static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_DIMS], int *ref_fd,
-                        const char *word, int *section, FILE *counts, FILE *tl,
+                        yours_kept *y, const char *word, int *section, FILE *counts, FILE *tl,
                         const device_info *d, cudaStream_t s)
 {
-    void *p = profile_problem(t, i, size, d, counts != NULL, s);
+    const int kept = y && y->fd >= 0 && *ref_fd >= 0;
+    void *p = kept ? NULL : profile_problem(t, i, size, d, counts != NULL, s);
     char desc[256];
-    t->describe(p, desc, sizeof desc);
+    if (p)
+        t->describe(p, desc, sizeof desc);
+    else
+        snprintf(desc, sizeof desc, "%s", y->desc);
     /* the bytes one call touches in device memory (the lab's footprint): what a correct call
      * moves at the least, against which the estimate holds what the count saw */
     lab_footprint fp;
@@ -421,21 +507,25 @@ static int profile_size(int i, const lab_task *t, const long long size[LAB_MAX_D
         printf("%s %d\tcheck %d\t%s\t%s\t%s\t%.0f\n", word, *section, i, t->name,
                k == 0 ? "yours" : "reference", desc, fp.working_set);
         fflush(stdout);
-        if (k == 1 && *ref_fd >= 0) { /* the reference's, counted (and verified) before any
-                                       * student code */
-            relay_counts(*ref_fd, 0, *section, counts);
-            close(*ref_fd);
-            *ref_fd = -1;
+        int *fd = k == 0 ? (y ? &y->fd : NULL) : ref_fd;
+        if (fd && *fd >= 0) { /* kept, or (the reference's) counted and verified before any
+                               * student code */
+            relay_counts(*fd, 0, *section, counts);
+            close(*fd);
+            *fd = -1;
             continue;
         }
-        if (profile_one(t, p, impls[k], *section, counts, tl, s) != 0)
+        if (k == 0 && yours_counted(t, p, *section, counts, tl, desc, y, s) != 0)
             return 1;
-        if (counts && counted_call_right(t, p, impls[k], desc) != 0)
+        if (k == 1 && (profile_one(t, p, impls[k], *section, counts, tl, s) != 0 ||
+                       (counts && counted_call_right(t, p, impls[k], desc) != 0)))
             return 1;
     }
-    workers_free_begin(); /* (its buffers unmapped in one message a worker) */
-    t->destroy(p);
-    workers_free_end();
+    if (p) {
+        workers_free_begin(); /* (its buffers unmapped in one message a worker) */
+        t->destroy(p);
+        workers_free_end();
+    }
     return 0;
 }
 
@@ -485,7 +575,8 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
     long long(*sizes)[LAB_MAX_DIMS] =
         (long long(*)[LAB_MAX_DIMS])calloc(2 * ((size_t)n_checks + 1), sizeof *sizes);
     int *ref_fd = (int *)calloc(2 * ((size_t)n_checks + 1), sizeof *ref_fd);
-    if (!sizes || !ref_fd) {
+    yours_kept *yours = (yours_kept *)calloc((size_t)n_checks + 1, sizeof *yours);
+    if (!sizes || !ref_fd || !yours) {
         fprintf(stderr, "profile: out of memory\n");
         return 1;
     }
@@ -500,27 +591,32 @@ int profile_run(const char *timeline_path, const char *counts_path, const char *
         second_size(sizes[i], sizes2[i]);
     }
     /* The reference's counts first, at both sizes, kept or counted before any student code
-     * runs here */
+     * runs here; the student's kept at the first size, if any */
     for (int i = 0; i < n_checks; i++) {
         const int speed = counts && served_lab()->checks[i].kind == CHECK_SPEED;
         const lab_task *t = &served_tasks()[served_lab()->checks[i].task];
         ref_fd[i] = speed ? reference_counts(i, t, sizes[i], d, s) : -1;
         ref_fd2[i] = speed && second ? reference_counts(i, t, sizes2[i], d, s) : -1;
+        yours[i].fd = -1;
+        if (speed)
+            yours_kept_find(i, sizes[i], &yours[i]);
     }
     int section = 0, section2 = 0;
     for (int i = 0; i < n_checks; i++) {
         if (served_lab()->checks[i].kind != CHECK_SPEED)
             continue;
         const lab_task *t = &served_tasks()[served_lab()->checks[i].task];
-        if (profile_size(i, t, sizes[i], &ref_fd[i], "section", &section, counts, tl, d, s) != 0)
+        if (profile_size(i, t, sizes[i], &ref_fd[i], &yours[i], "section", &section, counts, tl,
+                         d, s) != 0)
             return 1;
         /* the second size: code that does otherwise there shows in the counts per element */
-        if (second && profile_size(i, t, sizes2[i], &ref_fd2[i], "second", &section2, second,
-                                   NULL, d, s) != 0)
+        if (second && profile_size(i, t, sizes2[i], &ref_fd2[i], NULL, "second", &section2,
+                                   second, NULL, d, s) != 0)
             return 1;
     }
     free(sizes);
     free(ref_fd);
+    free(yours);
     workers_end_check();
     CUDA_CHECK(cudaStreamDestroy(s));
     if (tl)

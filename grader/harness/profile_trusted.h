@@ -24,14 +24,22 @@ extern "C" {
 int profile_run(const char *timeline_path, const char *counts_path, const char *second_path,
                 const char *worker_log, int emulator_size, const device_info *d);
 
-/* With the counts: the reference's sections kept in files named `prefix`.N.smsS.SIZE (N the
- * speed check's index, S the emulated SM count, SIZE the problem's), each headed by a key that
- * names this harness, the worker program, the reference's object (device, inode, size,
- * modification and change times) and the problem, and taken from there when the key is the
- * same (make grade's WHERE count: the reference is counted once, not at every grading). Set
- * before profile_run; NULL (the default) counts it every time. The files belong to the
- * grader's build: no worker sees their folder. */
-void profile_reference_cache(const char *prefix, const char *worker, const char *reference_so);
+/* With the counts: the reference's sections kept in files named `reference_prefix`.N.smsS.SIZE
+ * (N the speed check's index, S the emulated SM count, SIZE the problem's), each headed by a
+ * key that names this harness, the lab's problem object (problem_so), the worker program, the
+ * reference's object (device, inode, size, modification and change times) and the problem, and
+ * taken from there when the key is the same (make grade's WHERE count and make explain: the
+ * reference is counted once, not at every grading). With student_prefix (make grade's WHERE
+ * count), the student's sections at the first size are kept the same way, in
+ * `student_prefix`.N.smsS.SIZE under a key that names the student's object in place of the
+ * reference's, only once its counted call was verified, with the problem's description beside
+ * them; where both of a check's are kept, its problem is not made (no worker starts for it).
+ * The second size's counts (drawn from the run's secret seed) are never kept. Set before
+ * profile_run; NULL prefixes (the default) count every time. The files belong to the grader's
+ * build: no worker sees their folders. */
+void profile_keep_counts(const char *reference_prefix, const char *student_prefix,
+                         const char *worker, const char *problem_so, const char *reference_so,
+                         const char *student_so);
 
 /* With the second count: its size drawn from `draw` (make grade's WHERE count: a value derived
  * from the run's secret seed), near the lab's second size rather than at it, so that code keyed

@@ -503,12 +503,13 @@ else echo "   OK: none with GRADE_WHERE=0"; passed=$((passed + 1)); fi
 
 # ---- The reference's counts, kept ---------------------------------------------------------------
 # make explain and make grade's WHERE count keep the reference's counts beside its emulated object
-# (reference.counts.N.*, headed by a key that names the harness, the worker, the reference's object
-# and the problem: grader/harness/profile_trusted.cu) and take them from there while the key
-# holds. Shown here by planting a mark in the kept file: it is what the next count shows while the
-# key holds; a rebuilt reference (a new modification time), or a key that is not the one the
-# harness makes, is counted again and kept anew; lines of the kept file that are not count rows
-# never reach the counts.
+# (reference.counts.N.*, headed by a key that names the harness, the lab's problem object, the
+# worker, the reference's object and the problem: grader/harness/profile_trusted.cu) and take them
+# from there while the key holds. Shown here by planting a mark in the kept file: it is what the
+# next count shows while the key holds; a rebuilt reference (a new modification time), a rebuilt
+# problem object (problem.so, the harness the same), or a key that is not the one the harness
+# makes, is counted again and kept anew; lines of the kept file that are not count rows never
+# reach the counts.
 echo "== explain: the reference's counts are kept, and used only while their key holds"
 kept_dir=$build/emu/.grader/coalescing
 kept_counts=$build/explain/coalescing/counts.tsv
@@ -519,7 +520,7 @@ marked_rows() { sed 1d "$kept" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1
 rm -f "$kept_dir"/reference.counts.*.sms0.*
 explain_01
 kept=$(ls "$kept_dir"/reference.counts.*.sms0.* 2>/dev/null | head -1)
-if [ -n "$kept" ] && head -1 "$kept" | grep -q '^# reference counts v1 harness=.* worker=.* reference=.* check=[0-9]* size=' &&
+if [ -n "$kept" ] && head -1 "$kept" | grep -q '^# reference counts v2 harness=.* problem=.* worker=.* reference=.* check=[0-9]* size=' &&
     [ "$(sed 1d "$kept" | cut -f1 | sort -u | grep -vcE '^(range|request|loads|launch|op) 0$')" = 0 ] &&
     [ "$(awk '$2 == 2' FS='[ \t]' "$kept_counts" | cut -f2- | sort | md5sum)" = "$(sed 1d "$kept" | cut -f2- | sort | md5sum)" ]; then
     echo "   OK: counted once and kept in $(basename "$kept"): a key line, then the rows of the reference's section"
@@ -546,7 +547,20 @@ if [ -n "$kept" ]; then
     else
         fail "after touching reference.so, the old kept count was still used or kept"
     fi
-    { echo "# reference counts v1 harness=0:0:0:0:0 worker=0 reference=0 sms=- check=0 size=1"
+    # the lab's problem object rebuilt (touched), nothing else: the key's harness the same
+    { head -1 "$kept"; marked_rows; } >"$kept.new" && mv "$kept.new" "$kept"
+    key_field() { head -1 "$kept" | tr ' ' '\n' | grep "^$1="; }
+    harness_before=$(key_field harness) problem_before=$(key_field problem)
+    touch "$kept_dir/problem.so"
+    explain_01
+    if ! grep -q 'kept-mark' "$kept_counts" "$kept" && [ -s "$kept" ] &&
+        [ "$(key_field harness)" = "$harness_before" ] && [ "$(key_field problem)" != "$problem_before" ]; then
+        echo "   OK: a rebuilt problem object (problem.so touched, the harness the same) is counted again, and kept anew"
+        passed=$((passed + 1))
+    else
+        fail "after touching problem.so, the old kept count was still used or kept (or the harness changed too: $harness_before, now $(key_field harness))"
+    fi
+    { echo "# reference counts v2 harness=0:0:0:0:0 problem=0 worker=0 reference=0 sms=- check=0 size=1"
       marked_rows; } >"$kept.new" && mv "$kept.new" "$kept"
     explain_01
     if ! grep -q 'kept-mark' "$kept_counts" "$kept" && head -1 "$kept" | grep -qv 'harness=0:0'; then
@@ -555,6 +569,83 @@ if [ -n "$kept" ]; then
     else
         fail "a kept count with a key this harness does not make was used"
     fi
+fi
+
+# make grade's WHERE count keeps the student's counts at the first size too, beside the student's
+# emulated object (student.counts.N.*, headed by a key that names the harness, the problem object,
+# the worker, the student's object and the problem, then the problem's description), never the
+# second size's (drawn from the run's seed), and only a call verified right. Shown on lab 01's
+# skeleton: a fresh count keeps one file per speed problem; the next grading prints the same
+# WHERE and ESTIMATE lines and sections; a planted mark shows it took the kept rows; a rebuilt
+# student object (touched) is counted again; the estimate cheat whose counted call is wrong
+# keeps nothing.
+echo "== grade: the student's first-size counts are kept, used only while their key holds"
+yours_dir=$build/emu/labs/coalescing
+yours_where=$build/explain-test-yours
+grade_01() { # STUDENT, output file
+    $make -s --no-print-directory grade LAB=01 SEED=0x4815c315b3aef930 STUDENT="$1" GRADE_DIR="$yours_where/grade" >"$2" 2>&1
+}
+lines_of() { grep -E '^ *(WHERE|ESTIMATE)' "$1" | sed -E 's/\( *[0-9]+\.[0-9]+s\)//'; }
+rm -rf "$yours_where" && mkdir -p "$yours_where"
+rm -f "$yours_dir"/student.counts.*
+grade_01 labs "$yours_where/fresh.txt"
+cp "$yours_where/grade/coalescing.where/sections.txt" "$yours_where/fresh.sections"
+yours_kept=$(ls "$yours_dir"/student.counts.* 2>/dev/null)
+firsts=$(awk -F'\t' '$1 ~ /^section / && $4 == "yours" { print $2 "\t" $5 }' "$yours_where/fresh.sections")
+seconds=$(awk -F'\t' '$1 ~ /^second / && $4 == "yours"' "$yours_where/fresh.sections" | wc -l)
+kept_ok=1
+while IFS=$'\t' read -r check desc; do
+    f=$(ls "$yours_dir"/student.counts."${check#check }".sms* 2>/dev/null)
+    [ "$(echo "$f" | wc -w)" = 1 ] &&
+        head -1 "$f" | grep -q "^# student counts v1 harness=.* problem=.* worker=.* student=.* sms=.* ${check/ /=} size=" &&
+        [ "$(sed -n 2p "$f")" = "# described $desc" ] || kept_ok=0
+done <<<"$firsts"
+if [ -n "$firsts" ] && [ "$seconds" -ge 1 ] && [ $kept_ok = 1 ] &&
+    [ "$(echo "$yours_kept" | wc -l)" = "$(echo "$firsts" | wc -l)" ] && [ -n "$(lines_of "$yours_where/fresh.txt")" ]; then
+    echo "   OK: one kept file per first-size problem ($(echo "$yours_kept" | wc -l)), none for the $seconds second-size one(s)"
+    passed=$((passed + 1))
+else
+    fail "expected one student.counts file per first-size section of lab 01 (key, described line), none for the second size; got: $(echo $yours_kept)"
+fi
+grade_01 labs "$yours_where/again.txt"
+if [ -n "$yours_kept" ] && [ "$(lines_of "$yours_where/again.txt")" = "$(lines_of "$yours_where/fresh.txt")" ] &&
+    cmp -s "$yours_where/grade/coalescing.where/sections.txt" "$yours_where/fresh.sections"; then
+    echo "   OK: the next grading's WHERE and ESTIMATE lines and its sections are the fresh count's"
+    passed=$((passed + 1))
+else
+    fail "the grading with kept counts printed other lines or sections than the fresh count:"
+    diff <(lines_of "$yours_where/fresh.txt") <(lines_of "$yours_where/again.txt")
+fi
+one=$(echo "$yours_kept" | head -1)
+if [ -n "$one" ]; then
+    { head -2 "$one"; sed 1,2d "$one" | sed '1s/\t[^\t]*:\([0-9]*\)\t/\tkept-mark.cu:\1\t/'; } >"$one.new" && mv "$one.new" "$one"
+    grade_01 labs "$yours_where/marked.txt"
+    if grep -q 'kept-mark\.cu' "$yours_where/grade/coalescing.where/counts.tsv"; then
+        echo "   OK: the next grading took the kept rows (a planted mark shows)"
+        passed=$((passed + 1))
+    else
+        fail "the student's kept count was not taken"
+    fi
+    touch "$yours_dir/student.so"
+    grade_01 labs "$yours_where/touched.txt"
+    if ! grep -q 'kept-mark' "$yours_where/grade/coalescing.where/counts.tsv" "$one" && [ -s "$one" ] &&
+        [ "$(lines_of "$yours_where/touched.txt")" = "$(lines_of "$yours_where/fresh.txt")" ]; then
+        echo "   OK: a rebuilt student object (touched) is counted again, and kept anew"
+        passed=$((passed + 1))
+    else
+        fail "after touching student.so, the old kept count was still used or kept"
+    fi
+fi
+wrong=tests/cheats/c87-estimate-only-row-zero-when-counted.cu
+wrong_dir=$build/emu/$(echo "$wrong" | tr / _)/coalescing
+rm -f "$wrong_dir"/student.counts.*
+grade_01 "$wrong" "$yours_where/wrong.txt"
+if grep -q "no count and no estimate: your code's answer in the counted call was wrong" "$yours_where/wrong.txt" &&
+    [ -f "$wrong_dir/student.so" ] && [ -z "$(ls "$wrong_dir"/student.counts.* 2>/dev/null)" ]; then
+    echo "   OK: a counted call that was wrong is not kept ($(basename "$wrong"))"
+    passed=$((passed + 1))
+else
+    fail "$wrong: expected no kept count beside $wrong_dir/student.so and the wrong call's line; got: $(ls "$wrong_dir" 2>&1 | tr '\n' ' ')"
 fi
 
 fi

@@ -564,7 +564,7 @@ void count_unseen(Unseen kind, const void *pc, unsigned long long amount)
     t.amount += amount;
 }
 
-bool branches_counted() { return g_counting; }
+bool branches_counted() noexcept { return g_counting; }
 
 void count_branch(bool taken, const char *site)
 {

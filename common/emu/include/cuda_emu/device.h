@@ -81,10 +81,13 @@ CUDA_EMU_INLINE T shfl(int kind, unsigned mask, T var, int b, int c, int width)
  * (CUDA_EMU_COUNT, between cudaProfilerStart and Stop), count_branch records,
  * per warp, which lanes reached the branch and which went in (count.cpp). The
  * string literal (one object wherever g++ copies the call) names the branch. branches_counted() is
- * declared const, so the compiler may read it once per kernel call: outside
- * counting a branch costs one test, hoisted out of loops, and loops unroll as
- * before. Counting is switched only between launches. */
-bool branches_counted() __attribute__((const));
+ * declared const and noexcept, so the compiler may read it once per function call: outside
+ * counting a branch costs one test of a register, and a loop's condition no call (without
+ * noexcept, g++ keeps a call that may throw where it is: a call to the library at every turn of
+ * every loop, which took as long as a chain of fused multiply-adds' own steps). Counting is
+ * switched only between launches. */
+bool branches_counted() noexcept __attribute__((const));
+static_assert(noexcept(branches_counted()), "a call that may throw stays in every loop");
 void count_branch(bool taken, const char *site) __attribute__((noinline));
 CUDA_EMU_INLINE bool branch(bool taken, const char *site)
 {

@@ -126,6 +126,14 @@ GRADE_DRIVER_CMD = $(DRIVER) --labdir $(LABB) --student-dir $(STUDENT_OBJS) --wo
 # rewriter and the precompiled prelude, which every .cu compile needs, and the library's longest
 # compile (its first object), which the harness's and the worker's links need; the grader's
 # short host compiles then fill the cores beside them (a first make grade waited for the
-# library's compile alone, one core idle).
-GRADE_FIRST = $(if $(filter emu,$(MODE)),$(EMU_REWRITE) $(firstword $(EMU_LIB_OBJS)) $(EMU_PCH))
+# library's compile alone, one core idle). Then the selected labs' references, the last lab's
+# first: lab 09's (SGEMM's kernels, 4-5 core-seconds) is the build's longest .cu compile, and
+# started last, as its lab's turn came, it ran alone at the end of the build, a core idle. (make
+# starts a prerequisite only when its walk of them reaches it with its own prerequisites made,
+# and the walk waits for a free core at each start: two of the library's next longest compiles
+# between the prelude and the references hold it until the last prelude is made.)
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+GRADE_FIRST = $(if $(filter emu,$(MODE)),$(EMU_REWRITE) $(firstword $(EMU_LIB_OBJS)) $(EMU_PCH) \
+    $(EMU_BUILD)/tools/exec.o $(EMU_BUILD)/tools/track.o \
+    $(foreach n,$(call reverse,$(GRADE_LAB_NAMES)),$(EMUB)/pic/solutions/$(n).o))
 grade_build = $(if $(grade_ok),$(GRADE_FIRST)) $(DRIVER) $(if $(grade_ok),$(GRADE_LAB_NAMES:%=$(GRADE_BUILT)/%.status))

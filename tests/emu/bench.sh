@@ -13,7 +13,9 @@
 # Prints the median of the rounds per kernel and build, base/this (the speed-up), and the load
 # average before and after.
 # Kernels: empty (ns a thread, 262144 threads), copy (a grid-stride copy, ns an element, 2^20
-# floats), reduce (a shared-memory block reduction with __syncthreads, ns an element, 2^20).
+# floats), reduce (a shared-memory block reduction with __syncthreads, ns an element, 2^20),
+# chain (each of 2^16 threads' loop of 256 dependent fused multiply-adds, ns a step: a loop's
+# own cost beside its arithmetic, as in lab 03's chains).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BASE=${1:-d754a27}
@@ -29,18 +31,21 @@ trap 'rm -rf "$tmp"' EXIT
 make -s -f tests/emu/emu_tests.mk "$BUILD/emu/tools/libcudaemu.a" "$BUILD/emu/tools/emu-rewrite" >/dev/null
 EMU_BUILD=$BUILD/emu common/emu/emu-nvcc -O2 -o "$OUT/bench-this" tests/emu/bench/bench.cu
 # The base commit's: its emulator extracted and built in a folder of its own (kept between runs
-# in $OUT/base-COMMIT, keyed by the commit's hash).
+# in $OUT/base-COMMIT, keyed by the commit's hash), the program built again when this tree's
+# bench.cu is newer than it.
 base_hash=$(git rev-parse --verify "$BASE^{commit}")
 base_dir=$OUT/base-$base_hash
-if [ ! -x "$base_dir/bench" ]; then
+if [ ! -d "$base_dir/src/common/emu" ]; then
     rm -rf "$base_dir" && mkdir -p "$base_dir/src"
     git archive "$base_hash" common/emu | tar -x -C "$base_dir/src"
+fi
+if [ ! -x "$base_dir/bench" ] || [ tests/emu/bench/bench.cu -nt "$base_dir/bench" ]; then
     EMU_BUILD=$(cd "$base_dir" && pwd)/emu "$base_dir/src/common/emu/emu-nvcc" -O2 -o "$base_dir/bench" tests/emu/bench/bench.cu
 fi
 cp "$base_dir/bench" "$OUT/bench-base"
 
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-kernels="empty copy reduce"
+kernels="empty copy reduce chain"
 for r in $(seq "$ROUNDS"); do
     for k in $kernels; do
         for b in base this; do
@@ -58,6 +63,6 @@ status=0
 for k in $kernels; do
     base=$(awk -v k="$k" '$1 == "base" && $2 == k { print $3 }' "$tmp/runs" | median)
     this=$(awk -v k="$k" '$1 == "this" && $2 == k { print $3 }' "$tmp/runs" | median)
-    unit="ns/element"; [ "$k" = empty ] && unit="ns/thread"
+    unit="ns/element"; [ "$k" = empty ] && unit="ns/thread"; [ "$k" = chain ] && unit="ns/step"
     printf '%-8s %-12s %12s %12s %7.2fx\n' "$k" "$unit" "$base" "$this" "$(awk -v a="$base" -v b="$this" 'BEGIN { print a / b }')"
 done

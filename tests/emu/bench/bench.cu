@@ -1,6 +1,7 @@
-/* tests/emu/bench/bench.cu -- the emulator's cost on three kernels (make bench-emu).
+/* tests/emu/bench/bench.cu -- the emulator's cost on four kernels (make bench-emu).
  * Prints, for each kernel, the median over REPS launches of the CPU nanoseconds per thread
- * (empty kernel) or per element (grid-stride copy, block reduction with barriers):
+ * (empty kernel), per element (grid-stride copy, block reduction with barriers) or per step
+ * (chain: each thread's loop of dependent fused multiply-adds, a loop with no memory access):
  *   empty <tab> ns/thread <tab> N
  * Built by tests/emu/bench.sh with each emulator build it compares. */
 #include <cuda_runtime.h>
@@ -34,6 +35,23 @@ __global__ void reduce_kernel(const float *in, float *out, int n)
     }
     if (threadIdx.x == 0)
         out[blockIdx.x] = s[0];
+}
+
+/* A loop with no memory access, as lab 03's chains: what a turn of a loop costs beside its
+ * arithmetic (each step waits for the one before). In a function of its own, as a lab's
+ * __device__ helper often is: the loop's condition is its first branch. */
+__device__ __noinline__ float chain(float y, int steps)
+{
+    for (int k = 0; k < steps; k++)
+        y = fmaf(y, 0.999f, 0.25f);
+    return y;
+}
+
+__global__ void chain_kernel(const float *in, float *out, int n, int steps)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = chain(in[i], steps);
 }
 
 /* The process's CPU time (user and system), not the wall clock: on a machine others share,
@@ -118,6 +136,27 @@ int main(int argc, char **argv)
             return 1;
         }
         printf("reduce\t%.1f\t%d\n", median(t), n);
+    }
+    if (w == "all" || w == "chain") {
+        const int cn = 1 << 16, steps = 256; /* 2^24 steps */
+        std::vector<double> t;
+        chain_kernel<<<cn / threads, threads>>>(in, out, cn, steps);
+        check(cudaDeviceSynchronize(), "chain");
+        for (int r = 0; r < reps; r++) {
+            double t0 = now_ns();
+            chain_kernel<<<cn / threads, threads>>>(in, out, cn, steps);
+            check(cudaDeviceSynchronize(), "chain");
+            t.push_back((now_ns() - t0) / ((double)cn * steps));
+        }
+        float y = 1.0f, got;
+        for (int k = 0; k < steps; k++)
+            y = fmaf(y, 0.999f, 0.25f);
+        check(cudaMemcpy(&got, out + cn - 1, sizeof got, cudaMemcpyDeviceToHost), "cudaMemcpy");
+        if (got != y) {
+            fprintf(stderr, "bench: chain gave %.9g, expected %.9g\n", got, y);
+            return 1;
+        }
+        printf("chain\t%.2f\t%d\n", median(t), cn * steps);
     }
     return 0;
 }

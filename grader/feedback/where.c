@@ -401,15 +401,19 @@ double where_left(const where_setup *o)
     return o->budget - where_spent;
 }
 
-/* 1 while j's count runs (its process has not ended; not reaped here: where_finish reads its
- * status); 0 once it has, or where a sweep reaped it. */
-static int where_running(const where_job *j)
+/* Where j's count is (its process looked at, not reaped: where_finish reads its status). */
+typedef enum { WHERE_RUNNING, WHERE_ENDED, WHERE_GONE /* none, or reaped by a sweep */ } where_state;
+static where_state where_probe(const where_job *j)
 {
     siginfo_t si;
     memset(&si, 0, sizeof si);
-    return j->pid > 0 && waitid(P_PID, (id_t)j->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-           si.si_pid == 0;
+    if (j->pid <= 0 || waitid(P_PID, (id_t)j->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0)
+        return WHERE_GONE;
+    return si.si_pid == 0 ? WHERE_RUNNING : WHERE_ENDED;
 }
+
+/* 1 while j's count runs; 0 once it has ended, or where a sweep reaped it. */
+static int where_running(const where_job *j) { return where_probe(j) == WHERE_RUNNING; }
 
 void where_ahead_begin(where_ahead *a, const lab_info *const *labs, const int *built, int n)
 {
@@ -442,9 +446,7 @@ void where_ahead_take(where_ahead *a, const lab_info *lab, where_job *j)
     for (int i = 0; a->jobs && i < a->n; i++)
         if (a->labs[i] == lab && a->jobs[i].pid > 0) {
             where_job *k = &a->jobs[i];
-            siginfo_t si;
-            memset(&si, 0, sizeof si);
-            if (waitid(P_PID, (id_t)k->pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+            if (where_probe(k) == WHERE_GONE) {
                 /* reaped by a sweep (a harness restart ended it): gone, and the lab counts
                  * beside its checks as it would have */
                 stop_forget(k->pid);

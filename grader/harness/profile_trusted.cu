@@ -359,6 +359,26 @@ static void kept_write(const char *path, const char *key, const char *desc, int 
         unlink(tmp);
 }
 
+/* Implementation impl's call on p counted into a fresh memfd (its lines numbered 0): the memfd,
+ * -1 when the call failed (said on stderr), -2 when no memfd could be made. */
+static int counted_memfd(const lab_task *t, void *p, int impl, const char *name, cudaStream_t s)
+{
+    const int fd = memfd_create(name, MFD_CLOEXEC);
+    FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
+    if (!mem) {
+        if (fd >= 0)
+            close(fd);
+        return -2;
+    }
+    const int counted = profile_one(t, p, impl, 0, mem, NULL, s) == 0 && fflush(mem) == 0;
+    fclose(mem);
+    if (!counted) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 /* Check `check`'s reference count at `size` (task t), into a memfd numbered 0: the kept one,
  * or counted now on a problem of its own and kept. -1 if it could not be had this way (no
  * cache, an unreadable program): the caller counts it in its section as before. */
@@ -372,19 +392,15 @@ static int reference_counts(int check, const lab_task *t, const long long size[L
     if (fd >= 0)
         return fd;
     void *p = profile_problem(t, check, size, d, 1, s);
-    fd = memfd_create("reference-counts", MFD_CLOEXEC);
-    FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
     char desc[256];
     t->describe(p, desc, sizeof desc);
-    if (mem && profile_one(t, p, IMPL_REFERENCE, 0, mem, NULL, s) == 0 && fflush(mem) == 0 &&
-        counted_call_right(t, p, IMPL_REFERENCE, desc) == 0)
+    fd = counted_memfd(t, p, IMPL_REFERENCE, "reference-counts", s);
+    if (fd >= 0 && counted_call_right(t, p, IMPL_REFERENCE, desc) == 0)
         kept_write(path, key, NULL, fd);
     else if (fd >= 0) {
         close(fd);
         fd = -1;
     }
-    if (mem)
-        fclose(mem);
     workers_free_begin(); /* (its buffers unmapped in one message a worker) */
     t->destroy(p);
     workers_free_end();
@@ -453,21 +469,16 @@ static int yours_counted(const lab_task *t, void *p, int section, FILE *counts, 
     if (!counts || !y || !y->keep)
         return profile_one(t, p, IMPL_STUDENT, section, counts, tl, s) != 0 ||
                (counts && counted_call_right(t, p, IMPL_STUDENT, desc) != 0);
-    const int fd = memfd_create("your-counts", MFD_CLOEXEC);
-    FILE *mem = fd >= 0 ? fdopen(dup(fd), "w") : NULL;
-    const int failed = !mem || profile_one(t, p, IMPL_STUDENT, 0, mem, NULL, s) != 0 ||
-                       fflush(mem) != 0;
-    if (!failed)
-        relay_counts(fd, 0, section, counts);
-    const int wrong = failed || counted_call_right(t, p, IMPL_STUDENT, desc) != 0;
+    const int fd = counted_memfd(t, p, IMPL_STUDENT, "your-counts", s);
+    if (fd == -2)
+        fprintf(stderr, "profile: cannot make a file for the counts\n");
+    if (fd < 0)
+        return 1;
+    relay_counts(fd, 0, section, counts);
+    const int wrong = counted_call_right(t, p, IMPL_STUDENT, desc) != 0;
     if (!wrong)
         kept_write(y->path, y->key, desc, fd);
-    if (mem)
-        fclose(mem);
-    if (fd >= 0)
-        close(fd);
-    if (!mem)
-        fprintf(stderr, "profile: cannot make a file for the counts\n");
+    close(fd);
     return wrong;
 }
 

@@ -301,8 +301,8 @@ done
 # The same seed, the same grades: each student's row compared across the runs that grade them,
 # every column but the last as it is (points, totals, correctness, state) and the last, the reason
 # (the first check that lost points, in words and measured figures: "0.41x the reference"), with
-# its figures masked: a slower student's measured ratio is never twice the same, and its points
-# and verdicts must be
+# its figures masked: a slower student's measured ratio is never twice the same, while its points
+# and verdicts must be.
 python3 - "$out" $counts <<'PY' | tee -a "$out/results.txt"
 import csv, os, re, sys
 out, counts = sys.argv[1], sys.argv[2:]

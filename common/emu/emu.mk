@@ -52,11 +52,12 @@ EMU_REWRITE := $(EMU_BUILD)/tools/emu-rewrite
 EMU_LIB := $(EMU_BUILD)/tools/libcudaemu.a
 EMU_LDLIBS = $(EMU_LIB) $(call emu_flags,ldlibs)
 # The prelude every rewritten .cu file includes first, precompiled once for each kind of
-# compile (emu-nvcc --emu-pch): a prerequisite of every .cu compile, which it makes quicker,
-# not different. (trusted-pic: the grader's lab problems for their problem.so, trusted and
-# position-independent; make grade's seven without a kernel took 1.5 core-seconds more without
-# it than with it, and making it takes 0.9.)
-EMU_PCH_KINDS := checked checked-pic trusted trusted-pic
+# compile (emu-nvcc --emu-pch), every one position-independent: checked (a file with a kernel,
+# or anyone's but the grader's) and trusted (the grader's own files without a kernel). A
+# prerequisite of every .cu compile, which it makes quicker, not different. (trusted: make
+# grade's lab problems without a kernel took 1.5 core-seconds more without it than with it,
+# and making it takes 0.9.)
+EMU_PCH_KINDS := checked trusted
 EMU_PCH := $(EMU_PCH_KINDS:%=$(EMU_BUILD)/pch/cuda_emu/prelude.h.gch/%)
 
 # emu_compile_cu(SRC, OUT, EXTRA_FLAGS): emu-nvcc -c, with the tools of this

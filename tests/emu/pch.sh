@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pch.sh - the precompiled prelude (emu-nvcc --emu-pch): each kind of .cu compile (checked,
-# checked-pic, trusted, trusted-pic) takes its own precompiled file, and its object's code and symbols are
+# trusted; both position-independent, -fPIC given or not) takes its own precompiled file, and its object's code and symbols are
 # those of the same compile without it (EMU_PCH=0); a compile that no file matches (another C++
 # standard, --default-stream per-thread) reads the header itself, and one whose files are older
 # than a header of the emulator's include/ is offered none.
@@ -50,9 +50,9 @@ check() {
 }
 
 check checked kernel checked
-check checked-pic kernel checked-pic -fPIC
+check checked-pic kernel checked -fPIC
 check trusted host trusted --emu-trusted-host
-check trusted-pic host trusted-pic --emu-trusted-host -fPIC
+check trusted-pic host trusted --emu-trusted-host -fPIC
 check trusted-kernel kernel checked --emu-trusted-host
 check cxx20 kernel none -fPIC -std=c++20
 check per-thread kernel none -fPIC --default-stream per-thread

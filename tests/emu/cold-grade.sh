@@ -6,7 +6,8 @@
 # ("Built in": from make's start until every lab is built), the CPU time of make grade's own
 # processes, the correctness checks passed, and a second make grade in the same tree right
 # after (warm: built), its wall and CPU time, and the load average as the round began. A
-# measurement, not a test: it exits 0 either way (1 only if a clone or a checkout failed).
+# measurement, not a test: it exits 0 either way (1 only if a clone, a checkout or, with
+# KIT=1, make dist failed).
 #
 #   tests/emu/cold-grade.sh [REV ...]       (default: HEAD; ROUNDS=2, SEED=0x4815c315b3aef930)
 #
@@ -21,12 +22,18 @@
 # came in): "the same" or the first lines that differ. SEED keeps the hidden cases the same.
 #
 # EMU=1 is set, so a machine with a GPU measures the emulator's path too.
+#
+# KIT=1: the student kit instead of the clone (what a course hands its students: make dist's
+# build/dist/cuda-workbook.tar.gz, each lab's reference prebuilt, no solution source). For each
+# revision and round, make dist runs in the fresh clone first (not timed), and the kit, unpacked
+# into a folder of its own, is graded cold and then warm.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 revs=("$@")
 [ ${#revs[@]} -gt 0 ] || revs=(HEAD)
 rounds=${ROUNDS:-2}
 seed=${SEED:-0x4815c315b3aef930}
+kit=${KIT:-0}
 repo=$PWD
 work=$(mktemp -d "${TMPDIR:-/tmp}/cold-grade.XXXXXX")
 cg=""
@@ -71,6 +78,7 @@ if [ -n "$cgroot" ]; then
     mkdir "$cg" || cg=""
 fi
 [ -n "$cg" ] && unit="cpu" || unit="machine"
+[ "$kit" = 1 ] && echo "the student kit (make dist), unpacked, graded: not the clone"
 echo "$(nproc) cores; CPU: $([ -n "$cg" ] && echo "make grade's processes (cgroup $cgkind), core-seconds" || echo "the whole machine's busy time (no writable cgroup)")"
 printf '%-10s %5s %7s %7s %9s  %-6s %7s %9s  %s\n' revision round wall built "$unit" passed warm "warm $unit" "load (1, 5, 15 min)"
 for round in $(seq "$rounds"); do
@@ -79,9 +87,20 @@ for round in $(seq "$rounds"); do
         rm -rf "$tree"
         git clone -q "$repo" "$tree" && git -C "$tree" checkout -q "$rev" || exit 1
         short=$(git -C "$tree" rev-parse --short HEAD)
+        graded=$tree
+        if [ "$kit" = 1 ]; then
+            if ! make -C "$tree" dist >"$work/dist.txt" 2>&1; then
+                echo "cold-grade.sh: make dist failed at $rev; its last lines:" >&2
+                tail -5 "$work/dist.txt" >&2
+                exit 1
+            fi
+            rm -rf "$work/kit" && mkdir "$work/kit" &&
+                tar -xzf "$tree/build/dist/cuda-workbook.tar.gz" -C "$work/kit" || exit 1
+            graded=$(find "$work/kit" -mindepth 1 -maxdepth 1 -type d | head -1)
+        fi
         load=$(cut -d' ' -f1-3 /proc/loadavg)
-        read -r cwall ccpu < <(run "$tree" "$work/out.txt")
-        read -r wwall wcpu < <(run "$tree" "$work/warm.txt")
+        read -r cwall ccpu < <(run "$graded" "$work/out.txt")
+        read -r wwall wcpu < <(run "$graded" "$work/warm.txt")
         masked "$work/out.txt" >"$work/cold.$short.masked"
         masked "$work/warm.txt" >"$work/warm.$short.masked"
         printf '%-10s %5s %6.1fs %6.1fs %8.1fs  %-6s %6.1fs %8.1fs  %s\n' "$short" "$round" "$cwall" \

@@ -65,5 +65,17 @@ cp -r "$EMU_BUILD/pch/cuda_emu/prelude.h.gch" "$stale/pch/cuda_emu/"
 touch -d '2000-01-01' "$stale/pch/cuda_emu/prelude.h.gch/checked"
 EMU_BUILD=$stale check stale kernel none
 
+# A file of a kind no longer made (a build from before the kinds changed) goes when a prelude is
+# made, and the made one stays.
+gch=$stale/pch/cuda_emu/prelude.h.gch
+touch "$gch/checked-pic"
+if ! EMU_BUILD=$stale common/emu/emu-nvcc --emu-pch trusted "$gch/trusted" 2>"$work/remake.err"; then
+    fail=$((fail + 1)); echo "FAIL remake: --emu-pch trusted failed:"; sed 's/^/  | /' "$work/remake.err" | tail -5
+elif [ -e "$gch/checked-pic" ] || [ ! -s "$gch/trusted" ]; then
+    fail=$((fail + 1)); echo "FAIL remake: after --emu-pch trusted, expected checked-pic gone and trusted made; the folder holds: $(ls "$gch" | tr '\n' ' ')"
+else
+    pass=$((pass + 1)); echo "ok   remake: a file of a kind no longer made (checked-pic) removed, trusted made"
+fi
+
 echo "pch: $pass passed, $fail failed"
 [ $fail -eq 0 ]
